@@ -1,0 +1,1 @@
+"""campsolver's solvers: one package per game over a shared core (`solver.core`)."""

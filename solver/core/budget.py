@@ -1,0 +1,89 @@
+"""Time budgets and cancellation shared by every solver.
+
+A solve must always stop: the service turns the request deadline into a `Budget`, the CLI uses the
+default, and every solver polls `Budget.check()` (search loops) or registers a stop callback (CP-SAT).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+
+#: Upper bound on any single solve when the caller gives no deadline.
+DEFAULT_TIME_LIMIT_S = 30.0
+#: Safety margin kept back from a request deadline so the answer can still be serialised and sent.
+DEADLINE_MARGIN_S = 0.15
+
+
+class SolveInterrupted(Exception):
+    """Raised inside a search when its budget ran out or its caller cancelled it."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason  # "deadline" or "cancelled"
+
+
+class Budget:
+    """A wall-clock limit plus a cancel flag, polled cheaply from hot loops."""
+
+    def __init__(self, time_limit_s: float = DEFAULT_TIME_LIMIT_S) -> None:
+        if time_limit_s <= 0:
+            raise ValueError("time limit must be positive")
+        self.time_limit_s = float(time_limit_s)
+        self.started = time.monotonic()
+        self.deadline = self.started + self.time_limit_s
+        self._cancelled = threading.Event()
+        self._callbacks: list[Callable[[], None]] = []
+        self._lock = threading.Lock()
+
+    @classmethod
+    def from_deadline(
+        cls, time_remaining_s: float | None, requested_s: float | None = None
+    ) -> Budget:
+        """The budget a request may spend: its own ask, capped by the RPC deadline minus a margin."""
+        limit = requested_s if requested_s and requested_s > 0 else DEFAULT_TIME_LIMIT_S
+        if time_remaining_s is not None:
+            limit = min(limit, max(time_remaining_s - DEADLINE_MARGIN_S, 0.01))
+        return cls(limit)
+
+    def sub_budget(self, fraction: float) -> Budget:
+        """A budget for one phase: `fraction` of what is left, cancelled together with this one."""
+        child = Budget(max(self.remaining() * fraction, 0.001))
+        self.on_cancel(child.cancel)
+        return child
+
+    def elapsed(self) -> float:
+        return time.monotonic() - self.started
+
+    def remaining(self) -> float:
+        return max(self.deadline - time.monotonic(), 0.0)
+
+    @property
+    def cancelled(self) -> bool:
+        return self._cancelled.is_set()
+
+    def expired(self) -> bool:
+        return self._cancelled.is_set() or time.monotonic() >= self.deadline
+
+    def check(self) -> None:
+        """Raise `SolveInterrupted` when the search must stop now."""
+        if self._cancelled.is_set():
+            raise SolveInterrupted("cancelled")
+        if time.monotonic() >= self.deadline:
+            raise SolveInterrupted("deadline")
+
+    def cancel(self) -> None:
+        """Stop every search using this budget (called from another thread, e.g. a gRPC callback)."""
+        self._cancelled.set()
+        with self._lock:
+            callbacks = list(self._callbacks)
+        for callback in callbacks:
+            callback()
+
+    def on_cancel(self, callback: Callable[[], None]) -> None:
+        """Run `callback` when the budget is cancelled (at once if it already is)."""
+        with self._lock:
+            self._callbacks.append(callback)
+        if self._cancelled.is_set():
+            callback()

@@ -1,0 +1,159 @@
+"""CP-SAT helpers: one place for solver parameters, budgets, cancellation, status mapping, uniqueness.
+
+Every CP-SAT model in campsolver is solved through `solve()`, so a request deadline, a gRPC cancel and
+the worker count are honoured the same way everywhere, and a proof claim always comes from the solver's
+own status.
+"""
+
+from __future__ import annotations
+
+import enum
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from ortools.sat.python import cp_model
+
+from solver.core.budget import Budget
+
+#: Search workers per solve. Two cores per machine, and the service may run solves side by side.
+DEFAULT_WORKERS = 2
+
+
+class Proof(enum.Enum):
+    """How much an answer is worth, mirrored by `campsolver.v1.ProofStatus`."""
+
+    OPTIMAL = "OPTIMAL"  # CP-SAT proved optimality
+    EXACT = "EXACT"  # exact computation (DP / expectimax without approximation)
+    FEASIBLE_WITH_BOUND = "FEASIBLE_WITH_BOUND"  # a solution and a proven bound, gap not closed
+    HEURISTIC = "HEURISTIC"  # best found, no proof
+    INFEASIBLE = "INFEASIBLE"  # proven to have no solution
+
+
+@dataclass
+class CpSolveResult:
+    """What a CP-SAT solve produced, with the solver's own verdict."""
+
+    status: int
+    proof: Proof | None  # None when no solution was found and nothing was proven
+    objective: float | None
+    bound: float | None
+    wall_time_s: float
+    branches: int
+    conflicts: int
+    solver: cp_model.CpSolver
+
+    @property
+    def has_solution(self) -> bool:
+        return self.status in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+
+    def value(self, var: cp_model.IntVar | cp_model.LinearExpr) -> int:
+        return int(self.solver.value(var))
+
+    def boolean(self, literal: cp_model.IntVar) -> bool:
+        return bool(self.solver.boolean_value(literal))
+
+
+def make_solver(
+    budget: Budget, *, workers: int = DEFAULT_WORKERS, seed: int = 0, time_fraction: float = 1.0
+) -> cp_model.CpSolver:
+    """A CpSolver with campsolver's parameters, limited by `budget` (deterministic for a given seed)."""
+    solver = cp_model.CpSolver()
+    params = solver.parameters
+    params.max_time_in_seconds = max(budget.remaining() * time_fraction, 0.001)
+    params.num_search_workers = workers
+    params.random_seed = seed
+    params.log_search_progress = False
+    return solver
+
+
+def solve(
+    model: cp_model.CpModel,
+    budget: Budget,
+    *,
+    workers: int = DEFAULT_WORKERS,
+    seed: int = 0,
+    time_fraction: float = 1.0,
+    configure: Callable[[cp_model.CpSolver], None] | None = None,
+) -> CpSolveResult:
+    """Solve under the budget; a cancel of the budget stops the search at once (`stop_search`)."""
+    solver = make_solver(budget, workers=workers, seed=seed, time_fraction=time_fraction)
+    if configure is not None:
+        configure(solver)
+    stopped = threading.Event()
+
+    def stop() -> None:
+        stopped.set()
+        solver.stop_search()
+
+    budget.on_cancel(stop)
+    status = solver.solve(model)
+    has_objective = model.has_objective()
+    objective = solver.objective_value if has_objective and status in (cp_model.OPTIMAL, cp_model.FEASIBLE) else None
+    bound = solver.best_objective_bound if has_objective and status in (cp_model.OPTIMAL, cp_model.FEASIBLE) else None
+    return CpSolveResult(
+        status=status,
+        proof=proof_of(status, has_objective),
+        objective=objective,
+        bound=bound,
+        wall_time_s=solver.wall_time,
+        branches=solver.num_branches,
+        conflicts=solver.num_conflicts,
+        solver=solver,
+    )
+
+
+def proof_of(status: int, has_objective: bool = True) -> Proof | None:
+    """Map a CP-SAT status to what campsolver may claim."""
+    if status == cp_model.OPTIMAL:
+        return Proof.OPTIMAL
+    if status == cp_model.FEASIBLE:
+        return Proof.FEASIBLE_WITH_BOUND if has_objective else Proof.HEURISTIC
+    if status == cp_model.INFEASIBLE:
+        return Proof.INFEASIBLE
+    return None
+
+
+def add_nogood(model: cp_model.CpModel, literals: Sequence[cp_model.IntVar], values: Sequence[bool]) -> None:
+    """Forbid one assignment of `literals` (at least one must differ)."""
+    model.add_bool_or([lit.Not() if value else lit for lit, value in zip(literals, values, strict=True)])
+
+
+@dataclass
+class UniquenessResult:
+    """Whether an optimum is unique: proven unique, a second optimum found, or undecided."""
+
+    unique: bool | None  # None: the re-solve ran out of budget
+    other_solution_status: int
+    wall_time_s: float
+
+
+def check_unique_optimum(
+    model: cp_model.CpModel,
+    objective: cp_model.LinearExprT,
+    optimum: int,
+    decision_literals: Sequence[cp_model.IntVar],
+    solution: Sequence[bool],
+    budget: Budget,
+    *,
+    maximise: bool = True,
+) -> UniquenessResult:
+    """Re-solve with the objective pinned to `optimum` and the found solution excluded.
+
+    The optimum is unique (over `decision_literals`) exactly when that re-solve is INFEASIBLE.
+    The model is modified: pass a copy (`model.clone()`) if the caller still needs it.
+    """
+    model.clear_objective()
+    if maximise:
+        model.add(objective >= optimum)
+    else:
+        model.add(objective <= optimum)
+    add_nogood(model, decision_literals, solution)
+    result = solve(model, budget)
+    if result.status == cp_model.INFEASIBLE:
+        unique: bool | None = True
+    elif result.status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        unique = False
+    else:
+        unique = None
+    return UniquenessResult(unique=unique, other_solution_status=result.status, wall_time_s=result.wall_time_s)
