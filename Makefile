@@ -1,0 +1,49 @@
+# campsolver: two commands on a fresh machine, `make serve` and `make test`. Everything else is optional.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-stamp
+HOST   ?= 127.0.0.1
+PORT   ?= 50051
+WORKERS ?= 2
+PROTO_FILES := $(wildcard protos/campsolver/v1/*.proto)
+
+.PHONY: setup serve test test-slow test-all lint protos bench clean
+
+# Create the virtualenv if missing and install the pinned dependencies plus the package (editable).
+$(STAMP): pyproject.toml requirements.lock
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c requirements.lock -e '.[dev]'
+	$(BIN)/python -m pip check
+	@touch $(STAMP)
+
+setup: $(STAMP)
+
+## Set everything up and start the gRPC service on $(HOST):$(PORT).
+serve: $(STAMP)
+	$(BIN)/campsolver serve --host $(HOST) --port $(PORT) --workers $(WORKERS)
+
+## Set everything up and run the default test suite (slow cases are deselected and counted, never skipped).
+test: $(STAMP)
+	$(BIN)/python -m pytest -m "not slow"
+
+## The long cases only.
+test-slow: $(STAMP)
+	$(BIN)/python -m pytest -m slow
+
+test-all: $(STAMP)
+	$(BIN)/python -m pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	@if command -v buf >/dev/null 2>&1; then cd protos && buf lint; else echo "buf not installed: proto lint covered by tests/test_protos.py"; fi
+
+## Regenerate the protobuf/gRPC Python code (the only way generated code enters the tree).
+protos: $(STAMP)
+	$(BIN)/python -m tools.genprotos
+
+bench: $(STAMP)
+	$(BIN)/python -m bench
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache

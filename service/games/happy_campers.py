@@ -1,0 +1,4 @@
+"""happy_campers handlers: filled in as the solver lands (until then every RPC answers UNIMPLEMENTED)."""
+
+HANDLERS: dict = {}
+EXAMPLES: dict = {}

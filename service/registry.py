@@ -1,0 +1,106 @@
+"""Which games exist, their RPCs, and the handler behind each: the one mapping used by server and CLI.
+
+Request and response types come from the generated service descriptors, so the proto files stay the single
+source of truth; a game module only supplies handlers (proto request + budget -> proto response), example
+requests, and an optional warm-up.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cache
+from types import ModuleType
+
+from google.protobuf import message_factory
+from google.protobuf.message import Message
+
+from solver.core.budget import Budget
+
+Handler = Callable[[Message, Budget], Message]
+
+#: CLI command name -> RPC method name, in the order the CLI lists them.
+COMMANDS: dict[str, str] = {
+    "hint": "Hint",
+    "max": "MaxScore",
+    "puzzle": "GeneratePuzzle",
+    "score": "Score",
+    "legal": "LegalMoves",
+}
+
+#: CLI game name -> (generated module, service name, handler module).
+GAME_TABLE: dict[str, tuple[str, str, str]] = {
+    "happy-campers": ("campsolver.v1.happy_campers_pb2", "HappyCampersService", "service.games.happy_campers"),
+    "deluxe-camping": ("campsolver.v1.deluxe_camping_pb2", "DeluxeCampingService", ""),
+    "campsite": ("campsolver.v1.campsite_pb2", "CampsiteService", ""),
+    "camper-tour": ("campsolver.v1.camper_tour_pb2", "CamperTourService", "service.games.camper_tour"),
+    "adventure-tours": ("campsolver.v1.adventure_tours_pb2", "AdventureToursService", ""),
+}
+
+
+@dataclass(frozen=True)
+class Command:
+    """One RPC of one game."""
+
+    cli_name: str
+    rpc_name: str
+    request_type: type[Message]
+    response_type: type[Message]
+    handler: Handler | None  # None: answers UNIMPLEMENTED
+    example: Callable[[], Message] | None
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game service."""
+
+    cli_name: str
+    service_full_name: str
+    commands: dict[str, Command] = field(default_factory=dict)
+    warm_up: Callable[[], None] | None = None
+
+    @property
+    def implemented(self) -> bool:
+        return any(command.handler is not None for command in self.commands.values())
+
+    def by_rpc(self, rpc_name: str) -> Command:
+        for command in self.commands.values():
+            if command.rpc_name == rpc_name:
+                return command
+        raise KeyError(rpc_name)
+
+
+def _load_game(cli_name: str) -> Game:
+    pb2_name, service_name, handler_module_name = GAME_TABLE[cli_name]
+    pb2 = importlib.import_module(pb2_name)
+    service = pb2.DESCRIPTOR.services_by_name[service_name]
+    handlers: ModuleType | None = importlib.import_module(handler_module_name) if handler_module_name else None
+    commands: dict[str, Command] = {}
+    for cli_command, rpc_name in COMMANDS.items():
+        method = service.methods_by_name[rpc_name]
+        handler = getattr(handlers, "HANDLERS", {}).get(rpc_name) if handlers else None
+        example = getattr(handlers, "EXAMPLES", {}).get(rpc_name) if handlers else None
+        commands[cli_command] = Command(
+            cli_name=cli_command,
+            rpc_name=rpc_name,
+            request_type=message_factory.GetMessageClass(method.input_type),
+            response_type=message_factory.GetMessageClass(method.output_type),
+            handler=handler,
+            example=example,
+        )
+    warm_up = getattr(handlers, "warm_up", None) if handlers else None
+    return Game(cli_name=cli_name, service_full_name=service.full_name, commands=commands, warm_up=warm_up)
+
+
+@cache
+def games() -> dict[str, Game]:
+    """Every game, keyed by its CLI name."""
+    return {name: _load_game(name) for name in GAME_TABLE}
+
+
+def game(cli_name: str) -> Game:
+    try:
+        return games()[cli_name]
+    except KeyError:
+        raise KeyError(f"unknown game {cli_name!r}; choose one of {', '.join(GAME_TABLE)}") from None
