@@ -60,7 +60,7 @@ class _Search:
 
     def tick(self) -> None:
         self.nodes += 1
-        if self.budget is not None and self.nodes % _CHECK_EVERY == 0:
+        if self.budget is not None and self.nodes % _CHECK_EVERY == 1:
             self.budget.check()
 
     def depth_key(self, depth: int | None) -> int:
