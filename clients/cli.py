@@ -150,6 +150,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("campsolver: interrupted", file=sys.stderr)
         return EXIT_FAILURE
+    except BrokenPipeError:  # the reader went away (e.g. `| head`): nothing more to say
+        sys.stderr.close()
+        return EXIT_OK
 
 
 if __name__ == "__main__":

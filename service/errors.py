@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import grpc
 from google.protobuf import any_pb2
-from google.rpc import code_pb2, error_details_pb2, status_pb2
+from google.rpc import error_details_pb2, status_pb2
 
 
 @dataclass(frozen=True)
@@ -97,6 +97,3 @@ def require_limit(value: int | float, limit: int | float, field: str, what: str)
     if value > limit:
         raise ResourceExhausted(field, f"{what} {value} exceeds the limit of {limit}")
 
-
-# Codes as `google.rpc.Code` numbers, for clients reading a rich status.
-CODE_NAMES = {getattr(code_pb2, name): name for name in code_pb2.Code.keys()}

@@ -60,7 +60,9 @@ def _unary_handler(command: Command, gate: SolveGate):
             budget = dispatch.budget_for(request, context.time_remaining())
             context.add_callback(budget.cancel)
             if not gate.acquire(budget.remaining()):
-                raise ResourceExhausted("options.time_limit_seconds", "every solver slot stayed busy until the deadline")
+                raise ResourceExhausted(
+                    "options.time_limit_seconds", "every solver slot stayed busy until the deadline"
+                )
             try:
                 response = dispatch.run(command, request, budget)
             finally:

@@ -29,7 +29,7 @@ class HappyCampersServiceStub:
     """Happy Campers: roll two dice, draw a polyomino shape of an element on your camping map, clusters score.
 
     Maps are written as rows of text, top row first, one character per square:
-    '.' empty, 'T' trees, 'L' toilets (loos), 'W' water, 'C' tents (camping), 'E' entertainment.
+    '.' empty, 'T' trees, 'W' toilets (WC), '~' water, 'A' tents, 'E' entertainment.
     Shapes are written the same way with '#' for a square and '.' for a gap, e.g. ["##", "#."].
     """
 
@@ -70,7 +70,7 @@ class HappyCampersServiceServicer:
     """Happy Campers: roll two dice, draw a polyomino shape of an element on your camping map, clusters score.
 
     Maps are written as rows of text, top row first, one character per square:
-    '.' empty, 'T' trees, 'L' toilets (loos), 'W' water, 'C' tents (camping), 'E' entertainment.
+    '.' empty, 'T' trees, 'W' toilets (WC), '~' water, 'A' tents, 'E' entertainment.
     Shapes are written the same way with '#' for a square and '.' for a gap, e.g. ["##", "#."].
     """
 
@@ -149,7 +149,7 @@ class HappyCampersService:
     """Happy Campers: roll two dice, draw a polyomino shape of an element on your camping map, clusters score.
 
     Maps are written as rows of text, top row first, one character per square:
-    '.' empty, 'T' trees, 'L' toilets (loos), 'W' water, 'C' tents (camping), 'E' entertainment.
+    '.' empty, 'T' trees, 'W' toilets (WC), '~' water, 'A' tents, 'E' entertainment.
     Shapes are written the same way with '#' for a square and '.' for a gap, e.g. ["##", "#."].
     """
 

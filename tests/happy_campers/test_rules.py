@@ -44,7 +44,8 @@ SMALL = Components(rows=4, cols=5)
 
 # 4x5 map used by several scoring tests, counted by hand:
 #   trees (0,0),(0,1),(1,0) = 3, plus a lone tree (3,4); toilets (0,3),(1,3) = 2; water (1,1),(1,2),(2,2) = 3;
-#   tents (1,4),(2,4),(2,3) = 3; entertainment (2,0),(2,1) = 2; empty: (0,2), (0,4) isolated, (3,0..3) a region of 4.
+#   tents (1,4),(2,4),(2,3) = 3; entertainment (2,0),(2,1) = 2;
+#   empty: (0,2), (0,4) isolated, (3,0..3) a region of 4.
 SAMPLE = """
 TT.W.
 T~~WA
@@ -421,12 +422,12 @@ def test_great_divide_even_columns_split_in_half():
     assert score(grid, (), components).complete
     assert not score(grid, (Challenge.GREAT_DIVIDE,), components).complete
     # A shape crossing the line counts on both sides.
-    crossing = parse_grid("TW~A\nAEET\n..W.\n....")
+    crossing = parse_grid("TW~A\nAEET\n.~W.\n....")  # the EE domino spans cols 1-2
     assert score(crossing, (Challenge.GREAT_DIVIDE,), components).complete
 
 
 def test_score_full_default_map():
-    grid = tuple(tuple([1] * 9) for _ in range(4)) + ((2, 3, 4, 5, 1, 1, 1, 1, 1),)
+    grid = (*((1,) * 9 for _ in range(4)), (2, 3, 4, 5, 1, 1, 1, 1, 1))
     # Trees: all but four squares in one cluster (45 - 4 = 41), one square each of the others.
     result = score(grid, ())
     assert result.total == 41 + 4
