@@ -25,49 +25,51 @@ _sym_db = _symbol_database.Default()
 from campsolver.v1 import common_pb2 as campsolver_dot_v1_dot_common__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1f\x63\x61mpsolver/v1/camper_tour.proto\x12\rcampsolver.v1\x1a\x1a\x63\x61mpsolver/v1/common.proto\"\xc9\x02\n\x0f\x43\x61mperTourRules\x12\x13\n\x06plates\x18\x01 \x01(\x05H\x00\x88\x01\x01\x12 \n\x13unexpected_comforts\x18\x02 \x01(\x05H\x01\x88\x01\x01\x12\x1f\n\x12mechanical_problem\x18\x03 \x01(\x05H\x02\x88\x01\x01\x12\x1d\n\x10village_festival\x18\x04 \x01(\x05H\x03\x88\x01\x01\x12\x17\n\nno_parking\x18\x05 \x01(\x05H\x04\x88\x01\x01\x12\x13\n\x06tokens\x18\x06 \x01(\x05H\x05\x88\x01\x01\x12(\n\x06layout\x18\x07 \x03(\x0e\x32\x18.campsolver.v1.PlateKindB\t\n\x07_platesB\x16\n\x14_unexpected_comfortsB\x15\n\x13_mechanical_problemB\x13\n\x11_village_festivalB\r\n\x0b_no_parkingB\t\n\x07_tokens\"\xa9\x01\n\x06\x43\x61mper\x12\x10\n\x08position\x18\x01 \x01(\x05\x12)\n\x05phase\x18\x02 \x01(\x0e\x32\x1a.campsolver.v1.CamperPhase\x12\x0e\n\x06marker\x18\x03 \x01(\x05\x12\x0e\n\x06tokens\x18\x04 \x01(\x05\x12-\n\x07pending\x18\x05 \x01(\x0e\x32\x1c.campsolver.v1.PendingEffect\x12\x13\n\x0b\x66inal_score\x18\x06 \x01(\x05\"\xb9\x01\n\x0f\x43\x61mperTourState\x12-\n\x05rules\x18\x01 \x01(\x0b\x32\x1e.campsolver.v1.CamperTourRules\x12(\n\x06placed\x18\x02 \x03(\x0e\x32\x18.campsolver.v1.PlateKind\x12&\n\x07\x63\x61mpers\x18\x03 \x03(\x0b\x32\x15.campsolver.v1.Camper\x12\x0f\n\x07to_move\x18\x04 \x01(\x05\x12\x14\n\x0c\x66inish_order\x18\x05 \x03(\x05\"N\n\x0e\x43\x61mperTourMove\x12\x11\n\tturn_back\x18\x01 \x01(\x08\x12\x10\n\x08\x61nnounce\x18\x02 \x01(\x05\x12\x17\n\x0f\x63omforts_tokens\x18\x03 \x01(\x05\"w\n\x15\x43\x61mperTourAlternative\x12+\n\x04move\x18\x01 \x01(\x0b\x32\x1d.campsolver.v1.CamperTourMove\x12\x31\n\x07ranking\x18\x02 \x01(\x0b\x32 .campsolver.v1.RankedAlternative\"\x8a\x01\n\x1c\x43\x61mperTourServiceHintRequest\x12-\n\x05state\x18\x01 \x01(\x0b\x32\x1e.campsolver.v1.CamperTourState\x12\r\n\x05\x64\x65pth\x18\x02 \x01(\x05\x12,\n\x07options\x18\x03 \x01(\x0b\x32\x1b.campsolver.v1.SolveOptions\"\xb0\x01\n\x1d\x43\x61mperTourServiceHintResponse\x12:\n\x0c\x61lternatives\x18\x01 \x03(\x0b\x32$.campsolver.v1.CamperTourAlternative\x12)\n\x05proof\x18\x02 \x01(\x0e\x32\x1a.campsolver.v1.ProofStatus\x12(\n\x05stats\x18\x03 \x01(\x0b\x32\x19.campsolver.v1.SolveStats\"\xae\x01\n CamperTourServiceMaxScoreRequest\x12-\n\x05state\x18\x01 \x01(\x0b\x32\x1e.campsolver.v1.CamperTourState\x12-\n\x05rules\x18\x02 \x01(\x0b\x32\x1e.campsolver.v1.CamperTourRules\x12,\n\x07options\x18\x03 \x01(\x0b\x32\x1b.campsolver.v1.SolveOptions\"\xf2\x01\n!CamperTourServiceMaxScoreResponse\x12\x16\n\x0e\x65xpected_score\x18\x01 \x01(\x01\x12)\n\x05proof\x18\x02 \x01(\x0e\x32\x1a.campsolver.v1.ProofStatus\x12\x16\n\x0estandard_error\x18\x03 \x01(\x01\x12:\n\x0c\x61lternatives\x18\x04 \x03(\x0b\x32$.campsolver.v1.CamperTourAlternative\x12\x0c\n\x04note\x18\x05 \x01(\t\x12(\n\x05stats\x18\x06 \x01(\x0b\x32\x19.campsolver.v1.SolveStats\"\x93\x01\n&CamperTourServiceGeneratePuzzleRequest\x12\x0c\n\x04seed\x18\x01 \x01(\x04\x12-\n\x05grade\x18\x02 \x01(\x0e\x32\x1e.campsolver.v1.DifficultyGrade\x12,\n\x07options\x18\x03 \x01(\x0b\x32\x1b.campsolver.v1.SolveOptions\"\xae\x02\n\'CamperTourServiceGeneratePuzzleResponse\x12-\n\x06puzzle\x18\x01 \x01(\x0b\x32\x1d.campsolver.v1.PuzzleEnvelope\x12-\n\x05state\x18\x02 \x01(\x0b\x32\x1e.campsolver.v1.CamperTourState\x12/\n\x08solution\x18\x03 \x01(\x0b\x32\x1d.campsolver.v1.CamperTourMove\x12\x0e\n\x06margin\x18\x04 \x01(\x01\x12:\n\x0c\x61lternatives\x18\x05 \x03(\x0b\x32$.campsolver.v1.CamperTourAlternative\x12(\n\x05stats\x18\x06 \x01(\x0b\x32\x19.campsolver.v1.SolveStats\"|\n\x1d\x43\x61mperTourServiceScoreRequest\x12-\n\x05state\x18\x01 \x01(\x0b\x32\x1e.campsolver.v1.CamperTourState\x12,\n\x07options\x18\x02 \x01(\x0b\x32\x1b.campsolver.v1.SolveOptions\"\x80\x01\n\x1e\x43\x61mperTourServiceScoreResponse\x12\x0e\n\x06scores\x18\x01 \x03(\x05\x12\x11\n\tgame_over\x18\x02 \x01(\x08\x12\x0e\n\x06winner\x18\x03 \x01(\x05\x12+\n\x07\x64\x65tails\x18\x04 \x03(\x0b\x32\x1a.campsolver.v1.ScoreDetail\"\x81\x01\n\"CamperTourServiceLegalMovesRequest\x12-\n\x05state\x18\x01 \x01(\x0b\x32\x1e.campsolver.v1.CamperTourState\x12,\n\x07options\x18\x02 \x01(\x0b\x32\x1b.campsolver.v1.SolveOptions\"d\n#CamperTourServiceLegalMovesResponse\x12,\n\x05moves\x18\x01 \x03(\x0b\x32\x1d.campsolver.v1.CamperTourMove\x12\x0f\n\x07to_move\x18\x02 \x01(\x05*\xc1\x01\n\tPlateKind\x12\x1a\n\x16PLATE_KIND_UNSPECIFIED\x10\x00\x12\x15\n\x11PLATE_KIND_NORMAL\x10\x01\x12\"\n\x1ePLATE_KIND_UNEXPECTED_COMFORTS\x10\x02\x12!\n\x1dPLATE_KIND_MECHANICAL_PROBLEM\x10\x03\x12\x1f\n\x1bPLATE_KIND_VILLAGE_FESTIVAL\x10\x04\x12\x19\n\x15PLATE_KIND_NO_PARKING\x10\x05*\x96\x01\n\x0b\x43\x61mperPhase\x12\x1c\n\x18\x43\x41MPER_PHASE_UNSPECIFIED\x10\x00\x12\x18\n\x14\x43\x41MPER_PHASE_OUTWARD\x10\x01\x12\x17\n\x13\x43\x41MPER_PHASE_RETURN\x10\x02\x12\x19\n\x15\x43\x41MPER_PHASE_FINISHED\x10\x03\x12\x1b\n\x17\x43\x41MPER_PHASE_ELIMINATED\x10\x04*u\n\rPendingEffect\x12\x1e\n\x1aPENDING_EFFECT_UNSPECIFIED\x10\x00\x12\x1c\n\x18PENDING_EFFECT_SKIP_TURN\x10\x01\x12&\n\"PENDING_EFFECT_UNEXPECTED_COMFORTS\x10\x02\x32\xc1\x04\n\x11\x43\x61mperTourService\x12\x61\n\x04Hint\x12+.campsolver.v1.CamperTourServiceHintRequest\x1a,.campsolver.v1.CamperTourServiceHintResponse\x12m\n\x08MaxScore\x12/.campsolver.v1.CamperTourServiceMaxScoreRequest\x1a\x30.campsolver.v1.CamperTourServiceMaxScoreResponse\x12\x7f\n\x0eGeneratePuzzle\x12\x35.campsolver.v1.CamperTourServiceGeneratePuzzleRequest\x1a\x36.campsolver.v1.CamperTourServiceGeneratePuzzleResponse\x12\x64\n\x05Score\x12,.campsolver.v1.CamperTourServiceScoreRequest\x1a-.campsolver.v1.CamperTourServiceScoreResponse\x12s\n\nLegalMoves\x12\x31.campsolver.v1.CamperTourServiceLegalMovesRequest\x1a\x32.campsolver.v1.CamperTourServiceLegalMovesResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1f\x63\x61mpsolver/v1/camper_tour.proto\x12\rcampsolver.v1\x1a\x1a\x63\x61mpsolver/v1/common.proto\"\xc9\x02\n\x0f\x43\x61mperTourRules\x12\x13\n\x06plates\x18\x01 \x01(\x05H\x00\x88\x01\x01\x12 \n\x13unexpected_comforts\x18\x02 \x01(\x05H\x01\x88\x01\x01\x12\x1f\n\x12mechanical_problem\x18\x03 \x01(\x05H\x02\x88\x01\x01\x12\x1d\n\x10village_festival\x18\x04 \x01(\x05H\x03\x88\x01\x01\x12\x17\n\nno_parking\x18\x05 \x01(\x05H\x04\x88\x01\x01\x12\x13\n\x06tokens\x18\x06 \x01(\x05H\x05\x88\x01\x01\x12(\n\x06layout\x18\x07 \x03(\x0e\x32\x18.campsolver.v1.PlateKindB\t\n\x07_platesB\x16\n\x14_unexpected_comfortsB\x15\n\x13_mechanical_problemB\x13\n\x11_village_festivalB\r\n\x0b_no_parkingB\t\n\x07_tokens\"\xa5\x01\n\x06\x43\x61mper\x12\x10\n\x08position\x18\x01 \x01(\x05\x12)\n\x05phase\x18\x02 \x01(\x0e\x32\x1a.campsolver.v1.CamperPhase\x12\x0e\n\x06marker\x18\x03 \x01(\x05\x12\x0e\n\x06tokens\x18\x04 \x01(\x05\x12-\n\x07pending\x18\x05 \x01(\x0e\x32\x1c.campsolver.v1.PendingEffect\x12\x0f\n\x07\x61rrival\x18\x06 \x01(\x05\"\xa3\x01\n\x0f\x43\x61mperTourState\x12-\n\x05rules\x18\x01 \x01(\x0b\x32\x1e.campsolver.v1.CamperTourRules\x12(\n\x06placed\x18\x02 \x03(\x0e\x32\x18.campsolver.v1.PlateKind\x12&\n\x07\x63\x61mpers\x18\x03 \x03(\x0b\x32\x15.campsolver.v1.Camper\x12\x0f\n\x07to_move\x18\x04 \x01(\x05\"\x86\x01\n\x0e\x43\x61mperTourMove\x12\x13\n\tturn_back\x18\x01 \x01(\x08H\x00\x12\x12\n\x08\x61nnounce\x18\x02 \x01(\x05H\x00\x12\x31\n\x08\x63omforts\x18\x03 \x01(\x0e\x32\x1d.campsolver.v1.ComfortsChoiceH\x00\x12\x0e\n\x04pass\x18\x04 \x01(\x08H\x00\x42\x08\n\x06\x63hoice\"w\n\x15\x43\x61mperTourAlternative\x12+\n\x04move\x18\x01 \x01(\x0b\x32\x1d.campsolver.v1.CamperTourMove\x12\x31\n\x07ranking\x18\x02 \x01(\x0b\x32 .campsolver.v1.RankedAlternative\"\x8a\x01\n\x1c\x43\x61mperTourServiceHintRequest\x12-\n\x05state\x18\x01 \x01(\x0b\x32\x1e.campsolver.v1.CamperTourState\x12\r\n\x05\x64\x65pth\x18\x02 \x01(\x05\x12,\n\x07options\x18\x03 \x01(\x0b\x32\x1b.campsolver.v1.SolveOptions\"\xb0\x01\n\x1d\x43\x61mperTourServiceHintResponse\x12:\n\x0c\x61lternatives\x18\x01 \x03(\x0b\x32$.campsolver.v1.CamperTourAlternative\x12)\n\x05proof\x18\x02 \x01(\x0e\x32\x1a.campsolver.v1.ProofStatus\x12(\n\x05stats\x18\x03 \x01(\x0b\x32\x19.campsolver.v1.SolveStats\"\xae\x01\n CamperTourServiceMaxScoreRequest\x12-\n\x05state\x18\x01 \x01(\x0b\x32\x1e.campsolver.v1.CamperTourState\x12-\n\x05rules\x18\x02 \x01(\x0b\x32\x1e.campsolver.v1.CamperTourRules\x12,\n\x07options\x18\x03 \x01(\x0b\x32\x1b.campsolver.v1.SolveOptions\"\xf2\x01\n!CamperTourServiceMaxScoreResponse\x12\x16\n\x0e\x65xpected_score\x18\x01 \x01(\x01\x12)\n\x05proof\x18\x02 \x01(\x0e\x32\x1a.campsolver.v1.ProofStatus\x12\x16\n\x0estandard_error\x18\x03 \x01(\x01\x12:\n\x0c\x61lternatives\x18\x04 \x03(\x0b\x32$.campsolver.v1.CamperTourAlternative\x12\x0c\n\x04note\x18\x05 \x01(\t\x12(\n\x05stats\x18\x06 \x01(\x0b\x32\x19.campsolver.v1.SolveStats\"\x93\x01\n&CamperTourServiceGeneratePuzzleRequest\x12\x0c\n\x04seed\x18\x01 \x01(\x04\x12-\n\x05grade\x18\x02 \x01(\x0e\x32\x1e.campsolver.v1.DifficultyGrade\x12,\n\x07options\x18\x03 \x01(\x0b\x32\x1b.campsolver.v1.SolveOptions\"\xae\x02\n\'CamperTourServiceGeneratePuzzleResponse\x12-\n\x06puzzle\x18\x01 \x01(\x0b\x32\x1d.campsolver.v1.PuzzleEnvelope\x12-\n\x05state\x18\x02 \x01(\x0b\x32\x1e.campsolver.v1.CamperTourState\x12/\n\x08solution\x18\x03 \x01(\x0b\x32\x1d.campsolver.v1.CamperTourMove\x12\x0e\n\x06margin\x18\x04 \x01(\x01\x12:\n\x0c\x61lternatives\x18\x05 \x03(\x0b\x32$.campsolver.v1.CamperTourAlternative\x12(\n\x05stats\x18\x06 \x01(\x0b\x32\x19.campsolver.v1.SolveStats\"|\n\x1d\x43\x61mperTourServiceScoreRequest\x12-\n\x05state\x18\x01 \x01(\x0b\x32\x1e.campsolver.v1.CamperTourState\x12,\n\x07options\x18\x02 \x01(\x0b\x32\x1b.campsolver.v1.SolveOptions\"\x80\x01\n\x1e\x43\x61mperTourServiceScoreResponse\x12\x0e\n\x06scores\x18\x01 \x03(\x05\x12\x11\n\tgame_over\x18\x02 \x01(\x08\x12\x0e\n\x06winner\x18\x03 \x01(\x05\x12+\n\x07\x64\x65tails\x18\x04 \x03(\x0b\x32\x1a.campsolver.v1.ScoreDetail\"\x81\x01\n\"CamperTourServiceLegalMovesRequest\x12-\n\x05state\x18\x01 \x01(\x0b\x32\x1e.campsolver.v1.CamperTourState\x12,\n\x07options\x18\x02 \x01(\x0b\x32\x1b.campsolver.v1.SolveOptions\"d\n#CamperTourServiceLegalMovesResponse\x12,\n\x05moves\x18\x01 \x03(\x0b\x32\x1d.campsolver.v1.CamperTourMove\x12\x0f\n\x07to_move\x18\x02 \x01(\x05*\xc1\x01\n\tPlateKind\x12\x1a\n\x16PLATE_KIND_UNSPECIFIED\x10\x00\x12\x15\n\x11PLATE_KIND_NORMAL\x10\x01\x12\"\n\x1ePLATE_KIND_UNEXPECTED_COMFORTS\x10\x02\x12!\n\x1dPLATE_KIND_MECHANICAL_PROBLEM\x10\x03\x12\x1f\n\x1bPLATE_KIND_VILLAGE_FESTIVAL\x10\x04\x12\x19\n\x15PLATE_KIND_NO_PARKING\x10\x05*\x96\x01\n\x0b\x43\x61mperPhase\x12\x1c\n\x18\x43\x41MPER_PHASE_UNSPECIFIED\x10\x00\x12\x18\n\x14\x43\x41MPER_PHASE_OUTWARD\x10\x01\x12\x17\n\x13\x43\x41MPER_PHASE_RETURN\x10\x02\x12\x19\n\x15\x43\x41MPER_PHASE_FINISHED\x10\x03\x12\x1b\n\x17\x43\x41MPER_PHASE_ELIMINATED\x10\x04*q\n\rPendingEffect\x12\x1e\n\x1aPENDING_EFFECT_UNSPECIFIED\x10\x00\x12\x1c\n\x18PENDING_EFFECT_SKIP_TURN\x10\x01\x12\"\n\x1ePENDING_EFFECT_COMFORTS_CHOICE\x10\x02*\x88\x01\n\x0e\x43omfortsChoice\x12\x1f\n\x1b\x43OMFORTS_CHOICE_UNSPECIFIED\x10\x00\x12\x1b\n\x17\x43OMFORTS_CHOICE_RECOVER\x10\x01\x12\x1b\n\x17\x43OMFORTS_CHOICE_DISCARD\x10\x02\x12\x1b\n\x17\x43OMFORTS_CHOICE_DECLINE\x10\x03\x32\xc1\x04\n\x11\x43\x61mperTourService\x12\x61\n\x04Hint\x12+.campsolver.v1.CamperTourServiceHintRequest\x1a,.campsolver.v1.CamperTourServiceHintResponse\x12m\n\x08MaxScore\x12/.campsolver.v1.CamperTourServiceMaxScoreRequest\x1a\x30.campsolver.v1.CamperTourServiceMaxScoreResponse\x12\x7f\n\x0eGeneratePuzzle\x12\x35.campsolver.v1.CamperTourServiceGeneratePuzzleRequest\x1a\x36.campsolver.v1.CamperTourServiceGeneratePuzzleResponse\x12\x64\n\x05Score\x12,.campsolver.v1.CamperTourServiceScoreRequest\x1a-.campsolver.v1.CamperTourServiceScoreResponse\x12s\n\nLegalMoves\x12\x31.campsolver.v1.CamperTourServiceLegalMovesRequest\x1a\x32.campsolver.v1.CamperTourServiceLegalMovesResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'campsolver.v1.camper_tour_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_PLATEKIND']._serialized_start=2660
-  _globals['_PLATEKIND']._serialized_end=2853
-  _globals['_CAMPERPHASE']._serialized_start=2856
-  _globals['_CAMPERPHASE']._serialized_end=3006
-  _globals['_PENDINGEFFECT']._serialized_start=3008
-  _globals['_PENDINGEFFECT']._serialized_end=3125
+  _globals['_PLATEKIND']._serialized_start=2691
+  _globals['_PLATEKIND']._serialized_end=2884
+  _globals['_CAMPERPHASE']._serialized_start=2887
+  _globals['_CAMPERPHASE']._serialized_end=3037
+  _globals['_PENDINGEFFECT']._serialized_start=3039
+  _globals['_PENDINGEFFECT']._serialized_end=3152
+  _globals['_COMFORTSCHOICE']._serialized_start=3155
+  _globals['_COMFORTSCHOICE']._serialized_end=3291
   _globals['_CAMPERTOURRULES']._serialized_start=79
   _globals['_CAMPERTOURRULES']._serialized_end=408
   _globals['_CAMPER']._serialized_start=411
-  _globals['_CAMPER']._serialized_end=580
-  _globals['_CAMPERTOURSTATE']._serialized_start=583
-  _globals['_CAMPERTOURSTATE']._serialized_end=768
-  _globals['_CAMPERTOURMOVE']._serialized_start=770
-  _globals['_CAMPERTOURMOVE']._serialized_end=848
-  _globals['_CAMPERTOURALTERNATIVE']._serialized_start=850
-  _globals['_CAMPERTOURALTERNATIVE']._serialized_end=969
-  _globals['_CAMPERTOURSERVICEHINTREQUEST']._serialized_start=972
-  _globals['_CAMPERTOURSERVICEHINTREQUEST']._serialized_end=1110
-  _globals['_CAMPERTOURSERVICEHINTRESPONSE']._serialized_start=1113
-  _globals['_CAMPERTOURSERVICEHINTRESPONSE']._serialized_end=1289
-  _globals['_CAMPERTOURSERVICEMAXSCOREREQUEST']._serialized_start=1292
-  _globals['_CAMPERTOURSERVICEMAXSCOREREQUEST']._serialized_end=1466
-  _globals['_CAMPERTOURSERVICEMAXSCORERESPONSE']._serialized_start=1469
-  _globals['_CAMPERTOURSERVICEMAXSCORERESPONSE']._serialized_end=1711
-  _globals['_CAMPERTOURSERVICEGENERATEPUZZLEREQUEST']._serialized_start=1714
-  _globals['_CAMPERTOURSERVICEGENERATEPUZZLEREQUEST']._serialized_end=1861
-  _globals['_CAMPERTOURSERVICEGENERATEPUZZLERESPONSE']._serialized_start=1864
-  _globals['_CAMPERTOURSERVICEGENERATEPUZZLERESPONSE']._serialized_end=2166
-  _globals['_CAMPERTOURSERVICESCOREREQUEST']._serialized_start=2168
-  _globals['_CAMPERTOURSERVICESCOREREQUEST']._serialized_end=2292
-  _globals['_CAMPERTOURSERVICESCORERESPONSE']._serialized_start=2295
-  _globals['_CAMPERTOURSERVICESCORERESPONSE']._serialized_end=2423
-  _globals['_CAMPERTOURSERVICELEGALMOVESREQUEST']._serialized_start=2426
-  _globals['_CAMPERTOURSERVICELEGALMOVESREQUEST']._serialized_end=2555
-  _globals['_CAMPERTOURSERVICELEGALMOVESRESPONSE']._serialized_start=2557
-  _globals['_CAMPERTOURSERVICELEGALMOVESRESPONSE']._serialized_end=2657
-  _globals['_CAMPERTOURSERVICE']._serialized_start=3128
-  _globals['_CAMPERTOURSERVICE']._serialized_end=3705
+  _globals['_CAMPER']._serialized_end=576
+  _globals['_CAMPERTOURSTATE']._serialized_start=579
+  _globals['_CAMPERTOURSTATE']._serialized_end=742
+  _globals['_CAMPERTOURMOVE']._serialized_start=745
+  _globals['_CAMPERTOURMOVE']._serialized_end=879
+  _globals['_CAMPERTOURALTERNATIVE']._serialized_start=881
+  _globals['_CAMPERTOURALTERNATIVE']._serialized_end=1000
+  _globals['_CAMPERTOURSERVICEHINTREQUEST']._serialized_start=1003
+  _globals['_CAMPERTOURSERVICEHINTREQUEST']._serialized_end=1141
+  _globals['_CAMPERTOURSERVICEHINTRESPONSE']._serialized_start=1144
+  _globals['_CAMPERTOURSERVICEHINTRESPONSE']._serialized_end=1320
+  _globals['_CAMPERTOURSERVICEMAXSCOREREQUEST']._serialized_start=1323
+  _globals['_CAMPERTOURSERVICEMAXSCOREREQUEST']._serialized_end=1497
+  _globals['_CAMPERTOURSERVICEMAXSCORERESPONSE']._serialized_start=1500
+  _globals['_CAMPERTOURSERVICEMAXSCORERESPONSE']._serialized_end=1742
+  _globals['_CAMPERTOURSERVICEGENERATEPUZZLEREQUEST']._serialized_start=1745
+  _globals['_CAMPERTOURSERVICEGENERATEPUZZLEREQUEST']._serialized_end=1892
+  _globals['_CAMPERTOURSERVICEGENERATEPUZZLERESPONSE']._serialized_start=1895
+  _globals['_CAMPERTOURSERVICEGENERATEPUZZLERESPONSE']._serialized_end=2197
+  _globals['_CAMPERTOURSERVICESCOREREQUEST']._serialized_start=2199
+  _globals['_CAMPERTOURSERVICESCOREREQUEST']._serialized_end=2323
+  _globals['_CAMPERTOURSERVICESCORERESPONSE']._serialized_start=2326
+  _globals['_CAMPERTOURSERVICESCORERESPONSE']._serialized_end=2454
+  _globals['_CAMPERTOURSERVICELEGALMOVESREQUEST']._serialized_start=2457
+  _globals['_CAMPERTOURSERVICELEGALMOVESREQUEST']._serialized_end=2586
+  _globals['_CAMPERTOURSERVICELEGALMOVESRESPONSE']._serialized_start=2588
+  _globals['_CAMPERTOURSERVICELEGALMOVESRESPONSE']._serialized_end=2688
+  _globals['_CAMPERTOURSERVICE']._serialized_start=3294
+  _globals['_CAMPERTOURSERVICE']._serialized_end=3871
 # @@protoc_insertion_point(module_scope)

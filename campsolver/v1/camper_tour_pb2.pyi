@@ -29,7 +29,14 @@ class PendingEffect(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     PENDING_EFFECT_UNSPECIFIED: _ClassVar[PendingEffect]
     PENDING_EFFECT_SKIP_TURN: _ClassVar[PendingEffect]
-    PENDING_EFFECT_UNEXPECTED_COMFORTS: _ClassVar[PendingEffect]
+    PENDING_EFFECT_COMFORTS_CHOICE: _ClassVar[PendingEffect]
+
+class ComfortsChoice(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    COMFORTS_CHOICE_UNSPECIFIED: _ClassVar[ComfortsChoice]
+    COMFORTS_CHOICE_RECOVER: _ClassVar[ComfortsChoice]
+    COMFORTS_CHOICE_DISCARD: _ClassVar[ComfortsChoice]
+    COMFORTS_CHOICE_DECLINE: _ClassVar[ComfortsChoice]
 PLATE_KIND_UNSPECIFIED: PlateKind
 PLATE_KIND_NORMAL: PlateKind
 PLATE_KIND_UNEXPECTED_COMFORTS: PlateKind
@@ -43,7 +50,11 @@ CAMPER_PHASE_FINISHED: CamperPhase
 CAMPER_PHASE_ELIMINATED: CamperPhase
 PENDING_EFFECT_UNSPECIFIED: PendingEffect
 PENDING_EFFECT_SKIP_TURN: PendingEffect
-PENDING_EFFECT_UNEXPECTED_COMFORTS: PendingEffect
+PENDING_EFFECT_COMFORTS_CHOICE: PendingEffect
+COMFORTS_CHOICE_UNSPECIFIED: ComfortsChoice
+COMFORTS_CHOICE_RECOVER: ComfortsChoice
+COMFORTS_CHOICE_DISCARD: ComfortsChoice
+COMFORTS_CHOICE_DECLINE: ComfortsChoice
 
 class CamperTourRules(_message.Message):
     __slots__ = ("plates", "unexpected_comforts", "mechanical_problem", "village_festival", "no_parking", "tokens", "layout")
@@ -64,44 +75,43 @@ class CamperTourRules(_message.Message):
     def __init__(self, plates: _Optional[int] = ..., unexpected_comforts: _Optional[int] = ..., mechanical_problem: _Optional[int] = ..., village_festival: _Optional[int] = ..., no_parking: _Optional[int] = ..., tokens: _Optional[int] = ..., layout: _Optional[_Iterable[_Union[PlateKind, str]]] = ...) -> None: ...
 
 class Camper(_message.Message):
-    __slots__ = ("position", "phase", "marker", "tokens", "pending", "final_score")
+    __slots__ = ("position", "phase", "marker", "tokens", "pending", "arrival")
     POSITION_FIELD_NUMBER: _ClassVar[int]
     PHASE_FIELD_NUMBER: _ClassVar[int]
     MARKER_FIELD_NUMBER: _ClassVar[int]
     TOKENS_FIELD_NUMBER: _ClassVar[int]
     PENDING_FIELD_NUMBER: _ClassVar[int]
-    FINAL_SCORE_FIELD_NUMBER: _ClassVar[int]
+    ARRIVAL_FIELD_NUMBER: _ClassVar[int]
     position: int
     phase: CamperPhase
     marker: int
     tokens: int
     pending: PendingEffect
-    final_score: int
-    def __init__(self, position: _Optional[int] = ..., phase: _Optional[_Union[CamperPhase, str]] = ..., marker: _Optional[int] = ..., tokens: _Optional[int] = ..., pending: _Optional[_Union[PendingEffect, str]] = ..., final_score: _Optional[int] = ...) -> None: ...
+    arrival: int
+    def __init__(self, position: _Optional[int] = ..., phase: _Optional[_Union[CamperPhase, str]] = ..., marker: _Optional[int] = ..., tokens: _Optional[int] = ..., pending: _Optional[_Union[PendingEffect, str]] = ..., arrival: _Optional[int] = ...) -> None: ...
 
 class CamperTourState(_message.Message):
-    __slots__ = ("rules", "placed", "campers", "to_move", "finish_order")
+    __slots__ = ("rules", "placed", "campers", "to_move")
     RULES_FIELD_NUMBER: _ClassVar[int]
     PLACED_FIELD_NUMBER: _ClassVar[int]
     CAMPERS_FIELD_NUMBER: _ClassVar[int]
     TO_MOVE_FIELD_NUMBER: _ClassVar[int]
-    FINISH_ORDER_FIELD_NUMBER: _ClassVar[int]
     rules: CamperTourRules
     placed: _containers.RepeatedScalarFieldContainer[PlateKind]
     campers: _containers.RepeatedCompositeFieldContainer[Camper]
     to_move: int
-    finish_order: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, rules: _Optional[_Union[CamperTourRules, _Mapping]] = ..., placed: _Optional[_Iterable[_Union[PlateKind, str]]] = ..., campers: _Optional[_Iterable[_Union[Camper, _Mapping]]] = ..., to_move: _Optional[int] = ..., finish_order: _Optional[_Iterable[int]] = ...) -> None: ...
+    def __init__(self, rules: _Optional[_Union[CamperTourRules, _Mapping]] = ..., placed: _Optional[_Iterable[_Union[PlateKind, str]]] = ..., campers: _Optional[_Iterable[_Union[Camper, _Mapping]]] = ..., to_move: _Optional[int] = ...) -> None: ...
 
 class CamperTourMove(_message.Message):
-    __slots__ = ("turn_back", "announce", "comforts_tokens")
+    __slots__ = ("turn_back", "announce", "comforts")
     TURN_BACK_FIELD_NUMBER: _ClassVar[int]
     ANNOUNCE_FIELD_NUMBER: _ClassVar[int]
-    COMFORTS_TOKENS_FIELD_NUMBER: _ClassVar[int]
+    COMFORTS_FIELD_NUMBER: _ClassVar[int]
+    PASS_FIELD_NUMBER: _ClassVar[int]
     turn_back: bool
     announce: int
-    comforts_tokens: int
-    def __init__(self, turn_back: _Optional[bool] = ..., announce: _Optional[int] = ..., comforts_tokens: _Optional[int] = ...) -> None: ...
+    comforts: ComfortsChoice
+    def __init__(self, turn_back: _Optional[bool] = ..., announce: _Optional[int] = ..., comforts: _Optional[_Union[ComfortsChoice, str]] = ..., **kwargs) -> None: ...
 
 class CamperTourAlternative(_message.Message):
     __slots__ = ("move", "ranking")

@@ -192,14 +192,19 @@ def _grid_symmetries(rows: int, cols: int) -> list[Callable[[Cell], Cell]]:
     ]
 
 
-def _scoring_objective(
-    model: cp_model.CpModel, mv: cpsat_map.MapVars, problem: MaxProblem
-) -> cp_model.LinearExprT:
+def _scoring_objective(model: cp_model.CpModel, mv: cpsat_map.MapVars, problem: MaxProblem) -> cp_model.LinearExprT:
     """The full score of a complete map (clusters, empty squares, every card in play)."""
     sizes = cpsat_map.largest_cluster_sizes(model, mv)
     terms = _card_terms(model, mv, problem.challenges, problem.festival_won)
-    empty = len(mv.cells) - sum(mv.filled)
-    return sum(sizes) + cpsat_map.EMPTY_POINTS * empty + sum(terms.by_card.values())
+    n = len(mv.cells)
+    # Named totals with tight domains: the objective bound then follows by propagation alone
+    # (clusters <= drawn squares), instead of the useless "every element's cluster could be the whole map".
+    drawn = model.new_int_var(0, n, "drawn_total")
+    model.add(drawn == sum(mv.filled))
+    clustered = model.new_int_var(0, n, "clustered_total")
+    model.add(clustered == sum(sizes))
+    model.add(clustered <= drawn)
+    return clustered + cpsat_map.EMPTY_POINTS * (n - drawn) + sum(terms.by_card.values())
 
 
 def _card_terms(
@@ -429,7 +434,9 @@ def _build_absolute(problem: MaxProblem, mode: Mode) -> _Built:
     pre = set(fixed)
     table = _placement_table(comp, pre)
     piece = {
-        (cells, k): model.new_bool_var(f"piece_{sorted(cells)}_{k}") for cells in table for k in range(len(MODEL_ELEMENTS))
+        (cells, k): model.new_bool_var(f"piece_{sorted(cells)}_{k}")
+        for cells in table
+        for k in range(len(MODEL_ELEMENTS))
     }
     by_cell: dict[tuple[int, int], list[cp_model.IntVar]] = {}
     for (cells, k), var in piece.items():
@@ -463,9 +470,7 @@ def _build_absolute(problem: MaxProblem, mode: Mode) -> _Built:
     return _Built(model, objective, mv, read_turns)
 
 
-def _drawing_order(
-    pieces: list[tuple[frozenset[Cell], int]], pre: set[Cell]
-) -> list[tuple[frozenset[Cell], int]]:
+def _drawing_order(pieces: list[tuple[frozenset[Cell], int]], pre: set[Cell]) -> list[tuple[frozenset[Cell], int]]:
     """Order connected pieces so that each touches the squares drawn before it (breadth-first)."""
     remaining = sorted(pieces, key=lambda p: sorted(p[0]))
     drawn = set(pre)
@@ -693,9 +698,7 @@ def absolute_max(
         bound = 0
     if bound is None:
         proof = Proof.HEURISTIC
-    return MaxResult(
-        start_points, proof, bound, problem.start_grid, (), start_breakdown, result.stats, problem
-    )
+    return MaxResult(start_points, proof, bound, problem.start_grid, (), start_breakdown, result.stats, problem)
 
 
 def challenge_max(
@@ -758,7 +761,9 @@ def is_unique_optimum(result: MaxResult, budget: Budget | None = None) -> bool |
         return True
     # A score of 0 is also reached by every incomplete outcome.
     if problem.kind == "absolute":
-        return not (optimum == 0 and problem.start_grid != result.grid and not _points(problem, problem.start_grid)[1].complete)
+        return not (
+            optimum == 0 and problem.start_grid != result.grid and not _points(problem, problem.start_grid)[1].complete
+        )
     if optimum > 0:
         return True
     built_b = _build_clairvoyant(problem, "incomplete")

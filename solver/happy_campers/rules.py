@@ -388,9 +388,7 @@ def can_draw_option(grid: Grid, option: Option, components: Components = DEFAULT
     )
 
 
-def legal_placements(
-    grid: Grid, roll: tuple[int, int], components: Components = DEFAULT_COMPONENTS
-) -> list[Placement]:
+def legal_placements(grid: Grid, roll: tuple[int, int], components: Components = DEFAULT_COMPONENTS) -> list[Placement]:
     """Every legal drawing of the roll: both options, every orientation and position, face 6 expanded.
 
     Within one option each (cells, element) appears once; the same drawing can appear under both options
@@ -492,9 +490,7 @@ def _neighbour_table(rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
 
 @lru_cache(maxsize=32)
 def _edge_indices(rows: int, cols: int) -> tuple[int, ...]:
-    return tuple(
-        r * cols + c for r in range(rows) for c in range(cols) if r in (0, rows - 1) or c in (0, cols - 1)
-    )
+    return tuple(r * cols + c for r in range(rows) for c in range(cols) if r in (0, rows - 1) or c in (0, cols - 1))
 
 
 def divide_sides(cols: int) -> tuple[range, range]:
@@ -673,9 +669,7 @@ def score(
     empty_points = EMPTY_SQUARE_POINTS * empty_count
     points: dict[Challenge, int] = {}
     for challenge in sorted(challenge_set, key=lambda ch: ch.value):
-        points[challenge] = _challenge_points(
-            challenge, flat, rows, cols, isolated_empty, largest, festival_won
-        )
+        points[challenge] = _challenge_points(challenge, flat, rows, cols, isolated_empty, largest, festival_won)
     total = sum(largest.values()) + empty_points + sum(points.values()) if complete else 0
     return ScoreBreakdown(total, complete, largest, empty_points, points)
 
