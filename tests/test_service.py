@@ -93,3 +93,95 @@ def test_server_survives_errors(client: CampsolverClient) -> None:
         timeout=10,
     )
     assert response.score.complete
+
+
+# --- deadlines and cancellation (Camper Tour's deepening hint search is a long, interruptible solve) -----
+
+from campsolver.v1 import camper_tour_pb2 as ct  # noqa: E402
+from service.games import camper_tour as camper_tour_service  # noqa: E402
+
+
+def long_hint_request(time_limit_s: float) -> ct.CamperTourServiceHintRequest:
+    request = camper_tour_service.EXAMPLES["Hint"]()
+    request.depth = 40
+    request.options.time_limit_seconds = time_limit_s
+    return request
+
+
+@pytest.fixture
+def single_slot_server() -> Iterator[CampsolverServer]:
+    running = CampsolverServer(ServerConfig(port=0, workers=1))
+    running.start()
+    yield running
+    running.stop(grace_s=2.0)
+
+
+def test_request_deadline_bounds_the_solve(client: CampsolverClient) -> None:
+    import time
+
+    started = time.monotonic()
+    try:
+        response = client.camper_tour.hint(long_hint_request(60.0), timeout=1.0)
+    except CampsolverError as error:  # also acceptable: the deadline passed before any depth completed
+        assert error.code == grpc.StatusCode.DEADLINE_EXCEEDED
+    else:
+        assert response.stats.interrupted, "a 40-ply search cannot finish in a second"
+        assert response.alternatives
+    assert time.monotonic() - started < 5.0
+
+
+def test_cancelled_call_stops_its_solve_and_frees_the_slot(single_slot_server: CampsolverServer) -> None:
+    import time
+
+    with CampsolverClient(single_slot_server.address) as connected:
+        connected.wait_ready()
+        future = connected.camper_tour.call_future("Hint", long_hint_request(60.0), timeout=120)
+        time.sleep(0.5)
+        assert future.cancel()
+        # With one solve slot, this only answers quickly if the cancelled search really stopped.
+        started = time.monotonic()
+        quick = camper_tour_service.EXAMPLES["LegalMoves"]()
+        response = connected.camper_tour.legal_moves(quick, timeout=20)
+        assert response.moves
+        assert time.monotonic() - started < 10.0
+
+
+def test_deadline_shorter_than_any_answer_is_deadline_exceeded(client: CampsolverClient) -> None:
+    request = ct.CamperTourServiceMaxScoreRequest()  # default specials: Monte Carlo over many layouts
+    with pytest.raises(CampsolverError) as caught:
+        client.camper_tour.max_score(request, timeout=0.05)
+    assert caught.value.code == grpc.StatusCode.DEADLINE_EXCEEDED
+
+
+def test_sigterm_drains_in_flight_calls_then_exits() -> None:
+    import signal
+    import socket
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    root = Path(__file__).resolve().parents[1]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "clients.cli", "serve", "--port", str(port), "--workers", "1"],
+        cwd=root,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert "listening on" in process.stdout.readline()
+        with CampsolverClient(f"127.0.0.1:{port}") as connected:
+            connected.wait_ready()
+            future = connected.camper_tour.call_future("Hint", long_hint_request(1.5), timeout=30)
+            time.sleep(0.3)
+            process.send_signal(signal.SIGTERM)
+            response = future.result()  # the in-flight call still gets its answer
+            assert response.alternatives
+        assert process.wait(timeout=20) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()

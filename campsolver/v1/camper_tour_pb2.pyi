@@ -168,14 +168,16 @@ class CamperTourServiceMaxScoreResponse(_message.Message):
     def __init__(self, expected_score: _Optional[float] = ..., proof: _Optional[_Union[_common_pb2.ProofStatus, str]] = ..., standard_error: _Optional[float] = ..., alternatives: _Optional[_Iterable[_Union[CamperTourAlternative, _Mapping]]] = ..., note: _Optional[str] = ..., stats: _Optional[_Union[_common_pb2.SolveStats, _Mapping]] = ...) -> None: ...
 
 class CamperTourServiceGeneratePuzzleRequest(_message.Message):
-    __slots__ = ("seed", "grade", "options")
+    __slots__ = ("seed", "grade", "options", "with_opponents")
     SEED_FIELD_NUMBER: _ClassVar[int]
     GRADE_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    WITH_OPPONENTS_FIELD_NUMBER: _ClassVar[int]
     seed: int
     grade: _common_pb2.DifficultyGrade
     options: _common_pb2.SolveOptions
-    def __init__(self, seed: _Optional[int] = ..., grade: _Optional[_Union[_common_pb2.DifficultyGrade, str]] = ..., options: _Optional[_Union[_common_pb2.SolveOptions, _Mapping]] = ...) -> None: ...
+    with_opponents: bool
+    def __init__(self, seed: _Optional[int] = ..., grade: _Optional[_Union[_common_pb2.DifficultyGrade, str]] = ..., options: _Optional[_Union[_common_pb2.SolveOptions, _Mapping]] = ..., with_opponents: _Optional[bool] = ...) -> None: ...
 
 class CamperTourServiceGeneratePuzzleResponse(_message.Message):
     __slots__ = ("puzzle", "state", "solution", "margin", "alternatives", "stats")

@@ -1,4 +1,466 @@
-"""camper_tour handlers: filled in as the solver lands (until then every RPC answers UNIMPLEMENTED)."""
+"""Camper Tour: protobuf requests <-> rules model and solvers (exact solo DP, expectimax hints, puzzles)."""
 
-HANDLERS: dict = {}
-EXAMPLES: dict = {}
+from __future__ import annotations
+
+from typing import Any
+
+from campsolver.v1 import camper_tour_pb2 as pb
+from campsolver.v1 import common_pb2
+from service.errors import InvalidArgument, require, require_limit
+from solver.camper_tour import hint as hint_search
+from solver.camper_tour import puzzle as puzzles
+from solver.camper_tour import rules, solo
+from solver.camper_tour.rules import (
+    Action,
+    Announce,
+    Camper,
+    ComfortsChoice,
+    Config,
+    Pass,
+    Pending,
+    Phase,
+    PlateKind,
+    TourState,
+    TurnBack,
+)
+from solver.core.budget import Budget
+from solver.core.cpsat import Proof
+from solver.core.game import TERMINAL
+
+#: Request size limits (RESOURCE_EXHAUSTED beyond them).
+MAX_PLATES = 200
+MAX_TOKENS = 100
+MAX_HINT_DEPTH = 40
+
+PLATE_FROM_PROTO = {
+    pb.PLATE_KIND_NORMAL: PlateKind.NORMAL,
+    pb.PLATE_KIND_UNEXPECTED_COMFORTS: PlateKind.UNEXPECTED_COMFORTS,
+    pb.PLATE_KIND_MECHANICAL_PROBLEM: PlateKind.MECHANICAL_PROBLEM,
+    pb.PLATE_KIND_VILLAGE_FESTIVAL: PlateKind.VILLAGE_FESTIVAL,
+    pb.PLATE_KIND_NO_PARKING: PlateKind.NO_PARKING,
+}
+PLATE_TO_PROTO = {kind: number for number, kind in PLATE_FROM_PROTO.items()}
+PHASE_FROM_PROTO = {
+    pb.CAMPER_PHASE_UNSPECIFIED: Phase.OUTWARD,
+    pb.CAMPER_PHASE_OUTWARD: Phase.OUTWARD,
+    pb.CAMPER_PHASE_RETURN: Phase.RETURN,
+    pb.CAMPER_PHASE_FINISHED: Phase.FINISHED,
+    pb.CAMPER_PHASE_ELIMINATED: Phase.ELIMINATED,
+}
+PHASE_TO_PROTO = {
+    Phase.OUTWARD: pb.CAMPER_PHASE_OUTWARD,
+    Phase.RETURN: pb.CAMPER_PHASE_RETURN,
+    Phase.FINISHED: pb.CAMPER_PHASE_FINISHED,
+    Phase.ELIMINATED: pb.CAMPER_PHASE_ELIMINATED,
+}
+PENDING_FROM_PROTO = {
+    pb.PENDING_EFFECT_UNSPECIFIED: Pending.NONE,
+    pb.PENDING_EFFECT_SKIP_TURN: Pending.SKIP_TURN,
+    pb.PENDING_EFFECT_COMFORTS_CHOICE: Pending.COMFORTS_CHOICE,
+}
+PENDING_TO_PROTO = {pending: number for number, pending in PENDING_FROM_PROTO.items()}
+COMFORTS_TO_PROTO = {
+    ComfortsChoice.RECOVER: pb.COMFORTS_CHOICE_RECOVER,
+    ComfortsChoice.DISCARD: pb.COMFORTS_CHOICE_DISCARD,
+    ComfortsChoice.DECLINE: pb.COMFORTS_CHOICE_DECLINE,
+}
+PROOF_TO_PROTO = {
+    Proof.OPTIMAL: common_pb2.PROOF_STATUS_OPTIMAL,
+    Proof.EXACT: common_pb2.PROOF_STATUS_EXACT,
+    Proof.FEASIBLE_WITH_BOUND: common_pb2.PROOF_STATUS_FEASIBLE_WITH_BOUND,
+    Proof.HEURISTIC: common_pb2.PROOF_STATUS_HEURISTIC,
+    Proof.INFEASIBLE: common_pb2.PROOF_STATUS_INFEASIBLE,
+}
+GRADE_TO_PROTO = {
+    puzzles.Grade.EASY: common_pb2.DIFFICULTY_GRADE_EASY,
+    puzzles.Grade.MEDIUM: common_pb2.DIFFICULTY_GRADE_MEDIUM,
+    puzzles.Grade.HARD: common_pb2.DIFFICULTY_GRADE_HARD,
+    puzzles.Grade.EXPERT: common_pb2.DIFFICULTY_GRADE_EXPERT,
+}
+GRADE_FROM_PROTO = {number: grade for grade, number in GRADE_TO_PROTO.items()}
+
+
+# --- conversions ----------------------------------------------------------------------------------------
+
+
+def _plate_kinds(values: Any, field: str) -> tuple[PlateKind, ...]:
+    kinds = []
+    for index, value in enumerate(values):
+        kind = PLATE_FROM_PROTO.get(value)
+        require(kind is not None, f"{field}[{index}]", "unknown or unspecified plate kind")
+        kinds.append(kind)
+    return tuple(kinds)
+
+
+def config_from_proto(message: pb.CamperTourRules, field: str) -> Config:
+    """The table a request describes; unset fields take the defaults (72 plates, 25 tokens, 3 of each)."""
+    layout = _plate_kinds(message.layout, f"{field}.layout") if message.layout else None
+    default_plates = len(layout) if layout else rules.PLATE_COUNT
+    plates = message.plates if message.HasField("plates") else default_plates
+    tokens = message.tokens if message.HasField("tokens") else rules.STARTING_TOKENS
+    require(plates >= 2, f"{field}.plates", "the route needs at least 2 plates")
+    require_limit(plates, MAX_PLATES, f"{field}.plates", "route length")
+    require(tokens >= 1, f"{field}.tokens", "campers need at least one token")
+    require_limit(tokens, MAX_TOKENS, f"{field}.tokens", "token count")
+    if layout is not None:
+        require(len(layout) == plates, f"{field}.layout", f"gives {len(layout)} plates for a route of {plates}")
+    specials = []
+    for name, kind in (
+        ("unexpected_comforts", PlateKind.UNEXPECTED_COMFORTS),
+        ("mechanical_problem", PlateKind.MECHANICAL_PROBLEM),
+        ("village_festival", PlateKind.VILLAGE_FESTIVAL),
+        ("no_parking", PlateKind.NO_PARKING),
+    ):
+        count = getattr(message, name) if message.HasField(name) else dict(rules.DEFAULT_SPECIALS)[kind]
+        require(count >= 0, f"{field}.{name}", "must not be negative")
+        specials.append((kind, count))
+    if layout is None:
+        require(
+            sum(c for _, c in specials) <= plates, f"{field}", "more special plates than plates in the stack"
+        )
+    try:
+        return Config(plate_count=plates, starting_tokens=tokens, specials=tuple(specials), layout=layout)
+    except ValueError as error:
+        raise InvalidArgument(field, str(error)) from None
+
+
+def camper_from_proto(message: pb.Camper, config: Config, field: str) -> Camper:
+    phase = PHASE_FROM_PROTO.get(message.phase)
+    require(phase is not None, f"{field}.phase", "unknown phase")
+    pending = PENDING_FROM_PROTO.get(message.pending)
+    require(pending is not None, f"{field}.pending", "unknown pending effect")
+    require(
+        0 <= message.position <= config.plate_count,
+        f"{field}.position",
+        f"must be 0 (the start) to {config.plate_count}, got {message.position}",
+    )
+    tokens = message.tokens
+    if phase == Phase.OUTWARD and tokens == 0:
+        tokens = config.starting_tokens  # unset: the starting count
+    require(
+        tokens <= config.starting_tokens,
+        f"{field}.tokens",
+        f"at most {config.starting_tokens} (the starting count is the cap), got {tokens}",
+    )
+    if phase == Phase.OUTWARD:
+        require(tokens > 0, f"{field}.tokens", "an outward camper without tokens is eliminated")
+        require(message.marker == 0, f"{field}.marker", "an outward camper has no marker yet")
+    if phase == Phase.RETURN:
+        require(
+            1 < message.position <= message.marker <= config.plate_count,
+            f"{field}.marker",
+            "a returning camper stands between its marker and the starting plate (1 < position <= marker)",
+        )
+    require(message.arrival >= 0, f"{field}.arrival", "must not be negative")
+    return Camper(
+        position=message.position,
+        tokens=tokens,
+        phase=phase,
+        marker=message.marker,
+        pending=pending,
+        arrival=message.arrival,
+    )
+
+
+def state_from_proto(message: pb.CamperTourState, field: str = "state") -> TourState:
+    config = config_from_proto(message.rules, f"{field}.rules")
+    count = len(message.campers)
+    require(
+        rules.MIN_CAMPERS <= count <= rules.MAX_CAMPERS,
+        f"{field}.campers",
+        f"{rules.MIN_CAMPERS}-{rules.MAX_CAMPERS} campers, got {count}",
+    )
+    campers = [camper_from_proto(c, config, f"{field}.campers[{i}]") for i, c in enumerate(message.campers)]
+    require(0 <= message.to_move < count, f"{field}.to_move", f"must index a camper (0-{count - 1})")
+    laid = _plate_kinds(message.placed, f"{field}.placed") if message.placed else None
+    try:
+        state = rules.position_state(config, campers, to_move=message.to_move, laid=laid)
+    except ValueError as error:
+        raise InvalidArgument(field, str(error)) from None
+    return state
+
+
+def state_to_proto(state: TourState) -> pb.CamperTourState:
+    config = state.config
+    counts = dict(config.specials)
+    rules_message = pb.CamperTourRules(
+        plates=config.plate_count,
+        tokens=config.starting_tokens,
+        unexpected_comforts=counts.get(PlateKind.UNEXPECTED_COMFORTS, 0),
+        mechanical_problem=counts.get(PlateKind.MECHANICAL_PROBLEM, 0),
+        village_festival=counts.get(PlateKind.VILLAGE_FESTIVAL, 0),
+        no_parking=counts.get(PlateKind.NO_PARKING, 0),
+        layout=[PLATE_TO_PROTO[k] for k in config.layout] if config.layout is not None else [],
+    )
+    return pb.CamperTourState(
+        rules=rules_message,
+        placed=[PLATE_TO_PROTO[k] for k in state.laid],
+        campers=[
+            pb.Camper(
+                position=c.position,
+                phase=PHASE_TO_PROTO[c.phase],
+                marker=c.marker,
+                tokens=c.tokens,
+                pending=PENDING_TO_PROTO[c.pending],
+                arrival=c.arrival,
+            )
+            for c in state.campers
+        ],
+        to_move=state.to_move,
+    )
+
+
+def move_to_proto(action: Action) -> pb.CamperTourMove:
+    if isinstance(action, Announce):
+        return pb.CamperTourMove(announce=action.plates)
+    if isinstance(action, TurnBack):
+        return pb.CamperTourMove(turn_back=True)
+    if isinstance(action, Pass):
+        return pb.CamperTourMove(**{"pass": True})
+    if isinstance(action, ComfortsChoice):
+        return pb.CamperTourMove(comforts=COMFORTS_TO_PROTO[action])
+    raise TypeError(f"not a Camper Tour action: {action!r}")
+
+
+def move_label(action: Action) -> str:
+    if isinstance(action, Announce):
+        return f"announce {action.plates}"
+    if isinstance(action, TurnBack):
+        return "turn back"
+    if isinstance(action, Pass):
+        return "pass"
+    return f"comforts: {action.value}"
+
+
+def ranked(moves: list[tuple[Action, float]]) -> list[pb.CamperTourAlternative]:
+    """Alternatives best first, with rank, value and loss versus the best."""
+    ordered = sorted(moves, key=lambda pair: -pair[1])
+    best = ordered[0][1] if ordered else 0.0
+    return [
+        pb.CamperTourAlternative(
+            move=move_to_proto(action),
+            ranking=common_pb2.RankedAlternative(
+                rank=i + 1, label=move_label(action), value=value, loss=max(best - value, 0.0)
+            ),
+        )
+        for i, (action, value) in enumerate(ordered)
+    ]
+
+
+def _decision_state(request_state: pb.CamperTourState, field: str = "state") -> TourState:
+    state = state_from_proto(request_state, field)
+    require(bool(state.legal_actions()), f"{field}.to_move", "the camper to move has no decision to make")
+    return state
+
+
+# --- handlers -------------------------------------------------------------------------------------------
+
+
+def hint(request: pb.CamperTourServiceHintRequest, budget: Budget) -> pb.CamperTourServiceHintResponse:
+    require(request.HasField("state"), "state", "a position is required")
+    require(request.depth >= 0, "depth", "must not be negative")
+    require_limit(request.depth, MAX_HINT_DEPTH, "depth", "search depth")
+    state = _decision_state(request.state)
+    result = hint_search.hint(state, budget, max_depth=request.depth or hint_search.MAX_DEPTH)
+    return pb.CamperTourServiceHintResponse(
+        alternatives=ranked([(m.action, m.value) for m in result.moves]),
+        proof=PROOF_TO_PROTO[result.proof],
+        stats=common_pb2.SolveStats(
+            wall_time_seconds=result.wall_time_s,
+            nodes=result.nodes,
+            depth=result.depth,
+            method=result.method,
+            interrupted=result.interrupted,
+        ),
+    )
+
+
+def max_score(request: pb.CamperTourServiceMaxScoreRequest, budget: Budget) -> pb.CamperTourServiceMaxScoreResponse:
+    if request.HasField("state"):
+        require(len(request.state.campers) == 1, "state.campers", "the solo maximum takes exactly one camper")
+        state = _decision_state(request.state)
+        config = state.config
+        camper = state.campers[0]
+        laid = state.laid
+    else:
+        config = config_from_proto(request.rules, "rules")
+        camper = Camper(tokens=config.starting_tokens)
+        laid = ()
+    position = solo.SoloPosition(
+        position=camper.position,
+        tokens=camper.tokens,
+        phase=camper.phase,
+        marker=camper.marker,
+        pending=camper.pending,
+        laid=tuple(laid),
+    )
+    result = solo.solve_solo(config, position, budget, seed=request.options.seed)
+    notes = list(result.notes)
+    if result.upper_estimate is not None:
+        notes.append(
+            f"sampled clairvoyant value {result.upper_estimate:.4f} +- {result.upper_standard_error or 0:.4f} "
+            "(an estimate of an upper bound, not a proof)"
+        )
+    return pb.CamperTourServiceMaxScoreResponse(
+        expected_score=result.value,
+        proof=PROOF_TO_PROTO[result.proof],
+        standard_error=result.standard_error or 0.0,
+        alternatives=ranked([(a.action, a.value) for a in result.alternatives]),
+        note="; ".join(notes) or ("exact" if result.proof is Proof.EXACT else ""),
+        stats=common_pb2.SolveStats(
+            wall_time_seconds=result.wall_time_s,
+            states=result.states_evaluated,
+            samples=result.samples,
+            method=result.method,
+        ),
+    )
+
+
+def generate_puzzle(
+    request: pb.CamperTourServiceGeneratePuzzleRequest, budget: Budget
+) -> pb.CamperTourServiceGeneratePuzzleResponse:
+    grade = None
+    if request.grade != common_pb2.DIFFICULTY_GRADE_UNSPECIFIED:
+        grade = GRADE_FROM_PROTO.get(request.grade)
+        require(grade is not None, "grade", "unknown difficulty grade")
+    try:
+        puzzle = puzzles.generate(
+            request.seed,
+            budget,
+            grade=grade,
+            opponent_probability=puzzles.OPPONENT_PROBABILITY if request.with_opponents else 0.0,
+        )
+    except LookupError as error:
+        raise InvalidArgument("grade", f"no puzzle of that grade for this seed: {error}") from None
+    evidence = puzzle.evidence
+    camper = puzzle.state.campers[puzzle.state.to_move]
+    text = (
+        f"Camper Tour puzzle (seed {puzzle.seed}, {puzzle.grade.value}): camper {puzzle.state.to_move + 1} "
+        f"is on plate {camper.position} heading home with {camper.tokens} tokens (marker {camper.marker}); "
+        f"{len(puzzle.state.campers) - 1} other camper(s) on the route. What do you announce?"
+    )
+    return pb.CamperTourServiceGeneratePuzzleResponse(
+        puzzle=common_pb2.PuzzleEnvelope(
+            seed=puzzle.seed,
+            grade=GRADE_TO_PROTO[puzzle.grade],
+            evidence=[
+                common_pb2.DifficultyEvidence(
+                    name="heuristic_loss",
+                    value=evidence.heuristic_loss,
+                    description=(
+                        f"expected points the token-budgeting heuristic ({move_label(evidence.heuristic_move)}) "
+                        "loses against the best announcement"
+                    ),
+                ),
+                common_pb2.DifficultyEvidence(
+                    name="margin", value=puzzle.margin, description="best value minus second-best value"
+                ),
+                common_pb2.DifficultyEvidence(
+                    name="choices", value=len(evidence.moves), description="legal choices at the position"
+                ),
+                common_pb2.DifficultyEvidence(
+                    name="attempts", value=evidence.attempts, description="candidates drawn before this one"
+                ),
+            ],
+            unique=evidence.proof is Proof.EXACT,
+            proof=PROOF_TO_PROTO[evidence.proof],
+            text=text,
+        ),
+        state=state_to_proto(puzzle.state),
+        solution=move_to_proto(puzzle.solution),
+        margin=puzzle.margin,
+        alternatives=ranked([(m.action, m.value) for m in evidence.moves]),
+        stats=common_pb2.SolveStats(
+            depth=evidence.depth, method="exact solo" if evidence.depth == 0 else "expectimax"
+        ),
+    )
+
+
+def score(request: pb.CamperTourServiceScoreRequest, budget: Budget) -> pb.CamperTourServiceScoreResponse:
+    require(request.HasField("state"), "state", "a position is required")
+    state = state_from_proto(request.state)
+    winner = state.winner()
+    game_over = state.current_player() == TERMINAL
+    return pb.CamperTourServiceScoreResponse(
+        scores=[c.score for c in state.campers],
+        game_over=game_over,
+        winner=-1 if winner is None else winner,
+        details=[
+            common_pb2.ScoreDetail(name=f"camper {i + 1} ({c.phase.value})", points=c.score)
+            for i, c in enumerate(state.campers)
+        ],
+    )
+
+
+def legal_moves(
+    request: pb.CamperTourServiceLegalMovesRequest, budget: Budget
+) -> pb.CamperTourServiceLegalMovesResponse:
+    require(request.HasField("state"), "state", "a position is required")
+    state = state_from_proto(request.state)
+    actions = state.legal_actions()
+    return pb.CamperTourServiceLegalMovesResponse(
+        moves=[move_to_proto(a) for a in actions], to_move=state.to_move if actions else -1
+    )
+
+
+# --- examples, warm-up, bench requests -------------------------------------------------------------------
+
+ALL_NORMAL_RULES = pb.CamperTourRules(unexpected_comforts=0, mechanical_problem=0, village_festival=0, no_parking=0)
+
+
+def _example_state() -> pb.CamperTourState:
+    return pb.CamperTourState(
+        rules=ALL_NORMAL_RULES,
+        campers=[
+            pb.Camper(position=30, phase=pb.CAMPER_PHASE_RETURN, marker=41, tokens=9),
+            pb.Camper(position=24, phase=pb.CAMPER_PHASE_OUTWARD, tokens=20),
+        ],
+        to_move=0,
+    )
+
+
+EXAMPLES: dict[str, Any] = {
+    "Hint": lambda: pb.CamperTourServiceHintRequest(
+        state=_example_state(), options=common_pb2.SolveOptions(time_limit_seconds=1.0)
+    ),
+    "MaxScore": lambda: pb.CamperTourServiceMaxScoreRequest(rules=ALL_NORMAL_RULES),
+    "GeneratePuzzle": lambda: pb.CamperTourServiceGeneratePuzzleRequest(
+        seed=7, options=common_pb2.SolveOptions(time_limit_seconds=10.0)
+    ),
+    "Score": lambda: pb.CamperTourServiceScoreRequest(
+        state=pb.CamperTourState(
+            rules=ALL_NORMAL_RULES,
+            campers=[
+                pb.Camper(position=0, phase=pb.CAMPER_PHASE_FINISHED, marker=52, tokens=-2, arrival=1),
+                pb.Camper(position=12, phase=pb.CAMPER_PHASE_RETURN, marker=58, tokens=6),
+            ],
+            to_move=1,
+        )
+    ),
+    "LegalMoves": lambda: pb.CamperTourServiceLegalMovesRequest(state=_example_state()),
+}
+
+HANDLERS: dict[str, Any] = {
+    "Hint": hint,
+    "MaxScore": max_score,
+    "GeneratePuzzle": generate_puzzle,
+    "Score": score,
+    "LegalMoves": legal_moves,
+}
+
+
+def warm_up() -> None:
+    """Build the all-normal solo tables the hint leaves use, before reporting SERVING."""
+    solo.all_normal_tables(rules.PLATE_COUNT, rules.STARTING_TOKENS)
+
+
+def bench_hint_requests(seed: int, n: int, time_limit_s: float = 0.5) -> list[pb.CamperTourServiceHintRequest]:
+    """Seeded multi-camper hint requests for the latency bench."""
+    from bench.camper_tour import sample_hint_states
+
+    return [
+        pb.CamperTourServiceHintRequest(
+            state=state_to_proto(s), options=common_pb2.SolveOptions(time_limit_seconds=time_limit_s)
+        )
+        for s in sample_hint_states(seed, n)
+    ]

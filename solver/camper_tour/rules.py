@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 
 from solver.core.game import CHANCE, TERMINAL
@@ -94,6 +94,21 @@ class Stage(enum.Enum):
     LAY = "lay"  # drawing the next plate from the stack
     EFFECT = "effect"  # the die of Mechanical Problem, Village Festival or No Parking
     OVER = "over"
+
+
+_set = object.__setattr__
+
+
+def replace(obj, **changes):  # type: ignore[no-untyped-def]
+    """`dataclasses.replace` for the frozen, slotted state classes, without its introspection cost.
+
+    Search creates millions of states; the standard helper dominated the brute-force oracle's run time.
+    """
+    cls = type(obj)
+    new = object.__new__(cls)
+    for name in cls.__slots__:
+        _set(new, name, changes[name] if name in changes else getattr(obj, name))
+    return new
 
 
 # --- Actions ----------------------------------------------------------------------------------------
@@ -176,7 +191,7 @@ def all_normal(plate_count: int = PLATE_COUNT, starting_tokens: int = STARTING_T
     return Config(plate_count=plate_count, starting_tokens=starting_tokens, specials=())
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Camper:
     """One camper: where it is, its tokens, its phase and marker, and any effect left for its next turn."""
 
@@ -200,7 +215,7 @@ class Camper:
         return self.marker - abs(self.tokens)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TourState:
     """The whole table. Immutable and hashable: the generic expectimax memoises on it.
 
@@ -336,7 +351,8 @@ class TourState:
         return replace(self, campers=tuple(campers), **changes)  # type: ignore[arg-type]
 
     def _apply_action(self, action: object) -> TourState:
-        if action not in self.legal_actions():
+        legal = isinstance(action, Announce | TurnBack | Pass | ComfortsChoice) and action in self.legal_actions()
+        if not legal:
             raise ValueError(f"illegal action {action!r}")
         camper = self.mover
         if isinstance(action, ComfortsChoice):
@@ -487,13 +503,12 @@ class TourState:
 
     def _end_turn(self) -> TourState:
         """Pass the dice clockwise; a pending skipped turn is consumed on the way."""
-        state = replace(self, stage=Stage.DECIDE, announced=0, target=0)
-        count = len(state.campers)
-        campers = list(state.campers)
-        index = state.to_move
+        count = len(self.campers)
+        campers = list(self.campers)
+        index = self.to_move
         for _ in range(2 * count + 1):
             if not any(c.active for c in campers):
-                return replace(state, campers=tuple(campers), stage=Stage.OVER)
+                return replace(self, campers=tuple(campers), stage=Stage.OVER, announced=0, target=0)
             index = (index + 1) % count
             camper = campers[index]
             if not camper.active:
@@ -501,7 +516,7 @@ class TourState:
             if camper.pending == Pending.SKIP_TURN:
                 campers[index] = replace(camper, pending=Pending.NONE)
                 continue
-            return replace(state, campers=tuple(campers), to_move=index)
+            return TourState(self.config, tuple(campers), index, self.laid, Stage.DECIDE, 0, 0)
         raise AssertionError("turn order did not settle")  # pragma: no cover
 
 
@@ -531,10 +546,7 @@ def position_state(
     """
     reach = max([c.position for c in campers] + [c.marker for c in campers] + [0])
     if laid is None:
-        if config.layout is not None:
-            laid = config.layout[:reach]
-        else:
-            laid = (PlateKind.NORMAL,) * reach
+        laid = config.layout[:reach] if config.layout is not None else (PlateKind.NORMAL,) * reach
     state = TourState(config=config, campers=tuple(campers), to_move=to_move, laid=tuple(laid))
     validate(state)
     return state

@@ -31,7 +31,7 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import numpy as np
 
@@ -463,7 +463,8 @@ def _comforts_alternatives(values: dict[ComfortsChoice, float]) -> list[SoloAlte
     return [SoloAlternative(choice, value) for choice, value in values.items()]
 
 
-def _comforts_tokens(choice: ComfortsChoice, tokens: int, cap: int) -> int:
+def comforts_tokens(choice: ComfortsChoice, tokens: int, cap: int) -> int:
+    """Tokens after the Unexpected Comforts choice (the rules model's reading, for table lookups)."""
     if choice == ComfortsChoice.RECOVER:
         return min(cap, tokens + COMFORTS_TOKENS)
     if choice == ComfortsChoice.DISCARD and tokens > 0:
@@ -480,7 +481,7 @@ def _solve_known(config: Config, position: SoloPosition, budget: Budget) -> Solo
         m, p, t = position.marker, position.position, position.tokens
         if position.pending == Pending.COMFORTS_CHOICE:
             alternatives = _comforts_alternatives(
-                {c: m - rows.cost_at(p, _comforts_tokens(c, t, cap)) for c in ComfortsChoice})
+                {c: m - rows.cost_at(p, comforts_tokens(c, t, cap)) for c in ComfortsChoice})
         else:
             alternatives = [SoloAlternative(Announce(a), m - cost)
                             for a, cost in rows.announce_costs(p, t).items()]
@@ -491,7 +492,7 @@ def _solve_known(config: Config, position: SoloPosition, budget: Budget) -> Solo
     p, t = position.position, position.tokens
     if position.pending == Pending.COMFORTS_CHOICE:
         alternatives = _comforts_alternatives(
-            {c: tables.outward_value(p, _comforts_tokens(c, t, cap)) for c in ComfortsChoice})
+            {c: tables.outward_value(p, comforts_tokens(c, t, cap)) for c in ComfortsChoice})
     else:
         alternatives = [SoloAlternative(a, v) for a, v in tables.outward_alternatives(p, t)]
     proof = Proof.EXACT if tables.converged else Proof.HEURISTIC
@@ -516,7 +517,7 @@ def _layout_count(config: Config, laid: Sequence[PlateKind]) -> int:
     remaining = list(TourState(config=config, campers=(Camper(),), laid=tuple(laid)).remaining_stack())
     length = config.plate_count - len(laid)
 
-    @lru_cache(maxsize=None)
+    @cache
     def count(left: int, counts: tuple[int, ...]) -> int:
         if left == 0:
             return 1
@@ -620,7 +621,7 @@ class _StackExact:
         if kind == PlateKind.NORMAL:
             return self.value(laid, plate, tokens)
         if kind == PlateKind.UNEXPECTED_COMFORTS:
-            return max(self.after(laid, plate, _comforts_tokens(c, tokens, self.cap)) for c in ComfortsChoice)
+            return max(self.after(laid, plate, comforts_tokens(c, tokens, self.cap)) for c in ComfortsChoice)
         if kind == PlateKind.MECHANICAL_PROBLEM:
             return sum(self.after(laid, plate, tokens - d) for d in range(1, DIE_FACES + 1)) / DIE_FACES
         if kind == PlateKind.VILLAGE_FESTIVAL:
@@ -641,7 +642,7 @@ class _StackExact:
     def solve(self, position: SoloPosition) -> SoloResult:
         laid, p, t = tuple(position.laid), position.position, position.tokens
         if position.pending == Pending.COMFORTS_CHOICE:
-            alternatives = [SoloAlternative(c, self.after(laid, p, _comforts_tokens(c, t, self.cap)))
+            alternatives = [SoloAlternative(c, self.after(laid, p, comforts_tokens(c, t, self.cap)))
                             for c in ComfortsChoice]
         else:
             alternatives = [SoloAlternative(a, v) for a, v in self.alternatives(laid, p, t)]
@@ -705,11 +706,11 @@ class LayoutAwarePolicy:
         p, t = camper.position, camper.tokens
         if camper.phase == Phase.RETURN:
             if camper.pending == Pending.COMFORTS_CHOICE:
-                return [(c, camper.marker - rows.cost_at(p, _comforts_tokens(c, t, self.cap)))
+                return [(c, camper.marker - rows.cost_at(p, comforts_tokens(c, t, self.cap)))
                         for c in ComfortsChoice]
             return [(Announce(a), camper.marker - cost) for a, cost in rows.announce_costs(p, t).items()]
         if camper.pending == Pending.COMFORTS_CHOICE:
-            return [(c, self.normal.outward_value(p, _comforts_tokens(c, t, self.cap))) for c in ComfortsChoice]
+            return [(c, self.normal.outward_value(p, comforts_tokens(c, t, self.cap))) for c in ComfortsChoice]
         result: list[tuple[Action, float]] = []
         if p > STARTING_PLATE:
             result.append((TurnBack(), p - rows.cost_at(p, t)))
@@ -742,10 +743,7 @@ def play_solo(state: TourState, policy: Callable[[TourState], Action], rng: np.r
     for step in range(max_steps):
         if state.stage == Stage.OVER:
             return float(state.campers[0].score)
-        if state.stage == Stage.DECIDE:
-            state = state.child(policy(state))
-        else:
-            state = state.child(sample_outcome(state, rng))
+        state = state.child(policy(state)) if state.stage == Stage.DECIDE else state.child(sample_outcome(state, rng))
         if budget is not None and step % 256 == 255:
             budget.check()
     raise RuntimeError("solo game did not end")
@@ -783,7 +781,7 @@ def _heuristic(config: Config, position: SoloPosition, budget: Budget, seed: int
             tables = KnownLayoutTables(tuple(position.laid) + tuple(drawn), config.starting_tokens, budget)
             cells += tables.cells
             if position.pending == Pending.COMFORTS_CHOICE:
-                upper.append(max(tables.outward_value(position.position, _comforts_tokens(
+                upper.append(max(tables.outward_value(position.position, comforts_tokens(
                     c, position.tokens, config.starting_tokens)) for c in ComfortsChoice))
             else:
                 upper.append(tables.outward_value(position.position, position.tokens))
@@ -808,11 +806,11 @@ def optimal_policy(config: Config, laid: Sequence[PlateKind] = ()) -> Callable[[
         p, t = camper.position, camper.tokens
         if camper.phase == Phase.RETURN:
             if camper.pending == Pending.COMFORTS_CHOICE:
-                return min(ComfortsChoice, key=lambda c: tables.back.cost_at(p, _comforts_tokens(c, t, tables.axis.cap)))
+                return min(ComfortsChoice, key=lambda c: tables.back.cost_at(p, comforts_tokens(c, t, tables.axis.cap)))
             costs = tables.back.announce_costs(p, t)
             return Announce(min(costs, key=lambda a: costs[a]))
         if camper.pending == Pending.COMFORTS_CHOICE:
-            return max(ComfortsChoice, key=lambda c: tables.outward_value(p, _comforts_tokens(c, t, tables.axis.cap)))
+            return max(ComfortsChoice, key=lambda c: tables.outward_value(p, comforts_tokens(c, t, tables.axis.cap)))
         return max(tables.outward_alternatives(p, t), key=lambda item: item[1])[0]
 
     return choose

@@ -25,7 +25,7 @@ from solver.core.game import CHANCE, TERMINAL, GameState
 Values = tuple[float, ...]
 LeafEvaluator = Callable[[GameState], Sequence[float]]
 
-_CHECK_EVERY = 512
+_CHECK_EVERY = 64
 
 
 @dataclass(frozen=True)

@@ -37,10 +37,14 @@ from solver.happy_campers.rules import (
     Option,
     Placement,
     RulesError,
-    drawn_cells,
+    elements_for_face,
     fill,
-    legal_placements,
+    max_disjoint_rivers,
+    max_disjoint_tent_squares,
+    placed_shapes,
+    roll_options,
     score,
+    shapes_for_face,
     validate_grid,
     validate_roll,
 )
@@ -86,7 +90,7 @@ class _Ticker:
 
     def tick(self) -> None:
         self.nodes += 1
-        if self.budget is not None and self.nodes % _BUDGET_CHECK_EVERY == 0:
+        if self.budget is not None and self.nodes % _BUDGET_CHECK_EVERY == 1:
             self.budget.check()
 
 
@@ -107,70 +111,243 @@ def clairvoyant_max(
     """Best final score when `rolls` are played in order under forced single-map play.
 
     Each roll must be drawn (either option, any legal placement) while any legal placement exists; the
-    first roll with none ends the game. `start_grid` may hold pre-drawn squares (must be connected).
+    first roll with no legal placement ends the game. `start_grid` may hold pre-drawn squares (connected).
+
+    Depth-first over every legal drawing, with two exact cuts: a (map, roll index) pair seen before is
+    skipped (its whole subtree was already searched or cut, so it cannot beat the best score found), and a
+    node whose optimistic bound (every square that the remaining rolls could still fill at its best value)
+    cannot beat the best score found is cut.
     """
     _check_size(components)
+    rows, cols = components.rows, components.cols
     grid = validate_grid(start_grid, components) if start_grid is not None else None
     if grid is None:
-        grid = tuple((0,) * components.cols for _ in range(components.rows))
+        grid = tuple((0,) * cols for _ in range(rows))
     roll_list = [validate_roll(r) for r in rolls]
-    challenge_set = tuple(sorted(set(challenges), key=lambda ch: ch.value))
+    challenge_order = tuple(sorted(set(challenges), key=lambda ch: ch.value))
+    # For each roll: the drawings of each option as (mask, flat cells, frozenset cells, element, option).
+    roll_drawings = [_roll_drawings(roll, components) for roll in roll_list]
+    # Most squares the rolls from index k on can still fill.
+    capacity = [0] * (len(roll_list) + 1)
+    for k in range(len(roll_list) - 1, -1, -1):
+        capacity[k] = capacity[k + 1] + max(len(d[1]) for d in roll_drawings[k])
+    # Elements each roll can supply (one per roll: a roll draws one shape of one element).
+    supplies = [frozenset(d[3] for d in drawings) for drawings in roll_drawings]
+    completable_cache: dict[tuple[frozenset[int], int], bool] = {}
+
+    def completable(missing: frozenset[int], index: int) -> bool:
+        """Can the rolls from `index` on still supply every missing element, one roll each?"""
+        key = (missing, index)
+        answer = completable_cache.get(key)
+        if answer is None:
+            answer = _can_assign(sorted(missing), supplies[index:])
+            completable_cache[key] = answer
+        return answer
+
+    neighbour_masks = _neighbour_masks(components)
     ticker = _Ticker(budget)
-    leaf_scores: dict[Grid, int] = {}
-    memo: dict[tuple[Grid, int], tuple[int, Placement | None]] = {}
-    # The drawings of a roll depend on the map only through which squares are drawn, but the children
-    # differ by element too, so the enumeration is cached per (drawn squares, roll).
-    drawings: dict[tuple[frozenset[Cell], tuple[int, int]], list[Placement]] = {}
+    visited: set[tuple[tuple[int, ...], int]] = set()
+    path: list[tuple[frozenset[Cell], Element, Option]] = []
+    best: list = [None, (), grid]  # score, drawings, final map
 
-    def final_score(state: Grid) -> int:
-        cached = leaf_scores.get(state)
-        if cached is None:
-            cached = score(state, challenge_set, components, festival_won=festival_won).total
-            leaf_scores[state] = cached
-        return cached
+    def evaluate(flat: tuple[int, ...]) -> None:
+        state = tuple(flat[r * cols : (r + 1) * cols] for r in range(rows))
+        total = score(state, challenge_order, components, festival_won=festival_won).total
+        if best[0] is None or total > best[0]:
+            best[0], best[1], best[2] = total, tuple(path), state
 
-    def options_for(state: Grid, roll: tuple[int, int]) -> list[Placement]:
-        key = (frozenset(drawn_cells(state)), roll)
-        found = drawings.get(key)
-        if found is None:
-            unique: dict[tuple[frozenset[Cell], Element], Placement] = {}
-            for placement in legal_placements(state, roll, components):
-                unique.setdefault((placement.cells, placement.element), placement)
-            found = list(unique.values())
-            drawings[key] = found
-        return found
+    map_bound = _MapBound(components, frozenset(challenge_order), festival_won)
 
-    def value(state: Grid, index: int) -> int:
-        key = (state, index)
-        cached = memo.get(key)
-        if cached is not None:
-            return cached[0]
+    def bound(flat: tuple[int, ...], index: int) -> float:
+        return map_bound.upper(flat, capacity[index])
+
+    def search(flat: tuple[int, ...], drawn: int, index: int) -> None:
+        key = (flat, index)
+        if key in visited:
+            return
+        visited.add(key)
         ticker.tick()
-        choices = options_for(state, roll_list[index]) if index < len(roll_list) else []
-        if not choices:
-            result: tuple[int, Placement | None] = (final_score(state), None)
-        else:
-            best_value, best_choice = None, None
-            for placement in choices:
-                child_value = value(fill(state, placement.cells, placement.element), index + 1)
-                if best_value is None or child_value > best_value:
-                    best_value, best_choice = child_value, placement
-            assert best_value is not None
-            result = (best_value, best_choice)
-        memo[key] = result
-        return result[0]
+        missing = _ALL_ELEMENT_VALUES.difference(flat)
+        if best[0] is not None:
+            if missing and best[0] >= 0 and not completable(missing, index):
+                return  # the map can only end incomplete: 0 points
+            if bound(flat, index) <= best[0]:
+                return
+        moves = []
+        if index < len(roll_list):
+            reach = 0
+            if drawn:
+                reach = _around(drawn, neighbour_masks)
+            for mask, cells, cell_set, element, option in roll_drawings[index]:
+                if not mask & drawn and (drawn == 0 or mask & reach):
+                    moves.append((mask, cells, cell_set, element, option))
+        if not moves:
+            evaluate(flat)
+            return
+        if missing:  # drawings that bring a missing element first: complete maps early, sharper cuts
+            moves.sort(key=lambda move: move[3] not in missing)
+        for mask, cells, cell_set, element, option in moves:
+            child = list(flat)
+            for i in cells:
+                child[i] = element
+            path.append((cell_set, Element(element), option))
+            search(tuple(child), drawn | mask, index + 1)
+            path.pop()
 
-    best = value(grid, 0)
-    sequence: list[Placement] = []
-    state, index = grid, 0
-    while True:
-        choice = memo[(state, index)][1]
-        if choice is None:
-            break
-        sequence.append(choice)
-        state = fill(state, choice.cells, choice.element)
-        index += 1
-    return OracleResult(best, tuple(sequence), state, ticker.nodes)
+    start_flat = tuple(v for row in grid for v in row)
+    search(start_flat, sum(1 << i for i, v in enumerate(start_flat) if v), 0)
+    placements = tuple(Placement(cells, element, option) for cells, element, option in best[1])
+    return OracleResult(int(best[0]), placements, best[2], ticker.nodes)
+
+
+_ALL_ELEMENT_VALUES = frozenset(int(e) for e in ELEMENTS)
+
+
+class _MapBound:
+    """An optimistic final score of a partly drawn map when at most `room` more squares get drawn.
+
+    Clusters: an element's largest cluster can only grow by squares drawn later, inside one region of
+    its own squares plus empty squares, so the drawn part is bounded by the best such region per element
+    and every later square adds at most 1. Challenges are bounded on "this element or still empty"
+    (Tent Together and River Town solve their problem on that mask, Quick Pee counts rows and columns
+    that hold a toilet or an empty square); per-square challenges are exact for drawn squares.
+    """
+
+    def __init__(self, components: Components, challenges: frozenset[Challenge], festival_won: bool) -> None:
+        self.rows, self.cols = components.rows, components.cols
+        self.n = self.rows * self.cols
+        self.challenges = challenges
+        self.neighbours = _neighbour_masks(components)
+        self.festival = FESTIVAL_POINTS if Challenge.FESTIVAL in challenges and festival_won else 0
+        edge = [r in (0, self.rows - 1) or c in (0, self.cols - 1) for r, c in map(self._rc, range(self.n))]
+        privacy = Challenge.PRIVACY in challenges
+        animals = Challenge.DANGEROUS_ANIMALS in challenges
+        #: Exact per-square challenge points of a drawn square, by element value.
+        self.square_points = [
+            {
+                int(e): (1 if privacy and edge[i] and e is Element.TREES else 0)
+                - (1 if animals and edge[i] and e is Element.TENTS else 0)
+                for e in ELEMENTS
+            }
+            for i in range(self.n)
+        ]
+        nature = Challenge.NATURE_RESERVE in challenges
+        self.empty_value = NATURE_RESERVE_SINGLE_EMPTY_POINTS if nature else EMPTY_SQUARE_POINTS
+        # Drawing a square: +1 cluster square at most, its best per-square points, and no empty value.
+        self.fill_gain = [1 + max(points.values()) - self.empty_value for points in self.square_points]
+
+    def _rc(self, i: int) -> tuple[int, int]:
+        return divmod(i, self.cols)
+
+    def _region(self, seed: int, allowed: int) -> int:
+        region = seed
+        frontier = seed
+        while frontier:
+            grown = _around(frontier, self.neighbours) & allowed & ~region
+            region |= grown
+            frontier = grown
+        return region
+
+    def upper(self, flat: Sequence[int], room: int) -> float:
+        masks = dict.fromkeys(_ALL_ELEMENT_VALUES, 0)
+        empty = 0
+        total = float(self.festival)
+        gains = []
+        for i, v in enumerate(flat):
+            if v:
+                masks[v] |= 1 << i
+                total += self.square_points[i][v]
+            else:
+                empty |= 1 << i
+                total += self.empty_value
+                if self.fill_gain[i] > 0:
+                    gains.append(self.fill_gain[i])
+        if room < len(gains):
+            gains.sort(reverse=True)
+            gains = gains[:room]
+        total += sum(gains)
+        for mask in masks.values():
+            best = 0
+            remaining = mask
+            while remaining:
+                region = self._region(remaining & -remaining, mask | empty)
+                best = max(best, (region & mask).bit_count())
+                remaining &= ~region
+            total += best
+        if Challenge.TENT_TOGETHER in self.challenges:
+            tents = masks[int(Element.TENTS)] | empty
+            total += TENT_SQUARE_POINTS * max_disjoint_tent_squares(tents, self.rows, self.cols)
+        if Challenge.RIVER_TOWN in self.challenges:
+            water = masks[int(Element.WATER)] | empty
+            total += RIVER_POINTS * max_disjoint_rivers(water, self.rows, self.cols)
+        if Challenge.QUICK_PEE in self.challenges:
+            toilets = masks[int(Element.TOILETS)] | empty
+            total += sum(1 for r in range(self.rows) if toilets >> (r * self.cols) & ((1 << self.cols) - 1))
+            total += sum(
+                1 for c in range(self.cols) if any(toilets >> (r * self.cols + c) & 1 for r in range(self.rows))
+            )
+        return total
+
+
+def _can_assign(missing: list[int], supplies: Sequence[frozenset[int]]) -> bool:
+    """Bipartite matching of missing elements to distinct rolls that can supply them (tiny, recursive)."""
+    if not missing:
+        return True
+    if len(missing) > len(supplies):
+        return False
+    first, rest = missing[0], missing[1:]
+    for k, supply in enumerate(supplies):
+        if first in supply and _can_assign(rest, [*supplies[:k], *supplies[k + 1 :]]):
+            return True
+    return False
+
+
+def _roll_drawings(
+    roll: tuple[int, int], components: Components
+) -> list[tuple[int, tuple[int, ...], frozenset[Cell], int, Option]]:
+    """Every drawing of a roll on an empty map, each (squares, element) once, as bitmask records."""
+    cols = components.cols
+    found = []
+    seen: set[tuple[int, int]] = set()
+    for option in roll_options(roll):
+        elements = elements_for_face(option.element_face, components)
+        for shape in shapes_for_face(option.shape_face, components):
+            for placed in placed_shapes(shape, components.rows, cols):
+                flat = tuple(sorted(r * cols + c for r, c in placed.cells))
+                for element in elements:
+                    if (placed.mask, int(element)) in seen:
+                        continue
+                    seen.add((placed.mask, int(element)))
+                    found.append((placed.mask, flat, placed.cells, int(element), option))
+    return found
+
+
+def _neighbour_masks(components: Components) -> list[int]:
+    rows, cols = components.rows, components.cols
+    masks = []
+    for i in range(rows * cols):
+        r, c = divmod(i, cols)
+        m = 0
+        if r > 0:
+            m |= 1 << (i - cols)
+        if r + 1 < rows:
+            m |= 1 << (i + cols)
+        if c > 0:
+            m |= 1 << (i - 1)
+        if c + 1 < cols:
+            m |= 1 << (i + 1)
+        masks.append(m)
+    return masks
+
+
+def _around(mask: int, neighbour_masks: list[int]) -> int:
+    """Squares orthogonally next to some square of `mask` (may include squares of `mask`)."""
+    out = 0
+    while mask:
+        low = mask & -mask
+        out |= neighbour_masks[low.bit_length() - 1]
+        mask ^= low
+    return out
 
 
 # ---------------------------------------------------------------------------------------------------------

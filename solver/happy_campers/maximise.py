@@ -31,7 +31,9 @@ from ortools.sat.python import cp_model
 from solver.core.budget import Budget
 from solver.core.cpsat import CpSolveResult, Proof, add_nogood, check_unique_optimum, solve
 from solver.core.geometry import Cell, neighbours, orientations, placements
+from solver.core.seeding import rng_for
 from solver.happy_campers import cpsat_map
+from solver.happy_campers.cpsat_warmstart import greedy_play
 from solver.happy_campers.rules import (
     ANY_FACE,
     DEFAULT_COMPONENTS,
@@ -55,6 +57,9 @@ from solver.happy_campers.rules import (
 Roll = tuple[int, int]
 Mode = Literal["complete", "incomplete"]
 
+#: Randomised greedy plays tried for the clairvoyant warm start (each costs a few milliseconds a roll).
+WARMSTART_ROLLOUTS = 8
+DECISION_STRATEGY = True
 #: The element order used inside the CP-SAT models.
 MODEL_ELEMENTS: tuple[int, ...] = tuple(int(e) for e in ELEMENTS)
 
@@ -222,7 +227,9 @@ def _card_terms(
     )
 
 
-def _build_clairvoyant(problem: MaxProblem, mode: Mode) -> _Built:
+def _build_clairvoyant(
+    problem: MaxProblem, mode: Mode, hint: Sequence[Placement | None] | None = None
+) -> _Built:
     """Forced play of a known roll sequence, with time-indexed adjacency and an exact ending rule.
 
     Variables: `use[t][P]` (turn t draws cell set P), `element[t][e]`, `active[t]` (turn t draws; active
@@ -252,6 +259,7 @@ def _build_clairvoyant(problem: MaxProblem, mode: Mode) -> _Built:
     pairs_per_turn = [_roll_pairs(roll, comp) for roll in problem.rolls]
     symmetries = _first_turn_symmetries(problem, pre)
     element_cap = {e: sum(1 for v in fixed.values() if v == e) for e in MODEL_ELEMENTS}
+    turn_sizes: list[cp_model.IntVar] = []
     for t, pairs in enumerate(pairs_per_turn):
         candidates: dict[frozenset[Cell], set[int]] = {}
         for cells, shapes in table.items():
@@ -267,6 +275,19 @@ def _build_clairvoyant(problem: MaxProblem, mode: Mode) -> _Built:
         el_t = {e: model.new_bool_var(f"element_{t}_{e}") for e in sorted(turn_elements)}
         model.add(sum(use_t.values()) == active[t])
         model.add(sum(el_t.values()) == active[t])
+        # Redundant but strong for the relaxation: the squares drawn this turn are capped by the largest
+        # shape that the chosen element allows (picking the element a big shape does not offer costs squares).
+        largest = max((len(cells) for cells in candidates), default=0)
+        drawn_t = model.new_int_var(0, largest, f"drawn_{t}")
+        model.add(drawn_t == sum(len(cells) * var for cells, var in use_t.items()))
+        model.add(
+            drawn_t
+            <= sum(
+                max(len(cells) for cells, allowed in candidates.items() if e in allowed) * el
+                for e, el in el_t.items()
+            )
+        )
+        turn_sizes.append(drawn_t)
         for cells, allowed in candidates.items():
             if allowed != turn_elements:
                 model.add_bool_or([use_t[cells].Not(), *[el_t[e] for e in sorted(allowed)]])
@@ -291,6 +312,7 @@ def _build_clairvoyant(problem: MaxProblem, mode: Mode) -> _Built:
         model.add(mv.filled[i] == (1 if mv.cells[i] in pre else 0) + sum(covers))
     for e in MODEL_ELEMENTS:
         model.add(sum(mv.cell_element[i][k_of[e]] for i in range(n)) <= element_cap[e])
+    model.add(sum(mv.filled) == len(pre) + sum(turn_sizes))
 
     # Adjacency in drawing order: before[i] = square i drawn before the current turn.
     before: list[cp_model.LinearExprT] = [1 if cell in pre else 0 for cell in mv.cells]
@@ -357,7 +379,15 @@ def _build_clairvoyant(problem: MaxProblem, mode: Mode) -> _Built:
     if mode == "complete":
         objective = _scoring_objective(model, mv, problem)
         model.maximize(objective)
-    _add_search_hints(model, use)
+    if DECISION_STRATEGY:
+        order = []
+        for t in range(n_turns):
+            order.append(active[t])
+            order.extend(element[t].values())
+            order.extend(use[t].values())
+        model.add_decision_strategy(order, cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE)
+    if hint is not None:
+        _add_play_hint(model, mv, hint, symmetries, active, use, element)
 
     def read_turns(result: CpSolveResult) -> tuple[TurnPlay, ...]:
         turns = []
@@ -374,9 +404,43 @@ def _build_clairvoyant(problem: MaxProblem, mode: Mode) -> _Built:
     return _Built(model, objective, mv, read_turns)
 
 
-def _add_search_hints(model: cp_model.CpModel, use: Sequence[dict[frozenset[Cell], cp_model.IntVar]]) -> None:
-    """Placeholder for search hints (none yet): kept so the call site documents where they would go."""
-    del model, use
+def _add_play_hint(
+    model: cp_model.CpModel,
+    mv: cpsat_map.MapVars,
+    plays: Sequence[Placement | None],
+    symmetries: Sequence[Callable[[Cell], Cell]],
+    active: Sequence[cp_model.IntVar],
+    use: Sequence[dict[frozenset[Cell], cp_model.IntVar]],
+    element: Sequence[dict[int, cp_model.IntVar]],
+) -> None:
+    """Hint a whole legal play, first mapped by the flip that makes its first placement an orbit minimum
+    (the model only keeps those first placements)."""
+    flip: Callable[[Cell], Cell] = lambda rc: rc  # noqa: E731
+    if symmetries and plays and plays[0] is not None:
+        first = plays[0].cells
+        best_key = sorted(first)
+        for g in symmetries:
+            key = sorted(g(cell) for cell in first)
+            if key < best_key:
+                best_key, flip = key, g
+    k_of = {e: k for k, e in enumerate(mv.elements)}
+    cell_value = [0] * len(mv.cells)
+    for t, play in enumerate(plays):
+        cells = frozenset(flip(cell) for cell in play.cells) if play is not None else None
+        if cells is not None and cells not in use[t]:
+            return  # not representable (should not happen): hinting nothing beats a wrong hint
+        model.add_hint(active[t], play is not None)
+        for candidate, var in use[t].items():
+            model.add_hint(var, candidate == cells)
+        for e, var in element[t].items():
+            model.add_hint(var, play is not None and int(play.element) == e)
+        if play is not None and cells is not None:
+            for cell in cells:
+                cell_value[mv.index[cell]] = int(play.element)
+    for i, row in enumerate(mv.cell_element):
+        for k, var in enumerate(row):
+            if cell_value[i]:
+                model.add_hint(var, k == k_of[cell_value[i]])
 
 
 def _first_turn_symmetries(problem: MaxProblem, pre: set[Cell]) -> list[Callable[[Cell], Cell]]:
@@ -568,6 +632,16 @@ def _checked_answer(
     return grid, turns, value, breakdown
 
 
+#: CP-SAT parameter overrides for these models (measured on random 15-roll sequences, see the bench):
+#: presolve probing costs seconds on these models and buys nothing measurable.
+SOLVER_PARAMETERS: dict[str, object] = {"cp_model_probing_level": 0}
+
+
+def _configure(solver: cp_model.CpSolver) -> None:
+    for name, value in SOLVER_PARAMETERS.items():
+        setattr(solver.parameters, name, value)
+
+
 def _closed(result: CpSolveResult) -> bool:
     return result.status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
 
@@ -579,11 +653,24 @@ def _maximise(
     *,
     incomplete_phase: bool,
     workers: int,
+    seed: int = 0,
 ) -> MaxResult:
     """Phase A (complete maps, maximise) and, if A cannot reach 0, phase B (an incomplete outcome?)."""
     tally = _Tally()
-    built = builder(problem, "complete")
-    res_a = solve(built.model, budget, workers=workers)
+    if problem.kind == "clairvoyant":
+        warm = greedy_play(
+            problem.start_grid,
+            problem.rolls,
+            problem.challenges,
+            problem.components,
+            rng_for(seed, "happy_campers.maximise.warmstart"),
+            WARMSTART_ROLLOUTS,
+            festival_won=problem.festival_won,
+        )
+        built = _build_clairvoyant(problem, "complete", hint=warm[1] if warm else None)
+    else:
+        built = builder(problem, "complete")
+    res_a = solve(built.model, budget, workers=workers, configure=_configure)
     tally.add(res_a)
     answer = None
     if res_a.has_solution:
@@ -611,7 +698,7 @@ def _maximise(
     answer_b = None
     if incomplete_phase and not budget.expired():
         built_b = builder(problem, "incomplete")
-        res_b = solve(built_b.model, budget, workers=workers)
+        res_b = solve(built_b.model, budget, workers=workers, configure=_configure)
         tally.add(res_b)
         if res_b.has_solution:
             answer_b = _checked_answer(problem, built_b, res_b)
@@ -775,3 +862,37 @@ def is_unique_optimum(result: MaxResult, budget: Budget | None = None) -> bool |
     if other.has_solution:
         return False
     return None
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Encoding check
+# ---------------------------------------------------------------------------------------------------------
+
+
+def model_score(
+    grid: Grid,
+    challenges: Iterable[Challenge] = (),
+    components: Components = DEFAULT_COMPONENTS,
+    budget: Budget | None = None,
+    *,
+    festival_won: bool = True,
+) -> int | None:
+    """What the CP-SAT scoring encoding says a fixed map is worth (None: the model calls it incomplete).
+
+    Not an optimiser: every square is pinned, so this isolates the scoring encoding (clusters, rivers,
+    tent squares, isolated empties, completeness) for tests against `rules.score`.
+    """
+    grid = validate_grid(grid, components, require_connected=False)
+    problem = MaxProblem("absolute", components, tuple(challenges), grid, festival_won=festival_won)
+    model = cp_model.CpModel()
+    every_square = {(r, c): v for r, row in enumerate(grid) for c, v in enumerate(row)}
+    mv = cpsat_map.new_map_vars(model, components.rows, components.cols, MODEL_ELEMENTS, every_square)
+    cpsat_map.add_completeness(model, mv, Challenge.GREAT_DIVIDE in problem.challenges, True)
+    objective = _scoring_objective(model, mv, problem)
+    model.maximize(objective)
+    result = solve(model, budget or Budget(), configure=_configure)
+    if result.status == cp_model.INFEASIBLE:
+        return None
+    if result.status != cp_model.OPTIMAL:
+        raise ModelMismatch("a fixed map should be scored to optimality at once")
+    return round(result.objective)

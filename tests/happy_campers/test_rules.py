@@ -157,9 +157,7 @@ def test_face_six_means_any_shape_or_any_element():
     assert {p.element for p in any_element} == set(ELEMENTS)
     assert {len(p.cells) for p in any_element} == {2}
     # Double six: every shape with every element: 5 elements x (positions of all five shapes).
-    positions = sum(
-        len(legal_placements_for(grid, s, Element.TREES, Option(6, 6), SMALL)) for s in SMALL.shapes
-    )
+    positions = sum(len(legal_placements_for(grid, s, Element.TREES, Option(6, 6), SMALL)) for s in SMALL.shapes)
     assert len(legal_placements(grid, (6, 6), SMALL)) == 5 * positions
 
 
@@ -181,8 +179,7 @@ def test_rotations_are_allowed(shape, orientation_count):
     grid = empty_grid(SMALL)
     found = legal_placements_for(grid, shape, Element.WATER, Option(1, 3), SMALL)
     shapes = {
-        frozenset((r - min(x for x, _ in p.cells), c - min(y for _, y in p.cells)) for r, c in p.cells)
-        for p in found
+        frozenset((r - min(x for x, _ in p.cells), c - min(y for _, y in p.cells)) for r, c in p.cells) for p in found
     }
     assert len(shapes) == orientation_count
 

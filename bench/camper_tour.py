@@ -1,0 +1,116 @@
+"""Camper Tour benchmark: `python -m bench.camper_tour` prints a table, writes bench/results/camper_tour.json.
+
+Figures: time for the whole solo policy (72 plates, 25 tokens; median of runs), the exact all-normal solo
+expectation, the default special mix (Monte Carlo of the layout-aware policy with its standard error, and
+the sampled clairvoyant upper estimate; no exact method is claimed), and in-process hint latency p50/p99
+over seeded multi-camper states (`sample_hint_states` is reusable for the gRPC latency run).
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import time
+from pathlib import Path
+
+import numpy as np
+
+from solver.camper_tour.hint import hint
+from solver.camper_tour.rules import (
+    Camper,
+    Config,
+    Phase,
+    PlateKind,
+    TourState,
+    all_normal,
+    new_game,
+    position_state,
+)
+from solver.camper_tour.solo import KnownLayoutTables, SoloPosition, solve_solo
+from solver.core.budget import Budget
+from solver.core.game import sample_outcome
+from solver.core.seeding import rng_for
+
+RESULTS = Path(__file__).resolve().parent / "results" / "camper_tour.json"
+HINT_BUDGET_S = 0.5
+HINT_DEPTH = 2
+
+
+def sample_hint_states(seed: int, n: int) -> list[TourState]:
+    """Seeded decision states of 2-4 campers, reached by random play from the setup (default stack)."""
+    states: list[TourState] = []
+    index = 0
+    while len(states) < n:
+        rng = rng_for(seed, "camper-tour-hint-states", index)
+        index += 1
+        state = new_game(Config(), int(rng.integers(2, 5)))
+        for _ in range(int(rng.integers(5, 120))):
+            if state.current_player() < 0:
+                if state.current_player() != -1:
+                    break
+                state = state.child(sample_outcome(state, rng))
+            else:
+                actions = state.legal_actions()
+                state = state.child(actions[int(rng.integers(len(actions)))])
+        while state.current_player() == -1:
+            state = state.child(sample_outcome(state, rng))
+        if state.current_player() >= 0 and sum(c.active for c in state.campers) >= 2:
+            states.append(state)
+    return states
+
+
+def endgame_states(seed: int, n: int) -> list[TourState]:
+    """Seeded two-camper return-journey races on a 72-plate all-normal route."""
+    rng = rng_for(seed, "camper-tour-endgames")
+    states = []
+    while len(states) < n:
+        p0, p1 = (int(x) for x in rng.choice(range(2, 30), size=2, replace=False))
+        campers = [Camper(position=p, tokens=int(rng.integers(-2, 10)), phase=Phase.RETURN,
+                          marker=p + int(rng.integers(0, 20))) for p in (p0, p1)]
+        states.append(position_state(all_normal(), campers))
+    return states
+
+
+def main() -> dict[str, object]:
+    timings = []
+    for _ in range(7):
+        started = time.perf_counter()
+        tables = KnownLayoutTables((PlateKind.NORMAL,) * 72, 25)
+        timings.append(time.perf_counter() - started)
+    exact = solve_solo(all_normal(), SoloPosition(), Budget(10))
+    mixed = solve_solo(Config(), SoloPosition(), Budget(120), seed=1, max_samples=1000, clairvoyant_samples=40)
+    latencies = []
+    depths = []
+    for state in sample_hint_states(2024, 40) + endgame_states(2024, 20):
+        started = time.perf_counter()
+        result = hint(state, Budget(HINT_BUDGET_S), max_depth=HINT_DEPTH)
+        latencies.append(time.perf_counter() - started)
+        depths.append(result.depth)
+    figures: dict[str, object] = {
+        "solo_policy_72x25_median_s": statistics.median(timings),
+        "solo_all_normal_72_25_expected_score": exact.value,
+        "solo_all_normal_proof": exact.proof.value,
+        "solo_all_normal_check": tables.outward_value(0, 25),
+        "solo_default_specials_estimate": mixed.value,
+        "solo_default_specials_standard_error": mixed.standard_error,
+        "solo_default_specials_clairvoyant_upper_estimate": mixed.upper_estimate,
+        "solo_default_specials_clairvoyant_standard_error": mixed.upper_standard_error,
+        "solo_default_specials_proof": mixed.proof.value,
+        "solo_default_specials_samples": mixed.samples,
+        "hint_states": len(latencies),
+        "hint_budget_s": HINT_BUDGET_S,
+        "hint_max_depth": HINT_DEPTH,
+        "hint_latency_p50_s": float(np.percentile(latencies, 50)),
+        "hint_latency_p99_s": float(np.percentile(latencies, 99)),
+        "hint_depth_reached_mean": float(np.mean(depths)),
+    }
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text(json.dumps(figures, indent=2) + "\n")
+    width = max(len(k) for k in figures)
+    for key, value in figures.items():
+        print(f"{key:<{width}}  {value:.6g}" if isinstance(value, float) else f"{key:<{width}}  {value}")
+    return figures
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,182 @@
+"""Hints for a multi-camper Camper Tour position: every choice of the camper to move, ranked.
+
+Objective: the mover's expected final score (`Camper.score`: marker - |tokens| at arrival; 0 for an
+eliminated camper and for one still travelling when the game ends, since it never completed the
+journey). Opponents maximise their own expected score (max^n), so the occupancy rule, the last-camper
+rule and the race to finish (the game ends when an arriving camper is furthest ahead) all act inside the
+search through the rules model.
+
+Search: `solver.core.expectimax` over the rules model, iterative deepening in decision plies within the
+Budget; the answer is the deepest search that completed. Frontier decision states are scored with the
+exact solo values of every camper on the all-normal route (opponents and unrevealed specials ignored
+beyond the horizon). To keep plate laying from exploding (a 10-plate move onto new ground is 10 chance
+nodes), inside the search only the plate a camper stops on is drawn with the stack's odds; plates it
+merely passes are laid as the stack's most common kind. A solo game (one camper from the start) is
+answered by the exact solo solver instead.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from fractions import Fraction
+
+from solver.camper_tour.rules import (
+    Action,
+    Camper,
+    ComfortsChoice,
+    Pending,
+    Phase,
+    PlateKind,
+    Stage,
+    TourState,
+    validate,
+)
+from solver.camper_tour.solo import SoloPosition, all_normal_tables, comforts_tokens, solve_solo
+from solver.core.budget import Budget, SolveInterrupted
+from solver.core.cpsat import Proof
+from solver.core.expectimax import expectimax
+
+#: Deepest iterative-deepening level tried (decision plies).
+MAX_DEPTH = 12
+
+
+@dataclass(frozen=True)
+class RankedMove:
+    """One legal choice: its value for the mover, its loss against the best, every camper's value."""
+
+    action: Action
+    value: float
+    loss: float
+    values: tuple[float, ...]
+
+
+@dataclass(frozen=True)
+class HintResult:
+    """Ranked moves (best first), the depth they come from, and how much they are worth.
+
+    proof is EXACT only when the search reached the end of the game everywhere (or the solo solver was
+    exact); otherwise HEURISTIC. depth is the number of decision plies of the completed search (0 for a
+    solo answer).
+    """
+
+    player: int
+    moves: tuple[RankedMove, ...]
+    depth: int
+    proof: Proof
+    method: str
+    nodes: int
+    wall_time_s: float
+    interrupted: bool  # the next depth was cut by the budget
+
+    @property
+    def best(self) -> RankedMove:
+        return self.moves[0]
+
+
+def camper_leaf_value(state: TourState, index: int) -> float:
+    """Exact solo value of one camper from here on the all-normal route (0 if eliminated)."""
+    camper = state.campers[index]
+    if camper.phase == Phase.FINISHED:
+        return float(camper.score)
+    if camper.phase == Phase.ELIMINATED:
+        return 0.0
+    tables = all_normal_tables(state.config.plate_count, state.config.starting_tokens)
+    options = [camper.tokens]
+    if camper.pending == Pending.COMFORTS_CHOICE:
+        options = [comforts_tokens(choice, camper.tokens, state.cap) for choice in ComfortsChoice]
+    if camper.phase == Phase.RETURN:
+        return camper.marker - min(tables.back.cost_at(camper.position, t) for t in options)
+    return max(tables.outward_value(camper.position, t) for t in options)
+
+
+def leaf_values(state: TourState) -> tuple[float, ...]:
+    return tuple(camper_leaf_value(state, i) for i in range(len(state.campers)))
+
+
+@dataclass(frozen=True)
+class _SearchNode:
+    """The rules state with passed-over plates laid deterministically (see the module docstring)."""
+
+    state: TourState
+
+    def current_player(self) -> int:
+        return self.state.current_player()
+
+    def legal_actions(self) -> list[Action]:
+        return self.state.legal_actions()
+
+    def chance_outcomes(self) -> list[tuple[object, Fraction]]:
+        state = self.state
+        if state.stage == Stage.LAY and len(state.laid) + 1 < state.target:
+            counts = state.remaining_stack()
+            common = max(range(len(counts)), key=lambda k: (counts[k], -k))
+            return [(PlateKind(common), Fraction(1))]
+        return state.chance_outcomes()
+
+    def child(self, action: object) -> _SearchNode:
+        return _SearchNode(self.state.child(action))
+
+    def returns(self) -> list[float]:
+        return self.state.returns()
+
+
+def hint(state: TourState, budget: Budget, *, max_depth: int = MAX_DEPTH) -> HintResult:
+    """Rank every legal choice of the camper to move (state must be a decision node)."""
+    started = time.monotonic()
+    validate(state)
+    if state.stage != Stage.DECIDE:
+        raise ValueError("hints are asked at the start of a decision")
+    player = state.to_move
+    if len(state.campers) == 1:
+        return _solo_hint(state, budget, started)
+    best: tuple[list[tuple[Action, tuple[float, ...]]], int, bool, int] | None = None
+    interrupted = False
+    nodes = 0
+    for depth in range(1, max_depth + 1):
+        try:
+            result = expectimax(_SearchNode(state), budget=budget, max_depth=depth, leaf_value=_leaf)
+        except SolveInterrupted:
+            if best is None:
+                raise
+            interrupted = True
+            break
+        nodes += result.nodes
+        best = ([(alt.action, alt.values) for alt in result.alternatives], depth, result.exact, nodes)
+        if result.exact:
+            break
+    assert best is not None
+    alternatives, depth, exact, nodes = best
+    return HintResult(
+        player=player,
+        moves=_rank(alternatives, player),
+        depth=depth,
+        proof=Proof.EXACT if exact else Proof.HEURISTIC,
+        method="expectimax-iterative-deepening",
+        nodes=nodes,
+        wall_time_s=time.monotonic() - started,
+        interrupted=interrupted,
+    )
+
+
+def _leaf(node: object) -> tuple[float, ...]:
+    assert isinstance(node, _SearchNode)
+    return leaf_values(node.state)
+
+
+def _rank(alternatives: list[tuple[Action, tuple[float, ...]]], player: int) -> tuple[RankedMove, ...]:
+    ordered = sorted(alternatives, key=lambda item: -item[1][player])
+    top = ordered[0][1][player]
+    return tuple(RankedMove(action, values[player], top - values[player], values) for action, values in ordered)
+
+
+def _solo_hint(state: TourState, budget: Budget, started: float) -> HintResult:
+    camper: Camper = state.campers[0]
+    position = SoloPosition(position=camper.position, tokens=camper.tokens, phase=camper.phase,
+                            marker=camper.marker, pending=camper.pending, laid=state.laid)
+    solved = solve_solo(state.config, position, budget)
+    alternatives = [(alt.action, (alt.value,)) for alt in solved.alternatives]
+    return HintResult(
+        player=0, moves=_rank(alternatives, 0), depth=0, proof=solved.proof, method=f"solo:{solved.method}",
+        nodes=solved.states_evaluated, wall_time_s=time.monotonic() - started, interrupted=False,
+    )

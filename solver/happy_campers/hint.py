@@ -1,0 +1,816 @@
+"""Happy Campers hints: every legal drawing of the current roll ranked by its expected final score.
+
+The value of a move is the expected final score when the future rolls are uniformly random (two fair dice
+a turn, the game lasting until a roll cannot be drawn) and the future drawings are made by the greedy
+rollout policy (`policies.GREEDY`). It is estimated by Monte-Carlo rollouts:
+
+- Common random numbers: future f (its rolls and the policy's tie-break keys) is the same for every
+  candidate move, so differences between moves are measured on the same futures (paired estimates).
+- Dedupe: moves that give the same map, or maps equal up to a symmetry of the rectangle (flips and the
+  half turn, which every card respects), are one *position class*; they have exactly the same value.
+- Pre-screen: classes are ordered by greedy's immediate evaluation; as many of the best as the screening
+  share of the budget pays for get two rollouts each (entry round); the rest are "screened out" with
+  greedy's evaluation only (0 rollouts, value None).
+- Racing: the entry round's best means enter successive halving; each round adds samples to the better
+  half, all on the same futures.
+- Values: paired estimates, then an empirical-Bayes shrinkage (normal prior fitted to all sampled
+  moves), so few-sample estimates cannot outrank well-sampled ones by luck; values are sorted.
+
+Determinism: sample counts follow a fixed schedule computed from the budget's *time limit* and a nominal
+rollout rate (never from measured wall-clock speed), so a seed gives the same answer on any machine. The
+deadline is only a safety stop: if it is hit (a machine slower than the nominal rate, or cancellation),
+the unfinished round is discarded, the answer is the last completed round, and `interrupted` is set.
+
+Modes (rule readings in docs/rules/happy-campers-hint.md):
+- OWN_MAP: a single map, doubles are plain rolls (the single-map game of `maximise.clairvoyant_max`).
+- NEIGHBOUR_MAP: a multi-player double drawn on the neighbour's map; `objective` says whether to help
+  (OWNER_BEST) or hurt (OWNER_WORST, the default: the game is competitive) the map's owner, whose future is
+  played by the rollout policy on their own map. With Noisy Neighbours in play, any shape may be chosen.
+- SOLO: two maps; one option on each (doubles on both); the lower final score counts. Moves are pairs.
+
+Every listed drawing is checked against the rules model's own enumeration of legal drawings
+(`rules.legal_placements_for_option`) before the answer leaves this module; the tests replay them with
+`rules.draw`.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from solver.core.budget import Budget, SolveInterrupted
+from solver.core.seeding import rng_for
+from solver.happy_campers.policies import (
+    DEFAULT_MISSING_PENALTY,
+    GREEDY,
+    SOLO_NORMAL,
+    SOLO_OVER,
+    Candidate,
+    FastMap,
+    board_tables,
+    candidate_placement,
+    rollout,
+    solo_rollout,
+)
+from solver.happy_campers.rules import (
+    ANY_FACE,
+    DEFAULT_COMPONENTS,
+    Challenge,
+    Components,
+    Element,
+    Grid,
+    Option,
+    Placement,
+    RulesError,
+    legal_placements_for_option,
+    validate_grid,
+    validate_roll,
+)
+
+Roll = tuple[int, int]
+
+#: Default thinking time of a hint (seconds).
+DEFAULT_HINT_TIME_S = 1.0
+#: Nominal greedy rollouts per second on the default 5x9 map (one map, no costly card), deliberately below
+#: the measured rate so the fixed schedule usually finishes inside the deadline on a shared machine.
+NOMINAL_ROLLOUTS_PER_SECOND = 800.0
+#: Cards that make every rollout evaluation slower (extra work per candidate drawing).
+COSTLY_CARDS = frozenset(
+    {
+        Challenge.PRIVACY,
+        Challenge.QUICK_PEE,
+        Challenge.TENT_TOGETHER,
+        Challenge.NATURE_RESERVE,
+        Challenge.RIVER_TOWN,
+        Challenge.DANGEROUS_ANIMALS,
+    }
+)
+#: Rate divisor per costly card in play (measured: Privacy + River Town + Tent Together cost about 2.7x).
+COSTLY_CARD_FACTOR = 0.6
+#: Cap on how much faster than a whole game a rollout from a fuller map is assumed to be.
+MAX_SHORT_ROLLOUT_SPEEDUP = 12.0
+#: Nominal cost of listing, deduplicating and checking one legal move (seconds).
+NOMINAL_SETUP_S_PER_MOVE = 1.0e-4
+#: Share of the time limit the schedule plans for (the rest covers enumeration, screening and answer).
+PLANNED_SHARE = 0.7
+#: Share of the planned rollouts given to screened-out classes (the rest races the best ones).
+SCREEN_SHARE = 0.2
+#: Rollouts each screened-out class gets (two are needed for a standard error).
+SCREEN_SAMPLES = 2
+#: Fewest rollouts a raced class gets in a halving round.
+MIN_ROUND_SAMPLES = 2
+#: Raced classes: about one per this many planned racing rollouts, at least MIN_RACED.
+ROLLOUTS_PER_RACED = 24
+MIN_RACED = 4
+#: Futures are generated in blocks of this many, each from its own seeded stream, so future f is the same
+#: whatever the total number of futures.
+FUTURE_BLOCK = 64
+#: Weight (in pseudo-samples) of the pooled variance in each class's variance estimate: a class whose few
+#: rollouts happened to agree still gets an honest, non-zero standard error.
+VARIANCE_PRIOR_WEIGHT = 2.0
+#: Floor of the empirical-Bayes prior's standard deviation (points): never shrink everything to one value.
+MIN_PRIOR_SD = 0.5
+#: Solo: candidates kept per map and option before forming pairs (pairs are a product).
+SOLO_PER_MAP_KEEP = 12
+
+
+class HintMode(enum.Enum):
+    OWN_MAP = "own_map"
+    NEIGHBOUR_MAP = "neighbour_map"
+    SOLO = "solo"
+
+
+class Objective(enum.Enum):
+    """Whose interest a neighbour-map move serves (the other modes always maximise: OWNER_BEST)."""
+
+    OWNER_BEST = "owner_best"
+    OWNER_WORST = "owner_worst"
+
+
+class Stage(enum.Enum):
+    """How far a move's position class got in the allocation."""
+
+    FINALIST = "finalist"  # survived every halving round
+    HALVED_OUT = "halved_out"  # dropped by its mean after `stage_round` (0: the entry round's few rollouts)
+    SCREENED_OUT = "screened_out"  # no rollout: greedy's immediate evaluation ranked it too low
+    ONLY_MOVE = "only_move"  # the single position class (nothing to compare)
+
+
+@dataclass(frozen=True)
+class HintMove:
+    """One hinted move: a drawing per map (own/neighbour mode: one map; solo: two, None = nothing drawn)."""
+
+    placements: tuple[Placement | None, ...]
+
+    def label(self) -> str:
+        parts = []
+        for index, placement in enumerate(self.placements):
+            if placement is None:
+                continue
+            cells = " ".join(f"r{r}c{c}" for r, c in sorted(placement.cells))
+            where = f"map {index + 1}: " if len(self.placements) > 1 else ""
+            parts.append(
+                f"{where}shape {placement.option.shape_face} as {Element(placement.element).name.lower()} "
+                f"(faces {placement.option.shape_face}/{placement.option.element_face}) on {cells}"
+            )
+        return "; ".join(parts)
+
+
+@dataclass(frozen=True)
+class HintAlternative:
+    """A legal move with its estimated value.
+
+    value: expected final score (the map owner's in neighbour mode, the lower map's in solo): the
+      empirical-Bayes posterior mean of `sample_value` (normal prior fitted to all sampled moves), so a
+      move with two lucky rollouts cannot outrank a raced finalist with hundreds. None only when the class
+      got no rollout (screened out with 0 samples).
+    sample_value: the paired (common random numbers) estimate itself: the most-sampled best class's mean
+      plus this move's mean difference to it on the futures they share.
+    standard_error: posterior standard deviation of `value` (from the best's SE and the paired
+      difference's SE, each variance pulled towards the pooled one), None when unsampled.
+    loss: how much worse than the top-ranked move for the objective (>= 0), None when unsampled.
+    loss_standard_error: of the paired difference to the top move (0 for the top move itself).
+    samples: rollouts of this move's position class.
+    position_class: moves with the same class reach the same map(s) up to symmetry: exactly equal value.
+    tie_group: alternatives whose `value` is exactly equal share a group number.
+    screen_value: greedy's immediate evaluation gain of the move (what the pre-screen ranked by).
+    """
+
+    rank: int
+    move: HintMove
+    value: float | None
+    sample_value: float | None
+    standard_error: float | None
+    loss: float | None
+    loss_standard_error: float | None
+    samples: int
+    stage: Stage
+    stage_round: int
+    position_class: int
+    tie_group: int
+    screen_value: float
+
+    @property
+    def sampled(self) -> bool:
+        return self.samples > 0
+
+    @property
+    def label(self) -> str:
+        return self.move.label()
+
+
+@dataclass(frozen=True)
+class HintResult:
+    mode: HintMode
+    objective: Objective
+    alternatives: tuple[HintAlternative, ...]
+    blocked: bool  # no legal drawing: the game is over for this map (solo: for both maps)
+    blocked_maps: tuple[int, ...]  # solo: maps that can draw neither option this turn (0-based)
+    game_ends_after: bool  # this move is the last of the game (solo: the other map's bonus turn follows)
+    legal_moves: int  # alternatives listed (every legal move; solo: every pair formed, see unlisted_pairs)
+    unlisted_pairs: int  # solo only: legal pairs not formed because a side failed the per-map pre-screen
+    position_classes: int
+    raced_classes: int
+    rollouts: int
+    futures: int
+    rounds: int
+    interrupted: bool
+    wall_time_s: float
+    method: str = "monte-carlo: greedy rollouts, common random numbers, successive halving"
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def best(self) -> HintAlternative | None:
+        return self.alternatives[0] if self.alternatives else None
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Futures (common random numbers)
+# ---------------------------------------------------------------------------------------------------------
+
+
+class _Futures:
+    """Future f: its rolls and the rollout policy's tie-break keys, identical for every candidate."""
+
+    def __init__(self, seed: int, turns: int) -> None:
+        self.seed = seed
+        self.turns = turns
+        self.blocks: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+    def get(self, index: int) -> tuple[np.ndarray, np.ndarray]:
+        block, offset = divmod(index, FUTURE_BLOCK)
+        if block not in self.blocks:
+            rng = rng_for(self.seed, "happy-campers-hint-futures", block)
+            dice = rng.integers(1, 7, size=(FUTURE_BLOCK, self.turns, 2), dtype=np.int64)
+            keys = rng.integers(0, 2**31, size=(FUTURE_BLOCK, self.turns), dtype=np.int64)
+            self.blocks[block] = (dice, keys)
+        dice, keys = self.blocks[block]
+        return dice[offset], keys[offset]
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Position classes and symmetry
+# ---------------------------------------------------------------------------------------------------------
+
+
+def _symmetries(rows: int, cols: int) -> list[tuple[int, ...]]:
+    """Index permutations of the rectangle's flips and half turn (valid for every card: borders, rows,
+    columns, left-right rivers and the Great Divide's middle line are all preserved)."""
+    perms = []
+    for flip_rows in (False, True):
+        for flip_cols in (False, True):
+            perm = []
+            for r in range(rows):
+                for c in range(cols):
+                    rr = rows - 1 - r if flip_rows else r
+                    cc = cols - 1 - c if flip_cols else c
+                    perm.append(rr * cols + cc)
+            perms.append(tuple(perm))
+    return perms
+
+
+def _canonical(flat: Sequence[int], perms: Sequence[tuple[int, ...]]) -> tuple[int, ...]:
+    return min(tuple(flat[i] for i in perm) for perm in perms)
+
+
+def _flat_after(flat: Sequence[int], mask: int, element: int) -> list[int]:
+    out = list(flat)
+    index = 0
+    while mask:
+        if mask & 1:
+            out[index] = element
+        mask >>= 1
+        index += 1
+    return out
+
+
+@dataclass
+class _Class:
+    """Moves reaching the same map(s) up to symmetry: one set of rollouts serves them all."""
+
+    maps: tuple[FastMap, ...]
+    phase: int  # solo phase after the move (SOLO_NORMAL, a bonus map, SOLO_OVER); unused for one map
+    screen: float  # greedy's immediate evaluation (oriented: higher = better for the objective)
+    raw_screen: float  # the same, not oriented
+    sign: float = 1.0  # +1: higher final score is better for the objective; -1 (hurt the owner): lower
+    samples: list[float] = field(default_factory=list)
+    stage: Stage = Stage.SCREENED_OUT
+    stage_round: int = 0
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Public entry point
+# ---------------------------------------------------------------------------------------------------------
+
+
+def hint(
+    grid: Grid | None,
+    roll: Roll,
+    challenges: Iterable[Challenge] = (),
+    components: Components = DEFAULT_COMPONENTS,
+    budget: Budget | None = None,
+    seed: int = 0,
+    *,
+    mode: HintMode | str = HintMode.OWN_MAP,
+    objective: Objective | str = Objective.OWNER_WORST,
+    second_grid: Grid | None = None,
+    second_challenges: Iterable[Challenge] | None = None,
+    missing_penalty: float = DEFAULT_MISSING_PENALTY,
+    rollouts: int | None = None,
+) -> HintResult:
+    """Rank every legal move of `roll` on `grid` (solo: on `grid` and `second_grid`), best first.
+
+    `budget` defaults to `DEFAULT_HINT_TIME_S`; `seed` fixes the sampled futures (same seed, same budget
+    time limit -> same answer unless the deadline interrupts the schedule, see the module docs).
+    `second_challenges` (solo) defaults to `challenges`. `rollouts` replaces the schedule's planned total
+    (a machine-independent way to ask for a given effort; the budget still stops it).
+    """
+    started = time.monotonic()
+    budget = budget if budget is not None else Budget(DEFAULT_HINT_TIME_S)
+    mode = HintMode(mode)
+    objective = Objective(objective)
+    roll = validate_roll(roll)
+    cards = tuple(challenges)
+    start = validate_grid(grid, components) if grid is not None else _empty(components)
+    if mode is HintMode.SOLO:
+        second_cards = tuple(second_challenges) if second_challenges is not None else cards
+        second = validate_grid(second_grid, components) if second_grid is not None else _empty(components)
+        setup = _solo_setup(start, second, roll, cards, second_cards, components, missing_penalty)
+    else:
+        if mode is HintMode.NEIGHBOUR_MAP and roll[0] != roll[1]:
+            raise RulesError("roll", "a move on the neighbour's map happens only on a double")
+        setup = _single_setup(start, roll, cards, components, mode, missing_penalty)
+    if mode is not HintMode.NEIGHBOUR_MAP:
+        objective = Objective.OWNER_BEST  # on your own maps you are the owner
+    sign = -1.0 if objective is Objective.OWNER_WORST else 1.0
+    options = _neighbour_options(roll, cards, mode)
+    return _rank(
+        setup, options, mode, objective, sign, cards, components, budget, seed, started, missing_penalty, rollouts
+    )
+
+
+def _empty(components: Components) -> Grid:
+    return tuple((0,) * components.cols for _ in range(components.rows))
+
+
+@dataclass
+class _Setup:
+    """Moves (each a tuple of per-map placements) and their position classes."""
+
+    moves: list[HintMove]
+    move_class: list[int]
+    classes: list[_Class]
+    blocked: bool
+    blocked_maps: tuple[int, ...]
+    game_ends_after: bool
+    unlisted_pairs: int
+    solo: bool
+    notes: list[str]
+    grids: tuple[Grid, ...] = ()
+
+
+def _neighbour_options(roll: Roll, cards: Sequence[Challenge], mode: HintMode) -> list[tuple[int, int]]:
+    """(shape face, element face) options; Noisy Neighbours lets the neighbour choose any shape on a
+    double (shape face 6 = any shape, element still the rolled one; 6-6 stays any/any)."""
+    a, b = roll
+    if mode is HintMode.NEIGHBOUR_MAP and Challenge.NOISY_NEIGHBOURS in cards:
+        return [(ANY_FACE, b)]
+    return [(a, b)] if a == b else [(a, b), (b, a)]
+
+
+def _single_setup(
+    start: Grid, roll: Roll, cards: tuple[Challenge, ...], components: Components, mode: HintMode, penalty: float
+) -> _Setup:
+    tables = board_tables(components)
+    fast = FastMap.from_grid(start, cards, components)
+    flat = [v for row in start for v in row]
+    perms = _symmetries(components.rows, components.cols)
+    candidates: list[Candidate] = []
+    for shape_face, element_face in _neighbour_options(roll, cards, mode):
+        candidates.extend(fast.candidates(shape_face, element_face, components))
+    gains = fast.gains(candidates, penalty)
+    moves: list[HintMove] = []
+    move_class: list[int] = []
+    classes: list[_Class] = []
+    index_of: dict[tuple[int, ...], int] = {}
+    for candidate, gain in zip(candidates, gains, strict=True):
+        mask, around, element = candidate[:3]
+        key = _canonical(_flat_after(flat, mask, element), perms)
+        if key not in index_of:
+            after = fast.copy()
+            after.commit(mask, around, element)
+            index_of[key] = len(classes)
+            classes.append(_Class((after,), SOLO_NORMAL, gain, gain))
+        moves.append(HintMove((candidate_placement(candidate, tables.cols),)))
+        move_class.append(index_of[key])
+    return _Setup(moves, move_class, classes, not moves, (), False, 0, False, [], (start,))
+
+
+def _solo_setup(
+    first: Grid,
+    second: Grid,
+    roll: Roll,
+    first_cards: tuple[Challenge, ...],
+    second_cards: tuple[Challenge, ...],
+    components: Components,
+    penalty: float,
+) -> _Setup:
+    """Solo moves: pairs (one option per map, both maps on a double) or single drawings when the rules say
+    only one map draws (see `policies.solo_turn` for the reading)."""
+    tables = board_tables(components)
+    maps = (FastMap.from_grid(first, first_cards, components), FastMap.from_grid(second, second_cards, components))
+    flats = [[v for row in g for v in row] for g in (first, second)]
+    perms = _symmetries(components.rows, components.cols)
+    a, b = roll
+    options = [(a, b)] if a == b else [(a, b), (b, a)]
+    per_map = [[fast.candidates(s, e, components) for s, e in options] for fast in maps]
+    blocked = tuple(m for m in (0, 1) if not any(per_map[m]))
+    notes: list[str] = []
+    evals = [fast.evaluation(penalty) for fast in maps]
+    # (placement or None per map, phase after the move)
+    combos: list[tuple[tuple[Candidate | None, Candidate | None], int]] = []
+    unlisted = 0
+    ends = False
+    if len(blocked) == 2:
+        pass
+    elif blocked:
+        survivor = 1 - blocked[0]
+        ends = True
+        notes.append(f"map {blocked[0] + 1} is blocked: one drawing on map {survivor + 1}, then its bonus turn")
+        for per_option in per_map[survivor]:
+            for candidate in per_option:
+                pair = (candidate, None) if survivor == 0 else (None, candidate)
+                combos.append((pair, survivor))
+    else:
+        assignments = [(0, 0)] if a == b else [(0, 1), (1, 0)]
+        for i, j in assignments:
+            left, right = per_map[0][i], per_map[1][j]
+            if not (left and right):
+                continue
+            kept_left = _top(maps[0], left, penalty, SOLO_PER_MAP_KEEP)
+            kept_right = _top(maps[1], right, penalty, SOLO_PER_MAP_KEEP)
+            unlisted += len(left) * len(right) - len(kept_left) * len(kept_right)
+            combos.extend(((x, y), SOLO_NORMAL) for x in kept_left for y in kept_right)
+        if not combos:
+            notes.append("no assignment fits both maps: one drawing on one map, the game goes on")
+            for m in (0, 1):
+                for per_option in per_map[m]:
+                    for candidate in per_option:
+                        combos.append(((candidate, None) if m == 0 else (None, candidate), SOLO_NORMAL))
+    if unlisted:
+        notes.append(f"{unlisted} legal pairs not listed: a side was outside the top {SOLO_PER_MAP_KEEP} of its map")
+    moves: list[HintMove] = []
+    move_class: list[int] = []
+    classes: list[_Class] = []
+    index_of: dict[tuple[object, ...], int] = {}
+    gain_cache: dict[tuple[int, int, int, int], float] = {}
+    for pair, phase in combos:
+        after_evals = list(evals)
+        keys: list[tuple[int, ...]] = []
+        placements: list[Placement | None] = []
+        for m, candidate in enumerate(pair):
+            if candidate is None:
+                keys.append(_canonical(flats[m], perms))
+                placements.append(None)
+                continue
+            cache_key = (m, *candidate[:3])
+            if cache_key not in gain_cache:
+                gain_cache[cache_key] = maps[m].gains((candidate,), penalty)[0]
+            after_evals[m] += gain_cache[cache_key]
+            keys.append(_canonical(_flat_after(flats[m], candidate[0], candidate[2]), perms))
+            placements.append(candidate_placement(candidate, tables.cols))
+        key = (*keys, phase)
+        if key not in index_of:
+            after_maps = []
+            for m, candidate in enumerate(pair):
+                fast = maps[m].copy()
+                if candidate is not None:
+                    fast.commit(*candidate[:3])
+                after_maps.append(fast)
+            screen = min(after_evals) - min(evals)
+            index_of[key] = len(classes)
+            classes.append(_Class(tuple(after_maps), phase, screen, screen))
+        moves.append(HintMove(tuple(placements)))
+        move_class.append(index_of[key])
+    return _Setup(moves, move_class, classes, not moves, blocked, ends, unlisted, True, notes, (first, second))
+
+
+def _top(fast: FastMap, candidates: list[Candidate], penalty: float, keep: int) -> list[Candidate]:
+    gains = fast.gains(candidates, penalty)
+    order = sorted(range(len(candidates)), key=lambda i: (-gains[i], i))
+    return [candidates[i] for i in order[:keep]]
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Allocation: screening and successive halving on common futures
+# ---------------------------------------------------------------------------------------------------------
+
+
+def planned_rollouts(
+    time_limit_s: float, cards: Iterable[Challenge], solo: bool, empty_share: float = 1.0, moves: int = 0
+) -> int:
+    """The fixed schedule's total rollouts: a nominal rate times the planned share of the time limit.
+
+    Never measured, so it is the same on every machine. The nominal rate is for whole games from an empty
+    map; a rollout from a fuller map is shorter (fewer turns, fewer legal drawings per turn: about the
+    square of the empty share), and listing/checking the moves costs a nominal time per move.
+    """
+    costly = len(COSTLY_CARDS & frozenset(cards))
+    rate = NOMINAL_ROLLOUTS_PER_SECOND / (1.0 + COSTLY_CARD_FACTOR * costly)
+    rate *= min(1.0 / max(empty_share, 1e-9) ** 2, MAX_SHORT_ROLLOUT_SPEEDUP)
+    if solo:
+        rate /= 2.0
+    seconds = max(time_limit_s * PLANNED_SHARE - moves * NOMINAL_SETUP_S_PER_MOVE, time_limit_s * 0.1)
+    return max(int(seconds * rate), MIN_RACED * MIN_ROUND_SAMPLES)
+
+
+def _rank(
+    setup: _Setup,
+    options: Sequence[tuple[int, int]],
+    mode: HintMode,
+    objective: Objective,
+    sign: float,
+    cards: tuple[Challenge, ...],
+    components: Components,
+    budget: Budget,
+    seed: int,
+    started: float,
+    penalty: float,
+    planned: int | None,
+) -> HintResult:
+    _replay_check(setup, options, components)
+    classes = setup.classes
+    for c in classes:
+        c.sign = sign
+        c.screen = sign * c.raw_screen
+    tables = board_tables(components)
+    futures = _Futures(seed, tables.max_turns())
+    rollouts_done = 0
+    interrupted = False
+
+    def sample(c: _Class, index: int) -> float:
+        dice, keys = futures.get(index)
+        if setup.solo:
+            return float(solo_rollout([m.copy() for m in c.maps], c.phase, dice, keys, components, penalty))
+        if c.phase == SOLO_OVER:
+            return float(c.maps[0].final_score())
+        return float(rollout(c.maps[0].copy(), dice, keys, GREEDY, components))
+
+    def extend(group: Sequence[_Class], target: int) -> None:
+        """Bring every class of `group` to `target` samples; all or nothing (on interruption, undo)."""
+        nonlocal rollouts_done
+        before = [len(c.samples) for c in group]
+        try:
+            for c in group:
+                while len(c.samples) < target:
+                    budget.check()
+                    c.samples.append(sample(c, len(c.samples)))
+                    rollouts_done += 1
+        except SolveInterrupted:
+            for c, n in zip(group, before, strict=True):
+                rollouts_done -= len(c.samples) - n
+                del c.samples[n:]
+            raise
+
+    order = sorted(range(len(classes)), key=lambda i: (-classes[i].screen, i))
+    empty_share = max(
+        (1.0 - g_drawn / tables.cells for g_drawn in (sum(1 for row in g for v in row if v) for g in setup.grids)),
+        default=1.0,
+    )
+    total = (
+        max(planned, MIN_RACED * MIN_ROUND_SAMPLES)
+        if planned is not None
+        else planned_rollouts(budget.time_limit_s, cards, setup.solo, empty_share, len(setup.moves))
+    )
+    rounds = 0
+    raced: list[int] = []
+    if len(classes) == 1:
+        classes[0].stage = Stage.ONLY_MOVE
+        raced = [0]
+        try:
+            extend([classes[0]], max(total // 4, MIN_ROUND_SAMPLES))  # a value for the only move
+            rounds = 1
+        except SolveInterrupted:
+            interrupted = True
+    elif classes:
+        race_count = min(len(classes), max(MIN_RACED, int(total * (1 - SCREEN_SHARE)) // ROLLOUTS_PER_RACED))
+        # Entry round: the best classes by greedy's evaluation (as many as the screening share pays for,
+        # at least the race) get SCREEN_SAMPLES rollouts each; the best of them by mean enter the race.
+        entry_count = min(len(classes), max(race_count, int(total * SCREEN_SHARE) // SCREEN_SAMPLES))
+        entry = [classes[i] for i in order[:entry_count]]
+        try:
+            extend(entry, SCREEN_SAMPLES)
+            rounds = 1
+        except SolveInterrupted:
+            interrupted = True
+        if not interrupted:
+            by_mean = sorted(range(entry_count), key=lambda k: (-_oriented_mean(entry[k]), k))
+            raced = [order[k] for k in sorted(by_mean[:race_count])]
+            for k in by_mean[race_count:]:
+                entry[k].stage = Stage.HALVED_OUT
+                entry[k].stage_round = 0
+            race_total = total - SCREEN_SAMPLES * entry_count
+            interrupted, race_rounds = _successive_halving([classes[i] for i in raced], race_total, extend)
+            rounds += race_rounds
+    alternatives = _alternatives(setup, sign)
+    return HintResult(
+        mode=mode,
+        objective=objective,
+        alternatives=tuple(alternatives),
+        blocked=setup.blocked,
+        blocked_maps=setup.blocked_maps,
+        game_ends_after=setup.game_ends_after,
+        legal_moves=len(setup.moves),
+        unlisted_pairs=setup.unlisted_pairs,
+        position_classes=len(classes),
+        raced_classes=len(raced),
+        rollouts=rollouts_done,
+        futures=max((len(c.samples) for c in classes), default=0),
+        rounds=rounds,
+        interrupted=interrupted,
+        wall_time_s=time.monotonic() - started,
+        notes=tuple(setup.notes),
+    )
+
+
+class HintMismatch(RuntimeError):
+    """The fast engine produced a drawing the rules model refuses: a bug, never a user error."""
+
+
+def _replay_check(setup: _Setup, options: Sequence[tuple[int, int]], components: Components) -> None:
+    """Every listed drawing must be one the rules model enumerates as legal for its map and option
+    (`rules.legal_placements_for_option`); in one-map modes the two lists must be the same set, so no
+    legal move is missing either. (Membership instead of `rules.draw` per move: same rules model, and
+    2,000 moves of a 6-6 roll would otherwise cost a third of the default budget.)"""
+    legal: list[set[Placement]] = []
+    for grid in setup.grids:
+        allowed: set[Placement] = set()
+        for shape_face, element_face in options:
+            allowed.update(legal_placements_for_option(grid, Option(shape_face, element_face), components))
+        legal.append(allowed)
+    listed: list[set[Placement]] = [set() for _ in setup.grids]
+    for move in setup.moves:
+        for map_index, placement in enumerate(move.placements):
+            if placement is not None:
+                listed[map_index].add(placement)
+    for map_index, placements in enumerate(listed):
+        illegal = placements - legal[map_index]
+        if illegal:
+            raise HintMismatch(f"hint listed drawings the rules model refuses: {sorted(map(str, illegal))[:3]}")
+        if not setup.solo and placements != legal[map_index]:
+            raise HintMismatch(f"hint misses {len(legal[map_index] - placements)} legal drawings")
+
+
+def _successive_halving(
+    raced: list[_Class], race_total: int, extend: Callable[[Sequence[_Class], int], None]
+) -> tuple[bool, int]:
+    """Halve the raced classes each round by mean on shared futures; returns (interrupted, rounds done)."""
+    survivors = list(raced)
+    round_count = max(1, math.ceil(math.log2(len(survivors))))
+    per_round = race_total / round_count
+    for c in survivors:
+        c.stage = Stage.FINALIST
+    done = 0
+    for round_index in range(round_count):
+        target = max(
+            MIN_ROUND_SAMPLES,
+            (len(survivors[0].samples) if survivors[0].samples else 0) + int(per_round // len(survivors)),
+        )
+        try:
+            extend(survivors, target)
+        except SolveInterrupted:
+            return True, done
+        done += 1
+        if round_index == round_count - 1 or len(survivors) <= 1:
+            break
+        ranked = sorted(range(len(survivors)), key=lambda i: (-_oriented_mean(survivors[i]), i))
+        keep = max(1, math.ceil(len(survivors) / 2))
+        dropped = [survivors[i] for i in ranked[keep:]]
+        for c in dropped:
+            c.stage = Stage.HALVED_OUT
+            c.stage_round = round_index + 1
+        survivors = [survivors[i] for i in sorted(ranked[:keep])]
+    return False, done
+
+
+def _oriented_mean(c: _Class) -> float:
+    return c.sign * float(np.mean(c.samples))
+
+
+def _shrunk_variance(variance: float, n: int, pooled: float) -> float:
+    """The class's sample variance pulled towards the pooled one by VARIANCE_PRIOR_WEIGHT pseudo-samples."""
+    own = max(n - 1, 0)
+    return (own * variance + VARIANCE_PRIOR_WEIGHT * pooled) / (own + VARIANCE_PRIOR_WEIGHT)
+
+
+def _pooled(vectors: Iterable[np.ndarray]) -> float:
+    weight = 0
+    total = 0.0
+    for x in vectors:
+        if len(x) >= 2:
+            total += float(np.var(x, ddof=1)) * (len(x) - 1)
+            weight += len(x) - 1
+    return total / weight if weight else 0.0
+
+
+def _empirical_bayes(
+    values: dict[int, float], errors: dict[int, float]
+) -> tuple[dict[int, float], dict[int, float]]:
+    """Normal-normal shrinkage: prior N(mu, tau^2) fitted by moments to the sampled estimates."""
+    if len(values) < 3:
+        return values, errors
+    estimates = np.array(list(values.values()))
+    squared_errors = np.array([errors[i] ** 2 for i in values])
+    mu = float(estimates.mean())
+    tau_sq = max(float(estimates.var()) - float(squared_errors.mean()), MIN_PRIOR_SD**2)
+    shrunk: dict[int, float] = {}
+    shrunk_errors: dict[int, float] = {}
+    for i, value in values.items():
+        weight = tau_sq / (tau_sq + errors[i] ** 2)
+        shrunk[i] = mu + weight * (value - mu)
+        shrunk_errors[i] = math.sqrt(weight) * errors[i]
+    return shrunk, shrunk_errors
+
+
+def _alternatives(setup: _Setup, sign: float) -> list[HintAlternative]:
+    classes = setup.classes
+    data = [np.asarray(c.samples, dtype=float) for c in classes]
+    sampled = [i for i, x in enumerate(data) if len(x)]
+    values: dict[int, float] = {}
+    errors: dict[int, float] = {}
+    sample_values: dict[int, float] = {}
+    if sampled:
+        most = max(len(data[i]) for i in sampled)
+        best = max((i for i in sampled if len(data[i]) == most), key=lambda i: (sign * float(data[i].mean()), -i))
+        xb = data[best]
+        pooled = _pooled(data[i] for i in sampled)
+        pooled_diff = _pooled(data[i] - xb[: len(data[i])] for i in sampled if i != best)
+        se_best_sq = _shrunk_variance(float(np.var(xb, ddof=1)) if len(xb) > 1 else 0.0, len(xb), pooled) / len(xb)
+        for i in sampled:
+            x = data[i]
+            diff = x - xb[: len(x)]
+            values[i] = float(xb.mean()) + float(diff.mean()) if i != best else float(xb.mean())
+            if i == best:
+                errors[i] = math.sqrt(se_best_sq)
+            else:
+                var_d = float(np.var(diff, ddof=1)) if len(x) > 1 else 0.0
+                errors[i] = math.sqrt(se_best_sq + _shrunk_variance(var_d, len(x), pooled_diff) / len(x))
+        sample_values = dict(values)
+        values, errors = _empirical_bayes(values, errors)
+    first_move: dict[int, int] = {}
+    for move_index, class_index in enumerate(setup.move_class):
+        first_move.setdefault(class_index, move_index)
+    class_order = sorted(
+        range(len(classes)),
+        key=lambda i: (0, -sign * values[i], first_move.get(i, 0)) if i in values else (1, -classes[i].screen, i),
+    )
+    top = class_order[0] if class_order and class_order[0] in values else None
+    pooled_top = (
+        _pooled(data[i][: len(data[top])] - data[top][: len(data[i])] for i in sampled if i != top)
+        if top is not None
+        else 0.0
+    )
+    members: dict[int, list[int]] = {}
+    for move_index, class_index in enumerate(setup.move_class):
+        members.setdefault(class_index, []).append(move_index)
+    tie_groups: dict[object, int] = {}
+    alternatives: list[HintAlternative] = []
+    for class_index in class_order:
+        c = classes[class_index]
+        value = values.get(class_index)
+        loss = loss_se = None
+        if value is not None and top is not None:
+            loss = max(sign * (values[top] - value), 0.0) + 0.0  # + 0.0: no -0.0
+            if class_index == top:
+                loss_se = 0.0
+            else:
+                m = min(len(data[class_index]), len(data[top]))
+                diff = data[class_index][:m] - data[top][:m]
+                var_d = float(np.var(diff, ddof=1)) if m > 1 else 0.0
+                loss_se = math.sqrt(_shrunk_variance(var_d, m, pooled_top) / m)
+        group_key: object = value if value is not None else ("unsampled", class_index)
+        group = tie_groups.setdefault(group_key, len(tie_groups))
+        for move_index in members.get(class_index, []):
+            alternatives.append(
+                HintAlternative(
+                    rank=len(alternatives) + 1,
+                    move=setup.moves[move_index],
+                    value=value,
+                    sample_value=sample_values.get(class_index),
+                    standard_error=errors.get(class_index),
+                    loss=loss,
+                    loss_standard_error=loss_se,
+                    samples=len(c.samples),
+                    stage=c.stage,
+                    stage_round=c.stage_round,
+                    position_class=class_index,
+                    tie_group=group,
+                    screen_value=c.raw_screen,
+                )
+            )
+    return alternatives

@@ -1,0 +1,76 @@
+"""Hint search: legal moves, consistent ranking, solo equals the exact solo solver, budgets."""
+
+import pytest
+
+from solver.camper_tour.hint import hint, leaf_values
+from solver.camper_tour.rules import TWO_DICE, Camper, Config, Phase, PlateKind, position_state
+from solver.camper_tour.solo import SoloPosition, solve_solo
+from solver.core.budget import Budget, SolveInterrupted
+from solver.core.cpsat import Proof
+from solver.core.expectimax import expectimax
+
+K = PlateKind
+ROUTE = Config(plate_count=40, starting_tokens=25)
+
+
+def two_campers():
+    return position_state(ROUTE, [Camper(position=9, tokens=5, phase=Phase.RETURN, marker=20),
+                                  Camper(position=6, tokens=4, phase=Phase.RETURN, marker=19)])
+
+
+def test_every_hint_move_is_legal_and_ranked():
+    state = two_campers()
+    result = hint(state, Budget(5), max_depth=2)
+    assert result.depth == 2 and result.proof == Proof.HEURISTIC
+    assert [m.action for m in result.moves if m.action not in state.legal_actions()] == []
+    assert {m.action for m in result.moves} == set(state.legal_actions())
+    values = [m.value for m in result.moves]
+    assert values == sorted(values, reverse=True)
+    assert all(m.loss == pytest.approx(values[0] - m.value) for m in result.moves)
+    assert result.moves[0].loss == 0
+
+
+def test_hint_is_the_depth_limited_expectimax_of_the_rules_model():
+    state = two_campers()
+    result = hint(state, Budget(5), max_depth=1)
+    from solver.camper_tour.hint import _SearchNode
+
+    direct = expectimax(_SearchNode(state), max_depth=1, leaf_value=lambda n: leaf_values(n.state))
+    expected = {alt.action: alt.values[0] for alt in direct.alternatives}
+    assert {m.action: m.value for m in result.moves} == pytest.approx(expected)
+
+
+def test_solo_hint_equals_exact_solo_values():
+    laid = (K.NORMAL, K.NO_PARKING, K.NORMAL, K.VILLAGE_FESTIVAL) + (K.NORMAL,) * 8
+    config = Config(plate_count=40, specials=((K.NO_PARKING, 1), (K.VILLAGE_FESTIVAL, 1)))
+    state = position_state(config, [Camper(position=12, tokens=7)], laid=laid)
+    result = hint(state, Budget(10))
+    solved = solve_solo(config, SoloPosition(position=12, tokens=7, laid=laid), Budget(10))
+    assert result.proof == solved.proof == Proof.EXACT
+    assert {m.action: m.value for m in result.moves} == {a.action: a.value for a in solved.alternatives}
+
+
+def test_hint_is_deterministic_and_opening_hint_works_with_unrevealed_specials():
+    state = position_state(Config(), [Camper(), Camper(), Camper()])
+    first = hint(state, Budget(10), max_depth=1)
+    second = hint(state, Budget(10), max_depth=1)
+    assert first.moves == second.moves and first.depth == 1
+    assert all(m.action in state.legal_actions() for m in first.moves)
+
+
+def test_last_camper_rule_is_searched():
+    # Alone after the other finished: a failed roll eliminates (score 0) instead of being free.
+    finished = Camper(phase=Phase.FINISHED, marker=5, tokens=0, arrival=1)
+    state = position_state(ROUTE, [Camper(position=4, tokens=6, phase=Phase.RETURN, marker=12), finished])
+    result = hint(state, Budget(10), max_depth=6)
+    assert result.proof == Proof.EXACT  # every line ends within six plies
+    values = {m.action.plates: m.value for m in result.moves}
+    # Announcing 3 goes home at once: the roll r > 3 leaves 6 - (r - 3) tokens; r <= 3 eliminates.
+    assert values[3] == pytest.approx(float(sum(p * (12 - abs(9 - r)) for r, p in TWO_DICE if r > 3)))
+
+
+def test_cancelled_budget_interrupts_before_any_depth():
+    budget = Budget(5)
+    budget.cancel()
+    with pytest.raises(SolveInterrupted):
+        hint(two_campers(), budget)

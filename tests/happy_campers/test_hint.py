@@ -1,0 +1,355 @@
+"""Happy Campers hints: legality (rules model), ranking invariants, determinism, clear-cut positions, and an
+exhaustive oracle (exact expectation under the same rollout policy) on a small map.
+
+Expected values are never typed in: they come from `rules.score` of hand-built maps or from the oracle.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from solver.core.budget import Budget
+from solver.happy_campers.hint import HintMode, HintResult, Objective, Stage, hint
+from solver.happy_campers.policies import RANDOM, play_game, random_rolls
+from solver.happy_campers.rules import (
+    ANY_FACE,
+    DEFAULT_COMPONENTS,
+    ELEMENTS,
+    Challenge,
+    Components,
+    Element,
+    Option,
+    RulesError,
+    can_draw,
+    draw,
+    legal_placements,
+    legal_placements_for_option,
+    parse_grid,
+    roll_options,
+    score,
+)
+
+from .test_hint_policies import reference_evaluation
+
+#: Enough time that the fixed schedule (not the deadline) decides the sample counts in these tests.
+GENEROUS = 30.0
+
+
+def mid_game(seed: int, turns: int = 5, challenges=(), components=DEFAULT_COMPONENTS):
+    return play_game(None, random_rolls(seed, turns), challenges, components, RANDOM, seed=seed).final_grid
+
+
+def assert_ranking_invariants(result: HintResult, maximise: bool = True, positive_se: bool = True) -> None:
+    """Sorted values, loss = distance to the top (>= 0), SE > 0 where sampled (unless the position has no
+    randomness left, e.g. every move fills the map), unsampled moves last and flagged."""
+    sampled = [a for a in result.alternatives if a.samples > 0]
+    unsampled = [a for a in result.alternatives if a.samples == 0]
+    assert result.alternatives[: len(sampled)] == tuple(sampled), "sampled moves come first"
+    values = [a.value for a in sampled]
+    assert values == sorted(values, reverse=maximise)
+    top = sampled[0].value
+    for a in sampled:
+        assert a.loss == pytest.approx(top - a.value if maximise else a.value - top, abs=1e-9)
+        assert a.loss >= 0
+        assert a.standard_error >= 0 and math.isfinite(a.standard_error)
+        if a.samples >= 2 and positive_se:
+            assert a.standard_error > 0
+    for a in unsampled:
+        assert a.value is None and a.stage is Stage.SCREENED_OUT
+    assert [a.rank for a in result.alternatives] == list(range(1, len(result.alternatives) + 1))
+
+
+@pytest.mark.parametrize("roll", [(2, 4), (6, 6), (3, 3), (6, 1)])
+def test_every_legal_move_is_listed_once_legal_and_ranked(roll):
+    grid = mid_game(3)
+    result = hint(grid, roll, (), budget=Budget(GENEROUS), seed=7, rollouts=300)
+    listed = [a.move.placements[0] for a in result.alternatives]
+    for placement in listed:
+        draw(grid, placement)  # raises IllegalMove if the rules model refuses it
+    assert Counter(listed) == Counter(legal_placements(grid, roll))
+    assert not result.blocked and not result.interrupted
+    assert_ranking_invariants(result)
+    assert result.rollouts > 0
+
+
+@settings(max_examples=10, deadline=None)
+@given(
+    seed=st.integers(0, 5000),
+    turns=st.integers(0, 10),
+    roll=st.tuples(st.integers(1, 6), st.integers(1, 6)),
+    cards=st.lists(st.sampled_from(list(Challenge)), max_size=2, unique=True).map(tuple),
+)
+def test_hint_invariants_on_random_positions(seed, turns, roll, cards):
+    grid = mid_game(seed, turns, cards)
+    result = hint(grid, roll, cards, budget=Budget(GENEROUS), seed=seed, rollouts=60)
+    assert result.blocked == (not can_draw(grid, roll))
+    if result.blocked:
+        return
+    assert Counter(a.move.placements[0] for a in result.alternatives) == Counter(legal_placements(grid, roll))
+    assert_ranking_invariants(result, positive_se=False)  # a random position may leave no randomness
+
+
+def test_same_seed_same_answer_other_seed_other_futures():
+    grid = mid_game(4)
+    first = hint(grid, (1, 5), (Challenge.PRIVACY,), budget=Budget(GENEROUS), seed=3, rollouts=250)
+    again = hint(grid, (1, 5), (Challenge.PRIVACY,), budget=Budget(GENEROUS), seed=3, rollouts=250)
+    other = hint(grid, (1, 5), (Challenge.PRIVACY,), budget=Budget(GENEROUS), seed=4, rollouts=250)
+    assert [(a.move, a.value, a.samples) for a in first.alternatives] == [
+        (a.move, a.value, a.samples) for a in again.alternatives
+    ]
+    assert [a.value for a in first.alternatives] != [a.value for a in other.alternatives]
+
+
+def test_schedule_follows_the_time_limit_not_the_clock():
+    grid = mid_game(8)
+    small = hint(grid, (2, 3), (), budget=Budget(0.3), seed=1)
+    large = hint(grid, (2, 3), (), budget=Budget(1.2), seed=1)
+    if not (small.interrupted or large.interrupted):
+        assert large.rollouts > small.rollouts
+
+
+def test_the_only_completing_move_with_no_turn_left_ranks_first():
+    # Entertainment is missing and the only room left is a domino-shaped hole: after this roll the map is
+    # full, so the entertainment domino scores the full map and every other drawing leaves it at 0.
+    grid = parse_grid(
+        """
+        TTTTTTTTT
+        WWWWWWWWW
+        ~~~~~~~~~
+        AAAAAAA..
+        AAAAAAAAA
+        """
+    )
+    result = hint(grid, (1, 6), (), budget=Budget(GENEROUS), seed=2, rollouts=200)
+    best = result.best.move.placements[0]
+    assert best.element is Element.ENTERTAINMENT
+    full_score = score(draw(grid, best)).total
+    assert full_score > 0
+    assert result.best.value == pytest.approx(full_score)
+    for a in result.alternatives[1:]:
+        placement = a.move.placements[0]
+        if placement.element is Element.ENTERTAINMENT:
+            continue
+        assert a.value == pytest.approx(score(draw(grid, placement)).total) == 0
+        assert a.loss == pytest.approx(full_score)
+
+
+def test_a_blocked_roll_says_so():
+    grid = parse_grid(
+        """
+        TTTTTTTTT
+        WWWWWWWWW
+        ~~~~~~~~~
+        AAAAAA.A.
+        AAAAAAAAE
+        """
+    )
+    assert not can_draw(grid, (1, 1))
+    result = hint(grid, (1, 1), (), budget=Budget(1.0), seed=0)
+    assert result.blocked and result.alternatives == () and result.best is None
+
+
+def test_symmetric_moves_share_a_position_class_and_tie_exactly():
+    result = hint(None, (1, 2), (), budget=Budget(GENEROUS), seed=5, rollouts=300)
+    by_class: dict[int, set] = {}
+    for a in result.alternatives:
+        by_class.setdefault(a.position_class, set()).add((a.value, a.tie_group, a.samples))
+    assert all(len(stats) == 1 for stats in by_class.values())
+    assert result.position_classes < result.legal_moves  # the flips of the 5x9 rectangle were merged
+    groups: dict[int, set] = {}
+    for a in result.alternatives:
+        groups.setdefault(a.tie_group, set()).add(a.value)
+    assert all(len(values) == 1 for values in groups.values())
+
+
+def test_a_cancelled_budget_returns_every_move_unsampled_and_says_interrupted():
+    budget = Budget(5.0)
+    budget.cancel()
+    grid = mid_game(2)
+    result = hint(grid, (4, 2), (), budget=budget, seed=0)
+    assert result.interrupted and result.rollouts == 0
+    assert len(result.alternatives) == len(legal_placements(grid, (4, 2)))
+    assert all(a.value is None for a in result.alternatives)
+    scores = [a.screen_value for a in result.alternatives]
+    assert scores == sorted(scores, reverse=True)
+
+
+# --- neighbour's map ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("objective", [Objective.OWNER_WORST, Objective.OWNER_BEST])
+def test_neighbour_map_ranks_for_the_chosen_objective(objective):
+    grid = mid_game(6)
+    result = hint(
+        grid,
+        (2, 2),
+        (),
+        budget=Budget(GENEROUS),
+        seed=1,
+        mode=HintMode.NEIGHBOUR_MAP,
+        objective=objective,
+        rollouts=300,
+    )
+    for a in result.alternatives:
+        assert a.move.placements[0].option == Option(2, 2)
+        draw(grid, a.move.placements[0])
+    assert_ranking_invariants(result, maximise=objective is Objective.OWNER_BEST)
+
+
+def test_neighbour_map_with_noisy_neighbours_allows_any_shape_with_the_rolled_element():
+    grid = mid_game(6)
+    cards = (Challenge.NOISY_NEIGHBOURS,)
+    result = hint(grid, (3, 3), cards, budget=Budget(GENEROUS), seed=1, mode="neighbour_map", rollouts=200)
+    listed = {a.move.placements[0] for a in result.alternatives}
+    assert listed == set(legal_placements_for_option(grid, Option(ANY_FACE, 3)))
+    assert {len(p.cells) for p in listed} > {2}  # more than the rolled shape
+    assert {p.element for p in listed} == {Element.WATER}
+
+
+def test_neighbour_map_needs_a_double():
+    with pytest.raises(RulesError):
+        hint(mid_game(6), (2, 3), (), budget=Budget(1.0), mode=HintMode.NEIGHBOUR_MAP)
+
+
+# --- solo -----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("roll", [(2, 4), (5, 5), (6, 3)])
+def test_solo_pairs_are_legal_on_both_maps(roll):
+    first, second = mid_game(10), mid_game(11)
+    result = hint(
+        first,
+        roll,
+        (Challenge.PRIVACY,),
+        budget=Budget(GENEROUS),
+        seed=3,
+        mode=HintMode.SOLO,
+        second_grid=second,
+        second_challenges=(Challenge.QUICK_PEE,),
+        rollouts=300,
+    )
+    assert result.alternatives
+    for a in result.alternatives:
+        on_first, on_second = a.move.placements
+        draw(first, on_first)
+        draw(second, on_second)
+        if roll[0] == roll[1]:
+            assert on_first.option == on_second.option == Option(*roll)
+        else:
+            assert {on_first.option, on_second.option} == set(roll_options(roll))
+    assert_ranking_invariants(result)
+    # the value is the lower of the two maps: never above the best single-map score reachable
+    assert result.best.value <= 60
+
+
+def test_solo_with_one_map_blocked_draws_on_the_other_and_ends():
+    blocked_map = parse_grid(
+        """
+        TTTTTTTTT
+        WWWWWWWWW
+        ~~~~~~~~~
+        AAAAAA.A.
+        AAAAAAAAE
+        """
+    )
+    other = mid_game(12)
+    result = hint(
+        blocked_map, (2, 5), (), budget=Budget(GENEROUS), seed=0, mode="solo", second_grid=other, rollouts=100
+    )
+    assert result.blocked_maps == (0,) and result.game_ends_after and not result.blocked
+    for a in result.alternatives:
+        assert a.move.placements[0] is None
+        draw(other, a.move.placements[1])
+    assert len(result.alternatives) == len(legal_placements(other, (2, 5)))
+
+
+# --- exhaustive oracle on a small map -------------------------------------------------------------------
+
+SMALL = Components(rows=3, cols=4)
+
+
+def exact_greedy_value(grid, challenges, components, memo) -> Fraction:
+    """Expected final score when uniformly random rolls are played by greedy with uniform tie-breaks.
+
+    Built on the rules model only (legal drawings, scores, evaluation from the score breakdown)."""
+    if grid in memo:
+        return memo[grid]
+    total = Fraction(0)
+    for a in range(1, 7):
+        for b in range(1, 7):
+            moves = legal_placements(grid, (a, b), components)
+            if not moves:
+                total += score(grid, challenges, components).total
+                continue
+            values = [reference_evaluation(draw(grid, m, components), challenges, components) for m in moves]
+            best = max(values)
+            ties = [m for m, v in zip(moves, values, strict=True) if v == best]
+            total += sum(
+                (exact_greedy_value(draw(grid, m, components), challenges, components, memo) for m in ties),
+                Fraction(0),
+            ) / len(ties)
+    memo[grid] = total / 36
+    return memo[grid]
+
+
+def test_hint_values_match_the_exact_expectation_on_a_small_map():
+    grid = parse_grid(
+        """
+        TT~.
+        WA~.
+        ....
+        """
+    )
+    roll = (1, 5)  # domino with entertainment, or T-tetromino with trees
+    memo: dict = {}
+    exact = {p: exact_greedy_value(draw(grid, p, SMALL), (), SMALL, memo) for p in legal_placements(grid, roll, SMALL)}
+    result = hint(grid, roll, (), SMALL, Budget(GENEROUS), seed=9, rollouts=3000)
+    assert not result.interrupted
+    for a in result.alternatives:
+        if a.samples >= 200:
+            truth = float(exact[a.move.placements[0]])
+            assert abs(a.sample_value - truth) <= 4.5 * a.standard_error + 0.25, (a.label, a.sample_value, truth)
+    best_exact = max(exact.values())
+    hinted = exact[result.best.move.placements[0]]
+    assert float(best_exact - hinted) <= max(4 * result.alternatives[1].loss_standard_error, 0.3)
+    assert all(e in ELEMENTS for e in {p.element for p in exact})
+    assert math.isfinite(float(best_exact))
+
+
+def test_neighbour_map_default_objective_hurts_the_owner():
+    grid = mid_game(6)
+    result = hint(grid, (4, 4), (), budget=Budget(GENEROUS), seed=2, mode=HintMode.NEIGHBOUR_MAP, rollouts=200)
+    assert result.objective is Objective.OWNER_WORST
+    assert_ranking_invariants(result, maximise=False)
+
+
+def test_solo_when_no_assignment_fits_both_maps_one_map_draws_and_the_game_goes_on():
+    # Both maps only have room for a domino; roll (1, 4) = domino or 2x2 square: no pair of different options
+    # fits, but neither map is blocked, so one domino is drawn on one of the maps.
+    grid = parse_grid(
+        """
+        TTTTTTTTT
+        WWWWWWWWW
+        ~~~~~~~~~
+        AAAAAAA..
+        AAAAAAAAA
+        """
+    )
+    result = hint(grid, (1, 4), (), budget=Budget(GENEROUS), seed=1, mode="solo", second_grid=grid, rollouts=100)
+    assert not result.blocked and not result.game_ends_after and result.blocked_maps == ()
+    assert result.alternatives
+    drawn_on = set()
+    for a in result.alternatives:
+        drawn = [(i, p) for i, p in enumerate(a.move.placements) if p is not None]
+        assert len(drawn) == 1
+        map_index, placement = drawn[0]
+        assert placement.option == Option(1, 4)
+        draw(grid, placement)
+        drawn_on.add(map_index)
+    assert drawn_on == {0, 1}

@@ -1,0 +1,283 @@
+"""CP-SAT maxima against the rules model and the brute-force oracles on tiny maps.
+
+Every answer is replayed here through the rules model independently of the checks inside `maximise`:
+each placement legal in order, forced play respected (a skipped roll really could not be drawn, and only
+after the first such roll), the final map equal to the replay, and the claimed score equal to
+`rules.score` of that map.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from solver.core.budget import Budget
+from solver.core.cpsat import Proof
+from solver.core.seeding import rng_for
+from solver.happy_campers import exhaustive, rules
+from solver.happy_campers.maximise import (
+    MaxResult,
+    absolute_max,
+    challenge_max,
+    clairvoyant_max,
+    is_unique_optimum,
+    model_score,
+)
+from solver.happy_campers.rules import Challenge, Components
+
+TINY_3x4 = Components(rows=3, cols=4)
+TINY_4x4 = Components(rows=4, cols=4)
+SOLVE_S = 30.0
+
+
+def replay_clairvoyant(result: MaxResult, start: rules.Grid, rolls, components: Components) -> rules.Grid:
+    """Re-draw the answer with the rules model; return the final map."""
+    assert len(result.turns) == len(rolls)
+    grid = start
+    ended = False
+    for turn, roll in zip(result.turns, rolls, strict=True):
+        assert turn.roll == tuple(roll)
+        if turn.placement is None:
+            if not ended:
+                assert not rules.can_draw(grid, roll, components), "a drawable roll was skipped"
+            ended = True
+            continue
+        assert not ended, "a roll was drawn after the game ended"
+        assert turn.placement.option in rules.roll_options(roll)
+        grid = rules.draw(grid, turn.placement, components)
+    assert grid == result.grid
+    return grid
+
+
+def random_rolls(rng, count: int) -> list[tuple[int, int]]:
+    return [(int(a), int(b)) for a, b in rng.integers(1, 7, size=(count, 2))]
+
+
+def predrawn_map(rng, components: Components, pieces: int) -> rules.Grid:
+    """A legal pre-drawn map: `pieces` random legal drawings of random rolls from an empty map."""
+    grid = rules.empty_grid(components)
+    for _ in range(pieces):
+        moves = rules.legal_placements(grid, random_rolls(rng, 1)[0], components)
+        if moves:
+            grid = rules.draw(grid, moves[int(rng.integers(len(moves)))], components)
+    return grid
+
+
+def clairvoyant_instance(seed: int):
+    rng = rng_for(seed, "test_maximise", "clairvoyant")
+    components = TINY_3x4 if seed % 2 == 0 else TINY_4x4
+    rolls = random_rolls(rng, int(rng.integers(5, 8)))
+    start = predrawn_map(rng, components, 1) if seed % 3 == 2 else rules.empty_grid(components)
+    card_sets = [(), (), (Challenge.PRIVACY,), (Challenge.NATURE_RESERVE,), (Challenge.TENT_TOGETHER,)]
+    challenges = card_sets[seed % len(card_sets)]
+    return components, start, rolls, challenges
+
+
+def check_clairvoyant_seed(seed: int) -> tuple[bool, bool]:
+    components, start, rolls, challenges = clairvoyant_instance(seed)
+    oracle = exhaustive.clairvoyant_max(start, rolls, challenges, components)
+    result = clairvoyant_max(start, rolls, challenges, components, Budget(SOLVE_S))
+    assert result.proof is Proof.OPTIMAL, (seed, result.proof)
+    assert result.score == oracle.score == result.bound, (seed, result.score, oracle.score)
+    final = replay_clairvoyant(result, start, rolls, components)
+    assert rules.score(final, challenges, components).total == result.score
+    forced_end = any(t.placement is None for t in result.turns)
+    return forced_end, result.score > 0
+
+
+def test_clairvoyant_matches_oracle_on_tiny_maps():
+    outcomes = [check_clairvoyant_seed(seed) for seed in range(14)]
+    # The instance set must exercise both early endings and real (positive) scores, else it proves little.
+    assert sum(forced for forced, _ in outcomes) >= 3
+    assert sum(positive for _, positive in outcomes) >= 3
+    assert sum(not forced for forced, _ in outcomes) >= 2
+
+
+@pytest.mark.slow
+def test_clairvoyant_matches_oracle_on_many_tiny_maps():
+    outcomes = [check_clairvoyant_seed(seed) for seed in range(14, 80)]
+    assert sum(forced for forced, _ in outcomes) >= 10
+    assert sum(positive for _, positive in outcomes) >= 10
+
+
+def test_clairvoyant_with_cards_and_great_divide_matches_oracle():
+    rng = rng_for(7, "test_maximise", "cards")
+    card_sets = [
+        (Challenge.RIVER_TOWN, Challenge.QUICK_PEE),
+        (Challenge.GREAT_DIVIDE, Challenge.DANGEROUS_ANIMALS),
+        (Challenge.FESTIVAL, Challenge.NATURE_RESERVE),
+    ]
+    for challenges in card_sets:
+        rolls = random_rolls(rng, 7)
+        oracle = exhaustive.clairvoyant_max(None, rolls, challenges, TINY_3x4)
+        result = clairvoyant_max(None, rolls, challenges, TINY_3x4, Budget(SOLVE_S))
+        assert result.proof is Proof.OPTIMAL
+        assert result.score == oracle.score, challenges
+        final = replay_clairvoyant(result, rules.empty_grid(TINY_3x4), rolls, TINY_3x4)
+        assert rules.score(final, challenges, TINY_3x4).total == result.score
+
+
+def test_game_ends_at_first_undrawable_roll_even_if_later_rolls_fit():
+    # 2x2 squares first fill the 3x4 map's room for squares; a square then cannot be drawn, and the later
+    # dominoes (which would fit) must stay unused.
+    components = TINY_3x4
+    start = rules.parse_grid("TTWW\nTTWW\n....")
+    rolls = [(4, 4), (1, 1), (1, 1)]
+    result = clairvoyant_max(start, rolls, (), components, Budget(SOLVE_S))
+    assert [t.placement is None for t in result.turns] == [True, True, True]
+    assert result.grid == start
+    assert result.score == 0 and result.proof is Proof.OPTIMAL  # incomplete map
+
+
+@pytest.mark.parametrize(
+    "challenges",
+    [
+        (),
+        (Challenge.PRIVACY,),
+        (Challenge.RIVER_TOWN, Challenge.TENT_TOGETHER),
+        (Challenge.NATURE_RESERVE,),
+        (Challenge.GREAT_DIVIDE, Challenge.QUICK_PEE),
+        (Challenge.DANGEROUS_ANIMALS, Challenge.FESTIVAL),
+    ],
+)
+def test_absolute_max_matches_oracle(challenges):
+    oracle = exhaustive.absolute_max(TINY_3x4, challenges)
+    result = absolute_max(TINY_3x4, challenges, Budget(SOLVE_S))
+    assert result.proof is Proof.OPTIMAL
+    assert result.score == oracle.score == result.bound
+    grid = rules.empty_grid(TINY_3x4)
+    for turn in result.turns:
+        grid = rules.draw(grid, turn.placement, TINY_3x4)
+    assert grid == result.grid
+    assert rules.score(grid, challenges, TINY_3x4).total == result.score
+
+
+def test_absolute_max_from_a_predrawn_map_matches_oracle():
+    start = rules.parse_grid("....\n.EE.\n....")
+    oracle = exhaustive.absolute_max(TINY_3x4, (Challenge.PRIVACY,), start_grid=start)
+    result = absolute_max(TINY_3x4, (Challenge.PRIVACY,), Budget(SOLVE_S), start_grid=start)
+    assert result.proof is Proof.OPTIMAL and result.score == oracle.score
+    grid = start
+    for turn in result.turns:
+        grid = rules.draw(grid, turn.placement, TINY_3x4)
+    assert grid == result.grid and rules.score(grid, (Challenge.PRIVACY,), TINY_3x4).total == result.score
+
+
+def test_challenge_max_privacy_on_tiny_map_is_every_edge_square_but_room_for_four_elements():
+    # 3x5: 12 edge squares, 3 inner squares; the other four elements need at least 2 squares each in a
+    # tiling by shapes of size >= 2 (no monomino), i.e. 8 squares, so at most 15 - 8 = 7 trees... on the edge.
+    components = Components(rows=3, cols=5)
+    result = challenge_max(Challenge.PRIVACY, components, Budget(SOLVE_S))
+    assert result.proof is Proof.OPTIMAL
+    breakdown = rules.score(result.grid, (Challenge.PRIVACY,), components)
+    assert breakdown.complete
+    assert breakdown.challenge_points[Challenge.PRIVACY] == result.score == 7
+
+
+def test_uniqueness_matches_enumeration_of_optimal_final_maps():
+    """is_unique_optimum against an exhaustive count of distinct optimal final maps."""
+    checked = {True: 0, False: 0}
+    for seed in range(40):
+        rng = rng_for(seed, "test_maximise", "unique")
+        rolls = random_rolls(rng, 5)
+        start = predrawn_map(rng, TINY_3x4, 1)
+        best, maps = optimal_final_maps(start, rolls, TINY_3x4)
+        result = clairvoyant_max(start, rolls, (), TINY_3x4, Budget(SOLVE_S))
+        assert result.score == best
+        if best <= 0:
+            continue
+        unique = is_unique_optimum(result, Budget(SOLVE_S))
+        assert unique == (len(maps) == 1), seed
+        checked[unique] += 1
+        if checked[True] and checked[False] >= 2:
+            break
+    assert checked[True] >= 1 and checked[False] >= 1
+
+
+def optimal_final_maps(start, rolls, components):
+    """(best score, set of distinct final maps reaching it) by plain enumeration of forced plays."""
+    memo: dict = {}
+
+    def go(grid, index):
+        key = (grid, index)
+        if key in memo:
+            return memo[key]
+        moves = rules.legal_placements(grid, rolls[index], components) if index < len(rolls) else []
+        if not moves:
+            answer = (rules.score(grid, (), components).total, {grid})
+        else:
+            best, maps = None, set()
+            for move in moves:
+                value, finals = go(rules.draw(grid, move, components), index + 1)
+                if best is None or value > best:
+                    best, maps = value, set(finals)
+                elif value == best:
+                    maps |= finals
+            answer = (best, maps)
+        memo[key] = answer
+        return answer
+
+    return go(start, 0)
+
+
+def test_cancelled_budget_stops_without_claiming_optimality():
+    rng = rng_for(3, "test_maximise", "cancel")
+    rolls = random_rolls(rng, 20)
+    budget = Budget(60)
+    budget.cancel()
+    started = time.monotonic()
+    result = clairvoyant_max(None, rolls, (), rules.DEFAULT_COMPONENTS, budget)
+    assert time.monotonic() - started < 10
+    assert result.proof is not Proof.OPTIMAL
+    if result.grid is not None:  # whatever was found is still a checked, legal play
+        replay_clairvoyant(result, rules.empty_grid(), rolls, rules.DEFAULT_COMPONENTS)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The scoring encoding alone, against rules.score, on arbitrary (also disconnected) maps
+# ---------------------------------------------------------------------------------------------------------
+
+CARD_SETS = [
+    (),
+    (Challenge.PRIVACY, Challenge.QUICK_PEE),
+    (Challenge.RIVER_TOWN,),
+    (Challenge.TENT_TOGETHER, Challenge.DANGEROUS_ANIMALS),
+    (Challenge.NATURE_RESERVE, Challenge.FESTIVAL),
+    (Challenge.GREAT_DIVIDE,),
+]
+
+
+@st.composite
+def maps_and_cards(draw):
+    rows = draw(st.integers(2, 4))
+    cols = draw(st.integers(3, 5))
+    components = Components(rows=rows, cols=cols)
+    # Bias towards water and tents so rivers and tent squares actually occur.
+    values = st.sampled_from([0, 0, 1, 2, 3, 3, 3, 4, 4, 4, 5])
+    grid = tuple(tuple(draw(values) for _ in range(cols)) for _ in range(rows))
+    cards = draw(st.sampled_from(CARD_SETS))
+    return components, grid, cards
+
+
+@settings(max_examples=60, deadline=None)
+@given(maps_and_cards())
+def test_scoring_encoding_equals_rules_score(case):
+    components, grid, cards = case
+    breakdown = rules.score(grid, cards, components)
+    value = model_score(grid, cards, components, Budget(SOLVE_S))
+    if breakdown.complete:
+        assert value == breakdown.total
+    else:
+        assert value is None
+
+
+def test_scoring_encoding_on_rivers_and_tent_squares():
+    grid = rules.parse_grid("~~~~\nAA~T\nAAWE\n~~~~")
+    components = TINY_4x4
+    cards = (Challenge.RIVER_TOWN, Challenge.TENT_TOGETHER)
+    breakdown = rules.score(grid, cards, components)
+    assert breakdown.challenge_points[Challenge.RIVER_TOWN] == 10
+    assert model_score(grid, cards, components) == breakdown.total
