@@ -6,10 +6,9 @@ compares byte for byte with the committed files.
 
 from __future__ import annotations
 
+import subprocess
 import sys
 from pathlib import Path
-
-from grpc_tools import protoc
 
 ROOT = Path(__file__).resolve().parents[1]
 PROTO_ROOT = ROOT / "protos"
@@ -22,21 +21,26 @@ def proto_files() -> list[Path]:
 
 
 def generate(out_dir: Path) -> list[Path]:
-    """Run protoc into `out_dir`; return the generated files relative to it."""
+    """Run protoc into `out_dir`; return the generated files relative to it.
+
+    protoc runs in a child process: grpc_tools and ortools each bundle their own libprotobuf, and loading
+    both into one process aborts it (a descriptor-database clash), e.g. in a test session.
+    `python -m grpc_tools.protoc` adds the well-known-types include path itself.
+    """
     out_dir.mkdir(parents=True, exist_ok=True)
-    include = Path(protoc.__file__).resolve().parent / "_proto"
     args = [
+        sys.executable,
+        "-m",
         "grpc_tools.protoc",
         f"-I{PROTO_ROOT}",
-        f"-I{include}",
         f"--python_out={out_dir}",
         f"--pyi_out={out_dir}",
         f"--grpc_python_out={out_dir}",
         *(str(p.relative_to(PROTO_ROOT)) for p in proto_files()),
     ]
-    code = protoc.main(args)
-    if code != 0:
-        raise RuntimeError(f"protoc failed with exit code {code}")
+    completed = subprocess.run(args, capture_output=True, text=True, check=False)
+    if completed.returncode != 0:
+        raise RuntimeError(f"protoc failed ({completed.returncode}): {completed.stderr.strip()}")
     for package in (out_dir / "campsolver", out_dir / PACKAGE_DIR):
         (package / "__init__.py").write_text(INIT_TEXT)
     return sorted(p.relative_to(out_dir) for p in (out_dir / "campsolver").rglob("*") if p.is_file())

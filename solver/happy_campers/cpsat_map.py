@@ -272,7 +272,6 @@ def _river_flow(model: cp_model.CpModel, mv: MapVars, water_k: int) -> cp_model.
     outflow: dict[int, list[cp_model.IntVar]] = {i: [] for i in range(n)}
     sources = []
     for i, (r, c) in enumerate(mv.cells):
-        water = mv.cell_element[i][water_k]
         if c == 0:
             src = model.new_bool_var(f"river_src_{r}")
             inflow[i].append(src)
@@ -288,8 +287,9 @@ def _river_flow(model: cp_model.CpModel, mv: MapVars, water_k: int) -> cp_model.
             arc = model.new_bool_var(f"river_{i}_{j}")
             outflow[i].append(arc)
             inflow[j].append(arc)
+    for i in range(n):  # only now are all arcs into square i known
         through = sum(inflow[i])
-        model.add(through <= water)
+        model.add(through <= mv.cell_element[i][water_k])
         model.add(through == sum(outflow[i]))
     return sum(sources)
 

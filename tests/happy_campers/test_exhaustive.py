@@ -172,7 +172,6 @@ def test_clairvoyant_answers_replay_on_4x4_with_pre_drawn_squares(seed):
     _4x4_case(seed, cheap[seed % len(cheap)])
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(6))
 def test_clairvoyant_answers_replay_on_4x4_with_packing_challenges(seed):
     packing = [(Challenge.TENT_TOGETHER,), (Challenge.RIVER_TOWN,), (Challenge.GREAT_DIVIDE,)]

@@ -73,6 +73,8 @@ def clairvoyant_instance(seed: int):
     start = predrawn_map(rng, components, 1) if seed % 3 == 2 else rules.empty_grid(components)
     card_sets = [(), (), (Challenge.PRIVACY,), (Challenge.NATURE_RESERVE,), (Challenge.TENT_TOGETHER,)]
     challenges = card_sets[seed % len(card_sets)]
+    if components is TINY_4x4 and Challenge.NATURE_RESERVE in challenges:
+        challenges = ()  # the oracle's optimistic bound is loose there: minutes instead of milliseconds
     return components, start, rolls, challenges
 
 
@@ -89,7 +91,7 @@ def check_clairvoyant_seed(seed: int) -> tuple[bool, bool]:
 
 
 def test_clairvoyant_matches_oracle_on_tiny_maps():
-    outcomes = [check_clairvoyant_seed(seed) for seed in range(14)]
+    outcomes = [check_clairvoyant_seed(seed) for seed in range(14, 40)]
     # The instance set must exercise both early endings and real (positive) scores, else it proves little.
     assert sum(forced for forced, _ in outcomes) >= 3
     assert sum(positive for _, positive in outcomes) >= 3
@@ -98,7 +100,7 @@ def test_clairvoyant_matches_oracle_on_tiny_maps():
 
 @pytest.mark.slow
 def test_clairvoyant_matches_oracle_on_many_tiny_maps():
-    outcomes = [check_clairvoyant_seed(seed) for seed in range(14, 80)]
+    outcomes = [check_clairvoyant_seed(seed) for seed in [*range(14), *range(40, 90)]]
     assert sum(forced for forced, _ in outcomes) >= 10
     assert sum(positive for _, positive in outcomes) >= 10
 
