@@ -11,10 +11,11 @@ from typing import Any
 
 from campsolver.v1 import common_pb2
 from campsolver.v1 import happy_campers_pb2 as pb
-from service.errors import InvalidArgument, require
+from service.errors import DeadlineExceeded, InvalidArgument, require, require_limit
 from solver.core.budget import Budget
+from solver.core.cpsat import Proof
 from solver.core.geometry import Cell
-from solver.happy_campers import rules
+from solver.happy_campers import maximise, rules
 from solver.happy_campers.rules import Challenge, Components, Element, Grid, Placement
 
 CHALLENGE_FROM_PROTO: dict[int, Challenge] = {
@@ -29,6 +30,15 @@ CHALLENGE_FROM_PROTO: dict[int, Challenge] = {
     pb.CHALLENGE_FESTIVAL: Challenge.FESTIVAL,
 }
 CHALLENGE_TO_PROTO = {challenge: number for number, challenge in CHALLENGE_FROM_PROTO.items()}
+PROOF_TO_PROTO = {
+    Proof.OPTIMAL: common_pb2.PROOF_STATUS_OPTIMAL,
+    Proof.EXACT: common_pb2.PROOF_STATUS_EXACT,
+    Proof.FEASIBLE_WITH_BOUND: common_pb2.PROOF_STATUS_FEASIBLE_WITH_BOUND,
+    Proof.HEURISTIC: common_pb2.PROOF_STATUS_HEURISTIC,
+    Proof.INFEASIBLE: common_pb2.PROOF_STATUS_INFEASIBLE,
+}
+#: Longest roll sequence a clairvoyant MaxScore accepts (RESOURCE_EXHAUSTED beyond).
+MAX_ROLLS = 40
 
 
 def _qualify(prefix: str, error: rules.RulesError) -> InvalidArgument:
@@ -150,6 +160,72 @@ def score(request: pb.HappyCampersServiceScoreRequest, budget: Budget) -> pb.Hap
     return pb.HappyCampersServiceScoreResponse(score=score_to_proto(breakdown))
 
 
+def _stats(stats: maximise.SolveStats, bound: int | None, interrupted: bool) -> common_pb2.SolveStats:
+    message = common_pb2.SolveStats(
+        wall_time_seconds=stats.wall_time_s,
+        nodes=stats.branches,
+        conflicts=stats.conflicts,
+        method="cp-sat",
+        interrupted=interrupted,
+    )
+    if bound is not None:
+        message.bound = bound
+    return message
+
+
+def _require_answer(result: maximise.MaxResult, budget: Budget) -> None:
+    if result.score is None:
+        raise DeadlineExceeded(f"CP-SAT found no solution within the {budget.time_limit_s:.2f} s budget")
+
+
+def max_score(
+    request: pb.HappyCampersServiceMaxScoreRequest, budget: Budget
+) -> pb.HappyCampersServiceMaxScoreResponse:
+    components = components_from_proto(request.components)
+    start = grid_from_rows(request.start_map, components, "start_map")
+    challenges = challenges_from_proto(request.challenges, "challenges")
+    rolls = [roll_from_proto(r, f"rolls[{i}]") for i, r in enumerate(request.rolls)]
+    require_limit(len(rolls), MAX_ROLLS, "rolls", "roll count")
+    mode = request.mode
+    if mode == pb.MAX_MODE_UNSPECIFIED:
+        mode = pb.MAX_MODE_CLAIRVOYANT if rolls else pb.MAX_MODE_ABSOLUTE
+    require(
+        mode != pb.MAX_MODE_CLAIRVOYANT or bool(rolls), "rolls", "the clairvoyant maximum needs a roll sequence"
+    )
+    require(mode != pb.MAX_MODE_ABSOLUTE or not rolls, "rolls", "the absolute maximum takes no rolls")
+    require(not request.card_maxima or mode == pb.MAX_MODE_ABSOLUTE, "card_maxima", "only with the absolute mode")
+    cards = challenges or tuple(CHALLENGE_FROM_PROTO.values())
+    main_share = 1.0 / (1 + len(cards)) if request.card_maxima else 1.0
+    main_budget = budget.sub_budget(main_share)
+    if mode == pb.MAX_MODE_CLAIRVOYANT:
+        result = maximise.clairvoyant_max(start, rolls, challenges, components, main_budget)
+    else:
+        result = maximise.absolute_max(components, challenges, main_budget, start_grid=start)
+    _require_answer(result, budget)
+    assert result.grid is not None and result.breakdown is not None and result.proof is not None
+    placements = [placement_to_proto(t.placement, turn=t.turn) for t in result.turns if t.placement is not None]
+    response = pb.HappyCampersServiceMaxScoreResponse(
+        score=result.score,
+        proof=PROOF_TO_PROTO[result.proof],
+        final_map=grid_to_rows(result.grid),
+        placements=placements,
+        rolls_used=len(placements) if mode == pb.MAX_MODE_CLAIRVOYANT else 0,
+        ended_by_blocked_roll=mode == pb.MAX_MODE_CLAIRVOYANT and len(placements) < len(rolls),
+        breakdown=score_to_proto(result.breakdown),
+        stats=_stats(result.stats, result.bound, interrupted=result.proof is not Proof.OPTIMAL),
+    )
+    if request.card_maxima:
+        for index, card in enumerate(cards):
+            card_budget = budget.sub_budget(1.0 / (len(cards) - index))
+            card_result = maximise.challenge_max(card, components, card_budget)
+            entry = pb.HappyCampersCardMax(challenge=CHALLENGE_TO_PROTO[card], points=card_result.score or 0)
+            entry.proof = PROOF_TO_PROTO.get(card_result.proof, common_pb2.PROOF_STATUS_UNSPECIFIED)
+            if card_result.bound is not None:
+                entry.bound = card_result.bound
+            response.card_maxima.append(entry)
+    return response
+
+
 def legal_moves(
     request: pb.HappyCampersServiceLegalMovesRequest, budget: Budget
 ) -> pb.HappyCampersServiceLegalMovesResponse:
@@ -176,5 +252,14 @@ def _example_legal() -> pb.HappyCampersServiceLegalMovesRequest:
     )
 
 
-HANDLERS: dict[str, Any] = {"Score": score, "LegalMoves": legal_moves}
-EXAMPLES: dict[str, Any] = {"Score": _example_score, "LegalMoves": _example_legal}
+def _example_max() -> pb.HappyCampersServiceMaxScoreRequest:
+    rolls = [(4, 2), (1, 5), (3, 3), (2, 6), (5, 4), (1, 3), (6, 2), (4, 5), (2, 1), (3, 5)]
+    return pb.HappyCampersServiceMaxScoreRequest(
+        rolls=[pb.HappyCampersRoll(first=a, second=b) for a, b in rolls],
+        challenges=[pb.CHALLENGE_PRIVACY],
+        options=common_pb2.SolveOptions(time_limit_seconds=5.0),
+    )
+
+
+HANDLERS: dict[str, Any] = {"MaxScore": max_score, "Score": score, "LegalMoves": legal_moves}
+EXAMPLES: dict[str, Any] = {"MaxScore": _example_max, "Score": _example_score, "LegalMoves": _example_legal}

@@ -657,6 +657,9 @@ def _maximise(
 ) -> MaxResult:
     """Phase A (complete maps, maximise) and, if A cannot reach 0, phase B (an incomplete outcome?)."""
     tally = _Tally()
+    if budget.expired():
+        # CP-SAT ignores a stop request made before its search starts, so never start one.
+        return MaxResult(None, None, None, None, (), None, tally.stats(), problem)
     if problem.kind == "clairvoyant":
         warm = greedy_play(
             problem.start_grid,
