@@ -27,6 +27,8 @@ from solver.core.budget import Budget
 from solver.core.cpsat import Proof
 from solver.core.game import TERMINAL
 
+#: A hint deepens until its budget ends: this is the budget when the request names none (the deadline still caps it).
+DEFAULT_HINT_SECONDS = 1.0
 #: Request size limits (RESOURCE_EXHAUSTED beyond them).
 MAX_PLATES = 200
 MAX_TOKENS = 100
@@ -261,6 +263,8 @@ def hint(request: pb.CamperTourServiceHintRequest, budget: Budget) -> pb.CamperT
     require(request.depth >= 0, "depth", "must not be negative")
     require_limit(request.depth, MAX_HINT_DEPTH, "depth", "search depth")
     state = _decision_state(request.state)
+    if not request.options.time_limit_seconds:
+        budget = budget.limited(DEFAULT_HINT_SECONDS)
     result = hint_search.hint(state, budget, max_depth=request.depth or hint_search.MAX_DEPTH)
     return pb.CamperTourServiceHintResponse(
         alternatives=ranked([(m.action, m.value) for m in result.moves]),
@@ -454,13 +458,15 @@ def warm_up() -> None:
     solo.all_normal_tables(rules.PLATE_COUNT, rules.STARTING_TOKENS)
 
 
-def bench_hint_requests(seed: int, n: int, time_limit_s: float = 0.5) -> list[pb.CamperTourServiceHintRequest]:
-    """Seeded multi-camper hint requests for the latency bench."""
+def bench_hint_requests(
+    seed: int, n: int, time_limit_s: float = 10.0, depth: int = 1
+) -> list[pb.CamperTourServiceHintRequest]:
+    """Seeded multi-camper hint requests for the latency bench (fixed depth, so latency measures the work)."""
     from bench.camper_tour import sample_hint_states
 
     return [
         pb.CamperTourServiceHintRequest(
-            state=state_to_proto(s), options=common_pb2.SolveOptions(time_limit_seconds=time_limit_s)
+            state=state_to_proto(s), depth=depth, options=common_pb2.SolveOptions(time_limit_seconds=time_limit_s)
         )
         for s in sample_hint_states(seed, n)
     ]

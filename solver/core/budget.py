@@ -53,6 +53,12 @@ class Budget:
         self.on_cancel(child.cancel)
         return child
 
+    def limited(self, seconds: float) -> Budget:
+        """A budget of at most `seconds` (less if less is left), cancelled together with this one."""
+        child = Budget(max(min(self.remaining(), seconds), 0.001))
+        self.on_cancel(child.cancel)
+        return child
+
     def elapsed(self) -> float:
         return time.monotonic() - self.started
 

@@ -678,11 +678,8 @@ def _maximise(
     answer = None
     if res_a.has_solution:
         answer = _checked_answer(problem, built, res_a)
-    bound_a: float | None
-    if res_a.status == cp_model.INFEASIBLE:
-        bound_a = float("-inf")
-    else:
-        bound_a = res_a.bound  # None when no solution and no proof
+    # -inf: no complete map at all; None: nothing found and nothing proven.
+    bound_a = float("-inf") if res_a.status == cp_model.INFEASIBLE else res_a.bound
     a_value = answer[2] if answer else None
 
     if (answer is not None and a_value is not None and a_value >= 0) or not incomplete_phase:

@@ -169,8 +169,8 @@ def test_absolute_max_from_a_predrawn_map_matches_oracle():
 
 
 def test_challenge_max_privacy_on_tiny_map_is_every_edge_square_but_room_for_four_elements():
-    # 3x5: 12 edge squares, 3 inner squares; the other four elements need at least 2 squares each in a
-    # tiling by shapes of size >= 2 (no monomino), i.e. 8 squares, so at most 15 - 8 = 7 trees... on the edge.
+    # 3x5: 12 edge squares around 3 inner ones. The other four elements need a piece (>= 2 squares) each,
+    # 8 squares, of which at most 3 are inner: at least 5 edge squares are not trees, so at most 7 are.
     components = Components(rows=3, cols=5)
     result = challenge_max(Challenge.PRIVACY, components, Budget(SOLVE_S))
     assert result.proof is Proof.OPTIMAL
@@ -182,10 +182,11 @@ def test_challenge_max_privacy_on_tiny_map_is_every_edge_square_but_room_for_fou
 def test_uniqueness_matches_enumeration_of_optimal_final_maps():
     """is_unique_optimum against an exhaustive count of distinct optimal final maps."""
     checked = {True: 0, False: 0}
-    for seed in range(40):
+    for seed in range(60):
         rng = rng_for(seed, "test_maximise", "unique")
-        rolls = random_rolls(rng, 4)
-        start = predrawn_map(rng, TINY_4x4, 1)  # a lopsided start, so mirror images are different maps
+        rolls = random_rolls(rng, 2)
+        # A well-filled lopsided start: mirror images are different maps and few finishes tie.
+        start = predrawn_map(rng, TINY_4x4, 4)
         best, maps = optimal_final_maps(start, rolls, TINY_4x4)
         result = clairvoyant_max(start, rolls, (), TINY_4x4, Budget(SOLVE_S))
         assert result.score == best
@@ -194,7 +195,7 @@ def test_uniqueness_matches_enumeration_of_optimal_final_maps():
         unique = is_unique_optimum(result, Budget(SOLVE_S))
         assert unique == (len(maps) == 1), seed
         checked[unique] += 1
-        if checked[True] and checked[False] >= 2:
+        if checked[True] and checked[False]:
             break
     assert checked[True] >= 1 and checked[False] >= 1
 

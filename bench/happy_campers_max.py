@@ -1,0 +1,97 @@
+"""Happy Campers maxima on the default 5x9 map: clairvoyant play, the absolute maximum, each card's maximum.
+
+Run: `python -m bench.happy_campers_max [--seeds N] [--limit S] [--card-limit S]`. Prints a table and
+writes bench/results/happy_campers_max.json. Runs one solve at a time (2 CP-SAT workers), as the machine
+is shared.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from pathlib import Path
+
+from solver.core.budget import Budget
+from solver.core.cpsat import Proof
+from solver.core.seeding import rng_for
+from solver.happy_campers.maximise import absolute_max, challenge_max, clairvoyant_max
+from solver.happy_campers.rules import DEFAULT_COMPONENTS, Challenge
+
+RESULTS = Path(__file__).resolve().parent / "results" / "happy_campers_max.json"
+ROLL_COUNTS = (10, 15, 20)
+
+
+def seeded_rolls(seed: int, count: int) -> list[tuple[int, int]]:
+    rng = rng_for(seed, "bench.happy_campers_max", count)
+    return [(int(a), int(b)) for a, b in rng.integers(1, 7, size=(count, 2))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--seeds", type=int, default=10, help="random roll sequences per length")
+    parser.add_argument("--limit", type=float, default=10.0, help="seconds per clairvoyant solve")
+    parser.add_argument("--card-limit", type=float, default=30.0, help="seconds per absolute/card solve")
+    args = parser.parse_args()
+
+    report: dict[str, object] = {"map": "5x9 default components", "workers": 2, "limit_s": args.limit}
+    clairvoyant_rows = []
+    print(f"clairvoyant max, {args.seeds} seeded sequences per length, {args.limit:g} s each")
+    print(f"{'rolls':>5} {'median s':>9} {'optimal':>8} {'median score':>13} {'median gap':>11}")
+    for count in ROLL_COUNTS:
+        runs = []
+        for seed in range(args.seeds):
+            started = time.monotonic()
+            result = clairvoyant_max(None, seeded_rolls(seed, count), budget=Budget(args.limit))
+            elapsed = time.monotonic() - started
+            runs.append(
+                {
+                    "seed": seed,
+                    "score": result.score,
+                    "bound": result.bound,
+                    "proof": result.proof.value if result.proof else None,
+                    "seconds": round(elapsed, 3),
+                }
+            )
+        optimal = sum(1 for r in runs if r["proof"] == Proof.OPTIMAL.value)
+        gaps = [r["bound"] - r["score"] for r in runs if r["bound"] is not None and r["score"] is not None]
+        scores = [r["score"] for r in runs if r["score"] is not None]
+        row = {
+            "rolls": count,
+            "median_s": round(statistics.median(r["seconds"] for r in runs), 2),
+            "optimal_share": optimal / len(runs),
+            "median_score": statistics.median(scores) if scores else None,
+            "median_gap": statistics.median(gaps) if gaps else None,
+            "runs": runs,
+        }
+        clairvoyant_rows.append(row)
+        print(
+            f"{count:>5} {row['median_s']:>9} {optimal:>3}/{len(runs):<4} {row['median_score']!s:>13}"
+            f" {row['median_gap']!s:>11}"
+        )
+    report["clairvoyant"] = clairvoyant_rows
+
+    print(f"\nabsolute and card maxima, {args.card_limit:g} s each")
+    print(f"{'question':<22} {'value':>6} {'bound':>6} {'proof':<20} {'seconds':>8}")
+    maxima = []
+    questions = [("absolute (no cards)", None), *[(card.value, card) for card in Challenge]]
+    for name, card in questions:
+        started = time.monotonic()
+        if card is None:
+            result = absolute_max(DEFAULT_COMPONENTS, (), Budget(args.card_limit))
+        else:
+            result = challenge_max(card, DEFAULT_COMPONENTS, Budget(args.card_limit))
+        elapsed = time.monotonic() - started
+        proof = result.proof.value if result.proof else None
+        row = {"question": name, "value": result.score, "bound": result.bound, "proof": proof}
+        maxima.append({**row, "seconds": round(elapsed, 2)})
+        print(f"{name:<22} {result.score!s:>6} {result.bound!s:>6} {proof!s:<20} {elapsed:>8.2f}")
+    report["maxima"] = maxima
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text(json.dumps(report, indent=2))
+    print(f"\nwritten {RESULTS.relative_to(Path.cwd()) if RESULTS.is_relative_to(Path.cwd()) else RESULTS}")
+
+
+if __name__ == "__main__":
+    main()
