@@ -66,20 +66,24 @@ class SolveStats(_message.Message):
     def __init__(self, wall_time_seconds: _Optional[float] = ..., bound: _Optional[float] = ..., nodes: _Optional[int] = ..., states: _Optional[int] = ..., conflicts: _Optional[int] = ..., depth: _Optional[int] = ..., samples: _Optional[int] = ..., method: _Optional[str] = ..., interrupted: _Optional[bool] = ...) -> None: ...
 
 class RankedAlternative(_message.Message):
-    __slots__ = ("rank", "label", "value", "loss", "standard_error", "sampled")
+    __slots__ = ("rank", "label", "value", "loss", "standard_error", "sampled", "samples", "note")
     RANK_FIELD_NUMBER: _ClassVar[int]
     LABEL_FIELD_NUMBER: _ClassVar[int]
     VALUE_FIELD_NUMBER: _ClassVar[int]
     LOSS_FIELD_NUMBER: _ClassVar[int]
     STANDARD_ERROR_FIELD_NUMBER: _ClassVar[int]
     SAMPLED_FIELD_NUMBER: _ClassVar[int]
+    SAMPLES_FIELD_NUMBER: _ClassVar[int]
+    NOTE_FIELD_NUMBER: _ClassVar[int]
     rank: int
     label: str
     value: float
     loss: float
     standard_error: float
     sampled: bool
-    def __init__(self, rank: _Optional[int] = ..., label: _Optional[str] = ..., value: _Optional[float] = ..., loss: _Optional[float] = ..., standard_error: _Optional[float] = ..., sampled: _Optional[bool] = ...) -> None: ...
+    samples: int
+    note: str
+    def __init__(self, rank: _Optional[int] = ..., label: _Optional[str] = ..., value: _Optional[float] = ..., loss: _Optional[float] = ..., standard_error: _Optional[float] = ..., sampled: _Optional[bool] = ..., samples: _Optional[int] = ..., note: _Optional[str] = ...) -> None: ...
 
 class DifficultyEvidence(_message.Message):
     __slots__ = ("name", "value", "description")

@@ -33,6 +33,12 @@ class HintMode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     HINT_MODE_OWN_MAP: _ClassVar[HintMode]
     HINT_MODE_NEIGHBOUR_MAP: _ClassVar[HintMode]
     HINT_MODE_SOLO: _ClassVar[HintMode]
+
+class HintObjective(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    HINT_OBJECTIVE_UNSPECIFIED: _ClassVar[HintObjective]
+    HINT_OBJECTIVE_OWNER_WORST: _ClassVar[HintObjective]
+    HINT_OBJECTIVE_OWNER_BEST: _ClassVar[HintObjective]
 CHALLENGE_UNSPECIFIED: Challenge
 CHALLENGE_PRIVACY: Challenge
 CHALLENGE_QUICK_PEE: Challenge
@@ -50,6 +56,9 @@ HINT_MODE_UNSPECIFIED: HintMode
 HINT_MODE_OWN_MAP: HintMode
 HINT_MODE_NEIGHBOUR_MAP: HintMode
 HINT_MODE_SOLO: HintMode
+HINT_OBJECTIVE_UNSPECIFIED: HintObjective
+HINT_OBJECTIVE_OWNER_WORST: HintObjective
+HINT_OBJECTIVE_OWNER_BEST: HintObjective
 
 class HappyCampersComponents(_message.Message):
     __slots__ = ("rows", "cols", "shapes")
@@ -162,7 +171,7 @@ class HappyCampersServiceMaxScoreResponse(_message.Message):
     def __init__(self, score: _Optional[int] = ..., proof: _Optional[_Union[_common_pb2.ProofStatus, str]] = ..., final_map: _Optional[_Iterable[str]] = ..., placements: _Optional[_Iterable[_Union[HappyCampersPlacement, _Mapping]]] = ..., rolls_used: _Optional[int] = ..., ended_by_blocked_roll: _Optional[bool] = ..., breakdown: _Optional[_Union[HappyCampersScore, _Mapping]] = ..., card_maxima: _Optional[_Iterable[_Union[HappyCampersCardMax, _Mapping]]] = ..., stats: _Optional[_Union[_common_pb2.SolveStats, _Mapping]] = ...) -> None: ...
 
 class HappyCampersServiceHintRequest(_message.Message):
-    __slots__ = ("components", "map", "second_map", "roll", "challenges", "mode", "second_challenges", "options")
+    __slots__ = ("components", "map", "second_map", "roll", "challenges", "mode", "second_challenges", "options", "objective")
     COMPONENTS_FIELD_NUMBER: _ClassVar[int]
     MAP_FIELD_NUMBER: _ClassVar[int]
     SECOND_MAP_FIELD_NUMBER: _ClassVar[int]
@@ -171,6 +180,7 @@ class HappyCampersServiceHintRequest(_message.Message):
     MODE_FIELD_NUMBER: _ClassVar[int]
     SECOND_CHALLENGES_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    OBJECTIVE_FIELD_NUMBER: _ClassVar[int]
     components: HappyCampersComponents
     map: _containers.RepeatedScalarFieldContainer[str]
     second_map: _containers.RepeatedScalarFieldContainer[str]
@@ -179,7 +189,8 @@ class HappyCampersServiceHintRequest(_message.Message):
     mode: HintMode
     second_challenges: _containers.RepeatedScalarFieldContainer[Challenge]
     options: _common_pb2.SolveOptions
-    def __init__(self, components: _Optional[_Union[HappyCampersComponents, _Mapping]] = ..., map: _Optional[_Iterable[str]] = ..., second_map: _Optional[_Iterable[str]] = ..., roll: _Optional[_Union[HappyCampersRoll, _Mapping]] = ..., challenges: _Optional[_Iterable[_Union[Challenge, str]]] = ..., mode: _Optional[_Union[HintMode, str]] = ..., second_challenges: _Optional[_Iterable[_Union[Challenge, str]]] = ..., options: _Optional[_Union[_common_pb2.SolveOptions, _Mapping]] = ...) -> None: ...
+    objective: HintObjective
+    def __init__(self, components: _Optional[_Union[HappyCampersComponents, _Mapping]] = ..., map: _Optional[_Iterable[str]] = ..., second_map: _Optional[_Iterable[str]] = ..., roll: _Optional[_Union[HappyCampersRoll, _Mapping]] = ..., challenges: _Optional[_Iterable[_Union[Challenge, str]]] = ..., mode: _Optional[_Union[HintMode, str]] = ..., second_challenges: _Optional[_Iterable[_Union[Challenge, str]]] = ..., options: _Optional[_Union[_common_pb2.SolveOptions, _Mapping]] = ..., objective: _Optional[_Union[HintObjective, str]] = ...) -> None: ...
 
 class HappyCampersHintMove(_message.Message):
     __slots__ = ("placements",)

@@ -15,6 +15,7 @@ from service.errors import DeadlineExceeded, InvalidArgument, require, require_l
 from solver.core.budget import Budget
 from solver.core.cpsat import Proof
 from solver.core.geometry import Cell
+from solver.happy_campers import hint as hint_engine
 from solver.happy_campers import maximise, rules
 from solver.happy_campers.rules import Challenge, Components, Element, Grid, Placement
 
@@ -39,6 +40,19 @@ PROOF_TO_PROTO = {
 }
 #: Longest roll sequence a clairvoyant MaxScore accepts (RESOURCE_EXHAUSTED beyond).
 MAX_ROLLS = 40
+#: Hint budget when the request names none (the deadline still caps it).
+DEFAULT_HINT_SECONDS = 1.0
+HINT_MODE_FROM_PROTO = {
+    pb.HINT_MODE_UNSPECIFIED: hint_engine.HintMode.OWN_MAP,
+    pb.HINT_MODE_OWN_MAP: hint_engine.HintMode.OWN_MAP,
+    pb.HINT_MODE_NEIGHBOUR_MAP: hint_engine.HintMode.NEIGHBOUR_MAP,
+    pb.HINT_MODE_SOLO: hint_engine.HintMode.SOLO,
+}
+OBJECTIVE_FROM_PROTO = {
+    pb.HINT_OBJECTIVE_UNSPECIFIED: hint_engine.Objective.OWNER_WORST,
+    pb.HINT_OBJECTIVE_OWNER_WORST: hint_engine.Objective.OWNER_WORST,
+    pb.HINT_OBJECTIVE_OWNER_BEST: hint_engine.Objective.OWNER_BEST,
+}
 
 
 def _qualify(prefix: str, error: rules.RulesError) -> InvalidArgument:
@@ -160,6 +174,85 @@ def score(request: pb.HappyCampersServiceScoreRequest, budget: Budget) -> pb.Hap
     return pb.HappyCampersServiceScoreResponse(score=score_to_proto(breakdown))
 
 
+def hint(request: pb.HappyCampersServiceHintRequest, budget: Budget) -> pb.HappyCampersServiceHintResponse:
+    components = components_from_proto(request.components)
+    mode = HINT_MODE_FROM_PROTO.get(request.mode)
+    require(mode is not None, "mode", "unknown hint mode")
+    objective = OBJECTIVE_FROM_PROTO.get(request.objective)
+    require(objective is not None, "objective", "unknown objective")
+    solo = mode is hint_engine.HintMode.SOLO
+    # Solo doubles may leave detached pieces (the gap rule), so a solo map need not be connected.
+    grid = grid_from_rows(request.map, components, "map", connected=not solo)
+    require(request.HasField("roll"), "roll", "the current roll is required")
+    roll = roll_from_proto(request.roll, "roll")
+    challenges = challenges_from_proto(request.challenges, "challenges")
+    second_grid = None
+    second_challenges = None
+    if solo:
+        second_grid = grid_from_rows(request.second_map, components, "second_map", connected=False)
+        second_challenges = challenges_from_proto(request.second_challenges, "second_challenges") or challenges
+    else:
+        require(not request.second_map, "second_map", "only in HINT_MODE_SOLO")
+        require(not request.second_challenges, "second_challenges", "only in HINT_MODE_SOLO")
+    if mode is hint_engine.HintMode.NEIGHBOUR_MAP:
+        require(roll[0] == roll[1], "roll", "you draw on a neighbour's map only on a double")
+    if not request.options.time_limit_seconds:
+        budget = budget.limited(DEFAULT_HINT_SECONDS)
+    try:
+        result = hint_engine.hint(
+            grid,
+            roll,
+            challenges,
+            components,
+            budget,
+            seed=request.options.seed,
+            mode=mode,
+            objective=objective,
+            second_grid=second_grid,
+            second_challenges=second_challenges,
+        )
+    except rules.RulesError as error:
+        raise _qualify("", error) from None
+    alternatives = []
+    for alternative in result.alternatives:
+        ranking = common_pb2.RankedAlternative(
+            rank=alternative.rank,
+            label=alternative.label,
+            standard_error=alternative.standard_error or 0.0,
+            sampled=alternative.sampled,
+            samples=alternative.samples,
+        )
+        if alternative.value is not None:
+            ranking.value = alternative.value
+        if alternative.loss is not None:
+            ranking.loss = alternative.loss
+        if alternative.value is None:
+            ranking.note = (
+                f"screened out before any rollout (greedy's immediate gain {alternative.screen_value:g} "
+                "ranked it below the sampled moves)"
+            )
+        elif alternative.tie_group and sum(a.tie_group == alternative.tie_group for a in result.alternatives) > 1:
+            ranking.note = f"exact tie group {alternative.tie_group} (same map up to symmetry)"
+        move = pb.HappyCampersHintMove(
+            placements=[
+                placement_to_proto(p, map_index=index)
+                for index, p in enumerate(alternative.move.placements)
+                if p is not None
+            ]
+        )
+        alternatives.append(pb.HappyCampersHintAlternative(move=move, ranking=ranking))
+    return pb.HappyCampersServiceHintResponse(
+        alternatives=alternatives,
+        blocked=result.blocked,
+        stats=common_pb2.SolveStats(
+            wall_time_seconds=result.wall_time_s,
+            samples=result.rollouts,
+            method=result.method,
+            interrupted=result.interrupted,
+        ),
+    )
+
+
 def _stats(stats: maximise.SolveStats, bound: int | None, interrupted: bool) -> common_pb2.SolveStats:
     message = common_pb2.SolveStats(
         wall_time_seconds=stats.wall_time_s,
@@ -261,5 +354,19 @@ def _example_max() -> pb.HappyCampersServiceMaxScoreRequest:
     )
 
 
-HANDLERS: dict[str, Any] = {"MaxScore": max_score, "Score": score, "LegalMoves": legal_moves}
-EXAMPLES: dict[str, Any] = {"MaxScore": _example_max, "Score": _example_score, "LegalMoves": _example_legal}
+def _example_hint() -> pb.HappyCampersServiceHintRequest:
+    return pb.HappyCampersServiceHintRequest(
+        map=[".........", "...TT....", "...AA~~..", "....WE...", "........."],
+        roll=pb.HappyCampersRoll(first=4, second=2),
+        challenges=[pb.CHALLENGE_TENT_TOGETHER],
+        options=common_pb2.SolveOptions(time_limit_seconds=1.0, seed=1),
+    )
+
+
+HANDLERS: dict[str, Any] = {"Hint": hint, "MaxScore": max_score, "Score": score, "LegalMoves": legal_moves}
+EXAMPLES: dict[str, Any] = {
+    "Hint": _example_hint,
+    "MaxScore": _example_max,
+    "Score": _example_score,
+    "LegalMoves": _example_legal,
+}
