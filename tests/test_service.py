@@ -185,3 +185,34 @@ def test_sigterm_drains_in_flight_calls_then_exits() -> None:
     finally:
         if process.poll() is None:
             process.kill()
+
+
+def test_happy_campers_size_limits_and_invalid_maps(client: CampsolverClient) -> None:
+    too_big = hc.HappyCampersServiceScoreRequest(components=hc.HappyCampersComponents(rows=40))
+    with pytest.raises(CampsolverError) as caught:
+        client.happy_campers.score(too_big, timeout=10)
+    assert caught.value.code == grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert caught.value.violations[0].field == "components.rows"
+    # A pre-drawn map larger than the board is invalid input, naming the map.
+    oversized_map = hc.HappyCampersServiceMaxScoreRequest(start_map=["........."] * 6)
+    with pytest.raises(CampsolverError) as caught:
+        client.happy_campers.max_score(oversized_map, timeout=10)
+    assert caught.value.code == grpc.StatusCode.INVALID_ARGUMENT
+    assert caught.value.violations[0].field == "start_map"
+    not_a_polyomino = hc.HappyCampersServiceLegalMovesRequest(
+        components=hc.HappyCampersComponents(
+            shapes=[hc.HappyCampersShape(rows=rows) for rows in (["#.#"], ["##"], ["###"], ["##", "##"], ["#"])]
+        ),
+        roll=hc.HappyCampersRoll(first=1, second=2),
+    )
+    with pytest.raises(CampsolverError) as caught:
+        client.happy_campers.legal_moves(not_a_polyomino, timeout=10)
+    assert caught.value.code == grpc.StatusCode.INVALID_ARGUMENT
+    assert caught.value.violations[0].field == "components.shapes[0]"
+    disconnected = hc.HappyCampersServiceLegalMovesRequest(
+        map=["T........", ".........", "........E", ".........", "........."],
+        roll=hc.HappyCampersRoll(first=1, second=2),
+    )
+    with pytest.raises(CampsolverError) as caught:
+        client.happy_campers.legal_moves(disconnected, timeout=10)
+    assert caught.value.violations[0].field == "map"

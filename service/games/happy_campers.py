@@ -67,6 +67,9 @@ def element_symbol(element: Element) -> str:
 def components_from_proto(message: pb.HappyCampersComponents, field: str = "components") -> Components:
     rows = message.rows if message.HasField("rows") else rules.DEFAULT_COMPONENTS.rows
     cols = message.cols if message.HasField("cols") else rules.DEFAULT_COMPONENTS.cols
+    # Beyond the configured board limit is a size limit (RESOURCE_EXHAUSTED); nonsense sizes are invalid.
+    require_limit(rows, rules.MAX_MAP_SIDE, f"{field}.rows", "board rows")
+    require_limit(cols, rules.MAX_MAP_SIDE, f"{field}.cols", "board columns")
     shapes: tuple[Any, ...] = rules.DEFAULT_COMPONENTS.shapes
     if message.shapes:
         parsed = []
