@@ -87,7 +87,10 @@ def solve(
         solver.stop_search()
 
     budget.on_cancel(stop)
-    status = solver.solve(model)
+    # `stop_search` before `solve` starts is ignored by CP-SAT, so a spent or cancelled budget never starts
+    # a search (a cancel landing in the tiny window after this check is still bounded by the time limit).
+    searched = not budget.expired()
+    status = solver.solve(model) if searched else cp_model.UNKNOWN
     has_objective = model.has_objective()
     objective = solver.objective_value if has_objective and status in (cp_model.OPTIMAL, cp_model.FEASIBLE) else None
     bound = solver.best_objective_bound if has_objective and status in (cp_model.OPTIMAL, cp_model.FEASIBLE) else None
@@ -96,9 +99,9 @@ def solve(
         proof=proof_of(status, has_objective),
         objective=objective,
         bound=bound,
-        wall_time_s=solver.wall_time,
-        branches=solver.num_branches,
-        conflicts=solver.num_conflicts,
+        wall_time_s=solver.wall_time if searched else 0.0,
+        branches=solver.num_branches if searched else 0,
+        conflicts=solver.num_conflicts if searched else 0,
         solver=solver,
     )
 

@@ -44,7 +44,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from solver.core.budget import Budget, SolveInterrupted
+from solver.core.game import TERMINAL
 from solver.core.seeding import rng_for
+from solver.happy_campers.modes import SOLO_DOUBLE_GAP, SoloState, SoloStep, multiplayer_options
 from solver.happy_campers.policies import (
     DEFAULT_MISSING_PENALTY,
     GREEDY,
@@ -53,12 +55,13 @@ from solver.happy_campers.policies import (
     Candidate,
     FastMap,
     board_tables,
+    candidate_of,
     candidate_placement,
+    modes_solo_rollout,
     rollout,
-    solo_rollout,
+    solo_candidates,
 )
 from solver.happy_campers.rules import (
-    ANY_FACE,
     DEFAULT_COMPONENTS,
     Challenge,
     Components,
@@ -67,7 +70,9 @@ from solver.happy_campers.rules import (
     Option,
     Placement,
     RulesError,
+    empty_grid,
     legal_placements_for_option,
+    roll_options,
     validate_grid,
     validate_roll,
 )
@@ -322,6 +327,8 @@ def hint(
     second_challenges: Iterable[Challenge] | None = None,
     missing_penalty: float = DEFAULT_MISSING_PENALTY,
     rollouts: int | None = None,
+    solo_double_gap: int = SOLO_DOUBLE_GAP,
+    solo_last_turn_map: int | None = None,
 ) -> HintResult:
     """Rank every legal move of `roll` on `grid` (solo: on `grid` and `second_grid`), best first.
 
@@ -329,6 +336,8 @@ def hint(
     time limit -> same answer unless the deadline interrupts the schedule, see the module docs).
     `second_challenges` (solo) defaults to `challenges`. `rollouts` replaces the schedule's planned total
     (a machine-independent way to ask for a given effort; the budget still stops it).
+    Solo only: `solo_double_gap` is `modes.SoloState.double_gap` (the doubles' gap rule); `solo_last_turn_map`
+    (0 or 1) says the other map is already out and this roll is the one extra turn of that map.
     """
     started = time.monotonic()
     budget = budget if budget is not None else Budget(DEFAULT_HINT_TIME_S)
@@ -336,26 +345,26 @@ def hint(
     objective = Objective(objective)
     roll = validate_roll(roll)
     cards = tuple(challenges)
-    start = validate_grid(grid, components) if grid is not None else _empty(components)
     if mode is HintMode.SOLO:
         second_cards = tuple(second_challenges) if second_challenges is not None else cards
-        second = validate_grid(second_grid, components) if second_grid is not None else _empty(components)
-        setup = _solo_setup(start, second, roll, cards, second_cards, components, missing_penalty)
+        maps = (
+            grid if grid is not None else empty_grid(components),
+            second_grid if second_grid is not None else empty_grid(components),
+        )
+        # The rules model validates (solo maps may hold detached pieces) and decides the turn's moves.
+        state = SoloState.new((cards, second_cards), components, maps, solo_double_gap, solo_last_turn_map)
+        setup = _solo_setup(state, roll, missing_penalty)
     else:
+        if solo_last_turn_map is not None:
+            raise RulesError("solo_last_turn_map", "only in solo mode")
         if mode is HintMode.NEIGHBOUR_MAP and roll[0] != roll[1]:
             raise RulesError("roll", "a move on the neighbour's map happens only on a double")
-        setup = _single_setup(start, roll, cards, components, mode, missing_penalty)
+        start = validate_grid(grid, components) if grid is not None else empty_grid(components)
+        setup = _single_setup(start, _mode_options(roll, cards, mode), cards, components, missing_penalty)
     if mode is not HintMode.NEIGHBOUR_MAP:
         objective = Objective.OWNER_BEST  # on your own maps you are the owner
     sign = -1.0 if objective is Objective.OWNER_WORST else 1.0
-    options = _neighbour_options(roll, cards, mode)
-    return _rank(
-        setup, options, mode, objective, sign, cards, components, budget, seed, started, missing_penalty, rollouts
-    )
-
-
-def _empty(components: Components) -> Grid:
-    return tuple((0,) * components.cols for _ in range(components.rows))
+    return _rank(setup, mode, objective, sign, cards, components, budget, seed, started, missing_penalty, rollouts)
 
 
 @dataclass
@@ -372,33 +381,35 @@ class _Setup:
     solo: bool
     notes: list[str]
     grids: tuple[Grid, ...] = ()
+    options: tuple[Option, ...] = ()  # one-map modes: the options of the roll on this map
+    turn: SoloState | None = None  # solo: the rules model's state after the roll
+    double_gap: int = SOLO_DOUBLE_GAP
 
 
-def _neighbour_options(roll: Roll, cards: Sequence[Challenge], mode: HintMode) -> list[tuple[int, int]]:
-    """(shape face, element face) options; Noisy Neighbours lets the neighbour choose any shape on a
-    double (shape face 6 = any shape, element still the rolled one; 6-6 stays any/any)."""
-    a, b = roll
-    if mode is HintMode.NEIGHBOUR_MAP and Challenge.NOISY_NEIGHBOURS in cards:
-        return [(ANY_FACE, b)]
-    return [(a, b)] if a == b else [(a, b), (b, a)]
+def _mode_options(roll: Roll, cards: Sequence[Challenge], mode: HintMode) -> tuple[Option, ...]:
+    """The options of the roll on the hinted map, from the rules model: the single-map game's own roll
+    options (`rules.roll_options`), or on the neighbour's map the multi-player options of a double
+    (`modes.multiplayer_options`: Noisy Neighbours frees the shape)."""
+    if mode is HintMode.NEIGHBOUR_MAP:
+        return multiplayer_options(roll, cards)
+    return roll_options(roll)
 
 
 def _single_setup(
-    start: Grid, roll: Roll, cards: tuple[Challenge, ...], components: Components, mode: HintMode, penalty: float
+    start: Grid, options: tuple[Option, ...], cards: tuple[Challenge, ...], components: Components, penalty: float
 ) -> _Setup:
-    tables = board_tables(components)
+    """One-map moves: every drawing the rules model lists for the options (`legal_placements_for_option`)."""
     fast = FastMap.from_grid(start, cards, components)
     flat = [v for row in start for v in row]
     perms = _symmetries(components.rows, components.cols)
-    candidates: list[Candidate] = []
-    for shape_face, element_face in _neighbour_options(roll, cards, mode):
-        candidates.extend(fast.candidates(shape_face, element_face, components))
+    placements = [p for option in options for p in legal_placements_for_option(start, option, components)]
+    candidates = [candidate_of(p, components) for p in placements]
     gains = fast.gains(candidates, penalty)
     moves: list[HintMove] = []
     move_class: list[int] = []
     classes: list[_Class] = []
     index_of: dict[tuple[int, ...], int] = {}
-    for candidate, gain in zip(candidates, gains, strict=True):
+    for placement, candidate, gain in zip(placements, candidates, gains, strict=True):
         mask, around, element = candidate[:3]
         key = _canonical(_flat_after(flat, mask, element), perms)
         if key not in index_of:
@@ -406,84 +417,85 @@ def _single_setup(
             after.commit(mask, around, element)
             index_of[key] = len(classes)
             classes.append(_Class((after,), SOLO_NORMAL, gain, gain))
-        moves.append(HintMove((candidate_placement(candidate, tables.cols),)))
+        moves.append(HintMove((placement,)))
         move_class.append(index_of[key])
-    return _Setup(moves, move_class, classes, not moves, (), False, 0, False, [], (start,))
+    return _Setup(moves, move_class, classes, not moves, (), False, 0, False, [], (start,), options)
 
 
-def _solo_setup(
-    first: Grid,
-    second: Grid,
-    roll: Roll,
-    first_cards: tuple[Challenge, ...],
-    second_cards: tuple[Challenge, ...],
-    components: Components,
-    penalty: float,
-) -> _Setup:
-    """Solo moves: pairs (one option per map, both maps on a double) or single drawings when the rules say
-    only one map draws (see `policies.solo_turn` for the reading)."""
-    tables = board_tables(components)
-    maps = (FastMap.from_grid(first, first_cards, components), FastMap.from_grid(second, second_cards, components))
-    flats = [[v for row in g for v in row] for g in (first, second)]
+def _solo_setup(state: SoloState, roll: Roll, penalty: float) -> _Setup:
+    """Solo moves exactly as `modes.SoloState` allows them after `roll`: pairs (one option per map, a double
+    on both with the gap rule), a single drawing when no assignment fits both maps (that map then gets one
+    extra turn, the other is out), or the extra turn itself. The rollouts continue with
+    `policies.modes_solo_rollout`, which follows the same flow."""
+    components = state.components
+    turn = state.child(roll)
+    grids = state.maps
+    maps = tuple(FastMap.from_grid(g, cards, components) for g, cards in zip(grids, state.challenges, strict=True))
+    flats = [[v for row in g for v in row] for g in grids]
     perms = _symmetries(components.rows, components.cols)
-    a, b = roll
-    options = [(a, b)] if a == b else [(a, b), (b, a)]
-    per_map = [[fast.candidates(s, e, components) for s, e in options] for fast in maps]
-    blocked = tuple(m for m in (0, 1) if not any(per_map[m]))
     notes: list[str] = []
-    evals = [fast.evaluation(penalty) for fast in maps]
-    # (placement or None per map, phase after the move)
-    combos: list[tuple[tuple[Candidate | None, Candidate | None], int]] = []
+    if turn.current_player() == TERMINAL:
+        notes.append("no drawing fits: the game is over")
+        return _Setup([], [], [], True, (0, 1), True, 0, True, notes, grids, (), turn, state.double_gap)
+    # (candidate or None per map, placement or None per map, phase after the move)
+    combos: list[tuple[tuple[Candidate | None, ...], tuple[Placement | None, ...], int]] = []
     unlisted = 0
-    ends = False
-    if len(blocked) == 2:
-        pass
-    elif blocked:
-        survivor = 1 - blocked[0]
-        ends = True
-        notes.append(f"map {blocked[0] + 1} is blocked: one drawing on map {survivor + 1}, then its bonus turn")
-        for per_option in per_map[survivor]:
-            for candidate in per_option:
-                pair = (candidate, None) if survivor == 0 else (None, candidate)
-                combos.append((pair, survivor))
-    else:
-        assignments = [(0, 0)] if a == b else [(0, 1), (1, 0)]
-        for i, j in assignments:
-            left, right = per_map[0][i], per_map[1][j]
-            if not (left and right):
-                continue
-            kept_left = _top(maps[0], left, penalty, SOLO_PER_MAP_KEEP)
-            kept_right = _top(maps[1], right, penalty, SOLO_PER_MAP_KEEP)
+    blocked_maps: tuple[int, ...] = ()
+    ends = turn.step is not SoloStep.FIRST_OF_TWO
+    if turn.step is SoloStep.FIRST_OF_TWO:
+        for _, option in turn.allowed:
+            left = turn.drawings(0, option)
+            right = turn.drawings(1, turn.follow_option(option))
+            kept_left = _top(maps[0], left, penalty, SOLO_PER_MAP_KEEP, components)
+            kept_right = _top(maps[1], right, penalty, SOLO_PER_MAP_KEEP, components)
             unlisted += len(left) * len(right) - len(kept_left) * len(kept_right)
-            combos.extend(((x, y), SOLO_NORMAL) for x in kept_left for y in kept_right)
-        if not combos:
-            notes.append("no assignment fits both maps: one drawing on one map, the game goes on")
-            for m in (0, 1):
-                for per_option in per_map[m]:
-                    for candidate in per_option:
-                        combos.append(((candidate, None) if m == 0 else (None, candidate), SOLO_NORMAL))
-    if unlisted:
-        notes.append(f"{unlisted} legal pairs not listed: a side was outside the top {SOLO_PER_MAP_KEEP} of its map")
+            combos.extend(((x[1], y[1]), (x[0], y[0]), SOLO_NORMAL) for x in kept_left for y in kept_right)
+        if unlisted:
+            notes.append(
+                f"{unlisted} legal pairs not listed: a side was outside the top {SOLO_PER_MAP_KEEP} of its map"
+            )
+    else:
+        last_turn = turn.step is SoloStep.LAST_TURN
+        open_maps = {m for m, _ in turn.allowed}
+        blocked_maps = tuple(m for m in (0, 1) if m not in open_maps)
+        if last_turn:
+            notes.append(f"the one extra turn of map {state.last_turn_map + 1}: a double is a plain roll")
+        elif blocked_maps:
+            survivor = 1 - blocked_maps[0]
+            notes.append(
+                f"map {blocked_maps[0] + 1} cannot take the roll: one drawing on map {survivor + 1}, "
+                "then its one extra turn"
+            )
+        else:
+            notes.append(
+                "no assignment fits both maps: one drawing on one map; the other map is out and the drawn "
+                "map gets one extra turn"
+            )
+        for m, option in turn.allowed:
+            phase = SOLO_OVER if last_turn else m
+            for placement in turn.drawings(m, option):
+                candidate = candidate_of(placement, components)
+                pair_c = (candidate, None) if m == 0 else (None, candidate)
+                pair_p = (placement, None) if m == 0 else (None, placement)
+                combos.append((pair_c, pair_p, phase))
+    evals = [fast.evaluation(penalty) for fast in maps]
     moves: list[HintMove] = []
     move_class: list[int] = []
     classes: list[_Class] = []
     index_of: dict[tuple[object, ...], int] = {}
     gain_cache: dict[tuple[int, int, int, int], float] = {}
-    for pair, phase in combos:
+    for pair, placements, phase in combos:
         after_evals = list(evals)
         keys: list[tuple[int, ...]] = []
-        placements: list[Placement | None] = []
         for m, candidate in enumerate(pair):
             if candidate is None:
                 keys.append(_canonical(flats[m], perms))
-                placements.append(None)
                 continue
             cache_key = (m, *candidate[:3])
             if cache_key not in gain_cache:
                 gain_cache[cache_key] = maps[m].gains((candidate,), penalty)[0]
             after_evals[m] += gain_cache[cache_key]
             keys.append(_canonical(_flat_after(flats[m], candidate[0], candidate[2]), perms))
-            placements.append(candidate_placement(candidate, tables.cols))
         key = (*keys, phase)
         if key not in index_of:
             after_maps = []
@@ -495,15 +507,22 @@ def _solo_setup(
             screen = min(after_evals) - min(evals)
             index_of[key] = len(classes)
             classes.append(_Class(tuple(after_maps), phase, screen, screen))
-        moves.append(HintMove(tuple(placements)))
+        moves.append(HintMove(placements))
         move_class.append(index_of[key])
-    return _Setup(moves, move_class, classes, not moves, blocked, ends, unlisted, True, notes, (first, second))
+    return _Setup(
+        moves, move_class, classes, not moves, blocked_maps, ends, unlisted, True, notes, grids, (), turn,
+        state.double_gap,
+    )
 
 
-def _top(fast: FastMap, candidates: list[Candidate], penalty: float, keep: int) -> list[Candidate]:
+def _top(
+    fast: FastMap, placements: list[Placement], penalty: float, keep: int, components: Components
+) -> list[tuple[Placement, Candidate]]:
+    """The `keep` drawings with the best greedy gain (ties: rules-model order), with their candidates."""
+    candidates = [candidate_of(p, components) for p in placements]
     gains = fast.gains(candidates, penalty)
     order = sorted(range(len(candidates)), key=lambda i: (-gains[i], i))
-    return [candidates[i] for i in order[:keep]]
+    return [(placements[i], candidates[i]) for i in order[:keep]]
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -531,7 +550,6 @@ def planned_rollouts(
 
 def _rank(
     setup: _Setup,
-    options: Sequence[tuple[int, int]],
     mode: HintMode,
     objective: Objective,
     sign: float,
@@ -543,7 +561,7 @@ def _rank(
     penalty: float,
     planned: int | None,
 ) -> HintResult:
-    _replay_check(setup, options, components)
+    _replay_check(setup, components)
     classes = setup.classes
     for c in classes:
         c.sign = sign
@@ -556,7 +574,11 @@ def _rank(
     def sample(c: _Class, index: int) -> float:
         dice, keys = futures.get(index)
         if setup.solo:
-            return float(solo_rollout([m.copy() for m in c.maps], c.phase, dice, keys, components, penalty))
+            return float(
+                modes_solo_rollout(
+                    [m.copy() for m in c.maps], c.phase, dice, keys, components, penalty, setup.double_gap
+                )
+            )
         if c.phase == SOLO_OVER:
             return float(c.maps[0].final_score())
         return float(rollout(c.maps[0].copy(), dice, keys, GREEDY, components))
@@ -642,28 +664,37 @@ class HintMismatch(RuntimeError):
     """The fast engine produced a drawing the rules model refuses: a bug, never a user error."""
 
 
-def _replay_check(setup: _Setup, options: Sequence[tuple[int, int]], components: Components) -> None:
-    """Every listed drawing must be one the rules model enumerates as legal for its map and option
-    (`rules.legal_placements_for_option`); in one-map modes the two lists must be the same set, so no
-    legal move is missing either. (Membership instead of `rules.draw` per move: same rules model, and
-    2,000 moves of a 6-6 roll would otherwise cost a third of the default budget.)"""
-    legal: list[set[Placement]] = []
-    for grid in setup.grids:
-        allowed: set[Placement] = set()
-        for shape_face, element_face in options:
-            allowed.update(legal_placements_for_option(grid, Option(shape_face, element_face), components))
-        legal.append(allowed)
-    listed: list[set[Placement]] = [set() for _ in setup.grids]
-    for move in setup.moves:
-        for map_index, placement in enumerate(move.placements):
-            if placement is not None:
-                listed[map_index].add(placement)
-    for map_index, placements in enumerate(listed):
-        illegal = placements - legal[map_index]
-        if illegal:
-            raise HintMismatch(f"hint listed drawings the rules model refuses: {sorted(map(str, illegal))[:3]}")
-        if not setup.solo and placements != legal[map_index]:
-            raise HintMismatch(f"hint misses {len(legal[map_index] - placements)} legal drawings")
+def _replay_check(setup: _Setup, components: Components) -> None:
+    """The listed moves come from the rules model; what is checked here is the fast engine the rollouts play
+    the future with: at the root it must generate exactly the rules model's drawings (one-map modes:
+    `FastMap.candidates` of every option; solo: `policies.solo_candidates` of every (map, option) the
+    `SoloState` allows, gap rule included), so rollouts start from the same rules the move list uses."""
+    if setup.solo:
+        turn = setup.turn
+        if turn is None or turn.current_player() != 0:
+            return
+        assert turn.roll is not None
+        double = turn.roll[0] == turn.roll[1] and turn.step is not SoloStep.LAST_TURN
+        pairs = list(turn.allowed)
+        if turn.step is SoloStep.FIRST_OF_TWO:
+            pairs += [(1, turn.follow_option(option)) for _, option in turn.allowed]
+        checks = []
+        for m, option in pairs:
+            fast = FastMap.from_grid(turn.maps[m], (), components)
+            ours = solo_candidates(fast, option.shape_face, option.element_face, components, double, turn.double_gap)
+            checks.append((ours, set(turn.drawings(m, option))))
+    else:
+        fast = FastMap.from_grid(setup.grids[0], (), components)
+        legal = {m.placements[0] for m in setup.moves}
+        ours = [c for o in setup.options for c in fast.candidates(o.shape_face, o.element_face, components)]
+        checks = [(ours, legal)]
+    for candidates, legal in checks:
+        generated = {candidate_placement(c, components.cols) for c in candidates}
+        if generated != legal:
+            raise HintMismatch(
+                f"the rollout engine disagrees with the rules model: {len(generated - legal)} extra, "
+                f"{len(legal - generated)} missing drawings"
+            )
 
 
 def _successive_halving(

@@ -10,6 +10,7 @@ double, ...) are listed in docs/rules/happy-campers.md.
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
@@ -43,6 +44,20 @@ from solver.happy_campers.rules import (
 SOLO_DOUBLE_GAP = 1
 #: Multi-player doubles: 1-3 go to the left neighbour, 4-6 to the right neighbour.
 LEFT_NEIGHBOUR_FACES = frozenset({1, 2, 3})
+
+
+def multiplayer_options(roll: tuple[int, int], challenges: Iterable[Challenge] = ()) -> tuple[Option, ...]:
+    """The options a multi-player map can be drawn with this turn (own map on a plain roll, the neighbour's
+    map on a double).
+
+    Noisy Neighbours lets the neighbour choose any of the five shapes on a double, still filled with the
+    rolled element: `Option(6, d)` (shape face 6 = any shape); double 6 stays any shape, any element. Plain
+    rolls are unchanged by the card. Every solver (the game flow below, the hint engine) asks this function.
+    """
+    a, b = validate_roll(roll)
+    if a == b and Challenge.NOISY_NEIGHBOURS in frozenset(challenges):
+        return (Option(ANY_FACE, b),)
+    return roll_options((a, b))
 
 
 def roll_distribution() -> tuple[tuple[tuple[int, int], Fraction], ...]:
@@ -143,8 +158,15 @@ class SoloState:
         components: Components = DEFAULT_COMPONENTS,
         maps: tuple[Grid, Grid] | None = None,
         double_gap: int = SOLO_DOUBLE_GAP,
+        last_turn_map: int | None = None,
     ) -> SoloState:
-        """A validated start state (maps may be pre-drawn; solo doubles may leave detached pieces)."""
+        """A validated state before a roll (maps may be pre-drawn; solo doubles may leave detached pieces).
+
+        `last_turn_map` (0 or 1) starts in the end phase: the other map is out and this one gets the one
+        extra turn ("You then get 1 more turn ... on the remaining map"), so a hint can be asked there too.
+        """
+        if last_turn_map is not None and (isinstance(last_turn_map, bool) or last_turn_map not in (0, 1)):
+            raise RulesError("last_turn_map", "the map that gets the extra turn is 0 or 1")
         if len(challenges) != 2:
             raise RulesError("challenges", "solo mode has one challenge list per map")
         for chosen in challenges:
@@ -158,7 +180,13 @@ class SoloState:
         if len(maps) != 2:
             raise RulesError("maps", "solo mode plays two maps")
         checked = tuple(validate_grid(m, components, require_connected=False) for m in maps)
-        return cls((checked[0], checked[1]), (tuple(challenges[0]), tuple(challenges[1])), components, double_gap)
+        return cls(
+            (checked[0], checked[1]),
+            (tuple(challenges[0]), tuple(challenges[1])),
+            components,
+            double_gap,
+            last_turn_map=last_turn_map,
+        )
 
     # -- GameState protocol -------------------------------------------------------------------------------
 
@@ -198,11 +226,23 @@ class SoloState:
     def _double_turn(self) -> bool:
         return self.roll is not None and self.roll[0] == self.roll[1] and self.step is not SoloStep.LAST_TURN
 
-    def _drawings(self, map_index: int, option: Option) -> list[Placement]:
+    def drawings(self, map_index: int, option: Option) -> list[Placement]:
+        """The legal drawings of `option` on map `map_index` at this step: on a double (except in the one
+        extra turn) the solo gap rule (`solo_double_placements`), otherwise the ordinary rule. Only
+        meaningful for the (map, option) pairs in `allowed`; `legal_actions` is built from it."""
         grid = self.maps[map_index]
         if self._double_turn():
             return solo_double_placements(grid, option, self.components, self.double_gap)
         return legal_placements_for_option(grid, option, self.components)
+
+    _drawings = drawings  # the name the flow below was written with
+
+    def follow_option(self, used: Option) -> Option:
+        """The option map 1 must take after map 0 took `used` in a two-map turn (the other result; on a
+        double the same one)."""
+        assert self.roll is not None
+        others = [o for o in roll_options(self.roll) if o != used]
+        return others[0] if others else used
 
     def _can(self, map_index: int, option: Option, roll: tuple[int, int]) -> bool:
         probe = replace(self, roll=roll, step=SoloStep.FIRST_OF_TWO)
@@ -238,9 +278,7 @@ class SoloState:
         maps[action.map_index] = fill(maps[action.map_index], action.placement.cells, action.placement.element)
         drawn = replace(self, maps=(maps[0], maps[1]))
         if self.step is SoloStep.FIRST_OF_TWO:
-            used = action.placement.option
-            others = [o for o in roll_options(self.roll) if o != used]  # type: ignore[arg-type]
-            follow = others[0] if others else used
+            follow = self.follow_option(action.placement.option)
             return replace(drawn, step=SoloStep.SECOND, allowed=((1, follow),))
         if self.step is SoloStep.ONLY_ONE:
             return replace(drawn, roll=None, step=None, allowed=(), last_turn_map=action.map_index)
@@ -308,10 +346,7 @@ class MultiplayerState:
     def roll_option_for_maps(self) -> tuple[Option, ...]:
         """The options open on any map this turn (a Noisy Neighbours double frees the shape)."""
         assert self.roll is not None
-        a, b = self.roll
-        if a == b and Challenge.NOISY_NEIGHBOURS in self.challenges:
-            return (Option(ANY_FACE, b),)
-        return roll_options(self.roll)
+        return multiplayer_options(self.roll, self.challenges)
 
     def drawings_on(self, map_index: int) -> list[Placement]:
         grid = self.maps[map_index]

@@ -29,6 +29,7 @@ import numpy as np
 
 from solver.core.budget import Budget
 from solver.core.seeding import rng_for
+from solver.happy_campers.modes import SOLO_DOUBLE_GAP
 from solver.happy_campers.rules import (
     ANY_FACE,
     DEFAULT_COMPONENTS,
@@ -756,5 +757,134 @@ def solo_rollout(
             break
         phase = solo_turn(
             maps, phase, (int(dice[turn, 0]), int(dice[turn, 1])), int(keys[turn]), components, penalty
+        )
+    return min(maps[0].final_score(), maps[1].final_score())
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Solo mode exactly as the rules model's `modes.SoloState` plays it (used by the hint engine)
+# ---------------------------------------------------------------------------------------------------------
+# `solo_turn` above is an older reading (plain adjacency on doubles; when both maps can draw but only the
+# same option, the game goes on). The functions below follow `modes.SoloState` step for step instead: the
+# gap rule on doubles, and "the map not drawn on is out, the drawn map gets one more turn" whenever no
+# assignment fits both maps. `tests/happy_campers/test_hint_agreement.py` pins them to `SoloState`.
+
+
+def candidate_of(placement: Placement, components: Components = DEFAULT_COMPONENTS) -> Candidate:
+    """The fast-engine candidate of a rules-model drawing (inverse of `candidate_placement`)."""
+    tables = board_tables(components)
+    mask = cells_mask(placement.cells, tables.cols)
+    around = _dilate(mask, tables) & ~mask
+    option = placement.option
+    return (mask, around, int(placement.element), option.shape_face, option.element_face)
+
+
+def solo_candidates(
+    fast: FastMap, shape_face: int, element_face: int, components: Components, double: bool, gap: int
+) -> list[Candidate]:
+    """`modes.SoloState.drawings` in the fast engine: the ordinary drawings of one option, plus on a double
+    every detached position whose squares are all more than `gap` orthogonal steps from a drawn square
+    (`modes.solo_double_placements`)."""
+    found = fast.candidates(shape_face, element_face, components)
+    drawn = fast.drawn
+    if not double or not drawn:
+        return found
+    tables = fast.tables
+    halo = drawn
+    for _ in range(gap):
+        halo = _dilate(halo, tables)
+    shape_indices = range(5) if shape_face == ANY_FACE else (shape_face - 1,)
+    elements = _ELEMENT_VALUES if element_face == ANY_FACE else (int(components.elements[element_face - 1]),)
+    for shape_index in shape_indices:
+        detached = [p for p in tables.positions[shape_index] if not p[0] & halo]
+        for element in elements:
+            found.extend((mask, around, element, shape_face, element_face) for mask, around in detached)
+    return found
+
+
+def modes_solo_turn(
+    maps: list[FastMap],
+    phase: int,
+    roll: Roll,
+    key: int,
+    components: Components,
+    penalty: float = DEFAULT_MISSING_PENALTY,
+    gap: int = SOLO_DOUBLE_GAP,
+) -> int:
+    """Play one solo turn greedily as `modes.SoloState` allows it; return the new phase.
+
+    Phases as in `solo_turn` (SOLO_NORMAL, k >= 0: map k has its one extra turn, SOLO_OVER). The flow:
+    - extra turn (phase k): either option on map k by the ordinary rule (a double is a plain roll); if
+      nothing fits, nothing is drawn; the game is over either way;
+    - otherwise, if an assignment fits both maps (one option each; a double on both, gap rule), greedy draws
+      the pair maximising (lower evaluation, sum of evaluations);
+    - else one drawing (any option that fits, gap rule on a double) on one map: that map gets the extra
+      turn and the other is out; if nothing fits anywhere the game is over.
+    """
+    if phase == SOLO_OVER:
+        return SOLO_OVER
+    if phase >= 0:
+        fast = maps[phase]
+        candidates = fast.roll_candidates(roll, components)
+        if candidates:
+            index, _ = _best_single(fast, candidates, key, penalty)
+            fast.commit(*candidates[index][:3])
+        return SOLO_OVER
+    a, b = roll
+    double = a == b
+    options = ((a, b),) if double else ((a, b), (b, a))
+    per_map = [[solo_candidates(fast, s, e, components, double, gap) for s, e in options] for fast in maps]
+    evals = [fast.evaluation(penalty) for fast in maps]
+    assignments = [(0, 0)] if double else [(0, 1), (1, 0)]
+    best_pair = None
+    best_value = (-1e18, -1e18)
+    for i, j in assignments:
+        if not (per_map[0][i] and per_map[1][j]):
+            continue
+        index0, gain0 = _best_single(maps[0], per_map[0][i], key, penalty)
+        index1, gain1 = _best_single(maps[1], per_map[1][j], key >> 3, penalty)
+        after = (evals[0] + gain0, evals[1] + gain1)
+        value = (min(after), after[0] + after[1])
+        if value > best_value:
+            best_value = value
+            best_pair = (per_map[0][i][index0], per_map[1][j][index1])
+    if best_pair is not None:
+        maps[0].commit(*best_pair[0][:3])
+        maps[1].commit(*best_pair[1][:3])
+        return SOLO_NORMAL
+    best_single = None
+    best_value = (-1e18, -1e18)
+    for m in (0, 1):
+        candidates = [c for per_option in per_map[m] for c in per_option]
+        if not candidates:
+            continue
+        index, gain = _best_single(maps[m], candidates, key, penalty)
+        after = [evals[0], evals[1]]
+        after[m] += gain
+        value = (min(after), after[0] + after[1])
+        if value > best_value:
+            best_value = value
+            best_single = (m, candidates[index])
+    if best_single is None:
+        return SOLO_OVER
+    maps[best_single[0]].commit(*best_single[1][:3])
+    return best_single[0]
+
+
+def modes_solo_rollout(
+    maps: list[FastMap],
+    phase: int,
+    dice: np.ndarray,
+    keys: np.ndarray,
+    components: Components,
+    penalty: float = DEFAULT_MISSING_PENALTY,
+    gap: int = SOLO_DOUBLE_GAP,
+) -> int:
+    """`solo_rollout` with `modes_solo_turn`: play both maps (mutated) to the end; the lower final score."""
+    for turn in range(len(dice)):
+        if phase == SOLO_OVER:
+            break
+        phase = modes_solo_turn(
+            maps, phase, (int(dice[turn, 0]), int(dice[turn, 1])), int(keys[turn]), components, penalty, gap
         )
     return min(maps[0].final_score(), maps[1].final_score())

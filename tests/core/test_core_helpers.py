@@ -89,3 +89,13 @@ def test_seeded_generators_are_deterministic_and_independent() -> None:
     assert a == rng_for(7, "rolls").integers(0, 1000, 5).tolist()
     assert a != rng_for(7, "other").integers(0, 1000, 5).tolist()
     assert a != rng_for(8, "rolls").integers(0, 1000, 5).tolist()
+
+
+def test_a_cancelled_budget_never_starts_a_cpsat_search() -> None:
+    model = cp_model.CpModel()
+    x = model.new_int_var(0, 10, "x")
+    model.maximize(x)
+    budget = Budget(60.0)
+    budget.cancel()
+    result = solve(model, budget)
+    assert result.proof is None and not result.has_solution
