@@ -171,7 +171,7 @@ class HappyCampersServiceMaxScoreResponse(_message.Message):
     def __init__(self, score: _Optional[int] = ..., proof: _Optional[_Union[_common_pb2.ProofStatus, str]] = ..., final_map: _Optional[_Iterable[str]] = ..., placements: _Optional[_Iterable[_Union[HappyCampersPlacement, _Mapping]]] = ..., rolls_used: _Optional[int] = ..., ended_by_blocked_roll: _Optional[bool] = ..., breakdown: _Optional[_Union[HappyCampersScore, _Mapping]] = ..., card_maxima: _Optional[_Iterable[_Union[HappyCampersCardMax, _Mapping]]] = ..., stats: _Optional[_Union[_common_pb2.SolveStats, _Mapping]] = ...) -> None: ...
 
 class HappyCampersServiceHintRequest(_message.Message):
-    __slots__ = ("components", "map", "second_map", "roll", "challenges", "mode", "second_challenges", "options", "objective")
+    __slots__ = ("components", "map", "second_map", "roll", "challenges", "mode", "second_challenges", "options", "objective", "solo_double_gap", "solo_last_turn_map")
     COMPONENTS_FIELD_NUMBER: _ClassVar[int]
     MAP_FIELD_NUMBER: _ClassVar[int]
     SECOND_MAP_FIELD_NUMBER: _ClassVar[int]
@@ -181,6 +181,8 @@ class HappyCampersServiceHintRequest(_message.Message):
     SECOND_CHALLENGES_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
     OBJECTIVE_FIELD_NUMBER: _ClassVar[int]
+    SOLO_DOUBLE_GAP_FIELD_NUMBER: _ClassVar[int]
+    SOLO_LAST_TURN_MAP_FIELD_NUMBER: _ClassVar[int]
     components: HappyCampersComponents
     map: _containers.RepeatedScalarFieldContainer[str]
     second_map: _containers.RepeatedScalarFieldContainer[str]
@@ -190,7 +192,9 @@ class HappyCampersServiceHintRequest(_message.Message):
     second_challenges: _containers.RepeatedScalarFieldContainer[Challenge]
     options: _common_pb2.SolveOptions
     objective: HintObjective
-    def __init__(self, components: _Optional[_Union[HappyCampersComponents, _Mapping]] = ..., map: _Optional[_Iterable[str]] = ..., second_map: _Optional[_Iterable[str]] = ..., roll: _Optional[_Union[HappyCampersRoll, _Mapping]] = ..., challenges: _Optional[_Iterable[_Union[Challenge, str]]] = ..., mode: _Optional[_Union[HintMode, str]] = ..., second_challenges: _Optional[_Iterable[_Union[Challenge, str]]] = ..., options: _Optional[_Union[_common_pb2.SolveOptions, _Mapping]] = ..., objective: _Optional[_Union[HintObjective, str]] = ...) -> None: ...
+    solo_double_gap: int
+    solo_last_turn_map: int
+    def __init__(self, components: _Optional[_Union[HappyCampersComponents, _Mapping]] = ..., map: _Optional[_Iterable[str]] = ..., second_map: _Optional[_Iterable[str]] = ..., roll: _Optional[_Union[HappyCampersRoll, _Mapping]] = ..., challenges: _Optional[_Iterable[_Union[Challenge, str]]] = ..., mode: _Optional[_Union[HintMode, str]] = ..., second_challenges: _Optional[_Iterable[_Union[Challenge, str]]] = ..., options: _Optional[_Union[_common_pb2.SolveOptions, _Mapping]] = ..., objective: _Optional[_Union[HintObjective, str]] = ..., solo_double_gap: _Optional[int] = ..., solo_last_turn_map: _Optional[int] = ...) -> None: ...
 
 class HappyCampersHintMove(_message.Message):
     __slots__ = ("placements",)
@@ -207,14 +211,20 @@ class HappyCampersHintAlternative(_message.Message):
     def __init__(self, move: _Optional[_Union[HappyCampersHintMove, _Mapping]] = ..., ranking: _Optional[_Union[_common_pb2.RankedAlternative, _Mapping]] = ...) -> None: ...
 
 class HappyCampersServiceHintResponse(_message.Message):
-    __slots__ = ("alternatives", "blocked", "stats")
+    __slots__ = ("alternatives", "blocked", "stats", "blocked_maps", "game_ends_after", "unlisted_pairs")
     ALTERNATIVES_FIELD_NUMBER: _ClassVar[int]
     BLOCKED_FIELD_NUMBER: _ClassVar[int]
     STATS_FIELD_NUMBER: _ClassVar[int]
+    BLOCKED_MAPS_FIELD_NUMBER: _ClassVar[int]
+    GAME_ENDS_AFTER_FIELD_NUMBER: _ClassVar[int]
+    UNLISTED_PAIRS_FIELD_NUMBER: _ClassVar[int]
     alternatives: _containers.RepeatedCompositeFieldContainer[HappyCampersHintAlternative]
     blocked: bool
     stats: _common_pb2.SolveStats
-    def __init__(self, alternatives: _Optional[_Iterable[_Union[HappyCampersHintAlternative, _Mapping]]] = ..., blocked: _Optional[bool] = ..., stats: _Optional[_Union[_common_pb2.SolveStats, _Mapping]] = ...) -> None: ...
+    blocked_maps: _containers.RepeatedScalarFieldContainer[int]
+    game_ends_after: bool
+    unlisted_pairs: int
+    def __init__(self, alternatives: _Optional[_Iterable[_Union[HappyCampersHintAlternative, _Mapping]]] = ..., blocked: _Optional[bool] = ..., stats: _Optional[_Union[_common_pb2.SolveStats, _Mapping]] = ..., blocked_maps: _Optional[_Iterable[int]] = ..., game_ends_after: _Optional[bool] = ..., unlisted_pairs: _Optional[int] = ...) -> None: ...
 
 class HappyCampersServiceGeneratePuzzleRequest(_message.Message):
     __slots__ = ("seed", "components", "rolls", "grade", "options")

@@ -191,12 +191,21 @@ def hint(request: pb.HappyCampersServiceHintRequest, budget: Budget) -> pb.Happy
     challenges = challenges_from_proto(request.challenges, "challenges")
     second_grid = None
     second_challenges = None
+    solo_options: dict[str, Any] = {}
     if solo:
+        if request.HasField("solo_double_gap"):
+            require(0 <= request.solo_double_gap <= 3, "solo_double_gap", "a gap of 0 to 3 squares")
+            solo_options["solo_double_gap"] = request.solo_double_gap
+        if request.HasField("solo_last_turn_map"):
+            require(request.solo_last_turn_map in (0, 1), "solo_last_turn_map", "0 or 1")
+            solo_options["solo_last_turn_map"] = request.solo_last_turn_map
         second_grid = grid_from_rows(request.second_map, components, "second_map", connected=False)
         second_challenges = challenges_from_proto(request.second_challenges, "second_challenges") or challenges
     else:
         require(not request.second_map, "second_map", "only in HINT_MODE_SOLO")
         require(not request.second_challenges, "second_challenges", "only in HINT_MODE_SOLO")
+        require(not request.HasField("solo_double_gap"), "solo_double_gap", "only in HINT_MODE_SOLO")
+        require(not request.HasField("solo_last_turn_map"), "solo_last_turn_map", "only in HINT_MODE_SOLO")
     if mode is hint_engine.HintMode.NEIGHBOUR_MAP:
         require(roll[0] == roll[1], "roll", "you draw on a neighbour's map only on a double")
     if not request.options.time_limit_seconds:
@@ -213,6 +222,7 @@ def hint(request: pb.HappyCampersServiceHintRequest, budget: Budget) -> pb.Happy
             objective=objective,
             second_grid=second_grid,
             second_challenges=second_challenges,
+            **solo_options,
         )
     except rules.RulesError as error:
         raise _qualify("", error) from None
@@ -247,6 +257,9 @@ def hint(request: pb.HappyCampersServiceHintRequest, budget: Budget) -> pb.Happy
     return pb.HappyCampersServiceHintResponse(
         alternatives=alternatives,
         blocked=result.blocked,
+        blocked_maps=list(result.blocked_maps),
+        game_ends_after=result.game_ends_after,
+        unlisted_pairs=result.unlisted_pairs,
         stats=common_pb2.SolveStats(
             wall_time_seconds=result.wall_time_s,
             samples=result.rollouts,

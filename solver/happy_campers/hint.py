@@ -21,16 +21,21 @@ rollout rate (never from measured wall-clock speed), so a seed gives the same an
 deadline is only a safety stop: if it is hit (a machine slower than the nominal rate, or cancellation),
 the unfinished round is discarded, the answer is the last completed round, and `interrupted` is set.
 
-Modes (rule readings in docs/rules/happy-campers-hint.md):
-- OWN_MAP: a single map, doubles are plain rolls (the single-map game of `maximise.clairvoyant_max`).
-- NEIGHBOUR_MAP: a multi-player double drawn on the neighbour's map; `objective` says whether to help
-  (OWNER_BEST) or hurt (OWNER_WORST, the default: the game is competitive) the map's owner, whose future is
-  played by the rollout policy on their own map. With Noisy Neighbours in play, any shape may be chosen.
-- SOLO: two maps; one option on each (doubles on both); the lower final score counts. Moves are pairs.
+Modes (rule readings in docs/rules/happy-campers-hint.md). Every legal move comes from the rules model, never
+from a private copy of the rules:
+- OWN_MAP: a single map, doubles are plain rolls (the single-map game of `maximise.clairvoyant_max`); moves
+  are `rules.legal_placements_for_option` of `rules.roll_options`.
+- NEIGHBOUR_MAP: a multi-player double drawn on the neighbour's map; the options are
+  `modes.multiplayer_options` (Noisy Neighbours frees the shape), exactly what `modes.MultiplayerState`
+  offers the drawer. `objective` says whether to help (OWNER_BEST) or hurt (OWNER_WORST, the default: the
+  game is competitive) the map's owner, whose future is played by the rollout policy on their own map.
+- SOLO: two maps; the moves are those of the `modes.SoloState` after the roll (pairs, one option per map, a
+  double on both with the solo gap rule; one drawing when no assignment fits both maps; the one extra turn
+  of the remaining map); the lower final score counts. Rollouts continue with `policies.modes_solo_rollout`,
+  which plays the same `SoloState` flow (pinned by tests/happy_campers/test_hint_agreement.py).
 
-Every listed drawing is checked against the rules model's own enumeration of legal drawings
-(`rules.legal_placements_for_option`) before the answer leaves this module; the tests replay them with
-`rules.draw`.
+Before ranking, the fast engine the rollouts use is checked to generate exactly the rules model's drawings at
+the root (`_replay_check`); the tests replay every hinted move through `rules.draw` / the `modes` states.
 """
 
 from __future__ import annotations
@@ -215,8 +220,10 @@ class HintResult:
     objective: Objective
     alternatives: tuple[HintAlternative, ...]
     blocked: bool  # no legal drawing: the game is over for this map (solo: for both maps)
-    blocked_maps: tuple[int, ...]  # solo: maps that can draw neither option this turn (0-based)
-    game_ends_after: bool  # this move is the last of the game (solo: the other map's bonus turn follows)
+    blocked_maps: tuple[int, ...]  # solo: maps with no drawing open this turn (0-based; out, or cannot take it)
+    # solo: after this move at most the one extra turn of the drawn map follows (a single drawing because no
+    # assignment fits both maps), or nothing (this is the extra turn)
+    game_ends_after: bool
     legal_moves: int  # alternatives listed (every legal move; solo: every pair formed, see unlisted_pairs)
     unlisted_pairs: int  # solo only: legal pairs not formed because a side failed the per-map pre-screen
     position_classes: int

@@ -55,7 +55,7 @@ from solver.happy_campers.rules import (
 )
 
 Roll = tuple[int, int]
-Mode = Literal["complete", "incomplete"]
+Mode = Literal["complete", "incomplete", "perfect"]
 
 #: Randomised greedy plays tried for the clairvoyant warm start (each costs a few milliseconds a roll).
 WARMSTART_ROLLOUTS = 8
@@ -374,8 +374,13 @@ def _build_clairvoyant(
                     clause.append(active[t - 1].Not())
                 model.add_bool_or(clause)
 
-    cpsat_map.add_completeness(model, mv, Challenge.GREAT_DIVIDE in problem.challenges, mode == "complete")
+    cpsat_map.add_completeness(model, mv, Challenge.GREAT_DIVIDE in problem.challenges, mode != "incomplete")
     objective = None
+    if mode == "perfect":
+        for filled in mv.filled:
+            model.add(filled == 1)
+        for k, e in enumerate(mv.elements):
+            cpsat_map.add_rooted_connectivity(model, mv, [row[k] for row in mv.cell_element], f"perfect{e}")
     if mode == "complete":
         objective = _scoring_objective(model, mv, problem)
         model.maximize(objective)

@@ -678,7 +678,8 @@ def solo_turn(
 ) -> int:
     """Play one solo turn greedily (maximising the lower of the two evaluations); return the new phase.
 
-    Rule reading (docs/rules/happy-campers-hint.md): a non-double puts one option on each map (either
+    An older reading, kept unchanged for its callers; the hint engine plays `modes_solo_turn` (below), which
+    follows `modes.SoloState`. This one: a non-double puts one option on each map (either
     assignment); a double puts its option on both maps. A map that can draw neither option is blocked: the
     other map draws one shape this turn if it can, then gets one bonus turn, then the game ends. When both
     maps can draw but no assignment fits both (both fit only the same option), one shape is drawn on one

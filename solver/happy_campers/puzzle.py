@@ -37,7 +37,7 @@ from solver.core.cpsat import Proof
 from solver.core.seeding import rng_for
 from solver.happy_campers.cpsat_warmstart import greedy_play
 from solver.happy_campers.maximise import MaxResult, SolveStats, clairvoyant_max, is_unique_optimum
-from solver.happy_campers.policies import play_game
+from solver.happy_campers.policies import GREEDY, FastMap, candidate_placement, play_game
 from solver.happy_campers.rules import (
     ANY_FACE,
     DEFAULT_COMPONENTS,
@@ -84,6 +84,10 @@ CARD_COUNT_WEIGHTS: tuple[float, float, float] = (0.4, 0.4, 0.2)
 #: largest offered shape): drawn uniformly per candidate. Below 1 the map can fill up before the rolls
 #: run out, which is where forced play gets interesting; the spread varies the difficulty.
 OPEN_FRACTION_RANGE: tuple[float, float] = (0.45, 0.75)
+#: Share of pre-drawn drawings chosen by the greedy player (the rest uniformly among legal drawings):
+#: a start that a sensible player could have drawn, and one that can still score (uniformly random
+#: starts on small maps mostly end below 0 points whatever the rolls).
+PREDRAW_GREEDY_SHARE = 0.7
 #: Never leave more open squares than this: beyond ~18 the proofs on 5x9 take seconds instead of 0.1 s.
 MAX_OPEN_SQUARES = 18
 #: At least this many pre-drawn drawings, so the start is a real mid-game position that breaks symmetry.
@@ -233,10 +237,16 @@ def draw_candidate(seed: int, index: int, components: Components, rolls: int) ->
     drawings = 0
     while drawings < MIN_PREDRAWN_DRAWINGS or components.cell_count - len(drawn_cells(grid)) > open_target:
         roll = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
-        moves = legal_placements(grid, roll, components)
-        if not moves:
+        fast = FastMap.from_grid(grid, cards, components)
+        options = fast.roll_candidates(roll, components)
+        if not options:
             break
-        move = moves[int(rng.integers(len(moves)))]
+        key = int(rng.integers(2**31))
+        if rng.random() < PREDRAW_GREEDY_SHARE:
+            chosen = options[GREEDY.choose(fast, options, key)]
+        else:
+            chosen = options[key % len(options)]
+        move = candidate_placement(chosen, components.cols)
         grid = fill(grid, move.cells, move.element)
         drawings += 1
     return Candidate(index, grid, roll_seq, cards)

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from solver.core.budget import Budget
 from solver.happy_campers.hint import HintMode, HintResult, Objective, Stage, hint
+from solver.happy_campers.modes import SoloState
 from solver.happy_campers.policies import RANDOM, play_game, random_rolls
 from solver.happy_campers.rules import (
     ANY_FACE,
@@ -35,6 +36,7 @@ from solver.happy_campers.rules import (
     score,
 )
 
+from .test_hint_agreement import replay_solo
 from .test_hint_policies import reference_evaluation
 
 #: Enough time that the fixed schedule (not the deadline) decides the sample counts in these tests.
@@ -235,10 +237,10 @@ def test_solo_pairs_are_legal_on_both_maps(roll):
         rollouts=300,
     )
     assert result.alternatives
+    turn = SoloState.new(((Challenge.PRIVACY,), (Challenge.QUICK_PEE,)), maps=(first, second)).child(roll)
     for a in result.alternatives:
         on_first, on_second = a.move.placements
-        draw(first, on_first)
-        draw(second, on_second)
+        replay_solo(turn, a.move)  # legal in the rules model's solo flow (gap rule on doubles included)
         if roll[0] == roll[1]:
             assert on_first.option == on_second.option == Option(*roll)
         else:
@@ -263,9 +265,11 @@ def test_solo_with_one_map_blocked_draws_on_the_other_and_ends():
         blocked_map, (2, 5), (), budget=Budget(GENEROUS), seed=0, mode="solo", second_grid=other, rollouts=100
     )
     assert result.blocked_maps == (0,) and result.game_ends_after and not result.blocked
+    turn = SoloState.new(maps=(blocked_map, other)).child((2, 5))
     for a in result.alternatives:
         assert a.move.placements[0] is None
         draw(other, a.move.placements[1])
+        assert replay_solo(turn, a.move).last_turn_map == 1  # map 2 gets its one extra turn
     assert len(result.alternatives) == len(legal_placements(other, (2, 5)))
 
 
@@ -329,9 +333,10 @@ def test_neighbour_map_default_objective_hurts_the_owner():
     assert_ranking_invariants(result, maximise=False)
 
 
-def test_solo_when_no_assignment_fits_both_maps_one_map_draws_and_the_game_goes_on():
+def test_solo_when_no_assignment_fits_both_maps_one_map_draws_and_gets_the_extra_turn():
     # Both maps only have room for a domino; roll (1, 4) = domino or 2x2 square: no pair of different options
-    # fits, but neither map is blocked, so one domino is drawn on one of the maps.
+    # fits. As in modes.SoloState, this is "can't draw on both": one domino on either map, the other map is
+    # out and the drawn map gets one more turn (then the game is over).
     grid = parse_grid(
         """
         TTTTTTTTT
@@ -342,8 +347,9 @@ def test_solo_when_no_assignment_fits_both_maps_one_map_draws_and_the_game_goes_
         """
     )
     result = hint(grid, (1, 4), (), budget=Budget(GENEROUS), seed=1, mode="solo", second_grid=grid, rollouts=100)
-    assert not result.blocked and not result.game_ends_after and result.blocked_maps == ()
+    assert not result.blocked and result.game_ends_after and result.blocked_maps == ()
     assert result.alternatives
+    turn = SoloState.new(maps=(grid, grid)).child((1, 4))
     drawn_on = set()
     for a in result.alternatives:
         drawn = [(i, p) for i, p in enumerate(a.move.placements) if p is not None]
@@ -351,5 +357,6 @@ def test_solo_when_no_assignment_fits_both_maps_one_map_draws_and_the_game_goes_
         map_index, placement = drawn[0]
         assert placement.option == Option(1, 4)
         draw(grid, placement)
+        assert replay_solo(turn, a.move).last_turn_map == map_index
         drawn_on.add(map_index)
     assert drawn_on == {0, 1}

@@ -12,6 +12,7 @@ from solver.happy_campers.modes import (
     SoloDraw,
     SoloState,
     SoloStep,
+    multiplayer_options,
     roll_distribution,
     solo_double_placements,
 )
@@ -248,3 +249,37 @@ def test_multiplayer_rejects_illegal_drawings():
     state = MultiplayerState.new(2, components=SMALL, maps=(START, START)).child((1, 2))
     with pytest.raises(IllegalMove):
         state.child(legal_placements(empty_grid(SMALL), (5, 5), SMALL)[0])
+
+
+def test_multiplayer_options_are_the_ones_every_map_is_offered():
+    # One function decides the options of a multi-player turn; the game flow (and the hint engine) use it.
+    for roll, _ in roll_distribution():
+        for cards in ((), (Challenge.NOISY_NEIGHBOURS,)):
+            state = MultiplayerState.new(2, cards, SMALL).child(roll)
+            assert state.roll_option_for_maps() == multiplayer_options(roll, cards)
+            drawn = {p.option for p in state.legal_actions()}
+            assert drawn <= set(multiplayer_options(roll, cards))
+    assert multiplayer_options((2, 2), (Challenge.NOISY_NEIGHBOURS,)) == (Option(ANY_FACE, 2),)
+    assert multiplayer_options((6, 6), (Challenge.NOISY_NEIGHBOURS,)) == (Option(ANY_FACE, ANY_FACE),)
+    assert multiplayer_options((2, 2), ()) == (Option(2, 2),)
+    assert multiplayer_options((2, 5), (Challenge.NOISY_NEIGHBOURS,)) == (Option(2, 5), Option(5, 2))
+
+
+def test_solo_state_can_start_in_the_extra_turn():
+    # "You then get 1 more turn to draw one shape on the remaining map": a position can be given in that
+    # phase (the hint engine asks about it); only map 1 draws, a double is a plain roll, then the game ends.
+    state = SoloState.new(((), ()), SMALL, (FULL_HOLE_2, START), last_turn_map=1)
+    turn = state.child((1, 1))
+    assert turn.step is SoloStep.LAST_TURN
+    assert {a.map_index for a in turn.legal_actions()} == {1}
+    assert {a.placement for a in turn.legal_actions()} == set(legal_placements(START, (1, 1), SMALL))
+    assert turn.child(turn.legal_actions()[0]).current_player() == TERMINAL
+    with pytest.raises(RulesError):
+        SoloState.new(((), ()), SMALL, last_turn_map=2)
+
+
+def test_solo_follow_option_is_the_other_result_or_the_same_double():
+    state = solo().child((4, 2))
+    assert state.follow_option(Option(4, 2)) == Option(2, 4)
+    assert state.follow_option(Option(2, 4)) == Option(4, 2)
+    assert solo().child((3, 3)).follow_option(Option(3, 3)) == Option(3, 3)
