@@ -16,7 +16,8 @@ from solver.core.budget import Budget
 from solver.core.cpsat import Proof
 from solver.core.geometry import Cell
 from solver.happy_campers import hint as hint_engine
-from solver.happy_campers import maximise, rules
+from solver.happy_campers import maximise, render, rules
+from solver.happy_campers import puzzle as puzzles
 from solver.happy_campers.rules import Challenge, Components, Element, Grid, Placement
 
 CHALLENGE_FROM_PROTO: dict[int, Challenge] = {
@@ -40,6 +41,16 @@ PROOF_TO_PROTO = {
 }
 #: Longest roll sequence a clairvoyant MaxScore accepts (RESOURCE_EXHAUSTED beyond).
 MAX_ROLLS = 40
+#: Puzzle roll counts accepted (RESOURCE_EXHAUSTED beyond the maximum).
+DEFAULT_PUZZLE_ROLLS = 8
+MAX_PUZZLE_ROLLS = 20
+GRADE_TO_PROTO = {
+    puzzles.Grade.EASY: common_pb2.DIFFICULTY_GRADE_EASY,
+    puzzles.Grade.MEDIUM: common_pb2.DIFFICULTY_GRADE_MEDIUM,
+    puzzles.Grade.HARD: common_pb2.DIFFICULTY_GRADE_HARD,
+    puzzles.Grade.EXPERT: common_pb2.DIFFICULTY_GRADE_EXPERT,
+}
+GRADE_FROM_PROTO = {number: grade for grade, number in GRADE_TO_PROTO.items()}
 #: Hint budget when the request names none (the deadline still caps it).
 DEFAULT_HINT_SECONDS = 1.0
 HINT_MODE_FROM_PROTO = {
@@ -269,6 +280,54 @@ def hint(request: pb.HappyCampersServiceHintRequest, budget: Budget) -> pb.Happy
     )
 
 
+def generate_puzzle(
+    request: pb.HappyCampersServiceGeneratePuzzleRequest, budget: Budget
+) -> pb.HappyCampersServiceGeneratePuzzleResponse:
+    components = components_from_proto(request.components)
+    roll_count = request.rolls or DEFAULT_PUZZLE_ROLLS
+    require(roll_count >= 1, "rolls", "a puzzle needs at least one roll")
+    require_limit(roll_count, MAX_PUZZLE_ROLLS, "rolls", "roll count")
+    grade = None
+    if request.grade != common_pb2.DIFFICULTY_GRADE_UNSPECIFIED:
+        grade = GRADE_FROM_PROTO.get(request.grade)
+        require(grade is not None, "grade", "unknown difficulty grade")
+    try:
+        puzzle = puzzles.generate(request.seed, budget, components=components, rolls=roll_count, grade=grade)
+    except puzzles.NoPuzzleFound as error:
+        raise InvalidArgument("seed", f"no puzzle for this seed and these settings: {error}") from None
+    placements = [
+        placement_to_proto(step.placement(), turn=step.turn) for step in puzzle.solution
+    ]
+    proof_stats = puzzle.stats.proof
+    return pb.HappyCampersServiceGeneratePuzzleResponse(
+        puzzle=common_pb2.PuzzleEnvelope(
+            seed=puzzle.seed,
+            grade=GRADE_TO_PROTO[puzzle.grade],
+            evidence=[
+                common_pb2.DifficultyEvidence(name=e.name, value=e.value, description=e.description)
+                for e in puzzle.evidence
+            ],
+            unique=puzzle.unique,
+            proof=PROOF_TO_PROTO[puzzle.proof],
+            text=render.puzzle_text(puzzle),
+            svg=render.puzzle_svg(puzzle),
+        ),
+        start_map=grid_to_rows(puzzle.start_grid),
+        rolls=[pb.HappyCampersRoll(first=a, second=b) for a, b in puzzle.rolls],
+        challenges=[CHALLENGE_TO_PROTO[c] for c in puzzle.challenges],
+        optimum=puzzle.optimum,
+        solution=placements,
+        solution_map=grid_to_rows(puzzle.solution_grid),
+        stats=common_pb2.SolveStats(
+            wall_time_seconds=puzzle.stats.wall_time_s,
+            nodes=proof_stats.branches,
+            conflicts=proof_stats.conflicts,
+            samples=puzzle.stats.candidates,
+            method="cp-sat optimum + uniqueness re-solve per candidate",
+        ),
+    )
+
+
 def _stats(stats: maximise.SolveStats, bound: int | None, interrupted: bool) -> common_pb2.SolveStats:
     message = common_pb2.SolveStats(
         wall_time_seconds=stats.wall_time_s,
@@ -379,9 +438,18 @@ def _example_hint() -> pb.HappyCampersServiceHintRequest:
     )
 
 
-HANDLERS: dict[str, Any] = {"Hint": hint, "MaxScore": max_score, "Score": score, "LegalMoves": legal_moves}
+HANDLERS: dict[str, Any] = {
+    "Hint": hint,
+    "MaxScore": max_score,
+    "GeneratePuzzle": generate_puzzle,
+    "Score": score,
+    "LegalMoves": legal_moves,
+}
 EXAMPLES: dict[str, Any] = {
     "Hint": _example_hint,
+    "GeneratePuzzle": lambda: pb.HappyCampersServiceGeneratePuzzleRequest(
+        seed=3, rolls=6, options=common_pb2.SolveOptions(time_limit_seconds=60.0)
+    ),
     "MaxScore": _example_max,
     "Score": _example_score,
     "LegalMoves": _example_legal,

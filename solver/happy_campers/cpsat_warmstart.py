@@ -9,20 +9,28 @@ solver start from there. Only the rules model is used to play, so every hint is 
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 
 import numpy as np
 
 from solver.core.geometry import Cell, neighbours
+from solver.happy_campers.policies import BoardTables, board_tables
 from solver.happy_campers.rules import (
+    ELEMENTS,
     Challenge,
     Components,
     Element,
     Grid,
+    Option,
     Placement,
+    elements_for_face,
     fill,
     legal_placements,
+    placed_shapes,
+    roll_options,
     score,
+    shapes_for_face,
 )
 
 #: Weights of the local move score (tuned by hand on random 15-roll sequences).
@@ -96,3 +104,194 @@ def greedy_play(
         if best is None or total > best[0]:
             best = (total, plays)
     return best
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Perfect maps: every square drawn, every element one cluster
+# ---------------------------------------------------------------------------------------------------------
+
+#: Move ordering of the perfect-map search: touching the own element is good, leaving empty squares
+#: around the new piece is bad (a tight fill leaves no holes), the noise varies the restarts.
+PERFECT_SAME_CONTACT_WEIGHT = 3.0
+PERFECT_EMPTY_AROUND_WEIGHT = 1.0
+PERFECT_DETACHED_PENALTY = 8.0
+PERFECT_NOISE = 1.5
+#: Nodes of the first restart; each later restart doubles it (a Luby-like schedule without the bookkeeping).
+PERFECT_FIRST_RESTART_NODES = 400
+
+
+class _Deadline(Exception):
+    """The perfect-map search ran out of its time share."""
+
+
+def _dilate(mask: int, tables: BoardTables) -> int:
+    """`mask` plus its orthogonal neighbours on the map."""
+    cols = tables.cols
+    return (
+        mask
+        | ((mask << 1) & tables.not_first_col)
+        | ((mask >> 1) & tables.not_last_col)
+        | ((mask << cols) & tables.full)
+        | (mask >> cols)
+    )
+
+
+def _components(mask: int, tables: BoardTables) -> list[int]:
+    found = []
+    while mask:
+        grown = mask & -mask
+        while True:
+            nxt = _dilate(grown, tables) & mask
+            if nxt == grown:
+                break
+            grown = nxt
+        found.append(grown)
+        mask &= ~grown
+    return found
+
+
+def _reachable_fills(rolls: Sequence[tuple[int, int]], components: Components) -> list[int]:
+    """reach[t] bit s: drawing rolls t, t+1, ... (some prefix of them, one option each) can cover exactly s
+    squares. A perfect map needs the empty squares left before turn t to be such a sum."""
+    reach = [1] * (len(rolls) + 1)
+    for t in range(len(rolls) - 1, -1, -1):
+        options = roll_options(rolls[t])
+        sizes = {len(shape) for option in options for shape in shapes_for_face(option.shape_face, components)}
+        after = 0
+        for size in sizes:
+            after |= reach[t + 1] << size
+        reach[t] = 1 | after
+    return reach
+
+
+def perfect_play(
+    start: Grid,
+    rolls: Sequence[tuple[int, int]],
+    components: Components,
+    rng: np.random.Generator,
+    deadline: float,
+) -> list[Placement | None] | None:
+    """A legal forced play ending in a *perfect* map (no empty square, each element one cluster), or None.
+
+    A perfect map scores the number of squares, which is also an upper bound on every map's score without
+    point-scoring cards, so such a play is optimal; CP-SAT then only has to certify it. The search is a
+    depth-first search over the rolls in order with randomised restarts. It prunes a state when the empty
+    squares cannot be covered exactly by the remaining rolls, when an empty pocket is smaller than the
+    smallest shape, when an element has a cluster that can no longer grow while another cluster of it
+    exists, or when a missing element is offered by no remaining roll. Returns None when `deadline`
+    (time.monotonic) passes first; it never proves that no perfect map exists.
+    """
+    tables = board_tables(components)
+    rows, cols = components.rows, components.cols
+    min_size = min(len(s) for s in components.shapes)
+    drawn0 = 0
+    masks0 = dict.fromkeys(ELEMENTS, 0)
+    for r, row in enumerate(start):
+        for c, v in enumerate(row):
+            if v:
+                drawn0 |= 1 << (r * cols + c)
+                masks0[Element(v)] |= 1 << (r * cols + c)
+    reach = _reachable_fills(rolls, components)
+    # moves[t]: (mask, around, element, option) of every way to draw roll t, legality aside.
+    moves: list[list[tuple[int, int, Element, Option]]] = []
+    offers: list[set[Element]] = []
+    for roll in rolls:
+        seen: set[tuple[int, Element]] = set()
+        found = []
+        for option in roll_options(roll):
+            for shape in shapes_for_face(option.shape_face, components):
+                for placed in placed_shapes(shape, rows, cols):
+                    for element in elements_for_face(option.element_face, components):
+                        if (placed.mask, element) not in seen:
+                            seen.add((placed.mask, element))
+                            found.append((placed.mask, placed.neighbour_mask, element, option))
+        moves.append(found)
+        offers.append({m[2] for m in found})
+    offered_from = [set[Element]() for _ in range(len(rolls) + 1)]
+    for t in range(len(rolls) - 1, -1, -1):
+        offered_from[t] = offers[t] | offered_from[t + 1]
+    failed: set[tuple[int, int, tuple[int, ...]]] = set()
+    counter = [0, 0]  # nodes in this restart, node limit
+
+    def dead(t: int, drawn: int, masks: dict[Element, int]) -> bool:
+        empty = tables.full & ~drawn
+        if not reach[t] >> empty.bit_count() & 1:
+            return True
+        if any(e not in offered_from[t] for e in ELEMENTS if not masks[e]):
+            return True
+        for pocket in _components(empty, tables):
+            if pocket.bit_count() < min_size:
+                return True
+        for e in ELEMENTS:
+            parts = _components(masks[e], tables)
+            if len(parts) > 1 and any(not _dilate(p, tables) & empty for p in parts):
+                return True
+        return False
+
+    def search(t: int, drawn: int, masks: dict[Element, int], plays: list[Placement | None]) -> bool:
+        if drawn == tables.full:
+            if all(masks[e] and len(_components(masks[e], tables)) == 1 for e in ELEMENTS):
+                plays.extend([None] * (len(rolls) - t))
+                return True
+            return False
+        if t == len(rolls):
+            return False
+        key = (t, drawn, tuple(masks[e] for e in ELEMENTS))
+        if key in failed:
+            return False
+        counter[0] += 1
+        if counter[0] > counter[1]:
+            raise _Restart
+        if counter[0] % 64 == 0 and time.monotonic() > deadline:
+            raise _Deadline
+        ranked = []
+        for mask, around, element, option in moves[t]:
+            if mask & drawn or (drawn and not around & drawn):
+                continue
+            same = (around & masks[element]).bit_count()
+            value = PERFECT_SAME_CONTACT_WEIGHT * same - PERFECT_EMPTY_AROUND_WEIGHT * (around & ~drawn).bit_count()
+            if masks[element] and not same:
+                value -= PERFECT_DETACHED_PENALTY
+            ranked.append((value + PERFECT_NOISE * rng.random(), mask, element, option))
+        ranked.sort(key=lambda item: -item[0])
+        for _, mask, element, option in ranked:
+            new_masks = dict(masks)
+            new_masks[element] |= mask
+            new_drawn = drawn | mask
+            if new_drawn != tables.full and dead(t + 1, new_drawn, new_masks):
+                continue
+            plays.append(Placement(_mask_cells(mask, cols), element, option))
+            if search(t + 1, new_drawn, new_masks, plays):
+                return True
+            plays.pop()
+        failed.add(key)
+        return False
+
+    limit = PERFECT_FIRST_RESTART_NODES
+    while time.monotonic() < deadline:
+        counter[0], counter[1] = 0, limit
+        plays: list[Placement | None] = []
+        try:
+            if not dead(0, drawn0, masks0) and search(0, drawn0, masks0, plays):
+                return plays
+            return None  # the whole tree was searched: no perfect map
+        except _Restart:
+            limit *= 2
+        except _Deadline:
+            return None
+    return None
+
+
+class _Restart(Exception):
+    """The current restart used up its node limit."""
+
+
+def _mask_cells(mask: int, cols: int) -> frozenset[Cell]:
+    cells = []
+    index = 0
+    while mask:
+        if mask & 1:
+            cells.append(divmod(index, cols))
+        mask >>= 1
+        index += 1
+    return frozenset(cells)
