@@ -9,14 +9,16 @@ solver start from there. Only the rules model is used to play, so every hint is 
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
+from solver.core.budget import Budget
 from solver.core.geometry import Cell, neighbours
 from solver.happy_campers.policies import BoardTables, board_tables
 from solver.happy_campers.rules import (
+    ANY_FACE,
     ELEMENTS,
     Challenge,
     Components,
@@ -116,6 +118,8 @@ PERFECT_SAME_CONTACT_WEIGHT = 3.0
 PERFECT_EMPTY_AROUND_WEIGHT = 1.0
 PERFECT_DETACHED_PENALTY = 8.0
 PERFECT_NOISE = 1.5
+#: Empty pockets up to this size are checked for an exact tiling by the shapes still to come.
+SMALL_POCKET = 8
 #: Nodes of the first restart; each later restart doubles it (a Luby-like schedule without the bookkeeping).
 PERFECT_FIRST_RESTART_NODES = 400
 
@@ -169,17 +173,17 @@ def perfect_play(
     rolls: Sequence[tuple[int, int]],
     components: Components,
     rng: np.random.Generator,
-    deadline: float,
-) -> list[Placement | None] | None:
-    """A legal forced play ending in a *perfect* map (no empty square, each element one cluster), or None.
+    budget: Budget,
+) -> PerfectSearch:
+    """A legal forced play ending in a *perfect* map (no empty square, each element one cluster), if found.
 
     A perfect map scores the number of squares, which is also an upper bound on every map's score without
     point-scoring cards, so such a play is optimal; CP-SAT then only has to certify it. The search is a
     depth-first search over the rolls in order with randomised restarts. It prunes a state when the empty
     squares cannot be covered exactly by the remaining rolls, when an empty pocket is smaller than the
     smallest shape, when an element has a cluster that can no longer grow while another cluster of it
-    exists, or when a missing element is offered by no remaining roll. Returns None when `deadline`
-    (time.monotonic) passes first; it never proves that no perfect map exists.
+    exists, or when a missing element is offered by no remaining roll. It stops when `budget` expires or
+    is cancelled; `exhausted` says the whole tree was searched without success.
     """
     tables = board_tables(components)
     rows, cols = components.rows, components.cols
@@ -211,7 +215,36 @@ def perfect_play(
     for t in range(len(rolls) - 1, -1, -1):
         offered_from[t] = offers[t] | offered_from[t + 1]
     failed: set[tuple[int, int, tuple[int, ...]]] = set()
-    counter = [0, 0]  # nodes in this restart, node limit
+    counter = [0, 0, 0]  # nodes in this restart, node limit, nodes overall
+
+    # Shapes (by index) some roll from turn t on offers, and every position of each shape by lowest square.
+    shapes_from = [frozenset[int]() for _ in range(len(rolls) + 1)]
+    for t in range(len(rolls) - 1, -1, -1):
+        offered = {
+            s
+            for option in roll_options(rolls[t])
+            for s in (range(len(components.shapes)) if option.shape_face == ANY_FACE else [option.shape_face - 1])
+        }
+        shapes_from[t] = shapes_from[t + 1] | offered
+    by_lowest: dict[tuple[int, int], list[int]] = {}
+    for s, positions in enumerate(tables.positions):
+        for mask, _ in positions:
+            by_lowest.setdefault(((mask & -mask).bit_length() - 1, s), []).append(mask)
+    tileable_memo: dict[tuple[int, frozenset[int]], bool] = {}
+
+    def tileable(pocket: int, shapes: frozenset[int]) -> bool:
+        """Can the shapes (each any number of times) cover exactly this small pocket?"""
+        if not pocket:
+            return True
+        key = (pocket, shapes)
+        if key not in tileable_memo:
+            lowest = (pocket & -pocket).bit_length() - 1
+            tileable_memo[key] = any(
+                mask & pocket == mask and tileable(pocket & ~mask, shapes)
+                for s in shapes
+                for mask in by_lowest.get((lowest, s), ())
+            )
+        return tileable_memo[key]
 
     def dead(t: int, drawn: int, masks: dict[Element, int]) -> bool:
         empty = tables.full & ~drawn
@@ -219,12 +252,14 @@ def perfect_play(
             return True
         if any(e not in offered_from[t] for e in ELEMENTS if not masks[e]):
             return True
-        for pocket in _components(empty, tables):
-            if pocket.bit_count() < min_size:
+        pockets = _components(empty, tables)
+        for pocket in pockets:
+            size = pocket.bit_count()
+            if size < min_size or (size <= SMALL_POCKET and not tileable(pocket, shapes_from[t])):
                 return True
         for e in ELEMENTS:
             parts = _components(masks[e], tables)
-            if len(parts) > 1 and any(not _dilate(p, tables) & empty for p in parts):
+            if len(parts) > 1 and not _joinable(parts, pockets, tables):
                 return True
         return False
 
@@ -240,9 +275,10 @@ def perfect_play(
         if key in failed:
             return False
         counter[0] += 1
+        counter[2] += 1
         if counter[0] > counter[1]:
             raise _Restart
-        if counter[0] % 64 == 0 and time.monotonic() > deadline:
+        if counter[2] % 64 == 0 and budget.expired():
             raise _Deadline
         ranked = []
         for mask, around, element, option in moves[t]:
@@ -268,18 +304,49 @@ def perfect_play(
         return False
 
     limit = PERFECT_FIRST_RESTART_NODES
-    while time.monotonic() < deadline:
+    while not budget.expired():
         counter[0], counter[1] = 0, limit
         plays: list[Placement | None] = []
         try:
             if not dead(0, drawn0, masks0) and search(0, drawn0, masks0, plays):
-                return plays
-            return None  # the whole tree was searched: no perfect map
+                return PerfectSearch(tuple(plays), False, counter[2])
+            return PerfectSearch(None, True, counter[2])
         except _Restart:
             limit *= 2
         except _Deadline:
-            return None
-    return None
+            break
+    return PerfectSearch(None, False, counter[2])
+
+
+@dataclass(frozen=True)
+class PerfectSearch:
+    """What `perfect_play` found: a play per roll (None for rolls after the end), or None."""
+
+    plays: tuple[Placement | None, ...] | None
+    exhausted: bool  # the search tree was explored completely: no perfect map exists
+    nodes: int
+
+
+def _joinable(parts: list[int], pockets: list[int], tables: BoardTables) -> bool:
+    """Can the clusters `parts` of one element still become one? Only through empty pockets: they must be
+    linked in the graph whose nodes are the clusters and the pockets, with an edge where they touch."""
+    reach_mask = 0
+    linked = parts[0]
+    grown = True
+    while grown:
+        grown = False
+        around = _dilate(linked, tables)
+        for pocket in pockets:
+            if pocket & around and not pocket & reach_mask:
+                reach_mask |= pocket
+                linked |= pocket
+                grown = True
+        around = _dilate(linked, tables)
+        for part in parts:
+            if part & around and not part & linked:
+                linked |= part
+                grown = True
+    return all(part & linked for part in parts)
 
 
 class _Restart(Exception):
