@@ -7,6 +7,7 @@ from typing import Any
 from campsolver.v1 import camper_tour_pb2 as pb
 from campsolver.v1 import common_pb2
 from service.errors import InvalidArgument, require, require_limit
+from service.games.shared import PROOF_TO_PROTO, grade_from_proto, grade_to_proto
 from solver.camper_tour import hint as hint_search
 from solver.camper_tour import puzzle as puzzles
 from solver.camper_tour import rules, solo
@@ -66,20 +67,6 @@ COMFORTS_TO_PROTO = {
     ComfortsChoice.DISCARD: pb.COMFORTS_CHOICE_DISCARD,
     ComfortsChoice.DECLINE: pb.COMFORTS_CHOICE_DECLINE,
 }
-PROOF_TO_PROTO = {
-    Proof.OPTIMAL: common_pb2.PROOF_STATUS_OPTIMAL,
-    Proof.EXACT: common_pb2.PROOF_STATUS_EXACT,
-    Proof.FEASIBLE_WITH_BOUND: common_pb2.PROOF_STATUS_FEASIBLE_WITH_BOUND,
-    Proof.HEURISTIC: common_pb2.PROOF_STATUS_HEURISTIC,
-    Proof.INFEASIBLE: common_pb2.PROOF_STATUS_INFEASIBLE,
-}
-GRADE_TO_PROTO = {
-    puzzles.Grade.EASY: common_pb2.DIFFICULTY_GRADE_EASY,
-    puzzles.Grade.MEDIUM: common_pb2.DIFFICULTY_GRADE_MEDIUM,
-    puzzles.Grade.HARD: common_pb2.DIFFICULTY_GRADE_HARD,
-    puzzles.Grade.EXPERT: common_pb2.DIFFICULTY_GRADE_EXPERT,
-}
-GRADE_FROM_PROTO = {number: grade for grade, number in GRADE_TO_PROTO.items()}
 
 
 # --- conversions ----------------------------------------------------------------------------------------
@@ -323,10 +310,7 @@ def max_score(request: pb.CamperTourServiceMaxScoreRequest, budget: Budget) -> p
 def generate_puzzle(
     request: pb.CamperTourServiceGeneratePuzzleRequest, budget: Budget
 ) -> pb.CamperTourServiceGeneratePuzzleResponse:
-    grade = None
-    if request.grade != common_pb2.DIFFICULTY_GRADE_UNSPECIFIED:
-        grade = GRADE_FROM_PROTO.get(request.grade)
-        require(grade is not None, "grade", "unknown difficulty grade")
+    grade = grade_from_proto(request.grade, puzzles.Grade)
     try:
         puzzle = puzzles.generate(
             request.seed,
@@ -346,7 +330,7 @@ def generate_puzzle(
     return pb.CamperTourServiceGeneratePuzzleResponse(
         puzzle=common_pb2.PuzzleEnvelope(
             seed=puzzle.seed,
-            grade=GRADE_TO_PROTO[puzzle.grade],
+            grade=grade_to_proto(puzzle.grade),
             evidence=[
                 common_pb2.DifficultyEvidence(
                     name="heuristic_loss",

@@ -12,6 +12,7 @@ from typing import Any
 from campsolver.v1 import common_pb2
 from campsolver.v1 import happy_campers_pb2 as pb
 from service.errors import DeadlineExceeded, InvalidArgument, require, require_limit
+from service.games.shared import PROOF_TO_PROTO, grade_from_proto, grade_to_proto
 from solver.core.budget import Budget
 from solver.core.cpsat import Proof
 from solver.core.geometry import Cell
@@ -32,25 +33,11 @@ CHALLENGE_FROM_PROTO: dict[int, Challenge] = {
     pb.CHALLENGE_FESTIVAL: Challenge.FESTIVAL,
 }
 CHALLENGE_TO_PROTO = {challenge: number for number, challenge in CHALLENGE_FROM_PROTO.items()}
-PROOF_TO_PROTO = {
-    Proof.OPTIMAL: common_pb2.PROOF_STATUS_OPTIMAL,
-    Proof.EXACT: common_pb2.PROOF_STATUS_EXACT,
-    Proof.FEASIBLE_WITH_BOUND: common_pb2.PROOF_STATUS_FEASIBLE_WITH_BOUND,
-    Proof.HEURISTIC: common_pb2.PROOF_STATUS_HEURISTIC,
-    Proof.INFEASIBLE: common_pb2.PROOF_STATUS_INFEASIBLE,
-}
 #: Longest roll sequence a clairvoyant MaxScore accepts (RESOURCE_EXHAUSTED beyond).
 MAX_ROLLS = 40
 #: Puzzle roll counts accepted (RESOURCE_EXHAUSTED beyond the maximum).
 DEFAULT_PUZZLE_ROLLS = 8
 MAX_PUZZLE_ROLLS = 20
-GRADE_TO_PROTO = {
-    puzzles.Grade.EASY: common_pb2.DIFFICULTY_GRADE_EASY,
-    puzzles.Grade.MEDIUM: common_pb2.DIFFICULTY_GRADE_MEDIUM,
-    puzzles.Grade.HARD: common_pb2.DIFFICULTY_GRADE_HARD,
-    puzzles.Grade.EXPERT: common_pb2.DIFFICULTY_GRADE_EXPERT,
-}
-GRADE_FROM_PROTO = {number: grade for grade, number in GRADE_TO_PROTO.items()}
 #: Hint budget when the request names none (the deadline still caps it).
 DEFAULT_HINT_SECONDS = 1.0
 HINT_MODE_FROM_PROTO = {
@@ -153,15 +140,6 @@ def placement_to_proto(placement: Placement, turn: int = 0, map_index: int = 0) 
         element=element_symbol(placement.element),
         cells=cells_to_proto(sorted(placement.cells)),
         map_index=map_index,
-    )
-
-
-def placement_label(placement: Placement, map_index: int | None = None) -> str:
-    where = f"map {map_index + 1}: " if map_index is not None else ""
-    cells = " ".join(f"r{r}c{c}" for r, c in sorted(placement.cells))
-    return (
-        f"{where}shape {placement.option.shape_face} as {Element(placement.element).name.lower()} "
-        f"(element face {placement.option.element_face}) on {cells}"
     )
 
 
@@ -287,10 +265,7 @@ def generate_puzzle(
     roll_count = request.rolls or DEFAULT_PUZZLE_ROLLS
     require(roll_count >= 1, "rolls", "a puzzle needs at least one roll")
     require_limit(roll_count, MAX_PUZZLE_ROLLS, "rolls", "roll count")
-    grade = None
-    if request.grade != common_pb2.DIFFICULTY_GRADE_UNSPECIFIED:
-        grade = GRADE_FROM_PROTO.get(request.grade)
-        require(grade is not None, "grade", "unknown difficulty grade")
+    grade = grade_from_proto(request.grade, puzzles.Grade)
     try:
         puzzle = puzzles.generate(request.seed, budget, components=components, rolls=roll_count, grade=grade)
     except puzzles.NoPuzzleFound as error:
@@ -302,7 +277,7 @@ def generate_puzzle(
     return pb.HappyCampersServiceGeneratePuzzleResponse(
         puzzle=common_pb2.PuzzleEnvelope(
             seed=puzzle.seed,
-            grade=GRADE_TO_PROTO[puzzle.grade],
+            grade=grade_to_proto(puzzle.grade),
             evidence=[
                 common_pb2.DifficultyEvidence(name=e.name, value=e.value, description=e.description)
                 for e in puzzle.evidence

@@ -1,0 +1,133 @@
+"""The specialised hint search against the generic expectimax over the rules model (the reference).
+
+Every root alternative (action order, every camper's value) and the exactness flag must agree, at depth 1
+and 2, on seeded positions of every kind: openings on unrevealed stacks, fixed layouts with every special
+plate, Unexpected Comforts choices, skipped turns, the last-camper rule and the race home.
+"""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from solver.camper_tour.hint import _SearchNode, leaf_values
+from solver.camper_tour.rules import (
+    Camper,
+    Config,
+    Pending,
+    Phase,
+    PlateKind,
+    TourState,
+    new_game,
+    position_state,
+)
+from solver.camper_tour.search import search
+from solver.core.budget import Budget, SolveInterrupted
+from solver.core.expectimax import expectimax
+from solver.core.game import CHANCE, sample_outcome
+from solver.core.seeding import rng_for
+
+K = PlateKind
+TOLERANCE = 1e-9
+SMALL_STACK = Config(plate_count=24, starting_tokens=10, specials=tuple((k, 2) for k in K if k != K.NORMAL))
+SMALL_LAYOUT = Config(plate_count=24, starting_tokens=10, layout=tuple(
+    (K.NORMAL, K.NO_PARKING, K.VILLAGE_FESTIVAL, K.UNEXPECTED_COMFORTS, K.MECHANICAL_PROBLEM, K.NORMAL)[i % 6]
+    for i in range(24)))
+
+
+def reference(state: TourState, depth: int):  # type: ignore[no-untyped-def]
+    return expectimax(_SearchNode(state), budget=Budget(120), max_depth=depth,
+                      leaf_value=lambda node: leaf_values(node.state))
+
+
+def assert_same_as_reference(state: TourState, depth: int) -> None:
+    expected = reference(state, depth)
+    alternatives, stats = search(state, depth, Budget(120))
+    assert [action for action, _ in alternatives] == [alt.action for alt in expected.alternatives]
+    for (action, values), alt in zip(alternatives, expected.alternatives, strict=True):
+        assert values == pytest.approx(alt.values, abs=TOLERANCE), action
+    assert (not stats.used_leaf) == expected.exact
+
+
+def random_position(config: Config, seed: int, *, max_steps: int = 60) -> TourState | None:
+    """A decision state of 2-4 campers reached by seeded random play (None if the game ended first)."""
+    rng = rng_for(seed, "camper-tour-search-test")
+    state = new_game(config, int(rng.integers(2, 5)), first=int(rng.integers(0, 2)))
+    for _ in range(int(rng.integers(1, max_steps))):
+        if state.current_player() == CHANCE:
+            state = state.child(sample_outcome(state, rng))
+        elif state.current_player() >= 0:
+            actions = state.legal_actions()
+            state = state.child(actions[int(rng.integers(len(actions)))])
+        else:
+            return None
+    while state.current_player() == CHANCE:
+        state = state.child(sample_outcome(state, rng))
+    return state if state.current_player() >= 0 else None
+
+
+def seeded_positions(config: Config, count: int, first_seed: int) -> list[TourState]:
+    found: list[TourState] = []
+    seed = first_seed
+    while len(found) < count:
+        state = random_position(config, seed)
+        seed += 1
+        if state is not None:
+            found.append(state)
+    return found
+
+
+def ret(position: int, tokens: int, marker: int, pending: Pending = Pending.NONE) -> Camper:
+    return Camper(position=position, tokens=tokens, phase=Phase.RETURN, marker=marker, pending=pending)
+
+
+HAND_MADE = [
+    # race home: arrivals that end the game, a blocked starting plate, negative tokens
+    position_state(SMALL_LAYOUT, [ret(5, 2, 14), ret(9, -1, 15)]),
+    position_state(SMALL_LAYOUT, [ret(4, 1, 8), Camper(position=1, tokens=4), ret(7, 3, 12)]),
+    # the last-camper rule: a failed roll eliminates
+    position_state(SMALL_LAYOUT, [ret(6, 3, 13), Camper(phase=Phase.FINISHED, marker=9, tokens=1, arrival=1)]),
+    # a pending Unexpected Comforts choice, and an opponent who skips its next turn
+    position_state(SMALL_LAYOUT, [Camper(position=4, tokens=3, pending=Pending.COMFORTS_CHOICE),
+                                  Camper(position=11, tokens=6, pending=Pending.SKIP_TURN)]),
+    # No Parking behind occupied plates (re-rolls) on both journeys
+    position_state(SMALL_LAYOUT, [Camper(position=6, tokens=5), Camper(position=4, tokens=7), ret(3, 2, 10)]),
+    position_state(SMALL_LAYOUT, [ret(12, 4, 18), Camper(position=6, tokens=8), Camper(position=7, tokens=2)]),
+]
+
+
+@pytest.mark.parametrize("index", range(len(HAND_MADE)))
+@pytest.mark.parametrize("depth", [1, 2])
+def test_hand_made_positions_match_the_generic_expectimax(index, depth):
+    assert_same_as_reference(HAND_MADE[index], depth)
+
+
+@pytest.mark.parametrize("config", [SMALL_STACK, SMALL_LAYOUT], ids=["stack", "layout"])
+def test_random_positions_at_depth_2_match_the_generic_expectimax(config):
+    for state in seeded_positions(config, 4, first_seed=100):
+        assert_same_as_reference(state, 2)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2), st.integers(0, 100_000))
+def test_random_positions_at_depth_1_match_the_generic_expectimax(config_index, seed):
+    config = [SMALL_STACK, SMALL_LAYOUT, Config()][config_index]
+    state = random_position(config, seed, max_steps=150)
+    if state is not None:
+        assert_same_as_reference(state, 1)
+
+
+def test_a_finished_game_line_is_exact():
+    # Both return and the race ends within three plies on every line: no leaf evaluation, EXACT.
+    state = position_state(SMALL_LAYOUT, [ret(3, 1, 9), Camper(phase=Phase.FINISHED, marker=6, tokens=0, arrival=1)])
+    _, stats = search(state, 4, Budget(60))
+    assert not stats.used_leaf
+    assert_same_as_reference(state, 4)
+
+
+def test_search_stops_on_a_cancelled_budget_and_refuses_solo_games():
+    budget = Budget(10)
+    budget.cancel()
+    with pytest.raises(SolveInterrupted):
+        search(HAND_MADE[0], 2, budget)
+    with pytest.raises(ValueError):
+        search(position_state(SMALL_LAYOUT, [ret(5, 2, 14)]), 1)
