@@ -102,3 +102,20 @@ def test_camper_tour_puzzle_is_reproducible_and_legal(client: CampsolverClient) 
     state = ct_service.state_from_proto(first.state)
     assert first.solution.announce in {a.plates for a in state.legal_actions() if isinstance(a, ct_rules.Announce)}
     assert first.margin >= 0.25
+
+
+IMPLEMENTED = [
+    (game_name, command.rpc_name)
+    for game_name, game in __import__("service.registry", fromlist=["games"]).games().items()
+    for command in game.commands.values()
+    if command.handler is not None
+]
+
+
+@pytest.mark.parametrize(("game_name", "rpc_name"), IMPLEMENTED)
+def test_every_example_request_is_answered_over_grpc(client: CampsolverClient, game_name: str, rpc_name: str) -> None:
+    game_client = client.game(game_name)
+    command = game_client.game.by_rpc(rpc_name)
+    response = game_client.call(rpc_name, command.example(), timeout=120)
+    assert isinstance(response, command.response_type)
+    assert response.ByteSize() > 0
