@@ -3,19 +3,22 @@
 Figures: time for the whole solo policy (72 plates, 25 tokens; median of runs), the exact all-normal solo
 expectation, the default special mix (Monte Carlo of the layout-aware policy with its standard error, and
 the sampled clairvoyant upper estimate; no exact method is claimed), and in-process hint latency p50/p99
-over seeded multi-camper states (`sample_hint_states` is reusable for the gRPC latency run).
+over seeded multi-camper states (`sample_hint_states` is reusable for the gRPC latency run), and the fixed-depth
+search speed on `sample_hint_states(1, 20)` (`hint_search_speed`; `python -m bench.camper_tour --reference` also
+times the generic expectimax on the same states, which takes minutes).
 """
 
 from __future__ import annotations
 
 import json
 import statistics
+import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
-from solver.camper_tour.hint import hint
+from solver.camper_tour.hint import _SearchNode, hint, leaf_values
 from solver.camper_tour.rules import (
     Camper,
     Config,
@@ -26,8 +29,10 @@ from solver.camper_tour.rules import (
     new_game,
     position_state,
 )
+from solver.camper_tour.search import search
 from solver.camper_tour.solo import KnownLayoutTables, SoloPosition, solve_solo
 from solver.core.budget import Budget
+from solver.core.expectimax import expectimax
 from solver.core.game import sample_outcome
 from solver.core.seeding import rng_for
 
@@ -71,7 +76,28 @@ def endgame_states(seed: int, n: int) -> list[TourState]:
     return states
 
 
-def main() -> dict[str, object]:
+def hint_search_speed(depth: int = HINT_DEPTH, seed: int = 1, n: int = 20, *, reference: bool = False
+                      ) -> dict[str, float]:
+    """Median latency and successor states per second of the fixed-depth hint search (and of the generic one)."""
+    figures: dict[str, float] = {}
+    engines = [("fast", lambda s: search(s, depth)[1].successors)]
+    if reference:
+        engines.append(("generic", lambda s: expectimax(_SearchNode(s), max_depth=depth,
+                                                        leaf_value=lambda node: leaf_values(node.state)).nodes))
+    states = sample_hint_states(seed, n)
+    for name, run in engines:
+        latencies, nodes = [], 0
+        for state in states:
+            started = time.perf_counter()
+            nodes += run(state)
+            latencies.append(time.perf_counter() - started)
+        figures[f"hint_{name}_depth{depth}_median_s"] = statistics.median(latencies)
+        figures[f"hint_{name}_depth{depth}_max_s"] = max(latencies)
+        figures[f"hint_{name}_depth{depth}_states_per_s"] = nodes / sum(latencies)
+    return figures
+
+
+def main(reference: bool = False) -> dict[str, object]:
     timings = []
     for _ in range(7):
         started = time.perf_counter()
@@ -103,6 +129,7 @@ def main() -> dict[str, object]:
         "hint_latency_p50_s": float(np.percentile(latencies, 50)),
         "hint_latency_p99_s": float(np.percentile(latencies, 99)),
         "hint_depth_reached_mean": float(np.mean(depths)),
+        **hint_search_speed(reference=reference),
     }
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(figures, indent=2) + "\n")
@@ -113,4 +140,4 @@ def main() -> dict[str, object]:
 
 
 if __name__ == "__main__":
-    main()
+    main(reference="--reference" in sys.argv[1:])

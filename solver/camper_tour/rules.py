@@ -577,3 +577,7 @@ def validate(state: TourState) -> None:
             raise ValueError("a returning camper stands between its marker and the start")
     if state.stage == Stage.DECIDE and not state.mover.active:
         raise ValueError("the camper to move is not on the journey")
+    if state.stage == Stage.DECIDE and len(state.campers) >= 2 and state.mover.pending == Pending.SKIP_TURN:
+        # The turn order consumes a skipped turn before the camper could ever be asked to decide; in the solo
+        # setting a lost turn costs nothing and is accepted.
+        raise ValueError("the camper to move has a skipped turn pending: the turn passes to the next camper")

@@ -464,7 +464,7 @@ class CamperTourSearch:
             if i == player:
                 continue
             phase = other[2]
-            if ((phase == FINISHED and _score(other) > score) or (phase == RETURN and other[3] > score)
+            if ((phase == FINISHED and _score(other) > score) or (phase == RETURN and other[3] >= score)
                     or (phase == OUTWARD and other[0] >= score)):
                 return settle(campers, player, drawn)
         return (TERMINAL, campers, drawn)

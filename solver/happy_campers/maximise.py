@@ -15,6 +15,11 @@ complete maps; (B), only when A cannot beat 0, decide whether an incomplete outc
 claim combines the two solver statuses and is OPTIMAL only when every phase that matters was closed by
 CP-SAT (OPTIMAL or INFEASIBLE).
 
+Clairvoyant play starts CP-SAT from a legal play (`cpsat_warmstart`): a perfect map when the depth-first
+search finds one within its share of the budget (then the hint already meets the root bound), else the
+best greedy play. The play fixes only the decisions, so a pinned copy of the model is solved first to
+extend the hint to every variable (CP-SAT's own completion of a partial hint drifts badly on these models).
+
 Every answer is replayed through the rules model before it is returned: each placement goes through
 `rules.draw` in order, forced play is re-checked with `rules.can_draw`, and `rules.score` of the final map
 must lie between the model's objective and its proven bound (and equal it when the proof is OPTIMAL).
@@ -55,7 +60,7 @@ from solver.happy_campers.rules import (
 )
 
 Roll = tuple[int, int]
-Mode = Literal["complete", "incomplete", "perfect"]
+Mode = Literal["complete", "incomplete"]
 
 #: Randomised greedy plays tried for the clairvoyant warm start (each costs a few milliseconds a roll).
 WARMSTART_ROLLOUTS = 8
@@ -382,13 +387,8 @@ def _build_clairvoyant(
                     clause.append(active[t - 1].Not())
                 model.add_bool_or(clause)
 
-    cpsat_map.add_completeness(model, mv, Challenge.GREAT_DIVIDE in problem.challenges, mode != "incomplete")
+    cpsat_map.add_completeness(model, mv, Challenge.GREAT_DIVIDE in problem.challenges, mode == "complete")
     objective = None
-    if mode == "perfect":
-        for filled in mv.filled:
-            model.add(filled == 1)
-        for k, e in enumerate(mv.elements):
-            cpsat_map.add_rooted_connectivity(model, mv, [row[k] for row in mv.cell_element], f"perfect{e}")
     if mode == "complete":
         objective = _scoring_objective(model, mv, problem)
         model.maximize(objective)

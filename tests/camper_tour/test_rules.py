@@ -170,6 +170,16 @@ def test_outward_camper_positions_count_as_ahead():
     assert roll(state, 2, 3).current_player() == 1
 
 
+def test_game_end_is_checked_for_the_arriving_camper_only():
+    # A finished with 10; B arrives with 9 - 1 = 8: not furthest ahead, so the game goes on even though A is now
+    # ahead of everybody (C, outward on plate 5, may still travel further): C plays on under the last-camper rule.
+    finished = Camper(phase=Phase.FINISHED, marker=12, tokens=2, arrival=1)
+    state = position_state(NORMAL20, [finished, ret(3, 0, 9), out(5)], to_move=1)
+    after = roll(state, 2, 3)
+    assert after.campers[1].phase == Phase.FINISHED and after.campers[1].score == 8
+    assert after.current_player() == 2 and after.last_camper_rule
+
+
 def test_tie_goes_to_the_camper_who_returned_last():
     state = position_state(
         NORMAL20, [ret(3, 1, 12), Camper(phase=Phase.FINISHED, marker=13, tokens=-1, arrival=1)]
@@ -248,6 +258,14 @@ def test_validate_rejects_broken_positions():
         position_state(NORMAL20, [out(5, 30)])
     with pytest.raises(ValueError):
         position_state(NORMAL20, [ret(9, 3, 5)])
+
+
+def test_a_camper_with_a_skipped_turn_is_never_the_one_to_decide():
+    skipping = Camper(position=5, tokens=7, pending=Pending.SKIP_TURN)
+    with pytest.raises(ValueError, match="skipped turn"):
+        position_state(NORMAL20, [skipping, out(9)], to_move=0)
+    assert position_state(NORMAL20, [skipping, out(9)], to_move=1).to_move == 1
+    assert position_state(NORMAL20, [skipping]).legal_actions()  # solo: a lost turn is free, nothing to skip
 
 
 CONFIGS = [

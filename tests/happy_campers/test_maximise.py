@@ -18,6 +18,7 @@ from solver.core.budget import Budget
 from solver.core.cpsat import Proof
 from solver.core.seeding import rng_for
 from solver.happy_campers import exhaustive, rules
+from solver.happy_campers.cpsat_warmstart import perfect_play
 from solver.happy_campers.maximise import (
     MaxResult,
     absolute_max,
@@ -284,3 +285,80 @@ def test_scoring_encoding_on_rivers_and_tent_squares():
     breakdown = rules.score(grid, cards, components)
     assert breakdown.challenge_points[Challenge.RIVER_TOWN] == 10
     assert model_score(grid, cards, components) == breakdown.total
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Perfect maps (every square drawn, one cluster per element): the search behind the clairvoyant hint
+# ---------------------------------------------------------------------------------------------------------
+
+
+def replay_plays(start: rules.Grid, rolls, plays, components: Components) -> rules.Grid:
+    """Replay a perfect_play answer with the rules model, forced play included."""
+    assert len(plays) == len(rolls)
+    grid = start
+    ended = False
+    for roll, placement in zip(rolls, plays, strict=True):
+        if placement is None:
+            if not ended:
+                assert not rules.can_draw(grid, roll, components)
+            ended = True
+            continue
+        assert not ended
+        assert placement.option in rules.roll_options(roll)
+        grid = rules.draw(grid, placement, components)
+    return grid
+
+
+def perfect_case(seed: int):
+    """A 4x4 map with a few random legal drawings and a few rolls left: perfect finishes exist sometimes."""
+    rng = rng_for(seed, "test_maximise", "perfect")
+    start = predrawn_map(rng, TINY_4x4, int(rng.integers(2, 5)))
+    rolls = random_rolls(rng, int(rng.integers(2, 6)))
+    return start, rolls
+
+
+def test_perfect_search_agrees_with_the_oracle_on_tiny_maps():
+    """perfect_play finds a play exactly when the oracle's maximum is the number of squares (a perfect map),
+    and it says so by exhausting its tree otherwise: its pruning never cuts a perfect finish."""
+    found = 0
+    for seed in range(60):
+        start, rolls = perfect_case(seed)
+        oracle = exhaustive.clairvoyant_max(start, rolls, (), TINY_4x4)
+        search = perfect_play(start, rolls, TINY_4x4, rng_for(seed, "test_maximise", "dfs"), Budget(SOLVE_S))
+        if oracle.score == TINY_4x4.cell_count:
+            assert search.plays is not None, seed
+            final = replay_plays(start, rolls, search.plays, TINY_4x4)
+            assert rules.score(final, (), TINY_4x4).total == TINY_4x4.cell_count
+            found += 1
+        else:
+            assert search.plays is None and search.exhausted, (seed, oracle.score)
+    assert found >= 5
+
+
+def test_clairvoyant_proves_a_perfect_map_on_the_default_map():
+    rolls = random_rolls(rng_for(2, "test_maximise", "default perfect"), 15)
+    result = clairvoyant_max(None, rolls, (), rules.DEFAULT_COMPONENTS, Budget(SOLVE_S))
+    final = replay_clairvoyant(result, rules.empty_grid(), rolls, rules.DEFAULT_COMPONENTS)
+    assert rules.score(final).total == result.score
+    # The claim is CP-SAT's own status; 45 is also the plain upper bound (every square, one cluster each).
+    assert result.proof is Proof.OPTIMAL and result.score == result.bound == rules.DEFAULT_COMPONENTS.cell_count
+
+
+def test_perfect_search_returns_legal_perfect_plays_on_the_default_map():
+    for seed in range(3):
+        rolls = random_rolls(rng_for(seed, "test_maximise", "perfect default"), 15)
+        search = perfect_play(rules.empty_grid(), rolls, rules.DEFAULT_COMPONENTS, rng_for(seed, "dfs"), Budget(20))
+        assert search.plays is not None, seed
+        final = replay_plays(rules.empty_grid(), rolls, search.plays, rules.DEFAULT_COMPONENTS)
+        breakdown = rules.score(final)
+        assert breakdown.empty_points == 0 and breakdown.total == rules.DEFAULT_COMPONENTS.cell_count
+
+
+def test_perfect_search_stops_on_a_cancelled_budget():
+    rolls = random_rolls(rng_for(5, "test_maximise", "perfect cancel"), 15)
+    budget = Budget(60)
+    budget.cancel()
+    started = time.monotonic()
+    search = perfect_play(rules.empty_grid(), rolls, rules.DEFAULT_COMPONENTS, rng_for(5, "dfs"), budget)
+    assert time.monotonic() - started < 1.0
+    assert search.plays is None and not search.exhausted
