@@ -443,7 +443,7 @@ def warm_up() -> None:
 
 
 def bench_hint_requests(
-    seed: int, n: int, time_limit_s: float = 10.0, depth: int = 1
+    seed: int, n: int, time_limit_s: float = 10.0, depth: int = 2
 ) -> list[pb.CamperTourServiceHintRequest]:
     """Seeded multi-camper hint requests for the latency bench (fixed depth, so latency measures the work)."""
     from bench.camper_tour import sample_hint_states

@@ -125,8 +125,10 @@ PERFECT_DETACHED_PENALTY = 8.0
 PERFECT_NOISE = 3.0
 #: Empty pockets up to this size are checked for an exact tiling by the shapes still to come.
 SMALL_POCKET = 8
-#: Nodes of the first restart; each later restart doubles it (a Luby-like schedule without the bookkeeping).
-PERFECT_FIRST_RESTART_NODES = 400
+#: Node limit of the restarts: this unit times the Luby sequence 1, 1, 2, 1, 1, 2, 4, ... The time to find
+#: a perfect map is heavy-tailed (most restarts succeed in a few hundred nodes, a few get lost in a dead
+#: subtree); doubling limits let one unlucky restart eat the whole share, Luby keeps most restarts short.
+PERFECT_RESTART_UNIT_NODES = 200
 
 
 class _Deadline(Exception):
@@ -308,16 +310,17 @@ def perfect_play(
         failed.add(key)
         return False
 
-    limit = PERFECT_FIRST_RESTART_NODES
+    restart = 0
     while not budget.expired():
-        counter[0], counter[1] = 0, limit
+        restart += 1
+        counter[0], counter[1] = 0, PERFECT_RESTART_UNIT_NODES * _luby(restart)
         plays: list[Placement | None] = []
         try:
             if not dead(0, drawn0, masks0) and search(0, drawn0, masks0, plays):
                 return PerfectSearch(tuple(plays), False, counter[2])
             return PerfectSearch(None, True, counter[2])
         except _Restart:
-            limit *= 2
+            continue
         except _Deadline:
             break
     return PerfectSearch(None, False, counter[2])
@@ -330,6 +333,19 @@ class PerfectSearch:
     plays: tuple[Placement | None, ...] | None
     exhausted: bool  # the search tree was explored completely: no perfect map exists
     nodes: int
+
+
+def _luby(i: int) -> int:
+    """The i-th term (from 1) of the Luby restart sequence 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, ..."""
+    k = 1
+    while (1 << k) - 1 < i:
+        k += 1
+    while i != (1 << k) - 1:
+        i -= (1 << (k - 1)) - 1
+        k = 1
+        while (1 << k) - 1 < i:
+            k += 1
+    return 1 << (k - 1)
 
 
 def _joinable(parts: list[int], pockets: list[int], tables: BoardTables) -> bool:
