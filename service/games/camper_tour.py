@@ -25,8 +25,8 @@ from solver.camper_tour.rules import (
     TurnBack,
 )
 from solver.core.budget import Budget
-from solver.core.cpsat import Proof
 from solver.core.game import TERMINAL
+from solver.core.proof import Proof
 
 #: A hint deepens until its budget ends: this is the budget when the request names none (the deadline still caps it).
 DEFAULT_HINT_SECONDS = 1.0

@@ -14,8 +14,8 @@ from campsolver.v1 import happy_campers_pb2 as pb
 from service.errors import DeadlineExceeded, InvalidArgument, require, require_limit
 from service.games.shared import PROOF_TO_PROTO, grade_from_proto, grade_to_proto
 from solver.core.budget import Budget
-from solver.core.cpsat import Proof
 from solver.core.geometry import Cell
+from solver.core.proof import Proof
 from solver.happy_campers import hint as hint_engine
 from solver.happy_campers import maximise, render, rules
 from solver.happy_campers import puzzle as puzzles

@@ -7,7 +7,7 @@ from typing import TypeVar
 
 from campsolver.v1 import common_pb2
 from service.errors import require
-from solver.core.cpsat import Proof
+from solver.core.proof import Proof
 
 PROOF_TO_PROTO = {
     Proof.OPTIMAL: common_pb2.PROOF_STATUS_OPTIMAL,

@@ -38,7 +38,7 @@ from solver.camper_tour.rules import (
 from solver.camper_tour.search import search
 from solver.camper_tour.solo import SoloPosition, all_normal_tables, comforts_tokens, solve_solo
 from solver.core.budget import Budget, SolveInterrupted
-from solver.core.cpsat import Proof
+from solver.core.proof import Proof
 
 #: Deepest iterative-deepening level tried (decision plies).
 MAX_DEPTH = 12

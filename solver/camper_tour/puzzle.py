@@ -37,7 +37,7 @@ from solver.camper_tour.rules import (
 )
 from solver.camper_tour.solo import SUCCESS_WEIGHTS
 from solver.core.budget import Budget, SolveInterrupted
-from solver.core.cpsat import Proof
+from solver.core.proof import Proof
 from solver.core.seeding import rng_for
 
 #: Default uniqueness margin (expected points between the best and the second-best choice).

@@ -57,8 +57,8 @@ from solver.camper_tour.rules import (
     validate,
 )
 from solver.core.budget import Budget, SolveInterrupted
-from solver.core.cpsat import Proof
 from solver.core.game import sample_outcome
+from solver.core.proof import Proof
 from solver.core.seeding import rng_for
 
 #: Largest payment of one move (roll 12 over announcement 1).

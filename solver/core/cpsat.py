@@ -7,7 +7,6 @@ own status.
 
 from __future__ import annotations
 
-import enum
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -15,19 +14,20 @@ from dataclasses import dataclass
 from ortools.sat.python import cp_model
 
 from solver.core.budget import Budget
+from solver.core.proof import Proof
+
+__all__ = [
+    "DEFAULT_WORKERS",
+    "CpSolveResult",
+    "Proof",  # re-exported: CP-SAT callers map statuses to it here
+    "UniquenessResult",
+    "add_nogood",
+    "check_unique_optimum",
+    "solve",
+]
 
 #: Search workers per solve. Two cores per machine, and the service may run solves side by side.
 DEFAULT_WORKERS = 2
-
-
-class Proof(enum.Enum):
-    """How much an answer is worth, mirrored by `campsolver.v1.ProofStatus`."""
-
-    OPTIMAL = "OPTIMAL"  # CP-SAT proved optimality
-    EXACT = "EXACT"  # exact computation (DP / expectimax without approximation)
-    FEASIBLE_WITH_BOUND = "FEASIBLE_WITH_BOUND"  # a solution and a proven bound, gap not closed
-    HEURISTIC = "HEURISTIC"  # best found, no proof
-    INFEASIBLE = "INFEASIBLE"  # proven to have no solution
 
 
 @dataclass

@@ -128,7 +128,7 @@ SMALL_POCKET = 8
 #: Node limit of the restarts: this unit times the Luby sequence 1, 1, 2, 1, 1, 2, 4, ... The time to find
 #: a perfect map is heavy-tailed (most restarts succeed in a few hundred nodes, a few get lost in a dead
 #: subtree); doubling limits let one unlucky restart eat the whole share, Luby keeps most restarts short.
-PERFECT_RESTART_UNIT_NODES = 200
+PERFECT_RESTART_UNIT_NODES = 100
 
 
 class _Deadline(Exception):

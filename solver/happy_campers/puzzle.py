@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from solver.core.budget import Budget
-from solver.core.cpsat import Proof
+from solver.core.proof import Proof
 from solver.core.seeding import rng_for
 from solver.happy_campers.cpsat_warmstart import greedy_play
 from solver.happy_campers.maximise import MaxResult, SolveStats, clairvoyant_max, is_unique_optimum
