@@ -30,7 +30,7 @@ def seeded_rolls(seed: int, count: int) -> list[tuple[int, int]]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--seeds", type=int, default=10, help="random roll sequences per length")
+    parser.add_argument("--seeds", type=int, default=20, help="random roll sequences per length")
     parser.add_argument("--limit", type=float, default=10.0, help="seconds per clairvoyant solve")
     parser.add_argument("--card-limit", type=float, default=30.0, help="seconds per absolute/card solve")
     args = parser.parse_args()

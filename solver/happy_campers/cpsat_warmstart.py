@@ -181,16 +181,21 @@ def perfect_play(
     components: Components,
     rng: np.random.Generator,
     budget: Budget,
+    *,
+    great_divide: bool = False,
 ) -> PerfectSearch:
     """A legal forced play ending in a *perfect* map (no empty square, each element one cluster), if found.
 
     A perfect map scores the number of squares, which is also an upper bound on every map's score without
     point-scoring cards, so such a play is optimal; CP-SAT then only has to certify it. The search is a
-    depth-first search over the rolls in order with randomised restarts. It prunes a state when the empty
-    squares cannot be covered exactly by the remaining rolls, when an empty pocket is smaller than the
-    smallest shape, when an element has a cluster that can no longer grow while another cluster of it
-    exists, or when a missing element is offered by no remaining roll. It stops when `budget` expires or
-    is cancelled; `exhausted` says the whole tree was searched without success.
+    depth-first search over the rolls in order with randomised restarts (failed states are remembered
+    across restarts). Every pruning rule is a necessary condition for a perfect finish: the empty squares
+    must be exactly the squares of a prefix of the remaining rolls (one option each); every empty pocket
+    must be at least the smallest shape and, when small, exactly tileable by the shapes still offered; an
+    element's clusters must still be joinable through empty pockets; every missing element must still be
+    offered. With `great_divide`, a full map also needs every element on both halves of the map (The
+    Great Divide's completeness), checked on the full map. It stops when `budget` expires or is cancelled;
+    `exhausted` says the whole tree was searched without success (no perfect map exists).
     """
     tables = board_tables(components)
     rows, cols = components.rows, components.cols
@@ -272,7 +277,8 @@ def perfect_play(
 
     def search(t: int, drawn: int, masks: dict[Element, int], plays: list[Placement | None]) -> bool:
         if drawn == tables.full:
-            if all(masks[e] and len(_components(masks[e], tables)) == 1 for e in ELEMENTS):
+            on_both_sides = not great_divide or all(masks[e] & side for e in ELEMENTS for side in tables.side_masks)
+            if on_both_sides and all(masks[e] and len(_components(masks[e], tables)) == 1 for e in ELEMENTS):
                 plays.extend([None] * (len(rolls) - t))
                 return True
             return False

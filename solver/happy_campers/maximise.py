@@ -43,6 +43,7 @@ from solver.happy_campers.rules import (
     ANY_FACE,
     DEFAULT_COMPONENTS,
     ELEMENTS,
+    FESTIVAL_POINTS,
     Challenge,
     Components,
     Element,
@@ -60,19 +61,21 @@ from solver.happy_campers.rules import (
 )
 
 Roll = tuple[int, int]
-Mode = Literal["complete", "incomplete"]
+Mode = Literal["complete", "incomplete", "perfect"]
 
 #: Randomised greedy plays tried for the clairvoyant warm start (each costs a few milliseconds a roll).
 WARMSTART_ROLLOUTS = 8
 DECISION_STRATEGY = True
 #: Share of the remaining budget the perfect-map search may use before CP-SAT starts (it usually needs
 #: milliseconds; when no perfect map exists it rarely finishes its tree, so the share is what it costs).
-PERFECT_SEARCH_SHARE = 0.3
+PERFECT_SEARCH_SHARE = 0.15
+#: Share of what is then left for CP-SAT's perfect-map feasibility model (when the search found nothing).
+PERFECT_MODEL_SHARE = 0.3
 #: Share of the remaining budget for completing the hint (pinned solve; it usually takes well under a second).
 HINT_COMPLETION_SHARE = 0.2
 #: Cards whose points do not depend on the map (or that score none): with only these in play a perfect map
-#: is a maximum. The Great Divide is not among them: its two-sided completeness is not checked by the search.
-MAP_INDEPENDENT_CARDS = frozenset({Challenge.NOISY_NEIGHBOURS, Challenge.FESTIVAL})
+#: is a maximum. The Great Divide only adds a completeness condition, which both perfect-map searches check.
+MAP_INDEPENDENT_CARDS = frozenset({Challenge.NOISY_NEIGHBOURS, Challenge.FESTIVAL, Challenge.GREAT_DIVIDE})
 #: The element order used inside the CP-SAT models.
 MODEL_ELEMENTS: tuple[int, ...] = tuple(int(e) for e in ELEMENTS)
 
@@ -387,8 +390,14 @@ def _build_clairvoyant(
                     clause.append(active[t - 1].Not())
                 model.add_bool_or(clause)
 
-    cpsat_map.add_completeness(model, mv, Challenge.GREAT_DIVIDE in problem.challenges, mode == "complete")
+    cpsat_map.add_completeness(model, mv, Challenge.GREAT_DIVIDE in problem.challenges, mode != "incomplete")
     objective = None
+    if mode == "perfect":
+        # Feasibility: every square drawn and every element one cluster (its squares connected).
+        for filled in mv.filled:
+            model.add(filled == 1)
+        for k, e in enumerate(mv.elements):
+            cpsat_map.add_rooted_connectivity(model, mv, [row[k] for row in mv.cell_element], f"perfect_{e}")
     if mode == "complete":
         objective = _scoring_objective(model, mv, problem)
         model.maximize(objective)
@@ -659,14 +668,32 @@ def _closed(result: CpSolveResult) -> bool:
     return result.status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
 
 
-def _clairvoyant_hint(problem: MaxProblem, budget: Budget, seed: int) -> Sequence[Placement | None] | None:
+@dataclass(frozen=True)
+class _Hint:
+    """Where CP-SAT starts clairvoyant play, and whether CP-SAT proved that no perfect map exists."""
+
+    plays: Sequence[Placement | None] | None
+    no_perfect_map: bool
+
+
+def _perfect_value(problem: MaxProblem) -> int:
+    """A perfect map's score: every square counts, no empty square (plus a won Festival)."""
+    festival = FESTIVAL_POINTS if Challenge.FESTIVAL in problem.challenges and problem.festival_won else 0
+    return problem.components.cell_count + festival
+
+
+def _clairvoyant_hint(problem: MaxProblem, budget: Budget, seed: int, workers: int, tally: _Tally) -> _Hint:
     """A legal play for CP-SAT to start from: a perfect map when one is found quickly, else the best greedy.
 
-    Without point-scoring cards no map scores more than its number of squares, which a perfect map (no
-    empty square, one cluster per element) reaches; with such a hint CP-SAT meets its root bound at once
-    and the answer is proven by its own status. On random 15-roll sequences a perfect map almost always
-    exists, and the depth-first search finds it in milliseconds where CP-SAT searched for seconds.
+    Without point-scoring cards no map scores more than a perfect map (no empty square, one cluster per
+    element), so a perfect play is a maximum and CP-SAT meets its root bound at once. Two searches look for
+    one: the depth-first `perfect_play` (milliseconds on almost every random 15-roll sequence) and, when
+    it neither finds one nor exhausts its tree, CP-SAT on the perfect-map feasibility model, which is
+    better when the rolls leave no slack (every roll must draw its largest shape) and which can also prove
+    that no perfect map exists: its INFEASIBLE status then caps the main model's objective below the
+    perfect value, a cut the main solve could not derive quickly by itself.
     """
+    no_perfect_map = False
     if set(problem.challenges) <= MAP_INDEPENDENT_CARDS:
         search = perfect_play(
             problem.start_grid,
@@ -674,9 +701,18 @@ def _clairvoyant_hint(problem: MaxProblem, budget: Budget, seed: int) -> Sequenc
             problem.components,
             rng_for(seed, "happy_campers.maximise.perfect"),
             budget.limited(budget.remaining() * PERFECT_SEARCH_SHARE),
+            great_divide=Challenge.GREAT_DIVIDE in problem.challenges,
         )
         if search.plays is not None:
-            return search.plays
+            return _Hint(search.plays, False)
+        if not search.exhausted and not budget.expired():
+            built = _build_clairvoyant(problem, "perfect")
+            share = budget.limited(budget.remaining() * PERFECT_MODEL_SHARE)
+            result = solve(built.model, share, workers=workers, configure=_configure)
+            tally.add(result)
+            if result.has_solution:
+                return _Hint([turn.placement for turn in built.read_turns(result)], False)
+            no_perfect_map = result.status == cp_model.INFEASIBLE
     warm = greedy_play(
         problem.start_grid,
         problem.rolls,
@@ -686,7 +722,7 @@ def _clairvoyant_hint(problem: MaxProblem, budget: Budget, seed: int) -> Sequenc
         WARMSTART_ROLLOUTS,
         festival_won=problem.festival_won,
     )
-    return warm[1] if warm else None
+    return _Hint(warm[1] if warm else None, no_perfect_map)
 
 
 def _complete_hint(model: cp_model.CpModel, budget: Budget, workers: int, tally: _Tally) -> None:
@@ -730,7 +766,11 @@ def _maximise(
         # CP-SAT ignores a stop request made before its search starts, so never start one.
         return MaxResult(None, None, None, None, (), None, tally.stats(), problem)
     if problem.kind == "clairvoyant":
-        built = _build_clairvoyant(problem, "complete", hint=_clairvoyant_hint(problem, budget, seed))
+        hint = _clairvoyant_hint(problem, budget, seed, workers, tally)
+        built = _build_clairvoyant(problem, "complete", hint=hint.plays)
+        if hint.no_perfect_map:
+            assert built.objective is not None
+            built.model.add(built.objective <= _perfect_value(problem) - 1)
         _complete_hint(built.model, budget, workers, tally)
     else:
         built = builder(problem, "complete")

@@ -13,12 +13,14 @@ import time
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from ortools.sat.python import cp_model
 
 from solver.core.budget import Budget
 from solver.core.cpsat import Proof
+from solver.core.geometry import neighbours, placements
 from solver.core.seeding import rng_for
-from solver.happy_campers import exhaustive, rules
-from solver.happy_campers.cpsat_warmstart import perfect_play
+from solver.happy_campers import exhaustive, maximise, rules
+from solver.happy_campers.cpsat_warmstart import PerfectSearch, perfect_play
 from solver.happy_campers.maximise import (
     MaxResult,
     absolute_max,
@@ -309,30 +311,106 @@ def replay_plays(start: rules.Grid, rolls, plays, components: Components) -> rul
     return grid
 
 
-def perfect_case(seed: int):
-    """A 4x4 map with a few random legal drawings and a few rolls left: perfect finishes exist sometimes."""
-    rng = rng_for(seed, "test_maximise", "perfect")
-    start = predrawn_map(rng, TINY_4x4, int(rng.integers(2, 5)))
-    rolls = random_rolls(rng, int(rng.integers(2, 6)))
+def random_tiling(rng, components: Components) -> list[tuple[frozenset, int]]:
+    """A random tiling of the whole map by the five shapes: (cells, shape index) per piece."""
+    rows, cols = components.rows, components.cols
+    positions = [(cells, s) for s, shape in enumerate(components.shapes) for cells in placements(shape, rows, cols)]
+
+    def fill(empty: set) -> list | None:
+        if not empty:
+            return []
+        lowest = min(empty)
+        options = [(cells, s) for cells, s in positions if lowest in cells and cells <= empty]
+        for k in rng.permutation(len(options)):
+            rest = fill(empty - options[k][0])
+            if rest is not None:
+                return [options[k], *rest]
+        return None
+
+    return fill({(r, c) for r in range(components.rows) for c in range(components.cols)})
+
+
+def planted_perfect_case(seed: int, cards: tuple[Challenge, ...] = ()):
+    """A 4x4 instance built backwards from a perfect map: a random tiling, elements chosen so that each
+    element is one cluster, the pieces in an order where each touches an earlier one, the first few
+    pre-drawn and the rest as rolls. Every other instance has one roll replaced by a random roll, which
+    often (not always) leaves no perfect finish, so both answers of the search get exercised. `cards`
+    (completeness conditions only, e.g. The Great Divide) must hold on the planted map too."""
+    rng = rng_for(seed, "test_maximise", "planted", *cards)
+    components = TINY_4x4
+    while True:
+        pieces = random_tiling(rng, components)
+        for _ in range(200):
+            elements = [rules.ELEMENTS[int(k)] for k in rng.integers(0, 5, size=len(pieces))]
+            grid = rules.empty_grid(components)
+            for (cells, _), element in zip(pieces, elements, strict=True):
+                grid = rules.fill(grid, cells, element)
+            if rules.score(grid, cards, components).total == components.cell_count:
+                break
+        else:
+            continue
+        break
+    order = [int(rng.integers(len(pieces)))]
+    while len(order) < len(pieces):
+        drawn = set().union(*(pieces[i][0] for i in order))
+        around = {nb for cell in drawn for nb in neighbours(cell, components.rows, components.cols)}
+        touching = [i for i in range(len(pieces)) if i not in order and pieces[i][0] & around]
+        order.append(touching[int(rng.integers(len(touching)))])
+    rolls = []
+    for i in order:
+        shape_face = pieces[i][1] + 1
+        element_face = components.elements.index(elements[i]) + 1
+        roll = [shape_face, element_face]
+        if rng.random() < 0.2:
+            roll[int(rng.integers(2))] = rules.ANY_FACE
+        rolls.append(tuple(roll) if rng.random() < 0.5 else (roll[1], roll[0]))
+    pre = int(rng.integers(1, len(order) - 1))
+    start = rules.empty_grid(components)
+    for i in order[:pre]:
+        start = rules.fill(start, pieces[i][0], elements[i])
+    rolls = rolls[pre:]
+    if seed % 2:
+        rolls[int(rng.integers(len(rolls)))] = random_rolls(rng, 1)[0]
     return start, rolls
 
 
 def test_perfect_search_agrees_with_the_oracle_on_tiny_maps():
     """perfect_play finds a play exactly when the oracle's maximum is the number of squares (a perfect map),
     and it says so by exhausting its tree otherwise: its pruning never cuts a perfect finish."""
-    found = 0
-    for seed in range(60):
-        start, rolls = perfect_case(seed)
+    counts = {True: 0, False: 0}
+    for seed in range(40):
+        start, rolls = planted_perfect_case(seed)
         oracle = exhaustive.clairvoyant_max(start, rolls, (), TINY_4x4)
         search = perfect_play(start, rolls, TINY_4x4, rng_for(seed, "test_maximise", "dfs"), Budget(SOLVE_S))
-        if oracle.score == TINY_4x4.cell_count:
+        perfect = oracle.score == TINY_4x4.cell_count
+        counts[perfect] += 1
+        if perfect:
             assert search.plays is not None, seed
             final = replay_plays(start, rolls, search.plays, TINY_4x4)
             assert rules.score(final, (), TINY_4x4).total == TINY_4x4.cell_count
-            found += 1
         else:
             assert search.plays is None and search.exhausted, (seed, oracle.score)
-    assert found >= 5
+    assert counts[True] >= 10 and counts[False] >= 3, counts
+
+
+def test_perfect_search_checks_the_great_divide():
+    """With The Great Divide a perfect map also needs every element on both halves."""
+    counts = {True: 0, False: 0}
+    cards = (Challenge.GREAT_DIVIDE,)
+    for seed in range(16):
+        for planted_with in ((), cards):
+            start, rolls = planted_perfect_case(seed, planted_with)
+            oracle = exhaustive.clairvoyant_max(start, rolls, cards, TINY_4x4)
+            rng = rng_for(seed, "test_maximise", "dfs")
+            search = perfect_play(start, rolls, TINY_4x4, rng, Budget(SOLVE_S), great_divide=True)
+            perfect = oracle.score == TINY_4x4.cell_count
+            counts[perfect] += 1
+            if perfect:
+                final = replay_plays(start, rolls, search.plays, TINY_4x4)
+                assert rules.score(final, cards, TINY_4x4).total == TINY_4x4.cell_count
+            else:
+                assert search.plays is None and search.exhausted, (seed, oracle.score)
+    assert counts[True] >= 4 and counts[False] >= 4, counts
 
 
 def test_clairvoyant_proves_a_perfect_map_on_the_default_map():
@@ -362,3 +440,37 @@ def test_perfect_search_stops_on_a_cancelled_budget():
     search = perfect_play(rules.empty_grid(), rolls, rules.DEFAULT_COMPONENTS, rng_for(5, "dfs"), budget)
     assert time.monotonic() - started < 1.0
     assert search.plays is None and not search.exhausted
+
+
+def test_perfect_map_model_path_matches_the_oracle(monkeypatch):
+    """When the depth-first search gives up, CP-SAT's perfect-map model either finds a perfect play or
+    proves there is none, and that proof caps the main objective below the perfect value: the answers
+    (score and OPTIMAL claim) must still match the oracle, on instances with and without perfect maps."""
+    monkeypatch.setattr(maximise, "perfect_play", lambda *args: PerfectSearch(None, False, 0))
+    perfect_models: list = []
+    perfect_results = []
+    real_build, real_solve = maximise._build_clairvoyant, maximise.solve
+
+    def recording_build(problem, mode, hint=None):
+        built = real_build(problem, mode, hint)
+        if mode == "perfect":
+            perfect_models.append(built.model)
+        return built
+
+    def recording_solve(model, budget, **kwargs):
+        result = real_solve(model, budget, **kwargs)
+        if any(model is perfect for perfect in perfect_models):
+            perfect_results.append(result.status)
+        return result
+
+    monkeypatch.setattr(maximise, "_build_clairvoyant", recording_build)
+    monkeypatch.setattr(maximise, "solve", recording_solve)
+    cases = [planted_perfect_case(seed) for seed in (*range(8), 13, 21, 33)]  # 13, 21, 33: optimum 14 of 16
+    cases += [(rules.empty_grid(TINY_4x4), random_rolls(rng_for(seed, "test_maximise", "cut"), 7)) for seed in range(6)]
+    for start, rolls in cases:
+        oracle = exhaustive.clairvoyant_max(start, rolls, (), TINY_4x4)
+        result = clairvoyant_max(start, rolls, (), TINY_4x4, Budget(SOLVE_S))
+        assert result.proof is Proof.OPTIMAL and result.score == oracle.score
+        final = replay_clairvoyant(result, start, rolls, TINY_4x4)
+        assert rules.score(final, (), TINY_4x4).total == result.score
+    assert cp_model.INFEASIBLE in perfect_results and cp_model.OPTIMAL in perfect_results
