@@ -181,8 +181,6 @@ def perfect_play(
     components: Components,
     rng: np.random.Generator,
     budget: Budget,
-    *,
-    great_divide: bool = False,
 ) -> PerfectSearch:
     """A legal forced play ending in a *perfect* map (no empty square, each element one cluster), if found.
 
@@ -193,9 +191,8 @@ def perfect_play(
     must be exactly the squares of a prefix of the remaining rolls (one option each); every empty pocket
     must be at least the smallest shape and, when small, exactly tileable by the shapes still offered; an
     element's clusters must still be joinable through empty pockets; every missing element must still be
-    offered. With `great_divide`, a full map also needs every element on both halves of the map (The
-    Great Divide's completeness), checked on the full map. It stops when `budget` expires or is cancelled;
-    `exhausted` says the whole tree was searched without success (no perfect map exists).
+    offered. It stops when `budget` expires or is cancelled; `exhausted` says the whole tree was searched
+    without success (no perfect map exists).
     """
     tables = board_tables(components)
     rows, cols = components.rows, components.cols
@@ -277,8 +274,7 @@ def perfect_play(
 
     def search(t: int, drawn: int, masks: dict[Element, int], plays: list[Placement | None]) -> bool:
         if drawn == tables.full:
-            on_both_sides = not great_divide or all(masks[e] & side for e in ELEMENTS for side in tables.side_masks)
-            if on_both_sides and all(masks[e] and len(_components(masks[e], tables)) == 1 for e in ELEMENTS):
+            if all(masks[e] and len(_components(masks[e], tables)) == 1 for e in ELEMENTS):
                 plays.extend([None] * (len(rolls) - t))
                 return True
             return False
