@@ -21,7 +21,7 @@ rollout rate (never from measured wall-clock speed), so a seed gives the same an
 deadline is only a safety stop: if it is hit (a machine slower than the nominal rate, or cancellation),
 the unfinished round is discarded, the answer is the last completed round, and `interrupted` is set.
 
-Modes (rule readings in docs/rules/happy-campers-hint.md). Every legal move comes from the rules model, never
+Modes (rule readings in docs/rules.md (Happy Campers: hints)). Every legal move comes from the rules model, never
 from a private copy of the rules:
 - OWN_MAP: a single map, doubles are plain rolls (the single-map game of `maximise.clairvoyant_max`); moves
   are `rules.legal_placements_for_option` of `rules.roll_options`.

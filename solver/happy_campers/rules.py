@@ -2,7 +2,7 @@
 
 This module is the single source of truth for the rules; every solver (exhaustive oracle, CP-SAT
 maximiser, hint engine) is checked against it. Rule readings that the rulebook leaves open are listed,
-with the tests that pin them, in docs/rules/happy-campers.md.
+with the tests that pin them, in docs/rules.md (Happy Campers: rules model).
 
 Representation: a map (`Grid`) is a tuple of rows of `Element` values (0 = empty), immutable and hashable
 so searches can memoise on it. Scoring works on a flat list with precomputed neighbour tables and caches
@@ -84,7 +84,7 @@ class Challenge(enum.Enum):
 
 
 # Default shapes, face 1..5. The rulebook text does not describe the shapes on the reference card; these are
-# the documented defaults (see docs/rules/happy-campers.md) and `Components(shapes=...)` overrides them.
+# the documented defaults (see docs/rules.md (Happy Campers: rules model)) and `Components(shapes=...)` overrides them.
 DOMINO: Shape = frozenset({(0, 0), (0, 1)})
 STRAIGHT_TROMINO: Shape = frozenset({(0, 0), (0, 1), (0, 2)})
 L_TROMINO: Shape = frozenset({(0, 0), (1, 0), (1, 1)})
@@ -644,7 +644,7 @@ def score(
     *,
     festival_won: bool = True,
 ) -> ScoreBreakdown:
-    """Score one map under the challenge cards in play (see module docs and docs/rules/happy-campers.md)."""
+    """Score one map under the challenge cards in play (module docs; readings in docs/rules.md)."""
     rows, cols = components.rows, components.cols
     challenge_set = frozenset(challenges)
     flat = [v for row in grid for v in row]

@@ -5,7 +5,7 @@ off the route at 0, a first move of k lands on k, outward never past N, tokens <
 eliminate (score 0), turning back at the start of a turn on plate >= 2 puts the marker there and the same
 turn announces toward plate 1, tokens may go negative on the return, final score = marker - |tokens at
 arrival|, failed rolls are free (the value of an announcement is conditioned on the roll beating it).
-Special plates follow docs/rules/camper-tour.md; No Parking is left out (its refill cycles have no finite
+Special plates follow docs/rules.md (Camper Tour); No Parking is left out (its refill cycles have no finite
 recursion).
 """
 
