@@ -21,7 +21,7 @@ import numpy as np
 
 from solver.core.budget import Budget
 from solver.core.geometry import Cell, neighbours
-from solver.happy_campers.policies import BoardTables, board_tables
+from solver.happy_campers.policies import BoardTables, board_tables, clusters_of, dilate
 from solver.happy_campers.rules import (
     ANY_FACE,
     ELEMENTS,
@@ -135,32 +135,6 @@ class _Deadline(Exception):
     """The perfect-map search ran out of its time share."""
 
 
-def _dilate(mask: int, tables: BoardTables) -> int:
-    """`mask` plus its orthogonal neighbours on the map."""
-    cols = tables.cols
-    return (
-        mask
-        | ((mask << 1) & tables.not_first_col)
-        | ((mask >> 1) & tables.not_last_col)
-        | ((mask << cols) & tables.full)
-        | (mask >> cols)
-    )
-
-
-def _components(mask: int, tables: BoardTables) -> list[int]:
-    found = []
-    while mask:
-        grown = mask & -mask
-        while True:
-            nxt = _dilate(grown, tables) & mask
-            if nxt == grown:
-                break
-            grown = nxt
-        found.append(grown)
-        mask &= ~grown
-    return found
-
-
 def _reachable_fills(rolls: Sequence[tuple[int, int]], components: Components) -> list[int]:
     """reach[t] bit s: drawing rolls t, t+1, ... (some prefix of them, one option each) can cover exactly s
     squares. A perfect map needs the empty squares left before turn t to be such a sum."""
@@ -261,20 +235,20 @@ def perfect_play(
             return True
         if any(e not in offered_from[t] for e in ELEMENTS if not masks[e]):
             return True
-        pockets = _components(empty, tables)
+        pockets = clusters_of(empty, tables)
         for pocket in pockets:
             size = pocket.bit_count()
             if size < min_size or (size <= SMALL_POCKET and not tileable(pocket, shapes_from[t])):
                 return True
         for e in ELEMENTS:
-            parts = _components(masks[e], tables)
+            parts = clusters_of(masks[e], tables)
             if len(parts) > 1 and not _joinable(parts, pockets, tables):
                 return True
         return False
 
     def search(t: int, drawn: int, masks: dict[Element, int], plays: list[Placement | None]) -> bool:
         if drawn == tables.full:
-            if all(masks[e] and len(_components(masks[e], tables)) == 1 for e in ELEMENTS):
+            if all(masks[e] and len(clusters_of(masks[e], tables)) == 1 for e in ELEMENTS):
                 plays.extend([None] * (len(rolls) - t))
                 return True
             return False
@@ -358,13 +332,13 @@ def _joinable(parts: list[int], pockets: list[int], tables: BoardTables) -> bool
     grown = True
     while grown:
         grown = False
-        around = _dilate(linked, tables)
+        around = dilate(linked, tables)
         for pocket in pockets:
             if pocket & around and not pocket & reach_mask:
                 reach_mask |= pocket
                 linked |= pocket
                 grown = True
-        around = _dilate(linked, tables)
+        around = dilate(linked, tables)
         for part in parts:
             if part & around and not part & linked:
                 linked |= part

@@ -159,7 +159,7 @@ def cells_mask(cells: Iterable[tuple[int, int]], cols: int) -> int:
     return mask
 
 
-def _dilate(mask: int, tables: BoardTables) -> int:
+def dilate(mask: int, tables: BoardTables) -> int:
     """The squares orthogonally next to `mask` (and `mask` itself), kept on the map."""
     cols = tables.cols
     return (
@@ -171,14 +171,14 @@ def _dilate(mask: int, tables: BoardTables) -> int:
     )
 
 
-def _clusters_of(mask: int, tables: BoardTables) -> list[int]:
+def clusters_of(mask: int, tables: BoardTables) -> list[int]:
     """Split a mask into its orthogonal components (bitmask flood fill)."""
     found = []
     while mask:
         seed = mask & -mask
         grown = seed
         while True:
-            nxt = _dilate(grown, tables) & mask
+            nxt = dilate(grown, tables) & mask
             if nxt == grown:
                 break
             grown = nxt
@@ -232,7 +232,7 @@ class FastMap:
                     fast.masks[value] |= 1 << (r * tables.cols + c)
         for value in _ELEMENT_VALUES:
             fast.drawn |= fast.masks[value]
-            fast.clusters[value] = _clusters_of(fast.masks[value], tables)
+            fast.clusters[value] = clusters_of(fast.masks[value], tables)
             fast.largest[value] = max((m.bit_count() for m in fast.clusters[value]), default=0)
         fast._recount_cards()
         return fast
@@ -673,109 +673,19 @@ def _best_single(fast: FastMap, candidates: Sequence[Candidate], key: int, penal
     return ties[key % len(ties)], best
 
 
-def solo_turn(
-    maps: list[FastMap], phase: int, roll: Roll, key: int, components: Components, penalty: float
-) -> int:
-    """Play one solo turn greedily (maximising the lower of the two evaluations); return the new phase.
-
-    An older reading, kept unchanged for its callers; the hint engine plays `modes_solo_turn` (below), which
-    follows `modes.SoloState`. This one: a non-double puts one option on each map (either
-    assignment); a double puts its option on both maps. A map that can draw neither option is blocked: the
-    other map draws one shape this turn if it can, then gets one bonus turn, then the game ends. When both
-    maps can draw but no assignment fits both (both fit only the same option), one shape is drawn on one
-    map and the game goes on.
-    """
-    if phase == SOLO_OVER:
-        return SOLO_OVER
-    a, b = roll
-    if phase >= 0:  # the bonus turn of the map still in play
-        fast = maps[phase]
-        candidates = fast.roll_candidates(roll, components)
-        if candidates:
-            index, _ = _best_single(fast, candidates, key, penalty)
-            fast.commit(*candidates[index][:3])
-        return SOLO_OVER
-    options = ((a, b),) if a == b else ((a, b), (b, a))
-    per_map = [[fast.candidates(s, e, components) for s, e in options] for fast in maps]
-    can = [[bool(c) for c in per_option] for per_option in per_map]
-    blocked = [not any(c) for c in can]
-    if all(blocked):
-        return SOLO_OVER
-    evals = [fast.evaluation(penalty) for fast in maps]
-    if any(blocked):
-        survivor = 0 if blocked[1] else 1
-        fast = maps[survivor]
-        candidates = [c for per_option in per_map[survivor] for c in per_option]
-        index, _ = _best_single(fast, candidates, key, penalty)
-        fast.commit(*candidates[index][:3])
-        return survivor
-    # Assignments: option i on map 0 and option j on map 1 (the same option on a double).
-    assignments = [(0, 0)] if a == b else [(0, 1), (1, 0)]
-    best_pair = None
-    best_value = (-1e18, -1e18)
-    for i, j in assignments:
-        if not (can[0][i] and can[1][j]):
-            continue
-        index0, gain0 = _best_single(maps[0], per_map[0][i], key, penalty)
-        index1, gain1 = _best_single(maps[1], per_map[1][j], key >> 3, penalty)
-        after = (evals[0] + gain0, evals[1] + gain1)
-        value = (min(after), after[0] + after[1])
-        if value > best_value:
-            best_value = value
-            best_pair = (per_map[0][i][index0], per_map[1][j][index1])
-    if best_pair is not None:
-        maps[0].commit(*best_pair[0][:3])
-        maps[1].commit(*best_pair[1][:3])
-        return SOLO_NORMAL
-    # Both maps can draw, but only the same option: one shape on one map, the game goes on.
-    best_single = None
-    best_value = (-1e18, -1e18)
-    for m in (0, 1):
-        candidates = [c for per_option in per_map[m] for c in per_option]
-        index, gain = _best_single(maps[m], candidates, key, penalty)
-        after = [evals[0], evals[1]]
-        after[m] += gain
-        value = (min(after), after[0] + after[1])
-        if value > best_value:
-            best_value = value
-            best_single = (m, candidates[index])
-    assert best_single is not None
-    maps[best_single[0]].commit(*best_single[1][:3])
-    return SOLO_NORMAL
-
-
-def solo_rollout(
-    maps: list[FastMap],
-    phase: int,
-    dice: np.ndarray,
-    keys: np.ndarray,
-    components: Components,
-    penalty: float = DEFAULT_MISSING_PENALTY,
-) -> int:
-    """Play both maps (mutated) to the end greedily on the given rolls; return the lower final score."""
-    for turn in range(len(dice)):
-        if phase == SOLO_OVER:
-            break
-        phase = solo_turn(
-            maps, phase, (int(dice[turn, 0]), int(dice[turn, 1])), int(keys[turn]), components, penalty
-        )
-    return min(maps[0].final_score(), maps[1].final_score())
-
-
 # ---------------------------------------------------------------------------------------------------------
 # Solo mode exactly as the rules model's `modes.SoloState` plays it (used by the hint engine)
 # ---------------------------------------------------------------------------------------------------------
-# `solo_turn` above is an older reading (plain adjacency on doubles; when both maps can draw but only the
-# same option, the game goes on). The functions below follow `modes.SoloState` step for step instead: the
-# gap rule on doubles, and "the map not drawn on is out, the drawn map gets one more turn" whenever no
-# assignment fits both maps. `tests/happy_campers/test_hint_agreement.py` pins them to `SoloState`.
+# These follow `modes.SoloState` step for step: the gap rule on doubles, and "the map not drawn on is out,
+# the drawn map gets one more turn" whenever no assignment fits both maps.
+# `tests/happy_campers/test_hint_agreement.py` pins them to `SoloState`.
 
 
 def candidate_of(placement: Placement, components: Components = DEFAULT_COMPONENTS) -> Candidate:
     """The fast-engine candidate of a rules-model drawing (inverse of `candidate_placement`)."""
     tables = board_tables(components)
     mask = cells_mask(placement.cells, tables.cols)
-    around = _dilate(mask, tables) & ~mask
+    around = dilate(mask, tables) & ~mask
     option = placement.option
     return (mask, around, int(placement.element), option.shape_face, option.element_face)
 
@@ -793,7 +703,7 @@ def solo_candidates(
     tables = fast.tables
     halo = drawn
     for _ in range(gap):
-        halo = _dilate(halo, tables)
+        halo = dilate(halo, tables)
     shape_indices = range(5) if shape_face == ANY_FACE else (shape_face - 1,)
     elements = _ELEMENT_VALUES if element_face == ANY_FACE else (int(components.elements[element_face - 1]),)
     for shape_index in shape_indices:
@@ -814,7 +724,7 @@ def modes_solo_turn(
 ) -> int:
     """Play one solo turn greedily as `modes.SoloState` allows it; return the new phase.
 
-    Phases as in `solo_turn` (SOLO_NORMAL, k >= 0: map k has its one extra turn, SOLO_OVER). The flow:
+    Phases: SOLO_NORMAL, k >= 0 (map k has its one extra turn), SOLO_OVER. The flow:
     - extra turn (phase k): either option on map k by the ordinary rule (a double is a plain roll); if
       nothing fits, nothing is drawn; the game is over either way;
     - otherwise, if an assignment fits both maps (one option each; a double on both, gap rule), greedy draws

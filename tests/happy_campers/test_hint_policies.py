@@ -17,15 +17,12 @@ from solver.happy_campers.policies import (
     DEFAULT_MISSING_PENALTY,
     GREEDY,
     RANDOM,
-    SOLO_NORMAL,
-    SOLO_OVER,
     FastMap,
     board_tables,
     candidate_placement,
     play_game,
     random_rolls,
     rollout,
-    solo_turn,
 )
 from solver.happy_campers.rules import (
     DEFAULT_COMPONENTS,
@@ -162,24 +159,3 @@ def test_greedy_beats_random_on_the_same_rolls():
     assert np.mean(greedy) > np.mean(uniform) + 5
 
 
-@settings(max_examples=25, deadline=None)
-@given(seed=st.integers(0, 10_000), turns=st.integers(0, 10))
-def test_solo_turn_draws_legally_one_option_per_map(seed, turns):
-    grids = [random_position(seed, turns), random_position(seed + 1, turns)]
-    maps = [FastMap.from_grid(g, (), DEFAULT_COMPONENTS) for g in grids]
-    roll = random_rolls(seed, 1, "solo")[0]
-    phase = solo_turn(maps, SOLO_NORMAL, roll, seed, DEFAULT_COMPONENTS, DEFAULT_MISSING_PENALTY)
-    after = [m.to_grid() for m in maps]
-    changed = [i for i in (0, 1) if after[i] != grids[i]]
-    blocked = [i for i in (0, 1) if not can_draw(grids[i], roll)]
-    for i in changed:
-        assert i not in blocked
-        new = {(r, c) for r in range(5) for c in range(9) if after[i][r][c] != grids[i][r][c]}
-        element = after[i][next(iter(new))[0]][next(iter(new))[1]]
-        assert any(p.cells == frozenset(new) and p.element == element for p in legal_placements(grids[i], roll))
-    if len(blocked) == 2:
-        assert phase == SOLO_OVER and not changed
-    elif blocked:
-        assert phase == 1 - blocked[0]
-    else:
-        assert phase == SOLO_NORMAL and changed
