@@ -70,6 +70,8 @@ def read_request_text(source: str) -> str:
             return handle.read()
     except OSError as error:
         raise CliError(f"--request: cannot read {source}: {error.strerror}") from None
+    except UnicodeDecodeError as error:
+        raise CliError(f"--request: {source} is not UTF-8 text ({error.reason} at byte {error.start})") from None
 
 
 def solve_in_process(command: Command, request: Message) -> Message:
@@ -113,7 +115,12 @@ def run(argv: Sequence[str]) -> int:
 
         if args.workers < 1:
             raise CliError("--workers: must be at least 1")
-        serve(ServerConfig(host=args.host, port=args.port, workers=args.workers))
+        if not 0 <= args.port <= 65535:
+            raise CliError(f"--port: must be 0 to 65535, got {args.port}")
+        try:
+            serve(ServerConfig(host=args.host, port=args.port, workers=args.workers))
+        except (OSError, RuntimeError) as error:
+            raise CliError(f"serve: {error}", EXIT_FAILURE) from None
         return EXIT_OK
     game_spec = game(args.target)
     if args.command == "example":

@@ -74,6 +74,12 @@ class ResourceExhausted(RequestError):
         super().__init__(f"{field}: {description}", [FieldViolation(field, description)])
 
 
+class ServerBusy(RequestError):
+    """Every solver slot stayed busy for the whole budget of the call (retry later)."""
+
+    code = grpc.StatusCode.UNAVAILABLE
+
+
 class Unimplemented(RequestError):
     code = grpc.StatusCode.UNIMPLEMENTED
 

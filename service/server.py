@@ -20,7 +20,7 @@ from grpc_reflection.v1alpha import reflection
 from grpc_status import rpc_status
 
 from service import dispatch
-from service.errors import RequestError, ResourceExhausted
+from service.errors import RequestError, ServerBusy
 from service.registry import Command, Game, games
 
 log = logging.getLogger("campsolver.server")
@@ -60,9 +60,7 @@ def _unary_handler(command: Command, gate: SolveGate):
             budget = dispatch.budget_for(request, context.time_remaining())
             context.add_callback(budget.cancel)
             if not gate.acquire(budget.remaining()):
-                raise ResourceExhausted(
-                    "options.time_limit_seconds", "every solver slot stayed busy until the deadline"
-                )
+                raise ServerBusy("every solver slot stayed busy for the whole solve budget; try again")
             try:
                 response = dispatch.run(command, request, budget)
             finally:
@@ -99,6 +97,7 @@ class CampsolverServer:
         options = [
             ("grpc.max_receive_message_length", config.max_message_bytes),
             ("grpc.max_send_message_length", config.max_message_bytes),
+            ("grpc.so_reuseport", 0),  # a second server on a taken port must fail, not share it
         ]
         # More threads than solve slots, so health checks and queued calls are still answered.
         self._pool = futures.ThreadPoolExecutor(max_workers=config.workers + 8)
@@ -113,7 +112,10 @@ class CampsolverServer:
             self.health.set(game.service_full_name, health_pb2.HealthCheckResponse.NOT_SERVING)
         self.health.set("", health_pb2.HealthCheckResponse.NOT_SERVING)
         reflection.enable_server_reflection(service_names, self.server)
-        self.port = self.server.add_insecure_port(f"{config.host}:{config.port}")
+        try:
+            self.port = self.server.add_insecure_port(f"{config.host}:{config.port}")
+        except RuntimeError as error:  # grpcio reports a taken port this way
+            raise OSError(f"cannot listen on {config.host}:{config.port} ({error})") from None
         if self.port == 0:
             raise OSError(f"cannot listen on {config.host}:{config.port}")
 

@@ -86,3 +86,10 @@ def test_invalid_argument_names_the_field() -> None:
 
 def test_commands_table_is_complete() -> None:
     assert set(COMMANDS) == {"hint", "max", "puzzle", "score", "legal"}
+
+
+def test_unreadable_request_files_and_bad_ports_are_one_line(tmp_path: Path) -> None:
+    binary = tmp_path / "request.json"
+    binary.write_bytes(b"\xff\xfe\x00")
+    assert_one_line_error(run_cli("camper-tour", "score", "--request", str(binary)), "--request", "UTF-8")
+    assert_one_line_error(run_cli("serve", "--port", "99999"), "--port")

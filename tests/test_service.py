@@ -119,15 +119,13 @@ def single_slot_server() -> Iterator[CampsolverServer]:
 def test_request_deadline_bounds_the_solve(client: CampsolverClient) -> None:
     import time
 
+    # The server must answer before the client's 2 s deadline: its budget is the time remaining minus a margin,
+    # so the deepening search stops and returns its deepest completed depth, flagged as interrupted.
     started = time.monotonic()
-    try:
-        response = client.camper_tour.hint(long_hint_request(60.0), timeout=1.0)
-    except CampsolverError as error:  # also acceptable: the deadline passed before any depth completed
-        assert error.code == grpc.StatusCode.DEADLINE_EXCEEDED
-    else:
-        assert response.stats.interrupted, "a 40-ply search cannot finish in a second"
-        assert response.alternatives
-    assert time.monotonic() - started < 5.0
+    response = client.camper_tour.hint(long_hint_request(60.0), timeout=2.0)
+    assert response.stats.interrupted, "a 40-ply search cannot finish in two seconds"
+    assert response.alternatives
+    assert time.monotonic() - started < 2.0
 
 
 def test_cancelled_call_stops_its_solve_and_frees_the_slot(single_slot_server: CampsolverServer) -> None:
@@ -146,11 +144,15 @@ def test_cancelled_call_stops_its_solve_and_frees_the_slot(single_slot_server: C
         assert time.monotonic() - started < 10.0
 
 
-def test_deadline_shorter_than_any_answer_is_deadline_exceeded(client: CampsolverClient) -> None:
-    request = ct.CamperTourServiceMaxScoreRequest()  # default specials: Monte Carlo over many layouts
+def test_budget_shorter_than_any_answer_is_the_servers_deadline_exceeded(client: CampsolverClient) -> None:
+    # The client allows 60 s; the request's own time limit is 0.05 s. The DEADLINE_EXCEEDED must come from the
+    # server (its message names the budget), not from the client's deadline.
+    request = ct.CamperTourServiceMaxScoreRequest()  # default specials on 72 plates: Monte Carlo, seconds of work
+    request.options.time_limit_seconds = 0.05
     with pytest.raises(CampsolverError) as caught:
-        client.camper_tour.max_score(request, timeout=0.05)
+        client.camper_tour.max_score(request, timeout=60)
     assert caught.value.code == grpc.StatusCode.DEADLINE_EXCEEDED
+    assert "budget" in caught.value.message
 
 
 def test_sigterm_drains_in_flight_calls_then_exits() -> None:

@@ -119,3 +119,25 @@ def test_every_example_request_is_answered_over_grpc(client: CampsolverClient, g
     response = game_client.call(rpc_name, command.example(), timeout=120)
     assert isinstance(response, command.response_type)
     assert response.ByteSize() > 0
+
+
+def test_camper_tour_score_accepts_a_finished_game_and_rejects_absurd_campers(client: CampsolverClient) -> None:
+    from clients.client import CampsolverError
+
+    finished = ct.CamperTourState(
+        rules=ct_service.ALL_NORMAL_RULES,
+        campers=[
+            ct.Camper(phase=ct.CAMPER_PHASE_FINISHED, marker=50, tokens=-2, arrival=1),
+            ct.Camper(phase=ct.CAMPER_PHASE_FINISHED, marker=44, tokens=0, arrival=2),
+        ],
+    )
+    response = client.camper_tour.score(ct.CamperTourServiceScoreRequest(state=finished), timeout=10)
+    assert list(response.scores) == [48, 44] and response.game_over and response.winner == 0
+    legal = client.camper_tour.legal_moves(ct.CamperTourServiceLegalMovesRequest(state=finished), timeout=10)
+    assert not legal.moves and legal.to_move == -1
+    absurd = ct.CamperTourState(
+        campers=[ct.Camper(phase=ct.CAMPER_PHASE_FINISHED, marker=-50, tokens=-2_000_000_000)]
+    )
+    with pytest.raises(CampsolverError) as caught:
+        client.camper_tour.score(ct.CamperTourServiceScoreRequest(state=absurd), timeout=10)
+    assert caught.value.violations[0].field == "state.campers[0].marker"

@@ -21,6 +21,7 @@ from solver.camper_tour.rules import (
     Pending,
     Phase,
     PlateKind,
+    Stage,
     TourState,
     TurnBack,
 )
@@ -30,6 +31,8 @@ from solver.core.proof import Proof
 
 #: A hint deepens until its budget ends: this is the budget when the request names none (the deadline still caps it).
 DEFAULT_HINT_SECONDS = 1.0
+#: Most tokens one move can cost (roll 12 on an announcement of 1).
+MAX_ROLL_OVERSHOOT = 11
 #: Request size limits (RESOURCE_EXHAUSTED beyond them).
 MAX_PLATES = 200
 MAX_TOKENS = 100
@@ -140,6 +143,15 @@ def camper_from_proto(message: pb.Camper, config: Config, field: str) -> Camper:
             f"{field}.marker",
             "a returning camper stands between its marker and the starting plate (1 < position <= marker)",
         )
+    if phase in (Phase.RETURN, Phase.FINISHED):
+        require(
+            rules.STARTING_PLATE < message.marker <= config.plate_count,
+            f"{field}.marker",
+            f"a camper turns back on plate 2 to {config.plate_count}, got {message.marker}",
+        )
+        # Each move costs at most 11 tokens (12 rolled on a 1-plate announcement): no real game goes deeper.
+        deepest = -MAX_ROLL_OVERSHOOT * 2 * config.plate_count
+        require(tokens >= deepest, f"{field}.tokens", f"at least {deepest}, got {tokens}")
     require(message.arrival >= 0, f"{field}.arrival", "must not be negative")
     return Camper(
         position=message.position,
@@ -163,10 +175,19 @@ def state_from_proto(message: pb.CamperTourState, field: str = "state") -> TourS
     require(0 <= message.to_move < count, f"{field}.to_move", f"must index a camper (0-{count - 1})")
     laid = _plate_kinds(message.placed, f"{field}.placed") if message.placed else None
     try:
-        state = rules.position_state(config, campers, to_move=message.to_move, laid=laid)
+        if any(c.active for c in campers):
+            return rules.position_state(config, campers, to_move=message.to_move, laid=laid)
+        # Nobody is travelling any more: a finished game (Score and LegalMoves accept it).
+        reach = max([c.position for c in campers] + [c.marker for c in campers] + [0])
+        if laid is None:
+            laid = config.layout[:reach] if config.layout is not None else (PlateKind.NORMAL,) * reach
+        state = TourState(
+            config=config, campers=tuple(campers), to_move=message.to_move, laid=tuple(laid), stage=Stage.OVER
+        )
+        rules.validate(state)
+        return state
     except ValueError as error:
         raise InvalidArgument(field, str(error)) from None
-    return state
 
 
 def state_to_proto(state: TourState) -> pb.CamperTourState:
@@ -236,6 +257,15 @@ def ranked(moves: list[tuple[Action, float]]) -> list[pb.CamperTourAlternative]:
     ]
 
 
+def _check_moves_are_legal(state: TourState, actions: list[Action]) -> None:
+    """The solvers generate their own moves for speed; the rules model must agree before we answer."""
+    legal = set(state.legal_actions())
+    if set(actions) != legal or len(actions) != len(legal):
+        raise RuntimeError(
+            f"solver moves {actions} disagree with the rules model's legal moves {sorted(map(str, legal))}"
+        )
+
+
 def _decision_state(request_state: pb.CamperTourState, field: str = "state") -> TourState:
     state = state_from_proto(request_state, field)
     require(bool(state.legal_actions()), f"{field}.to_move", "the camper to move has no decision to make")
@@ -253,6 +283,7 @@ def hint(request: pb.CamperTourServiceHintRequest, budget: Budget) -> pb.CamperT
     if not request.options.time_limit_seconds:
         budget = budget.limited(DEFAULT_HINT_SECONDS)
     result = hint_search.hint(state, budget, max_depth=request.depth or hint_search.MAX_DEPTH)
+    _check_moves_are_legal(state, [m.action for m in result.moves])
     return pb.CamperTourServiceHintResponse(
         alternatives=ranked([(m.action, m.value) for m in result.moves]),
         proof=PROOF_TO_PROTO[result.proof],
@@ -286,6 +317,7 @@ def max_score(request: pb.CamperTourServiceMaxScoreRequest, budget: Budget) -> p
         laid=tuple(laid),
     )
     result = solo.solve_solo(config, position, budget, seed=request.options.seed)
+    _check_moves_are_legal(solo.solo_state(config, position), [a.action for a in result.alternatives])
     notes = list(result.notes)
     if result.upper_estimate is not None:
         notes.append(

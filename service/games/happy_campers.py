@@ -183,7 +183,7 @@ def hint(request: pb.HappyCampersServiceHintRequest, budget: Budget) -> pb.Happy
     solo_options: dict[str, Any] = {}
     if solo:
         if request.HasField("solo_double_gap"):
-            require(0 <= request.solo_double_gap <= 3, "solo_double_gap", "a gap of 0 to 3 squares")
+            require(1 <= request.solo_double_gap <= 3, "solo_double_gap", "a gap of 1 to 3 squares")
             solo_options["solo_double_gap"] = request.solo_double_gap
         if request.HasField("solo_last_turn_map"):
             require(request.solo_last_turn_map in (0, 1), "solo_last_turn_map", "0 or 1")
@@ -361,7 +361,9 @@ def max_score(
         for index, card in enumerate(cards):
             card_budget = budget.sub_budget(1.0 / (len(cards) - index))
             card_result = maximise.challenge_max(card, components, card_budget)
-            entry = pb.HappyCampersCardMax(challenge=CHALLENGE_TO_PROTO[card], points=card_result.score or 0)
+            entry = pb.HappyCampersCardMax(challenge=CHALLENGE_TO_PROTO[card])
+            if card_result.score is not None:  # absent when the budget ran out before any answer
+                entry.points = card_result.score
             entry.proof = PROOF_TO_PROTO.get(card_result.proof, common_pb2.PROOF_STATUS_UNSPECIFIED)
             if card_result.bound is not None:
                 entry.bound = card_result.bound

@@ -145,9 +145,16 @@ def hint(state: TourState, budget: Budget, *, max_depth: int = MAX_DEPTH) -> Hin
             interrupted = True
             break
         nodes += stats.nodes + stats.successors
-        exact = not stats.used_leaf
+        # Passed-over plates drawn from a stack that still holds specials are laid as its most common kind
+        # (an approximation of the search), so only a known layout or a special-free stack can be exact.
+        approximated = (
+            state.config.layout is None
+            and any(c.active and c.phase == Phase.OUTWARD for c in state.campers)
+            and any(count for kind, count in enumerate(state.remaining_stack()) if kind != PlateKind.NORMAL)
+        )
+        exact = not stats.used_leaf and not approximated
         best = (alternatives, depth, exact, nodes)
-        if exact:
+        if not stats.used_leaf:  # the search reached the end of the game everywhere: deeper adds nothing
             break
     assert best is not None
     alternatives, depth, exact, nodes = best

@@ -1,7 +1,6 @@
 """Exact solo solver against brute-force expectimax over the rules model, Monte Carlo, speed, heuristics."""
 
 import itertools
-import time
 
 import numpy as np
 import pytest
@@ -122,13 +121,12 @@ def test_return_journey_with_revealed_specials_is_exact_whatever_the_stack():
     assert_matches_oracle(config, SoloPosition(position=7, tokens=4, phase=Phase.RETURN, marker=7, laid=laid))
 
 
-def test_whole_72_plate_policy_is_fast_and_consistent():
-    started = time.perf_counter()
+def test_whole_72_plate_policy_is_consistent():
+    # Speed is measured by `python -m bench.camper_tour`, not asserted here (shared, noisy machines).
     tables = KnownLayoutTables((K.NORMAL,) * 72, 25)
-    assert time.perf_counter() - started < 1.0
     solved = solve_solo(all_normal(), SoloPosition(), Budget(10))
     assert solved.proof == Proof.EXACT and solved.value == tables.outward_value(0, 25)
-    assert solved.states_evaluated > 0 and solved.wall_time_s < 1.0
+    assert solved.states_evaluated > 0
     # more tokens never hurt at the start of the outward journey on an all-normal route
     values = [tables.outward_value(0, t) for t in range(1, 26)]
     assert all(b >= a - 1e-12 for a, b in itertools.pairwise(values))
