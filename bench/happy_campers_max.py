@@ -1,8 +1,8 @@
 """Happy Campers maxima on the default 5x9 map: clairvoyant play, the absolute maximum, each card's maximum.
 
-Run: `python -m bench.happy_campers_max [--seeds N] [--limit S] [--card-limit S]`. Prints a table and
-writes bench/results/happy_campers_max.json. Runs one solve at a time (2 CP-SAT workers), as the machine
-is shared.
+Run: `python -m bench.happy_campers_max [--seeds N] [--limit S] [--card-limit S] [--card-seeds N]
+[--only-cards]`. Prints a table and writes bench/results/happy_campers_max.json (with `--only-cards`:
+happy_campers_max_cards.json). Runs one solve at a time (2 CP-SAT workers), as the machine is shared.
 """
 
 from __future__ import annotations
@@ -20,7 +20,19 @@ from solver.happy_campers.maximise import absolute_max, challenge_max, clairvoya
 from solver.happy_campers.rules import DEFAULT_COMPONENTS, Challenge
 
 RESULTS = Path(__file__).resolve().parent / "results" / "happy_campers_max.json"
+CARD_RESULTS = RESULTS.with_name("happy_campers_max_cards.json")
 ROLL_COUNTS = (10, 15, 20)
+CARD_ROLLS = 15
+#: The point-scoring cards, each measured alone in clairvoyant play.
+SCORING_CARDS = (
+    Challenge.PRIVACY,
+    Challenge.QUICK_PEE,
+    Challenge.TENT_TOGETHER,
+    Challenge.RIVER_TOWN,
+    Challenge.NATURE_RESERVE,
+    Challenge.DANGEROUS_ANIMALS,
+    Challenge.GREAT_DIVIDE,
+)
 
 
 def seeded_rolls(seed: int, count: int) -> list[tuple[int, int]]:
@@ -28,12 +40,59 @@ def seeded_rolls(seed: int, count: int) -> list[tuple[int, int]]:
     return [(int(a), int(b)) for a, b in rng.integers(1, 7, size=(count, 2))]
 
 
+def clairvoyant_with_cards(seeds: int, limit: float) -> list[dict[str, object]]:
+    """Clairvoyant max with one point-scoring card at a time: proof share and median gap per card."""
+    print(f"clairvoyant max with one card, {CARD_ROLLS} rolls, {seeds} seeds, {limit:g} s each")
+    print(f"{'card':<18} {'optimal':>8} {'median gap':>11} {'median s':>9}")
+    rows = []
+    for card in SCORING_CARDS:
+        runs = []
+        for seed in range(seeds):
+            started = time.monotonic()
+            result = clairvoyant_max(None, seeded_rolls(seed, CARD_ROLLS), [card], budget=Budget(limit))
+            runs.append(
+                {
+                    "seed": seed,
+                    "score": result.score,
+                    "bound": result.bound,
+                    "proof": result.proof.value if result.proof else None,
+                    "seconds": round(time.monotonic() - started, 3),
+                }
+            )
+        optimal = sum(1 for r in runs if r["proof"] == Proof.OPTIMAL.value)
+        gaps = [r["bound"] - r["score"] for r in runs if r["bound"] is not None and r["score"] is not None]
+        row = {
+            "card": card.value,
+            "optimal_share": optimal / len(runs),
+            "median_gap": statistics.median(gaps) if gaps else None,
+            "median_s": round(statistics.median(r["seconds"] for r in runs), 2),
+            "runs": runs,
+        }
+        rows.append(row)
+        print(f"{card.value:<18} {optimal:>3}/{len(runs):<4} {row['median_gap']!s:>11} {row['median_s']:>9}")
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seeds", type=int, default=20, help="random roll sequences per length")
     parser.add_argument("--limit", type=float, default=10.0, help="seconds per clairvoyant solve")
     parser.add_argument("--card-limit", type=float, default=30.0, help="seconds per absolute/card solve")
+    parser.add_argument("--card-seeds", type=int, default=10, help="sequences per card (clairvoyant with a card)")
+    parser.add_argument("--only-cards", action="store_true", help="only the clairvoyant-with-a-card table")
     args = parser.parse_args()
+
+    if args.only_cards:
+        cards_report = {
+            "map": "5x9 default components",
+            "workers": 2,
+            "limit_s": args.limit,
+            "rolls": CARD_ROLLS,
+            "clairvoyant_with_card": clairvoyant_with_cards(args.card_seeds, args.limit),
+        }
+        CARD_RESULTS.parent.mkdir(parents=True, exist_ok=True)
+        CARD_RESULTS.write_text(json.dumps(cards_report, indent=2))
+        return
 
     report: dict[str, object] = {"map": "5x9 default components", "workers": 2, "limit_s": args.limit}
     clairvoyant_rows = []
@@ -71,6 +130,8 @@ def main() -> None:
             f" {row['median_gap']!s:>11}"
         )
     report["clairvoyant"] = clairvoyant_rows
+    print()
+    report["clairvoyant_with_card"] = clairvoyant_with_cards(args.card_seeds, args.limit)
 
     print(f"\nabsolute and card maxima, {args.card_limit:g} s each")
     print(f"{'question':<22} {'value':>6} {'bound':>6} {'proof':<20} {'seconds':>8}")

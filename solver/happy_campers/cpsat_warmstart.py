@@ -14,7 +14,7 @@ Two sources, both playing only through the rules model's drawings, so every hint
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -155,8 +155,18 @@ def perfect_play(
     components: Components,
     rng: np.random.Generator,
     budget: Budget,
+    *,
+    accept: Callable[[Grid], bool] | None = None,
+    viable: Callable[[int, dict[Element, int]], bool] | None = None,
+    prefer: Callable[[int, Element, dict[Element, int]], float] | None = None,
 ) -> PerfectSearch:
     """A legal forced play ending in a *perfect* map (no empty square, each element one cluster), if found.
+
+    `accept` (a test of the final map) and `viable` (a test of a partial map: drawn-squares bitmask, bitmask
+    per element) narrow the search to perfect maps that also meet a challenge card's target; `exhausted`
+    then says that no *such* perfect map exists. `viable` must only reject partial maps that no accepted
+    map can grow from. `prefer` (move bitmask, element, current bitmask per element) adds to a move's rank,
+    steering the search toward the target; it changes the order only, never what is found or pruned.
 
     A perfect map scores the number of squares, which is also an upper bound on every map's score without
     point-scoring cards, so such a play is optimal; CP-SAT then only has to certify it. The search is a
@@ -249,6 +259,8 @@ def perfect_play(
     def search(t: int, drawn: int, masks: dict[Element, int], plays: list[Placement | None]) -> bool:
         if drawn == tables.full:
             if all(masks[e] and len(clusters_of(masks[e], tables)) == 1 for e in ELEMENTS):
+                if accept is not None and not accept(_masks_grid(masks, rows, cols)):
+                    return False
                 plays.extend([None] * (len(rolls) - t))
                 return True
             return False
@@ -271,12 +283,16 @@ def perfect_play(
             value = PERFECT_SAME_CONTACT_WEIGHT * same - PERFECT_EMPTY_AROUND_WEIGHT * (around & ~drawn).bit_count()
             if masks[element] and not same:
                 value -= PERFECT_DETACHED_PENALTY
+            if prefer is not None:
+                value += prefer(mask, element, masks)
             ranked.append((value + PERFECT_NOISE * rng.random(), mask, element, option))
         ranked.sort(key=lambda item: -item[0])
         for _, mask, element, option in ranked:
             new_masks = dict(masks)
             new_masks[element] |= mask
             new_drawn = drawn | mask
+            if viable is not None and not viable(new_drawn, new_masks):
+                continue
             if new_drawn != tables.full and dead(t + 1, new_drawn, new_masks):
                 continue
             plays.append(Placement(_mask_cells(mask, cols), element, option))
@@ -348,6 +364,17 @@ def _joinable(parts: list[int], pockets: list[int], tables: BoardTables) -> bool
 
 class _Restart(Exception):
     """The current restart used up its node limit."""
+
+
+def _masks_grid(masks: dict[Element, int], rows: int, cols: int) -> Grid:
+    """The map that per-element square bitmasks describe."""
+    values = [0] * (rows * cols)
+    for element, mask in masks.items():
+        while mask:
+            low = mask & -mask
+            values[low.bit_length() - 1] = int(element)
+            mask ^= low
+    return tuple(tuple(values[r * cols : (r + 1) * cols]) for r in range(rows))
 
 
 def _mask_cells(mask: int, cols: int) -> frozenset[Cell]:

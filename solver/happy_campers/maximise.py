@@ -17,7 +17,10 @@ CP-SAT (OPTIMAL or INFEASIBLE).
 
 Clairvoyant play starts CP-SAT from a legal play (`cpsat_warmstart`): a perfect map when the depth-first
 search finds one within its share of the budget (then the hint already meets the root bound), else the
-best greedy play. The play fixes only the decisions, so a pinned copy of the model is solved first to
+best greedy play. With point-scoring cards the model gets analytic caps on each card's points
+(`clairvoyant_card_caps`, redundant constraints), and when only Dangerous Animals / Quick Pee score, the
+search first aims at a perfect map meeting every cap: perfect value + caps bounds every map, so such a map
+is proven at the root. The play fixes only the decisions, so a pinned copy of the model is solved first to
 extend the hint to every variable (CP-SAT's own completion of a partial hint drifts badly on these models).
 
 Every answer is replayed through the rules model before it is returned: each placement goes through
@@ -35,7 +38,7 @@ from ortools.sat.python import cp_model
 
 from solver.core.budget import Budget
 from solver.core.cpsat import CpSolveResult, Proof, add_nogood, check_unique_optimum, solve
-from solver.core.geometry import Cell, neighbours, orientations, placements
+from solver.core.geometry import Cell, border_cells, neighbours, orientations, placements
 from solver.core.seeding import rng_for
 from solver.happy_campers import cpsat_map
 from solver.happy_campers.cpsat_warmstart import greedy_play, perfect_play
@@ -214,10 +217,21 @@ def _grid_symmetries(rows: int, cols: int) -> list[Callable[[Cell], Cell]]:
     ]
 
 
-def _scoring_objective(model: cp_model.CpModel, mv: cpsat_map.MapVars, problem: MaxProblem) -> cp_model.LinearExprT:
-    """The full score of a complete map (clusters, empty squares, every card in play)."""
+def _scoring_objective(
+    model: cp_model.CpModel,
+    mv: cpsat_map.MapVars,
+    problem: MaxProblem,
+    card_caps: dict[Challenge, int] | None = None,
+) -> cp_model.LinearExprT:
+    """The full score of a complete map (clusters, empty squares, every card in play).
+
+    `card_caps` are redundant upper bounds on single cards' points (valid for every map of the problem);
+    CP-SAT's relaxation does not find them, and with them a perfect map meeting every cap is proven at once.
+    """
     sizes = cpsat_map.largest_cluster_sizes(model, mv)
     terms = _card_terms(model, mv, problem.challenges, problem.festival_won)
+    for card, cap in (card_caps or {}).items():
+        model.add(terms.by_card[card.value] <= cap)
     n = len(mv.cells)
     # Named totals with tight domains: the objective bound then follows by propagation alone
     # (clusters <= drawn squares), instead of the useless "every element's cluster could be the whole map".
@@ -400,7 +414,7 @@ def _build_clairvoyant(
         for k, e in enumerate(mv.elements):
             cpsat_map.add_rooted_connectivity(model, mv, [row[k] for row in mv.cell_element], f"perfect_{e}")
     if mode == "complete":
-        objective = _scoring_objective(model, mv, problem)
+        objective = _scoring_objective(model, mv, problem, card_caps=clairvoyant_card_caps(problem))
         model.maximize(objective)
     if DECISION_STRATEGY:
         order = []
@@ -669,6 +683,46 @@ def _closed(result: CpSolveResult) -> bool:
     return result.status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
 
 
+def _element_caps(problem: MaxProblem) -> dict[Element, int]:
+    """Most squares of each element any play of the rolls can hold: the pre-drawn ones plus, per roll, the
+    largest shape some option offers with that element."""
+    comp = problem.components
+    caps = {e: sum(1 for row in problem.start_grid for v in row if v == int(e)) for e in ELEMENTS}
+    for roll in problem.rolls:
+        best: dict[int, int] = {}
+        for s, elements in _roll_pairs(roll, comp).items():
+            for e in elements:
+                best[e] = max(best.get(e, 0), len(comp.shapes[s]))
+        for e, size in best.items():
+            caps[Element(e)] += size
+    return caps
+
+
+def clairvoyant_card_caps(problem: MaxProblem) -> dict[Challenge, int]:
+    """Analytic upper bounds on single cards' points over every final map of a clairvoyant problem.
+
+    Privacy: trees on the edge <= min(edge squares, tree squares drawable). Dangerous Animals: at best only
+    the pre-drawn edge tents cost. Quick Pee: one point per row and column. Tent Together: disjoint 2x2
+    tent squares <= min(tent squares drawable / 4, (rows // 2) * (cols // 2)). River Town: disjoint rivers
+    <= min(rows, water squares drawable / cols). Nature Reserve has no cap here (its isolated empty squares
+    are what lets a map beat the perfect-map bound).
+    """
+    comp = problem.components
+    rows, cols = comp.rows, comp.cols
+    caps = _element_caps(problem)
+    edge = border_cells(rows, cols)
+    pre_edge_tents = sum(1 for r, c in edge if problem.start_grid[r][c] == int(Element.TENTS))
+    by_card = {
+        Challenge.PRIVACY: min(len(edge), caps[Element.TREES]),
+        Challenge.DANGEROUS_ANIMALS: -pre_edge_tents,
+        Challenge.QUICK_PEE: rows + cols,
+        Challenge.TENT_TOGETHER: cpsat_map.TENT_SQUARE_POINTS
+        * min(caps[Element.TENTS] // 4, (rows // 2) * (cols // 2)),
+        Challenge.RIVER_TOWN: cpsat_map.RIVER_POINTS * min(rows, caps[Element.WATER] // cols),
+    }
+    return {card: cap for card, cap in by_card.items() if card in problem.challenges}
+
+
 @dataclass(frozen=True)
 class _Hint:
     """Where CP-SAT starts clairvoyant play, and whether CP-SAT proved that no perfect map exists."""
@@ -713,6 +767,55 @@ def _clairvoyant_hint(problem: MaxProblem, budget: Budget, seed: int, workers: i
             if result.has_solution:
                 return _Hint([turn.placement for turn in built.read_turns(result)], False)
             no_perfect_map = result.status == cp_model.INFEASIBLE
+    elif _perfect_bound_holds(problem):
+        return _card_perfect_hint(problem, budget, seed)
+    return _greedy_hint(problem, seed, no_perfect_map)
+
+
+def _perfect_bound_holds(problem: MaxProblem) -> bool:
+    """Does "perfect value + every card's cap" bound every map? Not with Nature Reserve (isolated empty
+    squares score) nor The Great Divide (the search does not check two-sided completeness)."""
+    return not {Challenge.NATURE_RESERVE, Challenge.GREAT_DIVIDE} & set(problem.challenges)
+
+
+def _card_perfect_hint(problem: MaxProblem, budget: Budget, seed: int) -> _Hint:
+    """With point-scoring cards: first a perfect map whose cards meet their caps (proven at the root, as
+    perfect value + caps bounds every map), else the greedy play.
+
+    Tried: hinting any perfect map when none meets the caps (45 + a few card points, above the greedy
+    play's total) made the final answers *worse* (Privacy 49 and 52 against 61 and 54 from the greedy
+    hint, same 10 s): CP-SAT stays near a hint whose card score is poor.
+    """
+    caps = clairvoyant_card_caps(problem)
+    comp = problem.components
+    if not set(caps) <= set(CARD_TARGET_PRUNES):
+        return _greedy_hint(problem, seed, False)
+    target = sum(caps.values())
+    cards = problem.challenges
+    festival_won = problem.festival_won
+
+    def card_points(grid: Grid) -> int:
+        points = score(grid, cards, comp, festival_won=festival_won).challenge_points
+        return sum(points.get(card, 0) for card in caps)
+
+    viable = _card_viability(problem, caps)
+    rng = rng_for(seed, "happy_campers.maximise.perfect_cards")
+    search = perfect_play(
+        problem.start_grid,
+        problem.rolls,
+        comp,
+        rng,
+        budget.limited(budget.remaining() * PERFECT_SEARCH_SHARE),
+        accept=lambda grid: card_points(grid) >= target,
+        viable=viable,
+        prefer=_card_preference(problem, caps) if CARD_PREFERENCE else None,
+    )
+    if search.plays is not None:
+        return _Hint(search.plays, False)
+    return _greedy_hint(problem, seed, False)
+
+
+def _greedy_hint(problem: MaxProblem, seed: int, no_perfect_map: bool) -> _Hint:
     warm = greedy_play(
         problem.start_grid,
         problem.rolls,
@@ -723,6 +826,68 @@ def _clairvoyant_hint(problem: MaxProblem, budget: Budget, seed: int, workers: i
         festival_won=problem.festival_won,
     )
     return _Hint(warm[1] if warm else None, no_perfect_map)
+
+
+#: Cards whose cap the perfect-map search can aim at, with a prune of partial maps (`_card_viability`).
+#: Privacy, Tent Together and River Town are left out: their caps (24 edge trees, 8 tent squares, full
+#: rivers) are almost never met by a perfect map, so the search would only spend its share.
+CARD_TARGET_PRUNES = (Challenge.DANGEROUS_ANIMALS, Challenge.QUICK_PEE)
+
+
+#: Rank bonus, in the perfect-map search aimed at Quick Pee, per row or column a toilet move newly reaches.
+QUICK_PEE_LINE_WEIGHT = 2.0
+#: Measured on the bench's 10 Quick Pee seeds (15 rolls, 10 s): with the bonus 5/10 proven, median gap 1;
+#: without it the aimed search rarely succeeds and only costs its share (1/10, gap 3.5; before: 3/10, gap 2).
+CARD_PREFERENCE = True
+
+
+def _card_preference(
+    problem: MaxProblem, caps: dict[Challenge, int]
+) -> Callable[[int, Element, dict[Element, int]], float] | None:
+    """Move-order bonus toward the caps: Quick Pee prefers toilets in rows and columns without one yet
+    (Dangerous Animals needs none: its prune already removes every edge tent)."""
+    if Challenge.QUICK_PEE not in caps:
+        return None
+    rows, cols = problem.components.rows, problem.components.cols
+    lines = [sum(1 << (r * cols + c) for c in range(cols)) for r in range(rows)]
+    lines += [sum(1 << (r * cols + c) for r in range(rows)) for c in range(cols)]
+
+    def prefer(mask: int, element: Element, masks: dict[Element, int]) -> float:
+        if element != Element.TOILETS:
+            return 0.0
+        toilets = masks[Element.TOILETS]
+        return QUICK_PEE_LINE_WEIGHT * sum(1 for line in lines if line & mask and not line & toilets)
+
+    return prefer
+
+
+def _card_viability(problem: MaxProblem, caps: dict[Challenge, int]) -> Callable[[int, dict[Element, int]], bool]:
+    """A test of partial maps (drawn bitmask, bitmask per element) that every map meeting all caps passes.
+
+    Cards' points never exceed their caps, so a map whose total meets the sum meets each cap: Dangerous
+    Animals at its cap draws no new tent on the edge; Quick Pee at its cap (every row and column) leaves no
+    line both without a toilet and without an empty square.
+    """
+    rows, cols = problem.components.rows, problem.components.cols
+    edge_mask = sum(1 << (r * cols + c) for r, c in border_cells(rows, cols))
+    start_edge_tents = sum(
+        1 << (r * cols + c) for r, c in border_cells(rows, cols) if problem.start_grid[r][c] == int(Element.TENTS)
+    )
+    lines = [sum(1 << (r * cols + c) for c in range(cols)) for r in range(rows)]
+    lines += [sum(1 << (r * cols + c) for r in range(rows)) for c in range(cols)]
+    check_tents = Challenge.DANGEROUS_ANIMALS in caps
+    check_toilets = Challenge.QUICK_PEE in caps
+
+    def viable(drawn: int, masks: dict[Element, int]) -> bool:
+        if check_tents and masks[Element.TENTS] & edge_mask & ~start_edge_tents:
+            return False
+        if check_toilets:
+            toilets = masks[Element.TOILETS]
+            if any(not line & toilets and not line & ~drawn for line in lines):
+                return False
+        return True
+
+    return viable
 
 
 def _complete_hint(model: cp_model.CpModel, budget: Budget, workers: int, tally: _Tally) -> None:

@@ -453,3 +453,106 @@ def test_perfect_map_model_path_matches_the_oracle(monkeypatch):
         final = replay_clairvoyant(result, start, rolls, TINY_4x4)
         assert rules.score(final, (), TINY_4x4).total == result.score
     assert cp_model.INFEASIBLE in perfect_results and cp_model.OPTIMAL in perfect_results
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Point-scoring cards: analytic caps and the perfect-map search aimed at them
+# ---------------------------------------------------------------------------------------------------------
+
+CAPPED_CARD_SETS = [
+    (Challenge.PRIVACY,),
+    (Challenge.DANGEROUS_ANIMALS,),
+    (Challenge.QUICK_PEE,),
+    (Challenge.TENT_TOGETHER,),
+    (Challenge.RIVER_TOWN,),
+    (Challenge.DANGEROUS_ANIMALS, Challenge.QUICK_PEE),
+]
+
+
+def clairvoyant_problem(start, rolls, challenges, components) -> maximise.MaxProblem:
+    return maximise.MaxProblem("clairvoyant", components, tuple(challenges), start, rolls=tuple(rolls))
+
+
+def test_card_caps_bound_the_card_points_of_random_plays():
+    """Each cap must hold for every final map of the rolls: random forced plays (random legal moves) on
+    tiny and default maps, from empty and pre-drawn starts, never score a card above its cap."""
+    checked = 0
+    for seed in range(60):
+        rng = rng_for(seed, "test_maximise", "caps")
+        components = (TINY_3x4, TINY_4x4, rules.DEFAULT_COMPONENTS)[seed % 3]
+        start = predrawn_map(rng, components, 2) if seed % 2 else rules.empty_grid(components)
+        rolls = random_rolls(rng, 12)
+        cards = tuple(c for c in Challenge if c not in (Challenge.NATURE_RESERVE, Challenge.GREAT_DIVIDE))
+        caps = maximise.clairvoyant_card_caps(clairvoyant_problem(start, rolls, cards, components))
+        assert set(caps) == {c for c in cards if c not in (Challenge.FESTIVAL, Challenge.NOISY_NEIGHBOURS)}
+        grid = start
+        for roll in rolls:
+            moves = rules.legal_placements(grid, roll, components)
+            if not moves:
+                break
+            grid = rules.draw(grid, moves[int(rng.integers(len(moves)))], components)
+        points = rules.score(grid, cards, components).challenge_points
+        for card, cap in caps.items():
+            assert points[card] <= cap, (seed, card, points[card], cap)
+            checked += 1
+    assert checked == 60 * 5
+
+
+def test_card_target_search_agrees_with_the_oracle_on_tiny_maps():
+    """With Dangerous Animals / Quick Pee, the search aimed at the caps finds a perfect map meeting them
+    exactly when the oracle's maximum is squares + caps (such a map is the only way to score that: each card
+    is at most its cap and the rest at most the squares), and exhausts its tree otherwise."""
+    counts = {True: 0, False: 0}
+    for seed in range(30):
+        start, rolls = planted_perfect_case(seed)
+        challenges = CAPPED_CARD_SETS[1 + seed % 3]
+        problem = clairvoyant_problem(start, rolls, challenges, TINY_4x4)
+        caps = maximise.clairvoyant_card_caps(problem)
+        target = TINY_4x4.cell_count + sum(caps.values())
+        oracle = exhaustive.clairvoyant_max(start, rolls, challenges, TINY_4x4)
+        assert oracle.score <= target, seed
+
+        def meets_caps(grid, challenges=challenges, caps=caps):
+            points = rules.score(grid, challenges, TINY_4x4).challenge_points
+            return all(points[card] >= cap for card, cap in caps.items())
+
+        search = perfect_play(
+            start,
+            rolls,
+            TINY_4x4,
+            rng_for(seed, "test_maximise", "card dfs"),
+            Budget(SOLVE_S),
+            accept=meets_caps,
+            viable=maximise._card_viability(problem, caps),
+        )
+        reachable = oracle.score == target
+        counts[reachable] += 1
+        if reachable:
+            assert search.plays is not None, seed
+            final = replay_plays(start, rolls, search.plays, TINY_4x4)
+            assert rules.score(final, challenges, TINY_4x4).total == target
+        else:
+            assert search.plays is None and search.exhausted, (seed, oracle.score, target)
+    assert counts[True] >= 3 and counts[False] >= 3, counts
+
+
+@pytest.mark.parametrize("challenges", CAPPED_CARD_SETS[1:3])
+def test_clairvoyant_with_capped_cards_matches_oracle(challenges):
+    """The caps (redundant constraints) and the card-aimed hint never change the answer."""
+    for seed in range(6):
+        start, rolls = planted_perfect_case(seed + 40)
+        oracle = exhaustive.clairvoyant_max(start, rolls, challenges, TINY_4x4)
+        result = clairvoyant_max(start, rolls, challenges, TINY_4x4, Budget(SOLVE_S))
+        assert result.proof is Proof.OPTIMAL and result.score == oracle.score == result.bound, seed
+        final = replay_clairvoyant(result, start, rolls, TINY_4x4)
+        assert rules.score(final, challenges, TINY_4x4).total == result.score
+
+
+def test_clairvoyant_proves_dangerous_animals_on_the_default_map():
+    """A perfect map with no tent on the edge scores 45 + 0, the caps' sum: OPTIMAL from CP-SAT's status."""
+    rolls = random_rolls(rng_for(1, "test_maximise", "default cards"), 15)
+    challenges = (Challenge.DANGEROUS_ANIMALS,)
+    result = clairvoyant_max(None, rolls, challenges, rules.DEFAULT_COMPONENTS, Budget(SOLVE_S))
+    final = replay_clairvoyant(result, rules.empty_grid(), rolls, rules.DEFAULT_COMPONENTS)
+    assert rules.score(final, challenges).total == result.score
+    assert result.proof is Proof.OPTIMAL and result.score == result.bound == rules.DEFAULT_COMPONENTS.cell_count
