@@ -7,6 +7,7 @@ count in any of these games.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from functools import cache
 
 Cell = tuple[int, int]
 Shape = frozenset[Cell]
@@ -108,6 +109,43 @@ def components(cells: Iterable[Cell]) -> list[set[Cell]]:
 def border_cells(rows: int, cols: int) -> set[Cell]:
     """Cells on the edge of the grid."""
     return {(r, c) for r in range(rows) for c in range(cols) if r in (0, rows - 1) or c in (0, cols - 1)}
+
+
+# --- bitmask form: square (r, c) is bit r * cols + c (the fast engines' representation) -------------------
+
+
+@cache
+def neighbour_masks(rows: int, cols: int) -> tuple[int, ...]:
+    """For each square index, the bitmask of its orthogonal neighbours on a rows x cols grid."""
+    masks = []
+    for i in range(rows * cols):
+        r, c = divmod(i, cols)
+        masks.append(sum(1 << (nr * cols + nc) for nr, nc in neighbours((r, c), rows, cols)))
+    return tuple(masks)
+
+
+def grow_mask(mask: int, rows: int, cols: int, steps: int = 1) -> int:
+    """`mask` plus every square within `steps` orthogonal steps of it."""
+    table = neighbour_masks(rows, cols)
+    for _ in range(steps):
+        grown = mask
+        rest = mask
+        while rest:
+            low = rest & -rest
+            grown |= table[low.bit_length() - 1]
+            rest ^= low
+        mask = grown
+    return mask
+
+
+def mask_cells(mask: int, cols: int) -> frozenset[Cell]:
+    """The squares of a bitmask."""
+    cells = []
+    while mask:
+        low = mask & -mask
+        cells.append(divmod(low.bit_length() - 1, cols))
+        mask ^= low
+    return frozenset(cells)
 
 
 def render(rows: int, cols: int, symbol_at: dict[Cell, str], empty: str = ".") -> str:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from solver.core.budget import Budget
-from solver.core.geometry import Cell, neighbours
+from solver.core.geometry import Cell, mask_cells, neighbours
 from solver.happy_campers.policies import BoardTables, board_tables, clusters_of, dilate
 from solver.happy_campers.rules import (
     ANY_FACE,
@@ -295,7 +295,7 @@ def perfect_play(
                 continue
             if new_drawn != tables.full and dead(t + 1, new_drawn, new_masks):
                 continue
-            plays.append(Placement(_mask_cells(mask, cols), element, option))
+            plays.append(Placement(mask_cells(mask, cols), element, option))
             if search(t + 1, new_drawn, new_masks, plays):
                 return True
             plays.pop()
@@ -375,14 +375,3 @@ def _masks_grid(masks: dict[Element, int], rows: int, cols: int) -> Grid:
             values[low.bit_length() - 1] = int(element)
             mask ^= low
     return tuple(tuple(values[r * cols : (r + 1) * cols]) for r in range(rows))
-
-
-def _mask_cells(mask: int, cols: int) -> frozenset[Cell]:
-    cells = []
-    index = 0
-    while mask:
-        if mask & 1:
-            cells.append(divmod(index, cols))
-        mask >>= 1
-        index += 1
-    return frozenset(cells)

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from solver.core.budget import Budget
-from solver.core.geometry import Cell, orientations
+from solver.core.geometry import Cell, grow_mask, orientations
 from solver.happy_campers.rules import (
     DEFAULT_COMPONENTS,
     ELEMENTS,
@@ -144,7 +144,6 @@ def clairvoyant_max(
             completable_cache[key] = answer
         return answer
 
-    neighbour_masks = _neighbour_masks(components)
     ticker = _Ticker(budget)
     visited: set[tuple[tuple[int, ...], int]] = set()
     path: list[tuple[frozenset[Cell], Element, Option]] = []
@@ -177,7 +176,7 @@ def clairvoyant_max(
         if index < len(roll_list):
             reach = 0
             if drawn:
-                reach = _around(drawn, neighbour_masks)
+                reach = grow_mask(drawn, components.rows, components.cols)
             for mask, cells, cell_set, element, option in roll_drawings[index]:
                 if not mask & drawn and (drawn == 0 or mask & reach):
                     moves.append((mask, cells, cell_set, element, option))
@@ -217,7 +216,6 @@ class _MapBound:
         self.rows, self.cols = components.rows, components.cols
         self.n = self.rows * self.cols
         self.challenges = challenges
-        self.neighbours = _neighbour_masks(components)
         self.festival = FESTIVAL_POINTS if Challenge.FESTIVAL in challenges and festival_won else 0
         edge = [r in (0, self.rows - 1) or c in (0, self.cols - 1) for r, c in map(self._rc, range(self.n))]
         privacy = Challenge.PRIVACY in challenges
@@ -243,7 +241,7 @@ class _MapBound:
         region = seed
         frontier = seed
         while frontier:
-            grown = _around(frontier, self.neighbours) & allowed & ~region
+            grown = grow_mask(frontier, self.rows, self.cols) & allowed & ~region
             region |= grown
             frontier = grown
         return region
@@ -320,34 +318,6 @@ def _roll_drawings(
                     seen.add((placed.mask, int(element)))
                     found.append((placed.mask, flat, placed.cells, int(element), option))
     return found
-
-
-def _neighbour_masks(components: Components) -> list[int]:
-    rows, cols = components.rows, components.cols
-    masks = []
-    for i in range(rows * cols):
-        r, c = divmod(i, cols)
-        m = 0
-        if r > 0:
-            m |= 1 << (i - cols)
-        if r + 1 < rows:
-            m |= 1 << (i + cols)
-        if c > 0:
-            m |= 1 << (i - 1)
-        if c + 1 < cols:
-            m |= 1 << (i + 1)
-        masks.append(m)
-    return masks
-
-
-def _around(mask: int, neighbour_masks: list[int]) -> int:
-    """Squares orthogonally next to some square of `mask` (may include squares of `mask`)."""
-    out = 0
-    while mask:
-        low = mask & -mask
-        out |= neighbour_masks[low.bit_length() - 1]
-        mask ^= low
-    return out
 
 
 # ---------------------------------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from solver.core.game import CHANCE, TERMINAL
+from solver.core.geometry import grow_mask
 from solver.happy_campers.rules import (
     ANY_FACE,
     DEFAULT_COMPONENTS,
@@ -69,26 +70,6 @@ def roll_distribution() -> tuple[tuple[tuple[int, int], Fraction], ...]:
     return tuple(outcomes)
 
 
-def _manhattan_halo(mask: int, rows: int, cols: int, radius: int) -> int:
-    """Squares within `radius` orthogonal steps of `mask` (the squares of `mask` included)."""
-    halo = mask
-    for _ in range(radius):
-        grown = halo
-        for i in range(rows * cols):
-            if halo >> i & 1:
-                r, c = divmod(i, cols)
-                if r > 0:
-                    grown |= 1 << (i - cols)
-                if r + 1 < rows:
-                    grown |= 1 << (i + cols)
-                if c > 0:
-                    grown |= 1 << (i - 1)
-                if c + 1 < cols:
-                    grown |= 1 << (i + 1)
-        halo = grown
-    return halo
-
-
 def solo_double_placements(
     grid: Grid, option: Option, components: Components = DEFAULT_COMPONENTS, gap: int = SOLO_DOUBLE_GAP
 ) -> list[Placement]:
@@ -97,7 +78,7 @@ def solo_double_placements(
     drawn = drawn_mask(grid)
     if not drawn:
         return ordinary
-    halo = _manhattan_halo(drawn, components.rows, components.cols, gap)
+    halo = grow_mask(drawn, components.rows, components.cols, gap)
     seen = {(p.cells, p.element) for p in ordinary}
     found = list(ordinary)
     for shape in shapes_for_face(option.shape_face, components):

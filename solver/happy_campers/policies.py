@@ -28,6 +28,7 @@ from typing import Protocol
 import numpy as np
 
 from solver.core.budget import Budget
+from solver.core.geometry import mask_cells
 from solver.core.seeding import rng_for
 from solver.happy_campers.modes import SOLO_DOUBLE_GAP
 from solver.happy_campers.rules import (
@@ -139,17 +140,6 @@ def board_tables(components: Components = DEFAULT_COMPONENTS) -> BoardTables:
         positions=positions,
         min_shape_cells=min(len(s) for s in components.shapes),
     )
-
-
-def mask_cells(mask: int, cols: int) -> frozenset[tuple[int, int]]:
-    cells = []
-    index = 0
-    while mask:
-        if mask & 1:
-            cells.append(divmod(index, cols))
-        mask >>= 1
-        index += 1
-    return frozenset(cells)
 
 
 def cells_mask(cells: Iterable[tuple[int, int]], cols: int) -> int:

@@ -99,3 +99,15 @@ def test_a_cancelled_budget_never_starts_a_cpsat_search() -> None:
     budget.cancel()
     result = solve(model, budget)
     assert result.proof is None and not result.has_solution
+
+
+def test_bitmask_helpers_agree_with_the_cell_helpers() -> None:
+    rows, cols = 3, 4
+    table = geometry.neighbour_masks(rows, cols)
+    for index in range(rows * cols):
+        cell = divmod(index, cols)
+        assert geometry.mask_cells(table[index], cols) == frozenset(geometry.neighbours(cell, rows, cols))
+    corner = 1  # square (0, 0)
+    assert geometry.mask_cells(geometry.grow_mask(corner, rows, cols), cols) == {(0, 0), (0, 1), (1, 0)}
+    two_steps = geometry.mask_cells(geometry.grow_mask(corner, rows, cols, 2), cols)
+    assert two_steps == {(r, c) for r in range(rows) for c in range(cols) if r + c <= 2}
