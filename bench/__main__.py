@@ -21,9 +21,8 @@ def run_suite(name: str, quick: bool) -> None:
         importlib.import_module("bench.camper_tour").main()
     elif name == "grpc":
         from bench import grpc_latency
-        from service.games import camper_tour
 
-        requests = camper_tour.bench_hint_requests(seed=1, n=20 if quick else 60)
+        requests = grpc_latency.camper_tour_hint_requests(seed=1, n=20 if quick else 60)
         write_json("camper-tour_grpc_latency", grpc_latency.run("camper-tour", requests))
     elif name == "happy-campers-max":
         module = importlib.import_module("bench.happy_campers_max")

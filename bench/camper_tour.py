@@ -17,9 +17,8 @@ import time
 from pathlib import Path
 
 import numpy as np
-
-from solver.camper_tour.hint import _SearchNode, hint, leaf_values
-from solver.camper_tour.rules import (
+from campsolver.solver.camper_tour.hint import _SearchNode, hint, leaf_values
+from campsolver.solver.camper_tour.rules import (
     Camper,
     Config,
     Phase,
@@ -29,12 +28,12 @@ from solver.camper_tour.rules import (
     new_game,
     position_state,
 )
-from solver.camper_tour.search import search
-from solver.camper_tour.solo import KnownLayoutTables, SoloPosition, solve_solo
-from solver.core.budget import Budget
-from solver.core.expectimax import expectimax
-from solver.core.game import sample_outcome
-from solver.core.seeding import rng_for
+from campsolver.solver.camper_tour.search import search
+from campsolver.solver.camper_tour.solo import KnownLayoutTables, SoloPosition, solve_solo
+from campsolver.solver.core.budget import Budget
+from campsolver.solver.core.expectimax import expectimax
+from campsolver.solver.core.game import sample_outcome
+from campsolver.solver.core.seeding import rng_for
 
 RESULTS = Path(__file__).resolve().parent / "results" / "camper_tour.json"
 HINT_BUDGET_S = 0.5

@@ -9,13 +9,17 @@ import argparse
 import time
 from collections.abc import Sequence
 
+from campsolver.clients.client import CampsolverClient
+from campsolver.service import dispatch
+from campsolver.service.games import camper_tour as ct_service
+from campsolver.service.registry import game
+from campsolver.service.server import CampsolverServer, ServerConfig
 from google.protobuf.message import Message
 
+from bench.camper_tour import sample_hint_states
 from bench.common import print_table, summary_ms, write_json
-from clients.client import CampsolverClient
-from service import dispatch
-from service.registry import game
-from service.server import CampsolverServer, ServerConfig
+from campsolver.v1 import camper_tour_pb2 as ct_pb
+from campsolver.v1 import common_pb2
 
 
 def measure(game_name: str, requests: Sequence[Message], rpc: str = "Hint") -> dict[str, dict[str, float]]:
@@ -43,6 +47,20 @@ def measure(game_name: str, requests: Sequence[Message], rpc: str = "Hint") -> d
     return {"in_process": summary_ms(in_process), "grpc": summary_ms(over_grpc)}
 
 
+def camper_tour_hint_requests(
+    seed: int, n: int, time_limit_s: float = 10.0, depth: int = 2
+) -> list[ct_pb.CamperTourServiceHintRequest]:
+    """Seeded multi-camper hint requests for the latency bench (fixed depth, so latency measures the work)."""
+    return [
+        ct_pb.CamperTourServiceHintRequest(
+            state=ct_service.state_to_proto(s),
+            depth=depth,
+            options=common_pb2.SolveOptions(time_limit_seconds=time_limit_s),
+        )
+        for s in sample_hint_states(seed, n)
+    ]
+
+
 def run(game_name: str, requests: Sequence[Message]) -> dict:
     result = measure(game_name, requests)
     rows = [{"path": path, **stats} for path, stats in result.items()]
@@ -55,8 +73,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--game", default="camper-tour")
     parser.add_argument("--n", type=int, default=200)
     args = parser.parse_args(argv)
-    module = __import__(f"service.games.{args.game.replace('-', '_')}", fromlist=["bench_hint_requests"])
-    requests = module.bench_hint_requests(seed=1, n=args.n)
+    if args.game != "camper-tour":
+        parser.error("only camper-tour has seeded hint requests for this bench")
+    requests = camper_tour_hint_requests(seed=1, n=args.n)
     write_json(f"{args.game}_grpc_latency", run(args.game, requests))
 
 

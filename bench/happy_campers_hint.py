@@ -20,13 +20,19 @@ import time
 from typing import Any
 
 import numpy as np
-
-from bench.common import RESULTS_DIR, print_table, summary_ms, write_json
-from solver.core.budget import Budget
-from solver.core.seeding import rng_for
-from solver.happy_campers.hint import DEFAULT_HINT_TIME_S, hint
-from solver.happy_campers.policies import GREEDY, RANDOM, FastMap, board_tables, play_game, random_rolls, rollout
-from solver.happy_campers.rules import (
+from campsolver.solver.core.budget import Budget
+from campsolver.solver.core.seeding import rng_for
+from campsolver.solver.happy_campers.hint import DEFAULT_HINT_TIME_S, hint
+from campsolver.solver.happy_campers.policies import (
+    GREEDY,
+    RANDOM,
+    FastMap,
+    board_tables,
+    play_game,
+    random_rolls,
+    rollout,
+)
+from campsolver.solver.happy_campers.rules import (
     DEFAULT_COMPONENTS,
     Challenge,
     Grid,
@@ -36,6 +42,8 @@ from solver.happy_campers.rules import (
     empty_grid,
     score,
 )
+
+from bench.common import RESULTS_DIR, print_table, summary_ms, write_json
 
 ROLLS_PER_GAME = 40
 
@@ -122,7 +130,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     payload["latency"] = latency
 
     try:
-        from solver.happy_campers.maximise import clairvoyant_max
+        from campsolver.solver.happy_campers.maximise import clairvoyant_max
     except ImportError as error:  # the maximiser is another engineer's module
         clairvoyant_max = None
         payload["maximiser_error"] = repr(error)

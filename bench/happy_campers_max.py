@@ -13,11 +13,11 @@ import statistics
 import time
 from pathlib import Path
 
-from solver.core.budget import Budget
-from solver.core.cpsat import Proof
-from solver.core.seeding import rng_for
-from solver.happy_campers.maximise import absolute_max, challenge_max, clairvoyant_max
-from solver.happy_campers.rules import DEFAULT_COMPONENTS, Challenge
+from campsolver.solver.core.budget import Budget
+from campsolver.solver.core.cpsat import Proof
+from campsolver.solver.core.seeding import rng_for
+from campsolver.solver.happy_campers.maximise import absolute_max, challenge_max, clairvoyant_max
+from campsolver.solver.happy_campers.rules import DEFAULT_COMPONENTS, Challenge
 
 RESULTS = Path(__file__).resolve().parent / "results" / "happy_campers_max.json"
 CARD_RESULTS = RESULTS.with_name("happy_campers_max_cards.json")

@@ -1,5 +1,5 @@
 """Python client library and command-line interface for campsolver."""
 
-from clients.client import CampsolverClient, CampsolverError, GameClient
+from campsolver.clients.client import CampsolverClient, CampsolverError, GameClient
 
 __all__ = ["CampsolverClient", "CampsolverError", "GameClient"]

@@ -16,12 +16,11 @@ import sys
 from collections.abc import Sequence
 
 import grpc
+from campsolver.service import dispatch
+from campsolver.service.errors import RequestError
+from campsolver.service.registry import COMMANDS, GAME_TABLE, Command, game
 from google.protobuf import json_format
 from google.protobuf.message import Message
-
-from service import dispatch
-from service.errors import RequestError
-from service.registry import COMMANDS, GAME_TABLE, Command, game
 
 EXIT_OK = 0
 EXIT_FAILURE = 1
@@ -80,7 +79,7 @@ def solve_in_process(command: Command, request: Message) -> Message:
 
 
 def solve_remote(game_name: str, command: Command, request: Message, server: str, timeout: float) -> Message:
-    from clients.client import CampsolverClient, CampsolverError
+    from campsolver.clients.client import CampsolverClient, CampsolverError
 
     with CampsolverClient(server) as client:
         try:
@@ -111,7 +110,7 @@ def build_parser() -> argparse.ArgumentParser:
 def run(argv: Sequence[str]) -> int:
     args = build_parser().parse_args(argv)
     if args.target == "serve":
-        from service.server import ServerConfig, serve
+        from campsolver.service.server import ServerConfig, serve
 
         if args.workers < 1:
             raise CliError("--workers: must be at least 1")

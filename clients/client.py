@@ -12,12 +12,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import grpc
+from campsolver.service.errors import FieldViolation
+from campsolver.service.registry import Game, game
 from google.protobuf.message import Message
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
-
-from service.errors import FieldViolation
-from service.registry import Game, game
 
 #: Default per-call deadline in seconds when the caller gives none.
 DEFAULT_TIMEOUT_S = 60.0

@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import math
 
+from campsolver.service.errors import Cancelled, DeadlineExceeded, InvalidArgument, ResourceExhausted, Unimplemented
+from campsolver.service.registry import Command
+from campsolver.solver.core.budget import Budget, SolveInterrupted
 from google.protobuf.message import Message
-
-from service.errors import Cancelled, DeadlineExceeded, InvalidArgument, ResourceExhausted, Unimplemented
-from service.registry import Command
-from solver.core.budget import Budget, SolveInterrupted
 
 #: The longest any single solve may run, whatever the request asks.
 MAX_TIME_LIMIT_S = 600.0

@@ -13,10 +13,9 @@ from dataclasses import dataclass, field
 from functools import cache
 from types import ModuleType
 
+from campsolver.solver.core.budget import Budget
 from google.protobuf import message_factory
 from google.protobuf.message import Message
-
-from solver.core.budget import Budget
 
 Handler = Callable[[Message, Budget], Message]
 
@@ -29,12 +28,12 @@ COMMANDS: dict[str, str] = {
     "legal": "LegalMoves",
 }
 
-#: CLI game name -> (generated module, service name, handler module).
+#: CLI game name -> (generated module, service name, handler module under campsolver.service.games; "" = none).
 GAME_TABLE: dict[str, tuple[str, str, str]] = {
-    "happy-campers": ("campsolver.v1.happy_campers_pb2", "HappyCampersService", "service.games.happy_campers"),
+    "happy-campers": ("campsolver.v1.happy_campers_pb2", "HappyCampersService", "happy_campers"),
     "deluxe-camping": ("campsolver.v1.deluxe_camping_pb2", "DeluxeCampingService", ""),
     "campsite": ("campsolver.v1.campsite_pb2", "CampsiteService", ""),
-    "camper-tour": ("campsolver.v1.camper_tour_pb2", "CamperTourService", "service.games.camper_tour"),
+    "camper-tour": ("campsolver.v1.camper_tour_pb2", "CamperTourService", "camper_tour"),
     "adventure-tours": ("campsolver.v1.adventure_tours_pb2", "AdventureToursService", ""),
 }
 
@@ -75,7 +74,9 @@ def _load_game(cli_name: str) -> Game:
     pb2_name, service_name, handler_module_name = GAME_TABLE[cli_name]
     pb2 = importlib.import_module(pb2_name)
     service = pb2.DESCRIPTOR.services_by_name[service_name]
-    handlers: ModuleType | None = importlib.import_module(handler_module_name) if handler_module_name else None
+    handlers: ModuleType | None = None
+    if handler_module_name:
+        handlers = importlib.import_module(f"campsolver.service.games.{handler_module_name}")
     commands: dict[str, Command] = {}
     for cli_command, rpc_name in COMMANDS.items():
         method = service.methods_by_name[rpc_name]

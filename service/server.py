@@ -14,14 +14,13 @@ from concurrent import futures
 from dataclasses import dataclass
 
 import grpc
+from campsolver.service import dispatch
+from campsolver.service.errors import RequestError, ServerBusy
+from campsolver.service.registry import Command, Game, games
 from google.protobuf.message import Message
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 from grpc_status import rpc_status
-
-from service import dispatch
-from service.errors import RequestError, ServerBusy
-from service.registry import Command, Game, games
 
 log = logging.getLogger("campsolver.server")
 

@@ -8,16 +8,15 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from clients import cli
-from service.registry import COMMANDS, games
+from campsolver.clients import cli
+from campsolver.service.registry import COMMANDS, games
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def run_cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "clients.cli", *args],
+        [sys.executable, "-m", "campsolver.clients.cli", *args],
         input=stdin,
         capture_output=True,
         text=True,

@@ -14,8 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-from service.server import CampsolverServer, ServerConfig
+from campsolver.service.server import CampsolverServer, ServerConfig
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text()

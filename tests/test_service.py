@@ -6,14 +6,14 @@ from collections.abc import Iterator
 
 import grpc
 import pytest
+from campsolver.clients.client import CampsolverClient, CampsolverError
+from campsolver.service.registry import games
+from campsolver.service.server import CampsolverServer, ServerConfig
 from google.protobuf import descriptor_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from campsolver.v1 import happy_campers_pb2 as hc
-from clients.client import CampsolverClient, CampsolverError
-from service.registry import games
-from service.server import CampsolverServer, ServerConfig
 
 
 @pytest.fixture(scope="module")
@@ -97,8 +97,9 @@ def test_server_survives_errors(client: CampsolverClient) -> None:
 
 # --- deadlines and cancellation (Camper Tour's deepening hint search is a long, interruptible solve) -----
 
+from campsolver.service.games import camper_tour as camper_tour_service  # noqa: E402
+
 from campsolver.v1 import camper_tour_pb2 as ct  # noqa: E402
-from service.games import camper_tour as camper_tour_service  # noqa: E402
 
 
 def long_hint_request(time_limit_s: float) -> ct.CamperTourServiceHintRequest:
@@ -168,7 +169,7 @@ def test_sigterm_drains_in_flight_calls_then_exits() -> None:
         port = probe.getsockname()[1]
     root = Path(__file__).resolve().parents[1]
     process = subprocess.Popen(
-        [sys.executable, "-m", "clients.cli", "serve", "--port", str(port), "--workers", "1"],
+        [sys.executable, "-m", "campsolver.clients.cli", "serve", "--port", str(port), "--workers", "1"],
         cwd=root,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

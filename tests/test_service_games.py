@@ -5,17 +5,17 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from campsolver.clients.client import CampsolverClient
+from campsolver.service.games import camper_tour as ct_service
+from campsolver.service.games import happy_campers as hc_service
+from campsolver.service.server import CampsolverServer, ServerConfig
+from campsolver.solver.camper_tour import rules as ct_rules
+from campsolver.solver.happy_campers import exhaustive
+from campsolver.solver.happy_campers import rules as hc_rules
 
 from campsolver.v1 import camper_tour_pb2 as ct
 from campsolver.v1 import common_pb2
 from campsolver.v1 import happy_campers_pb2 as hc
-from clients.client import CampsolverClient
-from service.games import camper_tour as ct_service
-from service.games import happy_campers as hc_service
-from service.server import CampsolverServer, ServerConfig
-from solver.camper_tour import rules as ct_rules
-from solver.happy_campers import exhaustive
-from solver.happy_campers import rules as hc_rules
 
 
 @pytest.fixture(scope="module")
@@ -106,7 +106,7 @@ def test_camper_tour_puzzle_is_reproducible_and_legal(client: CampsolverClient) 
 
 IMPLEMENTED = [
     (game_name, command.rpc_name)
-    for game_name, game in __import__("service.registry", fromlist=["games"]).games().items()
+    for game_name, game in __import__("campsolver.service.registry", fromlist=["games"]).games().items()
     for command in game.commands.values()
     if command.handler is not None
 ]
@@ -122,7 +122,7 @@ def test_every_example_request_is_answered_over_grpc(client: CampsolverClient, g
 
 
 def test_camper_tour_score_accepts_a_finished_game_and_rejects_absurd_campers(client: CampsolverClient) -> None:
-    from clients.client import CampsolverError
+    from campsolver.clients.client import CampsolverError
 
     finished = ct.CamperTourState(
         rules=ct_service.ALL_NORMAL_RULES,

@@ -41,9 +41,9 @@ def generate(out_dir: Path) -> list[Path]:
     completed = subprocess.run(args, capture_output=True, text=True, check=False)
     if completed.returncode != 0:
         raise RuntimeError(f"protoc failed ({completed.returncode}): {completed.stderr.strip()}")
-    for package in (out_dir / "campsolver", out_dir / PACKAGE_DIR):
-        (package / "__init__.py").write_text(INIT_TEXT)
-    return sorted(p.relative_to(out_dir) for p in (out_dir / "campsolver").rglob("*") if p.is_file())
+    # Only campsolver/v1 is generated; campsolver/__init__.py (version, namespace docstring) is hand-written.
+    (out_dir / PACKAGE_DIR / "__init__.py").write_text(INIT_TEXT)
+    return sorted(p.relative_to(out_dir) for p in (out_dir / PACKAGE_DIR).rglob("*") if p.is_file())
 
 
 def main() -> int:

@@ -4,14 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from campsolver.v1 import camper_tour_pb2 as pb
-from campsolver.v1 import common_pb2
-from service.errors import InvalidArgument, require, require_limit
-from service.games.shared import PROOF_TO_PROTO, grade_from_proto, grade_to_proto
-from solver.camper_tour import hint as hint_search
-from solver.camper_tour import puzzle as puzzles
-from solver.camper_tour import rules, solo
-from solver.camper_tour.rules import (
+from campsolver.service.errors import InvalidArgument, require, require_limit
+from campsolver.service.games.shared import PROOF_TO_PROTO, grade_from_proto, grade_to_proto
+from campsolver.solver.camper_tour import hint as hint_search
+from campsolver.solver.camper_tour import puzzle as puzzles
+from campsolver.solver.camper_tour import rules, solo
+from campsolver.solver.camper_tour.rules import (
     Action,
     Announce,
     Camper,
@@ -25,9 +23,12 @@ from solver.camper_tour.rules import (
     TourState,
     TurnBack,
 )
-from solver.core.budget import Budget
-from solver.core.game import TERMINAL
-from solver.core.proof import Proof
+from campsolver.solver.core.budget import Budget
+from campsolver.solver.core.game import TERMINAL
+from campsolver.solver.core.proof import Proof
+
+from campsolver.v1 import camper_tour_pb2 as pb
+from campsolver.v1 import common_pb2
 
 #: A hint deepens until its budget ends: this is the budget when the request names none (the deadline still caps it).
 DEFAULT_HINT_SECONDS = 1.0
@@ -473,16 +474,3 @@ def warm_up() -> None:
     """Build the all-normal solo tables the hint leaves use, before reporting SERVING."""
     solo.all_normal_tables(rules.PLATE_COUNT, rules.STARTING_TOKENS)
 
-
-def bench_hint_requests(
-    seed: int, n: int, time_limit_s: float = 10.0, depth: int = 2
-) -> list[pb.CamperTourServiceHintRequest]:
-    """Seeded multi-camper hint requests for the latency bench (fixed depth, so latency measures the work)."""
-    from bench.camper_tour import sample_hint_states
-
-    return [
-        pb.CamperTourServiceHintRequest(
-            state=state_to_proto(s), depth=depth, options=common_pb2.SolveOptions(time_limit_seconds=time_limit_s)
-        )
-        for s in sample_hint_states(seed, n)
-    ]

@@ -9,17 +9,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from campsolver.service.errors import DeadlineExceeded, InvalidArgument, require, require_limit
+from campsolver.service.games.shared import PROOF_TO_PROTO, grade_from_proto, grade_to_proto
+from campsolver.solver.core.budget import Budget
+from campsolver.solver.core.geometry import Cell
+from campsolver.solver.core.proof import Proof
+from campsolver.solver.happy_campers import hint as hint_engine
+from campsolver.solver.happy_campers import maximise, render, rules
+from campsolver.solver.happy_campers import puzzle as puzzles
+from campsolver.solver.happy_campers.rules import Challenge, Components, Element, Grid, Placement
+
 from campsolver.v1 import common_pb2
 from campsolver.v1 import happy_campers_pb2 as pb
-from service.errors import DeadlineExceeded, InvalidArgument, require, require_limit
-from service.games.shared import PROOF_TO_PROTO, grade_from_proto, grade_to_proto
-from solver.core.budget import Budget
-from solver.core.geometry import Cell
-from solver.core.proof import Proof
-from solver.happy_campers import hint as hint_engine
-from solver.happy_campers import maximise, render, rules
-from solver.happy_campers import puzzle as puzzles
-from solver.happy_campers.rules import Challenge, Components, Element, Grid, Placement
 
 CHALLENGE_FROM_PROTO: dict[int, Challenge] = {
     pb.CHALLENGE_PRIVACY: Challenge.PRIVACY,

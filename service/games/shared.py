@@ -5,9 +5,10 @@ from __future__ import annotations
 import enum
 from typing import TypeVar
 
+from campsolver.service.errors import require
+from campsolver.solver.core.proof import Proof
+
 from campsolver.v1 import common_pb2
-from service.errors import require
-from solver.core.proof import Proof
 
 PROOF_TO_PROTO = {
     Proof.OPTIMAL: common_pb2.PROOF_STATUS_OPTIMAL,

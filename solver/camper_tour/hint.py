@@ -24,7 +24,7 @@ import time
 from dataclasses import dataclass
 from fractions import Fraction
 
-from solver.camper_tour.rules import (
+from campsolver.solver.camper_tour.rules import (
     Action,
     Camper,
     ComfortsChoice,
@@ -35,10 +35,10 @@ from solver.camper_tour.rules import (
     TourState,
     validate,
 )
-from solver.camper_tour.search import search
-from solver.camper_tour.solo import SoloPosition, all_normal_tables, comforts_tokens, solve_solo
-from solver.core.budget import Budget, SolveInterrupted
-from solver.core.proof import Proof
+from campsolver.solver.camper_tour.search import search
+from campsolver.solver.camper_tour.solo import SoloPosition, all_normal_tables, comforts_tokens, solve_solo
+from campsolver.solver.core.budget import Budget, SolveInterrupted
+from campsolver.solver.core.proof import Proof
 
 #: Deepest iterative-deepening level tried (decision plies).
 MAX_DEPTH = 12

@@ -21,8 +21,8 @@ import enum
 import math
 from dataclasses import dataclass
 
-from solver.camper_tour.hint import HintResult, RankedMove, hint
-from solver.camper_tour.rules import (
+from campsolver.solver.camper_tour.hint import HintResult, RankedMove, hint
+from campsolver.solver.camper_tour.rules import (
     DEFAULT_SPECIALS,
     PLATE_COUNT,
     STARTING_PLATE,
@@ -35,10 +35,10 @@ from solver.camper_tour.rules import (
     TourState,
     position_state,
 )
-from solver.camper_tour.solo import SUCCESS_WEIGHTS
-from solver.core.budget import Budget, SolveInterrupted
-from solver.core.proof import Proof
-from solver.core.seeding import rng_for
+from campsolver.solver.camper_tour.solo import SUCCESS_WEIGHTS
+from campsolver.solver.core.budget import Budget, SolveInterrupted
+from campsolver.solver.core.proof import Proof
+from campsolver.solver.core.seeding import rng_for
 
 #: Default uniqueness margin (expected points between the best and the second-best choice).
 DEFAULT_MARGIN = 0.25

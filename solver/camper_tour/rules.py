@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from solver.core.game import CHANCE, TERMINAL
+from campsolver.solver.core.game import CHANCE, TERMINAL
 
 # --- Game facts (rulebook "Components" and "How to Play") -------------------------------------------
 

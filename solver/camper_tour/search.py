@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from solver.camper_tour.rules import (
+from campsolver.solver.camper_tour.rules import (
     COMFORTS_TOKENS,
     DIE_FACES,
     FESTIVAL_MIN_GAIN,
@@ -46,9 +46,9 @@ from solver.camper_tour.rules import (
     TourState,
     TurnBack,
 )
-from solver.camper_tour.solo import all_normal_tables
-from solver.core.budget import Budget
-from solver.core.game import TERMINAL
+from campsolver.solver.camper_tour.solo import all_normal_tables
+from campsolver.solver.core.budget import Budget
+from campsolver.solver.core.game import TERMINAL
 
 # --- compact encoding ---------------------------------------------------------------------------------
 # A camper is (position, tokens, phase, marker, pending, arrival); a state is (to_move, campers, drawn)

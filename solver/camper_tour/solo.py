@@ -34,8 +34,7 @@ from dataclasses import dataclass, field
 from functools import cache, lru_cache
 
 import numpy as np
-
-from solver.camper_tour.rules import (
+from campsolver.solver.camper_tour.rules import (
     COMFORTS_TOKENS,
     DIE_FACES,
     FESTIVAL_MIN_GAIN,
@@ -56,10 +55,10 @@ from solver.camper_tour.rules import (
     TurnBack,
     validate,
 )
-from solver.core.budget import Budget, SolveInterrupted
-from solver.core.game import sample_outcome
-from solver.core.proof import Proof
-from solver.core.seeding import rng_for
+from campsolver.solver.core.budget import Budget, SolveInterrupted
+from campsolver.solver.core.game import sample_outcome
+from campsolver.solver.core.proof import Proof
+from campsolver.solver.core.seeding import rng_for
 
 #: Largest payment of one move (roll 12 over announcement 1).
 MAX_PAYMENT = 11

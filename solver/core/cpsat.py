@@ -11,10 +11,9 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from campsolver.solver.core.budget import Budget
+from campsolver.solver.core.proof import Proof
 from ortools.sat.python import cp_model
-
-from solver.core.budget import Budget
-from solver.core.proof import Proof
 
 __all__ = [
     "DEFAULT_WORKERS",

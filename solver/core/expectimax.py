@@ -19,8 +19,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from solver.core.budget import Budget
-from solver.core.game import CHANCE, TERMINAL, GameState
+from campsolver.solver.core.budget import Budget
+from campsolver.solver.core.game import CHANCE, TERMINAL, GameState
 
 Values = tuple[float, ...]
 LeafEvaluator = Callable[[GameState], Sequence[float]]

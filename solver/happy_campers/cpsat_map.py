@@ -24,9 +24,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from campsolver.solver.core.geometry import Cell, border_cells, neighbours
 from ortools.sat.python import cp_model
-
-from solver.core.geometry import Cell, border_cells, neighbours
 
 #: Points per River Town river, per Tent Together square, for the Festival, and per Nature Reserve square.
 RIVER_POINTS = 5

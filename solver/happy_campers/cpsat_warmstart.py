@@ -18,11 +18,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-
-from solver.core.budget import Budget
-from solver.core.geometry import Cell, mask_cells, neighbours
-from solver.happy_campers.policies import BoardTables, board_tables, clusters_of, dilate
-from solver.happy_campers.rules import (
+from campsolver.solver.core.budget import Budget
+from campsolver.solver.core.geometry import Cell, mask_cells, neighbours
+from campsolver.solver.happy_campers.policies import BoardTables, board_tables, clusters_of, dilate
+from campsolver.solver.happy_campers.rules import (
     ANY_FACE,
     ELEMENTS,
     Challenge,

@@ -20,9 +20,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from solver.core.budget import Budget
-from solver.core.geometry import Cell, grow_mask, orientations
-from solver.happy_campers.rules import (
+from campsolver.solver.core.budget import Budget
+from campsolver.solver.core.geometry import Cell, grow_mask, orientations
+from campsolver.solver.happy_campers.rules import (
     DEFAULT_COMPONENTS,
     ELEMENTS,
     EMPTY_SQUARE_POINTS,

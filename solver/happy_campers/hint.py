@@ -47,12 +47,11 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-
-from solver.core.budget import Budget, SolveInterrupted
-from solver.core.game import TERMINAL
-from solver.core.seeding import rng_for
-from solver.happy_campers.modes import SOLO_DOUBLE_GAP, SoloState, SoloStep, multiplayer_options
-from solver.happy_campers.policies import (
+from campsolver.solver.core.budget import Budget, SolveInterrupted
+from campsolver.solver.core.game import TERMINAL
+from campsolver.solver.core.seeding import rng_for
+from campsolver.solver.happy_campers.modes import SOLO_DOUBLE_GAP, SoloState, SoloStep, multiplayer_options
+from campsolver.solver.happy_campers.policies import (
     DEFAULT_MISSING_PENALTY,
     GREEDY,
     SOLO_NORMAL,
@@ -66,7 +65,7 @@ from solver.happy_campers.policies import (
     rollout,
     solo_candidates,
 )
-from solver.happy_campers.rules import (
+from campsolver.solver.happy_campers.rules import (
     DEFAULT_COMPONENTS,
     Challenge,
     Components,

@@ -34,15 +34,13 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from ortools.sat.python import cp_model
-
-from solver.core.budget import Budget
-from solver.core.cpsat import CpSolveResult, Proof, add_nogood, check_unique_optimum, solve
-from solver.core.geometry import Cell, border_cells, neighbours, orientations, placements
-from solver.core.seeding import rng_for
-from solver.happy_campers import cpsat_map
-from solver.happy_campers.cpsat_warmstart import greedy_play, perfect_play
-from solver.happy_campers.rules import (
+from campsolver.solver.core.budget import Budget
+from campsolver.solver.core.cpsat import CpSolveResult, Proof, add_nogood, check_unique_optimum, solve
+from campsolver.solver.core.geometry import Cell, border_cells, neighbours, orientations, placements
+from campsolver.solver.core.seeding import rng_for
+from campsolver.solver.happy_campers import cpsat_map
+from campsolver.solver.happy_campers.cpsat_warmstart import greedy_play, perfect_play
+from campsolver.solver.happy_campers.rules import (
     ANY_FACE,
     DEFAULT_COMPONENTS,
     ELEMENTS,
@@ -62,6 +60,7 @@ from solver.happy_campers.rules import (
     validate_grid,
     validate_roll,
 )
+from ortools.sat.python import cp_model
 
 Roll = tuple[int, int]
 Mode = Literal["complete", "incomplete", "perfect"]

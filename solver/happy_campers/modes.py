@@ -14,9 +14,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from solver.core.game import CHANCE, TERMINAL
-from solver.core.geometry import grow_mask
-from solver.happy_campers.rules import (
+from campsolver.solver.core.game import CHANCE, TERMINAL
+from campsolver.solver.core.geometry import grow_mask
+from campsolver.solver.happy_campers.rules import (
     ANY_FACE,
     DEFAULT_COMPONENTS,
     Challenge,

@@ -26,12 +26,11 @@ from functools import lru_cache
 from typing import Protocol
 
 import numpy as np
-
-from solver.core.budget import Budget
-from solver.core.geometry import mask_cells
-from solver.core.seeding import rng_for
-from solver.happy_campers.modes import SOLO_DOUBLE_GAP
-from solver.happy_campers.rules import (
+from campsolver.solver.core.budget import Budget
+from campsolver.solver.core.geometry import mask_cells
+from campsolver.solver.core.seeding import rng_for
+from campsolver.solver.happy_campers.modes import SOLO_DOUBLE_GAP
+from campsolver.solver.happy_campers.rules import (
     ANY_FACE,
     DEFAULT_COMPONENTS,
     ELEMENTS,

@@ -31,14 +31,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-
-from solver.core.budget import Budget
-from solver.core.proof import Proof
-from solver.core.seeding import rng_for
-from solver.happy_campers.cpsat_warmstart import greedy_play
-from solver.happy_campers.maximise import MaxResult, SolveStats, clairvoyant_max, is_unique_optimum
-from solver.happy_campers.policies import GREEDY, FastMap, candidate_placement, play_game
-from solver.happy_campers.rules import (
+from campsolver.solver.core.budget import Budget
+from campsolver.solver.core.proof import Proof
+from campsolver.solver.core.seeding import rng_for
+from campsolver.solver.happy_campers.cpsat_warmstart import greedy_play
+from campsolver.solver.happy_campers.maximise import MaxResult, SolveStats, clairvoyant_max, is_unique_optimum
+from campsolver.solver.happy_campers.policies import GREEDY, FastMap, candidate_placement, play_game
+from campsolver.solver.happy_campers.rules import (
     ANY_FACE,
     DEFAULT_COMPONENTS,
     Challenge,

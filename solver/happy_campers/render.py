@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from xml.sax.saxutils import escape
 
-from solver.happy_campers.puzzle import Puzzle
-from solver.happy_campers.rules import (
+from campsolver.solver.happy_campers.puzzle import Puzzle
+from campsolver.solver.happy_campers.rules import (
     ANY_FACE,
     Element,
     Grid,

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from solver.core.geometry import Cell, Shape, is_connected, normalise, orientations, placements
+from campsolver.solver.core.geometry import Cell, Shape, is_connected, normalise, orientations, placements
 
 # ---------------------------------------------------------------------------------------------------------
 # Game facts

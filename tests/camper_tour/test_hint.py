@@ -1,13 +1,12 @@
 """Hint search: legal moves, consistent ranking, solo equals the exact solo solver, budgets."""
 
 import pytest
-
-from solver.camper_tour.hint import hint, leaf_values
-from solver.camper_tour.rules import TWO_DICE, Camper, Config, Phase, PlateKind, position_state
-from solver.camper_tour.solo import SoloPosition, solve_solo
-from solver.core.budget import Budget, SolveInterrupted
-from solver.core.cpsat import Proof
-from solver.core.expectimax import expectimax
+from campsolver.solver.camper_tour.hint import hint, leaf_values
+from campsolver.solver.camper_tour.rules import TWO_DICE, Camper, Config, Phase, PlateKind, position_state
+from campsolver.solver.camper_tour.solo import SoloPosition, solve_solo
+from campsolver.solver.core.budget import Budget, SolveInterrupted
+from campsolver.solver.core.cpsat import Proof
+from campsolver.solver.core.expectimax import expectimax
 
 K = PlateKind
 ROUTE = Config(plate_count=40, starting_tokens=25)
@@ -33,7 +32,7 @@ def test_every_hint_move_is_legal_and_ranked():
 def test_hint_is_the_depth_limited_expectimax_of_the_rules_model():
     state = two_campers()
     result = hint(state, Budget(5), max_depth=1)
-    from solver.camper_tour.hint import _SearchNode
+    from campsolver.solver.camper_tour.hint import _SearchNode
 
     direct = expectimax(_SearchNode(state), max_depth=1, leaf_value=lambda n: leaf_values(n.state))
     expected = {alt.action: alt.values[0] for alt in direct.alternatives}

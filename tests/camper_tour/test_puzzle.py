@@ -1,9 +1,8 @@
 """Puzzles: deterministic, legal, unique by the margin under an independent re-solve, graded."""
 
 import pytest
-
-from solver.camper_tour.hint import _SearchNode, leaf_values
-from solver.camper_tour.puzzle import (
+from campsolver.solver.camper_tour.hint import _SearchNode, leaf_values
+from campsolver.solver.camper_tour.puzzle import (
     DEFAULT_MARGIN,
     OPPONENT_DEPTH,
     Grade,
@@ -11,9 +10,9 @@ from solver.camper_tour.puzzle import (
     generate,
     grade_for,
 )
-from solver.core.budget import Budget
-from solver.core.cpsat import Proof
-from solver.core.expectimax import expectimax
+from campsolver.solver.core.budget import Budget
+from campsolver.solver.core.cpsat import Proof
+from campsolver.solver.core.expectimax import expectimax
 
 
 def independent_values(puzzle):

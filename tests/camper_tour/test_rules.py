@@ -3,10 +3,7 @@
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
-from solver.camper_tour.rules import (
+from campsolver.solver.camper_tour.rules import (
     MAX_ANNOUNCEMENT,
     ONE_DIE,
     TWO_DICE,
@@ -25,8 +22,10 @@ from solver.camper_tour.rules import (
     position_state,
     validate,
 )
-from solver.core.game import CHANCE, TERMINAL, sample_outcome
-from solver.core.seeding import rng_for
+from campsolver.solver.core.game import CHANCE, TERMINAL, sample_outcome
+from campsolver.solver.core.seeding import rng_for
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 K = PlateKind
 NORMAL20 = Config(plate_count=20, layout=(K.NORMAL,) * 20)

@@ -6,11 +6,8 @@ plate, Unexpected Comforts choices, skipped turns, the last-camper rule and the 
 """
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
-from solver.camper_tour.hint import _SearchNode, leaf_values
-from solver.camper_tour.rules import (
+from campsolver.solver.camper_tour.hint import _SearchNode, leaf_values
+from campsolver.solver.camper_tour.rules import (
     Camper,
     Config,
     Pending,
@@ -20,11 +17,13 @@ from solver.camper_tour.rules import (
     new_game,
     position_state,
 )
-from solver.camper_tour.search import search
-from solver.core.budget import Budget, SolveInterrupted
-from solver.core.expectimax import expectimax
-from solver.core.game import CHANCE, sample_outcome
-from solver.core.seeding import rng_for
+from campsolver.solver.camper_tour.search import search
+from campsolver.solver.core.budget import Budget, SolveInterrupted
+from campsolver.solver.core.expectimax import expectimax
+from campsolver.solver.core.game import CHANCE, sample_outcome
+from campsolver.solver.core.seeding import rng_for
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 K = PlateKind
 TOLERANCE = 1e-9

@@ -4,8 +4,7 @@ import itertools
 
 import numpy as np
 import pytest
-
-from solver.camper_tour.rules import (
+from campsolver.solver.camper_tour.rules import (
     Announce,
     ComfortsChoice,
     Config,
@@ -15,7 +14,7 @@ from solver.camper_tour.rules import (
     TurnBack,
     all_normal,
 )
-from solver.camper_tour.solo import (
+from campsolver.solver.camper_tour.solo import (
     KnownLayoutTables,
     SoloPosition,
     optimal_policy,
@@ -23,10 +22,10 @@ from solver.camper_tour.solo import (
     solo_state,
     solve_solo,
 )
-from solver.core.budget import Budget, SolveInterrupted
-from solver.core.cpsat import Proof
-from solver.core.expectimax import expectimax
-from solver.core.seeding import rng_for
+from campsolver.solver.core.budget import Budget, SolveInterrupted
+from campsolver.solver.core.cpsat import Proof
+from campsolver.solver.core.expectimax import expectimax
+from campsolver.solver.core.seeding import rng_for
 
 K = PlateKind
 

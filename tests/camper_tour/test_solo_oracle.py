@@ -13,9 +13,8 @@ from fractions import Fraction
 from functools import cache
 
 import pytest
-
-from solver.camper_tour.rules import Announce, PlateKind, TurnBack
-from solver.camper_tour.solo import KnownLayoutTables
+from campsolver.solver.camper_tour.rules import Announce, PlateKind, TurnBack
+from campsolver.solver.camper_tour.solo import KnownLayoutTables
 
 DICE = {total: Fraction(6 - abs(total - 7), 36) for total in range(2, 13)}
 N, C, M, F = "normal", "comforts", "mechanical", "festival"

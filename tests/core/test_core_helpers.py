@@ -5,12 +5,11 @@ from __future__ import annotations
 import threading
 import time
 
+from campsolver.solver.core import geometry
+from campsolver.solver.core.budget import Budget
+from campsolver.solver.core.cpsat import Proof, check_unique_optimum, solve
+from campsolver.solver.core.seeding import rng_for
 from ortools.sat.python import cp_model
-
-from solver.core import geometry
-from solver.core.budget import Budget
-from solver.core.cpsat import Proof, check_unique_optimum, solve
-from solver.core.seeding import rng_for
 
 
 def all_polyominoes(size: int) -> set[frozenset]:

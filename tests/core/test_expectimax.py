@@ -6,10 +6,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import pytest
-
-from solver.core.budget import Budget, SolveInterrupted
-from solver.core.expectimax import expectimax
-from solver.core.game import CHANCE, TERMINAL
+from campsolver.solver.core.budget import Budget, SolveInterrupted
+from campsolver.solver.core.expectimax import expectimax
+from campsolver.solver.core.game import CHANCE, TERMINAL
 
 DIE = [(face, Fraction(1, 6)) for face in range(1, 7)]
 

@@ -6,11 +6,10 @@ from __future__ import annotations
 from functools import cache
 
 import pytest
-
-from solver.core.budget import Budget, SolveInterrupted
-from solver.core.seeding import rng_for
-from solver.happy_campers.exhaustive import OracleResult, absolute_max, clairvoyant_max
-from solver.happy_campers.rules import (
+from campsolver.solver.core.budget import Budget, SolveInterrupted
+from campsolver.solver.core.seeding import rng_for
+from campsolver.solver.happy_campers.exhaustive import OracleResult, absolute_max, clairvoyant_max
+from campsolver.solver.happy_campers.rules import (
     DEFAULT_COMPONENTS,
     DOMINO,
     ELEMENTS,

@@ -11,14 +11,11 @@ from collections import Counter
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
-from solver.core.budget import Budget
-from solver.happy_campers.hint import HintMode, HintResult, Objective, Stage, hint
-from solver.happy_campers.modes import SoloState
-from solver.happy_campers.policies import RANDOM, play_game, random_rolls
-from solver.happy_campers.rules import (
+from campsolver.solver.core.budget import Budget
+from campsolver.solver.happy_campers.hint import HintMode, HintResult, Objective, Stage, hint
+from campsolver.solver.happy_campers.modes import SoloState
+from campsolver.solver.happy_campers.policies import RANDOM, play_game, random_rolls
+from campsolver.solver.happy_campers.rules import (
     ANY_FACE,
     DEFAULT_COMPONENTS,
     ELEMENTS,
@@ -35,6 +32,8 @@ from solver.happy_campers.rules import (
     roll_options,
     score,
 )
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from .test_hint_agreement import replay_solo
 from .test_hint_policies import reference_evaluation
@@ -111,7 +110,7 @@ def test_same_seed_same_answer_other_seed_other_futures():
 def test_schedule_follows_the_time_limit_not_the_clock():
     # The planned effort is a pure function of the time limit (so a seed gives one answer on any machine);
     # the clock only ever cuts a schedule short, and then the result says so.
-    from solver.happy_campers.hint import planned_rollouts
+    from campsolver.solver.happy_campers.hint import planned_rollouts
 
     assert planned_rollouts(1.2, (), False) > planned_rollouts(0.3, (), False) > 0
     assert planned_rollouts(0.3, (), False) == planned_rollouts(0.3, (), False)

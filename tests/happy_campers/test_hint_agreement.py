@@ -13,15 +13,12 @@ from collections import Counter
 from dataclasses import replace
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
-from solver.core.budget import Budget
-from solver.core.game import CHANCE, TERMINAL
-from solver.core.seeding import rng_for
-from solver.happy_campers.hint import HintMode, HintMove, HintResult, hint
-from solver.happy_campers.modes import MultiplayerState, SoloDraw, SoloState, SoloStep
-from solver.happy_campers.policies import (
+from campsolver.solver.core.budget import Budget
+from campsolver.solver.core.game import CHANCE, TERMINAL
+from campsolver.solver.core.seeding import rng_for
+from campsolver.solver.happy_campers.hint import HintMode, HintMove, HintResult, hint
+from campsolver.solver.happy_campers.modes import MultiplayerState, SoloDraw, SoloState, SoloStep
+from campsolver.solver.happy_campers.policies import (
     SOLO_NORMAL,
     SOLO_OVER,
     FastMap,
@@ -31,7 +28,7 @@ from solver.happy_campers.policies import (
     modes_solo_turn,
     solo_candidates,
 )
-from solver.happy_campers.rules import (
+from campsolver.solver.happy_campers.rules import (
     DEFAULT_COMPONENTS,
     Challenge,
     Components,
@@ -39,6 +36,8 @@ from solver.happy_campers.rules import (
     legal_placements_for_option,
     roll_options,
 )
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 SMALL = Components(rows=4, cols=5)
 #: Fewest rollouts a hint accepts: legality, not values, is under test here.
@@ -339,7 +338,7 @@ def test_solo_candidates_are_the_solo_states_drawings(seed, turns, gap, roll):
 @pytest.mark.parametrize("mode", [HintMode.OWN_MAP, HintMode.SOLO])
 def test_hint_refuses_to_rank_when_the_rollout_engine_disagrees(monkeypatch, mode):
     # A rollout engine that loses a drawing must stop the hint (HintMismatch), never rank on other rules.
-    import solver.happy_campers.hint as hint_module
+    import campsolver.solver.happy_campers.hint as hint_module
 
     original = FastMap.candidates
 

@@ -9,11 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
-from solver.core.seeding import rng_for
-from solver.happy_campers.policies import (
+from campsolver.solver.core.seeding import rng_for
+from campsolver.solver.happy_campers.policies import (
     DEFAULT_MISSING_PENALTY,
     GREEDY,
     RANDOM,
@@ -24,7 +21,7 @@ from solver.happy_campers.policies import (
     random_rolls,
     rollout,
 )
-from solver.happy_campers.rules import (
+from campsolver.solver.happy_campers.rules import (
     DEFAULT_COMPONENTS,
     ELEMENTS,
     Challenge,
@@ -37,6 +34,8 @@ from solver.happy_campers.rules import (
     roll_options,
     score,
 )
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 CARD_SETS = st.lists(st.sampled_from(list(Challenge)), max_size=3, unique=True).map(tuple)
 SMALL_MAP = Components(rows=4, cols=5)
@@ -47,7 +46,7 @@ def reference_evaluation(grid, challenges, components, penalty=DEFAULT_MISSING_P
     breakdown = score(grid, challenges, components)
     raw = sum(breakdown.clusters.values()) + breakdown.empty_points + sum(breakdown.challenge_points.values())
     if Challenge.GREAT_DIVIDE in challenges:
-        from solver.happy_campers.rules import divide_sides
+        from campsolver.solver.happy_campers.rules import divide_sides
 
         missing = sum(
             1

@@ -11,17 +11,13 @@ from __future__ import annotations
 import time
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-from ortools.sat.python import cp_model
-
-from solver.core.budget import Budget
-from solver.core.cpsat import Proof
-from solver.core.geometry import neighbours, placements
-from solver.core.seeding import rng_for
-from solver.happy_campers import exhaustive, maximise, rules
-from solver.happy_campers.cpsat_warmstart import PerfectSearch, perfect_play
-from solver.happy_campers.maximise import (
+from campsolver.solver.core.budget import Budget
+from campsolver.solver.core.cpsat import Proof
+from campsolver.solver.core.geometry import neighbours, placements
+from campsolver.solver.core.seeding import rng_for
+from campsolver.solver.happy_campers import exhaustive, maximise, rules
+from campsolver.solver.happy_campers.cpsat_warmstart import PerfectSearch, perfect_play
+from campsolver.solver.happy_campers.maximise import (
     MaxResult,
     absolute_max,
     challenge_max,
@@ -29,7 +25,10 @@ from solver.happy_campers.maximise import (
     is_unique_optimum,
     model_score,
 )
-from solver.happy_campers.rules import Challenge, Components
+from campsolver.solver.happy_campers.rules import Challenge, Components
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from ortools.sat.python import cp_model
 
 TINY_3x4 = Components(rows=3, cols=4)
 TINY_4x4 = Components(rows=4, cols=4)

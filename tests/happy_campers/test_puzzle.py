@@ -10,15 +10,12 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
-from solver.core.budget import Budget, SolveInterrupted
-from solver.core.cpsat import Proof
-from solver.happy_campers import exhaustive, rules
-from solver.happy_campers.maximise import clairvoyant_max, is_unique_optimum
-from solver.happy_campers.policies import play_game
-from solver.happy_campers.puzzle import (
+from campsolver.solver.core.budget import Budget, SolveInterrupted
+from campsolver.solver.core.cpsat import Proof
+from campsolver.solver.happy_campers import exhaustive, rules
+from campsolver.solver.happy_campers.maximise import clairvoyant_max, is_unique_optimum
+from campsolver.solver.happy_campers.policies import play_game
+from campsolver.solver.happy_campers.puzzle import (
     GRADES,
     MIN_SOLUTION_DRAWINGS,
     PUZZLE_CARDS,
@@ -33,6 +30,8 @@ from solver.happy_campers.puzzle import (
     replay,
     rollout_finals,
 )
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 TINY = rules.Components(rows=4, cols=4)
 TINY_SEED = 2

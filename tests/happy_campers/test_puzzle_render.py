@@ -5,14 +5,13 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 import pytest
+from campsolver.solver.core.budget import Budget
+from campsolver.solver.happy_campers import rules
+from campsolver.solver.happy_campers.policies import play_game, random_rolls
+from campsolver.solver.happy_campers.puzzle import Puzzle, generate
+from campsolver.solver.happy_campers.render import grid_svg, puzzle_svg, puzzle_text
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from solver.core.budget import Budget
-from solver.happy_campers import rules
-from solver.happy_campers.policies import play_game, random_rolls
-from solver.happy_campers.puzzle import Puzzle, generate
-from solver.happy_campers.render import grid_svg, puzzle_svg, puzzle_text
 
 SVG = "{http://www.w3.org/2000/svg}"
 SMALL = rules.Components(rows=4, cols=4)

@@ -7,8 +7,7 @@ Expected scores in comments were counted by hand from the rulebook, not by calli
 from __future__ import annotations
 
 import pytest
-
-from solver.happy_campers.rules import (
+from campsolver.solver.happy_campers.rules import (
     ANY_FACE,
     DEFAULT_COMPONENTS,
     DOMINO,

@@ -5,9 +5,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-
-from solver.core.game import CHANCE, TERMINAL
-from solver.happy_campers.modes import (
+from campsolver.solver.core.game import CHANCE, TERMINAL
+from campsolver.solver.happy_campers.modes import (
     MultiplayerState,
     SoloDraw,
     SoloState,
@@ -16,7 +15,7 @@ from solver.happy_campers.modes import (
     roll_distribution,
     solo_double_placements,
 )
-from solver.happy_campers.rules import (
+from campsolver.solver.happy_campers.rules import (
     ANY_FACE,
     ELEMENTS,
     Challenge,

@@ -4,12 +4,9 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
-from solver.core.geometry import components as geometry_components
-from solver.core.geometry import is_connected
-from solver.happy_campers.rules import (
+from campsolver.solver.core.geometry import components as geometry_components
+from campsolver.solver.core.geometry import is_connected
+from campsolver.solver.happy_campers.rules import (
     ELEMENTS,
     Challenge,
     Components,
@@ -23,6 +20,8 @@ from solver.happy_campers.rules import (
     max_disjoint_tent_squares,
     score,
 )
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 SETTINGS = settings(max_examples=40, deadline=None)
 SIZES = st.tuples(st.integers(3, 6), st.integers(3, 7))
