@@ -22,9 +22,9 @@ def test_generated_code_is_current(tmp_path: Path) -> None:
         committed = ROOT / relative
         assert committed.exists(), f"{relative} is missing: run `make protos`"
         assert committed.read_bytes() == (tmp_path / relative).read_bytes(), f"{relative} is stale: run `make protos`"
-    committed_files = {p.relative_to(ROOT) for p in (ROOT / "campsolver").rglob("*") if p.is_file()}
+    committed_files = {p.relative_to(ROOT) for p in (ROOT / genprotos.PACKAGE_DIR).rglob("*") if p.is_file()}
     committed_files = {p for p in committed_files if "__pycache__" not in p.parts}
-    assert committed_files == set(generated), "campsolver/ holds files `make protos` does not generate"
+    assert committed_files == set(generated), "campsolver/v1/ holds files `make protos` does not generate"
 
 
 @pytest.mark.parametrize("proto", PROTOS, ids=lambda p: p.name)
