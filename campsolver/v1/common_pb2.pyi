@@ -16,6 +16,13 @@ class ProofStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     PROOF_STATUS_HEURISTIC: _ClassVar[ProofStatus]
     PROOF_STATUS_INFEASIBLE: _ClassVar[ProofStatus]
 
+class Objective(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    OBJECTIVE_UNSPECIFIED: _ClassVar[Objective]
+    OBJECTIVE_WIN_PROBABILITY: _ClassVar[Objective]
+    OBJECTIVE_EXPECTED_SCORE: _ClassVar[Objective]
+    OBJECTIVE_MARGIN: _ClassVar[Objective]
+
 class DifficultyGrade(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     DIFFICULTY_GRADE_UNSPECIFIED: _ClassVar[DifficultyGrade]
@@ -29,6 +36,10 @@ PROOF_STATUS_EXACT: ProofStatus
 PROOF_STATUS_FEASIBLE_WITH_BOUND: ProofStatus
 PROOF_STATUS_HEURISTIC: ProofStatus
 PROOF_STATUS_INFEASIBLE: ProofStatus
+OBJECTIVE_UNSPECIFIED: Objective
+OBJECTIVE_WIN_PROBABILITY: Objective
+OBJECTIVE_EXPECTED_SCORE: Objective
+OBJECTIVE_MARGIN: Objective
 DIFFICULTY_GRADE_UNSPECIFIED: DifficultyGrade
 DIFFICULTY_GRADE_EASY: DifficultyGrade
 DIFFICULTY_GRADE_MEDIUM: DifficultyGrade
