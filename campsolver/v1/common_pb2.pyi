@@ -107,7 +107,7 @@ class DifficultyEvidence(_message.Message):
     def __init__(self, name: _Optional[str] = ..., value: _Optional[float] = ..., description: _Optional[str] = ...) -> None: ...
 
 class PuzzleEnvelope(_message.Message):
-    __slots__ = ("seed", "grade", "evidence", "unique", "proof", "text", "svg")
+    __slots__ = ("seed", "grade", "evidence", "unique", "proof", "text", "svg", "solution_text", "solution_svg", "question")
     SEED_FIELD_NUMBER: _ClassVar[int]
     GRADE_FIELD_NUMBER: _ClassVar[int]
     EVIDENCE_FIELD_NUMBER: _ClassVar[int]
@@ -115,6 +115,9 @@ class PuzzleEnvelope(_message.Message):
     PROOF_FIELD_NUMBER: _ClassVar[int]
     TEXT_FIELD_NUMBER: _ClassVar[int]
     SVG_FIELD_NUMBER: _ClassVar[int]
+    SOLUTION_TEXT_FIELD_NUMBER: _ClassVar[int]
+    SOLUTION_SVG_FIELD_NUMBER: _ClassVar[int]
+    QUESTION_FIELD_NUMBER: _ClassVar[int]
     seed: int
     grade: DifficultyGrade
     evidence: _containers.RepeatedCompositeFieldContainer[DifficultyEvidence]
@@ -122,7 +125,10 @@ class PuzzleEnvelope(_message.Message):
     proof: ProofStatus
     text: str
     svg: str
-    def __init__(self, seed: _Optional[int] = ..., grade: _Optional[_Union[DifficultyGrade, str]] = ..., evidence: _Optional[_Iterable[_Union[DifficultyEvidence, _Mapping]]] = ..., unique: _Optional[bool] = ..., proof: _Optional[_Union[ProofStatus, str]] = ..., text: _Optional[str] = ..., svg: _Optional[str] = ...) -> None: ...
+    solution_text: str
+    solution_svg: str
+    question: str
+    def __init__(self, seed: _Optional[int] = ..., grade: _Optional[_Union[DifficultyGrade, str]] = ..., evidence: _Optional[_Iterable[_Union[DifficultyEvidence, _Mapping]]] = ..., unique: _Optional[bool] = ..., proof: _Optional[_Union[ProofStatus, str]] = ..., text: _Optional[str] = ..., svg: _Optional[str] = ..., solution_text: _Optional[str] = ..., solution_svg: _Optional[str] = ..., question: _Optional[str] = ...) -> None: ...
 
 class ScoreDetail(_message.Message):
     __slots__ = ("name", "points")
