@@ -8,7 +8,7 @@ PORT   ?= 50051
 WORKERS ?= 2
 PROTO_FILES := $(wildcard protos/campsolver/v1/*.proto)
 
-.PHONY: setup serve test test-slow test-all lint protos bench clean
+.PHONY: system-deps setup serve test test-slow test-all lint protos bench clean
 
 # Create the virtualenv if missing and install the pinned dependencies plus the package (editable).
 $(STAMP): pyproject.toml requirements.lock
@@ -37,6 +37,13 @@ test-all: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	@if command -v buf >/dev/null 2>&1; then cd protos && buf lint; else echo "buf not installed: proto lint covered by tests/test_protos.py"; fi
+
+## Debian packages some tests drive: rsvg-convert (SVG -> PNG) and headless Chromium (book -> PDF/PNG).
+## Installed only when missing and when we may (root); the tests that need them fail loudly without them.
+system-deps:
+	@if command -v rsvg-convert >/dev/null 2>&1 && command -v chromium >/dev/null 2>&1; then :; \
+	elif [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq --no-install-recommends librsvg2-bin chromium >/dev/null; \
+	else echo "system-deps: install librsvg2-bin and chromium (Debian) for the picture and book tests"; fi
 
 ## Regenerate the protobuf/gRPC Python code (the only way generated code enters the tree).
 protos: $(STAMP)
