@@ -42,6 +42,7 @@ GAME_TABLE: dict[str, tuple[str, str, str]] = {
 class Command:
     """One RPC of one game."""
 
+    game_name: str  # the game's CLI name, e.g. "happy-campers"
     cli_name: str
     rpc_name: str
     request_type: type[Message]
@@ -83,6 +84,7 @@ def _load_game(cli_name: str) -> Game:
         handler = getattr(handlers, "HANDLERS", {}).get(rpc_name) if handlers else None
         example = getattr(handlers, "EXAMPLES", {}).get(rpc_name) if handlers else None
         commands[cli_command] = Command(
+            game_name=cli_name,
             cli_name=cli_command,
             rpc_name=rpc_name,
             request_type=message_factory.GetMessageClass(method.input_type),
