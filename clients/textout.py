@@ -96,7 +96,7 @@ def to_text(message: Message, indent: str = "") -> str:
                 lines.extend(f"{indent}    {line}" for line in envelope.solution_text.rstrip().splitlines())
             if envelope.svg:
                 lines.append(f"{indent}  (pictures: puzzle.svg and puzzle.solutionSvg in --format json)")
-        elif field.label == FieldDescriptor.LABEL_REPEATED:
+        elif field.is_repeated:
             items = list(value)
             if field.message_type is not None and items and "ranking" in field.message_type.fields_by_name:
                 lines.append(f"{indent}{name}:")

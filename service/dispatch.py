@@ -70,6 +70,11 @@ class SolveGate:
         with self._changed:
             return self._changed.wait_for(lambda: self._busy >= count, timeout=timeout_s)
 
+    def wait_idle(self, timeout_s: float) -> bool:
+        """Block until no slot is in use."""
+        with self._changed:
+            return self._changed.wait_for(lambda: self._busy == 0, timeout=timeout_s)
+
     def _wake(self) -> None:
         with self._changed:
             self._changed.notify_all()
@@ -98,7 +103,7 @@ def unknown_enum_values(message: Message, prefix: str = "") -> InvalidArgument |
     """The first enum field holding a number its enum does not define (proto3 enums accept any number)."""
     for field, value in message.ListFields():
         path = f"{prefix}{field.name}"
-        repeated = field.label == field.LABEL_REPEATED
+        repeated = field.is_repeated
         if field.enum_type is not None:
             for index, number in enumerate(value if repeated else [value]):
                 if number not in field.enum_type.values_by_number:

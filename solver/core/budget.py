@@ -20,8 +20,12 @@ from typing import Any
 
 #: Upper bound on any single solve when the caller gives no deadline.
 DEFAULT_TIME_LIMIT_S = 30.0
-#: Safety margin kept back from a request deadline so the answer can still be serialised and sent.
+#: Safety margin kept back from a request deadline so the answer can still be serialised and sent: at least
+#: DEADLINE_MARGIN_S, a DEADLINE_MARGIN_FRACTION of the time left (a solver's last budget check and a loaded
+#: machine need slack in proportion), at most DEADLINE_MARGIN_MAX_S.
 DEADLINE_MARGIN_S = 0.15
+DEADLINE_MARGIN_FRACTION = 0.1
+DEADLINE_MARGIN_MAX_S = 1.0
 
 
 class SolveInterrupted(Exception):
@@ -80,7 +84,8 @@ class Budget:
         """The budget a request may spend: its own ask, capped by the RPC deadline minus a margin."""
         limit = requested_s if requested_s and requested_s > 0 else DEFAULT_TIME_LIMIT_S
         if time_remaining_s is not None:
-            limit = min(limit, max(time_remaining_s - DEADLINE_MARGIN_S, 0.01))
+            margin = min(max(DEADLINE_MARGIN_S, DEADLINE_MARGIN_FRACTION * time_remaining_s), DEADLINE_MARGIN_MAX_S)
+            limit = min(limit, max(time_remaining_s - margin, 0.01))
         return cls(limit)
 
     def sub_budget(self, fraction: float) -> Budget:
