@@ -419,6 +419,8 @@ def run(argv: Sequence[str]) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         return run(sys.argv[1:] if argv is None else argv)
+    except SystemExit as done:  # argparse: --help, --version, usage errors (already printed)
+        return done.code if isinstance(done.code, int) else EXIT_BAD_INPUT
     except CliError as error:
         print(f"campsolver: {error}", file=sys.stderr)
         return error.exit_code
@@ -427,8 +429,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BAD_INPUT if error.code in BAD_INPUT_CODES else EXIT_FAILURE
     except KeyboardInterrupt:
         print("campsolver: interrupted", file=sys.stderr, flush=True)
-        if any(t.name == "campsolver-solve" and t.is_alive() for t in threading.enumerate()):
-            os._exit(EXIT_INTERRUPTED)  # the solve did not stop within the grace: leave without waiting for it
+        if argv is None:  # the console command: leave now, without finalising native solver threads
+            sys.stdout.flush()
+            os._exit(EXIT_INTERRUPTED)
         return EXIT_INTERRUPTED
     except BrokenPipeError:  # the reader went away (e.g. `| head`): nothing more to say
         sys.stderr.close()
