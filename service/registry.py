@@ -71,6 +71,7 @@ class Game:
         raise KeyError(rpc_name)
 
 
+@cache
 def _load_game(cli_name: str) -> Game:
     pb2_name, service_name, handler_module_name = GAME_TABLE[cli_name]
     pb2 = importlib.import_module(pb2_name)
@@ -103,7 +104,7 @@ def games() -> dict[str, Game]:
 
 
 def game(cli_name: str) -> Game:
-    try:
-        return games()[cli_name]
-    except KeyError:
-        raise KeyError(f"unknown game {cli_name!r}; choose one of {', '.join(GAME_TABLE)}") from None
+    """One game, loading only its own modules (the CLI asks for one game; the server loads them all)."""
+    if cli_name not in GAME_TABLE:
+        raise KeyError(f"unknown game {cli_name!r}; choose one of {', '.join(GAME_TABLE)}")
+    return _load_game(cli_name)
