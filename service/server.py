@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import signal
 import socket
+import sys
 import threading
 from concurrent import futures
 from dataclasses import dataclass
@@ -37,6 +38,8 @@ MAX_MESSAGE_BYTES = 4 * 1024 * 1024
 SHUTDOWN_GRACE_S = 30.0
 #: Seconds health reports NOT_SERVING, while calls are still accepted, before the server stops accepting.
 DRAIN_ANNOUNCE_S = 5.0
+#: See ServerConfig.gil_switch_interval_s.
+GIL_SWITCH_INTERVAL_S = 0.0005
 #: grpcio-reflection 1.81 ships only v1alpha; v1 has the same messages under another package name, so the
 #: v1alpha servicer answers it too (grpcurl and other v1 clients try it first).
 REFLECTION_V1_SERVICE = "grpc.reflection.v1.ServerReflection"
@@ -52,6 +55,9 @@ class ServerConfig:
     shutdown_grace_s: float = SHUTDOWN_GRACE_S
     tls_cert_chain: bytes | None = None  # PEM; with tls_private_key: serve TLS instead of plaintext
     tls_private_key: bytes | None = None
+    #: Python's GIL switch interval in the server process. Solver threads running Python hold the GIL for
+    #: the whole interval (5 ms by default); a shorter one lets cheap calls through between their slices.
+    gil_switch_interval_s: float = GIL_SWITCH_INTERVAL_S
 
 
 def _unary_handler(command: Command, gate: SolveGate):
@@ -183,6 +189,8 @@ class CampsolverServer:
 def serve(config: ServerConfig) -> None:
     """Run until SIGTERM or SIGINT, then announce, drain in-flight calls and exit."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if config.gil_switch_interval_s:
+        sys.setswitchinterval(config.gil_switch_interval_s)
     server = CampsolverServer(config)
     server.start()
     scheme = "TLS" if config.tls_cert_chain else "plaintext"
