@@ -339,3 +339,32 @@ def test_happy_campers_size_limits_and_invalid_maps(client: CampsolverClient) ->
     with pytest.raises(CampsolverError) as caught:
         client.happy_campers.legal_moves(disconnected, timeout=10)
     assert caught.value.violations[0].field == "map"
+
+
+def test_a_refused_solve_is_unavailable_even_if_its_handler_swallows_the_stop(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A handler that catches the interruption and returns a partial answer must not pass it off as an answer."""
+    score = games()["happy-campers"].commands["score"]
+
+    def solver_that_returns_whatever(request: hc.HappyCampersServiceScoreRequest, budget) -> object:
+        budget.remaining()  # the first look at the budget waits for a solver slot
+        return hc.HappyCampersServiceScoreResponse()
+
+    monkeypatch.setitem(
+        games()["happy-campers"].commands, "score", dataclasses.replace(score, handler=solver_that_returns_whatever)
+    )
+    running = CampsolverServer(ServerConfig(port=0, workers=1))
+    running.start()
+    try:
+        with CampsolverClient(running.address) as connected:
+            holder = connected.camper_tour.call_future("Hint", long_hint_request(60.0), timeout=120)
+            try:
+                assert running.gate.wait_busy(1, timeout_s=60)
+                request = hc.HappyCampersServiceScoreRequest()
+                request.options.time_limit_seconds = 0.3
+                with pytest.raises(CampsolverError) as caught:
+                    connected.happy_campers.score(request, timeout=60)
+                assert caught.value.code == grpc.StatusCode.UNAVAILABLE
+            finally:
+                holder.cancel()
+    finally:
+        running.stop(grace_s=1.0)
