@@ -410,7 +410,7 @@ def run(argv: Sequence[str]) -> int:
     if args.format == "text":
         from campsolver.clients.textout import to_text
 
-        print(to_text(response))
+        print(command.text_format(response) if command.text_format is not None else to_text(response))
     else:
         print(to_json(response))
     return EXIT_OK

@@ -105,6 +105,7 @@ def _check_port_free(host: str, port: int) -> None:
     """One clear line for a taken port (gRPC itself logs a C-core error line and returns 0)."""
     if port == 0:
         return
+    host = host.strip("[]")  # "[::1]" in a gRPC address is "::1" to a socket
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     with socket.socket(family, socket.SOCK_STREAM) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gRPC does: TIME_WAIT is no conflict
