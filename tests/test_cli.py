@@ -297,3 +297,13 @@ def test_progress_is_silent_when_stderr_is_not_a_terminal(capsys) -> None:
     assert result.returncode == 0 and result.stderr == ""
     result = run_cli("camper-tour", "hint", "--request", "-", stdin=request, env=env)
     assert result.returncode == 0 and "camper-tour hint:" in result.stderr
+
+
+def test_a_games_own_text_formatter_is_used(monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    import dataclasses
+
+    commands = games()["camper-tour"].commands
+    monkeypatch.setitem(commands, "score", dataclasses.replace(commands["score"], text_format=lambda r: "ROUTE STRIP"))
+    _, request, _ = main_in_process(capsys, "camper-tour", "example", "score")
+    code, out, _ = main_in_process(capsys, "camper-tour", "score", "--request", "-", "--format", "text", stdin=request)
+    assert code == 0 and out.strip() == "ROUTE STRIP"
