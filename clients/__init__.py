@@ -1,5 +1,6 @@
-"""Python client library and command-line interface for campsolver."""
+"""Python client library (blocking and asyncio) and command-line interface for campsolver."""
 
-from campsolver.clients.client import CampsolverClient, CampsolverError, GameClient
+from campsolver.clients.base import AsyncGameClient, CampsolverError, GameClient
+from campsolver.clients.client import AsyncCampsolverClient, CampsolverClient
 
-__all__ = ["CampsolverClient", "CampsolverError", "GameClient"]
+__all__ = ["AsyncCampsolverClient", "AsyncGameClient", "CampsolverClient", "CampsolverError", "GameClient"]

@@ -1,30 +1,52 @@
 """The `campsolver` command line.
 
-    campsolver serve [--host H] [--port P] [--workers N]
-    campsolver GAME COMMAND --request FILE|- [--server HOST:PORT] [--timeout S]
+    campsolver serve [--host H] [--port P] [--workers N] [--drain-announce-seconds S] [--tls-cert F --tls-key F]
+    campsolver GAME COMMAND --request FILE|- [--server HOST:PORT] [--timeout S] [--format json|text] [--quiet]
     campsolver GAME example COMMAND
+    campsolver --version
 
 COMMAND is one of hint, max, puzzle, score, legal. Requests and responses are the proto3 JSON of the RPC's
 messages. In-process solving goes through `service.dispatch.run`, the very function the servicer calls.
-Bad input: exit code 2 and one line on stderr. Other failures (server unreachable, deadline): exit code 1.
+
+Conventions: bad input exits 2 with one line on stderr (argparse usage errors keep their usage line first);
+other failures (server unreachable, deadline) exit 1 with one line; Ctrl-C stops any solve within half a
+second and exits 130 with one line. Field paths in messages are the JSON names the user typed
+(`options.timeLimitSeconds`). Progress goes to stderr only when stderr is a terminal (and not `--quiet`).
 """
 
 from __future__ import annotations
 
 import argparse
+import math
+import os
+import re
 import sys
-from collections.abc import Sequence
+import threading
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import grpc
 from campsolver.service import dispatch
 from campsolver.service.errors import RequestError
 from campsolver.service.registry import COMMANDS, GAME_TABLE, Command, game
-from google.protobuf import json_format
+from campsolver.solver.core.budget import Budget
+from google.protobuf import descriptor_pool, json_format
+from google.protobuf.descriptor import Descriptor
 from google.protobuf.message import Message
+
+import campsolver
 
 EXIT_OK = 0
 EXIT_FAILURE = 1
 EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, what shells expect after Ctrl-C
+#: After Ctrl-C, how long the solve gets to stop before the process exits regardless.
+INTERRUPT_GRACE_S = 0.4
+#: Default deadline of a call with --server (in-process solves default to the service's own budget).
+DEFAULT_SERVER_TIMEOUT_S = 60.0
+#: Set to 1 to show progress even when stderr is not a terminal (tests, `script` recordings).
+PROGRESS_ENV = "CAMPSOLVER_PROGRESS"
 
 #: gRPC codes that mean the request itself was at fault.
 BAD_INPUT_CODES = {
@@ -34,6 +56,15 @@ BAD_INPUT_CODES = {
     grpc.StatusCode.OUT_OF_RANGE,
 }
 
+COMMAND_HELP = {
+    "hint": "the best move now, every alternative ranked with its value and its loss versus the best",
+    "max": "the theoretical maximum score with its proof status (or the best found and its bound)",
+    "puzzle": "a seeded puzzle with a proven unique best answer and a difficulty grade",
+    "score": "score a state by the rules model",
+    "legal": "the legal moves of a state",
+    "example": "print an example request for COMMAND (pipe it back with --request -)",
+}
+
 
 class CliError(Exception):
     def __init__(self, message: str, exit_code: int = EXIT_BAD_INPUT) -> None:
@@ -41,15 +72,57 @@ class CliError(Exception):
         self.exit_code = exit_code
 
 
+class _Formatter(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpFormatter):
+    """Defaults in every option's help (when there is one), descriptions kept as written."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        if action.default in (None, False):
+            return action.help
+        return super()._get_help_string(action)
+
+
 class _Parser(argparse.ArgumentParser):
-    """argparse that reports usage errors as one line with exit code 2."""
+    """argparse with its usage line kept on errors, squeezed onto one line, then the error on one line."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        raise CliError(f"usage: {message}")
+        usage = " ".join(self.format_usage().split())
+        sys.stderr.write(f"{usage}\n{self.prog}: error: {message}\n")
+        raise SystemExit(EXIT_BAD_INPUT)
+
+
+# --- JSON in and out ---------------------------------------------------------------------------------------
 
 
 def to_json(message: Message) -> str:
-    return json_format.MessageToJson(message, always_print_fields_with_no_presence=True, indent=2)
+    """Compact proto3 JSON: one line, default-valued fields left out."""
+    return json_format.MessageToJson(message, indent=None)
+
+
+def json_path(descriptor: Descriptor, path: str) -> str:
+    """`options.time_limit_seconds` -> `options.timeLimitSeconds` (indices kept), following the message types."""
+    out: list[str] = []
+    current: Descriptor | None = descriptor
+    for segment in path.split("."):
+        match = re.fullmatch(r"(\w+)((?:\[\d+\])*)", segment)
+        if current is None or match is None or match.group(1) not in current.fields_by_name:
+            out.append(segment)
+            current = None
+            continue
+        field = current.fields_by_name[match.group(1)]
+        out.append(field.json_name + match.group(2))
+        current = field.message_type
+    return ".".join(out)
+
+
+def _enum_hint(error_text: str) -> str:
+    match = re.search(r"enum type ([\w.]+)", error_text)
+    if not match:
+        return ""
+    try:
+        enum = descriptor_pool.Default().FindEnumTypeByName(match.group(1))
+    except KeyError:
+        return ""
+    return f"; valid names: {', '.join(v.name for v in enum.values)}"
 
 
 def parse_request(command: Command, text: str) -> Message:
@@ -57,7 +130,13 @@ def parse_request(command: Command, text: str) -> Message:
     try:
         json_format.Parse(text, request)
     except json_format.ParseError as error:
-        raise CliError(f"request: {' '.join(str(error).split())}") from None
+        detail = " ".join(str(error).split())
+        # "Failed to parse x field: Failed to parse y field: <what> at Msg.x.y." -> "x.y: <what>"
+        where = re.search(r" at \w+\.([\w.\[\]]+)\.+$", detail)
+        innermost = re.sub(r"^(Failed to parse \w+ field: )+", "", detail)
+        innermost = re.sub(r" at \w+\.[\w.\[\]]+\.+$", "", innermost).rstrip(".")
+        field = f"{json_path(request.DESCRIPTOR, where.group(1))}: " if where else ""
+        raise CliError(f"request: {field}{innermost}{_enum_hint(detail)}") from None
     return request
 
 
@@ -73,61 +152,234 @@ def read_request_text(source: str) -> str:
         raise CliError(f"--request: {source} is not UTF-8 text ({error.reason} at byte {error.start})") from None
 
 
-def solve_in_process(command: Command, request: Message) -> Message:
-    budget = dispatch.budget_for(request, None)
+def render_error(error: RequestError, request: Message | None) -> str:
+    """One line: the code, then each field at fault by its JSON name."""
+    if error.violations and request is not None:
+        detail = "; ".join(f"{json_path(request.DESCRIPTOR, v.field)}: {v.description}" for v in error.violations)
+    else:
+        detail = error.detail()
+    return f"{error.code.name}: {detail}"
+
+
+# --- progress and Ctrl-C -----------------------------------------------------------------------------------
+
+
+class Progress:
+    """A one-line ticker on stderr (elapsed time plus what the solver last reported); silent when disabled."""
+
+    FIELDS = (("best", "best"), ("bound", "bound"), ("depth", "depth"), ("samples", "samples"))
+
+    def __init__(self, enabled: bool, label: str) -> None:
+        self.enabled = enabled
+        self.label = label
+        self.started = time.monotonic()
+        self._latest: dict[str, Any] = {}
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._tick, daemon=True)
+        self._shown = False
+
+    def update(self, fields: dict[str, Any]) -> None:
+        self._latest.update(fields)
+
+    def __enter__(self) -> Progress:
+        if self.enabled:
+            self._thread.start()
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self._stop.set()
+        if self.enabled:
+            self._thread.join(timeout=1.0)
+            if self._shown:
+                sys.stderr.write("\r\033[K")
+                sys.stderr.flush()
+
+    def line(self) -> str:
+        parts = [f"{self.label}: {time.monotonic() - self.started:5.1f} s"]
+        for key, name in self.FIELDS:
+            value = self._latest.get(key)
+            if value is not None:
+                parts.append(f"{name} {value:g}" if isinstance(value, float) else f"{name} {value}")
+        return "  ".join(parts)
+
+    def _tick(self) -> None:
+        while not self._stop.wait(0.25):
+            sys.stderr.write("\r\033[K" + self.line())
+            sys.stderr.flush()
+            self._shown = True
+
+
+def run_interruptibly(work: Callable[[], Message], budget: Budget) -> Message:
+    """Run `work` in a worker thread so Ctrl-C reaches the main thread at once; Ctrl-C cancels `budget`.
+
+    CP-SAT is told not to catch SIGINT (solver.core.cpsat), so the signal reaches Python; the main thread turns
+    it into `budget.cancel()`, which stops CP-SAT (`stop_search`) and every loop that checks the budget.
+    """
+    outcome: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            outcome["response"] = work()
+        except BaseException as error:  # handed to the main thread
+            outcome["error"] = error
+
+    worker = threading.Thread(target=target, name="campsolver-solve", daemon=True)
+    worker.start()
+    try:
+        while worker.is_alive():
+            worker.join(timeout=0.05)
+    except KeyboardInterrupt:
+        budget.cancel()
+        worker.join(timeout=INTERRUPT_GRACE_S)
+        raise
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["response"]
+
+
+# --- solving -----------------------------------------------------------------------------------------------
+
+
+def solve_in_process(command: Command, request: Message, budget: Budget) -> Message:
     return dispatch.run(command, request, budget)
 
 
-def solve_remote(game_name: str, command: Command, request: Message, server: str, timeout: float) -> Message:
+def solve_remote(
+    game_name: str, command: Command, request: Message, server: str, timeout: float, budget: Budget
+) -> Message:
     from campsolver.clients.client import CampsolverClient, CampsolverError
 
     with CampsolverClient(server) as client:
+        future = client.game(game_name).call_future(command.rpc_name, request, timeout=timeout)
+        budget.on_cancel(future.cancel)
         try:
-            return client.game(game_name).call(command.rpc_name, request, timeout=timeout)
-        except CampsolverError as error:
-            detail = "; ".join(str(v) for v in error.violations) or error.message
+            return future.result()
+        except grpc.RpcError as rpc_error:
+            error = CampsolverError.from_rpc_error(rpc_error)
+            detail = "; ".join(
+                f"{json_path(request.DESCRIPTOR, v.field)}: {v.description}" for v in error.violations
+            ) or " ".join(error.message.split())
+            if error.code == grpc.StatusCode.UNAVAILABLE and not error.violations and "slot" not in detail:
+                detail = f"cannot reach {server} ({detail})"
             code = EXIT_BAD_INPUT if error.code in BAD_INPUT_CODES else EXIT_FAILURE
             raise CliError(f"{error.code.name}: {detail}", code) from None
+        except grpc.FutureCancelledError:
+            raise KeyboardInterrupt from None
+
+
+def _positive_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text}")
+    return value
+
+
+def _non_negative_seconds(text: str) -> float:
+    if text.strip() in ("0", "0.0"):
+        return 0.0
+    return _positive_seconds(text)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="campsolver", description="Hints, proven maxima and puzzles for camping board games.")
-    sub = parser.add_subparsers(dest="target", required=True, parser_class=_Parser)
-    serve = sub.add_parser("serve", help="start the gRPC service")
-    serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=50051)
-    serve.add_argument("--workers", type=int, default=2, help="solves at once")
+    parser = _Parser(
+        prog="campsolver",
+        description="Hints, proven maximum scores and unique-solution puzzles for camping board games.",
+        formatter_class=_Formatter,
+    )
+    parser.add_argument("--version", action="version", version=f"campsolver {campsolver.__version__}")
+    sub = parser.add_subparsers(dest="target", required=True, parser_class=_Parser, metavar="{serve,GAME}")
+    serve = sub.add_parser(
+        "serve",
+        help="start the gRPC service",
+        description="Serve every game over gRPC, with health and reflection, until SIGTERM or Ctrl-C.",
+        formatter_class=_Formatter,
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    serve.add_argument("--port", type=int, default=50051, help="port to listen on (0: any free port)")
+    serve.add_argument("--workers", type=int, default=2, help="solves at once (cheap calls never wait for one)")
+    serve.add_argument(
+        "--drain-announce-seconds",
+        type=_non_negative_seconds,
+        default=5.0,
+        help="after SIGTERM, report NOT_SERVING on health for this long while still accepting calls",
+    )
+    serve.add_argument("--tls-cert", help="PEM certificate chain: serve TLS (with --tls-key)")
+    serve.add_argument("--tls-key", help="PEM private key of --tls-cert")
     for game_name in GAME_TABLE:
-        game_parser = sub.add_parser(game_name, help=f"{game_name} commands")
-        game_parser.add_argument("command", choices=[*COMMANDS, "example"])
-        game_parser.add_argument("example_of", nargs="?", choices=list(COMMANDS), help="with `example`: the command")
-        game_parser.add_argument("--request", help="proto3 JSON request file, or - for stdin")
-        game_parser.add_argument("--server", help="HOST:PORT of a running server (default: solve in-process)")
-        game_parser.add_argument("--timeout", type=float, default=60.0, help="deadline in seconds with --server")
+        game_parser = sub.add_parser(
+            game_name,
+            help=f"{game_name}: hint, max, puzzle, score, legal",
+            description=f"{game_name} commands:\n"
+            + "\n".join(f"  {name:8} {text}" for name, text in COMMAND_HELP.items()),
+            formatter_class=_Formatter,
+        )
+        game_parser.add_argument("command", choices=[*COMMANDS, "example"], help="what to do")
+        game_parser.add_argument(
+            "example_of", nargs="?", choices=list(COMMANDS), help="with `example`: the command", metavar="COMMAND"
+        )
+        game_parser.add_argument("--request", metavar="FILE", help="proto3 JSON request file, or - for stdin")
+        game_parser.add_argument(
+            "--server", metavar="HOST:PORT", help="ask a running server instead of solving in-process"
+        )
+        game_parser.add_argument(
+            "--timeout",
+            type=_positive_seconds,
+            metavar="SECONDS",
+            help=f"deadline of the call (with --server default {DEFAULT_SERVER_TIMEOUT_S:g} s; in-process: the "
+            "request's own time limit, else the service default)",
+        )
+        game_parser.add_argument(
+            "--format", choices=("json", "text"), default="json", help="json (compact proto3 JSON) or text"
+        )
+        game_parser.add_argument("--quiet", action="store_true", help="no progress line on stderr")
     return parser
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from campsolver.service.server import ServerConfig, serve
+
+    if args.workers < 1:
+        raise CliError("--workers: must be at least 1")
+    if not 0 <= args.port <= 65535:
+        raise CliError(f"--port: must be 0 to 65535, got {args.port}")
+    if bool(args.tls_cert) != bool(args.tls_key):
+        raise CliError("--tls-cert and --tls-key: give both or neither")
+    tls: dict[str, bytes] = {}
+    files = (("--tls-cert", "tls_cert_chain", args.tls_cert), ("--tls-key", "tls_private_key", args.tls_key))
+    for flag, key, path in files:
+        if path:
+            try:
+                with open(path, "rb") as handle:
+                    tls[key] = handle.read()
+            except OSError as error:
+                raise CliError(f"{flag}: cannot read {path}: {error.strerror}") from None
+    config = ServerConfig(
+        host=args.host, port=args.port, workers=args.workers, drain_announce_s=args.drain_announce_seconds, **tls
+    )
+    try:
+        serve(config)
+    except (OSError, RuntimeError) as error:
+        raise CliError(f"serve: {error}", EXIT_FAILURE) from None
+    return EXIT_OK
 
 
 def run(argv: Sequence[str]) -> int:
     args = build_parser().parse_args(argv)
     if args.target == "serve":
-        from campsolver.service.server import ServerConfig, serve
-
-        if args.workers < 1:
-            raise CliError("--workers: must be at least 1")
-        if not 0 <= args.port <= 65535:
-            raise CliError(f"--port: must be 0 to 65535, got {args.port}")
-        try:
-            serve(ServerConfig(host=args.host, port=args.port, workers=args.workers))
-        except (OSError, RuntimeError) as error:
-            raise CliError(f"serve: {error}", EXIT_FAILURE) from None
-        return EXIT_OK
+        return _serve(args)
     game_spec = game(args.target)
     if args.command == "example":
         if args.example_of is None:
             raise CliError(f"example: name the command ({', '.join(COMMANDS)})")
+        for flag in ("request", "server", "timeout"):
+            if getattr(args, flag) is not None:
+                raise CliError(f"--{flag}: has no effect with `example`")
         command = game_spec.commands[args.example_of]
         if command.example is None:
-            raise CliError(f"{args.target} {args.example_of}: not implemented yet")
+            raise CliError(f"UNIMPLEMENTED: {args.target} {args.example_of} is not implemented yet")
         print(to_json(command.example()))
         return EXIT_OK
     if args.example_of is not None:
@@ -136,17 +388,39 @@ def run(argv: Sequence[str]) -> int:
         raise CliError("--request: required (a file, or - for stdin)")
     command = game_spec.commands[args.command]
     request = parse_request(command, read_request_text(args.request))
-    if args.server:
-        response = solve_remote(args.target, command, request, args.server, args.timeout)
+    show_progress = not args.quiet and (sys.stderr.isatty() or os.environ.get(PROGRESS_ENV) == "1")
+    with Progress(show_progress, f"{args.target} {args.command}") as progress:
+        if args.server:
+            budget = Budget(args.timeout or DEFAULT_SERVER_TIMEOUT_S)
+            timeout = args.timeout or DEFAULT_SERVER_TIMEOUT_S
+            response = run_interruptibly(
+                lambda: solve_remote(args.target, command, request, args.server, timeout, budget), budget
+            )
+        else:
+            try:
+                budget = dispatch.budget_for(request, args.timeout)
+            except RequestError as error:
+                raise CliError(render_error(error, request), EXIT_BAD_INPUT) from None
+            budget.progress = progress.update
+            try:
+                response = run_interruptibly(lambda: solve_in_process(command, request, budget), budget)
+            except RequestError as error:
+                code = EXIT_BAD_INPUT if error.code in BAD_INPUT_CODES else EXIT_FAILURE
+                raise CliError(render_error(error, request), code) from None
+    if args.format == "text":
+        from campsolver.clients.textout import to_text
+
+        print(command.text_format(response) if command.text_format is not None else to_text(response))
     else:
-        response = solve_in_process(command, request)
-    print(to_json(response))
+        print(to_json(response))
     return EXIT_OK
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         return run(sys.argv[1:] if argv is None else argv)
+    except SystemExit as done:  # argparse: --help, --version, usage errors (already printed)
+        return done.code if isinstance(done.code, int) else EXIT_BAD_INPUT
     except CliError as error:
         print(f"campsolver: {error}", file=sys.stderr)
         return error.exit_code
@@ -154,8 +428,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"campsolver: {error.one_line()}", file=sys.stderr)
         return EXIT_BAD_INPUT if error.code in BAD_INPUT_CODES else EXIT_FAILURE
     except KeyboardInterrupt:
-        print("campsolver: interrupted", file=sys.stderr)
-        return EXIT_FAILURE
+        print("campsolver: interrupted", file=sys.stderr, flush=True)
+        if argv is None:  # the console command: leave now, without finalising native solver threads
+            sys.stdout.flush()
+            os._exit(EXIT_INTERRUPTED)
+        return EXIT_INTERRUPTED
     except BrokenPipeError:  # the reader went away (e.g. `| head`): nothing more to say
         sys.stderr.close()
         return EXIT_OK

@@ -1,116 +1,97 @@
-"""A typed Python client: one method per RPC, deadlines as arguments, readable errors.
+"""The Python clients: `CampsolverClient` (blocking) and `AsyncCampsolverClient` (asyncio), same surface.
 
     with CampsolverClient("127.0.0.1:50051") as client:
         response = client.camper_tour.max_score(request, timeout=5.0)
 
-Errors raise `CampsolverError` with the gRPC code, the message and the field violations from the rich status.
+    async with AsyncCampsolverClient("127.0.0.1:50051") as client:
+        response = await client.camper_tour.max_score(request, timeout=5.0)
+
+Each game is an attribute with one typed method per RPC (built on the generated stubs). Constructor options:
+`credentials` (TLS, e.g. `grpc.ssl_channel_credentials(root_pem)`), `call_credentials` (a per-call hook such
+as `grpc.metadata_call_credentials(plugin)` or `grpc.access_token_call_credentials(token)`; needs TLS or
+`grpc.local_channel_credentials()`), `wait_for_ready` (calls wait for the server to come up instead of failing
+fast) and raw channel `options`. Errors raise `CampsolverError` with the gRPC code, the message, the ErrorInfo
+reason and the field violations from the rich status.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any
 
 import grpc
-from campsolver.service.errors import FieldViolation
-from campsolver.service.registry import Game, game
-from google.protobuf.message import Message
-from google.rpc import error_details_pb2
-from grpc_status import rpc_status
+from campsolver.clients.base import DEFAULT_TIMEOUT_S, AsyncGameClient, CampsolverError, GameClient
+from campsolver.clients.typed import (
+    AdventureToursClient,
+    AsyncAdventureToursClient,
+    AsyncCamperTourClient,
+    AsyncCampsiteClient,
+    AsyncDeluxeCampingClient,
+    AsyncHappyCampersClient,
+    CamperTourClient,
+    CampsiteClient,
+    DeluxeCampingClient,
+    HappyCampersClient,
+)
 
-#: Default per-call deadline in seconds when the caller gives none.
-DEFAULT_TIMEOUT_S = 60.0
+__all__ = [
+    "DEFAULT_TIMEOUT_S",
+    "AsyncCampsolverClient",
+    "AsyncGameClient",
+    "CampsolverClient",
+    "CampsolverError",
+    "GameClient",
+]
 
-
-@dataclass
-class CampsolverError(Exception):
-    """A failed call: gRPC code, message, and the request fields at fault (if the server named any)."""
-
-    code: grpc.StatusCode
-    message: str
-    violations: list[FieldViolation]
-
-    def __str__(self) -> str:
-        return f"{self.code.name}: {self.message}"
-
-    @classmethod
-    def from_rpc_error(cls, error: grpc.RpcError) -> CampsolverError:
-        violations: list[FieldViolation] = []
-        status = rpc_status.from_call(error) if isinstance(error, grpc.Call) else None
-        if status is not None:
-            for detail in status.details:
-                if detail.Is(error_details_pb2.BadRequest.DESCRIPTOR):
-                    bad_request = error_details_pb2.BadRequest()
-                    detail.Unpack(bad_request)
-                    violations.extend(FieldViolation(v.field, v.description) for v in bad_request.field_violations)
-        code = error.code() if isinstance(error, grpc.Call) else grpc.StatusCode.UNKNOWN
-        details = error.details() if isinstance(error, grpc.Call) else str(error)
-        return cls(code=code, message=details or code.name, violations=violations)
+ChannelOptions = Sequence[tuple[str, Any]]
 
 
-class GameClient:
-    """The RPCs of one game service."""
-
-    def __init__(self, channel: grpc.Channel, game_name: str) -> None:
-        self.game: Game = game(game_name)
-        self._callables = {
-            command.rpc_name: channel.unary_unary(
-                f"/{self.game.service_full_name}/{command.rpc_name}",
-                request_serializer=command.request_type.SerializeToString,
-                response_deserializer=command.response_type.FromString,
-            )
-            for command in self.game.commands.values()
-        }
-
-    def call(self, rpc_name: str, request: Message, timeout: float | None = DEFAULT_TIMEOUT_S) -> Message:
-        """Call `rpc_name` with a deadline of `timeout` seconds (None: no deadline)."""
-        try:
-            return self._callables[rpc_name](request, timeout=timeout)
-        except grpc.RpcError as error:
-            raise CampsolverError.from_rpc_error(error) from None
-
-    def call_future(self, rpc_name: str, request: Message, timeout: float | None = DEFAULT_TIMEOUT_S) -> Any:
-        """Start a call and return its future (cancel it with `.cancel()`)."""
-        return self._callables[rpc_name].future(request, timeout=timeout)
-
-    def hint(self, request: Message, timeout: float | None = DEFAULT_TIMEOUT_S) -> Message:
-        """The best move now with every alternative ranked."""
-        return self.call("Hint", request, timeout)
-
-    def max_score(self, request: Message, timeout: float | None = DEFAULT_TIMEOUT_S) -> Message:
-        """The theoretical maximum with its proof status."""
-        return self.call("MaxScore", request, timeout)
-
-    def generate_puzzle(self, request: Message, timeout: float | None = DEFAULT_TIMEOUT_S) -> Message:
-        """A seeded puzzle with a proven unique optimum."""
-        return self.call("GeneratePuzzle", request, timeout)
-
-    def score(self, request: Message, timeout: float | None = DEFAULT_TIMEOUT_S) -> Message:
-        """Score a state by the rules model."""
-        return self.call("Score", request, timeout)
-
-    def legal_moves(self, request: Message, timeout: float | None = DEFAULT_TIMEOUT_S) -> Message:
-        """The legal moves of a state."""
-        return self.call("LegalMoves", request, timeout)
+def _channel_credentials(
+    credentials: grpc.ChannelCredentials | None, call_credentials: grpc.CallCredentials | None
+) -> grpc.ChannelCredentials | None:
+    if call_credentials is None:
+        return credentials
+    if credentials is None:
+        raise ValueError(
+            "call_credentials need a secure channel: pass credentials= (grpc.ssl_channel_credentials(...), "
+            "or grpc.local_channel_credentials() for a local server)"
+        )
+    return grpc.composite_channel_credentials(credentials, call_credentials)
 
 
 class CampsolverClient:
-    """A connection to a campsolver server with one `GameClient` per game."""
+    """A blocking connection to a campsolver server with one typed client per game."""
 
-    def __init__(self, target: str = "127.0.0.1:50051", *, channel: grpc.Channel | None = None) -> None:
+    def __init__(
+        self,
+        target: str = "127.0.0.1:50051",
+        *,
+        channel: grpc.Channel | None = None,
+        credentials: grpc.ChannelCredentials | None = None,
+        call_credentials: grpc.CallCredentials | None = None,
+        wait_for_ready: bool = False,
+        options: ChannelOptions = (),
+    ) -> None:
         self.target = target
-        self.channel = channel or grpc.insecure_channel(target)
-        self.happy_campers = GameClient(self.channel, "happy-campers")
-        self.deluxe_camping = GameClient(self.channel, "deluxe-camping")
-        self.campsite = GameClient(self.channel, "campsite")
-        self.camper_tour = GameClient(self.channel, "camper-tour")
-        self.adventure_tours = GameClient(self.channel, "adventure-tours")
+        if channel is None:
+            secure = _channel_credentials(credentials, call_credentials)
+            if secure is None:
+                channel = grpc.insecure_channel(target, options=list(options))
+            else:
+                channel = grpc.secure_channel(target, secure, options=list(options))
+        self.channel = channel
+        self.happy_campers = HappyCampersClient(channel, wait_for_ready=wait_for_ready)
+        self.deluxe_camping = DeluxeCampingClient(channel, wait_for_ready=wait_for_ready)
+        self.campsite = CampsiteClient(channel, wait_for_ready=wait_for_ready)
+        self.camper_tour = CamperTourClient(channel, wait_for_ready=wait_for_ready)
+        self.adventure_tours = AdventureToursClient(channel, wait_for_ready=wait_for_ready)
 
     def game(self, name: str) -> GameClient:
         """The client of a game by its CLI name (e.g. "camper-tour")."""
         return getattr(self, name.replace("-", "_"))
 
     def wait_ready(self, timeout: float = 10.0) -> None:
+        """Block until the channel is connected (raises `grpc.FutureTimeoutError` after `timeout`)."""
         grpc.channel_ready_future(self.channel).result(timeout=timeout)
 
     def close(self) -> None:
@@ -121,3 +102,48 @@ class CampsolverClient:
 
     def __exit__(self, *_exc: object) -> None:
         self.close()
+
+
+class AsyncCampsolverClient:
+    """An asyncio connection (grpc.aio) with the same surface as `CampsolverClient`; methods are awaited."""
+
+    def __init__(
+        self,
+        target: str = "127.0.0.1:50051",
+        *,
+        channel: grpc.aio.Channel | None = None,
+        credentials: grpc.ChannelCredentials | None = None,
+        call_credentials: grpc.CallCredentials | None = None,
+        wait_for_ready: bool = False,
+        options: ChannelOptions = (),
+    ) -> None:
+        self.target = target
+        if channel is None:
+            secure = _channel_credentials(credentials, call_credentials)
+            if secure is None:
+                channel = grpc.aio.insecure_channel(target, options=list(options))
+            else:
+                channel = grpc.aio.secure_channel(target, secure, options=list(options))
+        self.channel = channel
+        self.happy_campers = AsyncHappyCampersClient(channel, wait_for_ready=wait_for_ready)
+        self.deluxe_camping = AsyncDeluxeCampingClient(channel, wait_for_ready=wait_for_ready)
+        self.campsite = AsyncCampsiteClient(channel, wait_for_ready=wait_for_ready)
+        self.camper_tour = AsyncCamperTourClient(channel, wait_for_ready=wait_for_ready)
+        self.adventure_tours = AsyncAdventureToursClient(channel, wait_for_ready=wait_for_ready)
+
+    def game(self, name: str) -> AsyncGameClient:
+        return getattr(self, name.replace("-", "_"))
+
+    async def wait_ready(self, timeout: float = 10.0) -> None:
+        import asyncio
+
+        await asyncio.wait_for(self.channel.channel_ready(), timeout)
+
+    async def close(self) -> None:
+        await self.channel.close()
+
+    async def __aenter__(self) -> AsyncCampsolverClient:
+        return self
+
+    async def __aexit__(self, *_exc: object) -> None:
+        await self.close()

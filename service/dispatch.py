@@ -2,19 +2,82 @@
 
 It turns the request options and the caller's deadline into a `Budget`, maps solver interruptions to
 DEADLINE_EXCEEDED / CANCELLED, and lets `RequestError`s through for the caller to render.
+
+Solver slots: with a `SolveGate`, the call takes a slot only when its handler first consults the budget
+(`Budget.admit_on_first_use`), that is after the request has been validated. Score, LegalMoves and every
+refused request are answered without ever queueing behind running solves.
 """
 
 from __future__ import annotations
 
 import math
+import threading
+import time
 
-from campsolver.service.errors import Cancelled, DeadlineExceeded, InvalidArgument, ResourceExhausted, Unimplemented
+from campsolver.service.errors import (
+    Cancelled,
+    DeadlineExceeded,
+    InvalidArgument,
+    RequestError,
+    ResourceExhausted,
+    ServerBusy,
+    Unimplemented,
+)
 from campsolver.service.registry import Command
 from campsolver.solver.core.budget import Budget, SolveInterrupted
 from google.protobuf.message import Message
 
 #: The longest any single solve may run, whatever the request asks.
 MAX_TIME_LIMIT_S = 600.0
+
+
+class SolveGate:
+    """At most `workers` solves at once; a waiting call gives up when its budget is spent or cancelled."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self._busy = 0
+        self._changed = threading.Condition()
+
+    @property
+    def busy(self) -> int:
+        """Slots in use now."""
+        with self._changed:
+            return self._busy
+
+    def acquire(self, budget: Budget) -> bool:
+        """Wait for a slot until the budget's deadline or its cancel; True when a slot was taken."""
+        budget.on_cancel(self._wake)
+        with self._changed:
+            while self._busy >= self.workers:
+                if budget.cancelled:
+                    return False
+                left = budget.deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._changed.wait(timeout=left)
+            self._busy += 1
+            self._changed.notify_all()
+            return True
+
+    def release(self) -> None:
+        with self._changed:
+            self._busy -= 1
+            self._changed.notify_all()
+
+    def wait_busy(self, count: int, timeout_s: float) -> bool:
+        """Block until at least `count` slots are in use (tests and benches use it instead of sleeping)."""
+        with self._changed:
+            return self._changed.wait_for(lambda: self._busy >= count, timeout=timeout_s)
+
+    def wait_idle(self, timeout_s: float) -> bool:
+        """Block until no slot is in use."""
+        with self._changed:
+            return self._changed.wait_for(lambda: self._busy == 0, timeout=timeout_s)
+
+    def _wake(self) -> None:
+        with self._changed:
+            self._changed.notify_all()
 
 
 def requested_time_limit(request: Message) -> float | None:
@@ -36,15 +99,62 @@ def budget_for(request: Message, time_remaining_s: float | None) -> Budget:
     return Budget.from_deadline(time_remaining_s, requested_time_limit(request))
 
 
-def run(command: Command, request: Message, budget: Budget) -> Message:
-    """Answer `request` with `command`'s handler under `budget`."""
+def unknown_enum_values(message: Message, prefix: str = "") -> InvalidArgument | None:
+    """The first enum field holding a number its enum does not define (proto3 enums accept any number)."""
+    for field, value in message.ListFields():
+        path = f"{prefix}{field.name}"
+        repeated = field.is_repeated
+        if field.enum_type is not None:
+            for index, number in enumerate(value if repeated else [value]):
+                if number not in field.enum_type.values_by_number:
+                    names = ", ".join(v.name for v in field.enum_type.values)
+                    where = f"{path}[{index}]" if repeated else path
+                    return InvalidArgument(where, f"unknown value {number}; valid names: {names}")
+        elif field.message_type is not None and not field.message_type.GetOptions().map_entry:
+            for index, item in enumerate(value if repeated else [value]):
+                found = unknown_enum_values(item, f"{path}[{index}]." if repeated else f"{path}.")
+                if found is not None:
+                    return found
+    return None
+
+
+def run(command: Command, request: Message, budget: Budget, gate: SolveGate | None = None) -> Message:
+    """Answer `request` with `command`'s handler under `budget` (taking a `gate` slot once it starts solving)."""
     if command.handler is None:
-        raise Unimplemented(f"{command.rpc_name} is not implemented for this game yet")
+        raise Unimplemented(f"{command.game_name} {command.rpc_name} is not implemented yet")
+    bad_enum = unknown_enum_values(request)
+    if bad_enum is not None:
+        raise bad_enum
+    admitted = threading.Event()
+    refused = threading.Event()  # no slot before the budget ran out (a cancel by the caller is not this)
+    if gate is not None:
+
+        def admit(spent: Budget) -> None:
+            if gate.acquire(spent):
+                admitted.set()
+            elif not spent.cancelled:
+                refused.set()
+                spent.cancel()  # whatever the handler does next stops at once; the caller gets UNAVAILABLE
+
+        budget.admit_on_first_use(admit)
+    busy = ServerBusy("every solver slot stayed busy for the whole solve budget; try again")
     try:
-        return command.handler(request, budget)
+        response = command.handler(request, budget)
     except SolveInterrupted as interrupted:
+        if refused.is_set():
+            raise busy from None
         if interrupted.reason == "cancelled":
             raise Cancelled("the request was cancelled") from None
         raise DeadlineExceeded(
             f"no answer within the {budget.time_limit_s:.2f} s budget; allow more time"
         ) from None
+    except RequestError:
+        if refused.is_set():
+            raise busy from None
+        raise
+    finally:
+        if admitted.is_set():
+            gate.release()  # type: ignore[union-attr]
+    if refused.is_set():
+        raise busy
+    return response

@@ -1,7 +1,11 @@
 """Request errors with the gRPC status they become, shared by the servicer and the CLI.
 
-Handlers raise these; the servicer turns them into a status with `google.rpc.BadRequest` field violations,
-and the CLI prints them as one line with exit code 2. Nothing else about a failure reaches a client.
+Handlers raise these; the servicer turns them into a status with a `google.rpc.ErrorInfo` (a stable reason in
+domain `campsolver.v1`) and `google.rpc.BadRequest` field violations, and the CLI prints them as one line with
+exit code 2. Nothing else about a failure reaches a client.
+
+Field paths are proto field names, dotted, with `[index]` (`options.time_limit_seconds`), as a gRPC client
+builds its messages; the CLI shows the JSON names its user typed (`options.timeLimitSeconds`).
 """
 
 from __future__ import annotations
@@ -11,6 +15,9 @@ from dataclasses import dataclass
 import grpc
 from google.protobuf import any_pb2
 from google.rpc import error_details_pb2, status_pb2
+
+#: `google.rpc.ErrorInfo.domain` of every campsolver error.
+ERROR_DOMAIN = "campsolver.v1"
 
 
 @dataclass(frozen=True)
@@ -28,11 +35,15 @@ class RequestError(Exception):
     """A request the service refuses; carries the gRPC code and the fields at fault."""
 
     code: grpc.StatusCode = grpc.StatusCode.INVALID_ARGUMENT
+    #: `google.rpc.ErrorInfo.reason`: a stable UPPER_SNAKE_CASE name a program can branch on.
+    reason: str = "INVALID_FIELD"
 
-    def __init__(self, message: str, violations: list[FieldViolation] | None = None) -> None:
+    def __init__(self, message: str, violations: list[FieldViolation] | None = None, reason: str | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.violations = list(violations or [])
+        if reason is not None:
+            self.reason = reason
 
     def detail(self) -> str:
         """What is wrong, naming the fields at fault when there are any."""
@@ -45,6 +56,12 @@ class RequestError(Exception):
     def to_status(self) -> status_pb2.Status:
         """The rich `google.rpc.Status` (with BadRequest details when fields are named)."""
         status = status_pb2.Status(code=self.code.value[0], message=self.detail())
+        info = error_details_pb2.ErrorInfo(reason=self.reason, domain=ERROR_DOMAIN)
+        if self.violations:
+            info.metadata["field"] = self.violations[0].field
+        packed_info = any_pb2.Any()
+        packed_info.Pack(info)
+        status.details.append(packed_info)
         if self.violations:
             bad_request = error_details_pb2.BadRequest(
                 field_violations=[
@@ -65,10 +82,18 @@ class InvalidArgument(RequestError):
         super().__init__(f"{field}: {description}", [FieldViolation(field, description)])
 
 
+class MalformedRequest(RequestError):
+    """The request bytes are not a valid message of the RPC's request type (or carry invalid UTF-8)."""
+
+    code = grpc.StatusCode.INVALID_ARGUMENT
+    reason = "MALFORMED_REQUEST"
+
+
 class ResourceExhausted(RequestError):
     """The request is beyond a configured size limit (board size, horizon, message size)."""
 
     code = grpc.StatusCode.RESOURCE_EXHAUSTED
+    reason = "LIMIT_EXCEEDED"
 
     def __init__(self, field: str, description: str) -> None:
         super().__init__(f"{field}: {description}", [FieldViolation(field, description)])
@@ -78,18 +103,29 @@ class ServerBusy(RequestError):
     """Every solver slot stayed busy for the whole budget of the call (retry later)."""
 
     code = grpc.StatusCode.UNAVAILABLE
+    reason = "SOLVER_SLOTS_BUSY"
 
 
 class Unimplemented(RequestError):
     code = grpc.StatusCode.UNIMPLEMENTED
+    reason = "GAME_NOT_IMPLEMENTED"
 
 
 class DeadlineExceeded(RequestError):
     code = grpc.StatusCode.DEADLINE_EXCEEDED
+    reason = "SOLVE_BUDGET_SPENT"
 
 
 class Cancelled(RequestError):
     code = grpc.StatusCode.CANCELLED
+    reason = "CANCELLED"
+
+
+class InternalError(RequestError):
+    """An unexpected exception in a handler (logged on the server; the client sees no detail)."""
+
+    code = grpc.StatusCode.INTERNAL
+    reason = "INTERNAL"
 
 
 def require(condition: bool, field: str, description: str) -> None:

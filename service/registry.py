@@ -2,7 +2,8 @@
 
 Request and response types come from the generated service descriptors, so the proto files stay the single
 source of truth; a game module only supplies handlers (proto request + budget -> proto response), example
-requests, and an optional warm-up.
+requests, an optional warm-up and optional `TEXT_FORMATTERS` (RPC name -> response -> text, for the CLI's
+`--format text`; without one the generic rendering in `campsolver.clients.textout` is used).
 """
 
 from __future__ import annotations
@@ -42,12 +43,15 @@ GAME_TABLE: dict[str, tuple[str, str, str]] = {
 class Command:
     """One RPC of one game."""
 
+    game_name: str  # the game's CLI name, e.g. "happy-campers"
     cli_name: str
     rpc_name: str
     request_type: type[Message]
     response_type: type[Message]
     handler: Handler | None  # None: answers UNIMPLEMENTED
     example: Callable[[], Message] | None
+    #: The game's own `--format text` rendering of a response (e.g. a route strip); None: the generic one.
+    text_format: Callable[[Message], str] | None = None
 
 
 @dataclass(frozen=True)
@@ -70,6 +74,7 @@ class Game:
         raise KeyError(rpc_name)
 
 
+@cache
 def _load_game(cli_name: str) -> Game:
     pb2_name, service_name, handler_module_name = GAME_TABLE[cli_name]
     pb2 = importlib.import_module(pb2_name)
@@ -82,13 +87,16 @@ def _load_game(cli_name: str) -> Game:
         method = service.methods_by_name[rpc_name]
         handler = getattr(handlers, "HANDLERS", {}).get(rpc_name) if handlers else None
         example = getattr(handlers, "EXAMPLES", {}).get(rpc_name) if handlers else None
+        text_format = getattr(handlers, "TEXT_FORMATTERS", {}).get(rpc_name) if handlers else None
         commands[cli_command] = Command(
+            game_name=cli_name,
             cli_name=cli_command,
             rpc_name=rpc_name,
             request_type=message_factory.GetMessageClass(method.input_type),
             response_type=message_factory.GetMessageClass(method.output_type),
             handler=handler,
             example=example,
+            text_format=text_format,
         )
     warm_up = getattr(handlers, "warm_up", None) if handlers else None
     return Game(cli_name=cli_name, service_full_name=service.full_name, commands=commands, warm_up=warm_up)
@@ -101,7 +109,7 @@ def games() -> dict[str, Game]:
 
 
 def game(cli_name: str) -> Game:
-    try:
-        return games()[cli_name]
-    except KeyError:
-        raise KeyError(f"unknown game {cli_name!r}; choose one of {', '.join(GAME_TABLE)}") from None
+    """One game, loading only its own modules (the CLI asks for one game; the server loads them all)."""
+    if cli_name not in GAME_TABLE:
+        raise KeyError(f"unknown game {cli_name!r}; choose one of {', '.join(GAME_TABLE)}")
+    return _load_game(cli_name)

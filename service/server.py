@@ -1,25 +1,33 @@
 """The gRPC server: every game service, health, reflection, solve concurrency and graceful shutdown.
 
 Handlers are registered generically from the service descriptors (`service.registry`), so adding a game
-never touches this file. Each call: deadline -> budget, cancel -> budget.cancel (which stops CP-SAT and
-expectimax), a slot from the solve gate, then `service.dispatch.run`.
+never touches this file. Each call: the request bytes are parsed inside the handler (bad bytes or invalid
+UTF-8 -> INVALID_ARGUMENT), deadline -> budget, cancel -> budget.cancel (which stops CP-SAT and expectimax),
+then `service.dispatch.run`, which takes a solver slot only once the handler starts solving.
+
+Shutdown (SIGTERM): health says NOT_SERVING for `drain_announce_s` while calls are still accepted (so a load
+balancer watching health stops sending), then the server stops accepting and in-flight calls get
+`SHUTDOWN_GRACE_S` to finish.
 """
 
 from __future__ import annotations
 
 import logging
 import signal
+import socket
+import sys
 import threading
 from concurrent import futures
 from dataclasses import dataclass
 
 import grpc
 from campsolver.service import dispatch
-from campsolver.service.errors import RequestError, ServerBusy
+from campsolver.service.dispatch import SolveGate
+from campsolver.service.errors import InternalError, MalformedRequest, RequestError
 from campsolver.service.registry import Command, Game, games
-from google.protobuf.message import Message
+from google.protobuf.message import DecodeError
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
+from grpc_reflection.v1alpha import reflection, reflection_pb2, reflection_pb2_grpc
 from grpc_status import rpc_status
 
 log = logging.getLogger("campsolver.server")
@@ -28,6 +36,13 @@ log = logging.getLogger("campsolver.server")
 MAX_MESSAGE_BYTES = 4 * 1024 * 1024
 #: Seconds in-flight calls get to finish after SIGTERM.
 SHUTDOWN_GRACE_S = 30.0
+#: Seconds health reports NOT_SERVING, while calls are still accepted, before the server stops accepting.
+DRAIN_ANNOUNCE_S = 5.0
+#: See ServerConfig.gil_switch_interval_s.
+GIL_SWITCH_INTERVAL_S = 0.0005
+#: grpcio-reflection 1.81 ships only v1alpha; v1 has the same messages under another package name, so the
+#: v1alpha servicer answers it too (grpcurl and other v1 clients try it first).
+REFLECTION_V1_SERVICE = "grpc.reflection.v1.ServerReflection"
 
 
 @dataclass
@@ -36,56 +51,68 @@ class ServerConfig:
     port: int = 50051
     workers: int = 2  # solves at once; further solves wait for a slot until their deadline
     max_message_bytes: int = MAX_MESSAGE_BYTES
-
-
-class SolveGate:
-    """Admits at most `workers` solves at once; a waiting call gives up when its budget is spent."""
-
-    def __init__(self, workers: int) -> None:
-        self._slots = threading.BoundedSemaphore(workers)
-
-    def acquire(self, timeout_s: float) -> bool:
-        return self._slots.acquire(timeout=max(timeout_s, 0.0))
-
-    def release(self) -> None:
-        self._slots.release()
+    drain_announce_s: float = DRAIN_ANNOUNCE_S
+    shutdown_grace_s: float = SHUTDOWN_GRACE_S
+    tls_cert_chain: bytes | None = None  # PEM; with tls_private_key: serve TLS instead of plaintext
+    tls_private_key: bytes | None = None
+    #: Python's GIL switch interval in the server process. Solver threads running Python hold the GIL for
+    #: the whole interval (5 ms by default); a shorter one lets cheap calls through between their slices.
+    gil_switch_interval_s: float = GIL_SWITCH_INTERVAL_S
 
 
 def _unary_handler(command: Command, gate: SolveGate):
-    def handle(request: Message, context: grpc.ServicerContext) -> Message:
-        error: RequestError | None = None
-        response: Message | None = None
+    def handle(raw: bytes, context: grpc.ServicerContext) -> bytes:
         try:
+            try:
+                request = command.request_type.FromString(raw)
+            except (DecodeError, ValueError) as error:
+                raise MalformedRequest(
+                    f"the request is not a valid {command.request_type.DESCRIPTOR.full_name} ({error})"
+                ) from None
             budget = dispatch.budget_for(request, context.time_remaining())
             context.add_callback(budget.cancel)
-            if not gate.acquire(budget.remaining()):
-                raise ServerBusy("every solver slot stayed busy for the whole solve budget; try again")
-            try:
-                response = dispatch.run(command, request, budget)
-            finally:
-                gate.release()
-        except RequestError as request_error:
-            error = request_error
+            response = dispatch.run(command, request, budget, gate)
+            return response.SerializeToString()
+        except RequestError as error:
+            failure = error
         except Exception:  # never a traceback to the client, never a dead server
-            log.exception("internal error in %s", command.rpc_name)
-            context.abort(grpc.StatusCode.INTERNAL, "internal error (logged on the server)")
-        if error is not None:
-            context.abort_with_status(rpc_status.to_status(error.to_status()))
-        return response
+            log.exception("internal error in %s %s", command.game_name, command.rpc_name)
+            failure = InternalError("internal error (logged on the server)")
+        context.abort_with_status(rpc_status.to_status(failure.to_status()))
+        raise AssertionError("abort_with_status returns only by raising")
 
     return handle
 
 
 def _generic_handler(game: Game, gate: SolveGate) -> grpc.GenericRpcHandler:
     methods = {
-        command.rpc_name: grpc.unary_unary_rpc_method_handler(
-            _unary_handler(command, gate),
-            request_deserializer=command.request_type.FromString,
-            response_serializer=command.response_type.SerializeToString,
-        )
+        command.rpc_name: grpc.unary_unary_rpc_method_handler(_unary_handler(command, gate))
         for command in game.commands.values()
     }
     return grpc.method_handlers_generic_handler(game.service_full_name, methods)
+
+
+def _reflection_v1_handler(servicer: reflection.ReflectionServicer) -> grpc.GenericRpcHandler:
+    method = grpc.stream_stream_rpc_method_handler(
+        servicer.ServerReflectionInfo,
+        request_deserializer=reflection_pb2.ServerReflectionRequest.FromString,
+        response_serializer=reflection_pb2.ServerReflectionResponse.SerializeToString,
+    )
+    return grpc.method_handlers_generic_handler(REFLECTION_V1_SERVICE, {"ServerReflectionInfo": method})
+
+
+def _check_port_free(host: str, port: int) -> None:
+    """One clear line for a taken port (gRPC itself logs a C-core error line and returns 0)."""
+    if port == 0:
+        return
+    host = host.strip("[]")  # "[::1]" in a gRPC address is "::1" to a socket
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gRPC does: TIME_WAIT is no conflict
+        try:
+            probe.bind((host, port))
+        except OSError as error:
+            raise OSError(f"cannot listen on {host}:{port}: {error.strerror}") from None
 
 
 class CampsolverServer:
@@ -98,59 +125,93 @@ class CampsolverServer:
             ("grpc.max_send_message_length", config.max_message_bytes),
             ("grpc.so_reuseport", 0),  # a second server on a taken port must fail, not share it
         ]
-        # More threads than solve slots, so health checks and queued calls are still answered.
-        self._pool = futures.ThreadPoolExecutor(max_workers=config.workers + 8)
+        _check_port_free(config.host, config.port)
+        # More threads than solve slots, so cheap calls, health checks and queued calls are still answered.
+        self._pool = futures.ThreadPoolExecutor(max_workers=config.workers + 32)
         self.server = grpc.server(self._pool, options=options)
-        gate = SolveGate(config.workers)
+        self.gate = SolveGate(config.workers)
         self.health = health.HealthServicer(experimental_non_blocking=True)
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.server)
-        service_names = [health.SERVICE_NAME, reflection.SERVICE_NAME]
+        service_names = [health.SERVICE_NAME, reflection.SERVICE_NAME, REFLECTION_V1_SERVICE]
         for game in games().values():
-            self.server.add_generic_rpc_handlers((_generic_handler(game, gate),))
+            self.server.add_generic_rpc_handlers((_generic_handler(game, self.gate),))
             service_names.append(game.service_full_name)
             self.health.set(game.service_full_name, health_pb2.HealthCheckResponse.NOT_SERVING)
         self.health.set("", health_pb2.HealthCheckResponse.NOT_SERVING)
-        reflection.enable_server_reflection(service_names, self.server)
+        reflection_servicer = reflection.ReflectionServicer(service_names)
+        reflection_pb2_grpc.add_ServerReflectionServicer_to_server(reflection_servicer, self.server)
+        self.server.add_generic_rpc_handlers((_reflection_v1_handler(reflection_servicer),))
+        address = f"{config.host}:{config.port}"
         try:
-            self.port = self.server.add_insecure_port(f"{config.host}:{config.port}")
+            if config.tls_cert_chain and config.tls_private_key:
+                credentials = grpc.ssl_server_credentials([(config.tls_private_key, config.tls_cert_chain)])
+                self.port = self.server.add_secure_port(address, credentials)
+            else:
+                self.port = self.server.add_insecure_port(address)
         except RuntimeError as error:  # grpcio reports a taken port this way
-            raise OSError(f"cannot listen on {config.host}:{config.port} ({error})") from None
+            raise OSError(f"cannot listen on {address} ({error})") from None
         if self.port == 0:
-            raise OSError(f"cannot listen on {config.host}:{config.port}")
+            raise OSError(f"cannot listen on {address}")
+        self.draining = threading.Event()
 
     @property
     def address(self) -> str:
         return f"{self.config.host}:{self.port}"
 
     def start(self) -> None:
+        """Start serving; a game service says SERVING once warmed up, and only if it is implemented."""
         self.server.start()
         for game in games().values():
+            if not game.implemented:
+                continue  # stays NOT_SERVING: every call would answer UNIMPLEMENTED
             if game.warm_up is not None:
                 game.warm_up()
             self.health.set(game.service_full_name, health_pb2.HealthCheckResponse.SERVING)
         self.health.set("", health_pb2.HealthCheckResponse.SERVING)
 
-    def stop(self, grace_s: float = SHUTDOWN_GRACE_S) -> None:
-        """Stop taking calls, let in-flight calls finish (up to `grace_s`), then stop."""
+    def announce_draining(self) -> None:
+        """Health says NOT_SERVING for every service; calls are still accepted and answered."""
+        self.draining.set()
         self.health.enter_graceful_shutdown()
-        self.server.stop(grace_s).wait()
+
+    def stop(self, grace_s: float | None = None) -> None:
+        """Stop taking calls, let in-flight calls finish (up to `grace_s`), then stop."""
+        self.announce_draining()
+        self.server.stop(self.config.shutdown_grace_s if grace_s is None else grace_s).wait()
         self._pool.shutdown(wait=False, cancel_futures=True)
+
+    def drain(self, announce_s: float | None = None) -> None:
+        """The SIGTERM sequence: announce NOT_SERVING, keep accepting for `announce_s`, then stop and drain."""
+        self.announce_draining()
+        threading.Event().wait(self.config.drain_announce_s if announce_s is None else announce_s)
+        self.stop()
 
 
 def serve(config: ServerConfig) -> None:
-    """Run until SIGTERM or SIGINT, then drain in-flight calls and exit."""
+    """Run until SIGTERM or SIGINT, then announce, drain in-flight calls and exit."""
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    if config.gil_switch_interval_s:
+        sys.setswitchinterval(config.gil_switch_interval_s)
     server = CampsolverServer(config)
     server.start()
-    print(f"campsolver listening on {server.address} (workers={config.workers})", flush=True)
+    scheme = "TLS" if config.tls_cert_chain else "plaintext"
+    print(f"campsolver listening on {server.address} ({scheme}, workers={config.workers})", flush=True)
     stop_requested = threading.Event()
+    announce = {"seconds": config.drain_announce_s}
 
     def on_signal(signum: int, _frame: object) -> None:
-        log.info("signal %s: draining in-flight calls", signal.Signals(signum).name)
+        if signum == signal.SIGINT:  # Ctrl-C at a terminal: nobody balances load there, drain at once
+            announce["seconds"] = 0.0
+        log.info(
+            "signal %s: NOT_SERVING for %.1f s, then draining in-flight calls",
+            signal.Signals(signum).name,
+            announce["seconds"],
+        )
         stop_requested.set()
 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
-    stop_requested.wait()
-    server.stop()
+    while not stop_requested.wait(timeout=1.0):
+        pass
+    server.drain(announce["seconds"])
     print("campsolver stopped", flush=True)

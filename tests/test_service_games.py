@@ -104,21 +104,26 @@ def test_camper_tour_puzzle_is_reproducible_and_legal(client: CampsolverClient) 
     assert first.margin >= 0.25
 
 
-IMPLEMENTED = [
-    (game_name, command.rpc_name)
-    for game_name, game in __import__("campsolver.service.registry", fromlist=["games"]).games().items()
-    for command in game.commands.values()
-    if command.handler is not None
-]
+def test_every_example_gets_the_same_answer_in_process_and_over_grpc(client: CampsolverClient) -> None:
+    """Every implemented RPC of every registered game (games merged later included), same request and seed."""
+    from campsolver.service import dispatch
 
+    from tests.example_answers import IMPLEMENTED, assert_same_answer, command_of
 
-@pytest.mark.parametrize(("game_name", "rpc_name"), IMPLEMENTED)
-def test_every_example_request_is_answered_over_grpc(client: CampsolverClient, game_name: str, rpc_name: str) -> None:
-    game_client = client.game(game_name)
-    command = game_client.game.by_rpc(rpc_name)
-    response = game_client.call(rpc_name, command.example(), timeout=120)
-    assert isinstance(response, command.response_type)
-    assert response.ByteSize() > 0
+    assert IMPLEMENTED, "no implemented game registered"
+    exact = []
+    for game_name, cli_name in IMPLEMENTED:
+        command = command_of(game_name, cli_name)
+        assert command.example is not None, f"{game_name} {cli_name} needs an example request"
+        request = command.example()
+        local = dispatch.run(command, request, dispatch.budget_for(request, None))
+        remote = client.game(game_name).call(command.rpc_name, command.example(), timeout=300)
+        assert isinstance(remote, command.response_type)
+        assert remote.ByteSize() > 0, f"{game_name} {cli_name}: empty answer"
+        if assert_same_answer(local, remote):
+            exact.append((game_name, cli_name))
+    # Budget-dependent answers (interrupted by their time limit) compare only proof and shape; most must not be.
+    assert len(exact) >= 0.5 * len(IMPLEMENTED), f"only {exact} compared exactly"
 
 
 def test_camper_tour_score_accepts_a_finished_game_and_rejects_absurd_campers(client: CampsolverClient) -> None:

@@ -2,6 +2,13 @@
 
 A solve must always stop: the service turns the request deadline into a `Budget`, the CLI uses the
 default, and every solver polls `Budget.check()` (search loops) or registers a stop callback (CP-SAT).
+
+Two optional hooks, both inherited by sub-budgets and both no-ops unless someone sets them:
+- admission (`admit_on_first_use`): the service makes a call wait for a solver slot only when its handler
+  first consults the budget, that is when validation is over and real solving starts. Cheap calls (Score,
+  LegalMoves) and requests refused by validation never touch the budget, so they never queue.
+- progress (`progress` / `report`): solvers report what they know (best found, bound, depth, samples) and
+  the CLI shows it on a terminal.
 """
 
 from __future__ import annotations
@@ -9,11 +16,16 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from typing import Any
 
 #: Upper bound on any single solve when the caller gives no deadline.
 DEFAULT_TIME_LIMIT_S = 30.0
-#: Safety margin kept back from a request deadline so the answer can still be serialised and sent.
+#: Safety margin kept back from a request deadline so the answer can still be serialised and sent: at least
+#: DEADLINE_MARGIN_S, a DEADLINE_MARGIN_FRACTION of the time left (a solver's last budget check and a loaded
+#: machine need slack in proportion), at most DEADLINE_MARGIN_MAX_S.
 DEADLINE_MARGIN_S = 0.15
+DEADLINE_MARGIN_FRACTION = 0.1
+DEADLINE_MARGIN_MAX_S = 1.0
 
 
 class SolveInterrupted(Exception):
@@ -36,6 +48,34 @@ class Budget:
         self._cancelled = threading.Event()
         self._callbacks: list[Callable[[], None]] = []
         self._lock = threading.Lock()
+        self._admission: Callable[[Budget], None] | None = None
+        #: Receives `report(...)` fields (e.g. elapsed_s, best, bound, depth, samples); None: nobody listens.
+        self.progress: Callable[[dict[str, Any]], None] | None = None
+
+    def admit_on_first_use(self, admit: Callable[[Budget], None]) -> None:
+        """Call `admit(self)` once, the first time a solver consults this budget (not before).
+
+        `admit` may block (waiting for a solver slot) and may `cancel()` the budget to refuse the solve.
+        """
+        self._admission = admit
+
+    def _admit(self) -> None:
+        with self._lock:
+            admit, self._admission = self._admission, None
+        if admit is not None:
+            admit(self)
+
+    def report(self, **fields: Any) -> None:
+        """Tell the progress listener (if any) what the search knows now; cheap when nobody listens."""
+        if self.progress is not None:
+            self.progress({"elapsed_s": self.elapsed(), **fields})
+
+    def _child(self, seconds: float) -> Budget:
+        self._admit()
+        child = Budget(max(min(self._remaining(), seconds), 0.001))
+        child.progress = self.progress
+        self.on_cancel(child.cancel)
+        return child
 
     @classmethod
     def from_deadline(
@@ -44,25 +84,28 @@ class Budget:
         """The budget a request may spend: its own ask, capped by the RPC deadline minus a margin."""
         limit = requested_s if requested_s and requested_s > 0 else DEFAULT_TIME_LIMIT_S
         if time_remaining_s is not None:
-            limit = min(limit, max(time_remaining_s - DEADLINE_MARGIN_S, 0.01))
+            margin = min(max(DEADLINE_MARGIN_S, DEADLINE_MARGIN_FRACTION * time_remaining_s), DEADLINE_MARGIN_MAX_S)
+            limit = min(limit, max(time_remaining_s - margin, 0.01))
         return cls(limit)
 
     def sub_budget(self, fraction: float) -> Budget:
         """A budget for one phase: `fraction` of what is left, cancelled together with this one."""
-        child = Budget(max(self.remaining() * fraction, 0.001))
-        self.on_cancel(child.cancel)
-        return child
+        self._admit()
+        return self._child(self._remaining() * fraction)
 
     def limited(self, seconds: float) -> Budget:
         """A budget of at most `seconds` (less if less is left), cancelled together with this one."""
-        child = Budget(max(min(self.remaining(), seconds), 0.001))
-        self.on_cancel(child.cancel)
-        return child
+        return self._child(seconds)
 
     def elapsed(self) -> float:
         return time.monotonic() - self.started
 
     def remaining(self) -> float:
+        if self._admission is not None:
+            self._admit()
+        return self._remaining()
+
+    def _remaining(self) -> float:
         return max(self.deadline - time.monotonic(), 0.0)
 
     @property
@@ -70,10 +113,14 @@ class Budget:
         return self._cancelled.is_set()
 
     def expired(self) -> bool:
+        if self._admission is not None:
+            self._admit()
         return self._cancelled.is_set() or time.monotonic() >= self.deadline
 
     def check(self) -> None:
         """Raise `SolveInterrupted` when the search must stop now."""
+        if self._admission is not None:
+            self._admit()
         if self._cancelled.is_set():
             raise SolveInterrupted("cancelled")
         if time.monotonic() >= self.deadline:
@@ -89,6 +136,8 @@ class Budget:
 
     def on_cancel(self, callback: Callable[[], None]) -> None:
         """Run `callback` when the budget is cancelled (at once if it already is)."""
+        if self._admission is not None:
+            self._admit()
         with self._lock:
             self._callbacks.append(callback)
         if self._cancelled.is_set():

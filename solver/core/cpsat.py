@@ -63,7 +63,27 @@ def make_solver(
     params.num_search_workers = workers
     params.random_seed = seed
     params.log_search_progress = False
+    # CP-SAT installs its own SIGINT handler by default, which swallows Ctrl-C until the solve ends; the CLI
+    # turns Ctrl-C into `Budget.cancel()` instead (stop_search), so the signal must reach Python.
+    params.catch_sigint_signal = False
     return solver
+
+
+class _ProgressCallback(cp_model.CpSolverSolutionCallback):
+    """Reports each improving solution (objective and bound) to the budget's progress listener."""
+
+    def __init__(self, budget: Budget, has_objective: bool) -> None:
+        super().__init__()
+        self._budget = budget
+        self._has_objective = has_objective
+        self._solutions = 0
+
+    def on_solution_callback(self) -> None:
+        self._solutions += 1
+        if self._has_objective:
+            self._budget.report(best=self.objective_value, bound=self.best_objective_bound)
+        else:
+            self._budget.report(solutions=self._solutions)
 
 
 def solve(
@@ -89,8 +109,13 @@ def solve(
     # `stop_search` before `solve` starts is ignored by CP-SAT, so a spent or cancelled budget never starts
     # a search (a cancel landing in the tiny window after this check is still bounded by the time limit).
     searched = not budget.expired()
-    status = solver.solve(model) if searched else cp_model.UNKNOWN
     has_objective = model.has_objective()
+    if not searched:
+        status = cp_model.UNKNOWN
+    elif budget.progress is not None:  # someone watches (the CLI on a terminal): report each solution
+        status = solver.solve(model, _ProgressCallback(budget, has_objective))
+    else:
+        status = solver.solve(model)
     objective = solver.objective_value if has_objective and status in (cp_model.OPTIMAL, cp_model.FEASIBLE) else None
     bound = solver.best_objective_bound if has_objective and status in (cp_model.OPTIMAL, cp_model.FEASIBLE) else None
     return CpSolveResult(

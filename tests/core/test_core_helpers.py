@@ -66,21 +66,71 @@ def test_cpsat_solve_maps_status_and_detects_uniqueness() -> None:
     assert again.unique is False
 
 
-def test_cancel_stops_a_running_cpsat_search() -> None:
-    # A hard-ish model: pigeonhole with 13 pigeons in 12 holes, no time limit to speak of.
+def golomb_ruler(marks: int) -> cp_model.CpModel:
+    """Shortest Golomb ruler with `marks` marks: a feasible ruler comes at once, the optimum proof takes minutes."""
     model = cp_model.CpModel()
-    pigeons, holes = 13, 12
-    at = [[model.new_bool_var(f"p{p}h{h}") for h in range(holes)] for p in range(pigeons)]
-    for p in range(pigeons):
-        model.add_exactly_one(at[p])
-    for h in range(holes):
-        model.add_at_most_one(at[p][h] for p in range(pigeons))
+    horizon = marks * marks
+    x = [model.new_int_var(0, horizon, f"mark{i}") for i in range(marks)]
+    model.add(x[0] == 0)
+    for i in range(marks - 1):
+        model.add(x[i + 1] > x[i])
+    diffs = [model.new_int_var(1, horizon, f"d{i}_{j}") for i in range(marks) for j in range(i + 1, marks)]
+    pairs = [(i, j) for i in range(marks) for j in range(i + 1, marks)]
+    for (i, j), d in zip(pairs, diffs, strict=True):
+        model.add(d == x[j] - x[i])
+    model.add_all_different(diffs)
+    model.minimize(x[-1])
+    return model
+
+
+def test_cancel_from_another_thread_stops_a_running_cpsat_search() -> None:
+    # Without the cancel this solve would run for its whole 120 s budget without proving the optimum (the
+    # 13-mark optimum is 106; CP-SAT needs far more than minutes to prove it). The cancel is sent by another
+    # thread once CP-SAT has reported its first solution, so it always lands during the search.
     budget = Budget(120.0)
-    threading.Timer(0.3, budget.cancel).start()
+    first_solution = threading.Event()
+    budget.progress = lambda fields: first_solution.set()
+
+    def canceller() -> None:
+        if first_solution.wait(timeout=60):
+            budget.cancel()
+
+    thread = threading.Thread(target=canceller)
+    thread.start()
     started = time.monotonic()
-    result = solve(model, budget, workers=1)
-    assert time.monotonic() - started < 30
-    assert result.proof in (None, Proof.INFEASIBLE)
+    result = solve(golomb_ruler(13), budget, workers=2)
+    elapsed = time.monotonic() - started
+    thread.join()
+    assert first_solution.is_set(), "CP-SAT reported no solution"
+    assert budget.cancelled
+    assert result.has_solution and result.proof is Proof.FEASIBLE_WITH_BOUND  # stopped: no optimality claim
+    assert result.bound is not None and result.bound < result.objective
+    assert elapsed < 30, f"the search ran {elapsed:.1f} s after a cancel"
+
+
+def test_budget_admission_runs_once_on_first_use_and_children_share_progress() -> None:
+    admitted: list[float] = []
+    budget = Budget(10.0)
+    budget.admit_on_first_use(lambda b: admitted.append(b.time_limit_s))
+    assert admitted == []  # creating and cancelling hooks is not use
+    child = budget.limited(1.0)
+    assert admitted == [10.0]
+    budget.check()
+    budget.remaining()
+    assert admitted == [10.0]
+    reports: list[dict] = []
+    budget.progress = reports.append
+    grandchild = budget.sub_budget(0.5)
+    grandchild.report(depth=3)
+    assert reports and reports[-1]["depth"] == 3 and "elapsed_s" in reports[-1]
+    child.report(depth=1)  # created before the listener: reports go nowhere, quietly
+    assert len(reports) == 1
+
+
+def test_admission_that_refuses_cancels_the_budget() -> None:
+    budget = Budget(10.0)
+    budget.admit_on_first_use(lambda b: b.cancel())
+    assert budget.expired() and budget.cancelled
 
 
 def test_seeded_generators_are_deterministic_and_independent() -> None:

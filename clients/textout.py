@@ -1,0 +1,121 @@
+"""`--format text`: a response as a person reads it (boards as text, ranked alternatives as a table).
+
+Generic over every game's response messages, so a new game gets readable output without code here:
+repeated strings of equal width print as a board, `alternatives` (anything with a `ranking`) as a table,
+a `PuzzleEnvelope` as its statement text, `stats` as one summary line, other fields as `name: value`.
+"""
+
+from __future__ import annotations
+
+from google.protobuf import text_format
+from google.protobuf.descriptor import FieldDescriptor
+from google.protobuf.message import Message
+
+_PUZZLE_ENVELOPE = "campsolver.v1.PuzzleEnvelope"
+_SOLVE_STATS = "campsolver.v1.SolveStats"
+
+
+def _label(name: str) -> str:
+    return name.replace("_", " ")
+
+
+def _scalar(field: FieldDescriptor, value: object) -> str:
+    if field.type == FieldDescriptor.TYPE_ENUM:
+        name = field.enum_type.values_by_number.get(int(value))  # type: ignore[call-overload]
+        if name is None:
+            return str(value)
+        prefix = _enum_prefix(field)
+        return name.name.removeprefix(prefix).lower().replace("_", " ")
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def _enum_prefix(field: FieldDescriptor) -> str:
+    names = [v.name for v in field.enum_type.values]
+    prefix = names[0]
+    for name in names[1:]:
+        while not name.startswith(prefix):
+            prefix = prefix[:-1]
+    return prefix
+
+
+def _is_board(field: FieldDescriptor, values: list) -> bool:
+    return (
+        field.type == FieldDescriptor.TYPE_STRING
+        and len(values) >= 2
+        and len({len(v) for v in values}) == 1
+        and all("\n" not in v for v in values)
+    )
+
+
+def _stats_line(stats: Message) -> str:
+    parts = [f"{stats.wall_time_seconds:.2f} s"]  # type: ignore[attr-defined]
+    for name in ("method", "samples", "nodes", "depth"):
+        if name in stats.DESCRIPTOR.fields_by_name and getattr(stats, name):
+            parts.append(f"{_label(name)} {getattr(stats, name)}")
+    if "bound" in stats.DESCRIPTOR.fields_by_name and stats.HasField("bound"):  # type: ignore[attr-defined]
+        parts.append(f"bound {stats.bound:g}")  # type: ignore[attr-defined]
+    if getattr(stats, "interrupted", False):
+        parts.append("stopped by its time budget")
+    return "solved in " + ", ".join(parts)
+
+
+def _alternatives_table(items: list[Message]) -> list[str]:
+    rows = [("rank", "value", "loss", "+-se", "move")]
+    notes = []
+    for item in items:
+        ranking = item.ranking  # type: ignore[attr-defined]
+        value = f"{ranking.value:.4f}" if ranking.HasField("value") else "-"
+        loss = f"{ranking.loss:.4f}" if ranking.HasField("loss") else "-"
+        se = f"{ranking.standard_error:.4f}" if ranking.standard_error else ""
+        rows.append((str(ranking.rank), value, loss, se, ranking.label))
+        if ranking.note:
+            notes.append(f"  #{ranking.rank}: {ranking.note}")
+    widths = [max(len(row[i]) for row in rows) for i in range(4)]
+    lines = ["  ".join(cell.rjust(w) for cell, w in zip(row[:4], widths, strict=True)) + "  " + row[4] for row in rows]
+    return lines + (["notes:", *notes] if notes else [])
+
+
+def to_text(message: Message, indent: str = "") -> str:
+    """The message as aligned, labelled text (ends without a newline)."""
+    lines: list[str] = []
+    stats_line = ""
+    for field, value in message.ListFields():
+        name = _label(field.name)
+        if field.message_type is not None and field.message_type.full_name == _SOLVE_STATS:
+            stats_line = _stats_line(value)
+        elif field.message_type is not None and field.message_type.full_name == _PUZZLE_ENVELOPE:
+            envelope = value
+            lines.append(f"{indent}{name}:")
+            lines.extend(f"{indent}  {line}" for line in envelope.text.rstrip().splitlines())
+            if envelope.solution_text:
+                lines.append(f"{indent}  solution:")
+                lines.extend(f"{indent}    {line}" for line in envelope.solution_text.rstrip().splitlines())
+            if envelope.svg:
+                lines.append(f"{indent}  (pictures: puzzle.svg and puzzle.solutionSvg in --format json)")
+        elif field.is_repeated:
+            items = list(value)
+            if field.message_type is not None and items and "ranking" in field.message_type.fields_by_name:
+                lines.append(f"{indent}{name}:")
+                lines.extend(f"{indent}  {line}" for line in _alternatives_table(items))
+            elif _is_board(field, items):
+                lines.append(f"{indent}{name}:")
+                lines.extend(f"{indent}  {row}" for row in items)
+            elif field.message_type is not None:
+                lines.append(f"{indent}{name}:")
+                lines.extend(
+                    f"{indent}  - {text_format.MessageToString(item, as_one_line=True)}" for item in items
+                )
+            else:
+                lines.append(f"{indent}{name}: {', '.join(_scalar(field, v) for v in items)}")
+        elif field.message_type is not None:
+            lines.append(f"{indent}{name}:")
+            lines.append(to_text(value, indent + "  "))
+        else:
+            lines.append(f"{indent}{name}: {_scalar(field, value)}")
+    if stats_line:
+        lines.append(f"{indent}{stats_line}")
+    return "\n".join(line for line in lines if line.strip())

@@ -1,0 +1,47 @@
+"""Comparing two answers to the same example request (in-process versus gRPC, same seed).
+
+Solve statistics (wall time, nodes) always differ, so `stats` is left out. An answer whose stats say the
+budget interrupted the method is budget-dependent (a different machine moment may reach a different depth
+or incumbent): for those only the proof status and the fields present must agree, and the callers assert
+that at least half of the examples compare exactly, so the relaxation cannot hide a whole suite.
+"""
+
+from __future__ import annotations
+
+from campsolver.service.registry import Command, games
+from google.protobuf.message import Message
+
+IMPLEMENTED: list[tuple[str, str]] = [
+    (game_name, command.cli_name)
+    for game_name, game in games().items()
+    for command in game.commands.values()
+    if command.handler is not None
+]
+
+
+def command_of(game_name: str, cli_name: str) -> Command:
+    return games()[game_name].commands[cli_name]
+
+
+def without_stats(message: Message) -> Message:
+    copy = type(message)()
+    copy.CopyFrom(message)
+    if "stats" in copy.DESCRIPTOR.fields_by_name:
+        copy.ClearField("stats")
+    return copy
+
+
+def budget_dependent(message: Message) -> bool:
+    return "stats" in message.DESCRIPTOR.fields_by_name and message.stats.interrupted  # type: ignore[attr-defined]
+
+
+def assert_same_answer(local: Message, remote: Message) -> bool:
+    """Assert the two answers agree; True when they were compared field for field."""
+    assert type(local) is type(remote)
+    if budget_dependent(local) or budget_dependent(remote):
+        assert {f.name for f, _ in local.ListFields()} == {f.name for f, _ in remote.ListFields()}
+        if "proof" in local.DESCRIPTOR.fields_by_name:
+            assert local.proof == remote.proof  # type: ignore[attr-defined]
+        return False
+    assert without_stats(local) == without_stats(remote)
+    return True
