@@ -8,9 +8,11 @@ from campsolver.solver.camper_tour.rules import (
     Announce,
     ComfortsChoice,
     Config,
+    NoParkingReturn,
     Pending,
     Phase,
     PlateKind,
+    TokenRule,
     TurnBack,
     all_normal,
 )
@@ -58,7 +60,7 @@ ALL_NORMAL_12 = Config(plate_count=12, starting_tokens=6, specials=())
         SoloPosition(position=4, tokens=3, laid=(K.NORMAL,) * 4),
         SoloPosition(position=9, tokens=1, laid=(K.NORMAL,) * 9),
         SoloPosition(position=7, tokens=2, phase=Phase.RETURN, marker=11, laid=(K.NORMAL,) * 11),
-        SoloPosition(position=12, tokens=-3, phase=Phase.RETURN, marker=12, laid=(K.NORMAL,) * 12),
+        SoloPosition(position=12, tokens=0, phase=Phase.RETURN, marker=9, laid=(K.NORMAL,) * 12),
     ],
 )
 def test_all_normal_route_matches_brute_force(position):
@@ -68,7 +70,9 @@ def test_all_normal_route_matches_brute_force(position):
 # No Parking before every refilling plate, so the brute-force recursion has no cycle.
 SPECIAL_LAYOUT = (K.NORMAL, K.NORMAL, K.NO_PARKING, K.NORMAL, K.MECHANICAL_PROBLEM, K.VILLAGE_FESTIVAL,
                   K.NORMAL, K.UNEXPECTED_COMFORTS, K.NORMAL, K.NORMAL)
-SPECIAL_CONFIG = Config(plate_count=10, starting_tokens=6, layout=SPECIAL_LAYOUT)
+# A small supply (the box holds 8 tokens) keeps the brute force's token range small and exercises
+# "take those you can"; the per-camper cap variant is checked on the unrevealed stacks below.
+SPECIAL_CONFIG = Config(plate_count=10, starting_tokens=6, layout=SPECIAL_LAYOUT, token_supply=8)
 
 
 @pytest.mark.parametrize(
@@ -95,13 +99,34 @@ def test_known_layout_with_specials_matches_brute_force(position):
     ],
 )
 def test_unrevealed_specials_exact_search_matches_brute_force(specials, position):
-    assert_matches_oracle(Config(plate_count=6, starting_tokens=5, specials=specials), position)
+    assert_matches_oracle(Config(plate_count=6, starting_tokens=5, specials=specials,
+                                 token_rule=TokenRule.PER_CAMPER_CAP), position)
 
 
 @pytest.mark.slow
 def test_unrevealed_specials_on_8_plates_matches_brute_force():
     specials = ((K.MECHANICAL_PROBLEM, 2), (K.NO_PARKING, 1))
     assert_matches_oracle(Config(plate_count=8, starting_tokens=6, specials=specials), SoloPosition(tokens=6))
+
+
+# Exact values of the DP (regression pins; the simulation above each is the independent check).
+EXPECTED_NO_PARKING = (11.996199328884593, 12.364065094781182)
+
+
+def test_no_parking_return_readings_both_valued_and_checked_by_simulation():
+    """The two No Parking readings on one route (solo, from the start): the default toward the start and the
+    named away-from-home variant. Each DP value is checked by playing its own policy through the rules model."""
+    layout = tuple(K.NO_PARKING if i in (4, 9) else K.NORMAL for i in range(14))
+    values = {}
+    for reading in NoParkingReturn:
+        config = Config(plate_count=14, starting_tokens=8, layout=layout, no_parking_return=reading)
+        solved = solve_solo(config, SoloPosition(tokens=8), Budget(30))
+        assert solved.proof == Proof.EXACT
+        mean, error = simulate(config, SoloPosition(tokens=8), 400, seed=11)
+        assert abs(mean - solved.value) < 4 * error, reading
+        values[reading] = solved.value
+    assert values[NoParkingReturn.TOWARD_START] == pytest.approx(EXPECTED_NO_PARKING[0], abs=1e-6)
+    assert values[NoParkingReturn.AWAY_FROM_HOME] == pytest.approx(EXPECTED_NO_PARKING[1], abs=1e-6)
 
 
 def test_refill_cycle_in_the_stack_falls_back_to_a_labelled_estimate():
@@ -116,7 +141,7 @@ def test_refill_cycle_in_the_stack_falls_back_to_a_labelled_estimate():
 
 def test_return_journey_with_revealed_specials_is_exact_whatever_the_stack():
     laid = (K.NORMAL, K.VILLAGE_FESTIVAL, K.NO_PARKING, K.NORMAL, K.UNEXPECTED_COMFORTS, K.NORMAL, K.NORMAL)
-    config = Config(plate_count=40, starting_tokens=8)
+    config = Config(plate_count=40, starting_tokens=8, token_supply=10)
     assert_matches_oracle(config, SoloPosition(position=7, tokens=4, phase=Phase.RETURN, marker=7, laid=laid))
 
 
@@ -184,4 +209,4 @@ def test_alternatives_cover_turn_back_and_comforts():
     actions = {alt.action for alt in solved.alternatives}
     assert TurnBack() in actions and Announce(10) in actions and Announce(11) not in actions
     pending = SoloPosition(position=10, tokens=4, pending=Pending.COMFORTS_CHOICE, laid=laid)
-    assert {a.action for a in solve_solo(config, pending, Budget(10)).alternatives} == set(ComfortsChoice)
+    assert {a.action for a in solve_solo(config, pending, Budget(10)).alternatives} == {TurnBack(), *ComfortsChoice}
