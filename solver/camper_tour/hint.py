@@ -84,13 +84,17 @@ def camper_leaf_value(state: TourState, index: int) -> float:
         return float(camper.score)
     if camper.phase == Phase.ELIMINATED:
         return 0.0
-    tables = all_normal_tables(state.config.plate_count, state.config.starting_tokens)
+    tables = all_normal_tables(state.config.plate_count, state.config.token_limit)
     options = [camper.tokens]
     if camper.pending == Pending.COMFORTS_CHOICE:
-        options = [comforts_tokens(choice, camper.tokens, state.cap) for choice in ComfortsChoice]
+        limit = state.config.token_limit  # a leaf estimate: the supply left is not looked at
+        options = [comforts_tokens(choice, camper.tokens, limit) for choice in ComfortsChoice]
     if camper.phase == Phase.RETURN:
         return camper.marker - min(tables.back.cost_at(camper.position, t) for t in options)
-    return max(tables.outward_value(camper.position, t) for t in options)
+    value = max(tables.outward_value(camper.position, t) for t in options)
+    if camper.pending == Pending.COMFORTS_CHOICE and camper.position > 1:  # turn back first, then choose
+        value = max(value, camper.position - min(tables.back.cost_at(camper.position, t) for t in options))
+    return value
 
 
 def leaf_values(state: TourState) -> tuple[float, ...]:
