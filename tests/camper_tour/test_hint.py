@@ -3,6 +3,7 @@
 import pytest
 from campsolver.solver.camper_tour.hint import hint, leaf_values
 from campsolver.solver.camper_tour.rules import TWO_DICE, Camper, Config, Phase, PlateKind, position_state
+from campsolver.solver.camper_tour.search import search
 from campsolver.solver.camper_tour.solo import SoloPosition, solve_solo
 from campsolver.solver.core.budget import Budget, SolveInterrupted
 from campsolver.solver.core.cpsat import Proof
@@ -73,3 +74,21 @@ def test_cancelled_budget_interrupts_before_any_depth():
     budget.cancel()
     with pytest.raises(SolveInterrupted):
         hint(two_campers(), budget)
+
+
+def test_exact_only_without_plate_approximation_even_when_every_line_ends():
+    """Issue 13's surviving mutation (`exact = not stats.used_leaf` in hint.py) must fail here: every line
+    ends within two plies (the last camper has one token: any outward success or failure eliminates it,
+    turning back then announcing 1 always arrives), yet specials are still in the stack and an outward
+    camper could lay plates, so the search's plate approximation is in play: HEURISTIC. The same position
+    on a fixed layout is EXACT (so a rule that never claims EXACT fails too)."""
+    finished = Camper(phase=Phase.FINISHED, marker=3, tokens=0, arrival=1)
+    last = Camper(position=2, tokens=1)
+    stack = Config(plate_count=20, starting_tokens=10)
+    result = hint(position_state(stack, [finished, last], to_move=1), Budget(30), max_depth=4)
+    _, stats = search(position_state(stack, [finished, last], to_move=1), 4, Budget(30))
+    assert not stats.used_leaf and not result.interrupted
+    assert result.proof == Proof.HEURISTIC
+    layout = Config(plate_count=20, starting_tokens=10, layout=(PlateKind.NORMAL,) * 20)
+    exact = hint(position_state(layout, [finished, last], to_move=1), Budget(30), max_depth=4)
+    assert exact.proof == Proof.EXACT
