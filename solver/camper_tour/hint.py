@@ -20,10 +20,12 @@ solver instead.
 
 from __future__ import annotations
 
+import enum
 import time
 from dataclasses import dataclass
 from fractions import Fraction
 
+from campsolver.solver.camper_tour.players import announce_seven, greedy, solo_optimal
 from campsolver.solver.camper_tour.rules import (
     Action,
     Camper,
@@ -33,12 +35,15 @@ from campsolver.solver.camper_tour.rules import (
     PlateKind,
     Stage,
     TourState,
+    TurnBack,
     validate,
 )
 from campsolver.solver.camper_tour.search import search
 from campsolver.solver.camper_tour.solo import SoloPosition, all_normal_tables, comforts_tokens, solve_solo
 from campsolver.solver.core.budget import Budget, SolveInterrupted
+from campsolver.solver.core.game import sample_outcome
 from campsolver.solver.core.proof import Proof
+from campsolver.solver.core.seeding import rng_for
 
 #: Deepest iterative-deepening level tried (decision plies).
 MAX_DEPTH = 12
@@ -71,6 +76,7 @@ class HintResult:
     nodes: int
     wall_time_s: float
     interrupted: bool  # the next depth was cut by the budget
+    samples: int = 0  # playouts per move (win-probability rollouts)
 
     @property
     def best(self) -> RankedMove:
@@ -128,7 +134,20 @@ class _SearchNode:
         return self.state.returns()
 
 
-def hint(state: TourState, budget: Budget, *, max_depth: int = MAX_DEPTH) -> HintResult:
+class Objective(enum.Enum):
+    """What a hint's values measure (common.proto's `Objective`)."""
+
+    WIN_PROBABILITY = "win_probability"
+    EXPECTED_SCORE = "expected_score"
+
+
+#: Playouts per candidate move at most (the budget usually stops it first).
+MAX_PLAYOUTS = 2_000
+MAX_ROLLOUT_STEPS = 20_000
+
+
+def hint(state: TourState, budget: Budget, *, max_depth: int = MAX_DEPTH,
+         objective: Objective = Objective.EXPECTED_SCORE, seed: int = 0) -> HintResult:
     """Rank every legal choice of the camper to move (state must be a decision node)."""
     started = time.monotonic()
     validate(state)
@@ -137,6 +156,8 @@ def hint(state: TourState, budget: Budget, *, max_depth: int = MAX_DEPTH) -> Hin
     player = state.to_move
     if len(state.campers) == 1:
         return _solo_hint(state, budget, started)
+    if objective == Objective.WIN_PROBABILITY:
+        return _win_hint(state, budget, started, seed)
     best: tuple[list[tuple[Action, tuple[float, ...]]], int, bool, int] | None = None
     interrupted = False
     nodes = 0
@@ -172,6 +193,59 @@ def hint(state: TourState, budget: Budget, *, max_depth: int = MAX_DEPTH) -> Hin
         wall_time_s=time.monotonic() - started,
         interrupted=interrupted,
     )
+
+
+def _win_hint(state: TourState, budget: Budget, started: float, seed: int) -> HintResult:
+    """Win probability of each candidate move by Monte Carlo: the move, then every camper plays the
+    `announce_seven` rule of thumb to the end of the game (the race, the arrival rule and the last-camper
+    rule all played out by the rules model). Round-robin over the candidates with common random numbers
+    (playout i of every move uses the same dice stream); the budget is checked after every playout, so the
+    answer comes before the deadline. Values are estimates (HEURISTIC): the win rate of that continuation,
+    a lower estimate of the move's win probability under better play."""
+    player = state.to_move
+    legal = state.legal_actions()
+    # Few candidates, so each gets enough playouts in a fraction of a second: what each rule of thumb and the
+    # solo optimum would play here, and turning back; every other legal move is listed after them unsampled.
+    proposals = [announce_seven(state), greedy(state), solo_optimal(state)]
+    proposals += [a for a in legal if isinstance(a, TurnBack)]
+    candidates = [a for a in legal if a in proposals]
+    wins = {a: 0.0 for a in candidates}
+    counts = {a: 0 for a in candidates}
+    interrupted = False
+    for i in range(MAX_PLAYOUTS):
+        try:
+            for action in candidates:
+                budget.check()
+                wins[action] += _playout(state.child(action), player, rng_for(seed, "camper-tour-win", i))
+                counts[action] += 1
+        except SolveInterrupted:
+            interrupted = True
+            break
+    played = [a for a in candidates if counts[a]]
+    if not played:
+        raise SolveInterrupted("deadline")
+    ranked = [(a, wins[a] / counts[a]) for a in played]
+    ranked.sort(key=lambda item: -item[1])
+    top = ranked[0][1]
+    moves = tuple(RankedMove(a, v, top - v, (v,)) for a, v in ranked)
+    # Moves no rule proposed: listed last with no estimate of their own (value 0, loss = the best's value).
+    moves += tuple(RankedMove(a, 0.0, top, (0.0,)) for a in legal if a not in played)
+    return HintResult(player=player, moves=moves, depth=0, proof=Proof.HEURISTIC,
+                      method=f"win-probability-rollouts:{min(counts.values())}", nodes=sum(counts.values()),
+                      wall_time_s=time.monotonic() - started, interrupted=interrupted,
+                      samples=min(counts[a] for a in played))
+
+
+def _playout(state: TourState, player: int, rng: object) -> float:
+    """1 if `player` wins after everybody plays `announce_seven` to the end (ties by the tie rule)."""
+    for _ in range(MAX_ROLLOUT_STEPS):
+        if state.game_over:
+            return 1.0 if state.winner() == player else 0.0
+        if state.current_player() >= 0:
+            state = state.child(announce_seven(state))
+        else:
+            state = state.child(sample_outcome(state, rng))  # type: ignore[arg-type]
+    raise RuntimeError("playout did not end")
 
 
 def _rank(alternatives: list[tuple[Action, tuple[float, ...]]], player: int) -> tuple[RankedMove, ...]:
