@@ -25,7 +25,7 @@ import time
 from dataclasses import dataclass
 from fractions import Fraction
 
-from campsolver.solver.camper_tour.players import announce_seven, greedy, solo_optimal
+from campsolver.solver.camper_tour.players import greedy, racer, solo_optimal
 from campsolver.solver.camper_tour.rules import (
     Action,
     Camper,
@@ -141,6 +141,9 @@ class Objective(enum.Enum):
     EXPECTED_SCORE = "expected_score"
 
 
+#: Paired standard errors by which a candidate must beat the greedy rule's move in the playouts to replace it.
+SWITCH_Z = 2.0
+MIN_SWITCH_ROUNDS = 6
 #: Playouts per candidate move at most (the budget usually stops it first).
 MAX_PLAYOUTS = 2_000
 MAX_ROLLOUT_STEPS = 20_000
@@ -197,7 +200,7 @@ def hint(state: TourState, budget: Budget, *, max_depth: int = MAX_DEPTH,
 
 def _win_hint(state: TourState, budget: Budget, started: float, seed: int) -> HintResult:
     """Win probability of each candidate move by Monte Carlo: the move, then every camper plays the
-    `announce_seven` rule of thumb to the end of the game (the race, the arrival rule and the last-camper
+    `racer` rule of thumb (announce-7, last-camper aware) to the end of the game (the race, the arrival rule and the last-camper
     rule all played out by the rules model). Round-robin over the candidates with common random numbers
     (playout i of every move uses the same dice stream); the budget is checked after every playout, so the
     answer comes before the deadline. Values are estimates (HEURISTIC): the win rate of that continuation,
@@ -206,28 +209,42 @@ def _win_hint(state: TourState, budget: Budget, started: float, seed: int) -> Hi
     legal = state.legal_actions()
     # Few candidates, so each gets enough playouts in a fraction of a second: what each rule of thumb and the
     # solo optimum would play here, and turning back; every other legal move is listed after them unsampled.
-    proposals = [announce_seven(state), greedy(state), solo_optimal(state)]
+    # The racer rule's move comes first and stays the answer unless the playouts show another candidate
+    # winning more often by more than SWITCH_Z paired standard errors (the same dice stream for every move).
+    baseline = racer(state)
+    proposals = [baseline, greedy(state), solo_optimal(state)]
     proposals += [a for a in legal if isinstance(a, TurnBack)]
-    candidates = [a for a in legal if a in proposals]
-    wins = {a: 0.0 for a in candidates}
-    counts = {a: 0 for a in candidates}
+    candidates = [baseline] + [a for a in legal if a in proposals and a != baseline]
+    outcomes: dict[Action, list[float]] = {a: [] for a in candidates}
     interrupted = False
     for i in range(MAX_PLAYOUTS):
         try:
             for action in candidates:
                 budget.check()
-                wins[action] += _playout(state.child(action), player, rng_for(seed, "camper-tour-win", i))
-                counts[action] += 1
+                outcomes[action].append(_playout(state.child(action), player, rng_for(seed, "camper-tour-win", i)))
         except SolveInterrupted:
             interrupted = True
             break
-    played = [a for a in candidates if counts[a]]
-    if not played:
-        raise SolveInterrupted("deadline")
+    rounds = min(len(v) for v in outcomes.values())
+    if rounds == 0:
+        if not outcomes[baseline]:
+            raise SolveInterrupted("deadline")
+        rounds = 1
+        candidates = [baseline]
+    wins = {a: sum(outcomes[a][:rounds]) for a in candidates}
+    counts = {a: rounds for a in candidates}
+    chosen = baseline
+    for action in candidates[1:]:
+        differences = [x - y for x, y in zip(outcomes[action][:rounds], outcomes[baseline][:rounds], strict=True)]
+        mean = sum(differences) / rounds
+        spread = (sum((d - mean) ** 2 for d in differences) / max(1, rounds - 1)) ** 0.5 / rounds ** 0.5
+        if rounds >= MIN_SWITCH_ROUNDS and mean > SWITCH_Z * spread and wins[action] > wins[chosen]:
+            chosen = action
+    played = list(candidates)
     ranked = [(a, wins[a] / counts[a]) for a in played]
-    ranked.sort(key=lambda item: -item[1])
+    ranked.sort(key=lambda item: (item[0] != chosen, -item[1]))
     top = ranked[0][1]
-    moves = tuple(RankedMove(a, v, top - v, (v,)) for a, v in ranked)
+    moves = tuple(RankedMove(a, v, max(0.0, top - v), (v,)) for a, v in ranked)
     # Moves no rule proposed: listed last with no estimate of their own (value 0, loss = the best's value).
     moves += tuple(RankedMove(a, 0.0, top, (0.0,)) for a in legal if a not in played)
     return HintResult(player=player, moves=moves, depth=0, proof=Proof.HEURISTIC,
@@ -236,13 +253,17 @@ def _win_hint(state: TourState, budget: Budget, started: float, seed: int) -> Hi
                       samples=min(counts[a] for a in played))
 
 
+#: Everybody's play after the candidate move, in the rollouts.
+ROLLOUT_POLICY = racer
+
+
 def _playout(state: TourState, player: int, rng: object) -> float:
-    """1 if `player` wins after everybody plays `announce_seven` to the end (ties by the tie rule)."""
+    """1 if `player` wins after everybody plays `ROLLOUT_POLICY` to the end (ties by the tie rule)."""
     for _ in range(MAX_ROLLOUT_STEPS):
         if state.game_over:
             return 1.0 if state.winner() == player else 0.0
         if state.current_player() >= 0:
-            state = state.child(announce_seven(state))
+            state = state.child(ROLLOUT_POLICY(state))
         else:
             state = state.child(sample_outcome(state, rng))  # type: ignore[arg-type]
     raise RuntimeError("playout did not end")

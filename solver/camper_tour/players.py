@@ -8,7 +8,8 @@ Every player is a function of the rules state (the mover decides) returning one 
   P(roll > a) * (a - TOKEN_COST * E[roll - a | roll > a]); it turns back once its tokens fall to a
   reserve for the return (RESERVE_PER_PLATE tokens a plate, at least RESERVE_MIN). On the return it plays
   the exact all-normal solo return table (least expected marker loss). Comforts: recover outward, the
-  table's choice on the return.
+  table's choice on the return. As the last camper on the journey (where any failed roll eliminates) it
+  turns back at once and announces at most SAFE_ANNOUNCEMENT.
 * `solo_optimal`: the exact solo policy of the all-normal route for its own camper (opponents ignored;
   an occupied target falls to the best legal alternative by the same table).
 """
@@ -39,6 +40,8 @@ RESERVE_MIN = 4
 #: Plates a token is worth to the greedy player on the way out.
 TOKEN_COST = 0.5
 SEVEN = 7
+#: Largest announcement the greedy player risks as the last camper on the journey.
+SAFE_ANNOUNCEMENT = 2
 SEVEN_TURN_BACK_TOKENS = 12
 
 _SUCCESS = {a: sum(float(p) for total, p in TWO_DICE if total > a) for a in range(1, 11)}
@@ -71,13 +74,17 @@ def announce_seven(state: TourState) -> Action:
         return ComfortsChoice.RECOVER if camper.phase == Phase.OUTWARD else ComfortsChoice.DECLINE
     if camper.phase == Phase.OUTWARD and camper.tokens <= SEVEN_TURN_BACK_TOKENS and camper.position > STARTING_PLATE:
         return TurnBack()
-    legal = [a for a in _announcements(state) if a <= SEVEN]
-    return Announce(max(legal)) if legal else (Announce(min(_announcements(state))) if _announcements(state)
-                                                else Pass())
+    announcements = _announcements(state)
+    if not announcements:
+        return state.legal_actions()[0]  # TurnBack (outward, every target blocked) or Pass
+    legal = [a for a in announcements if a <= SEVEN]
+    return Announce(max(legal)) if legal else Announce(min(announcements))
 
 
 def greedy(state: TourState) -> Action:
     camper = state.mover
+    if state.last_camper_rule and camper.pending != Pending.COMFORTS_CHOICE:
+        return _last_camper(state)
     if camper.phase == Phase.RETURN:
         return _table_return(state)
     if camper.pending == Pending.COMFORTS_CHOICE:
@@ -89,6 +96,33 @@ def greedy(state: TourState) -> Action:
     if not legal:
         return TurnBack() if camper.position > STARTING_PLATE else Pass()
     return Announce(max(legal, key=lambda a: _SUCCESS[a] * (a - TOKEN_COST * _PAYMENT[a])))
+
+
+def _last_camper(state: TourState) -> Action:
+    """The last camper on the journey is eliminated by any failed roll: head home at once, announcing at most
+    SAFE_ANNOUNCEMENT (a 1 never fails, a 2 fails 1 time in 36), the table's cheaper of the safe ones."""
+    camper = state.mover
+    if camper.phase == Phase.OUTWARD:
+        if camper.position > STARTING_PLATE:
+            return TurnBack()
+        return Announce(1) if Announce(1) in state.legal_actions() else state.legal_actions()[0]
+    legal = [a for a in _announcements(state) if a <= SAFE_ANNOUNCEMENT]
+    if not legal:
+        return state.legal_actions()[0]
+    tables = all_normal_tables(state.config.plate_count, state.config.token_limit)
+    costs = tables.back.announce_costs(camper.position, min(camper.tokens, tables.axis.cap))
+    return Announce(min(legal, key=lambda a: costs[a]))
+
+
+def racer(state: TourState) -> Action:
+    """`announce_seven`, except as the last camper on the journey (then `greedy`'s safe way home).
+
+    The baseline and the rollout policy of the win-probability hint: in seeded fixed-player tournaments
+    (2 and 3 campers, with and without specials) announce-7 was the strongest of the rules of thumb.
+    """
+    if state.last_camper_rule and state.mover.pending != Pending.COMFORTS_CHOICE:
+        return _last_camper(state)
+    return announce_seven(state)
 
 
 def solo_optimal(state: TourState) -> Action:
@@ -106,4 +140,5 @@ def solo_optimal(state: TourState) -> Action:
     return max(options, key=lambda item: item[1])[0] if options else state.legal_actions()[0]
 
 
-PLAYERS: dict[str, Player] = {"announce-7": announce_seven, "greedy": greedy, "solo-optimal": solo_optimal}
+PLAYERS: dict[str, Player] = {"announce-7": announce_seven, "greedy": greedy, "solo-optimal": solo_optimal,
+                              "racer": racer}
