@@ -200,8 +200,8 @@ def hint(state: TourState, budget: Budget, *, max_depth: int = MAX_DEPTH,
 
 def _win_hint(state: TourState, budget: Budget, started: float, seed: int) -> HintResult:
     """Win probability of each candidate move by Monte Carlo: the move, then every camper plays the
-    `racer` rule of thumb (announce-7, last-camper aware) to the end of the game (the race, the arrival rule and the last-camper
-    rule all played out by the rules model). Round-robin over the candidates with common random numbers
+    `racer` rule of thumb (announce-7, last-camper aware) to the end of the game (the race, the arrival
+    rule and the last-camper rule all played out by the rules model). Round-robin over the candidates with common random numbers
     (playout i of every move uses the same dice stream); the budget is checked after every playout, so the
     answer comes before the deadline. Values are estimates (HEURISTIC): the win rate of that continuation,
     a lower estimate of the move's win probability under better play."""
