@@ -201,10 +201,10 @@ def hint(state: TourState, budget: Budget, *, max_depth: int = MAX_DEPTH,
 def _win_hint(state: TourState, budget: Budget, started: float, seed: int) -> HintResult:
     """Win probability of each candidate move by Monte Carlo: the move, then every camper plays the
     `racer` rule of thumb (announce-7, last-camper aware) to the end of the game (the race, the arrival
-    rule and the last-camper rule all played out by the rules model). Round-robin over the candidates with common random numbers
-    (playout i of every move uses the same dice stream); the budget is checked after every playout, so the
-    answer comes before the deadline. Values are estimates (HEURISTIC): the win rate of that continuation,
-    a lower estimate of the move's win probability under better play."""
+    rule and the last-camper rule all played out by the rules model). Round-robin over the candidates with
+    common random numbers (playout i of every move uses the same dice stream); the budget is checked before
+    every playout, so the answer comes before the deadline. Values are estimates (HEURISTIC): the win rate
+    of the move followed by that continuation, with the number of playouts in `samples`."""
     player = state.to_move
     legal = state.legal_actions()
     # Few candidates, so each gets enough playouts in a fraction of a second: what each rule of thumb and the
