@@ -193,3 +193,46 @@ def test_camper_tour_score_shows_a_finished_game_by_the_arrival_rule(client: Cam
     # A request with more tokens than dealt is a state the supply can reach: accepted.
     state.campers[1].tokens = 27
     assert client.camper_tour.score(ct.CamperTourServiceScoreRequest(state=state), timeout=10).scores[0] == 40
+
+
+def test_camper_tour_max_keeps_its_time_limit_and_frees_its_worker(client: CampsolverClient) -> None:
+    """Issue 7 section 5: `max` on a short route with specials answered after 6-13 s for a 0.2 s limit (the
+    Monte Carlo loop never checked the budget). Now it stops at its limit (an answer or DEADLINE_EXCEEDED)."""
+    import time
+
+    from campsolver.clients.client import CampsolverError
+
+    request = ct.CamperTourServiceMaxScoreRequest(
+        rules=ct.CamperTourRules(plates=10, unexpected_comforts=2, village_festival=0, no_parking=1),
+        options=common_pb2.SolveOptions(time_limit_seconds=0.2))
+    started = time.monotonic()
+    try:
+        client.camper_tour.max_score(request, timeout=30)
+    except CampsolverError as error:
+        assert error.code == grpc.StatusCode.DEADLINE_EXCEEDED
+    assert time.monotonic() - started < 3.0  # the limit is 0.2 s; 3 s leaves room for a loaded machine
+    # the worker is free again: a quick call is answered at once
+    assert client.camper_tour.legal_moves(ct_service.EXAMPLES["LegalMoves"](), timeout=10).moves
+
+
+def test_camper_tour_four_camper_hint_answers_before_the_client_deadline(client: CampsolverClient) -> None:
+    """Issue 7 section 5: a 4-camper hint overran its deadline (clients got DEADLINE_EXCEEDED instead of the
+    best answer so far). With no time limit of its own, the hint's budget is the deadline minus the margin."""
+    state = ct.CamperTourState(rules=CT_NORMAL, campers=[
+        ct.Camper(position=20, tokens=14), ct.Camper(position=24, tokens=12), ct.Camper(position=31, tokens=9),
+        ct.Camper(position=27, tokens=11)], to_move=0)
+    for objective in (common_pb2.OBJECTIVE_EXPECTED_SCORE, common_pb2.OBJECTIVE_WIN_PROBABILITY):
+        response = client.camper_tour.hint(
+            ct.CamperTourServiceHintRequest(state=state, objective=objective), timeout=1.5)
+        assert response.alternatives and response.objective == objective
+        assert response.stats.wall_time_seconds < 1.5
+
+
+def test_camper_tour_hint_ranks_by_win_probability_by_default(client: CampsolverClient) -> None:
+    request = ct_service.EXAMPLES["Hint"]()
+    response = client.camper_tour.hint(request, timeout=30)
+    assert response.objective == common_pb2.OBJECTIVE_WIN_PROBABILITY
+    assert all(0.0 <= a.ranking.value <= 1.0 for a in response.alternatives)
+    assert response.stats.samples > 0 and "playouts" in response.note
+    solo = ct.CamperTourServiceHintRequest(state=ct.CamperTourState(rules=CT_NORMAL, campers=[ct.Camper()]))
+    assert client.camper_tour.hint(solo, timeout=30).objective == common_pb2.OBJECTIVE_EXPECTED_SCORE

@@ -297,17 +297,45 @@ def _decision_state(request_state: pb.CamperTourState, field: str = "state") -> 
 # --- handlers -------------------------------------------------------------------------------------------
 
 
+OBJECTIVE_FROM_PROTO = {
+    common_pb2.OBJECTIVE_WIN_PROBABILITY: hint_search.Objective.WIN_PROBABILITY,
+    common_pb2.OBJECTIVE_EXPECTED_SCORE: hint_search.Objective.EXPECTED_SCORE,
+}
+OBJECTIVE_TO_PROTO = {objective: number for number, objective in OBJECTIVE_FROM_PROTO.items()}
+
+
+def hint_objective(request: pb.CamperTourServiceHintRequest, state: TourState) -> hint_search.Objective:
+    """Unset: win probability with 2-4 campers, expected score solo (where they are the same thing)."""
+    if request.objective == common_pb2.OBJECTIVE_UNSPECIFIED:
+        if len(state.campers) >= 2:
+            return hint_search.Objective.WIN_PROBABILITY
+        return hint_search.Objective.EXPECTED_SCORE
+    objective = OBJECTIVE_FROM_PROTO.get(request.objective)
+    require(objective is not None, "objective", "Camper Tour hints rank by WIN_PROBABILITY or EXPECTED_SCORE")
+    assert objective is not None
+    return objective
+
+
 def hint(request: pb.CamperTourServiceHintRequest, budget: Budget) -> pb.CamperTourServiceHintResponse:
     require(request.HasField("state"), "state", "a position is required")
     require(request.depth >= 0, "depth", "must not be negative")
     require_limit(request.depth, MAX_HINT_DEPTH, "depth", "search depth")
     state = _decision_state(request.state)
+    objective = hint_objective(request, state)
     if not request.options.time_limit_seconds:
         budget = budget.limited(DEFAULT_HINT_SECONDS)
-    result = hint_search.hint(state, budget, max_depth=request.depth or hint_search.MAX_DEPTH)
+    result = hint_search.hint(state, budget, max_depth=request.depth or hint_search.MAX_DEPTH,
+                              objective=objective, seed=request.options.seed)
     _check_moves_are_legal(state, [m.action for m in result.moves])
+    if result.method.startswith("win-probability"):
+        note = (f"win probability estimated from {result.samples} paired playouts per proposed move (every "
+                "camper then plays the racer rule of thumb); moves no rule proposed are listed with value 0")
+    elif result.proof is Proof.EXACT:
+        note = "exact expected final score"
+    else:
+        note = f"expected final score of a depth-{result.depth} search with solo values at its leaves"
     return pb.CamperTourServiceHintResponse(
-        alternatives=ranked([(m.action, m.value) for m in result.moves]),
+        alternatives=ranked_in_order([(m.action, m.value, m.loss) for m in result.moves]),
         proof=PROOF_TO_PROTO[result.proof],
         stats=common_pb2.SolveStats(
             wall_time_seconds=result.wall_time_s,
@@ -315,8 +343,22 @@ def hint(request: pb.CamperTourServiceHintRequest, budget: Budget) -> pb.CamperT
             depth=result.depth,
             method=result.method,
             interrupted=result.interrupted,
+            samples=result.samples,
         ),
+        objective=OBJECTIVE_TO_PROTO[objective],
+        note=note,
     )
+
+
+def ranked_in_order(moves: list[tuple[Action, float, float]]) -> list[pb.CamperTourAlternative]:
+    """Alternatives in the solver's order (best first), with their own values and losses."""
+    return [
+        pb.CamperTourAlternative(
+            move=move_to_proto(action),
+            ranking=common_pb2.RankedAlternative(rank=i + 1, label=move_label(action), value=value, loss=loss),
+        )
+        for i, (action, value, loss) in enumerate(moves)
+    ]
 
 
 def max_score(request: pb.CamperTourServiceMaxScoreRequest, budget: Budget) -> pb.CamperTourServiceMaxScoreResponse:

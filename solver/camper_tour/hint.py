@@ -47,6 +47,8 @@ from campsolver.solver.core.seeding import rng_for
 
 #: Deepest iterative-deepening level tried (decision plies).
 MAX_DEPTH = 12
+#: A deeper search takes at least this many times the previous depth's time (measured growth is 3-20x).
+DEPTH_GROWTH = 3.0
 
 
 @dataclass(frozen=True)
@@ -164,7 +166,14 @@ def hint(state: TourState, budget: Budget, *, max_depth: int = MAX_DEPTH,
     best: tuple[list[tuple[Action, tuple[float, ...]]], int, bool, int] | None = None
     interrupted = False
     nodes = 0
+    last_depth_s = 0.0
     for depth in range(1, max_depth + 1):
+        # Deepen only if the next depth can finish: it costs at least DEPTH_GROWTH times the last one, and a
+        # search cut by the deadline is wasted time the client waits for.
+        if best is not None and budget.remaining() < DEPTH_GROWTH * last_depth_s:
+            interrupted = True
+            break
+        depth_started = time.monotonic()
         try:
             alternatives, stats = search(state, depth, budget)
         except SolveInterrupted:
@@ -172,6 +181,7 @@ def hint(state: TourState, budget: Budget, *, max_depth: int = MAX_DEPTH,
                 raise
             interrupted = True
             break
+        last_depth_s = time.monotonic() - depth_started
         nodes += stats.nodes + stats.successors
         # Passed-over plates drawn from a stack that still holds specials are laid as its most common kind
         # (an approximation of the search), so only a known layout or a special-free stack can be exact.

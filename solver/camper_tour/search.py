@@ -75,7 +75,7 @@ ACTION_OF_CODE: dict[int, Action] = {TURN_BACK: TurnBack(), PASS: Pass(), RECOVE
 
 ROLL_PROBABILITY = {total: float(p) for total, p in TWO_DICE}
 _FACE = 1.0 / DIE_FACES
-_CHECK_EVERY = 256
+_CHECK_EVERY = 32
 
 CamperCode = tuple[int, int, int, int, int, int]
 StateCode = tuple[int, tuple[CamperCode, ...], tuple[int, ...]]

@@ -832,9 +832,9 @@ def play_solo(state: TourState, policy: Callable[[TourState], Action], rng: np.r
     for step in range(max_steps):
         if state.stage == Stage.OVER:
             return float(state.campers[0].score)
+        if budget is not None:
+            budget.check()  # every step: one policy call can take milliseconds
         state = state.child(policy(state)) if state.stage == Stage.DECIDE else state.child(sample_outcome(state, rng))
-        if budget is not None and step % 256 == 255:
-            budget.check()
     raise RuntimeError("solo game did not end")
 
 
