@@ -882,7 +882,9 @@ def _heuristic(config: Config, position: SoloPosition, budget: Budget, seed: int
         value=mean, alternatives=tuple(alternatives), proof=Proof.HEURISTIC, method="monte-carlo-policy",
         states_evaluated=cells, wall_time_s=0.0, standard_error=error, upper_estimate=upper_mean,
         upper_standard_error=upper_error, samples=len(scores),
-        notes=(f"{len(scores)} policy games, {len(upper)} clairvoyant layouts",),
+        notes=(f"value: Monte Carlo mean of the layout-aware policy over {len(scores)} games (standard error "
+               f"{error:.3f}); alternatives: that policy's one-step look-ahead estimates (all-normal table, "
+               f"stack odds), a different estimate; {len(upper)} clairvoyant layouts sampled",),
     )
 
 

@@ -151,3 +151,33 @@ def test_search_stops_on_a_cancelled_budget_and_refuses_solo_games():
         search(HAND_MADE[0], 2, budget)
     with pytest.raises(ValueError):
         search(position_state(SMALL_LAYOUT, [ret(5, 2, 14)]), 1)
+
+
+END_GAMES = [
+    # the last camper on the journey, returning, a finished camper ahead or behind
+    position_state(SMALL_LAYOUT, [ret(5, 2, 9), Camper(phase=Phase.FINISHED, marker=6, tokens=1, arrival=1)]),
+    position_state(SMALL_LAYOUT, [Camper(phase=Phase.FINISHED, marker=8, tokens=0, arrival=1), ret(4, 6, 12)],
+                   to_move=1),
+    # the last camper still outward with few tokens, two finished campers (3-camper table)
+    position_state(SMALL_LAYOUT, [Camper(phase=Phase.FINISHED, marker=4, tokens=0, arrival=1),
+                                  Camper(position=3, tokens=1),
+                                  Camper(phase=Phase.FINISHED, marker=2, tokens=1, arrival=2)], to_move=1),
+    # a Festival plate (plate 3) and shortfalls on the way home, last camper
+    position_state(SMALL_LAYOUT, [ret(6, 1, 10), Camper(phase=Phase.ELIMINATED, tokens=0)]),
+]
+
+
+@pytest.mark.parametrize("index", range(len(END_GAMES)))
+def test_end_games_valued_exactly_from_the_rules_model_alone(index):
+    """Issue 13: references that share nothing with the search: the generic expectimax over the bare rules
+    model (no `_SearchNode`, no leaf values, no depth limit) values these small end games exactly; the
+    search must reach the end on every line (EXACT) and give the same value for every move and camper."""
+    state = END_GAMES[index]
+    exact = expectimax(state, budget=Budget(120))
+    assert exact.exact
+    alternatives, stats = search(state, 30, Budget(120))
+    assert not stats.used_leaf
+    expected = {alt.action: alt.values for alt in exact.alternatives}
+    assert {action for action, _ in alternatives} == set(expected)
+    for action, values in alternatives:
+        assert values == pytest.approx(expected[action], abs=TOLERANCE), action
