@@ -8,7 +8,7 @@ from campsolver.service.errors import InvalidArgument, require, require_limit
 from campsolver.service.games.shared import PROOF_TO_PROTO, grade_from_proto, grade_to_proto
 from campsolver.solver.camper_tour import hint as hint_search
 from campsolver.solver.camper_tour import puzzle as puzzles
-from campsolver.solver.camper_tour import rules, solo
+from campsolver.solver.camper_tour import render, rules, solo
 from campsolver.solver.camper_tour.rules import (
     Action,
     Announce,
@@ -417,11 +417,15 @@ def generate_puzzle(
     except LookupError as error:
         raise InvalidArgument("grade", f"no puzzle of that grade for this seed: {error}") from None
     evidence = puzzle.evidence
-    camper = puzzle.state.campers[puzzle.state.to_move]
-    text = (
-        f"Camper Tour puzzle (seed {puzzle.seed}, {puzzle.grade.value}): camper {puzzle.state.to_move + 1} "
-        f"is on plate {camper.position} heading home with {camper.tokens} tokens (marker {camper.marker}); "
-        f"{len(puzzle.state.campers) - 1} other camper(s) on the route. What do you announce?"
+    question = render.question(puzzle.state)
+    text = (f"Camper Tour puzzle (seed {puzzle.seed}, {puzzle.grade.value})\n{render.text_board(puzzle.state)}\n\n"
+            f"Question: {question}")
+    second = evidence.moves[1]
+    solution_text = (
+        f"Answer: {move_label(puzzle.solution)} (expected final score {evidence.moves[0].value:.3f}); the next best, "
+        f"{move_label(second.action)}, is worth {second.value:.3f} ({puzzle.margin:.3f} less). "
+        + ("Values are exact (the solo solver)." if evidence.proof is Proof.EXACT
+           else f"Values come from a depth-{evidence.depth} search (not proven).")
     )
     return pb.CamperTourServiceGeneratePuzzleResponse(
         puzzle=common_pb2.PuzzleEnvelope(
@@ -449,6 +453,10 @@ def generate_puzzle(
             unique=evidence.proof is Proof.EXACT,
             proof=PROOF_TO_PROTO[evidence.proof],
             text=text,
+            svg=render.svg_strip(puzzle.state),
+            solution_text=solution_text,
+            solution_svg=render.svg_strip(puzzle.state, answer=puzzle.solution),
+            question=question,
         ),
         state=state_to_proto(puzzle.state),
         solution=move_to_proto(puzzle.solution),

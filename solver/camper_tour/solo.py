@@ -829,7 +829,7 @@ def _kind_odds(state: TourState) -> list[tuple[PlateKind, float]]:
 def play_solo(state: TourState, policy: Callable[[TourState], Action], rng: np.random.Generator,
               budget: Budget | None = None, max_steps: int = 100_000) -> float:
     """Play one solo game through the rules model; returns the final score (failed rolls just repeat)."""
-    for step in range(max_steps):
+    for _step in range(max_steps):
         if state.stage == Stage.OVER:
             return float(state.campers[0].score)
         if budget is not None:

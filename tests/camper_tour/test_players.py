@@ -25,7 +25,7 @@ def test_every_player_only_plays_legal_moves_to_the_end(name, config):
                 moves += 1
             else:
                 state = state.child(sample_outcome(state, rng))
-        assert moves > 0 and state.winner() is not None or all(c.score == 0 for c in state.campers)
+        assert (moves > 0 and state.winner() is not None) or all(c.score == 0 for c in state.campers)
 
 
 def test_rules_of_thumb_do_what_they_say():
