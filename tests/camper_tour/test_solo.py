@@ -210,3 +210,21 @@ def test_alternatives_cover_turn_back_and_comforts():
     assert TurnBack() in actions and Announce(10) in actions and Announce(11) not in actions
     pending = SoloPosition(position=10, tokens=4, pending=Pending.COMFORTS_CHOICE, laid=laid)
     assert {a.action for a in solve_solo(config, pending, Budget(10)).alternatives} == {TurnBack(), *ComfortsChoice}
+
+
+def test_exact_is_claimed_only_when_value_iteration_converged(monkeypatch):
+    """Proof rule of the known-layout DP: EXACT only at a bitwise fixed point. With one sweep allowed, a route
+    whose No Parking sends the camper back before a Festival (outward cycles), and an away-from-home return
+    table, cannot converge: HEURISTIC, with a note. (Claiming EXACT regardless must fail this test.)"""
+    import campsolver.solver.camper_tour.solo as solo_module
+
+    layout = tuple(K.VILLAGE_FESTIVAL if i == 3 else K.NO_PARKING if i in (8, 12) else K.NORMAL for i in range(20))
+    config = Config(plate_count=20, starting_tokens=10, layout=layout)
+    assert solve_solo(config, SoloPosition(tokens=10), Budget(30)).proof == Proof.EXACT
+    away = Config(plate_count=20, starting_tokens=10, layout=layout, no_parking_return=NoParkingReturn.AWAY_FROM_HOME)
+    home = SoloPosition(position=15, tokens=3, phase=Phase.RETURN, marker=16, laid=layout[:16])
+    assert solve_solo(away, home, Budget(30)).proof == Proof.EXACT
+    monkeypatch.setattr(solo_module, "MAX_SWEEPS", 1)
+    capped = solve_solo(config, SoloPosition(tokens=10), Budget(30))
+    assert capped.proof == Proof.HEURISTIC and capped.notes
+    assert solve_solo(away, home, Budget(30)).proof == Proof.HEURISTIC
