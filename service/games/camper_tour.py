@@ -543,5 +543,5 @@ HANDLERS: dict[str, Any] = {
 
 def warm_up() -> None:
     """Build the all-normal solo tables the hint leaves use, before reporting SERVING."""
-    solo.all_normal_tables(rules.PLATE_COUNT, rules.STARTING_TOKENS)
+    solo.all_normal_tables(rules.PLATE_COUNT, Config().token_limit)
 

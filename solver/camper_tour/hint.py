@@ -227,11 +227,16 @@ def _win_hint(state: TourState, budget: Budget, started: float, seed: int) -> Hi
     candidates = [baseline] + [a for a in legal if a in proposals and a != baseline]
     outcomes: dict[Action, list[float]] = {a: [] for a in candidates}
     interrupted = False
+    slowest = 0.0  # the longest playout so far: another one starts only if it would still end in time
     for i in range(MAX_PLAYOUTS):
         try:
             for action in candidates:
                 budget.check()
+                if budget.remaining() < slowest:
+                    raise SolveInterrupted("deadline")
+                began = time.monotonic()
                 outcomes[action].append(_playout(state.child(action), player, rng_for(seed, "camper-tour-win", i)))
+                slowest = max(slowest, time.monotonic() - began)
         except SolveInterrupted:
             interrupted = True
             break

@@ -75,7 +75,7 @@ ACTION_OF_CODE: dict[int, Action] = {TURN_BACK: TurnBack(), PASS: Pass(), RECOVE
 
 ROLL_PROBABILITY = {total: float(p) for total, p in TWO_DICE}
 _FACE = 1.0 / DIE_FACES
-_CHECK_EVERY = 32
+_CHECK_EVERY = 1  # every expanded node or frontier summary: one summary can take milliseconds
 
 CamperCode = tuple[int, int, int, int, int, int]
 StateCode = tuple[int, tuple[CamperCode, ...], tuple[int, ...]]
@@ -171,7 +171,7 @@ class CamperTourSearch:
 
     def _tick(self) -> None:
         self.stats.nodes += 1
-        if self.budget is not None and self.stats.nodes % _CHECK_EVERY == 1:
+        if self.budget is not None and self.stats.nodes % _CHECK_EVERY == 0:
             self.budget.check()
 
     def value(self, state: StateCode, depth: int) -> Values:
