@@ -40,14 +40,18 @@ def test_hint_is_the_depth_limited_expectimax_of_the_rules_model():
     assert {m.action: m.value for m in result.moves} == pytest.approx(expected)
 
 
-def test_solo_hint_equals_exact_solo_values():
-    laid = (K.NORMAL, K.NO_PARKING, K.NORMAL, K.VILLAGE_FESTIVAL) + (K.NORMAL,) * 8
-    config = Config(plate_count=40, specials=((K.NO_PARKING, 1), (K.VILLAGE_FESTIVAL, 1)))
-    state = position_state(config, [Camper(position=12, tokens=7)], laid=laid)
+def test_solo_hint_equals_the_brute_force_of_the_rules_model():
+    """Issue 13: the solo hint calls the solo DP, so it is checked against the generic expectimax over the bare
+    rules model (which shares nothing with the DP), not against the DP itself."""
+    laid = (K.NORMAL, K.NO_PARKING, K.NORMAL, K.VILLAGE_FESTIVAL) + (K.NORMAL,) * 3
+    config = Config(plate_count=10, starting_tokens=4, token_supply=7,
+                    specials=((K.NO_PARKING, 1), (K.VILLAGE_FESTIVAL, 1)))
+    state = position_state(config, [Camper(position=7, tokens=3)], laid=laid)
     result = hint(state, Budget(10))
-    solved = solve_solo(config, SoloPosition(position=12, tokens=7, laid=laid), Budget(10))
-    assert result.proof == solved.proof == Proof.EXACT
-    assert {m.action: m.value for m in result.moves} == {a.action: a.value for a in solved.alternatives}
+    brute = expectimax(state, budget=Budget(120))
+    assert result.proof == Proof.EXACT and brute.exact
+    expected = {alt.action: alt.values[0] for alt in brute.alternatives}
+    assert {m.action: m.value for m in result.moves} == pytest.approx(expected, abs=1e-9)
 
 
 def test_hint_is_deterministic_and_opening_hint_works_with_unrevealed_specials():
