@@ -4,7 +4,6 @@ import pytest
 from campsolver.solver.camper_tour.hint import hint, leaf_values
 from campsolver.solver.camper_tour.rules import TWO_DICE, Camper, Config, Phase, PlateKind, position_state
 from campsolver.solver.camper_tour.search import search
-from campsolver.solver.camper_tour.solo import SoloPosition, solve_solo
 from campsolver.solver.core.budget import Budget, SolveInterrupted
 from campsolver.solver.core.cpsat import Proof
 from campsolver.solver.core.expectimax import expectimax

@@ -119,7 +119,7 @@ def test_hand_made_positions_match_the_generic_expectimax(index, depth):
     assert_same_as_reference(HAND_MADE[index], depth)
 
 
-@pytest.mark.parametrize("config", [SMALL_STACK, SMALL_LAYOUT, VARIANT_LAYOUT],
+@pytest.mark.parametrize("config", [pytest.param(SMALL_STACK, marks=pytest.mark.slow), SMALL_LAYOUT, VARIANT_LAYOUT],
                          ids=["stack", "layout", "variants"])
 def test_random_positions_at_depth_2_match_the_generic_expectimax(config):
     for state in seeded_positions(config, 3, first_seed=100):

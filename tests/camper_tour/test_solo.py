@@ -79,7 +79,7 @@ SPECIAL_CONFIG = Config(plate_count=10, starting_tokens=6, layout=SPECIAL_LAYOUT
     "position",
     [
         SoloPosition(tokens=6),
-        SoloPosition(position=3, tokens=4, laid=SPECIAL_LAYOUT[:3]),
+        pytest.param(SoloPosition(position=3, tokens=4, laid=SPECIAL_LAYOUT[:3]), marks=pytest.mark.slow),
         SoloPosition(position=8, tokens=2, pending=Pending.COMFORTS_CHOICE, laid=SPECIAL_LAYOUT[:8]),
         SoloPosition(position=9, tokens=5, phase=Phase.RETURN, marker=10, laid=SPECIAL_LAYOUT),
         SoloPosition(position=8, tokens=1, phase=Phase.RETURN, marker=9, pending=Pending.COMFORTS_CHOICE,
@@ -93,8 +93,12 @@ def test_known_layout_with_specials_matches_brute_force(position):
 @pytest.mark.parametrize(
     ("specials", "position"),
     [
-        (((K.MECHANICAL_PROBLEM, 1), (K.NO_PARKING, 1)), SoloPosition(tokens=5)),
-        (((K.VILLAGE_FESTIVAL, 1), (K.UNEXPECTED_COMFORTS, 1)), SoloPosition(tokens=5)),
+        pytest.param((((K.MECHANICAL_PROBLEM, 1), (K.NO_PARKING, 1))), SoloPosition(tokens=5),
+                     marks=pytest.mark.slow),
+        pytest.param(((K.VILLAGE_FESTIVAL, 1), (K.UNEXPECTED_COMFORTS, 1)), SoloPosition(tokens=5),
+                     marks=pytest.mark.slow),
+        (((K.VILLAGE_FESTIVAL, 1), (K.UNEXPECTED_COMFORTS, 1)), SoloPosition(position=3, tokens=3,
+                                                                            laid=(K.NORMAL,) * 3)),
         (((K.NO_PARKING, 2),), SoloPosition(position=2, tokens=5, laid=(K.NORMAL, K.NO_PARKING))),
     ],
 )
