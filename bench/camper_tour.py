@@ -197,11 +197,46 @@ def head_to_head_main(games: int, hint_seconds: float, campers_list: tuple[int, 
                 HEAD_TO_HEAD_RESULTS.write_text(json.dumps(rows, indent=2))
 
 
+BASELINE_RESULTS = Path(__file__).resolve().parent / "results" / "camper_tour_racer_baseline.json"
+
+
+def baseline_main(games: int) -> None:
+    """The hint's own baseline without playouts: the `racer` rule in one seat (rotated), the opponent's rule
+    in the others, `games` seeded games a pairing (fast: no search)."""
+    from campsolver.solver.camper_tour.players import PLAYERS, racer
+
+    rows = []
+    for campers in (2, 3):
+        for config in (all_normal(), Config()):
+            for opponent in ("announce-7", "greedy", "solo-optimal"):
+                wins = 0
+                for g in range(games):
+                    seat = g % campers
+                    players = [PLAYERS[opponent]] * campers
+                    players[seat] = racer
+                    rng = rng_for(0, "camper-tour-baseline", campers, opponent, g)
+                    state = new_game(config, campers)
+                    while not state.game_over:
+                        if state.current_player() >= 0:
+                            state = state.child(players[state.to_move](state))
+                        else:
+                            state = state.child(sample_outcome(state, rng))
+                    wins += state.winner() == seat
+                low, high = wilson(wins, games)
+                rows.append({"campers": campers, "specials": config.has_specials, "opponent": opponent,
+                             "games": games, "wins": wins, "win_rate": wins / games, "wilson95": [low, high]})
+                print(f"| {campers} | {'default' if config.has_specials else 'none'} | {opponent} | {games} | "
+                      f"{wins / games:.3f} | [{low:.3f}, {high:.3f}] |", flush=True)
+    BASELINE_RESULTS.write_text(json.dumps(rows, indent=2))
+
+
 if __name__ == "__main__":
     arguments = sys.argv[1:]
     if "--head-to-head" in arguments:
         games = int(arguments[arguments.index("--games") + 1]) if "--games" in arguments else 400
         seconds = float(arguments[arguments.index("--hint-seconds") + 1]) if "--hint-seconds" in arguments else 0.2
         head_to_head_main(games, seconds)
+    elif "--racer-baseline" in arguments:
+        baseline_main(int(arguments[arguments.index("--games") + 1]) if "--games" in arguments else 402)
     else:
         main(reference="--reference" in arguments)
