@@ -1,6 +1,6 @@
 """`make bench`: every benchmark in one run (so ratios compare like with like), tables on stdout, JSON files.
 
-    python -m bench [--only camper-tour,grpc,happy-campers-max,happy-campers-hint,load] [--quick]
+    python -m bench [--only camper-tour,grpc,happy-campers-max,happy-campers-hint,load,camper-tour-head-to-head] [--quick]
 """
 
 from __future__ import annotations
@@ -11,7 +11,14 @@ import time
 
 from bench.common import write_json
 
-SUITES = ("camper-tour", "grpc", "happy-campers-max", "happy-campers-hint", "load")
+SUITES = (
+    "camper-tour",
+    "grpc",
+    "happy-campers-max",
+    "happy-campers-hint",
+    "load",
+    "camper-tour-head-to-head",
+)
 
 
 def run_suite(name: str, quick: bool) -> None:
@@ -19,6 +26,9 @@ def run_suite(name: str, quick: bool) -> None:
     print(f"\n# {name}")
     if name == "camper-tour":
         importlib.import_module("bench.camper_tour").main()
+    elif name == "camper-tour-head-to-head":
+        # 400 games a pairing at 0.2 s a hint move is hours on one core: --quick plays 24
+        importlib.import_module("bench.camper_tour").head_to_head_main(24 if quick else 400, 0.2)
     elif name == "grpc":
         from bench import grpc_latency
 

@@ -138,5 +138,105 @@ def main(reference: bool = False) -> dict[str, object]:
     return figures
 
 
+# --- head to head: the win-probability hint against fixed players -----------------------------------------
+
+HEAD_TO_HEAD_RESULTS = Path(__file__).resolve().parent / "results" / "camper_tour_head_to_head.json"
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson score 95% interval of a win rate."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * (p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5 / (1 + z * z / n)
+    return (centre - half, centre + half)
+
+
+def head_to_head(config: Config, campers: int, opponent: str, games: int, hint_seconds: float,
+                 seed: int = 0) -> dict[str, object]:
+    """`games` seeded games: the hint (WIN_PROBABILITY, `hint_seconds` a move, rank-1 move) in one seat, the
+    opponent's rule in every other; the hint's seat rotates game by game."""
+    from campsolver.solver.camper_tour.hint import Objective
+    from campsolver.solver.camper_tour.players import PLAYERS
+
+    rival = PLAYERS[opponent]
+    wins = 0
+    for g in range(games):
+        seat = g % campers
+        rng = rng_for(seed, "camper-tour-h2h", campers, opponent, g)
+        state = new_game(config, campers)
+        while not state.game_over:
+            if state.current_player() >= 0:
+                if state.to_move == seat:
+                    action = hint(state, Budget(hint_seconds), objective=Objective.WIN_PROBABILITY,
+                                  seed=g).best.action
+                else:
+                    action = rival(state)
+                state = state.child(action)
+            else:
+                state = state.child(sample_outcome(state, rng))
+        wins += state.winner() == seat
+    low, high = wilson(wins, games)
+    return {"campers": campers, "specials": config.has_specials, "opponent": opponent, "games": games,
+            "hint_seconds": hint_seconds, "wins": wins, "win_rate": wins / games, "wilson95": [low, high],
+            "fair_share": 1 / campers}
+
+
+def head_to_head_main(games: int, hint_seconds: float, campers_list: tuple[int, ...] = (2, 3)) -> None:
+    rows = []
+    for campers in campers_list:
+        for config in (all_normal(), Config()):
+            for opponent in ("announce-7", "greedy", "solo-optimal"):
+                row = head_to_head(config, campers, opponent, games, hint_seconds)
+                rows.append(row)
+                low, high = row["wilson95"]  # type: ignore[misc]
+                print(f"| {campers} | {'default' if row['specials'] else 'none'} | {opponent} | {games} | "
+                      f"{row['win_rate']:.3f} | [{low:.3f}, {high:.3f}] | {row['fair_share']:.2f} |", flush=True)
+                HEAD_TO_HEAD_RESULTS.parent.mkdir(parents=True, exist_ok=True)
+                HEAD_TO_HEAD_RESULTS.write_text(json.dumps(rows, indent=2))
+
+
+BASELINE_RESULTS = Path(__file__).resolve().parent / "results" / "camper_tour_racer_baseline.json"
+
+
+def baseline_main(games: int) -> None:
+    """The hint's own baseline without playouts: the `racer` rule in one seat (rotated), the opponent's rule
+    in the others, `games` seeded games a pairing (fast: no search)."""
+    from campsolver.solver.camper_tour.players import PLAYERS, racer
+
+    rows = []
+    for campers in (2, 3):
+        for config in (all_normal(), Config()):
+            for opponent in ("announce-7", "greedy", "solo-optimal"):
+                wins = 0
+                for g in range(games):
+                    seat = g % campers
+                    players = [PLAYERS[opponent]] * campers
+                    players[seat] = racer
+                    rng = rng_for(0, "camper-tour-baseline", campers, opponent, g)
+                    state = new_game(config, campers)
+                    while not state.game_over:
+                        if state.current_player() >= 0:
+                            state = state.child(players[state.to_move](state))
+                        else:
+                            state = state.child(sample_outcome(state, rng))
+                    wins += state.winner() == seat
+                low, high = wilson(wins, games)
+                rows.append({"campers": campers, "specials": config.has_specials, "opponent": opponent,
+                             "games": games, "wins": wins, "win_rate": wins / games, "wilson95": [low, high]})
+                print(f"| {campers} | {'default' if config.has_specials else 'none'} | {opponent} | {games} | "
+                      f"{wins / games:.3f} | [{low:.3f}, {high:.3f}] |", flush=True)
+    BASELINE_RESULTS.write_text(json.dumps(rows, indent=2))
+
+
 if __name__ == "__main__":
-    main(reference="--reference" in sys.argv[1:])
+    arguments = sys.argv[1:]
+    if "--head-to-head" in arguments:
+        games = int(arguments[arguments.index("--games") + 1]) if "--games" in arguments else 400
+        seconds = float(arguments[arguments.index("--hint-seconds") + 1]) if "--hint-seconds" in arguments else 0.2
+        head_to_head_main(games, seconds)
+    elif "--racer-baseline" in arguments:
+        baseline_main(int(arguments[arguments.index("--games") + 1]) if "--games" in arguments else 402)
+    else:
+        main(reference="--reference" in arguments)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+import grpc
 import pytest
 from campsolver.clients.client import CampsolverClient
 from campsolver.service.games import camper_tour as ct_service
@@ -81,7 +82,13 @@ def test_happy_campers_max_matches_the_exhaustive_oracle(client: CampsolverClien
 def test_camper_tour_max_is_the_solo_value_and_hint_moves_are_legal(client: CampsolverClient) -> None:
     response = client.camper_tour.max_score(ct_service.EXAMPLES["MaxScore"](), timeout=30)
     assert response.proof == common_pb2.PROOF_STATUS_EXACT
-    assert response.expected_score == pytest.approx(69.894372, abs=1e-6)
+    # The figure comes from the independent Fraction oracle (written from the rulebook, no package code).
+    from tests.camper_tour.test_solo_oracle import make_oracle
+
+    outward, _, _ = make_oracle(("normal",) * ct_rules.PLATE_COUNT, ct_rules.STARTING_TOKENS)
+    independent = float(outward(0, ct_rules.STARTING_TOKENS))
+    assert f"{independent:.6f}" == "69.894372"
+    assert response.expected_score == pytest.approx(independent, abs=1e-9)
     assert response.alternatives[0].ranking.value == pytest.approx(response.expected_score, abs=1e-12)
     request = ct_service.EXAMPLES["Hint"]()
     hint = client.camper_tour.hint(request, timeout=30)
@@ -132,7 +139,7 @@ def test_camper_tour_score_accepts_a_finished_game_and_rejects_absurd_campers(cl
     finished = ct.CamperTourState(
         rules=ct_service.ALL_NORMAL_RULES,
         campers=[
-            ct.Camper(phase=ct.CAMPER_PHASE_FINISHED, marker=50, tokens=-2, arrival=1),
+            ct.Camper(phase=ct.CAMPER_PHASE_FINISHED, marker=48, tokens=0, arrival=1),
             ct.Camper(phase=ct.CAMPER_PHASE_FINISHED, marker=44, tokens=0, arrival=2),
         ],
     )
@@ -145,4 +152,92 @@ def test_camper_tour_score_accepts_a_finished_game_and_rejects_absurd_campers(cl
     )
     with pytest.raises(CampsolverError) as caught:
         client.camper_tour.score(ct.CamperTourServiceScoreRequest(state=absurd), timeout=10)
-    assert caught.value.violations[0].field == "state.campers[0].marker"
+    assert caught.value.violations[0].field == "state.campers[0].tokens"
+
+
+CT_NORMAL = ct.CamperTourRules(unexpected_comforts=0, mechanical_problem=0, village_festival=0, no_parking=0)
+
+
+def test_camper_tour_one_validation_for_all_five_rpcs(client: CampsolverClient) -> None:
+    """Issue 7 section 5: a returner whose marker lies beyond the laid plates was INTERNAL for max and hint and
+    accepted by Score and LegalMoves; every RPC now answers INVALID_ARGUMENT naming the field."""
+    from campsolver.clients.client import CampsolverError
+
+    bad = ct.CamperTourState(rules=CT_NORMAL, placed=[ct.PLATE_KIND_NORMAL] * 2,
+                             campers=[ct.Camper(position=2, phase=ct.CAMPER_PHASE_RETURN, marker=3, tokens=5)])
+    calls = [
+        lambda: client.camper_tour.hint(ct.CamperTourServiceHintRequest(state=bad), timeout=10),
+        lambda: client.camper_tour.max_score(ct.CamperTourServiceMaxScoreRequest(state=bad), timeout=10),
+        lambda: client.camper_tour.score(ct.CamperTourServiceScoreRequest(state=bad), timeout=10),
+        lambda: client.camper_tour.legal_moves(ct.CamperTourServiceLegalMovesRequest(state=bad), timeout=10),
+    ]
+    for call in calls:
+        with pytest.raises(CampsolverError) as caught:
+            call()
+        assert caught.value.code == grpc.StatusCode.INVALID_ARGUMENT
+        assert caught.value.violations[0].field == "state.campers[0].marker"
+    # GeneratePuzzle takes no state: its only free fields are checked the same way.
+    with pytest.raises(CampsolverError) as caught:
+        client.camper_tour.generate_puzzle(ct.CamperTourServiceGeneratePuzzleRequest(seed=1, grade=99), timeout=10)
+    assert caught.value.code == grpc.StatusCode.INVALID_ARGUMENT and caught.value.violations[0].field == "grade"
+
+
+def test_camper_tour_score_shows_a_finished_game_by_the_arrival_rule(client: CampsolverClient) -> None:
+    # One camper home with marker 40, another outward on plate 10: the arrival was furthest ahead, game over.
+    state = ct.CamperTourState(rules=CT_NORMAL, campers=[
+        ct.Camper(phase=ct.CAMPER_PHASE_FINISHED, marker=40, tokens=0, arrival=1),
+        ct.Camper(position=10, phase=ct.CAMPER_PHASE_OUTWARD, tokens=12)], to_move=1)
+    response = client.camper_tour.score(ct.CamperTourServiceScoreRequest(state=state), timeout=10)
+    assert response.game_over and response.winner == 0 and list(response.scores) == [40, 0]
+    # ...but with the other camper out on plate 45 the game goes on, and it is that camper's move.
+    state.campers[1].position = 45
+    response = client.camper_tour.score(ct.CamperTourServiceScoreRequest(state=state), timeout=10)
+    assert not response.game_over
+    legal = client.camper_tour.legal_moves(ct.CamperTourServiceLegalMovesRequest(state=state), timeout=10)
+    assert legal.to_move == 1 and legal.moves
+    # A request with more tokens than dealt is a state the supply can reach: accepted.
+    state.campers[1].tokens = 27
+    assert client.camper_tour.score(ct.CamperTourServiceScoreRequest(state=state), timeout=10).scores[0] == 40
+
+
+def test_camper_tour_max_keeps_its_time_limit_and_frees_its_worker(client: CampsolverClient) -> None:
+    """Issue 7 section 5: `max` on a short route with specials answered after 6-13 s for a 0.2 s limit (the
+    Monte Carlo loop never checked the budget). Now it stops at its limit (an answer or DEADLINE_EXCEEDED)."""
+    import time
+
+    from campsolver.clients.client import CampsolverError
+
+    request = ct.CamperTourServiceMaxScoreRequest(
+        rules=ct.CamperTourRules(plates=10, unexpected_comforts=2, village_festival=0, no_parking=1),
+        options=common_pb2.SolveOptions(time_limit_seconds=0.2))
+    started = time.monotonic()
+    try:
+        client.camper_tour.max_score(request, timeout=30)
+    except CampsolverError as error:
+        assert error.code == grpc.StatusCode.DEADLINE_EXCEEDED
+    assert time.monotonic() - started < 3.0  # the limit is 0.2 s; 3 s leaves room for a loaded machine
+    # the worker is free again: a quick call is answered at once
+    assert client.camper_tour.legal_moves(ct_service.EXAMPLES["LegalMoves"](), timeout=10).moves
+
+
+def test_camper_tour_four_camper_hint_answers_before_the_client_deadline(client: CampsolverClient) -> None:
+    """Issue 7 section 5: a 4-camper hint overran its deadline (clients got DEADLINE_EXCEEDED instead of the
+    best answer so far). With no time limit of its own, the hint's budget is the deadline minus the margin."""
+    state = ct.CamperTourState(rules=CT_NORMAL, campers=[
+        ct.Camper(position=20, tokens=14), ct.Camper(position=24, tokens=12), ct.Camper(position=31, tokens=9),
+        ct.Camper(position=27, tokens=11)], to_move=0)
+    for objective in (common_pb2.OBJECTIVE_EXPECTED_SCORE, common_pb2.OBJECTIVE_WIN_PROBABILITY):
+        response = client.camper_tour.hint(
+            ct.CamperTourServiceHintRequest(state=state, objective=objective), timeout=1.5)
+        assert response.alternatives and response.objective == objective
+        assert response.stats.wall_time_seconds < 1.5
+
+
+def test_camper_tour_hint_ranks_by_win_probability_by_default(client: CampsolverClient) -> None:
+    request = ct_service.EXAMPLES["Hint"]()
+    response = client.camper_tour.hint(request, timeout=30)
+    assert response.objective == common_pb2.OBJECTIVE_WIN_PROBABILITY
+    assert all(0.0 <= a.ranking.value <= 1.0 for a in response.alternatives)
+    assert response.stats.samples > 0 and "playouts" in response.note
+    solo = ct.CamperTourServiceHintRequest(state=ct.CamperTourState(rules=CT_NORMAL, campers=[ct.Camper()]))
+    assert client.camper_tour.hint(solo, timeout=30).objective == common_pb2.OBJECTIVE_EXPECTED_SCORE

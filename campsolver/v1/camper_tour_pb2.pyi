@@ -17,6 +17,18 @@ class PlateKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     PLATE_KIND_VILLAGE_FESTIVAL: _ClassVar[PlateKind]
     PLATE_KIND_NO_PARKING: _ClassVar[PlateKind]
 
+class TokenRule(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    TOKEN_RULE_UNSPECIFIED: _ClassVar[TokenRule]
+    TOKEN_RULE_SUPPLY: _ClassVar[TokenRule]
+    TOKEN_RULE_PER_CAMPER_CAP: _ClassVar[TokenRule]
+
+class NoParkingReturn(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    NO_PARKING_RETURN_UNSPECIFIED: _ClassVar[NoParkingReturn]
+    NO_PARKING_RETURN_TOWARD_START: _ClassVar[NoParkingReturn]
+    NO_PARKING_RETURN_AWAY_FROM_HOME: _ClassVar[NoParkingReturn]
+
 class CamperPhase(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     CAMPER_PHASE_UNSPECIFIED: _ClassVar[CamperPhase]
@@ -43,6 +55,12 @@ PLATE_KIND_UNEXPECTED_COMFORTS: PlateKind
 PLATE_KIND_MECHANICAL_PROBLEM: PlateKind
 PLATE_KIND_VILLAGE_FESTIVAL: PlateKind
 PLATE_KIND_NO_PARKING: PlateKind
+TOKEN_RULE_UNSPECIFIED: TokenRule
+TOKEN_RULE_SUPPLY: TokenRule
+TOKEN_RULE_PER_CAMPER_CAP: TokenRule
+NO_PARKING_RETURN_UNSPECIFIED: NoParkingReturn
+NO_PARKING_RETURN_TOWARD_START: NoParkingReturn
+NO_PARKING_RETURN_AWAY_FROM_HOME: NoParkingReturn
 CAMPER_PHASE_UNSPECIFIED: CamperPhase
 CAMPER_PHASE_OUTWARD: CamperPhase
 CAMPER_PHASE_RETURN: CamperPhase
@@ -57,7 +75,7 @@ COMFORTS_CHOICE_DISCARD: ComfortsChoice
 COMFORTS_CHOICE_DECLINE: ComfortsChoice
 
 class CamperTourRules(_message.Message):
-    __slots__ = ("plates", "unexpected_comforts", "mechanical_problem", "village_festival", "no_parking", "tokens", "layout")
+    __slots__ = ("plates", "unexpected_comforts", "mechanical_problem", "village_festival", "no_parking", "tokens", "layout", "token_rule", "no_parking_return")
     PLATES_FIELD_NUMBER: _ClassVar[int]
     UNEXPECTED_COMFORTS_FIELD_NUMBER: _ClassVar[int]
     MECHANICAL_PROBLEM_FIELD_NUMBER: _ClassVar[int]
@@ -65,6 +83,8 @@ class CamperTourRules(_message.Message):
     NO_PARKING_FIELD_NUMBER: _ClassVar[int]
     TOKENS_FIELD_NUMBER: _ClassVar[int]
     LAYOUT_FIELD_NUMBER: _ClassVar[int]
+    TOKEN_RULE_FIELD_NUMBER: _ClassVar[int]
+    NO_PARKING_RETURN_FIELD_NUMBER: _ClassVar[int]
     plates: int
     unexpected_comforts: int
     mechanical_problem: int
@@ -72,7 +92,9 @@ class CamperTourRules(_message.Message):
     no_parking: int
     tokens: int
     layout: _containers.RepeatedScalarFieldContainer[PlateKind]
-    def __init__(self, plates: _Optional[int] = ..., unexpected_comforts: _Optional[int] = ..., mechanical_problem: _Optional[int] = ..., village_festival: _Optional[int] = ..., no_parking: _Optional[int] = ..., tokens: _Optional[int] = ..., layout: _Optional[_Iterable[_Union[PlateKind, str]]] = ...) -> None: ...
+    token_rule: TokenRule
+    no_parking_return: NoParkingReturn
+    def __init__(self, plates: _Optional[int] = ..., unexpected_comforts: _Optional[int] = ..., mechanical_problem: _Optional[int] = ..., village_festival: _Optional[int] = ..., no_parking: _Optional[int] = ..., tokens: _Optional[int] = ..., layout: _Optional[_Iterable[_Union[PlateKind, str]]] = ..., token_rule: _Optional[_Union[TokenRule, str]] = ..., no_parking_return: _Optional[_Union[NoParkingReturn, str]] = ...) -> None: ...
 
 class Camper(_message.Message):
     __slots__ = ("position", "phase", "marker", "tokens", "pending", "arrival")
@@ -122,24 +144,30 @@ class CamperTourAlternative(_message.Message):
     def __init__(self, move: _Optional[_Union[CamperTourMove, _Mapping]] = ..., ranking: _Optional[_Union[_common_pb2.RankedAlternative, _Mapping]] = ...) -> None: ...
 
 class CamperTourServiceHintRequest(_message.Message):
-    __slots__ = ("state", "depth", "options")
+    __slots__ = ("state", "depth", "options", "objective")
     STATE_FIELD_NUMBER: _ClassVar[int]
     DEPTH_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    OBJECTIVE_FIELD_NUMBER: _ClassVar[int]
     state: CamperTourState
     depth: int
     options: _common_pb2.SolveOptions
-    def __init__(self, state: _Optional[_Union[CamperTourState, _Mapping]] = ..., depth: _Optional[int] = ..., options: _Optional[_Union[_common_pb2.SolveOptions, _Mapping]] = ...) -> None: ...
+    objective: _common_pb2.Objective
+    def __init__(self, state: _Optional[_Union[CamperTourState, _Mapping]] = ..., depth: _Optional[int] = ..., options: _Optional[_Union[_common_pb2.SolveOptions, _Mapping]] = ..., objective: _Optional[_Union[_common_pb2.Objective, str]] = ...) -> None: ...
 
 class CamperTourServiceHintResponse(_message.Message):
-    __slots__ = ("alternatives", "proof", "stats")
+    __slots__ = ("alternatives", "proof", "stats", "objective", "note")
     ALTERNATIVES_FIELD_NUMBER: _ClassVar[int]
     PROOF_FIELD_NUMBER: _ClassVar[int]
     STATS_FIELD_NUMBER: _ClassVar[int]
+    OBJECTIVE_FIELD_NUMBER: _ClassVar[int]
+    NOTE_FIELD_NUMBER: _ClassVar[int]
     alternatives: _containers.RepeatedCompositeFieldContainer[CamperTourAlternative]
     proof: _common_pb2.ProofStatus
     stats: _common_pb2.SolveStats
-    def __init__(self, alternatives: _Optional[_Iterable[_Union[CamperTourAlternative, _Mapping]]] = ..., proof: _Optional[_Union[_common_pb2.ProofStatus, str]] = ..., stats: _Optional[_Union[_common_pb2.SolveStats, _Mapping]] = ...) -> None: ...
+    objective: _common_pb2.Objective
+    note: str
+    def __init__(self, alternatives: _Optional[_Iterable[_Union[CamperTourAlternative, _Mapping]]] = ..., proof: _Optional[_Union[_common_pb2.ProofStatus, str]] = ..., stats: _Optional[_Union[_common_pb2.SolveStats, _Mapping]] = ..., objective: _Optional[_Union[_common_pb2.Objective, str]] = ..., note: _Optional[str] = ...) -> None: ...
 
 class CamperTourServiceMaxScoreRequest(_message.Message):
     __slots__ = ("state", "rules", "options")

@@ -71,7 +71,8 @@ class CamperTourServiceServicer:
     """
 
     def Hint(self, request, context):
-        """Every choice of the camper to move ranked by expected final score (expectimax, solo values as leaves).
+        """Every choice of the camper to move ranked by its win probability (2-4 campers, default) or expected final
+        score (solo, or on request).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -8,7 +8,7 @@ from campsolver.service.errors import InvalidArgument, require, require_limit
 from campsolver.service.games.shared import PROOF_TO_PROTO, grade_from_proto, grade_to_proto
 from campsolver.solver.camper_tour import hint as hint_search
 from campsolver.solver.camper_tour import puzzle as puzzles
-from campsolver.solver.camper_tour import rules, solo
+from campsolver.solver.camper_tour import render, rules, solo
 from campsolver.solver.camper_tour.rules import (
     Action,
     Announce,
@@ -24,7 +24,6 @@ from campsolver.solver.camper_tour.rules import (
     TurnBack,
 )
 from campsolver.solver.core.budget import Budget
-from campsolver.solver.core.game import TERMINAL
 from campsolver.solver.core.proof import Proof
 
 from campsolver.v1 import camper_tour_pb2 as pb
@@ -66,6 +65,16 @@ PENDING_FROM_PROTO = {
     pb.PENDING_EFFECT_COMFORTS_CHOICE: Pending.COMFORTS_CHOICE,
 }
 PENDING_TO_PROTO = {pending: number for number, pending in PENDING_FROM_PROTO.items()}
+TOKEN_RULE_FROM_PROTO = {
+    pb.TOKEN_RULE_UNSPECIFIED: rules.TokenRule.SUPPLY,
+    pb.TOKEN_RULE_SUPPLY: rules.TokenRule.SUPPLY,
+    pb.TOKEN_RULE_PER_CAMPER_CAP: rules.TokenRule.PER_CAMPER_CAP,
+}
+NO_PARKING_FROM_PROTO = {
+    pb.NO_PARKING_RETURN_UNSPECIFIED: rules.NoParkingReturn.TOWARD_START,
+    pb.NO_PARKING_RETURN_TOWARD_START: rules.NoParkingReturn.TOWARD_START,
+    pb.NO_PARKING_RETURN_AWAY_FROM_HOME: rules.NoParkingReturn.AWAY_FROM_HOME,
+}
 COMFORTS_TO_PROTO = {
     ComfortsChoice.RECOVER: pb.COMFORTS_CHOICE_RECOVER,
     ComfortsChoice.DISCARD: pb.COMFORTS_CHOICE_DISCARD,
@@ -111,8 +120,13 @@ def config_from_proto(message: pb.CamperTourRules, field: str) -> Config:
         require(
             sum(c for _, c in specials) <= plates, f"{field}", "more special plates than plates in the stack"
         )
+    token_rule = TOKEN_RULE_FROM_PROTO.get(message.token_rule)
+    require(token_rule is not None, f"{field}.token_rule", "unknown token rule")
+    no_parking = NO_PARKING_FROM_PROTO.get(message.no_parking_return)
+    require(no_parking is not None, f"{field}.no_parking_return", "unknown No Parking reading")
     try:
-        return Config(plate_count=plates, starting_tokens=tokens, specials=tuple(specials), layout=layout)
+        return Config(plate_count=plates, starting_tokens=tokens, specials=tuple(specials), layout=layout,
+                      token_rule=token_rule, no_parking_return=no_parking)
     except ValueError as error:
         raise InvalidArgument(field, str(error)) from None
 
@@ -130,29 +144,20 @@ def camper_from_proto(message: pb.Camper, config: Config, field: str) -> Camper:
     tokens = message.tokens
     if phase == Phase.OUTWARD and tokens == 0:
         tokens = config.starting_tokens  # unset: the starting count
-    require(
-        tokens <= config.starting_tokens,
-        f"{field}.tokens",
-        f"at most {config.starting_tokens} (the starting count is the cap), got {tokens}",
-    )
+    require(tokens >= 0, f"{field}.tokens",
+            f"tokens are never negative (a missing token moves the place marker back instead), got {tokens}")
+    require(tokens <= config.token_limit, f"{field}.tokens",
+            f"at most {config.token_limit} ({config.token_rule.value}), got {tokens}")
     if phase == Phase.OUTWARD:
-        require(tokens > 0, f"{field}.tokens", "an outward camper without tokens is eliminated")
         require(message.marker == 0, f"{field}.marker", "an outward camper has no marker yet")
     if phase == Phase.RETURN:
-        require(
-            1 < message.position <= message.marker <= config.plate_count,
-            f"{field}.marker",
-            "a returning camper stands between its marker and the starting plate (1 < position <= marker)",
-        )
+        require(message.position > rules.STARTING_PLATE, f"{field}.position",
+                f"a returning camper stands on plate 2 to {config.plate_count} (plate 1 is home)")
     if phase in (Phase.RETURN, Phase.FINISHED):
-        require(
-            rules.STARTING_PLATE < message.marker <= config.plate_count,
-            f"{field}.marker",
-            f"a camper turns back on plate 2 to {config.plate_count}, got {message.marker}",
-        )
         # Each move costs at most 11 tokens (12 rolled on a 1-plate announcement): no real game goes deeper.
         deepest = -MAX_ROLL_OVERSHOOT * 2 * config.plate_count
-        require(tokens >= deepest, f"{field}.tokens", f"at least {deepest}, got {tokens}")
+        require(deepest <= message.marker <= config.plate_count, f"{field}.marker",
+                f"a place marker lies between {deepest} and plate {config.plate_count}, got {message.marker}")
     require(message.arrival >= 0, f"{field}.arrival", "must not be negative")
     return Camper(
         position=message.position,
@@ -175,20 +180,35 @@ def state_from_proto(message: pb.CamperTourState, field: str = "state") -> TourS
     campers = [camper_from_proto(c, config, f"{field}.campers[{i}]") for i, c in enumerate(message.campers)]
     require(0 <= message.to_move < count, f"{field}.to_move", f"must index a camper (0-{count - 1})")
     laid = _plate_kinds(message.placed, f"{field}.placed") if message.placed else None
+    # One validation for every RPC: the rules model's invariants (rules.validate), each camper's field named.
+    reach = max([c.position for c in campers] + [c.marker for c in campers] + [0])
+    if laid is None:
+        laid = config.layout[:reach] if config.layout is not None else (PlateKind.NORMAL,) * reach
+    over = rules.ended_by_arrival(campers)
+    state = TourState(config=config, campers=tuple(campers), to_move=message.to_move, laid=tuple(laid),
+                      stage=Stage.OVER if over else Stage.DECIDE)
     try:
-        if any(c.active for c in campers):
-            return rules.position_state(config, campers, to_move=message.to_move, laid=laid)
-        # Nobody is travelling any more: a finished game (Score and LegalMoves accept it).
-        reach = max([c.position for c in campers] + [c.marker for c in campers] + [0])
-        if laid is None:
-            laid = config.layout[:reach] if config.layout is not None else (PlateKind.NORMAL,) * reach
-        state = TourState(
-            config=config, campers=tuple(campers), to_move=message.to_move, laid=tuple(laid), stage=Stage.OVER
-        )
         rules.validate(state)
-        return state
     except ValueError as error:
-        raise InvalidArgument(field, str(error)) from None
+        raise InvalidArgument(_field_of(state, error, field), str(error)) from None
+    return state
+
+
+def _field_of(state: TourState, error: ValueError, field: str) -> str:
+    """The request field a rules invariant points at: the first camper that breaks it alone, else the table."""
+    for i, camper in enumerate(state.campers):
+        try:
+            rules.validate(TourState(config=state.config, campers=(camper,), laid=state.laid, stage=Stage.OVER))
+        except ValueError as single:
+            text = str(single)
+            part = "marker" if "marker" in text else "tokens" if "token" in text else "position"
+            return f"{field}.campers[{i}].{part}"
+    message = str(error)
+    if "laid" in message or "stack" in message:
+        return f"{field}.placed"
+    if "to move" in message or "skipped turn" in message:
+        return f"{field}.to_move"
+    return f"{field}.campers"
 
 
 def state_to_proto(state: TourState) -> pb.CamperTourState:
@@ -269,6 +289,7 @@ def _check_moves_are_legal(state: TourState, actions: list[Action]) -> None:
 
 def _decision_state(request_state: pb.CamperTourState, field: str = "state") -> TourState:
     state = state_from_proto(request_state, field)
+    require(not state.game_over, field, "the game is over: there is no move to make")
     require(bool(state.legal_actions()), f"{field}.to_move", "the camper to move has no decision to make")
     return state
 
@@ -276,17 +297,45 @@ def _decision_state(request_state: pb.CamperTourState, field: str = "state") -> 
 # --- handlers -------------------------------------------------------------------------------------------
 
 
+OBJECTIVE_FROM_PROTO = {
+    common_pb2.OBJECTIVE_WIN_PROBABILITY: hint_search.Objective.WIN_PROBABILITY,
+    common_pb2.OBJECTIVE_EXPECTED_SCORE: hint_search.Objective.EXPECTED_SCORE,
+}
+OBJECTIVE_TO_PROTO = {objective: number for number, objective in OBJECTIVE_FROM_PROTO.items()}
+
+
+def hint_objective(request: pb.CamperTourServiceHintRequest, state: TourState) -> hint_search.Objective:
+    """Unset: win probability with 2-4 campers, expected score solo (where they are the same thing)."""
+    if request.objective == common_pb2.OBJECTIVE_UNSPECIFIED:
+        if len(state.campers) >= 2:
+            return hint_search.Objective.WIN_PROBABILITY
+        return hint_search.Objective.EXPECTED_SCORE
+    objective = OBJECTIVE_FROM_PROTO.get(request.objective)
+    require(objective is not None, "objective", "Camper Tour hints rank by WIN_PROBABILITY or EXPECTED_SCORE")
+    assert objective is not None
+    return objective
+
+
 def hint(request: pb.CamperTourServiceHintRequest, budget: Budget) -> pb.CamperTourServiceHintResponse:
     require(request.HasField("state"), "state", "a position is required")
     require(request.depth >= 0, "depth", "must not be negative")
     require_limit(request.depth, MAX_HINT_DEPTH, "depth", "search depth")
     state = _decision_state(request.state)
+    objective = hint_objective(request, state)
     if not request.options.time_limit_seconds:
         budget = budget.limited(DEFAULT_HINT_SECONDS)
-    result = hint_search.hint(state, budget, max_depth=request.depth or hint_search.MAX_DEPTH)
+    result = hint_search.hint(state, budget, max_depth=request.depth or hint_search.MAX_DEPTH,
+                              objective=objective, seed=request.options.seed)
     _check_moves_are_legal(state, [m.action for m in result.moves])
+    if result.method.startswith("win-probability"):
+        note = (f"win probability estimated from {result.samples} paired playouts per proposed move (every "
+                "camper then plays the racer rule of thumb); moves no rule proposed are listed with value 0")
+    elif result.proof is Proof.EXACT:
+        note = "exact expected final score"
+    else:
+        note = f"expected final score of a depth-{result.depth} search with solo values at its leaves"
     return pb.CamperTourServiceHintResponse(
-        alternatives=ranked([(m.action, m.value) for m in result.moves]),
+        alternatives=ranked_in_order([(m.action, m.value, m.loss) for m in result.moves]),
         proof=PROOF_TO_PROTO[result.proof],
         stats=common_pb2.SolveStats(
             wall_time_seconds=result.wall_time_s,
@@ -294,8 +343,22 @@ def hint(request: pb.CamperTourServiceHintRequest, budget: Budget) -> pb.CamperT
             depth=result.depth,
             method=result.method,
             interrupted=result.interrupted,
+            samples=result.samples,
         ),
+        objective=OBJECTIVE_TO_PROTO[objective],
+        note=note,
     )
+
+
+def ranked_in_order(moves: list[tuple[Action, float, float]]) -> list[pb.CamperTourAlternative]:
+    """Alternatives in the solver's order (best first), with their own values and losses."""
+    return [
+        pb.CamperTourAlternative(
+            move=move_to_proto(action),
+            ranking=common_pb2.RankedAlternative(rank=i + 1, label=move_label(action), value=value, loss=loss),
+        )
+        for i, (action, value, loss) in enumerate(moves)
+    ]
 
 
 def max_score(request: pb.CamperTourServiceMaxScoreRequest, budget: Budget) -> pb.CamperTourServiceMaxScoreResponse:
@@ -354,11 +417,15 @@ def generate_puzzle(
     except LookupError as error:
         raise InvalidArgument("grade", f"no puzzle of that grade for this seed: {error}") from None
     evidence = puzzle.evidence
-    camper = puzzle.state.campers[puzzle.state.to_move]
-    text = (
-        f"Camper Tour puzzle (seed {puzzle.seed}, {puzzle.grade.value}): camper {puzzle.state.to_move + 1} "
-        f"is on plate {camper.position} heading home with {camper.tokens} tokens (marker {camper.marker}); "
-        f"{len(puzzle.state.campers) - 1} other camper(s) on the route. What do you announce?"
+    question = render.question(puzzle.state)
+    text = (f"Camper Tour puzzle (seed {puzzle.seed}, {puzzle.grade.value})\n{render.text_board(puzzle.state)}\n\n"
+            f"Question: {question}")
+    second = evidence.moves[1]
+    solution_text = (
+        f"Answer: {move_label(puzzle.solution)} (expected final score {evidence.moves[0].value:.3f}); the next best, "
+        f"{move_label(second.action)}, is worth {second.value:.3f} ({puzzle.margin:.3f} less). "
+        + ("Values are exact (the solo solver)." if evidence.proof is Proof.EXACT
+           else f"Values come from a depth-{evidence.depth} search (not proven).")
     )
     return pb.CamperTourServiceGeneratePuzzleResponse(
         puzzle=common_pb2.PuzzleEnvelope(
@@ -386,6 +453,10 @@ def generate_puzzle(
             unique=evidence.proof is Proof.EXACT,
             proof=PROOF_TO_PROTO[evidence.proof],
             text=text,
+            svg=render.svg_strip(puzzle.state),
+            solution_text=solution_text,
+            solution_svg=render.svg_strip(puzzle.state, answer=puzzle.solution),
+            question=question,
         ),
         state=state_to_proto(puzzle.state),
         solution=move_to_proto(puzzle.solution),
@@ -401,7 +472,7 @@ def score(request: pb.CamperTourServiceScoreRequest, budget: Budget) -> pb.Campe
     require(request.HasField("state"), "state", "a position is required")
     state = state_from_proto(request.state)
     winner = state.winner()
-    game_over = state.current_player() == TERMINAL
+    game_over = state.game_over
     return pb.CamperTourServiceScoreResponse(
         scores=[c.score for c in state.campers],
         game_over=game_over,
@@ -452,7 +523,7 @@ EXAMPLES: dict[str, Any] = {
         state=pb.CamperTourState(
             rules=ALL_NORMAL_RULES,
             campers=[
-                pb.Camper(position=0, phase=pb.CAMPER_PHASE_FINISHED, marker=52, tokens=-2, arrival=1),
+                pb.Camper(position=0, phase=pb.CAMPER_PHASE_FINISHED, marker=50, tokens=0, arrival=1),
                 pb.Camper(position=12, phase=pb.CAMPER_PHASE_RETURN, marker=58, tokens=6),
             ],
             to_move=1,
@@ -472,5 +543,5 @@ HANDLERS: dict[str, Any] = {
 
 def warm_up() -> None:
     """Build the all-normal solo tables the hint leaves use, before reporting SERVING."""
-    solo.all_normal_tables(rules.PLATE_COUNT, rules.STARTING_TOKENS)
+    solo.all_normal_tables(rules.PLATE_COUNT, Config().token_limit)
 

@@ -23,8 +23,10 @@ from campsolver.solver.core.game import CHANCE, TERMINAL
 
 #: Track plates in the box, and the length of the longest possible outward journey.
 PLATE_COUNT = 72
-#: Camper tokens each player starts with; also the cap nobody may exceed ("a limit that must not be exceeded").
+#: Camper tokens each player is dealt at the setup.
 STARTING_TOKENS = 25
+#: Camper tokens in the box ("100 wooden camper tokens"): gains are taken from the tokens nobody holds.
+TOKEN_SUPPLY = 100
 #: Announcement bounds ("from a minimum of 1 to a maximum of 10").
 MIN_ANNOUNCEMENT = 1
 MAX_ANNOUNCEMENT = 10
@@ -69,6 +71,25 @@ SPECIAL_KINDS = (
 )
 #: The rulebook says "12 special plates" but not which: three of each is the documented default.
 DEFAULT_SPECIALS: tuple[tuple[PlateKind, int], ...] = tuple((kind, 3) for kind in SPECIAL_KINDS)
+
+
+class TokenRule(enum.Enum):
+    """Where "take those you can ... the total number of tokens constitutes a limit" puts the limit."""
+
+    #: Default: gains are taken from the supply (the box's tokens that nobody holds; paid and discarded
+    #: tokens go back to it), so a camper may hold more than it was dealt.
+    SUPPLY = "supply"
+    #: Named variant: nobody may hold more than the starting count (the supply is then never short).
+    PER_CAMPER_CAP = "per_camper_cap"
+
+
+class NoParkingReturn(enum.Enum):
+    """Which way No Parking's "move back" goes for a camper on the return journey."""
+
+    #: Default: toward the starting plate (the only bound the clause names); a free advance home.
+    TOWARD_START = "toward_start"
+    #: Named variant: back the way the camper came (away from home), never past the furthest plate laid.
+    AWAY_FROM_HOME = "away_from_home"
 
 
 class Phase(enum.Enum):
@@ -134,7 +155,7 @@ class Pass:
 class ComfortsChoice(enum.Enum):
     """The turn spent on Unexpected Comforts ("you may recover or get rid of 3 camper tokens")."""
 
-    RECOVER = "recover"  # +3, capped at the starting count
+    RECOVER = "recover"  # +3, or what the supply (or the per-camper cap) allows
     DISCARD = "discard"  # -3, but never discarding tokens one does not have
     DECLINE = "decline"  # "may": neither
 
@@ -158,8 +179,13 @@ class Config:
     starting_tokens: int = STARTING_TOKENS
     specials: tuple[tuple[PlateKind, int], ...] = DEFAULT_SPECIALS
     layout: tuple[PlateKind, ...] | None = None
+    token_rule: TokenRule = TokenRule.SUPPLY
+    no_parking_return: NoParkingReturn = NoParkingReturn.TOWARD_START
+    token_supply: int = TOKEN_SUPPLY
 
     def __post_init__(self) -> None:
+        if self.token_supply < self.starting_tokens:
+            raise ValueError("the token supply must hold at least one camper's starting tokens")
         if self.plate_count < 2:
             raise ValueError("the route needs at least 2 plates")
         if self.starting_tokens < 1:
@@ -182,6 +208,11 @@ class Config:
         return tuple(counts)
 
     @property
+    def token_limit(self) -> int:
+        """Most tokens one camper can ever hold: the whole supply, or the starting count under the cap variant."""
+        return self.starting_tokens if self.token_rule == TokenRule.PER_CAMPER_CAP else self.token_supply
+
+    @property
     def has_specials(self) -> bool:
         return any(count for kind, count in enumerate(self.stack_counts()) if kind != PlateKind.NORMAL)
 
@@ -196,9 +227,9 @@ class Camper:
     """One camper: where it is, its tokens, its phase and marker, and any effect left for its next turn."""
 
     position: int = OFF_ROUTE
-    tokens: int = STARTING_TOKENS
+    tokens: int = STARTING_TOKENS  # never negative: a shortfall on the return moves the marker instead
     phase: Phase = Phase.OUTWARD
-    marker: int = 0  # the plate of the place marker (set when turning back)
+    marker: int = 0  # the place marker: set on turning back, moved back one plate per token missing
     pending: Pending = Pending.NONE
     arrival: int = 0  # 1 for the first camper home, 2 for the next... (the tie rule)
 
@@ -209,10 +240,11 @@ class Camper:
 
     @property
     def score(self) -> int:
-        """Final score: marker minus |tokens left| at arrival; 0 for a camper that did not finish."""
+        """Final score: the marker (already moved back for every missing token) minus the tokens left at
+        arrival; 0 for a camper that did not finish."""
         if self.phase != Phase.FINISHED:
             return 0
-        return self.marker - abs(self.tokens)
+        return self.marker - self.tokens
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,11 +276,11 @@ class TourState:
         if self.stage != Stage.DECIDE:
             return []
         camper = self.mover
-        if camper.pending == Pending.COMFORTS_CHOICE:
-            return list(ComfortsChoice)
         actions: list[Action] = []
         if camper.phase == Phase.OUTWARD and camper.position >= STARTING_PLATE + 1:
-            actions.append(TurnBack())
+            actions.append(TurnBack())  # "at the start of their turn": a turn spent still is a turn too
+        if camper.pending == Pending.COMFORTS_CHOICE:
+            return actions + list(ComfortsChoice)
         actions.extend(Announce(n) for n in self.legal_announcements())
         return actions or [Pass()]
 
@@ -283,7 +315,16 @@ class TourState:
 
     @property
     def cap(self) -> int:
-        return self.config.starting_tokens
+        """Most tokens the mover may hold after a gain ("take those you can")."""
+        return self.gain_limit(self.to_move)
+
+    def gain_limit(self, index: int) -> int:
+        """Most tokens camper `index` may hold after a gain: its own tokens plus what the supply has left
+        (tokens in the box nobody on the journey holds), or the starting count under the cap variant."""
+        config = self.config
+        if config.token_rule == TokenRule.PER_CAMPER_CAP:
+            return max(config.starting_tokens, self.campers[index].tokens)
+        return config.token_supply - sum(c.tokens for i, c in enumerate(self.campers) if i != index and c.active)
 
     def plate_kind(self, plate: int) -> PlateKind:
         """The kind that acts on a camper stopping on `plate` (the starting plate is never special)."""
@@ -358,12 +399,14 @@ class TourState:
         if isinstance(action, ComfortsChoice):
             tokens = camper.tokens
             if action == ComfortsChoice.RECOVER:
-                tokens = min(self.cap, tokens + COMFORTS_TOKENS)
+                tokens = max(tokens, min(self.cap, tokens + COMFORTS_TOKENS))
             elif action == ComfortsChoice.DISCARD and tokens > 0:
                 tokens = max(0, tokens - COMFORTS_TOKENS)
             camper = replace(camper, tokens=tokens, pending=Pending.NONE)
             return self._with_mover(camper)._after_token_loss()._end_turn()
         if isinstance(action, TurnBack):
+            # The marker goes on the current plate; the same turn continues (an announcement home, or the
+            # Unexpected Comforts choice of a turn spent still).
             camper = replace(camper, phase=Phase.RETURN, marker=camper.position)
             return self._with_mover(camper)
         if isinstance(action, Pass):
@@ -379,19 +422,20 @@ class TourState:
             if self.last_camper_rule:
                 return base._eliminate_mover()
             return base._end_turn()
-        tokens = camper.tokens - (total - announced)
+        payment = total - announced
         if camper.phase == Phase.OUTWARD:
+            tokens = camper.tokens - payment
             if tokens <= 0:
                 # Ran out before turning back. The plates this move would lay are not drawn: the stack is
                 # shuffled, so which plates come next is equally likely either way.
-                return base._with_mover(replace(camper, tokens=tokens))._eliminate_mover()
+                return base._with_mover(replace(camper, tokens=0))._eliminate_mover()
             destination = camper.position + announced
             moved = base._with_mover(replace(camper, position=destination, tokens=tokens))
             if destination > len(self.laid):
                 return replace(moved, stage=Stage.LAY, target=destination)._lay_known_plates()
             return moved._land()
         destination = camper.position - announced
-        moved = base._with_mover(replace(camper, position=destination, tokens=tokens))
+        moved = base._with_mover(replace(pay_on_return(camper, payment), position=destination))
         if destination == STARTING_PLATE:
             return moved._arrive()
         return moved._land()
@@ -422,7 +466,14 @@ class TourState:
         return self._end_turn()
 
     def _no_parking_destination(self, face: int) -> int:
-        return self.mover.position - face
+        camper = self.mover
+        if camper.phase == Phase.RETURN and self.config.no_parking_return == NoParkingReturn.AWAY_FROM_HOME:
+            return camper.position + face
+        return camper.position - face
+
+    def _no_parking_possible(self, destination: int) -> bool:
+        """Inside the route: never beyond the starting plate, nor (moving away from home) the furthest plate laid."""
+        return STARTING_PLATE <= destination <= len(self.laid)
 
     def _effect_outcomes(self) -> list[tuple[int, Fraction]]:
         kind = self.plate_kind(self.mover.position)
@@ -433,7 +484,7 @@ class TourState:
             face
             for face, _ in ONE_DIE
             if not self.occupied(self._no_parking_destination(face), besides=self.to_move)
-        ]
+        ]  # a face that leaves the route is not occupied: it is "no possible move" (lose 3)
         return [(face, Fraction(1, len(free))) for face in free]
 
     def _apply_effect(self, face: int) -> TourState:
@@ -445,14 +496,17 @@ class TourState:
             return base._with_mover(camper)._after_token_loss()._end_turn()
         if kind == PlateKind.VILLAGE_FESTIVAL:
             if face >= FESTIVAL_MIN_GAIN:
-                camper = replace(camper, tokens=min(self.cap, camper.tokens + face))
+                camper = replace(camper, tokens=max(camper.tokens, min(self.cap, camper.tokens + face)))
             else:
                 camper = replace(camper, pending=Pending.SKIP_TURN)
             return base._with_mover(camper)._end_turn()
         assert kind == PlateKind.NO_PARKING
         destination = self._no_parking_destination(face)
-        if destination < STARTING_PLATE:
-            camper = replace(camper, tokens=camper.tokens - NO_PARKING_PENALTY)
+        if not self._no_parking_possible(destination):
+            if camper.phase == Phase.RETURN:
+                camper = pay_on_return(camper, NO_PARKING_PENALTY)
+            else:
+                camper = replace(camper, tokens=camper.tokens - NO_PARKING_PENALTY)
             return base._with_mover(camper)._after_token_loss()._end_turn()
         moved = base._with_mover(replace(camper, position=destination))
         if destination == STARTING_PLATE and camper.phase == Phase.RETURN:
@@ -463,7 +517,7 @@ class TourState:
         """Running out of tokens before turning back eliminates the camper."""
         camper = self.mover
         if camper.phase == Phase.OUTWARD and camper.tokens <= 0:
-            return self._eliminate_mover(end_turn=False)
+            return self._with_mover(replace(camper, tokens=0))._eliminate_mover(end_turn=False)
         return self
 
     def _eliminate_mover(self, *, end_turn: bool = True) -> TourState:
@@ -501,6 +555,11 @@ class TourState:
                 return False
         return True
 
+    @property
+    def game_over(self) -> bool:
+        """The game has ended by the rules: an arrival furthest ahead, or nobody left on the journey."""
+        return self.stage == Stage.OVER
+
     def _end_turn(self) -> TourState:
         """Pass the dice clockwise; a pending skipped turn is consumed on the way."""
         count = len(self.campers)
@@ -520,6 +579,31 @@ class TourState:
         raise AssertionError("turn order did not settle")  # pragma: no cover
 
 
+def pay_on_return(camper: Camper, tokens: int) -> Camper:
+    """Pay `tokens` on the return journey: what is missing moves the place marker back at once, one plate
+    per token ("for each camper token that we should have consumed ... move our place marker back")."""
+    shortfall = max(0, tokens - camper.tokens)
+    return replace(camper, tokens=max(0, camper.tokens - tokens), marker=camper.marker - shortfall)
+
+
+def ended_by_arrival(campers: Sequence[Camper]) -> bool:
+    """Whether a table where nobody is mid-turn is over by the rules, read from the campers alone.
+
+    Over when nobody is on the journey any more, or when the latest camper home is furthest ahead of
+    everybody as they stand (the arrival rule is checked at arrival; a request gives only the present, so
+    the present is taken as the moment of the latest arrival).
+    """
+    if not any(c.active for c in campers):
+        return True
+    finished = [i for i, c in enumerate(campers) if c.phase == Phase.FINISHED]
+    if not finished:
+        return False
+    latest = max(finished, key=lambda i: campers[i].arrival)
+    state = TourState(config=Config(plate_count=max(2, *(c.position for c in campers)), specials=()),
+                      campers=tuple(campers))
+    return state._furthest_ahead(latest)
+
+
 # --- Construction helpers ---------------------------------------------------------------------------
 
 
@@ -528,6 +612,8 @@ def new_game(config: Config | None = None, campers: int = 2, *, first: int = 0) 
     config = config or Config()
     if not MIN_CAMPERS <= campers <= MAX_CAMPERS:
         raise ValueError(f"{MIN_CAMPERS}-{MAX_CAMPERS} campers")
+    if config.token_rule == TokenRule.SUPPLY and campers * config.starting_tokens > config.token_supply:
+        raise ValueError(f"{campers} x {config.starting_tokens} tokens: more than the {config.token_supply} in the box")
     players = tuple(Camper(tokens=config.starting_tokens) for _ in range(campers))
     return TourState(config=config, campers=players, to_move=first)
 
@@ -553,7 +639,7 @@ def position_state(
 
 
 def validate(state: TourState) -> None:
-    """Raise ValueError if `state` breaks an invariant of the rules."""
+    """Raise ValueError if `state` breaks an invariant of the rules (every state the rules can reach passes)."""
     config = state.config
     if not MIN_CAMPERS <= len(state.campers) <= MAX_CAMPERS:
         raise ValueError("1-4 campers")
@@ -566,15 +652,27 @@ def validate(state: TourState) -> None:
     plates = [c.position for c in state.campers if c.active and c.position >= STARTING_PLATE]
     if len(plates) != len(set(plates)):
         raise ValueError("two campers on one plate")
+    held = sum(c.tokens for c in state.campers if c.active)
+    if config.token_rule == TokenRule.SUPPLY and held > config.token_supply:
+        raise ValueError(f"the campers hold {held} tokens, more than the {config.token_supply} in the box")
     for c in state.campers:
-        if c.tokens > config.starting_tokens:
-            raise ValueError("tokens above the cap")
+        if c.tokens < 0:
+            raise ValueError("tokens are never negative (a shortfall moves the place marker back instead)")
+        if config.token_rule == TokenRule.PER_CAMPER_CAP and c.tokens > config.starting_tokens:
+            raise ValueError("tokens above the per-camper cap")
         if c.active and c.position > len(state.laid):
             raise ValueError("camper beyond the laid plates")
-        if c.phase == Phase.OUTWARD and c.tokens <= 0:
+        if c.phase == Phase.OUTWARD and c.active and c.tokens <= 0:
             raise ValueError("an outward camper without tokens is eliminated")
-        if c.phase == Phase.RETURN and not (STARTING_PLATE < c.position <= c.marker):
-            raise ValueError("a returning camper stands between its marker and the start")
+        if c.phase == Phase.OUTWARD and c.marker != 0:
+            raise ValueError("an outward camper has no place marker yet")
+        if c.phase == Phase.RETURN:
+            if c.position <= STARTING_PLATE:
+                raise ValueError("a returning camper stands on plate 2 or later (plate 1 is home)")
+            if c.marker > len(state.laid):
+                raise ValueError("place marker beyond the laid plates")
+        if c.phase == Phase.FINISHED and c.marker > config.plate_count:
+            raise ValueError("place marker beyond the route")
     if state.stage == Stage.DECIDE and not state.mover.active:
         raise ValueError("the camper to move is not on the journey")
     if state.stage == Stage.DECIDE and len(state.campers) >= 2 and state.mover.pending == Pending.SKIP_TURN:

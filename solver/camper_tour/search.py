@@ -39,10 +39,12 @@ from campsolver.solver.camper_tour.rules import (
     Announce,
     Camper,
     ComfortsChoice,
+    NoParkingReturn,
     Pass,
     Pending,
     Phase,
     PlateKind,
+    TokenRule,
     TourState,
     TurnBack,
 )
@@ -73,7 +75,7 @@ ACTION_OF_CODE: dict[int, Action] = {TURN_BACK: TurnBack(), PASS: Pass(), RECOVE
 
 ROLL_PROBABILITY = {total: float(p) for total, p in TWO_DICE}
 _FACE = 1.0 / DIE_FACES
-_CHECK_EVERY = 256
+_CHECK_EVERY = 1  # every expanded node or frontier summary: one summary can take milliseconds
 
 CamperCode = tuple[int, int, int, int, int, int]
 StateCode = tuple[int, tuple[CamperCode, ...], tuple[int, ...]]
@@ -95,7 +97,15 @@ def _active(camper: CamperCode) -> bool:
 
 
 def _score(camper: CamperCode) -> int:
-    return camper[3] - abs(camper[1]) if camper[2] == FINISHED else 0
+    return camper[3] - camper[1] if camper[2] == FINISHED else 0
+
+
+def _pay_on_return(camper: CamperCode, tokens: int) -> CamperCode:
+    """Rules `pay_on_return`: what is missing moves the marker back at once; tokens never below 0."""
+    left = camper[1] - tokens
+    if left >= 0:
+        return (camper[0], left, camper[2], camper[3], camper[4], camper[5])
+    return (camper[0], 0, camper[2], camper[3] + left, camper[4], camper[5])
 
 
 def _eliminated(camper: CamperCode) -> CamperCode:
@@ -126,11 +136,14 @@ class CamperTourSearch:
     def __post_init__(self) -> None:
         config = self.state.config
         self.plate_count = config.plate_count
-        self.cap = config.starting_tokens
+        self.cap = config.token_limit
+        self.per_camper_cap = config.token_rule == TokenRule.PER_CAMPER_CAP
+        self.supply = config.token_supply
+        self.away = config.no_parking_return == NoParkingReturn.AWAY_FROM_HOME
         self.layout = None if config.layout is None else tuple(int(k) for k in config.layout)
         self.root_laid = tuple(int(k) for k in self.state.laid)
         self.root_remaining = self.state.remaining_stack()
-        tables = all_normal_tables(config.plate_count, config.starting_tokens)
+        tables = all_normal_tables(config.plate_count, config.token_limit)
         self.outward_table = tables.value.tolist()  # Python lists: scalar lookups without numpy overhead
         self.return_table = tables.back
         self.axis = tables.axis
@@ -158,7 +171,7 @@ class CamperTourSearch:
 
     def _tick(self) -> None:
         self.stats.nodes += 1
-        if self.budget is not None and self.stats.nodes % _CHECK_EVERY == 1:
+        if self.budget is not None and self.stats.nodes % _CHECK_EVERY == 0:
             self.budget.check()
 
     def value(self, state: StateCode, depth: int) -> Values:
@@ -214,11 +227,13 @@ class CamperTourSearch:
         else:
             options = [tokens]
             if pending == COMFORTS:
-                options = [self._comforts_tokens(choice, tokens) for choice in COMFORTS_ORDER]
+                options = [self._comforts_tokens(choice, tokens, self.cap) for choice in COMFORTS_ORDER]
             if phase == RETURN:
                 value = marker - min(self.return_table.cost_at(position, t) for t in options)
             else:
                 value = max(self._outward_value(position, t) for t in options)
+                if pending == COMFORTS and position > STARTING_PLATE:  # turning back first is a choice too
+                    value = max(value, position - min(self.return_table.cost_at(position, t) for t in options))
         self.leaf_cache[camper] = value
         return value
 
@@ -304,7 +319,19 @@ class CamperTourSearch:
                     occupied.append(c[0])
                 reach = c[3] if phase == RETURN else c[0]
                 ahead_best = reach if ahead_best is None else max(ahead_best, reach)
-        return (campers[player], drawn, tuple(sorted(occupied)), active == 1, finished_best, ahead_best)
+        return (campers[player], drawn, tuple(sorted(occupied)), active == 1, finished_best, ahead_best,
+                self._binding_limit(campers, player))
+
+    def gain_limit(self, campers: tuple[CamperCode, ...], player: int) -> int:
+        """Rules `TourState.gain_limit`: the supply nobody else holds, or the per-camper cap."""
+        if self.per_camper_cap:
+            return max(self.cap, campers[player][1])
+        return self.supply - sum(c[1] for i, c in enumerate(campers) if i != player and _active(c))
+
+    def _binding_limit(self, campers: tuple[CamperCode, ...], player: int) -> int | None:
+        """The gain limit if it could bind this turn (a gain is at most 6), else None (cache-friendly)."""
+        limit = self.gain_limit(campers, player)
+        return limit if limit < campers[player][1] + DIE_FACES else None
 
     # --- rules on the compact state ------------------------------------------------------------------
 
@@ -312,9 +339,9 @@ class CamperTourSearch:
         """`TourState.legal_actions()` in the same order, as codes."""
         player, campers, _ = state
         position, _, phase, _, pending, _ = campers[player]
-        if pending == COMFORTS:
-            return list(COMFORTS_ORDER)
         actions = [TURN_BACK] if phase == OUTWARD and position >= STARTING_PLATE + 1 else []
+        if pending == COMFORTS:
+            return actions + list(COMFORTS_ORDER)
         occupied = {c[0] for i, c in enumerate(campers) if i != player and _active(c) and c[0] >= STARTING_PLATE}
         for n in range(1, MAX_ANNOUNCEMENT + 1):
             destination = position + n if phase == OUTWARD else position - n
@@ -330,9 +357,9 @@ class CamperTourSearch:
         laid = len(self.root_laid)
         return self.root_laid[plate - 1] if plate <= laid else drawn[plate - laid - 1]
 
-    def _comforts_tokens(self, code: int, tokens: int) -> int:
+    def _comforts_tokens(self, code: int, tokens: int, limit: int) -> int:
         if code == RECOVER:
-            return min(self.cap, tokens + COMFORTS_TOKENS)
+            return max(tokens, min(limit, tokens + COMFORTS_TOKENS))
         if code == DISCARD and tokens > 0:
             return max(0, tokens - COMFORTS_TOKENS)
         return tokens
@@ -348,14 +375,14 @@ class CamperTourSearch:
         camper = campers[player]
         result: dict[StateCode, float] = {}
         if code == TURN_BACK:
-            turned = (camper[0], camper[1], RETURN, camper[0], NO_EFFECT, camper[5])
+            turned = (camper[0], camper[1], RETURN, camper[0], camper[4], camper[5])  # a Comforts turn goes on
             self.stats.successors += 1
             return {(player, _replace(campers, player, turned), drawn): 1.0}
         if code == PASS:
             self.stats.successors += 1
             return {settle(campers, player, drawn): 1.0}
         if code <= RECOVER:
-            tokens = self._comforts_tokens(code, camper[1])
+            tokens = self._comforts_tokens(code, camper[1], self.gain_limit(campers, player))
             chosen = _after_token_loss((camper[0], tokens, camper[2], camper[3], NO_EFFECT, camper[5]))
             self.stats.successors += 1
             return {settle(_replace(campers, player, chosen), player, drawn): 1.0}
@@ -369,6 +396,8 @@ class CamperTourSearch:
             if total <= code:
                 continue
             paid = tokens - (total - code)
+            if phase == RETURN:
+                camper_paid = _pay_on_return(camper, total - code)
             if phase == OUTWARD:
                 if paid <= 0:
                     _add(result, settle(_replace(campers, player, _eliminated(camper)), player, drawn), p)
@@ -379,7 +408,7 @@ class CamperTourSearch:
                     self._land(result, _replace(campers, player, moved), player, laid, p * q, settle)
             else:
                 destination = position - code
-                moved = (destination, paid, phase, camper[3], camper[4], camper[5])
+                moved = (destination, camper_paid[1], phase, camper_paid[3], camper[4], camper[5])
                 if destination == STARTING_PLATE:
                     _add(result, self._arrive(_replace(campers, player, moved), player, drawn, settle), p)
                 else:
@@ -428,20 +457,27 @@ class CamperTourSearch:
         elif kind == VILLAGE_FESTIVAL:
             for face in range(1, DIE_FACES + 1):
                 if face >= FESTIVAL_MIN_GAIN:
-                    party = (position, min(self.cap, tokens + face), phase, camper[3], camper[4], camper[5])
+                    gained = max(tokens, min(self.gain_limit(campers, player), tokens + face))
+                    party = (position, gained, phase, camper[3], camper[4], camper[5])
                 else:
                     party = (position, tokens, phase, camper[3], SKIP, camper[5])
                 _add(result, settle(_replace(campers, player, party), player, drawn), p * _FACE)
         elif kind == NO_PARKING:
             occupied = {c[0] for i, c in enumerate(campers) if i != player and _active(c)}
+            step = 1 if phase == RETURN and self.away else -1
+            top = len(self.root_laid) + len(drawn)
             free = [face for face in range(1, DIE_FACES + 1)
-                    if position - face < STARTING_PLATE or position - face not in occupied]
+                    if not STARTING_PLATE <= position + step * face <= top
+                    or position + step * face not in occupied]
             share = p / len(free)
             for face in free:
-                destination = position - face
-                if destination < STARTING_PLATE:
-                    fined = _after_token_loss((position, tokens - NO_PARKING_PENALTY, phase, camper[3],
-                                               camper[4], camper[5]))
+                destination = position + step * face
+                if not STARTING_PLATE <= destination <= top:
+                    if phase == RETURN:
+                        fined = _pay_on_return(camper, NO_PARKING_PENALTY)
+                    else:
+                        fined = _after_token_loss((position, tokens - NO_PARKING_PENALTY, phase, camper[3],
+                                                   camper[4], camper[5]))
                     _add(result, settle(_replace(campers, player, fined), player, drawn), share)
                     continue
                 moved = _replace(campers, player, (destination, tokens, phase, camper[3], camper[4], camper[5]))

@@ -3,7 +3,7 @@
 import pytest
 from campsolver.solver.camper_tour.hint import hint, leaf_values
 from campsolver.solver.camper_tour.rules import TWO_DICE, Camper, Config, Phase, PlateKind, position_state
-from campsolver.solver.camper_tour.solo import SoloPosition, solve_solo
+from campsolver.solver.camper_tour.search import search
 from campsolver.solver.core.budget import Budget, SolveInterrupted
 from campsolver.solver.core.cpsat import Proof
 from campsolver.solver.core.expectimax import expectimax
@@ -39,14 +39,18 @@ def test_hint_is_the_depth_limited_expectimax_of_the_rules_model():
     assert {m.action: m.value for m in result.moves} == pytest.approx(expected)
 
 
-def test_solo_hint_equals_exact_solo_values():
-    laid = (K.NORMAL, K.NO_PARKING, K.NORMAL, K.VILLAGE_FESTIVAL) + (K.NORMAL,) * 8
-    config = Config(plate_count=40, specials=((K.NO_PARKING, 1), (K.VILLAGE_FESTIVAL, 1)))
-    state = position_state(config, [Camper(position=12, tokens=7)], laid=laid)
+def test_solo_hint_equals_the_brute_force_of_the_rules_model():
+    """Issue 13: the solo hint calls the solo DP, so it is checked against the generic expectimax over the bare
+    rules model (which shares nothing with the DP), not against the DP itself."""
+    laid = (K.NORMAL, K.NO_PARKING, K.NORMAL, K.VILLAGE_FESTIVAL) + (K.NORMAL,) * 3
+    config = Config(plate_count=10, starting_tokens=4, token_supply=7,
+                    specials=((K.NO_PARKING, 1), (K.VILLAGE_FESTIVAL, 1)))
+    state = position_state(config, [Camper(position=7, tokens=3)], laid=laid)
     result = hint(state, Budget(10))
-    solved = solve_solo(config, SoloPosition(position=12, tokens=7, laid=laid), Budget(10))
-    assert result.proof == solved.proof == Proof.EXACT
-    assert {m.action: m.value for m in result.moves} == {a.action: a.value for a in solved.alternatives}
+    brute = expectimax(state, budget=Budget(120))
+    assert result.proof == Proof.EXACT and brute.exact
+    expected = {alt.action: alt.values[0] for alt in brute.alternatives}
+    assert {m.action: m.value for m in result.moves} == pytest.approx(expected, abs=1e-9)
 
 
 def test_hint_is_deterministic_and_opening_hint_works_with_unrevealed_specials():
@@ -73,3 +77,21 @@ def test_cancelled_budget_interrupts_before_any_depth():
     budget.cancel()
     with pytest.raises(SolveInterrupted):
         hint(two_campers(), budget)
+
+
+def test_exact_only_without_plate_approximation_even_when_every_line_ends():
+    """Issue 13's surviving mutation (`exact = not stats.used_leaf` in hint.py) must fail here: every line
+    ends within two plies (the last camper has one token: any outward success or failure eliminates it,
+    turning back then announcing 1 always arrives), yet specials are still in the stack and an outward
+    camper could lay plates, so the search's plate approximation is in play: HEURISTIC. The same position
+    on a fixed layout is EXACT (so a rule that never claims EXACT fails too)."""
+    finished = Camper(phase=Phase.FINISHED, marker=3, tokens=0, arrival=1)
+    last = Camper(position=2, tokens=1)
+    stack = Config(plate_count=20, starting_tokens=10)
+    result = hint(position_state(stack, [finished, last], to_move=1), Budget(30), max_depth=4)
+    _, stats = search(position_state(stack, [finished, last], to_move=1), 4, Budget(30))
+    assert not stats.used_leaf and not result.interrupted
+    assert result.proof == Proof.HEURISTIC
+    layout = Config(plate_count=20, starting_tokens=10, layout=(PlateKind.NORMAL,) * 20)
+    exact = hint(position_state(layout, [finished, last], to_move=1), Budget(30), max_depth=4)
+    assert exact.proof == Proof.EXACT

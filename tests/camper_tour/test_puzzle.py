@@ -10,6 +10,7 @@ from campsolver.solver.camper_tour.puzzle import (
     generate,
     grade_for,
 )
+from campsolver.solver.camper_tour.rules import PlateKind as K
 from campsolver.solver.core.budget import Budget
 from campsolver.solver.core.cpsat import Proof
 from campsolver.solver.core.expectimax import expectimax
@@ -47,3 +48,36 @@ def test_grade_comes_from_the_heuristic_loss():
     loss = next(m.loss for m in puzzle.evidence.moves if m.action == heuristic)
     assert loss == puzzle.evidence.heuristic_loss and grade_for(loss) == Grade.HARD and loss > 0
     assert grade_for(0.0) == Grade.EASY and grade_for(10.0) == Grade.EXPERT
+
+
+def test_puzzle_statement_a_person_can_read_with_the_answer_apart():
+    import xml.etree.ElementTree as ElementTree
+
+    from campsolver.service.games import camper_tour as service
+    from campsolver.solver.camper_tour.render import svg_strip, text_board
+
+    from campsolver.v1 import camper_tour_pb2 as pb
+
+    response = service.generate_puzzle(pb.CamperTourServiceGeneratePuzzleRequest(seed=4), Budget(30))
+    envelope = response.puzzle
+    state = service.state_from_proto(response.state)
+    mover = state.mover
+    # the statement: the board (every laid plate, the specials, where each camper and marker is) and the question
+    assert envelope.question and envelope.question in envelope.text
+    for plate in range(1, len(state.laid) + 1):
+        assert f"{plate:>4}" in envelope.text
+    assert f"on plate {mover.position}" in envelope.text and f"{mover.tokens} tokens" in envelope.text
+    specials = [p for p in range(2, len(state.laid) + 1) if state.plate_kind(p) != K.NORMAL]
+    board_kinds = text_board(state).splitlines()
+    assert sum(line.count(letter) for line in board_kinds if line.startswith("kind")
+               for letter in "CMFP") == len(specials)
+    # the answer is not in the statement, and is in the solution
+    label = f"announce {response.solution.announce}"
+    assert label not in envelope.text and label not in envelope.svg
+    assert label in envelope.solution_text and label in envelope.solution_svg
+    # both pictures are well-formed SVG with one square per laid plate
+    for picture in (envelope.svg, envelope.solution_svg):
+        root = ElementTree.fromstring(picture)
+        squares = [e for e in root.iter("{http://www.w3.org/2000/svg}rect") if e.get("stroke") == "#555"]
+        assert len(squares) == len(state.laid)
+    assert envelope.svg == svg_strip(state)

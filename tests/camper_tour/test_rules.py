@@ -11,17 +11,21 @@ from campsolver.solver.camper_tour.rules import (
     Camper,
     ComfortsChoice,
     Config,
+    NoParkingReturn,
     Pass,
     Pending,
     Phase,
     PlateKind,
     Stage,
+    TokenRule,
     TourState,
     TurnBack,
     new_game,
     position_state,
     validate,
 )
+from campsolver.solver.core.budget import Budget
+from campsolver.solver.core.expectimax import expectimax
 from campsolver.solver.core.game import CHANCE, TERMINAL, sample_outcome
 from campsolver.solver.core.seeding import rng_for
 from hypothesis import given, settings
@@ -129,12 +133,36 @@ def test_return_never_passes_the_start_and_exact_arrival_scores_marker_minus_lef
 def test_missing_tokens_move_the_marker_back():
     state = position_state(NORMAL20, [ret(4, 1, 14), out(10)])
     after = roll(state, 3, 7)  # pays 4 with 1 token: 3 missing
-    assert after.campers[0].tokens == -3 and after.campers[0].score == 11
+    assert after.campers[0].tokens == 0 and after.campers[0].marker == 11 and after.campers[0].score == 11
 
 
-def test_return_tokens_may_go_negative_before_arrival():
-    after = roll(position_state(NORMAL20, [ret(9, 1, 14), out(12)]), 3, 9)
-    assert after.campers[0].tokens == -5 and after.campers[0].phase == Phase.RETURN
+def test_shortfall_moves_the_marker_at_once_and_tokens_never_go_negative():
+    after = roll(position_state(NORMAL20, [ret(9, 1, 14), out(12)]), 3, 9)  # pays 6 with 1: 5 missing
+    camper = after.campers[0]
+    assert camper.tokens == 0 and camper.marker == 9 and camper.phase == Phase.RETURN
+
+
+def test_issue_example_festival_after_a_shortfall_keeps_the_whole_gain():
+    # Issue 7 section 1: "tokens -5 then a Festival 6" is, by the rulebook, a marker already 5 plates back
+    # and 0 tokens; the festival then gives the camper 6 tokens (nothing is refunded).
+    config = layout_with(20, p6=K.VILLAGE_FESTIVAL)
+    state = roll(position_state(config, [ret(9, 1, 14), out(12)]), 3, 9)  # to plate 6, pays 6 with 1 token
+    assert state.stage == Stage.EFFECT and state.campers[0].marker == 9 and state.campers[0].tokens == 0
+    after = state.child(6)
+    assert after.campers[0].tokens == 6 and after.campers[0].marker == 9
+
+
+def test_issue_example_comforts_after_a_shortfall_flips_recover_and_decline():
+    # Issue 7 section 1: returning on plate 11, marker 20, "tokens -3" (marker really 17, 0 tokens),
+    # Unexpected Comforts pending. Exact expected final scores by the generic expectimax over the rules model.
+    config = Config(plate_count=20, starting_tokens=25, specials=())
+    camper = Camper(position=11, tokens=0, phase=Phase.RETURN, marker=17, pending=Pending.COMFORTS_CHOICE)
+    result = expectimax(position_state(config, [camper]), budget=Budget(120))
+    values = {alt.action: alt.values[0] for alt in result.alternatives}
+    assert values[ComfortsChoice.RECOVER] == pytest.approx(15.333, abs=5e-4)
+    assert values[ComfortsChoice.DECLINE] == pytest.approx(15.667, abs=5e-4)
+    assert values[ComfortsChoice.DISCARD] == values[ComfortsChoice.DECLINE]  # nothing to discard at 0
+    assert values[ComfortsChoice.RECOVER] < values[ComfortsChoice.DECLINE]  # the old reading ranked recover first
 
 
 def test_running_out_of_tokens_outward_eliminates():
@@ -181,7 +209,7 @@ def test_game_end_is_checked_for_the_arriving_camper_only():
 
 def test_tie_goes_to_the_camper_who_returned_last():
     state = position_state(
-        NORMAL20, [ret(3, 1, 12), Camper(phase=Phase.FINISHED, marker=13, tokens=-1, arrival=1)]
+        NORMAL20, [ret(3, 1, 12), Camper(phase=Phase.FINISHED, marker=12, tokens=0, arrival=1)]
     )
     after = roll(state, 2, 3)  # score 12 == 12
     assert after.current_player() == TERMINAL and after.winner() == 0
@@ -192,11 +220,46 @@ def test_unexpected_comforts_next_turn_choice_and_cap():
     state = roll(position_state(config, [out(2, 24), out(9)]), 3, 4)  # lands on 5 with 23
     assert state.campers[0].pending == Pending.COMFORTS_CHOICE and state.to_move == 1
     state = roll(state, 1, 1)  # the other fails
-    assert state.to_move == 0 and state.legal_actions() == list(ComfortsChoice)
-    assert state.child(ComfortsChoice.RECOVER).campers[0].tokens == 25  # capped, "take those you can"
+    assert state.to_move == 0 and state.legal_actions() == [TurnBack(), *ComfortsChoice]
+    assert state.child(ComfortsChoice.RECOVER).campers[0].tokens == 26  # from the supply: above the 25 dealt
     assert state.child(ComfortsChoice.DISCARD).campers[0].tokens == 20
     assert state.child(ComfortsChoice.DECLINE).campers[0].tokens == 23
     assert state.child(ComfortsChoice.DECLINE).campers[0].position == 5  # stays still
+
+
+def test_gains_come_from_the_supply_or_the_per_camper_cap_variant():
+    # Default: the box holds 100; the four campers hold 24 + 30 + 25 + 20 = 99: one token left to take.
+    config = layout_with(20, p5=K.UNEXPECTED_COMFORTS, p6=K.VILLAGE_FESTIVAL)
+    waiting = Camper(5, 24, Phase.OUTWARD, 0, Pending.COMFORTS_CHOICE)
+    state = position_state(config, [waiting, out(9, 30), out(10), out(11, 20)])
+    assert state.child(ComfortsChoice.RECOVER).campers[0].tokens == 25  # "take those you can"
+    festival = roll(position_state(config, [out(2, 24), out(9, 30), out(10), out(11, 20)]), 4, 6)
+    # pays 2 (22 left); the four hold 97: three to take of the six won
+    assert festival.stage == Stage.EFFECT and festival.child(6).campers[0].tokens == 22 + 3
+    # Paid tokens go back to the box: a camper alone may hold far more than it was dealt.
+    solo = position_state(config, [Camper(5, 60, Phase.OUTWARD, 0, Pending.COMFORTS_CHOICE)])
+    assert solo.child(ComfortsChoice.RECOVER).campers[0].tokens == 63
+    # Variant: nobody above the starting count.
+    capped = Config(plate_count=20, layout=config.layout, token_rule=TokenRule.PER_CAMPER_CAP)
+    state = position_state(capped, [waiting, out(9, 10)])
+    assert state.child(ComfortsChoice.RECOVER).campers[0].tokens == 25
+    with pytest.raises(ValueError, match="per-camper cap"):
+        position_state(capped, [out(5, 27)])
+    with pytest.raises(ValueError, match="in the box"):
+        position_state(config, [out(5, 60), out(6, 41)])
+
+
+def test_turn_back_is_legal_at_the_start_of_a_turn_spent_still():
+    # A camper with 2 tokens on Unexpected Comforts: outward, discarding eliminates; turning back first keeps
+    # the turn still (the Comforts choice) and then the discard is paid on the return.
+    config = layout_with(20, p5=K.UNEXPECTED_COMFORTS)
+    state = position_state(config, [Camper(5, 2, Phase.OUTWARD, 0, Pending.COMFORTS_CHOICE), out(9)])
+    assert state.legal_actions() == [TurnBack(), *ComfortsChoice]
+    assert state.child(ComfortsChoice.DISCARD).campers[0].phase == Phase.ELIMINATED
+    turned = state.child(TurnBack())
+    assert turned.to_move == 0 and turned.legal_actions() == list(ComfortsChoice)
+    after = turned.child(ComfortsChoice.DISCARD)
+    assert after.campers[0] == Camper(5, 0, Phase.RETURN, 5) and after.to_move == 1
 
 
 def test_discard_never_below_zero():
@@ -224,8 +287,10 @@ def test_mechanical_problem_is_normal_on_return():
 def test_village_festival_gain_capped_or_skip():
     config = layout_with(20, p5=K.VILLAGE_FESTIVAL)
     state = roll(position_state(config, [out(2, 24), out(9)]), 3, 4)
-    assert state.child(6).campers[0].tokens == 25
+    assert state.child(6).campers[0].tokens == 29  # from the supply
     assert state.child(3).campers[0].pending == Pending.SKIP_TURN
+    capped = Config(plate_count=20, layout=config.layout, token_rule=TokenRule.PER_CAMPER_CAP)
+    assert roll(position_state(capped, [out(2, 24), out(9)]), 3, 4).child(6).campers[0].tokens == 25
 
 
 def test_no_parking_moves_back_toward_the_start_rerolls_occupied_loses_3_past_start():
@@ -250,13 +315,31 @@ def test_no_parking_on_return_moves_toward_start_and_can_arrive():
     assert stuck.campers[0].position == 5 and stuck.campers[0].tokens == 0
 
 
+def test_no_parking_on_return_away_from_home_is_a_named_variant():
+    layout = layout_with(12, p5=K.NO_PARKING).layout
+    away = Config(plate_count=12, layout=layout, no_parking_return=NoParkingReturn.AWAY_FROM_HOME)
+    # The variant's moves: back the way it came (plate 5 + face), never past the furthest plate laid (9 here),
+    # another camper's plate re-rolled; beyond the laid plates is "no possible move": lose 3 (a shortfall on
+    # the return moves the marker back).
+    landed = roll(position_state(away, [ret(8, 2, 9), out(7)]), 3, 4)
+    assert dict(landed.chance_outcomes()) == {face: Fraction(1, 5) for face in (1, 3, 4, 5, 6)}
+    assert landed.child(1).campers[0].position == 6
+    lost = landed.child(5)
+    assert lost.campers[0].position == 5 and lost.campers[0].tokens == 0 and lost.campers[0].marker == 7
+    # The default reading on the same roll: toward the start, face 4 arrives home.
+    toward = Config(plate_count=12, layout=layout)
+    home = roll(position_state(toward, [ret(8, 2, 9), out(7)]), 3, 4).child(4)
+    assert home.campers[0].phase == Phase.FINISHED and home.campers[0].score == 9 - 1
+
+
 def test_validate_rejects_broken_positions():
     with pytest.raises(ValueError):
         position_state(NORMAL20, [out(5), out(5)])
-    with pytest.raises(ValueError):
-        position_state(NORMAL20, [out(5, 30)])
-    with pytest.raises(ValueError):
-        position_state(NORMAL20, [ret(9, 3, 5)])
+    with pytest.raises(ValueError, match="never negative"):
+        position_state(NORMAL20, [ret(9, -3, 12)])
+    with pytest.raises(ValueError, match="marker beyond the laid plates"):  # issue 7 section 5's probe
+        position_state(Config(plate_count=20, specials=()), [ret(2, 5, 3)], laid=(K.NORMAL, K.NORMAL))
+    assert position_state(NORMAL20, [ret(9, 3, 5)]).legal_actions()  # a shortfall can put the marker behind
 
 
 def test_a_camper_with_a_skipped_turn_is_never_the_one_to_decide():
@@ -272,11 +355,14 @@ CONFIGS = [
                                                          (K.UNEXPECTED_COMFORTS, 2), (K.MECHANICAL_PROBLEM, 2))),
     Config(plate_count=30, starting_tokens=12),
     Config(),
+    Config(plate_count=16, starting_tokens=8, token_rule=TokenRule.PER_CAMPER_CAP,
+           no_parking_return=NoParkingReturn.AWAY_FROM_HOME,
+           specials=((K.NO_PARKING, 3), (K.VILLAGE_FESTIVAL, 2), (K.UNEXPECTED_COMFORTS, 2))),
 ]
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.integers(0, 2), st.integers(1, 4), st.integers(0, 10_000))
+@given(st.integers(0, 3), st.integers(1, 4), st.integers(0, 10_000))
 def test_random_play_keeps_every_invariant(config_index, campers, seed):
     config = CONFIGS[config_index]
     state = new_game(config, campers, first=seed % campers)
@@ -287,7 +373,8 @@ def test_random_play_keeps_every_invariant(config_index, campers, seed):
             break
         plates = [c.position for c in state.campers if c.active and c.position >= 1]
         assert len(plates) == len(set(plates))
-        assert all(c.tokens <= config.starting_tokens for c in state.campers)
+        assert all(0 <= c.tokens <= config.token_limit for c in state.campers)
+        assert sum(c.tokens for c in state.campers if c.active) <= config.token_supply
         if player == CHANCE:
             outcomes = state.chance_outcomes()
             assert sum(p for _, p in outcomes) == 1 and all(p > 0 for _, p in outcomes)

@@ -10,9 +10,11 @@ from campsolver.solver.camper_tour.hint import _SearchNode, leaf_values
 from campsolver.solver.camper_tour.rules import (
     Camper,
     Config,
+    NoParkingReturn,
     Pending,
     Phase,
     PlateKind,
+    TokenRule,
     TourState,
     new_game,
     position_state,
@@ -31,6 +33,11 @@ SMALL_STACK = Config(plate_count=24, starting_tokens=10, specials=tuple((k, 2) f
 SMALL_LAYOUT = Config(plate_count=24, starting_tokens=10, layout=tuple(
     (K.NORMAL, K.NO_PARKING, K.VILLAGE_FESTIVAL, K.UNEXPECTED_COMFORTS, K.MECHANICAL_PROBLEM, K.NORMAL)[i % 6]
     for i in range(24)))
+# The named variants, and a supply short enough to bind ("take those you can"): 4 x 10 dealt, 43 in the box.
+VARIANT_LAYOUT = Config(plate_count=24, starting_tokens=10, layout=SMALL_LAYOUT.layout, token_supply=43,
+                        no_parking_return=NoParkingReturn.AWAY_FROM_HOME)
+CAPPED_STACK = Config(plate_count=24, starting_tokens=10, specials=SMALL_STACK.specials,
+                      token_rule=TokenRule.PER_CAMPER_CAP, no_parking_return=NoParkingReturn.AWAY_FROM_HOME)
 
 
 def reference(state: TourState, depth: int):  # type: ignore[no-untyped-def]
@@ -81,7 +88,7 @@ def ret(position: int, tokens: int, marker: int, pending: Pending = Pending.NONE
 
 HAND_MADE = [
     # race home: arrivals that end the game, a blocked starting plate, negative tokens
-    position_state(SMALL_LAYOUT, [ret(5, 2, 14), ret(9, -1, 15)]),
+    position_state(SMALL_LAYOUT, [ret(5, 2, 14), ret(9, 0, 14)]),
     position_state(SMALL_LAYOUT, [ret(4, 1, 8), Camper(position=1, tokens=4), ret(7, 3, 12)]),
     # the last-camper rule: a failed roll eliminates
     position_state(SMALL_LAYOUT, [ret(6, 3, 13), Camper(phase=Phase.FINISHED, marker=9, tokens=1, arrival=1)]),
@@ -91,6 +98,12 @@ HAND_MADE = [
     # No Parking behind occupied plates (re-rolls) on both journeys
     position_state(SMALL_LAYOUT, [Camper(position=6, tokens=5), Camper(position=4, tokens=7), ret(3, 2, 10)]),
     position_state(SMALL_LAYOUT, [ret(12, 4, 18), Camper(position=6, tokens=8), Camper(position=7, tokens=2)]),
+    position_state(VARIANT_LAYOUT, [ret(12, 1, 18), Camper(position=13, tokens=8), ret(8, 0, 20)]),
+    # shortfalls on the return then a festival (plate 9), a binding supply, turning back on Comforts (plate 4)
+    position_state(VARIANT_LAYOUT, [ret(11, 1, 19), Camper(position=6, tokens=14), Camper(position=7, tokens=13),
+                                    Camper(position=5, tokens=14)]),
+    position_state(VARIANT_LAYOUT, [Camper(position=4, tokens=2, pending=Pending.COMFORTS_CHOICE),
+                                    Camper(position=10, tokens=9)]),
     # arrivals level with the others (announce 2, roll 3: score 14): a returner's marker and an outward camper's
     # plate at 14 keep the game going, a finished 14 does not (the later arrival wins the tie)
     position_state(SMALL_LAYOUT, [ret(3, 0, 15), ret(8, 2, 14)]),
@@ -106,19 +119,21 @@ def test_hand_made_positions_match_the_generic_expectimax(index, depth):
     assert_same_as_reference(HAND_MADE[index], depth)
 
 
-@pytest.mark.parametrize("config", [SMALL_STACK, SMALL_LAYOUT], ids=["stack", "layout"])
+@pytest.mark.parametrize("config", [pytest.param(SMALL_STACK, marks=pytest.mark.slow), SMALL_LAYOUT, VARIANT_LAYOUT],
+                         ids=["stack", "layout", "variants"])
 def test_random_positions_at_depth_2_match_the_generic_expectimax(config):
     for state in seeded_positions(config, 3, first_seed=100):
         assert_same_as_reference(state, 2)
 
 
 @settings(max_examples=30, deadline=None)
-@given(st.integers(0, 2), st.integers(0, 100_000))
+@given(st.integers(0, 3), st.integers(0, 100_000))
 def test_random_positions_at_depth_1_match_the_generic_expectimax(config_index, seed):
-    config = [SMALL_STACK, SMALL_LAYOUT, Config()][config_index]
-    state = random_position(config, seed, max_steps=150)
-    if state is not None:
-        assert_same_as_reference(state, 1)
+    # Only usable cases are generated: seeds are tried in turn until random play stops at a decision state,
+    # so every example is checked (issue 13: no silent skips).
+    config = [SMALL_STACK, SMALL_LAYOUT, Config(), CAPPED_STACK][config_index]
+    (state,) = seeded_positions(config, 1, first_seed=seed)
+    assert_same_as_reference(state, 1)
 
 
 def test_a_finished_game_line_is_exact():
@@ -136,3 +151,33 @@ def test_search_stops_on_a_cancelled_budget_and_refuses_solo_games():
         search(HAND_MADE[0], 2, budget)
     with pytest.raises(ValueError):
         search(position_state(SMALL_LAYOUT, [ret(5, 2, 14)]), 1)
+
+
+END_GAMES = [
+    # the last camper on the journey, returning, a finished camper ahead or behind
+    position_state(SMALL_LAYOUT, [ret(5, 2, 9), Camper(phase=Phase.FINISHED, marker=6, tokens=1, arrival=1)]),
+    position_state(SMALL_LAYOUT, [Camper(phase=Phase.FINISHED, marker=8, tokens=0, arrival=1), ret(4, 6, 12)],
+                   to_move=1),
+    # the last camper still outward with few tokens, two finished campers (3-camper table)
+    position_state(SMALL_LAYOUT, [Camper(phase=Phase.FINISHED, marker=4, tokens=0, arrival=1),
+                                  Camper(position=3, tokens=1),
+                                  Camper(phase=Phase.FINISHED, marker=2, tokens=1, arrival=2)], to_move=1),
+    # a Festival plate (plate 3) and shortfalls on the way home, last camper
+    position_state(SMALL_LAYOUT, [ret(6, 1, 10), Camper(phase=Phase.ELIMINATED, tokens=0)]),
+]
+
+
+@pytest.mark.parametrize("index", range(len(END_GAMES)))
+def test_end_games_valued_exactly_from_the_rules_model_alone(index):
+    """Issue 13: references that share nothing with the search: the generic expectimax over the bare rules
+    model (no `_SearchNode`, no leaf values, no depth limit) values these small end games exactly; the
+    search must reach the end on every line (EXACT) and give the same value for every move and camper."""
+    state = END_GAMES[index]
+    exact = expectimax(state, budget=Budget(120))
+    assert exact.exact
+    alternatives, stats = search(state, 30, Budget(120))
+    assert not stats.used_leaf
+    expected = {alt.action: alt.values for alt in exact.alternatives}
+    assert {action for action, _ in alternatives} == set(expected)
+    for action, values in alternatives:
+        assert values == pytest.approx(expected[action], abs=TOLERANCE), action

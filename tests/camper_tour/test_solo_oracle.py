@@ -1,12 +1,14 @@
-"""The solo DP against an independent, Fraction-exact recursive solver written from the issue's semantics.
+"""The solo DP against an independent, Fraction-exact recursive solver written from the rulebook.
 
 The oracle below shares no code with `solver.camper_tour` (not even its constants): plates 1..N, start
 off the route at 0, a first move of k lands on k, outward never past N, tokens <= 0 before turning back
-eliminate (score 0), turning back at the start of a turn on plate >= 2 puts the marker there and the same
-turn announces toward plate 1, tokens may go negative on the return, final score = marker - |tokens at
-arrival|, failed rolls are free (the value of an announcement is conditioned on the roll beating it).
-Special plates follow docs/rules.md (Camper Tour); No Parking is left out (its refill cycles have no finite
-recursion).
+eliminate (score 0), turning back at the start of a turn on plate >= 2 (a turn spent still on Unexpected
+Comforts included) puts the marker there and the same turn announces toward plate 1 (or makes the Comforts
+choice), on the return tokens never go below 0: each token that should have been paid moves the marker
+back at once and is never refunded ("running out of tokens"), final score = marker - tokens left at
+arrival, failed rolls are free (the value of an announcement is conditioned on the roll beating it).
+Gains are capped at `cap` (the supply a lone camper can draw on). Special plates follow docs/rules.md
+(Camper Tour); No Parking is left out (its refill cycles have no finite recursion).
 """
 
 from fractions import Fraction
@@ -37,12 +39,15 @@ def make_oracle(kinds: tuple[str, ...], cap: int):  # type: ignore[no-untyped-de
 
     @cache
     def cost(p: int, t: int) -> Fraction:
-        """Least expected |tokens at arrival| from the start of a returning turn on plate p >= 2."""
-        return min(sum(w * land_back(p - a, t - c) for c, w in success(a)) for a in range(1, min(10, p - 1) + 1))
+        """Least expected marker loss (tokens missing on the way + tokens left at arrival) from the start of a
+        returning turn on plate p >= 2 with t >= 0 tokens."""
+        assert t >= 0
+        return min(sum(w * (max(0, c - t) + land_back(p - a, max(0, t - c))) for c, w in success(a))
+                   for a in range(1, min(10, p - 1) + 1))
 
     def land_back(q: int, t: int) -> Fraction:
         if q == 1:
-            return Fraction(abs(t))
+            return Fraction(t)
         k = kind(q)
         if k == C:
             return min(cost(q, min(cap, t + 3)), cost(q, discard(t)), cost(q, t))
@@ -70,8 +75,9 @@ def make_oracle(kinds: tuple[str, ...], cap: int):  # type: ignore[no-untyped-de
         if t <= 0:
             return Fraction(0)
         k = kind(q)
-        if k == C:
-            return max(alive(q, min(cap, t + 3)), alive(q, discard(t)), alive(q, t))
+        if k == C:  # turning back at the start of the turn spent still is allowed too
+            back = q - min(cost(q, min(cap, t + 3)), cost(q, discard(t)), cost(q, t))
+            return max(alive(q, min(cap, t + 3)), alive(q, discard(t)), alive(q, t), back)
         if k == M:
             return sum(alive(q, t - d) for d in range(1, 7)) / 6
         if k == F:
@@ -89,7 +95,9 @@ ROUTES = [
     ((N,) * 8, 6),
     ((N,) * 8, 9),
     ((N, F, N, M, C, N, F, N), 6),  # the special plates; plate 2 is a festival on both journeys
+    ((N, F, N, M, C, N, F, N), 14),  # gains beyond the starting count (the supply)
     ((C, M, N, C, F, M, N), 5),  # a special starting plate is not one
+    ((N, N, N, C, N, N, F, N, C, N), 3),  # few tokens: turning back on Comforts, shortfalls then gains
 ]
 
 
@@ -107,8 +115,8 @@ def test_known_layout_tables_equal_the_independent_fraction_oracle(kinds, cap):
             assert set(got) == set(expected)
             for action, value in expected.items():
                 assert abs(got[action] - float(value)) < TOLERANCE, (p, t, action)
-        # the return table, tokens well into the negative (missing tokens)
-        for t in range(-8, cap + 1):
+        # the return table (tokens never negative)
+        for t in range(0, cap + 1):
             if p >= 2:
                 assert abs(tables.back.cost_at(p, t) - float(cost(p, t))) < TOLERANCE, (p, t)
 
@@ -120,3 +128,33 @@ def test_oracle_hand_checked_on_the_shortest_route():
     assert outward(0, 1) == 0
     # Returning from plate 2 with 0 tokens: announce 1, every roll beats it and costs roll - 1: E = 7 - 1 = 6.
     assert cost(2, 0) == 6
+
+
+def test_issue_example_recover_flips_under_the_rulebook_reading():
+    """Issue 7 section 1: returning on plate 11, "marker 20, tokens -3" (by the rulebook: marker 17, 0 tokens),
+    Comforts pending. The oracle alone: recover 15.333, decline 15.667 (the old reading ranked recover at
+    18.667); the DP must agree."""
+    _, _, cost = make_oracle((N,) * 20, 100)
+    recover, decline = 17 - cost(11, 3), 17 - cost(11, 0)
+    assert float(recover) == pytest.approx(15 + 1 / 3, abs=1e-12)
+    assert float(decline) == pytest.approx(15 + 2 / 3, abs=1e-12)
+    tables = KnownLayoutTables((PlateKind.NORMAL,) * 20, 100)
+    assert 17 - tables.back.cost_at(11, 3) == pytest.approx(float(recover), abs=TOLERANCE)
+    assert 17 - tables.back.cost_at(11, 0) == pytest.approx(float(decline), abs=TOLERANCE)
+
+
+def test_72_plate_25_token_value_and_policy_equal_the_independent_oracle():
+    """Issue 13: the headline figure 69.894372 and the whole optimal policy, from the oracle alone (exact
+    Fractions), compared with the DP the service answers from."""
+    outward, alternatives, _ = make_oracle((N,) * 72, 25)
+    value = outward(0, 25)
+    assert f"{float(value):.6f}" == "69.894372"
+    tables = KnownLayoutTables((PlateKind.NORMAL,) * 72, 25)
+    assert abs(tables.outward_value(0, 25) - float(value)) < 1e-9
+    for p in range(0, 73):
+        for t in range(1, 26):
+            expected = dict(alternatives(p, t))
+            best = max(expected.values())
+            got = dict(tables.outward_alternatives(p, t))
+            chosen = max(got, key=got.get)
+            assert expected[chosen] == best or float(best - expected[chosen]) < 1e-12, (p, t, chosen)

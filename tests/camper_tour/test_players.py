@@ -1,0 +1,38 @@
+"""The fixed players (bench opponents and rollout policy) always return a legal move, and the rules of thumb
+do what their documentation says."""
+
+import pytest
+from campsolver.solver.camper_tour.players import PLAYERS, announce_seven, greedy
+from campsolver.solver.camper_tour.rules import Announce, Camper, Config, TurnBack, new_game, position_state
+from campsolver.solver.core.game import sample_outcome
+from campsolver.solver.core.seeding import rng_for
+
+NORMAL = Config(plate_count=40, specials=())
+
+
+@pytest.mark.parametrize("name", sorted(PLAYERS))
+@pytest.mark.parametrize("config", [Config(), NORMAL], ids=["specials", "normal"])
+def test_every_player_only_plays_legal_moves_to_the_end(name, config):
+    for seed in range(6):
+        state = new_game(config, 2 + seed % 3)
+        rng = rng_for(seed, "players-test")
+        moves = 0
+        while not state.game_over:
+            if state.current_player() >= 0:
+                action = PLAYERS[name](state)
+                assert action in state.legal_actions()
+                state = state.child(action)
+                moves += 1
+            else:
+                state = state.child(sample_outcome(state, rng))
+        assert (moves > 0 and state.winner() is not None) or all(c.score == 0 for c in state.campers)
+
+
+def test_rules_of_thumb_do_what_they_say():
+    state = position_state(NORMAL, [Camper(position=10, tokens=12), Camper(position=12, tokens=20)])
+    assert announce_seven(state) == TurnBack()  # 12 tokens: turn back
+    state = position_state(NORMAL, [Camper(position=10, tokens=13), Camper(position=17, tokens=20)])
+    assert announce_seven(state) == Announce(6)  # 7 would land on the other camper: the largest legal below
+    state = position_state(NORMAL, [Camper(position=20, tokens=6), Camper(position=12, tokens=20)])
+    assert greedy(state) == TurnBack()  # reserve max(4, 0.3 x 20) = 6
+    assert isinstance(greedy(position_state(NORMAL, [Camper(position=2, tokens=25)])), Announce)
