@@ -366,7 +366,7 @@ def hint(
         if mode is HintMode.NEIGHBOUR_MAP and roll[0] != roll[1]:
             raise RulesError("roll", "a move on the neighbour's map happens only on a double")
         start = validate_grid(grid, components) if grid is not None else empty_grid(components)
-        setup = _single_setup(start, _mode_options(roll, cards, mode), cards, components, missing_penalty)
+        setup = _single_setup(start, _mode_options(roll, cards, mode, components), cards, components, missing_penalty)
     if mode is not HintMode.NEIGHBOUR_MAP:
         objective = Objective.OWNER_BEST  # on your own maps you are the owner
     sign = -1.0 if objective is Objective.OWNER_WORST else 1.0
@@ -392,12 +392,14 @@ class _Setup:
     double_gap: int = SOLO_DOUBLE_GAP
 
 
-def _mode_options(roll: Roll, cards: Sequence[Challenge], mode: HintMode) -> tuple[Option, ...]:
+def _mode_options(
+    roll: Roll, cards: Sequence[Challenge], mode: HintMode, components: Components = DEFAULT_COMPONENTS
+) -> tuple[Option, ...]:
     """The options of the roll on the hinted map, from the rules model: the single-map game's own roll
     options (`rules.roll_options`), or on the neighbour's map the multi-player options of a double
     (`modes.multiplayer_options`: Noisy Neighbours frees the shape)."""
     if mode is HintMode.NEIGHBOUR_MAP:
-        return multiplayer_options(roll, cards)
+        return multiplayer_options(roll, cards, components)
     return roll_options(roll)
 
 

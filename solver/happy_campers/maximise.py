@@ -194,7 +194,7 @@ def _roll_pairs(roll: Roll, components: Components) -> dict[int, set[int]]:
     """Shape index -> element values allowed with it by either option of the roll (face 6 expanded)."""
     allowed: dict[int, set[int]] = {}
     for option in roll_options(roll):
-        shapes = range(len(components.shapes)) if option.shape_face == ANY_FACE else [option.shape_face - 1]
+        shapes = components.shape_indices(option.shape_face)
         if option.element_face == ANY_FACE:
             elements = {int(e) for e in components.elements}
         else:
@@ -507,14 +507,14 @@ def _option_for(roll: Roll, cells: frozenset[Cell], element: int, components: Co
     for option in roll_options(roll):
         shape_ok = any(
             shape in orientations(components.shapes[s])
-            for s in (range(len(components.shapes)) if option.shape_face == ANY_FACE else [option.shape_face - 1])
+            for s in (components.shape_indices(option.shape_face))
         )
         element_ok = option.element_face == ANY_FACE or int(components.elements[option.element_face - 1]) == element
         if shape_ok and element_ok:
             fitting.append(option)
     if not fitting:
         raise ModelMismatch(f"no option of roll {roll} draws {sorted(cells)} with element {element}")
-    fitting.sort(key=lambda o: (o.shape_face == ANY_FACE) + (o.element_face == ANY_FACE))
+    fitting.sort(key=lambda o: len(components.shape_indices(o.shape_face)) + (o.element_face == ANY_FACE))
     return fitting[0]
 
 
