@@ -9,6 +9,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from campsolver.solver.core.budget import Budget, SolveInterrupted
 from campsolver.solver.core.cpsat import Proof
@@ -272,3 +274,35 @@ def test_default_map_eight_roll_puzzles_are_unique_and_replay(seed: int) -> None
     fresh = clairvoyant_max(p.start_grid, p.rolls, p.challenges, p.components, Budget(300))
     assert fresh.proof is Proof.OPTIMAL and fresh.score == p.optimum
     assert is_unique_optimum(fresh, Budget(300)) is True
+
+
+def test_a_candidate_over_its_cap_is_skipped_and_the_next_one_tried(monkeypatch) -> None:
+    """A candidate whose proof would never end is cut at its cap; the request budget then gets a puzzle
+    from a later candidate (the slow proof is simulated: it polls its budget until the cap stops it)."""
+    import campsolver.solver.happy_campers.puzzle as puzzle_module
+
+    real = puzzle_module.clairvoyant_max
+    stalled: list[float] = []
+
+    def slow_first(start, rolls, challenges, components, budget, **kwargs):
+        if not stalled:
+            stalled.append(budget.time_limit_s)
+            while True:
+                budget.check()  # raises SolveInterrupted when this candidate's cap is spent
+                time.sleep(0.01)
+        return real(start, rolls, challenges, components, budget, **kwargs)
+
+    monkeypatch.setattr(puzzle_module, "clairvoyant_max", slow_first)
+    found = generate(TINY_SEED, Budget(BUDGET_S), components=TINY, rolls=TINY_ROLLS, candidate_cap_s=2.0)
+    assert stalled == [pytest.approx(2.0)]
+    assert found.stats.rejections.get("over its cap", 0) >= 1  # the stalled one (more only under heavy load)
+    assert_replays(found)
+    with pytest.raises(ValueError):
+        generate(TINY_SEED, Budget(5), components=TINY, rolls=TINY_ROLLS, candidate_cap_s=0)
+
+
+def test_request_budget_still_stops_a_capped_search() -> None:
+    """The cap never outlives the request: a cap longer than the budget still raises at the budget."""
+    with pytest.raises(SolveInterrupted) as info:
+        generate(3, Budget(0.3), rolls=8, candidate_cap_s=60)
+    assert info.value.reason == "deadline"
