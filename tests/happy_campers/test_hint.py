@@ -52,11 +52,19 @@ def assert_ranking_invariants(result: HintResult, maximise: bool = True, positiv
     sampled = [a for a in result.alternatives if a.samples > 0]
     unsampled = [a for a in result.alternatives if a.samples == 0]
     assert result.alternatives[: len(sampled)] == tuple(sampled), "sampled moves come first"
-    values = [a.value for a in sampled]
-    assert values == sorted(values, reverse=maximise)
+
+    def level(a) -> int:  # how far the move got in the race: finalists, then later rounds first
+        return 10**6 if a.stage in (Stage.FINALIST, Stage.ONLY_MOVE) else a.stage_round
+
+    levels = [level(a) for a in sampled]
+    assert levels == sorted(levels, reverse=True), "moves that survived longer rank first"
+    for lv in set(levels):
+        values = [a.value for a in sampled if level(a) == lv]
+        assert values == sorted(values, reverse=maximise), "values are sorted within one level"
     top = sampled[0].value
+    assert sampled[0].stage in (Stage.FINALIST, Stage.ONLY_MOVE)
     for a in sampled:
-        assert a.loss == pytest.approx(top - a.value if maximise else a.value - top, abs=1e-9)
+        assert a.loss == pytest.approx(max(top - a.value if maximise else a.value - top, 0.0), abs=1e-9)
         assert a.loss >= 0
         assert a.standard_error >= 0 and math.isfinite(a.standard_error)
         if a.samples >= 2 and positive_se:
