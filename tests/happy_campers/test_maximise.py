@@ -8,8 +8,6 @@ after the first such roll), the final map equal to the replay, and the claimed s
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from campsolver.solver.core.budget import Budget
 from campsolver.solver.core.cpsat import Proof
@@ -233,9 +231,9 @@ def test_cancelled_budget_stops_without_claiming_optimality():
     rolls = random_rolls(rng, 20)
     budget = Budget(60)
     budget.cancel()
-    started = time.monotonic()
     result = clairvoyant_max(None, rolls, (), rules.DEFAULT_COMPONENTS, budget)
-    assert time.monotonic() - started < 10
+    # What a cancel guarantees (not a wall-clock figure, which races under load): no CP-SAT search ran.
+    assert result.stats.solves == 0 and result.stats.branches == 0
     assert result.proof is not Proof.OPTIMAL
     if result.grid is not None:  # whatever was found is still a checked, legal play
         replay_clairvoyant(result, rules.empty_grid(), rolls, rules.DEFAULT_COMPONENTS)
@@ -414,10 +412,10 @@ def test_perfect_search_stops_on_a_cancelled_budget():
     rolls = random_rolls(rng_for(5, "test_maximise", "perfect cancel"), 15)
     budget = Budget(60)
     budget.cancel()
-    started = time.monotonic()
     search = perfect_play(rules.empty_grid(), rolls, rules.DEFAULT_COMPONENTS, rng_for(5, "dfs"), budget)
-    assert time.monotonic() - started < 1.0
+    # A cancelled budget stops the search before its first node (an event, not a clock reading).
     assert search.plays is None and not search.exhausted
+    assert search.nodes <= 1
 
 
 def test_perfect_map_model_path_matches_the_oracle(monkeypatch):
