@@ -306,3 +306,28 @@ def test_request_budget_still_stops_a_capped_search() -> None:
     with pytest.raises(SolveInterrupted) as info:
         generate(3, Budget(0.3), rolls=8, candidate_cap_s=60)
     assert info.value.reason == "deadline"
+
+
+TINY_CASES = [(seed, rolls) for seed in range(4) for rolls in (4, 5)]
+
+
+@pytest.fixture(scope="module")
+def tiny_puzzles() -> list[Puzzle]:
+    return [generate(seed, Budget(BUDGET_S), components=TINY, rolls=rolls) for seed, rolls in TINY_CASES]
+
+
+@pytest.mark.slow  # eight generations (~20-150 s on a shared machine); the default run keeps `tiny_puzzle`
+def test_tiny_puzzles_with_cards_are_unique_by_enumerating_every_final_map(tiny_puzzles: list[Puzzle]) -> None:
+    """Uniqueness and the optimum checked against a plain enumeration of every final map forced play can
+    reach (rules model only, not the generator's CP-SAT): exactly one map scores the optimum."""
+    for p in tiny_puzzles:
+        scored = {
+            grid: rules.score(grid, p.challenges, p.components).total
+            for grid in all_final_maps(p.start_grid, p.rolls, p.components)
+        }
+        best = max(scored.values())
+        assert best == p.optimum, (p.seed, p.rolls)
+        assert [grid for grid, points in scored.items() if points == best] == [p.solution_grid], p.seed
+        assert_replays(p)
+    assert sum(1 for p in tiny_puzzles if p.challenges) >= 2, "some of these puzzles must use cards"
+    assert {len(p.rolls) for p in tiny_puzzles} == {4, 5}
