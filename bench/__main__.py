@@ -1,6 +1,10 @@
 """`make bench`: every benchmark in one run (so ratios compare like with like), tables on stdout, JSON files.
 
+<<<<<<< HEAD
     python -m bench [--only camper-tour,grpc,happy-campers-max,happy-campers-hint,load,camper-tour-head-to-head] [--quick]
+=======
+    python -m bench [--only camper-tour,grpc,happy-campers-max,happy-campers-hint,happy-campers-puzzle] [--quick]
+>>>>>>> wt-hc
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ import time
 
 from bench.common import write_json
 
+<<<<<<< HEAD
 SUITES = (
     "camper-tour",
     "grpc",
@@ -19,6 +24,9 @@ SUITES = (
     "load",
     "camper-tour-head-to-head",
 )
+=======
+SUITES = ("camper-tour", "grpc", "happy-campers-max", "happy-campers-hint", "happy-campers-puzzle")
+>>>>>>> wt-hc
 
 
 def run_suite(name: str, quick: bool) -> None:
@@ -40,9 +48,15 @@ def run_suite(name: str, quick: bool) -> None:
     elif name == "happy-campers-hint":
         module = importlib.import_module("bench.happy_campers_hint")
         module.main(["--quick"] if quick else [])
+<<<<<<< HEAD
     elif name == "load":
         module = importlib.import_module("bench.load")
         module.main(["--seconds", "15", "--label", "quick"] if quick else [])
+=======
+    elif name == "happy-campers-puzzle":
+        module = importlib.import_module("bench.happy_campers_puzzle")
+        module.main(["--quick"] if quick else [])
+>>>>>>> wt-hc
     print(f"({name}: {time.monotonic() - started:.1f} s)")
 
 

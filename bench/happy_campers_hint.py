@@ -92,6 +92,22 @@ def play_with_hints(rolls: list[tuple[int, int]], hint_budget: float, seed: int)
     return score(grid).total, times, interrupted
 
 
+def _paired_ratio(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Hint over clairvoyant, sum(hint) / sum(clairvoyant) over the same games, with a paired 95% interval
+    (delta method on d_i = hint_i - R * clairvoyant_i: SE(R) = sd(d) / (sqrt(n) * mean(clairvoyant)))."""
+    if len(rows) < 2:
+        return {"hint_over_clairvoyant": None, "hint_over_clairvoyant_ci95": None}
+    h = np.array([r["hint"] for r in rows], dtype=float)
+    c = np.array([r["clairvoyant"] for r in rows], dtype=float)
+    ratio = float(h.mean() / c.mean())
+    se = float(np.std(h - ratio * c, ddof=1) / (np.sqrt(len(rows)) * c.mean()))
+    return {
+        "hint_over_clairvoyant": ratio,
+        "hint_over_clairvoyant_ci95": [ratio - 1.96 * se, ratio + 1.96 * se],
+        "hint_over_clairvoyant_n": len(rows),
+    }
+
+
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100)
@@ -192,6 +208,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             float(np.mean([r["hint"] for r in proven]) / np.mean([r["clairvoyant"] for r in proven]))
             if proven else None
         ),
+        **_paired_ratio([r for r in rows if r.get("clairvoyant") is not None]),
         "hint_above_proven_optimum": sum(1 for r in proven if r["hint"] > r["clairvoyant"]),
         "hint_calls": len(hint_times),
         "hint_call_p50_ms": summary_ms(hint_times)["p50_ms"] if hint_times else None,

@@ -1,7 +1,8 @@
 """Happy Campers maxima on the default 5x9 map: clairvoyant play, the absolute maximum, each card's maximum.
 
 Run: `python -m bench.happy_campers_max [--seeds N] [--limit S] [--card-limit S] [--card-seeds N]
-[--only-cards]`. Prints a table and writes bench/results/happy_campers_max.json (with `--only-cards`:
+[--only-cards] [--proof-table [--pairs] [--rolls 10,15,20]] [--quick]`. Prints a table and writes
+bench/results/happy_campers_max.json (with `--only-cards`:
 happy_campers_max_cards.json). Runs one solve at a time (2 CP-SAT workers), as the machine is shared.
 """
 
@@ -73,14 +74,60 @@ def clairvoyant_with_cards(seeds: int, limit: float) -> list[dict[str, object]]:
     return rows
 
 
-def main() -> None:
+def proof_table(seeds: int, limit: float, roll_counts: tuple[int, ...], pairs: bool) -> list[dict[str, object]]:
+    """Share of clairvoyant maxima proven OPTIMAL within `limit` s, per card set (each card alone and, with
+    `pairs`, each pair) and roll count; every answer is the checked, replayed one `clairvoyant_max` returns."""
+    import itertools
+
+    card_sets: list[tuple[Challenge, ...]] = [(card,) for card in SCORING_CARDS]
+    if pairs:
+        card_sets += list(itertools.combinations(SCORING_CARDS, 2))
+    print(f"clairvoyant proofs within {limit:g} s, {seeds} seeds per cell")
+    print(f"{'cards':<38}" + "".join(f"{f'{n} rolls':>12}" for n in roll_counts))
+    rows = []
+    for cards in card_sets:
+        name = "+".join(card.value for card in cards)
+        cells = {}
+        for count in roll_counts:
+            proven = 0
+            seconds = []
+            for seed in range(seeds):
+                started = time.monotonic()
+                result = clairvoyant_max(None, seeded_rolls(seed, count), cards, budget=Budget(limit))
+                seconds.append(time.monotonic() - started)
+                proven += result.proof is Proof.OPTIMAL
+            cells[count] = {"proven": proven, "n": seeds, "max_s": round(max(seconds), 2)}
+        rows.append({"cards": name, "cells": cells})
+        shares = ["{}/{}".format(c["proven"], c["n"]) for c in cells.values()]
+        print(f"{name:<38}" + "".join(f"{share:>12}" for share in shares))
+    total = sum(c["proven"] for r in rows for c in r["cells"].values())
+    n = sum(c["n"] for r in rows for c in r["cells"].values())
+    print(f"overall {total}/{n} = {total / max(n, 1):.3f}")
+    return rows
+
+
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seeds", type=int, default=20, help="random roll sequences per length")
     parser.add_argument("--limit", type=float, default=10.0, help="seconds per clairvoyant solve")
     parser.add_argument("--card-limit", type=float, default=30.0, help="seconds per absolute/card solve")
     parser.add_argument("--card-seeds", type=int, default=10, help="sequences per card (clairvoyant with a card)")
     parser.add_argument("--only-cards", action="store_true", help="only the clairvoyant-with-a-card table")
-    args = parser.parse_args()
+    parser.add_argument("--proof-table", action="store_true", help="only the proof table by card set and rolls")
+    parser.add_argument("--pairs", action="store_true", help="proof table: each pair of cards as well")
+    parser.add_argument("--rolls", default="10,15,20", help="proof table: roll counts")
+    parser.add_argument("--quick", action="store_true", help="3 seeds, 5 s limits")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.seeds, args.card_seeds, args.limit, args.card_limit = 3, 3, 5.0, 5.0
+
+    if args.proof_table:
+        counts = tuple(int(x) for x in args.rolls.split(","))
+        table = proof_table(args.card_seeds, args.limit, counts, args.pairs)
+        path = RESULTS.with_name("happy_campers_max_proofs.json")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps({"limit_s": args.limit, "rows": table}, indent=2))
+        return
 
     if args.only_cards:
         cards_report = {

@@ -234,6 +234,11 @@ def hint(request: pb.HappyCampersServiceHintRequest, budget: Budget) -> pb.Happy
                 f"screened out before any rollout (greedy's immediate gain {alternative.screen_value:g} "
                 "ranked it below the sampled moves)"
             )
+        elif alternative.stage is hint_engine.Stage.HALVED_OUT:
+            ranking.note = (
+                f"halved out after round {alternative.stage_round} on {alternative.samples} rollouts: ranked below "
+                "every move that raced longer; its value is the low side of that selection"
+            )
         elif alternative.tie_group and sum(a.tie_group == alternative.tie_group for a in result.alternatives) > 1:
             ranking.note = f"exact tie group {alternative.tie_group} (same map up to symmetry)"
         move = pb.HappyCampersHintMove(

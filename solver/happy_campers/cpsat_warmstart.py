@@ -22,7 +22,6 @@ from campsolver.solver.core.budget import Budget
 from campsolver.solver.core.geometry import Cell, mask_cells, neighbours
 from campsolver.solver.happy_campers.policies import BoardTables, board_tables, clusters_of, dilate
 from campsolver.solver.happy_campers.rules import (
-    ANY_FACE,
     ELEMENTS,
     Challenge,
     Components,
@@ -215,7 +214,7 @@ def perfect_play(
         offered = {
             s
             for option in roll_options(rolls[t])
-            for s in (range(len(components.shapes)) if option.shape_face == ANY_FACE else [option.shape_face - 1])
+            for s in components.shape_indices(option.shape_face)
         }
         shapes_from[t] = shapes_from[t + 1] | offered
     by_lowest: dict[tuple[int, int], list[int]] = {}

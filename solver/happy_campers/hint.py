@@ -13,8 +13,16 @@ rollout policy (`policies.GREEDY`). It is estimated by Monte-Carlo rollouts:
   greedy's evaluation only (0 rollouts, value None).
 - Racing: the entry round's best means enter successive halving; each round adds samples to the better
   half, all on the same futures.
-- Values: paired estimates, then an empirical-Bayes shrinkage (normal prior fitted to all sampled
-  moves), so few-sample estimates cannot outrank well-sampled ones by luck; values are sorted.
+- Values: for the finalists (and an only move), the mean of the final round's rollouts alone: those
+  futures are drawn after the finalists were chosen, so the value is an unbiased estimate of the stated
+  quantity (the move's expected final score under greedy continuation), not inflated by the selection
+  that made it a finalist. For moves halved out earlier: the paired estimate on the futures they got,
+  with a standard error that includes the pairing's covariance; it was the low side of a selection and
+  may read low. No shrinkage (an earlier empirical-Bayes step pulled values towards the mean of all
+  moves and biased them low by several standard errors). Order: by how far a move got in the race (finalists first, then
+  moves halved out later before those halved out earlier), by value within one level; `loss` is the top
+  move's value minus this one's, floored at 0 (a move dropped early may show a higher value on its few
+  rollouts: it was dropped on the evidence of its round, and its loss then reads 0).
 
 Determinism: sample counts follow a fixed schedule computed from the budget's *time limit* and a nominal
 rollout rate (never from measured wall-clock speed), so a seed gives the same answer on any machine. The
@@ -113,6 +121,9 @@ SCREEN_SHARE = 0.2
 SCREEN_SAMPLES = 2
 #: Fewest rollouts a raced class gets in a halving round.
 MIN_ROUND_SAMPLES = 2
+#: Share of the racing rollouts given to the final round: the finalists' reported values come from it alone
+#: (fresh futures, after the selection), so they are not inflated by the winner's curse.
+FINAL_ROUND_SHARE = 0.4
 #: Raced classes: about one per this many planned racing rollouts, at least MIN_RACED.
 ROLLOUTS_PER_RACED = 24
 MIN_RACED = 4
@@ -122,8 +133,6 @@ FUTURE_BLOCK = 64
 #: Weight (in pseudo-samples) of the pooled variance in each class's variance estimate: a class whose few
 #: rollouts happened to agree still gets an honest, non-zero standard error.
 VARIANCE_PRIOR_WEIGHT = 2.0
-#: Floor of the empirical-Bayes prior's standard deviation (points): never shrink everything to one value.
-MIN_PRIOR_SD = 0.5
 #: Solo: candidates kept per map and option before forming pairs (pairs are a product).
 SOLO_PER_MAP_KEEP = 12
 
@@ -174,14 +183,16 @@ class HintMove:
 class HintAlternative:
     """A legal move with its estimated value.
 
-    value: expected final score (the map owner's in neighbour mode, the lower map's in solo): the
-      empirical-Bayes posterior mean of `sample_value` (normal prior fitted to all sampled moves), so a
-      move with two lucky rollouts cannot outrank a raced finalist with hundreds. None only when the class
-      got no rollout (screened out with 0 samples).
-    sample_value: the paired (common random numbers) estimate itself: the most-sampled best class's mean
-      plus this move's mean difference to it on the futures they share.
-    standard_error: posterior standard deviation of `value` (from the best's SE and the paired
-      difference's SE, each variance pulled towards the pooled one), None when unsampled.
+    value: unbiased Monte-Carlo estimate of the expected final score (the map owner's in neighbour mode,
+      the lower map's in solo) after this move when every later drawing is made by the greedy rollout
+      policy: the paired (common random numbers) estimate, i.e. the most-sampled best class's mean plus
+      this move's mean difference to it on the futures they share. None only when the class got no
+      rollout (screened out with 0 samples).
+    sample_value: the same number (kept for callers of the earlier shrunk value).
+    standard_error: standard error of `value` (the pairing's covariance included; each variance pulled
+      towards the pooled one by a couple of pseudo-samples so two agreeing rollouts do not claim 0),
+      None when unsampled. Checked for 95% coverage against long runs in
+      tests/happy_campers/test_hint_coverage.py.
     loss: how much worse than the top-ranked move for the objective (>= 0), None when unsampled.
     loss_standard_error: of the paired difference to the top move (0 for the top move itself).
     samples: rollouts of this move's position class.
@@ -312,6 +323,9 @@ class _Class:
     samples: list[float] = field(default_factory=list)
     stage: Stage = Stage.SCREENED_OUT
     stage_round: int = 0
+    # Finalists: samples[fresh_from:] were drawn after the class was chosen (the last round), so their mean
+    # carries no selection bias; None when there is no such round (the value then uses every sample).
+    fresh_from: int | None = None
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -366,7 +380,7 @@ def hint(
         if mode is HintMode.NEIGHBOUR_MAP and roll[0] != roll[1]:
             raise RulesError("roll", "a move on the neighbour's map happens only on a double")
         start = validate_grid(grid, components) if grid is not None else empty_grid(components)
-        setup = _single_setup(start, _mode_options(roll, cards, mode), cards, components, missing_penalty)
+        setup = _single_setup(start, _mode_options(roll, cards, mode, components), cards, components, missing_penalty)
     if mode is not HintMode.NEIGHBOUR_MAP:
         objective = Objective.OWNER_BEST  # on your own maps you are the owner
     sign = -1.0 if objective is Objective.OWNER_WORST else 1.0
@@ -392,12 +406,14 @@ class _Setup:
     double_gap: int = SOLO_DOUBLE_GAP
 
 
-def _mode_options(roll: Roll, cards: Sequence[Challenge], mode: HintMode) -> tuple[Option, ...]:
+def _mode_options(
+    roll: Roll, cards: Sequence[Challenge], mode: HintMode, components: Components = DEFAULT_COMPONENTS
+) -> tuple[Option, ...]:
     """The options of the roll on the hinted map, from the rules model: the single-map game's own roll
     options (`rules.roll_options`), or on the neighbour's map the multi-player options of a double
     (`modes.multiplayer_options`: Noisy Neighbours frees the shape)."""
     if mode is HintMode.NEIGHBOUR_MAP:
-        return multiplayer_options(roll, cards)
+        return multiplayer_options(roll, cards, components)
     return roll_options(roll)
 
 
@@ -619,6 +635,7 @@ def _rank(
     raced: list[int] = []
     if len(classes) == 1:
         classes[0].stage = Stage.ONLY_MOVE
+        classes[0].fresh_from = 0  # nothing is selected: every sample is fresh
         raced = [0]
         try:
             extend([classes[0]], max(total // 4, MIN_ROUND_SAMPLES))  # a value for the only move
@@ -709,21 +726,30 @@ def _successive_halving(
     """Halve the raced classes each round by mean on shared futures; returns (interrupted, rounds done)."""
     survivors = list(raced)
     round_count = max(1, math.ceil(math.log2(len(survivors))))
-    per_round = race_total / round_count
     for c in survivors:
         c.stage = Stage.FINALIST
     done = 0
     for round_index in range(round_count):
-        target = max(
-            MIN_ROUND_SAMPLES,
-            (len(survivors[0].samples) if survivors[0].samples else 0) + int(per_round // len(survivors)),
-        )
+        last = round_index == round_count - 1 or len(survivors) <= 1
+        if round_count == 1:
+            share = race_total
+        elif last:
+            share = race_total * FINAL_ROUND_SHARE
+        else:
+            share = race_total * (1.0 - FINAL_ROUND_SHARE) / (round_count - 1)
+        start = len(survivors[0].samples) if survivors[0].samples else 0
+        target = max(MIN_ROUND_SAMPLES, start + int(share // len(survivors)))
+        if last:
+            for c in survivors:
+                c.fresh_from = start  # the final round's futures decide nothing about who is here
         try:
             extend(survivors, target)
         except SolveInterrupted:
+            for c in survivors:
+                c.fresh_from = None
             return True, done
         done += 1
-        if round_index == round_count - 1 or len(survivors) <= 1:
+        if last:
             break
         ranked = sorted(range(len(survivors)), key=lambda i: (-_oriented_mean(survivors[i]), i))
         keep = max(1, math.ceil(len(survivors) / 2))
@@ -733,6 +759,17 @@ def _successive_halving(
             c.stage_round = round_index + 1
         survivors = [survivors[i] for i in sorted(ranked[:keep])]
     return False, done
+
+
+def _survival(c: _Class) -> int:
+    """How far a class got in the race: finalists (and an only move) above every class halved out, later
+    rounds above earlier ones. Ranking by it first keeps a class with two lucky rollouts, dropped in the
+    entry round, from outranking a finalist with hundreds; values are compared within one level."""
+    if c.stage in (Stage.FINALIST, Stage.ONLY_MOVE):
+        return 1_000_000
+    if c.stage is Stage.HALVED_OUT:
+        return c.stage_round
+    return -1
 
 
 def _oriented_mean(c: _Class) -> float:
@@ -755,25 +792,6 @@ def _pooled(vectors: Iterable[np.ndarray]) -> float:
     return total / weight if weight else 0.0
 
 
-def _empirical_bayes(
-    values: dict[int, float], errors: dict[int, float]
-) -> tuple[dict[int, float], dict[int, float]]:
-    """Normal-normal shrinkage: prior N(mu, tau^2) fitted by moments to the sampled estimates."""
-    if len(values) < 3:
-        return values, errors
-    estimates = np.array(list(values.values()))
-    squared_errors = np.array([errors[i] ** 2 for i in values])
-    mu = float(estimates.mean())
-    tau_sq = max(float(estimates.var()) - float(squared_errors.mean()), MIN_PRIOR_SD**2)
-    shrunk: dict[int, float] = {}
-    shrunk_errors: dict[int, float] = {}
-    for i, value in values.items():
-        weight = tau_sq / (tau_sq + errors[i] ** 2)
-        shrunk[i] = mu + weight * (value - mu)
-        shrunk_errors[i] = math.sqrt(weight) * errors[i]
-    return shrunk, shrunk_errors
-
-
 def _alternatives(setup: _Setup, sign: float) -> list[HintAlternative]:
     classes = setup.classes
     data = [np.asarray(c.samples, dtype=float) for c in classes]
@@ -788,23 +806,40 @@ def _alternatives(setup: _Setup, sign: float) -> list[HintAlternative]:
         pooled = _pooled(data[i] for i in sampled)
         pooled_diff = _pooled(data[i] - xb[: len(data[i])] for i in sampled if i != best)
         se_best_sq = _shrunk_variance(float(np.var(xb, ddof=1)) if len(xb) > 1 else 0.0, len(xb), pooled) / len(xb)
+        vb = _shrunk_variance(float(np.var(xb, ddof=1)) if len(xb) > 1 else 0.0, len(xb), pooled)
         for i in sampled:
             x = data[i]
-            diff = x - xb[: len(x)]
+            n = len(x)
+            diff = x - xb[:n]
             values[i] = float(xb.mean()) + float(diff.mean()) if i != best else float(xb.mean())
             if i == best:
                 errors[i] = math.sqrt(se_best_sq)
-            else:
-                var_d = float(np.var(diff, ddof=1)) if len(x) > 1 else 0.0
-                errors[i] = math.sqrt(se_best_sq + _shrunk_variance(var_d, len(x), pooled_diff) / len(x))
+                continue
+            # value_i = mean(x_i - xb[:n]) + mean(xb): Var = var_d / n + (2 cov(x_i, xb) - var(xb)) / N,
+            # the covariance term because the n paired futures are also among the best's N futures.
+            var_d = _shrunk_variance(float(np.var(diff, ddof=1)) if n > 1 else 0.0, n, pooled_diff)
+            cov = float(np.cov(x, xb[:n], ddof=1)[0, 1]) if n > 1 else 0.0
+            var_value = var_d / n + (2.0 * cov - vb) / len(xb)
+            # A plug-in estimate can come out <= 0 on few samples: then fall back to the paired part alone.
+            errors[i] = math.sqrt(var_value if var_value > 0 else var_d / n)
+        # Finalists: the mean of the final round alone (chosen before those futures were drawn).
+        fresh = [
+            i for i in sampled if classes[i].fresh_from is not None and len(data[i]) - classes[i].fresh_from >= 2
+        ]
+        pooled_fresh = _pooled(data[i][classes[i].fresh_from :] for i in fresh)
+        for i in fresh:
+            x = data[i][classes[i].fresh_from :]
+            values[i] = float(x.mean())
+            errors[i] = math.sqrt(_shrunk_variance(float(np.var(x, ddof=1)), len(x), pooled_fresh) / len(x))
         sample_values = dict(values)
-        values, errors = _empirical_bayes(values, errors)
     first_move: dict[int, int] = {}
     for move_index, class_index in enumerate(setup.move_class):
         first_move.setdefault(class_index, move_index)
     class_order = sorted(
         range(len(classes)),
-        key=lambda i: (0, -sign * values[i], first_move.get(i, 0)) if i in values else (1, -classes[i].screen, i),
+        key=lambda i: (0, -_survival(classes[i]), -sign * values[i], first_move.get(i, 0))
+        if i in values
+        else (1, 0, -classes[i].screen, i),
     )
     top = class_order[0] if class_order and class_order[0] in values else None
     pooled_top = (

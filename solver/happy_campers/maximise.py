@@ -32,42 +32,66 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
 
 from campsolver.solver.core.budget import Budget
 from campsolver.solver.core.cpsat import CpSolveResult, Proof, add_nogood, check_unique_optimum, solve
-from campsolver.solver.core.geometry import Cell, border_cells, neighbours, orientations, placements
 from campsolver.solver.core.seeding import rng_for
 from campsolver.solver.happy_campers import cpsat_map
 from campsolver.solver.happy_campers.cpsat_warmstart import greedy_play, perfect_play
+from campsolver.solver.happy_campers.max_caps import (  # noqa: F401  (re-exported: one public module)
+    CARD_PREFERENCE,
+    CARD_TARGET_PRUNES,
+    QUICK_PEE_LINE_WEIGHT,
+    _card_preference,
+    _card_viability,
+    _element_caps,
+    clairvoyant_card_caps,
+)
+from campsolver.solver.happy_campers.max_models import (  # noqa: F401
+    DECISION_STRATEGY,
+    _add_play_hint,
+    _build_absolute,
+    _build_clairvoyant,
+    _card_terms,
+    _drawing_order,
+    _option_for,
+    _scoring_objective,
+)
+from campsolver.solver.happy_campers.max_problem import (  # noqa: F401
+    MAP_INDEPENDENT_CARDS,
+    MODEL_ELEMENTS,
+    MaxProblem,
+    MaxResult,
+    Mode,
+    ModelMismatch,
+    Roll,
+    SolveStats,
+    TurnPlay,
+    _Built,
+    _fixed_cells,
+    _placement_table,
+    _roll_pairs,
+)
 from campsolver.solver.happy_campers.rules import (
-    ANY_FACE,
     DEFAULT_COMPONENTS,
-    ELEMENTS,
     FESTIVAL_POINTS,
     Challenge,
     Components,
-    Element,
     Grid,
-    Option,
     Placement,
     ScoreBreakdown,
     can_draw,
     draw,
     empty_grid,
-    roll_options,
     score,
     validate_grid,
     validate_roll,
 )
 from ortools.sat.python import cp_model
 
-Roll = tuple[int, int]
-Mode = Literal["complete", "incomplete", "perfect"]
-
 #: Randomised greedy plays tried for the clairvoyant warm start (each costs a few milliseconds a roll).
 WARMSTART_ROLLOUTS = 8
-DECISION_STRATEGY = True
+
 #: Share of the remaining budget the perfect-map search may use before CP-SAT starts (it usually needs
 #: milliseconds; when no perfect map exists it rarely finishes its tree, so the share is what it costs).
 PERFECT_SEARCH_SHARE = 0.15
@@ -75,519 +99,6 @@ PERFECT_SEARCH_SHARE = 0.15
 PERFECT_MODEL_SHARE = 0.3
 #: Share of the remaining budget for completing the hint (pinned solve; it usually takes well under a second).
 HINT_COMPLETION_SHARE = 0.2
-#: Cards whose points do not depend on the map (or that score none): with only these in play a perfect map
-#: is a maximum. The Great Divide is left out: the search does not check its two-sided completeness (tried:
-#: with a leaf check and a side-reachability prune it found no two-sided perfect map on 4 of 4 15-roll seeds).
-MAP_INDEPENDENT_CARDS = frozenset({Challenge.NOISY_NEIGHBOURS, Challenge.FESTIVAL})
-#: The element order used inside the CP-SAT models.
-MODEL_ELEMENTS: tuple[int, ...] = tuple(int(e) for e in ELEMENTS)
-
-
-class ModelMismatch(RuntimeError):
-    """The rules model disagrees with a CP-SAT answer: a bug in the model, never a user error."""
-
-
-# ---------------------------------------------------------------------------------------------------------
-# Public results
-# ---------------------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class TurnPlay:
-    """What happened to one roll: the placement drawn, or None when the game had already ended."""
-
-    turn: int
-    roll: Roll
-    placement: Placement | None
-
-    @property
-    def option(self) -> Option | None:
-        return self.placement.option if self.placement else None
-
-    @property
-    def element(self) -> Element | None:
-        return self.placement.element if self.placement else None
-
-    @property
-    def cells(self) -> frozenset[Cell] | None:
-        return self.placement.cells if self.placement else None
-
-
-@dataclass(frozen=True)
-class SolveStats:
-    """Summed over the CP-SAT solves behind one answer."""
-
-    wall_time_s: float
-    branches: int
-    conflicts: int
-    solves: int
-
-
-@dataclass(frozen=True)
-class MaxProblem:
-    """Everything needed to rebuild a model (used by `is_unique_optimum`)."""
-
-    kind: Literal["clairvoyant", "absolute", "challenge"]
-    components: Components
-    challenges: tuple[Challenge, ...]
-    start_grid: Grid
-    rolls: tuple[Roll, ...] = ()
-    festival_won: bool = True
-    card: Challenge | None = None  # challenge_max only
-
-
-@dataclass(frozen=True)
-class MaxResult:
-    """A maximum with its proof status.
-
-    `score` is the rules model's score of `grid` (for `challenge_max`: the card's points on `grid`), `bound`
-    a proven upper bound on the maximum (None when nothing was proven). `proof` is OPTIMAL only when CP-SAT
-    closed every phase, FEASIBLE_WITH_BOUND when a bound was proven but the gap is open, HEURISTIC when no
-    bound is known, INFEASIBLE when no map qualifies (challenge_max only), None when the budget ran out
-    before any answer.
-    """
-
-    score: int | None
-    proof: Proof | None
-    bound: int | None
-    grid: Grid | None
-    turns: tuple[TurnPlay, ...]
-    breakdown: ScoreBreakdown | None
-    stats: SolveStats
-    problem: MaxProblem
-
-    @property
-    def placements(self) -> tuple[Placement, ...]:
-        return tuple(t.placement for t in self.turns if t.placement is not None)
-
-
-# ---------------------------------------------------------------------------------------------------------
-# Model building
-# ---------------------------------------------------------------------------------------------------------
-
-
-@dataclass
-class _Built:
-    """A model plus how to read its answer back."""
-
-    model: cp_model.CpModel
-    objective: cp_model.LinearExprT | None
-    mv: cpsat_map.MapVars
-    read_turns: Callable[[CpSolveResult], tuple[TurnPlay, ...]]
-
-
-def _fixed_cells(grid: Grid) -> dict[Cell, int]:
-    return {(r, c): v for r, row in enumerate(grid) for c, v in enumerate(row) if v}
-
-
-def _placement_table(components: Components, blocked: set[Cell]) -> dict[frozenset[Cell], set[int]]:
-    """Every placement (cell set) of every shape that avoids `blocked`, with the shape indices giving it."""
-    table: dict[frozenset[Cell], set[int]] = {}
-    for s, shape in enumerate(components.shapes):
-        for cells in placements(shape, components.rows, components.cols):
-            if not cells & blocked:
-                table.setdefault(frozenset(cells), set()).add(s)
-    return table
-
-
-def _roll_pairs(roll: Roll, components: Components) -> dict[int, set[int]]:
-    """Shape index -> element values allowed with it by either option of the roll (face 6 expanded)."""
-    allowed: dict[int, set[int]] = {}
-    for option in roll_options(roll):
-        shapes = range(len(components.shapes)) if option.shape_face == ANY_FACE else [option.shape_face - 1]
-        if option.element_face == ANY_FACE:
-            elements = {int(e) for e in components.elements}
-        else:
-            elements = {int(components.elements[option.element_face - 1])}
-        for s in shapes:
-            allowed.setdefault(s, set()).update(elements)
-    return allowed
-
-
-def _grid_symmetries(rows: int, cols: int) -> list[Callable[[Cell], Cell]]:
-    """The map's flips that every challenge card respects (left/right, top/bottom, half turn).
-
-    Quarter turns are left out: River Town and The Great Divide single out left and right.
-    """
-    return [
-        lambda rc: (rc[0], cols - 1 - rc[1]),
-        lambda rc: (rows - 1 - rc[0], rc[1]),
-        lambda rc: (rows - 1 - rc[0], cols - 1 - rc[1]),
-    ]
-
-
-def _scoring_objective(
-    model: cp_model.CpModel,
-    mv: cpsat_map.MapVars,
-    problem: MaxProblem,
-    card_caps: dict[Challenge, int] | None = None,
-) -> cp_model.LinearExprT:
-    """The full score of a complete map (clusters, empty squares, every card in play).
-
-    `card_caps` are redundant upper bounds on single cards' points (valid for every map of the problem);
-    CP-SAT's relaxation does not find them, and with them a perfect map meeting every cap is proven at once.
-    """
-    sizes = cpsat_map.largest_cluster_sizes(model, mv)
-    terms = _card_terms(model, mv, problem.challenges, problem.festival_won)
-    for card, cap in (card_caps or {}).items():
-        model.add(terms.by_card[card.value] <= cap)
-    n = len(mv.cells)
-    # Named totals with tight domains: the objective bound then follows by propagation alone
-    # (clusters <= drawn squares), instead of the useless "every element's cluster could be the whole map".
-    drawn = model.new_int_var(0, n, "drawn_total")
-    model.add(drawn == sum(mv.filled))
-    clustered = model.new_int_var(0, n, "clustered_total")
-    model.add(clustered == sum(sizes))
-    model.add(clustered <= drawn)
-    return clustered + cpsat_map.EMPTY_POINTS * (n - drawn) + sum(terms.by_card.values())
-
-
-def _card_terms(
-    model: cp_model.CpModel, mv: cpsat_map.MapVars, cards: Iterable[Challenge], festival_won: bool
-) -> cpsat_map.CardTerms:
-    return cpsat_map.challenge_terms(
-        model,
-        mv,
-        [card.value for card in cards],
-        tree=int(Element.TREES),
-        toilet=int(Element.TOILETS),
-        water=int(Element.WATER),
-        tent=int(Element.TENTS),
-        festival_won=festival_won,
-    )
-
-
-def _build_clairvoyant(
-    problem: MaxProblem, mode: Mode, hint: Sequence[Placement | None] | None = None
-) -> _Built:
-    """Forced play of a known roll sequence, with time-indexed adjacency and an exact ending rule.
-
-    Variables: `use[t][P]` (turn t draws cell set P), `element[t][e]`, `active[t]` (turn t draws; active
-    turns form a prefix). Adjacency in order uses `before[c][t]` = square c drawn before turn t. The ending
-    rule only needs the *final* map, because the map stops changing when the game ends: `fits[s]` is forced
-    true whenever some position of shape s is empty and touches a drawn square of the final map, and the
-    first inactive turn t requires `fits[s]` false for every shape s its roll offers.
-    """
-    comp = problem.components
-    rows, cols = comp.rows, comp.cols
-    model = cp_model.CpModel()
-    fixed = _fixed_cells(problem.start_grid)
-    mv = cpsat_map.new_map_vars(model, rows, cols, MODEL_ELEMENTS, fixed)
-    pre = set(fixed)
-    start_empty = not pre
-    table = _placement_table(comp, pre)
-    n_turns = len(problem.rolls)
-    k_of = {e: k for k, e in enumerate(MODEL_ELEMENTS)}
-
-    active = [model.new_bool_var(f"active_{t}") for t in range(n_turns)]
-    for t in range(1, n_turns):
-        model.add_implication(active[t], active[t - 1])
-
-    use: list[dict[frozenset[Cell], cp_model.IntVar]] = []
-    element: list[dict[int, cp_model.IntVar]] = []
-    cover: list[dict[int, cp_model.IntVar]] = []
-    pairs_per_turn = [_roll_pairs(roll, comp) for roll in problem.rolls]
-    symmetries = _first_turn_symmetries(problem, pre)
-    element_cap = {e: sum(1 for v in fixed.values() if v == e) for e in MODEL_ELEMENTS}
-    turn_sizes: list[cp_model.IntVar] = []
-    for t, pairs in enumerate(pairs_per_turn):
-        candidates: dict[frozenset[Cell], set[int]] = {}
-        for cells, shapes in table.items():
-            allowed = set().union(*(pairs[s] for s in shapes if s in pairs))
-            if allowed:
-                candidates[cells] = allowed
-        if t == 0 and symmetries:
-            candidates = {cells: e for cells, e in candidates.items() if _is_orbit_minimum(cells, symmetries)}
-        turn_elements = set().union(*candidates.values()) if candidates else set()
-        for e in turn_elements:
-            element_cap[e] += max(len(cells) for cells, allowed in candidates.items() if e in allowed)
-        use_t = {cells: model.new_bool_var(f"use_{t}_{sorted(cells)}") for cells in candidates}
-        el_t = {e: model.new_bool_var(f"element_{t}_{e}") for e in sorted(turn_elements)}
-        model.add(sum(use_t.values()) == active[t])
-        model.add(sum(el_t.values()) == active[t])
-        # Redundant but strong for the relaxation: the squares drawn this turn are capped by the largest
-        # shape that the chosen element allows (picking the element a big shape does not offer costs squares).
-        largest = max((len(cells) for cells in candidates), default=0)
-        drawn_t = model.new_int_var(0, largest, f"drawn_{t}")
-        model.add(drawn_t == sum(len(cells) * var for cells, var in use_t.items()))
-        model.add(
-            drawn_t
-            <= sum(
-                max(len(cells) for cells, allowed in candidates.items() if e in allowed) * el
-                for e, el in el_t.items()
-            )
-        )
-        turn_sizes.append(drawn_t)
-        for cells, allowed in candidates.items():
-            if allowed != turn_elements:
-                model.add_bool_or([use_t[cells].Not(), *[el_t[e] for e in sorted(allowed)]])
-        cover_t: dict[int, cp_model.IntVar] = {}
-        by_cell: dict[int, list[cp_model.IntVar]] = {}
-        for cells, var in use_t.items():
-            for cell in cells:
-                by_cell.setdefault(mv.index[cell], []).append(var)
-        for i, vars_i in by_cell.items():
-            cov = model.new_bool_var(f"cover_{t}_{i}")
-            model.add(sum(vars_i) == cov)
-            cover_t[i] = cov
-            for e, el in el_t.items():
-                model.add_bool_or([cov.Not(), el.Not(), mv.cell_element[i][k_of[e]]])
-        use.append(use_t)
-        element.append(el_t)
-        cover.append(cover_t)
-
-    n = len(mv.cells)
-    for i in range(n):
-        covers = [cover[t][i] for t in range(n_turns) if i in cover[t]]
-        model.add(mv.filled[i] == (1 if mv.cells[i] in pre else 0) + sum(covers))
-    for e in MODEL_ELEMENTS:
-        model.add(sum(mv.cell_element[i][k_of[e]] for i in range(n)) <= element_cap[e])
-    model.add(sum(mv.filled) == len(pre) + sum(turn_sizes))
-
-    # Adjacency in drawing order: before[i] = square i drawn before the current turn.
-    before: list[cp_model.LinearExprT] = [1 if cell in pre else 0 for cell in mv.cells]
-    for t in range(n_turns):
-        if t > 0 or not start_empty:
-            for cells, var in use[t].items():
-                around = {mv.index[nb] for cell in cells for nb in neighbours(cell, rows, cols)} - {
-                    mv.index[cell] for cell in cells
-                }
-                if any(isinstance(before[j], int) and before[j] == 1 for j in around):
-                    continue
-                lits = [before[j] for j in around if not isinstance(before[j], int)]
-                model.add_bool_or([var.Not(), *lits])
-        nxt: list[cp_model.LinearExprT] = []
-        for i in range(n):
-            if i not in cover[t]:
-                nxt.append(before[i])
-            elif isinstance(before[i], int) and before[i] == 0:
-                nxt.append(cover[t][i])
-            else:
-                b = model.new_bool_var(f"before_{t + 1}_{i}")
-                model.add(b == before[i] + cover[t][i])
-                nxt.append(b)
-        before = nxt
-
-    # The ending: the first unused roll must fit nowhere on the final map.
-    if n_turns:
-        if start_empty:
-            if use[0]:
-                model.add(active[0] == 1)
-            else:
-                for t in range(n_turns):
-                    model.add(active[t] == 0)
-        ending_shapes = set()
-        for t in range(n_turns):
-            if t > 0 or not start_empty:
-                ending_shapes.update(pairs_per_turn[t])
-        fits = {s: model.new_bool_var(f"fits_{s}") for s in sorted(ending_shapes)}
-        for cells, shapes in table.items():
-            relevant = [s for s in shapes if s in fits]
-            if not relevant:
-                continue
-            around = {nb for cell in cells for nb in neighbours(cell, rows, cols)} - cells
-            if around & pre:
-                touch_lits: list[cp_model.IntVar] = []
-            else:
-                touch = model.new_bool_var(f"touch_{sorted(cells)}")
-                for nb in around:
-                    model.add_implication(mv.filled[mv.index[nb]], touch)
-                touch_lits = [touch.Not()]
-            for s in relevant:
-                model.add_bool_or([*(mv.filled[mv.index[c]] for c in cells), *touch_lits, fits[s]])
-        for t in range(n_turns):
-            if t == 0 and start_empty:
-                continue
-            for s in pairs_per_turn[t]:
-                clause = [active[t], fits[s].Not()]
-                if t > 0:
-                    clause.append(active[t - 1].Not())
-                model.add_bool_or(clause)
-
-    cpsat_map.add_completeness(model, mv, Challenge.GREAT_DIVIDE in problem.challenges, mode != "incomplete")
-    objective = None
-    if mode == "perfect":
-        # Feasibility: every square drawn and every element one cluster (its squares connected).
-        for filled in mv.filled:
-            model.add(filled == 1)
-        for k, e in enumerate(mv.elements):
-            cpsat_map.add_rooted_connectivity(model, mv, [row[k] for row in mv.cell_element], f"perfect_{e}")
-    if mode == "complete":
-        objective = _scoring_objective(model, mv, problem, card_caps=clairvoyant_card_caps(problem))
-        model.maximize(objective)
-    if DECISION_STRATEGY:
-        order = []
-        for t in range(n_turns):
-            order.append(active[t])
-            order.extend(element[t].values())
-            order.extend(use[t].values())
-        model.add_decision_strategy(order, cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE)
-    if hint is not None:
-        _add_play_hint(model, mv, hint, symmetries, active, use, element)
-
-    def read_turns(result: CpSolveResult) -> tuple[TurnPlay, ...]:
-        turns = []
-        for t, roll in enumerate(problem.rolls):
-            chosen = [cells for cells, var in use[t].items() if result.boolean(var)]
-            if not chosen:
-                turns.append(TurnPlay(t, roll, None))
-                continue
-            cells = chosen[0]
-            e = next(e for e, var in element[t].items() if result.boolean(var))
-            turns.append(TurnPlay(t, roll, Placement(cells, Element(e), _option_for(roll, cells, e, comp))))
-        return tuple(turns)
-
-    return _Built(model, objective, mv, read_turns)
-
-
-def _add_play_hint(
-    model: cp_model.CpModel,
-    mv: cpsat_map.MapVars,
-    plays: Sequence[Placement | None],
-    symmetries: Sequence[Callable[[Cell], Cell]],
-    active: Sequence[cp_model.IntVar],
-    use: Sequence[dict[frozenset[Cell], cp_model.IntVar]],
-    element: Sequence[dict[int, cp_model.IntVar]],
-) -> None:
-    """Hint a whole legal play, first mapped by the flip that makes its first placement an orbit minimum
-    (the model only keeps those first placements)."""
-    flip: Callable[[Cell], Cell] = lambda rc: rc  # noqa: E731
-    if symmetries and plays and plays[0] is not None:
-        first = plays[0].cells
-        best_key = sorted(first)
-        for g in symmetries:
-            key = sorted(g(cell) for cell in first)
-            if key < best_key:
-                best_key, flip = key, g
-    k_of = {e: k for k, e in enumerate(mv.elements)}
-    cell_value = [0] * len(mv.cells)
-    for t, play in enumerate(plays):
-        cells = frozenset(flip(cell) for cell in play.cells) if play is not None else None
-        if cells is not None and cells not in use[t]:
-            return  # not representable (should not happen): hinting nothing beats a wrong hint
-        model.add_hint(active[t], play is not None)
-        for candidate, var in use[t].items():
-            model.add_hint(var, candidate == cells)
-        for e, var in element[t].items():
-            model.add_hint(var, play is not None and int(play.element) == e)
-        if play is not None and cells is not None:
-            for cell in cells:
-                cell_value[mv.index[cell]] = int(play.element)
-    for i, row in enumerate(mv.cell_element):
-        for k, var in enumerate(row):
-            if cell_value[i]:
-                model.add_hint(var, k == k_of[cell_value[i]])
-
-
-def _first_turn_symmetries(problem: MaxProblem, pre: set[Cell]) -> list[Callable[[Cell], Cell]]:
-    """Map flips that leave the start map (and hence the whole problem) unchanged.
-
-    Every card and the forced-play rules are invariant under these flips, so mapping a whole play through
-    one of them gives a play with the same score: the first placement may be restricted to the smallest
-    member of its orbit without losing the optimum.
-    """
-    rows, cols = problem.components.rows, problem.components.cols
-    grid = problem.start_grid
-    result = []
-    for g in _grid_symmetries(rows, cols):
-        if all(grid[r][c] == grid[g((r, c))[0]][g((r, c))[1]] for r in range(rows) for c in range(cols)):
-            result.append(g)
-    return result
-
-
-def _is_orbit_minimum(cells: frozenset[Cell], symmetries: Sequence[Callable[[Cell], Cell]]) -> bool:
-    key = sorted(cells)
-    return all(key <= sorted(g(cell) for cell in cells) for g in symmetries)
-
-
-def _option_for(roll: Roll, cells: frozenset[Cell], element: int, components: Components) -> Option:
-    """The roll option that allows drawing this cell set with this element (an exact face preferred)."""
-    shape = frozenset((r - min(r for r, _ in cells), c - min(c for _, c in cells)) for r, c in cells)
-    fitting = []
-    for option in roll_options(roll):
-        shape_ok = any(
-            shape in orientations(components.shapes[s])
-            for s in (range(len(components.shapes)) if option.shape_face == ANY_FACE else [option.shape_face - 1])
-        )
-        element_ok = option.element_face == ANY_FACE or int(components.elements[option.element_face - 1]) == element
-        if shape_ok and element_ok:
-            fitting.append(option)
-    if not fitting:
-        raise ModelMismatch(f"no option of roll {roll} draws {sorted(cells)} with element {element}")
-    fitting.sort(key=lambda o: (o.shape_face == ANY_FACE) + (o.element_face == ANY_FACE))
-    return fitting[0]
-
-
-def _build_absolute(problem: MaxProblem, mode: Mode) -> _Built:
-    """Free drawing: the drawn squares are an exact cover by placements (each of one element), connected.
-
-    A connected union of pieces can always be drawn one piece at a time with each piece touching an earlier
-    one (order the pieces by a search over the piece adjacency graph), so connectivity is exactly what
-    legality asks for. With a pre-drawn map, its squares are the roots of the connectivity tree.
-    """
-    if mode != "complete":
-        raise ValueError("absolute maxima only need the complete-map model")
-    comp = problem.components
-    model = cp_model.CpModel()
-    fixed = _fixed_cells(problem.start_grid)
-    mv = cpsat_map.new_map_vars(model, comp.rows, comp.cols, MODEL_ELEMENTS, fixed)
-    pre = set(fixed)
-    table = _placement_table(comp, pre)
-    piece = {
-        (cells, k): model.new_bool_var(f"piece_{sorted(cells)}_{k}")
-        for cells in table
-        for k in range(len(MODEL_ELEMENTS))
-    }
-    by_cell: dict[tuple[int, int], list[cp_model.IntVar]] = {}
-    for (cells, k), var in piece.items():
-        for cell in cells:
-            by_cell.setdefault((mv.index[cell], k), []).append(var)
-    for i, cell in enumerate(mv.cells):
-        if cell in pre:
-            continue
-        for k in range(len(MODEL_ELEMENTS)):
-            model.add(mv.cell_element[i][k] == sum(by_cell.get((i, k), [])))
-    roots = [mv.index[cell] for cell in pre]
-    cpsat_map.add_rooted_connectivity(model, mv, mv.filled, "drawn", fixed_roots=roots)
-    cpsat_map.add_completeness(model, mv, Challenge.GREAT_DIVIDE in problem.challenges, True)
-    if problem.kind == "challenge":
-        assert problem.card is not None
-        objective = _card_terms(model, mv, [problem.card], problem.festival_won).by_card[problem.card.value]
-    else:
-        objective = _scoring_objective(model, mv, problem)
-    model.maximize(objective)
-
-    def read_turns(result: CpSolveResult) -> tuple[TurnPlay, ...]:
-        chosen = [(cells, k) for (cells, k), var in piece.items() if result.boolean(var)]
-        ordered = _drawing_order(chosen, pre)
-        turns = []
-        for t, (cells, k) in enumerate(ordered):
-            s = min(table[cells])
-            option = Option(s + 1, ANY_FACE)
-            turns.append(TurnPlay(t, (s + 1, ANY_FACE), Placement(cells, Element(MODEL_ELEMENTS[k]), option)))
-        return tuple(turns)
-
-    return _Built(model, objective, mv, read_turns)
-
-
-def _drawing_order(pieces: list[tuple[frozenset[Cell], int]], pre: set[Cell]) -> list[tuple[frozenset[Cell], int]]:
-    """Order connected pieces so that each touches the squares drawn before it (breadth-first)."""
-    remaining = sorted(pieces, key=lambda p: sorted(p[0]))
-    drawn = set(pre)
-    ordered = []
-    while remaining:
-        for idx, (cells, k) in enumerate(remaining):
-            touching = not drawn or any(
-                (r + dr, c + dc) in drawn for r, c in cells for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))
-            )
-            if touching:
-                ordered.append((cells, k))
-                drawn |= cells
-                del remaining[idx]
-                break
-        else:
-            raise ModelMismatch("the drawn pieces are not connected")
-    return ordered
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -680,46 +191,6 @@ def _configure(solver: cp_model.CpSolver) -> None:
 
 def _closed(result: CpSolveResult) -> bool:
     return result.status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
-
-
-def _element_caps(problem: MaxProblem) -> dict[Element, int]:
-    """Most squares of each element any play of the rolls can hold: the pre-drawn ones plus, per roll, the
-    largest shape some option offers with that element."""
-    comp = problem.components
-    caps = {e: sum(1 for row in problem.start_grid for v in row if v == int(e)) for e in ELEMENTS}
-    for roll in problem.rolls:
-        best: dict[int, int] = {}
-        for s, elements in _roll_pairs(roll, comp).items():
-            for e in elements:
-                best[e] = max(best.get(e, 0), len(comp.shapes[s]))
-        for e, size in best.items():
-            caps[Element(e)] += size
-    return caps
-
-
-def clairvoyant_card_caps(problem: MaxProblem) -> dict[Challenge, int]:
-    """Analytic upper bounds on single cards' points over every final map of a clairvoyant problem.
-
-    Privacy: trees on the edge <= min(edge squares, tree squares drawable). Dangerous Animals: at best only
-    the pre-drawn edge tents cost. Quick Pee: one point per row and column. Tent Together: disjoint 2x2
-    tent squares <= min(tent squares drawable / 4, (rows // 2) * (cols // 2)). River Town: disjoint rivers
-    <= min(rows, water squares drawable / cols). Nature Reserve has no cap here (its isolated empty squares
-    are what lets a map beat the perfect-map bound).
-    """
-    comp = problem.components
-    rows, cols = comp.rows, comp.cols
-    caps = _element_caps(problem)
-    edge = border_cells(rows, cols)
-    pre_edge_tents = sum(1 for r, c in edge if problem.start_grid[r][c] == int(Element.TENTS))
-    by_card = {
-        Challenge.PRIVACY: min(len(edge), caps[Element.TREES]),
-        Challenge.DANGEROUS_ANIMALS: -pre_edge_tents,
-        Challenge.QUICK_PEE: rows + cols,
-        Challenge.TENT_TOGETHER: cpsat_map.TENT_SQUARE_POINTS
-        * min(caps[Element.TENTS] // 4, (rows // 2) * (cols // 2)),
-        Challenge.RIVER_TOWN: cpsat_map.RIVER_POINTS * min(rows, caps[Element.WATER] // cols),
-    }
-    return {card: cap for card, cap in by_card.items() if card in problem.challenges}
 
 
 @dataclass(frozen=True)
@@ -825,68 +296,6 @@ def _greedy_hint(problem: MaxProblem, seed: int, no_perfect_map: bool) -> _Hint:
         festival_won=problem.festival_won,
     )
     return _Hint(warm[1] if warm else None, no_perfect_map)
-
-
-#: Cards whose cap the perfect-map search can aim at, with a prune of partial maps (`_card_viability`).
-#: Privacy, Tent Together and River Town are left out: their caps (24 edge trees, 8 tent squares, full
-#: rivers) are almost never met by a perfect map, so the search would only spend its share.
-CARD_TARGET_PRUNES = (Challenge.DANGEROUS_ANIMALS, Challenge.QUICK_PEE)
-
-
-#: Rank bonus, in the perfect-map search aimed at Quick Pee, per row or column a toilet move newly reaches.
-QUICK_PEE_LINE_WEIGHT = 2.0
-#: Measured on the bench's 10 Quick Pee seeds (15 rolls, 10 s): with the bonus 5/10 proven, median gap 1;
-#: without it the aimed search rarely succeeds and only costs its share (1/10, gap 3.5; before: 3/10, gap 2).
-CARD_PREFERENCE = True
-
-
-def _card_preference(
-    problem: MaxProblem, caps: dict[Challenge, int]
-) -> Callable[[int, Element, dict[Element, int]], float] | None:
-    """Move-order bonus toward the caps: Quick Pee prefers toilets in rows and columns without one yet
-    (Dangerous Animals needs none: its prune already removes every edge tent)."""
-    if Challenge.QUICK_PEE not in caps:
-        return None
-    rows, cols = problem.components.rows, problem.components.cols
-    lines = [sum(1 << (r * cols + c) for c in range(cols)) for r in range(rows)]
-    lines += [sum(1 << (r * cols + c) for r in range(rows)) for c in range(cols)]
-
-    def prefer(mask: int, element: Element, masks: dict[Element, int]) -> float:
-        if element != Element.TOILETS:
-            return 0.0
-        toilets = masks[Element.TOILETS]
-        return QUICK_PEE_LINE_WEIGHT * sum(1 for line in lines if line & mask and not line & toilets)
-
-    return prefer
-
-
-def _card_viability(problem: MaxProblem, caps: dict[Challenge, int]) -> Callable[[int, dict[Element, int]], bool]:
-    """A test of partial maps (drawn bitmask, bitmask per element) that every map meeting all caps passes.
-
-    Cards' points never exceed their caps, so a map whose total meets the sum meets each cap: Dangerous
-    Animals at its cap draws no new tent on the edge; Quick Pee at its cap (every row and column) leaves no
-    line both without a toilet and without an empty square.
-    """
-    rows, cols = problem.components.rows, problem.components.cols
-    edge_mask = sum(1 << (r * cols + c) for r, c in border_cells(rows, cols))
-    start_edge_tents = sum(
-        1 << (r * cols + c) for r, c in border_cells(rows, cols) if problem.start_grid[r][c] == int(Element.TENTS)
-    )
-    lines = [sum(1 << (r * cols + c) for c in range(cols)) for r in range(rows)]
-    lines += [sum(1 << (r * cols + c) for r in range(rows)) for c in range(cols)]
-    check_tents = Challenge.DANGEROUS_ANIMALS in caps
-    check_toilets = Challenge.QUICK_PEE in caps
-
-    def viable(drawn: int, masks: dict[Element, int]) -> bool:
-        if check_tents and masks[Element.TENTS] & edge_mask & ~start_edge_tents:
-            return False
-        if check_toilets:
-            toilets = masks[Element.TOILETS]
-            if any(not line & toilets and not line & ~drawn for line in lines):
-                return False
-        return True
-
-    return viable
 
 
 def _complete_hint(model: cp_model.CpModel, budget: Budget, workers: int, tally: _Tally) -> None:

@@ -47,16 +47,22 @@ SOLO_DOUBLE_GAP = 1
 LEFT_NEIGHBOUR_FACES = frozenset({1, 2, 3})
 
 
-def multiplayer_options(roll: tuple[int, int], challenges: Iterable[Challenge] = ()) -> tuple[Option, ...]:
+def multiplayer_options(
+    roll: tuple[int, int], challenges: Iterable[Challenge] = (), components: Components = DEFAULT_COMPONENTS
+) -> tuple[Option, ...]:
     """The options a multi-player map can be drawn with this turn (own map on a plain roll, the neighbour's
     map on a double).
 
-    Noisy Neighbours lets the neighbour choose any of the five shapes on a double, still filled with the
-    rolled element: `Option(6, d)` (shape face 6 = any shape); double 6 stays any shape, any element. Plain
-    rolls are unchanged by the card. Every solver (the game flow below, the hint engine) asks this function.
+    Noisy Neighbours lets the neighbour choose any shape on a double, still filled with the rolled element:
+    with five shapes that is `Option(6, d)` (shape face 6 = any shape); with six shapes (face 6 a shape of
+    its own) it is one option per shape face, `Option(s, d)` for s = 1..6. Double 6 stays any shape, any
+    element. Plain rolls are unchanged by the card. Every solver (the game flow below, the hint engine)
+    asks this function.
     """
     a, b = validate_roll(roll)
     if a == b and Challenge.NOISY_NEIGHBOURS in frozenset(challenges):
+        if components.six_shapes:
+            return tuple(Option(face, b) for face in range(1, len(components.shapes) + 1))
         return (Option(ANY_FACE, b),)
     return roll_options((a, b))
 
@@ -327,7 +333,7 @@ class MultiplayerState:
     def roll_option_for_maps(self) -> tuple[Option, ...]:
         """The options open on any map this turn (a Noisy Neighbours double frees the shape)."""
         assert self.roll is not None
-        return multiplayer_options(self.roll, self.challenges)
+        return multiplayer_options(self.roll, self.challenges, self.components)
 
     def drawings_on(self, map_index: int) -> list[Placement]:
         grid = self.maps[map_index]

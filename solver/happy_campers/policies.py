@@ -269,7 +269,7 @@ class FastMap:
     def candidates(self, shape_face: int, element_face: int, components: Components) -> list[Candidate]:
         """Every legal drawing of one option (face 6 expanded), as fast-engine candidates."""
         drawn = self.drawn
-        shape_indices = range(5) if shape_face == ANY_FACE else (shape_face - 1,)
+        shape_indices = components.shape_indices(shape_face)
         elements = _ELEMENT_VALUES if element_face == ANY_FACE else (int(components.elements[element_face - 1]),)
         found: list[Candidate] = []
         for shape_index in shape_indices:
@@ -279,9 +279,9 @@ class FastMap:
                 found.extend((mask, around, element, shape_face, element_face) for mask, around in fitting)
         return found
 
-    def can_draw_option(self, shape_face: int) -> bool:
+    def can_draw_option(self, shape_face: int, components: Components) -> bool:
         drawn = self.drawn
-        shape_indices = range(5) if shape_face == ANY_FACE else (shape_face - 1,)
+        shape_indices = components.shape_indices(shape_face)
         if not drawn:
             return True
         for shape_index in shape_indices:
@@ -693,7 +693,7 @@ def solo_candidates(
     halo = drawn
     for _ in range(gap):
         halo = dilate(halo, tables)
-    shape_indices = range(5) if shape_face == ANY_FACE else (shape_face - 1,)
+    shape_indices = components.shape_indices(shape_face)
     elements = _ELEMENT_VALUES if element_face == ANY_FACE else (int(components.elements[element_face - 1]),)
     for shape_index in shape_indices:
         detached = [p for p in tables.positions[shape_index] if not p[0] & halo]

@@ -15,12 +15,16 @@ docs/rules.md (Happy Campers: puzzles)):
 - Those pre-drawn squares also break the map's flip symmetry, without which no optimum can be unique
   (the mirrored play scores the same); symmetric starts are rejected before any solving.
 
-Determinism: candidate k of a seed is drawn from `rng_for(seed, PURPOSE, "candidate", k)` and every filter
-is timing-independent: cheap filters are pure functions of the candidate, the optimum and uniqueness are
-decided to the end (no per-candidate time limit, whose expiry would depend on machine load), and the
-optimum solve runs CP-SAT with one worker, so its branch and conflict counts (used for the grade) are
-reproducible. When the budget runs out, `generate` raises `SolveInterrupted` instead of returning some
-other puzzle.
+Budget: every candidate gets at most `CANDIDATE_CAP_S` seconds (`generate(candidate_cap_s=...)`) of the
+request budget; a candidate that is not decided within its cap is rejected ("over its cap") and the next
+candidate is tried, so one slow proof cannot eat the whole request (one default-map candidate took 31 s
+before the cap). When the request budget itself runs out, `generate` raises `SolveInterrupted`.
+
+Determinism: candidate k of a seed is drawn from `rng_for(seed, PURPOSE, "candidate", k)`; cheap filters
+are pure functions of the candidate, and the optimum solve runs CP-SAT with one worker, so its branch and
+conflict counts (used for the grade) are reproducible. The one timing-dependent filter is the cap: a seed
+gives the same puzzle on any machine unless some candidate before it needs close to `CANDIDATE_CAP_S`
+(measured: the proofs of accepted candidates take 0.1-0.5 s on 5x9, about a tenth of the cap).
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-from campsolver.solver.core.budget import Budget
+from campsolver.solver.core.budget import Budget, SolveInterrupted
 from campsolver.solver.core.proof import Proof
 from campsolver.solver.core.seeding import rng_for
 from campsolver.solver.happy_campers.cpsat_warmstart import greedy_play
@@ -95,6 +99,8 @@ MIN_PREDRAWN_DRAWINGS = 1
 MIN_SOLUTION_DRAWINGS = 3
 #: Give up (NoPuzzleFound) after this many candidates, whatever the budget says.
 MAX_CANDIDATES = 2000
+#: Seconds one candidate may take (optimum, uniqueness and drawing-order proofs) before the next is tried.
+CANDIDATE_CAP_S = 5.0
 
 # --- evidence and grading ------------------------------------------------------------------------------------
 #: Randomised greedy plays (the CP-SAT warm-start player) per candidate: the cheap non-uniqueness filter
@@ -428,21 +434,31 @@ def generate(
     components: Components = DEFAULT_COMPONENTS,
     rolls: int = 8,
     grade: Grade | str | None = None,
+    candidate_cap_s: float = CANDIDATE_CAP_S,
 ) -> Puzzle:
     """The first candidate of `seed` whose optimum is proven OPTIMAL and unique (and has `grade`, if asked).
 
-    Raises `SolveInterrupted` when the budget runs out or is cancelled first, `NoPuzzleFound` after
-    `MAX_CANDIDATES` candidates.
+    Each candidate may spend at most `candidate_cap_s` seconds of `budget`; one that is undecided by then is
+    rejected and the next one is tried. Raises `SolveInterrupted` when the budget runs out or is cancelled
+    first, `NoPuzzleFound` after `MAX_CANDIDATES` candidates.
     """
     if rolls < 1:
         raise ValueError("a puzzle needs at least one roll")
+    if candidate_cap_s <= 0:
+        raise ValueError("the per-candidate cap must be positive")
     wanted = Grade(grade) if grade is not None else None
     started = time.monotonic()
     search = _Search()
     for index in range(MAX_CANDIDATES):
         _interrupted(budget)
         search.candidates += 1
-        puzzle = _try_candidate(seed, index, components, rolls, wanted, budget, search)
+        capped = budget.limited(candidate_cap_s)
+        try:
+            puzzle = _try_candidate(seed, index, components, rolls, wanted, capped, search)
+        except SolveInterrupted:
+            _interrupted(budget)  # the request's own budget is gone (or cancelled): stop
+            search.reject("over its cap")  # only this candidate's cap ran out: try the next one
+            continue
         if puzzle is not None:
             stats = GenerationStats(
                 candidates=search.candidates,

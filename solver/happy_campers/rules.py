@@ -45,12 +45,14 @@ ELEMENTS: tuple[Element, ...] = (
     Element.ENTERTAINMENT,
 )
 
-#: Die face 6 ("?" on the reference card): shape face 6 = any of the five shapes,
-#: element face 6 = any of the five elements.
+#: Die face 6 ("?" on the reference card): element face 6 = any of the five elements; shape face 6 = any of
+#: the five shapes by default, or a sixth shape of its own when the components list six shapes.
 ANY_FACE = 6
 DIE_FACES: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
 #: Faces 1..5 name one shape / one element each.
 NAMED_FACES = 5
+#: A reference card may print a sixth shape for face 6 (components.shapes then lists six).
+SIX_SHAPES = 6
 
 #: Largest map side we accept (the printed map is 5 x 9; the cap keeps search and scoring tables small).
 MAX_MAP_SIDE = 12
@@ -141,9 +143,11 @@ def _fits(shape: Shape, rows: int, cols: int) -> bool:
 
 @dataclass(frozen=True)
 class Components:
-    """Component data the rulebook omits: map size, the five shapes and the element faces (overridable).
+    """Component data the rulebook omits: map size, the shapes and the element faces (overridable).
 
-    Shapes are normalised on construction, so two equal component sets compare (and cache) equal.
+    `shapes` lists five shapes (faces 1..5; shape face 6 = any of them, the documented default) or six
+    (face 6 is then a shape of its own, as on a reference card that prints six shapes). Shapes are
+    normalised on construction, so two equal component sets compare (and cache) equal.
     """
 
     rows: int = 5
@@ -159,8 +163,11 @@ class Components:
             if not 1 <= value <= MAX_MAP_SIDE:
                 raise RulesError(name, f"must be between 1 and {MAX_MAP_SIDE}, got {value}")
         shapes = tuple(self.shapes)
-        if len(shapes) != NAMED_FACES:
-            raise RulesError("shapes", f"exactly {NAMED_FACES} shapes (die faces 1..5), got {len(shapes)}")
+        if len(shapes) not in (NAMED_FACES, SIX_SHAPES):
+            raise RulesError(
+                "shapes",
+                f"{NAMED_FACES} shapes (faces 1..5, face 6 = any) or {SIX_SHAPES} (one per face), got {len(shapes)}",
+            )
         normalised = tuple(validate_shape(s, f"shapes[{i}]") for i, s in enumerate(shapes))
         for i, shape in enumerate(normalised):
             if not _fits(shape, self.rows, self.cols):
@@ -178,6 +185,18 @@ class Components:
     @property
     def cell_count(self) -> int:
         return self.rows * self.cols
+
+    @property
+    def six_shapes(self) -> bool:
+        """True when shape face 6 is a shape of its own (not "any shape")."""
+        return len(self.shapes) == SIX_SHAPES
+
+    def shape_indices(self, face: int) -> tuple[int, ...]:
+        """Indices into `shapes` that shape die face `face` allows (face 6 with five shapes: all five)."""
+        validate_face(face, "shape_face")
+        if face == ANY_FACE and not self.six_shapes:
+            return tuple(range(len(self.shapes)))
+        return (face - 1,)
 
 
 DEFAULT_COMPONENTS = Components()
@@ -272,9 +291,8 @@ def is_double(roll: tuple[int, int]) -> bool:
 
 
 def shapes_for_face(face: int, components: Components = DEFAULT_COMPONENTS) -> tuple[Shape, ...]:
-    """The shapes a shape die face allows (face 6: all five)."""
-    validate_face(face, "shape_face")
-    return components.shapes if face == ANY_FACE else (components.shapes[face - 1],)
+    """The shapes a shape die face allows (face 6: all five, or the sixth shape when there are six)."""
+    return tuple(components.shapes[i] for i in components.shape_indices(face))
 
 
 def elements_for_face(face: int, components: Components = DEFAULT_COMPONENTS) -> tuple[Element, ...]:

@@ -181,10 +181,10 @@ def test_solo_hints_list_exactly_the_rules_models_moves_on_seeded_positions():
     roll=st.tuples(st.integers(1, 6), st.integers(1, 6)),
 )
 def test_solo_hints_agree_with_the_rules_model_on_random_small_positions(seed, turns, gap, roll):
-    state = random_solo_state(seed, turns, SMALL, gap)
-    if state.current_player() == TERMINAL:
-        return
-    assert_solo_hint_agrees(state, roll, Counter())
+    state, roll = live_solo_turn(seed, turns, SMALL, gap, roll)  # every example is a usable one
+    seen: Counter = Counter()
+    assert_solo_hint_agrees(state, roll, seen)
+    assert seen["over"] == 0
 
 
 def test_a_hint_in_the_extra_turn_uses_the_ordinary_rule_on_a_double():
@@ -211,6 +211,24 @@ def test_solo_hint_accepts_maps_with_detached_pieces():
 
 
 # --------------------------------------------------------------------------------------- multi-player
+
+
+ALL_ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]
+
+
+def live_solo_turn(seed: int, turns: int, components: Components, gap: int, roll) -> tuple[SoloState, tuple]:
+    """A solo position that is not over and a roll that leaves player 0 a drawing: the seeded position with
+    `turns` random turns, or fewer when the game ended earlier; the given roll, or the next of the 21 rolls
+    that can be drawn. Turn 0 (two empty maps) takes every roll, so a usable case always exists."""
+    for played in range(turns, -1, -1):
+        state = random_solo_state(seed, played, components, gap)
+        if state.current_player() == TERMINAL:
+            continue
+        start = ALL_ROLLS.index(tuple(sorted(roll)))
+        for candidate in ALL_ROLLS[start:] + ALL_ROLLS[:start]:
+            if state.child(candidate).current_player() == 0:
+                return state, candidate
+    raise AssertionError("two empty maps take every roll")
 
 
 def random_multiplayer_state(seed: int, turns: int, players: int, cards, components) -> MultiplayerState:
@@ -247,9 +265,11 @@ def test_multiplayer_hints_list_exactly_the_legal_drawings_of_each_map(seed):
     rng = rng_for(seed, "test-multiplayer-agreement")
     components = SMALL if seed % 2 else DEFAULT_COMPONENTS
     cards = (Challenge.NOISY_NEIGHBOURS,) if seed % 3 == 0 else ((Challenge.FESTIVAL,) if seed % 3 == 1 else ())
-    state = random_multiplayer_state(seed, int(rng.integers(0, 8)), 2 + seed % 2, cards, components)
-    if state.current_player() == TERMINAL:
-        return
+    turns = int(rng.integers(0, 8))
+    state = random_multiplayer_state(seed, turns, 2 + seed % 2, cards, components)
+    while state.current_player() == TERMINAL:  # fewer turns until the game is still on: no empty case
+        turns -= 1
+        state = random_multiplayer_state(seed, turns, 2 + seed % 2, cards, components)
     roll = random_roll(rng) if seed % 4 else (1 + seed % 6,) * 2
     turn = state.child(roll)
     if turn.current_player() == TERMINAL:
@@ -321,12 +341,9 @@ def test_modes_solo_turn_replays_through_solo_state_for_a_whole_game(seed, gap):
     roll=st.tuples(st.integers(1, 6), st.integers(1, 6)),
 )
 def test_solo_candidates_are_the_solo_states_drawings(seed, turns, gap, roll):
-    state = random_solo_state(seed, turns, SMALL, gap)
-    if state.current_player() == TERMINAL:
-        return
+    state, roll = live_solo_turn(seed, turns, SMALL, gap, roll)  # every example is a usable one
     turn = state.child(roll)
-    if turn.current_player() != 0:
-        return
+    assert turn.allowed
     double = roll[0] == roll[1] and turn.step is not SoloStep.LAST_TURN
     for map_index, option in turn.allowed:
         fast = FastMap.from_grid(turn.maps[map_index], (), SMALL)

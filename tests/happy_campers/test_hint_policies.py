@@ -73,7 +73,7 @@ def test_fast_candidates_are_exactly_the_rules_models_legal_drawings(seed, turns
     ours = {candidate_placement(c, components.cols) for c in fast.roll_candidates(roll, components)}
     assert ours == set(legal_placements(grid, roll, components))
     for option in roll_options(roll):
-        assert fast.can_draw_option(option.shape_face) == can_draw_option(grid, option, components)
+        assert fast.can_draw_option(option.shape_face, components) == can_draw_option(grid, option, components)
 
 
 @settings(max_examples=40, deadline=None)

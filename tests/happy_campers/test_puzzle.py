@@ -9,6 +9,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from campsolver.solver.core.budget import Budget, SolveInterrupted
 from campsolver.solver.core.cpsat import Proof
@@ -272,3 +274,60 @@ def test_default_map_eight_roll_puzzles_are_unique_and_replay(seed: int) -> None
     fresh = clairvoyant_max(p.start_grid, p.rolls, p.challenges, p.components, Budget(300))
     assert fresh.proof is Proof.OPTIMAL and fresh.score == p.optimum
     assert is_unique_optimum(fresh, Budget(300)) is True
+
+
+def test_a_candidate_over_its_cap_is_skipped_and_the_next_one_tried(monkeypatch) -> None:
+    """A candidate whose proof would never end is cut at its cap; the request budget then gets a puzzle
+    from a later candidate (the slow proof is simulated: it polls its budget until the cap stops it)."""
+    import campsolver.solver.happy_campers.puzzle as puzzle_module
+
+    real = puzzle_module.clairvoyant_max
+    stalled: list[float] = []
+
+    def slow_first(start, rolls, challenges, components, budget, **kwargs):
+        if not stalled:
+            stalled.append(budget.time_limit_s)
+            while True:
+                budget.check()  # raises SolveInterrupted when this candidate's cap is spent
+                time.sleep(0.01)
+        return real(start, rolls, challenges, components, budget, **kwargs)
+
+    monkeypatch.setattr(puzzle_module, "clairvoyant_max", slow_first)
+    found = generate(TINY_SEED, Budget(BUDGET_S), components=TINY, rolls=TINY_ROLLS, candidate_cap_s=2.0)
+    assert stalled == [pytest.approx(2.0)]
+    assert found.stats.rejections.get("over its cap", 0) >= 1  # the stalled one (more only under heavy load)
+    assert_replays(found)
+    with pytest.raises(ValueError):
+        generate(TINY_SEED, Budget(5), components=TINY, rolls=TINY_ROLLS, candidate_cap_s=0)
+
+
+def test_request_budget_still_stops_a_capped_search() -> None:
+    """The cap never outlives the request: a cap longer than the budget still raises at the budget."""
+    with pytest.raises(SolveInterrupted) as info:
+        generate(3, Budget(0.3), rolls=8, candidate_cap_s=60)
+    assert info.value.reason == "deadline"
+
+
+TINY_CASES = [(seed, rolls) for seed in range(4) for rolls in (4, 5)]
+
+
+@pytest.fixture(scope="module")
+def tiny_puzzles() -> list[Puzzle]:
+    return [generate(seed, Budget(BUDGET_S), components=TINY, rolls=rolls) for seed, rolls in TINY_CASES]
+
+
+@pytest.mark.slow  # eight generations (~20-150 s on a shared machine); the default run keeps `tiny_puzzle`
+def test_tiny_puzzles_with_cards_are_unique_by_enumerating_every_final_map(tiny_puzzles: list[Puzzle]) -> None:
+    """Uniqueness and the optimum checked against a plain enumeration of every final map forced play can
+    reach (rules model only, not the generator's CP-SAT): exactly one map scores the optimum."""
+    for p in tiny_puzzles:
+        scored = {
+            grid: rules.score(grid, p.challenges, p.components).total
+            for grid in all_final_maps(p.start_grid, p.rolls, p.components)
+        }
+        best = max(scored.values())
+        assert best == p.optimum, (p.seed, p.rolls)
+        assert [grid for grid, points in scored.items() if points == best] == [p.solution_grid], p.seed
+        assert_replays(p)
+    assert sum(1 for p in tiny_puzzles if p.challenges) >= 2, "some of these puzzles must use cards"
+    assert {len(p.rolls) for p in tiny_puzzles} == {4, 5}

@@ -428,3 +428,54 @@ def test_score_full_default_map():
     result = score(grid, ())
     assert result.total == 41 + 4
     assert result.empty_points == 0
+
+
+# Hand-counted, one map for every card (issue 13: the oracle and CP-SAT share `rules.score`, so these
+# numbers are counted by hand from the rulebook, not computed).
+#   T T W ~ ~ ~     trees: cluster of 3 (top left) and 1 (bottom) -> 3; toilets: two singles -> 1
+#   T A A ~ E .     water: one cluster of 10 -> 10; tents: the 2x2 block (4) and a single -> 4
+#   ~ A A ~ E W     entertainment: 2; empty: one square (1,5), isolated -> -1
+#   ~ ~ ~ ~ T A     base total 3 + 1 + 10 + 4 + 2 - 1 = 19
+HAND_MAP = """
+TTW~~~
+TAA~E.
+~AA~EW
+~~~~TA
+"""
+HAND_BASE = 19
+HAND_COUNTS = {
+    # card: (the card's own points, the total)
+    Challenge.PRIVACY: (4, 23),  # trees on the edge: (0,0) (0,1) (1,0) (3,4)
+    Challenge.QUICK_PEE: (4, 23),  # toilets in rows 0 and 2, columns 2 and 5
+    Challenge.TENT_TOGETHER: (3, 22),  # one 2x2 all-tent square
+    Challenge.NATURE_RESERVE: (3, 22),  # the one isolated empty square scores +2 instead of -1
+    Challenge.RIVER_TOWN: (5, 24),  # one left-to-right river: only (0,5) of the water touches the right border
+    Challenge.DANGEROUS_ANIMALS: (-1, 18),  # the single tent at (3,5) is on the edge
+    Challenge.NOISY_NEIGHBOURS: (0, 19),  # changes doubles only
+    Challenge.FESTIVAL: (5, 24),  # won (the default when no other map is compared)
+    Challenge.GREAT_DIVIDE: (0, 0),  # left half (columns 0-2) has no entertainment: incomplete
+}
+
+
+@pytest.mark.parametrize("card", list(Challenge))
+def test_every_card_scores_the_hand_counted_points(card):
+    components = Components(rows=4, cols=6)
+    grid = parse_grid(HAND_MAP, components)
+    assert score(grid, (), components).total == HAND_BASE
+    points, total = HAND_COUNTS[card]
+    breakdown = score(grid, (card,), components)
+    assert breakdown.total == total
+    assert breakdown.challenge_points.get(card, 0) == points
+    if card is Challenge.FESTIVAL:
+        assert score(grid, (card,), components, festival_won=False).total == HAND_BASE
+
+
+def test_great_divide_counts_the_middle_column_on_both_sides_by_hand():
+    # 5 columns: the left side is columns 0-2, the right side 2-4; E only in the middle column counts twice.
+    components = Components(rows=2, cols=5)
+    grid = parse_grid("TWE~A\n~AEWT", components)
+    # left (cols 0-2): T W E ~ A E -> all five; right (cols 2-4): E ~ A E W T -> all five
+    assert score(grid, (Challenge.GREAT_DIVIDE,), components).total == score(grid, (), components).total > 0
+    lopsided = parse_grid("TWE~A\nTTTTT", components)  # right side (cols 2-4): E ~ A T, no toilets
+    assert score(lopsided, (), components).complete
+    assert score(lopsided, (Challenge.GREAT_DIVIDE,), components).total == 0
