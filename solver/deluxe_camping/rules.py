@@ -99,13 +99,13 @@ class Config:
     rows: int = DEFAULT_ROWS
     cols: int = DEFAULT_COLS
     players: int = 2
-    trailers: int = 0  # 0: the rulebook count for `players`
+    trailers: int = -1  # -1: the rulebook count for `players` (6, 4 or 2)
     supply: int = DEFAULT_SUPPLY
 
     def __post_init__(self) -> None:
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
             raise ValueError(f"{MIN_PLAYERS}-{MAX_PLAYERS} players, got {self.players}")
-        if self.trailers == 0:
+        if self.trailers == -1:
             object.__setattr__(self, "trailers", TRAILERS_BY_PLAYERS[self.players])
         if self.rows < 1 or self.cols < 1 or self.rows * self.cols < 2:
             raise ValueError("the board needs at least two squares")
@@ -520,9 +520,8 @@ class DCState:
             if owners.get(origin) != me:
                 continue  # the pain-in-the-neck never gets automatic barriers
             for t in table[square]:
-                if t in owners and owners[t] != me:
-                    if edge_of(square, t) not in self.barriers:
-                        count += 1
+                if t in owners and owners[t] != me and edge_of(square, t) not in self.barriers:
+                    count += 1
         return count
 
     def _result_key(self, position: dict[int, int]) -> tuple:
@@ -745,7 +744,7 @@ def validate(state: DCState) -> None:
             raise ValueError(f"player {state.to_move} has stopped (all their sites are allotted) and cannot move")
 
 
-def random_setup(config: Config, rng, first_player: int = 0) -> DCState:  # noqa: ANN001 - numpy Generator
+def random_setup(config: Config, rng, first_player: int = 0) -> DCState:
     """Play the setup with uniformly random legal placements and reveal (a seeded position to start turns)."""
     state = initial_state(config, first_player)
     while state.stage not in (Stage.MOVE, Stage.OVER):
