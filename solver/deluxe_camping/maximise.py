@@ -34,7 +34,7 @@ from campsolver.solver.core import cpsat
 from campsolver.solver.core.budget import Budget
 from campsolver.solver.core.proof import Proof
 from campsolver.solver.deluxe_camping import rules
-from campsolver.solver.deluxe_camping.rules import DCState, Edge, neighbour_table, site_value
+from campsolver.solver.deluxe_camping.rules import DCState, Edge, neighbour_table
 from ortools.sat.python import cp_model
 
 
@@ -136,7 +136,8 @@ def greedy_labels(state: DCState) -> dict[int, int] | None:
             s = component[i]
             i += 1
             for t in table[s]:
-                if t not in seen and owner_of_square[t] == owner_of_square[s] and rules.edge_of(s, t) not in state.barriers:
+                same_owner = owner_of_square[t] == owner_of_square[s]
+                if t not in seen and same_owner and rules.edge_of(s, t) not in state.barriers:
                     seen.add(t)
                     component.append(t)
         root = min(index_of[s] for s in component if s in index_of)
@@ -301,7 +302,6 @@ def build_model(
     allow_dead: bool = False,
 ) -> tuple[cp_model.CpModel, Handles]:
     config = state.config
-    table = neighbour_table(config.rows, config.cols)
     model = cp_model.CpModel()
     piece_list = pieces(state)
     owner = [p for _, p in piece_list]
