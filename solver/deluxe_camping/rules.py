@@ -111,7 +111,7 @@ class Config:
             raise ValueError("the board needs at least two squares")
         if self.trailers < 0 or self.supply < 0:
             raise ValueError("trailers and supply must not be negative")
-        pieces = 1 + MYSTERY_TOKENS + self.players * (1 + self.trailers)
+        pieces = self.players * (1 + self.trailers)
         if pieces > self.rows * self.cols:
             raise ValueError(f"{pieces} pieces do not fit on {self.rows * self.cols} squares")
 
@@ -697,8 +697,10 @@ def play_state(
     return state
 
 
-def validate(state: DCState) -> None:
-    """Raise ValueError when a position breaks a rule a reachable position always keeps."""
+def validate(state: DCState, *, complete: bool = True) -> None:
+    """Raise ValueError when a position breaks a rule a reachable position always keeps.
+
+    `complete=False` lets test pictures leave out the pool, the ice-cream stands or the pain-in-the-neck."""
     config = state.config
     squares: list[int] = []
     if state.stage in (Stage.MOVE, Stage.BARRIER, Stage.OVER):
@@ -706,7 +708,7 @@ def validate(state: DCState) -> None:
             raise ValueError(f"every one of the {config.players} players needs a bungalow and trailers")
         if state.mystery:
             raise ValueError("the mystery tokens are revealed before the first turn")
-        if state.pool < 0 or state.nuisance < 0 or len(state.ice_creams) != ICE_CREAM_STANDS:
+        if complete and (state.pool < 0 or state.nuisance < 0 or len(state.ice_creams) != ICE_CREAM_STANDS):
             raise ValueError("the pool, two ice-cream stands and the pain-in-the-neck must all be on the board")
     for player in range(len(state.trailers)):
         if state.stage in (Stage.MOVE, Stage.BARRIER, Stage.OVER) and len(state.trailers[player]) != config.trailers:
@@ -773,3 +775,84 @@ def describe_action(config: Config, action: Action) -> str:
     if isinstance(action, Barrier):
         return f"barrier {at(action.edge[0])}|{at(action.edge[1])}"
     return f"pain-in-the-neck under {at(int(action))}"
+
+
+# --- text boards (tests, docs and puzzles share one picture) -------------------------------------------------
+
+PLAYER_LETTERS = "ABCD"
+
+
+def parse_board(
+    text: str,
+    *,
+    players: int | None = None,
+    supply: int = DEFAULT_SUPPLY,
+    to_move: int = 0,
+    stage: Stage = Stage.MOVE,
+    add_automatic: bool = False,
+) -> DCState:
+    """A position from its picture: a frame of `+`/`-`/`|`, squares on odd lines and columns, walls between
+    them (`|` or `#` between columns, `-` or `=` between rows, a space for none). Squares: `.` empty,
+    `P` pool, `I` ice-cream stand, `N` pain-in-the-neck, `A`-`D` bungalows, `a`-`d` trailers.
+
+    `add_automatic` adds the automatic barriers between neighbouring pieces of different players."""
+    lines = [line for line in text.strip("\n").splitlines() if line.strip()]
+    lines = [line.strip() for line in lines]
+    if len(lines) < 3 or len(lines) % 2 == 0:
+        raise ValueError("a board picture has a frame line, then square lines and wall lines alternating")
+    rows = (len(lines) - 1) // 2
+    cols = (len(lines[1]) - 1) // 2
+    marks: dict[int, str] = {}
+    walls: set[Edge] = set()
+    for r in range(rows):
+        line = lines[2 * r + 1]
+        if len(line) != 2 * cols + 1:
+            raise ValueError(f"square line {r} has {len(line)} characters, expected {2 * cols + 1}")
+        for c in range(cols):
+            mark = line[2 * c + 1]
+            if mark != ".":
+                marks[r * cols + c] = mark
+            if c < cols - 1 and line[2 * c + 2] in "|#":
+                walls.add((r * cols + c, r * cols + c + 1))
+        if r < rows - 1:
+            below = lines[2 * r + 2]
+            for c in range(cols):
+                if below[2 * c + 1] in "-=":
+                    walls.add((r * cols + c, (r + 1) * cols + c))
+    letters = [m.upper() for m in marks.values() if m.upper() in PLAYER_LETTERS]
+    count = players or max(PLAYER_LETTERS.index(m) + 1 for m in letters)
+    bungalows = [-1] * count
+    trailers: list[list[int]] = [[] for _ in range(count)]
+    pool, nuisance, ice = -1, -1, []
+    for square, mark in sorted(marks.items()):
+        if mark == "P":
+            pool = square
+        elif mark == "N":
+            nuisance = square
+        elif mark == "I":
+            ice.append(square)
+        elif mark in PLAYER_LETTERS:
+            bungalows[PLAYER_LETTERS.index(mark)] = square
+        elif mark in PLAYER_LETTERS.lower():
+            trailers[PLAYER_LETTERS.lower().index(mark)].append(square)
+        else:
+            raise ValueError(f"unknown mark {mark!r}")
+    counts = {len(t) for t in trailers}
+    if len(counts) != 1:
+        raise ValueError("every player needs the same number of trailers")
+    config = Config(rows=rows, cols=cols, players=count, trailers=counts.pop(), supply=supply)
+    state = DCState(
+        config=config,
+        stage=stage,
+        to_move=to_move,
+        pool=pool,
+        ice_creams=tuple(ice),
+        nuisance=nuisance,
+        bungalows=tuple(bungalows),
+        trailers=tuple(tuple(t) for t in trailers),
+        barriers=frozenset(walls),
+    )
+    if add_automatic:
+        state = replace(state, barriers=state.barriers | automatic_barriers(config, state.owner_at, state.barriers))
+    validate(state, complete=False)
+    return state
