@@ -242,20 +242,30 @@ def maximise(
     if state.stage not in (rules.Stage.MOVE, rules.Stage.BARRIER, rules.Stage.OVER):
         raise ValueError("the securable score is defined once the turns have started (after the reveal)")
     player = state.to_move if player is None else player
-    for allow_dead in (False, True):
-        # First the issue's question (every site allotted to one player); only when that is proven impossible
-        # within the supply, boards that leave some site shared (worth nothing) are allowed too.
-        model, handles = build_model(
-            state, player=player, objective=objective, forbid=forbid, supply=supply, allow_dead=allow_dead
+    first = None
+    if use_hint:
+        first = next(
+            (labels for labels in (isolation_labels(state, player), greedy_labels(state))
+             if labels is not None and fits(state, labels, supply)),
+            None,
         )
-        if use_hint:
-            for labels in (isolation_labels(state, player), greedy_labels(state)):
-                if labels is not None and fits(state, labels, supply):
-                    handles.add_hint(model, labels)
-                    break
+    # First the issue's question (every site allotted to one player, owner-labelled model); only when that is
+    # proven impossible within the supply, boards that leave some site shared (worth nothing) are allowed too
+    # (piece-rooted model with dead sites).
+    owner_model, owner_handles = build_owner_model(
+        state, player=player, objective=objective, forbid=forbid, supply=supply
+    )
+    if first is not None:
+        owner_handles.add_hint(owner_model, owner_labels(state, first))
+    result = cpsat.solve(owner_model, budget, seed=seed, workers=workers)
+    handles: Handles | OwnerHandles = owner_handles
+    if result.status == cp_model.INFEASIBLE:
+        model, handles = build_model(
+            state, player=player, objective=objective, forbid=forbid, supply=supply, allow_dead=True
+        )
+        if first is not None:
+            handles.add_hint(model, first)
         result = cpsat.solve(model, budget, seed=seed, workers=workers)
-        if result.status != cp_model.INFEASIBLE:
-            break
     partition = None
     value = None
     if result.has_solution:
@@ -458,3 +468,205 @@ def build_model(
         # At least one edge differs from the excluded barrier set.
         model.add_bool_or([cut[e].Not() if e in excluded else cut[e] for e in cut])
     return model, Handles(label=label, cut=cut, roots=roots)
+
+
+# --- owner-labelled model (every site allotted) ---------------------------------------------------------------
+
+PLAIN, POOL_SITE, NUISANCE_SITE = "plain", "pool", "nuisance"
+Label = tuple[str, int]  # (kind, owner)
+
+
+@dataclass
+class OwnerHandles:
+    label: dict[int, dict[Label, cp_model.IntVar]]
+    cut: dict[Edge, cp_model.IntVar]
+
+    def add_hint(self, model: cp_model.CpModel, labels: dict[int, Label]) -> None:
+        for square, options in self.label.items():
+            for key, var in options.items():
+                model.add_hint(var, labels.get(square) == key)
+        for (a, b), var in self.cut.items():
+            model.add_hint(var, labels.get(a) != labels.get(b))
+
+
+def owner_labels(state: DCState, piece_labels: dict[int, int]) -> dict[int, Label]:
+    """A piece-rooted partition as owner labels: the pool's site, the pain-in-the-neck's site, plain sites."""
+    owner = [p for _, p in pieces(state)]
+    pool_root = piece_labels.get(state.pool)
+    nuisance_root = piece_labels.get(state.nuisance)
+    result: dict[int, Label] = {}
+    for square, root in piece_labels.items():
+        if root == pool_root:
+            result[square] = (POOL_SITE, owner[root])
+        elif root == nuisance_root:
+            result[square] = (NUISANCE_SITE, owner[root])
+        else:
+            result[square] = (PLAIN, owner[root])
+    return result
+
+
+def build_owner_model(
+    state: DCState,
+    *,
+    player: int,
+    objective: Objective,
+    forbid: list[frozenset[Edge]] | None = None,
+    supply: int | None = None,
+) -> tuple[cp_model.CpModel, OwnerHandles]:
+    """Every final site allotted to one player. Squares are labelled by owner and kind instead of by root piece:
+    one *pool site* (holding the pool) and one *nuisance site* (holding the pain-in-the-neck) per board, every
+    other site *plain*. Touching plain sites of one owner are worth exactly their sum (no pool, no penalty), so
+    merging them costs nothing and saves barriers: each optimum of the piece-rooted model has an owner-labelled
+    twin of equal value for every objective, with none of the root symmetry.
+
+    Connectivity: single-commodity flow as in the piece model; the sources are the pieces labelled plain, the
+    pool square (root of the pool site) and the pain-in-the-neck's square when it is in a nuisance site. A pool
+    or nuisance site must also hold a trailer or bungalow of its owner."""
+    config = state.config
+    model = cp_model.CpModel()
+    piece_list = pieces(state)
+    owner_at = {square: p for square, p in piece_list}
+    region_of = state.region_of
+    sites = state.sites
+    ice = set(state.ice_creams)
+    constant = [0] * config.players
+    open_squares = [s for s in range(config.squares) if sites[region_of[s]].allotted_to is None]
+    open_set = set(open_squares)
+    for site in sites:
+        if site.allotted_to is not None:
+            constant[site.allotted_to] += site.value
+    owners_in = {r: sorted(sites[r].owners) for r in set(region_of[s] for s in open_squares)}
+    pool_open = state.pool in open_set
+    nuisance_open = state.nuisance in open_set
+    pool_region = region_of[state.pool] if pool_open else -1
+    nuisance_region = region_of[state.nuisance] if nuisance_open else -1
+
+    label: dict[int, dict[Label, cp_model.IntVar]] = {}
+    for s in open_squares:
+        region = region_of[s]
+        owners = [owner_at[s]] if s in owner_at else owners_in[region]
+        options: list[Label] = []
+        for q in owners:
+            if s != state.pool and s != state.nuisance:
+                options.append((PLAIN, q))
+            if region == pool_region:
+                options.append((POOL_SITE, q))
+            if region == nuisance_region and s != state.pool:
+                options.append((NUISANCE_SITE, q))
+        label[s] = {key: model.new_bool_var(f"square{s}_{key[0]}_{key[1]}") for key in options}
+        model.add_exactly_one(label[s].values())
+    # A pool or nuisance site holds a trailer or bungalow of its owner.
+    for special, kind in ((state.pool, POOL_SITE), (state.nuisance, NUISANCE_SITE)):
+        if special not in open_set:
+            continue
+        for key, var in label[special].items():
+            if key[0] != kind:
+                continue
+            holders = [label[s][key] for s, p in piece_list if s in label and key in label[s]]
+            model.add_bool_or([var.Not(), *holders])
+
+    same: dict[Edge, cp_model.IntVar] = {}
+    cut: dict[Edge, cp_model.IntVar] = {}
+    for a, b in rules.all_edges(config.rows, config.cols):
+        if a not in open_set or b not in open_set or region_of[a] != region_of[b]:
+            continue
+        var = model.new_bool_var(f"same_site_{a}_{b}")
+        for key in set(label[a]) | set(label[b]):
+            in_a, in_b = label[a].get(key), label[b].get(key)
+            if in_a is not None and in_b is not None:
+                model.add_bool_or([in_a.Not(), in_b.Not(), var])
+                model.add_bool_or([var.Not(), in_a.Not(), in_b])
+                model.add_bool_or([var.Not(), in_b.Not(), in_a])
+            elif in_a is not None:
+                model.add_implication(in_a, var.Not())
+            else:
+                model.add_implication(in_b, var.Not())
+        same[(a, b)] = var
+        if (a, b) not in state.barriers:
+            cut[(a, b)] = var.Not()
+    available = state.supply_left if supply is None else supply
+    model.add(sum(cut.values()) <= available)
+
+    capacity = max(len(open_squares) - 1, 1)
+    inflow: dict[int, list] = {s: [] for s in open_squares}
+    outflow: dict[int, list] = {s: [] for s in open_squares}
+    for (a, b), var in same.items():
+        if (a, b) in state.barriers:
+            continue
+        for u, v in ((a, b), (b, a)):
+            f = model.new_int_var(0, capacity, f"flow_{u}_{v}")
+            model.add(f == 0).only_enforce_if(var.Not())
+            outflow[u].append(f)
+            inflow[v].append(f)
+    for s in open_squares:
+        if s == state.pool:
+            source: cp_model.IntVar | None = None  # always the root of the pool site
+        elif s == state.nuisance:
+            source = _any_true(model, [v for key, v in label[s].items() if key[0] == NUISANCE_SITE], f"root{s}")
+        elif s in owner_at:
+            source = label[s].get((PLAIN, owner_at[s]))
+        else:
+            source = model.new_constant(0)
+        if source is None:
+            model.add(sum(inflow[s]) == 0)
+            continue
+        model.add(sum(inflow[s]) - sum(outflow[s]) == 1).only_enforce_if(source.Not())
+        model.add(sum(inflow[s]) == 0).only_enforce_if(source)
+
+    n_open = len(open_squares)
+    score = []
+    uppers = []
+    for q in range(config.players):
+        plain = [label[s][(PLAIN, q)] for s in open_squares if (PLAIN, q) in label[s]]
+        plain_ice = [label[s][(PLAIN, q)] for s in ice if s in label and (PLAIN, q) in label[s]]
+        terms: list = [sum(plain), rules.ICE_CREAM_BONUS * sum(plain_ice)]
+        upper = constant[q] + len(plain) + rules.ICE_CREAM_BONUS * len(plain_ice)
+        for kind, factor in ((POOL_SITE, rules.POOL_FACTOR), (NUISANCE_SITE, 1)):
+            key = (kind, q)
+            members = [label[s][key] for s in open_squares if key in label[s]]
+            if not members:
+                continue
+            ice_terms = [label[s][key] for s in ice if s in label and key in label[s]]
+            nuisance = label[state.nuisance].get(key) if nuisance_open else None
+            top = factor * len(members) + rules.ICE_CREAM_BONUS * len(ice_terms)
+            raw = model.new_int_var(-rules.NUISANCE_PENALTY, top, f"{kind}_site_raw_{q}")
+            model.add(
+                raw
+                == factor * sum(members)
+                + rules.ICE_CREAM_BONUS * sum(ice_terms)
+                - (rules.NUISANCE_PENALTY * nuisance if nuisance is not None else 0)
+            )
+            value = model.new_int_var(0, top, f"{kind}_site_value_{q}")
+            model.add_max_equality(value, [raw, 0])
+            model.add(value <= factor * sum(members) + rules.ICE_CREAM_BONUS * sum(ice_terms))
+            terms.append(value)
+            upper += top
+        var = model.new_int_var(0, upper, f"player{q}_score")
+        model.add(var == constant[q] + sum(terms))
+        score.append(var)
+        uppers.append(upper)
+    model.add(sum(v for s in open_squares for v in label[s].values()) == n_open)
+    _set_objective(model, score, uppers, objective, player)
+    for excluded in forbid or []:
+        model.add_bool_or([cut[e].Not() if e in excluded else cut[e] for e in cut])
+    return model, OwnerHandles(label=label, cut=cut)
+
+
+def _any_true(model: cp_model.CpModel, literals: list, name: str) -> cp_model.IntVar:
+    var = model.new_bool_var(name)
+    if not literals:
+        model.add(var == 0)
+        return var
+    model.add_max_equality(var, literals)
+    return var
+
+
+def _set_objective(model: cp_model.CpModel, score: list, uppers: list[int], objective: Objective, player: int) -> None:
+    if objective is Objective.OWN:
+        model.maximize(score[player])
+    elif objective is Objective.TOTAL:
+        model.maximize(sum(score))
+    else:
+        best_other = model.new_int_var(0, max(uppers), "best_opponent_score")
+        model.add_max_equality(best_other, [score[p] for p in range(len(score)) if p != player])
+        model.maximize(score[player] - best_other)

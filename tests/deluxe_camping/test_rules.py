@@ -399,7 +399,8 @@ def test_scores_add_allotted_sites_only() -> None:
     state = parse_board(SCORED, add_automatic=True, stage=Stage.OVER)
     # player 0: {A a . P}: 4 squares x2 = 8. Player 1: 8 squares + 5 (ice) - 10 (pain-in-the-neck) = 3.
     assert state.scores() == (8, 3)
-    mixed = parse_board(SCORED.replace("|. . . B|", "|a . . B|").replace("|A a|", "|A .|"), add_automatic=True, stage=Stage.OVER)
+    picture = SCORED.replace("|. . . B|", "|a . . B|").replace("|A a|", "|A .|")
+    mixed = parse_board(picture, add_automatic=True, stage=Stage.OVER)
     assert mixed.scores() == (8, 0)  # the big region is shared by a and b, B: nobody scores it
 
 
