@@ -480,13 +480,45 @@ Label = tuple[str, int]  # (kind, owner)
 class OwnerHandles:
     label: dict[int, dict[Label, cp_model.IntVar]]
     cut: dict[Edge, cp_model.IntVar]
+    flow: dict[Edge, cp_model.IntVar]  # directed arc (u, v) -> flow
+    same: dict[Edge, cp_model.IntVar]
+    sources: dict[int, Label | None]  # square -> the label under which it is a source (None: always; owner -1: any)
 
     def add_hint(self, model: cp_model.CpModel, labels: dict[int, Label]) -> None:
+        """A complete first solution: labels, barriers, and the flow of a breadth-first tree per site (CP-SAT
+        repairs a partial hint poorly on this model)."""
         for square, options in self.label.items():
             for key, var in options.items():
                 model.add_hint(var, labels.get(square) == key)
-        for (a, b), var in self.cut.items():
-            model.add_hint(var, labels.get(a) != labels.get(b))
+        for (a, b), var in self.same.items():
+            model.add_hint(var, labels.get(a) == labels.get(b))
+        arcs: dict[int, list[int]] = {}
+        for u, v in self.flow:
+            arcs.setdefault(u, []).append(v)
+        roots = [
+            s
+            for s, key in self.sources.items()
+            if key is None or labels.get(s) == key or (key[1] < 0 and labels.get(s, ("", 0))[0] == key[0])
+        ]
+        parent: dict[int, int] = {s: -1 for s in roots}
+        order = list(roots)
+        i = 0
+        while i < len(order):
+            u = order[i]
+            i += 1
+            for v in arcs.get(u, []):
+                if v not in parent and labels.get(v) == labels.get(u):
+                    parent[v] = u
+                    order.append(v)
+        carried = {s: 1 for s in order}
+        amount: dict[Edge, int] = {}
+        for v in reversed(order):
+            u = parent[v]
+            if u >= 0:
+                amount[(u, v)] = carried[v]
+                carried[u] += carried[v]
+        for arc, var in self.flow.items():
+            model.add_hint(var, amount.get(arc, 0))
 
 
 def owner_labels(state: DCState, piece_labels: dict[int, int]) -> dict[int, Label]:
@@ -590,6 +622,8 @@ def build_owner_model(
     capacity = max(len(open_squares) - 1, 1)
     inflow: dict[int, list] = {s: [] for s in open_squares}
     outflow: dict[int, list] = {s: [] for s in open_squares}
+    flows: dict[Edge, cp_model.IntVar] = {}
+    sources: dict[int, Label | None] = {}
     for (a, b), var in same.items():
         if (a, b) in state.barriers:
             continue
@@ -598,7 +632,14 @@ def build_owner_model(
             model.add(f == 0).only_enforce_if(var.Not())
             outflow[u].append(f)
             inflow[v].append(f)
+            flows[(u, v)] = f
     for s in open_squares:
+        if s == state.pool:
+            sources[s] = None
+        elif s == state.nuisance:
+            sources[s] = (NUISANCE_SITE, -1)
+        elif s in owner_at and (PLAIN, owner_at[s]) in label[s]:
+            sources[s] = (PLAIN, owner_at[s])
         if s == state.pool:
             source: cp_model.IntVar | None = None  # always the root of the pool site
         elif s == state.nuisance:
@@ -649,7 +690,7 @@ def build_owner_model(
     _set_objective(model, score, uppers, objective, player)
     for excluded in forbid or []:
         model.add_bool_or([cut[e].Not() if e in excluded else cut[e] for e in cut])
-    return model, OwnerHandles(label=label, cut=cut)
+    return model, OwnerHandles(label=label, cut=cut, flow=flows, same=same, sources=sources)
 
 
 def _any_true(model: cp_model.CpModel, literals: list, name: str) -> cp_model.IntVar:
