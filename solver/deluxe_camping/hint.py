@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import enum
 import time
+from collections import deque
 from dataclasses import dataclass
 
 from campsolver.solver.core.budget import Budget, SolveInterrupted
 from campsolver.solver.core.proof import Proof
 from campsolver.solver.deluxe_camping import rules
-from campsolver.solver.deluxe_camping.maximise import final_board, greedy_labels
-from campsolver.solver.deluxe_camping.rules import Action, Barrier, DCState, Stage
+from campsolver.solver.deluxe_camping.rules import Action, Barrier, DCState, Stage, neighbour_table
 
 #: Free barriers tried after each movement (the best at the current position).
 BARRIER_CANDIDATES = 6
@@ -35,16 +35,45 @@ class HintObjective(enum.Enum):
 
 
 def territory_scores(state: DCState) -> tuple[int, ...]:
-    """Per-player points of the nearest-piece partition (allotted sites as they are)."""
-    labels = greedy_labels(state)
-    if labels is None:
-        return state.scores()
-    added = frozenset(
-        (a, b)
-        for a, b in rules.all_edges(state.config.rows, state.config.cols)
-        if labels.get(a, -1) != labels.get(b, -1) and (a, b) not in state.barriers
-    )
-    return final_board(state, added).scores()
+    """Per-player points of the nearest-piece partition: every square to its closest trailer or bungalow
+    (breadth first from all pieces at once, barriers as walls), touching squares of one owner form one site,
+    each site scored by the rulebook. Allotted regions come out as they are (one owner fills them)."""
+    config = state.config
+    table = neighbour_table(config.rows, config.cols)
+    barriers = state.barriers
+    owner = [-1] * config.squares
+    queue: deque[int] = deque()
+    for square, player in state.owner_at.items():
+        owner[square] = player
+        queue.append(square)
+    while queue:
+        s = queue.popleft()
+        for t in table[s]:
+            if owner[t] < 0 and (s, t) not in barriers and (t, s) not in barriers:
+                owner[t] = owner[s]
+                queue.append(t)
+    totals = [0] * config.players
+    seen = [False] * config.squares
+    ice = set(state.ice_creams)
+    for start in range(config.squares):
+        if seen[start] or owner[start] < 0:
+            continue
+        seen[start] = True
+        stack = [start]
+        size = ice_count = 0
+        pool = nuisance = False
+        while stack:
+            s = stack.pop()
+            size += 1
+            ice_count += s in ice
+            pool = pool or s == state.pool
+            nuisance = nuisance or s == state.nuisance
+            for t in table[s]:
+                if not seen[t] and owner[t] == owner[start] and (s, t) not in barriers and (t, s) not in barriers:
+                    seen[t] = True
+                    stack.append(t)
+        totals[owner[start]] += rules.site_value(size, pool, ice_count, nuisance)
+    return tuple(totals)
 
 
 def utility(scores: tuple[int, ...], player: int, objective: HintObjective) -> float:
@@ -89,7 +118,8 @@ def hint(state: DCState, budget: Budget, objective: HintObjective = HintObjectiv
                 values[i] = evaluate(state.child(action), player, objective)
                 nodes += 1
         elif state.stage is Stage.MOVE:
-            candidates = _barrier_candidates(state, player, objective, budget)
+            # Screen the free barriers once (at the stay-put position), with at most a third of the budget.
+            candidates = _barrier_candidates(state, player, objective, budget.limited(budget.remaining() / 3))
             nodes += len(candidates)
             for i, action in enumerate(actions):
                 budget.check()
@@ -99,7 +129,6 @@ def hint(state: DCState, budget: Budget, objective: HintObjective = HintObjectiv
                     tried = [e for e in candidates if e in legal] or after.legal_barriers()[:BARRIER_CANDIDATES]
                     best = None
                     for edge in tried:
-                        budget.check()
                         v = evaluate(after.child(Barrier(edge)), player, objective)
                         nodes += 1
                         best = v if best is None else max(best, v)
@@ -126,13 +155,15 @@ def hint(state: DCState, budget: Budget, objective: HintObjective = HintObjectiv
 def _barrier_candidates(
     state: DCState, player: int, objective: HintObjective, budget: Budget
 ) -> list[rules.Edge]:
-    """The free barriers that are best if the mover stays put (a cheap screen for every movement)."""
+    """The free barriers that are best if the mover stays put (a cheap screen for every movement); when the
+    screen's budget ends, the best of those seen so far."""
     stay = state.child(rules.Move(()))
     if stay.stage is not Stage.BARRIER or stay.to_move != player:
         return []
     scored = []
     for edge in stay.legal_barriers():
-        budget.check()
+        if budget.expired():
+            break
         scored.append((evaluate(stay.child(Barrier(edge)), player, objective), edge))
     scored.sort(key=lambda pair: (-pair[0], pair[1]))
     return [edge for _, edge in scored[:BARRIER_CANDIDATES]]

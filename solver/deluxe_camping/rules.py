@@ -20,7 +20,7 @@ import enum
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from functools import cached_property
+from functools import cache, cached_property
 
 from campsolver.solver.core.game import CHANCE, TERMINAL
 
@@ -126,6 +126,7 @@ class Config:
         return row * self.cols + col
 
 
+@cache
 def neighbour_table(rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
     """Orthogonal neighbours of every square."""
     table = []
@@ -144,6 +145,7 @@ def neighbour_table(rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
     return tuple(table)
 
 
+@cache
 def all_edges(rows: int, cols: int) -> tuple[Edge, ...]:
     """Every edge between two adjacent squares, `(a, b)` with `a < b`, in a stable order."""
     edges = []
@@ -475,37 +477,40 @@ class DCState:
         key = "moves"
         if key in self._cache:
             return list(self._cache[key])
-        results: dict[tuple, Move] = {}
-        base = self._result_key({})
-        results[base] = Move(())
         table = neighbour_table(self.config.rows, self.config.cols)
+        barriers = self.barriers
+        occupied = self.occupied
         movable = self.movable()
-        occupied = set(self.occupied)
+        results: dict[tuple, Move] = {self._result_key({}): Move(())}
 
-        def consider(steps: tuple[Edge, ...]) -> None:
-            outcome = self._moved(Move(steps))
-            if outcome is None:
-                return
-            key = self._result_key(outcome[0])
-            if key in results:
-                return
-            if self._walls_needed(outcome[0]) > self.supply_left:
+        def free(a: int, b: int, vacated: int = -1, taken: int = -1) -> bool:
+            return (
+                (b not in occupied or b == vacated)
+                and b != taken
+                and (a, b) not in barriers
+                and (b, a) not in barriers
+            )
+
+        def consider(position: dict[int, int], steps: tuple[Edge, ...]) -> None:
+            key = self._result_key(position)
+            if key in results or self._walls_needed(position) > self.supply_left:
                 return
             results[key] = Move(steps)
 
         for a in movable:
             for b in table[a]:
-                if not self._step_ok(a, b, occupied):
+                if not free(a, b):
                     continue
-                consider(((a, b),))
+                consider({a: b}, ((a, b),))
                 for c in table[b]:
-                    if c != a:
-                        consider(((a, b), (b, c)))
+                    if c != a and free(b, c, vacated=a):
+                        consider({a: c}, ((a, b), (b, c)))
                 for other in movable:
                     if other == a:
                         continue
                     for d in table[other]:
-                        consider(((a, b), (other, d)))
+                        if free(other, d, vacated=a, taken=b):
+                            consider({a: b, other: d}, ((a, b), (other, d)))
         moves = list(results.values())
         self._cache[key] = moves
         return list(moves)
@@ -537,11 +542,23 @@ class DCState:
         if len(walls) > self.supply_left:
             raise IllegalAction("the automatic barriers this movement needs exceed the supply")
         state = replace(after, barriers=self.barriers | walls, placed_this_turn=len(walls), stage=Stage.BARRIER)
-        if state.supply_left == 0 or state.stopped(self.to_move) or not state.legal_barriers():
+        if not walls:
+            # Pieces never leave their region, so without new barriers the regions and their contents stand.
+            state.__dict__["region_of"] = self.region_of
+            state.__dict__["sites"] = self.sites
+        if state.supply_left == 0 or state.stopped(self.to_move) or not state.has_free_barrier():
             return state._end_turn()
         return state
 
     # --- the free barrier ------------------------------------------------------------------------------
+
+    def has_free_barrier(self) -> bool:
+        """Whether any free barrier is legal, without listing them: every region holds a trailer or bungalow,
+        so a region that is not allotted holds pieces of two players, and then an edge on a cycle (splits
+        nothing) or the first edge of the path between two such pieces (a bridge with a piece on each side) is
+        legal. So: some region is not allotted and the supply is not empty (property-tested against
+        `legal_barriers`)."""
+        return self.supply_left > 0 and any(site.allotted_to is None for site in self.sites)
 
     def legal_barriers(self) -> list[Edge]:
         """Edges where the free barrier may go: free, not inside an allotted site, not creating a region

@@ -145,11 +145,11 @@ def test_max_matches_the_exhaustive_oracle_many_seeds(seed: int) -> None:
 
 WALLED = """
 +-------+
-|A . . .|
-+ + +-+-+
-|. P|. a|
-+-+ + + +
-|b B|. .|
+|A . .|.|
++ + + + +
+|. . P|a|
++-+-+-+ +
+|b B . .|
 +-------+
 """
 
@@ -158,8 +158,9 @@ def test_connectivity_is_exact_where_a_relaxation_would_cheat() -> None:
     # Player 0's pool site can only reach squares connected to the pool through squares of the same site.
     # Counting labels without connectivity would give player 0 every square but b and B with the pool doubling
     # all of them; the oracle (and the model) know the walled right-hand block cannot join the pool site.
-    state = parse_board(WALLED, supply=6, add_automatic=True, stage=Stage.OVER)
-    relaxed = 2 * (12 - 2)
+    state = parse_board(WALLED, supply=8, add_automatic=True, stage=Stage.OVER)
+    relaxed = 2 * (12 - 2)  # every square but b and B in the pool site
+    assert oracle_best(state, "own", 0) == 12 + 4  # the walled pool block, and {(0,3), a, (2,3), (2,2)} apart
     result = maxima.maximise(state, Budget(10), player=0, objective=maxima.Objective.OWN)
     assert result.proof is Proof.OPTIMAL
     assert result.value == oracle_best(state, "own", 0)
