@@ -439,7 +439,7 @@ EXAMPLES: dict[str, Any] = {
         state=example_state(), options=common_pb2.SolveOptions(time_limit_seconds=5.0)
     ),
     "GeneratePuzzle": lambda: pb.DeluxeCampingServiceGeneratePuzzleRequest(
-        seed=3, options=common_pb2.SolveOptions(time_limit_seconds=20.0)
+        seed=2, options=common_pb2.SolveOptions(time_limit_seconds=60.0)
     ),
     "Score": lambda: pb.DeluxeCampingServiceScoreRequest(state=example_state()),
     "LegalMoves": lambda: pb.DeluxeCampingServiceLegalMovesRequest(state=example_state()),
