@@ -17,7 +17,8 @@ def all_step_sequences(state: rules.DCState) -> set[tuple]:
     """Every movement by brute force over step sequences (up to two orthogonal steps), through `child`."""
     squares = range(state.config.squares)
     results = set()
-    singles = [(a, b) for a in squares for b in squares if b in rules.neighbour_table(state.config.rows, state.config.cols)[a]]
+    table = rules.neighbour_table(state.config.rows, state.config.cols)
+    singles = [(a, b) for a in squares for b in squares if b in table[a]]
     for length in (0, 1, 2):
         for steps in itertools.product(singles, repeat=length):
             try:
