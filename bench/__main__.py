@@ -11,7 +11,7 @@ import time
 
 from bench.common import write_json
 
-SUITES = ("camper-tour", "grpc", "happy-campers-max", "happy-campers-hint")
+SUITES = ("camper-tour", "grpc", "happy-campers-max", "happy-campers-hint", "deluxe-camping")
 
 
 def run_suite(name: str, quick: bool) -> None:
@@ -30,6 +30,8 @@ def run_suite(name: str, quick: bool) -> None:
     elif name == "happy-campers-hint":
         module = importlib.import_module("bench.happy_campers_hint")
         module.main(["--quick"] if quick else [])
+    elif name == "deluxe-camping":
+        importlib.import_module("bench.deluxe_camping").main(["--quick"] if quick else [])
     print(f"({name}: {time.monotonic() - started:.1f} s)")
 
 
