@@ -680,6 +680,13 @@ def build_owner_model(
             value = model.new_int_var(0, top, f"{kind}_site_value_{q}")
             model.add_max_equality(value, [raw, 0])
             model.add(value <= factor * sum(members) + rules.ICE_CREAM_BONUS * sum(ice_terms))
+            if nuisance is not None:
+                # The LP of max(raw, 0) drops the penalty. Valid cut: value <= raw + 10 * tiny, where `tiny` may
+                # be 1 only for a site worth at most 9 before the penalty (the only sites the floor at 0 helps).
+                tiny = model.new_bool_var(f"{kind}_site_tiny_{q}")
+                worth = factor * sum(members) + rules.ICE_CREAM_BONUS * sum(ice_terms)
+                model.add(value <= raw + rules.NUISANCE_PENALTY * tiny)
+                model.add(worth <= rules.NUISANCE_PENALTY - 1 + top * (1 - tiny))
             terms.append(value)
             upper += top
         var = model.new_int_var(0, upper, f"player{q}_score")
