@@ -252,13 +252,22 @@ def maximise(
     # First the issue's question (every site allotted to one player, owner-labelled model); only when that is
     # proven impossible within the supply, boards that leave some site shared (worth nothing) are allowed too
     # (piece-rooted model with dead sites).
-    owner_model, owner_handles = build_owner_model(
-        state, player=player, objective=objective, forbid=forbid, supply=supply
-    )
-    if first is not None:
-        owner_handles.add_hint(owner_model, owner_labels(state, first))
-    result = cpsat.solve(owner_model, budget, seed=seed, workers=workers)
-    handles: Handles | OwnerHandles = owner_handles
+    handles: Handles | OwnerHandles
+    if objective is Objective.TOTAL:
+        # The players' total does not care which owner takes an empty square: the owner labels are symmetric
+        # under that swap and CP-SAT cannot close even tiny boards; the piece-rooted model has no such symmetry.
+        model, handles = build_model(state, player=player, objective=objective, forbid=forbid, supply=supply)
+        if first is not None:
+            handles.add_hint(model, first)
+        result = cpsat.solve(model, budget, seed=seed, workers=workers)
+    else:
+        owner_model, owner_handles = build_owner_model(
+            state, player=player, objective=objective, forbid=forbid, supply=supply
+        )
+        if first is not None:
+            owner_handles.add_hint(owner_model, owner_labels(state, first))
+        result = cpsat.solve(owner_model, budget, seed=seed, workers=workers)
+        handles = owner_handles
     if result.status == cp_model.INFEASIBLE:
         model, handles = build_model(
             state, player=player, objective=objective, forbid=forbid, supply=supply, allow_dead=True
