@@ -76,7 +76,42 @@ def territory_scores(state: DCState) -> tuple[int, ...]:
     return tuple(totals)
 
 
-def utility(scores: tuple[int, ...], player: int, objective: HintObjective) -> float:
+def barriers_needed(state: DCState) -> int:
+    """Barriers the nearest-owner partition still lacks: edges without a barrier between squares whose
+    nearest pieces belong to different players."""
+    config = state.config
+    table = neighbour_table(config.rows, config.cols)
+    owner = [-1] * config.squares
+    queue: deque[int] = deque()
+    for square, player in state.owner_at.items():
+        owner[square] = player
+        queue.append(square)
+    while queue:
+        s = queue.popleft()
+        for t in table[s]:
+            if owner[t] < 0 and (min(s, t), max(s, t)) not in state.barriers:
+                owner[t] = owner[s]
+                queue.append(t)
+    return sum(
+        1
+        for a, b in rules.all_edges(config.rows, config.cols)
+        if owner[a] != owner[b] and (a, b) not in state.barriers
+    )
+
+
+def estimate_scores(state: DCState) -> tuple[float, ...]:
+    """Points already secured plus the territory still open, discounted by the share of the barriers it needs
+    that the supply still holds (the game ends when the barriers run out and open regions score nothing)."""
+    secured = state.scores()
+    if state.stage is Stage.OVER:
+        return tuple(float(x) for x in secured)
+    territory = territory_scores(state)
+    needed = barriers_needed(state)
+    share = 1.0 if needed <= state.supply_left else state.supply_left / needed
+    return tuple(s + share * (t - s) for s, t in zip(secured, territory, strict=True))
+
+
+def utility(scores: tuple[float, ...], player: int, objective: HintObjective) -> float:
     if objective is HintObjective.OWN:
         return float(scores[player])
     return float(scores[player] - max(s for p, s in enumerate(scores) if p != player))
@@ -84,8 +119,7 @@ def utility(scores: tuple[int, ...], player: int, objective: HintObjective) -> f
 
 def evaluate(state: DCState, player: int, objective: HintObjective) -> float:
     """The estimate of a position for `player` (exact scores once the game is over)."""
-    scores = state.scores() if state.stage is Stage.OVER else territory_scores(state)
-    return utility(scores, player, objective)
+    return utility(estimate_scores(state), player, objective)
 
 
 @dataclass
