@@ -68,9 +68,13 @@ def puzzle() -> puzzles.Puzzle:
     return puzzles.generate(2, Budget(120))
 
 
-def test_puzzle_is_reproducible_and_rescored(puzzle: puzzles.Puzzle) -> None:
+@pytest.mark.slow
+def test_puzzle_is_reproducible(puzzle: puzzles.Puzzle) -> None:
     again = puzzles.generate(2, Budget(120))
     assert again.state == puzzle.state and again.solution == puzzle.solution
+
+
+def test_puzzle_is_rescored(puzzle: puzzles.Puzzle) -> None:
     assert len(puzzle.solution) <= puzzle.barriers
     board = maxima.final_board(puzzle.state, puzzle.solution)
     assert board.scores()[puzzle.player] == puzzle.points
