@@ -596,7 +596,10 @@ def build_owner_model(
                 options.append((NUISANCE_SITE, q))
         label[s] = {key: model.new_bool_var(f"square{s}_{key[0]}_{key[1]}") for key in options}
         model.add_exactly_one(label[s].values())
-    # A pool or nuisance site holds a trailer or bungalow of its owner.
+    # A pool or nuisance site holds a trailer or bungalow of its owner, so it spans at least the squares of a
+    # shortest path from its special square to one of them (a cut the flow's LP does not see).
+    table = neighbour_table(config.rows, config.cols)
+    site_floor: dict[Label, tuple[cp_model.IntVar, int]] = {}
     for special, kind in ((state.pool, POOL_SITE), (state.nuisance, NUISANCE_SITE)):
         if special not in open_set:
             continue
@@ -605,6 +608,11 @@ def build_owner_model(
                 continue
             holders = [label[s][key] for s, p in piece_list if s in label and key in label[s]]
             model.add_bool_or([var.Not(), *holders])
+            distance = _distance_to_owner(state, table, special, key[1])
+            if distance is None:
+                model.add(var == 0)
+            else:
+                site_floor[key] = (var, distance + 1)
 
     same: dict[Edge, cp_model.IntVar] = {}
     cut: dict[Edge, cp_model.IntVar] = {}
@@ -678,6 +686,9 @@ def build_owner_model(
                 continue
             ice_terms = [label[s][key] for s in ice if s in label and key in label[s]]
             nuisance = label[state.nuisance].get(key) if nuisance_open else None
+            if key in site_floor:
+                used, floor = site_floor[key]
+                model.add(sum(members) >= floor * used)
             top = factor * len(members) + rules.ICE_CREAM_BONUS * len(ice_terms)
             raw = model.new_int_var(-rules.NUISANCE_PENALTY, top, f"{kind}_site_raw_{q}")
             model.add(
@@ -707,6 +718,26 @@ def build_owner_model(
     for excluded in forbid or []:
         model.add_bool_or([cut[e].Not() if e in excluded else cut[e] for e in cut])
     return model, OwnerHandles(label=label, cut=cut, flow=flows, same=same, sources=sources)
+
+
+def _distance_to_owner(state: DCState, table: tuple, start: int, owner: int) -> int | None:
+    """Steps from `start` to the nearest piece of `owner` through barrier-free edges, never through a square
+    holding another player's piece (it cannot be in the owner's site); None when there is no such path."""
+    owners = state.owner_at
+    seen = {start: 0}
+    queue: deque[int] = deque([start])
+    while queue:
+        s = queue.popleft()
+        if owners.get(s) == owner:
+            return seen[s]
+        for t in table[s]:
+            if t in seen or rules.edge_of(s, t) in state.barriers:
+                continue
+            if t in owners and owners[t] != owner:
+                continue
+            seen[t] = seen[s] + 1
+            queue.append(t)
+    return None
 
 
 def _any_true(model: cp_model.CpModel, literals: list, name: str) -> cp_model.IntVar:
