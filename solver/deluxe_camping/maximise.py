@@ -687,8 +687,11 @@ def build_owner_model(
             ice_terms = [label[s][key] for s in ice if s in label and key in label[s]]
             nuisance = label[state.nuisance].get(key) if nuisance_open else None
             if key in site_floor:
+                # Count only squares without the owner's pieces: those pieces are the owner's in any case, and
+                # the LP would otherwise meet the floor by relabelling them instead of paying for a path.
                 used, floor = site_floor[key]
-                model.add(sum(members) >= floor * used)
+                path = [label[s][key] for s in open_squares if key in label[s] and owner_at.get(s) != q]
+                model.add(sum(path) >= (floor - 1) * used)
             top = factor * len(members) + rules.ICE_CREAM_BONUS * len(ice_terms)
             raw = model.new_int_var(-rules.NUISANCE_PENALTY, top, f"{kind}_site_raw_{q}")
             model.add(
