@@ -112,10 +112,16 @@ def random_position(seed: int) -> DCState:
         walls = rules.automatic_barriers(config, state.owner_at, frozenset())
         extra = [e for e in rules.all_edges(rows, cols) if rng.random() < 0.15 and e not in walls]
         barriers = frozenset(walls) | frozenset(extra[: max(0, 4 - len(walls))])
-        candidate = DCState(**{**state.__dict__, "barriers": barriers} if False else {
-            "config": config, "stage": Stage.OVER, "pool": pool, "ice_creams": state.ice_creams,
-            "nuisance": nuisance, "bungalows": state.bungalows, "trailers": state.trailers, "barriers": barriers,
-        })
+        candidate = DCState(
+            config=config,
+            stage=Stage.OVER,
+            pool=pool,
+            ice_creams=state.ice_creams,
+            nuisance=nuisance,
+            bungalows=state.bungalows,
+            trailers=state.trailers,
+            barriers=barriers,
+        )
         if all(site.owners for site in candidate.sites):
             return candidate
 
