@@ -146,6 +146,14 @@ def greedy_labels(state: DCState) -> dict[int, int] | None:
     return labels
 
 
+#: Kept back from the budget for CP-SAT's own stop latency and the re-scoring of its answer.
+SOLVE_MARGIN_S = 0.05
+
+
+def _solve_budget(budget: Budget) -> Budget:
+    return budget.limited(max(budget.remaining() - SOLVE_MARGIN_S, 0.001))
+
+
 def fits(state: DCState, labels: dict[int, int], supply: int | None) -> bool:
     """True when a labelling needs no more barriers than are available."""
     available = state.supply_left if supply is None else supply
@@ -259,14 +267,14 @@ def maximise(
         model, handles = build_model(state, player=player, objective=objective, forbid=forbid, supply=supply)
         if first is not None:
             handles.add_hint(model, first)
-        result = cpsat.solve(model, budget, seed=seed, workers=workers)
+        result = cpsat.solve(model, _solve_budget(budget), seed=seed, workers=workers)
     else:
         owner_model, owner_handles = build_owner_model(
             state, player=player, objective=objective, forbid=forbid, supply=supply
         )
         if first is not None:
             owner_handles.add_hint(owner_model, owner_labels(state, first))
-        result = cpsat.solve(owner_model, budget, seed=seed, workers=workers)
+        result = cpsat.solve(owner_model, _solve_budget(budget), seed=seed, workers=workers)
         handles = owner_handles
     if result.status == cp_model.INFEASIBLE:
         model, handles = build_model(
@@ -274,7 +282,7 @@ def maximise(
         )
         if first is not None:
             handles.add_hint(model, first)
-        result = cpsat.solve(model, budget, seed=seed, workers=workers)
+        result = cpsat.solve(model, _solve_budget(budget), seed=seed, workers=workers)
     partition = None
     value = None
     if result.has_solution:
