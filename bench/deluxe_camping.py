@@ -122,6 +122,15 @@ def hint_player(state: DCState, rng: np.random.Generator, seconds: float) -> rul
     return result.moves[0].action
 
 
+def wilson(rate: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson score 95% interval for a win rate over n games (ties counted half), sound at 0% and 100%."""
+    if n == 0:
+        return float("nan"), float("nan")
+    centre = (rate + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(rate * (1 - rate) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(centre - half, 0.0), min(centre + half, 1.0)
+
+
 def play(players: list, seed: int, seconds: float) -> tuple[int, ...]:
     rng = rng_for(seed, "deluxe-camping self-play")
     state = rules.random_setup(Config(players=len(players)), rng)
@@ -143,7 +152,7 @@ def bench_self_play(players: int, opponent: str, games: int, seconds: float) -> 
         margins.append(scores[seat] - best_other)
         outcomes.append(1.0 if scores[seat] > best_other else 0.5 if scores[seat] == best_other else 0.0)
     mean = statistics.fmean(outcomes)
-    half = 1.96 * (statistics.pstdev(outcomes) / math.sqrt(len(outcomes))) if len(outcomes) > 1 else float("nan")
+    low, high = wilson(mean, len(outcomes))
     return {
         "players": players,
         "opponent": opponent,
@@ -152,8 +161,8 @@ def bench_self_play(players: int, opponent: str, games: int, seconds: float) -> 
         "wins": sum(o == 1.0 for o in outcomes),
         "ties": sum(o == 0.5 for o in outcomes),
         "win_rate": mean,
-        "ci95_low": max(mean - half, 0.0),
-        "ci95_high": min(mean + half, 1.0),
+        "ci95_low": low,
+        "ci95_high": high,
         "mean_margin": statistics.fmean(margins),
     }
 
