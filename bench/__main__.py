@@ -1,10 +1,6 @@
 """`make bench`: every benchmark in one run (so ratios compare like with like), tables on stdout, JSON files.
 
-<<<<<<< HEAD
-    python -m bench [--only camper-tour,grpc,happy-campers-max,happy-campers-hint,load,camper-tour-head-to-head] [--quick]
-=======
-    python -m bench [--only camper-tour,grpc,happy-campers-max,happy-campers-hint,happy-campers-puzzle] [--quick]
->>>>>>> wt-hc
+    python -m bench [--only SUITE,SUITE,...] [--quick]   (the suites: SUITES below)
 """
 
 from __future__ import annotations
@@ -15,18 +11,19 @@ import time
 
 from bench.common import write_json
 
-<<<<<<< HEAD
 SUITES = (
     "camper-tour",
+    "camper-tour-head-to-head",
     "grpc",
+    "load",
     "happy-campers-max",
     "happy-campers-hint",
-    "load",
-    "camper-tour-head-to-head",
+    "happy-campers-puzzle",
+    "deluxe-camping",
+    "campsite",
+    "adventure-tours",
+    "batch",
 )
-=======
-SUITES = ("camper-tour", "grpc", "happy-campers-max", "happy-campers-hint", "happy-campers-puzzle")
->>>>>>> wt-hc
 
 
 def run_suite(name: str, quick: bool) -> None:
@@ -48,15 +45,14 @@ def run_suite(name: str, quick: bool) -> None:
     elif name == "happy-campers-hint":
         module = importlib.import_module("bench.happy_campers_hint")
         module.main(["--quick"] if quick else [])
-<<<<<<< HEAD
     elif name == "load":
         module = importlib.import_module("bench.load")
         module.main(["--seconds", "15", "--label", "quick"] if quick else [])
-=======
     elif name == "happy-campers-puzzle":
         module = importlib.import_module("bench.happy_campers_puzzle")
         module.main(["--quick"] if quick else [])
->>>>>>> wt-hc
+    elif name == "deluxe-camping":
+        importlib.import_module("bench.deluxe_camping").main(["--quick"] if quick else [])
     print(f"({name}: {time.monotonic() - started:.1f} s)")
 
 

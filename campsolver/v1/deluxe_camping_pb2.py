@@ -25,33 +25,57 @@ _sym_db = _symbol_database.Default()
 from campsolver.v1 import common_pb2 as campsolver_dot_v1_dot_common__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\"campsolver/v1/deluxe_camping.proto\x12\rcampsolver.v1\x1a\x1a\x63\x61mpsolver/v1/common.proto\"O\n\x1f\x44\x65luxeCampingServiceHintRequest\x12,\n\x07options\x18\x01 \x01(\x0b\x32\x1b.campsolver.v1.SolveOptions\"L\n DeluxeCampingServiceHintResponse\x12(\n\x05stats\x18\x01 \x01(\x0b\x32\x19.campsolver.v1.SolveStats\"S\n#DeluxeCampingServiceMaxScoreRequest\x12,\n\x07options\x18\x01 \x01(\x0b\x32\x1b.campsolver.v1.SolveOptions\"P\n$DeluxeCampingServiceMaxScoreResponse\x12(\n\x05stats\x18\x01 \x01(\x0b\x32\x19.campsolver.v1.SolveStats\"Y\n)DeluxeCampingServiceGeneratePuzzleRequest\x12,\n\x07options\x18\x01 \x01(\x0b\x32\x1b.campsolver.v1.SolveOptions\"V\n*DeluxeCampingServiceGeneratePuzzleResponse\x12(\n\x05stats\x18\x01 \x01(\x0b\x32\x19.campsolver.v1.SolveStats\"P\n DeluxeCampingServiceScoreRequest\x12,\n\x07options\x18\x01 \x01(\x0b\x32\x1b.campsolver.v1.SolveOptions\"M\n!DeluxeCampingServiceScoreResponse\x12(\n\x05stats\x18\x01 \x01(\x0b\x32\x19.campsolver.v1.SolveStats\"U\n%DeluxeCampingServiceLegalMovesRequest\x12,\n\x07options\x18\x01 \x01(\x0b\x32\x1b.campsolver.v1.SolveOptions\"R\n&DeluxeCampingServiceLegalMovesResponse\x12(\n\x05stats\x18\x01 \x01(\x0b\x32\x19.campsolver.v1.SolveStats2\xe3\x04\n\x14\x44\x65luxeCampingService\x12g\n\x04Hint\x12..campsolver.v1.DeluxeCampingServiceHintRequest\x1a/.campsolver.v1.DeluxeCampingServiceHintResponse\x12s\n\x08MaxScore\x12\x32.campsolver.v1.DeluxeCampingServiceMaxScoreRequest\x1a\x33.campsolver.v1.DeluxeCampingServiceMaxScoreResponse\x12\x85\x01\n\x0eGeneratePuzzle\x12\x38.campsolver.v1.DeluxeCampingServiceGeneratePuzzleRequest\x1a\x39.campsolver.v1.DeluxeCampingServiceGeneratePuzzleResponse\x12j\n\x05Score\x12/.campsolver.v1.DeluxeCampingServiceScoreRequest\x1a\x30.campsolver.v1.DeluxeCampingServiceScoreResponse\x12y\n\nLegalMoves\x12\x34.campsolver.v1.DeluxeCampingServiceLegalMovesRequest\x1a\x35.campsolver.v1.DeluxeCampingServiceLegalMovesResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\"campsolver/v1/deluxe_camping.proto\x12\rcampsolver.v1\x1a\x1a\x63\x61mpsolver/v1/common.proto\"\xb2\x01\n\x12\x44\x65luxeCampingRules\x12\x11\n\x04rows\x18\x01 \x01(\x05H\x00\x88\x01\x01\x12\x11\n\x04\x63ols\x18\x02 \x01(\x05H\x01\x88\x01\x01\x12\x14\n\x07players\x18\x03 \x01(\x05H\x02\x88\x01\x01\x12\x15\n\x08trailers\x18\x04 \x01(\x05H\x03\x88\x01\x01\x12\x13\n\x06supply\x18\x05 \x01(\x05H\x04\x88\x01\x01\x42\x07\n\x05_rowsB\x07\n\x05_colsB\n\n\x08_playersB\x0b\n\t_trailersB\t\n\x07_supply\"/\n\x13\x44\x65luxeCampingSquare\x12\x0b\n\x03row\x18\x01 \x01(\x05\x12\x0b\n\x03\x63ol\x18\x02 \x01(\x05\"t\n\x14\x44\x65luxeCampingBarrier\x12-\n\x01\x61\x18\x01 \x01(\x0b\x32\".campsolver.v1.DeluxeCampingSquare\x12-\n\x01\x62\x18\x02 \x01(\x0b\x32\".campsolver.v1.DeluxeCampingSquare\"\x93\x01\n\x13\x44\x65luxeCampingPlayer\x12\x39\n\x08\x62ungalow\x18\x01 \x01(\x0b\x32\".campsolver.v1.DeluxeCampingSquareH\x00\x88\x01\x01\x12\x34\n\x08trailers\x18\x02 \x03(\x0b\x32\".campsolver.v1.DeluxeCampingSquareB\x0b\n\t_bungalow\"\xae\x04\n\x12\x44\x65luxeCampingState\x12\x30\n\x05rules\x18\x01 \x01(\x0b\x32!.campsolver.v1.DeluxeCampingRules\x12\x30\n\x05stage\x18\x02 \x01(\x0e\x32!.campsolver.v1.DeluxeCampingStage\x12\x0f\n\x07to_move\x18\x03 \x01(\x05\x12\x35\n\x04pool\x18\x04 \x01(\x0b\x32\".campsolver.v1.DeluxeCampingSquareH\x00\x88\x01\x01\x12\x33\n\x07mystery\x18\x05 \x03(\x0b\x32\".campsolver.v1.DeluxeCampingSquare\x12\x36\n\nice_creams\x18\x06 \x03(\x0b\x32\".campsolver.v1.DeluxeCampingSquare\x12\x39\n\x08nuisance\x18\x07 \x01(\x0b\x32\".campsolver.v1.DeluxeCampingSquareH\x01\x88\x01\x01\x12\x33\n\x07players\x18\x08 \x03(\x0b\x32\".campsolver.v1.DeluxeCampingPlayer\x12\x35\n\x08\x62\x61rriers\x18\t \x03(\x0b\x32#.campsolver.v1.DeluxeCampingBarrier\x12\x12\n\nidle_turns\x18\n \x01(\x05\x12\x14\n\x0c\x66irst_player\x18\x0b \x01(\x05\x12\x18\n\x10placed_this_turn\x18\x0c \x01(\x05\x42\x07\n\x05_poolB\x0b\n\t_nuisance\"u\n\x11\x44\x65luxeCampingStep\x12\x30\n\x04\x66rom\x18\x01 \x01(\x0b\x32\".campsolver.v1.DeluxeCampingSquare\x12.\n\x02to\x18\x02 \x01(\x0b\x32\".campsolver.v1.DeluxeCampingSquare\"H\n\x15\x44\x65luxeCampingMovement\x12/\n\x05steps\x18\x01 \x03(\x0b\x32 .campsolver.v1.DeluxeCampingStep\"\xc4\x01\n\x11\x44\x65luxeCampingMove\x12\x33\n\x05place\x18\x01 \x01(\x0b\x32\".campsolver.v1.DeluxeCampingSquareH\x00\x12\x38\n\x08movement\x18\x02 \x01(\x0b\x32$.campsolver.v1.DeluxeCampingMovementH\x00\x12\x36\n\x07\x62\x61rrier\x18\x03 \x01(\x0b\x32#.campsolver.v1.DeluxeCampingBarrierH\x00\x42\x08\n\x06\x63hoice\"}\n\x18\x44\x65luxeCampingAlternative\x12.\n\x04move\x18\x01 \x01(\x0b\x32 .campsolver.v1.DeluxeCampingMove\x12\x31\n\x07ranking\x18\x02 \x01(\x0b\x32 .campsolver.v1.RankedAlternative\"g\n\x11\x44\x65luxeCampingSite\x12\x33\n\x07squares\x18\x01 \x03(\x0b\x32\".campsolver.v1.DeluxeCampingSquare\x12\r\n\x05owner\x18\x02 \x01(\x05\x12\x0e\n\x06points\x18\x03 \x01(\x05\"\xae\x01\n\x1f\x44\x65luxeCampingServiceHintRequest\x12\x30\n\x05state\x18\x01 \x01(\x0b\x32!.campsolver.v1.DeluxeCampingState\x12+\n\tobjective\x18\x02 \x01(\x0e\x32\x18.campsolver.v1.Objective\x12,\n\x07options\x18\x03 \x01(\x0b\x32\x1b.campsolver.v1.SolveOptions\"\xc4\x01\n DeluxeCampingServiceHintResponse\x12=\n\x0c\x61lternatives\x18\x01 \x03(\x0b\x32\'.campsolver.v1.DeluxeCampingAlternative\x12)\n\x05proof\x18\x02 \x01(\x0e\x32\x1a.campsolver.v1.ProofStatus\x12(\n\x05stats\x18\x03 \x01(\x0b\x32\x19.campsolver.v1.SolveStats\x12\x0c\n\x04note\x18\x04 \x01(\t\"\xe2\x01\n#DeluxeCampingServiceMaxScoreRequest\x12\x30\n\x05state\x18\x01 \x01(\x0b\x32!.campsolver.v1.DeluxeCampingState\x12\x13\n\x06player\x18\x02 \x01(\x05H\x00\x88\x01\x01\x12;\n\tobjective\x18\x03 \x01(\x0e\x32(.campsolver.v1.DeluxeCampingMaxObjective\x12,\n\x07options\x18\x04 \x01(\x0b\x32\x1b.campsolver.v1.SolveOptionsB\t\n\x07_player\"\x90\x02\n$DeluxeCampingServiceMaxScoreResponse\x12\r\n\x05value\x18\x01 \x01(\x05\x12)\n\x05proof\x18\x02 \x01(\x0e\x32\x1a.campsolver.v1.ProofStatus\x12\x0e\n\x06scores\x18\x03 \x03(\x05\x12\x35\n\x08\x62\x61rriers\x18\x04 \x03(\x0b\x32#.campsolver.v1.DeluxeCampingBarrier\x12/\n\x05sites\x18\x05 \x03(\x0b\x32 .campsolver.v1.DeluxeCampingSite\x12\x0c\n\x04note\x18\x06 \x01(\t\x12(\n\x05stats\x18\x07 \x01(\x0b\x32\x19.campsolver.v1.SolveStats\"\xa8\x01\n)DeluxeCampingServiceGeneratePuzzleRequest\x12\x0c\n\x04seed\x18\x01 \x01(\x04\x12-\n\x05grade\x18\x02 \x01(\x0e\x32\x1e.campsolver.v1.DifficultyGrade\x12\x10\n\x08\x62\x61rriers\x18\x03 \x01(\x05\x12,\n\x07options\x18\x04 \x01(\x0b\x32\x1b.campsolver.v1.SolveOptions\"\xa0\x02\n*DeluxeCampingServiceGeneratePuzzleResponse\x12-\n\x06puzzle\x18\x01 \x01(\x0b\x32\x1d.campsolver.v1.PuzzleEnvelope\x12\x30\n\x05state\x18\x02 \x01(\x0b\x32!.campsolver.v1.DeluxeCampingState\x12\x0e\n\x06player\x18\x03 \x01(\x05\x12\x10\n\x08\x62\x61rriers\x18\x04 \x01(\x05\x12\x35\n\x08solution\x18\x05 \x03(\x0b\x32#.campsolver.v1.DeluxeCampingBarrier\x12\x0e\n\x06points\x18\x06 \x01(\x05\x12(\n\x05stats\x18\x07 \x01(\x0b\x32\x19.campsolver.v1.SolveStats\"\x82\x01\n DeluxeCampingServiceScoreRequest\x12\x30\n\x05state\x18\x01 \x01(\x0b\x32!.campsolver.v1.DeluxeCampingState\x12,\n\x07options\x18\x02 \x01(\x0b\x32\x1b.campsolver.v1.SolveOptions\"\xcb\x01\n!DeluxeCampingServiceScoreResponse\x12\x0e\n\x06scores\x18\x01 \x03(\x05\x12\x11\n\tgame_over\x18\x02 \x01(\x08\x12\x0e\n\x06winner\x18\x03 \x01(\x05\x12/\n\x05sites\x18\x04 \x03(\x0b\x32 .campsolver.v1.DeluxeCampingSite\x12+\n\x07\x64\x65tails\x18\x05 \x03(\x0b\x32\x1a.campsolver.v1.ScoreDetail\x12\x15\n\rbarriers_left\x18\x06 \x01(\x05\"\x87\x01\n%DeluxeCampingServiceLegalMovesRequest\x12\x30\n\x05state\x18\x01 \x01(\x0b\x32!.campsolver.v1.DeluxeCampingState\x12,\n\x07options\x18\x02 \x01(\x0b\x32\x1b.campsolver.v1.SolveOptions\"\x9c\x01\n&DeluxeCampingServiceLegalMovesResponse\x12/\n\x05moves\x18\x01 \x03(\x0b\x32 .campsolver.v1.DeluxeCampingMove\x12\x0f\n\x07to_move\x18\x02 \x01(\x05\x12\x30\n\x05stage\x18\x03 \x01(\x0e\x32!.campsolver.v1.DeluxeCampingStage*\xc1\x02\n\x12\x44\x65luxeCampingStage\x12$\n DELUXE_CAMPING_STAGE_UNSPECIFIED\x10\x00\x12\x1d\n\x19\x44\x45LUXE_CAMPING_STAGE_POOL\x10\x01\x12 \n\x1c\x44\x45LUXE_CAMPING_STAGE_MYSTERY\x10\x02\x12!\n\x1d\x44\x45LUXE_CAMPING_STAGE_BUNGALOW\x10\x03\x12 \n\x1c\x44\x45LUXE_CAMPING_STAGE_TRAILER\x10\x04\x12\x1f\n\x1b\x44\x45LUXE_CAMPING_STAGE_REVEAL\x10\x05\x12\x1d\n\x19\x44\x45LUXE_CAMPING_STAGE_MOVE\x10\x06\x12 \n\x1c\x44\x45LUXE_CAMPING_STAGE_BARRIER\x10\x07\x12\x1d\n\x19\x44\x45LUXE_CAMPING_STAGE_OVER\x10\x08*\xc0\x01\n\x19\x44\x65luxeCampingMaxObjective\x12,\n(DELUXE_CAMPING_MAX_OBJECTIVE_UNSPECIFIED\x10\x00\x12$\n DELUXE_CAMPING_MAX_OBJECTIVE_OWN\x10\x01\x12\'\n#DELUXE_CAMPING_MAX_OBJECTIVE_MARGIN\x10\x02\x12&\n\"DELUXE_CAMPING_MAX_OBJECTIVE_TOTAL\x10\x03\x32\xe3\x04\n\x14\x44\x65luxeCampingService\x12g\n\x04Hint\x12..campsolver.v1.DeluxeCampingServiceHintRequest\x1a/.campsolver.v1.DeluxeCampingServiceHintResponse\x12s\n\x08MaxScore\x12\x32.campsolver.v1.DeluxeCampingServiceMaxScoreRequest\x1a\x33.campsolver.v1.DeluxeCampingServiceMaxScoreResponse\x12\x85\x01\n\x0eGeneratePuzzle\x12\x38.campsolver.v1.DeluxeCampingServiceGeneratePuzzleRequest\x1a\x39.campsolver.v1.DeluxeCampingServiceGeneratePuzzleResponse\x12j\n\x05Score\x12/.campsolver.v1.DeluxeCampingServiceScoreRequest\x1a\x30.campsolver.v1.DeluxeCampingServiceScoreResponse\x12y\n\nLegalMoves\x12\x34.campsolver.v1.DeluxeCampingServiceLegalMovesRequest\x1a\x35.campsolver.v1.DeluxeCampingServiceLegalMovesResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'campsolver.v1.deluxe_camping_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_DELUXECAMPINGSERVICEHINTREQUEST']._serialized_start=81
-  _globals['_DELUXECAMPINGSERVICEHINTREQUEST']._serialized_end=160
-  _globals['_DELUXECAMPINGSERVICEHINTRESPONSE']._serialized_start=162
-  _globals['_DELUXECAMPINGSERVICEHINTRESPONSE']._serialized_end=238
-  _globals['_DELUXECAMPINGSERVICEMAXSCOREREQUEST']._serialized_start=240
-  _globals['_DELUXECAMPINGSERVICEMAXSCOREREQUEST']._serialized_end=323
-  _globals['_DELUXECAMPINGSERVICEMAXSCORERESPONSE']._serialized_start=325
-  _globals['_DELUXECAMPINGSERVICEMAXSCORERESPONSE']._serialized_end=405
-  _globals['_DELUXECAMPINGSERVICEGENERATEPUZZLEREQUEST']._serialized_start=407
-  _globals['_DELUXECAMPINGSERVICEGENERATEPUZZLEREQUEST']._serialized_end=496
-  _globals['_DELUXECAMPINGSERVICEGENERATEPUZZLERESPONSE']._serialized_start=498
-  _globals['_DELUXECAMPINGSERVICEGENERATEPUZZLERESPONSE']._serialized_end=584
-  _globals['_DELUXECAMPINGSERVICESCOREREQUEST']._serialized_start=586
-  _globals['_DELUXECAMPINGSERVICESCOREREQUEST']._serialized_end=666
-  _globals['_DELUXECAMPINGSERVICESCORERESPONSE']._serialized_start=668
-  _globals['_DELUXECAMPINGSERVICESCORERESPONSE']._serialized_end=745
-  _globals['_DELUXECAMPINGSERVICELEGALMOVESREQUEST']._serialized_start=747
-  _globals['_DELUXECAMPINGSERVICELEGALMOVESREQUEST']._serialized_end=832
-  _globals['_DELUXECAMPINGSERVICELEGALMOVESRESPONSE']._serialized_start=834
-  _globals['_DELUXECAMPINGSERVICELEGALMOVESRESPONSE']._serialized_end=916
-  _globals['_DELUXECAMPINGSERVICE']._serialized_start=919
-  _globals['_DELUXECAMPINGSERVICE']._serialized_end=1530
+  _globals['_DELUXECAMPINGSTAGE']._serialized_start=3743
+  _globals['_DELUXECAMPINGSTAGE']._serialized_end=4064
+  _globals['_DELUXECAMPINGMAXOBJECTIVE']._serialized_start=4067
+  _globals['_DELUXECAMPINGMAXOBJECTIVE']._serialized_end=4259
+  _globals['_DELUXECAMPINGRULES']._serialized_start=82
+  _globals['_DELUXECAMPINGRULES']._serialized_end=260
+  _globals['_DELUXECAMPINGSQUARE']._serialized_start=262
+  _globals['_DELUXECAMPINGSQUARE']._serialized_end=309
+  _globals['_DELUXECAMPINGBARRIER']._serialized_start=311
+  _globals['_DELUXECAMPINGBARRIER']._serialized_end=427
+  _globals['_DELUXECAMPINGPLAYER']._serialized_start=430
+  _globals['_DELUXECAMPINGPLAYER']._serialized_end=577
+  _globals['_DELUXECAMPINGSTATE']._serialized_start=580
+  _globals['_DELUXECAMPINGSTATE']._serialized_end=1138
+  _globals['_DELUXECAMPINGSTEP']._serialized_start=1140
+  _globals['_DELUXECAMPINGSTEP']._serialized_end=1257
+  _globals['_DELUXECAMPINGMOVEMENT']._serialized_start=1259
+  _globals['_DELUXECAMPINGMOVEMENT']._serialized_end=1331
+  _globals['_DELUXECAMPINGMOVE']._serialized_start=1334
+  _globals['_DELUXECAMPINGMOVE']._serialized_end=1530
+  _globals['_DELUXECAMPINGALTERNATIVE']._serialized_start=1532
+  _globals['_DELUXECAMPINGALTERNATIVE']._serialized_end=1657
+  _globals['_DELUXECAMPINGSITE']._serialized_start=1659
+  _globals['_DELUXECAMPINGSITE']._serialized_end=1762
+  _globals['_DELUXECAMPINGSERVICEHINTREQUEST']._serialized_start=1765
+  _globals['_DELUXECAMPINGSERVICEHINTREQUEST']._serialized_end=1939
+  _globals['_DELUXECAMPINGSERVICEHINTRESPONSE']._serialized_start=1942
+  _globals['_DELUXECAMPINGSERVICEHINTRESPONSE']._serialized_end=2138
+  _globals['_DELUXECAMPINGSERVICEMAXSCOREREQUEST']._serialized_start=2141
+  _globals['_DELUXECAMPINGSERVICEMAXSCOREREQUEST']._serialized_end=2367
+  _globals['_DELUXECAMPINGSERVICEMAXSCORERESPONSE']._serialized_start=2370
+  _globals['_DELUXECAMPINGSERVICEMAXSCORERESPONSE']._serialized_end=2642
+  _globals['_DELUXECAMPINGSERVICEGENERATEPUZZLEREQUEST']._serialized_start=2645
+  _globals['_DELUXECAMPINGSERVICEGENERATEPUZZLEREQUEST']._serialized_end=2813
+  _globals['_DELUXECAMPINGSERVICEGENERATEPUZZLERESPONSE']._serialized_start=2816
+  _globals['_DELUXECAMPINGSERVICEGENERATEPUZZLERESPONSE']._serialized_end=3104
+  _globals['_DELUXECAMPINGSERVICESCOREREQUEST']._serialized_start=3107
+  _globals['_DELUXECAMPINGSERVICESCOREREQUEST']._serialized_end=3237
+  _globals['_DELUXECAMPINGSERVICESCORERESPONSE']._serialized_start=3240
+  _globals['_DELUXECAMPINGSERVICESCORERESPONSE']._serialized_end=3443
+  _globals['_DELUXECAMPINGSERVICELEGALMOVESREQUEST']._serialized_start=3446
+  _globals['_DELUXECAMPINGSERVICELEGALMOVESREQUEST']._serialized_end=3581
+  _globals['_DELUXECAMPINGSERVICELEGALMOVESRESPONSE']._serialized_start=3584
+  _globals['_DELUXECAMPINGSERVICELEGALMOVESRESPONSE']._serialized_end=3740
+  _globals['_DELUXECAMPINGSERVICE']._serialized_start=4262
+  _globals['_DELUXECAMPINGSERVICE']._serialized_end=4873
 # @@protoc_insertion_point(module_scope)

@@ -26,9 +26,9 @@ if _version_not_supported:
 
 
 class DeluxeCampingServiceStub:
-    """Deluxe Camping (barriers enclose sites on a grid).
-    Not implemented yet: every RPC answers UNIMPLEMENTED until the game's issue lands. The request and response
-    messages carry only the shared fields so far; the game's state schema is added with its rules model.
+    """Deluxe Camping: players move trailers and the pain-in-the-neck on a grid and place barriers on the edges
+    between squares; a region closed by barriers and the board edge that holds pieces of one player only is a
+    site allotted to that player and scores. Squares are (row, col), rows from the top, both from 0.
     """
 
     def __init__(self, channel):
@@ -65,41 +65,41 @@ class DeluxeCampingServiceStub:
 
 
 class DeluxeCampingServiceServicer:
-    """Deluxe Camping (barriers enclose sites on a grid).
-    Not implemented yet: every RPC answers UNIMPLEMENTED until the game's issue lands. The request and response
-    messages carry only the shared fields so far; the game's state schema is added with its rules model.
+    """Deluxe Camping: players move trailers and the pain-in-the-neck on a grid and place barriers on the edges
+    between squares; a region closed by barriers and the board edge that holds pieces of one player only is a
+    site allotted to that player and scores. Squares are (row, col), rows from the top, both from 0.
     """
 
     def Hint(self, request, context):
-        """The best move now, every alternative ranked.
+        """Every legal choice of the player to move ranked (margin over the best opponent by default).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def MaxScore(self, request, context):
-        """The theoretical maximum score with its proof status.
+        """The best final partition if the pieces stay where they are (CP-SAT, with its proof status).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def GeneratePuzzle(self, request, context):
-        """A seeded challenge puzzle with a proven unique optimum.
+        """A seeded fence puzzle: place K barriers to secure the most points, unique best set.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def Score(self, request, context):
-        """Score a given state by the rules model.
+        """Points per player from the allotted sites, by the rules model.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def LegalMoves(self, request, context):
-        """The legal moves of a given state.
+        """The legal choices of the player to move.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -142,9 +142,9 @@ def add_DeluxeCampingServiceServicer_to_server(servicer, server):
 
  # This class is part of an EXPERIMENTAL API.
 class DeluxeCampingService:
-    """Deluxe Camping (barriers enclose sites on a grid).
-    Not implemented yet: every RPC answers UNIMPLEMENTED until the game's issue lands. The request and response
-    messages carry only the shared fields so far; the game's state schema is added with its rules model.
+    """Deluxe Camping: players move trailers and the pain-in-the-neck on a grid and place barriers on the edges
+    between squares; a region closed by barriers and the board edge that holds pieces of one player only is a
+    site allotted to that player and scores. Squares are (row, col), rows from the top, both from 0.
     """
 
     @staticmethod

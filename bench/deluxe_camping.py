@@ -1,0 +1,204 @@
+"""Deluxe Camping benchmark: `python -m bench.deluxe_camping [--quick]` prints tables and writes
+bench/results/deluxe_camping.json.
+
+Figures:
+- max: share of seeded default boards (10 x 10, random setup, first turn) proven OPTIMAL within 10 s for 2, 3 and
+  4 players (own score of player 0), proof time p50/p90, the gap left when not proven, and the time-limit
+  overrun (wall clock measured outside the solver minus the limit, p99).
+- hint: latency p50/p99 at the 1 s default over seeded positions, and its overrun.
+- self-play: the hint (at `--hint-seconds` a decision) against a random-legal player and against a greedy
+  player (each decision maximising its immediately allotted points, ties at random), seats rotated, win rate
+  with ties counted half and a 95% normal interval. The setup is random for every seat (the hint plays turns).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+import time
+from pathlib import Path
+
+import numpy as np
+from campsolver.solver.core.budget import Budget
+from campsolver.solver.core.proof import Proof
+from campsolver.solver.core.seeding import rng_for
+from campsolver.solver.deluxe_camping import hint as hints
+from campsolver.solver.deluxe_camping import maximise as maxima
+from campsolver.solver.deluxe_camping import rules
+from campsolver.solver.deluxe_camping.rules import Config, DCState, Stage
+
+from bench.common import percentile, print_table
+
+RESULTS = Path(__file__).resolve().parent / "results" / "deluxe_camping.json"
+PROOF_LIMIT_S = 10.0
+
+
+def seeded_board(players: int, seed: int) -> DCState:
+    return rules.random_setup(Config(players=players), rng_for(seed, "deluxe-camping bench", players))
+
+
+def bench_max(boards: int) -> list[dict]:
+    rows = []
+    for players in (2, 3, 4):
+        times, overruns, gaps, proven = [], [], [], 0
+        for seed in range(boards):
+            state = seeded_board(players, seed)
+            started = time.monotonic()
+            result = maxima.maximise(state, Budget(PROOF_LIMIT_S), player=0)
+            wall = time.monotonic() - started
+            overruns.append(wall - PROOF_LIMIT_S)
+            if result.proof is Proof.OPTIMAL:
+                proven += 1
+                times.append(wall)
+            elif result.value is not None and result.bound is not None:
+                gaps.append(result.bound - result.value)
+        rows.append(
+            {
+                "players": players,
+                "boards": boards,
+                "proven": proven,
+                "share_proven": proven / boards,
+                "proof_p50_s": percentile(times, 50) if times else float("nan"),
+                "proof_p90_s": percentile(times, 90) if times else float("nan"),
+                "mean_gap_unproven": statistics.fmean(gaps) if gaps else 0.0,
+                "overrun_p99_ms": percentile(overruns, 99) * 1000 if overruns else float("nan"),
+            }
+        )
+    return rows
+
+
+def bench_hint_latency(positions: int, seconds: float = 1.0) -> dict:
+    latencies, overruns = [], []
+    for seed in range(positions):
+        rng = rng_for(seed, "deluxe-camping hint latency")
+        state = rules.random_setup(Config(players=2 + seed % 3), rng)
+        for _ in range(int(rng.integers(0, 30))):
+            if state.stage is Stage.OVER:
+                break
+            actions = state.legal_actions()
+            state = state.child(actions[int(rng.integers(len(actions)))])
+        if state.stage is Stage.OVER:
+            continue
+        started = time.monotonic()
+        hints.hint(state, Budget(seconds))
+        wall = time.monotonic() - started
+        latencies.append(wall)
+        overruns.append(wall - seconds)
+    return {
+        "positions": len(latencies),
+        "budget_s": seconds,
+        "p50_ms": percentile(latencies, 50) * 1000,
+        "p99_ms": percentile(latencies, 99) * 1000,
+        "overrun_p99_ms": max(percentile(overruns, 99) * 1000, 0.0),
+    }
+
+
+# --- players ----------------------------------------------------------------------------------------------
+
+
+def random_player(state: DCState, rng: np.random.Generator, _: float) -> rules.Action:
+    actions = state.legal_actions()
+    return actions[int(rng.integers(len(actions)))]
+
+
+def greedy_player(state: DCState, rng: np.random.Generator, _: float) -> rules.Action:
+    """Each decision: the choice with the most points allotted to the mover right after it (ties at random)."""
+    player = state.to_move
+    best: list[rules.Action] = []
+    top = -1
+    for action in state.legal_actions():
+        points = state.child(action).scores()[player]
+        if points > top:
+            top, best = points, [action]
+        elif points == top:
+            best.append(action)
+    return best[int(rng.integers(len(best)))]
+
+
+def hint_player(state: DCState, rng: np.random.Generator, seconds: float) -> rules.Action:
+    result = hints.hint(state, Budget(seconds))
+    return result.moves[0].action
+
+
+def wilson(rate: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson score 95% interval for a win rate over n games (ties counted half), sound at 0% and 100%."""
+    if n == 0:
+        return float("nan"), float("nan")
+    centre = (rate + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(rate * (1 - rate) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(centre - half, 0.0), min(centre + half, 1.0)
+
+
+def play(players: list, seed: int, seconds: float) -> tuple[int, ...]:
+    rng = rng_for(seed, "deluxe-camping self-play")
+    state = rules.random_setup(Config(players=len(players)), rng)
+    while state.stage is not Stage.OVER:
+        state = state.child(players[state.to_move](state, rng, seconds))
+    return state.scores()
+
+
+def bench_self_play(players: int, opponent: str, games: int, seconds: float) -> dict:
+    opponent_player = {"random": random_player, "greedy": greedy_player}[opponent]
+    outcomes = []
+    margins = []
+    for game in range(games):
+        seat = game % players
+        table = [opponent_player] * players
+        table[seat] = hint_player
+        scores = play(table, game, seconds)
+        best_other = max(s for p, s in enumerate(scores) if p != seat)
+        margins.append(scores[seat] - best_other)
+        outcomes.append(1.0 if scores[seat] > best_other else 0.5 if scores[seat] == best_other else 0.0)
+    mean = statistics.fmean(outcomes)
+    low, high = wilson(mean, len(outcomes))
+    return {
+        "players": players,
+        "opponent": opponent,
+        "games": games,
+        "hint_s_per_decision": seconds,
+        "wins": sum(o == 1.0 for o in outcomes),
+        "ties": sum(o == 0.5 for o in outcomes),
+        "win_rate": mean,
+        "ci95_low": low,
+        "ci95_high": high,
+        "mean_margin": statistics.fmean(margins),
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--boards", type=int, default=None)
+    parser.add_argument("--games", type=int, default=None)
+    parser.add_argument("--hint-seconds", type=float, default=None)
+    parser.add_argument("--only", default="max,hint,self-play")
+    args = parser.parse_args(argv)
+    boards = args.boards or (6 if args.quick else 20)
+    games = args.games or (12 if args.quick else 200)
+    seconds = args.hint_seconds or (0.3 if args.quick else 1.0)
+    report: dict = {"quick": args.quick}
+    if RESULTS.exists():
+        previous = json.loads(RESULTS.read_text())
+        report.update({k: v for k, v in previous.items() if k in ("max", "hint_latency", "self_play")})
+    parts = args.only.split(",")
+    if "max" in parts:
+        report["max"] = bench_max(boards)
+        print_table(f"max: own score of player 0, proven within {PROOF_LIMIT_S:g} s (default board)", report["max"])
+    if "hint" in parts:
+        report["hint_latency"] = bench_hint_latency(boards)
+        print_table("hint latency (1 s budget)", [report["hint_latency"]])
+    if "self-play" in parts:
+        rows = []
+        for players, opponent in ((2, "greedy"), (2, "random"), (4, "greedy"), (4, "random")):
+            rows.append(bench_self_play(players, opponent, games, seconds))
+            print_table("self-play (so far)", rows)
+        report["self_play"] = rows
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text(json.dumps(report, indent=2) + "\n")
+    print(f"\nwrote {RESULTS}")
+
+
+if __name__ == "__main__":
+    main()

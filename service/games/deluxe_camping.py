@@ -1,0 +1,454 @@
+"""Deluxe Camping: protobuf requests <-> rules model and solvers (securable-score CP-SAT, hints, fence puzzles)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from campsolver.service.errors import InvalidArgument, require, require_limit
+from campsolver.service.games.shared import PROOF_TO_PROTO, grade_from_proto, grade_to_proto
+from campsolver.solver.core.budget import Budget
+from campsolver.solver.deluxe_camping import hint as hints
+from campsolver.solver.deluxe_camping import maximise as maxima
+from campsolver.solver.deluxe_camping import puzzle as puzzles
+from campsolver.solver.deluxe_camping import rules
+from campsolver.solver.deluxe_camping.rules import Barrier, Config, DCState, Move, Place, Stage
+
+from campsolver.v1 import common_pb2
+from campsolver.v1 import deluxe_camping_pb2 as pb
+
+#: A hint's budget when the request names none (the deadline still caps it).
+DEFAULT_HINT_SECONDS = 1.0
+#: Request size limits (RESOURCE_EXHAUSTED beyond them).
+MAX_SIDE = 20
+MAX_SQUARES = 256
+MAX_TRAILERS = 20
+MAX_SUPPLY = 1000
+MAX_PUZZLE_BARRIERS = 8
+
+STAGE_FROM_PROTO = {
+    pb.DELUXE_CAMPING_STAGE_UNSPECIFIED: Stage.MOVE,
+    pb.DELUXE_CAMPING_STAGE_POOL: Stage.POOL,
+    pb.DELUXE_CAMPING_STAGE_MYSTERY: Stage.MYSTERY,
+    pb.DELUXE_CAMPING_STAGE_BUNGALOW: Stage.BUNGALOW,
+    pb.DELUXE_CAMPING_STAGE_TRAILER: Stage.TRAILER,
+    pb.DELUXE_CAMPING_STAGE_REVEAL: Stage.REVEAL,
+    pb.DELUXE_CAMPING_STAGE_MOVE: Stage.MOVE,
+    pb.DELUXE_CAMPING_STAGE_BARRIER: Stage.BARRIER,
+    pb.DELUXE_CAMPING_STAGE_OVER: Stage.OVER,
+}
+STAGE_TO_PROTO = {stage: number for number, stage in STAGE_FROM_PROTO.items() if number}
+MAX_OBJECTIVE_FROM_PROTO = {
+    pb.DELUXE_CAMPING_MAX_OBJECTIVE_UNSPECIFIED: maxima.Objective.OWN,
+    pb.DELUXE_CAMPING_MAX_OBJECTIVE_OWN: maxima.Objective.OWN,
+    pb.DELUXE_CAMPING_MAX_OBJECTIVE_MARGIN: maxima.Objective.MARGIN,
+    pb.DELUXE_CAMPING_MAX_OBJECTIVE_TOTAL: maxima.Objective.TOTAL,
+}
+HINT_OBJECTIVE_FROM_PROTO = {
+    common_pb2.OBJECTIVE_UNSPECIFIED: hints.HintObjective.MARGIN,
+    common_pb2.OBJECTIVE_MARGIN: hints.HintObjective.MARGIN,
+    common_pb2.OBJECTIVE_EXPECTED_SCORE: hints.HintObjective.OWN,
+}
+
+
+# --- conversions ----------------------------------------------------------------------------------------
+
+
+def config_from_proto(message: pb.DeluxeCampingRules, field: str) -> Config:
+    rows = message.rows if message.HasField("rows") else rules.DEFAULT_ROWS
+    cols = message.cols if message.HasField("cols") else rules.DEFAULT_COLS
+    players = message.players if message.HasField("players") else 2
+    require(rows >= 1, f"{field}.rows", "must be at least 1")
+    require(cols >= 1, f"{field}.cols", "must be at least 1")
+    require_limit(rows, MAX_SIDE, f"{field}.rows", "board rows")
+    require_limit(cols, MAX_SIDE, f"{field}.cols", "board columns")
+    require_limit(rows * cols, MAX_SQUARES, f"{field}", "board squares")
+    require(
+        rules.MIN_PLAYERS <= players <= rules.MAX_PLAYERS,
+        f"{field}.players",
+        f"{rules.MIN_PLAYERS}-{rules.MAX_PLAYERS} players, got {players}",
+    )
+    trailers = message.trailers if message.HasField("trailers") else rules.TRAILERS_BY_PLAYERS[players]
+    require(trailers >= 0, f"{field}.trailers", "must not be negative")
+    require_limit(trailers, MAX_TRAILERS, f"{field}.trailers", "trailers per player")
+    supply = message.supply if message.HasField("supply") else rules.DEFAULT_SUPPLY
+    require(supply >= 0, f"{field}.supply", "must not be negative")
+    require_limit(supply, MAX_SUPPLY, f"{field}.supply", "barrier supply")
+    try:
+        return Config(rows=rows, cols=cols, players=players, trailers=trailers, supply=supply)
+    except ValueError as error:
+        raise InvalidArgument(field, str(error)) from None
+
+
+def square_from_proto(message: pb.DeluxeCampingSquare, config: Config, field: str) -> int:
+    require(0 <= message.row < config.rows, f"{field}.row", f"must be 0-{config.rows - 1}, got {message.row}")
+    require(0 <= message.col < config.cols, f"{field}.col", f"must be 0-{config.cols - 1}, got {message.col}")
+    return config.square(message.row, message.col)
+
+
+def square_to_proto(config: Config, square: int) -> pb.DeluxeCampingSquare:
+    row, col = config.cell(square)
+    return pb.DeluxeCampingSquare(row=row, col=col)
+
+
+def barrier_from_proto(message: pb.DeluxeCampingBarrier, config: Config, field: str) -> rules.Edge:
+    a = square_from_proto(message.a, config, f"{field}.a")
+    b = square_from_proto(message.b, config, f"{field}.b")
+    require(rules.is_edge(config, (a, b)), field, "a barrier lies between two orthogonally adjacent squares")
+    return rules.edge_of(a, b)
+
+
+def barrier_to_proto(config: Config, edge: rules.Edge) -> pb.DeluxeCampingBarrier:
+    return pb.DeluxeCampingBarrier(a=square_to_proto(config, edge[0]), b=square_to_proto(config, edge[1]))
+
+
+def state_from_proto(message: pb.DeluxeCampingState, field: str = "state") -> DCState:
+    config = config_from_proto(message.rules, f"{field}.rules")
+    stage = STAGE_FROM_PROTO.get(message.stage)
+    require(stage is not None, f"{field}.stage", "unknown stage")
+    require(
+        0 <= message.to_move < config.players, f"{field}.to_move", f"must index a player (0-{config.players - 1})"
+    )
+    require(
+        0 <= message.first_player < config.players,
+        f"{field}.first_player",
+        f"must index a player (0-{config.players - 1})",
+    )
+    turns = stage in (Stage.MOVE, Stage.BARRIER, Stage.OVER)
+    if turns:
+        require(
+            len(message.players) == config.players,
+            f"{field}.players",
+            f"one entry per player ({config.players}), got {len(message.players)}",
+        )
+    else:
+        require_limit(len(message.players), config.players, f"{field}.players", "player entries")
+    seen: dict[int, str] = {}
+
+    def place(square_message: pb.DeluxeCampingSquare, where: str) -> int:
+        square = square_from_proto(square_message, config, where)
+        require(square not in seen, where, f"two pieces on one square (also {seen.get(square)})")
+        seen[square] = where
+        return square
+
+    pool = place(message.pool, f"{field}.pool") if message.HasField("pool") else -1
+    nuisance = place(message.nuisance, f"{field}.nuisance") if message.HasField("nuisance") else -1
+    mystery = tuple(sorted(place(s, f"{field}.mystery[{i}]") for i, s in enumerate(message.mystery)))
+    ice = tuple(sorted(place(s, f"{field}.ice_creams[{i}]") for i, s in enumerate(message.ice_creams)))
+    require_limit(len(mystery), rules.MYSTERY_TOKENS, f"{field}.mystery", "mystery tokens")
+    require_limit(len(ice), rules.ICE_CREAM_STANDS, f"{field}.ice_creams", "ice-cream stands")
+    bungalows = []
+    trailers = []
+    for p, player in enumerate(message.players):
+        where = f"{field}.players[{p}]"
+        bungalows.append(place(player.bungalow, f"{where}.bungalow") if player.HasField("bungalow") else -1)
+        require_limit(len(player.trailers), config.trailers, f"{where}.trailers", "trailers")
+        trailers.append(tuple(sorted(place(s, f"{where}.trailers[{i}]") for i, s in enumerate(player.trailers))))
+        if turns:
+            require(bungalows[-1] >= 0, f"{where}.bungalow", "every bungalow is on the board during the turns")
+            require(
+                len(trailers[-1]) == config.trailers,
+                f"{where}.trailers",
+                f"{config.trailers} trailers during the turns, got {len(trailers[-1])}",
+            )
+    if turns:
+        require(pool >= 0, f"{field}.pool", "the swimming pool is on the board during the turns")
+        require(nuisance >= 0, f"{field}.nuisance", "the pain-in-the-neck is revealed before the first turn")
+        require(len(ice) == rules.ICE_CREAM_STANDS, f"{field}.ice_creams", "two ice-cream stands after the reveal")
+        require(not mystery, f"{field}.mystery", "the mystery tokens are revealed before the first turn")
+    barriers = set()
+    for i, b in enumerate(message.barriers):
+        edge = barrier_from_proto(b, config, f"{field}.barriers[{i}]")
+        require(edge not in barriers, f"{field}.barriers[{i}]", "the same barrier twice")
+        barriers.add(edge)
+    require(
+        len(barriers) <= config.supply,
+        f"{field}.barriers",
+        f"{len(barriers)} barriers on the board, the supply holds {config.supply}",
+    )
+    require(message.idle_turns >= 0, f"{field}.idle_turns", "must not be negative")
+    require(message.placed_this_turn >= 0, f"{field}.placed_this_turn", "must not be negative")
+    state = DCState(
+        config=config,
+        stage=stage,
+        to_move=message.to_move,
+        pool=pool,
+        mystery=mystery,
+        ice_creams=ice,
+        nuisance=nuisance,
+        bungalows=tuple(bungalows) if message.players else (),
+        trailers=tuple(trailers) if message.players else (),
+        barriers=frozenset(barriers),
+        idle_turns=message.idle_turns,
+        placed_this_turn=message.placed_this_turn,
+        first_player=message.first_player,
+    )
+    try:
+        rules.validate(state)
+    except ValueError as error:
+        raise InvalidArgument(field, str(error)) from None
+    return state
+
+
+def state_to_proto(state: DCState) -> pb.DeluxeCampingState:
+    config = state.config
+    message = pb.DeluxeCampingState(
+        rules=pb.DeluxeCampingRules(
+            rows=config.rows, cols=config.cols, players=config.players, trailers=config.trailers, supply=config.supply
+        ),
+        stage=STAGE_TO_PROTO[state.stage],
+        to_move=state.to_move,
+        mystery=[square_to_proto(config, s) for s in state.mystery],
+        ice_creams=[square_to_proto(config, s) for s in state.ice_creams],
+        barriers=[barrier_to_proto(config, e) for e in sorted(state.barriers)],
+        idle_turns=state.idle_turns,
+        first_player=state.first_player,
+        placed_this_turn=state.placed_this_turn,
+    )
+    if state.pool >= 0:
+        message.pool.CopyFrom(square_to_proto(config, state.pool))
+    if state.nuisance >= 0:
+        message.nuisance.CopyFrom(square_to_proto(config, state.nuisance))
+    for p in range(len(state.bungalows)):
+        player = message.players.add()
+        if state.bungalows[p] >= 0:
+            player.bungalow.CopyFrom(square_to_proto(config, state.bungalows[p]))
+        player.trailers.extend(square_to_proto(config, s) for s in state.trailers[p])
+    return message
+
+
+def move_to_proto(config: Config, action: rules.Action) -> pb.DeluxeCampingMove:
+    if isinstance(action, Place):
+        return pb.DeluxeCampingMove(place=square_to_proto(config, action.square))
+    if isinstance(action, Move):
+        return pb.DeluxeCampingMove(
+            movement=pb.DeluxeCampingMovement(
+                steps=[
+                    pb.DeluxeCampingStep(**{"from": square_to_proto(config, a), "to": square_to_proto(config, b)})
+                    for a, b in action.steps
+                ]
+            )
+        )
+    if isinstance(action, Barrier):
+        return pb.DeluxeCampingMove(barrier=barrier_to_proto(config, action.edge))
+    raise TypeError(f"not a Deluxe Camping decision: {action!r}")
+
+
+def move_from_proto(message: pb.DeluxeCampingMove, config: Config, field: str) -> rules.Action:
+    which = message.WhichOneof("choice")
+    require(which is not None, field, "choose place, movement or barrier")
+    if which == "place":
+        return Place(square_from_proto(message.place, config, f"{field}.place"))
+    if which == "barrier":
+        return Barrier(barrier_from_proto(message.barrier, config, f"{field}.barrier"))
+    steps = []
+    for i, step in enumerate(message.movement.steps):
+        where = f"{field}.movement.steps[{i}]"
+        origin = square_from_proto(getattr(step, "from"), config, f"{where}.from")
+        steps.append((origin, square_from_proto(step.to, config, f"{where}.to")))
+    return Move(tuple(steps))
+
+
+def sites_to_proto(state: DCState) -> list[pb.DeluxeCampingSite]:
+    config = state.config
+    return [
+        pb.DeluxeCampingSite(
+            squares=[square_to_proto(config, s) for s in sorted(site.squares)],
+            owner=-1 if site.allotted_to is None else site.allotted_to,
+            points=site.value if site.allotted_to is not None else 0,
+        )
+        for site in state.sites
+    ]
+
+
+def _turn_state(message: pb.DeluxeCampingState, field: str = "state") -> DCState:
+    state = state_from_proto(message, field)
+    require(
+        state.stage in (Stage.MOVE, Stage.BARRIER), f"{field}.stage", "a position during the turns (MOVE or BARRIER)"
+    )
+    return state
+
+
+# --- handlers -------------------------------------------------------------------------------------------
+
+
+def hint(request: pb.DeluxeCampingServiceHintRequest, budget: Budget) -> pb.DeluxeCampingServiceHintResponse:
+    require(request.HasField("state"), "state", "a position is required")
+    objective = HINT_OBJECTIVE_FROM_PROTO.get(request.objective)
+    require(objective is not None, "objective", "MARGIN (default) or EXPECTED_SCORE (own score)")
+    state = _turn_state(request.state)
+    if not request.options.time_limit_seconds:
+        budget = budget.limited(DEFAULT_HINT_SECONDS)
+    result = hints.hint(state, budget, objective)
+    legal = set(state.legal_actions())
+    if {m.action for m in result.moves} != legal:
+        raise RuntimeError("hint moves disagree with the rules model's legal moves")
+    best = next((m.value for m in result.moves if m.value is not None), 0.0)
+    alternatives = []
+    for rank, move in enumerate(result.moves, start=1):
+        ranking = common_pb2.RankedAlternative(rank=rank, label=rules.describe_action(state.config, move.action))
+        if move.value is None:
+            ranking.note = "not evaluated: the budget ran out"
+        else:
+            ranking.value = move.value
+            ranking.loss = max(best - move.value, 0.0)
+        alternatives.append(pb.DeluxeCampingAlternative(move=move_to_proto(state.config, move.action), ranking=ranking))
+    return pb.DeluxeCampingServiceHintResponse(
+        alternatives=alternatives,
+        proof=PROOF_TO_PROTO[result.proof],
+        note=(
+            f"{objective.value} of the nearest-piece territory after this turn (one turn deep, the mover's best "
+            "free barrier among the screened ones); an estimate, not a proof"
+        ),
+        stats=common_pb2.SolveStats(
+            wall_time_seconds=result.wall_time_s,
+            nodes=result.nodes,
+            depth=1,
+            method="territory search",
+            interrupted=result.interrupted,
+        ),
+    )
+
+
+def max_score(
+    request: pb.DeluxeCampingServiceMaxScoreRequest, budget: Budget
+) -> pb.DeluxeCampingServiceMaxScoreResponse:
+    require(request.HasField("state"), "state", "a position is required")
+    state = state_from_proto(request.state)
+    require(state.stage in (Stage.MOVE, Stage.BARRIER, Stage.OVER), "state.stage", "a position after the reveal")
+    objective = MAX_OBJECTIVE_FROM_PROTO.get(request.objective)
+    require(objective is not None, "objective", "unknown objective")
+    player = request.player if request.HasField("player") else state.to_move
+    require(0 <= player < state.config.players, "player", f"must index a player (0-{state.config.players - 1})")
+    result = maxima.maximise(state, budget, player=player, objective=objective, seed=request.options.seed)
+    response = pb.DeluxeCampingServiceMaxScoreResponse(
+        proof=PROOF_TO_PROTO[result.proof] if result.proof else common_pb2.PROOF_STATUS_UNSPECIFIED,
+        stats=common_pb2.SolveStats(
+            wall_time_seconds=result.wall_time_s,
+            nodes=result.branches,
+            conflicts=result.conflicts,
+            method="cp-sat",
+            interrupted=result.interrupted,
+        ),
+    )
+    if result.bound is not None:
+        response.stats.bound = result.bound
+    if result.partition is None:
+        response.note = "no partition found within the budget" if result.proof is None else "no partition exists"
+        return response
+    board = maxima.final_board(state, result.partition.added)
+    response.value = result.value or 0
+    response.scores.extend(result.partition.scores)
+    response.barriers.extend(barrier_to_proto(state.config, e) for e in sorted(result.partition.added))
+    response.sites.extend(sites_to_proto(board))
+    response.note = (
+        f"{objective.value} of player {player}: {result.value}"
+        + ("" if result.proof is maxima.Proof.OPTIMAL else f"; proven bound {result.bound}")
+        + f"; {len(result.partition.added)} of {state.supply_left} barriers used"
+    )
+    return response
+
+
+def generate_puzzle(
+    request: pb.DeluxeCampingServiceGeneratePuzzleRequest, budget: Budget
+) -> pb.DeluxeCampingServiceGeneratePuzzleResponse:
+    grade = grade_from_proto(request.grade, puzzles.Grade)
+    barriers = request.barriers or puzzles.DEFAULT_BARRIERS
+    require(barriers >= 1, "barriers", "at least one barrier to place")
+    require_limit(barriers, MAX_PUZZLE_BARRIERS, "barriers", "barriers to place")
+    try:
+        puzzle = puzzles.generate(request.seed, budget, barriers=barriers, grade=grade)
+    except LookupError as error:
+        raise InvalidArgument("grade", f"no puzzle of that grade for this seed: {error}") from None
+    config = puzzle.state.config
+    return pb.DeluxeCampingServiceGeneratePuzzleResponse(
+        puzzle=common_pb2.PuzzleEnvelope(
+            seed=puzzle.seed,
+            grade=grade_to_proto(puzzle.grade),
+            evidence=[
+                common_pb2.DifficultyEvidence(name=name, value=value, description=description)
+                for name, value, description in puzzle.evidence
+            ],
+            unique=puzzle.unique,
+            proof=PROOF_TO_PROTO[puzzle.proof],
+            text=puzzle.text,
+            svg=puzzle.svg,
+            solution_text=puzzle.solution_text,
+            solution_svg=puzzle.solution_svg,
+            question=puzzle.question,
+        ),
+        state=state_to_proto(puzzle.state),
+        player=puzzle.player,
+        barriers=puzzle.barriers,
+        solution=[barrier_to_proto(config, e) for e in sorted(puzzle.solution)],
+        points=puzzle.points,
+        stats=common_pb2.SolveStats(wall_time_seconds=puzzle.wall_time_s, method="cp-sat"),
+    )
+
+
+def score(request: pb.DeluxeCampingServiceScoreRequest, budget: Budget) -> pb.DeluxeCampingServiceScoreResponse:
+    require(request.HasField("state"), "state", "a position is required")
+    state = state_from_proto(request.state)
+    require(not state.mystery, "state.mystery", "scores are defined once the mystery tokens are revealed")
+    scores = state.scores()
+    game_over = state.stage is Stage.OVER
+    top = max(scores) if scores else 0
+    leaders = [p for p, s in enumerate(scores) if s == top]
+    return pb.DeluxeCampingServiceScoreResponse(
+        scores=scores,
+        game_over=game_over,
+        winner=leaders[0] if game_over and len(leaders) == 1 else -1,
+        sites=sites_to_proto(state),
+        details=[
+            common_pb2.ScoreDetail(name=f"player {p} site of {len(site.squares)} squares", points=site.value)
+            for site in state.sites
+            if (p := site.allotted_to) is not None
+        ],
+        barriers_left=state.supply_left,
+    )
+
+
+def legal_moves(
+    request: pb.DeluxeCampingServiceLegalMovesRequest, budget: Budget
+) -> pb.DeluxeCampingServiceLegalMovesResponse:
+    require(request.HasField("state"), "state", "a position is required")
+    state = state_from_proto(request.state)
+    actions = state.legal_actions()
+    player = state.current_player()
+    return pb.DeluxeCampingServiceLegalMovesResponse(
+        moves=[move_to_proto(state.config, a) for a in actions],
+        to_move=player if player >= 0 else -1,
+        stage=STAGE_TO_PROTO[state.stage],
+    )
+
+
+# --- examples ---------------------------------------------------------------------------------------------
+
+
+def example_state() -> pb.DeluxeCampingState:
+    """A seeded 2-player opening on the default board, right after the reveal."""
+    from campsolver.solver.core.seeding import rng_for
+
+    return state_to_proto(rules.random_setup(Config(), rng_for(8, "deluxe-camping example")))
+
+
+EXAMPLES: dict[str, Any] = {
+    "Hint": lambda: pb.DeluxeCampingServiceHintRequest(
+        state=example_state(), options=common_pb2.SolveOptions(time_limit_seconds=1.0)
+    ),
+    "MaxScore": lambda: pb.DeluxeCampingServiceMaxScoreRequest(
+        state=example_state(), options=common_pb2.SolveOptions(time_limit_seconds=5.0)
+    ),
+    "GeneratePuzzle": lambda: pb.DeluxeCampingServiceGeneratePuzzleRequest(
+        seed=2, options=common_pb2.SolveOptions(time_limit_seconds=60.0)
+    ),
+    "Score": lambda: pb.DeluxeCampingServiceScoreRequest(state=example_state()),
+    "LegalMoves": lambda: pb.DeluxeCampingServiceLegalMovesRequest(state=example_state()),
+}
+
+HANDLERS: dict[str, Any] = {
+    "Hint": hint,
+    "MaxScore": max_score,
+    "GeneratePuzzle": generate_puzzle,
+    "Score": score,
+    "LegalMoves": legal_moves,
+}

@@ -1,0 +1,1 @@
+"""Deluxe Camping: rules model (`rules`), securable-score CP-SAT (`maximise`), hints, puzzles."""

@@ -1,0 +1,771 @@
+"""Securable score: the best final partition of the board if every piece stays where it is (CP-SAT).
+
+The question (issue 8): from a position, close the board into sites with the barriers still in the supply;
+existing barriers are walls. A final board is a set of added barriers; its regions are the sites. Every region
+must hold a trailer or bungalow (the rules never allow an empty site). A region with one player's pieces is
+allotted and scores by the rulebook; a region with several players' pieces scores nothing (it is allowed: when
+the supply is short, that is how the game ends).
+
+Model (one builder, variables named for what they mean):
+- *Roots*: every site holds a trailer or bungalow, so each site is labelled by the smallest piece index in it
+  (symmetry broken: piece j's square carries a label k <= j, never a larger one). `label[s][k]` is a one-hot
+  choice per square among the pieces of its current open region.
+- *Dead sites*: a site whose pieces belong to several players (`dead[k]`), worth 0.
+- *Connectivity*: single-commodity flow. Each root square may emit up to (squares - 1) units, every other square
+  consumes one; flow runs only over barrier-free edges whose two squares carry the same label. A square
+  labelled k can only be fed by a path of k-labelled squares from a source, and the one source labelled k is
+  piece k itself, so every site is connected (exact, no relaxation).
+- *Barriers*: an edge whose squares carry different labels needs a barrier unless it already has one; their
+  count is at most the supply left.
+- *Score*: per root, size, x2 with the pool, +5 per ice-cream stand, -10 with the pain-in-the-neck (not below 0).
+Regions already allotted are fixed (no barrier may go inside them) and add a constant.
+
+Objectives: one player's own score, that player's margin over the best opponent, or the players' total.
+A first solution (nearest-piece partition merged per owner) is given as a hint when it fits the supply.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import deque
+from dataclasses import dataclass
+
+from campsolver.solver.core import cpsat
+from campsolver.solver.core.budget import Budget
+from campsolver.solver.core.proof import Proof
+from campsolver.solver.deluxe_camping import rules
+from campsolver.solver.deluxe_camping.rules import DCState, Edge, neighbour_table
+from ortools.sat.python import cp_model
+
+
+class Objective(enum.Enum):
+    OWN = "own"  # the player's own final score
+    MARGIN = "margin"  # the player's score minus the best opponent's
+    TOTAL = "total"  # every player's score added
+
+
+@dataclass(frozen=True)
+class Partition:
+    """A final board: the barriers added and the resulting per-player scores (by the rules model)."""
+
+    added: frozenset[Edge]
+    scores: tuple[int, ...]
+    sites: tuple[frozenset[int], ...]
+
+
+@dataclass
+class MaxResult:
+    partition: Partition | None
+    objective: Objective
+    player: int
+    value: int | None  # the objective's value of `partition`
+    bound: float | None
+    proof: Proof | None
+    wall_time_s: float
+    branches: int
+    conflicts: int
+    interrupted: bool
+
+
+def objective_value(scores: tuple[int, ...], objective: Objective, player: int) -> int:
+    if objective is Objective.OWN:
+        return scores[player]
+    if objective is Objective.TOTAL:
+        return sum(scores)
+    others = [s for p, s in enumerate(scores) if p != player]
+    return scores[player] - max(others)
+
+
+def pieces(state: DCState) -> list[tuple[int, int]]:
+    """(square, owner) of every trailer and bungalow, in a fixed order (bungalows first, then trailers)."""
+    found = [(s, p) for p, s in enumerate(state.bungalows)]
+    for p, squares in enumerate(state.trailers):
+        found.extend((s, p) for s in squares)
+    return found
+
+
+def final_board(state: DCState, added: frozenset[Edge]) -> DCState:
+    """The position with `added` barriers on it (the rules model scores it)."""
+    return DCState(
+        config=state.config,
+        stage=rules.Stage.OVER,
+        to_move=state.to_move,
+        pool=state.pool,
+        ice_creams=state.ice_creams,
+        nuisance=state.nuisance,
+        bungalows=state.bungalows,
+        trailers=state.trailers,
+        barriers=state.barriers | added,
+    )
+
+
+def score_partition(state: DCState, added: frozenset[Edge]) -> Partition:
+    """Re-score a barrier set with the rules model (every solver answer goes through here)."""
+    board = final_board(state, added)
+    return Partition(added=added, scores=board.scores(), sites=tuple(site.squares for site in board.sites))
+
+
+def greedy_labels(state: DCState) -> dict[int, int] | None:
+    """A first solution: every open square to its nearest piece (breadth first, barriers as walls), the sites
+    of one owner merged where they touch, labelled by their smallest piece index."""
+    config = state.config
+    table = neighbour_table(config.rows, config.cols)
+    piece_list = pieces(state)
+    owner_of_square = [-1] * config.squares
+    queue: deque[int] = deque()
+    for square, owner in piece_list:
+        owner_of_square[square] = owner
+        queue.append(square)
+    while queue:
+        s = queue.popleft()
+        for t in table[s]:
+            if owner_of_square[t] < 0 and rules.edge_of(s, t) not in state.barriers:
+                owner_of_square[t] = owner_of_square[s]
+                queue.append(t)
+    if min(owner_of_square) < 0:
+        return None
+    index_of = {square: k for k, (square, _) in enumerate(piece_list)}
+    labels: dict[int, int] = {}
+    for start in range(config.squares):
+        if start in labels:
+            continue
+        component = [start]
+        seen = {start}
+        i = 0
+        while i < len(component):
+            s = component[i]
+            i += 1
+            for t in table[s]:
+                same_owner = owner_of_square[t] == owner_of_square[s]
+                if t not in seen and same_owner and rules.edge_of(s, t) not in state.barriers:
+                    seen.add(t)
+                    component.append(t)
+        root = min(index_of[s] for s in component if s in index_of)
+        for s in component:
+            labels[s] = root
+    return labels
+
+
+#: Kept back from the budget for CP-SAT's own stop latency and the re-scoring of its answer.
+SOLVE_MARGIN_S = 0.05
+
+
+def _solve_budget(budget: Budget) -> Budget:
+    return budget.limited(max(budget.remaining() - SOLVE_MARGIN_S, 0.001))
+
+
+def fits(state: DCState, labels: dict[int, int], supply: int | None) -> bool:
+    """True when a labelling needs no more barriers than are available."""
+    available = state.supply_left if supply is None else supply
+    needed = sum(
+        1
+        for a, b in rules.all_edges(state.config.rows, state.config.cols)
+        if a in labels and b in labels and labels[a] != labels[b] and (a, b) not in state.barriers
+    )
+    return needed <= available
+
+
+def isolation_labels(state: DCState, player: int) -> dict[int, int] | None:
+    """A first solution for one player's score: every opponent cluster (touching pieces of one owner) walled
+    into its own squares, the pain-in-the-neck pushed into a touching opponent site, the rest of the board to
+    the player's nearest piece (squares the player cannot reach go to the nearest opponent site)."""
+    config = state.config
+    table = neighbour_table(config.rows, config.cols)
+    piece_list = pieces(state)
+    index_at = {square: k for k, (square, _) in enumerate(piece_list)}
+    open_squares = {s for s in range(config.squares) if state.allotted(s) is None}
+    labels: dict[int, int] = {}
+
+    def free(a: int, b: int) -> bool:
+        return rules.edge_of(a, b) not in state.barriers
+
+    for k, (square, owner) in enumerate(piece_list):
+        if owner == player or square in labels or square not in open_squares:
+            continue
+        cluster = [square]
+        labels[square] = k
+        i = 0
+        while i < len(cluster):
+            s = cluster[i]
+            i += 1
+            for t in table[s]:
+                if t in index_at and t not in labels and piece_list[index_at[t]][1] == owner and free(s, t):
+                    labels[t] = k
+                    cluster.append(t)
+        root = min(index_at[s] for s in cluster)
+        for s in cluster:
+            labels[s] = root
+    if state.nuisance in open_squares:
+        for t in table[state.nuisance]:
+            if t in labels and free(state.nuisance, t):
+                labels[state.nuisance] = labels[t]
+                break
+    queue: deque[int] = deque()
+    for k, (square, owner) in enumerate(piece_list):
+        if owner == player and square in open_squares:
+            labels[square] = k
+            queue.append(square)
+    for phase in (0, 1):
+        while queue:
+            s = queue.popleft()
+            for t in table[s]:
+                if t in open_squares and t not in labels and free(s, t):
+                    labels[t] = labels[s]
+                    queue.append(t)
+        if phase == 0:
+            queue.extend(s for s in labels if piece_list[labels[s]][1] != player)
+    if set(labels) != open_squares:
+        return None
+    # Merge the player's touching sites (fewer barriers, same points) under their smallest piece index.
+    parent = {k: k for k in set(labels.values())}
+
+    def find(k: int) -> int:
+        while parent[k] != k:
+            parent[k] = parent[parent[k]]
+            k = parent[k]
+        return k
+
+    for a, b in rules.all_edges(config.rows, config.cols):
+        if a in labels and b in labels and free(a, b):
+            ka, kb = find(labels[a]), find(labels[b])
+            if ka != kb and piece_list[ka][1] == player and piece_list[kb][1] == player:
+                parent[max(ka, kb)] = min(ka, kb)
+    return {s: find(k) for s, k in labels.items()}
+
+
+def maximise(
+    state: DCState,
+    budget: Budget,
+    *,
+    player: int | None = None,
+    objective: Objective = Objective.OWN,
+    seed: int = 0,
+    workers: int = cpsat.DEFAULT_WORKERS,
+    use_hint: bool = True,
+    forbid: list[frozenset[Edge]] | None = None,
+    supply: int | None = None,
+) -> MaxResult:
+    """Solve the securable-score model. `forbid` excludes barrier sets (puzzle uniqueness); `supply` overrides
+    the barriers available (puzzles place exactly K)."""
+    if state.stage not in (rules.Stage.MOVE, rules.Stage.BARRIER, rules.Stage.OVER):
+        raise ValueError("the securable score is defined once the turns have started (after the reveal)")
+    player = state.to_move if player is None else player
+    first = None
+    if use_hint:
+        first = next(
+            (labels for labels in (isolation_labels(state, player), greedy_labels(state))
+             if labels is not None and fits(state, labels, supply)),
+            None,
+        )
+    # First the issue's question (every site allotted to one player, owner-labelled model); only when that is
+    # proven impossible within the supply, boards that leave some site shared (worth nothing) are allowed too
+    # (piece-rooted model with dead sites).
+    handles: Handles | OwnerHandles
+    if objective is Objective.TOTAL:
+        # The players' total does not care which owner takes an empty square: the owner labels are symmetric
+        # under that swap and CP-SAT cannot close even tiny boards; the piece-rooted model has no such symmetry.
+        model, handles = build_model(state, player=player, objective=objective, forbid=forbid, supply=supply)
+        if first is not None:
+            handles.add_hint(model, first)
+        result = cpsat.solve(model, _solve_budget(budget), seed=seed, workers=workers)
+    else:
+        owner_model, owner_handles = build_owner_model(
+            state, player=player, objective=objective, forbid=forbid, supply=supply
+        )
+        if first is not None:
+            owner_handles.add_hint(owner_model, owner_labels(state, first))
+        result = cpsat.solve(owner_model, _solve_budget(budget), seed=seed, workers=workers)
+        handles = owner_handles
+    if result.status == cp_model.INFEASIBLE:
+        model, handles = build_model(
+            state, player=player, objective=objective, forbid=forbid, supply=supply, allow_dead=True
+        )
+        if first is not None:
+            handles.add_hint(model, first)
+        result = cpsat.solve(model, _solve_budget(budget), seed=seed, workers=workers)
+    partition = None
+    value = None
+    if result.has_solution:
+        added = frozenset(e for e, var in handles.cut.items() if result.boolean(var))
+        partition = score_partition(state, added)
+        value = objective_value(partition.scores, objective, player)
+        if value != round(result.objective or 0):
+            raise AssertionError(f"CP-SAT objective {result.objective} but the rules model scores {value}")
+    return MaxResult(
+        partition=partition,
+        objective=objective,
+        player=player,
+        value=value,
+        bound=result.bound,
+        proof=result.proof,
+        wall_time_s=result.wall_time_s,
+        branches=result.branches,
+        conflicts=result.conflicts,
+        interrupted=result.proof not in (Proof.OPTIMAL, Proof.INFEASIBLE),
+    )
+
+
+@dataclass
+class Handles:
+    label: dict[int, dict[int, cp_model.IntVar]]  # open square -> piece index -> literal
+    cut: dict[Edge, cp_model.IntVar]  # open edge -> barrier added
+    roots: list[int]
+
+    def add_hint(self, model: cp_model.CpModel, labels: dict[int, int]) -> None:
+        for square, options in self.label.items():
+            for k, var in options.items():
+                model.add_hint(var, labels.get(square) == k)
+        for (a, b), var in self.cut.items():
+            model.add_hint(var, labels.get(a) != labels.get(b))
+
+
+def build_model(
+    state: DCState,
+    *,
+    player: int,
+    objective: Objective,
+    forbid: list[frozenset[Edge]] | None = None,
+    supply: int | None = None,
+    allow_dead: bool = False,
+) -> tuple[cp_model.CpModel, Handles]:
+    config = state.config
+    model = cp_model.CpModel()
+    piece_list = pieces(state)
+    owner = [p for _, p in piece_list]
+    index_at = {square: k for k, (square, _) in enumerate(piece_list)}
+    region_of = state.region_of
+    sites = state.sites
+    ice = set(state.ice_creams)
+    constant = [0] * config.players
+
+    open_squares = [s for s in range(config.squares) if sites[region_of[s]].allotted_to is None]
+    for site in sites:
+        if site.allotted_to is not None:
+            constant[site.allotted_to] += site.value
+    # Candidate labels of an open square: the pieces of its region (pieces: only labels k <= own index).
+    region_pieces: dict[int, list[int]] = {}
+    for k, (square, _) in enumerate(piece_list):
+        region_pieces.setdefault(region_of[square], []).append(k)
+    label: dict[int, dict[int, cp_model.IntVar]] = {}
+    for s in open_squares:
+        options = region_pieces.get(region_of[s], [])
+        if s in index_at:
+            options = [k for k in options if k <= index_at[s] and (allow_dead or owner[k] == owner[index_at[s]])]
+        label[s] = {k: model.new_bool_var(f"square{s}_in_site{k}") for k in options}
+        model.add_exactly_one(label[s].values())
+    roots = sorted({k for s in open_squares for k in label[s]})
+    # Piece k roots a site iff its own square carries label k; otherwise no square carries label k.
+    for k in roots:
+        own = label[piece_list[k][0]][k]
+        for s in open_squares:
+            if k in label[s] and s != piece_list[k][0]:
+                model.add_implication(label[s][k], own)
+    # Dead sites: a site with pieces of another owner than its root's.
+    dead = {k: model.new_bool_var(f"site{k}_dead") for k in roots}
+    for k in roots:
+        model.add_implication(dead[k], label[piece_list[k][0]][k])
+    mixers: dict[int, list[cp_model.IntVar]] = {k: [] for k in roots}
+    for j, (square, p) in enumerate(piece_list):
+        if square not in label:
+            continue
+        for k, var in label[square].items():
+            if k != j and owner[k] != p:
+                model.add_implication(var, dead[k])
+                mixers[k].append(var)
+    for k in roots:
+        # A site is dead only when another player's piece really is in it (a pure site is allotted).
+        model.add_bool_or([dead[k].Not(), *mixers[k]])
+        if not allow_dead:
+            model.add(dead[k] == 0)
+
+    # Same-label edges, barriers needed, flow connectivity.
+    open_set = set(open_squares)
+    same: dict[Edge, cp_model.IntVar] = {}
+    cut: dict[Edge, cp_model.IntVar] = {}
+    for a, b in rules.all_edges(config.rows, config.cols):
+        if a not in open_set or b not in open_set or region_of[a] != region_of[b]:
+            continue
+        edge = (a, b)
+        var = model.new_bool_var(f"same_site_{a}_{b}")
+        common = set(label[a]) & set(label[b])
+        for k in set(label[a]) | set(label[b]):
+            if k in common:
+                model.add_bool_or([label[a][k].Not(), label[b][k].Not(), var])  # both k -> same
+                model.add_bool_or([var.Not(), label[a][k].Not(), label[b][k]])
+                model.add_bool_or([var.Not(), label[b][k].Not(), label[a][k]])
+            elif k in label[a]:
+                model.add_implication(label[a][k], var.Not())
+            else:
+                model.add_implication(label[b][k], var.Not())
+        same[edge] = var
+        if edge not in state.barriers:
+            cut[edge] = var.Not()
+    available = state.supply_left if supply is None else supply
+    model.add(sum(cut.values()) <= available)
+    capacity = max(len(open_squares) - 1, 1)
+    inflow: dict[int, list] = {s: [] for s in open_squares}
+    outflow: dict[int, list] = {s: [] for s in open_squares}
+    for (a, b), var in same.items():
+        if (a, b) in state.barriers:
+            continue
+        for u, v in ((a, b), (b, a)):
+            f = model.new_int_var(0, capacity, f"flow_{u}_{v}")
+            model.add(f == 0).only_enforce_if(var.Not())
+            outflow[u].append(f)
+            inflow[v].append(f)
+    for s in open_squares:
+        if s in index_at and index_at[s] in label[s]:
+            is_root = label[s][index_at[s]]
+            model.add(sum(inflow[s]) - sum(outflow[s]) == 1).only_enforce_if(is_root.Not())
+            model.add(sum(inflow[s]) == 0).only_enforce_if(is_root)
+        else:
+            model.add(sum(inflow[s]) - sum(outflow[s]) == 1)
+
+    # Site values.
+    site_value_of: dict[int, cp_model.IntVar] = {}
+    site_top: dict[int, int] = {}
+    doubles: list[cp_model.IntVar] = []
+    sizes: list[cp_model.IntVar] = []
+    for k in roots:
+        members = [label[s][k] for s in open_squares if k in label[s]]
+        size = model.new_int_var(0, len(members), f"site{k}_size")
+        model.add(size == sum(members))
+        doubled = model.new_int_var(0, len(members), f"site{k}_pool_bonus")
+        if state.pool in label and k in label[state.pool]:
+            model.add(doubled == size).only_enforce_if(label[state.pool][k])
+            model.add(doubled == 0).only_enforce_if(label[state.pool][k].Not())
+        else:
+            model.add(doubled == 0)
+        ice_terms = [label[s][k] for s in ice if s in label and k in label[s]]
+        nuisance = label[state.nuisance].get(k) if state.nuisance in label else None
+        top = 2 * len(members) + rules.ICE_CREAM_BONUS * len(ice_terms)
+        raw = model.new_int_var(-rules.NUISANCE_PENALTY, top, f"site{k}_raw")
+        model.add(
+            raw
+            == size
+            + doubled
+            + rules.ICE_CREAM_BONUS * sum(ice_terms)
+            - (rules.NUISANCE_PENALTY * nuisance if nuisance is not None else 0)
+        )
+        # Redundant linear bounds (the LP relaxation of the enforced equalities alone is very weak).
+        model.add(doubled <= size)
+        value = model.new_int_var(0, top, f"site{k}_value")
+        model.add(value <= size + doubled + rules.ICE_CREAM_BONUS * sum(ice_terms))
+        model.add(value <= top * (1 - dead[k]))
+        if state.pool in label and k in label[state.pool]:
+            model.add(doubled <= len(members) * label[state.pool][k])
+        doubles.append(doubled)
+        sizes.append(size)
+        alive = model.new_int_var(0, top, f"site{k}_alive_value")
+        model.add_max_equality(alive, [raw, 0])
+        model.add(value == alive).only_enforce_if(dead[k].Not())
+        model.add(value == 0).only_enforce_if(dead[k])
+        site_value_of[k] = value
+        site_top[k] = top
+    model.add(sum(doubles) <= len(open_squares))
+    model.add(sum(sizes) == len(open_squares))
+    score = []
+    uppers = []
+    for p in range(config.players):
+        terms = [site_value_of[k] for k in roots if owner[k] == p]
+        upper = constant[p] + sum(site_top[k] for k in roots if owner[k] == p)
+        var = model.new_int_var(0, upper, f"player{p}_score")
+        uppers.append(upper)
+        model.add(var == constant[p] + sum(terms))
+        score.append(var)
+    if objective is Objective.OWN:
+        model.maximize(score[player])
+    elif objective is Objective.TOTAL:
+        model.maximize(sum(score))
+    else:
+        best_other = model.new_int_var(0, max(uppers), "best_opponent_score")
+        model.add_max_equality(best_other, [score[p] for p in range(config.players) if p != player])
+        model.maximize(score[player] - best_other)
+    for excluded in forbid or []:
+        # At least one edge differs from the excluded barrier set.
+        model.add_bool_or([cut[e].Not() if e in excluded else cut[e] for e in cut])
+    return model, Handles(label=label, cut=cut, roots=roots)
+
+
+# --- owner-labelled model (every site allotted) ---------------------------------------------------------------
+
+PLAIN, POOL_SITE, NUISANCE_SITE = "plain", "pool", "nuisance"
+Label = tuple[str, int]  # (kind, owner)
+
+
+@dataclass
+class OwnerHandles:
+    label: dict[int, dict[Label, cp_model.IntVar]]
+    cut: dict[Edge, cp_model.IntVar]
+    flow: dict[Edge, cp_model.IntVar]  # directed arc (u, v) -> flow
+    same: dict[Edge, cp_model.IntVar]
+    sources: dict[int, Label | None]  # square -> the label under which it is a source (None: always; owner -1: any)
+
+    def add_hint(self, model: cp_model.CpModel, labels: dict[int, Label]) -> None:
+        """A complete first solution: labels, barriers, and the flow of a breadth-first tree per site (CP-SAT
+        repairs a partial hint poorly on this model)."""
+        for square, options in self.label.items():
+            for key, var in options.items():
+                model.add_hint(var, labels.get(square) == key)
+        for (a, b), var in self.same.items():
+            model.add_hint(var, labels.get(a) == labels.get(b))
+        arcs: dict[int, list[int]] = {}
+        for u, v in self.flow:
+            arcs.setdefault(u, []).append(v)
+        roots = [
+            s
+            for s, key in self.sources.items()
+            if key is None or labels.get(s) == key or (key[1] < 0 and labels.get(s, ("", 0))[0] == key[0])
+        ]
+        parent: dict[int, int] = {s: -1 for s in roots}
+        order = list(roots)
+        i = 0
+        while i < len(order):
+            u = order[i]
+            i += 1
+            for v in arcs.get(u, []):
+                if v not in parent and labels.get(v) == labels.get(u):
+                    parent[v] = u
+                    order.append(v)
+        carried = {s: 1 for s in order}
+        amount: dict[Edge, int] = {}
+        for v in reversed(order):
+            u = parent[v]
+            if u >= 0:
+                amount[(u, v)] = carried[v]
+                carried[u] += carried[v]
+        for arc, var in self.flow.items():
+            model.add_hint(var, amount.get(arc, 0))
+
+
+def owner_labels(state: DCState, piece_labels: dict[int, int]) -> dict[int, Label]:
+    """A piece-rooted partition as owner labels: the pool's site, the pain-in-the-neck's site, plain sites."""
+    owner = [p for _, p in pieces(state)]
+    pool_root = piece_labels.get(state.pool)
+    nuisance_root = piece_labels.get(state.nuisance)
+    result: dict[int, Label] = {}
+    for square, root in piece_labels.items():
+        if root == pool_root:
+            result[square] = (POOL_SITE, owner[root])
+        elif root == nuisance_root:
+            result[square] = (NUISANCE_SITE, owner[root])
+        else:
+            result[square] = (PLAIN, owner[root])
+    return result
+
+
+def build_owner_model(
+    state: DCState,
+    *,
+    player: int,
+    objective: Objective,
+    forbid: list[frozenset[Edge]] | None = None,
+    supply: int | None = None,
+) -> tuple[cp_model.CpModel, OwnerHandles]:
+    """Every final site allotted to one player. Squares are labelled by owner and kind instead of by root piece:
+    one *pool site* (holding the pool) and one *nuisance site* (holding the pain-in-the-neck) per board, every
+    other site *plain*. Touching plain sites of one owner are worth exactly their sum (no pool, no penalty), so
+    merging them costs nothing and saves barriers: each optimum of the piece-rooted model has an owner-labelled
+    twin of equal value for every objective, with none of the root symmetry.
+
+    Connectivity: single-commodity flow as in the piece model; the sources are the pieces labelled plain, the
+    pool square (root of the pool site) and the pain-in-the-neck's square when it is in a nuisance site. A pool
+    or nuisance site must also hold a trailer or bungalow of its owner."""
+    config = state.config
+    model = cp_model.CpModel()
+    piece_list = pieces(state)
+    owner_at = {square: p for square, p in piece_list}
+    region_of = state.region_of
+    sites = state.sites
+    ice = set(state.ice_creams)
+    constant = [0] * config.players
+    open_squares = [s for s in range(config.squares) if sites[region_of[s]].allotted_to is None]
+    open_set = set(open_squares)
+    for site in sites:
+        if site.allotted_to is not None:
+            constant[site.allotted_to] += site.value
+    owners_in = {r: sorted(sites[r].owners) for r in set(region_of[s] for s in open_squares)}
+    pool_open = state.pool in open_set
+    nuisance_open = state.nuisance in open_set
+    pool_region = region_of[state.pool] if pool_open else -1
+    nuisance_region = region_of[state.nuisance] if nuisance_open else -1
+
+    label: dict[int, dict[Label, cp_model.IntVar]] = {}
+    for s in open_squares:
+        region = region_of[s]
+        owners = [owner_at[s]] if s in owner_at else owners_in[region]
+        options: list[Label] = []
+        for q in owners:
+            if s != state.pool and s != state.nuisance:
+                options.append((PLAIN, q))
+            if region == pool_region:
+                options.append((POOL_SITE, q))
+            if region == nuisance_region and s != state.pool:
+                options.append((NUISANCE_SITE, q))
+        label[s] = {key: model.new_bool_var(f"square{s}_{key[0]}_{key[1]}") for key in options}
+        model.add_exactly_one(label[s].values())
+    # A pool or nuisance site holds a trailer or bungalow of its owner, so it spans at least the squares of a
+    # shortest path from its special square to one of them (a cut the flow's LP does not see).
+    table = neighbour_table(config.rows, config.cols)
+    site_floor: dict[Label, tuple[cp_model.IntVar, int]] = {}
+    for special, kind in ((state.pool, POOL_SITE), (state.nuisance, NUISANCE_SITE)):
+        if special not in open_set:
+            continue
+        for key, var in label[special].items():
+            if key[0] != kind:
+                continue
+            holders = [label[s][key] for s, p in piece_list if s in label and key in label[s]]
+            model.add_bool_or([var.Not(), *holders])
+            distance = _distance_to_owner(state, table, special, key[1])
+            if distance is None:
+                model.add(var == 0)
+            else:
+                site_floor[key] = (var, distance + 1)
+
+    same: dict[Edge, cp_model.IntVar] = {}
+    cut: dict[Edge, cp_model.IntVar] = {}
+    for a, b in rules.all_edges(config.rows, config.cols):
+        if a not in open_set or b not in open_set or region_of[a] != region_of[b]:
+            continue
+        var = model.new_bool_var(f"same_site_{a}_{b}")
+        for key in set(label[a]) | set(label[b]):
+            in_a, in_b = label[a].get(key), label[b].get(key)
+            if in_a is not None and in_b is not None:
+                model.add_bool_or([in_a.Not(), in_b.Not(), var])
+                model.add_bool_or([var.Not(), in_a.Not(), in_b])
+                model.add_bool_or([var.Not(), in_b.Not(), in_a])
+            elif in_a is not None:
+                model.add_implication(in_a, var.Not())
+            else:
+                model.add_implication(in_b, var.Not())
+        same[(a, b)] = var
+        if (a, b) not in state.barriers:
+            cut[(a, b)] = var.Not()
+    available = state.supply_left if supply is None else supply
+    model.add(sum(cut.values()) <= available)
+
+    capacity = max(len(open_squares) - 1, 1)
+    inflow: dict[int, list] = {s: [] for s in open_squares}
+    outflow: dict[int, list] = {s: [] for s in open_squares}
+    flows: dict[Edge, cp_model.IntVar] = {}
+    sources: dict[int, Label | None] = {}
+    for (a, b), var in same.items():
+        if (a, b) in state.barriers:
+            continue
+        for u, v in ((a, b), (b, a)):
+            f = model.new_int_var(0, capacity, f"flow_{u}_{v}")
+            model.add(f == 0).only_enforce_if(var.Not())
+            outflow[u].append(f)
+            inflow[v].append(f)
+            flows[(u, v)] = f
+    for s in open_squares:
+        if s == state.pool:
+            sources[s] = None
+        elif s == state.nuisance:
+            sources[s] = (NUISANCE_SITE, -1)
+        elif s in owner_at and (PLAIN, owner_at[s]) in label[s]:
+            sources[s] = (PLAIN, owner_at[s])
+        if s == state.pool:
+            source: cp_model.IntVar | None = None  # always the root of the pool site
+        elif s == state.nuisance:
+            source = _any_true(model, [v for key, v in label[s].items() if key[0] == NUISANCE_SITE], f"root{s}")
+        elif s in owner_at:
+            source = label[s].get((PLAIN, owner_at[s]))
+        else:
+            source = model.new_constant(0)
+        if source is None:
+            model.add(sum(inflow[s]) == 0)
+            continue
+        model.add(sum(inflow[s]) - sum(outflow[s]) == 1).only_enforce_if(source.Not())
+        model.add(sum(inflow[s]) == 0).only_enforce_if(source)
+
+    n_open = len(open_squares)
+    score = []
+    uppers = []
+    for q in range(config.players):
+        plain = [label[s][(PLAIN, q)] for s in open_squares if (PLAIN, q) in label[s]]
+        plain_ice = [label[s][(PLAIN, q)] for s in ice if s in label and (PLAIN, q) in label[s]]
+        terms: list = [sum(plain), rules.ICE_CREAM_BONUS * sum(plain_ice)]
+        upper = constant[q] + len(plain) + rules.ICE_CREAM_BONUS * len(plain_ice)
+        for kind, factor in ((POOL_SITE, rules.POOL_FACTOR), (NUISANCE_SITE, 1)):
+            key = (kind, q)
+            members = [label[s][key] for s in open_squares if key in label[s]]
+            if not members:
+                continue
+            ice_terms = [label[s][key] for s in ice if s in label and key in label[s]]
+            nuisance = label[state.nuisance].get(key) if nuisance_open else None
+            if key in site_floor:
+                # Count only squares without the owner's pieces: those pieces are the owner's in any case, and
+                # the LP would otherwise meet the floor by relabelling them instead of paying for a path.
+                used, floor = site_floor[key]
+                path = [label[s][key] for s in open_squares if key in label[s] and owner_at.get(s) != q]
+                model.add(sum(path) >= (floor - 1) * used)
+            top = factor * len(members) + rules.ICE_CREAM_BONUS * len(ice_terms)
+            raw = model.new_int_var(-rules.NUISANCE_PENALTY, top, f"{kind}_site_raw_{q}")
+            model.add(
+                raw
+                == factor * sum(members)
+                + rules.ICE_CREAM_BONUS * sum(ice_terms)
+                - (rules.NUISANCE_PENALTY * nuisance if nuisance is not None else 0)
+            )
+            value = model.new_int_var(0, top, f"{kind}_site_value_{q}")
+            model.add_max_equality(value, [raw, 0])
+            model.add(value <= factor * sum(members) + rules.ICE_CREAM_BONUS * sum(ice_terms))
+            if nuisance is not None:
+                # The LP of max(raw, 0) drops the penalty. Valid cut: value <= raw + 10 * tiny, where `tiny` may
+                # be 1 only for a site worth at most 9 before the penalty (the only sites the floor at 0 helps).
+                tiny = model.new_bool_var(f"{kind}_site_tiny_{q}")
+                worth = factor * sum(members) + rules.ICE_CREAM_BONUS * sum(ice_terms)
+                model.add(value <= raw + rules.NUISANCE_PENALTY * tiny)
+                model.add(worth <= rules.NUISANCE_PENALTY - 1 + top * (1 - tiny))
+            terms.append(value)
+            upper += top
+        var = model.new_int_var(0, upper, f"player{q}_score")
+        model.add(var == constant[q] + sum(terms))
+        score.append(var)
+        uppers.append(upper)
+    model.add(sum(v for s in open_squares for v in label[s].values()) == n_open)
+    _set_objective(model, score, uppers, objective, player)
+    for excluded in forbid or []:
+        model.add_bool_or([cut[e].Not() if e in excluded else cut[e] for e in cut])
+    return model, OwnerHandles(label=label, cut=cut, flow=flows, same=same, sources=sources)
+
+
+def _distance_to_owner(state: DCState, table: tuple, start: int, owner: int) -> int | None:
+    """Steps from `start` to the nearest piece of `owner` through barrier-free edges, never through a square
+    holding another player's piece (it cannot be in the owner's site); None when there is no such path."""
+    owners = state.owner_at
+    seen = {start: 0}
+    queue: deque[int] = deque([start])
+    while queue:
+        s = queue.popleft()
+        if owners.get(s) == owner:
+            return seen[s]
+        for t in table[s]:
+            if t in seen or rules.edge_of(s, t) in state.barriers:
+                continue
+            if t in owners and owners[t] != owner:
+                continue
+            seen[t] = seen[s] + 1
+            queue.append(t)
+    return None
+
+
+def _any_true(model: cp_model.CpModel, literals: list, name: str) -> cp_model.IntVar:
+    var = model.new_bool_var(name)
+    if not literals:
+        model.add(var == 0)
+        return var
+    model.add_max_equality(var, literals)
+    return var
+
+
+def _set_objective(model: cp_model.CpModel, score: list, uppers: list[int], objective: Objective, player: int) -> None:
+    if objective is Objective.OWN:
+        model.maximize(score[player])
+    elif objective is Objective.TOTAL:
+        model.maximize(sum(score))
+    else:
+        best_other = model.new_int_var(0, max(uppers), "best_opponent_score")
+        model.add_max_equality(best_other, [score[p] for p in range(len(score)) if p != player])
+        model.maximize(score[player] - best_other)

@@ -1,0 +1,97 @@
+"""Hints (legal, ranked, within the budget, finding the obvious closing barrier) and fence puzzles (re-scored,
+unique by re-solving, the answer kept apart from the statement)."""
+
+from __future__ import annotations
+
+import time
+import xml.etree.ElementTree as ET
+
+import numpy as np
+import pytest
+from campsolver.solver.core.budget import Budget
+from campsolver.solver.core.proof import Proof
+from campsolver.solver.deluxe_camping import hint as hints
+from campsolver.solver.deluxe_camping import maximise as maxima
+from campsolver.solver.deluxe_camping import puzzle as puzzles
+from campsolver.solver.deluxe_camping import rules
+from campsolver.solver.deluxe_camping.rules import Barrier, Config, Stage, parse_board
+
+CLOSE_ME = """
++-----------+
+|A . . . . .|
++ + + + + + +
+|. . . . . .|
++-+-+-+-+-+ +
+|. . . . . B|
++-----------+
+"""
+
+
+def test_hint_finds_the_barrier_that_closes_the_movers_site() -> None:
+    state = parse_board(CLOSE_ME, stage=Stage.BARRIER)
+    result = hints.hint(state, Budget(5))
+    assert result.moves[0].action == Barrier((11, 17))
+    assert {m.action for m in result.moves} == set(state.legal_actions())
+    values = [m.value for m in result.moves]
+    assert values == sorted(values, reverse=True)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_hint_ranks_every_movement_within_its_budget(players: int) -> None:
+    state = rules.random_setup(Config(players=players), np.random.default_rng(players))
+    started = time.monotonic()
+    result = hints.hint(state, Budget(1.0))
+    elapsed = time.monotonic() - started
+    assert elapsed < 1.0 + 0.25  # the budget holds (generous margin for a loaded CI machine)
+    assert [m.action for m in result.moves if m.value is not None]
+    assert {m.action for m in result.moves} == set(state.legal_actions())
+    assert result.proof is Proof.HEURISTIC
+    evaluated = [m.value for m in result.moves if m.value is not None]
+    assert evaluated == sorted(evaluated, reverse=True)
+
+
+def test_hint_own_objective_ignores_the_opponents() -> None:
+    state = parse_board(CLOSE_ME, stage=Stage.BARRIER)
+    own = hints.hint(state, Budget(5), hints.HintObjective.OWN)
+    assert own.moves[0].value == 12  # the closed site of 12 squares
+    margin = hints.hint(state, Budget(5), hints.HintObjective.MARGIN)
+    assert margin.moves[0].value == 12 - 6
+
+
+def test_territory_estimate_is_exact_on_a_finished_board() -> None:
+    state = parse_board(CLOSE_ME, stage=Stage.BARRIER).child(Barrier((11, 17)))
+    assert hints.territory_scores(state) == state.scores() == (12, 6)
+
+
+@pytest.fixture(scope="module")
+def puzzle() -> puzzles.Puzzle:
+    return puzzles.generate(2, Budget(120))
+
+
+@pytest.mark.slow
+def test_puzzle_is_reproducible(puzzle: puzzles.Puzzle) -> None:
+    again = puzzles.generate(2, Budget(120))
+    assert again.state == puzzle.state and again.solution == puzzle.solution
+
+
+def test_puzzle_is_rescored(puzzle: puzzles.Puzzle) -> None:
+    assert len(puzzle.solution) <= puzzle.barriers
+    board = maxima.final_board(puzzle.state, puzzle.solution)
+    assert board.scores()[puzzle.player] == puzzle.points
+    assert puzzle.proof is Proof.OPTIMAL and puzzle.unique
+
+
+def test_puzzle_optimum_is_unique_by_re_solving(puzzle: puzzles.Puzzle) -> None:
+    other = maxima.maximise(puzzle.state, Budget(60), player=puzzle.player, forbid=[puzzle.solution])
+    assert other.proof in (Proof.OPTIMAL, Proof.INFEASIBLE)
+    assert other.value is None or other.value < puzzle.points
+
+
+def test_puzzle_statement_keeps_the_answer_apart(puzzle: puzzles.Puzzle) -> None:
+    assert "#" not in puzzle.text and "=" not in puzzle.text  # new barriers are drawn only in the solution
+    assert "#" in puzzle.solution_text or "=" in puzzle.solution_text
+    assert puzzle.question in puzzle.text
+    for picture in (puzzle.svg, puzzle.solution_svg):
+        ET.fromstring(picture)
+    assert puzzle.svg != puzzle.solution_svg
+    assert rules.parse_board(puzzle.text.split("\n", 2)[2], supply=puzzle.state.config.supply) is not None

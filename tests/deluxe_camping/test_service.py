@@ -1,0 +1,221 @@
+"""Deluxe Camping through gRPC and the CLI: every command, answers re-checked by the rules model, bad input
+named by field."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import grpc
+import pytest
+from campsolver.clients.client import CampsolverClient, CampsolverError
+from campsolver.service.games import deluxe_camping as service
+from campsolver.service.server import CampsolverServer, ServerConfig
+from campsolver.solver.deluxe_camping import maximise as maxima
+from campsolver.solver.deluxe_camping import rules
+from google.protobuf import json_format
+
+from campsolver.v1 import common_pb2
+from campsolver.v1 import deluxe_camping_pb2 as pb
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[CampsolverClient]:
+    server = CampsolverServer(ServerConfig(port=0, workers=2))
+    server.start()
+    with CampsolverClient(server.address) as connected:
+        connected.wait_ready()
+        yield connected
+    server.stop(grace_s=2.0)
+
+
+def call(client: CampsolverClient, rpc: str, request):
+    return client.game("deluxe-camping").call(rpc, request, timeout=60)
+
+
+def test_legal_moves_match_the_rules_model(client: CampsolverClient) -> None:
+    request = service.EXAMPLES["LegalMoves"]()
+    response = call(client, "LegalMoves", request)
+    state = service.state_from_proto(request.state)
+    assert response.to_move == state.to_move and response.stage == pb.DELUXE_CAMPING_STAGE_MOVE
+    moves = [service.move_from_proto(m, state.config, "move") for m in response.moves]
+    assert moves == state.legal_actions()
+
+
+def test_hint_moves_are_legal_ranked_and_the_best_is_first(client: CampsolverClient) -> None:
+    request = service.EXAMPLES["Hint"]()
+    response = call(client, "Hint", request)
+    state = service.state_from_proto(request.state)
+    legal = set(state.legal_actions())
+    moves = [service.move_from_proto(a.move, state.config, "move") for a in response.alternatives]
+    assert set(moves) == legal and len(moves) == len(legal)
+    values = [a.ranking.value for a in response.alternatives if a.ranking.HasField("value")]
+    assert values == sorted(values, reverse=True)
+    assert response.alternatives[0].ranking.loss == 0
+    assert response.proof == common_pb2.PROOF_STATUS_HEURISTIC
+    assert response.stats.wall_time_seconds < 1.5
+
+
+def test_max_partition_is_rescored_by_the_rules_model(client: CampsolverClient) -> None:
+    request = service.EXAMPLES["MaxScore"]()
+    response = call(client, "MaxScore", request)
+    state = service.state_from_proto(request.state)
+    added = frozenset(service.barrier_from_proto(b, state.config, "b") for b in response.barriers)
+    board = maxima.final_board(state, added)
+    assert list(board.scores()) == list(response.scores)
+    assert response.value == response.scores[state.to_move]
+    assert len(added) <= state.supply_left
+    assert response.proof in (common_pb2.PROOF_STATUS_OPTIMAL, common_pb2.PROOF_STATUS_FEASIBLE_WITH_BOUND)
+    if response.proof == common_pb2.PROOF_STATUS_OPTIMAL:
+        assert response.stats.bound == response.value
+    assert sum(len(site.squares) for site in response.sites) == state.config.squares
+
+
+def test_max_margin_and_total_objectives(client: CampsolverClient) -> None:
+    request = service.EXAMPLES["MaxScore"]()
+    request.options.time_limit_seconds = 2.0
+    for objective in (pb.DELUXE_CAMPING_MAX_OBJECTIVE_MARGIN, pb.DELUXE_CAMPING_MAX_OBJECTIVE_TOTAL):
+        request.objective = objective
+        response = call(client, "MaxScore", request)
+        if objective == pb.DELUXE_CAMPING_MAX_OBJECTIVE_MARGIN:
+            assert response.value == response.scores[0] - max(response.scores[1:])
+        else:
+            assert response.value == sum(response.scores)
+
+
+def test_score_reports_sites_and_barriers_left(client: CampsolverClient) -> None:
+    request = service.EXAMPLES["Score"]()
+    response = call(client, "Score", request)
+    state = service.state_from_proto(request.state)
+    assert list(response.scores) == list(state.scores())
+    assert response.barriers_left == state.supply_left and not response.game_over
+    assert sum(len(site.squares) for site in response.sites) == state.config.squares
+
+
+def test_state_round_trips_through_the_proto() -> None:
+    state = service.state_from_proto(service.example_state())
+    assert service.state_from_proto(service.state_to_proto(state)) == state
+    barrier_stage = state.child(rules.Move(()))
+    assert service.state_from_proto(service.state_to_proto(barrier_stage)) == barrier_stage
+
+
+def bad(client: CampsolverClient, rpc: str, request) -> CampsolverError:
+    with pytest.raises(CampsolverError) as caught:
+        call(client, rpc, request)
+    return caught.value
+
+
+def example_state() -> pb.DeluxeCampingState:
+    return service.example_state()
+
+
+def test_two_pieces_on_one_square_names_the_field(client: CampsolverClient) -> None:
+    state = example_state()
+    state.pool.CopyFrom(state.players[0].trailers[0])
+    error = bad(client, "Score", pb.DeluxeCampingServiceScoreRequest(state=state))
+    assert error.code == grpc.StatusCode.INVALID_ARGUMENT
+    assert error.violations[0].field == "state.players[0].trailers[0]"
+
+
+def test_barrier_not_between_adjacent_squares_names_the_field(client: CampsolverClient) -> None:
+    state = example_state()
+    state.barriers.add(a=pb.DeluxeCampingSquare(row=0, col=0), b=pb.DeluxeCampingSquare(row=1, col=1))
+    error = bad(client, "LegalMoves", pb.DeluxeCampingServiceLegalMovesRequest(state=state))
+    assert error.code == grpc.StatusCode.INVALID_ARGUMENT
+    assert error.violations[0].field == f"state.barriers[{len(state.barriers) - 1}]"
+
+
+def test_illegal_setup_is_invalid(client: CampsolverClient) -> None:
+    state = example_state()
+    bungalow = state.players[0].bungalow
+    state.pool.CopyFrom(pb.DeluxeCampingSquare(row=bungalow.row, col=(bungalow.col + 1) % 10))
+    if (bungalow.col + 1) % 10 == 0:
+        state.pool.col = bungalow.col - 1
+    error = bad(client, "Score", pb.DeluxeCampingServiceScoreRequest(state=state))
+    assert error.code == grpc.StatusCode.INVALID_ARGUMENT
+    assert error.violations[0].field.startswith("state")
+
+
+def test_board_over_the_size_limit_is_resource_exhausted(client: CampsolverClient) -> None:
+    state = example_state()
+    state.rules.rows = 50
+    error = bad(client, "Score", pb.DeluxeCampingServiceScoreRequest(state=state))
+    assert error.code == grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert error.violations[0].field == "state.rules.rows"
+
+
+def test_off_board_square_and_bad_player_count(client: CampsolverClient) -> None:
+    state = example_state()
+    state.players[1].trailers[0].row = 10
+    error = bad(client, "Hint", pb.DeluxeCampingServiceHintRequest(state=state))
+    assert error.violations[0].field == "state.players[1].trailers[0].row"
+    state = example_state()
+    state.rules.players = 5
+    error = bad(client, "Score", pb.DeluxeCampingServiceScoreRequest(state=state))
+    assert error.violations[0].field == "state.rules.players"
+
+
+NEIGHBOURS = """
++-----------+
+|A a b . P .|
++ + + + + + +
+|. . . . . .|
++ + + + + + +
+|I . N . I .|
++ + + + + + +
+|. . . . . B|
++-----------+
+"""
+
+
+def test_missing_automatic_barrier_and_missing_state(client: CampsolverClient) -> None:
+    error = bad(client, "MaxScore", pb.DeluxeCampingServiceMaxScoreRequest())
+    assert error.violations[0].field == "state"
+    state = service.state_to_proto(rules.parse_board(NEIGHBOURS, add_automatic=True))
+    assert call(client, "Score", pb.DeluxeCampingServiceScoreRequest(state=state)).barriers_left == 59
+    del state.barriers[:]  # a trailer beside another player's trailer without the automatic barrier
+    error = bad(client, "Score", pb.DeluxeCampingServiceScoreRequest(state=state))
+    assert error.violations[0].field == "state"
+    assert "without a barrier" in error.violations[0].description
+
+
+def test_puzzle_barriers_limit(client: CampsolverClient) -> None:
+    error = bad(client, "GeneratePuzzle", pb.DeluxeCampingServiceGeneratePuzzleRequest(seed=1, barriers=99))
+    assert error.code == grpc.StatusCode.RESOURCE_EXHAUSTED and error.violations[0].field == "barriers"
+
+
+def run_cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "campsolver.clients.cli", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+        check=False,
+    )
+
+
+@pytest.mark.parametrize("command", ["legal", pytest.param("max", marks=pytest.mark.slow)])
+def test_every_command_through_the_cli(command: str) -> None:
+    # Every command's example also runs through the CLI in tests/test_cli.py (all games); this adds the checks
+    # that the output parses and, for `max`, a second path through a real solve.
+    example = run_cli("deluxe-camping", "example", command)
+    assert example.returncode == 0, example.stderr
+    result = run_cli("deluxe-camping", command, "--request", "-", stdin=example.stdout)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)
+
+
+def test_cli_bad_input_is_one_line_naming_the_field() -> None:
+    state = json_format.MessageToDict(example_state())
+    state["pool"] = state["players"][0]["trailers"][0]
+    result = run_cli("deluxe-camping", "score", "--request", "-", stdin=json.dumps({"state": state}))
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "INVALID_ARGUMENT" in lines[0] and "state.players[0].trailers[0]" in lines[0]
