@@ -27,64 +27,60 @@ from campsolver.solver.core.budget import Budget
 
 #: Check the budget every this many placements.
 BUDGET_STRIDE = 16
-
-
-class Overlay:
-    """The table's grid with one placement laid on top, read without copying the grid."""
-
-    __slots__ = ("base", "top")
-
-    def __init__(self, base: dict[Cell, Square], placement: Placement | None) -> None:
-        self.base = base
-        self.top: dict[Cell, Square] = {}
-        if placement is not None:
-            card = placement.card
-            layer = len(base)
-            for cell, coloured in placement.squares().items():
-                self.top[cell] = Square(layer, coloured, card.mask if coloured else 0, card.fair_weather)
-
-    def get(self, cell: Cell) -> Square | None:
-        square = self.top.get(cell)
-        return square if square is not None else self.base.get(cell)
+#: A card changes the value of tents on its squares' 3 x 3 blocks.
+_REACH = ((0, 0), *SURROUNDING)
 
 
 @dataclass(frozen=True)
 class Surroundings:
-    """What the 8 squares around a cell show: per-terrain counts, all terrains seen, Fair Weather, open squares."""
+    """What the 8 squares around a cell show, and the points of each token there (indexed by token value)."""
 
-    counts: tuple[int, ...]
-    seen: int
+    values: tuple[int, ...]  # points of Desert..Trail, then Wilderness
     fair: bool
     open: int  # squares that a later card could still fill (no card, or an empty square without a tent)
+    seen: int  # terrain bits of every coloured square around
 
     def points(self, token: Token) -> int:
-        terrain = token.terrain
-        base = bin(self.seen).count("1") if terrain is None else self.counts[terrain.value]
-        return base * (FAIR_WEATHER_FACTOR if self.fair else 1)
+        return self.values[token]
 
 
-def surroundings(grid: Overlay | dict[Cell, Square], cell: Cell, tent_cells: dict[Cell, Tent] | set[Cell]) -> Surroundings:
-    counts = [0] * 6
+_BITS = tuple(tuple(bit for bit in range(6) if mask >> bit & 1) for mask in range(64))
+_POPCOUNT = tuple(bin(mask).count("1") for mask in range(64))
+
+
+def surroundings(
+    grid: dict[Cell, Square],
+    cell: Cell,
+    tent_cells: dict[Cell, Tent] | set[Cell],
+    top: dict[Cell, Square] | None = None,
+) -> Surroundings:
+    """The surroundings of `cell` on `grid`, with `top` (a laid card's squares) lying over it."""
+    counts = [0, 0, 0, 0, 0, 0]
     seen = 0
     fair = False
     open_squares = 0
     row, col = cell
     for dr, dc in SURROUNDING:
         neighbour = (row + dr, col + dc)
-        square = grid.get(neighbour)
+        square = top.get(neighbour) if top else None
+        if square is None:
+            square = grid.get(neighbour)
         if square is None:
             open_squares += 1
             continue
-        fair = fair or square.fair_weather
+        if square.fair_weather:
+            fair = True
         if square.coloured:
             mask = square.mask
             seen |= mask
-            for bit in range(6):
-                if mask >> bit & 1:
-                    counts[bit] += 1
+            for bit in _BITS[mask]:
+                counts[bit] += 1
         elif neighbour not in tent_cells:
             open_squares += 1
-    return Surroundings(tuple(counts), seen, fair, open_squares)
+    counts.append(_POPCOUNT[seen])
+    if fair:
+        counts = [FAIR_WEATHER_FACTOR * v for v in counts]
+    return Surroundings(tuple(counts), fair, open_squares, seen)
 
 
 @dataclass(frozen=True)
@@ -124,24 +120,29 @@ class TurnEvaluator:
             yield self.effect(placement)
 
     def effect(self, placement: Placement) -> PlacementEffect:
-        overlay = Overlay(self.grid, placement)
-        footprint = frozenset(overlay.top)
-        reach = frozenset((r + dr, c + dc) for r, c in footprint for dr, dc in ((0, 0), *SURROUNDING))
+        card = placement.card
+        top = {
+            cell: Square(-1, coloured, card.mask if coloured else 0, card.fair_weather)
+            for cell, coloured in placement.squares().items()
+        }
+        footprint = frozenset(top)
+        reach = frozenset((r + dr, c + dc) for r, c in footprint for dr, dc in _REACH)
         delta = [0] * self.players
         changed = []
-        for cell in reach:
-            tent = self.tent_cells.get(cell)
-            if tent is None:
-                continue
-            after = surroundings(overlay, cell, self.tent_cells)
-            delta[tent.player] += after.points(tent.token) - self.tent_surroundings[tent].points(tent.token)
-            changed.append((tent, after))
         options = []
+        grid = self.grid
+        tent_cells = self.tent_cells
         for cell in reach:
-            square = overlay.get(cell)
-            if square is None or square.coloured or cell in self.tent_cells:
+            tent = tent_cells.get(cell)
+            if tent is not None:
+                after = surroundings(grid, cell, tent_cells, top)
+                delta[tent.player] += after.values[tent.token] - self.tent_surroundings[tent].values[tent.token]
+                changed.append((tent, after))
                 continue
-            options.append((cell, surroundings(overlay, cell, self.tent_cells)))
+            square = top.get(cell) or grid.get(cell)
+            if square is None or square.coloured:
+                continue
+            options.append((cell, surroundings(grid, cell, tent_cells, top)))
         return PlacementEffect(placement, tuple(delta), tuple(changed), tuple(options), footprint, reach)
 
     def unaffected_options(self, effect: PlacementEffect) -> Iterable[tuple[Cell, Surroundings]]:
@@ -169,7 +170,11 @@ def best_turn_exact(
     before = evaluator.tent_points_now()[player]
     # Best unaffected options per token, best first, so each placement scans only a few of them.
     ranked_far = sorted(
-        ((around.points(token), cell, token) for cell, around in evaluator.base_surroundings.items() for token in tokens),
+        (
+            (around.points(token), cell, token)
+            for cell, around in evaluator.base_surroundings.items()
+            for token in tokens
+        ),
         key=lambda item: (-item[0], item[1], item[2]),
     )
     best_value = -1
@@ -180,10 +185,11 @@ def best_turn_exact(
         existing = before + effect.delta[player]
         candidates: list[tuple[int, Cell, Token]] = []
         for cell, around in effect.options:
+            values = around.values
             for token in tokens:
-                candidates.append((around.points(token), cell, token))
+                candidates.append((values[token], cell, token))
         top_far = None
-        for points, cell, token in ranked_far:
+        for points, cell, _token in ranked_far:
             if cell not in effect.reach:
                 top_far = points
                 break

@@ -219,7 +219,8 @@ class Placement:
 
     def squares(self) -> dict[Cell, bool]:
         """Table cell -> coloured? for every square of the card."""
-        return {(self.row + dr, self.col + dc): coloured for (dr, dc), coloured in _rotated_squares(self.card.pattern, self.rotation)}
+        offsets = _rotated_squares(self.card.pattern, self.rotation)
+        return {(self.row + dr, self.col + dc): coloured for (dr, dc), coloured in offsets}
 
     def footprint(self) -> frozenset[Cell]:
         return frozenset(self.squares())
@@ -297,7 +298,7 @@ class Table:
 
     def place(self, placement: Placement) -> Table:
         self.check_placement(placement)
-        return Table(self.placements + (placement,), self.tents)
+        return Table((*self.placements, placement), self.tents)
 
     def check_tent(self, tent: Tent) -> None:
         square = self.grid.get(tent.cell)
@@ -310,29 +311,30 @@ class Table:
 
     def pitch(self, tent: Tent) -> Table:
         self.check_tent(tent)
-        return Table(self.placements, self.tents + (tent,))
+        return Table(self.placements, (*self.tents, tent))
 
     def legal_placements(self, cards: Iterable[Card]) -> list[Placement]:
         """Every distinct legal placement of the given cards (one per resulting table picture)."""
         grid = self.grid
         if not grid:
             return [Placement(card, 0, 0, 0) for card in sorted(set(cards))]
-        rows = [r for r, _ in grid]
-        cols = [c for _, c in grid]
+        # The same test as `check_placement`, with the table's sets built once.
+        blocked = {cell for cell, square in grid.items() if square.coloured} | set(self.tent_cells)
+        touching = set(grid) | {(r + dr, c + dc) for r, c in grid for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))}
+        min_row, min_col, max_row, max_col = self.bounds()
         seen: set[tuple] = set()
         found: list[Placement] = []
         for card in sorted(set(cards)):
             for rotation in ROTATIONS:
-                offsets = card.squares(rotation)
+                offsets = [cell for cell, _ in _rotated_squares(card.pattern, rotation)]
                 height = 1 + max(r for r, _ in offsets)
                 width = 1 + max(c for _, c in offsets)
-                for row in range(min(rows) - height, max(rows) + 2):
-                    for col in range(min(cols) - width, max(cols) + 2):
-                        placement = Placement(card, row, col, rotation)
-                        try:
-                            self.check_placement(placement)
-                        except IllegalMove:
+                for row in range(min_row - height, max_row + 2):
+                    for col in range(min_col - width, max_col + 2):
+                        cells = [(row + dr, col + dc) for dr, dc in offsets]
+                        if any(cell in blocked for cell in cells) or not any(cell in touching for cell in cells):
                             continue
+                        placement = Placement(card, row, col, rotation)
                         signature = placement.signature()
                         if signature not in seen:
                             seen.add(signature)
@@ -610,7 +612,7 @@ class CampsiteState:
             return _replace(self, turn=turn, stage=Stage.CARD)
         scores = tuple(player_scores(self.table, self.players))
         totals = tuple(a + b for a, b in zip(self.totals, scores, strict=True))
-        state = _replace(self, totals=totals, round_scores=self.round_scores + (scores,), turn=turn)
+        state = _replace(self, totals=totals, round_scores=(*self.round_scores, scores), turn=turn)
         if self.round + 1 >= ROUNDS:
             return _replace(state, stage=Stage.OVER)
         return _fresh_round(state, self.round + 1)

@@ -67,14 +67,14 @@ def turns(laid, tents, hand: list[str], tokens: str, player: int = 0):
                 for c in range(min(cols) - 3, max(cols) + 2):
                     if not may_lay(laid, tents, card, r, c, t):
                         continue
-                    after = laid + [(card, r, c, t)]
+                    after = [*laid, (card, r, c, t)]
                     new_top = view(after)
                     taken = {(tr, tc) for _, _, tr, tc in tents}
                     for (tr, tc), (_, coloured, _) in new_top.items():
                         if coloured or (tr, tc) in taken:
                             continue
                         for token in tokens:
-                            total = player_total(after, tents + [(player, token, tr, tc)], player)
+                            total = player_total(after, [*tents, (player, token, tr, tc)], player)
                             yield card, r, c, t, token, tr, tc, total
 
 
@@ -96,8 +96,8 @@ def best_solo_round(laid, order: list[str], tokens: str, turns_left: int) -> int
             rest.remove(card)
             new_hand = rest + pile[:1]
             go(
-                laid_now + [(card, r, c, t)],
-                tents_now + [(0, token, tr, tc)],
+                [*laid_now, (card, r, c, t)],
+                [*tents_now, (0, token, tr, tc)],
                 new_hand,
                 pile[1:],
                 tokens_left.replace(token, ""),
