@@ -61,11 +61,8 @@ def test_cp_sat_and_exact_best_turn_match_the_oracle(seed: int) -> None:
     plays, evaluated = best_turn_exact(table, hand, tokens, 0, 2, Budget(30))
     assert evaluated == len(table.legal_placements(hand))
     assert {p.score for p in plays} == {expected}
-    oracle_best = {
-        (card, tr, tc, token)
-        for card, r, c, t, token, tr, tc, total in oracle.turns(laid(table), tents(table), [c.text() for c in hand], letters)
-        if total == expected
-    }
+    every_play = oracle.turns(laid(table), tents(table), [c.text() for c in hand], letters)
+    oracle_best = {(card, tr, tc, token) for card, _r, _c, _t, token, tr, tc, total in every_play if total == expected}
     # Every play the exact solver lists is optimal by the oracle (pictures may merge twin placements).
     for play in plays:
         assert (play.placement.card.text(), play.tent.row, play.tent.col, play.tent.token.letter) in oracle_best

@@ -184,7 +184,7 @@ def test_every_legal_placement_agrees_with_the_oracle() -> None:
     # Ours keeps one placement per distinct picture; every one is legal and every legal one is covered.
     assert ours <= theirs
     pictures = {
-        tuple(sorted(oracle.card_cells(card, r, c, t).items())) + (card,) for card, r, c, t in theirs
+        (*tuple(sorted(oracle.card_cells(card, r, c, t).items())), card) for card, r, c, t in theirs
     }
     assert len(ours) == len(pictures)
 
