@@ -80,10 +80,10 @@ def test_time_limit_beyond_the_cap_is_resource_exhausted(client: CampsolverClien
 
 
 def test_unimplemented_game_answers_unimplemented(client: CampsolverClient) -> None:
-    from campsolver.v1 import campsite_pb2
+    from campsolver.v1 import adventure_tours_pb2
 
     with pytest.raises(CampsolverError) as caught:
-        client.campsite.hint(campsite_pb2.CampsiteServiceHintRequest(), timeout=10)
+        client.adventure_tours.hint(adventure_tours_pb2.AdventureToursServiceHintRequest(), timeout=10)
     assert caught.value.code == grpc.StatusCode.UNIMPLEMENTED
 
 

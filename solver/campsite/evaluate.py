@@ -23,7 +23,7 @@ from campsolver.solver.campsite.rules import (
     Tent,
     Token,
 )
-from campsolver.solver.core.budget import Budget
+from campsolver.solver.core.budget import Budget, SolveInterrupted
 
 #: Check the budget every this many placements.
 BUDGET_STRIDE = 16
@@ -163,8 +163,27 @@ def best_turn_exact(
 ) -> tuple[list[Play], int]:
     """Every play that maximises the mover's round score (exhaustive, exact), and the placements evaluated.
 
-    Raises `SolveInterrupted` when the budget runs out before every placement was evaluated.
+    Raises `SolveInterrupted` when the budget runs out before every placement was evaluated (use
+    `best_turn_search` for the best found so far).
     """
+    result = best_turn_search(table, hand, tokens, player, players, budget)
+    if result.interrupted:
+        raise SolveInterrupted("deadline")
+    return result.plays, result.evaluated
+
+
+@dataclass
+class TurnSearch:
+    plays: list[Play]  # every best play found (all optimal ones when not interrupted)
+    evaluated: int  # placements evaluated
+    total: int  # legal placements
+    interrupted: bool
+
+
+def best_turn_search(
+    table: Table, hand: Sequence[Card], tokens: Iterable[Token], player: int, players: int, budget: Budget
+) -> TurnSearch:
+    """Exhaustive best turn; when the budget runs out, the best of the placements evaluated so far."""
     tokens = sorted(set(tokens))
     evaluator = TurnEvaluator(table, max(players, player + 1))
     before = evaluator.tent_points_now()[player]
@@ -180,7 +199,13 @@ def best_turn_exact(
     best_value = -1
     best: list[Play] = []
     count = 0
-    for effect in evaluator.effects(hand, budget):
+    placements = table.legal_placements(hand)
+    interrupted = False
+    for index, placement in enumerate(placements):
+        if index % BUDGET_STRIDE == 0 and budget.expired():
+            interrupted = True
+            break
+        effect = evaluator.effect(placement)
         count += 1
         existing = before + effect.delta[player]
         candidates: list[tuple[int, Cell, Token]] = []
@@ -206,4 +231,4 @@ def best_turn_exact(
                 best = []
             if value == best_value:
                 best.append(Play(effect.placement, Tent(player, token, cell[0], cell[1]), value, value - before))
-    return best, count
+    return TurnSearch(best, count, len(placements), interrupted)

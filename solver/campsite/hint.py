@@ -34,7 +34,7 @@ from campsolver.solver.campsite.rules import (
     Terrain,
     Token,
 )
-from campsolver.solver.core.budget import Budget
+from campsolver.solver.core.budget import Budget, SolveInterrupted
 
 #: Per card laid later in the round, the share of a tent's open squares that gets covered (fitted by the bench).
 FILL_RATE = 0.06
@@ -56,8 +56,10 @@ class RankedPlay:
 class HintResult:
     plays: list[RankedPlay]  # best first, at most `top`
     plays_ranked: int
-    placements: int
+    placements: int  # placements evaluated
+    total_placements: int
     wall_time_s: float
+    interrupted: bool = False  # the budget ran out: only the first `placements` placements were ranked
 
 
 @dataclass(frozen=True)
@@ -134,7 +136,13 @@ def rank_plays(
     counter = 0
     ranked = 0
     placements = 0
-    for effect in evaluator.effects(hand, budget):
+    legal = table.legal_placements(hand)
+    interrupted = False
+    for index, placement in enumerate(legal):
+        if index % 16 == 0 and budget.expired():
+            interrupted = True
+            break
+        effect = evaluator.effect(placement)
         placements += 1
         own_delta = effect.delta[player]
         future_delta = [0.0] * evaluator.players
@@ -185,7 +193,7 @@ def rank_plays(
             plays.sort(key=lambda item: (item[0], item[1]))
             del plays[top:]
     plays.sort(key=lambda item: (item[0], item[1]))
-    return HintResult([p for _, _, p in plays[:top]], ranked, placements, budget.elapsed())
+    return HintResult([p for _, _, p in plays[:top]], ranked, placements, len(legal), budget.elapsed(), interrupted)
 
 
 def hint(
@@ -219,5 +227,7 @@ def greedy_play(
     """The play with the best immediate own gain (ties: first in the rules model's order): the baseline."""
     no_future = FutureModel((0.0,) * len(Terrain), {}, 0.0)
     result = rank_plays(table, hand, tokens, player, players, no_future, budget, margin=False, top=1)
+    if not result.plays:
+        raise SolveInterrupted("deadline")
     best = result.plays[0]
     return best.placement, best.tent
