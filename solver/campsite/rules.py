@@ -115,7 +115,7 @@ class IllegalMove(ValueError):
 # --- Cards ---------------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True)
 class Card:
     """A terrain card: two different terrains, a 2 x 3 pattern of coloured squares, maybe Fair Weather (x2).
 
@@ -137,6 +137,13 @@ class Card:
             raise IllegalMove("a card is 2 x 3 squares")
         if not MIN_COLOURED <= len(self.pattern) <= MAX_COLOURED:
             raise IllegalMove(f"a card has {MIN_COLOURED} to {MAX_COLOURED} coloured squares")
+
+    def sort_key(self) -> tuple:
+        """A total order (frozensets only compare as subsets): terrains, pattern, Fair Weather."""
+        return (self.terrains, tuple(sorted(self.pattern)), self.fair_weather)
+
+    def __lt__(self, other: Card) -> bool:
+        return self.sort_key() < other.sort_key()
 
     @property
     def mask(self) -> int:
