@@ -100,7 +100,7 @@ class TurnEvaluator:
 
     def __init__(self, table: Table, players: int) -> None:
         self.table = table
-        self.players = players
+        self.players = max([players] + [t.player + 1 for t in table.tents])
         self.grid = table.grid
         self.tent_cells = table.tent_cells
         self.free = table.free_squares()

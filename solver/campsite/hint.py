@@ -18,6 +18,7 @@ It is a heuristic (proof HEURISTIC); the bench measures it head to head against 
 
 from __future__ import annotations
 
+import heapq
 import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -67,35 +68,36 @@ class FutureModel:
     """Chances that a later card shows a terrain on an open square, and how many squares get filled."""
 
     terrain_share: tuple[float, ...]  # per terrain: P(a square of an unseen card is coloured and features it)
-    pair_share: dict[int, float]  # terrain mask of a card -> share of coloured squares with that mask
+    new_terrain_share: tuple[float, ...]  # per mask of terrains seen: P(a square adds a terrain not in it)
     fill: float
 
     def tent_future(self, token: Token, around: Surroundings) -> float:
         if not around.open or self.fill <= 0:
             return 0.0
         factor = FAIR_WEATHER_FACTOR if around.fair else 1
-        if token is Token.WILDERNESS:
-            # Expected new terrains, capped by those still missing.
-            missing = [t for t in Terrain if not around.seen & t.bit]
+        if token == Token.WILDERNESS:
+            missing = 6 - _POPCOUNT[around.seen]
             if not missing:
                 return 0.0
-            chance = sum(share for mask, share in self.pair_share.items() if any(mask & t.bit for t in missing))
-            return factor * min(len(missing), around.open * chance * self.fill)
+            return factor * min(missing, around.open * self.new_terrain_share[around.seen] * self.fill)
         terrain_value = int(token)
         room = 8 - around.values[terrain_value] // factor
         return factor * min(room, around.open * self.terrain_share[terrain_value] * self.fill)
 
 
+_POPCOUNT = tuple(bin(mask).count("1") for mask in range(64))
+
+
 def future_model(unseen: Sequence[Card], cards_to_come: int) -> FutureModel:
     if not unseen or cards_to_come <= 0:
-        return FutureModel((0.0,) * len(Terrain), {}, 0.0)
+        return FutureModel((0.0,) * len(Terrain), (0.0,) * 64, 0.0)
     squares = CARD_SQUARES * len(unseen)
     by_mask: Counter[int] = Counter()
     for card in unseen:
         by_mask[card.mask] += len(card.pattern)
     share = tuple(sum(n for mask, n in by_mask.items() if mask & t.bit) / squares for t in Terrain)
-    pair_share = {mask: n / squares for mask, n in by_mask.items()}
-    return FutureModel(share, pair_share, 1.0 - math.exp(-FILL_RATE * cards_to_come))
+    new_share = tuple(sum(n for mask, n in by_mask.items() if mask & ~seen) / squares for seen in range(64))
+    return FutureModel(share, new_share, 1.0 - math.exp(-FILL_RATE * cards_to_come))
 
 
 def unseen_cards(deck: Sequence[Card], table: Table, hand: Sequence[Card]) -> list[Card]:
@@ -132,7 +134,7 @@ def rank_plays(
         ),
         key=lambda item: (-item[0], item[1], item[2]),
     )
-    plays: list[tuple[float, int, RankedPlay]] = []
+    heap: list[tuple[float, int, tuple]] = []  # the `top` best so far: (value, -order, details), min first
     counter = 0
     ranked = 0
     placements = 0
@@ -172,28 +174,37 @@ def rank_plays(
                 options.append(entry)
                 taken += 1
         ranked += len(effect.options) * len(tokens) + far_count
+        threshold = heap[0][0] if len(heap) >= top else -math.inf
         for value, cell, token, points in options:
             total = base + value
+            if total <= threshold:
+                continue  # ties keep the earlier play
             counter += 1
-            plays.append(
-                (
-                    -total,
-                    counter,
-                    RankedPlay(
-                        effect.placement,
-                        Tent(player, token, cell[0], cell[1]),
-                        total,
-                        own_delta + points,
-                        future_delta[player] + value - points,
-                        best_opponent_now,
-                    ),
-                )
+            item = (
+                total,
+                -counter,
+                (effect.placement, cell, token, points, value, own_delta, future_delta[player], best_opponent_now),
             )
-        if len(plays) > 4 * top + 256:
-            plays.sort(key=lambda item: (item[0], item[1]))
-            del plays[top:]
-    plays.sort(key=lambda item: (item[0], item[1]))
-    return HintResult([p for _, _, p in plays[:top]], ranked, placements, len(legal), budget.elapsed(), interrupted)
+            if len(heap) < top:
+                heapq.heappush(heap, item)
+            else:
+                heapq.heappushpop(heap, item)
+            threshold = heap[0][0] if len(heap) >= top else -math.inf
+    plays = []
+    for total, _, (placement, cell, token, points, value, own_delta, own_future, opponent_now) in sorted(
+        heap, reverse=True
+    ):
+        plays.append(
+            RankedPlay(
+                placement,
+                Tent(player, token, cell[0], cell[1]),
+                total,
+                own_delta + points,
+                own_future + value - points,
+                opponent_now,
+            )
+        )
+    return HintResult(plays, ranked, placements, len(legal), budget.elapsed(), interrupted)
 
 
 def hint(
@@ -225,7 +236,7 @@ def greedy_play(
     table: Table, hand: Sequence[Card], tokens: Iterable[Token], player: int, players: int, budget: Budget
 ) -> tuple[Placement, Tent]:
     """The play with the best immediate own gain (ties: first in the rules model's order): the baseline."""
-    no_future = FutureModel((0.0,) * len(Terrain), {}, 0.0)
+    no_future = future_model((), 0)
     result = rank_plays(table, hand, tokens, player, players, no_future, budget, margin=False, top=1)
     if not result.plays:
         raise SolveInterrupted("deadline")
