@@ -229,14 +229,15 @@ def overruns(n: int) -> dict:
     over = []
     for seed in range(n):
         table, hand, tokens = seeded_table(4000 + seed, 25)
-        for limit, call in (
-            (0.05, lambda b: hints.hint(table, hand, tokens, 0, 2, R.default_deck(), b)),
-            (0.05, lambda b: best_turn_search(table, hand, tokens, 0, 2, b)),
-            (0.5, lambda b: _cpsat_or_interrupt(table, hand, tokens, b)),
-        ):
+        for limit, kind in ((0.05, "hint"), (0.05, "exact"), (0.5, "cp-sat")):
             budget = Budget(limit)
             started = time.monotonic()
-            call(budget)
+            if kind == "hint":
+                hints.hint(table, hand, tokens, 0, 2, R.default_deck(), budget)
+            elif kind == "exact":
+                best_turn_search(table, hand, tokens, 0, 2, budget)
+            else:
+                _cpsat_or_interrupt(table, hand, tokens, budget)
             over.append(max(time.monotonic() - started - limit, 0.0))
         order = list(R.default_deck())
         random.Random(seed).shuffle(order)
