@@ -314,6 +314,7 @@ def test_three_rounds_of_seven_turns_with_fresh_shuffles() -> None:
         seen_rounds.add(state.round)
         if state.stage is R.Stage.DEAL and not state.table.placements:
             assert len(state.pile) == 60 and all(len(t) == 7 for t in state.tokens)
+            assert state.starter == state.round % 3  # the first seat rotates each round
         if state.current_player() == CHANCE:
             state = state.child(rng.choice([c for c, _ in state.chance_outcomes()]))
         else:
