@@ -1,6 +1,6 @@
 """`make bench`: every benchmark in one run (so ratios compare like with like), tables on stdout, JSON files.
 
-    python -m bench [--only camper-tour,grpc,happy-campers-max,happy-campers-hint] [--quick]
+    python -m bench [--only camper-tour,grpc,happy-campers-max,happy-campers-hint,campsite] [--quick]
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import time
 
 from bench.common import write_json
 
-SUITES = ("camper-tour", "grpc", "happy-campers-max", "happy-campers-hint")
+SUITES = ("camper-tour", "grpc", "happy-campers-max", "happy-campers-hint", "campsite")
 
 
 def run_suite(name: str, quick: bool) -> None:
@@ -29,6 +29,9 @@ def run_suite(name: str, quick: bool) -> None:
         module.main(["--quick"] if quick else [])
     elif name == "happy-campers-hint":
         module = importlib.import_module("bench.happy_campers_hint")
+        module.main(["--quick"] if quick else [])
+    elif name == "campsite":
+        module = importlib.import_module("bench.campsite")
         module.main(["--quick"] if quick else [])
     print(f"({name}: {time.monotonic() - started:.1f} s)")
 

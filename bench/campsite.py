@@ -265,21 +265,21 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     quick = args.quick
     results: dict = {}
-    results["best_turn"] = [bench_best_turn(5 if quick else 20, cards) for cards in (10, 25)]
+    results["best_turn"] = [bench_best_turn(5 if quick else 10, cards) for cards in (10, 25)]
     print_table("best turn: exact enumeration vs CP-SAT (ms)", results["best_turn"])
     results["best_round"] = [
-        bench_best_round(2 if quick else 5, 1, 30.0),
-        bench_best_round(2 if quick else 5, 7, 30.0),
+        bench_best_round(2 if quick else 4, 1, 30.0),
+        bench_best_round(2 if quick else 4, 7, 30.0),
     ]
     print_table("best solo round (known order)", results["best_round"])
-    results["hint_latency"] = [hint_latency(5 if quick else 20)]
+    results["hint_latency"] = [hint_latency(5 if quick else 10)]
     print_table("hint latency", results["hint_latency"])
-    results["overruns"] = [overruns(3 if quick else 10)]
+    results["overruns"] = [overruns(3 if quick else 6)]
     print_table("time-limit overruns", results["overruns"])
-    results["solo"] = [solo_vs_best(2 if quick else 5)]
+    results["solo"] = [solo_vs_best(2 if quick else 4)]
     print_table("solo round: hint policy vs best found (beam) and bound", results["solo"])
-    games2 = args.games2 if args.games2 is not None else (4 if quick else 40)
-    games4 = args.games4 if args.games4 is not None else (4 if quick else 20)
+    games2 = args.games2 if args.games2 is not None else (4 if quick else 24)
+    games4 = args.games4 if args.games4 is not None else (4 if quick else 12)
     results["head_to_head"] = [head_to_head(2, games2), head_to_head(4, games4)]
     print_table("hint vs greedy (hint in one seat, rotated)", results["head_to_head"])
     write_json("campsite", results)
