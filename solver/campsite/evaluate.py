@@ -126,7 +126,13 @@ class TurnEvaluator:
             for cell, coloured in placement.squares().items()
         }
         footprint = frozenset(top)
-        reach = frozenset((r + dr, c + dc) for r, c in footprint for dr, dc in _REACH)
+        # The card's rectangle grown by one square on every side (a card is a full 2 x 3 or 3 x 2 rectangle).
+        tall = placement.rotation % 2 == 1
+        height, width = (3, 2) if tall else (2, 3)
+        row0, col0 = placement.row, placement.col
+        reach = frozenset(
+            (r, c) for r in range(row0 - 1, row0 + height + 1) for c in range(col0 - 1, col0 + width + 1)
+        )
         delta = [0] * self.players
         changed = []
         options = []

@@ -134,6 +134,7 @@ def rank_plays(
         ),
         key=lambda item: (-item[0], item[1], item[2]),
     )
+    token_values: dict[Surroundings, list[tuple[float, int, Token, int]]] = {}
     heap: list[tuple[float, int, tuple]] = []  # the `top` best so far: (value, -order, details), min first
     counter = 0
     ranked = 0
@@ -159,32 +160,37 @@ def rank_plays(
         elif opponents:
             best_opponent_now = max(effect.delta[k] for k in opponents)
         base = own_delta + future_delta[player] - best_opponent
-        options: list[tuple[float, tuple[int, int], Token, int]] = []
-        for cell, around in effect.options:
-            for token in tokens:
-                points = around.values[token]
-                options.append((points + future.tent_future(token, around), cell, token, points))
-        taken = 0
-        far_count = 0
-        for entry in far_values:
-            if entry[1] in effect.reach:
-                continue
-            far_count += 1
-            if taken < top:
-                options.append(entry)
-                taken += 1
-        ranked += len(effect.options) * len(tokens) + far_count
+        details = (own_delta, future_delta[player], best_opponent_now)
         threshold = heap[0][0] if len(heap) >= top else -math.inf
-        for value, cell, token, points in options:
+        for cell, around in effect.options:
+            by_value = token_values.get(around)
+            if by_value is None:
+                by_value = sorted(
+                    ((around.values[t] + future.tent_future(t, around), -int(t), t, around.values[t]) for t in tokens),
+                    reverse=True,
+                )
+                token_values[around] = by_value
+            for value, _, token, points in by_value:
+                total = base + value
+                if total <= threshold:
+                    break  # the rest of this square's tokens are no better; ties keep the earlier play
+                counter += 1
+                item = (total, -counter, (effect.placement, cell, token, points, value, *details))
+                if len(heap) < top:
+                    heapq.heappush(heap, item)
+                else:
+                    heapq.heappushpop(heap, item)
+                threshold = heap[0][0] if len(heap) >= top else -math.inf
+        blocked_far = sum(1 for cell in effect.reach if cell in evaluator.base_surroundings)
+        ranked += len(effect.options) * len(tokens) + len(far_values) - blocked_far * len(tokens)
+        for value, cell, token, points in far_values:  # best first
             total = base + value
             if total <= threshold:
-                continue  # ties keep the earlier play
+                break
+            if cell in effect.reach:
+                continue
             counter += 1
-            item = (
-                total,
-                -counter,
-                (effect.placement, cell, token, points, value, own_delta, future_delta[player], best_opponent_now),
-            )
+            item = (total, -counter, (effect.placement, cell, token, points, value, *details))
             if len(heap) < top:
                 heapq.heappush(heap, item)
             else:
