@@ -367,7 +367,10 @@ def _max_round(request: pb.CampsiteServiceMaxScoreRequest, budget: Budget) -> pb
     order = [card_from_proto(c, f"round.order[{i}]") for i, c in enumerate(message.order)]
     turns = message.turns or rules.TURNS_PER_ROUND
     require(1 <= turns <= rules.TURNS_PER_ROUND, "round.turns", f"1-{rules.TURNS_PER_ROUND}")
-    require(len(order) >= 5, "round.order", "2 starting cards and a hand of 3 at least")
+    needed = rules.STARTING_CARDS + max(rules.HAND_SIZE, turns)
+    require(
+        len(order) >= needed, "round.order", f"{turns} turns need at least {needed} cards (2 starting, a hand of 3)"
+    )
     require(
         request.method != pb.CAMPSITE_MAX_METHOD_CP_SAT, "method", "the best round has no CP-SAT model yet: use EXACT"
     )

@@ -64,8 +64,9 @@ def round_cards(order: Sequence[Card], turns: int) -> int:
 def check_order(order: Sequence[Card], turns: int) -> None:
     if not 1 <= turns <= TURNS_PER_ROUND:
         raise IllegalMove(f"a round has 1 to {TURNS_PER_ROUND} turns")
-    if len(order) < STARTING_CARDS + HAND_SIZE:
-        raise IllegalMove(f"the order needs at least {STARTING_CARDS + HAND_SIZE} cards (2 starting, a hand of 3)")
+    needed = STARTING_CARDS + max(HAND_SIZE, turns)
+    if len(order) < needed:
+        raise IllegalMove(f"{turns} turns need at least {needed} cards (2 starting, a hand of 3, one card a turn)")
 
 
 def upper_bound(order: Sequence[Card], turns: int) -> int:
