@@ -129,6 +129,9 @@ def best_round(order: Sequence[Card], turns: int, budget: Budget) -> RoundResult
             ranked = hints.rank_plays(
                 node.table, node.hand, node.tokens, 0, 1, future, budget, margin=False, top=EXPANSIONS
             )
+            if ranked.interrupted:
+                interrupted = True
+                break
             for play in ranked.plays:
                 table_after = node.table.place(play.placement).pitch(play.tent)
                 hand = list(node.hand)

@@ -114,7 +114,7 @@ class TurnEvaluator:
         return totals
 
     def effects(self, hand: Sequence[Card], budget: Budget | None = None) -> Iterator[PlacementEffect]:
-        for index, placement in enumerate(self.table.legal_placements(hand)):
+        for index, placement in enumerate(self.table.legal_placements(hand, budget)):
             if budget is not None and index % BUDGET_STRIDE == 0:
                 budget.check()
             yield self.effect(placement)
@@ -205,7 +205,10 @@ def best_turn_search(
     best_value = -1
     best: list[Play] = []
     count = 0
-    placements = table.legal_placements(hand)
+    try:
+        placements = table.legal_placements(hand, budget)
+    except SolveInterrupted:
+        return TurnSearch([], 0, 0, interrupted=True)
     interrupted = False
     for index, placement in enumerate(placements):
         if index % BUDGET_STRIDE == 0 and budget.expired():

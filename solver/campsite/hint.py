@@ -139,7 +139,10 @@ def rank_plays(
     counter = 0
     ranked = 0
     placements = 0
-    legal = table.legal_placements(hand)
+    try:
+        legal = table.legal_placements(hand, budget)
+    except SolveInterrupted:
+        return HintResult([], 0, 0, 0, budget.elapsed(), interrupted=True)
     interrupted = False
     for index, placement in enumerate(legal):
         if index % 16 == 0 and budget.expired():

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache, cached_property
 
+from campsolver.solver.core.budget import Budget
 from campsolver.solver.core.game import CHANCE, TERMINAL
 
 # --- Game facts ---------------------------------------------------------------------------------------------
@@ -320,8 +321,11 @@ class Table:
         self.check_tent(tent)
         return Table(self.placements, (*self.tents, tent))
 
-    def legal_placements(self, cards: Iterable[Card]) -> list[Placement]:
-        """Every distinct legal placement of the given cards (one per resulting table picture)."""
+    def legal_placements(self, cards: Iterable[Card], budget: Budget | None = None) -> list[Placement]:
+        """Every distinct legal placement of the given cards (one per resulting table picture).
+
+        With a budget, raises `SolveInterrupted` when it runs out (checked once per row of candidates).
+        """
         grid = self.grid
         if not grid:
             return [Placement(card, 0, 0, 0) for card in sorted(set(cards))]
@@ -337,6 +341,8 @@ class Table:
                 height = 1 + max(r for r, _ in offsets)
                 width = 1 + max(c for _, c in offsets)
                 for row in range(min_row - height, max_row + 2):
+                    if budget is not None:
+                        budget.check()
                     for col in range(min_col - width, max_col + 2):
                         cells = [(row + dr, col + dc) for dr, dc in offsets]
                         if any(cell in blocked for cell in cells) or not any(cell in touching for cell in cells):
