@@ -83,7 +83,9 @@ def build_turn_model(
     near_choice: list[tuple[Token, Cell]] = []
     objective: list[cp_model.LinearExprT] = []
     reaching: dict[Cell, list[cp_model.IntVar]] = defaultdict(list)
-    for effect, laid in zip(effects, lay, strict=True):
+    for index, (effect, laid) in enumerate(zip(effects, lay, strict=True)):
+        if budget is not None and index % 64 == 0:
+            budget.check()
         if effect.delta[player]:
             objective.append(effect.delta[player] * laid)
         for cell in effect.reach:
