@@ -53,6 +53,9 @@ def run_suite(name: str, quick: bool) -> None:
         module.main(["--quick"] if quick else [])
     elif name == "deluxe-camping":
         importlib.import_module("bench.deluxe_camping").main(["--quick"] if quick else [])
+    elif name == "campsite":
+        module = importlib.import_module("bench.campsite")
+        module.main(["--quick"] if quick else [])
     print(f"({name}: {time.monotonic() - started:.1f} s)")
 
 

@@ -33,7 +33,7 @@ COMMANDS: dict[str, str] = {
 GAME_TABLE: dict[str, tuple[str, str, str]] = {
     "happy-campers": ("campsolver.v1.happy_campers_pb2", "HappyCampersService", "happy_campers"),
     "deluxe-camping": ("campsolver.v1.deluxe_camping_pb2", "DeluxeCampingService", "deluxe_camping"),
-    "campsite": ("campsolver.v1.campsite_pb2", "CampsiteService", ""),
+    "campsite": ("campsolver.v1.campsite_pb2", "CampsiteService", "campsite"),
     "camper-tour": ("campsolver.v1.camper_tour_pb2", "CamperTourService", "camper_tour"),
     "adventure-tours": ("campsolver.v1.adventure_tours_pb2", "AdventureToursService", ""),
 }

@@ -25,33 +25,59 @@ _sym_db = _symbol_database.Default()
 from campsolver.v1 import common_pb2 as campsolver_dot_v1_dot_common__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1c\x63\x61mpsolver/v1/campsite.proto\x12\rcampsolver.v1\x1a\x1a\x63\x61mpsolver/v1/common.proto\"J\n\x1a\x43\x61mpsiteServiceHintRequest\x12,\n\x07options\x18\x01 \x01(\x0b\x32\x1b.campsolver.v1.SolveOptions\"G\n\x1b\x43\x61mpsiteServiceHintResponse\x12(\n\x05stats\x18\x01 \x01(\x0b\x32\x19.campsolver.v1.SolveStats\"N\n\x1e\x43\x61mpsiteServiceMaxScoreRequest\x12,\n\x07options\x18\x01 \x01(\x0b\x32\x1b.campsolver.v1.SolveOptions\"K\n\x1f\x43\x61mpsiteServiceMaxScoreResponse\x12(\n\x05stats\x18\x01 \x01(\x0b\x32\x19.campsolver.v1.SolveStats\"T\n$CampsiteServiceGeneratePuzzleRequest\x12,\n\x07options\x18\x01 \x01(\x0b\x32\x1b.campsolver.v1.SolveOptions\"Q\n%CampsiteServiceGeneratePuzzleResponse\x12(\n\x05stats\x18\x01 \x01(\x0b\x32\x19.campsolver.v1.SolveStats\"K\n\x1b\x43\x61mpsiteServiceScoreRequest\x12,\n\x07options\x18\x01 \x01(\x0b\x32\x1b.campsolver.v1.SolveOptions\"H\n\x1c\x43\x61mpsiteServiceScoreResponse\x12(\n\x05stats\x18\x01 \x01(\x0b\x32\x19.campsolver.v1.SolveStats\"P\n CampsiteServiceLegalMovesRequest\x12,\n\x07options\x18\x01 \x01(\x0b\x32\x1b.campsolver.v1.SolveOptions\"M\n!CampsiteServiceLegalMovesResponse\x12(\n\x05stats\x18\x01 \x01(\x0b\x32\x19.campsolver.v1.SolveStats2\xab\x04\n\x0f\x43\x61mpsiteService\x12]\n\x04Hint\x12).campsolver.v1.CampsiteServiceHintRequest\x1a*.campsolver.v1.CampsiteServiceHintResponse\x12i\n\x08MaxScore\x12-.campsolver.v1.CampsiteServiceMaxScoreRequest\x1a..campsolver.v1.CampsiteServiceMaxScoreResponse\x12{\n\x0eGeneratePuzzle\x12\x33.campsolver.v1.CampsiteServiceGeneratePuzzleRequest\x1a\x34.campsolver.v1.CampsiteServiceGeneratePuzzleResponse\x12`\n\x05Score\x12*.campsolver.v1.CampsiteServiceScoreRequest\x1a+.campsolver.v1.CampsiteServiceScoreResponse\x12o\n\nLegalMoves\x12/.campsolver.v1.CampsiteServiceLegalMovesRequest\x1a\x30.campsolver.v1.CampsiteServiceLegalMovesResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1c\x63\x61mpsolver/v1/campsite.proto\x12\rcampsolver.v1\x1a\x1a\x63\x61mpsolver/v1/common.proto\"\x8f\x01\n\x0c\x43\x61mpsiteCard\x12%\n\x05\x66irst\x18\x01 \x01(\x0e\x32\x16.campsolver.v1.Terrain\x12&\n\x06second\x18\x02 \x01(\x0e\x32\x16.campsolver.v1.Terrain\x12\x0c\n\x04rows\x18\x03 \x03(\t\x12\x14\n\x0c\x66\x61ir_weather\x18\x04 \x01(\x08\x12\x0c\n\x04text\x18\x05 \x01(\t\"(\n\x0c\x43\x61mpsiteCell\x12\x0b\n\x03row\x18\x01 \x01(\x05\x12\x0b\n\x03\x63ol\x18\x02 \x01(\x05\"j\n\x11\x43\x61mpsitePlacement\x12)\n\x04\x63\x61rd\x18\x01 \x01(\x0b\x32\x1b.campsolver.v1.CampsiteCard\x12\x0b\n\x03row\x18\x02 \x01(\x05\x12\x0b\n\x03\x63ol\x18\x03 \x01(\x05\x12\x10\n\x08rotation\x18\x04 \x01(\x05\"a\n\x0c\x43\x61mpsiteTent\x12\x0e\n\x06player\x18\x01 \x01(\x05\x12\'\n\x05token\x18\x02 \x01(\x0e\x32\x18.campsolver.v1.TentToken\x12\x0b\n\x03row\x18\x03 \x01(\x05\x12\x0b\n\x03\x63ol\x18\x04 \x01(\x05\"q\n\rCampsiteTable\x12\x34\n\nplacements\x18\x01 \x03(\x0b\x32 .campsolver.v1.CampsitePlacement\x12*\n\x05tents\x18\x02 \x03(\x0b\x32\x1b.campsolver.v1.CampsiteTent\"\xe1\x01\n\x11\x43\x61mpsiteTurnState\x12+\n\x05table\x18\x01 \x01(\x0b\x32\x1c.campsolver.v1.CampsiteTable\x12)\n\x04hand\x18\x02 \x03(\x0b\x32\x1b.campsolver.v1.CampsiteCard\x12(\n\x06tokens\x18\x03 \x03(\x0e\x32\x18.campsolver.v1.TentToken\x12\x0e\n\x06player\x18\x04 \x01(\x05\x12\x0f\n\x07players\x18\x05 \x01(\x05\x12)\n\x04\x64\x65\x63k\x18\x06 \x03(\x0b\x32\x1b.campsolver.v1.CampsiteCard\"n\n\x0c\x43\x61mpsitePlay\x12\x33\n\tplacement\x18\x01 \x01(\x0b\x32 .campsolver.v1.CampsitePlacement\x12)\n\x04tent\x18\x02 \x01(\x0b\x32\x1b.campsolver.v1.CampsiteTent\"\xbb\x01\n\x13\x43\x61mpsiteAlternative\x12)\n\x04play\x18\x01 \x01(\x0b\x32\x1b.campsolver.v1.CampsitePlay\x12\x31\n\x07ranking\x18\x02 \x01(\x0b\x32 .campsolver.v1.RankedAlternative\x12\x16\n\x0eimmediate_gain\x18\x03 \x01(\x05\x12\x17\n\x0f\x66uture_estimate\x18\x04 \x01(\x01\x12\x15\n\ropponent_gain\x18\x05 \x01(\x05\"\xb5\x01\n\x1a\x43\x61mpsiteServiceHintRequest\x12/\n\x05state\x18\x01 \x01(\x0b\x32 .campsolver.v1.CampsiteTurnState\x12+\n\tobjective\x18\x02 \x01(\x0e\x32\x18.campsolver.v1.Objective\x12\x0b\n\x03top\x18\x03 \x01(\x05\x12,\n\x07options\x18\x04 \x01(\x0b\x32\x1b.campsolver.v1.SolveOptions\"\xef\x01\n\x1b\x43\x61mpsiteServiceHintResponse\x12\x38\n\x0c\x61lternatives\x18\x01 \x03(\x0b\x32\".campsolver.v1.CampsiteAlternative\x12\x14\n\x0cplays_ranked\x18\x02 \x01(\x03\x12+\n\tobjective\x18\x03 \x01(\x0e\x32\x18.campsolver.v1.Objective\x12)\n\x05proof\x18\x04 \x01(\x0e\x32\x1a.campsolver.v1.ProofStatus\x12(\n\x05stats\x18\x05 \x01(\x0b\x32\x19.campsolver.v1.SolveStats\"J\n\rCampsiteRound\x12*\n\x05order\x18\x01 \x03(\x0b\x32\x1b.campsolver.v1.CampsiteCard\x12\r\n\x05turns\x18\x02 \x01(\x05\"\xec\x01\n\x1e\x43\x61mpsiteServiceMaxScoreRequest\x12\x30\n\x04turn\x18\x01 \x01(\x0b\x32 .campsolver.v1.CampsiteTurnStateH\x00\x12-\n\x05round\x18\x02 \x01(\x0b\x32\x1c.campsolver.v1.CampsiteRoundH\x00\x12\x30\n\x06method\x18\x03 \x01(\x0e\x32 .campsolver.v1.CampsiteMaxMethod\x12,\n\x07options\x18\x04 \x01(\x0b\x32\x1b.campsolver.v1.SolveOptionsB\t\n\x07problem\"\x97\x02\n\x1f\x43\x61mpsiteServiceMaxScoreResponse\x12\r\n\x05score\x18\x01 \x01(\x05\x12\x0c\n\x04gain\x18\x02 \x01(\x05\x12)\n\x05proof\x18\x03 \x01(\x0e\x32\x1a.campsolver.v1.ProofStatus\x12*\n\x05plays\x18\x04 \x03(\x0b\x32\x1b.campsolver.v1.CampsitePlay\x12\x15\n\roptimal_plays\x18\x05 \x01(\x05\x12\x0c\n\x04note\x18\x06 \x01(\t\x12\x31\n\x0b\x66inal_table\x18\x07 \x01(\x0b\x32\x1c.campsolver.v1.CampsiteTable\x12(\n\x05stats\x18\x08 \x01(\x0b\x32\x19.campsolver.v1.SolveStats\"\x91\x01\n$CampsiteServiceGeneratePuzzleRequest\x12\x0c\n\x04seed\x18\x01 \x01(\x04\x12-\n\x05grade\x18\x02 \x01(\x0e\x32\x1e.campsolver.v1.DifficultyGrade\x12,\n\x07options\x18\x03 \x01(\x0b\x32\x1b.campsolver.v1.SolveOptions\"\x8f\x02\n%CampsiteServiceGeneratePuzzleResponse\x12-\n\x06puzzle\x18\x01 \x01(\x0b\x32\x1d.campsolver.v1.PuzzleEnvelope\x12/\n\x05state\x18\x02 \x01(\x0b\x32 .campsolver.v1.CampsiteTurnState\x12-\n\x08solution\x18\x03 \x01(\x0b\x32\x1b.campsolver.v1.CampsitePlay\x12\x12\n\nbest_score\x18\x04 \x01(\x05\x12\x19\n\x11second_best_score\x18\x05 \x01(\x05\x12(\n\x05stats\x18\x06 \x01(\x0b\x32\x19.campsolver.v1.SolveStats\"\x89\x01\n\x1b\x43\x61mpsiteServiceScoreRequest\x12+\n\x05table\x18\x01 \x01(\x0b\x32\x1c.campsolver.v1.CampsiteTable\x12\x0f\n\x07players\x18\x02 \x01(\x05\x12,\n\x07options\x18\x03 \x01(\x0b\x32\x1b.campsolver.v1.SolveOptions\"m\n\x11\x43\x61mpsiteTentScore\x12)\n\x04tent\x18\x01 \x01(\x0b\x32\x1b.campsolver.v1.CampsiteTent\x12\x0c\n\x04\x62\x61se\x18\x02 \x01(\x05\x12\x0f\n\x07\x64oubled\x18\x03 \x01(\x08\x12\x0e\n\x06points\x18\x04 \x01(\x05\"\x8c\x01\n\x1c\x43\x61mpsiteServiceScoreResponse\x12\x0e\n\x06scores\x18\x01 \x03(\x05\x12/\n\x05tents\x18\x02 \x03(\x0b\x32 .campsolver.v1.CampsiteTentScore\x12+\n\x07\x64\x65tails\x18\x03 \x03(\x0b\x32\x1a.campsolver.v1.ScoreDetail\"\xb2\x01\n CampsiteServiceLegalMovesRequest\x12/\n\x05state\x18\x01 \x01(\x0b\x32 .campsolver.v1.CampsiteTurnState\x12/\n\x05\x61\x66ter\x18\x02 \x01(\x0b\x32 .campsolver.v1.CampsitePlacement\x12,\n\x07options\x18\x03 \x01(\x0b\x32\x1b.campsolver.v1.SolveOptions\"\xb6\x01\n!CampsiteServiceLegalMovesResponse\x12\x34\n\nplacements\x18\x01 \x03(\x0b\x32 .campsolver.v1.CampsitePlacement\x12\x31\n\x0ctent_squares\x18\x02 \x03(\x0b\x32\x1b.campsolver.v1.CampsiteCell\x12(\n\x06tokens\x18\x03 \x03(\x0e\x32\x18.campsolver.v1.TentToken*\x9b\x01\n\x07Terrain\x12\x17\n\x13TERRAIN_UNSPECIFIED\x10\x00\x12\x12\n\x0eTERRAIN_DESERT\x10\x01\x12\x12\n\x0eTERRAIN_FOREST\x10\x02\x12\x12\n\x0eTERRAIN_MEADOW\x10\x03\x12\x15\n\x11TERRAIN_MOUNTAINS\x10\x04\x12\x11\n\rTERRAIN_WATER\x10\x05\x12\x11\n\rTERRAIN_TRAIL\x10\x06*\xcd\x01\n\tTentToken\x12\x1a\n\x16TENT_TOKEN_UNSPECIFIED\x10\x00\x12\x15\n\x11TENT_TOKEN_DESERT\x10\x01\x12\x15\n\x11TENT_TOKEN_FOREST\x10\x02\x12\x15\n\x11TENT_TOKEN_MEADOW\x10\x03\x12\x18\n\x14TENT_TOKEN_MOUNTAINS\x10\x04\x12\x14\n\x10TENT_TOKEN_WATER\x10\x05\x12\x14\n\x10TENT_TOKEN_TRAIL\x10\x06\x12\x19\n\x15TENT_TOKEN_WILDERNESS\x10\x07*w\n\x11\x43\x61mpsiteMaxMethod\x12#\n\x1f\x43\x41MPSITE_MAX_METHOD_UNSPECIFIED\x10\x00\x12\x1d\n\x19\x43\x41MPSITE_MAX_METHOD_EXACT\x10\x01\x12\x1e\n\x1a\x43\x41MPSITE_MAX_METHOD_CP_SAT\x10\x02\x32\xab\x04\n\x0f\x43\x61mpsiteService\x12]\n\x04Hint\x12).campsolver.v1.CampsiteServiceHintRequest\x1a*.campsolver.v1.CampsiteServiceHintResponse\x12i\n\x08MaxScore\x12-.campsolver.v1.CampsiteServiceMaxScoreRequest\x1a..campsolver.v1.CampsiteServiceMaxScoreResponse\x12{\n\x0eGeneratePuzzle\x12\x33.campsolver.v1.CampsiteServiceGeneratePuzzleRequest\x1a\x34.campsolver.v1.CampsiteServiceGeneratePuzzleResponse\x12`\n\x05Score\x12*.campsolver.v1.CampsiteServiceScoreRequest\x1a+.campsolver.v1.CampsiteServiceScoreResponse\x12o\n\nLegalMoves\x12/.campsolver.v1.CampsiteServiceLegalMovesRequest\x1a\x30.campsolver.v1.CampsiteServiceLegalMovesResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'campsolver.v1.campsite_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_CAMPSITESERVICEHINTREQUEST']._serialized_start=75
-  _globals['_CAMPSITESERVICEHINTREQUEST']._serialized_end=149
-  _globals['_CAMPSITESERVICEHINTRESPONSE']._serialized_start=151
-  _globals['_CAMPSITESERVICEHINTRESPONSE']._serialized_end=222
-  _globals['_CAMPSITESERVICEMAXSCOREREQUEST']._serialized_start=224
-  _globals['_CAMPSITESERVICEMAXSCOREREQUEST']._serialized_end=302
-  _globals['_CAMPSITESERVICEMAXSCORERESPONSE']._serialized_start=304
-  _globals['_CAMPSITESERVICEMAXSCORERESPONSE']._serialized_end=379
-  _globals['_CAMPSITESERVICEGENERATEPUZZLEREQUEST']._serialized_start=381
-  _globals['_CAMPSITESERVICEGENERATEPUZZLEREQUEST']._serialized_end=465
-  _globals['_CAMPSITESERVICEGENERATEPUZZLERESPONSE']._serialized_start=467
-  _globals['_CAMPSITESERVICEGENERATEPUZZLERESPONSE']._serialized_end=548
-  _globals['_CAMPSITESERVICESCOREREQUEST']._serialized_start=550
-  _globals['_CAMPSITESERVICESCOREREQUEST']._serialized_end=625
-  _globals['_CAMPSITESERVICESCORERESPONSE']._serialized_start=627
-  _globals['_CAMPSITESERVICESCORERESPONSE']._serialized_end=699
-  _globals['_CAMPSITESERVICELEGALMOVESREQUEST']._serialized_start=701
-  _globals['_CAMPSITESERVICELEGALMOVESREQUEST']._serialized_end=781
-  _globals['_CAMPSITESERVICELEGALMOVESRESPONSE']._serialized_start=783
-  _globals['_CAMPSITESERVICELEGALMOVESRESPONSE']._serialized_end=860
-  _globals['_CAMPSITESERVICE']._serialized_start=863
-  _globals['_CAMPSITESERVICE']._serialized_end=1418
+  _globals['_TERRAIN']._serialized_start=3321
+  _globals['_TERRAIN']._serialized_end=3476
+  _globals['_TENTTOKEN']._serialized_start=3479
+  _globals['_TENTTOKEN']._serialized_end=3684
+  _globals['_CAMPSITEMAXMETHOD']._serialized_start=3686
+  _globals['_CAMPSITEMAXMETHOD']._serialized_end=3805
+  _globals['_CAMPSITECARD']._serialized_start=76
+  _globals['_CAMPSITECARD']._serialized_end=219
+  _globals['_CAMPSITECELL']._serialized_start=221
+  _globals['_CAMPSITECELL']._serialized_end=261
+  _globals['_CAMPSITEPLACEMENT']._serialized_start=263
+  _globals['_CAMPSITEPLACEMENT']._serialized_end=369
+  _globals['_CAMPSITETENT']._serialized_start=371
+  _globals['_CAMPSITETENT']._serialized_end=468
+  _globals['_CAMPSITETABLE']._serialized_start=470
+  _globals['_CAMPSITETABLE']._serialized_end=583
+  _globals['_CAMPSITETURNSTATE']._serialized_start=586
+  _globals['_CAMPSITETURNSTATE']._serialized_end=811
+  _globals['_CAMPSITEPLAY']._serialized_start=813
+  _globals['_CAMPSITEPLAY']._serialized_end=923
+  _globals['_CAMPSITEALTERNATIVE']._serialized_start=926
+  _globals['_CAMPSITEALTERNATIVE']._serialized_end=1113
+  _globals['_CAMPSITESERVICEHINTREQUEST']._serialized_start=1116
+  _globals['_CAMPSITESERVICEHINTREQUEST']._serialized_end=1297
+  _globals['_CAMPSITESERVICEHINTRESPONSE']._serialized_start=1300
+  _globals['_CAMPSITESERVICEHINTRESPONSE']._serialized_end=1539
+  _globals['_CAMPSITEROUND']._serialized_start=1541
+  _globals['_CAMPSITEROUND']._serialized_end=1615
+  _globals['_CAMPSITESERVICEMAXSCOREREQUEST']._serialized_start=1618
+  _globals['_CAMPSITESERVICEMAXSCOREREQUEST']._serialized_end=1854
+  _globals['_CAMPSITESERVICEMAXSCORERESPONSE']._serialized_start=1857
+  _globals['_CAMPSITESERVICEMAXSCORERESPONSE']._serialized_end=2136
+  _globals['_CAMPSITESERVICEGENERATEPUZZLEREQUEST']._serialized_start=2139
+  _globals['_CAMPSITESERVICEGENERATEPUZZLEREQUEST']._serialized_end=2284
+  _globals['_CAMPSITESERVICEGENERATEPUZZLERESPONSE']._serialized_start=2287
+  _globals['_CAMPSITESERVICEGENERATEPUZZLERESPONSE']._serialized_end=2558
+  _globals['_CAMPSITESERVICESCOREREQUEST']._serialized_start=2561
+  _globals['_CAMPSITESERVICESCOREREQUEST']._serialized_end=2698
+  _globals['_CAMPSITETENTSCORE']._serialized_start=2700
+  _globals['_CAMPSITETENTSCORE']._serialized_end=2809
+  _globals['_CAMPSITESERVICESCORERESPONSE']._serialized_start=2812
+  _globals['_CAMPSITESERVICESCORERESPONSE']._serialized_end=2952
+  _globals['_CAMPSITESERVICELEGALMOVESREQUEST']._serialized_start=2955
+  _globals['_CAMPSITESERVICELEGALMOVESREQUEST']._serialized_end=3133
+  _globals['_CAMPSITESERVICELEGALMOVESRESPONSE']._serialized_start=3136
+  _globals['_CAMPSITESERVICELEGALMOVESRESPONSE']._serialized_end=3318
+  _globals['_CAMPSITESERVICE']._serialized_start=3808
+  _globals['_CAMPSITESERVICE']._serialized_end=4363
 # @@protoc_insertion_point(module_scope)

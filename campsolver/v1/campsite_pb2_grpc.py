@@ -26,9 +26,10 @@ if _version_not_supported:
 
 
 class CampsiteServiceStub:
-    """Campsite (terrain cards and tent tokens).
-    Not implemented yet: every RPC answers UNIMPLEMENTED until the game's issue lands. The request and response
-    messages carry only the shared fields so far; the game's state schema is added with its rules model.
+    """Campsite: lay 2 x 3 terrain cards into a shared play area (adjacent or overlapping empty squares only) and
+    pitch one tent token per turn on a visible empty square; at round end each tent scores the matching squares
+    among its 8 neighbours (Wilderness: distinct terrains), doubled once next to a Fair Weather card.
+    Cells are (row, col) on the one square grid of the table, rows counted down; they may be negative.
     """
 
     def __init__(self, channel):
@@ -65,41 +66,43 @@ class CampsiteServiceStub:
 
 
 class CampsiteServiceServicer:
-    """Campsite (terrain cards and tent tokens).
-    Not implemented yet: every RPC answers UNIMPLEMENTED until the game's issue lands. The request and response
-    messages carry only the shared fields so far; the game's state schema is added with its rules model.
+    """Campsite: lay 2 x 3 terrain cards into a shared play area (adjacent or overlapping empty squares only) and
+    pitch one tent token per turn on a visible empty square; at round end each tent scores the matching squares
+    among its 8 neighbours (Wilderness: distinct terrains), doubled once next to a Fair Weather card.
+    Cells are (row, col) on the one square grid of the table, rows counted down; they may be negative.
     """
 
     def Hint(self, request, context):
-        """The best move now, every alternative ranked.
+        """Every play of the turn (card, position, rotation, token, square) ranked by immediate gain plus an estimate
+        of future gain from the unseen cards, opponents' tents counted (margin over the best opponent by default).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def MaxScore(self, request, context):
-        """The theoretical maximum score with its proof status.
+        """The best single turn (exact enumeration or CP-SAT, with proof), or the best solo round of a known deck order.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def GeneratePuzzle(self, request, context):
-        """A seeded challenge puzzle with a proven unique optimum.
+        """A seeded table and hand whose best play is proven unique, graded.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def Score(self, request, context):
-        """Score a given state by the rules model.
+        """Every tent's points and each player's round score by the rules model.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def LegalMoves(self, request, context):
-        """The legal moves of a given state.
+        """The legal card placements of the hand, and the squares a tent may take (after a given placement).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -142,9 +145,10 @@ def add_CampsiteServiceServicer_to_server(servicer, server):
 
  # This class is part of an EXPERIMENTAL API.
 class CampsiteService:
-    """Campsite (terrain cards and tent tokens).
-    Not implemented yet: every RPC answers UNIMPLEMENTED until the game's issue lands. The request and response
-    messages carry only the shared fields so far; the game's state schema is added with its rules model.
+    """Campsite: lay 2 x 3 terrain cards into a shared play area (adjacent or overlapping empty squares only) and
+    pitch one tent token per turn on a visible empty square; at round end each tent scores the matching squares
+    among its 8 neighbours (Wilderness: distinct terrains), doubled once next to a Fair Weather card.
+    Cells are (row, col) on the one square grid of the table, rows counted down; they may be negative.
     """
 
     @staticmethod

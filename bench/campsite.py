@@ -1,0 +1,298 @@
+"""Campsite bench: best-turn proof times (exact and CP-SAT), best-round proofs, hint latency, hint vs greedy in 2- and
+4-player games (seats rotated, 95% Wilson intervals), solo hint vs the best round found, and time-limit overruns.
+
+    python -m bench.campsite [--quick] [--games2 N] [--games4 N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import time
+from collections.abc import Callable
+
+from campsolver.solver.campsite import best_round as rounds
+from campsolver.solver.campsite import best_turn as cpsat_turn
+from campsolver.solver.campsite import hint as hints
+from campsolver.solver.campsite import rules as R
+from campsolver.solver.campsite.evaluate import best_turn_search
+from campsolver.solver.core.budget import Budget
+from campsolver.solver.core.game import CHANCE, TERMINAL
+from campsolver.solver.core.proof import Proof
+
+from bench.common import percentile, print_table, summary_ms, write_json
+
+Policy = Callable[[R.CampsiteState, Budget], tuple[R.Placement, R.Tent]]
+
+
+def seeded_table(seed: int, cards: int, players: int = 2) -> tuple[R.Table, tuple[R.Card, ...], tuple[R.Token, ...]]:
+    """A table of `cards` cards reached by random play (one tent per card after the start, seats in turn)."""
+    rng = random.Random(seed)
+    deck = list(R.default_deck())
+    rng.shuffle(deck)
+    table = R.starting_table(deck[0], deck[1])
+    used: dict[int, set[R.Token]] = {p: set() for p in range(players)}
+    for k in range(cards - 2):
+        table = table.place(rng.choice(table.legal_placements([deck[2 + k]])))
+        seat = k % players
+        left = [t for t in R.Token if t not in used[seat]]
+        if left:
+            token = rng.choice(left)
+            used[seat].add(token)
+            table = table.pitch(R.Tent(seat, token, *rng.choice(table.free_squares())))
+    hand = tuple(deck[cards : cards + 3])
+    tokens = tuple(t for t in R.Token if t not in used[0]) or tuple(R.Token)
+    return table, hand, tokens
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return (float("nan"), float("nan"))
+    p = wins / n
+    denominator = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denominator
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
+    return centre - half, centre + half
+
+
+# --- best turn --------------------------------------------------------------------------------------------------
+
+
+def bench_best_turn(n: int, cards: int) -> dict:
+    exact_s, exact_cpu_s, cpsat_total_s, cpsat_solve_s = [], [], [], []
+    proven = agree = 0
+    for seed in range(n):
+        table, hand, tokens = seeded_table(1000 + seed, cards)
+        started = time.monotonic()
+        cpu = time.process_time()
+        search = best_turn_search(table, hand, tokens, 0, 2, Budget(30))
+        exact_s.append(time.monotonic() - started)
+        exact_cpu_s.append(time.process_time() - cpu)
+        started = time.monotonic()
+        found = cpsat_turn.best_turn(table, hand, tokens, 0, Budget(30), seed=seed)
+        cpsat_total_s.append(time.monotonic() - started)
+        cpsat_solve_s.append(found.wall_time_s)
+        proven += found.proof is Proof.OPTIMAL
+        agree += (not search.interrupted) and found.score == search.plays[0].score
+    return {
+        "cards": cards,
+        "n": n,
+        "exact_p50_ms": percentile(exact_s, 50) * 1000,
+        "exact_p99_ms": percentile(exact_s, 99) * 1000,
+        "exact_cpu_p50_ms": percentile(exact_cpu_s, 50) * 1000,
+        "cpsat_p50_ms": percentile(cpsat_total_s, 50) * 1000,
+        "cpsat_solve_p50_ms": percentile(cpsat_solve_s, 50) * 1000,
+        "cpsat_optimal_share": proven / n,
+        "exact_equals_cpsat": agree / n,
+    }
+
+
+# --- best round ---------------------------------------------------------------------------------------------
+
+
+def bench_best_round(n: int, turns: int, limit_s: float) -> dict:
+    times, gaps = [], []
+    exact = 0
+    for seed in range(n):
+        order = list(R.default_deck())
+        random.Random(5000 + seed).shuffle(order)
+        started = time.monotonic()
+        result = rounds.best_round(order, turns, Budget(limit_s))
+        times.append(time.monotonic() - started)
+        exact += result.proof in (Proof.EXACT, Proof.OPTIMAL)
+        gaps.append(result.bound - result.score)
+    return {
+        "turns": turns,
+        "n": n,
+        "limit_s": limit_s,
+        "p50_s": percentile(times, 50),
+        "proven_share": exact / n,
+        "median_gap_to_bound": percentile(gaps, 50),
+    }
+
+
+# --- policies and games ---------------------------------------------------------------------------------------
+
+
+def hint_policy(state: R.CampsiteState, budget: Budget) -> tuple[R.Placement, R.Tent]:
+    seat = state.to_move
+    cards_to_come = R.TURNS_PER_ROUND * state.players - state.turn - 1
+    result = hints.hint(
+        state.table,
+        state.hands[seat],
+        state.tokens[seat],
+        seat,
+        state.players,
+        state.deck,
+        budget,
+        top=1,
+        cards_to_come=cards_to_come,
+    )
+    best = result.plays[0]
+    return best.placement, best.tent
+
+
+def greedy_policy(state: R.CampsiteState, budget: Budget) -> tuple[R.Placement, R.Tent]:
+    seat = state.to_move
+    return hints.greedy_play(state.table, state.hands[seat], state.tokens[seat], seat, state.players, budget)
+
+
+def play(players: list[Policy], seed: int) -> list[int]:
+    rng = random.Random(seed)
+    state = R.new_game(len(players))
+    while state.current_player() != TERMINAL:
+        if state.current_player() == CHANCE:
+            pile = sorted(state.pile)
+            state = state.child(pile[rng.randrange(len(pile))])
+            continue
+        placement, tent = players[state.to_move](state, Budget(10))
+        state = state.child(R.PlayCard(placement)).child(R.PitchTent(tent.token, tent.row, tent.col))
+    return list(state.totals)
+
+
+def head_to_head(seats: int, games: int) -> dict:
+    """The hint policy in one seat (rotated), greedy in the others; a win is a strictly highest total, a tie for
+    first counts 1/k."""
+    wins = 0.0
+    margins = []
+    for game in range(games):
+        hint_seat = game % seats
+        policies: list[Policy] = [greedy_policy] * seats
+        policies[hint_seat] = hint_policy
+        totals = play(policies, seed=70_000 + game // seats)  # each deal is played from every seat
+        best = max(totals)
+        leaders = [i for i, t in enumerate(totals) if t == best]
+        if hint_seat in leaders:
+            wins += 1 / len(leaders)
+        margins.append(totals[hint_seat] - max(t for i, t in enumerate(totals) if i != hint_seat))
+    low, high = wilson(wins, games)
+    mean = sum(margins) / games
+    sd = math.sqrt(sum((m - mean) ** 2 for m in margins) / max(games - 1, 1))
+    return {
+        "players": seats,
+        "games": games,
+        "hint_win_rate": wins / games,
+        "ci95_low": low,
+        "ci95_high": high,
+        "fair_share": 1 / seats,
+        "mean_margin": mean,
+        "margin_ci95": 1.96 * sd / math.sqrt(games),
+    }
+
+
+def solo_vs_best(n: int) -> dict:
+    """Solo round (7 turns, known order): the hint policy's score vs the beam search's best and the proven bound."""
+    hint_scores, best_scores, bounds = [], [], []
+    for seed in range(n):
+        order = list(R.default_deck())
+        random.Random(9000 + seed).shuffle(order)
+        table = R.starting_table(order[0], order[1])
+        hand = list(order[2:5])
+        tokens = set(R.Token)
+        drawn = 5
+        for turn in range(R.TURNS_PER_ROUND):
+            result = hints.hint(
+                table, hand, tokens, 0, 1, order, Budget(10), top=1, cards_to_come=R.TURNS_PER_ROUND - turn - 1
+            )
+            best = result.plays[0]
+            table = table.place(best.placement).pitch(best.tent)
+            hand.remove(best.placement.card)
+            hand.append(order[drawn])
+            drawn += 1
+            tokens.discard(best.tent.token)
+        hint_scores.append(R.player_scores(table, 1)[0])
+        found = rounds.best_round(order, R.TURNS_PER_ROUND, Budget(20))
+        best_scores.append(found.score)
+        bounds.append(found.bound)
+    return {
+        "n": n,
+        "hint_mean": sum(hint_scores) / n,
+        "best_found_mean": sum(best_scores) / n,
+        "bound_mean": sum(bounds) / n,
+        "hint_over_best_found": sum(hint_scores) / max(sum(best_scores), 1),
+    }
+
+
+# --- latency and overruns ------------------------------------------------------------------------------------
+
+
+def hint_latency(n: int) -> dict:
+    times, cpu_times = [], []
+    for seed in range(n):
+        table, hand, tokens = seeded_table(3000 + seed, 25)
+        started = time.monotonic()
+        cpu = time.process_time()
+        hints.hint(table, hand, tokens, 0, 2, R.default_deck(), Budget(10), top=20, cards_to_come=10)
+        times.append(time.monotonic() - started)
+        cpu_times.append(time.process_time() - cpu)
+    return {
+        "what": "hint, 3-card hand, 25-card table",
+        **summary_ms(times),
+        "cpu_p50_ms": percentile(cpu_times, 50) * 1000,
+    }
+
+
+def overruns(n: int) -> dict:
+    """Time over the limit for solves given limits shorter than they need (hint, exact max, CP-SAT max, round)."""
+    over = []
+    for seed in range(n):
+        table, hand, tokens = seeded_table(4000 + seed, 25)
+        for limit, kind in ((0.05, "hint"), (0.05, "exact"), (0.5, "cp-sat")):
+            budget = Budget(limit)
+            started = time.monotonic()
+            if kind == "hint":
+                hints.hint(table, hand, tokens, 0, 2, R.default_deck(), budget)
+            elif kind == "exact":
+                best_turn_search(table, hand, tokens, 0, 2, budget)
+            else:
+                _cpsat_or_interrupt(table, hand, tokens, budget)
+            over.append(max(time.monotonic() - started - limit, 0.0))
+        order = list(R.default_deck())
+        random.Random(seed).shuffle(order)
+        budget = Budget(0.5)
+        started = time.monotonic()
+        rounds.best_round(order, 7, budget)
+        over.append(max(time.monotonic() - started - 0.5, 0.0))
+    return {"solves": len(over), "p50_over_ms": percentile(over, 50) * 1000, "p99_over_ms": percentile(over, 99) * 1000}
+
+
+def _cpsat_or_interrupt(table, hand, tokens, budget):
+    from campsolver.solver.core.budget import SolveInterrupted
+
+    try:
+        return cpsat_turn.best_turn(table, hand, tokens, 0, budget)
+    except SolveInterrupted:
+        return None
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--games2", type=int, default=None)
+    parser.add_argument("--games4", type=int, default=None)
+    args = parser.parse_args(argv)
+    quick = args.quick
+    results: dict = {}
+    results["best_turn"] = [bench_best_turn(5 if quick else 10, cards) for cards in (10, 25)]
+    print_table("best turn: exact enumeration vs CP-SAT (ms)", results["best_turn"])
+    results["best_round"] = [
+        bench_best_round(2 if quick else 4, 1, 30.0),
+        bench_best_round(2 if quick else 4, 7, 30.0),
+    ]
+    print_table("best solo round (known order)", results["best_round"])
+    results["hint_latency"] = [hint_latency(5 if quick else 10)]
+    print_table("hint latency", results["hint_latency"])
+    results["overruns"] = [overruns(3 if quick else 6)]
+    print_table("time-limit overruns", results["overruns"])
+    results["solo"] = [solo_vs_best(2 if quick else 4)]
+    print_table("solo round: hint policy vs best found (beam) and bound", results["solo"])
+    games2 = args.games2 if args.games2 is not None else (4 if quick else 24)
+    games4 = args.games4 if args.games4 is not None else (4 if quick else 12)
+    results["head_to_head"] = [head_to_head(2, games2), head_to_head(4, games4)]
+    print_table("hint vs greedy (hint in one seat, rotated)", results["head_to_head"])
+    write_json("campsite", results)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,566 @@
+"""Campsite: protobuf requests <-> rules model and solvers (best turn, best round, hints, puzzles)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from campsolver.service.errors import InvalidArgument, require, require_limit
+from campsolver.service.games.shared import PROOF_TO_PROTO, grade_from_proto, grade_to_proto
+from campsolver.solver.campsite import best_round as rounds
+from campsolver.solver.campsite import best_turn as cpsat_turn
+from campsolver.solver.campsite import hint as hints
+from campsolver.solver.campsite import puzzle as puzzles
+from campsolver.solver.campsite import render, rules
+from campsolver.solver.campsite.evaluate import best_turn_search
+from campsolver.solver.campsite.rules import (
+    CARD_COLS,
+    CARD_ROWS,
+    Card,
+    IllegalMove,
+    Placement,
+    Table,
+    Tent,
+    Terrain,
+    Token,
+)
+from campsolver.solver.core.budget import Budget, SolveInterrupted
+from campsolver.solver.core.proof import Proof
+
+from campsolver.v1 import campsite_pb2 as pb
+from campsolver.v1 import common_pb2
+
+#: Request size limits (RESOURCE_EXHAUSTED beyond them).
+MAX_TABLE_CARDS = 120
+MAX_HAND = 10
+MAX_DECK = 600
+MAX_TOP = 1000
+#: Cells must lie within this distance of the origin (keeps grids bounded).
+MAX_COORDINATE = 1000
+#: A hint's budget when the request names none (the deadline still caps it).
+DEFAULT_HINT_SECONDS = 2.0
+
+TERRAIN_FROM_PROTO = {
+    pb.TERRAIN_DESERT: Terrain.DESERT,
+    pb.TERRAIN_FOREST: Terrain.FOREST,
+    pb.TERRAIN_MEADOW: Terrain.MEADOW,
+    pb.TERRAIN_MOUNTAINS: Terrain.MOUNTAINS,
+    pb.TERRAIN_WATER: Terrain.WATER,
+    pb.TERRAIN_TRAIL: Terrain.TRAIL,
+}
+TERRAIN_TO_PROTO = {t: n for n, t in TERRAIN_FROM_PROTO.items()}
+TOKEN_FROM_PROTO = {
+    pb.TENT_TOKEN_DESERT: Token.DESERT,
+    pb.TENT_TOKEN_FOREST: Token.FOREST,
+    pb.TENT_TOKEN_MEADOW: Token.MEADOW,
+    pb.TENT_TOKEN_MOUNTAINS: Token.MOUNTAINS,
+    pb.TENT_TOKEN_WATER: Token.WATER,
+    pb.TENT_TOKEN_TRAIL: Token.TRAIL,
+    pb.TENT_TOKEN_WILDERNESS: Token.WILDERNESS,
+}
+TOKEN_TO_PROTO = {t: n for n, t in TOKEN_FROM_PROTO.items()}
+
+
+# --- conversions ----------------------------------------------------------------------------------------
+
+
+def card_from_proto(message: pb.CampsiteCard, field: str) -> Card:
+    try:
+        if message.text:
+            require(
+                not (message.rows or message.first or message.second or message.fair_weather),
+                field,
+                "give the card either as text or field by field, not both",
+            )
+            return rules.parse_card(message.text)
+        require(
+            len(message.rows) == CARD_ROWS and all(len(row) == CARD_COLS for row in message.rows),
+            f"{field}.rows",
+            f"a card is {CARD_ROWS} rows of {CARD_COLS} squares ('#' coloured, '.' empty), got {list(message.rows)}",
+        )
+        first = TERRAIN_FROM_PROTO.get(message.first)
+        second = TERRAIN_FROM_PROTO.get(message.second)
+        require(first is not None, f"{field}.first", "unknown or unspecified terrain")
+        require(second is not None, f"{field}.second", "unknown or unspecified terrain")
+        require(first != second, f"{field}.second", "a card shows two different terrains")
+        return Card((first, second), rules.pattern_from_rows(list(message.rows)), message.fair_weather)
+    except IllegalMove as error:
+        raise InvalidArgument(field, str(error)) from None
+
+
+def card_to_proto(card: Card) -> pb.CampsiteCard:
+    return pb.CampsiteCard(text=card.text())
+
+
+def _coordinate(value: int, field: str) -> int:
+    require(abs(value) <= MAX_COORDINATE, field, f"must be within +-{MAX_COORDINATE}")
+    return value
+
+
+def placement_from_proto(message: pb.CampsitePlacement, field: str) -> Placement:
+    require(message.HasField("card"), f"{field}.card", "a placement needs its card")
+    card = card_from_proto(message.card, f"{field}.card")
+    require(0 <= message.rotation <= 3, f"{field}.rotation", "quarter turns clockwise, 0-3")
+    return Placement(
+        card, _coordinate(message.row, f"{field}.row"), _coordinate(message.col, f"{field}.col"), message.rotation
+    )
+
+
+def placement_to_proto(placement: Placement) -> pb.CampsitePlacement:
+    return pb.CampsitePlacement(
+        card=card_to_proto(placement.card), row=placement.row, col=placement.col, rotation=placement.rotation
+    )
+
+
+def token_from_proto(value: int, field: str) -> Token:
+    token = TOKEN_FROM_PROTO.get(value)
+    require(token is not None, field, "unknown or unspecified tent token")
+    assert token is not None
+    return token
+
+
+def tent_from_proto(message: pb.CampsiteTent, field: str) -> Tent:
+    require(0 <= message.player < rules.MAX_PLAYERS, f"{field}.player", f"a seat 0-{rules.MAX_PLAYERS - 1}")
+    return Tent(
+        message.player,
+        token_from_proto(message.token, f"{field}.token"),
+        _coordinate(message.row, f"{field}.row"),
+        _coordinate(message.col, f"{field}.col"),
+    )
+
+
+def tent_to_proto(tent: Tent) -> pb.CampsiteTent:
+    return pb.CampsiteTent(player=tent.player, token=TOKEN_TO_PROTO[tent.token], row=tent.row, col=tent.col)
+
+
+def table_from_proto(message: pb.CampsiteTable, field: str) -> Table:
+    require_limit(len(message.placements), MAX_TABLE_CARDS, f"{field}.placements", "table size (cards)")
+    require_limit(
+        len(message.tents), rules.MAX_PLAYERS * len(rules.ALL_TOKENS), f"{field}.tents", "tents on the table"
+    )
+    table = Table()
+    for index, placement_message in enumerate(message.placements):
+        name = f"{field}.placements[{index}]"
+        placement = placement_from_proto(placement_message, name)
+        try:
+            table = table.place(placement)
+        except IllegalMove as error:
+            raise InvalidArgument(name, str(error)) from None
+    used: set[tuple[int, Token]] = set()
+    for index, tent_message in enumerate(message.tents):
+        name = f"{field}.tents[{index}]"
+        tent = tent_from_proto(tent_message, name)
+        require((tent.player, tent.token) not in used, f"{name}.token", "token already used by this player")
+        used.add((tent.player, tent.token))
+        try:
+            table = table.pitch(tent)
+        except IllegalMove as error:
+            raise InvalidArgument(name, str(error)) from None
+    return table
+
+
+def table_to_proto(table: Table) -> pb.CampsiteTable:
+    return pb.CampsiteTable(
+        placements=[placement_to_proto(p) for p in table.placements], tents=[tent_to_proto(t) for t in table.tents]
+    )
+
+
+def _players(requested: int, table: Table, player: int, field: str) -> int:
+    seats = max([player + 1] + [t.player + 1 for t in table.tents])
+    if requested == 0:
+        return max(2, seats)
+    require(rules.MIN_PLAYERS <= requested <= rules.MAX_PLAYERS, field, f"{rules.MIN_PLAYERS}-{rules.MAX_PLAYERS}")
+    require(requested >= seats, field, f"the table has tents of seat {seats - 1}")
+    return requested
+
+
+def _deck(cards: Sequence[pb.CampsiteCard], field: str) -> tuple[Card, ...]:
+    require_limit(len(cards), MAX_DECK, field, "deck size")
+    if not cards:
+        return rules.default_deck()
+    return tuple(card_from_proto(c, f"{field}[{i}]") for i, c in enumerate(cards))
+
+
+class Turn:
+    """A validated decision: table, hand, unused tokens, mover, players, deck."""
+
+    def __init__(self, message: pb.CampsiteTurnState, field: str) -> None:
+        self.table = table_from_proto(message.table, f"{field}.table")
+        require(len(message.hand) >= 1, f"{field}.hand", "the mover needs at least one card")
+        require_limit(len(message.hand), MAX_HAND, f"{field}.hand", "hand size")
+        self.hand = tuple(card_from_proto(c, f"{field}.hand[{i}]") for i, c in enumerate(message.hand))
+        require(0 <= message.player < rules.MAX_PLAYERS, f"{field}.player", f"a seat 0-{rules.MAX_PLAYERS - 1}")
+        self.player = message.player
+        self.players = _players(message.players, self.table, self.player, f"{field}.players")
+        pitched = {t.token for t in self.table.tents if t.player == self.player}
+        if message.tokens:
+            tokens: list[Token] = []
+            for index, value in enumerate(message.tokens):
+                name = f"{field}.tokens[{index}]"
+                token = token_from_proto(value, name)
+                require(token not in pitched, name, f"token {token.name} is already used: it stands on the table")
+                require(token not in tokens, name, f"token {token.name} is listed twice")
+                tokens.append(token)
+            self.tokens = tuple(tokens)
+        else:
+            self.tokens = tuple(t for t in rules.ALL_TOKENS if t not in pitched)
+        require(bool(self.tokens), f"{field}.tokens", "the mover has no tent token left this round")
+        self.deck = _deck(message.deck, f"{field}.deck")
+        require(bool(self.table.placements), f"{field}.table.placements", "a turn starts from the two starting cards")
+
+    def to_proto(self) -> pb.CampsiteTurnState:
+        return pb.CampsiteTurnState(
+            table=table_to_proto(self.table),
+            hand=[card_to_proto(c) for c in self.hand],
+            tokens=[TOKEN_TO_PROTO[t] for t in self.tokens],
+            player=self.player,
+            players=self.players,
+        )
+
+
+def play_to_proto(placement: Placement, tent: Tent) -> pb.CampsitePlay:
+    return pb.CampsitePlay(placement=placement_to_proto(placement), tent=tent_to_proto(tent))
+
+
+def play_label(placement: Placement, tent: Tent) -> str:
+    return f"lay {placement.label()}; tent {tent.token.name} at ({tent.row},{tent.col})"
+
+
+def _check_play(turn: Turn, placement: Placement, tent: Tent) -> None:
+    """Solvers enumerate plays their own way; the rules model must accept each before we answer."""
+    if placement.card not in turn.hand or tent.token not in turn.tokens or tent.player != turn.player:
+        raise RuntimeError(f"solver play {play_label(placement, tent)} is not open to the mover")
+    turn.table.place(placement).pitch(tent)
+
+
+# --- handlers -------------------------------------------------------------------------------------------
+
+
+def hint(request: pb.CampsiteServiceHintRequest, budget: Budget) -> pb.CampsiteServiceHintResponse:
+    require(request.HasField("state"), "state", "a turn is required")
+    require(request.top >= 0, "top", "must not be negative")
+    require_limit(request.top, MAX_TOP, "top", "alternatives")
+    turn = Turn(request.state, "state")
+    objective = request.objective
+    if objective == common_pb2.OBJECTIVE_UNSPECIFIED:
+        objective = common_pb2.OBJECTIVE_MARGIN if turn.players > 1 else common_pb2.OBJECTIVE_EXPECTED_SCORE
+    require(
+        objective in (common_pb2.OBJECTIVE_MARGIN, common_pb2.OBJECTIVE_EXPECTED_SCORE),
+        "objective",
+        "Campsite hints rank by MARGIN or EXPECTED_SCORE",
+    )
+    if not request.options.time_limit_seconds:
+        budget = budget.limited(DEFAULT_HINT_SECONDS)
+    result = hints.hint(
+        turn.table,
+        turn.hand,
+        turn.tokens,
+        turn.player,
+        turn.players,
+        turn.deck,
+        budget,
+        margin=objective == common_pb2.OBJECTIVE_MARGIN,
+        top=request.top or hints.DEFAULT_TOP,
+    )
+    for play in result.plays:
+        _check_play(turn, play.placement, play.tent)
+    best = result.plays[0].value if result.plays else 0.0
+    return pb.CampsiteServiceHintResponse(
+        alternatives=[
+            pb.CampsiteAlternative(
+                play=play_to_proto(p.placement, p.tent),
+                ranking=common_pb2.RankedAlternative(
+                    rank=i + 1,
+                    label=play_label(p.placement, p.tent),
+                    value=p.value,
+                    loss=max(best - p.value, 0.0),
+                    note="immediate gain + future estimate" + (" - best opponent's" if turn.players > 1 else ""),
+                ),
+                immediate_gain=p.immediate_gain,
+                future_estimate=p.future_estimate,
+                opponent_gain=p.opponent_gain,
+            )
+            for i, p in enumerate(result.plays)
+        ],
+        plays_ranked=result.plays_ranked,
+        objective=objective,
+        proof=common_pb2.PROOF_STATUS_HEURISTIC,
+        stats=common_pb2.SolveStats(
+            wall_time_seconds=result.wall_time_s,
+            states=result.placements,
+            method="ranked enumeration + future estimate",
+            interrupted=result.interrupted,
+        ),
+    )
+
+
+def _max_turn(request: pb.CampsiteServiceMaxScoreRequest, budget: Budget) -> pb.CampsiteServiceMaxScoreResponse:
+    turn = Turn(request.turn, "turn")
+    if request.method == pb.CAMPSITE_MAX_METHOD_CP_SAT:
+        try:
+            found = cpsat_turn.best_turn(
+                turn.table, turn.hand, turn.tokens, turn.player, budget, seed=request.options.seed
+            )
+        except SolveInterrupted:
+            found = None
+        if found is None or found.placement is None or found.tent is None:
+            return pb.CampsiteServiceMaxScoreResponse(
+                proof=common_pb2.PROOF_STATUS_UNSPECIFIED,
+                note="the budget ran out before CP-SAT found a play",
+                stats=common_pb2.SolveStats(method="cp-sat", interrupted=True),
+            )
+        _check_play(turn, found.placement, found.tent)
+        after = turn.table.place(found.placement).pitch(found.tent)
+        return pb.CampsiteServiceMaxScoreResponse(
+            score=found.score or 0,
+            gain=found.gain or 0,
+            proof=PROOF_TO_PROTO[found.proof] if found.proof else common_pb2.PROOF_STATUS_UNSPECIFIED,
+            plays=[play_to_proto(found.placement, found.tent)],
+            note="CP-SAT over every legal placement and tent square; proof from the solver status",
+            final_table=table_to_proto(after),
+            stats=common_pb2.SolveStats(
+                wall_time_seconds=found.wall_time_s,
+                bound=found.bound,
+                nodes=found.branches,
+                conflicts=found.conflicts,
+                states=found.candidates,
+                method="cp-sat",
+                interrupted=found.interrupted,
+            ),
+        )
+    search = best_turn_search(turn.table, turn.hand, turn.tokens, turn.player, turn.players, budget)
+    if not search.plays:
+        return pb.CampsiteServiceMaxScoreResponse(
+            proof=common_pb2.PROOF_STATUS_UNSPECIFIED,
+            note="the budget ran out before any placement was evaluated",
+            stats=common_pb2.SolveStats(method="exact enumeration", interrupted=True),
+        )
+    play = search.plays[0]
+    _check_play(turn, play.placement, play.tent)
+    after = turn.table.place(play.placement).pitch(play.tent)
+    proof = Proof.HEURISTIC if search.interrupted else Proof.EXACT
+    note = (
+        f"every play enumerated ({search.total} placements); {len(search.plays)} optimal"
+        if not search.interrupted
+        else f"interrupted after {search.evaluated} of {search.total} placements: best found, not proven"
+    )
+    return pb.CampsiteServiceMaxScoreResponse(
+        score=play.score,
+        gain=play.gain,
+        proof=PROOF_TO_PROTO[proof],
+        plays=[play_to_proto(play.placement, play.tent)],
+        optimal_plays=0 if search.interrupted else len(search.plays),
+        note=note,
+        final_table=table_to_proto(after),
+        stats=common_pb2.SolveStats(
+            wall_time_seconds=budget.elapsed(),
+            states=search.evaluated,
+            method="exact enumeration",
+            interrupted=search.interrupted,
+        ),
+    )
+
+
+def _max_round(request: pb.CampsiteServiceMaxScoreRequest, budget: Budget) -> pb.CampsiteServiceMaxScoreResponse:
+    message = request.round
+    require_limit(len(message.order), MAX_DECK, "round.order", "deck size")
+    order = [card_from_proto(c, f"round.order[{i}]") for i, c in enumerate(message.order)]
+    turns = message.turns or rules.TURNS_PER_ROUND
+    require(1 <= turns <= rules.TURNS_PER_ROUND, "round.turns", f"1-{rules.TURNS_PER_ROUND}")
+    needed = rules.STARTING_CARDS + max(rules.HAND_SIZE, turns)
+    require(
+        len(order) >= needed, "round.order", f"{turns} turns need at least {needed} cards (2 starting, a hand of 3)"
+    )
+    require(
+        request.method != pb.CAMPSITE_MAX_METHOD_CP_SAT, "method", "the best round has no CP-SAT model yet: use EXACT"
+    )
+    result = rounds.best_round(order, turns, budget)
+    return pb.CampsiteServiceMaxScoreResponse(
+        score=result.score,
+        gain=result.score,
+        proof=PROOF_TO_PROTO[result.proof],
+        plays=[play_to_proto(p, t) for p, t in result.plays],
+        note=result.note,
+        final_table=table_to_proto(result.table),
+        stats=common_pb2.SolveStats(
+            wall_time_seconds=budget.elapsed(),
+            bound=float(result.bound),
+            method="exact enumeration" if turns == 1 else "beam search + bound",
+            interrupted=result.interrupted,
+        ),
+    )
+
+
+def max_score(request: pb.CampsiteServiceMaxScoreRequest, budget: Budget) -> pb.CampsiteServiceMaxScoreResponse:
+    problem = request.WhichOneof("problem")
+    require(problem is not None, "problem", "give a `turn` or a `round`")
+    require(request.method in pb.CampsiteMaxMethod.values(), "method", "unknown method")
+    if problem == "turn":
+        return _max_turn(request, budget)
+    return _max_round(request, budget)
+
+
+def generate_puzzle(
+    request: pb.CampsiteServiceGeneratePuzzleRequest, budget: Budget
+) -> pb.CampsiteServiceGeneratePuzzleResponse:
+    grade = grade_from_proto(request.grade, puzzles.Grade)
+    try:
+        puzzle = puzzles.generate(request.seed, budget, grade=grade)
+    except LookupError as error:
+        raise InvalidArgument("grade", f"no puzzle of that grade for this seed: {error}") from None
+    placement, tent = puzzle.solution
+    tokens = ", ".join(t.name.title() for t in puzzle.tokens)
+    hand = "; ".join(c.text() for c in puzzle.hand)
+    question = (
+        f"Seat 0 holds {hand} and the tokens {tokens}: which single play (card, position, rotation, token, "
+        "square) gives seat 0 the highest round score as the table then stands?"
+    )
+    text = "\n".join(
+        [
+            f"Campsite puzzle (seed {puzzle.seed}, {puzzle.grade.value})",
+            render.table_text(puzzle.table),
+            render.LEGEND,
+            "Cards are 'XY rows': the two terrains, then the landscape card's two rows (# coloured, . empty); "
+            "rotations are quarter turns clockwise; a card is laid next to or over empty squares only.",
+            question,
+        ]
+    )
+    after = puzzle.table.place(placement).pitch(tent)
+    solution_text = "\n".join(
+        [
+            f"Best play (unique, proven by enumerating every play): {play_label(placement, tent)}",
+            f"Seat 0 then scores {puzzle.best}; the next best play scores {puzzle.second}.",
+            render.table_text(after),
+        ]
+    )
+    return pb.CampsiteServiceGeneratePuzzleResponse(
+        puzzle=common_pb2.PuzzleEnvelope(
+            seed=puzzle.seed,
+            grade=grade_to_proto(puzzle.grade),
+            evidence=[
+                common_pb2.DifficultyEvidence(
+                    name="near_best", value=puzzle.near_best, description="other plays within 1 point of the best"
+                ),
+                common_pb2.DifficultyEvidence(
+                    name="naive_shortfall",
+                    value=puzzle.naive_shortfall,
+                    description="points lost by a player who only looks at the new tent's own score",
+                ),
+                common_pb2.DifficultyEvidence(
+                    name="margin", value=puzzle.best - puzzle.second, description="best minus second-best score"
+                ),
+                common_pb2.DifficultyEvidence(
+                    name="attempts", value=puzzle.attempts, description="candidates drawn before this one"
+                ),
+            ],
+            unique=True,
+            proof=PROOF_TO_PROTO[puzzle.proof],
+            text=text,
+            svg=render.table_svg(puzzle.table),
+            solution_text=solution_text,
+            solution_svg=render.table_svg(after, highlight=placement, new_tent=tent),
+            question=question,
+        ),
+        state=pb.CampsiteTurnState(
+            table=table_to_proto(puzzle.table),
+            hand=[card_to_proto(c) for c in puzzle.hand],
+            tokens=[TOKEN_TO_PROTO[t] for t in puzzle.tokens],
+            player=0,
+            players=2,
+        ),
+        solution=play_to_proto(placement, tent),
+        best_score=puzzle.best,
+        second_best_score=puzzle.second,
+        stats=common_pb2.SolveStats(wall_time_seconds=budget.elapsed(), method="exact enumeration + cp-sat check"),
+    )
+
+
+def score(request: pb.CampsiteServiceScoreRequest, budget: Budget) -> pb.CampsiteServiceScoreResponse:
+    table = table_from_proto(request.table, "table")
+    players = _players(request.players, table, 0, "players")
+    tent_scores = [rules.score_tent(table, t) for t in table.tents]
+    totals = rules.player_scores(table, players)
+    return pb.CampsiteServiceScoreResponse(
+        scores=totals,
+        tents=[
+            pb.CampsiteTentScore(tent=tent_to_proto(s.tent), base=s.base, doubled=s.doubled, points=s.points)
+            for s in tent_scores
+        ],
+        details=[
+            common_pb2.ScoreDetail(
+                name=f"seat {s.tent.player} {s.tent.token.name.title()} at ({s.tent.row},{s.tent.col})"
+                + (" x2" if s.doubled else ""),
+                points=s.points,
+            )
+            for s in tent_scores
+        ],
+    )
+
+
+def legal_moves(request: pb.CampsiteServiceLegalMovesRequest, budget: Budget) -> pb.CampsiteServiceLegalMovesResponse:
+    require(request.HasField("state"), "state", "a turn is required")
+    turn = Turn(request.state, "state")
+    placements = turn.table.legal_placements(turn.hand)
+    table = turn.table
+    if request.HasField("after"):
+        placement = placement_from_proto(request.after, "after")
+        require(placement.card in turn.hand, "after.card", "the card is not in the hand")
+        try:
+            table = table.place(placement)
+        except IllegalMove as error:
+            raise InvalidArgument("after", str(error)) from None
+    return pb.CampsiteServiceLegalMovesResponse(
+        placements=[placement_to_proto(p) for p in placements],
+        tent_squares=[pb.CampsiteCell(row=r, col=c) for r, c in table.free_squares()],
+        tokens=[TOKEN_TO_PROTO[t] for t in turn.tokens],
+    )
+
+
+# --- examples ---------------------------------------------------------------------------------------------
+
+
+def _card(text: str) -> pb.CampsiteCard:
+    return pb.CampsiteCard(text=text)
+
+
+def example_turn() -> pb.CampsiteTurnState:
+    """A small table: the two starting cards, one more card, a tent of each seat; seat 0 to play."""
+    return pb.CampsiteTurnState(
+        table=pb.CampsiteTable(
+            placements=[
+                pb.CampsitePlacement(card=_card("DW ##./... x2"), row=0, col=0),
+                pb.CampsitePlacement(card=_card("MW ..#/#.."), row=0, col=3),
+                pb.CampsitePlacement(card=_card("FT ###/.#."), row=2, col=1, rotation=0),
+            ],
+            tents=[
+                pb.CampsiteTent(player=0, token=pb.TENT_TOKEN_WATER, row=1, col=1),
+                pb.CampsiteTent(player=1, token=pb.TENT_TOKEN_MEADOW, row=1, col=4),
+            ],
+        ),
+        hand=[_card("WP #.#/##."), _card("DM .#./###"), _card("FT #../... x2")],
+        player=0,
+        players=2,
+    )
+
+
+EXAMPLES: dict[str, Any] = {
+    "Hint": lambda: pb.CampsiteServiceHintRequest(
+        state=example_turn(), top=5, options=common_pb2.SolveOptions(time_limit_seconds=5.0)
+    ),
+    "MaxScore": lambda: pb.CampsiteServiceMaxScoreRequest(
+        turn=example_turn(), options=common_pb2.SolveOptions(time_limit_seconds=10.0)
+    ),
+    "GeneratePuzzle": lambda: pb.CampsiteServiceGeneratePuzzleRequest(
+        seed=7, options=common_pb2.SolveOptions(time_limit_seconds=20.0)
+    ),
+    "Score": lambda: pb.CampsiteServiceScoreRequest(table=example_turn().table, players=2),
+    "LegalMoves": lambda: pb.CampsiteServiceLegalMovesRequest(state=example_turn()),
+}
+
+HANDLERS: dict[str, Any] = {
+    "Hint": hint,
+    "MaxScore": max_score,
+    "GeneratePuzzle": generate_puzzle,
+    "Score": score,
+    "LegalMoves": legal_moves,
+}

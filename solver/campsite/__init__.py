@@ -1,0 +1,1 @@
+"""Campsite: terrain cards and tent tokens (rules model apart from its solvers)."""

@@ -1,0 +1,178 @@
+"""The best solo round of a known deck order: 1 to 7 turns from the two starting cards.
+
+order[0], order[1] are the starting cards, order[2..4] the hand, and after each turn the next card is drawn.
+
+What is proven, and where:
+- A single turn is solved exactly (every play enumerated): proof EXACT.
+- Longer rounds: a beam search over whole turns (plays ranked by immediate gain plus the hint's future estimate)
+  gives a legal sequence and its score, and a proven upper bound says how far it can be from optimal: each tent
+  scores at most 2 x min(8, squares featuring its terrain among the cards that can be on the table by the end)
+  (Wilderness: 2 x min(6, terrains on those cards)), summed over the best `turns` distinct tokens. Proof
+  EXACT only when the sequence reaches that bound, otherwise FEASIBLE_WITH_BOUND.
+- The window: every card of a round lies within the starting cards' bounding box grown by 3 squares per turn in
+  every direction (a card must touch the cards already laid and reaches at most 3 squares beyond them), so every
+  play, optimal or not, is inside it; the search enumerates all legal placements, which lie there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from campsolver.solver.campsite import hint as hints
+from campsolver.solver.campsite.evaluate import best_turn_search
+from campsolver.solver.campsite.rules import (
+    ALL_TOKENS,
+    FAIR_WEATHER_FACTOR,
+    HAND_SIZE,
+    STARTING_CARDS,
+    TURNS_PER_ROUND,
+    Card,
+    IllegalMove,
+    Placement,
+    Table,
+    Tent,
+    Terrain,
+    Token,
+    player_scores,
+    starting_table,
+)
+from campsolver.solver.core.budget import Budget
+from campsolver.solver.core.proof import Proof
+
+#: States kept per turn by the beam search.
+BEAM_WIDTH = 8
+#: Plays expanded per state.
+EXPANSIONS = 6
+
+
+@dataclass
+class RoundResult:
+    plays: list[tuple[Placement, Tent]]
+    score: int
+    bound: int
+    proof: Proof
+    table: Table
+    interrupted: bool
+    note: str
+
+
+def round_cards(order: Sequence[Card], turns: int) -> int:
+    return STARTING_CARDS + HAND_SIZE + turns - 1
+
+
+def check_order(order: Sequence[Card], turns: int) -> None:
+    if not 1 <= turns <= TURNS_PER_ROUND:
+        raise IllegalMove(f"a round has 1 to {TURNS_PER_ROUND} turns")
+    needed = STARTING_CARDS + max(HAND_SIZE, turns)
+    if len(order) < needed:
+        raise IllegalMove(f"{turns} turns need at least {needed} cards (2 starting, a hand of 3, one card a turn)")
+
+
+def upper_bound(order: Sequence[Card], turns: int) -> int:
+    """A proven bound on the round score (see the module docstring)."""
+    cards = list(order[: min(len(order), round_cards(order, turns))])
+    per_token = []
+    for token in ALL_TOKENS:
+        if token is Token.WILDERNESS:
+            seen = 0
+            for card in cards:
+                seen |= card.mask
+            base = min(6, bin(seen).count("1"))
+        else:
+            bit = Terrain(int(token)).bit
+            base = min(8, sum(len(card.pattern) for card in cards if card.mask & bit))
+        fair = any(card.fair_weather for card in cards)
+        per_token.append(base * (FAIR_WEATHER_FACTOR if fair else 1))
+    return sum(sorted(per_token, reverse=True)[:turns])
+
+
+@dataclass(frozen=True)
+class _Node:
+    table: Table
+    hand: tuple[Card, ...]
+    drawn: int  # cards of `order` taken so far
+    tokens: frozenset[Token]
+    plays: tuple[tuple[Placement, Tent], ...]
+    estimate: float
+
+
+def best_round(order: Sequence[Card], turns: int, budget: Budget) -> RoundResult:
+    check_order(order, turns)
+    table = starting_table(order[0], order[1])
+    start = _Node(table, tuple(order[2:5]), 5, frozenset(ALL_TOKENS), (), 0.0)
+    bound = upper_bound(order, turns)
+    if turns == 1:
+        search = best_turn_search(table, start.hand, ALL_TOKENS, 0, 1, budget)
+        if not search.plays:
+            return RoundResult([], 0, bound, Proof.HEURISTIC, table, True, "the budget ran out before any play")
+        play = search.plays[0]
+        after = table.place(play.placement).pitch(play.tent)
+        proof = Proof.HEURISTIC if search.interrupted else Proof.EXACT
+        note = (
+            "one turn: every legal play enumerated (exact)"
+            if not search.interrupted
+            else f"interrupted after {search.evaluated} of {search.total} placements: best found, not proven"
+        )
+        return RoundResult([(play.placement, play.tent)], play.score, bound, proof, after, search.interrupted, note)
+    beam = [start]
+    interrupted = False
+    for turn in range(turns):
+        cards_to_come = turns - turn - 1
+        unseen = list(order[beam[0].drawn :]) if beam else []
+        future = hints.future_model(unseen, cards_to_come)
+        children: list[_Node] = []
+        for node in beam:
+            if budget.expired():
+                interrupted = True
+                break
+            ranked = hints.rank_plays(
+                node.table, node.hand, node.tokens, 0, 1, future, budget, margin=False, top=EXPANSIONS
+            )
+            if ranked.interrupted:
+                interrupted = True
+                break
+            for play in ranked.plays:
+                table_after = node.table.place(play.placement).pitch(play.tent)
+                hand = list(node.hand)
+                hand.remove(play.placement.card)
+                drawn = node.drawn
+                if drawn < len(order):
+                    hand.append(order[drawn])
+                    drawn += 1
+                score = player_scores(table_after, 1)[0]
+                children.append(
+                    _Node(
+                        table_after,
+                        tuple(hand),
+                        drawn,
+                        node.tokens - {play.tent.token},
+                        (*node.plays, (play.placement, play.tent)),
+                        score + play.future_estimate,
+                    )
+                )
+        if interrupted or not children:
+            interrupted = True
+            break
+        children.sort(key=lambda n: -n.estimate)
+        seen: set[tuple] = set()
+        beam = []
+        for child in children:
+            key = tuple(sorted((p.signature(), t) for p, t in child.plays))
+            if key in seen:
+                continue
+            seen.add(key)
+            beam.append(child)
+            if len(beam) == BEAM_WIDTH:
+                break
+    complete = [n for n in beam if len(n.plays) == turns]
+    if not complete:
+        return RoundResult([], 0, bound, Proof.HEURISTIC, table, True, "the budget ran out before a whole round")
+    best = max(complete, key=lambda n: player_scores(n.table, 1)[0])
+    score = player_scores(best.table, 1)[0]
+    proof = Proof.EXACT if score == bound else Proof.FEASIBLE_WITH_BOUND
+    note = (
+        f"beam search (width {BEAM_WIDTH}) found {score}; proven bound {bound} "
+        "(per-token maximum from the cards that can reach the table)"
+    )
+    return RoundResult(list(best.plays), score, bound, proof, best.table, interrupted, note)

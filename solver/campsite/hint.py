@@ -1,0 +1,253 @@
+"""Hints: every play of the turn ranked by immediate gain plus an estimate of what is still to come.
+
+Value of a play (card placement x token x square), for the mover m:
+
+    own  = immediate gain of m (new tent + changes to m's earlier tents) + future estimate of m's tents it touches
+    opp  = for each opponent k: immediate gain of k's tents + change of their future estimate; best opponent's
+    value = own - opp            (objective MARGIN, the multiplayer default)
+    value = own                  (objective EXPECTED_SCORE, the solo default)
+
+The future estimate of one tent is `open squares around it x P(a later card shows its terrain there) x fill`:
+- open squares: neighbours with no card or an empty square without a tent (a later card may still cover them);
+- P(terrain): the share of the unseen cards' squares that are coloured and feature the tent's terrain (for
+  Wilderness: that feature a terrain it does not see yet), computed from the deck minus every visible card;
+- fill: the expected share of open squares covered by the end of the round, 1 - exp(-FILL_RATE x cards still to be
+  laid after this turn), and doubled where a Fair Weather card is already adjacent.
+It is a heuristic (proof HEURISTIC); the bench measures it head to head against a greedy player.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from campsolver.solver.campsite.evaluate import Surroundings, TurnEvaluator
+from campsolver.solver.campsite.rules import (
+    CARD_SQUARES,
+    FAIR_WEATHER_FACTOR,
+    Card,
+    Placement,
+    Table,
+    Tent,
+    Terrain,
+    Token,
+)
+from campsolver.solver.core.budget import Budget, SolveInterrupted
+
+#: Per card laid later in the round, the share of a tent's open squares that gets covered (fitted by the bench).
+FILL_RATE = 0.06
+#: Alternatives returned when the caller does not say.
+DEFAULT_TOP = 20
+
+
+@dataclass(frozen=True)
+class RankedPlay:
+    placement: Placement
+    tent: Tent
+    value: float
+    immediate_gain: int
+    future_estimate: float
+    opponent_gain: int
+
+
+@dataclass
+class HintResult:
+    plays: list[RankedPlay]  # best first, at most `top`
+    plays_ranked: int
+    placements: int  # placements evaluated
+    total_placements: int
+    wall_time_s: float
+    interrupted: bool = False  # the budget ran out: only the first `placements` placements were ranked
+
+
+@dataclass(frozen=True)
+class FutureModel:
+    """Chances that a later card shows a terrain on an open square, and how many squares get filled."""
+
+    terrain_share: tuple[float, ...]  # per terrain: P(a square of an unseen card is coloured and features it)
+    new_terrain_share: tuple[float, ...]  # per mask of terrains seen: P(a square adds a terrain not in it)
+    fill: float
+
+    def tent_future(self, token: Token, around: Surroundings) -> float:
+        if not around.open or self.fill <= 0:
+            return 0.0
+        factor = FAIR_WEATHER_FACTOR if around.fair else 1
+        if token == Token.WILDERNESS:
+            missing = 6 - _POPCOUNT[around.seen]
+            if not missing:
+                return 0.0
+            return factor * min(missing, around.open * self.new_terrain_share[around.seen] * self.fill)
+        terrain_value = int(token)
+        room = 8 - around.values[terrain_value] // factor
+        return factor * min(room, around.open * self.terrain_share[terrain_value] * self.fill)
+
+
+_POPCOUNT = tuple(bin(mask).count("1") for mask in range(64))
+
+
+def future_model(unseen: Sequence[Card], cards_to_come: int) -> FutureModel:
+    if not unseen or cards_to_come <= 0:
+        return FutureModel((0.0,) * len(Terrain), (0.0,) * 64, 0.0)
+    squares = CARD_SQUARES * len(unseen)
+    by_mask: Counter[int] = Counter()
+    for card in unseen:
+        by_mask[card.mask] += len(card.pattern)
+    share = tuple(sum(n for mask, n in by_mask.items() if mask & t.bit) / squares for t in Terrain)
+    new_share = tuple(sum(n for mask, n in by_mask.items() if mask & ~seen) / squares for seen in range(64))
+    return FutureModel(share, new_share, 1.0 - math.exp(-FILL_RATE * cards_to_come))
+
+
+def unseen_cards(deck: Sequence[Card], table: Table, hand: Sequence[Card]) -> list[Card]:
+    """The deck minus the visible cards and the mover's hand (opponents' hands stay unseen)."""
+    left = Counter(deck)
+    for card in [p.card for p in table.placements] + list(hand):
+        if left[card] > 0:
+            left[card] -= 1
+    return sorted(left.elements())
+
+
+def rank_plays(
+    table: Table,
+    hand: Sequence[Card],
+    tokens: Iterable[Token],
+    player: int,
+    players: int,
+    future: FutureModel,
+    budget: Budget,
+    *,
+    margin: bool = True,
+    top: int = DEFAULT_TOP,
+) -> HintResult:
+    """The `top` best plays by the hint's value, and how many plays were ranked."""
+    tokens = sorted(set(tokens))
+    evaluator = TurnEvaluator(table, max(players, player + 1))
+    opponents = [k for k in range(evaluator.players) if k != player]
+    tent_future_now = {t: future.tent_future(t.token, s) for t, s in evaluator.tent_surroundings.items()}
+    far_values = sorted(
+        (
+            (around.values[token] + future.tent_future(token, around), cell, token, around.values[token])
+            for cell, around in evaluator.base_surroundings.items()
+            for token in tokens
+        ),
+        key=lambda item: (-item[0], item[1], item[2]),
+    )
+    token_values: dict[Surroundings, list[tuple[float, int, Token, int]]] = {}
+    heap: list[tuple[float, int, tuple]] = []  # the `top` best so far: (value, -order, details), min first
+    counter = 0
+    ranked = 0
+    placements = 0
+    try:
+        legal = table.legal_placements(hand, budget)
+    except SolveInterrupted:
+        return HintResult([], 0, 0, 0, budget.elapsed(), interrupted=True)
+    interrupted = False
+    for index, placement in enumerate(legal):
+        if index % 16 == 0 and budget.expired():
+            interrupted = True
+            break
+        effect = evaluator.effect(placement)
+        placements += 1
+        own_delta = effect.delta[player]
+        future_delta = [0.0] * evaluator.players
+        for tent, after in effect.changed:
+            future_delta[tent.player] += future.tent_future(tent.token, after) - tent_future_now[tent]
+        best_opponent = 0.0
+        best_opponent_now = 0
+        if opponents and margin:
+            best_opponent, best_opponent_now = max(
+                ((effect.delta[k] + future_delta[k], effect.delta[k]) for k in opponents), key=lambda x: x[0]
+            )
+        elif opponents:
+            best_opponent_now = max(effect.delta[k] for k in opponents)
+        base = own_delta + future_delta[player] - best_opponent
+        details = (own_delta, future_delta[player], best_opponent_now)
+        threshold = heap[0][0] if len(heap) >= top else -math.inf
+        for cell, around in effect.options:
+            by_value = token_values.get(around)
+            if by_value is None:
+                by_value = sorted(
+                    ((around.values[t] + future.tent_future(t, around), -int(t), t, around.values[t]) for t in tokens),
+                    reverse=True,
+                )
+                token_values[around] = by_value
+            for value, _, token, points in by_value:
+                total = base + value
+                if total <= threshold:
+                    break  # the rest of this square's tokens are no better; ties keep the earlier play
+                counter += 1
+                item = (total, -counter, (effect.placement, cell, token, points, value, *details))
+                if len(heap) < top:
+                    heapq.heappush(heap, item)
+                else:
+                    heapq.heappushpop(heap, item)
+                threshold = heap[0][0] if len(heap) >= top else -math.inf
+        blocked_far = sum(1 for cell in effect.reach if cell in evaluator.base_surroundings)
+        ranked += len(effect.options) * len(tokens) + len(far_values) - blocked_far * len(tokens)
+        for value, cell, token, points in far_values:  # best first
+            total = base + value
+            if total <= threshold:
+                break
+            if cell in effect.reach:
+                continue
+            counter += 1
+            item = (total, -counter, (effect.placement, cell, token, points, value, *details))
+            if len(heap) < top:
+                heapq.heappush(heap, item)
+            else:
+                heapq.heappushpop(heap, item)
+            threshold = heap[0][0] if len(heap) >= top else -math.inf
+    plays = []
+    for total, _, (placement, cell, token, points, value, own_delta, own_future, opponent_now) in sorted(
+        heap, reverse=True
+    ):
+        plays.append(
+            RankedPlay(
+                placement,
+                Tent(player, token, cell[0], cell[1]),
+                total,
+                own_delta + points,
+                own_future + value - points,
+                opponent_now,
+            )
+        )
+    return HintResult(plays, ranked, placements, len(legal), budget.elapsed(), interrupted)
+
+
+def hint(
+    table: Table,
+    hand: Sequence[Card],
+    tokens: Iterable[Token],
+    player: int,
+    players: int,
+    deck: Sequence[Card],
+    budget: Budget,
+    *,
+    margin: bool | None = None,
+    top: int = DEFAULT_TOP,
+    cards_to_come: int | None = None,
+) -> HintResult:
+    """Rank the plays of the mover's turn. `cards_to_come`: cards laid after this turn in the round (default:
+    the turns left by the tents on the table)."""
+    tokens = list(tokens)
+    if cards_to_come is None:
+        turns_total = 7 * max(players, 1)
+        cards_to_come = max(turns_total - len(table.tents) - 1, 0)
+    future = future_model(unseen_cards(deck, table, hand), cards_to_come)
+    if margin is None:
+        margin = players > 1
+    return rank_plays(table, hand, tokens, player, players, future, budget, margin=margin, top=top)
+
+
+def greedy_play(
+    table: Table, hand: Sequence[Card], tokens: Iterable[Token], player: int, players: int, budget: Budget
+) -> tuple[Placement, Tent]:
+    """The play with the best immediate own gain (ties: first in the rules model's order): the baseline."""
+    no_future = future_model((), 0)
+    result = rank_plays(table, hand, tokens, player, players, no_future, budget, margin=False, top=1)
+    if not result.plays:
+        raise SolveInterrupted("deadline")
+    best = result.plays[0]
+    return best.placement, best.tent

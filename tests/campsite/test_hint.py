@@ -1,0 +1,78 @@
+"""Campsite hints: legal, consistent with the rules model, exact when nothing is left to come, margin-aware."""
+
+from __future__ import annotations
+
+import pytest
+from campsolver.solver.campsite import hint as hints
+from campsolver.solver.campsite import rules as R
+from campsolver.solver.campsite.evaluate import TurnEvaluator, best_turn_search
+from campsolver.solver.campsite.rules import Placement, Tent, Token, parse_card
+from campsolver.solver.core.budget import Budget
+
+from tests.campsite.test_best_turn import random_table
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_hint_without_a_future_is_the_exact_best_turn(seed: int) -> None:
+    table, hand = random_table(seed, cards=6, tents=4)
+    tokens = [Token.WATER, Token.WILDERNESS, Token.FOREST]
+    result = hints.hint(
+        table, hand, tokens, 0, 2, R.default_deck(), Budget(30), top=5, cards_to_come=0, margin=False
+    )
+    exact = best_turn_search(table, hand, tokens, 0, 2, Budget(30))
+    assert result.plays[0].immediate_gain == exact.plays[0].gain
+    assert result.plays[0].value == exact.plays[0].gain  # own score, no future: value = immediate own gain
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_every_hinted_play_is_legal_and_its_gains_are_the_rules_model(seed: int) -> None:
+    table, hand = random_table(10 + seed, cards=7, tents=5)
+    tokens = [t for t in Token if t not in {x.token for x in table.tents if x.player == 0}]
+    result = hints.hint(table, hand, tokens, 0, 2, R.default_deck(), Budget(30), top=30, cards_to_come=6)
+    before = R.player_scores(table, 2)
+    values = [p.value for p in result.plays]
+    assert values == sorted(values, reverse=True) and len(values) == 30
+    assert result.plays_ranked >= len(values)
+    for play in result.plays:
+        after = R.player_scores(table.place(play.placement).pitch(play.tent), 2)
+        assert play.immediate_gain == after[0] - before[0]
+        assert play.opponent_gain == after[1] - before[1]
+        assert play.future_estimate >= -16
+
+
+def test_margin_objective_avoids_feeding_an_opponent() -> None:
+    # The opponent's Desert tent at (1,4) waits for Desert below it; our tent wants Desert too, far away.
+    table = R.starting_table(parse_card("MW #../..."), parse_card("MW ..#/..."))
+    table = table.pitch(Tent(1, Token.DESERT, 1, 4)).pitch(Tent(0, Token.DESERT, 1, 1))
+    hand = [parse_card("DF ###/##.")]
+    own = hints.hint(table, hand, [Token.FOREST], 0, 2, R.default_deck(), Budget(30), margin=False, top=400)
+    margin = hints.hint(table, hand, [Token.FOREST], 0, 2, R.default_deck(), Budget(30), margin=True, top=1)
+    best_margin = margin.plays[0]
+    assert best_margin.opponent_gain == 0
+    assert any(p.opponent_gain > 0 for p in own.plays)  # some plays do feed the opponent
+
+
+def test_future_estimate_prefers_open_surroundings() -> None:
+    future = hints.future_model(R.default_deck(), cards_to_come=10)
+    table = R.starting_table(parse_card("MW #../..."), parse_card("MW ..#/..."))
+    evaluator_open = TurnEvaluator(table, 1).base_surroundings[(1, 1)]
+    assert future.tent_future(Token.DESERT, evaluator_open) > 0
+    assert hints.future_model(R.default_deck(), cards_to_come=0).tent_future(Token.DESERT, evaluator_open) == 0
+
+
+def test_a_spent_budget_returns_what_was_ranked() -> None:
+    table, hand = random_table(3, cards=8, tents=5)
+    budget = Budget(0.001)
+    import time
+
+    time.sleep(0.01)
+    result = hints.hint(table, hand, list(Token), 0, 2, R.default_deck(), budget)
+    assert result.interrupted and result.placements <= result.total_placements
+    assert len(result.plays) <= result.plays_ranked  # nothing is reported that was not ranked
+
+
+def test_greedy_play_is_legal() -> None:
+    table, hand = random_table(5, cards=5, tents=3)
+    placement, tent = hints.greedy_play(table, hand, list(Token), 0, 2, Budget(30))
+    assert isinstance(placement, Placement)
+    table.place(placement).pitch(tent)
