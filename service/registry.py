@@ -34,7 +34,7 @@ GAME_TABLE: dict[str, tuple[str, str, str]] = {
     "deluxe-camping": ("campsolver.v1.deluxe_camping_pb2", "DeluxeCampingService", ""),
     "campsite": ("campsolver.v1.campsite_pb2", "CampsiteService", ""),
     "camper-tour": ("campsolver.v1.camper_tour_pb2", "CamperTourService", "camper_tour"),
-    "adventure-tours": ("campsolver.v1.adventure_tours_pb2", "AdventureToursService", ""),
+    "adventure-tours": ("campsolver.v1.adventure_tours_pb2", "AdventureToursService", "adventure_tours"),
 }
 
 
