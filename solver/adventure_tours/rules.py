@@ -456,6 +456,8 @@ def validate(state: State) -> None:
             raise ValueError(f"card {card} is not in the deck (0-{len(cfg.deck) - 1})")
         if count > 1:
             raise ValueError(f"card {card} lies in {count} places")
+    if len(counts) != len(cfg.deck):
+        raise ValueError(f"{len(cfg.deck) - len(counts)} cards of the deck lie nowhere")
     if len(state.seat_boards) != n or len(set(state.seat_boards)) != n:
         raise ValueError("every player needs a board of their own")
     if any(not 0 <= b < len(cfg.boards) for b in state.seat_boards):
@@ -775,7 +777,9 @@ def _settle(state: State) -> State:
         if step.kind == "play" and state.to_move != step.player:
             state = replace(state, to_move=step.player)
             continue
-        if step.kind in DECISION_STEPS and not _legal(state, step):
+        # A regular play is never skipped (a real player to move always holds a card; an empty hand here
+        # only happens in a public view whose other hands are unknown).
+        if step.kind in DECISION_STEPS and step.kind != "play" and not _legal(state, step):
             state = replace(state, pending=rest)
             continue
         break
