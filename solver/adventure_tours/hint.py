@@ -42,7 +42,7 @@ from campsolver.solver.core.proof import Proof
 from campsolver.solver.core.seeding import rng_for
 
 #: Unseen pools at most this large are tried exactly first.
-EXACT_POOL_LIMIT = 9
+EXACT_POOL_LIMIT = 7
 #: Share of the budget the exact attempt may use before sampling takes over.
 EXACT_BUDGET_SHARE = 0.4
 #: Samples per play per batch, and the fewest before a play can be screened out.
@@ -226,9 +226,7 @@ def sampled_values(
                     squares[index] += value * value
                     counts[index] += 1
             alive = _screen(alive, sums, squares, counts)
-            if all(counts[i] >= max_samples for i in alive) or len(alive) == 1 and counts[alive[0]] >= max_samples:
-                break
-            if len(plays) == 1 and counts[0] >= MIN_SAMPLES_BEFORE_SCREENING * 4:
+            if all(counts[i] >= max_samples for i in alive):
                 break
     except SolveInterrupted:
         interrupted = True
@@ -265,6 +263,7 @@ def hint(
     objective: Objective = Objective.MARGIN,
     seed: int = 0,
     allow_exact: bool = True,
+    max_samples: int = MAX_SAMPLES,
 ) -> HintResult:
     """Rank every play of `obs.player` (who must be the one to decide) within `budget`."""
     public = public_state(obs)
@@ -283,7 +282,7 @@ def hint(
             notes.append("exact expectimax ran out of its share of the budget; sampled instead")
     if len(plays) == 1:
         notes.append("only one legal play")
-    ranked, drawn, interrupted = sampled_values(obs, plays, objective, budget, seed)
+    ranked, drawn, interrupted = sampled_values(obs, plays, objective, budget, seed, max_samples)
     ranked.sort(key=lambda r: (r.samples > 0, r.value), reverse=True)
     return HintResult(
         ranked, Proof.HEURISTIC, "monte-carlo", samples=drawn, interrupted=interrupted, objective=objective, notes=notes
