@@ -11,7 +11,16 @@ from campsolver.service.games.shared import PROOF_TO_PROTO, grade_from_proto, gr
 from campsolver.solver.adventure_tours import hint as hints
 from campsolver.solver.adventure_tours import puzzle as puzzles
 from campsolver.solver.adventure_tours import rules, search
-from campsolver.solver.adventure_tours.deck import DEFAULT_DECK, DESERT, EXPERT_BOARDS, Ability, Act, Board, Card, Colour
+from campsolver.solver.adventure_tours.deck import (
+    DEFAULT_DECK,
+    DESERT,
+    EXPERT_BOARDS,
+    Ability,
+    Act,
+    Board,
+    Card,
+    Colour,
+)
 from campsolver.solver.adventure_tours.information import Observation, observe, public_state
 from campsolver.solver.adventure_tours.rules import (
     Accept,
@@ -98,7 +107,7 @@ def _card_from_proto(message: pb.AdventureCard, field: str, index: int) -> Card:
 
 
 def _board_from_proto(message: pb.AdventureBoard, field: str) -> Board:
-    ability = ABILITY_FROM_PROTO.get(message.ability, None) if message.ability else Ability.NONE
+    ability = ABILITY_FROM_PROTO.get(message.ability) if message.ability else Ability.NONE
     require(ability is not None, f"{field}.ability", "unknown ability")
     start = (message.technology, message.provisions, message.clothing)
     require(all(0 <= s <= MAX_CARD_NUMBER for s in start), field, f"starting values must be 0-{MAX_CARD_NUMBER}")
@@ -391,7 +400,9 @@ def hint(request: pb.AdventureToursServiceHintRequest, budget: Budget) -> pb.Adv
     )
 
 
-def max_score(request: pb.AdventureToursServiceMaxScoreRequest, budget: Budget) -> pb.AdventureToursServiceMaxScoreResponse:
+def max_score(
+    request: pb.AdventureToursServiceMaxScoreRequest, budget: Budget
+) -> pb.AdventureToursServiceMaxScoreResponse:
     require(request.HasField("state"), "state", "a position is required")
     parsed = parse_state(request.state, allow_small=True)
     # The search ends with the current round: the game is cut to this round.
@@ -579,4 +590,4 @@ HANDLERS: dict[str, Any] = {
     "LegalMoves": legal_moves,
 }
 
-__all__ = ["HANDLERS", "EXAMPLES", "RequestError", "observe"]
+__all__ = ["EXAMPLES", "HANDLERS", "RequestError", "observe"]

@@ -501,11 +501,9 @@ def _action_choices(state: State, actor: int, card: int) -> list[Action]:
             for c in state.hands[actor]
             if cfg.colour[c] == cfg.colour[card] and state.can_join(actor, c)
         ]
-    elif act is Act.DISCARD_MEMBER:
+    elif act is Act.DISCARD_MEMBER or act is Act.STEAL_MEMBER:
         choices = [Target(p) for p in _players(state) if state.members[p]]
-    elif act is Act.STEAL_MEMBER:
-        choices = [Target(p) for p in _players(state) if state.members[p]]
-    return choices + [Skip()] if choices else []
+    return [*choices, Skip()] if choices else []
 
 
 def _legal(state: State, step: Step) -> list[Action]:
@@ -533,7 +531,7 @@ def _legal(state: State, step: Step) -> list[Action]:
         return [Accept(), Skip()] if usable and _action_choices(state, p, card) else []
     if kind == "offer_d":
         placeable = [Place(c) for c in state.hands[p] if state.can_join(p, c)]
-        return placeable + [Skip()] if placeable else []
+        return [*placeable, Skip()] if placeable else []
     if kind == "offer_e":
         return [Accept(), Skip()] if _action_choices(state, p, step.card) else []
     if kind == "offer_f":
@@ -547,7 +545,7 @@ def _legal(state: State, step: Step) -> list[Action]:
 
 
 def _set(rows: tuple[tuple[int, ...], ...], player: int, row: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
-    return rows[:player] + (row,) + rows[player + 1 :]
+    return (*rows[:player], row, *rows[player + 1:])
 
 
 def _without(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
@@ -611,7 +609,6 @@ def _member_steps(state: State, player: int, card: int, regular: bool) -> list[S
 
 def _resolve_decision(state: State, step: Step, rest: tuple[Step, ...], action: object) -> State:
     p = step.player
-    cfg = state.config
     kind = step.kind
     if kind == "play":
         assert isinstance(action, Play)
@@ -672,15 +669,12 @@ def _resolve_decision(state: State, step: Step, rest: tuple[Step, ...], action: 
 
 
 def _set_int(values: tuple[int, ...], index: int, value: int) -> tuple[int, ...]:
-    return values[:index] + (value,) + values[index + 1 :]
+    return (*values[:index], value, *values[index + 1:])
 
 
 def _attack(state: State, attacker: int, card: int, target: int) -> State:
     act = state.config.action[card]
-    if act in (Act.DISCARD_EQUIPMENT, Act.STEAL_EQUIPMENT):
-        row_name = "equipment"
-    else:
-        row_name = "members"
+    row_name = "equipment" if act in (Act.DISCARD_EQUIPMENT, Act.STEAL_EQUIPMENT) else "members"
     row = getattr(state, row_name)
     if not row[target]:
         return state  # the card attacked was removed meanwhile (a double attack): nothing left to take

@@ -124,11 +124,8 @@ class _Search:
                 self.memo[state] = (value, None)
             return value, exact
         first = greedy_action(state)
-        if self.controlled(state):
-            # The greedy choice first: a good incumbent early makes the bound cut more.
-            actions = [first] + [a for a in state.legal_actions() if a != first]
-        else:
-            actions = [first]
+        # The greedy choice first: a good incumbent early makes the bound cut more.
+        actions = [first, *(a for a in state.legal_actions() if a != first)] if self.controlled(state) else [first]
         best_value, best_action, all_exact, pruned_max = -(10**9), None, True, -(10**9)
         for action in actions:
             self.path.append((state, action))

@@ -148,8 +148,8 @@ def test_every_hinted_play_is_legal_on_the_true_state() -> None:
 
 def test_sampled_hint_says_heuristic_with_standard_errors() -> None:
     from campsolver.solver.adventure_tours.rules import Config, new_game
-    from campsolver.solver.core.seeding import rng_for
     from campsolver.solver.core.game import sample_outcome
+    from campsolver.solver.core.seeding import rng_for
 
     state = new_game(Config(3))
     rng = rng_for(0, "deal")

@@ -216,7 +216,8 @@ def test_attacking_yourself_is_not_parried() -> None:
 
 def test_ability_extra_equipment_after_the_turn() -> None:
     cards = [card(R, 1, money=2), card(B, 9, value=2), card(Y, 9), *filler(5)]
-    state = table(cards, [[0, 1, 2], [3], [4]], pile=[5, 6, 7], abilities=[Ability.EXTRA_EQUIPMENT] + [Ability.NONE] * 2)
+    abilities = [Ability.EXTRA_EQUIPMENT, Ability.NONE, Ability.NONE]
+    state = table(cards, [[0, 1, 2], [3], [4]], pile=[5, 6, 7], abilities=abilities)
     after = state.child(Play(0, True))
     assert after.current_player() == 0 and after.step().kind == "offer_a"
     after = draw_all(after.child(Place(1)))
