@@ -360,3 +360,18 @@ def test_variation_one_reshuffles_boards_uniformly() -> None:
     outcomes = state.chance_outcomes()
     assert len(outcomes) == 6 * 5 * 4 and sum(p for _, p in outcomes) == 1
     assert state.child(outcomes[7][0]).seat_boards == outcomes[7][0]
+
+
+def test_default_deck_summary_figures() -> None:
+    from campsolver.solver.adventure_tours.deck import DEFAULT_DECK, deck_summary
+
+    summary = deck_summary()
+    assert summary["cards"] == 102 and summary["per_colour"] == {"RED": 34, "BLUE": 34, "YELLOW": 34}
+    assert summary["demand_range"] == (1, 9) and summary["total_money"] == 315
+    assert summary["mean_demand"] == 4.647 and summary["mean_value"] == 2.118 and summary["kinds"] == 96
+    assert summary["actions"]["Pater Miller"] == 9 and summary["actions"]["none"] == 27
+    assert {c.action for c in DEFAULT_DECK} == set(Act)  # every Guide action is in the deck
+    for low, high in zip(sorted({c.demand for c in DEFAULT_DECK}), sorted({c.demand for c in DEFAULT_DECK})[1:]):
+        assert min(c.money for c in DEFAULT_DECK if c.demand == high) >= max(
+            c.money for c in DEFAULT_DECK if c.demand == low
+        )
