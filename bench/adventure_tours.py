@@ -154,6 +154,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--only", default="latency,games")
+    parser.add_argument("--pairings", default="greedy,random,reference", help="which tournaments to play")
+    parser.add_argument("--out", default="adventure_tours", help="JSON file name under bench/results")
     args = parser.parse_args(argv)
     if args.quick:
         args.games, args.positions = 30, 10
@@ -164,16 +166,19 @@ def main(argv: list[str] | None = None) -> None:
         payload["latency"] = rows
     if "games" in args.only:
         hero = hint_player(args.budget)
-        rows = [
-            tournament("hint vs 2 greedy", hero, greedy_player, args.games, args.seed),
-            tournament("hint vs 2 random", hero, random_player, args.games, args.seed),
-            tournament("greedy vs 2 random", greedy_player, random_player, args.games, args.seed),
-        ]
+        pairings = args.pairings.split(",")
+        rows = []
+        if "greedy" in pairings:
+            rows.append(tournament("hint vs 2 greedy", hero, greedy_player, args.games, args.seed))
+        if "random" in pairings:
+            rows.append(tournament("hint vs 2 random", hero, random_player, args.games, args.seed))
+        if "reference" in pairings:
+            rows.append(tournament("greedy vs 2 random", greedy_player, random_player, args.games, args.seed))
         print_table(
             f"Adventure Tours 3-player games, seats rotated, hint budget {args.budget} s per decision", rows
         )
         payload["games"] = rows
-    write_json("adventure_tours", payload)
+    write_json(args.out, payload)
 
 
 if __name__ == "__main__":

@@ -364,7 +364,7 @@ def hint(request: pb.AdventureToursServiceHintRequest, budget: Budget) -> pb.Adv
     started = time.monotonic()
     result = hints.hint(obs, budget, objective=objective, seed=request.options.seed)
     view = public_state(obs)
-    best = result.plays[0].value
+    best = result.plays[0].value if result.plays[0].samples or result.proof is Proof.EXACT else 0.0
     alternatives = []
     for rank, item in enumerate(result.plays, start=1):
         ranking = common_pb2.RankedAlternative(rank=rank, label=puzzles.play_label(view, item.play))

@@ -141,6 +141,18 @@ def enumerate_plays(state: State, mover: int, budget: Budget | None = None) -> l
     return plays
 
 
+def greedy_play(state: State, mover: int) -> tuple[Action, ...]:
+    """The greedy rule's play (its decisions until the play ends, as `enumerate_plays` cuts them)."""
+    line: list[Action] = []
+    while True:
+        action = greedy_action(state)
+        line.append(action)
+        state = state.child(action)
+        step = state.step()
+        if state.current_player() != mover or step is None or step.kind == "play":
+            return tuple(line)
+
+
 def apply_play(state: State, play: tuple[Action, ...]) -> State:
     for action in play:
         state = state.child(action)
@@ -269,8 +281,17 @@ def hint(
     public = public_state(obs)
     if public.current_player() != obs.player:
         raise ValueError("it is not this player's decision")
-    plays = enumerate_plays(public, obs.player, budget)
     notes: list[str] = []
+    try:
+        plays = enumerate_plays(public, obs.player, budget)
+    except SolveInterrupted:
+        # Listing the plays alone outran the budget: answer in time with the greedy play, unevaluated.
+        play = greedy_play(public, obs.player)
+        return HintResult(
+            [RankedPlay(play, float("nan"), float("nan"), 0)], Proof.HEURISTIC, "greedy fallback",
+            interrupted=True, objective=objective,
+            notes=["the budget ended while listing the plays: the greedy play, not evaluated"],
+        )
     if allow_exact and len(unseen_pool(obs)) <= EXACT_POOL_LIMIT:
         try:
             values, nodes = exact_values(obs, plays, objective, budget.sub_budget(EXACT_BUDGET_SHARE))

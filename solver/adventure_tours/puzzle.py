@@ -15,7 +15,7 @@ from html import escape
 
 from campsolver.solver.adventure_tours import rules
 from campsolver.solver.adventure_tours.deck import COLOURS
-from campsolver.solver.adventure_tours.hint import apply_play, enumerate_plays
+from campsolver.solver.adventure_tours.hint import apply_play, enumerate_plays, greedy_play
 from campsolver.solver.adventure_tours.policies import greedy_action
 from campsolver.solver.adventure_tours.rules import Action, Config, State, action_label, card_label
 from campsolver.solver.adventure_tours.search import MaxObjective, Others, maximise
@@ -121,8 +121,8 @@ def generate(seed: int, budget: Budget, grade: Grade | None = None) -> Puzzle | 
         margin = values[0][1] - values[1][1]
         if margin < MIN_MARGIN:
             continue
-        greedy_play = _greedy_play(state)
-        greedy_value = next((v for p, v in values if p == greedy_play), values[-1][1])
+        greedy = greedy_play(state, state.current_player())
+        greedy_value = next((v for p, v in values if p == greedy), values[-1][1])
         shortfall = values[0][1] - greedy_value
         found = grade_of(shortfall, nodes)
         if grade is not None and found is not grade:
@@ -132,19 +132,6 @@ def generate(seed: int, budget: Budget, grade: Grade | None = None) -> Puzzle | 
             proof,
         )
     return None
-
-
-def _greedy_play(state: State) -> tuple[Action, ...]:
-    player = state.current_player()
-    line: list[Action] = []
-    s = state
-    while True:
-        action = greedy_action(s)
-        line.append(action)
-        s = s.child(action)
-        step = s.step()
-        if s.current_player() != player or step is None or step.kind == "play":
-            return tuple(line)
 
 
 # --- rendering --------------------------------------------------------------------------------------------------

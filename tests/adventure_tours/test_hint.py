@@ -160,3 +160,25 @@ def test_sampled_hint_says_heuristic_with_standard_errors() -> None:
     result = hints.hint(obs, Budget(0.5))
     assert result.proof is Proof.HEURISTIC and result.method == "monte-carlo"
     assert all(r.standard_error > 0 for r in result.plays if r.samples >= 2)
+
+
+def test_standard_errors_cover_the_exact_value_about_95_percent_of_the_time() -> None:
+    """Coverage of the sampled standard error against the exact value over many independent short runs."""
+    state = tiny_position()
+    obs = observe(state, 0)
+    exact = hints.hint(obs, Budget(30)).plays[0]
+    covered = 0
+    runs = 60
+    for seed in range(runs):
+        (estimate,), _, _ = hints.sampled_values(
+            obs, [exact.play], hints.Objective.MARGIN, Budget(30), seed=1000 + seed, max_samples=48
+        )
+        covered += abs(estimate.value - exact.value) <= 1.96 * estimate.standard_error
+    assert covered >= 0.85 * runs  # nominal 95%; binomial noise and small-sample t effects allowed
+
+
+def test_a_budget_too_short_to_list_the_plays_still_answers_a_legal_play() -> None:
+    state = late_round(2)
+    result = hints.hint(observe(state, state.current_player()), Budget(1e-6))
+    assert result.interrupted and len(result.plays) >= 1
+    hints.apply_play(state, result.plays[0].play)

@@ -182,3 +182,16 @@ def test_cli_bad_input_is_one_line_and_exit_2() -> None:
     )
     assert result.returncode == 2
     assert result.stderr.strip().count("\n") == 0 and "state.players[0].hand[" in result.stderr
+
+
+def test_expert_boards_reach_the_legal_plays() -> None:
+    from campsolver.solver.core.budget import Budget
+
+    request = service.EXAMPLES["LegalMoves"]()
+    request.state.rules.expert = True
+    mover = request.state.to_move
+    for q, player in enumerate(request.state.players):
+        player.board = 5 if q == mover else (q + 1) % 5  # the canyon: another complete turn
+    response = service.legal_moves(request, Budget(10))
+    kinds = {step.WhichOneof("choice") for move in response.moves for step in move.steps}
+    assert "accept" in kinds and "skip" in kinds  # the extra-turn offer is part of the plays
