@@ -371,7 +371,8 @@ def test_default_deck_summary_figures() -> None:
     assert summary["mean_demand"] == 4.647 and summary["mean_value"] == 2.118 and summary["kinds"] == 96
     assert summary["actions"]["Pater Miller"] == 9 and summary["actions"]["none"] == 27
     assert {c.action for c in DEFAULT_DECK} == set(Act)  # every Guide action is in the deck
-    for low, high in zip(sorted({c.demand for c in DEFAULT_DECK}), sorted({c.demand for c in DEFAULT_DECK})[1:]):
+    demands = sorted({c.demand for c in DEFAULT_DECK})
+    for low, high in zip(demands, demands[1:], strict=False):
         assert min(c.money for c in DEFAULT_DECK if c.demand == high) >= max(
             c.money for c in DEFAULT_DECK if c.demand == low
         )
