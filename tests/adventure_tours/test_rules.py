@@ -1,5 +1,6 @@
 """Every clause of the Adventure Tours rulebook and Guide pinned by a test on a hand-built table."""
 
+import itertools
 from fractions import Fraction
 
 import pytest
@@ -372,7 +373,7 @@ def test_default_deck_summary_figures() -> None:
     assert summary["actions"]["Pater Miller"] == 9 and summary["actions"]["none"] == 27
     assert {c.action for c in DEFAULT_DECK} == set(Act)  # every Guide action is in the deck
     demands = sorted({c.demand for c in DEFAULT_DECK})
-    for low, high in zip(demands, demands[1:], strict=False):
+    for low, high in itertools.pairwise(demands):
         assert min(c.money for c in DEFAULT_DECK if c.demand == high) >= max(
             c.money for c in DEFAULT_DECK if c.demand == low
         )
