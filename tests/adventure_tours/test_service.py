@@ -191,7 +191,8 @@ def test_expert_boards_reach_the_legal_plays() -> None:
     request.state.rules.expert = True
     mover = request.state.to_move
     for q, player in enumerate(request.state.players):
-        player.board = 5 if q == mover else (q + 1) % 5  # the canyon: another complete turn
+        player.board = 1 if q == mover else 2 + q  # the arctic: optional draw and a gift after equipment
     response = service.legal_moves(request, Budget(10))
-    kinds = {step.WhichOneof("choice") for move in response.moves for step in move.steps}
-    assert "accept" in kinds and "skip" in kinds  # the extra-turn offer is part of the plays
+    gifts = [move for move in response.moves if len(move.steps) == 2 and move.steps[1].WhichOneof("choice") == "gift"]
+    equipment_plays = [move for move in response.moves if not move.steps[0].play.member]
+    assert len(gifts) == len(equipment_plays) * 2 * (1 + len(request.state.players))
