@@ -305,6 +305,11 @@ def hint(
         notes.append("only one legal play")
     ranked, drawn, interrupted = sampled_values(obs, plays, objective, budget, seed, max_samples)
     ranked.sort(key=lambda r: (r.samples > 0, r.value), reverse=True)
+    if not ranked[0].samples:
+        # Not one sample in time: lead with the greedy play rather than an arbitrary one.
+        fallback = greedy_play(public, obs.player)
+        ranked.sort(key=lambda r: r.play != fallback)
+        notes.append("the budget ended before any sample: the greedy play first, nothing evaluated")
     return HintResult(
         ranked, Proof.HEURISTIC, "monte-carlo", samples=drawn, interrupted=interrupted, objective=objective, notes=notes
     )
