@@ -72,9 +72,11 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return (centre - half, centre + half)
 
 
-def tournament(name: str, hero: Player, villain: Player, games: int, seed: int) -> dict[str, Any]:
-    wins = strict = 0
-    margins = []
+def tournament(
+    name: str, hero: Player, villain: Player, games: int, seed: int, progress: Callable[[dict], None] | None = None
+) -> dict[str, Any]:
+    """`games` seeded games (seat of the hero rotated); `progress` gets the running row every 10 games."""
+    results: list[tuple[bool, bool, int]] = []
     started = time.monotonic()
     for g in range(games):
         seat = g % 3
@@ -82,9 +84,17 @@ def tournament(name: str, hero: Player, villain: Player, games: int, seed: int) 
         players[seat] = hero
         totals = play_game(players, seed * 100_000 + g)
         best_other = max(t for q, t in enumerate(totals) if q != seat)
-        wins += totals[seat] >= best_other
-        strict += totals[seat] > best_other
-        margins.append(totals[seat] - best_other)
+        results.append((totals[seat] >= best_other, totals[seat] > best_other, totals[seat] - best_other))
+        if progress is not None and (g + 1) % 10 == 0:
+            progress(_row(name, results, started))
+    return _row(name, results, started)
+
+
+def _row(name: str, results: list[tuple[bool, bool, int]], started: float) -> dict[str, Any]:
+    games = len(results)
+    wins = sum(r[0] for r in results)
+    strict = sum(r[1] for r in results)
+    margins = [r[2] for r in results]
     low, high = wilson(wins, games)
     return {
         "pairing": name,
@@ -167,13 +177,21 @@ def main(argv: list[str] | None = None) -> None:
     if "games" in args.only:
         hero = hint_player(args.budget)
         pairings = args.pairings.split(",")
-        rows = []
-        if "greedy" in pairings:
-            rows.append(tournament("hint vs 2 greedy", hero, greedy_player, args.games, args.seed))
-        if "random" in pairings:
-            rows.append(tournament("hint vs 2 random", hero, random_player, args.games, args.seed))
-        if "reference" in pairings:
-            rows.append(tournament("greedy vs 2 random", greedy_player, random_player, args.games, args.seed))
+        rows: list[dict[str, Any]] = []
+
+        def progress(row: dict[str, Any]) -> None:
+            # Partial results survive an interrupted run (a shared machine may not finish 300 games in time).
+            print(f"  {row['pairing']}: {row['games']} games, win rate {row['win_rate']:.3f}", flush=True)
+            write_json(args.out, {**payload, "games": [*rows, {**row, "partial": True}]})
+
+        plan = [
+            ("greedy", "hint vs 2 greedy", hero, greedy_player),
+            ("random", "hint vs 2 random", hero, random_player),
+            ("reference", "greedy vs 2 random", greedy_player, random_player),
+        ]
+        for key, name, first, others in plan:
+            if key in pairings:
+                rows.append(tournament(name, first, others, args.games, args.seed, progress))
         print_table(
             f"Adventure Tours 3-player games, seats rotated, hint budget {args.budget} s per decision", rows
         )
