@@ -159,9 +159,14 @@ def apply_play(state: State, play: tuple[Action, ...]) -> State:
     return state
 
 
-def rollout(state: State, round_index: int, policy: Policy = greedy_action) -> State:
-    """Play the rest of the round by `policy` (the pile's order must be known)."""
+def rollout(state: State, round_index: int, policy: Policy = greedy_action, budget: Budget | None = None) -> State:
+    """Play the rest of the round by `policy` (the pile's order must be known); a long round under a loaded
+    machine can take tens of milliseconds, so the budget is polled inside."""
+    steps = 0
     while not round_finished(state, round_index):
+        steps += 1
+        if budget is not None and steps % 8 == 0:
+            budget.check()
         if state.current_player() == CHANCE:
             (outcome, _), *_ = state.chance_outcomes()
             state = state.child(outcome)
@@ -232,7 +237,7 @@ def sampled_values(
             for index in alive:
                 for world in worlds:
                     budget.check()
-                    end = rollout(apply_play(world, plays[index]), obs.round_index)
+                    end = rollout(apply_play(world, plays[index]), obs.round_index, budget=budget)
                     value = objective_value(end, obs.player, objective)
                     sums[index] += value
                     squares[index] += value * value
