@@ -153,7 +153,9 @@ class Parsed:
     seat_boards: list[int]
 
 
-def parse_state(message: pb.AdventureToursState, field: str = "state", *, allow_small: bool = False) -> Parsed:
+def parse_state(
+    message: pb.AdventureToursState, field: str = "state", *, allow_small: bool = False, finished_ok: bool = False
+) -> Parsed:
     """Validate a position and every card in it; INVALID_ARGUMENT names the field at fault."""
     n = len(message.players)
     low = rules.MIN_SOLVER_PLAYERS if allow_small else rules.MIN_PLAYERS
@@ -210,7 +212,7 @@ def parse_state(message: pb.AdventureToursState, field: str = "state", *, allow_
         )
     else:
         require(
-            hidden < len(rest),
+            hidden < len(rest) or (finished_ok and hidden <= len(rest)),
             f"{field}.players",
             f"hand sizes do not add up: {hidden} hidden hand cards but only {len(rest)} cards are not on the table "
             "(the pile needs at least one)",
@@ -220,8 +222,10 @@ def parse_state(message: pb.AdventureToursState, field: str = "state", *, allow_
     require(message.round >= 0, f"{field}.round", "must be positive")
     require(round_index < config.rounds, f"{field}.round", f"the game has {config.rounds} rounds")
     mover_hand = hands[message.to_move]
-    require(mover_hand is not None, f"{field}.players[{message.to_move}].hand", "the player to move's hand is needed")
-    require(bool(mover_hand), f"{field}.players[{message.to_move}].hand", "empty: the round is already over")
+    if not finished_ok:
+        mover = f"{field}.players[{message.to_move}].hand"
+        require(mover_hand is not None, mover, "the player to move's hand is needed")
+        require(bool(mover_hand), mover, "empty: the round is already over")
     return Parsed(
         config, hands, sizes, equipment, members, pile, rest, list(discard), message.to_move, round_index, totals,
         boards,
@@ -514,7 +518,7 @@ def _with_rules(message: pb.AdventureToursState, rounds: int) -> pb.AdventureTou
 
 def score(request: pb.AdventureToursServiceScoreRequest, budget: Budget) -> pb.AdventureToursServiceScoreResponse:
     require(request.HasField("state"), "state", "a position is required")
-    parsed = parse_state(request.state)
+    parsed = parse_state(request.state, finished_ok=True)  # a round that is over can be scored too
     money = parsed.config.money
     incomes = [sum(money[c] for c in row) for row in parsed.members]
     scores = [max(0, inc - rules.HAND_PENALTY * size) for inc, size in zip(incomes, parsed.hand_sizes, strict=True)]

@@ -197,3 +197,14 @@ def test_expert_boards_reach_the_legal_plays() -> None:
     sponsors = {move.steps[0].play.card for move in response.moves if not move.steps[0].play.member}
     # Every equipment card: draw or not, times no gift or a gift to any player (yourself included).
     assert len(gifts) == len(sponsors) * 2 * (1 + len(request.state.players)) > 0
+
+
+def test_score_accepts_a_finished_round() -> None:
+    from campsolver.solver.core.budget import Budget
+
+    request = service.EXAMPLES["Score"]()
+    mover = request.state.players[request.state.to_move]
+    request.state.discard.extend(mover.hand)
+    del mover.hand[:]
+    response = service.score(request, Budget(10))
+    assert response.round_scores[request.state.to_move] == response.incomes[request.state.to_move]
