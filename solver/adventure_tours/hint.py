@@ -222,55 +222,68 @@ def sampled_values(
     seed: int,
     max_samples: int = MAX_SAMPLES,
 ) -> tuple[list[RankedPlay], int, bool]:
-    """Monte Carlo values with common random numbers and screening. Returns (plays, samples, interrupted)."""
+    """Monte Carlo values with common random numbers: every play still in the race is played out on the same
+    sampled worlds (other hands + pile order), a world counting only once every such play has been played on
+    it, so the comparisons stay paired. A play is screened out when the leader beats it on the shared worlds by
+    more than `SCREEN_Z` standard errors of the paired difference. Returns (plays, worlds drawn, interrupted)."""
     rng = rng_for(seed, "adventure-tours hint", obs.round_index)
-    sums = [0.0] * len(plays)
-    squares = [0.0] * len(plays)
-    counts = [0] * len(plays)
+    values: list[list[float]] = [[] for _ in plays]
     alive = list(range(len(plays)))
     drawn = 0
     interrupted = False
     try:
         while alive:
-            worlds = [determinise(obs, rng) for _ in range(BATCH)]
-            drawn += BATCH
-            for index in alive:
-                for world in worlds:
+            for _ in range(BATCH):
+                world = determinise(obs, rng)
+                drawn += 1
+                outcome = []
+                for index in alive:
                     budget.check()
                     end = rollout(apply_play(world, plays[index]), obs.round_index, budget=budget)
-                    value = objective_value(end, obs.player, objective)
-                    sums[index] += value
-                    squares[index] += value * value
-                    counts[index] += 1
-            alive = _screen(alive, sums, squares, counts)
-            if all(counts[i] >= max_samples for i in alive):
+                    outcome.append(objective_value(end, obs.player, objective))
+                for index, value in zip(alive, outcome, strict=True):
+                    values[index].append(value)
+            alive = _screen(alive, values)
+            if all(len(values[i]) >= max_samples for i in alive):
                 break
     except SolveInterrupted:
         interrupted = True
     ranked = []
     for index, play in enumerate(plays):
-        n = counts[index]
-        mean = sums[index] / n if n else float("-inf")
-        se = _standard_error(sums[index], squares[index], n)
-        ranked.append(RankedPlay(play, mean, se, n, screened=index not in alive))
+        sample = values[index]
+        n = len(sample)
+        mean = sum(sample) / n if n else float("-inf")
+        ranked.append(RankedPlay(play, mean, _standard_error(sample), n, screened=index not in alive))
     return ranked, drawn, interrupted
 
 
-def _standard_error(total: float, squares: float, n: int) -> float:
+def _standard_error(sample: list[float]) -> float:
+    n = len(sample)
     if n < 2:
         return float("inf") if n == 1 else float("nan")
-    mean = total / n
-    variance = max(squares / n - mean * mean, 0.0) * n / (n - 1)
+    mean = sum(sample) / n
+    variance = sum((x - mean) ** 2 for x in sample) / (n - 1)
     return math.sqrt(variance / n)
 
 
-def _screen(alive: list[int], sums: list[float], squares: list[float], counts: list[int]) -> list[int]:
-    if len(alive) <= 1 or min(counts[i] for i in alive) < MIN_SAMPLES_BEFORE_SCREENING:
+def _screen(alive: list[int], values: list[list[float]]) -> list[int]:
+    """Keep the plays the leader does not beat clearly on the worlds they share (paired differences)."""
+    if len(alive) <= 1 or min(len(values[i]) for i in alive) < MIN_SAMPLES_BEFORE_SCREENING:
         return alive
-    stats = {i: (sums[i] / counts[i], _standard_error(sums[i], squares[i], counts[i])) for i in alive}
-    leader = max(alive, key=lambda i: stats[i][0])
-    floor = stats[leader][0] - SCREEN_Z * stats[leader][1]
-    return [i for i in alive if stats[i][0] + SCREEN_Z * stats[i][1] >= floor]
+    means = {i: sum(values[i]) / len(values[i]) for i in alive}
+    leader = max(alive, key=lambda i: means[i])
+    kept = []
+    for i in alive:
+        if i == leader:
+            kept.append(i)
+            continue
+        shared = min(len(values[i]), len(values[leader]))
+        diffs = [values[leader][k] - values[i][k] for k in range(shared)]
+        mean = sum(diffs) / shared
+        se = _standard_error(diffs)
+        if not (se == 0.0 and mean > 0) and not mean > SCREEN_Z * se:
+            kept.append(i)
+    return kept
 
 
 def hint(
