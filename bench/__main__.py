@@ -56,6 +56,8 @@ def run_suite(name: str, quick: bool) -> None:
     elif name == "campsite":
         module = importlib.import_module("bench.campsite")
         module.main(["--quick"] if quick else [])
+    elif name == "adventure-tours":
+        importlib.import_module("bench.adventure_tours").main(["--quick"] if quick else [])
     print(f"({name}: {time.monotonic() - started:.1f} s)")
 
 

@@ -35,7 +35,7 @@ GAME_TABLE: dict[str, tuple[str, str, str]] = {
     "deluxe-camping": ("campsolver.v1.deluxe_camping_pb2", "DeluxeCampingService", "deluxe_camping"),
     "campsite": ("campsolver.v1.campsite_pb2", "CampsiteService", "campsite"),
     "camper-tour": ("campsolver.v1.camper_tour_pb2", "CamperTourService", "camper_tour"),
-    "adventure-tours": ("campsolver.v1.adventure_tours_pb2", "AdventureToursService", ""),
+    "adventure-tours": ("campsolver.v1.adventure_tours_pb2", "AdventureToursService", "adventure_tours"),
 }
 
 

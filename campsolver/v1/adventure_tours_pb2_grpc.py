@@ -26,9 +26,10 @@ if _version_not_supported:
 
 
 class AdventureToursServiceStub:
-    """Adventure Tours (expedition card game).
-    Not implemented yet: every RPC answers UNIMPLEMENTED until the game's issue lands. The request and response
-    messages carry only the shared fields so far; the game's state schema is added with its rules model.
+    """Adventure Tours (expedition card game): play a card to the right to raise one of three equipment values
+    (and draw), or on top as a member when its demand does not exceed that equipment (its action at once, no
+    draw). Members pay their money at the round end; every card left in hand costs 2 (never below 0).
+    Cards are identified by their index in the deck (`AdventureToursRules.deck`, or the documented default).
     """
 
     def __init__(self, channel):
@@ -65,41 +66,43 @@ class AdventureToursServiceStub:
 
 
 class AdventureToursServiceServicer:
-    """Adventure Tours (expedition card game).
-    Not implemented yet: every RPC answers UNIMPLEMENTED until the game's issue lands. The request and response
-    messages carry only the shared fields so far; the game's state schema is added with its rules model.
+    """Adventure Tours (expedition card game): play a card to the right to raise one of three equipment values
+    (and draw), or on top as a member when its demand does not exceed that equipment (its action at once, no
+    draw). Members pay their money at the round end; every card left in hand costs 2 (never below 0).
+    Cards are identified by their index in the deck (`AdventureToursRules.deck`, or the documented default).
     """
 
     def Hint(self, request, context):
-        """The best move now, every alternative ranked.
+        """Every play of the player to move ranked (card, place, action targets, ability use), from that player's
+        information only: other hands and the pile's order are never read.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def MaxScore(self, request, context):
-        """The theoretical maximum score with its proof status.
+        """The best round for one player with the pile's order and all hands known (exhaustive search, proven).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def GeneratePuzzle(self, request, context):
-        """A seeded challenge puzzle with a proven unique optimum.
+        """A seeded late-round position whose best play is unique by a margin, graded, with text and SVG.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def Score(self, request, context):
-        """Score a given state by the rules model.
+        """What each player would receive if the round ended now, and the money so far.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
     def LegalMoves(self, request, context):
-        """The legal moves of a given state.
+        """The legal plays of the player to move.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -142,9 +145,10 @@ def add_AdventureToursServiceServicer_to_server(servicer, server):
 
  # This class is part of an EXPERIMENTAL API.
 class AdventureToursService:
-    """Adventure Tours (expedition card game).
-    Not implemented yet: every RPC answers UNIMPLEMENTED until the game's issue lands. The request and response
-    messages carry only the shared fields so far; the game's state schema is added with its rules model.
+    """Adventure Tours (expedition card game): play a card to the right to raise one of three equipment values
+    (and draw), or on top as a member when its demand does not exceed that equipment (its action at once, no
+    draw). Members pay their money at the round end; every card left in hand costs 2 (never below 0).
+    Cards are identified by their index in the deck (`AdventureToursRules.deck`, or the documented default).
     """
 
     @staticmethod

@@ -1,0 +1,597 @@
+"""Adventure Tours: protobuf requests <-> rules model and solvers (rollout hint, exhaustive max, puzzles)."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from campsolver.service.errors import InvalidArgument, RequestError, require, require_limit
+from campsolver.service.games.shared import PROOF_TO_PROTO, grade_from_proto, grade_to_proto
+from campsolver.solver.adventure_tours import hint as hints
+from campsolver.solver.adventure_tours import puzzle as puzzles
+from campsolver.solver.adventure_tours import rules, search
+from campsolver.solver.adventure_tours.deck import (
+    DEFAULT_DECK,
+    DESERT,
+    EXPERT_BOARDS,
+    Ability,
+    Act,
+    Board,
+    Card,
+    Colour,
+)
+from campsolver.solver.adventure_tours.information import Observation, observe, public_state
+from campsolver.solver.adventure_tours.rules import (
+    Accept,
+    Action,
+    ChooseBoard,
+    Config,
+    GiftChoice,
+    GiveTwo,
+    Place,
+    Play,
+    Protect,
+    Skip,
+    State,
+    Step,
+    Target,
+    Variation,
+)
+from campsolver.solver.core.budget import Budget
+from campsolver.solver.core.proof import Proof
+
+from campsolver.v1 import adventure_tours_pb2 as pb
+from campsolver.v1 import common_pb2
+
+DEFAULT_HINT_SECONDS = 1.0
+MAX_DECK = 400
+MAX_ROUNDS = 10
+MAX_CARD_NUMBER = 100
+
+COLOUR_FROM_PROTO = {
+    pb.ADVENTURE_COLOUR_RED: Colour.RED,
+    pb.ADVENTURE_COLOUR_BLUE: Colour.BLUE,
+    pb.ADVENTURE_COLOUR_YELLOW: Colour.YELLOW,
+}
+COLOUR_TO_PROTO = {c: n for n, c in COLOUR_FROM_PROTO.items()}
+ACTION_FROM_PROTO = {
+    pb.ADVENTURE_ACTION_NONE: Act.NONE,
+    pb.ADVENTURE_ACTION_GIVE_ONE: Act.GIVE_ONE,
+    pb.ADVENTURE_ACTION_GIVE_TWO: Act.GIVE_TWO,
+    pb.ADVENTURE_ACTION_EXTRA_EQUIPMENT: Act.EXTRA_EQUIPMENT,
+    pb.ADVENTURE_ACTION_DISCARD_EQUIPMENT: Act.DISCARD_EQUIPMENT,
+    pb.ADVENTURE_ACTION_STEAL_EQUIPMENT: Act.STEAL_EQUIPMENT,
+    pb.ADVENTURE_ACTION_EXTRA_TURN: Act.EXTRA_TURN,
+    pb.ADVENTURE_ACTION_SAME_COLOUR_MEMBER: Act.SAME_COLOUR_MEMBER,
+    pb.ADVENTURE_ACTION_DISCARD_MEMBER: Act.DISCARD_MEMBER,
+    pb.ADVENTURE_ACTION_STEAL_MEMBER: Act.STEAL_MEMBER,
+    pb.ADVENTURE_ACTION_PATER_MILLER: Act.PATER_MILLER,
+}
+ACTION_TO_PROTO = {a: n for n, a in ACTION_FROM_PROTO.items()}
+ABILITY_FROM_PROTO = {
+    pb.ADVENTURE_ABILITY_NONE: Ability.NONE,
+    pb.ADVENTURE_ABILITY_EXTRA_EQUIPMENT: Ability.EXTRA_EQUIPMENT,
+    pb.ADVENTURE_ABILITY_GIFT_AFTER_EQUIPMENT: Ability.GIFT_AFTER_EQUIPMENT,
+    pb.ADVENTURE_ABILITY_EQUIPMENT_ACTION: Ability.EQUIPMENT_ACTION,
+    pb.ADVENTURE_ABILITY_EXTRA_MEMBER: Ability.EXTRA_MEMBER,
+    pb.ADVENTURE_ABILITY_DOUBLE_ACTION: Ability.DOUBLE_ACTION,
+    pb.ADVENTURE_ABILITY_EXTRA_TURN: Ability.EXTRA_TURN,
+}
+VARIATION_FROM_PROTO = {
+    pb.ADVENTURE_VARIATION_UNSPECIFIED: Variation.NONE,
+    pb.ADVENTURE_VARIATION_NONE: Variation.NONE,
+    pb.ADVENTURE_VARIATION_SHUFFLE: Variation.SHUFFLE,
+    pb.ADVENTURE_VARIATION_LOWEST_CHOOSES: Variation.LOWEST_CHOOSES,
+}
+OBJECTIVE_FROM_PROTO = {
+    common_pb2.OBJECTIVE_UNSPECIFIED: hints.Objective.MARGIN,
+    common_pb2.OBJECTIVE_MARGIN: hints.Objective.MARGIN,
+    common_pb2.OBJECTIVE_EXPECTED_SCORE: hints.Objective.EXPECTED_SCORE,
+    common_pb2.OBJECTIVE_WIN_PROBABILITY: hints.Objective.WIN_PROBABILITY,
+}
+
+
+# --- requests -> model ------------------------------------------------------------------------------------------
+
+
+def _card_from_proto(message: pb.AdventureCard, field: str, index: int) -> Card:
+    colour = COLOUR_FROM_PROTO.get(message.colour)
+    require(colour is not None, f"{field}.colour", "unknown or unspecified colour")
+    action = ACTION_FROM_PROTO.get(message.action)
+    require(action is not None, f"{field}.action", "unknown or unspecified action (use ADVENTURE_ACTION_NONE)")
+    for name in ("demand", "money", "value"):
+        number = getattr(message, name)
+        require(0 <= number <= MAX_CARD_NUMBER, f"{field}.{name}", f"must be 0-{MAX_CARD_NUMBER}, got {number}")
+    return Card(message.name or f"card-{index}", colour, message.demand, message.money, message.value, action)
+
+
+def _board_from_proto(message: pb.AdventureBoard, field: str) -> Board:
+    ability = ABILITY_FROM_PROTO.get(message.ability) if message.ability else Ability.NONE
+    require(ability is not None, f"{field}.ability", "unknown ability")
+    start = (message.technology, message.provisions, message.clothing)
+    require(all(0 <= s <= MAX_CARD_NUMBER for s in start), field, f"starting values must be 0-{MAX_CARD_NUMBER}")
+    return Board(message.name or "board", start, ability)
+
+
+def config_from_proto(message: pb.AdventureToursRules, players: int, field: str, *, allow_small: bool) -> Config:
+    require_limit(len(message.deck), MAX_DECK, f"{field}.deck", "deck size")
+    deck = (
+        tuple(_card_from_proto(c, f"{field}.deck[{i}]", i) for i, c in enumerate(message.deck))
+        if message.deck
+        else DEFAULT_DECK
+    )
+    boards = tuple(_board_from_proto(b, f"{field}.boards[{i}]") for i, b in enumerate(message.boards)) or None
+    if boards is None:
+        boards = EXPERT_BOARDS if message.expert else (DESERT,) * rules.MAX_PLAYERS
+    variation = VARIATION_FROM_PROTO.get(message.variation)
+    require(variation is not None, f"{field}.variation", "unknown variation")
+    rounds = message.rounds if message.HasField("rounds") else rules.ROUNDS
+    require(1 <= rounds <= MAX_ROUNDS, f"{field}.rounds", f"must be 1-{MAX_ROUNDS}")
+    try:
+        return Config(
+            players, deck=deck, expert=message.expert, boards=boards, rounds=rounds, variation=variation,
+            allow_small=allow_small,
+        )
+    except ValueError as error:
+        raise InvalidArgument(field, str(error)) from None
+
+
+@dataclass
+class Parsed:
+    config: Config
+    hands: list[tuple[int, ...] | None]
+    hand_sizes: list[int]
+    equipment: list[tuple[int, ...]]
+    members: list[tuple[int, ...]]
+    pile: list[int] | None
+    rest: list[int]  # cards not placed anywhere (the pile's content)
+    discard: list[int]
+    to_move: int
+    round_index: int
+    totals: list[int]
+    seat_boards: list[int]
+
+
+def parse_state(
+    message: pb.AdventureToursState, field: str = "state", *, allow_small: bool = False, finished_ok: bool = False
+) -> Parsed:
+    """Validate a position and every card in it; INVALID_ARGUMENT names the field at fault."""
+    n = len(message.players)
+    low = rules.MIN_SOLVER_PLAYERS if allow_small else rules.MIN_PLAYERS
+    require(low <= n <= rules.MAX_PLAYERS, f"{field}.players", f"{low}-{rules.MAX_PLAYERS} players, got {n}")
+    config = config_from_proto(message.rules, n, f"{field}.rules", allow_small=allow_small)
+    size = len(config.deck)
+    where: dict[int, str] = {}
+
+    def cards(values: Any, path: str) -> tuple[int, ...]:
+        out = []
+        for i, card in enumerate(values):
+            require(0 <= card < size, f"{path}[{i}]", f"card {card} is not in the deck (ids 0-{size - 1})")
+            require(card not in where, f"{path}[{i}]", f"card {card} already lies in {where.get(card)}")
+            where[card] = f"{path}[{i}]"
+            out.append(card)
+        return tuple(out)
+
+    hands: list[tuple[int, ...] | None] = []
+    sizes, equipment, members, totals, boards = [], [], [], [], []
+    for q, player in enumerate(message.players):
+        path = f"{field}.players[{q}]"
+        hand = cards(player.hand, f"{path}.hand")
+        if player.HasField("hand_size"):
+            require(player.hand_size >= 0, f"{path}.hand_size", "must not be negative")
+            require(
+                not hand or player.hand_size == len(hand),
+                f"{path}.hand_size",
+                f"says {player.hand_size} but the hand lists {len(hand)} cards",
+            )
+            hands.append(hand if hand else (None if player.hand_size else ()))
+            sizes.append(player.hand_size)
+        else:
+            hands.append(hand)
+            sizes.append(len(hand))
+        equipment.append(cards(player.equipment, f"{path}.equipment"))
+        members.append(cards(player.members, f"{path}.members"))
+        require(player.money >= 0, f"{path}.money", "must not be negative")
+        totals.append(player.money)
+        board = player.board if player.HasField("board") else q
+        require(0 <= board < len(config.boards), f"{path}.board", f"must index a board (0-{len(config.boards) - 1})")
+        require(board not in boards, f"{path}.board", f"board {board} is already another player's")
+        boards.append(board)
+    discard = cards(message.discard, f"{field}.discard")
+    pile = list(cards(message.pile, f"{field}.pile")) if message.pile else None
+    rest = [c for c in range(size) if c not in where] if pile is None else list(pile)
+    hidden = sum(s for h, s in zip(hands, sizes, strict=True) if h is None)
+    if pile is not None:
+        missing = [c for c in range(size) if c not in where]
+        require(
+            not missing and hidden == 0,
+            f"{field}.pile",
+            "the listed pile must hold every card not in a hand, on a board or discarded "
+            f"({len(missing)} cards unaccounted for, {hidden} in hidden hands)",
+        )
+    else:
+        require(
+            hidden < len(rest) or (finished_ok and hidden <= len(rest)),
+            f"{field}.players",
+            f"hand sizes do not add up: {hidden} hidden hand cards but only {len(rest)} cards are not on the table "
+            "(the pile needs at least one)",
+        )
+    require(0 <= message.to_move < n, f"{field}.to_move", f"must index a player (0-{n - 1})")
+    round_index = max(message.round, 1) - 1
+    require(message.round >= 0, f"{field}.round", "must be positive")
+    require(round_index < config.rounds, f"{field}.round", f"the game has {config.rounds} rounds")
+    mover_hand = hands[message.to_move]
+    if not finished_ok:
+        mover = f"{field}.players[{message.to_move}].hand"
+        require(mover_hand is not None, mover, "the player to move's hand is needed")
+        require(bool(mover_hand), mover, "empty: the round is already over")
+    return Parsed(
+        config, hands, sizes, equipment, members, pile, rest, list(discard), message.to_move, round_index, totals,
+        boards,
+    )
+
+
+def full_state(parsed: Parsed, field: str = "state", *, need_order: bool = False) -> State:
+    """Every hand known (and the pile's order when `need_order`)."""
+    for q, hand in enumerate(parsed.hands):
+        require(hand is not None, f"{field}.players[{q}].hand", "this command needs every hand")
+    if need_order:
+        require(parsed.pile is not None, f"{field}.pile", "this command needs the pile's order (top first)")
+    try:
+        return rules.position(
+            parsed.config,
+            hands=[h or () for h in parsed.hands],
+            equipment=parsed.equipment,
+            members=parsed.members,
+            discard=parsed.discard,
+            deck=parsed.rest,
+            deck_ordered=parsed.pile is not None,
+            to_move=parsed.to_move,
+            round_index=parsed.round_index,
+            totals=parsed.totals,
+            seat_boards=parsed.seat_boards,
+        )
+    except ValueError as error:
+        raise InvalidArgument(field, str(error)) from None
+
+
+def observation(parsed: Parsed) -> Observation:
+    """What the player to move sees: own hand, public table, other hands' sizes only."""
+    mover = parsed.to_move
+    hand = parsed.hands[mover]
+    assert hand is not None
+    return Observation(
+        config=parsed.config,
+        player=mover,
+        hand=tuple(sorted(hand)),
+        hand_sizes=tuple(parsed.hand_sizes),
+        equipment=tuple(parsed.equipment),
+        members=tuple(parsed.members),
+        discard=tuple(sorted(parsed.discard)),
+        seat_boards=tuple(parsed.seat_boards),
+        pending=(Step("play", mover),),
+        to_move=mover,
+        starter=mover,
+        round_index=parsed.round_index,
+        totals=tuple(parsed.totals),
+        deck_size=len(parsed.rest) - sum(s for q, s in enumerate(parsed.hand_sizes) if parsed.hands[q] is None),
+        extra_turns=0,
+        ability_used=False,
+    )
+
+
+# --- model -> responses -----------------------------------------------------------------------------------------
+
+
+def step_to_proto(action: Action) -> pb.AdventureStep:
+    if isinstance(action, Play):
+        return pb.AdventureStep(play=pb.AdventurePlay(card=action.card, member=action.member))
+    if isinstance(action, Target):
+        return pb.AdventureStep(target=action.player)
+    if isinstance(action, GiveTwo):
+        return pb.AdventureStep(give_two=pb.AdventureGiveTwo(first=action.first, second=action.second))
+    if isinstance(action, Place):
+        return pb.AdventureStep(place=action.card)
+    if isinstance(action, Accept):
+        return pb.AdventureStep(accept=True)
+    if isinstance(action, Skip):
+        return pb.AdventureStep(skip=True)
+    if isinstance(action, Protect):
+        return pb.AdventureStep(protect=action.use)
+    if isinstance(action, GiftChoice):
+        return pb.AdventureStep(
+            gift=pb.AdventureGift(draw=action.draw, give=action.gift >= 0, recipient=max(action.gift, 0))
+        )
+    if isinstance(action, ChooseBoard):
+        return pb.AdventureStep(choose_board=action.board)
+    raise AssertionError(action)
+
+
+def step_from_proto(message: pb.AdventureStep) -> Action:
+    """The inverse of `step_to_proto` (tests use it to replay answers through the rules model)."""
+    which = message.WhichOneof("choice")
+    if which == "play":
+        return Play(message.play.card, message.play.member)
+    if which == "target":
+        return Target(message.target)
+    if which == "give_two":
+        return GiveTwo(message.give_two.first, message.give_two.second)
+    if which == "place":
+        return Place(message.place)
+    if which == "accept":
+        return Accept()
+    if which == "skip":
+        return Skip()
+    if which == "protect":
+        return Protect(message.protect)
+    if which == "gift":
+        return GiftChoice(message.gift.draw, message.gift.recipient if message.gift.give else -1)
+    if which == "choose_board":
+        return ChooseBoard(message.choose_board)
+    raise ValueError("empty step")
+
+
+def move_to_proto(state: State, play: tuple[Action, ...]) -> pb.AdventureMove:
+    return pb.AdventureMove(steps=[step_to_proto(a) for a in play], label=puzzles.play_label(state, play))
+
+
+def state_to_proto(state: State) -> pb.AdventureToursState:
+    return pb.AdventureToursState(
+        players=[
+            pb.AdventurePlayer(
+                hand=state.hands[q],
+                equipment=state.equipment[q],
+                members=state.members[q],
+                board=state.seat_boards[q],
+                money=state.totals[q],
+            )
+            for q in range(state.config.players)
+        ],
+        pile=state.deck if state.deck_ordered else (),
+        discard=state.discard,
+        to_move=state.to_move,
+        round=state.round_index + 1,
+    )
+
+
+# --- handlers ---------------------------------------------------------------------------------------------------
+
+
+def hint(request: pb.AdventureToursServiceHintRequest, budget: Budget) -> pb.AdventureToursServiceHintResponse:
+    require(request.HasField("state"), "state", "a position is required")
+    objective = OBJECTIVE_FROM_PROTO.get(request.objective)
+    require(objective is not None, "objective", "unknown objective")
+    obs = observation(parse_state(request.state))
+    if request.options.time_limit_seconds <= 0:
+        budget = budget.limited(DEFAULT_HINT_SECONDS)
+    started = time.monotonic()
+    result = hints.hint(obs, budget, objective=objective, seed=request.options.seed)
+    view = public_state(obs)
+    best = result.plays[0].value if result.plays[0].samples or result.proof is Proof.EXACT else 0.0
+    alternatives = []
+    for rank, item in enumerate(result.plays, start=1):
+        ranking = common_pb2.RankedAlternative(rank=rank, label=puzzles.play_label(view, item.play))
+        if item.samples or result.proof is Proof.EXACT:
+            ranking.value = item.value
+            ranking.loss = max(best - item.value, 0.0)
+            ranking.standard_error = item.standard_error if item.samples else 0.0
+            ranking.sampled = item.samples > 0
+            ranking.samples = item.samples
+            if item.screened:
+                ranking.note = "screened out: clearly worse, sampling stopped early"
+        else:
+            ranking.note = "not evaluated: the budget ended before any sample"
+        alternatives.append(pb.AdventureAlternative(move=move_to_proto(view, item.play), ranking=ranking))
+    note = (
+        f"{objective.value} at the round end; you play this, then every player follows the greedy rule; "
+        "other hands uniform over the unseen cards; "
+        + ("exact expectimax over hidden hands and draws" if result.proof is Proof.EXACT else "Monte Carlo")
+    )
+    if result.notes:
+        note += "; " + "; ".join(result.notes)
+    return pb.AdventureToursServiceHintResponse(
+        alternatives=alternatives,
+        proof=PROOF_TO_PROTO[result.proof],
+        note=note,
+        stats=common_pb2.SolveStats(
+            wall_time_seconds=time.monotonic() - started,
+            nodes=result.nodes,
+            samples=result.samples,
+            method=result.method,
+            interrupted=result.interrupted,
+        ),
+    )
+
+
+def max_score(
+    request: pb.AdventureToursServiceMaxScoreRequest, budget: Budget
+) -> pb.AdventureToursServiceMaxScoreResponse:
+    require(request.HasField("state"), "state", "a position is required")
+    parsed = parse_state(request.state, allow_small=True)
+    # The search ends with the current round: the game is cut to this round.
+    parsed.config = Config(
+        parsed.config.players, deck=parsed.config.deck, expert=parsed.config.expert, boards=parsed.config.boards,
+        rounds=parsed.round_index + 1, allow_small=True,
+    )
+    state = full_state(parsed, need_order=True)
+    n = state.config.players
+    player = request.player if request.HasField("player") else state.to_move
+    require(0 <= player < n, "player", f"must index a player (0-{n - 1})")
+    objective = {
+        pb.ADVENTURE_MAX_OBJECTIVE_UNSPECIFIED: search.MaxObjective.INCOME,
+        pb.ADVENTURE_MAX_OBJECTIVE_INCOME: search.MaxObjective.INCOME,
+        pb.ADVENTURE_MAX_OBJECTIVE_MARGIN: search.MaxObjective.MARGIN,
+    }.get(request.objective)
+    require(objective is not None, "objective", "unknown objective")
+    others = {
+        pb.ADVENTURE_OTHERS_UNSPECIFIED: search.Others.COOPERATIVE,
+        pb.ADVENTURE_OTHERS_COOPERATIVE: search.Others.COOPERATIVE,
+        pb.ADVENTURE_OTHERS_GREEDY: search.Others.GREEDY,
+    }.get(request.others)
+    require(others is not None, "others", "unknown choice")
+    started = time.monotonic()
+    result = search.maximise(state, player, budget, objective=objective, others=others)
+    proven = result.proof is Proof.EXACT
+    note = (
+        f"{objective.value} of player {player}, others {others.value}: "
+        + ("proven optimal by exhaustive search" if proven else
+           f"best line found {result.value}; the optimum is at most {result.bound} (search cut by the budget)")
+    )
+    return pb.AdventureToursServiceMaxScoreResponse(
+        value=int(result.value),
+        proof=PROOF_TO_PROTO[result.proof],
+        line=[
+            pb.AdventureLineStep(player=s.current_player(), step=step_to_proto(a), label=rules.action_label(s, a))
+            for s, a in result.line
+        ],
+        round_scores=list(result.final.last_round),
+        note=note,
+        stats=common_pb2.SolveStats(
+            wall_time_seconds=time.monotonic() - started,
+            bound=float(result.bound),
+            nodes=result.nodes,
+            states=result.states,
+            method="exhaustive search",
+            interrupted=not proven,
+        ),
+    )
+
+
+def generate_puzzle(
+    request: pb.AdventureToursServiceGeneratePuzzleRequest, budget: Budget
+) -> pb.AdventureToursServiceGeneratePuzzleResponse:
+    grade = grade_from_proto(request.grade, puzzles.Grade)
+    started = time.monotonic()
+    puzzle = puzzles.generate(request.seed, budget, grade)
+    if puzzle is None:
+        raise InvalidArgument("grade", "no puzzle of that grade for this seed; try another seed")
+    state = puzzle.state
+    return pb.AdventureToursServiceGeneratePuzzleResponse(
+        puzzle=common_pb2.PuzzleEnvelope(
+            seed=puzzle.seed,
+            grade=grade_to_proto(puzzle.grade),
+            evidence=[
+                common_pb2.DifficultyEvidence(
+                    name="greedy_shortfall", value=puzzle.greedy_shortfall,
+                    description="coins of round margin the greedy player's own play loses against the best",
+                ),
+                common_pb2.DifficultyEvidence(
+                    name="search_nodes", value=puzzle.nodes, description="nodes the exhaustive proof needed"
+                ),
+                common_pb2.DifficultyEvidence(
+                    name="margin", value=puzzle.margin, description="best value minus second-best value"
+                ),
+                common_pb2.DifficultyEvidence(name="plays", value=len(puzzle.values), description="legal plays"),
+            ],
+            unique=puzzle.proof is Proof.EXACT,
+            proof=PROOF_TO_PROTO[puzzle.proof],
+            text=puzzles.render_text(puzzle),
+            svg=puzzles.render_svg(puzzle),
+            solution_text=puzzles.render_solution_text(puzzle),
+            solution_svg=puzzles.render_svg(puzzle, solution=True),
+            question=puzzles.QUESTION,
+        ),
+        state=_with_rules(state_to_proto(state), rounds=1),
+        solution=move_to_proto(state, puzzle.solution),
+        margin=float(puzzle.margin),
+        alternatives=[
+            pb.AdventureAlternative(
+                move=move_to_proto(state, play),
+                ranking=common_pb2.RankedAlternative(
+                    rank=i + 1, label=puzzles.play_label(state, play), value=float(v),
+                    loss=float(puzzle.values[0][1] - v),
+                ),
+            )
+            for i, (play, v) in enumerate(puzzle.values)
+        ],
+        stats=common_pb2.SolveStats(
+            wall_time_seconds=time.monotonic() - started, nodes=puzzle.nodes, method="exhaustive search"
+        ),
+    )
+
+
+def _with_rules(message: pb.AdventureToursState, rounds: int) -> pb.AdventureToursState:
+    message.rules.rounds = rounds
+    return message
+
+
+def score(request: pb.AdventureToursServiceScoreRequest, budget: Budget) -> pb.AdventureToursServiceScoreResponse:
+    require(request.HasField("state"), "state", "a position is required")
+    parsed = parse_state(request.state, finished_ok=True)  # a round that is over can be scored too
+    money = parsed.config.money
+    incomes = [sum(money[c] for c in row) for row in parsed.members]
+    scores = [max(0, inc - rules.HAND_PENALTY * size) for inc, size in zip(incomes, parsed.hand_sizes, strict=True)]
+    totals = [t + s for t, s in zip(parsed.totals, scores, strict=True)]
+    top = max(totals)
+    details = []
+    for q, (inc, size, sc) in enumerate(zip(incomes, parsed.hand_sizes, scores, strict=True)):
+        details.append(common_pb2.ScoreDetail(name=f"player {q} members' money", points=inc))
+        details.append(common_pb2.ScoreDetail(name=f"player {q} hand ({size} cards x -2)", points=-2 * size))
+        details.append(common_pb2.ScoreDetail(name=f"player {q} round score (at least 0)", points=sc))
+    return pb.AdventureToursServiceScoreResponse(
+        round_scores=scores,
+        incomes=incomes,
+        totals=totals,
+        leaders=[q for q, t in enumerate(totals) if t == top],
+        details=details,
+    )
+
+
+def legal_moves(
+    request: pb.AdventureToursServiceLegalMovesRequest, budget: Budget
+) -> pb.AdventureToursServiceLegalMovesResponse:
+    require(request.HasField("state"), "state", "a position is required")
+    obs = observation(parse_state(request.state))
+    view = public_state(obs)
+    plays = hints.enumerate_plays(view, obs.player, budget)
+    return pb.AdventureToursServiceLegalMovesResponse(
+        moves=[move_to_proto(view, p) for p in plays], to_move=obs.player
+    )
+
+
+# --- examples ---------------------------------------------------------------------------------------------------
+
+
+def example_state(*, hidden: bool) -> pb.AdventureToursState:
+    """A late-round 3-player position (the seed-3 puzzle's); `hidden`: other hands given by size only."""
+    state = puzzles.candidate(3, 5)
+    assert state is not None
+    message = state_to_proto(state)
+    message.round = 1
+    if hidden:
+        del message.pile[:]
+        for q, player in enumerate(message.players):
+            if q != state.to_move:
+                player.hand_size = len(player.hand)
+                del player.hand[:]
+    return message
+
+
+def _example_max() -> pb.AdventureToursServiceMaxScoreRequest:
+    return pb.AdventureToursServiceMaxScoreRequest(
+        state=example_state(hidden=False), options=common_pb2.SolveOptions(time_limit_seconds=10.0)
+    )
+
+
+EXAMPLES: dict[str, Any] = {
+    "Hint": lambda: pb.AdventureToursServiceHintRequest(
+        state=example_state(hidden=True), options=common_pb2.SolveOptions(time_limit_seconds=1.0)
+    ),
+    "MaxScore": _example_max,
+    "GeneratePuzzle": lambda: pb.AdventureToursServiceGeneratePuzzleRequest(
+        seed=3, options=common_pb2.SolveOptions(time_limit_seconds=20.0)
+    ),
+    "Score": lambda: pb.AdventureToursServiceScoreRequest(state=example_state(hidden=True)),
+    "LegalMoves": lambda: pb.AdventureToursServiceLegalMovesRequest(state=example_state(hidden=True)),
+}
+
+HANDLERS: dict[str, Any] = {
+    "Hint": hint,
+    "MaxScore": max_score,
+    "GeneratePuzzle": generate_puzzle,
+    "Score": score,
+    "LegalMoves": legal_moves,
+}
+
+__all__ = ["EXAMPLES", "HANDLERS", "RequestError", "observe"]

@@ -1,0 +1,333 @@
+"""Hint: every play of the player to move ranked, from that player's information only.
+
+A *play* is the mover's run of decisions up to the next card drawn, the next decision of another player, or
+the next regular play (an extra turn): card and place, action and targets, ability use.
+
+What a play's value means (one quantity, computed two ways):
+    value(play) = E[ objective at the round end | the mover makes `play`, then every player, the mover too,
+                   follows the greedy policy (`policies.greedy_action`) ]
+where the expectation is over the other hands (uniform over every deal of the unseen cards consistent with
+the public hand sizes) and over the pile's order. This is a one-step policy improvement over greedy (a rollout
+policy): never worse than greedy in the model, and exactly computable.
+- EXACT: when the unseen pool is small, expectimax (`solver.core.expectimax`) over a chance tree that deals the
+  hidden hands and every draw card by card with exact `Fraction` probabilities.
+- Sampled: otherwise, determinisations (hands + pile order) shared by every play (common random numbers), the
+  rest of the round played out; mean and standard error per play, weak plays screened out as samples come in.
+Objectives (`Objective`): MARGIN (default): money after this round minus the best opponent's; EXPECTED_SCORE:
+own round income; WIN_PROBABILITY: 1 when no opponent has more money after this round (ties win: "more than
+one winner").
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from campsolver.solver.adventure_tours.information import (
+    Observation,
+    belief_root,
+    determinise,
+    public_state,
+    unseen_pool,
+)
+from campsolver.solver.adventure_tours.policies import greedy_action
+from campsolver.solver.adventure_tours.rules import Action, State
+from campsolver.solver.core.budget import Budget, SolveInterrupted
+from campsolver.solver.core.expectimax import expectimax
+from campsolver.solver.core.game import CHANCE, TERMINAL
+from campsolver.solver.core.proof import Proof
+from campsolver.solver.core.seeding import rng_for
+
+#: Unseen pools at most this large are tried exactly first.
+EXACT_POOL_LIMIT = 7
+#: Share of the budget the exact attempt may use before sampling takes over.
+EXACT_BUDGET_SHARE = 0.4
+#: Samples per play per batch, and the fewest before a play can be screened out.
+BATCH = 4
+MIN_SAMPLES_BEFORE_SCREENING = 12
+#: A play is screened out when its mean + this many SE is below the best mean - this many SE.
+SCREEN_Z = 2.5
+#: Stop sampling a play after this many samples (the estimate is then good to a few cents).
+MAX_SAMPLES = 4000
+
+Policy = Callable[[State], Action]
+
+
+class Objective(enum.Enum):
+    MARGIN = "margin"
+    EXPECTED_SCORE = "expected score"
+    WIN_PROBABILITY = "win probability"
+
+
+def objective_value(state: State, player: int, objective: Objective) -> float:
+    """The objective once the round is over (`state.last_round`/`totals` hold its result)."""
+    if objective is Objective.EXPECTED_SCORE:
+        return float(state.last_round[player])
+    others = [t for q, t in enumerate(state.totals) if q != player]
+    best_other = max(others) if others else 0
+    if objective is Objective.MARGIN:
+        return float(state.totals[player] - best_other)
+    return 1.0 if state.totals[player] >= best_other else 0.0
+
+
+def round_finished(state: State, round_index: int) -> bool:
+    return state.over or state.round_index != round_index
+
+
+@dataclass(frozen=True)
+class Scripted:
+    """A `GameState` where `mover` plays `script` first, then everyone follows `policy`; it ends with the
+    round, and its returns are the objective for every player (only the mover's is used)."""
+
+    inner: State
+    mover: int
+    script: tuple[Action, ...]
+    round_index: int
+    objective: Objective
+    policy: Policy = field(compare=False, hash=False, default=greedy_action)
+
+    def current_player(self) -> int:
+        if round_finished(self.inner, self.round_index):
+            return TERMINAL
+        return self.inner.current_player()
+
+    def legal_actions(self) -> list[Action]:
+        if self.current_player() < 0:
+            return []
+        if self.script and self.inner.current_player() == self.mover:
+            return [self.script[0]]
+        return [self.policy(self.inner)]
+
+    def chance_outcomes(self) -> Any:
+        return self.inner.chance_outcomes()
+
+    def child(self, action: Any) -> Scripted:
+        script = self.script
+        if self.inner.current_player() == self.mover and script:
+            script = script[1:]
+        return Scripted(self.inner.child(action), self.mover, script, self.round_index, self.objective, self.policy)
+
+    def returns(self) -> list[float]:
+        value = objective_value(self.inner, self.mover, self.objective)
+        return [value] * self.inner.config.players
+
+
+def enumerate_plays(state: State, mover: int, budget: Budget | None = None) -> list[tuple[Action, ...]]:
+    """Every distinct play of `mover` from `state` (the mover's decisions until a draw, another player's
+    decision or the next regular play)."""
+    plays: list[tuple[Action, ...]] = []
+
+    def walk(s: State, prefix: tuple[Action, ...]) -> None:
+        if budget is not None:
+            budget.check()
+        for action in s.legal_actions():
+            nxt = s.child(action)
+            line = (*prefix, action)
+            step = nxt.step()
+            if (
+                nxt.current_player() == mover
+                and step is not None
+                and step.kind != "play"
+                and nxt.round_index == state.round_index
+            ):
+                walk(nxt, line)
+            else:
+                plays.append(line)
+
+    walk(state, ())
+    return plays
+
+
+def greedy_play(state: State, mover: int) -> tuple[Action, ...]:
+    """The greedy rule's play (its decisions until the play ends, as `enumerate_plays` cuts them)."""
+    line: list[Action] = []
+    while True:
+        action = greedy_action(state)
+        line.append(action)
+        state = state.child(action)
+        step = state.step()
+        if state.current_player() != mover or step is None or step.kind == "play":
+            return tuple(line)
+
+
+def apply_play(state: State, play: tuple[Action, ...]) -> State:
+    for action in play:
+        state = state.child(action)
+    return state
+
+
+def rollout(state: State, round_index: int, policy: Policy = greedy_action, budget: Budget | None = None) -> State:
+    """Play the rest of the round by `policy` (the pile's order must be known); a long round under a loaded
+    machine can take tens of milliseconds, so the budget is polled inside."""
+    steps = 0
+    while not round_finished(state, round_index):
+        steps += 1
+        if budget is not None and steps % 8 == 0:
+            budget.check()
+        if state.current_player() == CHANCE:
+            (outcome, _), *_ = state.chance_outcomes()
+            state = state.child(outcome)
+        else:
+            state = state.child(policy(state))
+    return state
+
+
+@dataclass
+class RankedPlay:
+    play: tuple[Action, ...]
+    value: float
+    standard_error: float
+    samples: int  # 0 when exact
+    screened: bool = False
+
+
+@dataclass
+class HintResult:
+    plays: list[RankedPlay]  # best first
+    proof: Proof
+    method: str
+    nodes: int = 0
+    samples: int = 0
+    interrupted: bool = False
+    objective: Objective = Objective.MARGIN
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def best(self) -> RankedPlay:
+        return self.plays[0]
+
+
+def exact_values(
+    obs: Observation, plays: list[tuple[Action, ...]], objective: Objective, budget: Budget | None
+) -> tuple[list[float], int]:
+    """Each play's value by full expectimax over hidden hands and draws (raises SolveInterrupted)."""
+    root = belief_root(obs)
+    values = []
+    nodes = 0
+    for play in plays:
+        result = expectimax(Scripted(root, obs.player, play, obs.round_index, objective), budget=budget)
+        values.append(result.values[obs.player])
+        nodes += result.nodes
+    return values, nodes
+
+
+def sampled_values(
+    obs: Observation,
+    plays: list[tuple[Action, ...]],
+    objective: Objective,
+    budget: Budget,
+    seed: int,
+    max_samples: int = MAX_SAMPLES,
+) -> tuple[list[RankedPlay], int, bool]:
+    """Monte Carlo values with common random numbers: every play still in the race is played out on the same
+    sampled worlds (other hands + pile order), a world counting only once every such play has been played on
+    it, so the comparisons stay paired. A play is screened out when the leader beats it on the shared worlds by
+    more than `SCREEN_Z` standard errors of the paired difference. Returns (plays, worlds drawn, interrupted)."""
+    rng = rng_for(seed, "adventure-tours hint", obs.round_index)
+    values: list[list[float]] = [[] for _ in plays]
+    alive = list(range(len(plays)))
+    drawn = 0
+    interrupted = False
+    try:
+        while alive:
+            for _ in range(BATCH):
+                world = determinise(obs, rng)
+                drawn += 1
+                outcome = []
+                for index in alive:
+                    budget.check()
+                    end = rollout(apply_play(world, plays[index]), obs.round_index, budget=budget)
+                    outcome.append(objective_value(end, obs.player, objective))
+                for index, value in zip(alive, outcome, strict=True):
+                    values[index].append(value)
+            alive = _screen(alive, values)
+            if all(len(values[i]) >= max_samples for i in alive):
+                break
+    except SolveInterrupted:
+        interrupted = True
+    ranked = []
+    for index, play in enumerate(plays):
+        sample = values[index]
+        n = len(sample)
+        mean = sum(sample) / n if n else float("-inf")
+        ranked.append(RankedPlay(play, mean, _standard_error(sample), n, screened=index not in alive))
+    return ranked, drawn, interrupted
+
+
+def _standard_error(sample: list[float]) -> float:
+    n = len(sample)
+    if n < 2:
+        return float("inf") if n == 1 else float("nan")
+    mean = sum(sample) / n
+    variance = sum((x - mean) ** 2 for x in sample) / (n - 1)
+    return math.sqrt(variance / n)
+
+
+def _screen(alive: list[int], values: list[list[float]]) -> list[int]:
+    """Keep the plays the leader does not beat clearly on the worlds they share (paired differences)."""
+    if len(alive) <= 1 or min(len(values[i]) for i in alive) < MIN_SAMPLES_BEFORE_SCREENING:
+        return alive
+    means = {i: sum(values[i]) / len(values[i]) for i in alive}
+    leader = max(alive, key=lambda i: means[i])
+    kept = []
+    for i in alive:
+        if i == leader:
+            kept.append(i)
+            continue
+        shared = min(len(values[i]), len(values[leader]))
+        diffs = [values[leader][k] - values[i][k] for k in range(shared)]
+        mean = sum(diffs) / shared
+        se = _standard_error(diffs)
+        if not (se == 0.0 and mean > 0) and not mean > SCREEN_Z * se:
+            kept.append(i)
+    return kept
+
+
+def hint(
+    obs: Observation,
+    budget: Budget,
+    *,
+    objective: Objective = Objective.MARGIN,
+    seed: int = 0,
+    allow_exact: bool = True,
+    max_samples: int = MAX_SAMPLES,
+) -> HintResult:
+    """Rank every play of `obs.player` (who must be the one to decide) within `budget`."""
+    public = public_state(obs)
+    if public.current_player() != obs.player:
+        raise ValueError("it is not this player's decision")
+    notes: list[str] = []
+    try:
+        plays = enumerate_plays(public, obs.player, budget)
+    except SolveInterrupted:
+        # Listing the plays alone outran the budget: answer in time with the greedy play, unevaluated.
+        play = greedy_play(public, obs.player)
+        return HintResult(
+            [RankedPlay(play, float("nan"), float("nan"), 0)], Proof.HEURISTIC, "greedy fallback",
+            interrupted=True, objective=objective,
+            notes=["the budget ended while listing the plays: the greedy play, not evaluated"],
+        )
+    if allow_exact and len(unseen_pool(obs)) <= EXACT_POOL_LIMIT:
+        try:
+            values, nodes = exact_values(obs, plays, objective, budget.sub_budget(EXACT_BUDGET_SHARE))
+            ranked = sorted(
+                (RankedPlay(p, v, 0.0, 0) for p, v in zip(plays, values, strict=True)), key=lambda r: -r.value
+            )
+            return HintResult(ranked, Proof.EXACT, "expectimax", nodes=nodes, objective=objective)
+        except SolveInterrupted:
+            notes.append("exact expectimax ran out of its share of the budget; sampled instead")
+    if len(plays) == 1:
+        notes.append("only one legal play")
+    ranked, drawn, interrupted = sampled_values(obs, plays, objective, budget, seed, max_samples)
+    ranked.sort(key=lambda r: (r.samples > 0, r.value), reverse=True)
+    if not ranked[0].samples:
+        # Not one sample in time: lead with the greedy play rather than an arbitrary one.
+        fallback = greedy_play(public, obs.player)
+        ranked.sort(key=lambda r: r.play != fallback)
+        notes.append("the budget ended before any sample: the greedy play first, nothing evaluated")
+    return HintResult(
+        ranked, Proof.HEURISTIC, "monte-carlo", samples=drawn, interrupted=interrupted, objective=objective, notes=notes
+    )

@@ -1,0 +1,41 @@
+"""Puzzles: the unique best play re-checked by the plain brute force, grading evidence, rendering apart."""
+
+import xml.etree.ElementTree as ET
+
+import pytest
+from campsolver.solver.adventure_tours import puzzle, search
+from campsolver.solver.adventure_tours.hint import apply_play, greedy_play
+from campsolver.solver.core.budget import Budget
+from campsolver.solver.core.proof import Proof
+
+from tests.adventure_tours.test_search import brute_force
+
+
+@pytest.mark.parametrize("seed", [0, 2])
+def test_puzzle_best_play_is_unique_by_the_margin_under_brute_force(seed: int) -> None:
+    found = puzzle.generate(seed, Budget(60))
+    assert found is not None and found.proof is Proof.EXACT
+    state, player = found.state, found.player
+    truth = {
+        play: brute_force(apply_play(state, play), player, search.MaxObjective.MARGIN, search.Others.GREEDY)
+        for play, _ in found.values
+    }
+    assert truth == dict(found.values)
+    ordered = sorted(truth.values(), reverse=True)
+    assert ordered[0] - ordered[1] == found.margin >= puzzle.MIN_MARGIN
+    assert truth[found.solution] == ordered[0]
+    greedy = greedy_play(state, player)
+    assert found.greedy_shortfall == ordered[0] - truth[greedy]
+    assert found.grade is puzzle.grade_of(found.greedy_shortfall, found.nodes)
+
+
+def test_puzzle_text_and_pictures_keep_the_solution_apart() -> None:
+    found = puzzle.generate(1, Budget(60))
+    assert found is not None
+    text = puzzle.render_text(found)
+    solution = puzzle.render_solution_text(found)
+    best = puzzle.play_label(found.state, found.solution)
+    assert puzzle.QUESTION in text and "Best play" not in text and best in solution
+    for svg in (puzzle.render_svg(found), puzzle.render_svg(found, solution=True)):
+        assert ET.fromstring(svg).tag.endswith("svg")
+    assert puzzle.render_svg(found) != puzzle.render_svg(found, solution=True)
