@@ -97,6 +97,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=50051)
     serve.add_argument("--workers", type=int, default=2, help="solves at once")
+    sub.add_parser("batch", help="puzzle books, maxima sweeps and tournaments on Ray (campsolver batch -h)",
+                   add_help=False)
     for game_name in GAME_TABLE:
         game_parser = sub.add_parser(game_name, help=f"{game_name} commands")
         game_parser.add_argument("command", choices=[*COMMANDS, "example"])
@@ -145,6 +147,11 @@ def run(argv: Sequence[str]) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if arguments[:1] == ["batch"]:  # its own parser: campsolver.clients.batch.cli
+        from campsolver.clients.batch.cli import main as batch_main
+
+        return batch_main(arguments[1:])
     try:
         return run(sys.argv[1:] if argv is None else argv)
     except CliError as error:
