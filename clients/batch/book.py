@@ -2,7 +2,7 @@
 
 `book.html` is one self-contained file (inline CSS and SVG, no script, no external resource): a title page,
 one page per puzzle (question, picture, statement, grade with its evidence, proof), then the solutions, one per
-page. Print CSS starts every puzzle and every solution on a new page. The content depends only on the puzzles
+page (with the answer picture; see `_puzzle_picture` for games that draw statement and answer in one picture). Print CSS starts every puzzle and every solution on a new page. The content depends only on the puzzles
 (no dates, no timings), so the same seeds give the same file.
 """
 
@@ -146,7 +146,7 @@ def render(title: str, puzzles: list[tuple[Task, dict[str, Any] | None, str | No
             f'<section class="page puzzle" id="puzzle-{number}">',
             f"<h2>Puzzle {number} &middot; {escape(game_title(task.game))} &middot; {escape(result['grade'])}</h2>",
             f'<p class="question">{escape(question)}</p>',
-            _inline_svg(result["svg"]),
+            _inline_svg(_puzzle_picture(result)),
             f"<pre>{escape(_statement(result))}</pre>",
             f'<p class="meta">Seed {result["seed"]} &middot; grade {escape(result["grade"])} &middot; '
             f"proof {escape(proof)} &middot; solution on page {len(made) + 1 + number}</p>",
@@ -157,12 +157,25 @@ def render(title: str, puzzles: list[tuple[Task, dict[str, Any] | None, str | No
         parts += [
             f'<section class="page solution" id="solution-{number}">',
             f"<h2>Solution {number} &middot; {escape(game_title(task.game))}</h2>",
-            _inline_svg(result["solution_svg"]),
+            _inline_svg(_solution_picture(result)),
             f"<pre>{escape(_solution(result))}</pre>",
             "</section>",
         ]
     parts.append("</body></html>")
     return "\n".join(part for part in parts if part) + "\n"
+
+
+def _puzzle_picture(result: dict[str, Any]) -> str:
+    """The statement's picture, only when the game draws the answer apart (`solution_svg`).
+
+    A game that has no separate answer picture may draw the answer into `svg` (Happy Campers did, before the
+    envelope split them), so its picture waits for the solution page: the book never gives an answer away.
+    """
+    return result["svg"] if result["solution_svg"] else ""
+
+
+def _solution_picture(result: dict[str, Any]) -> str:
+    return result["solution_svg"] or result["svg"]
 
 
 def _statement(result: dict[str, Any]) -> str:

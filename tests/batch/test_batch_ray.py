@@ -28,6 +28,9 @@ HAPPY_SWEEP = ["sweep", "--games", "happy-campers", "--cards", "none,dangerous-a
                "--rolls", "8", "--time-limit", "60", "--no-progress"]
 CAMPER_SWEEP = ["sweep", "--games", "camper-tour", "--plates", "12,24,36", "--tokens", "5,15", "--time-limit", "60",
                 "--no-progress"]
+#: 60 exact solo values of about 10-50 ms each: many small tasks, so a kill lands mid-batch cheaply.
+CAMPER_KILL_SWEEP = ["sweep", "--games", "camper-tour", "--plates", "20,24,28,32,36,40,44,48,52,56,60,64",
+                     "--tokens", "5,10,15,20,25", "--time-limit", "60", "--no-progress"]
 OUTPUT_FILES = ("sweep.jsonl", "sweep-summary.json")
 
 
@@ -66,13 +69,19 @@ def _rows(store: Path) -> int:
         return 0
 
 
-def test_sigkilled_driver_resumes_without_loss_or_duplicates(cluster: str, tmp_path: Path,
-                                                             capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    ("job", "total"),
+    [
+        pytest.param(CAMPER_KILL_SWEEP, 60, id="camper-tour-60-small-tasks"),
+        pytest.param(HAPPY_SWEEP, 8, id="happy-campers-8-cp-sat-tasks", marks=pytest.mark.slow),
+    ],
+)
+def test_sigkilled_driver_resumes_without_loss_or_duplicates(cluster: str, tmp_path: Path, job: list[str],
+                                                             total: int, capsys: pytest.CaptureFixture[str]) -> None:
     reference = tmp_path / "reference"
-    assert batch_main([*HAPPY_SWEEP, "--out", str(reference), "--in-process"]) == 0
-    total = 8
+    assert batch_main([*job, "--out", str(reference), "--in-process"]) == 0
     out = tmp_path / "killed"
-    command = [sys.executable, "-m", "campsolver", "batch", *HAPPY_SWEEP, "--out", str(out), "--address", cluster]
+    command = [sys.executable, "-m", "campsolver", "batch", *job, "--out", str(out), "--address", cluster]
     driver = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 120
     while _rows(out / STORE_NAME) < 2 and driver.poll() is None and time.monotonic() < deadline:
@@ -83,7 +92,7 @@ def test_sigkilled_driver_resumes_without_loss_or_duplicates(cluster: str, tmp_p
     at_kill = _rows(out / STORE_NAME)
     assert 2 <= at_kill < total
     capsys.readouterr()
-    assert batch_main([*HAPPY_SWEEP, "--out", str(out), "--address", cluster]) == 0
+    assert batch_main([*job, "--out", str(out), "--address", cluster]) == 0
     summary = capsys.readouterr().out
     assert f"{total} tasks: {total - at_kill} run, {at_kill} resumed, 0 failed" in summary
     with sqlite3.connect(out / STORE_NAME) as db:
