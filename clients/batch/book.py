@@ -2,7 +2,8 @@
 
 `book.html` is one self-contained file (inline CSS and SVG, no script, no external resource): a title page,
 one page per puzzle (question, picture, statement, grade with its evidence, proof), then the solutions, one per
-page (with the answer picture; see `_puzzle_picture` for games that draw statement and answer in one picture). Print CSS starts every puzzle and every solution on a new page. The content depends only on the puzzles
+page (with the answer picture; see `_puzzle_picture` for games that draw statement and answer in one picture).
+Print CSS starts every puzzle and every solution on a new page. The content depends only on the puzzles
 (no dates, no timings), so the same seeds give the same file.
 """
 

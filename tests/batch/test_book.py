@@ -59,7 +59,8 @@ def test_every_svg_has_a_non_empty_box_and_the_page_renders(book_dir: Path, tmp_
     probe = tmp_path / "probe.html"
     script = ("<script>window.addEventListener('load', () => { const boxes = [...document.querySelectorAll('svg')]"
               ".map(s => { const r = s.getBoundingClientRect(); return [r.width, r.height]; });"
-              "const out = document.createElement('pre'); out.id = 'svg-boxes'; out.textContent = JSON.stringify(boxes);"
+              "const out = document.createElement('pre'); out.id = 'svg-boxes';"
+              "out.textContent = JSON.stringify(boxes);"
               "document.body.appendChild(out); });</script>")
     probe.write_text(html.replace("</body>", script + "</body>"))
     dom = chromium(tmp_path / "profile", "--virtual-time-budget=5000", "--dump-dom", probe.as_uri()).stdout
