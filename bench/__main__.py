@@ -1,6 +1,6 @@
 """`make bench`: every benchmark in one run (so ratios compare like with like), tables on stdout, JSON files.
 
-    python -m bench [--only camper-tour,grpc,happy-campers-max,happy-campers-hint] [--quick]
+    python -m bench [--only camper-tour,grpc,happy-campers-max,happy-campers-hint,batch] [--quick]
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import time
 
 from bench.common import write_json
 
-SUITES = ("camper-tour", "grpc", "happy-campers-max", "happy-campers-hint")
+SUITES = ("camper-tour", "grpc", "happy-campers-max", "happy-campers-hint", "batch")
 
 
 def run_suite(name: str, quick: bool) -> None:
@@ -30,6 +30,8 @@ def run_suite(name: str, quick: bool) -> None:
     elif name == "happy-campers-hint":
         module = importlib.import_module("bench.happy_campers_hint")
         module.main(["--quick"] if quick else [])
+    elif name == "batch":
+        importlib.import_module("bench.batch").main(["--quick"] if quick else [])
     print(f"({name}: {time.monotonic() - started:.1f} s)")
 
 

@@ -17,11 +17,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import ray
 from campsolver.clients.batch.cli import main as batch_main
 from campsolver.clients.batch.engine import RayBackend, Task, run_tasks
 from campsolver.clients.batch.store import STORE_NAME, Store
-
-ray = pytest.importorskip("ray", reason="ray is installed by `make setup` (the batch extra)")
 
 #: A sweep whose tasks each take about a second (CP-SAT clairvoyant maxima): long enough to kill mid-batch.
 HAPPY_SWEEP = ["sweep", "--games", "happy-campers", "--cards", "none,dangerous-animals", "--seeds", "4",
