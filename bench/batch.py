@@ -2,13 +2,14 @@
 
     python -m bench.batch [--quick]
 
-Three jobs on the same seeds, each run three ways: the plain in-process loop, a fresh local Ray instance with
-one worker, and one with two workers (each Ray run includes its worker start-up: the first tasks pay for
-importing campsolver and OR-Tools in each worker).
+Three jobs on the same seeds, each run three ways: the plain in-process loop (run before and after the Ray runs;
+the faster of the two is the reference), a fresh local Ray instance with one worker, and one with two workers
+(each Ray run includes its worker start-up: the first tasks pay for importing campsolver and OR-Tools).
 - `hc-hint-games`: Happy Campers tournament games of the hint policy (pure Python, single-threaded): solve-bound.
 - `hc-clairvoyant`: Happy Campers clairvoyant maxima (CP-SAT with its default 2 search threads per task, so the
   in-process loop already uses both cores: this job shows what oversubscription costs).
 - `ct-solo`: Camper Tour exact solo values (10-50 ms each): overhead-bound.
+Ray workers run at the driver's priority here (`RAY_worker_niceness=0`; Ray's default is nice 15).
 Also: Ray start-up (ray.init) and the first-task round trip, and a paper estimate of 10,000 Happy Campers
 sweep tasks on a 64-core cluster from the measured per-task cost. The machine is shared: compare ratios.
 """
@@ -38,8 +39,8 @@ PAPER_TASKS = 10_000
 
 
 def jobs(quick: bool) -> dict[str, list[Task]]:
-    games = 8 if quick else 16
-    maxima = 6 if quick else 12
+    games = 6 if quick else 12
+    maxima = 4 if quick else 8
     return {
         "hc-hint-games": [Task("bench", "happy-campers", "game", {"policies": ["hint"], "seed": seed},
                                play_happy_campers) for seed in range(games)],
@@ -71,14 +72,19 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
     args = parser.parse_args(argv)
+    # Ray runs its workers at nice 15 by default; on a shared machine that would compare a niced pool against an
+    # un-niced loop. Both run at the same priority here.
+    os.environ.setdefault("RAY_worker_niceness", "0")
     rows = []
     startup = []
     per_task_cost: dict[str, float] = {}
     for name, tasks in jobs(args.quick).items():
         local_wall, task_times, (_, reference) = timed_run(tasks, InProcess())
         per_task_cost[name] = statistics.fmean(task_times)
-        rows.append({"job": name, "tasks": len(tasks), "engine": "in-process", "wall_s": local_wall,
-                     "tasks_per_s": len(tasks) / local_wall, "speedup": 1.0, "same_results": True})
+        local_row = {"job": name, "tasks": len(tasks), "engine": "in-process", "wall_s": local_wall,
+                     "tasks_per_s": len(tasks) / local_wall, "speedup": 1.0, "same_results": True}
+        rows.append(local_row)
+        ray_rows = []
         for workers in (1, 2):
             backend = RayBackend(workers=workers)
             try:
@@ -91,9 +97,18 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 backend.close()
             startup.append({"job": name, "workers": workers, "ray_init_s": backend.startup_s,
                             "first_task_round_trip_s": first_task})
-            rows.append({"job": name, "tasks": len(tasks), "engine": f"ray x{workers}", "wall_s": wall,
-                         "tasks_per_s": len(tasks) / wall, "speedup": local_wall / wall,
-                         "same_results": results == reference})
+            ray_rows.append({"job": name, "tasks": len(tasks), "engine": f"ray x{workers}", "wall_s": wall,
+                             "tasks_per_s": len(tasks) / wall, "same_results": results == reference})
+        # The loop runs again after the Ray runs and the faster of its two runs is the reference: load that
+        # comes and goes on the shared machine then errs against Ray, never for it.
+        again, task_times, _ = timed_run(tasks, InProcess())
+        if again < local_wall:
+            local_wall = again
+            per_task_cost[name] = statistics.fmean(task_times)
+            local_row.update(wall_s=again, tasks_per_s=len(tasks) / again)
+        for row in ray_rows:
+            row["speedup"] = local_wall / row["wall_s"]
+            rows.append({key: row[key] for key in local_row})
     print_table("Batch throughput (same seeds; Ray runs include worker warm-up)", rows)
     print_table("Ray start-up", startup)
     init = statistics.median(s["ray_init_s"] for s in startup)

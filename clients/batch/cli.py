@@ -140,6 +140,9 @@ def run(argv: Sequence[str]) -> int:
         else:
             try:
                 backend = RayBackend(address=args.address, workers=args.workers)
+            except ImportError:
+                raise BatchError("ray is not installed: pip install 'campsolver[batch]' (or pass --in-process)",
+                                 1) from None
             except Exception as error:
                 message = " ".join(str(error).split())[:300]
                 raise BatchError(f"--address: cannot start or join Ray: {message}", 1) from None
