@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from html import escape
 
-WIDTH, HEIGHT = 640, 360
-LEFT, RIGHT, TOP, BOTTOM = 64, 150, 40, 56
+WIDTH, HEIGHT = 640, 400
+LEFT, RIGHT, TOP, BOTTOM = 64, 150, 40, 100
 PALETTE = ("#1b6ca8", "#d1495b", "#2e933c", "#edae49", "#6a4c93", "#00798c", "#8d6a9f", "#444444", "#c05746")
 
 
@@ -114,13 +114,13 @@ def range_chart(title: str, y_label: str, rows: Sequence[tuple[str, float, float
 def interval_chart(title: str, x_label: str, rows: Sequence[tuple[str, float, float, float]]) -> str:
     """Horizontal point estimates with intervals in [0, 1] (win rates): rows of (label, value, low, high)."""
     height = TOP + 30 * len(rows) + 50
-    left, right = 220, 40
-    plot_w = WIDTH - left - right
+    width, left, right = 760, 330, 40
+    plot_w = width - left - right
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" viewBox="0 0 {WIDTH} {height}" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
         'font-family="sans-serif" font-size="12">',
-        f'<rect x="0" y="0" width="{WIDTH}" height="{height}" fill="white"/>',
-        f'<text x="{WIDTH / 2:.1f}" y="22" text-anchor="middle" font-size="15">{escape(title)}</text>',
+        f'<rect x="0" y="0" width="{width}" height="{height}" fill="white"/>',
+        f'<text x="{width / 2:.1f}" y="22" text-anchor="middle" font-size="15">{escape(title)}</text>',
     ]
     for tick in (0.0, 0.25, 0.5, 0.75, 1.0):
         x = left + tick * plot_w
