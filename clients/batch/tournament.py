@@ -23,7 +23,9 @@ def wilson(successes: float, trials: int, z: float = Z95) -> tuple[float, float]
     denominator = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denominator
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return max(centre - half, 0.0), min(centre + half, 1.0)
+    low = 0.0 if successes <= 0 else max(centre - half, 0.0)
+    high = 1.0 if successes >= trials else min(centre + half, 1.0)
+    return low, high
 
 
 def tournament_tasks(spec: PolicySet, policies: tuple[str, ...], games_per_pair: int) -> list[Task]:
