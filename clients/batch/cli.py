@@ -135,7 +135,8 @@ def run(argv: Sequence[str]) -> int:
         if args.retry_failed:
             store.forget_failed()
         backend: InProcess | RayBackend
-        if args.in_process:
+        done = store.done_keys()
+        if args.in_process or all(task.key in done for task in tasks):  # nothing to run: no Ray start-up
             backend = InProcess()
         else:
             try:
