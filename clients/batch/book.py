@@ -87,7 +87,6 @@ pre { font-family: 'DejaVu Sans Mono', monospace; font-size: 8.5pt; white-space:
   .page:last-child { break-after: auto; page-break-after: auto; }
   .title { height: 297mm; }
   .picture svg { max-height: 110mm; }
-  pre { max-height: 120mm; overflow: hidden; }
 }
 """
 
@@ -150,7 +149,7 @@ def render(title: str, puzzles: list[tuple[Task, dict[str, Any] | None, str | No
             _inline_svg(_puzzle_picture(result)),
             f"<pre>{escape(_statement(result))}</pre>",
             f'<p class="meta">Seed {result["seed"]} &middot; grade {escape(result["grade"])} &middot; '
-            f"proof {escape(proof)} &middot; solution on page {len(made) + 1 + number}</p>",
+            f"proof {escape(proof)} &middot; answer: Solution {number}, after the last puzzle</p>",
             _evidence_table(result["evidence"]),
             "</section>",
         ]
