@@ -58,6 +58,8 @@ def run_suite(name: str, quick: bool) -> None:
         module.main(["--quick"] if quick else [])
     elif name == "adventure-tours":
         importlib.import_module("bench.adventure_tours").main(["--quick"] if quick else [])
+    elif name == "batch":
+        importlib.import_module("bench.batch").main(["--quick"] if quick else [])
     print(f"({name}: {time.monotonic() - started:.1f} s)")
 
 

@@ -290,7 +290,7 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=_Formatter,
     )
     parser.add_argument("--version", action="version", version=f"campsolver {campsolver.__version__}")
-    sub = parser.add_subparsers(dest="target", required=True, parser_class=_Parser, metavar="{serve,GAME}")
+    sub = parser.add_subparsers(dest="target", required=True, parser_class=_Parser, metavar="{serve,batch,GAME}")
     serve = sub.add_parser(
         "serve",
         help="start the gRPC service",
@@ -308,6 +308,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.add_argument("--tls-cert", help="PEM certificate chain: serve TLS (with --tls-key)")
     serve.add_argument("--tls-key", help="PEM private key of --tls-cert")
+    sub.add_parser(
+        "batch", help="puzzle books, maxima sweeps and tournaments on Ray (campsolver batch -h)", add_help=False
+    )
     for game_name in GAME_TABLE:
         game_parser = sub.add_parser(
             game_name,
@@ -417,8 +420,13 @@ def run(argv: Sequence[str]) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if arguments[:1] == ["batch"]:  # its own parser: campsolver.clients.batch.cli
+        from campsolver.clients.batch.cli import main as batch_main
+
+        return batch_main(arguments[1:])
     try:
-        return run(sys.argv[1:] if argv is None else argv)
+        return run(arguments)
     except SystemExit as done:  # argparse: --help, --version, usage errors (already printed)
         return done.code if isinstance(done.code, int) else EXIT_BAD_INPUT
     except CliError as error:

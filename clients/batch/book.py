@@ -1,0 +1,203 @@
+"""The puzzle book: GeneratePuzzle tasks for any game of the registry, and `book.html`.
+
+`book.html` is one self-contained file (inline CSS and SVG, no script, no external resource): a title page,
+one page per puzzle (question, picture, statement, grade with its evidence, proof), then the solutions, one per
+page (with the answer picture; see `_puzzle_picture` for games that draw statement and answer in one picture).
+Print CSS starts every puzzle and every solution on a new page. The content depends only on the puzzles
+(no dates, no timings), so the same seeds give the same file.
+"""
+
+from __future__ import annotations
+
+import re
+from html import escape
+from typing import Any
+
+from campsolver.clients.batch.engine import Task
+from campsolver.clients.batch.service_calls import call, grade_name, proof_name, to_dict
+from campsolver.service.registry import GAME_TABLE
+from campsolver.solver.core.budget import Budget
+
+from campsolver import __version__
+
+GRADES = ("easy", "medium", "hard", "expert")
+DEFAULT_GRADES = ("easy", "medium", "hard")
+
+
+def game_title(game: str) -> str:
+    return " ".join(word.capitalize() for word in game.split("-"))
+
+
+def puzzle_seed(base_seed: int, index: int) -> int:
+    """The generator seed of puzzle `index` (0-based) of a (game, grade): consecutive from --seed."""
+    return base_seed + index
+
+
+def generate(params: dict[str, Any], budget: Budget) -> dict[str, Any]:
+    """One puzzle through the game's GeneratePuzzle RPC: the envelope plus the game's solution fields."""
+    request: dict[str, Any] = {"seed": int(params["seed"])}
+    if params.get("grade"):
+        request["grade"] = "DIFFICULTY_GRADE_" + params["grade"].upper()
+    response = call(params["game"], "puzzle", request, budget)
+    envelope = response.puzzle  # type: ignore[attr-defined]
+    extra = {name: value for name, value in to_dict(response).items()
+             if name.startswith("solution") or name in ("optimum", "margin")}
+    return {
+        "seed": int(envelope.seed),
+        "grade": grade_name(envelope.grade),
+        "proof": proof_name(envelope.proof),
+        "unique": bool(envelope.unique),
+        "question": envelope.question,
+        "text": envelope.text,
+        "svg": envelope.svg,
+        "solution_text": envelope.solution_text,
+        "solution_svg": envelope.solution_svg,
+        "evidence": [{"name": e.name, "value": e.value, "description": e.description} for e in envelope.evidence],
+        "solution_fields": extra,
+    }
+
+
+def book_tasks(games: list[str], grades: tuple[str, ...], count: int, base_seed: int) -> list[Task]:
+    return [
+        Task("book", game, "puzzle", {"game": game, "grade": grade, "seed": puzzle_seed(base_seed, index)}, generate)
+        for game in games
+        for grade in grades
+        for index in range(count)
+    ]
+
+
+_CSS = """
+body { font-family: Georgia, 'DejaVu Serif', serif; margin: 0; color: #222; }
+.page { padding: 18mm 16mm; box-sizing: border-box; min-height: 100vh; border-bottom: 1px dashed #bbb; }
+.title { display: flex; flex-direction: column; justify-content: center; text-align: center; }
+.title h1 { font-size: 34pt; margin-bottom: 4mm; }
+.title table { margin: 8mm auto; border-collapse: collapse; text-align: left; }
+.title td, .title th, .evidence td, .evidence th { padding: 1mm 3mm; border-bottom: 1px solid #ddd; }
+h2 { margin-top: 0; font-size: 18pt; }
+.question { font-size: 13pt; font-weight: bold; margin: 3mm 0 5mm; }
+.picture svg { display: block; max-width: 100%; height: auto; max-height: 120mm; margin: 0 auto 4mm; }
+pre { font-family: 'DejaVu Sans Mono', monospace; font-size: 8.5pt; white-space: pre-wrap; background: #f7f7f4;
+      padding: 3mm; border-radius: 2mm; }
+.meta { color: #555; font-size: 10pt; }
+.evidence { border-collapse: collapse; font-size: 9pt; margin-top: 3mm; }
+.failed { color: #a00; }
+@page { size: A4; margin: 0; }
+@media print {
+  .page { min-height: auto; border: none; break-after: page; page-break-after: always; }
+  .page:last-child { break-after: auto; page-break-after: auto; }
+  .title { height: 297mm; }
+  .picture svg { max-height: 110mm; }
+}
+"""
+
+_XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>\s*")
+
+
+def _inline_svg(picture: str) -> str:
+    """An SVG string ready to sit inside HTML (declaration dropped); empty when there is no picture."""
+    picture = _XML_DECLARATION.sub("", picture or "").strip()
+    return f'<div class="picture">{picture}</div>' if picture.startswith("<svg") else ""
+
+
+def _evidence_table(evidence: list[dict[str, Any]]) -> str:
+    if not evidence:
+        return ""
+    rows = "".join(
+        f"<tr><td>{escape(e['name'])}</td><td>{e['value']:g}</td><td>{escape(e['description'])}</td></tr>"
+        for e in evidence
+    )
+    return f'<table class="evidence"><tr><th>evidence</th><th>value</th><th>meaning</th></tr>{rows}</table>'
+
+
+def render(title: str, puzzles: list[tuple[Task, dict[str, Any] | None, str | None]]) -> str:
+    """The whole book; `puzzles` are (task, result, error) in book order (failed tasks are listed, not drawn)."""
+    made = [(task, result) for task, result, _ in puzzles if result is not None]
+    failed = [(task, error) for task, result, error in puzzles if result is None]
+    counts: dict[tuple[str, str], int] = {}
+    for task, result in made:
+        key = (task.game, result["grade"])
+        counts[key] = counts.get(key, 0) + 1
+    contents = "".join(
+        f"<tr><td>{escape(game_title(game))}</td><td>{escape(grade)}</td><td>{count}</td></tr>"
+        for (game, grade), count in counts.items()
+    )
+    failures = "".join(
+        f'<li class="failed">{escape(game_title(task.game))} {escape(str(task.params.get("grade")))} seed '
+        f"{task.params['seed']}: {escape(error or '')}</li>"
+        for task, error in failed
+    )
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>{escape(title)}</title>",
+        f"<style>{_CSS}</style></head><body>",
+        '<section class="page title">',
+        f"<h1>{escape(title)}</h1>",
+        f"<p>{len(made)} puzzles, each with a proven best answer and a difficulty grade. Solutions at the end.</p>",
+        f"<table><tr><th>game</th><th>grade</th><th>puzzles</th></tr>{contents}</table>",
+        f"<p class=\"meta\">Made by campsolver {escape(__version__)}; every puzzle names its seed.</p>",
+        f"<ul>{failures}</ul>" if failures else "",
+        "</section>",
+    ]
+    for number, (task, result) in enumerate(made, start=1):
+        question = result["question"] or "Find the best answer."
+        proof = result["proof"] + (", unique" if result["unique"] else "")
+        parts += [
+            f'<section class="page puzzle" id="puzzle-{number}">',
+            f"<h2>Puzzle {number} &middot; {escape(game_title(task.game))} &middot; {escape(result['grade'])}</h2>",
+            f'<p class="question">{escape(question)}</p>',
+            _inline_svg(_puzzle_picture(result)),
+            f"<pre>{escape(_statement(result))}</pre>",
+            f'<p class="meta">Seed {result["seed"]} &middot; grade {escape(result["grade"])} &middot; '
+            f"proof {escape(proof)} &middot; answer: Solution {number}, after the last puzzle</p>",
+            _evidence_table(result["evidence"]),
+            "</section>",
+        ]
+    for number, (task, result) in enumerate(made, start=1):
+        parts += [
+            f'<section class="page solution" id="solution-{number}">',
+            f"<h2>Solution {number} &middot; {escape(game_title(task.game))}</h2>",
+            _inline_svg(_solution_picture(result)),
+            f"<pre>{escape(_solution(result))}</pre>",
+            "</section>",
+        ]
+    parts.append("</body></html>")
+    return "\n".join(part for part in parts if part) + "\n"
+
+
+def _puzzle_picture(result: dict[str, Any]) -> str:
+    """The statement's picture, only when the game draws the answer apart (`solution_svg`).
+
+    A game that has no separate answer picture may draw the answer into `svg` (Happy Campers did, before the
+    envelope split them), so its picture waits for the solution page: the book never gives an answer away.
+    """
+    return result["svg"] if result["solution_svg"] else ""
+
+
+def _solution_picture(result: dict[str, Any]) -> str:
+    return result["solution_svg"] or result["svg"]
+
+
+def _statement(result: dict[str, Any]) -> str:
+    """The statement alone: when a game still prints its answer inside `text`, cut it at the solution."""
+    text: str = result["text"]
+    if not result["solution_text"]:
+        cut = re.search(r"^=+\s*$|^Solution\b", text, flags=re.MULTILINE)
+        if cut:
+            text = text[: cut.start()].rstrip()
+    return text
+
+
+def _solution(result: dict[str, Any]) -> str:
+    if result["solution_text"]:
+        return result["solution_text"]
+    text: str = result["text"]
+    cut = re.search(r"^=+\s*$|^Solution\b", text, flags=re.MULTILINE)
+    if cut:
+        return text[cut.end():].strip()
+    import json
+
+    return json.dumps(result["solution_fields"], indent=1, sort_keys=True)
+
+
+__all__ = ["DEFAULT_GRADES", "GAME_TABLE", "GRADES", "book_tasks", "generate", "render"]

@@ -1,0 +1,172 @@
+"""Named policies for tournaments, per game: a small registry the other games extend with their own entry.
+
+A game's `PolicySet` says how one game between named policies is played (`play`, a task function) and which
+players a match seats. Everything is seeded: the same seed and policies give the same game on any worker.
+Policies with a search use a fixed effort (depth, rollout count), not a time slice, so a game does not change
+with the machine's load; the task budget still bounds the whole game (running out fails the task, it is never
+answered with a shallower search).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from campsolver.solver.core.budget import Budget
+
+#: Rolls offered in one Happy Campers tournament game (the game ends at the first roll that fits nowhere).
+HAPPY_CAMPERS_ROLLS = 40
+#: Rollouts per Happy Campers hint (a fixed effort: about 10 ms per hint on one core).
+HAPPY_CAMPERS_HINT_ROLLOUTS = 100
+#: Plies of the Camper Tour hint search for the `hint` policy (the bench's depth) and for `lookahead`.
+CAMPER_TOUR_HINT_DEPTH = 2
+CAMPER_TOUR_LOOKAHEAD_DEPTH = 1
+#: Camper Tour campers per game (head to head).
+CAMPER_TOUR_SEATS = 2
+#: Safety stop for a Camper Tour game (a real game takes a few hundred decisions).
+CAMPER_TOUR_MAX_DECISIONS = 5_000
+
+
+@dataclass(frozen=True)
+class PolicySet:
+    """The policies of one game and how a game between them is played.
+
+    `seats`: 1 when every policy plays the same seeded sequence alone and scores are compared (solo games);
+    2 or more when the policies sit at one table (seats are rotated by the tournament).
+    `play(params, budget)`: params hold `seed` and `policies` (one name per seat); returns `scores` per seat
+    and `winner` (seat index, or None for a tie / nobody finished).
+    """
+
+    game: str
+    policies: tuple[str, ...]
+    seats: int
+    play: Callable[[dict[str, Any], Budget], dict[str, Any]]
+    description: str
+
+
+# --- Happy Campers: the same 40 seeded rolls for every policy; the higher final score wins -------------------
+
+
+def play_happy_campers(params: dict[str, Any], budget: Budget) -> dict[str, Any]:
+    from campsolver.solver.core.seeding import rng_for
+    from campsolver.solver.happy_campers.hint import hint
+    from campsolver.solver.happy_campers.policies import play_game
+    from campsolver.solver.happy_campers.rules import can_draw, draw, empty_grid, score
+
+    (policy,) = params["policies"]
+    seed = int(params["seed"])
+    dice = rng_for(seed, "batch-tournament-happy-campers-rolls").integers(1, 7, size=(HAPPY_CAMPERS_ROLLS, 2))
+    rolls = [(int(a), int(b)) for a, b in dice]
+    if policy in ("greedy", "random"):
+        played = play_game(None, rolls, (), policy=policy, seed=seed, budget=budget)
+        return {"scores": [played.breakdown.total], "rolls_used": played.rolls_used}
+    if policy != "hint":
+        raise ValueError(f"unknown Happy Campers policy {policy!r}")
+    grid = empty_grid()
+    used = 0
+    for turn, roll in enumerate(rolls):
+        budget.check()
+        used = turn + 1
+        if not can_draw(grid, roll):
+            break
+        result = hint(grid, roll, (), budget=budget, seed=seed * 1000 + turn, rollouts=HAPPY_CAMPERS_HINT_ROLLOUTS)
+        if result.interrupted:
+            raise TimeoutError("the task budget ran out inside a hint; allow more --time-limit")
+        grid = draw(grid, result.best.move.placements[0])  # the rules model checks the hinted move
+    return {"scores": [score(grid).total], "rolls_used": used}
+
+
+# --- Camper Tour: two campers at one table, seats rotated ---------------------------------------------------
+
+
+def camper_tour_rule_of_thumb(state: Any) -> Any:
+    """A table player's rule: go out while the tokens cover the way home, then budget the tokens home.
+
+    Outward: announce 6 (a fair risk), turn back once the tokens left only just cover the way home at the
+    budgeting heuristic's expected payment per plate. Return: the puzzle grader's token-budgeting heuristic.
+    Unexpected Comforts: recover tokens outward, get rid of surplus tokens on the way home.
+    """
+    from campsolver.solver.camper_tour.puzzle import budgeting_heuristic, expected_payment
+    from campsolver.solver.camper_tour.rules import Announce, ComfortsChoice, Phase, TurnBack
+
+    actions = state.legal_actions()
+    camper = state.mover
+    if all(isinstance(action, ComfortsChoice) for action in actions):
+        wanted = ComfortsChoice.RECOVER if camper.phase == Phase.OUTWARD or camper.tokens < 0 else (
+            ComfortsChoice.DISCARD)
+        return wanted if wanted in actions else actions[0]
+    announcements = [action for action in actions if isinstance(action, Announce)]
+    if camper.phase == Phase.OUTWARD:
+        home_cost = (camper.position - 1) * expected_payment(6) / 6
+        if TurnBack() in actions and camper.tokens <= math.ceil(home_cost):
+            return TurnBack()
+        if announcements:
+            return min(announcements, key=lambda action: (abs(action.plates - 6), -action.plates))
+        return actions[0]
+    if announcements:
+        return budgeting_heuristic(state)
+    return actions[0]
+
+
+def play_camper_tour(params: dict[str, Any], budget: Budget) -> dict[str, Any]:
+    from campsolver.solver.camper_tour.hint import hint
+    from campsolver.solver.camper_tour.rules import Config, new_game
+    from campsolver.solver.core.game import CHANCE, TERMINAL, sample_outcome
+    from campsolver.solver.core.seeding import rng_for
+
+    names = list(params["policies"])
+    seed = int(params["seed"])
+    for name in names:
+        if name not in CAMPER_TOUR.policies:
+            raise ValueError(f"unknown Camper Tour policy {name!r}")
+    chance = rng_for(seed, "batch-tournament-camper-tour-chance")
+    random_choice = [rng_for(seed, "batch-tournament-camper-tour-random", seat) for seat in range(len(names))]
+    state = new_game(Config(), len(names))
+    decisions = 0
+    while (player := state.current_player()) != TERMINAL:
+        budget.check()
+        if player == CHANCE:
+            state = state.child(sample_outcome(state, chance))
+            continue
+        decisions += 1
+        if decisions > CAMPER_TOUR_MAX_DECISIONS:
+            raise RuntimeError(f"the game did not end within {CAMPER_TOUR_MAX_DECISIONS} decisions")
+        name = names[player]
+        if name in ("hint", "lookahead"):
+            depth = CAMPER_TOUR_HINT_DEPTH if name == "hint" else CAMPER_TOUR_LOOKAHEAD_DEPTH
+            result = hint(state, budget, max_depth=depth)
+            if result.interrupted:
+                raise TimeoutError("the task budget ran out inside a hint; allow more --time-limit")
+            action = result.moves[0].action
+        elif name == "rule-of-thumb":
+            action = camper_tour_rule_of_thumb(state)
+        else:
+            actions = state.legal_actions()
+            action = actions[int(random_choice[player].integers(len(actions)))]
+        state = state.child(action)  # the rules model checks the move
+    return {"scores": [int(value) for value in state.returns()], "winner": state.winner(), "decisions": decisions}
+
+
+HAPPY_CAMPERS = PolicySet(
+    game="happy-campers",
+    policies=("hint", "greedy", "random"),
+    seats=1,
+    play=play_happy_campers,
+    description=(f"each policy plays the same {HAPPY_CAMPERS_ROLLS} seeded rolls on an empty map; the higher final "
+                 f"score wins (hint: {HAPPY_CAMPERS_HINT_ROLLOUTS} rollouts per move)"),
+)
+
+CAMPER_TOUR = PolicySet(
+    game="camper-tour",
+    policies=("hint", "lookahead", "rule-of-thumb", "random"),
+    seats=CAMPER_TOUR_SEATS,
+    play=play_camper_tour,
+    description=(f"two campers on the default 72-plate stack, seats rotated; the rulebook's winner (highest "
+                 f"score among finished campers, ties to the later arrival) wins; hint: depth-"
+                 f"{CAMPER_TOUR_HINT_DEPTH} expectimax, lookahead: depth {CAMPER_TOUR_LOOKAHEAD_DEPTH}"),
+)
+
+#: Game -> its policies. A new game adds one line here.
+POLICY_SETS: dict[str, PolicySet] = {spec.game: spec for spec in (HAPPY_CAMPERS, CAMPER_TOUR)}

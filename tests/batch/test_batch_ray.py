@@ -1,0 +1,125 @@
+"""Batch jobs on Ray: one local Ray instance for the whole module (its start-up is the slow part).
+
+- The same sweep on Ray and in-process writes byte-identical files (completion order does not matter).
+- A driver SIGKILLed mid-batch resumes: nothing lost, nothing duplicated, the same files as an uninterrupted run.
+- A worker that dies is retried by Ray and its task recorded once.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import ray
+from campsolver.clients.batch.cli import main as batch_main
+from campsolver.clients.batch.engine import RayBackend, Task, run_tasks
+from campsolver.clients.batch.store import STORE_NAME, Store
+
+#: A sweep whose tasks each take about a second (CP-SAT clairvoyant maxima): long enough to kill mid-batch.
+HAPPY_SWEEP = ["sweep", "--games", "happy-campers", "--cards", "none,dangerous-animals", "--seeds", "4",
+               "--rolls", "8", "--time-limit", "60", "--no-progress"]
+CAMPER_SWEEP = ["sweep", "--games", "camper-tour", "--plates", "12,24,36", "--tokens", "5,15", "--time-limit", "60",
+                "--no-progress"]
+#: 60 exact solo values of about 10-50 ms each: many small tasks, so a kill lands mid-batch cheaply.
+CAMPER_KILL_SWEEP = ["sweep", "--games", "camper-tour", "--plates", "20,24,28,32,36,40,44,48,52,56,60,64",
+                     "--tokens", "5,10,15,20,25", "--time-limit", "60", "--no-progress"]
+OUTPUT_FILES = ("sweep.jsonl", "sweep-summary.json")
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[str]:
+    ray.init(address="local", num_cpus=2, include_dashboard=False, object_store_memory=100 * 1024 * 1024,
+             log_to_driver=False, logging_level="ERROR")
+    try:
+        yield ray.get_runtime_context().gcs_address
+    finally:
+        ray.shutdown()
+
+
+def _outputs(out: Path) -> dict[str, bytes]:
+    files = {name: (out / name).read_bytes() for name in OUTPUT_FILES}
+    for path in sorted(out.glob("sweep-*.csv")) + sorted((out / "plots").glob("*.svg")):
+        files[path.relative_to(out).as_posix()] = path.read_bytes()
+    return files
+
+
+def test_ray_and_in_process_write_the_same_files(cluster: str, tmp_path: Path) -> None:
+    on_ray, local = tmp_path / "ray", tmp_path / "local"
+    assert batch_main([*CAMPER_SWEEP, "--out", str(on_ray)]) == 0  # joins the module's Ray (already initialised)
+    assert batch_main([*CAMPER_SWEEP, "--out", str(local), "--in-process"]) == 0
+    assert _outputs(on_ray) == _outputs(local)
+    with sqlite3.connect(on_ray / STORE_NAME) as db:
+        workers = {worker for (worker,) in db.execute("SELECT worker FROM results")}
+    assert all(str(os.getpid()) not in worker for worker in workers)  # really ran in Ray workers
+
+
+def _rows(store: Path) -> int:
+    try:
+        with sqlite3.connect(store, timeout=5) as db:
+            return int(db.execute("SELECT COUNT(*) FROM results").fetchone()[0])
+    except sqlite3.OperationalError:  # not created yet
+        return 0
+
+
+@pytest.mark.parametrize(
+    ("job", "total"),
+    [
+        pytest.param(CAMPER_KILL_SWEEP, 60, id="camper-tour-60-small-tasks"),
+        pytest.param(HAPPY_SWEEP, 8, id="happy-campers-8-cp-sat-tasks", marks=pytest.mark.slow),
+    ],
+)
+def test_sigkilled_driver_resumes_without_loss_or_duplicates(cluster: str, tmp_path: Path, job: list[str],
+                                                             total: int, capsys: pytest.CaptureFixture[str]) -> None:
+    reference = tmp_path / "reference"
+    assert batch_main([*job, "--out", str(reference), "--in-process"]) == 0
+    out = tmp_path / "killed"
+    command = [sys.executable, "-m", "campsolver", "batch", *job, "--out", str(out), "--address", cluster]
+    driver = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 120
+    while _rows(out / STORE_NAME) < 2 and driver.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    os.kill(driver.pid, signal.SIGKILL)
+    driver.wait(timeout=30)
+    assert driver.returncode == -signal.SIGKILL, "the driver finished before the kill: make the sweep longer"
+    at_kill = _rows(out / STORE_NAME)
+    assert 2 <= at_kill < total
+    capsys.readouterr()
+    assert batch_main([*job, "--out", str(out), "--address", cluster]) == 0
+    summary = capsys.readouterr().out
+    assert f"{total} tasks: {total - at_kill} run, {at_kill} resumed, 0 failed" in summary
+    with sqlite3.connect(out / STORE_NAME) as db:
+        keys = [key for (key,) in db.execute("SELECT key FROM results")]
+    assert len(keys) == len(set(keys)) == total
+    assert _outputs(out) == _outputs(reference)
+    print(f"resume figures: {total} tasks, {at_kill} recorded at the kill, {total - at_kill} run after it")
+
+
+def test_a_dying_worker_is_retried_and_recorded_once(cluster: str, tmp_path: Path) -> None:
+    marker = tmp_path / "died-once"
+
+    def dies_once(params: dict, budget: object) -> dict:
+        if params["n"] == 1 and not marker.exists():
+            marker.write_text("the worker exits here, as if killed")
+            os._exit(1)
+        return {"square": params["n"] ** 2, "pid": os.getpid()}
+
+    tasks = [Task("test", "none", "square", {"n": n}, dies_once) for n in range(3)]
+    with Store(tmp_path / "out") as store:
+        report = run_tasks(tasks, store, RayBackend(), time_limit_s=30.0, retries=2)
+        rows = store.rows()
+    assert marker.exists()
+    assert (report.ran, report.failed, report.duplicates) == (3, 0, 0)
+    assert [rows[task.key].result["square"] for task in tasks] == [0, 1, 4]
+
+    with Store(tmp_path / "no-retry") as store:
+        marker.unlink()
+        report = run_tasks(tasks, store, RayBackend(), time_limit_s=30.0, retries=0)
+        failed = [row for row in store.rows().values() if row.status == "failed"]
+    assert report.failed == 1 and len(failed) == 1 and failed[0].worker == "lost"

@@ -1,0 +1,165 @@
+"""Batch jobs without Ray: the store, the statistics, the CLI's errors, and in-process jobs re-checked."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+from campsolver.clients.batch.cli import main as batch_main
+from campsolver.clients.batch.engine import InProcess, Task, run_tasks
+from campsolver.clients.batch.policies import HAPPY_CAMPERS, HAPPY_CAMPERS_ROLLS, play_happy_campers
+from campsolver.clients.batch.store import Store, StoreMismatch
+from campsolver.clients.batch.sweeps import sweep_rolls
+from campsolver.clients.batch.tournament import head_to_head, wilson
+from campsolver.clients.cli import main as cli_main
+from campsolver.solver.camper_tour.rules import PlateKind, all_normal
+from campsolver.solver.camper_tour.solo import KnownLayoutTables, SoloPosition, solve_solo
+from campsolver.solver.core.budget import Budget
+from campsolver.solver.core.seeding import rng_for
+from campsolver.solver.happy_campers.policies import play_game
+
+
+def _double(params: dict, budget: Budget) -> dict:
+    if params["n"] == 3:
+        raise ValueError("three is refused")
+    return {"double": params["n"] * 2}
+
+
+def test_wilson_matches_the_textbook_values() -> None:
+    # Wilson (1927) / Newcombe (1998) example: 81 of 263 -> (0.2553, 0.3662).
+    low, high = wilson(81, 263)
+    assert low == pytest.approx(0.2553, abs=1e-4)
+    assert high == pytest.approx(0.3662, abs=1e-4)
+    assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == 1.0
+    low, high = wilson(5, 10)
+    assert low < 0.5 < high and low + high == pytest.approx(1.0)
+
+
+def test_store_keeps_one_row_per_key_and_refuses_other_settings(tmp_path: Path) -> None:
+    tasks = [Task("test", "none", "double", {"n": n}, _double) for n in range(5)]
+    with Store(tmp_path) as store:
+        store.bind({"job": "test", "time_limit_s": 5.0})
+        report = run_tasks(tasks, store, InProcess(), time_limit_s=5.0)
+        assert (report.ran, report.resumed, report.failed, report.duplicates) == (5, 0, 1, 0)
+        again = run_tasks(tasks, store, InProcess(), time_limit_s=5.0)
+        assert (again.ran, again.resumed) == (0, 5)
+        first = tasks[0]
+        assert not store.record(key=first.key, job="test", game="none", kind="double", params=first.params,
+                                status="ok", result={}, error=None, wall_s=0.0, worker="x")
+        rows = store.rows()
+        assert len(rows) == 5
+        assert rows[tasks[2].key].result == {"double": 4}
+        assert rows[tasks[3].key].status == "failed" and "three is refused" in rows[tasks[3].key].error
+        with pytest.raises(StoreMismatch, match="time_limit_s"):
+            store.bind({"job": "test", "time_limit_s": 9.0})
+        assert store.forget_failed() == 1
+        assert run_tasks(tasks, store, InProcess(), time_limit_s=5.0).ran == 1
+
+
+def test_default_games_name_every_unimplemented_service(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    assert cli_main(["batch", "book", "--out", str(tmp_path / "b"), "--in-process"]) == 2
+    error = capsys.readouterr().err.strip()
+    assert len(error.splitlines()) == 1
+    for name in ("deluxe-camping", "campsite", "adventure-tours"):
+        assert name in error
+    assert "ready: happy-campers, camper-tour" in error
+
+
+@pytest.mark.parametrize(
+    ("arguments", "field"),
+    [
+        (["sweep", "--time-limit", "0"], "--time-limit"),
+        (["sweep", "--seeds", "0"], "--seeds"),
+        (["sweep", "--games", "chess"], "--games"),
+        (["book", "--grades", "impossible"], "--grades"),
+        (["sweep", "--plates", "a,b"], "--plates"),
+        (["tournament", "--games", "happy-campers", "--policies", "oracle,greedy"], "--policies"),
+    ],
+)
+def test_bad_options_exit_2_with_one_line(arguments: list[str], field: str, tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    assert batch_main([*arguments, "--out", str(tmp_path / "o"), "--in-process"]) == 2
+    error = capsys.readouterr().err.strip()
+    assert len(error.splitlines()) == 1 and field in error
+
+
+def test_other_settings_in_the_same_out_are_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = str(tmp_path / "o")
+    base = ["sweep", "--games", "camper-tour", "--plates", "8", "--tokens", "4", "--out", out, "--in-process",
+            "--no-progress"]
+    assert batch_main(base) == 0
+    assert batch_main([*base, "--time-limit", "7"]) == 2
+    assert "time_limit_s" in capsys.readouterr().err
+
+
+def test_camper_tour_sweep_values_are_the_exact_solo_values(tmp_path: Path) -> None:
+    out = tmp_path / "sweep"
+    code = batch_main(["sweep", "--games", "camper-tour", "--plates", "10,20", "--tokens", "5,12", "--out", str(out),
+                       "--in-process", "--no-progress"])
+    assert code == 0
+    with open(out / "sweep-camper-tour-solo.csv", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert [(int(r["plates"]), int(r["tokens"])) for r in rows] == [(10, 5), (10, 12), (20, 5), (20, 12)]
+    for row in rows:
+        plates, tokens = int(row["plates"]), int(row["tokens"])
+        exact = solve_solo(all_normal(plates, tokens), SoloPosition(tokens=tokens), Budget(30))
+        tables = KnownLayoutTables((PlateKind.NORMAL,) * plates, tokens)  # the value tables, read directly
+        assert row["status"] == "ok" and row["proof"] == "EXACT"
+        assert float(row["expected_score"]) == pytest.approx(exact.value, abs=1e-9)
+        assert float(row["expected_score"]) == pytest.approx(tables.outward_value(0, tokens), abs=1e-9)
+    lines = (out / "sweep.jsonl").read_text().splitlines()
+    assert len(lines) == 4 and json.loads(lines[0])["proof"] == "EXACT"
+    plot = (out / "plots" / "sweep-camper-tour-solo-specials-0.svg").read_text()
+    assert plot.startswith("<svg") and plot.count("<polyline") == 2  # one line per token count
+
+
+def test_happy_campers_tournament_games_replay_through_the_rules_model(tmp_path: Path) -> None:
+    out = tmp_path / "t"
+    code = batch_main(["tournament", "--games", "happy-campers", "--policies", "greedy,random", "--matches", "6",
+                       "--out", str(out), "--in-process", "--no-progress"])
+    assert code == 0
+    games = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
+    assert len(games) == 12
+    scores: dict[tuple[str, int], int] = {}
+    for game in games:
+        (policy,) = game["policies"]
+        dice = rng_for(game["seed"], "batch-tournament-happy-campers-rolls").integers(1, 7, (HAPPY_CAMPERS_ROLLS, 2))
+        replay = play_game(None, [(int(a), int(b)) for a, b in dice], (), policy=policy, seed=game["seed"])
+        assert game["scores"] == [replay.breakdown.total]
+        scores[(policy, game["seed"])] = replay.breakdown.total
+    table = {(r["policy"], r["opponent"]): r for r in json.loads((out / "tournament.json").read_text())["head_to_head"]}
+    wins = sum(scores[("greedy", s)] > scores[("random", s)] for s in range(6))
+    ties = sum(scores[("greedy", s)] == scores[("random", s)] for s in range(6))
+    greedy = table[("greedy", "random")]
+    assert (greedy["wins"], greedy["ties"], greedy["games"]) == (wins, ties, 6)
+    assert (greedy["ci95_low"], greedy["ci95_high"]) == pytest.approx(wilson(wins + ties / 2, 6))
+    assert table[("random", "greedy")]["losses"] == wins
+
+
+def test_head_to_head_counts_table_games_from_both_seats() -> None:
+    from campsolver.clients.batch.policies import CAMPER_TOUR
+
+    rows = [
+        {"status": "ok", "policies": ["a", "b"], "scores": [5, 3], "winner": 0},
+        {"status": "ok", "policies": ["b", "a"], "scores": [5, 3], "winner": 0},
+        {"status": "ok", "policies": ["a", "b"], "scores": [0, 0], "winner": None},
+        {"status": "failed", "policies": ["b", "a"], "scores": None, "winner": None},
+    ]
+    table = {(r["policy"], r["opponent"]): r for r in head_to_head(CAMPER_TOUR, ("a", "b"), rows)}
+    assert (table[("a", "b")]["wins"], table[("a", "b")]["ties"], table[("a", "b")]["losses"]) == (1, 1, 1)
+    assert table[("a", "b")]["win_rate"] == pytest.approx(0.5)
+
+
+def test_sweep_rolls_are_shared_by_every_card_and_seeded() -> None:
+    assert sweep_rolls(4, 10) == sweep_rolls(4, 10)
+    assert sweep_rolls(4, 10) != sweep_rolls(5, 10)
+    assert all(1 <= a <= 6 and 1 <= b <= 6 for a, b in sweep_rolls(4, 30))
+
+
+def test_happy_campers_hint_policy_plays_legal_seeded_games() -> None:
+    first = play_happy_campers({"policies": ["hint"], "seed": 2}, Budget(60))
+    again = play_happy_campers({"policies": ["hint"], "seed": 2}, Budget(60))
+    assert first == again  # fixed rollouts: the same game on any machine load
+    assert "hint" in HAPPY_CAMPERS.policies and first["scores"][0] > 0
