@@ -58,13 +58,21 @@ def test_store_keeps_one_row_per_key_and_refuses_other_settings(tmp_path: Path) 
         assert run_tasks(tasks, store, InProcess(), time_limit_s=5.0).ran == 1
 
 
-def test_default_games_name_every_unimplemented_service(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_default_games_name_every_unimplemented_service(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every game answers today, so two are made to look unimplemented (as before their issues landed)."""
+    from campsolver.clients.batch import service_calls
+
+    real = service_calls.implemented
+    missing = {"deluxe-camping", "adventure-tours"}
+    monkeypatch.setattr(service_calls, "implemented", lambda name, command: name not in missing and real(name, command))
     assert cli_main(["batch", "book", "--out", str(tmp_path / "b"), "--in-process"]) == 2
     error = capsys.readouterr().err.strip()
     assert len(error.splitlines()) == 1
-    for name in ("deluxe-camping", "campsite", "adventure-tours"):
+    for name in missing:
         assert name in error
-    assert "ready: happy-campers, camper-tour" in error
+    assert "ready: happy-campers, campsite, camper-tour" in error
 
 
 @pytest.mark.parametrize(
