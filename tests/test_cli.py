@@ -102,9 +102,21 @@ def test_every_example_answers_the_same_in_process_and_with_server(server: Camps
     _compare_examples(server, capsys, list(COMMANDS))
 
 
-@pytest.mark.parametrize("game_name", [g for g, spec in games().items() if not spec.implemented])
-def test_unimplemented_games_answer_unimplemented_naming_the_game(game_name: str, capsys) -> None:
-    code, _, err = main_in_process(capsys, game_name, "hint", "--request", "-", stdin="{}")
+def test_unimplemented_games_answer_unimplemented_naming_the_game(capsys, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every game answers today, so one is given the registry entry it had before its issue landed."""
+    from campsolver.service import registry
+
+    game_name = "campsite"
+    pb2_name, service_name, _handlers = registry.GAME_TABLE[game_name]
+    monkeypatch.setitem(registry.GAME_TABLE, game_name, (pb2_name, service_name, ""))
+    registry._load_game.cache_clear()
+    registry.games.cache_clear()
+    try:
+        code, _, err = main_in_process(capsys, game_name, "hint", "--request", "-", stdin="{}")
+    finally:
+        monkeypatch.undo()
+        registry._load_game.cache_clear()
+        registry.games.cache_clear()
     assert code == 2 and err.count("\n") == 1
     assert "UNIMPLEMENTED" in err and game_name in err
 
