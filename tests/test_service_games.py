@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import grpc
 import pytest
 from campsolver.clients.client import CampsolverClient
 from campsolver.service.games import camper_tour as ct_service
 from campsolver.service.games import happy_campers as hc_service
-from campsolver.service.server import CampsolverServer, ServerConfig
 from campsolver.solver.camper_tour import rules as ct_rules
 from campsolver.solver.happy_campers import exhaustive
 from campsolver.solver.happy_campers import rules as hc_rules
@@ -17,16 +14,6 @@ from campsolver.solver.happy_campers import rules as hc_rules
 from campsolver.v1 import camper_tour_pb2 as ct
 from campsolver.v1 import common_pb2
 from campsolver.v1 import happy_campers_pb2 as hc
-
-
-@pytest.fixture(scope="module")
-def client() -> Iterator[CampsolverClient]:
-    server = CampsolverServer(ServerConfig(port=0, workers=2))
-    server.start()
-    with CampsolverClient(server.address) as connected:
-        connected.wait_ready()
-        yield connected
-    server.stop(grace_s=2.0)
 
 
 def hc_placement(message: hc.HappyCampersPlacement) -> hc_rules.Placement:

@@ -9,7 +9,6 @@ the search effort the proof needed.
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass, replace
 from html import escape
 
@@ -21,6 +20,7 @@ from campsolver.solver.adventure_tours.rules import Action, Config, State, actio
 from campsolver.solver.adventure_tours.search import MaxObjective, Others, maximise
 from campsolver.solver.core.budget import Budget
 from campsolver.solver.core.game import CHANCE
+from campsolver.solver.core.grade import Grade
 from campsolver.solver.core.proof import Proof
 from campsolver.solver.core.seeding import rng_for
 
@@ -33,12 +33,6 @@ LATE_HAND = 2
 #: Candidate positions tried per request before giving up.
 MAX_ATTEMPTS = 400
 
-
-class Grade(enum.Enum):
-    EASY = "easy"
-    MEDIUM = "medium"
-    HARD = "hard"
-    EXPERT = "expert"
 
 
 @dataclass

@@ -17,7 +17,6 @@ below 0.5: medium; below 1.5: hard; otherwise expert.
 
 from __future__ import annotations
 
-import enum
 import math
 from dataclasses import dataclass
 
@@ -37,6 +36,7 @@ from campsolver.solver.camper_tour.rules import (
 )
 from campsolver.solver.camper_tour.solo import SUCCESS_WEIGHTS
 from campsolver.solver.core.budget import Budget, SolveInterrupted
+from campsolver.solver.core.grade import Grade
 from campsolver.solver.core.proof import Proof
 from campsolver.solver.core.seeding import rng_for
 
@@ -47,12 +47,6 @@ OPPONENT_DEPTH = 2
 #: Probability that a candidate has an opponent in the way.
 OPPONENT_PROBABILITY = 0.3
 
-
-class Grade(enum.Enum):
-    EASY = "easy"
-    MEDIUM = "medium"
-    HARD = "hard"
-    EXPERT = "expert"
 
 
 #: Upper bounds of the heuristic's loss for each grade (expert: anything above).

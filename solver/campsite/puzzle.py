@@ -14,24 +14,18 @@ Grade, from what a solver needs to see it:
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass
 
 from campsolver.solver.campsite import best_turn as cpsat_turn
 from campsolver.solver.campsite.evaluate import TurnEvaluator, best_turn_search
 from campsolver.solver.campsite.rules import ALL_TOKENS, Card, Placement, Table, Tent, Token, default_deck
 from campsolver.solver.core.budget import Budget, SolveInterrupted
+from campsolver.solver.core.grade import Grade
 from campsolver.solver.core.proof import Proof
 from campsolver.solver.core.seeding import rng_for
 
 MAX_ATTEMPTS = 200
 
-
-class Grade(enum.Enum):
-    EASY = "easy"
-    MEDIUM = "medium"
-    HARD = "hard"
-    EXPERT = "expert"
 
 
 @dataclass

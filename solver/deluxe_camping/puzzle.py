@@ -11,10 +11,10 @@ Generation (Tatham style: the solver guarantees the answer):
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass, replace
 
 from campsolver.solver.core.budget import Budget, SolveInterrupted
+from campsolver.solver.core.grade import Grade
 from campsolver.solver.core.proof import Proof
 from campsolver.solver.core.seeding import rng_for
 from campsolver.solver.deluxe_camping import maximise as maxima
@@ -26,12 +26,6 @@ PUZZLE_CONFIG = Config(rows=6, cols=6, players=2, trailers=2, supply=200)
 RANDOM_TURNS = (0, 6)
 MAX_ATTEMPTS = 60
 
-
-class Grade(enum.Enum):
-    EASY = "easy"
-    MEDIUM = "medium"
-    HARD = "hard"
-    EXPERT = "expert"
 
 
 @dataclass

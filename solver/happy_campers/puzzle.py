@@ -29,13 +29,13 @@ gives the same puzzle on any machine unless some candidate before it needs close
 
 from __future__ import annotations
 
-import enum
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 from campsolver.solver.core.budget import Budget, SolveInterrupted
+from campsolver.solver.core.grade import Grade
 from campsolver.solver.core.proof import Proof
 from campsolver.solver.core.seeding import rng_for
 from campsolver.solver.happy_campers.cpsat_warmstart import greedy_play
@@ -124,14 +124,6 @@ GRADE_LEVEL_CEILINGS: tuple[int, int, int] = (1, 3, 5)
 #: CP-SAT workers for the optimum proof: one worker makes its effort counts reproducible.
 PROOF_WORKERS = 1
 
-
-class Grade(enum.Enum):
-    """How hard a puzzle is, from the evidence (see `grade_of`)."""
-
-    EASY = "easy"
-    MEDIUM = "medium"
-    HARD = "hard"
-    EXPERT = "expert"
 
 
 GRADES: tuple[Grade, ...] = (Grade.EASY, Grade.MEDIUM, Grade.HARD, Grade.EXPERT)

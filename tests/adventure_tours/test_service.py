@@ -6,13 +6,11 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from collections.abc import Iterator
 
 import grpc
 import pytest
 from campsolver.clients.client import CampsolverClient, CampsolverError
 from campsolver.service.games import adventure_tours as service
-from campsolver.service.server import CampsolverServer, ServerConfig
 from campsolver.solver.adventure_tours import search
 from campsolver.solver.adventure_tours.rules import State
 from campsolver.solver.core.game import CHANCE
@@ -20,16 +18,6 @@ from google.protobuf import json_format
 
 from campsolver.v1 import adventure_tours_pb2 as pb
 from campsolver.v1 import common_pb2
-
-
-@pytest.fixture(scope="module")
-def client() -> Iterator[CampsolverClient]:
-    server = CampsolverServer(ServerConfig(port=0, workers=2))
-    server.start()
-    with CampsolverClient(server.address) as connected:
-        connected.wait_ready()
-        yield connected
-    server.stop(grace_s=2.0)
 
 
 def full(message: pb.AdventureToursState) -> State:

@@ -5,14 +5,12 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import grpc
 import pytest
 from campsolver.clients.client import CampsolverClient, CampsolverError
 from campsolver.service.games import campsite as cs_service
-from campsolver.service.server import CampsolverServer, ServerConfig
 from campsolver.solver.campsite import rules as R
 from google.protobuf import json_format
 
@@ -21,16 +19,6 @@ from campsolver.v1 import common_pb2
 from tests.campsite import oracle
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(scope="module")
-def client() -> Iterator[CampsolverClient]:
-    server = CampsolverServer(ServerConfig(port=0, workers=2))
-    server.start()
-    with CampsolverClient(server.address) as connected:
-        connected.wait_ready()
-        yield connected
-    server.stop(grace_s=2.0)
 
 
 def turn_of(message: pb.CampsiteTurnState) -> cs_service.Turn:

@@ -6,14 +6,12 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import grpc
 import pytest
 from campsolver.clients.client import CampsolverClient, CampsolverError
 from campsolver.service.games import deluxe_camping as service
-from campsolver.service.server import CampsolverServer, ServerConfig
 from campsolver.solver.deluxe_camping import maximise as maxima
 from campsolver.solver.deluxe_camping import rules
 from google.protobuf import json_format
@@ -22,16 +20,6 @@ from campsolver.v1 import common_pb2
 from campsolver.v1 import deluxe_camping_pb2 as pb
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(scope="module")
-def client() -> Iterator[CampsolverClient]:
-    server = CampsolverServer(ServerConfig(port=0, workers=2))
-    server.start()
-    with CampsolverClient(server.address) as connected:
-        connected.wait_ready()
-        yield connected
-    server.stop(grace_s=2.0)
 
 
 def call(client: CampsolverClient, rpc: str, request):
