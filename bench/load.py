@@ -1,14 +1,17 @@
 """Load bench: many clients against one `campsolver serve` process, the way an operator probes it.
 
-    python -m bench.load [--clients 32] [--rounds 3] [--seconds 60] [--workers 2] [--label after]
+    python -m bench.load [--clients 32] [--rounds 3] [--seconds 60] [--workers 2] [--solve-in-process] [--label L]
 
 The server runs in its own process (so client threads do not share its GIL and its memory can be read from
-/proc). First the cheap calls are timed from one idle client, then from one client while a quarter of the
-clients keep the solver slots busy (the ratio the service controls: cheap calls must not wait for solves).
+/proc); its solves run in worker processes unless --solve-in-process (the old layout, for a before/after).
+First the cheap calls are timed from one idle client, then from one client while a quarter of the clients
+keep the solver slots busy (the ratio the service controls: cheap calls must not wait for solves).
 Then the rounds: a quarter of the clients ask for real solves (hints with a 0.5 s budget); the rest send
 cheap calls (Score, LegalMoves), a request beyond the board size limit and bytes that are not a protobuf at
 all. Per round: calls/s and server RSS; over all rounds: p50/p99 per RPC and the status codes each got.
-Memory must stay flat across rounds; Score p50 while the solvers are busy should stay within 2x idle.
+Memory (server and, separately, its worker processes) must stay flat across rounds; Score p50 under load (all
+clients, and only the solvers busy) should stay within 2x idle. The machine's load average is recorded at each
+phase: other processes sharing the cores move every figure, so compare ratios from one run.
 """
 
 from __future__ import annotations
@@ -72,10 +75,39 @@ def free_port() -> int:
 
 
 def rss_mib(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+    try:
+        lines = Path(f"/proc/{pid}/status").read_text().splitlines()
+    except OSError:  # exited meanwhile
+        return 0.0
+    for line in lines:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024.0
     return float("nan")
+
+
+def descendants(pid: int) -> list[int]:
+    """Every process below `pid` (the solver workers sit under the forkserver, a child of the server)."""
+    found: list[int] = []
+    pending = [pid]
+    while pending:
+        parent = pending.pop()
+        try:
+            tasks = list(Path(f"/proc/{parent}/task").iterdir())
+        except OSError:
+            continue
+        for task in tasks:
+            try:
+                children = [int(c) for c in (task / "children").read_text().split()]
+            except OSError:
+                continue
+            found.extend(children)
+            pending.extend(children)
+    return found
+
+
+def load_average() -> float:
+    """The 1-minute load average (2 cores shared with other work: above 2 means everything waits)."""
+    return os.getloadavg()[0]
 
 
 class Recorder:
@@ -148,10 +180,11 @@ def score_under_solves(address: str, solvers: int, seconds: float) -> dict[str, 
     return {"n": len(values), "p50_ms": percentile(values, 50) * 1000, "p99_ms": percentile(values, 99) * 1000}
 
 
-def run(clients: int, rounds: int, seconds: float, workers: int) -> dict:
+def run(clients: int, rounds: int, seconds: float, workers: int, in_process: bool = False) -> dict:
     port = free_port()
     server = subprocess.Popen(
-        [sys.executable, "-m", "campsolver", "serve", "--port", str(port), "--workers", str(workers)],
+        [sys.executable, "-m", "campsolver", "serve", "--port", str(port), "--workers", str(workers),
+         *(["--solve-in-process"] if in_process else [])],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
@@ -162,8 +195,10 @@ def run(clients: int, rounds: int, seconds: float, workers: int) -> dict:
         assert server.stdout is not None and "listening" in server.stdout.readline()
         with grpc.insecure_channel(address) as channel:
             grpc.channel_ready_future(channel).result(timeout=30)
+        load_idle = load_average()
         idle = idle_latency(address, 50)
         under_solves = score_under_solves(address, max(clients // 4, 1), seconds / 2)
+        under_solves["load_avg"] = load_average()
         overall = Recorder()
         round_rows = []
         for round_index in range(rounds):
@@ -187,6 +222,14 @@ def run(clients: int, rounds: int, seconds: float, workers: int) -> dict:
                     "calls": recorder.calls,
                     "calls_per_s": recorder.calls / elapsed,
                     "server_rss_mib": rss_mib(server.pid),
+                    "workers_rss_mib": sum(rss_mib(child) for child in descendants(server.pid)),
+                    "hc_score_p50_ms": percentile(recorder.latency["hc Score"], 50) * 1000,
+                    "errors": " ".join(
+                        f"{code}:{n}" for code, n in sorted(
+                            sum((recorder.codes[name] for name in recorder.codes), Counter()).items()
+                        ) if code != "OK"
+                    ),
+                    "load_avg": load_average(),
                 }
             )
             for name, values in recorder.latency.items():
@@ -215,7 +258,9 @@ def run(clients: int, rounds: int, seconds: float, workers: int) -> dict:
         "rounds": rounds,
         "seconds_per_round": seconds,
         "workers": workers,
+        "solve_in_process": in_process,
         "idle_p50_ms": idle,
+        "idle_load_avg": load_idle,
         "score_while_solvers_busy": under_solves,
         "rounds_table": round_rows,
         "per_rpc": per_rpc,
@@ -228,12 +273,17 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--solve-in-process", action="store_true", help="the server solves on its own threads (the old layout)"
+    )
     parser.add_argument("--label", default="", help="suffix of the JSON file (e.g. before / after)")
     args = parser.parse_args(argv)
     os.environ.setdefault("GRPC_VERBOSITY", "NONE")
-    result = run(args.clients, args.rounds, args.seconds, args.workers)
+    result = run(args.clients, args.rounds, args.seconds, args.workers, args.solve_in_process)
+    layout = "in-process solves" if args.solve_in_process else "worker processes"
     print_table(
-        f"load: {args.clients} clients x {args.rounds} rounds x {args.seconds:g} s, --workers {args.workers}",
+        f"load: {args.clients} clients x {args.rounds} rounds x {args.seconds:g} s, --workers {args.workers} "
+        f"({layout})",
         result["rounds_table"],
     )
     print_table("latency per RPC over all rounds (idle p50: " + ", ".join(
@@ -242,7 +292,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(
         f"\nhc Score from one client while {max(args.clients // 4, 1)} clients keep the solvers busy: "
         f"p50 {probe['p50_ms']:.2f} ms, p99 {probe['p99_ms']:.2f} ms (n={probe['n']}; idle p50 "
-        f"{result['idle_p50_ms']['hc Score']:.2f} ms)"
+        f"{result['idle_p50_ms']['hc Score']:.2f} ms, load avg {result['idle_load_avg']:.2f}; "
+        f"ratio {probe['p50_ms'] / result['idle_p50_ms']['hc Score']:.2f}x, load avg {probe['load_avg']:.2f})"
+    )
+    under_load = next(row for row in result["per_rpc"] if row["rpc"] == "hc Score")
+    print(
+        f"hc Score p50 with all {args.clients} clients: {under_load['p50_ms']:.2f} ms = "
+        f"{under_load['p50_ms'] / result['idle_p50_ms']['hc Score']:.2f}x idle"
     )
     write_json("load" + (f"_{args.label}" if args.label else ""), result)
 

@@ -1,6 +1,7 @@
 """The `campsolver` command line.
 
-    campsolver serve [--host H] [--port P] [--workers N] [--drain-announce-seconds S] [--tls-cert F --tls-key F]
+    campsolver serve [--host H] [--port P] [--workers N] [--solve-in-process] [--drain-announce-seconds S]
+                     [--tls-cert F --tls-key F]
     campsolver GAME COMMAND --request FILE|- [--server HOST:PORT] [--timeout S] [--format json|text] [--quiet]
     campsolver GAME example COMMAND
     campsolver --version
@@ -299,7 +300,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
     serve.add_argument("--port", type=int, default=50051, help="port to listen on (0: any free port)")
-    serve.add_argument("--workers", type=int, default=2, help="solves at once (cheap calls never wait for one)")
+    serve.add_argument(
+        "--workers", type=int, default=2,
+        help="solves at once, each in its own worker process (cheap calls never wait for one)",
+    )
+    serve.add_argument(
+        "--solve-in-process",
+        action="store_true",
+        help="run solves on threads of the server process instead of worker processes (debugging)",
+    )
     serve.add_argument(
         "--drain-announce-seconds",
         type=_non_negative_seconds,
@@ -360,7 +369,8 @@ def _serve(args: argparse.Namespace) -> int:
             except OSError as error:
                 raise CliError(f"{flag}: cannot read {path}: {error.strerror}") from None
     config = ServerConfig(
-        host=args.host, port=args.port, workers=args.workers, drain_announce_s=args.drain_announce_seconds, **tls
+        host=args.host, port=args.port, workers=args.workers, drain_announce_s=args.drain_announce_seconds,
+        solve_in_process=args.solve_in_process, **tls,
     )
     try:
         serve(config)

@@ -118,6 +118,38 @@ def unknown_enum_values(message: Message, prefix: str = "") -> InvalidArgument |
     return None
 
 
+class _SolveStarts(BaseException):
+    """Raised at a probe budget's first use: the handler starts solving (a BaseException, so that a handler's
+    `except Exception` cannot swallow it)."""
+
+
+def answer_cheaply(command: Command, request: Message, budget: Budget) -> Message | None:
+    """The handler's answer if it gives one without consulting its budget, else None (it needs a solver slot).
+
+    The handler runs against a probe budget with the same deadline that stops it at its first look at the
+    budget, so validation errors and cheap calls (Score, LegalMoves) are answered here and only real solves
+    are handed on (`service.workers`). Request errors raised before that point go to the caller.
+    """
+    probe = Budget.until(budget.started, budget.deadline)
+    solving = threading.Event()
+
+    def stop_here(spent: Budget) -> None:
+        solving.set()
+        spent.cancel()  # in case the first look came from another thread: the handler stops there too
+        raise _SolveStarts
+
+    probe.admit_on_first_use(stop_here)
+    try:
+        response = run(command, request, probe)
+    except _SolveStarts:
+        return None
+    except RequestError:
+        if solving.is_set():
+            return None
+        raise
+    return None if solving.is_set() else response
+
+
 def run(command: Command, request: Message, budget: Budget, gate: SolveGate | None = None) -> Message:
     """Answer `request` with `command`'s handler under `budget` (taking a `gate` slot once it starts solving)."""
     if command.handler is None:

@@ -3,7 +3,11 @@
 Handlers are registered generically from the service descriptors (`service.registry`), so adding a game
 never touches this file. Each call: the request bytes are parsed inside the handler (bad bytes or invalid
 UTF-8 -> INVALID_ARGUMENT), deadline -> budget, cancel -> budget.cancel (which stops CP-SAT and expectimax),
-then `service.dispatch.run`, which takes a solver slot only once the handler starts solving.
+then the handler. By default real solves run in worker processes (`service.workers`, one per solver slot):
+the handler first runs here until it consults its budget (`dispatch.answer_cheaply`), so cheap calls and
+refused requests are answered in this process, and only a call that starts solving takes a slot and is sent,
+as bytes, to that slot's worker. With `solve_in_process` (tests, debugging) solves run on this process's
+threads instead (`service.dispatch.run`, taking a slot at the handler's first look at its budget).
 
 Shutdown (SIGTERM): health says NOT_SERVING for `drain_announce_s` while calls are still accepted (so a load
 balancer watching health stops sending), then the server stops accepting and in-flight calls get
@@ -25,6 +29,7 @@ from campsolver.service import dispatch
 from campsolver.service.dispatch import SolveGate
 from campsolver.service.errors import InternalError, MalformedRequest, RequestError
 from campsolver.service.registry import Command, Game, games
+from campsolver.service.workers import WorkerPool
 from google.protobuf.message import DecodeError
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection, reflection_pb2, reflection_pb2_grpc
@@ -58,9 +63,13 @@ class ServerConfig:
     #: Python's GIL switch interval in the server process. Solver threads running Python hold the GIL for
     #: the whole interval (5 ms by default); a shorter one lets cheap calls through between their slices.
     gil_switch_interval_s: float = GIL_SWITCH_INTERVAL_S
+    #: Solve on threads of the gRPC process instead of worker processes (debugging; a debugger sees the solve).
+    solve_in_process: bool = False
+    #: multiprocessing start method of the solver workers (None: forkserver where available, else spawn).
+    worker_start_method: str | None = None
 
 
-def _unary_handler(command: Command, gate: SolveGate):
+def _unary_handler(command: Command, gate: SolveGate, pool: WorkerPool | None):
     def handle(raw: bytes, context: grpc.ServicerContext) -> bytes:
         try:
             try:
@@ -71,8 +80,12 @@ def _unary_handler(command: Command, gate: SolveGate):
                 ) from None
             budget = dispatch.budget_for(request, context.time_remaining())
             context.add_callback(budget.cancel)
-            response = dispatch.run(command, request, budget, gate)
-            return response.SerializeToString()
+            if pool is None:
+                return dispatch.run(command, request, budget, gate).SerializeToString()
+            response = dispatch.answer_cheaply(command, request, budget)
+            if response is not None:
+                return response.SerializeToString()
+            return pool.solve(command, raw, budget, gate)
         except RequestError as error:
             failure = error
         except Exception:  # never a traceback to the client, never a dead server
@@ -84,9 +97,9 @@ def _unary_handler(command: Command, gate: SolveGate):
     return handle
 
 
-def _generic_handler(game: Game, gate: SolveGate) -> grpc.GenericRpcHandler:
+def _generic_handler(game: Game, gate: SolveGate, pool: WorkerPool | None) -> grpc.GenericRpcHandler:
     methods = {
-        command.rpc_name: grpc.unary_unary_rpc_method_handler(_unary_handler(command, gate))
+        command.rpc_name: grpc.unary_unary_rpc_method_handler(_unary_handler(command, gate, pool))
         for command in game.commands.values()
     }
     return grpc.method_handlers_generic_handler(game.service_full_name, methods)
@@ -130,11 +143,12 @@ class CampsolverServer:
         self._pool = futures.ThreadPoolExecutor(max_workers=config.workers + 32)
         self.server = grpc.server(self._pool, options=options)
         self.gate = SolveGate(config.workers)
+        self.pool = None if config.solve_in_process else WorkerPool(config.workers, config.worker_start_method)
         self.health = health.HealthServicer(experimental_non_blocking=True)
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.server)
         service_names = [health.SERVICE_NAME, reflection.SERVICE_NAME, REFLECTION_V1_SERVICE]
         for game in games().values():
-            self.server.add_generic_rpc_handlers((_generic_handler(game, self.gate),))
+            self.server.add_generic_rpc_handlers((_generic_handler(game, self.gate, self.pool),))
             service_names.append(game.service_full_name)
             self.health.set(game.service_full_name, health_pb2.HealthCheckResponse.NOT_SERVING)
         self.health.set("", health_pb2.HealthCheckResponse.NOT_SERVING)
@@ -159,8 +173,11 @@ class CampsolverServer:
         return f"{self.config.host}:{self.port}"
 
     def start(self) -> None:
-        """Start serving; a game service says SERVING once warmed up, and only if it is implemented."""
+        """Start serving; a game service says SERVING once warmed up (and its solver workers are ready), and only
+        if it is implemented."""
         self.server.start()
+        if self.pool is not None:
+            self.pool.start()
         for game in games().values():
             if not game.implemented:
                 continue  # stays NOT_SERVING: every call would answer UNIMPLEMENTED
@@ -179,6 +196,8 @@ class CampsolverServer:
         self.announce_draining()
         self.server.stop(self.config.shutdown_grace_s if grace_s is None else grace_s).wait()
         self._pool.shutdown(wait=False, cancel_futures=True)
+        if self.pool is not None:
+            self.pool.close()
 
     def drain(self, announce_s: float | None = None) -> None:
         """The SIGTERM sequence: announce NOT_SERVING, keep accepting for `announce_s`, then stop and drain."""
@@ -195,7 +214,8 @@ def serve(config: ServerConfig) -> None:
     server = CampsolverServer(config)
     server.start()
     scheme = "TLS" if config.tls_cert_chain else "plaintext"
-    print(f"campsolver listening on {server.address} ({scheme}, workers={config.workers})", flush=True)
+    where = "in-process" if config.solve_in_process else "worker processes"
+    print(f"campsolver listening on {server.address} ({scheme}, workers={config.workers}, {where})", flush=True)
     stop_requested = threading.Event()
     announce = {"seconds": config.drain_announce_s}
 

@@ -88,6 +88,18 @@ class Budget:
             limit = min(limit, max(time_remaining_s - margin, 0.01))
         return cls(limit)
 
+    @classmethod
+    def until(cls, started: float, deadline: float) -> Budget:
+        """A budget started at `started` and ending at `deadline` (both `time.monotonic()` readings).
+
+        The monotonic clock is system-wide on Linux, so a solver worker process resumes its caller's budget
+        with the same deadline, not a fresh one.
+        """
+        budget = cls(max(deadline - started, 0.001))
+        budget.started = started
+        budget.deadline = deadline
+        return budget
+
     def sub_budget(self, fraction: float) -> Budget:
         """A budget for one phase: `fraction` of what is left, cancelled together with this one."""
         self._admit()

@@ -1,0 +1,316 @@
+"""Solver worker processes: real solves run outside the gRPC process, one process per solver slot.
+
+Why: two solver threads running Python in the gRPC process hold its GIL, and every cheap call (Score,
+LegalMoves, validation) waits for slices of it; under 32 clients Score p50 was 5.6x its idle value. In worker
+processes the solves have their own interpreters; the gRPC process only parses, validates, answers cheap calls
+and waits on a pipe.
+
+Which calls go to a worker: exactly those that take a solver slot. The handler first runs in the gRPC process
+against a probe budget (`dispatch.answer_cheaply`); if it answers (or refuses the request) without consulting
+its budget, that answer is sent. If it consults the budget, validation is over and real solving starts: the
+call takes a slot (`SolveGate`, RESOURCE/UNAVAILABLE as before) and its request bytes go to that slot's worker,
+which runs the same handler from the start under a budget with the same absolute deadline (`time.monotonic()`
+is system-wide on Linux) and sends back the response bytes or the error status bytes.
+
+Cancel: each worker has a shared cancel flag (a `multiprocessing.Event`). The call's budget sets it on cancel
+(client cancel, RPC deadline); a watcher thread in the worker turns it into `budget.cancel()` there, which stops
+CP-SAT (`stop_search` via `on_cancel`) and every loop that checks the budget. A worker that does not answer
+within `KILL_AFTER_CANCEL_S` of a cancel, or `KILL_AFTER_DEADLINE_S` past its deadline, is killed and replaced.
+
+Crash: a worker that dies (segfault, os._exit, OOM kill) costs its one call INTERNAL; the slot's worker is
+replaced at once and the server keeps serving.
+
+Workers are forked from a forkserver that imported every game and ran its warm-up once (`preload`), so a
+replacement is ready in milliseconds, and forking never copies the gRPC process's threads.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import multiprocessing
+import os
+import signal
+import threading
+import time
+from dataclasses import dataclass
+from multiprocessing import connection
+from multiprocessing.context import BaseContext
+from typing import Any
+
+from campsolver.service import dispatch
+from campsolver.service.errors import Cancelled, InternalError, RequestError, ServerBusy
+from campsolver.service.registry import Command, games
+from campsolver.solver.core.budget import Budget
+from google.rpc import status_pb2
+
+log = logging.getLogger("campsolver.workers")
+
+#: Seconds between the worker's looks at its shared cancel flag (the cancel latency it adds).
+CANCEL_POLL_S = 0.02
+#: Seconds between the parent's looks at a cancel or overrun while it waits for a worker's answer.
+PARENT_POLL_S = 0.05
+#: A worker still busy this long after its call was cancelled is killed (solvers stop well within 0.5 s).
+KILL_AFTER_CANCEL_S = 2.0
+#: A worker still busy this long after its budget's deadline is killed (a solver that ignores its budget).
+KILL_AFTER_DEADLINE_S = 5.0
+#: Seconds a new worker may take to say it is ready (imports and warm-up happen once, in the forkserver).
+READY_TIMEOUT_S = 120.0
+#: Seconds a worker gets to exit after being asked to at shutdown, before it is killed.
+EXIT_TIMEOUT_S = 5.0
+#: Modules the forkserver imports (and warms up) once, so that every forked worker starts ready.
+PRELOAD_MODULE = "campsolver.service.worker_preload"
+
+_READY = "ready"
+_OK = "ok"
+_FAILED = "failed"
+
+
+def preload() -> None:
+    """Import every game and run its warm-up (in the forkserver, once; a no-op when already done)."""
+    for game in games().values():
+        if game.implemented and game.warm_up is not None:
+            game.warm_up()
+
+
+# --- inside a worker process -------------------------------------------------------------------------------
+
+
+def _solve_in_worker(task: tuple[str, str, bytes, float, float], cancel_flag: Any) -> tuple[str, bytes]:
+    """Run one call's handler; (_OK, response bytes) or (_FAILED, google.rpc.Status bytes)."""
+    game_name, rpc_name, raw, started, deadline = task
+    finished = threading.Event()
+    try:
+        command = games()[game_name].by_rpc(rpc_name)
+        request = command.request_type.FromString(raw)
+        budget = Budget.until(started, deadline)
+
+        def watch() -> None:
+            while not finished.is_set():
+                if cancel_flag.wait(CANCEL_POLL_S):
+                    budget.cancel()
+                    return
+
+        watcher = threading.Thread(target=watch, name="campsolver-cancel-watch", daemon=True)
+        watcher.start()
+        try:
+            response = dispatch.run(command, request, budget)
+        finally:
+            finished.set()
+            watcher.join()
+        return _OK, response.SerializeToString()
+    except RequestError as error:
+        return _FAILED, error.to_status().SerializeToString()
+    except Exception:  # the parent answers INTERNAL; the traceback stays in the server log
+        log.exception("internal error in %s %s (worker %d)", game_name, rpc_name, os.getpid())
+        return _FAILED, InternalError("internal error (logged on the server)").to_status().SerializeToString()
+
+
+def _worker_main(pipe: connection.Connection, cancel_flag: Any) -> None:
+    """Serve tasks from the pipe until told to stop or the parent goes away."""
+    # Ctrl-C at a terminal and a cgroup-wide SIGTERM reach the workers too: the parent decides when they stop
+    # (after draining), so in-flight solves still answer.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    if not logging.getLogger().handlers:
+        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    preload()  # already done in the forkserver; needed under spawn
+    pipe.send((_READY, os.getpid()))
+    while True:
+        try:
+            task = pipe.recv()
+        except (EOFError, OSError):  # the parent is gone
+            return
+        if task is None:
+            return
+        pipe.send(_solve_in_worker(task, cancel_flag))
+
+
+# --- in the gRPC process -----------------------------------------------------------------------------------
+
+
+@dataclass
+class _Worker:
+    process: multiprocessing.process.BaseProcess
+    pipe: connection.Connection
+    cancel_flag: Any
+    #: Guards `cancel_flag` against a late cancel of a call that already finished setting it for the next one.
+    lock: threading.Lock
+    task_id: int = 0
+
+
+class WorkerPool:
+    """`size` worker processes, one per solver slot; `solve` runs one call in a free one."""
+
+    def __init__(self, size: int, start_method: str | None = None) -> None:
+        self.size = size
+        self._context = self._make_context(start_method)
+        self._lock = threading.Lock()
+        self._free: list[_Worker] = []
+        self._all: list[_Worker] = []
+        self._next_task = 0
+        self.restarts = 0  # workers replaced after a crash or a kill (tests and the log read it)
+
+    @staticmethod
+    def _make_context(start_method: str | None) -> BaseContext:
+        method = start_method or ("forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn")
+        context = multiprocessing.get_context(method)
+        if method == "forkserver":
+            context.set_forkserver_preload([PRELOAD_MODULE])
+        return context
+
+    def start(self) -> None:
+        """Start every worker and wait until each is ready."""
+        workers = [self._spawn() for _ in range(self.size)]
+        for worker in workers:
+            self._wait_ready(worker)
+        with self._lock:
+            self._free.extend(workers)
+            self._all.extend(workers)
+
+    def pids(self) -> list[int]:
+        """Process ids of the current workers (tests kill one; the load bench reads their memory)."""
+        with self._lock:
+            return [worker.process.pid for worker in self._all if worker.process.pid is not None]
+
+    def busy_pids(self) -> list[int]:
+        """Process ids of the workers running a call now."""
+        with self._lock:
+            free = {id(worker) for worker in self._free}
+            return [w.process.pid for w in self._all if id(w) not in free and w.process.pid is not None]
+
+    def close(self) -> None:
+        """Ask every worker to exit; kill those that do not (call after the server drained)."""
+        with self._lock:
+            workers, self._all, self._free = list(self._all), [], []
+        for worker in workers:
+            with contextlib.suppress(OSError, ValueError):  # already gone
+                worker.pipe.send(None)
+        for worker in workers:
+            worker.process.join(EXIT_TIMEOUT_S)
+            if worker.process.is_alive():
+                worker.process.kill()
+                worker.process.join()
+            worker.pipe.close()
+
+    def _spawn(self) -> _Worker:
+        parent_end, child_end = self._context.Pipe(duplex=True)
+        cancel_flag = self._context.Event()
+        process = self._context.Process(
+            target=_worker_main, args=(child_end, cancel_flag), name="campsolver-worker", daemon=True
+        )
+        process.start()
+        child_end.close()
+        return _Worker(process=process, pipe=parent_end, cancel_flag=cancel_flag, lock=threading.Lock())
+
+    @staticmethod
+    def _wait_ready(worker: _Worker) -> None:
+        ready = connection.wait([worker.pipe, worker.process.sentinel], timeout=READY_TIMEOUT_S)
+        if worker.pipe not in ready:
+            raise RuntimeError("a solver worker process failed to start")
+        kind, _pid = worker.pipe.recv()
+        assert kind == _READY
+
+    def _replace(self, dead: _Worker) -> _Worker:
+        """Kill `dead` if it still runs and start its successor (the caller still holds the slot)."""
+        if dead.process.is_alive():
+            dead.process.kill()
+        dead.process.join()
+        dead.pipe.close()
+        fresh = self._spawn()
+        self._wait_ready(fresh)
+        with self._lock:
+            self._all = [fresh if worker is dead else worker for worker in self._all]
+            self.restarts += 1
+        return fresh
+
+    def solve(self, command: Command, raw: bytes, budget: Budget, gate: dispatch.SolveGate) -> bytes:
+        """Run `command` on request bytes `raw` in a worker under `budget`; the response bytes.
+
+        Waits for a `gate` slot first (as in-process solves do); raises `RequestError`s for the caller to send.
+        """
+        if not gate.acquire(budget):
+            if budget.cancelled:
+                raise Cancelled("the request was cancelled")
+            raise ServerBusy("every solver slot stayed busy for the whole solve budget; try again")
+        try:
+            with self._lock:
+                worker = self._free.pop()
+                self._next_task += 1
+                task_id = self._next_task
+            with worker.lock:
+                worker.cancel_flag.clear()
+                worker.task_id = task_id
+            outcome: tuple[str, bytes] | None = None
+            try:
+                outcome = self._run_task(worker, task_id, command, raw, budget)
+            finally:
+                with worker.lock:
+                    worker.task_id = 0  # a late cancel of this call no longer touches the flag
+                if outcome is None:  # the worker died or was killed: replace it before freeing the slot
+                    worker = self._replace(worker)
+                with self._lock:
+                    self._free.append(worker)
+        finally:
+            gate.release()
+        if outcome is None:
+            raise InternalError("the solver process of this call stopped unexpectedly; the server is fine, try again")
+        kind, payload = outcome
+        if kind == _OK:
+            return payload
+        raise _StatusError(status_pb2.Status.FromString(payload))
+
+    def _run_task(
+        self, worker: _Worker, task_id: int, command: Command, raw: bytes, budget: Budget
+    ) -> tuple[str, bytes] | None:
+        """Send the task and wait for its answer; None when the worker died or had to be killed."""
+
+        def cancel() -> None:
+            with worker.lock:
+                if worker.task_id == task_id:
+                    worker.cancel_flag.set()
+
+        budget.on_cancel(cancel)
+        try:
+            worker.pipe.send((command.game_name, command.rpc_name, raw, budget.started, budget.deadline))
+        except (OSError, ValueError):
+            log.error("solver worker %s is gone before its call %s", worker.process.pid, command.rpc_name)
+            return None
+        cancelled_at: float | None = None
+        while True:
+            ready = connection.wait([worker.pipe, worker.process.sentinel], timeout=PARENT_POLL_S)
+            if worker.pipe in ready:
+                try:
+                    return worker.pipe.recv()
+                except (EOFError, OSError):
+                    break
+            if worker.process.sentinel in ready:
+                break
+            now = time.monotonic()
+            if budget.cancelled and cancelled_at is None:
+                cancelled_at = now
+            if cancelled_at is not None and now - cancelled_at > KILL_AFTER_CANCEL_S:
+                log.error(
+                    "solver worker %s ignored a cancel for %.1f s: killed", worker.process.pid, now - cancelled_at
+                )
+                return None
+            if now > budget.deadline + KILL_AFTER_DEADLINE_S:
+                log.error("solver worker %s overran its deadline by %.1f s: killed", worker.process.pid,
+                          now - budget.deadline)
+                return None
+        log.error(
+            "solver worker %s died (exit code %s) during %s %s",
+            worker.process.pid, worker.process.exitcode, command.game_name, command.rpc_name,
+        )
+        return None
+
+
+class _StatusError(RequestError):
+    """A worker's error status, passed on to the client unchanged."""
+
+    def __init__(self, status: status_pb2.Status) -> None:
+        super().__init__(status.message)
+        self.status = status
+
+    def to_status(self) -> status_pb2.Status:
+        return self.status

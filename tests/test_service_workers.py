@@ -1,0 +1,160 @@
+"""Solves in worker processes: the call reaches a worker, cancel and deadline stop it there, a crash is one
+INTERNAL answer and the pool recovers. Tests wait on the server's gate and pool, not on the clock; the time
+bounds asserted are the ones the service promises (a cancel stops the solve within half a second).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import signal
+import time
+from collections.abc import Iterator
+
+import grpc
+import pytest
+from campsolver.clients.client import CampsolverClient, CampsolverError
+from campsolver.service.games import camper_tour as camper_tour_service
+from campsolver.service.registry import games
+from campsolver.service.server import CampsolverServer, ServerConfig
+from campsolver.solver.core.budget import Budget
+
+from campsolver.v1 import camper_tour_pb2 as ct
+
+#: What the service promises between a client's cancel (or deadline) and the solve stopping in its worker.
+STOP_WITHIN_S = 0.5
+
+
+def long_hint_request(time_limit_s: float) -> ct.CamperTourServiceHintRequest:
+    request = camper_tour_service.EXAMPLES["Hint"]()
+    request.depth = 40  # a deepening search that cannot finish: only its budget or a cancel stops it
+    request.options.time_limit_seconds = time_limit_s
+    return request
+
+
+@pytest.fixture(scope="module")
+def one_worker() -> Iterator[tuple[CampsolverServer, CampsolverClient]]:
+    running = CampsolverServer(ServerConfig(port=0, workers=1))
+    running.start()
+    try:
+        with CampsolverClient(running.address) as connected:
+            connected.wait_ready()
+            yield running, connected
+    finally:
+        running.stop(grace_s=2.0)
+
+
+def test_a_solve_runs_in_a_worker_process_and_cheap_calls_do_not(
+    one_worker: tuple[CampsolverServer, CampsolverClient],
+) -> None:
+    server, client = one_worker
+    assert server.pool is not None and len(server.pool.pids()) == 1
+    assert os.getpid() not in server.pool.pids()
+    future = client.camper_tour.call_future("Hint", long_hint_request(60.0), timeout=120)
+    try:
+        assert server.gate.wait_busy(1, timeout_s=60)
+        assert server.pool.busy_pids() == server.pool.pids()
+        # A cheap call is answered by the gRPC process itself while the only worker is busy.
+        assert client.camper_tour.score(camper_tour_service.EXAMPLES["Score"](), timeout=30).scores
+    finally:
+        future.cancel()
+    assert server.gate.wait_idle(timeout_s=30)
+
+
+def test_cancel_stops_the_solve_in_its_worker_within_half_a_second(
+    one_worker: tuple[CampsolverServer, CampsolverClient],
+) -> None:
+    server, client = one_worker
+    assert server.pool is not None
+    restarts = server.pool.restarts
+    future = client.camper_tour.call_future("Hint", long_hint_request(60.0), timeout=120)
+    assert server.gate.wait_busy(1, timeout_s=60)
+    cancelled_at = time.monotonic()
+    assert future.cancel()
+    assert server.gate.wait_idle(timeout_s=30)
+    stopped_after = time.monotonic() - cancelled_at
+    assert stopped_after < STOP_WITHIN_S, f"the worker stopped {stopped_after:.2f} s after the cancel"
+    assert server.pool.restarts == restarts, "the worker had to be killed: it ignored the cancel flag"
+    assert client.camper_tour.hint(long_hint_request(1.0), timeout=60).alternatives  # the same worker serves on
+
+
+def test_client_deadline_stops_the_solve_in_its_worker(one_worker: tuple[CampsolverServer, CampsolverClient]) -> None:
+    server, client = one_worker
+    assert server.pool is not None
+    restarts = server.pool.restarts
+    deadline_s = 2.0
+    started = time.monotonic()
+    # The request asks for 60 s; the client allows 2 s: the worker's budget is the RPC deadline minus a margin,
+    # so the search stops early and still answers (interrupted) inside the deadline.
+    response = client.camper_tour.hint(long_hint_request(60.0), timeout=deadline_s)
+    assert response.stats.interrupted and response.alternatives
+    assert server.gate.wait_idle(timeout_s=30)
+    assert time.monotonic() - started < deadline_s + STOP_WITHIN_S
+    assert server.pool.restarts == restarts
+
+
+def test_a_worker_that_dies_is_internal_and_the_pool_recovers(
+    one_worker: tuple[CampsolverServer, CampsolverClient],
+) -> None:
+    server, client = one_worker
+    assert server.pool is not None
+    restarts = server.pool.restarts
+    future = client.camper_tour.call_future("Hint", long_hint_request(60.0), timeout=120)
+    assert server.gate.wait_busy(1, timeout_s=60)
+    (victim,) = server.pool.busy_pids()
+    os.kill(victim, signal.SIGKILL)  # as the OOM killer or a segfault would end it
+    with pytest.raises(grpc.RpcError) as caught:
+        future.result(timeout=60)
+    assert caught.value.code() == grpc.StatusCode.INTERNAL
+    assert "Traceback" not in (caught.value.details() or "")
+    assert server.pool.restarts == restarts + 1
+    assert victim not in server.pool.pids() and len(server.pool.pids()) == 1
+    # The replacement serves the next solve; the server as a whole never stopped.
+    assert client.camper_tour.hint(long_hint_request(1.0), timeout=60).alternatives
+
+
+def test_a_worker_that_exits_mid_solve_is_internal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """os._exit inside a handler, in the worker. The workers are forked from this process here (not from the
+    forkserver), so they inherit the patched handler; the gRPC process only ever sees the probe pass."""
+    hint = games()["camper-tour"].commands["hint"]
+    exit_code = 3
+
+    def dies_once_solving(request: ct.CamperTourServiceHintRequest, budget: Budget) -> ct.CamperTourServiceHintResponse:
+        budget.check()  # validation is over: from here on the call is a real solve (in a worker)
+        os._exit(exit_code)
+
+    monkeypatch.setitem(games()["camper-tour"].commands, "hint", dataclasses.replace(hint, handler=dies_once_solving))
+    running = CampsolverServer(ServerConfig(port=0, workers=1, worker_start_method="fork"))
+    running.start()
+    try:
+        assert running.pool is not None
+        with CampsolverClient(running.address) as connected:
+            for attempt in range(2):  # the replacement worker (same patched handler) dies the same way
+                with pytest.raises(CampsolverError) as caught:
+                    connected.camper_tour.hint(long_hint_request(5.0), timeout=60)
+                assert caught.value.code == grpc.StatusCode.INTERNAL
+                assert running.pool.restarts == attempt + 1
+            assert connected.camper_tour.score(camper_tour_service.EXAMPLES["Score"](), timeout=30).scores
+    finally:
+        running.stop(grace_s=2.0)
+
+
+@pytest.mark.parametrize("in_process", [False, True], ids=["worker", "in-process"])
+def test_busy_slot_is_unavailable_in_both_modes(in_process: bool) -> None:
+    running = CampsolverServer(ServerConfig(port=0, workers=1, solve_in_process=in_process))
+    running.start()
+    try:
+        assert (running.pool is None) == in_process
+        with CampsolverClient(running.address) as connected:
+            holder = connected.camper_tour.call_future("Hint", long_hint_request(60.0), timeout=120)
+            try:
+                assert running.gate.wait_busy(1, timeout_s=60)
+                with pytest.raises(CampsolverError) as caught:
+                    connected.camper_tour.hint(long_hint_request(0.3), timeout=60)
+                assert caught.value.code == grpc.StatusCode.UNAVAILABLE
+                assert caught.value.reason == "SOLVER_SLOTS_BUSY"
+            finally:
+                holder.cancel()
+            assert running.gate.wait_idle(timeout_s=30)
+    finally:
+        running.stop(grace_s=2.0)
