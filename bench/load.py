@@ -105,6 +105,15 @@ def descendants(pid: int) -> list[int]:
     return found
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of one process so far (0 once it has exited)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime (fields 14, 15)
+
+
 def load_average() -> float:
     """The 1-minute load average (2 cores shared with other work: above 2 means everything waits)."""
     return os.getloadavg()[0]
@@ -209,6 +218,8 @@ def run(clients: int, rounds: int, seconds: float, workers: int, in_process: boo
                 for i in range(clients)
             ]
             started = time.monotonic()
+            server_cpu = cpu_seconds(server.pid)
+            workers_cpu = {child: cpu_seconds(child) for child in descendants(server.pid)}
             for thread in threads:
                 thread.start()
             time.sleep(seconds)
@@ -216,6 +227,9 @@ def run(clients: int, rounds: int, seconds: float, workers: int, in_process: boo
             for thread in threads:
                 thread.join(timeout=30)
             elapsed = time.monotonic() - started
+            server_cpu = cpu_seconds(server.pid) - server_cpu
+            workers_cpu_s = sum(cpu_seconds(child) - workers_cpu.get(child, 0.0) for child in descendants(server.pid))
+            cheap_calls = sum(len(recorder.latency[name]) for name in CHEAP_CALLS)
             round_rows.append(
                 {
                     "round": round_index + 1,
@@ -223,6 +237,10 @@ def run(clients: int, rounds: int, seconds: float, workers: int, in_process: boo
                     "calls_per_s": recorder.calls / elapsed,
                     "server_rss_mib": rss_mib(server.pid),
                     "workers_rss_mib": sum(rss_mib(child) for child in descendants(server.pid)),
+                    "server_cpu_s": server_cpu,
+                    "workers_cpu_s": workers_cpu_s,
+                    "server_cpu_ms_per_call": 1000 * server_cpu / max(recorder.calls, 1),
+                    "cheap_calls_per_s": cheap_calls / elapsed,
                     "hc_score_p50_ms": percentile(recorder.latency["hc Score"], 50) * 1000,
                     "errors": " ".join(
                         f"{code}:{n}" for code, n in sorted(

@@ -168,7 +168,9 @@ def render_error(error: RequestError, request: Message | None) -> str:
 class Progress:
     """A one-line ticker on stderr (elapsed time plus what the solver last reported); silent when disabled."""
 
-    FIELDS = (("best", "best"), ("bound", "bound"), ("depth", "depth"), ("samples", "samples"))
+    #: (reported field, shown as): CP-SAT reports best and bound, searches the depth reached (plies) and nodes,
+    #: Monte Carlo the samples drawn (`Budget.report`).
+    FIELDS = (("best", "best"), ("bound", "bound"), ("depth", "depth"), ("nodes", "nodes"), ("samples", "samples"))
 
     def __init__(self, enabled: bool, label: str) -> None:
         self.enabled = enabled
@@ -421,9 +423,9 @@ def run(argv: Sequence[str]) -> int:
                 code = EXIT_BAD_INPUT if error.code in BAD_INPUT_CODES else EXIT_FAILURE
                 raise CliError(render_error(error, request), code) from None
     if args.format == "text":
-        from campsolver.clients.textout import to_text
+        from campsolver.clients.textout import render
 
-        print(command.text_format(response) if command.text_format is not None else to_text(response))
+        print(render(args.target, request, response))
     else:
         print(to_json(response))
     return EXIT_OK

@@ -3,9 +3,15 @@
 Generic over every game's response messages, so a new game gets readable output without code here:
 repeated strings of equal width print as a board, `alternatives` (anything with a `ranking`) as a table,
 a `PuzzleEnvelope` as its statement text, `stats` as one summary line, other fields as `name: value`.
+
+A game whose position is not in its responses (Camper Tour answers with moves, the route is in the request)
+adds a picture of the request's position above that through `TEXT_FORMATTERS`, reusing its solver's own text
+rendering (the same text its puzzles print), so a board is drawn in one place only.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from google.protobuf import text_format
 from google.protobuf.descriptor import FieldDescriptor
@@ -21,6 +27,11 @@ def _label(name: str) -> str:
 
 def _scalar(field: FieldDescriptor, value: object) -> str:
     if field.type == FieldDescriptor.TYPE_ENUM:
+        from campsolver.service.card_names import display_name
+
+        card = display_name(field.enum_type.full_name, int(value))  # type: ignore[call-overload]
+        if card is not None:  # a card's one name, as the puzzle text and pictures print it
+            return card
         name = field.enum_type.values_by_number.get(int(value))  # type: ignore[call-overload]
         if name is None:
             return str(value)
@@ -119,3 +130,32 @@ def to_text(message: Message, indent: str = "") -> str:
     if stats_line:
         lines.append(f"{indent}{stats_line}")
     return "\n".join(line for line in lines if line.strip())
+
+
+def _camper_tour_route(request: Message) -> str | None:
+    """The route strip of the request's position: plates with specials marked, campers, markers, tokens."""
+    if "state" not in request.DESCRIPTOR.fields_by_name or not request.HasField("state"):  # type: ignore[attr-defined]
+        return None
+    from campsolver.service.errors import RequestError
+    from campsolver.service.games.camper_tour import state_from_proto
+    from campsolver.solver.camper_tour.render import text_board
+
+    try:
+        state = state_from_proto(request.state)  # type: ignore[attr-defined]
+    except RequestError:  # the server judged the request; a position this side cannot read is just not drawn
+        return None
+    return text_board(state)
+
+
+#: Game (CLI name) -> the request's position as text, printed above the response (None: nothing to draw).
+TEXT_FORMATTERS: dict[str, Callable[[Message], str | None]] = {
+    "camper-tour": _camper_tour_route,
+}
+
+
+def render(game_name: str, request: Message, response: Message) -> str:
+    """`--format text` of one call: the game's picture of the request's position (if any), then the response."""
+    formatter = TEXT_FORMATTERS.get(game_name)
+    board = formatter(request) if formatter is not None else None
+    body = to_text(response)
+    return f"{board}\n\n{body}" if board else body

@@ -2,8 +2,7 @@
 
 Request and response types come from the generated service descriptors, so the proto files stay the single
 source of truth; a game module only supplies handlers (proto request + budget -> proto response), example
-requests, an optional warm-up and optional `TEXT_FORMATTERS` (RPC name -> response -> text, for the CLI's
-`--format text`; without one the generic rendering in `campsolver.clients.textout` is used).
+requests and an optional warm-up. (`--format text` is the client's business: `campsolver.clients.textout`.)
 """
 
 from __future__ import annotations
@@ -50,8 +49,6 @@ class Command:
     response_type: type[Message]
     handler: Handler | None  # None: answers UNIMPLEMENTED
     example: Callable[[], Message] | None
-    #: The game's own `--format text` rendering of a response (e.g. a route strip); None: the generic one.
-    text_format: Callable[[Message], str] | None = None
 
 
 @dataclass(frozen=True)
@@ -87,7 +84,6 @@ def _load_game(cli_name: str) -> Game:
         method = service.methods_by_name[rpc_name]
         handler = getattr(handlers, "HANDLERS", {}).get(rpc_name) if handlers else None
         example = getattr(handlers, "EXAMPLES", {}).get(rpc_name) if handlers else None
-        text_format = getattr(handlers, "TEXT_FORMATTERS", {}).get(rpc_name) if handlers else None
         commands[cli_command] = Command(
             game_name=cli_name,
             cli_name=cli_command,
@@ -96,7 +92,6 @@ def _load_game(cli_name: str) -> Game:
             response_type=message_factory.GetMessageClass(method.output_type),
             handler=handler,
             example=example,
-            text_format=text_format,
         )
     warm_up = getattr(handlers, "warm_up", None) if handlers else None
     return Game(cli_name=cli_name, service_full_name=service.full_name, commands=commands, warm_up=warm_up)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from campsolver.clients import cli
-from campsolver.service.registry import COMMANDS, games
+from campsolver.service.registry import COMMANDS
 from campsolver.service.server import CampsolverServer, ServerConfig
 from google.protobuf import json_format
 
@@ -311,11 +311,58 @@ def test_progress_is_silent_when_stderr_is_not_a_terminal(capsys) -> None:
     assert result.returncode == 0 and "camper-tour hint:" in result.stderr
 
 
-def test_a_games_own_text_formatter_is_used(monkeypatch: pytest.MonkeyPatch, capsys) -> None:
-    import dataclasses
+def test_camper_tour_text_format_prints_the_route_strip_then_the_moves(capsys) -> None:
+    """The strip is the solver's own text board of the request's state (the one its puzzles print), not a copy."""
+    from campsolver.service.games import camper_tour as ct_service
+    from campsolver.solver.camper_tour import render
 
-    commands = games()["camper-tour"].commands
-    monkeypatch.setitem(commands, "score", dataclasses.replace(commands["score"], text_format=lambda r: "ROUTE STRIP"))
-    _, request, _ = main_in_process(capsys, "camper-tour", "example", "score")
-    code, out, _ = main_in_process(capsys, "camper-tour", "score", "--request", "-", "--format", "text", stdin=request)
-    assert code == 0 and out.strip() == "ROUTE STRIP"
+    from campsolver.v1 import camper_tour_pb2 as ct
+
+    request = ct_service.EXAMPLES["LegalMoves"]()
+    request.state.ClearField("rules")  # default rules: special plates exist
+    specials = {6: ct.PLATE_KIND_UNEXPECTED_COMFORTS, 12: ct.PLATE_KIND_MECHANICAL_PROBLEM,
+                18: ct.PLATE_KIND_VILLAGE_FESTIVAL, 34: ct.PLATE_KIND_NO_PARKING}
+    laid = max(max(c.position, c.marker) for c in request.state.campers)
+    request.state.placed.extend(specials.get(plate, ct.PLATE_KIND_NORMAL) for plate in range(1, laid + 1))
+    code, out, err = main_in_process(
+        capsys, "camper-tour", "legal", "--request", "-", "--format", "text", stdin=json_format.MessageToJson(request)
+    )
+    assert code == 0, err
+    state = ct_service.state_from_proto(request.state)
+    strip = render.text_board(state)
+    assert out.startswith(strip + "\n\n"), out
+    # Read the strip back: each row group is plate / kind / camper / marker lines, one 4-character column a plate.
+    width = 4
+    lines = strip.splitlines()
+    shown: dict[int, dict[str, str]] = {}
+    for row, line in enumerate(lines):
+        if not line.startswith("plate "):
+            continue
+        plates = [int(p) for p in line.split()[1:]]
+        for column, plate in enumerate(plates):
+            cells = slice(len("plate ") + width * column, len("plate ") + width * (column + 1))
+            shown[plate] = {name: lines[row + offset][cells].strip()
+                            for offset, name in enumerate(("plate", "kind", "camper", "marker"))}
+    assert sorted(shown) == list(range(1, laid + 1))
+    for plate, cell in shown.items():
+        assert cell["kind"] == ("H" if plate == 1 else render.LETTER[state.plate_kind(plate)]), plate
+    assert {plate for plate, cell in shown.items() if cell["kind"] not in {"H", "."}} == set(specials)
+    for index, camper in enumerate(state.campers):
+        letter = render.camper_letter(index)
+        assert letter in shown[camper.position]["camper"]
+        if camper.phase.value == "return":
+            assert shown[camper.marker]["marker"] == f"{letter}^"
+        assert f"{letter}{' (to move)' if index == state.to_move else ''}: " in strip
+        assert f"{camper.tokens} tokens" in strip
+    # Then the response as usual: the legal moves.
+    assert "moves:" in out[len(strip):]
+
+
+def test_progress_line_shows_what_the_solver_reported() -> None:
+    progress = cli.Progress(False, "adventure-tours max")
+    assert progress.line().startswith("adventure-tours max:")
+    progress.update({"elapsed_s": 1.0, "depth": 17, "nodes": 4096})
+    assert "depth 17" in progress.line() and "nodes 4096" in progress.line()
+    progress.update({"samples": 250, "best": 12.5, "bound": 14.0})
+    line = progress.line()
+    assert all(part in line for part in ("samples 250", "best 12.5", "bound 14", "depth 17"))

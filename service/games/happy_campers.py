@@ -124,7 +124,7 @@ def challenges_from_proto(values: Sequence[int], field: str) -> tuple[Challenge,
     for index, value in enumerate(values):
         challenge = CHALLENGE_FROM_PROTO.get(value)
         require(challenge is not None, f"{field}[{index}]", "unknown or unspecified challenge card")
-        require(challenge not in found, f"{field}[{index}]", f"{challenge.name} is listed twice")
+        require(challenge not in found, f"{field}[{index}]", f"{challenge.display_name} is listed twice")
         found.append(challenge)
     return tuple(found)
 
@@ -149,7 +149,7 @@ def score_to_proto(breakdown: rules.ScoreBreakdown) -> pb.HappyCampersScore:
                for e, n in breakdown.clusters.items()]
     details.append(common_pb2.ScoreDetail(name="empty squares", points=breakdown.empty_points))
     details.extend(
-        common_pb2.ScoreDetail(name=f"challenge {c.name.lower()}", points=p)
+        common_pb2.ScoreDetail(name=f"challenge {c.display_name}", points=p)
         for c, p in breakdown.challenge_points.items()
     )
     return pb.HappyCampersScore(total=breakdown.total, complete=breakdown.complete, details=details)

@@ -243,6 +243,7 @@ def sampled_values(
                     outcome.append(objective_value(end, obs.player, objective))
                 for index, value in zip(alive, outcome, strict=True):
                     values[index].append(value)
+                budget.report(samples=drawn)
             alive = _screen(alive, values)
             if all(len(values[i]) >= max_samples for i in alive):
                 break

@@ -93,6 +93,9 @@ class _Search:
         self.best_line: list[tuple[State, Action]] = []
         self.best_final: State = root
         self.path: list[tuple[State, Action]] = []
+        #: For progress reports: the root's upper bound and the deepest line (plies) the search has reached.
+        self.root_bound = income_bound(root, player)
+        self.deepest = 0
 
     def bound(self, state: State) -> int:
         return income_bound(state, self.player)
@@ -103,8 +106,11 @@ class _Search:
     def value(self, state: State, alpha: int) -> tuple[int, bool]:
         """(value, exact). When not exact, the value is an upper bound no greater than `alpha`."""
         self.nodes += 1
+        self.deepest = max(self.deepest, len(self.path))
         if self.nodes % _CHECK_EVERY == 0:
             self.budget.check()
+            self.budget.report(best=self.best, bound=max(self.root_bound, self.best), depth=self.deepest,
+                               nodes=self.nodes)
         if round_over(state, self.round_index):
             value = round_value(state, self.player, self.objective)
             if value > self.best:

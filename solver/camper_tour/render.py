@@ -25,6 +25,8 @@ from campsolver.solver.camper_tour.rules import (
 ROW_PLATES = 20
 LETTER = {PlateKind.NORMAL: ".", PlateKind.UNEXPECTED_COMFORTS: "C", PlateKind.MECHANICAL_PROBLEM: "M",
           PlateKind.VILLAGE_FESTIVAL: "F", PlateKind.NO_PARKING: "P"}
+#: Each special plate's one name (the rulebook's title without a leading "The"), on every surface: the legend
+#: here, the proto enum comments, the CLI's text output, docs/rules.md (tests/test_card_names.py).
 NAME = {PlateKind.UNEXPECTED_COMFORTS: "Unexpected Comforts", PlateKind.MECHANICAL_PROBLEM: "Mechanical Problem",
         PlateKind.VILLAGE_FESTIVAL: "Village Festival", PlateKind.NO_PARKING: "No Parking"}
 COLOUR = {PlateKind.NORMAL: "#f4f1e8", PlateKind.UNEXPECTED_COMFORTS: "#b9e3c6",
@@ -65,8 +67,9 @@ def question(state: TourState) -> str:
 def text_board(state: TourState) -> str:
     """The route as rows of plates with the campers and markers under them, then each camper's details."""
     length = len(state.laid)
-    lines = ["Route: plate 1 is the starting plate (home). . normal, C Unexpected Comforts, M Mechanical Problem,",
-             "F Village Festival, P No Parking (plate 1 is never special). A-D campers, A^ a place marker."]
+    specials = ", ".join(f"{LETTER[kind]} {name}" for kind, name in NAME.items())
+    lines = ["Route: plate 1 is the starting plate (home, H), never special. A-D campers, A^ a place marker.",
+             f"Plates: . normal, {specials}."]
     for start in range(1, length + 1, ROW_PLATES):
         plates = range(start, min(length, start + ROW_PLATES - 1) + 1)
         lines.append("plate " + "".join(f"{p:>4}" for p in plates))

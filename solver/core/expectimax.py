@@ -26,6 +26,8 @@ Values = tuple[float, ...]
 LeafEvaluator = Callable[[GameState], Sequence[float]]
 
 _CHECK_EVERY = 64
+#: Progress (nodes, deepest decision ply reached) is reported every this many budget checks.
+_REPORT_EVERY_CHECKS = 16
 
 
 @dataclass(frozen=True)
@@ -57,11 +59,15 @@ class _Search:
     memo: dict[tuple[GameState, int], Values] = field(default_factory=dict)
     nodes: int = 0
     used_evaluator: bool = False
+    ply: int = 0  # decision plies between the root and the node being searched
+    deepest: int = 0  # the largest `ply` reached (the progress line's "depth")
 
     def tick(self) -> None:
         self.nodes += 1
         if self.budget is not None and self.nodes % _CHECK_EVERY == 1:
             self.budget.check()
+            if self.nodes % (_CHECK_EVERY * _REPORT_EVERY_CHECKS) == 1:
+                self.budget.report(depth=self.deepest, nodes=self.nodes)
 
     def depth_key(self, depth: int | None) -> int:
         return -1 if depth is None else depth
@@ -121,10 +127,15 @@ class _Search:
     ) -> tuple[Values, list[RootAlternative]]:
         player = state.current_player()
         alternatives: list[RootAlternative] = []
-        for action in state.legal_actions():
-            v = self.action_value(state, action, depth)
-            if v is not None:
-                alternatives.append(RootAlternative(action, v))
+        self.ply += 1
+        self.deepest = max(self.deepest, self.ply)
+        try:
+            for action in state.legal_actions():
+                v = self.action_value(state, action, depth)
+                if v is not None:
+                    alternatives.append(RootAlternative(action, v))
+        finally:
+            self.ply -= 1
         if not alternatives:
             raise ValueError(f"decision state with no action that can progress: {state!r}")
         best = max(alternatives, key=lambda alt: alt.values[player])

@@ -64,7 +64,7 @@ def _option_text(option: Option) -> str:
 
 
 def _cards(puzzle: Puzzle) -> str:
-    return ", ".join(card.value.replace("_", " ") for card in puzzle.challenges) or "none"
+    return ", ".join(card.display_name for card in puzzle.challenges) or "none"
 
 
 def puzzle_question(puzzle: Puzzle) -> str:
@@ -128,7 +128,7 @@ def solution_text(puzzle: Puzzle) -> str:
         )
     breakdown = score(puzzle.solution_grid, puzzle.challenges, comp)
     clusters = ", ".join(f"{_element_name(e)} {n}" for e, n in breakdown.clusters.items())
-    card_points = ", ".join(f"{c.value} {p:+d}" for c, p in breakdown.challenge_points.items()) or "none"
+    card_points = ", ".join(f"{c.display_name} {p:+d}" for c, p in breakdown.challenge_points.items()) or "none"
     lines += [
         "",
         "Final map:",

@@ -84,6 +84,27 @@ class Challenge(enum.Enum):
     DANGEROUS_ANIMALS = "dangerous_animals"
     FESTIVAL = "festival"
 
+    @property
+    def display_name(self) -> str:
+        """The card's one name on every surface (text, pictures, score details, CLI): `CHALLENGE_NAMES`."""
+        return CHALLENGE_NAMES[self]
+
+
+#: Each challenge card's title as the rulebook prints it (without a leading "The"): the one name used everywhere
+#: (proto enum comments, puzzle text and SVG, score details, the CLI's text output, docs/rules.md), pinned by
+#: tests/test_card_names.py.
+CHALLENGE_NAMES: dict[Challenge, str] = {
+    Challenge.PRIVACY: "Privacy",
+    Challenge.QUICK_PEE: "Quick Pee",
+    Challenge.TENT_TOGETHER: "Tent Together",
+    Challenge.NATURE_RESERVE: "Nature Reserve",
+    Challenge.RIVER_TOWN: "River Town",
+    Challenge.NOISY_NEIGHBOURS: "Noisy Neighbours",
+    Challenge.GREAT_DIVIDE: "Great Divide",
+    Challenge.DANGEROUS_ANIMALS: "Dangerous Animals",
+    Challenge.FESTIVAL: "Festival",
+}
+
 
 # Default shapes, face 1..5. The rulebook text does not describe the shapes on the reference card; these are
 # the documented defaults (see docs/rules.md (Happy Campers: rules model)) and `Components(shapes=...)` overrides them.

@@ -129,3 +129,47 @@ def test_budget_interrupts_search() -> None:
     with pytest.raises(SolveInterrupted) as caught:
         expectimax(StopOrRoll(200), budget=budget)
     assert caught.value.reason == "cancelled"
+
+
+@dataclass(frozen=True)
+class RollHistory:
+    """Roll a die up to `limit` times, keeping every roll seen (so no two histories share a memo entry)."""
+
+    limit: int
+    rolls: tuple[int, ...] = ()
+    rolling: bool = False
+    stopped: bool = False
+
+    def current_player(self) -> int:
+        if self.rolling:
+            return CHANCE
+        return TERMINAL if self.stopped or len(self.rolls) == self.limit else 0
+
+    def legal_actions(self) -> list[str]:
+        return ["stop", "roll"] if self.rolls else ["roll"]
+
+    def chance_outcomes(self) -> list[tuple[int, Fraction]]:
+        return DIE
+
+    def child(self, action: object) -> RollHistory:
+        if self.rolling:
+            return RollHistory(self.limit, (*self.rolls, int(action)))  # type: ignore[call-overload]
+        if action == "stop":
+            return RollHistory(self.limit, self.rolls, stopped=True)
+        return RollHistory(self.limit, self.rolls, rolling=True)
+
+    def returns(self) -> list[float]:
+        return [float(self.rolls[-1])]
+
+
+def test_progress_reports_nodes_and_the_deepest_ply_reached() -> None:
+    budget = Budget(60)
+    reports: list[dict] = []
+    budget.progress = reports.append
+    limit = 5
+    result = expectimax(RollHistory(limit), budget=budget)
+    assert result.values[0] == pytest.approx(expectimax(StopOrRoll(limit)).values[0])  # same game, no memo
+    assert len(reports) >= 2, f"{result.nodes} nodes, {len(reports)} progress reports"
+    assert all(0 <= r["depth"] <= limit and r["nodes"] <= result.nodes for r in reports)
+    assert [r["nodes"] for r in reports] == sorted(r["nodes"] for r in reports)
+    assert reports[-1]["depth"] == limit  # by then the search has been down to the last roll
