@@ -5,10 +5,12 @@
 The server runs in its own process (so client threads do not share its GIL and its memory can be read from
 /proc); its solves run in worker processes unless --solve-in-process (the old layout, for a before/after).
 First the cheap calls are timed from one idle client, then from one client while a quarter of the clients
-keep the solver slots busy (the ratio the service controls: cheap calls must not wait for solves).
+keep the solver slots busy (the ratio the service controls: cheap calls must not wait for solves), then with
+every client connected and the cheap ones paced below the server's throughput.
 Then the rounds: a quarter of the clients ask for real solves (hints with a 0.5 s budget); the rest send
 cheap calls (Score, LegalMoves), a request beyond the board size limit and bytes that are not a protobuf at
-all. Per round: calls/s and server RSS; over all rounds: p50/p99 per RPC and the status codes each got.
+all, back to back. Per round: calls/s, RSS and CPU per call; over all rounds: p50/p99 per RPC and the status
+codes each got.
 Memory (server and, separately, its worker processes) must stay flat across rounds; Score p50 under load (all
 clients, and only the solvers busy) should stay within 2x idle. The machine's load average is recorded at each
 phase: other processes sharing the cores move every figure, so compare ratios from one run.
@@ -38,6 +40,8 @@ from campsolver.v1 import common_pb2
 from campsolver.v1 import happy_campers_pb2 as hc_pb
 
 ROOT = Path(__file__).resolve().parents[1]
+#: Calls per second of each cheap client in the paced phase (24 such clients: about 240 calls/s offered).
+PACED_RATE = 10.0
 HC = "/campsolver.v1.HappyCampersService/"
 CT = "/campsolver.v1.CamperTourService/"
 
@@ -144,12 +148,23 @@ def call_once(channel: grpc.Channel, name: str, path: str, payload: bytes, recor
     recorder.add(name, time.perf_counter() - started, code)
 
 
-def client_loop(address: str, index: int, stop: threading.Event, recorder: Recorder) -> None:
+def client_loop(
+    address: str, index: int, stop: threading.Event, recorder: Recorder, cheap_rate: float | None = None
+) -> None:
+    """One client: every fourth asks for solves back to back, the others send cheap calls, back to back or (with
+    `cheap_rate`) paced at that many calls per second, as real clients with something else to do are."""
     rng = random.Random(index)
     calls = SOLVE_CALLS if index % 4 == 0 else CHEAP_CALLS
+    paced = cheap_rate if calls is CHEAP_CALLS else None
     names = list(calls)
+    next_call = time.monotonic() + (rng.random() / paced if paced else 0.0)
     with grpc.insecure_channel(address) as channel:
         while not stop.is_set():
+            if paced:
+                stop.wait(max(next_call - time.monotonic(), 0.0))
+                next_call += 1.0 / paced
+                if stop.is_set():
+                    break
             name = rng.choice(names)
             call_once(channel, name, *calls[name], recorder)
 
@@ -189,6 +204,31 @@ def score_under_solves(address: str, solvers: int, seconds: float) -> dict[str, 
     return {"n": len(values), "p50_ms": percentile(values, 50) * 1000, "p99_ms": percentile(values, 99) * 1000}
 
 
+def paced_latency(address: str, clients: int, rate: float, seconds: float) -> dict[str, float]:
+    """Cheap-call latency with every client connected and the solvers busy, the cheap clients paced at `rate`
+    calls/s each: load below the server's throughput, so latency is not just the closed loop's queue (Little's
+    law: back-to-back clients wait N / throughput whatever the server does)."""
+    recorder = Recorder()
+    stop = threading.Event()
+    threads = [
+        threading.Thread(target=client_loop, args=(address, i, stop, recorder, rate), daemon=True)
+        for i in range(clients)
+    ]
+    for thread in threads:
+        thread.start()
+    time.sleep(seconds)
+    stop.set()
+    for thread in threads:
+        thread.join(timeout=30)
+    values = recorder.latency["hc Score"]
+    cheap = sum(len(recorder.latency[name]) for name in CHEAP_CALLS)
+    return {
+        "rate_per_client": rate, "cheap_calls_per_s": cheap / seconds, "n": len(values),
+        "p50_ms": percentile(values, 50) * 1000, "p99_ms": percentile(values, 99) * 1000,
+        "load_avg": load_average(),
+    }
+
+
 def run(clients: int, rounds: int, seconds: float, workers: int, in_process: bool = False) -> dict:
     port = free_port()
     server = subprocess.Popen(
@@ -208,6 +248,7 @@ def run(clients: int, rounds: int, seconds: float, workers: int, in_process: boo
         idle = idle_latency(address, 50)
         under_solves = score_under_solves(address, max(clients // 4, 1), seconds / 2)
         under_solves["load_avg"] = load_average()
+        paced = paced_latency(address, clients, PACED_RATE, seconds / 2)
         overall = Recorder()
         round_rows = []
         for round_index in range(rounds):
@@ -280,6 +321,7 @@ def run(clients: int, rounds: int, seconds: float, workers: int, in_process: boo
         "idle_p50_ms": idle,
         "idle_load_avg": load_idle,
         "score_while_solvers_busy": under_solves,
+        "score_with_paced_clients": paced,
         "rounds_table": round_rows,
         "per_rpc": per_rpc,
     }
@@ -312,6 +354,14 @@ def main(argv: Sequence[str] | None = None) -> None:
         f"p50 {probe['p50_ms']:.2f} ms, p99 {probe['p99_ms']:.2f} ms (n={probe['n']}; idle p50 "
         f"{result['idle_p50_ms']['hc Score']:.2f} ms, load avg {result['idle_load_avg']:.2f}; "
         f"ratio {probe['p50_ms'] / result['idle_p50_ms']['hc Score']:.2f}x, load avg {probe['load_avg']:.2f})"
+    )
+    paced = result["score_with_paced_clients"]
+    print(
+        f"hc Score with all {args.clients} clients connected, solvers busy, cheap clients paced at "
+        f"{paced['rate_per_client']:g}/s ({paced['cheap_calls_per_s']:.0f} cheap calls/s): "
+        f"p50 {paced['p50_ms']:.2f} ms "
+        f"= {paced['p50_ms'] / result['idle_p50_ms']['hc Score']:.2f}x idle, p99 {paced['p99_ms']:.2f} ms "
+        f"(n={paced['n']}, load avg {paced['load_avg']:.2f})"
     )
     under_load = next(row for row in result["per_rpc"] if row["rpc"] == "hc Score")
     print(

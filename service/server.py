@@ -21,6 +21,7 @@ import signal
 import socket
 import sys
 import threading
+import time
 from concurrent import futures
 from dataclasses import dataclass
 
@@ -43,6 +44,9 @@ MAX_MESSAGE_BYTES = 4 * 1024 * 1024
 SHUTDOWN_GRACE_S = 30.0
 #: Seconds health reports NOT_SERVING, while calls are still accepted, before the server stops accepting.
 DRAIN_ANNOUNCE_S = 5.0
+#: A handler that works longer than this before it first consults its budget is logged: validation should be
+#: cheap, and everything before that first look runs in the server process (and again in the worker).
+SLOW_PROBE_S = 0.05
 #: See ServerConfig.gil_switch_interval_s.
 GIL_SWITCH_INTERVAL_S = 0.0005
 #: grpcio-reflection 1.81 ships only v1alpha; v1 has the same messages under another package name, so the
@@ -82,9 +86,14 @@ def _unary_handler(command: Command, gate: SolveGate, pool: WorkerPool | None):
             context.add_callback(budget.cancel)
             if pool is None:
                 return dispatch.run(command, request, budget, gate).SerializeToString()
+            probe_started = time.monotonic()
             response = dispatch.answer_cheaply(command, request, budget)
             if response is not None:
                 return response.SerializeToString()
+            probe_s = time.monotonic() - probe_started
+            if probe_s > SLOW_PROBE_S:  # that work ran on this process's GIL, and runs again in the worker
+                log.warning("%s %s worked %.0f ms before consulting its budget", command.game_name,
+                            command.rpc_name, 1000 * probe_s)
             return pool.solve(command, raw, budget, gate)
         except RequestError as error:
             failure = error

@@ -218,7 +218,11 @@ class WorkerPool:
         dead.process.join()
         dead.pipe.close()
         fresh = self._spawn()
-        self._wait_ready(fresh)
+        try:
+            self._wait_ready(fresh)
+        except Exception:
+            fresh.process.kill()
+            raise
         with self._lock:
             self._all = [fresh if worker is dead else worker for worker in self._all]
             self.restarts += 1
@@ -248,7 +252,10 @@ class WorkerPool:
                 with worker.lock:
                     worker.task_id = 0  # a late cancel of this call no longer touches the flag
                 if outcome is None:  # the worker died or was killed: replace it before freeing the slot
-                    worker = self._replace(worker)
+                    try:
+                        worker = self._replace(worker)
+                    except Exception:  # keep the dead one in its slot: its next call fails fast and retries this
+                        log.exception("could not start a replacement solver worker")
                 with self._lock:
                     self._free.append(worker)
         finally:
