@@ -30,7 +30,7 @@ from campsolver.service import dispatch
 from campsolver.service.dispatch import SolveGate
 from campsolver.service.errors import InternalError, MalformedRequest, RequestError
 from campsolver.service.registry import Command, Game, games
-from campsolver.service.workers import WorkerPool
+from campsolver.service.workers import WORKER_NICE, WorkerPool
 from google.protobuf.message import DecodeError
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection, reflection_pb2, reflection_pb2_grpc
@@ -71,6 +71,8 @@ class ServerConfig:
     solve_in_process: bool = False
     #: multiprocessing start method of the solver workers (None: forkserver where available, else spawn).
     worker_start_method: str | None = None
+    #: Niceness added to the solver workers, so cheap calls get the CPU first on a busy machine (0: none).
+    worker_nice: int = WORKER_NICE
 
 
 def _unary_handler(command: Command, gate: SolveGate, pool: WorkerPool | None):
@@ -152,7 +154,9 @@ class CampsolverServer:
         self._pool = futures.ThreadPoolExecutor(max_workers=config.workers + 32)
         self.server = grpc.server(self._pool, options=options)
         self.gate = SolveGate(config.workers)
-        self.pool = None if config.solve_in_process else WorkerPool(config.workers, config.worker_start_method)
+        self.pool = None if config.solve_in_process else WorkerPool(
+            config.workers, config.worker_start_method, config.worker_nice
+        )
         self.health = health.HealthServicer(experimental_non_blocking=True)
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.server)
         service_names = [health.SERVICE_NAME, reflection.SERVICE_NAME, REFLECTION_V1_SERVICE]

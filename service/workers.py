@@ -58,6 +58,9 @@ KILL_AFTER_DEADLINE_S = 5.0
 READY_TIMEOUT_S = 120.0
 #: Seconds a worker gets to exit after being asked to at shutdown, before it is killed.
 EXIT_TIMEOUT_S = 5.0
+#: Scheduling niceness added to each worker process: on a busy machine the gRPC process (cheap calls, parsing,
+#: validation) gets the CPU before the solves, which have their budgets and lose only a little depth.
+WORKER_NICE = 5
 #: Modules the forkserver imports (and warms up) once, so that every forked worker starts ready.
 PRELOAD_MODULE = "campsolver.service.worker_preload"
 
@@ -106,8 +109,10 @@ def _solve_in_worker(task: tuple[str, str, bytes, float, float], cancel_flag: An
         return _FAILED, InternalError("internal error (logged on the server)").to_status().SerializeToString()
 
 
-def _worker_main(pipe: connection.Connection, cancel_flag: Any) -> None:
+def _worker_main(pipe: connection.Connection, cancel_flag: Any, nice: int = WORKER_NICE) -> None:
     """Serve tasks from the pipe until told to stop or the parent goes away."""
+    if nice:
+        os.nice(nice)
     # Ctrl-C at a terminal and a cgroup-wide SIGTERM reach the workers too: the parent decides when they stop
     # (after draining), so in-flight solves still answer.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -142,8 +147,9 @@ class _Worker:
 class WorkerPool:
     """`size` worker processes, one per solver slot; `solve` runs one call in a free one."""
 
-    def __init__(self, size: int, start_method: str | None = None) -> None:
+    def __init__(self, size: int, start_method: str | None = None, nice: int = WORKER_NICE) -> None:
         self.size = size
+        self.nice = nice
         self._context = self._make_context(start_method)
         self._lock = threading.Lock()
         self._free: list[_Worker] = []
@@ -197,7 +203,7 @@ class WorkerPool:
         parent_end, child_end = self._context.Pipe(duplex=True)
         cancel_flag = self._context.Event()
         process = self._context.Process(
-            target=_worker_main, args=(child_end, cancel_flag), name="campsolver-worker", daemon=True
+            target=_worker_main, args=(child_end, cancel_flag, self.nice), name="campsolver-worker", daemon=True
         )
         process.start()
         child_end.close()
