@@ -99,3 +99,16 @@ def test_wheel_runs_in_a_fresh_venv_outside_the_repository(wheel: Path, tmp_path
                  cwd=tmp_path, stdin=request, env=env)
     assert "total" in answer
     assert run(python, "-m", "campsolver", "--version", cwd=tmp_path, env=env).strip().startswith("campsolver ")
+    # A real solve through the installed server: its worker processes import the installed modules by name.
+    solve = (
+        "from campsolver.clients.client import CampsolverClient\n"
+        "from campsolver.service.games import camper_tour\n"
+        "from campsolver.service.server import CampsolverServer, ServerConfig\n"
+        "server = CampsolverServer(ServerConfig(port=0, workers=1)); server.start()\n"
+        "request = camper_tour.EXAMPLES['Hint'](); request.options.time_limit_seconds = 0.5\n"
+        "with CampsolverClient(server.address) as client:\n"
+        "    print(len(client.camper_tour.hint(request, timeout=60).alternatives), server.pool.restarts)\n"
+        "server.stop(grace_s=1.0)\n"
+    )
+    alternatives, restarts = run(python, "-c", solve, cwd=tmp_path, env=env).split()
+    assert int(alternatives) > 0 and restarts == "0"
