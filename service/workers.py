@@ -31,8 +31,10 @@ import logging
 import multiprocessing
 import os
 import signal
+import sys
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from multiprocessing import connection
 from multiprocessing.context import BaseContext
@@ -134,6 +136,22 @@ def _worker_main(pipe: connection.Connection, cancel_flag: Any, nice: int = WORK
 # --- in the gRPC process -----------------------------------------------------------------------------------
 
 
+@contextlib.contextmanager
+def _main_module_hidden() -> Iterator[None]:
+    """Start a worker without it re-running the parent's `__main__` (spawn and forkserver children import it by
+    path). A worker needs nothing from it; re-running a program that embeds the server would be wrong, and a
+    program read from stdin (`python -`) has no path to run, so its workers would die at start."""
+    main = sys.modules["__main__"]
+    saved = {name: main.__dict__[name] for name in ("__file__", "__spec__") if name in main.__dict__}
+    main.__dict__.pop("__file__", None)
+    main.__dict__["__spec__"] = None
+    try:
+        yield
+    finally:
+        main.__dict__.pop("__spec__", None)
+        main.__dict__.update(saved)
+
+
 @dataclass
 class _Worker:
     process: multiprocessing.process.BaseProcess
@@ -205,16 +223,22 @@ class WorkerPool:
         process = self._context.Process(
             target=_worker_main, args=(child_end, cancel_flag, self.nice), name="campsolver-worker", daemon=True
         )
-        process.start()
+        with _main_module_hidden():
+            process.start()
         child_end.close()
         return _Worker(process=process, pipe=parent_end, cancel_flag=cancel_flag, lock=threading.Lock())
 
     @staticmethod
     def _wait_ready(worker: _Worker) -> None:
         ready = connection.wait([worker.pipe, worker.process.sentinel], timeout=READY_TIMEOUT_S)
-        if worker.pipe not in ready:
-            raise RuntimeError("a solver worker process failed to start")
-        kind, _pid = worker.pipe.recv()
+        try:
+            if worker.pipe not in ready:
+                raise EOFError
+            kind, _pid = worker.pipe.recv()
+        except (EOFError, OSError):
+            raise RuntimeError(
+                f"a solver worker process failed to start (exit code {worker.process.exitcode})"
+            ) from None
         assert kind == _READY
 
     def _replace(self, dead: _Worker) -> _Worker:

@@ -8,8 +8,11 @@ from __future__ import annotations
 import dataclasses
 import os
 import signal
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import grpc
 import pytest
@@ -164,3 +167,24 @@ def test_busy_slot_is_unavailable_in_both_modes(in_process: bool) -> None:
             assert running.gate.wait_idle(timeout_s=30)
     finally:
         running.stop(grace_s=2.0)
+
+
+def test_workers_start_when_the_program_has_no_main_file() -> None:
+    """A program read from stdin (`python -`) embedding the server: workers must not try to re-run its main."""
+    program = (
+        "from campsolver.clients.client import CampsolverClient\n"
+        "from campsolver.service.games import camper_tour\n"
+        "from campsolver.service.server import CampsolverServer, ServerConfig\n"
+        "server = CampsolverServer(ServerConfig(port=0, workers=1)); server.start()\n"
+        "request = camper_tour.EXAMPLES['Hint'](); request.options.time_limit_seconds = 0.3\n"
+        "with CampsolverClient(server.address) as client:\n"
+        "    print(len(client.camper_tour.hint(request, timeout=60).alternatives), server.pool.restarts)\n"
+        "server.stop(grace_s=1.0)\n"
+    )
+    root = Path(__file__).resolve().parents[1]
+    result = subprocess.run(
+        [sys.executable, "-"], input=program, capture_output=True, text=True, cwd=root, timeout=300, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    alternatives, restarts = result.stdout.split()
+    assert int(alternatives) > 0 and restarts == "0"
