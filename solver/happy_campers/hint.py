@@ -56,6 +56,8 @@ import math
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
+from operator import itemgetter
 
 import numpy as np
 from campsolver.solver.core.budget import Budget, SolveInterrupted
@@ -314,8 +316,16 @@ def _symmetries(rows: int, cols: int) -> list[tuple[int, ...]]:
     return perms
 
 
+@lru_cache(maxsize=16)
+def _permuters(perms: tuple[tuple[int, ...], ...]) -> tuple[Callable[[Sequence[int]], tuple[int, ...]], ...]:
+    """`operator.itemgetter` per symmetry: permuting a map is then one C call (hot: once per legal move)."""
+    return tuple(itemgetter(*perm) for perm in perms)
+
+
 def _canonical(flat: Sequence[int], perms: Sequence[tuple[int, ...]]) -> tuple[int, ...]:
-    return min(tuple(flat[i] for i in perm) for perm in perms)
+    if len(flat) < 2:
+        return tuple(flat)
+    return min(permute(flat) for permute in _permuters(tuple(perms)))
 
 
 def _flat_after(flat: Sequence[int], mask: int, element: int) -> list[int]:
