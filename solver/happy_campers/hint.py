@@ -64,6 +64,7 @@ from campsolver.solver.core.budget import Budget, SolveInterrupted
 from campsolver.solver.core.game import TERMINAL
 from campsolver.solver.core.seeding import rng_for
 from campsolver.solver.happy_campers.modes import SOLO_DOUBLE_GAP, SoloState, SoloStep, multiplayer_options
+from campsolver.solver.happy_campers.multiplayer_rollout import multiplayer_rollout
 from campsolver.solver.happy_campers.policies import (
     DEFAULT_MISSING_PENALTY,
     SOLO_NORMAL,
@@ -145,6 +146,10 @@ FUTURE_BLOCK = 64
 #: Weight (in pseudo-samples) of the pooled variance in each class's variance estimate: a class whose few
 #: rollouts happened to agree still gets an honest, non-zero standard error.
 VARIANCE_PRIOR_WEIGHT = 2.0
+#: Share of the time limit kept back for ranking and answering after the last rollout.
+ANSWER_RESERVE_SHARE = 0.05
+#: A rollout starts only if this many times the slowest rollout so far still fits before the reserve.
+ROLLOUT_SLACK = 2.0
 #: Solo: candidates kept per map and option before forming pairs (pairs are a product).
 SOLO_PER_MAP_KEEP = 12
 
@@ -160,6 +165,7 @@ class HintMode(enum.Enum):
     OWN_MAP = "own_map"
     NEIGHBOUR_MAP = "neighbour_map"
     SOLO = "solo"
+    MULTIPLAYER = "multiplayer"  # your own map in the multi-player game (neighbours' doubles, bonus turn)
 
 
 class Objective(enum.Enum):
@@ -377,6 +383,9 @@ def hint(
     rollouts: int | None = None,
     solo_double_gap: int = SOLO_DOUBLE_GAP,
     solo_last_turn_map: int | None = None,
+    players: int | None = None,
+    other_grids: Sequence[Grid] | None = None,
+    bonus_turn: bool = False,
 ) -> HintResult:
     """Rank every legal move of `roll` on `grid` (solo: on `grid` and `second_grid`), best first.
 
@@ -386,6 +395,10 @@ def hint(
     (a machine-independent way to ask for a given effort; the budget still stops it).
     Solo only: `solo_double_gap` is `modes.SoloState.double_gap` (the doubles' gap rule); `solo_last_turn_map`
     (0 or 1) says the other map is already out and this roll is the one extra turn of that map.
+    Multi-player only (`HintMode.MULTIPLAYER`, your own map on a plain roll): `other_grids` are the other
+    players' maps in seat order (your left neighbour first, your right neighbour last; omitted: blank maps,
+    then `players` says how many players there are); `bonus_turn` says this roll is the bonus turn (a
+    player could not draw last turn), so the game ends after it.
     """
     started = time.monotonic()
     budget = budget if budget is not None else Budget(DEFAULT_HINT_TIME_S)
@@ -405,10 +418,26 @@ def hint(
     else:
         if solo_last_turn_map is not None:
             raise RulesError("solo_last_turn_map", "only in solo mode")
+        if mode is not HintMode.MULTIPLAYER:
+            for name, value in (("players", players), ("other_grids", other_grids), ("bonus_turn", bonus_turn or None)):
+                if value is not None:
+                    raise RulesError(name, "only in multi-player mode")
+        elif roll[0] == roll[1]:
+            raise RulesError(
+                "roll", "on a double your map is drawn by a neighbour and you draw on theirs (neighbour_map mode)"
+            )
         if mode is HintMode.NEIGHBOUR_MAP and roll[0] != roll[1]:
             raise RulesError("roll", "a move on the neighbour's map happens only on a double")
         start = validate_grid(grid, components) if grid is not None else empty_grid(components)
         setup = _single_setup(start, _mode_options(roll, cards, mode, components), cards, components, missing_penalty)
+        if mode is HintMode.MULTIPLAYER:
+            others = _other_maps(players, other_grids, components)
+            setup.others = tuple(FastMap.from_grid(g, cards, components) for g in others)
+            setup.pending_roll = roll
+            setup.bonus_turn = bool(bonus_turn)
+            setup.game_ends_after = bool(bonus_turn)
+            if bonus_turn:
+                setup.notes.append("the bonus turn: the game is over after this drawing")
     if mode is not HintMode.NEIGHBOUR_MAP:
         objective = Objective.OWNER_BEST  # on your own maps you are the owner
     sign = -1.0 if objective is Objective.OWNER_WORST else 1.0
@@ -432,6 +461,25 @@ class _Setup:
     options: tuple[Option, ...] = ()  # one-map modes: the options of the roll on this map
     turn: SoloState | None = None  # solo: the rules model's state after the roll
     double_gap: int = SOLO_DOUBLE_GAP
+    others: tuple[FastMap, ...] | None = None  # multi-player: the other players' maps (seat order)
+    pending_roll: Roll | None = None  # multi-player: this turn's roll, still to be drawn on the other maps
+    bonus_turn: bool = False  # multi-player: this turn is the bonus turn
+
+
+def _other_maps(players: int | None, other_grids: Sequence[Grid] | None, components: Components) -> list[Grid]:
+    """The other players' maps, validated like yours (`MultiplayerState` requires connected maps)."""
+    if players is not None and (isinstance(players, bool) or not isinstance(players, int) or players < 2):
+        raise RulesError("players", "the multi-player game needs at least 2 players")
+    if other_grids is None:
+        if players is None:
+            raise RulesError("players", "give the number of players or the other players' maps")
+        return [empty_grid(components)] * (players - 1)
+    grids = [validate_grid(g, components) for g in other_grids]
+    if not grids:
+        raise RulesError("other_grids", "the multi-player game needs at least one other map")
+    if players is not None and players != len(grids) + 1:
+        raise RulesError("players", f"{players} players but {len(grids)} other maps (one per other player)")
+    return grids
 
 
 def _mode_options(
@@ -581,7 +629,13 @@ def _top(
 
 
 def planned_rollouts(
-    time_limit_s: float, cards: Iterable[Challenge], solo: bool, empty_share: float = 1.0, moves: int = 0
+    time_limit_s: float,
+    cards: Iterable[Challenge],
+    solo: bool,
+    empty_share: float = 1.0,
+    moves: int = 0,
+    *,
+    maps_played: int = 1,
 ) -> int:
     """The fixed schedule's total rollouts: a nominal rate times the planned share of the time limit.
 
@@ -594,6 +648,7 @@ def planned_rollouts(
     rate *= min(1.0 / max(empty_share, 1e-9) ** 2, MAX_SHORT_ROLLOUT_SPEEDUP)
     if solo:
         rate /= 2.0
+    rate /= max(maps_played, 1)  # multi-player rollouts play every map
     seconds = max(time_limit_s * PLANNED_SHARE - moves * NOMINAL_SETUP_S_PER_MOVE, time_limit_s * 0.1)
     return max(int(seconds * rate), MIN_RACED * MIN_ROUND_SAMPLES)
 
@@ -620,6 +675,8 @@ def _rank(
     futures = _Futures(seed, tables.max_turns())
     policy = rollout_policy(penalty)
     rollouts_done = 0
+    longest_rollout = 0.0
+    reserve = ANSWER_RESERVE_SHARE * budget.time_limit_s
     interrupted = False
 
     def sample(c: _Class, index: int) -> float:
@@ -632,6 +689,13 @@ def _rank(
             )
         if c.phase == SOLO_OVER:
             return float(c.maps[0].final_score())
+        if setup.others is not None:
+            maps = [c.maps[0].copy(), *(m.copy() for m in setup.others)]
+            return float(
+                multiplayer_rollout(
+                    maps, setup.pending_roll, setup.bonus_turn, dice, keys, policy, cards, components
+                )
+            )
         start = c.maps[0].copy()
         if vector_supports(start):
             return float(vector_rollout(start, dice, keys, policy, components))
@@ -642,7 +706,7 @@ def _rank(
         (layer by layer). On interruption only the unfinished layer is undone: every class keeps the same
         completed futures (so paired comparisons stay paired) and SolveInterrupted propagates; the caller
         answers with what the completed layers show (anytime, "the best so far")."""
-        nonlocal rollouts_done
+        nonlocal rollouts_done, longest_rollout
         if not group:
             return
         try:
@@ -650,7 +714,13 @@ def _rank(
                 for c in group:
                     if len(c.samples) <= index:
                         budget.check()
+                        # Stop early enough that one more rollout (as slow as the slowest so far, with
+                        # slack for a loaded machine) and the answer still fit before the deadline.
+                        if budget.remaining() < reserve + ROLLOUT_SLACK * longest_rollout:
+                            raise SolveInterrupted("deadline")
+                        begun = time.monotonic()
                         c.samples.append(sample(c, index))
+                        longest_rollout = max(longest_rollout, time.monotonic() - begun)
                         rollouts_done += 1
                 budget.report(samples=rollouts_done, depth=index + 1)
         except SolveInterrupted:
@@ -668,7 +738,10 @@ def _rank(
     total = (
         max(planned, MIN_RACED * MIN_ROUND_SAMPLES)
         if planned is not None
-        else planned_rollouts(budget.time_limit_s, cards, setup.solo, empty_share, len(setup.moves))
+        else planned_rollouts(
+            budget.time_limit_s, cards, setup.solo, empty_share, len(setup.moves),
+            maps_played=1 + len(setup.others or ()),
+        )
     )
     rounds = 0
     raced: list[int] = []
@@ -724,12 +797,16 @@ def _rank(
         rounds=rounds,
         interrupted=interrupted,
         wall_time_s=time.monotonic() - started,
-        method=SOLO_METHOD if setup.solo else HintResult.method,
+        method=SOLO_METHOD if setup.solo else MULTIPLAYER_METHOD if setup.others is not None else HintResult.method,
         notes=tuple(setup.notes),
     )
 
 
 SOLO_METHOD = "monte-carlo: greedy rollouts (solo), common random numbers, successive halving"
+MULTIPLAYER_METHOD = (
+    "monte-carlo: multi-player rollouts (every map played, hostile neighbours on doubles, bonus turn), "
+    "common random numbers, successive halving"
+)
 
 
 class HintMismatch(RuntimeError):
