@@ -49,7 +49,9 @@ def drawer_of(map_index: int, roll: tuple[int, int], players: int) -> int:
     return (map_index + 1) % players
 
 
-def _candidates(fast: FastMap, roll: tuple[int, int], cards: Sequence[Challenge], components: Components) -> list[Candidate]:
+def _candidates(
+    fast: FastMap, roll: tuple[int, int], cards: Sequence[Challenge], components: Components
+) -> list[Candidate]:
     found: list[Candidate] = []
     for option in multiplayer_options(roll, cards, components):
         found.extend(fast.candidates(option.shape_face, option.element_face, components))

@@ -556,8 +556,8 @@ class ShapedGreedyPolicy:
     - `dead_weight` per new isolated empty square (an empty square with no empty neighbour);
     - `exposure_weight` per empty square next to the drawn shape (a snug drawing along edges, corners and
       earlier shapes keeps the empty region in one fillable piece);
-    - `seal_weight` per other element whose largest cluster loses its last empty neighbour (it can never
-      grow again).
+    - `seal_weight` per other element whose largest cluster(s) lose their last empty neighbour (the
+      element's best cluster can never grow again; with tied largest clusters, all of them).
 
     Weights were tuned on seeded self-play (bench/happy_campers_hint.py `--policy-sweep`). Ties are broken
     by `key` as in greedy.
@@ -592,19 +592,19 @@ class ShapedGreedyPolicy:
         dead_weight = self.dead_weight
         exposure_weight = self.exposure_weight
         seal_weight = self.seal_weight
-        # The room each element's largest cluster has to grow into (empty squares next to it).
+        # The room each element's largest clusters (ties included) have to grow into: empty squares next to them.
         rooms: list[tuple[int, int]] = []
         if seal_weight:
             for element in _ELEMENT_VALUES:
                 largest = fast.largest[element]
                 if not largest:
                     continue
+                room = 0
                 for cluster in fast.clusters[element]:
                     if cluster.bit_count() == largest:
-                        room = dilate(cluster, tables) & empty_now
-                        if room:
-                            rooms.append((element, room))
-                        break
+                        room |= dilate(cluster, tables) & empty_now
+                if room:
+                    rooms.append((element, room))
         any_room = 0
         for _, room in rooms:
             any_room |= room

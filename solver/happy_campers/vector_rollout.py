@@ -146,18 +146,17 @@ def choose_index(
     seal = policy.seal_weight
     for element in _ELEMENT_VALUES:
         size_largest = largest[element]
-        sealable = bool(seal and size_largest)
+        room = 0
         for cluster in fast.clusters[element]:
             size = cluster.bit_count()
             cluster_masks.append(cluster)
             cluster_elements.append(element)
             cluster_sizes.append(size)
-            if sealable and size == size_largest:
-                sealable = False
-                room = dilate(cluster, fast.tables) & empty_int
-                if room:
-                    room_masks.append(room)
-                    room_owners.append(element)
+            if seal and size == size_largest:
+                room |= dilate(cluster, fast.tables) & empty_int
+        if room:
+            room_masks.append(room)
+            room_owners.append(element)
     base = np.array(
         [0.0] + [-largest[e] for e in _ELEMENT_VALUES], dtype=np.float64
     )  # merged - largest, before clusters
