@@ -146,6 +146,10 @@ FUTURE_BLOCK = 64
 #: Weight (in pseudo-samples) of the pooled variance in each class's variance estimate: a class whose few
 #: rollouts happened to agree still gets an honest, non-zero standard error.
 VARIANCE_PRIOR_WEIGHT = 2.0
+#: Fewest futures a raced move needs before its mean outranks the rollout policy's own evaluation: a race cut
+#: by the deadline below this (a loaded machine) is ordered by that evaluation (shaped greedy's choice)
+#: rather than by one or two noisy rollouts (a final score's spread is about 4 points).
+MIN_LAYERS_TO_RANK = 6
 #: Share of the time limit kept back for ranking and answering after the last rollout.
 ANSWER_RESERVE_SHARE = 0.05
 #: A rollout starts only if this many times the slowest rollout so far still fits before the reserve.
@@ -780,7 +784,14 @@ def _rank(
             race_total = total - SCREEN_SAMPLES * entry_count
             interrupted, race_rounds = _successive_halving([classes[i] for i in raced], race_total, extend)
             rounds += race_rounds
-    alternatives = _alternatives(setup, sign)
+    finalist_samples = [len(c.samples) for c in classes if c.stage in (Stage.FINALIST, Stage.ONLY_MOVE)]
+    by_screen = interrupted and max(finalist_samples, default=0) < MIN_LAYERS_TO_RANK
+    if by_screen:
+        setup.notes.append(
+            f"the deadline stopped the race before {MIN_LAYERS_TO_RANK} futures a move: the raced moves are "
+            "ordered by the rollout policy's evaluation, their values are shown as sampled"
+        )
+    alternatives = _alternatives(setup, sign, by_screen)
     return HintResult(
         mode=mode,
         objective=objective,
@@ -920,7 +931,9 @@ def _pooled(vectors: Iterable[np.ndarray]) -> float:
     return total / weight if weight else 0.0
 
 
-def _alternatives(setup: _Setup, sign: float) -> list[HintAlternative]:
+def _alternatives(setup: _Setup, sign: float, by_screen: bool = False) -> list[HintAlternative]:
+    """The ranked alternatives; `by_screen`: the deadline cut the race before `MIN_LAYERS_TO_RANK` futures, so
+    the finalists are ordered by the policy's evaluation (their values are still reported)."""
     classes = setup.classes
     data = [np.asarray(c.samples, dtype=float) for c in classes]
     sampled = [i for i, x in enumerate(data) if len(x)]
@@ -965,7 +978,8 @@ def _alternatives(setup: _Setup, sign: float) -> list[HintAlternative]:
         first_move.setdefault(class_index, move_index)
     class_order = sorted(
         range(len(classes)),
-        key=lambda i: (0, -_survival(classes[i]), -sign * values[i], first_move.get(i, 0))
+        key=lambda i: (0, -_survival(classes[i]), -(classes[i].screen if by_screen else sign * values[i]),
+                       first_move.get(i, 0))
         if i in values
         else (1, 0, -classes[i].screen, i),
     )

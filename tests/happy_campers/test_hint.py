@@ -466,3 +466,40 @@ def test_shaped_values_match_the_rules_model_reference(seed):
     offset = reference[0] - values[0]
     assert all(abs(r - v - offset) < 1e-9 for r, v in zip(reference, values, strict=True))
     assert len(set(values)) > 1
+
+
+class _StopsAfter(Budget):
+    """A budget whose deadline strikes after `checks` budget checks (a loaded machine, reproducibly)."""
+
+    def __init__(self, checks: int) -> None:
+        super().__init__(60.0)
+        self.left = checks
+
+    def check(self) -> None:
+        self.left -= 1
+        if self.left < 0:
+            from campsolver.solver.core.budget import SolveInterrupted
+
+            raise SolveInterrupted("deadline")
+
+
+def test_a_race_cut_after_a_few_futures_is_ordered_by_the_policys_evaluation():
+    grid = mid_game(3)
+    result = hint(grid, (2, 5), (), budget=_StopsAfter(40), seed=4, rollouts=600)
+    assert result.interrupted and 0 < result.rollouts <= 40
+    raced = [a for a in result.alternatives if a.stage is Stage.FINALIST]
+    assert raced and all(0 < a.samples < 6 for a in raced)
+    assert result.alternatives[: len(raced)] == tuple(raced)
+    screens = [a.screen_value for a in raced]
+    assert screens == sorted(screens, reverse=True)
+    assert any("ordered by the rollout policy's evaluation" in note for note in result.notes)
+    # every raced move kept the same completed futures (one layer at a time)
+    assert len({a.samples for a in raced}) == 1
+
+
+def test_a_race_cut_late_still_ranks_by_the_sampled_values():
+    grid = mid_game(3)
+    result = hint(grid, (2, 5), (), budget=_StopsAfter(400), seed=4, rollouts=2000)
+    assert result.interrupted
+    assert not any("ordered by the rollout policy's evaluation" in note for note in result.notes)
+    assert result.best is not None and result.best.value is not None
