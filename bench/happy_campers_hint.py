@@ -1,7 +1,7 @@
 """Happy Campers hint bench: rollout speed, hint latency and hint quality.
 
     python -m bench.happy_campers_hint [--games 100] [--hint-budget 0.3] [--processes 2] [--max-time 10]
-        [--skip-latency] [--quick]
+        [--skip-latency] [--schedule-only] [--label NAME] [--quick]
 
 - Rollouts per second of greedy, random and shaped greedy (Python and the hint's vector engine) on the
   default 5x9 map (whole games).
@@ -15,12 +15,15 @@
   mean difference with 95% t intervals (and the ratio of sums, delta method). Time per roll: wall time
   around each hint call (p50, p99, overrun beyond the budget), CPU time per call, calls interrupted by
   the deadline, and the load average before and after. Every hinted move is drawn through `rules.draw`.
+  `--schedule-only` lifts the deadline (the time limit still fixes the schedule): the quality an unloaded
+  machine gets, with the CPU time per call to show it fits the budget.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import multiprocessing
 import os
 import statistics
@@ -99,12 +102,14 @@ def latency_positions(count: int) -> list[tuple[Grid, tuple[int, int], tuple[Cha
 
 
 def play_with_hints(
-    rolls: list[tuple[int, int]], hint_budget: float, seed: int
+    rolls: list[tuple[int, int]], hint_budget: float, seed: int, schedule_only: bool = False
 ) -> tuple[int, list[float], int, list[float]]:
     """One game drawing the top hinted move each roll.
 
     Returns (rules score, wall time of each hint call measured around the call, calls interrupted by the
-    deadline, CPU time of each call).
+    deadline, CPU time of each call). `schedule_only`: the budget's time limit sets the hint's fixed
+    schedule as usual but its deadline is lifted, so the hint always completes the schedule (what an
+    unloaded machine computes in time; the CPU time per call says whether it fits the budget).
     """
     grid = empty_grid()
     times = []
@@ -115,7 +120,10 @@ def play_with_hints(
             break
         wall_start = time.monotonic()
         cpu_start = time.process_time()
-        result = hint(grid, roll, (), budget=Budget(hint_budget), seed=seed * 1000 + turn)
+        budget = Budget(hint_budget)
+        if schedule_only:
+            budget.deadline = math.inf
+        result = hint(grid, roll, (), budget=budget, seed=seed * 1000 + turn)
         times.append(time.monotonic() - wall_start)
         cpu.append(time.process_time() - cpu_start)
         interrupted += result.interrupted
@@ -192,11 +200,11 @@ def _clairvoyant(game: int, rolls: list[tuple[int, int]], max_time: float, cache
     }
 
 
-def play_one(args: tuple[int, float, float, bool, dict[str, Any]]) -> dict[str, Any]:
+def play_one(args: tuple[int, float, float, bool, dict[str, Any], bool]) -> dict[str, Any]:
     """One seeded game for every player (hint, shaped greedy, greedy, random) and its clairvoyant optimum."""
-    game, hint_budget, max_time, skip_max, cache = args
+    game, hint_budget, max_time, skip_max, cache, schedule_only = args
     rolls = random_rolls(game, ROLLS_PER_GAME, "bench-quality")
-    hinted, times, stopped, cpu = play_with_hints(rolls, hint_budget, game)
+    hinted, times, stopped, cpu = play_with_hints(rolls, hint_budget, game, schedule_only)
     row: dict[str, Any] = {
         "game": game,
         "hint": hinted,
@@ -222,6 +230,11 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--hint-budget", type=float, default=DEFAULT_QUALITY_BUDGET_S)
     parser.add_argument("--processes", type=int, default=DEFAULT_PROCESSES, help="worker processes for the games")
     parser.add_argument("--skip-latency", action="store_true", help="no rollout-rate and latency sections")
+    parser.add_argument(
+        "--schedule-only", action="store_true",
+        help="lift the hint deadline (the time limit still sets the schedule): load-independent quality",
+    )
+    parser.add_argument("--label", default="", help="suffix of the results file (happy_campers_hint_LABEL.json)")
     parser.add_argument("--max-time", type=float, default=10.0)
     parser.add_argument("--latency-positions", type=int, default=30)
     parser.add_argument("--skip-max", action="store_true", help="do not run the clairvoyant maximiser")
@@ -258,7 +271,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 
     load_before = os.getloadavg()
     cache = {} if args.skip_max else _load_cache()
-    jobs = [(game, args.hint_budget, args.max_time, args.skip_max, cache) for game in range(args.games)]
+    jobs = [
+        (game, args.hint_budget, args.max_time, args.skip_max, cache, args.schedule_only) for game in range(args.games)
+    ]
     rows: list[dict[str, Any]] = []
     started = time.perf_counter()
     context = multiprocessing.get_context("fork")
@@ -319,6 +334,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "overrun_p99_ms": summary_ms(overruns)["p99_ms"] if overruns else None,
         "overrun_max_ms": max(overruns) * 1000 if overruns else None,
         "processes": args.processes,
+        "schedule_only": args.schedule_only,
         "load_average_before": list(load_before),
         "load_average_after": list(load_after),
         "hint_call_p50_ms": summary_ms(hint_times)["p50_ms"] if hint_times else None,
@@ -332,7 +348,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     )
     payload["quality"] = summary
     payload["games"] = rows
-    write_json("happy_campers_hint", payload)
+    write_json("happy_campers_hint" + (f"_{args.label}" if args.label else ""), payload)
     return payload
 
 
