@@ -178,12 +178,11 @@ def _load_cache() -> dict[str, Any]:
 
 
 def _clairvoyant(game: int, rolls: list[tuple[int, int]], max_time: float, cache: dict[str, Any]) -> dict[str, Any]:
-    """The clairvoyant optimum of one seeded game: from the cache when the same rolls were proven optimal
-    (or solved with at least this much time), else a fresh CP-SAT max (one worker)."""
+    """The clairvoyant optimum of one seeded game: from the cache when the same rolls were proven optimal,
+    else a fresh CP-SAT max (one worker; on a loaded machine `--max-time` may not suffice: the row then
+    has no optimum and the game is left out of the paired ratio, and the count says so)."""
     entry = cache.get(str(game))
-    if entry is not None and entry.get("rolls") == [list(r) for r in rolls] and (
-        entry.get("proof") == "OPTIMAL" or entry.get("max_time_s", 0.0) >= max_time
-    ):
+    if entry is not None and entry.get("rolls") == [list(r) for r in rolls] and entry.get("proof") == "OPTIMAL":
         return {**entry, "cached": True}
     from campsolver.solver.happy_campers.maximise import clairvoyant_max
 
@@ -217,6 +216,8 @@ def play_one(args: tuple[int, float, float, bool, dict[str, Any], bool]) -> dict
     }
     if not skip_max:
         optimum = _clairvoyant(game, rolls, max_time, cache)
+        if optimum["score"] is None:
+            optimum["proof"] = "NONE"
         row["clairvoyant"] = optimum["score"]
         row["clairvoyant_bound"] = optimum["bound"]
         row["proof"] = optimum["proof"]
@@ -288,7 +289,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             entry = row.pop("clairvoyant_entry")
             cache[str(row["game"])] = {k: v for k, v in entry.items() if k != "cached"}
             row["clairvoyant_cached"] = entry["cached"]
-        write_json(CLAIRVOYANT_CACHE, cache)
+        write_json(CLAIRVOYANT_CACHE, {k: v for k, v in cache.items() if v.get("proof") == "OPTIMAL"})
     hint_times = [t for r in rows for t in r["hint_times"]]
     hint_cpu = [t for r in rows for t in r["hint_cpu"]]
     hint_interrupted = sum(r["hint_interrupted"] for r in rows)

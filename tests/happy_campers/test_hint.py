@@ -137,7 +137,8 @@ def test_schedule_follows_the_time_limit_not_the_clock():
     assert planned_rollouts(0.3, (), False) == planned_rollouts(0.3, (), False)
     assert planned_rollouts(1.2, (), True) < planned_rollouts(1.2, (), False)  # two maps: two rollouts each
     small = hint(mid_game(8), (2, 3), (), budget=Budget(0.3), seed=1)
-    assert small.rollouts > 0
+    # On an overloaded machine even the move listing can eat a 0.3 s deadline: then it must say so.
+    assert small.alternatives and (small.rollouts > 0 or small.interrupted)
 
 
 def test_the_only_completing_move_with_no_turn_left_ranks_first():
