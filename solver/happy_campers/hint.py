@@ -152,9 +152,8 @@ VARIANCE_PRIOR_WEIGHT = 2.0
 MIN_LAYERS_TO_RANK = 6
 #: Share of the time limit kept back for ranking and answering after the last rollout.
 ANSWER_RESERVE_SHARE = 0.05
-#: A rollout starts only if this many times the mean rollout so far still fits before the reserve (the
-#: slowest one was too cautious on a loaded machine: one descheduled rollout cost a third of the budget).
-ROLLOUT_SLACK = 3.0
+#: A rollout starts only if this many times the slowest rollout so far still fits before the reserve.
+ROLLOUT_SLACK = 2.0
 #: Solo: candidates kept per map and option before forming pairs (pairs are a product).
 SOLO_PER_MAP_KEEP = 12
 
@@ -680,8 +679,7 @@ def _rank(
     futures = _Futures(seed, tables.max_turns())
     policy = rollout_policy(penalty)
     rollouts_done = 0
-    rollout_seconds = 0.0
-    timed_rollouts = 0
+    longest_rollout = 0.0
     reserve = ANSWER_RESERVE_SHARE * budget.time_limit_s
     interrupted = False
 
@@ -712,7 +710,7 @@ def _rank(
         (layer by layer). On interruption only the unfinished layer is undone: every class keeps the same
         completed futures (so paired comparisons stay paired) and SolveInterrupted propagates; the caller
         answers with what the completed layers show (anytime, "the best so far")."""
-        nonlocal rollouts_done, rollout_seconds, timed_rollouts
+        nonlocal rollouts_done, longest_rollout
         if not group:
             return
         try:
@@ -720,15 +718,13 @@ def _rank(
                 for c in group:
                     if len(c.samples) <= index:
                         budget.check()
-                        # Stop early enough that one more rollout (a few times the mean so far: slack for
-                        # a loaded machine) and the answer still fit before the deadline.
-                        mean_rollout = rollout_seconds / timed_rollouts if timed_rollouts else 0.0
-                        if budget.remaining() < reserve + ROLLOUT_SLACK * mean_rollout:
+                        # Stop early enough that one more rollout (as slow as the slowest so far, with
+                        # slack for a loaded machine) and the answer still fit before the deadline.
+                        if budget.remaining() < reserve + ROLLOUT_SLACK * longest_rollout:
                             raise SolveInterrupted("deadline")
                         begun = time.monotonic()
                         c.samples.append(sample(c, index))
-                        rollout_seconds += time.monotonic() - begun
-                        timed_rollouts += 1
+                        longest_rollout = max(longest_rollout, time.monotonic() - begun)
                         rollouts_done += 1
                 budget.report(samples=rollouts_done, depth=index + 1)
         except SolveInterrupted:
