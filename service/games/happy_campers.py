@@ -257,6 +257,11 @@ def hint(request: pb.HappyCampersServiceHintRequest, budget: Budget) -> pb.Happy
                 f"screened out before any rollout (the rollout policy's evaluation {alternative.screen_value:g} "
                 "ranked it below the sampled moves)"
             )
+        elif result.ranked_by_screen and alternative.stage is hint_engine.Stage.FINALIST:
+            ranking.note = (
+                f"ordered by the rollout policy's evaluation {alternative.screen_value:g}: the deadline cut the race "
+                f"after {alternative.samples} rollouts a move, too few to rank by value"
+            )
         elif alternative.stage is hint_engine.Stage.HALVED_OUT:
             ranking.note = (
                 f"halved out after round {alternative.stage_round} on {alternative.samples} rollouts: ranked below "

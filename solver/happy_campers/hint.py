@@ -274,6 +274,9 @@ class HintResult:
     interrupted: bool
     wall_time_s: float
     method: str = "monte-carlo: shaped-greedy rollouts, common random numbers, successive halving"
+    # The deadline cut the race before MIN_LAYERS_TO_RANK futures a move: raced moves are ordered by the
+    # rollout policy's evaluation (values still shown as sampled).
+    ranked_by_screen: bool = False
     notes: tuple[str, ...] = field(default_factory=tuple)
 
     @property
@@ -809,6 +812,7 @@ def _rank(
         interrupted=interrupted,
         wall_time_s=time.monotonic() - started,
         method=SOLO_METHOD if setup.solo else MULTIPLAYER_METHOD if setup.others is not None else HintResult.method,
+        ranked_by_screen=by_screen,
         notes=tuple(setup.notes),
     )
 

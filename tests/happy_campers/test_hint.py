@@ -493,6 +493,7 @@ def test_a_race_cut_after_a_few_futures_is_ordered_by_the_policys_evaluation():
     assert result.alternatives[: len(raced)] == tuple(raced)
     screens = [a.screen_value for a in raced]
     assert screens == sorted(screens, reverse=True)
+    assert result.ranked_by_screen
     assert any("ordered by the rollout policy's evaluation" in note for note in result.notes)
     # every raced move kept the same completed futures (one layer at a time)
     assert len({a.samples for a in raced}) == 1
@@ -502,5 +503,6 @@ def test_a_race_cut_late_still_ranks_by_the_sampled_values():
     grid = mid_game(3)
     result = hint(grid, (2, 5), (), budget=_StopsAfter(400), seed=4, rollouts=2000)
     assert result.interrupted
+    assert not result.ranked_by_screen
     assert not any("ordered by the rollout policy's evaluation" in note for note in result.notes)
     assert result.best is not None and result.best.value is not None
