@@ -29,8 +29,11 @@ rollouts:
 
 Determinism: sample counts follow a fixed schedule computed from the budget's *time limit* and a nominal
 rollout rate (never from measured wall-clock speed), so a seed gives the same answer on any machine. The
-deadline is only a safety stop: if it is hit (a machine slower than the nominal rate, or cancellation),
-the unfinished round is discarded, the answer is the last completed round, and `interrupted` is set.
+deadline is only a safety stop: a rollout starts only if twice the slowest one so far and a 5% reserve
+still fit; if the stop comes (a machine slower than the nominal rate, or cancellation), rollouts having been
+added one future at a time across the raced moves, the unfinished layer is dropped and the completed
+layers are kept (paired, fresh in the final round), `interrupted` is set, and a race cut before
+`MIN_LAYERS_TO_RANK` futures a move is ordered by the rollout policy's evaluation (`ranked_by_screen`).
 
 Modes (rule readings in docs/rules.md (Happy Campers: hints)). Every legal move comes from the rules model, never
 from a private copy of the rules:
