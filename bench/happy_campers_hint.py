@@ -1,20 +1,31 @@
 """Happy Campers hint bench: rollout speed, hint latency and hint quality.
 
-    python -m bench.happy_campers_hint [--games 100] [--hint-budget 0.2] [--max-time 10] [--quick]
+    python -m bench.happy_campers_hint [--games 100] [--hint-budget 0.3] [--processes 2] [--max-time 10]
+        [--skip-latency] [--schedule-only] [--label NAME] [--quick]
 
-- Rollouts per second of the greedy and random policies on the default 5x9 map (whole games).
+- Rollouts per second of greedy, random and shaped greedy (Python and the hint's vector engine) on the
+  default 5x9 map (whole games).
 - Hint latency (p50/p99 wall time) at the default 1 s budget on a fixed set of positions.
 - Hint quality: `--games` seeded roll sequences (40 rolls each, the game ends at the first roll that fits
-  nowhere); the hint policy calls `hint` at every roll with `--hint-budget` seconds and draws the top move.
-  Compared on the same sequences with the greedy and random policies and with the clairvoyant optimum
-  (`maximise.clairvoyant_max`, `--max-time` seconds per game, one CP-SAT worker: the share proven optimal
-  is reported). Every game is replayed through the rules model (`policies.play_game` style checks).
+  nowhere); the hint policy calls `hint` at every roll with `--hint-budget` seconds and draws the top move
+  (games spread over `--processes` worker processes). Compared on the same sequences with shaped greedy,
+  greedy, random and the clairvoyant optimum (`maximise.clairvoyant_max`, `--max-time` seconds per game,
+  one CP-SAT worker; cached per seed in bench/results/happy_campers_clairvoyant_cache.json with its rolls
+  and proof, so re-runs only solve new seeds). Paired by seed: mean per-game ratio hint/clairvoyant and
+  mean difference with 95% t intervals (and the ratio of sums, delta method). Time per roll: wall time
+  around each hint call (p50, p99, overrun beyond the budget), CPU time per call, calls interrupted by
+  the deadline, and the load average before and after. Every hinted move is drawn through `rules.draw`.
+  `--schedule-only` lifts the deadline (the time limit still fixes the schedule): the quality an unloaded
+  machine gets, with the CPU time per call to show it fits the budget.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
+import multiprocessing
+import os
 import statistics
 import time
 from typing import Any
@@ -26,6 +37,7 @@ from campsolver.solver.happy_campers.hint import DEFAULT_HINT_TIME_S, hint
 from campsolver.solver.happy_campers.policies import (
     GREEDY,
     RANDOM,
+    SHAPED_GREEDY,
     FastMap,
     board_tables,
     play_game,
@@ -42,14 +54,23 @@ from campsolver.solver.happy_campers.rules import (
     empty_grid,
     score,
 )
+from campsolver.solver.happy_campers.vector_rollout import supports as vector_supports
+from campsolver.solver.happy_campers.vector_rollout import vector_rollout
 
 from bench.common import RESULTS_DIR, print_table, summary_ms, write_json
 
 ROLLS_PER_GAME = 40
+#: The issue's per-roll thinking time for the quality comparison.
+DEFAULT_QUALITY_BUDGET_S = 0.3
+#: Two worker processes (the machine has two cores, shared).
+DEFAULT_PROCESSES = 2
+Z95 = 1.959964
 
 
 def rollout_rate(policy_name: str, cards: tuple[Challenge, ...], seconds: float = 2.0) -> float:
-    policy = GREEDY if policy_name == "greedy" else RANDOM
+    """Whole games a second (wall clock) of one policy; "shaped-vector" is the hint's engine (`vector_rollout`,
+    Python path when a card adds points)."""
+    policy = {"greedy": GREEDY, "random": RANDOM}.get(policy_name, SHAPED_GREEDY)
     tables = board_tables(DEFAULT_COMPONENTS)
     rng = rng_for(0, "bench-rollout-rate", policy_name)
     count = 0
@@ -57,7 +78,11 @@ def rollout_rate(policy_name: str, cards: tuple[Challenge, ...], seconds: float 
     while time.perf_counter() - started < seconds:
         dice = rng.integers(1, 7, size=(tables.max_turns(), 2))
         keys = rng.integers(0, 2**31, size=tables.max_turns())
-        rollout(FastMap(tables, frozenset(cards)), dice, keys, policy, DEFAULT_COMPONENTS)
+        start = FastMap(tables, frozenset(cards))
+        if policy_name == "shaped-vector" and vector_supports(start):
+            vector_rollout(start, dice, keys, SHAPED_GREEDY, DEFAULT_COMPONENTS)
+        else:
+            rollout(start, dice, keys, policy, DEFAULT_COMPONENTS)
         count += 1
     return count / (time.perf_counter() - started)
 
@@ -76,42 +101,141 @@ def latency_positions(count: int) -> list[tuple[Grid, tuple[int, int], tuple[Cha
     return positions
 
 
-def play_with_hints(rolls: list[tuple[int, int]], hint_budget: float, seed: int) -> tuple[int, list[float], int]:
-    """One game drawing the top hinted move each roll; returns (rules score, hint wall times, interrupted)."""
+def play_with_hints(
+    rolls: list[tuple[int, int]], hint_budget: float, seed: int, schedule_only: bool = False
+) -> tuple[int, list[float], int, list[float]]:
+    """One game drawing the top hinted move each roll.
+
+    Returns (rules score, wall time of each hint call measured around the call, calls interrupted by the
+    deadline, CPU time of each call). `schedule_only`: the budget's time limit sets the hint's fixed
+    schedule as usual but its deadline is lifted, so the hint always completes the schedule (what an
+    unloaded machine computes in time; the CPU time per call says whether it fits the budget).
+    """
     grid = empty_grid()
     times = []
+    cpu = []
     interrupted = 0
     for turn, roll in enumerate(rolls):
         if not can_draw(grid, roll):
             break
-        result = hint(grid, roll, (), budget=Budget(hint_budget), seed=seed * 1000 + turn)
-        times.append(result.wall_time_s)
+        wall_start = time.monotonic()
+        cpu_start = time.process_time()
+        budget = Budget(hint_budget)
+        if schedule_only:
+            budget.deadline = math.inf
+        result = hint(grid, roll, (), budget=budget, seed=seed * 1000 + turn)
+        times.append(time.monotonic() - wall_start)
+        cpu.append(time.process_time() - cpu_start)
         interrupted += result.interrupted
         best: Placement = result.best.move.placements[0]
         grid = draw(grid, best)  # the rules model checks the hinted move
-    return score(grid).total, times, interrupted
+    return score(grid).total, times, interrupted, cpu
 
 
 def _paired_ratio(rows: list[dict[str, Any]]) -> dict[str, Any]:
-    """Hint over clairvoyant, sum(hint) / sum(clairvoyant) over the same games, with a paired 95% interval
-    (delta method on d_i = hint_i - R * clairvoyant_i: SE(R) = sd(d) / (sqrt(n) * mean(clairvoyant)))."""
+    """Hint over clairvoyant on the same games (paired by seed), three ways, each with a 95% interval:
+    the mean of the per-game ratios hint_i / clairvoyant_i (t interval), the mean difference
+    hint_i - clairvoyant_i (t interval), and sum(hint) / sum(clairvoyant) (delta method on
+    d_i = hint_i - R * clairvoyant_i: SE(R) = sd(d) / (sqrt(n) * mean(clairvoyant)))."""
     if len(rows) < 2:
         return {"hint_over_clairvoyant": None, "hint_over_clairvoyant_ci95": None}
     h = np.array([r["hint"] for r in rows], dtype=float)
     c = np.array([r["clairvoyant"] for r in rows], dtype=float)
+    n = len(rows)
+    t95 = _t975(n - 1)
     ratio = float(h.mean() / c.mean())
-    se = float(np.std(h - ratio * c, ddof=1) / (np.sqrt(len(rows)) * c.mean()))
+    se = float(np.std(h - ratio * c, ddof=1) / (np.sqrt(n) * c.mean()))
+    per_game = h / np.where(c > 0, c, np.nan)
+    per_game = per_game[~np.isnan(per_game)]
+    per_game_mean = float(per_game.mean())
+    per_game_se = float(per_game.std(ddof=1) / np.sqrt(len(per_game)))
+    diff = h - c
+    diff_se = float(diff.std(ddof=1) / np.sqrt(n))
     return {
         "hint_over_clairvoyant": ratio,
         "hint_over_clairvoyant_ci95": [ratio - 1.96 * se, ratio + 1.96 * se],
-        "hint_over_clairvoyant_n": len(rows),
+        "hint_over_clairvoyant_n": n,
+        "per_game_ratio_mean": per_game_mean,
+        "per_game_ratio_ci95": [per_game_mean - t95 * per_game_se, per_game_mean + t95 * per_game_se],
+        "per_game_ratio_n": len(per_game),
+        "hint_minus_clairvoyant": float(diff.mean()),
+        "hint_minus_clairvoyant_ci95": [float(diff.mean()) - t95 * diff_se, float(diff.mean()) + t95 * diff_se],
     }
+
+
+def _t975(df: int) -> float:
+    """Student t 97.5% quantile (Cornish-Fisher expansion around the normal; exact to 1e-3 from df = 5)."""
+    z = Z95
+    return z + (z**3 + z) / (4 * df) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df**2)
+
+
+CLAIRVOYANT_CACHE = "happy_campers_clairvoyant_cache"
+
+
+def _load_cache() -> dict[str, Any]:
+    path = RESULTS_DIR / f"{CLAIRVOYANT_CACHE}.json"
+    return json.loads(path.read_text()) if path.exists() else {}
+
+
+def _clairvoyant(game: int, rolls: list[tuple[int, int]], max_time: float, cache: dict[str, Any]) -> dict[str, Any]:
+    """The clairvoyant optimum of one seeded game: from the cache when the same rolls were proven optimal,
+    else a fresh CP-SAT max (one worker; on a loaded machine `--max-time` may not suffice: the row then
+    has no optimum and the game is left out of the paired ratio, and the count says so)."""
+    entry = cache.get(str(game))
+    if entry is not None and entry.get("rolls") == [list(r) for r in rolls] and entry.get("proof") == "OPTIMAL":
+        return {**entry, "cached": True}
+    from campsolver.solver.happy_campers.maximise import clairvoyant_max
+
+    started = time.process_time()
+    best = clairvoyant_max(None, rolls, (), DEFAULT_COMPONENTS, Budget(max_time), workers=1)
+    return {
+        "rolls": [list(r) for r in rolls],
+        "score": best.score,
+        "bound": best.bound,
+        "proof": best.proof.name if best.proof is not None else "NONE",
+        "max_time_s": max_time,
+        "cpu_s": time.process_time() - started,
+        "cached": False,
+    }
+
+
+def play_one(args: tuple[int, float, float, bool, dict[str, Any], bool]) -> dict[str, Any]:
+    """One seeded game for every player (hint, shaped greedy, greedy, random) and its clairvoyant optimum."""
+    game, hint_budget, max_time, skip_max, cache, schedule_only = args
+    rolls = random_rolls(game, ROLLS_PER_GAME, "bench-quality")
+    hinted, times, stopped, cpu = play_with_hints(rolls, hint_budget, game, schedule_only)
+    row: dict[str, Any] = {
+        "game": game,
+        "hint": hinted,
+        "shaped_greedy": play_game(None, rolls, (), policy=SHAPED_GREEDY, seed=game).score,
+        "greedy": play_game(None, rolls, (), policy="greedy", seed=game).score,
+        "random": play_game(None, rolls, (), policy="random", seed=game).score,
+        "hint_times": times,
+        "hint_cpu": cpu,
+        "hint_interrupted": stopped,
+    }
+    if not skip_max:
+        optimum = _clairvoyant(game, rolls, max_time, cache)
+        if optimum["score"] is None:
+            optimum["proof"] = "NONE"
+        row["clairvoyant"] = optimum["score"]
+        row["clairvoyant_bound"] = optimum["bound"]
+        row["proof"] = optimum["proof"]
+        row["clairvoyant_entry"] = optimum
+    return row
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100)
-    parser.add_argument("--hint-budget", type=float, default=0.2)
+    parser.add_argument("--hint-budget", type=float, default=DEFAULT_QUALITY_BUDGET_S)
+    parser.add_argument("--processes", type=int, default=DEFAULT_PROCESSES, help="worker processes for the games")
+    parser.add_argument("--skip-latency", action="store_true", help="no rollout-rate and latency sections")
+    parser.add_argument(
+        "--schedule-only", action="store_true",
+        help="lift the hint deadline (the time limit still sets the schedule): load-independent quality",
+    )
+    parser.add_argument("--label", default="", help="suffix of the results file (happy_campers_hint_LABEL.json)")
     parser.add_argument("--max-time", type=float, default=10.0)
     parser.add_argument("--latency-positions", type=int, default=30)
     parser.add_argument("--skip-max", action="store_true", help="do not run the clairvoyant maximiser")
@@ -121,61 +245,55 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         args.games, args.latency_positions, args.max_time = 10, 8, 3.0
     payload: dict[str, Any] = {"args": vars(args)}
 
-    rates = [
-        {"policy": name, "cards": "none" if not cards else "+".join(c.value for c in cards),
-         "rollouts_per_s": rollout_rate(name, cards)}
-        for name in ("greedy", "random")
-        for cards in ((), (Challenge.PRIVACY, Challenge.RIVER_TOWN, Challenge.TENT_TOGETHER))
-    ]
-    print_table("rollouts per second, default 5x9 map, whole games from an empty map", rates)
-    payload["rollout_rates"] = rates
+    if not args.skip_latency:
+        rates = [
+            {"policy": name, "cards": "none" if not cards else "+".join(c.value for c in cards),
+             "rollouts_per_s": rollout_rate(name, cards)}
+            for name in ("greedy", "random", "shaped", "shaped-vector")
+            for cards in ((), (Challenge.PRIVACY, Challenge.RIVER_TOWN, Challenge.TENT_TOGETHER))
+        ]
+        print_table("rollouts per second, default 5x9 map, whole games from an empty map", rates)
+        payload["rollout_rates"] = rates
 
-    walls = []
-    rollouts = []
-    interrupted = 0
-    for grid, roll, cards in latency_positions(args.latency_positions):
-        result = hint(grid, roll, cards, budget=Budget(DEFAULT_HINT_TIME_S), seed=1)
-        walls.append(result.wall_time_s)
-        rollouts.append(result.rollouts)
-        interrupted += result.interrupted
-    latency = {
-        "budget_s": DEFAULT_HINT_TIME_S, **summary_ms(walls), "max_ms": max(walls) * 1000,
-        "mean_rollouts": statistics.fmean(rollouts), "interrupted": interrupted,
-    }
-    print_table("hint latency at the default budget", [latency])
-    payload["latency"] = latency
-
-    try:
-        from campsolver.solver.happy_campers.maximise import clairvoyant_max
-    except ImportError as error:  # the maximiser is another engineer's module
-        clairvoyant_max = None
-        payload["maximiser_error"] = repr(error)
-    rows = []
-    hint_times: list[float] = []
-    hint_interrupted = 0
-    started = time.perf_counter()
-    for game in range(args.games):
-        rolls = random_rolls(game, ROLLS_PER_GAME, "bench-quality")
-        hinted, times, stopped = play_with_hints(rolls, args.hint_budget, game)
-        hint_times.extend(times)
-        hint_interrupted += stopped
-        row: dict[str, Any] = {
-            "game": game,
-            "hint": hinted,
-            "greedy": play_game(None, rolls, (), policy="greedy", seed=game).score,
-            "random": play_game(None, rolls, (), policy="random", seed=game).score,
+        walls = []
+        rollouts = []
+        interrupted = 0
+        for grid, roll, cards in latency_positions(args.latency_positions):
+            result = hint(grid, roll, cards, budget=Budget(DEFAULT_HINT_TIME_S), seed=1)
+            walls.append(result.wall_time_s)
+            rollouts.append(result.rollouts)
+            interrupted += result.interrupted
+        latency = {
+            "budget_s": DEFAULT_HINT_TIME_S, **summary_ms(walls), "max_ms": max(walls) * 1000,
+            "mean_rollouts": statistics.fmean(rollouts), "interrupted": interrupted,
         }
-        if clairvoyant_max is not None and not args.skip_max:
-            try:
-                best = clairvoyant_max(None, rolls, (), DEFAULT_COMPONENTS, Budget(args.max_time), workers=1)
-                row["clairvoyant"] = best.score
-                row["clairvoyant_bound"] = best.bound
-                row["proof"] = best.proof.name if best.proof is not None else "NONE"
-            except Exception as error:  # report, do not hide: the maximiser may still be landing
-                row["clairvoyant_error"] = repr(error)
-        rows.append(row)
-        if game % 10 == 9:
-            print(f"  {game + 1} games, {time.perf_counter() - started:.0f} s", flush=True)
+        print_table("hint latency at the default budget", [latency])
+        payload["latency"] = latency
+
+    load_before = os.getloadavg()
+    cache = {} if args.skip_max else _load_cache()
+    jobs = [
+        (game, args.hint_budget, args.max_time, args.skip_max, cache, args.schedule_only) for game in range(args.games)
+    ]
+    rows: list[dict[str, Any]] = []
+    started = time.perf_counter()
+    context = multiprocessing.get_context("fork")
+    with context.Pool(max(1, args.processes)) as pool:
+        for row in pool.imap(play_one, jobs):
+            rows.append(row)
+            if len(rows) % 10 == 0:
+                print(f"  {len(rows)} games, {time.perf_counter() - started:.0f} s, load {os.getloadavg()}", flush=True)
+    load_after = os.getloadavg()
+    if not args.skip_max and rows:
+        for row in rows:
+            entry = row.pop("clairvoyant_entry")
+            cache[str(row["game"])] = {k: v for k, v in entry.items() if k != "cached"}
+            row["clairvoyant_cached"] = entry["cached"]
+        write_json(CLAIRVOYANT_CACHE, {k: v for k, v in cache.items() if v.get("proof") == "OPTIMAL"})
+    hint_times = [t for r in rows for t in r["hint_times"]]
+    hint_cpu = [t for r in rows for t in r["hint_cpu"]]
+    hint_interrupted = sum(r["hint_interrupted"] for r in rows)
+    overruns = [max(t - args.hint_budget, 0.0) for t in hint_times]
 
     def mean_of(key: str) -> float | None:
         values = [r[key] for r in rows if r.get(key) is not None]
@@ -210,16 +328,28 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         ),
         **_paired_ratio([r for r in rows if r.get("clairvoyant") is not None]),
         "hint_above_proven_optimum": sum(1 for r in proven if r["hint"] > r["clairvoyant"]),
+        "shaped_greedy_mean": mean_of("shaped_greedy"),
         "hint_calls": len(hint_times),
+        "hint_call_mean_ms": float(np.mean(hint_times)) * 1000 if hint_times else None,
+        "hint_call_cpu_mean_ms": float(np.mean(hint_cpu)) * 1000 if hint_cpu else None,
+        "overrun_p99_ms": summary_ms(overruns)["p99_ms"] if overruns else None,
+        "overrun_max_ms": max(overruns) * 1000 if overruns else None,
+        "processes": args.processes,
+        "schedule_only": args.schedule_only,
+        "load_average_before": list(load_before),
+        "load_average_after": list(load_after),
         "hint_call_p50_ms": summary_ms(hint_times)["p50_ms"] if hint_times else None,
         "hint_call_p99_ms": summary_ms(hint_times)["p99_ms"] if hint_times else None,
         "hint_calls_interrupted": hint_interrupted,
         "wall_s": time.perf_counter() - started,
     }
-    print_table(f"hint quality over {len(rows)} seeded games (hint budget {args.hint_budget} s/roll)", [summary])
+    print_table(
+        f"hint quality over {len(rows)} seeded games (hint budget {args.hint_budget} s/roll)",
+        [{"figure": key, "value": value} for key, value in summary.items()],
+    )
     payload["quality"] = summary
     payload["games"] = rows
-    write_json("happy_campers_hint", payload)
+    write_json("happy_campers_hint" + (f"_{args.label}" if args.label else ""), payload)
     return payload
 
 

@@ -32,10 +32,15 @@ def test_happy_campers_hint_moves_are_legal_and_ranked(client: CampsolverClient)
     legal = hc_rules.legal_placements(grid, (request.roll.first, request.roll.second))
     assert len(response.alternatives) == len({(p.cells, p.element) for p in legal})
     values = [a.ranking.value for a in response.alternatives if a.ranking.HasField("value")]
-    # Finalists (no "halved out" note) come first, sorted by value; moves dropped earlier follow them.
+    # Finalists (no "halved out" note) come first, sorted by value; moves dropped earlier follow them. A race
+    # the deadline cut short (a loaded machine) is ordered by the rollout policy's evaluation and says so.
     finalists = [a.ranking.value for a in response.alternatives if a.ranking.HasField("value")
                  and not a.ranking.note.startswith("halved out")]
-    assert finalists == sorted(finalists, reverse=True) and values[: len(finalists)] == finalists
+    assert values[: len(finalists)] == finalists
+    if not any(a.ranking.note.startswith("ordered by the rollout policy") for a in response.alternatives):
+        assert finalists == sorted(finalists, reverse=True)
+    else:
+        assert response.stats.interrupted
     for alternative in response.alternatives:
         (placement,) = alternative.move.placements
         hc_rules.draw(grid, hc_placement(placement))  # raises IllegalMove if the hint is not legal

@@ -33,6 +33,7 @@ class HintMode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     HINT_MODE_OWN_MAP: _ClassVar[HintMode]
     HINT_MODE_NEIGHBOUR_MAP: _ClassVar[HintMode]
     HINT_MODE_SOLO: _ClassVar[HintMode]
+    HINT_MODE_MULTIPLAYER: _ClassVar[HintMode]
 
 class HintObjective(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -56,6 +57,7 @@ HINT_MODE_UNSPECIFIED: HintMode
 HINT_MODE_OWN_MAP: HintMode
 HINT_MODE_NEIGHBOUR_MAP: HintMode
 HINT_MODE_SOLO: HintMode
+HINT_MODE_MULTIPLAYER: HintMode
 HINT_OBJECTIVE_UNSPECIFIED: HintObjective
 HINT_OBJECTIVE_OWNER_WORST: HintObjective
 HINT_OBJECTIVE_OWNER_BEST: HintObjective
@@ -171,7 +173,7 @@ class HappyCampersServiceMaxScoreResponse(_message.Message):
     def __init__(self, score: _Optional[int] = ..., proof: _Optional[_Union[_common_pb2.ProofStatus, str]] = ..., final_map: _Optional[_Iterable[str]] = ..., placements: _Optional[_Iterable[_Union[HappyCampersPlacement, _Mapping]]] = ..., rolls_used: _Optional[int] = ..., ended_by_blocked_roll: _Optional[bool] = ..., breakdown: _Optional[_Union[HappyCampersScore, _Mapping]] = ..., card_maxima: _Optional[_Iterable[_Union[HappyCampersCardMax, _Mapping]]] = ..., stats: _Optional[_Union[_common_pb2.SolveStats, _Mapping]] = ...) -> None: ...
 
 class HappyCampersServiceHintRequest(_message.Message):
-    __slots__ = ("components", "map", "second_map", "roll", "challenges", "mode", "second_challenges", "options", "objective", "solo_double_gap", "solo_last_turn_map")
+    __slots__ = ("components", "map", "second_map", "roll", "challenges", "mode", "second_challenges", "options", "objective", "solo_double_gap", "solo_last_turn_map", "other_maps", "players", "bonus_turn")
     COMPONENTS_FIELD_NUMBER: _ClassVar[int]
     MAP_FIELD_NUMBER: _ClassVar[int]
     SECOND_MAP_FIELD_NUMBER: _ClassVar[int]
@@ -183,6 +185,9 @@ class HappyCampersServiceHintRequest(_message.Message):
     OBJECTIVE_FIELD_NUMBER: _ClassVar[int]
     SOLO_DOUBLE_GAP_FIELD_NUMBER: _ClassVar[int]
     SOLO_LAST_TURN_MAP_FIELD_NUMBER: _ClassVar[int]
+    OTHER_MAPS_FIELD_NUMBER: _ClassVar[int]
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    BONUS_TURN_FIELD_NUMBER: _ClassVar[int]
     components: HappyCampersComponents
     map: _containers.RepeatedScalarFieldContainer[str]
     second_map: _containers.RepeatedScalarFieldContainer[str]
@@ -194,7 +199,16 @@ class HappyCampersServiceHintRequest(_message.Message):
     objective: HintObjective
     solo_double_gap: int
     solo_last_turn_map: int
-    def __init__(self, components: _Optional[_Union[HappyCampersComponents, _Mapping]] = ..., map: _Optional[_Iterable[str]] = ..., second_map: _Optional[_Iterable[str]] = ..., roll: _Optional[_Union[HappyCampersRoll, _Mapping]] = ..., challenges: _Optional[_Iterable[_Union[Challenge, str]]] = ..., mode: _Optional[_Union[HintMode, str]] = ..., second_challenges: _Optional[_Iterable[_Union[Challenge, str]]] = ..., options: _Optional[_Union[_common_pb2.SolveOptions, _Mapping]] = ..., objective: _Optional[_Union[HintObjective, str]] = ..., solo_double_gap: _Optional[int] = ..., solo_last_turn_map: _Optional[int] = ...) -> None: ...
+    other_maps: _containers.RepeatedCompositeFieldContainer[HappyCampersMap]
+    players: int
+    bonus_turn: bool
+    def __init__(self, components: _Optional[_Union[HappyCampersComponents, _Mapping]] = ..., map: _Optional[_Iterable[str]] = ..., second_map: _Optional[_Iterable[str]] = ..., roll: _Optional[_Union[HappyCampersRoll, _Mapping]] = ..., challenges: _Optional[_Iterable[_Union[Challenge, str]]] = ..., mode: _Optional[_Union[HintMode, str]] = ..., second_challenges: _Optional[_Iterable[_Union[Challenge, str]]] = ..., options: _Optional[_Union[_common_pb2.SolveOptions, _Mapping]] = ..., objective: _Optional[_Union[HintObjective, str]] = ..., solo_double_gap: _Optional[int] = ..., solo_last_turn_map: _Optional[int] = ..., other_maps: _Optional[_Iterable[_Union[HappyCampersMap, _Mapping]]] = ..., players: _Optional[int] = ..., bonus_turn: _Optional[bool] = ...) -> None: ...
+
+class HappyCampersMap(_message.Message):
+    __slots__ = ("rows",)
+    ROWS_FIELD_NUMBER: _ClassVar[int]
+    rows: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, rows: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class HappyCampersHintMove(_message.Message):
     __slots__ = ("placements",)

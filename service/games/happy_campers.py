@@ -46,7 +46,10 @@ HINT_MODE_FROM_PROTO = {
     pb.HINT_MODE_OWN_MAP: hint_engine.HintMode.OWN_MAP,
     pb.HINT_MODE_NEIGHBOUR_MAP: hint_engine.HintMode.NEIGHBOUR_MAP,
     pb.HINT_MODE_SOLO: hint_engine.HintMode.SOLO,
+    pb.HINT_MODE_MULTIPLAYER: hint_engine.HintMode.MULTIPLAYER,
 }
+#: Most players a multi-player hint accepts (every rollout plays every map; RESOURCE_EXHAUSTED beyond).
+MAX_HINT_PLAYERS = 8
 OBJECTIVE_FROM_PROTO = {
     pb.HINT_OBJECTIVE_UNSPECIFIED: hint_engine.Objective.OWNER_WORST,
     pb.HINT_OBJECTIVE_OWNER_WORST: hint_engine.Objective.OWNER_WORST,
@@ -198,6 +201,25 @@ def hint(request: pb.HappyCampersServiceHintRequest, budget: Budget) -> pb.Happy
         require(not request.HasField("solo_last_turn_map"), "solo_last_turn_map", "only in HINT_MODE_SOLO")
     if mode is hint_engine.HintMode.NEIGHBOUR_MAP:
         require(roll[0] == roll[1], "roll", "you draw on a neighbour's map only on a double")
+    multiplayer: dict[str, Any] = {}
+    if mode is hint_engine.HintMode.MULTIPLAYER:
+        require(roll[0] != roll[1], "roll", "on a double you draw on a neighbour's map (HINT_MODE_NEIGHBOUR_MAP)")
+        if request.HasField("players"):
+            require(request.players >= 2, "players", "the multi-player game needs at least 2 players")
+            require_limit(request.players, MAX_HINT_PLAYERS, "players", "players")
+            multiplayer["players"] = request.players
+        if request.other_maps:
+            require_limit(len(request.other_maps) + 1, MAX_HINT_PLAYERS, "other_maps", "players")
+            multiplayer["other_grids"] = [
+                grid_from_rows(m.rows, components, f"other_maps[{i}].rows") for i, m in enumerate(request.other_maps)
+            ]
+        require("players" in multiplayer or "other_grids" in multiplayer, "players",
+                "give the number of players or the other players' maps")
+        multiplayer["bonus_turn"] = request.bonus_turn
+    else:
+        require(not request.other_maps, "other_maps", "only in HINT_MODE_MULTIPLAYER")
+        require(not request.HasField("players"), "players", "only in HINT_MODE_MULTIPLAYER")
+        require(not request.bonus_turn, "bonus_turn", "only in HINT_MODE_MULTIPLAYER")
     if not request.options.time_limit_seconds:
         budget = budget.limited(DEFAULT_HINT_SECONDS)
     try:
@@ -213,6 +235,7 @@ def hint(request: pb.HappyCampersServiceHintRequest, budget: Budget) -> pb.Happy
             second_grid=second_grid,
             second_challenges=second_challenges,
             **solo_options,
+            **multiplayer,
         )
     except rules.RulesError as error:
         raise _qualify("", error) from None
@@ -231,8 +254,13 @@ def hint(request: pb.HappyCampersServiceHintRequest, budget: Budget) -> pb.Happy
             ranking.loss = alternative.loss
         if alternative.value is None:
             ranking.note = (
-                f"screened out before any rollout (greedy's immediate gain {alternative.screen_value:g} "
+                f"screened out before any rollout (the rollout policy's evaluation {alternative.screen_value:g} "
                 "ranked it below the sampled moves)"
+            )
+        elif result.ranked_by_screen and alternative.stage is hint_engine.Stage.FINALIST:
+            ranking.note = (
+                f"ordered by the rollout policy's evaluation {alternative.screen_value:g}: the deadline cut the race "
+                f"after {alternative.samples} rollouts a move, too few to rank by value"
             )
         elif alternative.stage is hint_engine.Stage.HALVED_OUT:
             ranking.note = (

@@ -1,21 +1,24 @@
 """Happy Campers hints: every legal drawing of the current roll ranked by its expected final score.
 
 The value of a move is the expected final score when the future rolls are uniformly random (two fair dice
-a turn, the game lasting until a roll cannot be drawn) and the future drawings are made by the greedy
-rollout policy (`policies.GREEDY`). It is estimated by Monte-Carlo rollouts:
+a turn, the game lasting until a roll cannot be drawn) and the future drawings are made by the rollout
+policy (`rollout_policy()`: shaped greedy, `policies.ShapedGreedyPolicy`, played by the exact vector engine
+`vector_rollout` when the map allows; solo rollouts stay plain greedy). It is estimated by Monte-Carlo
+rollouts:
 
 - Common random numbers: future f (its rolls and the policy's tie-break keys) is the same for every
   candidate move, so differences between moves are measured on the same futures (paired estimates).
 - Dedupe: moves that give the same map, or maps equal up to a symmetry of the rectangle (flips and the
   half turn, which every card respects), are one *position class*; they have exactly the same value.
-- Pre-screen: classes are ordered by greedy's immediate evaluation; as many of the best as the screening
-  share of the budget pays for get two rollouts each (entry round); the rest are "screened out" with
-  greedy's evaluation only (0 rollouts, value None).
+- Pre-screen: classes are ordered by the rollout policy's own evaluation of the move (solo: greedy's);
+  the best as many as the budget races (`ROLLOUTS_PER_RACED`) enter the race (and, with a non-zero
+  `SCREEN_SHARE`, a wider entry round of two rollouts each picks them by mean); the rest are "screened
+  out" with that evaluation only (0 rollouts, value None).
 - Racing: the entry round's best means enter successive halving; each round adds samples to the better
   half, all on the same futures.
 - Values: for the finalists (and an only move), the mean of the final round's rollouts alone: those
   futures are drawn after the finalists were chosen, so the value is an unbiased estimate of the stated
-  quantity (the move's expected final score under greedy continuation), not inflated by the selection
+  quantity (the move's expected final score when the rollout policy plays on), not inflated by the selection
   that made it a finalist. For moves halved out earlier: the paired estimate on the futures they got,
   with a standard error that includes the pairing's covariance; it was the low side of a selection and
   may read low. No shrinkage (an earlier empirical-Bayes step pulled values towards the mean of all
@@ -26,8 +29,11 @@ rollout policy (`policies.GREEDY`). It is estimated by Monte-Carlo rollouts:
 
 Determinism: sample counts follow a fixed schedule computed from the budget's *time limit* and a nominal
 rollout rate (never from measured wall-clock speed), so a seed gives the same answer on any machine. The
-deadline is only a safety stop: if it is hit (a machine slower than the nominal rate, or cancellation),
-the unfinished round is discarded, the answer is the last completed round, and `interrupted` is set.
+deadline is only a safety stop: a rollout starts only if twice the slowest one so far and a 5% reserve
+still fit; if the stop comes (a machine slower than the nominal rate, or cancellation), rollouts having been
+added one future at a time across the raced moves, the unfinished layer is dropped and the completed
+layers are kept (paired, fresh in the final round), `interrupted` is set, and a race cut before
+`MIN_LAYERS_TO_RANK` futures a move is ordered by the rollout policy's evaluation (`ranked_by_screen`).
 
 Modes (rule readings in docs/rules.md (Happy Campers: hints)). Every legal move comes from the rules model, never
 from a private copy of the rules:
@@ -53,19 +59,22 @@ import math
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
+from operator import itemgetter
 
 import numpy as np
 from campsolver.solver.core.budget import Budget, SolveInterrupted
 from campsolver.solver.core.game import TERMINAL
 from campsolver.solver.core.seeding import rng_for
 from campsolver.solver.happy_campers.modes import SOLO_DOUBLE_GAP, SoloState, SoloStep, multiplayer_options
+from campsolver.solver.happy_campers.multiplayer_rollout import multiplayer_rollout
 from campsolver.solver.happy_campers.policies import (
     DEFAULT_MISSING_PENALTY,
-    GREEDY,
     SOLO_NORMAL,
     SOLO_OVER,
     Candidate,
     FastMap,
+    ShapedGreedyPolicy,
     board_tables,
     candidate_of,
     candidate_placement,
@@ -88,14 +97,18 @@ from campsolver.solver.happy_campers.rules import (
     validate_grid,
     validate_roll,
 )
+from campsolver.solver.happy_campers.vector_rollout import supports as vector_supports
+from campsolver.solver.happy_campers.vector_rollout import vector_rollout
 
 Roll = tuple[int, int]
 
 #: Default thinking time of a hint (seconds).
 DEFAULT_HINT_TIME_S = 1.0
-#: Nominal greedy rollouts per second on the default 5x9 map (one map, no costly card), deliberately below
-#: the measured rate so the fixed schedule usually finishes inside the deadline on a shared machine.
-NOMINAL_ROLLOUTS_PER_SECOND = 800.0
+#: Nominal rollouts per second of the rollout policy (shaped greedy, vector path) on the default 5x9 map (one
+#: map, no costly card), deliberately below the measured rate (about 1,600 whole games a CPU second) so the
+#: fixed schedule usually finishes inside the deadline on a shared machine; when it does not, the answer is
+#: the last completed layer of futures (see `extend`).
+NOMINAL_ROLLOUTS_PER_SECOND = 600.0
 #: Cards that make every rollout evaluation slower (extra work per candidate drawing).
 COSTLY_CARDS = frozenset(
     {
@@ -115,8 +128,11 @@ MAX_SHORT_ROLLOUT_SPEEDUP = 12.0
 NOMINAL_SETUP_S_PER_MOVE = 1.0e-4
 #: Share of the time limit the schedule plans for (the rest covers enumeration, screening and answer).
 PLANNED_SHARE = 0.7
-#: Share of the planned rollouts given to screened-out classes (the rest races the best ones).
-SCREEN_SHARE = 0.2
+#: Share of the planned rollouts given to classes that only get an entry round (the rest races the best
+#: ones). 0: the race takes the best classes by the rollout policy's own evaluation directly (measured on
+#: 30 seeded games at the 0.3 s schedule: 42.1 against 40.4 with a 0.2 share spent on 2-rollout entries,
+#: whose noisy means picked the race worse than the shaped evaluation does).
+SCREEN_SHARE = 0.0
 #: Rollouts each screened-out class gets (two are needed for a standard error).
 SCREEN_SAMPLES = 2
 #: Fewest rollouts a raced class gets in a halving round.
@@ -133,14 +149,30 @@ FUTURE_BLOCK = 64
 #: Weight (in pseudo-samples) of the pooled variance in each class's variance estimate: a class whose few
 #: rollouts happened to agree still gets an honest, non-zero standard error.
 VARIANCE_PRIOR_WEIGHT = 2.0
+#: Fewest futures a raced move needs before its mean outranks the rollout policy's own evaluation: a race cut
+#: by the deadline below this (a loaded machine) is ordered by that evaluation (shaped greedy's choice)
+#: rather than by one or two noisy rollouts (a final score's spread is about 4 points).
+MIN_LAYERS_TO_RANK = 6
+#: Share of the time limit kept back for ranking and answering after the last rollout.
+ANSWER_RESERVE_SHARE = 0.05
+#: A rollout starts only if this many times the slowest rollout so far still fits before the reserve.
+ROLLOUT_SLACK = 2.0
 #: Solo: candidates kept per map and option before forming pairs (pairs are a product).
 SOLO_PER_MAP_KEEP = 12
+
+
+def rollout_policy(missing_penalty: float = DEFAULT_MISSING_PENALTY) -> ShapedGreedyPolicy:
+    """The policy one-map rollouts play the future with (and the pre-screen ranks moves by): shaped greedy
+    (`policies.ShapedGreedyPolicy`, 37.9 a game against plain greedy's 27.6 on the default map), so the
+    values estimate the final score of a player who keeps the empty region fillable."""
+    return ShapedGreedyPolicy(missing_penalty=missing_penalty)
 
 
 class HintMode(enum.Enum):
     OWN_MAP = "own_map"
     NEIGHBOUR_MAP = "neighbour_map"
     SOLO = "solo"
+    MULTIPLAYER = "multiplayer"  # your own map in the multi-player game (neighbours' doubles, bonus turn)
 
 
 class Objective(enum.Enum):
@@ -155,7 +187,7 @@ class Stage(enum.Enum):
 
     FINALIST = "finalist"  # survived every halving round
     HALVED_OUT = "halved_out"  # dropped by its mean after `stage_round` (0: the entry round's few rollouts)
-    SCREENED_OUT = "screened_out"  # no rollout: greedy's immediate evaluation ranked it too low
+    SCREENED_OUT = "screened_out"  # no rollout: the rollout policy's evaluation ranked it too low
     ONLY_MOVE = "only_move"  # the single position class (nothing to compare)
 
 
@@ -184,10 +216,10 @@ class HintAlternative:
     """A legal move with its estimated value.
 
     value: unbiased Monte-Carlo estimate of the expected final score (the map owner's in neighbour mode,
-      the lower map's in solo) after this move when every later drawing is made by the greedy rollout
-      policy: the paired (common random numbers) estimate, i.e. the most-sampled best class's mean plus
-      this move's mean difference to it on the futures they share. None only when the class got no
-      rollout (screened out with 0 samples).
+      the lower map's in solo) after this move when every later drawing is made by the rollout policy
+      (`rollout_policy()`; solo: greedy): the paired (common random numbers) estimate, i.e. the
+      most-sampled best class's mean plus this move's mean difference to it on the futures they share.
+      None only when the class got no rollout (screened out with 0 samples).
     sample_value: the same number (kept for callers of the earlier shrunk value).
     standard_error: standard error of `value` (the pairing's covariance included; each variance pulled
       towards the pooled one by a couple of pseudo-samples so two agreeing rollouts do not claim 0),
@@ -198,7 +230,8 @@ class HintAlternative:
     samples: rollouts of this move's position class.
     position_class: moves with the same class reach the same map(s) up to symmetry: exactly equal value.
     tie_group: alternatives whose `value` is exactly equal share a group number.
-    screen_value: greedy's immediate evaluation gain of the move (what the pre-screen ranked by).
+    screen_value: the rollout policy's evaluation of the move (solo: greedy's gain), what the pre-screen
+      ranked by.
     """
 
     rank: int
@@ -243,7 +276,10 @@ class HintResult:
     rounds: int
     interrupted: bool
     wall_time_s: float
-    method: str = "monte-carlo: greedy rollouts, common random numbers, successive halving"
+    method: str = "monte-carlo: shaped-greedy rollouts, common random numbers, successive halving"
+    # The deadline cut the race before MIN_LAYERS_TO_RANK futures a move: raced moves are ordered by the
+    # rollout policy's evaluation (values still shown as sampled).
+    ranked_by_screen: bool = False
     notes: tuple[str, ...] = field(default_factory=tuple)
 
     @property
@@ -296,8 +332,16 @@ def _symmetries(rows: int, cols: int) -> list[tuple[int, ...]]:
     return perms
 
 
+@lru_cache(maxsize=16)
+def _permuters(perms: tuple[tuple[int, ...], ...]) -> tuple[Callable[[Sequence[int]], tuple[int, ...]], ...]:
+    """`operator.itemgetter` per symmetry: permuting a map is then one C call (hot: once per legal move)."""
+    return tuple(itemgetter(*perm) for perm in perms)
+
+
 def _canonical(flat: Sequence[int], perms: Sequence[tuple[int, ...]]) -> tuple[int, ...]:
-    return min(tuple(flat[i] for i in perm) for perm in perms)
+    if len(flat) < 2:
+        return tuple(flat)
+    return min(permute(flat) for permute in _permuters(tuple(perms)))
 
 
 def _flat_after(flat: Sequence[int], mask: int, element: int) -> list[int]:
@@ -317,7 +361,7 @@ class _Class:
 
     maps: tuple[FastMap, ...]
     phase: int  # solo phase after the move (SOLO_NORMAL, a bonus map, SOLO_OVER); unused for one map
-    screen: float  # greedy's immediate evaluation (oriented: higher = better for the objective)
+    screen: float  # the rollout policy's evaluation (oriented: higher = better for the objective)
     raw_screen: float  # the same, not oriented
     sign: float = 1.0  # +1: higher final score is better for the objective; -1 (hurt the owner): lower
     samples: list[float] = field(default_factory=list)
@@ -349,6 +393,9 @@ def hint(
     rollouts: int | None = None,
     solo_double_gap: int = SOLO_DOUBLE_GAP,
     solo_last_turn_map: int | None = None,
+    players: int | None = None,
+    other_grids: Sequence[Grid] | None = None,
+    bonus_turn: bool = False,
 ) -> HintResult:
     """Rank every legal move of `roll` on `grid` (solo: on `grid` and `second_grid`), best first.
 
@@ -358,6 +405,10 @@ def hint(
     (a machine-independent way to ask for a given effort; the budget still stops it).
     Solo only: `solo_double_gap` is `modes.SoloState.double_gap` (the doubles' gap rule); `solo_last_turn_map`
     (0 or 1) says the other map is already out and this roll is the one extra turn of that map.
+    Multi-player only (`HintMode.MULTIPLAYER`, your own map on a plain roll): `other_grids` are the other
+    players' maps in seat order (your left neighbour first, your right neighbour last; omitted: blank maps,
+    then `players` says how many players there are); `bonus_turn` says this roll is the bonus turn (a
+    player could not draw last turn), so the game ends after it.
     """
     started = time.monotonic()
     budget = budget if budget is not None else Budget(DEFAULT_HINT_TIME_S)
@@ -377,10 +428,26 @@ def hint(
     else:
         if solo_last_turn_map is not None:
             raise RulesError("solo_last_turn_map", "only in solo mode")
+        if mode is not HintMode.MULTIPLAYER:
+            for name, value in (("players", players), ("other_grids", other_grids), ("bonus_turn", bonus_turn or None)):
+                if value is not None:
+                    raise RulesError(name, "only in multi-player mode")
+        elif roll[0] == roll[1]:
+            raise RulesError(
+                "roll", "on a double your map is drawn by a neighbour and you draw on theirs (neighbour_map mode)"
+            )
         if mode is HintMode.NEIGHBOUR_MAP and roll[0] != roll[1]:
             raise RulesError("roll", "a move on the neighbour's map happens only on a double")
         start = validate_grid(grid, components) if grid is not None else empty_grid(components)
         setup = _single_setup(start, _mode_options(roll, cards, mode, components), cards, components, missing_penalty)
+        if mode is HintMode.MULTIPLAYER:
+            others = _other_maps(players, other_grids, components)
+            setup.others = tuple(FastMap.from_grid(g, cards, components) for g in others)
+            setup.pending_roll = roll
+            setup.bonus_turn = bool(bonus_turn)
+            setup.game_ends_after = bool(bonus_turn)
+            if bonus_turn:
+                setup.notes.append("the bonus turn: the game is over after this drawing")
     if mode is not HintMode.NEIGHBOUR_MAP:
         objective = Objective.OWNER_BEST  # on your own maps you are the owner
     sign = -1.0 if objective is Objective.OWNER_WORST else 1.0
@@ -404,6 +471,25 @@ class _Setup:
     options: tuple[Option, ...] = ()  # one-map modes: the options of the roll on this map
     turn: SoloState | None = None  # solo: the rules model's state after the roll
     double_gap: int = SOLO_DOUBLE_GAP
+    others: tuple[FastMap, ...] | None = None  # multi-player: the other players' maps (seat order)
+    pending_roll: Roll | None = None  # multi-player: this turn's roll, still to be drawn on the other maps
+    bonus_turn: bool = False  # multi-player: this turn is the bonus turn
+
+
+def _other_maps(players: int | None, other_grids: Sequence[Grid] | None, components: Components) -> list[Grid]:
+    """The other players' maps, validated like yours (`MultiplayerState` requires connected maps)."""
+    if players is not None and (isinstance(players, bool) or not isinstance(players, int) or players < 2):
+        raise RulesError("players", "the multi-player game needs at least 2 players")
+    if other_grids is None:
+        if players is None:
+            raise RulesError("players", "give the number of players or the other players' maps")
+        return [empty_grid(components)] * (players - 1)
+    grids = [validate_grid(g, components) for g in other_grids]
+    if not grids:
+        raise RulesError("other_grids", "the multi-player game needs at least one other map")
+    if players is not None and players != len(grids) + 1:
+        raise RulesError("players", f"{players} players but {len(grids)} other maps (one per other player)")
+    return grids
 
 
 def _mode_options(
@@ -426,7 +512,7 @@ def _single_setup(
     perms = _symmetries(components.rows, components.cols)
     placements = [p for option in options for p in legal_placements_for_option(start, option, components)]
     candidates = [candidate_of(p, components) for p in placements]
-    gains = fast.gains(candidates, penalty)
+    gains = rollout_policy(penalty).values(fast, candidates)
     moves: list[HintMove] = []
     move_class: list[int] = []
     classes: list[_Class] = []
@@ -553,7 +639,13 @@ def _top(
 
 
 def planned_rollouts(
-    time_limit_s: float, cards: Iterable[Challenge], solo: bool, empty_share: float = 1.0, moves: int = 0
+    time_limit_s: float,
+    cards: Iterable[Challenge],
+    solo: bool,
+    empty_share: float = 1.0,
+    moves: int = 0,
+    *,
+    maps_played: int = 1,
 ) -> int:
     """The fixed schedule's total rollouts: a nominal rate times the planned share of the time limit.
 
@@ -566,6 +658,7 @@ def planned_rollouts(
     rate *= min(1.0 / max(empty_share, 1e-9) ** 2, MAX_SHORT_ROLLOUT_SPEEDUP)
     if solo:
         rate /= 2.0
+    rate /= max(maps_played, 1)  # multi-player rollouts play every map
     seconds = max(time_limit_s * PLANNED_SHARE - moves * NOMINAL_SETUP_S_PER_MOVE, time_limit_s * 0.1)
     return max(int(seconds * rate), MIN_RACED * MIN_ROUND_SAMPLES)
 
@@ -590,7 +683,10 @@ def _rank(
         c.screen = sign * c.raw_screen
     tables = board_tables(components)
     futures = _Futures(seed, tables.max_turns())
+    policy = rollout_policy(penalty)
     rollouts_done = 0
+    longest_rollout = 0.0
+    reserve = ANSWER_RESERVE_SHARE * budget.time_limit_s
     interrupted = False
 
     def sample(c: _Class, index: int) -> float:
@@ -603,22 +699,45 @@ def _rank(
             )
         if c.phase == SOLO_OVER:
             return float(c.maps[0].final_score())
-        return float(rollout(c.maps[0].copy(), dice, keys, GREEDY, components))
+        if setup.others is not None:
+            maps = [c.maps[0].copy(), *(m.copy() for m in setup.others)]
+            return float(
+                multiplayer_rollout(
+                    maps, setup.pending_roll, setup.bonus_turn, dice, keys, policy, cards, components
+                )
+            )
+        start = c.maps[0].copy()
+        if vector_supports(start):
+            return float(vector_rollout(start, dice, keys, policy, components))
+        return float(rollout(start, dice, keys, policy, components))
 
     def extend(group: Sequence[_Class], target: int) -> None:
-        """Bring every class of `group` to `target` samples; all or nothing (on interruption, undo)."""
-        nonlocal rollouts_done
-        before = [len(c.samples) for c in group]
+        """Bring every class of `group` to `target` samples, one future at a time across the whole group
+        (layer by layer). On interruption only the unfinished layer is undone: every class keeps the same
+        completed futures (so paired comparisons stay paired) and SolveInterrupted propagates; the caller
+        answers with what the completed layers show (anytime, "the best so far")."""
+        nonlocal rollouts_done, longest_rollout
+        if not group:
+            return
         try:
-            for c in group:
-                while len(c.samples) < target:
-                    budget.check()
-                    c.samples.append(sample(c, len(c.samples)))
-                    rollouts_done += 1
+            for index in range(min(len(c.samples) for c in group), target):
+                for c in group:
+                    if len(c.samples) <= index:
+                        budget.check()
+                        # Stop early enough that one more rollout (as slow as the slowest so far, with
+                        # slack for a loaded machine) and the answer still fit before the deadline.
+                        if budget.remaining() < reserve + ROLLOUT_SLACK * longest_rollout:
+                            raise SolveInterrupted("deadline")
+                        begun = time.monotonic()
+                        c.samples.append(sample(c, index))
+                        longest_rollout = max(longest_rollout, time.monotonic() - begun)
+                        rollouts_done += 1
+                budget.report(samples=rollouts_done, depth=index + 1)
         except SolveInterrupted:
-            for c, n in zip(group, before, strict=True):
-                rollouts_done -= len(c.samples) - n
-                del c.samples[n:]
+            layer = min(len(c.samples) for c in group)
+            for c in group:
+                rollouts_done -= len(c.samples) - layer
+                del c.samples[layer:]
             raise
 
     order = sorted(range(len(classes)), key=lambda i: (-classes[i].screen, i))
@@ -629,7 +748,10 @@ def _rank(
     total = (
         max(planned, MIN_RACED * MIN_ROUND_SAMPLES)
         if planned is not None
-        else planned_rollouts(budget.time_limit_s, cards, setup.solo, empty_share, len(setup.moves))
+        else planned_rollouts(
+            budget.time_limit_s, cards, setup.solo, empty_share, len(setup.moves),
+            maps_played=1 + len(setup.others or ()),
+        )
     )
     rounds = 0
     raced: list[int] = []
@@ -644,7 +766,7 @@ def _rank(
             interrupted = True
     elif classes:
         race_count = min(len(classes), max(MIN_RACED, int(total * (1 - SCREEN_SHARE)) // ROLLOUTS_PER_RACED))
-        # Entry round: the best classes by greedy's evaluation (as many as the screening share pays for,
+        # Entry round: the best classes by the rollout policy's evaluation (as many as the screening share pays for,
         # at least the race) get SCREEN_SAMPLES rollouts each; the best of them by mean enter the race.
         entry_count = min(len(classes), max(race_count, int(total * SCREEN_SHARE) // SCREEN_SAMPLES))
         entry = [classes[i] for i in order[:entry_count]]
@@ -652,7 +774,13 @@ def _rank(
             extend(entry, SCREEN_SAMPLES)
             rounds = 1
         except SolveInterrupted:
+            # The entry classes were chosen by the screen alone, not by their rollouts: the completed
+            # layers are fresh samples of each, ranked among themselves.
             interrupted = True
+            raced = [order[k] for k in range(entry_count)]
+            for c in entry:
+                c.stage = Stage.FINALIST
+                c.fresh_from = 0
         if not interrupted:
             by_mean = sorted(range(entry_count), key=lambda k: (-_oriented_mean(entry[k]), k))
             raced = [order[k] for k in sorted(by_mean[:race_count])]
@@ -662,7 +790,14 @@ def _rank(
             race_total = total - SCREEN_SAMPLES * entry_count
             interrupted, race_rounds = _successive_halving([classes[i] for i in raced], race_total, extend)
             rounds += race_rounds
-    alternatives = _alternatives(setup, sign)
+    finalist_samples = [len(c.samples) for c in classes if c.stage in (Stage.FINALIST, Stage.ONLY_MOVE)]
+    by_screen = interrupted and max(finalist_samples, default=0) < MIN_LAYERS_TO_RANK
+    if by_screen:
+        setup.notes.append(
+            f"the deadline stopped the race before {MIN_LAYERS_TO_RANK} futures a move: the raced moves are "
+            "ordered by the rollout policy's evaluation, their values are shown as sampled"
+        )
+    alternatives = _alternatives(setup, sign, by_screen)
     return HintResult(
         mode=mode,
         objective=objective,
@@ -679,8 +814,17 @@ def _rank(
         rounds=rounds,
         interrupted=interrupted,
         wall_time_s=time.monotonic() - started,
+        method=SOLO_METHOD if setup.solo else MULTIPLAYER_METHOD if setup.others is not None else HintResult.method,
+        ranked_by_screen=by_screen,
         notes=tuple(setup.notes),
     )
+
+
+SOLO_METHOD = "monte-carlo: greedy rollouts (solo), common random numbers, successive halving"
+MULTIPLAYER_METHOD = (
+    "monte-carlo: multi-player rollouts (every map played, hostile neighbours on doubles, bonus turn), "
+    "common random numbers, successive halving"
+)
 
 
 class HintMismatch(RuntimeError):
@@ -745,8 +889,10 @@ def _successive_halving(
         try:
             extend(survivors, target)
         except SolveInterrupted:
-            for c in survivors:
-                c.fresh_from = None
+            # Completed layers are kept (see `extend`); in the final round they are still fresh futures.
+            if not last:
+                for c in survivors:
+                    c.fresh_from = None
             return True, done
         done += 1
         if last:
@@ -792,7 +938,9 @@ def _pooled(vectors: Iterable[np.ndarray]) -> float:
     return total / weight if weight else 0.0
 
 
-def _alternatives(setup: _Setup, sign: float) -> list[HintAlternative]:
+def _alternatives(setup: _Setup, sign: float, by_screen: bool = False) -> list[HintAlternative]:
+    """The ranked alternatives; `by_screen`: the deadline cut the race before `MIN_LAYERS_TO_RANK` futures, so
+    the finalists are ordered by the policy's evaluation (their values are still reported)."""
     classes = setup.classes
     data = [np.asarray(c.samples, dtype=float) for c in classes]
     sampled = [i for i, x in enumerate(data) if len(x)]
@@ -837,7 +985,8 @@ def _alternatives(setup: _Setup, sign: float) -> list[HintAlternative]:
         first_move.setdefault(class_index, move_index)
     class_order = sorted(
         range(len(classes)),
-        key=lambda i: (0, -_survival(classes[i]), -sign * values[i], first_move.get(i, 0))
+        key=lambda i: (0, -_survival(classes[i]), -(classes[i].screen if by_screen else sign * values[i]),
+                       first_move.get(i, 0))
         if i in values
         else (1, 0, -classes[i].screen, i),
     )

@@ -1,0 +1,200 @@
+"""Multi-player hints: rollouts follow `modes.MultiplayerState` drawing by drawing (neighbours' doubles on
+your map, players out, the bonus turn), and the hint's multi-player mode ranks legal moves of that game."""
+
+from __future__ import annotations
+
+import pytest
+from campsolver.solver.core.budget import Budget
+from campsolver.solver.core.seeding import rng_for
+from campsolver.solver.happy_campers.hint import HintMode, Stage, hint, rollout_policy
+from campsolver.solver.happy_campers.modes import MultiplayerState
+from campsolver.solver.happy_campers.multiplayer_rollout import Record, drawer_of, multiplayer_rollout
+from campsolver.solver.happy_campers.policies import FastMap, board_tables, play_game, random_rolls
+from campsolver.solver.happy_campers.rules import (
+    DEFAULT_COMPONENTS,
+    Challenge,
+    Components,
+    Grid,
+    RulesError,
+    draw,
+    empty_grid,
+    legal_placements,
+    score,
+)
+
+SMALL = Components(rows=4, cols=5)
+CARD_SETS = ((), (Challenge.NOISY_NEIGHBOURS,), (Challenge.FESTIVAL, Challenge.PRIVACY))
+FULL_TREES: Grid = tuple((1,) * DEFAULT_COMPONENTS.cols for _ in range(DEFAULT_COMPONENTS.rows))
+
+
+def _replay(state: MultiplayerState, drawn: dict[int, tuple[int, int, int]]) -> MultiplayerState:
+    """Apply this turn's recorded drawings (map -> mask, around, element) through the rules model."""
+    cols = state.components.cols
+    while state.current_player() >= 0 and state.roll is not None:
+        target = state.to_draw[0]
+        mask, _, element = drawn.pop(target)
+        cells = frozenset((i // cols, i % cols) for i in range(state.components.cell_count) if mask >> i & 1)
+        matches = [p for p in state.legal_actions() if p.cells == cells and int(p.element) == element]
+        assert matches, f"map {target}: the rollout's drawing is not legal for the rules model"
+        state = state.child(matches[0])
+    assert not drawn, f"the rollout drew on maps the rules model did not: {sorted(drawn)}"
+    return state
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_rollout_plays_the_multiplayer_game_as_the_rules_model(seed: int) -> None:
+    components = SMALL if seed % 2 else DEFAULT_COMPONENTS
+    cards = CARD_SETS[seed % len(CARD_SETS)]
+    players = 2 + seed % 3
+    tables = board_tables(components)
+    rng = rng_for(seed, "multiplayer-rollout-test")
+    dice = rng.integers(1, 7, size=(tables.max_turns(), 2))
+    keys = rng.integers(0, 2**31, size=tables.max_turns())
+    state = MultiplayerState.new(players, cards, components)
+    # The current turn: a plain roll, map 0 draws its first legal drawing (the hinted move), the rollout
+    # finishes the turn on the other maps and plays the rest of the game.
+    roll = (1, 2) if seed % 3 else (3, 6)
+    state = state.child(roll)
+    mine = state.legal_actions()[seed % len(state.legal_actions())]
+    maps = [FastMap.from_grid(draw(state.maps[0], mine, components), cards, components)]
+    maps += [FastMap.from_grid(g, cards, components) for g in state.maps[1:]]
+    record: Record = []
+    value = multiplayer_rollout(maps, roll, False, dice, keys, rollout_policy(), cards, components, record)
+    state = state.child(mine)
+    by_turn: dict[int, dict[int, tuple[int, int, int]]] = {}
+    for turn, index, drawing in record:
+        assert index not in by_turn.setdefault(turn, {}), "two drawings on one map in one turn"
+        by_turn[turn][index] = drawing
+    state = _replay(state, by_turn.pop(-1, {}))
+    turn = 0
+    while state.current_player() >= 0 or (state.roll is None and not state.over):
+        state = state.child((int(dice[turn, 0]), int(dice[turn, 1])))
+        if state.over:
+            break
+        state = _replay(state, by_turn.pop(turn, {}))
+        turn += 1
+    assert state.over, "the rules model's game went on after the rollout stopped"
+    assert not by_turn, f"the rollout drew after the game was over: turns {sorted(by_turn)}"
+    assert value == state.final_scores()[0]
+    assert [m.to_grid() for m in maps] == list(state.maps)
+
+
+def test_a_full_rival_ends_the_game_after_one_bonus_turn() -> None:
+    """The rival cannot draw this turn's roll: they are out, the next turn is the bonus turn, then over."""
+    tables = board_tables(DEFAULT_COMPONENTS)
+    rng = rng_for(1, "multiplayer-bonus-test")
+    dice = rng.integers(1, 7, size=(tables.max_turns(), 2))
+    keys = rng.integers(0, 2**31, size=tables.max_turns())
+    start = play_game(None, random_rolls(2, 3, "mp"), (), policy="greedy", seed=2).final_grid
+    maps = [FastMap.from_grid(start, (), DEFAULT_COMPONENTS), FastMap.from_grid(FULL_TREES, (), DEFAULT_COMPONENTS)]
+    record: Record = []
+    multiplayer_rollout(maps, (1, 2), False, dice, keys, rollout_policy(), (), DEFAULT_COMPONENTS, record)
+    assert {turn for turn, _, _ in record} <= {0}
+    assert sum(1 for turn, index, _ in record if index == 0) <= 1
+
+
+def test_bonus_turn_values_are_the_final_scores_after_the_move() -> None:
+    grid = play_game(None, random_rolls(5, 8, "mp"), (), policy="greedy", seed=5).final_grid
+    roll = (2, 5)
+    result = hint(
+        grid, roll, (), budget=Budget(30), seed=3, mode=HintMode.MULTIPLAYER, players=3, bonus_turn=True,
+        rollouts=64,
+    )
+    assert result.game_ends_after and not result.interrupted
+    exact = {p: score(draw(grid, p), ()).total for p in legal_placements(grid, roll)}
+    for alternative in result.alternatives:
+        (placement,) = alternative.move.placements
+        assert placement in exact
+        if alternative.value is not None:
+            assert alternative.value == exact[placement]
+            assert alternative.standard_error is not None
+    assert result.best is not None and result.best.value == max(exact.values())
+
+
+def test_multiplayer_hint_ranks_legal_moves_of_the_game() -> None:
+    grid = play_game(None, random_rolls(7, 4, "mp"), (), policy="greedy", seed=7).final_grid
+    rival = play_game(None, random_rolls(8, 4, "mp"), (), policy="greedy", seed=8).final_grid
+    roll = (3, 4)
+    result = hint(
+        grid, roll, (Challenge.NOISY_NEIGHBOURS,), budget=Budget(30), seed=1, mode="multiplayer",
+        other_grids=[rival, empty_grid()], rollouts=120,
+    )
+    state = MultiplayerState.new(3, (Challenge.NOISY_NEIGHBOURS,), DEFAULT_COMPONENTS, (grid, rival, empty_grid()))
+    legal = set(state.child(roll).legal_actions())
+    assert {a.move.placements[0] for a in result.alternatives} == legal
+    assert result.method.startswith("monte-carlo: multi-player")
+    finalists = [a for a in result.alternatives if a.stage is Stage.FINALIST]
+    assert finalists and all(a.value is not None and 0 <= a.value <= 45 for a in finalists)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "field"),
+    [
+        ({"mode": "multiplayer", "players": 3, "roll": (2, 2)}, "roll"),
+        ({"mode": "multiplayer", "players": 1}, "players"),
+        ({"mode": "multiplayer"}, "players"),
+        ({"mode": "multiplayer", "players": 4, "other_grids": [FULL_TREES]}, "players"),
+        ({"mode": "multiplayer", "other_grids": []}, "other_grids"),
+        ({"mode": "own_map", "players": 3}, "players"),
+        ({"mode": "own_map", "bonus_turn": True}, "bonus_turn"),
+        ({"mode": "own_map", "other_grids": [FULL_TREES]}, "other_grids"),
+    ],
+)
+def test_multiplayer_arguments_are_checked(kwargs: dict, field: str) -> None:
+    roll = kwargs.pop("roll", (1, 2))
+    with pytest.raises(RulesError) as error:
+        hint(None, roll, (), budget=Budget(5), rollouts=8, **kwargs)
+    assert error.value.field == field
+
+
+def test_doubles_go_to_the_neighbours_as_the_rules_model_says() -> None:
+    for players in (2, 3, 4):
+        for face in range(1, 7):
+            state = MultiplayerState.new(players).child((face, face))
+            for index in range(players):
+                assert drawer_of(index, (face, face), players) == state.drawer_of(index)
+        assert drawer_of(1, (2, 5), players) == 1
+
+
+def _service_hint(request):
+    from campsolver.service import dispatch
+    from campsolver.service.registry import game
+
+    return dispatch.run(game("happy-campers").commands["hint"], request, Budget(30))
+
+
+def test_service_multiplayer_hint_and_its_field_errors() -> None:
+    from campsolver.service.errors import InvalidArgument
+
+    from campsolver.v1 import common_pb2
+    from campsolver.v1 import happy_campers_pb2 as pb
+
+    rival = play_game(None, random_rolls(8, 4, "mp"), (), policy="greedy", seed=8).final_grid
+    rival_rows = ["".join(".TW~AE"[v] for v in row) for row in rival]
+    options = common_pb2.SolveOptions(time_limit_seconds=1.0, seed=2)
+    response = _service_hint(pb.HappyCampersServiceHintRequest(
+        roll=pb.HappyCampersRoll(first=2, second=4), mode=pb.HINT_MODE_MULTIPLAYER,
+        other_maps=[pb.HappyCampersMap(rows=rival_rows)], bonus_turn=True, options=options))
+    assert response.alternatives and response.game_ends_after
+    assert response.stats.method.startswith("monte-carlo: multi-player")
+    top = response.alternatives[0]
+    # The bonus turn on an empty map: nothing follows, and one drawing on an empty map is incomplete (0).
+    assert top.ranking.value == 0.0
+    bad = [
+        (pb.HappyCampersServiceHintRequest(roll=pb.HappyCampersRoll(first=2, second=2),
+                                           mode=pb.HINT_MODE_MULTIPLAYER, players=3), "roll"),
+        (pb.HappyCampersServiceHintRequest(roll=pb.HappyCampersRoll(first=2, second=3),
+                                           mode=pb.HINT_MODE_MULTIPLAYER), "players"),
+        (pb.HappyCampersServiceHintRequest(roll=pb.HappyCampersRoll(first=2, second=3),
+                                           mode=pb.HINT_MODE_MULTIPLAYER, players=1), "players"),
+        (pb.HappyCampersServiceHintRequest(roll=pb.HappyCampersRoll(first=2, second=3),
+                                           mode=pb.HINT_MODE_MULTIPLAYER,
+                                           other_maps=[pb.HappyCampersMap(rows=["T.."])]), "other_maps[0].rows"),
+        (pb.HappyCampersServiceHintRequest(roll=pb.HappyCampersRoll(first=2, second=3), players=3), "players"),
+        (pb.HappyCampersServiceHintRequest(roll=pb.HappyCampersRoll(first=2, second=3), bonus_turn=True),
+         "bonus_turn"),
+    ]
+    for request, field in bad:
+        with pytest.raises(InvalidArgument) as caught:
+            _service_hint(request)
+        assert caught.value.violations[0].field == field
