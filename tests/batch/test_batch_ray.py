@@ -1,6 +1,7 @@
 """Batch jobs on Ray: one local Ray instance for the whole module (its start-up is the slow part).
 
-- The same sweep on Ray and in-process writes byte-identical files (completion order does not matter).
+- The same sweep on Ray and in-process writes byte-identical files, CSV, Parquet and plots (completion order does
+  not matter).
 - A driver SIGKILLed mid-batch resumes: nothing lost, nothing duplicated, the same files as an uninterrupted run.
 - A worker that dies is retried by Ray and its task recorded once.
 """
@@ -45,7 +46,9 @@ def cluster() -> Iterator[str]:
 
 def _outputs(out: Path) -> dict[str, bytes]:
     files = {name: (out / name).read_bytes() for name in OUTPUT_FILES}
-    for path in sorted(out.glob("sweep-*.csv")) + sorted((out / "plots").glob("*.svg")):
+    tables = sorted(out.glob("sweep-*.csv")) + sorted(out.glob("sweep-*.parquet"))
+    assert tables, "the sweep wrote no table"
+    for path in tables + sorted((out / "plots").glob("*.svg")):
         files[path.relative_to(out).as_posix()] = path.read_bytes()
     return files
 
