@@ -170,8 +170,8 @@ class RayBackend:
     def run(self, tasks: list[Task], time_limit_s: float, retries: int,
             on_done: Callable[[Task, dict[str, Any]], None]) -> None:
         ray = self._ray
-        remote = self._remote.options(max_retries=retries, retry_exceptions=False)
-        by_cpus = {cpus: remote.options(num_cpus=cpus) for cpus in {min(t.cpus, self.cpus) for t in tasks} - {1}}
+        by_cpus = {cpus: self._remote.options(max_retries=retries, retry_exceptions=False, num_cpus=cpus)
+                   for cpus in {min(t.cpus, self.cpus) for t in tasks}}
         queue = list(reversed(tasks))
         inflight: dict[Any, Task] = {}
         busy = 0  # CPUs reserved by the tasks in flight
@@ -180,8 +180,7 @@ class RayBackend:
             while queue and (busy < limit or not inflight):
                 task = queue.pop()
                 cpus = min(task.cpus, self.cpus)
-                submit = by_cpus.get(cpus, remote)
-                inflight[submit.remote(self._function_ref(task.function), task.params, time_limit_s)] = task
+                inflight[by_cpus[cpus].remote(self._function_ref(task.function), task.params, time_limit_s)] = task
                 busy += cpus
             ready, _ = ray.wait(list(inflight), num_returns=1, timeout=0.5)
             if ready and len(inflight) > 1:  # everything else that has finished too, in one round trip
