@@ -2,11 +2,12 @@
 
     python -m bench.batch [--quick] [--jobs hc-clairvoyant-1t,hc-hint-games,ct-solo]
 
-The same tasks (same seeds) run four times: the plain in-process loop, a local Ray instance with one worker,
-one with two workers, and the in-process loop again (the faster of its two runs is the reference, so load that
-comes and goes on a shared machine errs against Ray, never for it). Each Ray instance is started once and
-warmed (every worker imports campsolver) before any job runs: `ray.init` and the warm-up are timed apart and are
-not part of the speed-up, which compares task throughput only.
+The same tasks (same seeds) run on a local Ray instance with one worker, then on one with two workers, and each
+time on the plain in-process loop too, right next to the Ray run (loop then Ray with one worker, Ray then loop
+with two), so that both sides of a speed-up see about the same load on a shared machine; `--chunks N` pairs them
+chunk by chunk instead, for a machine whose load changes fast. Each Ray instance is started once and warmed
+(every worker imports campsolver) before any job runs: `ray.init` and the warm-up are timed apart and are not
+part of the speed-up, which compares task throughput only.
 
 Jobs, all with a fixed effort that does not depend on the clock (so every engine does the same work; the
 results, including CP-SAT's branch and conflict counts, are compared across engines):
@@ -36,7 +37,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from campsolver.clients.batch.engine import InProcess, RayBackend, RunReport, Task, run_tasks
+from campsolver.clients.batch.engine import WARM_MODULES, InProcess, RayBackend, RunReport, Task, run_tasks, warm_worker
 from campsolver.clients.batch.policies import play_happy_campers
 from campsolver.clients.batch.store import Store
 from campsolver.clients.batch.sweeps import camper_tour_solo, sweep_rolls
@@ -52,6 +53,11 @@ HC_ROLLS = 10
 CLUSTER_CORES = 64
 PAPER_TASKS = 10_000
 WORKER_COUNTS = (1, 2)
+#: Each job's tasks run in `--chunks` chunks (default 1), each chunk on the loop and on Ray back to back
+#: (alternating which goes first), so that the two engines compare under the same load on a shared machine. More
+#: chunks follow changing load more closely but cost Ray one tail (a worker idle while the other finishes the
+#: chunk's last task) per chunk: use them under load only.
+DEFAULT_CHUNKS = 1
 
 
 def clairvoyant_single_thread(params: dict[str, Any], budget: Budget) -> dict[str, Any]:
@@ -139,14 +145,32 @@ def timed_run(tasks: list[Task], backend: InProcess | RayBackend) -> dict[str, A
             "task_walls": [rows[task.key].wall_s for task in tasks], "load": (load_before, os.getloadavg()[0])}
 
 
+def _chunks(tasks: list[Task], count: int) -> list[list[Task]]:
+    size = math.ceil(len(tasks) / count)
+    return [tasks[start:start + size] for start in range(0, len(tasks), size)]
+
+
+def _merge(runs: list[dict[str, Any]], workers: int) -> dict[str, Any]:
+    """The chunks of one engine as one run: times and CPU added, results and task times in task order."""
+    merged: dict[str, Any] = {key: sum(run[key] for run in runs) for key in ("wall_s", "task_cpu_s", "driver_cpu_s")}
+    cpu = [run["all_cpu_s"] for run in runs]
+    merged["all_cpu_s"] = None if None in cpu else sum(cpu)
+    # the CPU-time makespan of each chunk: its busiest worker, or all its CPU spread over the workers
+    merged["cpu_makespan_s"] = None if None in cpu else sum(
+        max(run["busiest_worker_cpu_s"], run["all_cpu_s"] / workers) for run in runs)
+    merged["results"] = [result for run in runs for result in run["results"]]
+    merged["task_walls"] = [wall for run in runs for wall in run["task_walls"]]
+    merged["load"] = (runs[0]["load"][0], runs[-1]["load"][1])
+    return merged
+
+
 def cpu_speedup(reference: dict[str, Any], run: dict[str, Any], workers: int) -> float | None:
     """The speed-up that CPU time alone predicts for an idle machine with `workers` cores: the loop's CPU over the
     larger of the busiest worker's task CPU and all the CPU the Ray run used (driver, Ray's own processes and the
     workers) spread over the cores. Optimistic (no waiting counted), but blind to other people's load."""
-    if reference["all_cpu_s"] is None or run["all_cpu_s"] is None:
+    if reference["all_cpu_s"] is None or run["cpu_makespan_s"] is None:
         return None
-    makespan = max(run["busiest_worker_cpu_s"], run["all_cpu_s"] / workers)
-    return reference["all_cpu_s"] / makespan if makespan > 0 else None
+    return reference["all_cpu_s"] / run["cpu_makespan_s"] if run["cpu_makespan_s"] > 0 else None
 
 
 def _row(name: str, tasks: list[Task], engine: str, run: dict[str, Any], reference: dict[str, Any], workers: int,
@@ -192,6 +216,8 @@ def paper_estimate(cost_s: float, longest_s: float, efficiency: float, startup_s
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer tasks, for a smoke run")
+    parser.add_argument("--chunks", type=int, default=DEFAULT_CHUNKS,
+                        help="pair the loop and Ray chunk by chunk (for a loaded machine; each chunk costs Ray a tail)")
     parser.add_argument("--jobs", help="comma-separated subset of the jobs (results then go to batch_<jobs>.json)")
     args = parser.parse_args(argv)
     # Ray runs its workers at nice 15 by default; on a shared machine that would compare a niced pool against an
@@ -201,29 +227,42 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     if args.jobs:
         selected = {name: selected[name] for name in args.jobs.split(",")}
     load_start = os.getloadavg()
-    first = {name: timed_run(tasks, InProcess()) for name, tasks in selected.items()}
+    warm_worker(WARM_MODULES)  # the loop's process imports what a warm Ray worker has imported
+    clairvoyant_single_thread({"seed": 0, "rolls": 2}, Budget(TIME_LIMIT_S))
+    loop: dict[int, dict[str, dict[str, Any]]] = {}
     on_ray: dict[int, dict[str, dict[str, Any]]] = {}
     startup = []
-    for workers in WORKER_COUNTS:
+    for phase, workers in enumerate(WORKER_COUNTS):
         backend = RayBackend(workers=workers)
         try:
-            on_ray[workers] = {name: timed_run(tasks, backend) for name, tasks in selected.items()}
+            loop[workers], on_ray[workers] = {}, {}
+            for name, tasks in selected.items():
+                loop_parts, ray_parts = [], []
+                for index, part in enumerate(_chunks(tasks, max(args.chunks, 1))):
+                    # Paired and alternated (loop first, then Ray first, ...): each Ray chunk has a loop chunk
+                    # of the same tasks run next to it, under the same load.
+                    order = (InProcess(), backend) if (index + phase) % 2 == 0 else (backend, InProcess())
+                    for engine in order:
+                        run = timed_run(part, engine)
+                        (loop_parts if isinstance(engine, InProcess) else ray_parts).append(run)
+                loop[workers][name] = _merge(loop_parts, 1)
+                on_ray[workers][name] = _merge(ray_parts, workers)
         finally:
             backend.close()
         startup.append({"workers": workers, "ray_init_s": backend.startup_s, "warm_up_s": backend.warmup_s,
                         "warm_workers": len(backend.warm_pids)})
-    again = {name: timed_run(tasks, InProcess()) for name, tasks in selected.items()}
 
     rows = []
     reference_cost: dict[str, float] = {}
     references = {}
     for name, tasks in selected.items():
-        reference = references[name] = min(first[name], again[name], key=lambda run: run["wall_s"])
-        reference_cost[name] = reference["task_cpu_s"] / len(tasks)
-        same_loop = first[name]["results"] == again[name]["results"]
-        rows.append(_row(name, tasks, "in-process", reference, reference, 1, same_loop))
+        first, again = (loop[workers][name] for workers in WORKER_COUNTS)
+        references[name] = min(first, again, key=lambda run: run["wall_s"])
+        reference_cost[name] = references[name]["task_cpu_s"] / len(tasks)
         for workers in WORKER_COUNTS:
-            run = on_ray[workers][name]
+            reference, run = loop[workers][name], on_ray[workers][name]
+            rows.append(_row(name, tasks, f"in-process (paired with x{workers})", reference, reference, 1,
+                             reference["results"] == first["results"]))
             rows.append(_row(name, tasks, f"ray x{workers}", run, reference, workers,
                              run["results"] == reference["results"]))
     print_table("Batch throughput (same seeds, fixed effort; Ray start-up and warm-up excluded)", rows)
@@ -247,6 +286,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         payload["paper_estimate"] = paper
     name = "batch" if not args.jobs and not args.quick else "batch_" + "_".join(selected).replace("-", "_") + (
         "_quick" if args.quick else "")
+    if args.chunks > 1:
+        name += f"_chunks{args.chunks}"
+    payload["chunks"] = args.chunks
     write_json(name, payload)
     return payload
 
