@@ -256,3 +256,23 @@ def test_deluxe_camping_sweep_rows_rescore_by_the_rules_model(tmp_path: Path) ->
     summary = json.loads((out / "sweep-summary.json").read_text())["deluxe-camping/securable"]
     assert [(entry["players"], entry["max"]) for entry in summary] == [(row["players"], row["value"]) for row in rows]
     assert (out / "plots" / "sweep-deluxe-camping-securable.svg").read_text().count(" players<") == 2
+
+
+def test_a_store_written_before_the_cpu_column_resumes(tmp_path: Path) -> None:
+    import sqlite3
+
+    from campsolver.clients.batch.store import STORE_NAME
+
+    tmp_path.mkdir(exist_ok=True)
+    with sqlite3.connect(tmp_path / STORE_NAME) as db:  # the schema of the first release: no cpu_s column
+        db.execute("CREATE TABLE results (key TEXT PRIMARY KEY, job TEXT NOT NULL, game TEXT NOT NULL, kind TEXT "
+                   "NOT NULL, params TEXT NOT NULL, status TEXT NOT NULL, result TEXT, error TEXT, wall_s REAL NOT "
+                   "NULL, worker TEXT NOT NULL, finished_at REAL NOT NULL)")
+        db.execute("INSERT INTO results VALUES ('old', 'test', 'none', 'double', '{}', 'ok', '{\"double\": 0}', "
+                   "NULL, 0.1, 'here', 0)")
+    tasks = [Task("test", "none", "double", {"n": n}, _double) for n in (1, 2)]
+    with Store(tmp_path) as store:
+        report = run_tasks(tasks, store, InProcess(), time_limit_s=5.0)
+        rows = store.rows()
+    assert report.ran == 2 and rows["old"].cpu_s is None and rows["old"].result == {"double": 0}
+    assert all(rows[task.key].cpu_s is not None and rows[task.key].cpu_s >= 0 for task in tasks)
