@@ -145,6 +145,13 @@ def timed_run(tasks: list[Task], backend: InProcess | RayBackend) -> dict[str, A
             "task_walls": [rows[task.key].wall_s for task in tasks], "load": (load_before, os.getloadavg()[0])}
 
 
+def _autogroup() -> bool:
+    try:
+        return Path("/proc/sys/kernel/sched_autogroup_enabled").read_text().strip() == "1"
+    except OSError:
+        return False
+
+
 def _chunks(tasks: list[Task], count: int) -> list[list[Task]]:
     size = math.ceil(len(tasks) / count)
     return [tasks[start:start + size] for start in range(0, len(tasks), size)]
@@ -271,6 +278,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     machine = (f"{os.cpu_count()} cores, shared with other engineers; load average (1, 5, 15 min) "
                f"{load_start[0]:.1f}/{load_start[1]:.1f}/{load_start[2]:.1f} at the start, "
                f"{load_end[0]:.1f}/{load_end[1]:.1f}/{load_end[2]:.1f} at the end")
+    if _autogroup() and load_start[0] > (os.cpu_count() or 1):
+        machine += (". Caution: the kernel shares CPU between sessions (sched_autogroup), and this bench's driver "
+                    "and Ray workers are one session, so on a loaded machine two workers get the CPU one process "
+                    "would: the wall-clock speed-up then says nothing about Ray; read cpu_speedup_est, or run idle")
     print(machine)
     payload: dict[str, Any] = {"throughput": rows, "startup": startup, "per_task_cpu_s": reference_cost,
                                "machine": machine, "quick": args.quick}
