@@ -86,7 +86,13 @@ pre { font-family: 'DejaVu Sans Mono', monospace; font-size: 8.5pt; white-space:
   .page { min-height: auto; border: none; break-after: page; page-break-after: always; }
   .page:last-child { break-after: auto; page-break-after: auto; }
   .title { height: 297mm; }
-  .picture svg { max-height: 110mm; }
+  /* One A4 page a puzzle: picture, statement and evidence table shrink to fit together. */
+  .page { padding: 12mm 14mm; }
+  .picture svg { max-height: 85mm; margin-bottom: 2mm; }
+  pre { font-size: 7.5pt; padding: 2mm; margin: 2mm 0; }
+  .question { margin: 2mm 0 3mm; }
+  .evidence { font-size: 8pt; margin-top: 1mm; }
+  .evidence td, .evidence th { padding: 0.4mm 2mm; }
 }
 """
 

@@ -14,12 +14,13 @@ from pathlib import Path
 
 from campsolver.clients.batch import book, sweeps
 from campsolver.clients.batch.engine import DEFAULT_RETRIES, InProcess, RayBackend, run_tasks
-from campsolver.clients.batch.jobs import JOBS, JobConfig, build_tasks, check_policies, write_outputs
+from campsolver.clients.batch.jobs import JOBS, JobConfig, build_tasks, check_policies, default_games, write_outputs
 from campsolver.clients.batch.progress import Progress, format_duration
 from campsolver.clients.batch.service_calls import NotImplementedGames
 from campsolver.clients.batch.store import Store, StoreMismatch
 from campsolver.service.dispatch import MAX_TIME_LIMIT_S
 from campsolver.service.registry import GAME_TABLE
+from campsolver.solver.deluxe_camping.rules import MAX_PLAYERS, MIN_PLAYERS
 
 DEFAULT_TIME_LIMIT_S = 60.0
 
@@ -64,8 +65,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="campsolver batch", description="Puzzle books, maxima sweeps and tournaments on Ray.")
     parser.add_argument("job", choices=JOBS)
     parser.add_argument("--out", required=True, help="output directory (holds the resumable store batch.sqlite)")
-    parser.add_argument("--games", type=_names("games", list(GAME_TABLE)), default=tuple(GAME_TABLE),
-                        help="comma-separated games (default: all five)")
+    parser.add_argument("--games", type=_names("games", list(GAME_TABLE)),
+                        help="comma-separated games (default: every game the job has an entry for: all five for a "
+                             "book, the games with a sweep or with tournament policies)")
     parser.add_argument("--seed", type=int, default=1, help="base seed (book: puzzle seeds start here)")
     parser.add_argument("--time-limit", type=float, default=DEFAULT_TIME_LIMIT_S,
                         help="seconds each task may run (its own budget)")
@@ -80,7 +82,8 @@ def build_parser() -> argparse.ArgumentParser:
     group.add_argument("--grades", type=_names("grades", book.GRADES), default=book.DEFAULT_GRADES)
     group.add_argument("--title", default="Campsolver puzzle book")
     group = parser.add_argument_group("sweep")
-    group.add_argument("--seeds", type=int, default=20, help="Happy Campers: roll sequences per card")
+    group.add_argument("--seeds", type=int, default=20,
+                       help="Happy Campers: roll sequences per card; Deluxe Camping: setups per player count")
     group.add_argument("--rolls", type=int, default=10, help="Happy Campers: rolls per sequence")
     group.add_argument("--cards", type=_names("cards", sweeps.happy_campers_cards()),
                        help="Happy Campers: cards (none = no card; default: every one-map card and none)")
@@ -88,6 +91,8 @@ def build_parser() -> argparse.ArgumentParser:
     group.add_argument("--tokens", type=_ints, default=sweeps.SweepOptions.tokens, help="Camper Tour: tokens")
     group.add_argument("--specials", type=_ints, default=sweeps.SweepOptions.specials,
                        help="Camper Tour: plates of each special kind in the stack (default 0: exact values)")
+    group.add_argument("--players", type=_ints, default=sweeps.SweepOptions.players,
+                       help="Deluxe Camping: player counts (default 2,3,4)")
     group = parser.add_argument_group("tournament")
     group.add_argument("--matches", type=int, default=100, help="games per pair of policies (seats rotated)")
     group.add_argument("--policies", type=_names("policies"), default=(), help="policies to play (default: all)")
@@ -107,10 +112,12 @@ def config_from(args: argparse.Namespace) -> JobConfig:
         raise BatchError(f"--workers: must be at least 1, got {args.workers}")
     if min(args.plates) < 1 or min(args.tokens) < 1:
         raise BatchError("--plates/--tokens: must be at least 1")
+    if not MIN_PLAYERS <= min(args.players) <= max(args.players) <= MAX_PLAYERS:
+        raise BatchError(f"--players: Deluxe Camping seats {MIN_PLAYERS} to {MAX_PLAYERS} players")
     options = sweeps.SweepOptions(seeds=args.seeds, rolls=args.rolls, cards=args.cards or (), plates=args.plates,
-                                  tokens=args.tokens, specials=args.specials)
-    return JobConfig(job=args.job, games=args.games, seed=args.seed, count=args.count, grades=args.grades,
-                     title=args.title, sweep=options, matches=args.matches, policies=args.policies)
+                                  tokens=args.tokens, specials=args.specials, players=args.players)
+    return JobConfig(job=args.job, games=args.games or default_games(args.job), seed=args.seed, count=args.count,
+                     grades=args.grades, title=args.title, sweep=options, matches=args.matches, policies=args.policies)
 
 
 def run(argv: Sequence[str]) -> int:
@@ -164,7 +171,8 @@ def run(argv: Sequence[str]) -> int:
     shown = ", ".join(str(path) for path in paths[:4]) + (f" (+{len(paths) - 4} more)" if len(paths) > 4 else "")
     print(f"batch {config.job}: {report.total} tasks: {report.ran} run, {report.resumed} resumed, "
           f"{report.failed} failed; {format_duration(report.wall_s)} ({rate:.2f} task/s) on {report.backend}, "
-          f"start-up {report.startup_s:.1f} s, outputs {write_s:.1f} s; wrote {shown}")
+          f"start-up {report.startup_s:.1f} s + worker warm-up {report.warmup_s:.1f} s, outputs {write_s:.1f} s; "
+          f"wrote {shown}")
     failed = sum(row.status == "failed" for key, row in store_rows_of(out, tasks).items())
     if failed:
         print(f"batch {config.job}: {failed} task(s) failed (see the error column); --retry-failed runs them again",

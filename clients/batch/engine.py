@@ -38,6 +38,9 @@ class Task:
     kind: str
     params: dict[str, Any] = field(hash=False)
     function: TaskFunction = field(hash=False, compare=False, repr=False)
+    #: CPUs the task keeps busy (a CP-SAT solve with two search workers needs two); Ray reserves that many so
+    #: tasks never oversubscribe a node (capped at the cluster's size so a small instance still runs them).
+    cpus: int = field(default=1, compare=False)
 
     @property
     def key(self) -> str:
@@ -47,14 +50,39 @@ class Task:
 def execute(function: TaskFunction, params: dict[str, Any], time_limit_s: float) -> dict[str, Any]:
     """Run one task under its own budget; the outcome says ok or failed, never raises for a task error."""
     started = time.monotonic()
+    cpu_started = time.process_time()  # this process's CPU (every thread of it, e.g. CP-SAT's search workers)
     worker = f"{socket.gethostname()}:{os.getpid()}"
     try:
         result = function(params, Budget(time_limit_s))
     except Exception as error:  # a task error is data: recorded as the task's outcome
         message = " ".join(str(error).split()) or type(error).__name__
         return {"status": "failed", "result": None, "error": f"{type(error).__name__}: {message}",
-                "wall_s": time.monotonic() - started, "worker": worker}
-    return {"status": "ok", "result": result, "error": None, "wall_s": time.monotonic() - started, "worker": worker}
+                "wall_s": time.monotonic() - started, "cpu_s": time.process_time() - cpu_started, "worker": worker}
+    return {"status": "ok", "result": result, "error": None, "wall_s": time.monotonic() - started,
+            "cpu_s": time.process_time() - cpu_started, "worker": worker}
+
+
+#: Modules every campsolver task needs: a warm worker has imported them before its first task.
+WARM_MODULES = (
+    "campsolver.service.dispatch",
+    "campsolver.service.registry",
+    "campsolver.clients.batch.service_calls",
+    "ortools.sat.python.cp_model",
+    "numpy",
+)
+#: A warm-up task holds its worker this long after importing, so that the warm-up tasks of one round land on
+#: different workers instead of queueing on the first one that is free.
+WARM_HOLD_S = 0.2
+
+
+def warm_worker(modules: tuple[str, ...]) -> int:
+    """Import `modules` in this worker (the registry imports every game's service and solver); returns the pid."""
+    import importlib
+
+    for name in modules:
+        importlib.import_module(name)
+    time.sleep(WARM_HOLD_S)
+    return os.getpid()
 
 
 @dataclass
@@ -67,6 +95,9 @@ class RunReport:
     wall_s: float = 0.0
     backend: str = ""
     startup_s: float = 0.0
+    warmup_s: float = 0.0
+    #: CPU seconds the tasks run here used (sum over tasks, in the process that ran each one).
+    task_cpu_s: float = 0.0
 
 
 class InProcess:
@@ -85,9 +116,15 @@ class InProcess:
 
 
 class RayBackend:
-    """Ray tasks on a local instance started here (`address=None`) or on an existing cluster."""
+    """Ray tasks on a local instance started here (`address=None`) or on an existing cluster.
 
-    def __init__(self, address: str | None = None, workers: int | None = None) -> None:
+    Driver overhead is kept off the critical path: every worker imports campsolver once before the first task
+    (`warm`, timed apart as `warmup_s`), each task function is stored once in the object store (`ray.put`)
+    instead of being pickled into every submission, submissions keep `INFLIGHT_PER_CPU` tasks per CPU queued,
+    and each `ray.wait` collects every finished task at once and fetches their results in one `ray.get`.
+    """
+
+    def __init__(self, address: str | None = None, workers: int | None = None, *, warm: bool = True) -> None:
         import ray
 
         self._ray = ray
@@ -110,27 +147,52 @@ class RayBackend:
         self.cpus = max(int(ray.cluster_resources().get("CPU", 1)), 1)
         self.name = f"ray ({self.cpus} CPU{'s' if self.cpus != 1 else ''}{', ' + address if address else ''})"
         self._remote = ray.remote(num_cpus=1)(execute)
+        self._function_refs: dict[int, tuple[TaskFunction, Any]] = {}
+        self.warmup_s = 0.0
+        self.warm_pids: set[int] = set()
+        if warm:
+            self.warm()
+
+    def warm(self, modules: tuple[str, ...] = WARM_MODULES) -> None:
+        """One import round per CPU, all submitted at once (so each lands on its own worker)."""
+        started = time.monotonic()
+        remote = self._ray.remote(num_cpus=1)(warm_worker)
+        self.warm_pids = set(self._ray.get([remote.remote(modules) for _ in range(self.cpus)]))
+        self.warmup_s += time.monotonic() - started
+
+    def _function_ref(self, function: TaskFunction) -> Any:
+        cached = self._function_refs.get(id(function))
+        if cached is None or cached[0] is not function:
+            cached = (function, self._ray.put(function))
+            self._function_refs[id(function)] = cached
+        return cached[1]
 
     def run(self, tasks: list[Task], time_limit_s: float, retries: int,
             on_done: Callable[[Task, dict[str, Any]], None]) -> None:
         ray = self._ray
-        remote = self._remote.options(max_retries=retries, retry_exceptions=False)
+        by_cpus = {cpus: self._remote.options(max_retries=retries, retry_exceptions=False, num_cpus=cpus)
+                   for cpus in {min(t.cpus, self.cpus) for t in tasks}}
         queue = list(reversed(tasks))
         inflight: dict[Any, Task] = {}
+        busy = 0  # CPUs reserved by the tasks in flight
         limit = max(self.cpus * INFLIGHT_PER_CPU, 2)
         while queue or inflight:
-            while queue and len(inflight) < limit:
+            while queue and (busy < limit or not inflight):
                 task = queue.pop()
-                inflight[remote.remote(task.function, task.params, time_limit_s)] = task
+                cpus = min(task.cpus, self.cpus)
+                inflight[by_cpus[cpus].remote(self._function_ref(task.function), task.params, time_limit_s)] = task
+                busy += cpus
             ready, _ = ray.wait(list(inflight), num_returns=1, timeout=0.5)
-            for ref in ready:
+            if ready and len(inflight) > 1:  # everything else that has finished too, in one round trip
+                ready, _ = ray.wait(list(inflight), num_returns=len(inflight), timeout=0)
+            outcomes: list[Any]
+            try:
+                outcomes = ray.get(ready)
+            except Exception:  # some task lost its worker too often: fetch one by one to tell which
+                outcomes = [_get_or_lost(ray, ref) for ref in ready]
+            for ref, outcome in zip(ready, outcomes, strict=True):
                 task = inflight.pop(ref)
-                try:
-                    outcome = ray.get(ref)
-                except Exception as error:  # the worker died more often than the retries allow
-                    message = " ".join(str(error).split())[:300]
-                    outcome = {"status": "failed", "result": None, "error": f"{type(error).__name__}: {message}",
-                               "wall_s": 0.0, "worker": "lost"}
+                busy -= min(task.cpus, self.cpus)
                 on_done(task, outcome)
             if not ready:
                 on_done(None, {})  # type: ignore[arg-type]  # a tick: lets the progress bar refresh
@@ -138,6 +200,15 @@ class RayBackend:
     def close(self) -> None:
         if self._owns_instance:
             self._ray.shutdown()
+
+
+def _get_or_lost(ray: Any, ref: Any) -> dict[str, Any]:
+    try:
+        return ray.get(ref)  # type: ignore[no-any-return]
+    except Exception as error:  # the worker died more often than the retries allow
+        message = " ".join(str(error).split())[:300]
+        return {"status": "failed", "result": None, "error": f"{type(error).__name__}: {message}",
+                "wall_s": 0.0, "cpu_s": 0.0, "worker": "lost"}
 
 
 def run_tasks(
@@ -157,7 +228,7 @@ def run_tasks(
     done = store.done_keys()
     todo = [task for task in task_list if task.key not in done]
     report = RunReport(total=len(task_list), resumed=len(task_list) - len(todo), backend=backend.name,
-                       startup_s=getattr(backend, "startup_s", 0.0))
+                       startup_s=getattr(backend, "startup_s", 0.0), warmup_s=getattr(backend, "warmup_s", 0.0))
     if progress is not None:
         progress.start(total=len(task_list), already=report.resumed)
     started = time.monotonic()
@@ -166,8 +237,9 @@ def run_tasks(
         if task is not None:
             fresh = store.record(key=task.key, job=task.job, game=task.game, kind=task.kind, params=task.params,
                                  status=outcome["status"], result=outcome["result"], error=outcome["error"],
-                                 wall_s=outcome["wall_s"], worker=outcome["worker"])
+                                 wall_s=outcome["wall_s"], worker=outcome["worker"], cpu_s=outcome.get("cpu_s"))
             report.ran += fresh
+            report.task_cpu_s += outcome.get("cpu_s", 0.0) if fresh else 0.0
             report.duplicates += not fresh
             report.failed += fresh and outcome["status"] == "failed"
             if progress is not None:

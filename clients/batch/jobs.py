@@ -43,6 +43,15 @@ class JobConfig:
     policies: tuple[str, ...] = ()
 
 
+def default_games(job: str) -> tuple[str, ...]:
+    """The games a job runs when `--games` is not given: every game it has an entry for, in the table's order."""
+    if job == "sweep":
+        return tuple(name for name in GAME_TABLE if name in sweeps.SWEEPS)
+    if job == "tournament":
+        return tuple(name for name in GAME_TABLE if name in POLICY_SETS)
+    return tuple(GAME_TABLE)
+
+
 def build_tasks(config: JobConfig) -> list[Task]:
     """Every task of the job in output order; refuses games the job cannot serve, naming each one."""
     games = list(config.games)
@@ -107,6 +116,40 @@ def write_csv(path: Path, columns: list[str], rows: list[dict[str, Any]]) -> Pat
     return path
 
 
+def write_parquet(path: Path, columns: list[str], rows: list[dict[str, Any]]) -> Path:
+    """The CSV's table as Parquet with typed columns (ints stay ints, a missing value is null).
+
+    A column's type comes from its values: bool, int, float (ints mixed with floats become float) or string;
+    lists and dicts are stored as their JSON text, as in the CSV. pyarrow writes no timestamp, so the same rows
+    give the same bytes.
+    """
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    arrays = {}
+    for column in columns:
+        values = [row.get(column) for row in rows]
+        values = [json.dumps(v, sort_keys=True) if isinstance(v, list | dict) else v for v in values]
+        arrays[column] = pa.array(values, type=_arrow_type(column, values))
+    pq.write_table(pa.table(arrays), path, compression="zstd")
+    return path
+
+
+def _arrow_type(column: str, values: list[Any]) -> Any:
+    import pyarrow as pa
+
+    kinds = {type(value) for value in values if value is not None}
+    if not kinds or kinds == {str}:
+        return pa.string()
+    if kinds == {bool}:
+        return pa.bool_()
+    if kinds == {int}:
+        return pa.int64()
+    if kinds <= {int, float}:
+        return pa.float64()
+    raise TypeError(f"column {column!r} mixes {', '.join(sorted(kind.__name__ for kind in kinds))}")
+
+
 def write_jsonl(path: Path, rows: list[dict[str, Any]]) -> Path:
     path.write_text("".join(json.dumps(row, sort_keys=True) + "\n" for row in rows), encoding="utf-8")
     return path
@@ -165,6 +208,7 @@ def _write_sweep(config: JobConfig, tasks: list[Task], stored: dict[str, Row], o
         game_rows = [row for row in rows if row["game"] == game]
         columns = ["game", "kind", "status", *spec.columns, "error"]
         paths.append(write_csv(out / f"sweep-{game}-{spec.name}.csv", columns, game_rows))
+        paths.append(write_parquet(out / f"sweep-{game}-{spec.name}.parquet", columns, game_rows))
         summary[f"{game}/{spec.name}"] = spec.summary(game_rows)
         for name, picture in spec.plots(game_rows).items():
             plot_dir.mkdir(exist_ok=True)

@@ -27,6 +27,7 @@ CREATE TABLE IF NOT EXISTS results (
     result TEXT,
     error TEXT,
     wall_s REAL NOT NULL,
+    cpu_s REAL,
     worker TEXT NOT NULL,
     finished_at REAL NOT NULL
 );
@@ -45,6 +46,8 @@ class Row:
     error: str | None
     wall_s: float
     worker: str
+    #: CPU seconds of the process that ran the task, over the task (None in stores older than the column).
+    cpu_s: float | None = None
 
 
 class Store:
@@ -57,6 +60,9 @@ class Store:
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.executescript(_SCHEMA)
+        columns = {name for (_, name, *_rest) in self._db.execute("PRAGMA table_info(results)")}
+        if "cpu_s" not in columns:  # a store written before tasks reported their CPU time
+            self._db.execute("ALTER TABLE results ADD COLUMN cpu_s REAL")
 
     def close(self) -> None:
         self._db.close()
@@ -95,11 +101,12 @@ class Store:
         error: str | None,
         wall_s: float,
         worker: str,
+        cpu_s: float | None = None,
     ) -> bool:
         """Write one finished task (committed before returning); False if the key was already recorded."""
         cursor = self._db.execute(
-            "INSERT INTO results (key, job, game, kind, params, status, result, error, wall_s, worker, finished_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(key) DO NOTHING",
+            "INSERT INTO results (key, job, game, kind, params, status, result, error, wall_s, cpu_s, worker, "
+            "finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(key) DO NOTHING",
             (
                 key,
                 job,
@@ -110,6 +117,7 @@ class Store:
                 None if result is None else json.dumps(result, sort_keys=True),
                 error,
                 wall_s,
+                cpu_s,
                 worker,
                 time.time(),
             ),
@@ -122,10 +130,10 @@ class Store:
 
     def rows(self) -> dict[str, Row]:
         rows = {}
-        for key, status, result, error, wall_s, worker in self._db.execute(
-            "SELECT key, status, result, error, wall_s, worker FROM results"
+        for key, status, result, error, wall_s, worker, cpu_s in self._db.execute(
+            "SELECT key, status, result, error, wall_s, worker, cpu_s FROM results"
         ):
-            rows[key] = Row(key, status, None if result is None else json.loads(result), error, wall_s, worker)
+            rows[key] = Row(key, status, None if result is None else json.loads(result), error, wall_s, worker, cpu_s)
         return rows
 
     def count(self) -> int:

@@ -5,6 +5,9 @@
   numbers), so cards compare on equal luck.
 - camper-tour-solo: the solo expected score of the optimal policy over a grid of route lengths (plates) and
   starting tokens (MaxScore, exact by dynamic programming when the layout is all normal).
+- deluxe-camping-securable: the securable score (MaxScore, CP-SAT) of the player to move on seeded setups
+  (pieces placed at random, the reveal drawn at random) for each player count: the best final partition the
+  barriers left in the supply can close, with its proof status.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from campsolver.clients.batch import svg
 from campsolver.clients.batch.engine import Task
 from campsolver.clients.batch.service_calls import call, proof_name
 from campsolver.solver.core.budget import Budget
+from campsolver.solver.core.cpsat import DEFAULT_WORKERS as CPSAT_SEARCH_WORKERS
 from campsolver.solver.core.seeding import rng_for
 
 
@@ -29,6 +33,7 @@ class SweepOptions:
     plates: tuple[int, ...] = (12, 24, 36, 48, 60, 72)
     tokens: tuple[int, ...] = (5, 10, 15, 20, 25)
     specials: tuple[int, ...] = (0,)
+    players: tuple[int, ...] = (2, 3, 4)
 
 
 @dataclass(frozen=True)
@@ -87,7 +92,7 @@ def _happy_campers_tasks(options: SweepOptions) -> list[Task]:
     cards = options.cards or DEFAULT_CARDS
     return [
         Task("sweep", "happy-campers", "clairvoyant", {"card": card, "seed": seed, "rolls": options.rolls},
-             happy_campers_clairvoyant)
+             happy_campers_clairvoyant, cpus=CPSAT_SEARCH_WORKERS)
         for card in cards
         for seed in range(options.seeds)
     ]
@@ -175,6 +180,69 @@ def _camper_tour_plots(rows: list[dict[str, Any]]) -> dict[str, str]:
     return plots
 
 
+# --- Deluxe Camping securable scores over seeded setups ---------------------------------------------------
+
+
+def deluxe_camping_setup(players: int, seed: int) -> Any:
+    """The seeded position a sweep row starts from: setup and reveal played at random (a `DCState`)."""
+    from campsolver.solver.deluxe_camping.rules import Config, random_setup
+
+    return random_setup(Config(players=players), rng_for(seed, "batch-sweep-deluxe-camping-setup"))
+
+
+def deluxe_camping_securable(params: dict[str, Any], budget: Budget) -> dict[str, Any]:
+    from campsolver.clients.batch.service_calls import to_dict
+    from campsolver.service.games.deluxe_camping import state_to_proto
+
+    state = deluxe_camping_setup(int(params["players"]), int(params["seed"]))
+    response = call("deluxe-camping", "max", {"state": to_dict(state_to_proto(state))}, budget)
+    return {
+        "player": int(state.to_move),
+        "value": int(response.value) if response.scores else None,
+        "proof": proof_name(response.proof),
+        "bound": float(response.stats.bound) if response.stats.HasField("bound") else None,
+        "scores": [int(score) for score in response.scores],
+        "barriers": [[[b.a.row, b.a.col], [b.b.row, b.b.col]] for b in response.barriers],
+    }
+
+
+def _deluxe_camping_tasks(options: SweepOptions) -> list[Task]:
+    return [
+        Task("sweep", "deluxe-camping", "securable", {"players": players, "seed": seed}, deluxe_camping_securable,
+             cpus=CPSAT_SEARCH_WORKERS)
+        for players in options.players
+        for seed in range(options.seeds)
+    ]
+
+
+def _deluxe_camping_summary(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    summary = []
+    for players in dict.fromkeys(row["players"] for row in rows):
+        ok = [row for row in rows if row["players"] == players and row["status"] == "ok" and row["value"] is not None]
+        values = [float(row["value"]) for row in ok]
+        if not values:
+            continue
+        low, high = _quartiles(values)
+        summary.append({
+            "players": players, "rows": len(ok), "proven_optimal": sum(row["proof"] == "OPTIMAL" for row in ok),
+            "mean": statistics.fmean(values), "min": min(values), "q1": low, "median": statistics.median(values),
+            "q3": high, "max": max(values),
+        })
+    return summary
+
+
+def _deluxe_camping_plots(rows: list[dict[str, Any]]) -> dict[str, str]:
+    summary = _deluxe_camping_summary(rows)
+    if not summary:
+        return {}
+    chart = svg.range_chart(
+        f"Deluxe Camping securable score of the player to move ({max(s['rows'] for s in summary)} setups)",
+        "securable final score (best found; see proof column)",
+        [(f"{s['players']} players", s["min"], s["q1"], s["q3"], s["max"], s["mean"]) for s in summary],
+    )
+    return {"sweep-deluxe-camping-securable.svg": chart}
+
+
 SWEEPS: dict[str, Sweep] = {
     "happy-campers": Sweep(
         name="clairvoyant", game="happy-campers", tasks=_happy_campers_tasks,
@@ -185,5 +253,10 @@ SWEEPS: dict[str, Sweep] = {
         name="solo", game="camper-tour", tasks=_camper_tour_tasks,
         columns=("plates", "tokens", "specials", "expected_score", "proof", "standard_error"),
         plots=_camper_tour_plots, summary=_camper_tour_summary,
+    ),
+    "deluxe-camping": Sweep(
+        name="securable", game="deluxe-camping", tasks=_deluxe_camping_tasks,
+        columns=("players", "seed", "player", "value", "proof", "bound", "scores", "barriers"),
+        plots=_deluxe_camping_plots, summary=_deluxe_camping_summary,
     ),
 }

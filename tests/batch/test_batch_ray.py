@@ -1,12 +1,14 @@
 """Batch jobs on Ray: one local Ray instance for the whole module (its start-up is the slow part).
 
-- The same sweep on Ray and in-process writes byte-identical files (completion order does not matter).
+- The same sweep on Ray and in-process writes byte-identical files, CSV, Parquet and plots (completion order does
+  not matter).
 - A driver SIGKILLed mid-batch resumes: nothing lost, nothing duplicated, the same files as an uninterrupted run.
 - A worker that dies is retried by Ray and its task recorded once.
 """
 
 from __future__ import annotations
 
+import itertools
 import os
 import signal
 import sqlite3
@@ -45,7 +47,9 @@ def cluster() -> Iterator[str]:
 
 def _outputs(out: Path) -> dict[str, bytes]:
     files = {name: (out / name).read_bytes() for name in OUTPUT_FILES}
-    for path in sorted(out.glob("sweep-*.csv")) + sorted((out / "plots").glob("*.svg")):
+    tables = sorted(out.glob("sweep-*.csv")) + sorted(out.glob("sweep-*.parquet"))
+    assert tables, "the sweep wrote no table"
+    for path in tables + sorted((out / "plots").glob("*.svg")):
         files[path.relative_to(out).as_posix()] = path.read_bytes()
     return files
 
@@ -123,3 +127,24 @@ def test_a_dying_worker_is_retried_and_recorded_once(cluster: str, tmp_path: Pat
         report = run_tasks(tasks, store, RayBackend(), time_limit_s=30.0, retries=0)
         failed = [row for row in store.rows().values() if row.status == "failed"]
     assert report.failed == 1 and len(failed) == 1 and failed[0].worker == "lost"
+
+
+def _interval(params: dict, budget: object) -> dict:
+    started = time.time()
+    time.sleep(0.3)
+    return {"start": started, "end": time.time(), "cpus": ray.get_runtime_context().get_assigned_resources()["CPU"]}
+
+
+def test_a_two_cpu_task_reserves_both_cpus(cluster: str, tmp_path: Path) -> None:
+    """A CP-SAT task with two search workers reserves two CPUs (Ray says so inside the task), so on a 2-CPU
+    instance no two of them overlap; a plain task reserves one."""
+    wide = [Task("test", "none", "wide", {"n": n}, _interval, cpus=2) for n in range(3)]
+    narrow = [Task("test", "none", "narrow", {"n": n}, _interval) for n in range(2)]
+    huge = [Task("test", "none", "huge", {"n": 0}, _interval, cpus=64)]  # capped at the instance's 2 CPUs
+    with Store(tmp_path / "out") as store:
+        report = run_tasks(wide + narrow + huge, store, RayBackend(), time_limit_s=30.0)
+        rows = store.rows()
+    assert (report.ran, report.failed) == (6, 0)
+    assert [rows[task.key].result["cpus"] for task in wide + narrow + huge] == [2, 2, 2, 1, 1, 2]
+    spans = sorted((rows[task.key].result["start"], rows[task.key].result["end"]) for task in wide + huge)
+    assert all(end <= next_start for (_, end), (next_start, _) in itertools.pairwise(spans))

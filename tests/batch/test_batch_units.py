@@ -6,18 +6,24 @@ import csv
 import json
 from pathlib import Path
 
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 from campsolver.clients.batch.cli import main as batch_main
 from campsolver.clients.batch.engine import InProcess, Task, run_tasks
-from campsolver.clients.batch.policies import HAPPY_CAMPERS, HAPPY_CAMPERS_ROLLS, play_happy_campers
+from campsolver.clients.batch.jobs import _cell
+from campsolver.clients.batch.policies import HAPPY_CAMPERS, HAPPY_CAMPERS_ROLLS, POLICY_SETS, play_happy_campers
 from campsolver.clients.batch.store import Store, StoreMismatch
-from campsolver.clients.batch.sweeps import sweep_rolls
+from campsolver.clients.batch.sweeps import SWEEPS, deluxe_camping_setup, sweep_rolls
 from campsolver.clients.batch.tournament import head_to_head, wilson
 from campsolver.clients.cli import main as cli_main
+from campsolver.service.registry import GAME_TABLE
 from campsolver.solver.camper_tour.rules import PlateKind, all_normal
 from campsolver.solver.camper_tour.solo import KnownLayoutTables, SoloPosition, solve_solo
 from campsolver.solver.core.budget import Budget
 from campsolver.solver.core.seeding import rng_for
+from campsolver.solver.deluxe_camping.maximise import final_board
+from campsolver.solver.deluxe_camping.rules import edge_of
 from campsolver.solver.happy_campers.policies import play_game
 
 
@@ -75,6 +81,16 @@ def test_default_games_name_every_unimplemented_service(
     assert "ready: happy-campers, campsite, camper-tour" in error
 
 
+def test_default_games_are_the_games_each_job_has_an_entry_for() -> None:
+    from campsolver.clients.batch.cli import build_parser, config_from
+    from campsolver.clients.batch.jobs import build_tasks
+
+    for job, expected in (("book", set(GAME_TABLE)), ("sweep", set(SWEEPS)), ("tournament", set(POLICY_SETS))):
+        config = config_from(build_parser().parse_args([job, "--out", "unused"]))
+        assert set(config.games) == expected and list(config.games) == [g for g in GAME_TABLE if g in expected]
+        assert {task.game for task in build_tasks(config)} == expected  # none refused, none left out
+
+
 @pytest.mark.parametrize(
     ("arguments", "field"),
     [
@@ -83,6 +99,7 @@ def test_default_games_name_every_unimplemented_service(
         (["sweep", "--games", "chess"], "--games"),
         (["book", "--grades", "impossible"], "--grades"),
         (["sweep", "--plates", "a,b"], "--plates"),
+        (["sweep", "--players", "1,2"], "--players"),
         (["tournament", "--games", "happy-campers", "--policies", "oracle,greedy"], "--policies"),
     ],
 )
@@ -121,6 +138,52 @@ def test_camper_tour_sweep_values_are_the_exact_solo_values(tmp_path: Path) -> N
     assert len(lines) == 4 and json.loads(lines[0])["proof"] == "EXACT"
     plot = (out / "plots" / "sweep-camper-tour-solo-specials-0.svg").read_text()
     assert plot.startswith("<svg") and plot.count("<polyline") == 2  # one line per token count
+    assert _parquet_as_csv_rows(out / "sweep-camper-tour-solo.parquet") == rows
+
+
+def _parquet_as_csv_rows(path: Path) -> list[dict[str, str]]:
+    """The Parquet table's rows with each value written the way the CSV writes it."""
+    table = pq.read_table(path)
+    return [{column: _cell(value) for column, value in row.items()} for row in table.to_pylist()]
+
+
+def test_sweep_parquet_is_typed_and_reads_back_equal_to_the_csv(tmp_path: Path) -> None:
+    out = tmp_path / "sweep"
+    code = batch_main(["sweep", "--games", "happy-campers,camper-tour", "--cards", "none,dangerous-animals",
+                       "--seeds", "2", "--rolls", "2", "--plates", "6,9", "--tokens", "3,4", "--out", str(out),
+                       "--in-process", "--no-progress"])
+    assert code == 0
+    for name in ("sweep-happy-campers-clairvoyant", "sweep-camper-tour-solo"):
+        with open(out / f"{name}.csv", newline="") as handle:
+            csv_rows = list(csv.DictReader(handle))
+        assert len(csv_rows) == 4
+        assert _parquet_as_csv_rows(out / f"{name}.parquet") == csv_rows
+        assert pq.read_schema(out / f"{name}.parquet").names == list(csv_rows[0])
+    schema = pq.read_schema(out / "sweep-happy-campers-clairvoyant.parquet")
+    assert (schema.field("seed").type, schema.field("score").type, schema.field("card").type) == (
+        pa.int64(), pa.int64(), pa.string())
+    hc = pq.read_table(out / "sweep-happy-campers-clairvoyant.parquet").to_pylist()
+    assert [(row["card"], row["seed"]) for row in hc] == [("none", 0), ("none", 1), ("dangerous-animals", 0),
+                                                          ("dangerous-animals", 1)]
+    assert all(row["status"] == "ok" and row["error"] is None for row in hc)
+    assert [row["card_points"] is None for row in hc] == [True, True, False, False]  # no card: null, not 0
+
+
+def test_happy_campers_sweep_plot_shows_every_card_with_its_quartiles(tmp_path: Path) -> None:
+    out = tmp_path / "sweep"
+    code = batch_main(["sweep", "--games", "happy-campers", "--cards", "none,privacy", "--seeds", "3", "--rolls",
+                       "2", "--out", str(out), "--in-process", "--no-progress"])
+    assert code == 0
+    summary = json.loads((out / "sweep-summary.json").read_text())["happy-campers/clairvoyant"]
+    plot = (out / "plots" / "sweep-happy-campers-clairvoyant.svg").read_text()
+    assert plot.startswith("<svg") and "2 rolls, 3 seeds" in plot
+    with open(out / "sweep-happy-campers-clairvoyant.csv", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    for entry in summary:  # the plot's numbers are the table's: each card's min/median/max of its scores
+        scores = sorted(float(row["score"]) for row in rows if row["card"] == entry["card"])
+        assert (entry["min"], entry["median"], entry["max"]) == (scores[0], scores[1], scores[2])
+        assert f">{entry['card']}<" in plot
+    assert [entry["card"] for entry in summary] == ["none", "privacy"]
 
 
 def test_happy_campers_tournament_games_replay_through_the_rules_model(tmp_path: Path) -> None:
@@ -171,3 +234,45 @@ def test_happy_campers_hint_policy_plays_legal_seeded_games() -> None:
     again = play_happy_campers({"policies": ["hint"], "seed": 2}, Budget(60))
     assert first == again  # fixed rollouts: the same game on any machine load
     assert "hint" in HAPPY_CAMPERS.policies and first["scores"][0] > 0
+
+
+def test_deluxe_camping_sweep_rows_rescore_by_the_rules_model(tmp_path: Path) -> None:
+    out = tmp_path / "sweep"
+    code = batch_main(["sweep", "--games", "deluxe-camping", "--players", "2,3", "--seeds", "1", "--time-limit", "3",
+                       "--out", str(out), "--in-process", "--no-progress"])
+    assert code == 0
+    rows = pq.read_table(out / "sweep-deluxe-camping-securable.parquet").to_pylist()
+    assert [(row["players"], row["seed"]) for row in rows] == [(2, 0), (3, 0)]
+    for row in rows:
+        state = deluxe_camping_setup(row["players"], row["seed"])
+        config = state.config
+        added = frozenset(edge_of(config.square(*a), config.square(*b)) for a, b in json.loads(row["barriers"]))
+        assert len(added) <= state.supply_left and not added & state.barriers  # new barriers, within the supply
+        scores = list(final_board(state, added).scores())  # the rules model scores the returned partition
+        assert json.loads(row["scores"]) == scores
+        assert row["player"] == state.to_move and row["value"] == scores[row["player"]]
+        assert row["proof"] in ("OPTIMAL", "FEASIBLE_WITH_BOUND")
+        assert row["bound"] >= row["value"] and (row["proof"] != "OPTIMAL" or row["bound"] == row["value"])
+    summary = json.loads((out / "sweep-summary.json").read_text())["deluxe-camping/securable"]
+    assert [(entry["players"], entry["max"]) for entry in summary] == [(row["players"], row["value"]) for row in rows]
+    assert (out / "plots" / "sweep-deluxe-camping-securable.svg").read_text().count(" players<") == 2
+
+
+def test_a_store_written_before_the_cpu_column_resumes(tmp_path: Path) -> None:
+    import sqlite3
+
+    from campsolver.clients.batch.store import STORE_NAME
+
+    tmp_path.mkdir(exist_ok=True)
+    with sqlite3.connect(tmp_path / STORE_NAME) as db:  # the schema of the first release: no cpu_s column
+        db.execute("CREATE TABLE results (key TEXT PRIMARY KEY, job TEXT NOT NULL, game TEXT NOT NULL, kind TEXT "
+                   "NOT NULL, params TEXT NOT NULL, status TEXT NOT NULL, result TEXT, error TEXT, wall_s REAL NOT "
+                   "NULL, worker TEXT NOT NULL, finished_at REAL NOT NULL)")
+        db.execute("INSERT INTO results VALUES ('old', 'test', 'none', 'double', '{}', 'ok', '{\"double\": 0}', "
+                   "NULL, 0.1, 'here', 0)")
+    tasks = [Task("test", "none", "double", {"n": n}, _double) for n in (1, 2)]
+    with Store(tmp_path) as store:
+        report = run_tasks(tasks, store, InProcess(), time_limit_s=5.0)
+        rows = store.rows()
+    assert report.ran == 2 and rows["old"].cpu_s is None and rows["old"].result == {"double": 0}
+    assert all(rows[task.key].cpu_s is not None and rows[task.key].cpu_s >= 0 for task in tasks)

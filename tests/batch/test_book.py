@@ -49,9 +49,9 @@ def test_book_prints_one_page_per_puzzle_and_solution(book_dir: Path, tmp_path: 
     pdf = tmp_path / "book.pdf"
     chromium(tmp_path / "profile", f"--print-to-pdf={pdf}", "--no-pdf-header-footer", (book_dir / "book.html").as_uri())
     pages = len(re.findall(rb"/Type\s*/Page(?![s\w])", pdf.read_bytes()))
-    # a title page, then each puzzle and each solution on pages of their own; a long statement or solution
-    # flows onto a further page instead of being cut
-    assert 1 + 2 * puzzles <= pages <= 1 + 4 * puzzles
+    # a title page, then each puzzle and each solution on exactly one page of its own (the print CSS fits the
+    # picture, statement and evidence table of these puzzles on one A4 page)
+    assert pages == 1 + 2 * puzzles
 
 
 def test_every_svg_has_a_non_empty_box_and_the_page_renders(book_dir: Path, tmp_path: Path) -> None:
