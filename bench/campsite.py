@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import random
 import time
 from collections.abc import Callable
@@ -92,23 +93,34 @@ def bench_best_turn(n: int, cards: int) -> dict:
 
 
 def bench_best_round(n: int, turns: int, limit_s: float) -> dict:
-    times, gaps = [], []
+    """Seeded deck orders (seeds 5000..): beam warm start + exact branch and bound; proven share within the limit."""
+    times, cpu_times, gaps, proven_times = [], [], [], []
     exact = 0
+    improved = 0
     for seed in range(n):
         order = list(R.default_deck())
         random.Random(5000 + seed).shuffle(order)
         started = time.monotonic()
+        cpu = time.process_time()
         result = rounds.best_round(order, turns, Budget(limit_s))
         times.append(time.monotonic() - started)
-        exact += result.proof in (Proof.EXACT, Proof.OPTIMAL)
+        cpu_times.append(time.process_time() - cpu)
+        if result.proof in (Proof.EXACT, Proof.OPTIMAL):
+            exact += 1
+            proven_times.append(times[-1])
+        improved += "improved" in result.note
         gaps.append(result.bound - result.score)
     return {
         "turns": turns,
         "n": n,
         "limit_s": limit_s,
         "p50_s": percentile(times, 50),
+        "cpu_p50_s": percentile(cpu_times, 50),
         "proven_share": exact / n,
+        "proven_p50_s": percentile(proven_times, 50) if proven_times else float("nan"),
+        "bb_improved_beam": improved,
         "median_gap_to_bound": percentile(gaps, 50),
+        "load_1min": os.getloadavg()[0],
     }
 
 
@@ -271,7 +283,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--games2", type=int, default=None)
     parser.add_argument("--games4", type=int, default=None)
+    parser.add_argument("--only", choices=["round"], default=None, help="run one table only")
+    parser.add_argument("--rounds", type=int, default=20, help="seeded deck orders per round length")
     args = parser.parse_args(argv)
+    if args.only == "round":
+        table = [
+            bench_best_round(args.rounds, turns, 30.0) for turns in (2, 3, R.TURNS_PER_ROUND)
+        ]
+        print_table("best solo round (known order), 30 s limit", table)
+        write_json("campsite_round", {"best_round": table})
+        return
     quick = args.quick
     results: dict = {}
     results["best_turn"] = [bench_best_turn(5 if quick else 10, cards) for cards in (10, 25)]
