@@ -140,6 +140,7 @@ def hint_policy(state: R.CampsiteState, budget: Budget) -> tuple[R.Placement, R.
         budget,
         top=1,
         cards_to_come=cards_to_come,
+        totals=state.totals,
     )
     best = result.plays[0]
     return best.placement, best.tent

@@ -11,7 +11,6 @@ import itertools
 import random
 
 import pytest
-
 from campsolver.solver.campsite import rules as R
 from campsolver.solver.campsite.best_round import best_round
 from campsolver.solver.campsite.evaluate import best_turn_search
