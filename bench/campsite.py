@@ -194,9 +194,11 @@ def head_to_head(seats: int, games: int) -> dict:
     }
 
 
-def solo_vs_best(n: int) -> dict:
-    """Solo round (7 turns, known order): the hint policy's score vs the beam search's best and the proven bound."""
+def solo_vs_best(n: int, turns: int = R.TURNS_PER_ROUND, limit_s: float = 20.0) -> dict:
+    """Solo round of `turns` turns with a known order: the hint policy's score against the best round found by
+    `best_round` (proven optimal when its proof is EXACT) and its proven bound."""
     hint_scores, best_scores, bounds = [], [], []
+    proven = 0
     for seed in range(n):
         order = list(R.default_deck())
         random.Random(9000 + seed).shuffle(order)
@@ -204,10 +206,8 @@ def solo_vs_best(n: int) -> dict:
         hand = list(order[2:5])
         tokens = set(R.Token)
         drawn = 5
-        for turn in range(R.TURNS_PER_ROUND):
-            result = hints.hint(
-                table, hand, tokens, 0, 1, order, Budget(10), top=1, cards_to_come=R.TURNS_PER_ROUND - turn - 1
-            )
+        for turn in range(turns):
+            result = hints.hint(table, hand, tokens, 0, 1, order, Budget(10), top=1, cards_to_come=turns - turn - 1)
             best = result.plays[0]
             table = table.place(best.placement).pitch(best.tent)
             hand.remove(best.placement.card)
@@ -215,15 +215,20 @@ def solo_vs_best(n: int) -> dict:
             drawn += 1
             tokens.discard(best.tent.token)
         hint_scores.append(R.player_scores(table, 1)[0])
-        found = rounds.best_round(order, R.TURNS_PER_ROUND, Budget(20))
+        found = rounds.best_round(order, turns, Budget(limit_s))
+        proven += found.proof is Proof.EXACT
         best_scores.append(found.score)
         bounds.append(found.bound)
     return {
+        "turns": turns,
         "n": n,
+        "optimum_proven": proven,
         "hint_mean": sum(hint_scores) / n,
         "best_found_mean": sum(best_scores) / n,
         "bound_mean": sum(bounds) / n,
         "hint_over_best_found": sum(hint_scores) / max(sum(best_scores), 1),
+        "hint_over_bound": sum(hint_scores) / max(sum(bounds), 1),
+        "load_1min": os.getloadavg()[0],
     }
 
 
@@ -263,11 +268,17 @@ def overruns(n: int) -> dict:
             over.append(max(time.monotonic() - started - limit, 0.0))
         order = list(R.default_deck())
         random.Random(seed).shuffle(order)
-        budget = Budget(0.5)
-        started = time.monotonic()
-        rounds.best_round(order, 7, budget)
-        over.append(max(time.monotonic() - started - 0.5, 0.0))
-    return {"solves": len(over), "p50_over_ms": percentile(over, 50) * 1000, "p99_over_ms": percentile(over, 99) * 1000}
+        for limit, turns in ((0.5, 7), (2.0, 3)):  # the beam warm start, then the branch and bound interrupted
+            budget = Budget(limit)
+            started = time.monotonic()
+            rounds.best_round(order, turns, budget)
+            over.append(max(time.monotonic() - started - limit, 0.0))
+    return {
+        "solves": len(over),
+        "p50_over_ms": percentile(over, 50) * 1000,
+        "p99_over_ms": percentile(over, 99) * 1000,
+        "max_over_ms": max(over) * 1000,
+    }
 
 
 def _cpsat_or_interrupt(table, hand, tokens, budget):
@@ -284,7 +295,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--games2", type=int, default=None)
     parser.add_argument("--games4", type=int, default=None)
-    parser.add_argument("--only", choices=["round"], default=None, help="run one table only")
+    parser.add_argument("--only", choices=["round", "h2h", "speed", "solo"], default=None, help="run one table only")
     parser.add_argument("--rounds", type=int, default=20, help="seeded deck orders per round length")
     args = parser.parse_args(argv)
     if args.only == "round":
@@ -293,6 +304,32 @@ def main(argv: list[str] | None = None) -> None:
         ]
         print_table("best solo round (known order), 30 s limit", table)
         write_json("campsite_round", {"best_round": table})
+        return
+    if args.only == "solo":
+        table = [solo_vs_best(args.rounds, 2, 30.0), solo_vs_best(max(args.rounds // 2, 1), R.TURNS_PER_ROUND, 30.0)]
+        print_table("solo round: hint policy vs the best round (proven optimal when EXACT) and its bound", table)
+        write_json("campsite_solo", {"solo": table})
+        return
+    if args.only == "speed":
+        speed = {
+            "best_turn": [bench_best_turn(20, cards) for cards in (10, 25)],
+            "hint_latency": [hint_latency(20)],
+            "overruns": [overruns(10)],
+        }
+        for rows in speed.values():
+            for row in rows:
+                row["load_1min"] = os.getloadavg()[0]
+        print_table("best turn: exact enumeration vs CP-SAT (ms)", speed["best_turn"])
+        print_table("hint latency", speed["hint_latency"])
+        print_table("time-limit overruns", speed["overruns"])
+        write_json("campsite_speed", speed)
+        return
+    if args.only == "h2h":
+        table = [head_to_head(2, args.games2 or 48), head_to_head(4, args.games4 or 48)]
+        for row in table:
+            row["load_1min"] = os.getloadavg()[0]
+        print_table("hint vs greedy (hint in one seat, rotated)", table)
+        write_json("campsite_h2h", {"head_to_head": table})
         return
     quick = args.quick
     results: dict = {}
@@ -307,7 +344,7 @@ def main(argv: list[str] | None = None) -> None:
     print_table("hint latency", results["hint_latency"])
     results["overruns"] = [overruns(3 if quick else 6)]
     print_table("time-limit overruns", results["overruns"])
-    results["solo"] = [solo_vs_best(2 if quick else 4)]
+    results["solo"] = [solo_vs_best(2 if quick else 4, 2, 30.0), solo_vs_best(2 if quick else 4)]
     print_table("solo round: hint policy vs best found (beam) and bound", results["solo"])
     games2 = args.games2 if args.games2 is not None else (4 if quick else 24)
     games4 = args.games4 if args.games4 is not None else (4 if quick else 12)
