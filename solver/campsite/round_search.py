@@ -397,62 +397,96 @@ class _Search:
         # Per token, the squares best first (to find the best one a placement leaves untouched).
         ranked = [sorted(range(len(base)), key=lambda i, t=t: -base[i][2][t]) for t in range(count)]
         potential = self.cell_potentials(top, hand, 1)
-        for number, (_index, picture, (row, col)) in enumerate(self.children(top, hand)):
-            if number % (NODE_STRIDE * 8) == 0 and self.budget.expired():
-                self.stopped = True
-                return
-            self.leaves += 1
-            card = picture.card
-            overlay = {
-                (row + dr, col + dc): Sq(coloured, card.mask if coloured else 0, card.fair_weather, depth + 1)
-                for (dr, dc), coloured in picture.squares
-            }
-            height, width = (3, 2) if picture.rotation % 2 else (2, 3)
-            reach = {(r, c) for r in range(row - 1, row + height + 1) for c in range(col - 1, col + width + 1)}
-            # First a bound without scoring: squares in reach at most their potential with one card to come.
-            rough = []
-            for t in range(count):
-                best_here = max((potential[cell][t] for cell in reach if cell in potential), default=0)
-                for i in ranked[t]:
-                    if base[i][0] not in reach:
-                        best_here = max(best_here, base[i][2][t])
-                        break
-                rough.append(best_here)
-            rough.sort(reverse=True)
-            if sum(rough[: self.turns]) <= self.best:
+        by_shape: dict[int, list[Picture]] = {0: [], 1: []}
+        seen_cards = set()
+        for index in hand:
+            if self.order[index] not in seen_cards:
+                seen_cards.add(self.order[index])
+                for picture in self.pictures[index]:
+                    by_shape[picture.rotation % 2].append(picture)
+        number = 0
+        for shape, shape_pictures in by_shape.items():
+            if not shape_pictures:
                 continue
-            changed = []
-            for cell in reach:
-                sq = overlay.get(cell) or top.get(cell)
-                if sq is None or sq.coloured:
+            height, width = (3, 2) if shape else (2, 3)
+            for row, col in sorted(legal_anchors(top, shape)):
+                number += 1
+                if number % NODE_STRIDE == 0 and self.budget.expired():
+                    self.stopped = True
+                    return
+                self.leaves += len(shape_pictures)
+                reach = {(r, c) for r in range(row - 1, row + height + 1) for c in range(col - 1, col + width + 1)}
+                # Each token's best square the card leaves alone, then a bound without scoring: squares in reach
+                # at most their potential with one card to come (shared by every card of this outline here).
+                outside = []
+                for t in range(count):
+                    best_out = 0
+                    for i in ranked[t]:
+                        if base[i][0] not in reach:
+                            best_out = base[i][2][t]
+                            break
+                    outside.append(best_out)
+                rough = sorted(
+                    (
+                        max(outside[t], max((potential[cell][t] for cell in reach if cell in potential), default=0))
+                        for t in range(count)
+                    ),
+                    reverse=True,
+                )
+                if sum(rough[: self.turns]) <= self.best:
                     continue
-                counts, seen, fair, _ = around_over(top, overlay, cell)
-                factor = FAIR_WEATHER_FACTOR if fair else 1
-                values = [
-                    factor * (_POPCOUNT[seen] if token is Token.WILDERNESS else counts[int(token)])
-                    for token in self.tokens
-                ]
-                changed.append((cell, sq.time, values))
-            quick = []
-            for t in range(count):
-                best_here = max((v[2][t] for v in changed), default=0)
-                for i in ranked[t]:
-                    if base[i][0] not in reach:
-                        best_here = max(best_here, base[i][2][t])
-                        break
-                quick.append(best_here)
-            quick.sort(reverse=True)
-            if sum(quick[: self.turns]) <= self.best:
+                kept = None
+                for picture in shape_pictures:
+                    self.score_last(top, picture, row, col, reach, outside, depth, plays, base, count, kept)
+                    if kept is None:
+                        kept = [v for v in base if v[0] not in reach]
+
+    def score_last(
+        self,
+        top: dict[Cell, Sq],
+        picture: Picture,
+        row: int,
+        col: int,
+        reach: set[Cell],
+        outside: list[int],
+        depth: int,
+        plays: list[Placement],
+        base: list[tuple[Cell, int, list[int]]],
+        count: int,
+        kept: list[tuple[Cell, int, list[int]]] | None,
+    ) -> None:
+        """Score one last placement exactly (squares in reach rescored; the tents' best assignment if it can win)."""
+        card = picture.card
+        overlay = {
+            (row + dr, col + dc): Sq(coloured, card.mask if coloured else 0, card.fair_weather, depth + 1)
+            for (dr, dc), coloured in picture.squares
+        }
+        changed = []
+        for cell in reach:
+            sq = overlay.get(cell) or top.get(cell)
+            if sq is None or sq.coloured:
                 continue
-            values = [v for v in base if v[0] not in reach] + changed
-            total = best_tents(values, count, self.turns)
-            if total > self.best:
-                self.best = total
-                self.best_plays = [*plays, Placement(card, row, col, picture.rotation)]
-                final = dict(top)
-                final.update(overlay)
-                self.best_top = final
-                self.budget.report(best=self.best, depth=len(self.best_plays))
+            counts, seen, fair, _ = around_over(top, overlay, cell)
+            factor = FAIR_WEATHER_FACTOR if fair else 1
+            values = [
+                factor * (_POPCOUNT[seen] if token is Token.WILDERNESS else counts[int(token)]) for token in self.tokens
+            ]
+            changed.append((cell, sq.time, values))
+        quick = sorted(
+            (max(outside[t], max((v[2][t] for v in changed), default=0)) for t in range(count)), reverse=True
+        )
+        if sum(quick[: self.turns]) <= self.best:
+            return
+        if kept is None:
+            kept = [v for v in base if v[0] not in reach]
+        total = best_tents(kept + changed, count, self.turns)
+        if total > self.best:
+            self.best = total
+            self.best_plays = [*plays, Placement(card, row, col, picture.rotation)]
+            final = dict(top)
+            final.update(overlay)
+            self.best_top = final
+            self.budget.report(best=self.best, depth=len(self.best_plays))
 
 
 def around_over(top: dict[Cell, Sq], overlay: dict[Cell, Sq], cell: Cell) -> tuple[list[int], int, bool, int]:
