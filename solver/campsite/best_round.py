@@ -143,7 +143,7 @@ def best_round(
             else f"interrupted after {search.evaluated} of {search.total} placements: best found, not proven"
         )
         return RoundResult([(play.placement, play.tent)], play.score, bound, proof, after, search.interrupted, note)
-    beam_result = _beam(order, turns, start, budget.sub_budget(BEAM_SHARE) if exact else budget, bound)
+    beam_result = _beam(order, turns, start, budget.sub_budget(BEAM_SHARE) if exact else budget, bound, budget)
     if not exact or budget.expired():
         return beam_result
     incumbent = beam_result.score if beam_result.plays else -1
@@ -175,6 +175,33 @@ def best_round(
     )
 
 
+def _finish(order: Sequence[Card], turns: int, node: _Node, budget: Budget) -> _Node | None:
+    """Complete a partial round with the hint's best play each turn (None if the budget runs out first)."""
+    while len(node.plays) < turns:
+        if budget.expired():
+            return None
+        future = hints.future_model(list(order[node.drawn :]), turns - len(node.plays) - 1)
+        ranked = hints.rank_plays(node.table, node.hand, node.tokens, 0, 1, future, budget, margin=False, top=1)
+        if ranked.interrupted or not ranked.plays:
+            return None
+        play = ranked.plays[0]
+        hand = list(node.hand)
+        hand.remove(play.placement.card)
+        drawn = node.drawn
+        if drawn < len(order):
+            hand.append(order[drawn])
+            drawn += 1
+        node = _Node(
+            node.table.place(play.placement).pitch(play.tent),
+            tuple(hand),
+            drawn,
+            node.tokens - {play.tent.token},
+            (*node.plays, (play.placement, play.tent)),
+            0.0,
+        )
+    return node
+
+
 def _replay(order: Sequence[Card], search: round_search.RoundSearch, table: Table) -> tuple[list, Table]:
     """The branch and bound's placements and tents as a turn-by-turn sequence, each step checked by the rules model."""
     by_turn = {turn: (token, cell) for token, cell, turn in search.tents}
@@ -187,8 +214,12 @@ def _replay(order: Sequence[Card], search: round_search.RoundSearch, table: Tabl
     return plays, table
 
 
-def _beam(order: Sequence[Card], turns: int, start: _Node, budget: Budget, bound: int) -> RoundResult:
-    """Beam search over whole turns: the warm start (and the answer when the exact search is not asked for)."""
+def _beam(
+    order: Sequence[Card], turns: int, start: _Node, budget: Budget, bound: int, finish: Budget | None = None
+) -> RoundResult:
+    """Beam search over whole turns: the warm start (and the answer when the exact search is not asked for).
+    When its budget runs out mid-round, the most promising partial round is finished one best hint a turn within
+    `finish` (the caller's whole budget), so a loaded machine still gets a warm start."""
     table = start.table
     beam = [start]
     interrupted = False
@@ -241,6 +272,9 @@ def _beam(order: Sequence[Card], turns: int, start: _Node, budget: Budget, bound
             if len(beam) == BEAM_WIDTH:
                 break
     complete = [n for n in beam if len(n.plays) == turns]
+    if not complete and beam and finish is not None:
+        finished = _finish(order, turns, max(beam, key=lambda n: (len(n.plays), n.estimate)), finish)
+        complete = [finished] if finished is not None else []
     if not complete:
         return RoundResult([], 0, bound, Proof.HEURISTIC, table, True, "the budget ran out before a whole round")
     best = max(complete, key=lambda n: player_scores(n.table, 1)[0])
