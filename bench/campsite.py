@@ -7,11 +7,13 @@
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import random
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from campsolver.solver.campsite import best_round as rounds
 from campsolver.solver.campsite import best_turn as cpsat_turn
@@ -167,9 +169,10 @@ def play(players: list[Policy], seed: int) -> list[int]:
     return list(state.totals)
 
 
-def head_to_head(seats: int, games: int) -> dict:
+def head_to_head(seats: int, games: int, log: str | None = None) -> dict:
     """The hint policy in one seat (rotated), greedy in the others; a win is a strictly highest total, a tie for
-    first counts 1/k."""
+    first counts 1/k. With `log`, each game's totals are appended there as it ends (a long run can be cut short and
+    summarised with `summarise_games`)."""
     wins = 0.0
     margins = []
     for game in range(games):
@@ -182,6 +185,15 @@ def head_to_head(seats: int, games: int) -> dict:
         if hint_seat in leaders:
             wins += 1 / len(leaders)
         margins.append(totals[hint_seat] - max(t for i, t in enumerate(totals) if i != hint_seat))
+        if log is not None:
+            with open(log, "a") as handle:
+                entry = {"seats": seats, "game": game, "hint_seat": hint_seat, "totals": totals}
+                handle.write(json.dumps(entry) + "\n")
+    return _h2h_row(seats, wins, margins)
+
+
+def _h2h_row(seats: int, wins: float, margins: list[float]) -> dict:
+    games = len(margins)
     low, high = wilson(wins, games)
     mean = sum(margins) / games
     sd = math.sqrt(sum((m - mean) ** 2 for m in margins) / max(games - 1, 1))
@@ -195,6 +207,26 @@ def head_to_head(seats: int, games: int) -> dict:
         "mean_margin": mean,
         "margin_ci95": 1.96 * sd / math.sqrt(games),
     }
+
+
+def summarise_games(log: str) -> list[dict]:
+    """Head-to-head rows from a game log written by `head_to_head` (however many games it holds)."""
+    rows = []
+    games: dict[int, list[dict]] = {}
+    with open(log) as handle:
+        for line in handle:
+            entry = json.loads(line)
+            games.setdefault(entry["seats"], []).append(entry)
+    for seats, entries in sorted(games.items()):
+        wins = 0.0
+        margins = []
+        for entry in entries:
+            totals, seat = entry["totals"], entry["hint_seat"]
+            leaders = [i for i, t in enumerate(totals) if t == max(totals)]
+            wins += 1 / len(leaders) if seat in leaders else 0.0
+            margins.append(totals[seat] - max(t for i, t in enumerate(totals) if i != seat))
+        rows.append(_h2h_row(seats, wins, margins))
+    return rows
 
 
 def solo_vs_best(n: int, turns: int = R.TURNS_PER_ROUND, limit_s: float = 20.0) -> dict:
@@ -330,7 +362,8 @@ def main(argv: list[str] | None = None) -> None:
         write_json("campsite_speed", speed)
         return
     if args.only == "h2h":
-        table = [head_to_head(2, args.games2 or 48), head_to_head(4, args.games4 or 48)]
+        log = str(Path(__file__).parent / "results" / "campsite_h2h_games.jsonl")
+        table = [head_to_head(4, args.games4 or 48, log), head_to_head(2, args.games2 or 48, log)]
         for row in table:
             row["load_1min"] = os.getloadavg()[0]
         print_table("hint vs greedy (hint in one seat, rotated)", table)
