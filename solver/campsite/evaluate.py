@@ -121,9 +121,10 @@ class TurnEvaluator:
 
     def effect(self, placement: Placement) -> PlacementEffect:
         card = placement.card
+        coloured_square = Square(-1, True, card.mask, card.fair_weather)
+        empty_square = Square(-1, False, 0, card.fair_weather)
         top = {
-            cell: Square(-1, coloured, card.mask if coloured else 0, card.fair_weather)
-            for cell, coloured in placement.squares().items()
+            cell: coloured_square if coloured else empty_square for cell, coloured in placement.squares().items()
         }
         footprint = frozenset(top)
         # The card's rectangle grown by one square on every side (a card is a full 2 x 3 or 3 x 2 rectangle).
