@@ -169,13 +169,13 @@ def play(players: list[Policy], seed: int) -> list[int]:
     return list(state.totals)
 
 
-def head_to_head(seats: int, games: int, log: str | None = None) -> dict:
+def head_to_head(seats: int, games: int, log: str | None = None, first: int = 0) -> dict:
     """The hint policy in one seat (rotated), greedy in the others; a win is a strictly highest total, a tie for
     first counts 1/k. With `log`, each game's totals are appended there as it ends (a long run can be cut short and
-    summarised with `summarise_games`)."""
+    summarised with `summarise_games`); `first` continues a run (games first..first+games-1)."""
     wins = 0.0
     margins = []
-    for game in range(games):
+    for game in range(first, first + games):
         hint_seat = game % seats
         policies: list[Policy] = [greedy_policy] * seats
         policies[hint_seat] = hint_policy
@@ -330,6 +330,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--games2", type=int, default=None)
     parser.add_argument("--games4", type=int, default=None)
+    parser.add_argument("--first-game", type=int, default=0, help="continue a head-to-head log from this game")
     parser.add_argument("--only", choices=["round", "h2h", "speed", "solo"], default=None, help="run one table only")
     parser.add_argument("--rounds", type=int, default=20, help="seeded deck orders per round length")
     args = parser.parse_args(argv)
@@ -363,7 +364,10 @@ def main(argv: list[str] | None = None) -> None:
         return
     if args.only == "h2h":
         log = str(Path(__file__).parent / "results" / "campsite_h2h_games.jsonl")
-        table = [head_to_head(4, args.games4 or 48, log), head_to_head(2, args.games2 or 48, log)]
+        first = args.first_game
+        table = [head_to_head(4, args.games4 or 48, log, first), head_to_head(2, args.games2 or 48, log, first)]
+        if first:
+            table = summarise_games(log)  # every game in the log, this run's and the earlier ones
         for row in table:
             row["load_1min"] = os.getloadavg()[0]
         print_table("hint vs greedy (hint in one seat, rotated)", table)
