@@ -280,9 +280,12 @@ class _Search:
     def future_cards(self, hand: tuple[int, ...], drawn: int, left: int) -> list[int]:
         return list(hand) + list(range(drawn, min(len(self.order), drawn + left - 1)))
 
-    def cell_potentials(self, top: dict[Cell, Sq], hand: tuple[int, ...], left: int) -> dict[Cell, list[int]]:
+    def cell_potentials(
+        self, top: dict[Cell, Sq], hand: tuple[int, ...], left: int
+    ) -> tuple[dict[Cell, list[int]], list[int]]:
         """Per visible empty or bare square next to the table: each token's most points with `left` of the hand's
-        cards still to come (the same reasoning as `node_bound`)."""
+        cards still to come (the same reasoning as `node_bound`); and the most for a square no card is around yet
+        (a new card's empty square two squares out from the table)."""
         cards = [self.order[i] for i in hand]
         sizes = {t: sorted((len(c.pattern) for c in cards if c.mask >> t & 1), reverse=True) for t in range(6)}
         future = [sum(sizes[t][:left]) for t in range(TERRAIN_COUNT)]
@@ -305,7 +308,17 @@ class _Search:
                     t = int(token)
                     values.append(factor * min(TERRAIN_CAP, counts[t] + min(open_squares, future[t])))
             potentials[cell] = values
-        return potentials
+        bare_factor = FAIR_WEATHER_FACTOR if fair_to_come else 1
+        bare = [
+            bare_factor
+            * (
+                min(WILDERNESS_CAP, _POPCOUNT[future_terrains])
+                if token is Token.WILDERNESS
+                else min(TERRAIN_CAP, future[int(token)])
+            )
+            for token in self.tokens
+        ]
+        return potentials, bare
 
     def node_bound(self, top: dict[Cell, Sq], hand: tuple[int, ...], drawn: int, left: int) -> int:
         cards = [self.order[i] for i in self.future_cards(hand, drawn, left)]
@@ -397,7 +410,7 @@ class _Search:
         base = final_values(top, self.tokens)
         # Per token, the squares best first (to find the best one a placement leaves untouched).
         ranked = [sorted(range(len(base)), key=lambda i, t=t: -base[i][2][t]) for t in range(count)]
-        potential = self.cell_potentials(top, hand, 1)
+        potential, bare = self.cell_potentials(top, hand, 1)
         by_shape: dict[int, list[Picture]] = {0: [], 1: []}
         seen_cards = set()
         for index in hand:
@@ -427,7 +440,7 @@ class _Search:
                     outside.append(best_out)
                 rough = sorted(
                     (
-                        max(outside[t], max((potential[cell][t] for cell in reach if cell in potential), default=0))
+                        max(outside[t], max(potential.get(cell, bare)[t] for cell in reach))
                         for t in range(count)
                     ),
                     reverse=True,
