@@ -330,18 +330,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--games2", type=int, default=None)
     parser.add_argument("--games4", type=int, default=None)
+    parser.add_argument("--turns", default="2,3,7", help="round lengths of the round table")
     parser.add_argument("--first-game", type=int, default=0, help="continue a head-to-head log from this game")
     parser.add_argument("--only", choices=["round", "h2h", "speed", "solo"], default=None, help="run one table only")
     parser.add_argument("--rounds", type=int, default=20, help="seeded deck orders per round length")
     args = parser.parse_args(argv)
     if args.only == "round":
-        table = [
-            bench_best_round(args.rounds, 2, 30.0),
-            bench_best_round(max(args.rounds // 2, 1), 3, 30.0),
-            bench_best_round(args.rounds, R.TURNS_PER_ROUND, 30.0),
-        ]
+        lengths = [int(t) for t in args.turns.split(",")]
+        table = [bench_best_round(args.rounds if t != 3 else max(args.rounds // 2, 1), t, 30.0) for t in lengths]
         print_table("best solo round (known order), 30 s limit", table)
-        write_json("campsite_round", {"best_round": table})
+        suffix = "" if lengths == [2, 3, 7] else "_" + "_".join(map(str, lengths))
+        write_json("campsite_round" + suffix, {"best_round": table})
         return
     if args.only == "solo":
         table = [solo_vs_best(args.rounds, 2, 30.0), solo_vs_best(max(args.rounds // 2, 1), R.TURNS_PER_ROUND, 30.0)]
