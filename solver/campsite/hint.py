@@ -129,6 +129,8 @@ def rank_plays(
     the rounds already scored (default none), for the opponents' standing."""
     tokens = sorted(set(tokens))
     evaluator = TurnEvaluator(table, max(players, player + 1))
+    if budget.expired():  # the set-up is a few ms of Python: a short limit may be gone already
+        return HintResult([], 0, 0, 0, budget.elapsed(), interrupted=True)
     opponents = [k for k in range(evaluator.players) if k != player]
     tent_future_now = {t: future.tent_future(t.token, s) for t, s in evaluator.tent_surroundings.items()}
     standing = [float(totals[k]) if totals is not None and k < len(totals) else 0.0 for k in range(evaluator.players)]
@@ -145,6 +147,8 @@ def rank_plays(
         ),
         key=lambda item: (-item[0], item[1], item[2]),
     )
+    if budget.expired():
+        return HintResult([], 0, 0, 0, budget.elapsed(), interrupted=True)
     token_values: dict[Surroundings, list[tuple[float, int, Token, int]]] = {}
     heap: list[tuple[float, int, tuple]] = []  # the `top` best so far: (value, -order, details), min first
     counter = 0
