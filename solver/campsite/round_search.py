@@ -268,7 +268,8 @@ class _Search:
         self.hand_size = hand_size
         self.tokens = sorted(set(tokens))
         self.budget = budget
-        self.pictures = [pictures(card) for card in self.order]
+        # Only the cards that can reach the hand this round are ever laid.
+        self.pictures = [pictures(card) for card in self.order[: 2 + hand_size + turns]]
         self.best = -1
         self.best_plays: list[Placement] = []
         self.best_top: dict[Cell, Sq] | None = None
