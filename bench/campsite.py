@@ -7,10 +7,13 @@
 from __future__ import annotations
 
 import argparse
+import json
 import math
+import os
 import random
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from campsolver.solver.campsite import best_round as rounds
 from campsolver.solver.campsite import best_turn as cpsat_turn
@@ -92,24 +95,38 @@ def bench_best_turn(n: int, cards: int) -> dict:
 
 
 def bench_best_round(n: int, turns: int, limit_s: float) -> dict:
-    times, gaps = [], []
+    """Seeded deck orders (seeds 5000..): beam warm start + exact branch and bound; proven share within the limit.
+    Each row is printed as soon as it is done (a long run shows progress)."""
+    times, cpu_times, gaps, proven_times = [], [], [], []
     exact = 0
+    improved = 0
     for seed in range(n):
         order = list(R.default_deck())
         random.Random(5000 + seed).shuffle(order)
         started = time.monotonic()
+        cpu = time.process_time()
         result = rounds.best_round(order, turns, Budget(limit_s))
         times.append(time.monotonic() - started)
-        exact += result.proof in (Proof.EXACT, Proof.OPTIMAL)
+        cpu_times.append(time.process_time() - cpu)
+        if result.proof in (Proof.EXACT, Proof.OPTIMAL):
+            exact += 1
+            proven_times.append(times[-1])
+        improved += "improved" in result.note
         gaps.append(result.bound - result.score)
-    return {
+    row = {
         "turns": turns,
         "n": n,
         "limit_s": limit_s,
         "p50_s": percentile(times, 50),
+        "cpu_p50_s": percentile(cpu_times, 50),
         "proven_share": exact / n,
+        "proven_p50_s": percentile(proven_times, 50) if proven_times else float("nan"),
+        "bb_improved_beam": improved,
         "median_gap_to_bound": percentile(gaps, 50),
+        "load_1min": os.getloadavg()[0],
     }
+    print(row, flush=True)
+    return row
 
 
 # --- policies and games ---------------------------------------------------------------------------------------
@@ -128,6 +145,7 @@ def hint_policy(state: R.CampsiteState, budget: Budget) -> tuple[R.Placement, R.
         budget,
         top=1,
         cards_to_come=cards_to_come,
+        totals=state.totals,
     )
     best = result.plays[0]
     return best.placement, best.tent
@@ -151,12 +169,13 @@ def play(players: list[Policy], seed: int) -> list[int]:
     return list(state.totals)
 
 
-def head_to_head(seats: int, games: int) -> dict:
+def head_to_head(seats: int, games: int, log: str | None = None, first: int = 0) -> dict:
     """The hint policy in one seat (rotated), greedy in the others; a win is a strictly highest total, a tie for
-    first counts 1/k."""
+    first counts 1/k. With `log`, each game's totals are appended there as it ends (a long run can be cut short and
+    summarised with `summarise_games`); `first` continues a run (games first..first+games-1)."""
     wins = 0.0
     margins = []
-    for game in range(games):
+    for game in range(first, first + games):
         hint_seat = game % seats
         policies: list[Policy] = [greedy_policy] * seats
         policies[hint_seat] = hint_policy
@@ -166,6 +185,15 @@ def head_to_head(seats: int, games: int) -> dict:
         if hint_seat in leaders:
             wins += 1 / len(leaders)
         margins.append(totals[hint_seat] - max(t for i, t in enumerate(totals) if i != hint_seat))
+        if log is not None:
+            with open(log, "a") as handle:
+                entry = {"seats": seats, "game": game, "hint_seat": hint_seat, "totals": totals}
+                handle.write(json.dumps(entry) + "\n")
+    return _h2h_row(seats, wins, margins)
+
+
+def _h2h_row(seats: int, wins: float, margins: list[float]) -> dict:
+    games = len(margins)
     low, high = wilson(wins, games)
     mean = sum(margins) / games
     sd = math.sqrt(sum((m - mean) ** 2 for m in margins) / max(games - 1, 1))
@@ -181,9 +209,31 @@ def head_to_head(seats: int, games: int) -> dict:
     }
 
 
-def solo_vs_best(n: int) -> dict:
-    """Solo round (7 turns, known order): the hint policy's score vs the beam search's best and the proven bound."""
+def summarise_games(log: str) -> list[dict]:
+    """Head-to-head rows from a game log written by `head_to_head` (however many games it holds)."""
+    rows = []
+    games: dict[int, list[dict]] = {}
+    with open(log) as handle:
+        for line in handle:
+            entry = json.loads(line)
+            games.setdefault(entry["seats"], []).append(entry)
+    for seats, entries in sorted(games.items()):
+        wins = 0.0
+        margins = []
+        for entry in entries:
+            totals, seat = entry["totals"], entry["hint_seat"]
+            leaders = [i for i, t in enumerate(totals) if t == max(totals)]
+            wins += 1 / len(leaders) if seat in leaders else 0.0
+            margins.append(totals[seat] - max(t for i, t in enumerate(totals) if i != seat))
+        rows.append(_h2h_row(seats, wins, margins))
+    return rows
+
+
+def solo_vs_best(n: int, turns: int = R.TURNS_PER_ROUND, limit_s: float = 20.0) -> dict:
+    """Solo round of `turns` turns with a known order: the hint policy's score against the best round found by
+    `best_round` (proven optimal when its proof is EXACT) and its proven bound."""
     hint_scores, best_scores, bounds = [], [], []
+    proven = 0
     for seed in range(n):
         order = list(R.default_deck())
         random.Random(9000 + seed).shuffle(order)
@@ -191,10 +241,8 @@ def solo_vs_best(n: int) -> dict:
         hand = list(order[2:5])
         tokens = set(R.Token)
         drawn = 5
-        for turn in range(R.TURNS_PER_ROUND):
-            result = hints.hint(
-                table, hand, tokens, 0, 1, order, Budget(10), top=1, cards_to_come=R.TURNS_PER_ROUND - turn - 1
-            )
+        for turn in range(turns):
+            result = hints.hint(table, hand, tokens, 0, 1, order, Budget(10), top=1, cards_to_come=turns - turn - 1)
             best = result.plays[0]
             table = table.place(best.placement).pitch(best.tent)
             hand.remove(best.placement.card)
@@ -202,15 +250,20 @@ def solo_vs_best(n: int) -> dict:
             drawn += 1
             tokens.discard(best.tent.token)
         hint_scores.append(R.player_scores(table, 1)[0])
-        found = rounds.best_round(order, R.TURNS_PER_ROUND, Budget(20))
+        found = rounds.best_round(order, turns, Budget(limit_s))
+        proven += found.proof is Proof.EXACT
         best_scores.append(found.score)
         bounds.append(found.bound)
     return {
+        "turns": turns,
         "n": n,
+        "optimum_proven": proven,
         "hint_mean": sum(hint_scores) / n,
         "best_found_mean": sum(best_scores) / n,
         "bound_mean": sum(bounds) / n,
         "hint_over_best_found": sum(hint_scores) / max(sum(best_scores), 1),
+        "hint_over_bound": sum(hint_scores) / max(sum(bounds), 1),
+        "load_1min": os.getloadavg()[0],
     }
 
 
@@ -234,8 +287,9 @@ def hint_latency(n: int) -> dict:
 
 
 def overruns(n: int) -> dict:
-    """Time over the limit for solves given limits shorter than they need (hint, exact max, CP-SAT max, round)."""
-    over = []
+    """Time over the limit for solves given limits shorter than they need (hint, exact max, CP-SAT max, rounds),
+    with the worst case per kind."""
+    over: dict[str, list[float]] = {}
     for seed in range(n):
         table, hand, tokens = seeded_table(4000 + seed, 25)
         for limit, kind in ((0.05, "hint"), (0.05, "exact"), (0.5, "cp-sat")):
@@ -247,14 +301,22 @@ def overruns(n: int) -> dict:
                 best_turn_search(table, hand, tokens, 0, 2, budget)
             else:
                 _cpsat_or_interrupt(table, hand, tokens, budget)
-            over.append(max(time.monotonic() - started - limit, 0.0))
+            over.setdefault(kind, []).append(max(time.monotonic() - started - limit, 0.0))
         order = list(R.default_deck())
         random.Random(seed).shuffle(order)
-        budget = Budget(0.5)
-        started = time.monotonic()
-        rounds.best_round(order, 7, budget)
-        over.append(max(time.monotonic() - started - 0.5, 0.0))
-    return {"solves": len(over), "p50_over_ms": percentile(over, 50) * 1000, "p99_over_ms": percentile(over, 99) * 1000}
+        for limit, turns in ((0.5, 7), (2.0, 3)):  # the beam warm start, then the branch and bound interrupted
+            budget = Budget(limit)
+            started = time.monotonic()
+            rounds.best_round(order, turns, budget)
+            over.setdefault(f"round{turns}", []).append(max(time.monotonic() - started - limit, 0.0))
+    every = [x for values in over.values() for x in values]
+    return {
+        "solves": len(every),
+        "p50_over_ms": percentile(every, 50) * 1000,
+        "p99_over_ms": percentile(every, 99) * 1000,
+        "max_over_ms": max(every) * 1000,
+        **{f"max_{kind}_ms": max(values) * 1000 for kind, values in over.items()},
+    }
 
 
 def _cpsat_or_interrupt(table, hand, tokens, budget):
@@ -271,7 +333,48 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--games2", type=int, default=None)
     parser.add_argument("--games4", type=int, default=None)
+    parser.add_argument("--turns", default="2,3,7", help="round lengths of the round table")
+    parser.add_argument("--first-game", type=int, default=0, help="continue a head-to-head log from this game")
+    parser.add_argument("--only", choices=["round", "h2h", "speed", "solo"], default=None, help="run one table only")
+    parser.add_argument("--rounds", type=int, default=20, help="seeded deck orders per round length")
     args = parser.parse_args(argv)
+    if args.only == "round":
+        lengths = [int(t) for t in args.turns.split(",")]
+        table = [bench_best_round(args.rounds if t != 3 else max(args.rounds // 2, 1), t, 30.0) for t in lengths]
+        print_table("best solo round (known order), 30 s limit", table)
+        suffix = "" if lengths == [2, 3, 7] else "_" + "_".join(map(str, lengths))
+        write_json("campsite_round" + suffix, {"best_round": table})
+        return
+    if args.only == "solo":
+        table = [solo_vs_best(args.rounds, 2, 30.0), solo_vs_best(max(args.rounds // 2, 1), R.TURNS_PER_ROUND, 30.0)]
+        print_table("solo round: hint policy vs the best round (proven optimal when EXACT) and its bound", table)
+        write_json("campsite_solo", {"solo": table})
+        return
+    if args.only == "speed":
+        speed = {
+            "best_turn": [bench_best_turn(20, cards) for cards in (10, 25)],
+            "hint_latency": [hint_latency(20)],
+            "overruns": [overruns(10)],
+        }
+        for rows in speed.values():
+            for row in rows:
+                row["load_1min"] = os.getloadavg()[0]
+        print_table("best turn: exact enumeration vs CP-SAT (ms)", speed["best_turn"])
+        print_table("hint latency", speed["hint_latency"])
+        print_table("time-limit overruns", speed["overruns"])
+        write_json("campsite_speed", speed)
+        return
+    if args.only == "h2h":
+        log = str(Path(__file__).parent / "results" / "campsite_h2h_games.jsonl")
+        first = args.first_game
+        table = [head_to_head(4, args.games4 or 48, log, first), head_to_head(2, args.games2 or 48, log, first)]
+        if first:
+            table = summarise_games(log)  # every game in the log, this run's and the earlier ones
+        for row in table:
+            row["load_1min"] = os.getloadavg()[0]
+        print_table("hint vs greedy (hint in one seat, rotated)", table)
+        write_json("campsite_h2h", {"head_to_head": table})
+        return
     quick = args.quick
     results: dict = {}
     results["best_turn"] = [bench_best_turn(5 if quick else 10, cards) for cards in (10, 25)]
@@ -285,7 +388,7 @@ def main(argv: list[str] | None = None) -> None:
     print_table("hint latency", results["hint_latency"])
     results["overruns"] = [overruns(3 if quick else 6)]
     print_table("time-limit overruns", results["overruns"])
-    results["solo"] = [solo_vs_best(2 if quick else 4)]
+    results["solo"] = [solo_vs_best(2 if quick else 4, 2, 30.0), solo_vs_best(2 if quick else 4)]
     print_table("solo round: hint policy vs best found (beam) and bound", results["solo"])
     games2 = args.games2 if args.games2 is not None else (4 if quick else 24)
     games4 = args.games4 if args.games4 is not None else (4 if quick else 12)

@@ -372,7 +372,7 @@ def _max_round(request: pb.CampsiteServiceMaxScoreRequest, budget: Budget) -> pb
         len(order) >= needed, "round.order", f"{turns} turns need at least {needed} cards (2 starting, a hand of 3)"
     )
     require(
-        request.method != pb.CAMPSITE_MAX_METHOD_CP_SAT, "method", "the best round has no CP-SAT model yet: use EXACT"
+        request.method != pb.CAMPSITE_MAX_METHOD_CP_SAT, "method", "no CP-SAT round model: use EXACT"
     )
     result = rounds.best_round(order, turns, budget)
     return pb.CampsiteServiceMaxScoreResponse(
@@ -385,7 +385,7 @@ def _max_round(request: pb.CampsiteServiceMaxScoreRequest, budget: Budget) -> pb
         stats=common_pb2.SolveStats(
             wall_time_seconds=budget.elapsed(),
             bound=float(result.bound),
-            method="exact enumeration" if turns == 1 else "beam search + bound",
+            method="exact enumeration" if turns == 1 else "beam search + exact branch and bound",
             interrupted=result.interrupted,
         ),
     )

@@ -5,13 +5,17 @@ order[0], order[1] are the starting cards, order[2..4] the hand, and after each 
 What is proven, and where:
 - A single turn is solved exactly (every play enumerated): proof EXACT.
 - Longer rounds: a beam search over whole turns (plays ranked by immediate gain plus the hint's future estimate)
-  gives a legal sequence and its score, and a proven upper bound says how far it can be from optimal: each tent
-  scores at most 2 x min(8, squares featuring its terrain among the cards that can be on the table by the end)
-  (Wilderness: 2 x min(6, terrains on those cards)), summed over the best `turns` distinct tokens. Proof
-  EXACT only when the sequence reaches that bound, otherwise FEASIBLE_WITH_BOUND.
+  gives a legal sequence (the warm start), then the exact branch and bound of `round_search` looks for a better
+  one over every legal placement sequence (tents assigned at the leaves, see its docstring). When the branch and
+  bound finishes, the best sequence is proven optimal: proof EXACT. When the budget runs out first, the best found
+  is returned with a proven upper bound (FEASIBLE_WITH_BOUND): the smaller of the branch and bound's root bound
+  and the per-token bound below.
+- Per-token bound: each tent scores at most 2 x min(8, squares featuring its terrain among the cards that can be on
+  the table by the end) (Wilderness: 2 x min(6, terrains on those cards)), summed over the best `turns` tokens.
 - The window: every card of a round lies within the starting cards' bounding box grown by 3 squares per turn in
   every direction (a card must touch the cards already laid and reaches at most 3 squares beyond them), so every
-  play, optimal or not, is inside it; the search enumerates all legal placements, which lie there.
+  play, optimal or not, is inside it; both searches enumerate all legal placements, which lie there, so no play
+  is cut.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from campsolver.solver.campsite import hint as hints
+from campsolver.solver.campsite import round_search
 from campsolver.solver.campsite.evaluate import best_turn_search
 from campsolver.solver.campsite.rules import (
     ALL_TOKENS,
@@ -44,6 +49,8 @@ from campsolver.solver.core.proof import Proof
 BEAM_WIDTH = 8
 #: Plays expanded per state.
 EXPANSIONS = 6
+#: Share of the budget the beam search (the warm start) may use before the exact branch and bound.
+BEAM_SHARE = 0.35
 
 
 @dataclass
@@ -55,25 +62,34 @@ class RoundResult:
     table: Table
     interrupted: bool
     note: str
+    nodes: int = 0  # branch-and-bound nodes searched
 
 
-def round_cards(order: Sequence[Card], turns: int) -> int:
-    return STARTING_CARDS + HAND_SIZE + turns - 1
+def round_cards(order: Sequence[Card], turns: int, hand_size: int = HAND_SIZE) -> int:
+    return STARTING_CARDS + hand_size + turns - 1
 
 
-def check_order(order: Sequence[Card], turns: int) -> None:
+def check_order(order: Sequence[Card], turns: int, hand_size: int = HAND_SIZE, tokens: int = len(ALL_TOKENS)) -> None:
     if not 1 <= turns <= TURNS_PER_ROUND:
         raise IllegalMove(f"a round has 1 to {TURNS_PER_ROUND} turns")
-    needed = STARTING_CARDS + max(HAND_SIZE, turns)
+    if not 1 <= hand_size <= HAND_SIZE:
+        raise IllegalMove(f"a hand holds 1 to {HAND_SIZE} cards")
+    if tokens < turns:
+        raise IllegalMove(f"{turns} turns need {turns} tokens")
+    needed = STARTING_CARDS + max(hand_size, turns)
     if len(order) < needed:
-        raise IllegalMove(f"{turns} turns need at least {needed} cards (2 starting, a hand of 3, one card a turn)")
+        raise IllegalMove(
+            f"{turns} turns need at least {needed} cards (2 starting, a hand of {hand_size}, one card a turn)"
+        )
 
 
-def upper_bound(order: Sequence[Card], turns: int) -> int:
+def upper_bound(
+    order: Sequence[Card], turns: int, hand_size: int = HAND_SIZE, tokens: Sequence[Token] = ALL_TOKENS
+) -> int:
     """A proven bound on the round score (see the module docstring)."""
-    cards = list(order[: min(len(order), round_cards(order, turns))])
+    cards = list(order[: min(len(order), round_cards(order, turns, hand_size))])
     per_token = []
-    for token in ALL_TOKENS:
+    for token in sorted(set(tokens)):
         if token is Token.WILDERNESS:
             seen = 0
             for card in cards:
@@ -97,13 +113,25 @@ class _Node:
     estimate: float
 
 
-def best_round(order: Sequence[Card], turns: int, budget: Budget) -> RoundResult:
-    check_order(order, turns)
+def best_round(
+    order: Sequence[Card],
+    turns: int,
+    budget: Budget,
+    *,
+    hand_size: int = HAND_SIZE,
+    tokens: Sequence[Token] = ALL_TOKENS,
+    exact: bool = True,
+) -> RoundResult:
+    """The best `turns`-turn solo round of `order` (see the module docstring). `hand_size` and `tokens` shrink the
+    round (small hands and token sets are what the exhaustive tests can check); `exact=False` stops after the beam
+    search."""
+    tokens = tuple(sorted(set(tokens)))
+    check_order(order, turns, hand_size, len(tokens))
     table = starting_table(order[0], order[1])
-    start = _Node(table, tuple(order[2:5]), 5, frozenset(ALL_TOKENS), (), 0.0)
-    bound = upper_bound(order, turns)
+    start = _Node(table, tuple(order[2 : 2 + hand_size]), 2 + hand_size, frozenset(tokens), (), 0.0)
+    bound = upper_bound(order, turns, hand_size, tokens)
     if turns == 1:
-        search = best_turn_search(table, start.hand, ALL_TOKENS, 0, 1, budget)
+        search = best_turn_search(table, start.hand, tokens, 0, 1, budget)
         if not search.plays:
             return RoundResult([], 0, bound, Proof.HEURISTIC, table, True, "the budget ran out before any play")
         play = search.plays[0]
@@ -115,6 +143,84 @@ def best_round(order: Sequence[Card], turns: int, budget: Budget) -> RoundResult
             else f"interrupted after {search.evaluated} of {search.total} placements: best found, not proven"
         )
         return RoundResult([(play.placement, play.tent)], play.score, bound, proof, after, search.interrupted, note)
+    beam_result = _beam(order, turns, start, budget.sub_budget(BEAM_SHARE) if exact else budget, bound, budget)
+    if not exact or budget.expired():
+        return beam_result
+    incumbent = beam_result.score if beam_result.plays else -1
+    search = round_search.search_round(
+        order, turns, budget, hand_size=hand_size, tokens=tokens, incumbent=incumbent
+    )
+    bound = min(bound, search.bound)
+    if search.best > incumbent:
+        plays, table_after = _replay(order, search, table)
+        score = player_scores(table_after, 1)[0]
+        if score != search.best:
+            raise RuntimeError(f"branch and bound claims {search.best} but the rules model scores {score}")
+        how = f"branch and bound improved the beam's {incumbent} to {score}"
+    elif beam_result.plays:
+        plays, table_after, score = beam_result.plays, beam_result.table, beam_result.score
+        how = f"beam search found {score}"
+    else:
+        return RoundResult([], 0, bound, Proof.HEURISTIC, table, True, "the budget ran out before a whole round")
+    if search.complete:
+        return RoundResult(
+            plays, score, score, Proof.EXACT, table_after, False,
+            f"{how}; branch and bound over every placement sequence proved it optimal ({search.nodes} nodes)",
+            search.nodes,
+        )
+    return RoundResult(
+        plays, score, max(bound, score), Proof.FEASIBLE_WITH_BOUND, table_after, True,
+        f"{how}; branch and bound interrupted after {search.nodes} nodes; proven bound {bound}",
+        search.nodes,
+    )
+
+
+def _finish(order: Sequence[Card], turns: int, node: _Node, budget: Budget) -> _Node | None:
+    """Complete a partial round with the hint's best play each turn (None if the budget runs out first)."""
+    while len(node.plays) < turns:
+        if budget.expired():
+            return None
+        future = hints.future_model(list(order[node.drawn :]), turns - len(node.plays) - 1)
+        ranked = hints.rank_plays(node.table, node.hand, node.tokens, 0, 1, future, budget, margin=False, top=1)
+        if ranked.interrupted or not ranked.plays:
+            return None
+        play = ranked.plays[0]
+        hand = list(node.hand)
+        hand.remove(play.placement.card)
+        drawn = node.drawn
+        if drawn < len(order):
+            hand.append(order[drawn])
+            drawn += 1
+        node = _Node(
+            node.table.place(play.placement).pitch(play.tent),
+            tuple(hand),
+            drawn,
+            node.tokens - {play.tent.token},
+            (*node.plays, (play.placement, play.tent)),
+            0.0,
+        )
+    return node
+
+
+def _replay(order: Sequence[Card], search: round_search.RoundSearch, table: Table) -> tuple[list, Table]:
+    """The branch and bound's placements and tents as a turn-by-turn sequence, each step checked by the rules model."""
+    by_turn = {turn: (token, cell) for token, cell, turn in search.tents}
+    plays = []
+    for turn, placement in enumerate(search.placements, start=1):
+        token, (row, col) = by_turn[turn]
+        tent = Tent(0, token, row, col)
+        table = table.place(placement).pitch(tent)
+        plays.append((placement, tent))
+    return plays, table
+
+
+def _beam(
+    order: Sequence[Card], turns: int, start: _Node, budget: Budget, bound: int, finish: Budget | None = None
+) -> RoundResult:
+    """Beam search over whole turns: the warm start (and the answer when the exact search is not asked for).
+    When its budget runs out mid-round, the most promising partial round is finished one best hint a turn within
+    `finish` (the caller's whole budget), so a loaded machine still gets a warm start."""
+    table = start.table
     beam = [start]
     interrupted = False
     for turn in range(turns):
@@ -166,6 +272,9 @@ def best_round(order: Sequence[Card], turns: int, budget: Budget) -> RoundResult
             if len(beam) == BEAM_WIDTH:
                 break
     complete = [n for n in beam if len(n.plays) == turns]
+    if not complete and beam and finish is not None:
+        finished = _finish(order, turns, max(beam, key=lambda n: (len(n.plays), n.estimate)), finish)
+        complete = [finished] if finished is not None else []
     if not complete:
         return RoundResult([], 0, bound, Proof.HEURISTIC, table, True, "the budget ran out before a whole round")
     best = max(complete, key=lambda n: player_scores(n.table, 1)[0])

@@ -24,9 +24,15 @@ from dataclasses import dataclass
 from campsolver.solver.campsite.evaluate import Surroundings, TurnEvaluator
 from campsolver.solver.campsite.rules import Card, Cell, IllegalMove, Placement, Table, Tent, Token, score_tent
 from campsolver.solver.core import cpsat
-from campsolver.solver.core.budget import Budget
+from campsolver.solver.core.budget import Budget, SolveInterrupted
 from campsolver.solver.core.proof import Proof
 from ortools.sat.python import cp_model
+
+#: Check the budget every this many placements while building the model (each costs ~0.1 ms of Python).
+MODEL_CHECK_STRIDE = 16
+#: CP-SAT needs this long to start, stop and answer even when asked for less; kept back from its time limit, and a
+#: budget with less than twice that left does not start a search (the turn is then interrupted, never late).
+CP_SAT_STOP_MARGIN_S = 0.05
 
 
 @dataclass
@@ -84,7 +90,7 @@ def build_turn_model(
     objective: list[cp_model.LinearExprT] = []
     reaching: dict[Cell, list[cp_model.IntVar]] = defaultdict(list)
     for index, (effect, laid) in enumerate(zip(effects, lay, strict=True)):
-        if budget is not None and index % 64 == 0:
+        if budget is not None and index % MODEL_CHECK_STRIDE == 0:
             budget.check()
         if effect.delta[player]:
             objective.append(effect.delta[player] * laid)
@@ -126,7 +132,12 @@ def best_turn(
 ) -> BestTurn:
     """The turn that maximises the mover's round score as the table will stand; OPTIMAL when CP-SAT proves it."""
     turn = build_turn_model(table, hand, tokens, player, budget)
-    result = cpsat.solve(turn.model, budget, seed=seed, workers=workers)
+    remaining = budget.remaining()
+    if remaining < 2 * CP_SAT_STOP_MARGIN_S:
+        raise SolveInterrupted("deadline")
+    result = cpsat.solve(
+        turn.model, budget, seed=seed, workers=workers, time_fraction=(remaining - CP_SAT_STOP_MARGIN_S) / remaining
+    )
     if not result.has_solution:
         return BestTurn(
             None, None, None, None, result.proof, None, result.wall_time_s, result.branches, result.conflicts,

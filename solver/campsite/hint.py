@@ -3,8 +3,11 @@
 Value of a play (card placement x token x square), for the mover m:
 
     own  = immediate gain of m (new tent + changes to m's earlier tents) + future estimate of m's tents it touches
-    opp  = for each opponent k: immediate gain of k's tents + change of their future estimate; best opponent's
-    value = own - opp            (objective MARGIN, the multiplayer default)
+    opp  = how much the best opponent's standing rises: each opponent k stands at `totals[k]` (earlier rounds) +
+           points of k's tents now + their future estimate; after the play at that + k's immediate gain + change
+           of k's future estimate; opp = max_k(after) - max_k(before) (feeding a trailing opponent who stays
+           behind the leader costs nothing; feeding the leader costs all of it)
+    value = own - opp            (objective MARGIN over the best opponent, the multiplayer default)
     value = own                  (objective EXPECTED_SCORE, the solo default)
 
 The future estimate of one tent is `open squares around it x P(a later card shows its terrain there) x fill`:
@@ -120,12 +123,22 @@ def rank_plays(
     *,
     margin: bool = True,
     top: int = DEFAULT_TOP,
+    totals: Sequence[int] | None = None,
 ) -> HintResult:
-    """The `top` best plays by the hint's value, and how many plays were ranked."""
+    """The `top` best plays by the hint's value, and how many plays were ranked. `totals`: each player's points of
+    the rounds already scored (default none), for the opponents' standing."""
     tokens = sorted(set(tokens))
     evaluator = TurnEvaluator(table, max(players, player + 1))
+    if budget.expired():  # the set-up is a few ms of Python: a short limit may be gone already
+        return HintResult([], 0, 0, 0, budget.elapsed(), interrupted=True)
     opponents = [k for k in range(evaluator.players) if k != player]
     tent_future_now = {t: future.tent_future(t.token, s) for t, s in evaluator.tent_surroundings.items()}
+    standing = [float(totals[k]) if totals is not None and k < len(totals) else 0.0 for k in range(evaluator.players)]
+    for k, points in enumerate(evaluator.tent_points_now()):
+        standing[k] += points
+    for tent, value in tent_future_now.items():
+        standing[tent.player] += value
+    leader_before = max((standing[k] for k in opponents), default=0.0)
     far_values = sorted(
         (
             (around.values[token] + future.tent_future(token, around), cell, token, around.values[token])
@@ -134,6 +147,8 @@ def rank_plays(
         ),
         key=lambda item: (-item[0], item[1], item[2]),
     )
+    if budget.expired():
+        return HintResult([], 0, 0, 0, budget.elapsed(), interrupted=True)
     token_values: dict[Surroundings, list[tuple[float, int, Token, int]]] = {}
     heap: list[tuple[float, int, tuple]] = []  # the `top` best so far: (value, -order, details), min first
     counter = 0
@@ -157,9 +172,11 @@ def rank_plays(
         best_opponent = 0.0
         best_opponent_now = 0
         if opponents and margin:
-            best_opponent, best_opponent_now = max(
-                ((effect.delta[k] + future_delta[k], effect.delta[k]) for k in opponents), key=lambda x: x[0]
+            leader_after, best_opponent_now = max(
+                ((standing[k] + effect.delta[k] + future_delta[k], effect.delta[k]) for k in opponents),
+                key=lambda x: x[0],
             )
+            best_opponent = leader_after - leader_before
         elif opponents:
             best_opponent_now = max(effect.delta[k] for k in opponents)
         base = own_delta + future_delta[player] - best_opponent
@@ -228,6 +245,7 @@ def hint(
     margin: bool | None = None,
     top: int = DEFAULT_TOP,
     cards_to_come: int | None = None,
+    totals: Sequence[int] | None = None,
 ) -> HintResult:
     """Rank the plays of the mover's turn. `cards_to_come`: cards laid after this turn in the round (default:
     the turns left by the tents on the table)."""
@@ -238,7 +256,7 @@ def hint(
     future = future_model(unseen_cards(deck, table, hand), cards_to_come)
     if margin is None:
         margin = players > 1
-    return rank_plays(table, hand, tokens, player, players, future, budget, margin=margin, top=top)
+    return rank_plays(table, hand, tokens, player, players, future, budget, margin=margin, top=top, totals=totals)
 
 
 def greedy_play(

@@ -324,34 +324,35 @@ class Table:
     def legal_placements(self, cards: Iterable[Card], budget: Budget | None = None) -> list[Placement]:
         """Every distinct legal placement of the given cards (one per resulting table picture).
 
-        With a budget, raises `SolveInterrupted` when it runs out (checked once per row of candidates).
+        With a budget, raises `SolveInterrupted` when it runs out (checked once per card).
         """
         grid = self.grid
         if not grid:
             return [Placement(card, 0, 0, 0) for card in sorted(set(cards))]
-        # The same test as `check_placement`, with the table's sets built once.
+        # The same test as `check_placement`, with the table's sets built once. Whether a corner is legal depends
+        # only on the card's outline (2 x 3 or 3 x 2), never on its pattern: compute the legal corners per outline
+        # (cover no coloured square or tent; overlap a card or share a square side with one), then lay each
+        # distinct picture of each card there. Same order as a row-by-row scan: card, rotation, row, column.
         blocked = {cell for cell, square in grid.items() if square.coloured} | set(self.tent_cells)
-        touching = set(grid) | {(r + dr, c + dc) for r, c in grid for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))}
-        min_row, min_col, max_row, max_col = self.bounds()
-        seen: set[tuple] = set()
+        corners: dict[tuple[int, int], list[Cell]] = {}
+        for outline in ((CARD_ROWS, CARD_COLS), (CARD_COLS, CARD_ROWS)):
+            height, width = outline
+            foot, ring = _outline_offsets(height, width)
+            touching = {(r - dr, c - dc) for r, c in grid for dr, dc in foot + ring}
+            covered = {(r - dr, c - dc) for r, c in blocked for dr, dc in foot}
+            corners[outline] = sorted(touching - covered)
         found: list[Placement] = []
-        for card in sorted(set(cards)):
+        for index, card in enumerate(sorted(set(cards))):
+            if budget is not None and index:
+                budget.check()
+            seen: set[tuple] = set()
             for rotation in ROTATIONS:
-                offsets = [cell for cell, _ in _rotated_squares(card.pattern, rotation)]
-                height = 1 + max(r for r, _ in offsets)
-                width = 1 + max(c for _, c in offsets)
-                for row in range(min_row - height, max_row + 2):
-                    if budget is not None:
-                        budget.check()
-                    for col in range(min_col - width, max_col + 2):
-                        cells = [(row + dr, col + dc) for dr, dc in offsets]
-                        if any(cell in blocked for cell in cells) or not any(cell in touching for cell in cells):
-                            continue
-                        placement = Placement(card, row, col, rotation)
-                        signature = placement.signature()
-                        if signature not in seen:
-                            seen.add(signature)
-                            found.append(placement)
+                picture = _rotated_squares(card.pattern, rotation)
+                if picture in seen:
+                    continue  # a 180-degree symmetric pattern: the same picture as an earlier rotation
+                seen.add(picture)
+                outline = (CARD_ROWS, CARD_COLS) if rotation % 2 == 0 else (CARD_COLS, CARD_ROWS)
+                found.extend(Placement(card, row, col, rotation) for row, col in corners[outline])
         return found
 
     def bounds(self) -> tuple[int, int, int, int]:
@@ -361,6 +362,19 @@ class Table:
         rows = [r for r, _ in self.grid]
         cols = [c for _, c in self.grid]
         return min(rows), min(cols), max(rows), max(cols)
+
+
+@cache
+def _outline_offsets(height: int, width: int) -> tuple[tuple[Cell, ...], tuple[Cell, ...]]:
+    """The squares of a height x width card from its corner, and the squares sharing a side with it."""
+    foot = tuple((dr, dc) for dr in range(height) for dc in range(width))
+    ring = (
+        tuple((-1, dc) for dc in range(width))
+        + tuple((height, dc) for dc in range(width))
+        + tuple((dr, -1) for dr in range(height))
+        + tuple((dr, width) for dr in range(height))
+    )
+    return foot, ring
 
 
 def starting_table(first: Card, second: Card) -> Table:

@@ -76,3 +76,28 @@ def test_greedy_play_is_legal() -> None:
     placement, tent = hints.greedy_play(table, hand, list(Token), 0, 2, Budget(30))
     assert isinstance(placement, Placement)
     table.place(placement).pitch(tent)
+
+
+def test_margin_is_over_the_leading_opponent_not_any_opponent() -> None:
+    # Three players; seat 1's Desert tent at (1,4) waits for Desert below it. Feeding it costs us only when seat 1
+    # is the best opponent by standing (the margin is over the best opponent, not over whoever gains).
+    table = R.starting_table(parse_card("MW #../..."), parse_card("MW ..#/..."))
+    table = table.pitch(Tent(1, Token.DESERT, 1, 4)).pitch(Tent(0, Token.DESERT, 1, 1))
+    hand = [parse_card("DF ###/##.")]
+    deck = R.default_deck()
+
+    def values(totals: list[int], margin: bool) -> dict:
+        result = hints.hint(
+            table, hand, [Token.FOREST], 0, 3, deck, Budget(30), top=10_000, margin=margin, totals=totals
+        )
+        return {(p.placement, p.tent): p for p in result.plays}
+
+    own = values([0, 0, 0], margin=False)
+    feeding = [key for key, play in own.items() if play.opponent_gain > 0]
+    assert feeding
+    trailing = values([0, 0, 100], margin=True)  # seat 2 leads by far and gains nothing here
+    leading = values([0, 100, 0], margin=True)  # seat 1 leads
+    for key in feeding:
+        assert trailing[key].value == own[key].value  # the leader's standing does not move
+        assert leading[key].value < own[key].value  # feeding the leader costs
+    assert leading[max(leading, key=lambda k: leading[k].value)].opponent_gain == 0

@@ -1,0 +1,127 @@
+"""The best solo round: the exact branch and bound against exhaustive search on short rounds and small hands.
+
+The exhaustive search here plays every first turn (placement x token x square through the rules model) and
+finishes with the exact best turn (`best_turn_search`, itself checked against the rulebook-only oracle in
+test_best_turn.py); it shares nothing with the branch and bound's final-picture reading of a round.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+from campsolver.solver.campsite import rules as R
+from campsolver.solver.campsite.best_round import best_round
+from campsolver.solver.campsite.evaluate import best_turn_search
+from campsolver.solver.campsite.round_search import INFEASIBLE, best_tents, search_round
+from campsolver.solver.core.budget import Budget
+from campsolver.solver.core.proof import Proof
+
+
+def exhaustive_two_turns(order: list[R.Card], hand_size: int, tokens: list[R.Token]) -> int:
+    """Best 2-turn solo round: every first play, then the exact best second turn."""
+    table = R.starting_table(order[0], order[1])
+    hand = list(order[2 : 2 + hand_size])
+    best = -1
+    for placement, tent in R.iter_turn_plays(table, hand, tokens):
+        after = table.place(placement).pitch(tent)
+        rest = list(hand)
+        rest.remove(placement.card)
+        rest.append(order[2 + hand_size])
+        left = [t for t in tokens if t != tent.token]
+        second = best_turn_search(after, rest, left, 0, 1, Budget(900))
+        assert not second.interrupted
+        best = max(best, second.plays[0].score)
+    return best
+
+
+def replay_score(order: list[R.Card], plays, hand_size: int, tokens: list[R.Token]) -> int:
+    """Replay the returned plays through the rules model (hand, draws, tokens, legality) and score the round."""
+    table = R.starting_table(order[0], order[1])
+    hand = list(order[2 : 2 + hand_size])
+    drawn = 2 + hand_size
+    left = set(tokens)
+    for placement, tent in plays:
+        assert placement.card in hand and tent.token in left
+        hand.remove(placement.card)
+        left.discard(tent.token)
+        if drawn < len(order):
+            hand.append(order[drawn])
+            drawn += 1
+        table = table.place(placement).pitch(tent)
+    return R.player_scores(table, 1)[0]
+
+
+def dense_order(seed: int) -> list[R.Card]:
+    """A shuffled order of the default deck's cards with 4-5 coloured squares (few tent squares: a small tree)."""
+    cards = [c for c in R.default_deck() if len(c.pattern) >= 4]
+    random.Random(seed).shuffle(cards)
+    return cards
+
+
+def check_two_turn_round(order: list[R.Card], hand_size: int, tokens: list[R.Token]) -> None:
+    result = best_round(order, 2, Budget(900), hand_size=hand_size, tokens=tokens)  # ~1 s CPU; slack for load
+    assert result.proof is Proof.EXACT and result.bound == result.score
+    assert replay_score(order, result.plays, hand_size, tokens) == result.score
+    optimum = exhaustive_two_turns(order, hand_size, tokens)
+    assert result.score == optimum
+    # The branch and bound's root bound is a true bound, and without a warm start it finds the optimum itself.
+    alone = search_round(order, 2, Budget(900), hand_size=hand_size, tokens=tokens)
+    assert alone.complete and alone.best == optimum <= alone.bound
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_two_turn_round_equals_exhaustive_search(seed: int) -> None:
+    tokens = [R.Token.WATER, R.Token.WILDERNESS] if seed % 2 else [R.Token.DESERT, R.Token.FOREST]
+    check_two_turn_round(dense_order(seed), 1, tokens)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(2, 10))
+def test_two_turn_round_equals_exhaustive_search_many_seeds(seed: int) -> None:
+    rng = random.Random(seed)
+    order = dense_order(seed) if seed % 2 else list(R.default_deck())
+    if not seed % 2:
+        rng.shuffle(order)
+    tokens = rng.sample(list(R.Token), 2)
+    check_two_turn_round(order, 1 + seed % 2, tokens)
+
+
+def brute_tents(values, count: int, turns: int) -> int:
+    """Every choice of `turns` tokens on distinct squares, kept when the squares fit one tent a turn."""
+    best = INFEASIBLE
+    for cells in itertools.combinations(range(len(values)), turns):
+        times = sorted(values[i][1] for i in cells)
+        if any(time > k + 1 for k, time in enumerate(times)):
+            continue
+        for tokens in itertools.permutations(range(count), turns):
+            best = max(best, sum(values[i][2][t] for i, t in zip(cells, tokens, strict=True)))
+    return best
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_best_tents_equals_brute_force(seed: int) -> None:
+    rng = random.Random(seed)
+    turns = rng.randint(1, 4)
+    count = rng.randint(turns, 5)
+    cells = rng.randint(turns, 7)
+    values = [
+        ((k, 0), rng.randint(0, turns), [rng.choice([0, 1, 2, 4, 6, 8, 16]) for _ in range(count)])
+        for k in range(cells)
+    ]
+    if sum(1 for v in values if v[1] == 0) == 0:
+        values[0] = (values[0][0], 0, values[0][2])  # a round always has the starting cards' squares
+    assert best_tents(values, count, turns) == brute_tents(values, count, turns)
+
+
+def test_a_spent_budget_gives_no_proof_but_a_legal_round_within_its_bound() -> None:
+    order = list(R.default_deck())
+    random.Random(3).shuffle(order)
+    result = best_round(order, 3, Budget(1.0))
+    assert result.proof in (Proof.FEASIBLE_WITH_BOUND, Proof.HEURISTIC, Proof.EXACT)
+    if result.proof is not Proof.EXACT:
+        assert result.interrupted
+    if result.plays:
+        assert replay_score(order, result.plays, 3, list(R.Token)) == result.score
+        assert result.score <= result.bound
