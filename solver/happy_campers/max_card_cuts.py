@@ -20,7 +20,8 @@ Card by card, with these counts:
 - Tent Together: 4 * tent squares (2x2) <= tents drawn; Quick Pee: lines with a toilet <= pre-drawn
   toilet lines + sum_t (most lines one toilet placement of turn t can reach) * element_t[toilets];
 - River Town: cols * rivers <= water drawn (a river crosses every column);
-- every element: the element's squares <= pre-drawn + sum_t r_all[t, e] (clusters are bounded by these).
+- for those two, the element's squares <= pre-drawn + sum_t r_all[t, e]. (Not added for every element:
+  without a card that counts an element they only grew the model.)
 
 Each cut is a consequence of the exact model, so it changes no optimum; `tests/happy_campers` checks the
 model with the cuts against the exhaustive oracle on tiny maps.
@@ -85,19 +86,21 @@ def add_card_cuts(
     cards: Sequence[Challenge],
     card_points: dict[str, cp_model.LinearExprT],
 ) -> None:
-    """Add the cuts for every element and for each card in play (`card_points` by card value, the
+    """Add the cuts for each card in play (`card_points` by card value, the
     objective's own card terms)."""
     rows, cols = mv.rows, mv.cols
     k_of = {e: k for k, e in enumerate(mv.elements)}
     everything = set(mv.cells)
     edge = border_cells(rows, cols)
-    counts: dict[int, cp_model.LinearExprT] = {}
-    for e in mv.elements:
+
+    def count_cut(e: int) -> cp_model.LinearExprT:
+        """The element's squares, capped by the pre-drawn ones plus sum_t r_all[t, e]; returns the count."""
         pre_e = sum(1 for v in pre.values() if v == e)
         bound = pre_e + _region_count(model, turns, everything, e, f"cut_all_{e}")
         count = sum(mv.cell_element[i][k_of[e]] for i in range(len(mv.cells)))
         model.add(count <= bound)
-        counts[e] = count
+        return count
+
     trees, toilets, water, tents = (int(Element.TREES), int(Element.TOILETS), int(Element.WATER), int(Element.TENTS))
     if Challenge.PRIVACY in cards:
         pre_edge = sum(1 for cell, v in pre.items() if v == trees and cell in edge)
@@ -105,9 +108,9 @@ def add_card_cuts(
         model.add(card_points[Challenge.PRIVACY.value] <= pre_edge + edge_trees)
     if Challenge.TENT_TOGETHER in cards:
         squares = card_points[Challenge.TENT_TOGETHER.value]
-        model.add(4 * squares <= cpsat_map.TENT_SQUARE_POINTS * counts[tents])
+        model.add(4 * squares <= cpsat_map.TENT_SQUARE_POINTS * count_cut(tents))
     if Challenge.RIVER_TOWN in cards:
-        model.add(cols * card_points[Challenge.RIVER_TOWN.value] <= cpsat_map.RIVER_POINTS * counts[water])
+        model.add(cols * card_points[Challenge.RIVER_TOWN.value] <= cpsat_map.RIVER_POINTS * count_cut(water))
     if Challenge.QUICK_PEE in cards:
         pre_cells = [cell for cell, v in pre.items() if v == toilets]
         pre_lines = len({r for r, _ in pre_cells}) + len({c for _, c in pre_cells})

@@ -57,15 +57,13 @@ def _scoring_objective(
     problem: MaxProblem,
     card_caps: dict[Challenge, int] | None = None,
     *,
-    base_cap: int | None = None,
     card_cuts: Callable[[cpsat_map.CardTerms], None] | None = None,
 ) -> cp_model.LinearExprT:
     """The full score of a complete map (clusters, empty squares, every card in play).
 
     `card_caps` are redundant upper bounds on single cards' points (valid for every map of the problem);
     CP-SAT's relaxation does not find them, and with them a perfect map meeting every cap is proven at once.
-    `base_cap` is a proven upper bound on the score without cards (clusters minus empty squares) of every
-    complete map of the problem (`max_base`); `card_cuts` adds redundant cuts on the card terms
+    `card_cuts` adds redundant cuts on the card terms
     (`max_card_cuts`).
     """
     sizes = cpsat_map.largest_cluster_sizes(model, mv)
@@ -82,8 +80,6 @@ def _scoring_objective(
     clustered = model.new_int_var(0, n, "clustered_total")
     model.add(clustered == sum(sizes))
     model.add(clustered <= drawn)
-    if base_cap is not None:
-        model.add(clustered + cpsat_map.EMPTY_POINTS * (n - drawn) <= base_cap)
     return clustered + cpsat_map.EMPTY_POINTS * (n - drawn) + sum(terms.by_card.values())
 
 
@@ -107,7 +103,6 @@ def _build_clairvoyant(
     mode: Mode,
     hint: Sequence[Placement | None] | None = None,
     *,
-    base_cap: int | None = None,
     cuts: bool | None = None,
     targets: dict[Challenge, int] | None = None,
 ) -> _Built:
@@ -284,7 +279,6 @@ def _build_clairvoyant(
             mv,
             problem,
             card_caps=clairvoyant_card_caps(problem),
-            base_cap=base_cap,
             card_cuts=card_cuts if (CARD_CUTS if cuts is None else cuts) else None,
         )
         model.maximize(objective)
