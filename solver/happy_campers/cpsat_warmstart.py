@@ -87,14 +87,18 @@ def greedy_play(
     *,
     festival_won: bool = True,
     bonus: Callable[[Grid, Placement], float] | None = None,
+    budget: Budget | None = None,
 ) -> tuple[int, list[Placement | None]] | None:
     """The best of `rollouts` randomised greedy forced plays: (rules score, placement per roll).
 
     `bonus` (the cards' move terms, `card_moves`) is added to each move's value with a weight that varies
     over the rollouts (`BONUS_SCALES`), as the right balance of squares against card points differs
-    from one roll sequence to the next."""
+    from one roll sequence to the next. With a `budget`, no new rollout starts once it has expired (the
+    first one always finishes)."""
     best: tuple[int, list[Placement | None]] | None = None
     for rollout in range(rollouts):
+        if rollout and budget is not None and budget.expired():
+            break
         scale = BONUS_SCALES[rollout % len(BONUS_SCALES)] if bonus is not None else 0.0
         grid = start
         plays: list[Placement | None] = []
