@@ -17,6 +17,7 @@ SUITES = (
     "grpc",
     "load",
     "happy-campers-max",
+    "happy-campers-proofs",
     "happy-campers-hint",
     "happy-campers-puzzle",
     "deluxe-camping",
@@ -42,6 +43,9 @@ def run_suite(name: str, quick: bool) -> None:
     elif name == "happy-campers-max":
         module = importlib.import_module("bench.happy_campers_max")
         module.main(["--quick"] if quick else [])
+    elif name == "happy-campers-proofs":
+        module = importlib.import_module("bench.happy_campers_max")
+        module.main(["--proof-table", "--card-seeds", "2", "--pair-seeds", "1"] if quick else ["--proof-table"])
     elif name == "happy-campers-hint":
         module = importlib.import_module("bench.happy_campers_hint")
         module.main(["--quick"] if quick else [])

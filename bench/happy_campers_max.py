@@ -1,8 +1,9 @@
 """Happy Campers maxima on the default 5x9 map: clairvoyant play, the absolute maximum, each card's maximum.
 
 Run: `python -m bench.happy_campers_max [--seeds N] [--limit S] [--card-limit S] [--card-seeds N]
-[--only-cards] [--proof-table [--pairs] [--rolls 10,15,20]] [--quick]`. Prints a table and writes
-bench/results/happy_campers_max.json (with `--only-cards`:
+[--only-cards] [--proof-table [--part singles|pairs|all] [--pair-seeds N] [--rolls 10,15,20]] [--quick]`
+(`python -m bench --only happy-campers-proofs` runs the proof table: each card alone and each pair).
+Prints a table and writes bench/results/happy_campers_max.json (with `--only-cards`:
 happy_campers_max_cards.json). Runs one solve at a time (2 CP-SAT workers), as the machine is shared.
 """
 
@@ -74,32 +75,55 @@ def clairvoyant_with_cards(seeds: int, limit: float) -> list[dict[str, object]]:
     return rows
 
 
-def proof_table(seeds: int, limit: float, roll_counts: tuple[int, ...], pairs: bool) -> list[dict[str, object]]:
-    """Share of clairvoyant maxima proven OPTIMAL within `limit` s, per card set (each card alone and, with
-    `pairs`, each pair) and roll count; every answer is the checked, replayed one `clairvoyant_max` returns."""
+def proof_table(
+    single_seeds: int, pair_seeds: int, limit: float, roll_counts: tuple[int, ...], part: str
+) -> list[dict[str, object]]:
+    """Share of clairvoyant maxima proven OPTIMAL within `limit` s, per card set (`part`: "singles" = each
+    point card alone, "pairs" = each pair, "all") and roll count, with the median seconds and the median
+    gap (bound - score) of each cell; every answer is the checked, replayed one `clairvoyant_max` returns
+    (the proof claim is CP-SAT's status). Seeds 0..n-1 of `seeded_rolls` per cell; the load average is
+    recorded per cell, as timing on a shared machine depends on it."""
     import itertools
+    import os
 
-    card_sets: list[tuple[Challenge, ...]] = [(card,) for card in SCORING_CARDS]
-    if pairs:
+    card_sets: list[tuple[Challenge, ...]] = []
+    if part in ("singles", "all"):
+        card_sets += [(card,) for card in SCORING_CARDS]
+    if part in ("pairs", "all"):
         card_sets += list(itertools.combinations(SCORING_CARDS, 2))
-    print(f"clairvoyant proofs within {limit:g} s, {seeds} seeds per cell")
-    print(f"{'cards':<38}" + "".join(f"{f'{n} rolls':>12}" for n in roll_counts))
+    print(f"clairvoyant proofs within {limit:g} s: proven/n, p50 s (n = {single_seeds} alone, {pair_seeds} pairs)")
+    print(f"{'cards':<36}" + "".join(f"{f'{n} rolls':>18}" for n in roll_counts))
     rows = []
     for cards in card_sets:
         name = "+".join(card.value for card in cards)
+        seeds = single_seeds if len(cards) == 1 else pair_seeds
         cells = {}
         for count in roll_counts:
-            proven = 0
-            seconds = []
+            runs = []
             for seed in range(seeds):
                 started = time.monotonic()
                 result = clairvoyant_max(None, seeded_rolls(seed, count), cards, budget=Budget(limit))
-                seconds.append(time.monotonic() - started)
-                proven += result.proof is Proof.OPTIMAL
-            cells[count] = {"proven": proven, "n": seeds, "max_s": round(max(seconds), 2)}
+                runs.append(
+                    {
+                        "seed": seed,
+                        "score": result.score,
+                        "bound": result.bound,
+                        "proof": result.proof.value if result.proof else None,
+                        "seconds": round(time.monotonic() - started, 3),
+                    }
+                )
+            gaps = [r["bound"] - r["score"] for r in runs if r["bound"] is not None and r["score"] is not None]
+            cells[count] = {
+                "proven": sum(1 for r in runs if r["proof"] == Proof.OPTIMAL.value),
+                "n": seeds,
+                "p50_s": round(statistics.median(r["seconds"] for r in runs), 2),
+                "median_gap": statistics.median(gaps) if gaps else None,
+                "load_average_1m": round(os.getloadavg()[0], 2),
+                "runs": runs,
+            }
         rows.append({"cards": name, "cells": cells})
-        shares = ["{}/{}".format(c["proven"], c["n"]) for c in cells.values()]
-        print(f"{name:<38}" + "".join(f"{share:>12}" for share in shares))
+        shown = ["{}/{} {:.1f}s".format(c["proven"], c["n"], c["p50_s"]) for c in cells.values()]
+        print(f"{name:<36}" + "".join(f"{cell:>18}" for cell in shown), flush=True)
     total = sum(c["proven"] for r in rows for c in r["cells"].values())
     n = sum(c["n"] for r in rows for c in r["cells"].values())
     print(f"overall {total}/{n} = {total / max(n, 1):.3f}")
@@ -114,7 +138,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--card-seeds", type=int, default=10, help="sequences per card (clairvoyant with a card)")
     parser.add_argument("--only-cards", action="store_true", help="only the clairvoyant-with-a-card table")
     parser.add_argument("--proof-table", action="store_true", help="only the proof table by card set and rolls")
-    parser.add_argument("--pairs", action="store_true", help="proof table: each pair of cards as well")
+    parser.add_argument("--part", choices=("singles", "pairs", "all"), default="all", help="proof table rows")
+    parser.add_argument("--pair-seeds", type=int, default=5, help="proof table: seeds per cell for pairs")
     parser.add_argument("--rolls", default="10,15,20", help="proof table: roll counts")
     parser.add_argument("--quick", action="store_true", help="3 seeds, 5 s limits")
     args = parser.parse_args(argv)
@@ -122,11 +147,22 @@ def main(argv: list[str] | None = None) -> None:
         args.seeds, args.card_seeds, args.limit, args.card_limit = 3, 3, 5.0, 5.0
 
     if args.proof_table:
+        import os
+
         counts = tuple(int(x) for x in args.rolls.split(","))
-        table = proof_table(args.card_seeds, args.limit, counts, args.pairs)
-        path = RESULTS.with_name("happy_campers_max_proofs.json")
+        load_before = os.getloadavg()
+        table = proof_table(args.card_seeds, args.pair_seeds, args.limit, counts, args.part)
+        suffix = "" if args.part == "all" else f"_{args.part}"
+        path = RESULTS.with_name(f"happy_campers_max_proofs{suffix}.json")
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps({"limit_s": args.limit, "rows": table}, indent=2))
+        report = {
+            "limit_s": args.limit,
+            "workers": 2,
+            "load_average_before": [round(x, 2) for x in load_before],
+            "load_average_after": [round(x, 2) for x in os.getloadavg()],
+            "rows": table,
+        }
+        path.write_text(json.dumps(report, indent=2))
         return
 
     if args.only_cards:

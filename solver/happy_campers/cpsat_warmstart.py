@@ -45,6 +45,8 @@ NEW_ELEMENT_BONUS = 12.0
 DETACHED_ELEMENT_PENALTY = 6.0
 LONELY_EMPTY_PENALTY = 4.0
 NOISE = 2.5
+#: Multipliers of the card move terms, cycled over the rollouts (0: a card-blind rollout).
+BONUS_SCALES = (1.0, 0.5, 2.0, 0.0)
 
 
 def _move_value(grid: Grid, placement: Placement, components: Components) -> float:
@@ -84,10 +86,20 @@ def greedy_play(
     rollouts: int,
     *,
     festival_won: bool = True,
+    bonus: Callable[[Grid, Placement], float] | None = None,
+    budget: Budget | None = None,
 ) -> tuple[int, list[Placement | None]] | None:
-    """The best of `rollouts` randomised greedy forced plays: (rules score, placement per roll)."""
+    """The best of `rollouts` randomised greedy forced plays: (rules score, placement per roll).
+
+    `bonus` (the cards' move terms, `card_moves`) is added to each move's value with a weight that varies
+    over the rollouts (`BONUS_SCALES`), as the right balance of squares against card points differs
+    from one roll sequence to the next. With a `budget`, no new rollout starts once it has expired (the
+    first one always finishes)."""
     best: tuple[int, list[Placement | None]] | None = None
-    for _ in range(rollouts):
+    for rollout in range(rollouts):
+        if rollout and budget is not None and budget.expired():
+            break
+        scale = BONUS_SCALES[rollout % len(BONUS_SCALES)] if bonus is not None else 0.0
         grid = start
         plays: list[Placement | None] = []
         ended = False
@@ -102,6 +114,9 @@ def greedy_play(
                 continue
             noise = rng.random(len(moves)) * NOISE
             values = [_move_value(grid, m, components) + noise[i] for i, m in enumerate(moves)]
+            if scale:
+                assert bonus is not None
+                values = [v + scale * bonus(grid, m) for v, m in zip(values, moves, strict=True)]
             chosen = moves[int(np.argmax(values))]
             grid = fill(grid, chosen.cells, chosen.element)
             plays.append(chosen)

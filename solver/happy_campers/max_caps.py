@@ -1,7 +1,6 @@
 """Happy Campers maxima: analytic upper bounds on the challenge cards' points (valid for every final map
 of a clairvoyant problem) and the partial-map prunes the perfect-map search uses to aim at them."""
 
-
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -11,6 +10,7 @@ from campsolver.solver.happy_campers import cpsat_map
 from campsolver.solver.happy_campers.max_problem import MaxProblem, _roll_pairs
 from campsolver.solver.happy_campers.rules import (
     ELEMENTS,
+    FESTIVAL_POINTS,
     Challenge,
     Element,
 )
@@ -29,6 +29,25 @@ def _element_caps(problem: MaxProblem) -> dict[Element, int]:
         for e, size in best.items():
             caps[Element(e)] += size
     return caps
+
+
+def most_squares(problem: MaxProblem) -> int:
+    """The pre-drawn squares plus, per roll, the largest shape it offers: no play draws more."""
+    comp = problem.components
+    pre = sum(1 for row in problem.start_grid for v in row if v)
+    return pre + sum(max((len(comp.shapes[s]) for s in _roll_pairs(roll, comp)), default=0) for roll in problem.rolls)
+
+
+def target_value(problem: MaxProblem, targets: dict[Challenge, int]) -> int:
+    """An upper bound on every map's total when the cards in play are `targets`' cards plus cards that score
+    no map-dependent points (not Nature Reserve: its single empty squares score):
+
+    base score = clustered - empty <= 2 * drawn - squares <= 2 * min(squares, most_squares) - squares, each
+    card <= its cap, the Festival a constant. A map reaches it exactly when it draws min(squares,
+    most_squares) squares, each element is one cluster and each card meets its cap (the `perfect` model)."""
+    n = problem.components.cell_count
+    festival = FESTIVAL_POINTS if Challenge.FESTIVAL in problem.challenges and problem.festival_won else 0
+    return 2 * min(n, most_squares(problem)) - n + festival + sum(targets.values())
 
 
 def clairvoyant_card_caps(problem: MaxProblem) -> dict[Challenge, int]:

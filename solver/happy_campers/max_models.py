@@ -10,7 +10,8 @@ from collections.abc import Callable, Iterable, Sequence
 from campsolver.solver.core.cpsat import CpSolveResult
 from campsolver.solver.core.geometry import Cell, neighbours, orientations
 from campsolver.solver.happy_campers import cpsat_map
-from campsolver.solver.happy_campers.max_caps import clairvoyant_card_caps
+from campsolver.solver.happy_campers.max_caps import clairvoyant_card_caps, most_squares
+from campsolver.solver.happy_campers.max_card_cuts import TurnVars, add_card_cuts
 from campsolver.solver.happy_campers.max_problem import (
     MODEL_ELEMENTS,
     MaxProblem,
@@ -35,6 +36,8 @@ from campsolver.solver.happy_campers.rules import (
 from ortools.sat.python import cp_model
 
 DECISION_STRATEGY = True
+#: Add the per-turn card cuts of `max_card_cuts` to the clairvoyant model.
+CARD_CUTS = True
 
 def _grid_symmetries(rows: int, cols: int) -> list[Callable[[Cell], Cell]]:
     """The map's flips that every challenge card respects (left/right, top/bottom, half turn).
@@ -53,16 +56,22 @@ def _scoring_objective(
     mv: cpsat_map.MapVars,
     problem: MaxProblem,
     card_caps: dict[Challenge, int] | None = None,
+    *,
+    card_cuts: Callable[[cpsat_map.CardTerms], None] | None = None,
 ) -> cp_model.LinearExprT:
     """The full score of a complete map (clusters, empty squares, every card in play).
 
     `card_caps` are redundant upper bounds on single cards' points (valid for every map of the problem);
     CP-SAT's relaxation does not find them, and with them a perfect map meeting every cap is proven at once.
+    `card_cuts` adds redundant cuts on the card terms
+    (`max_card_cuts`).
     """
     sizes = cpsat_map.largest_cluster_sizes(model, mv)
     terms = _card_terms(model, mv, problem.challenges, problem.festival_won)
     for card, cap in (card_caps or {}).items():
         model.add(terms.by_card[card.value] <= cap)
+    if card_cuts is not None:
+        card_cuts(terms)
     n = len(mv.cells)
     # Named totals with tight domains: the objective bound then follows by propagation alone
     # (clusters <= drawn squares), instead of the useless "every element's cluster could be the whole map".
@@ -90,7 +99,12 @@ def _card_terms(
 
 
 def _build_clairvoyant(
-    problem: MaxProblem, mode: Mode, hint: Sequence[Placement | None] | None = None
+    problem: MaxProblem,
+    mode: Mode,
+    hint: Sequence[Placement | None] | None = None,
+    *,
+    cuts: bool | None = None,
+    targets: dict[Challenge, int] | None = None,
 ) -> _Built:
     """Forced play of a known roll sequence, with time-indexed adjacency and an exact ending rule.
 
@@ -122,6 +136,7 @@ def _build_clairvoyant(
     symmetries = _first_turn_symmetries(problem, pre)
     element_cap = {e: sum(1 for v in fixed.values() if v == e) for e in MODEL_ELEMENTS}
     turn_sizes: list[cp_model.IntVar] = []
+    turn_vars: list[TurnVars] = []
     for t, pairs in enumerate(pairs_per_turn):
         candidates: dict[frozenset[Cell], set[int]] = {}
         for cells, shapes in table.items():
@@ -167,6 +182,7 @@ def _build_clairvoyant(
         use.append(use_t)
         element.append(el_t)
         cover.append(cover_t)
+        turn_vars.append(TurnVars(candidates, use_t, el_t))
 
     n = len(mv.cells)
     for i in range(n):
@@ -239,13 +255,32 @@ def _build_clairvoyant(
     cpsat_map.add_completeness(model, mv, Challenge.GREAT_DIVIDE in problem.challenges, mode != "incomplete")
     objective = None
     if mode == "perfect":
-        # Feasibility: every square drawn and every element one cluster (its squares connected).
-        for filled in mv.filled:
-            model.add(filled == 1)
+        # Feasibility: as many squares drawn as the rolls allow (every square when they can fill the map,
+        # else every roll its largest shape), every element one cluster (its squares connected), and every
+        # card in `targets` at its cap: exactly the maps whose total is the target value (`target_value`).
+        reach = min(n, most_squares(problem))
+        if reach == n:
+            for filled in mv.filled:
+                model.add(filled == 1)
+        else:
+            model.add(sum(mv.filled) == reach)
         for k, e in enumerate(mv.elements):
             cpsat_map.add_rooted_connectivity(model, mv, [row[k] for row in mv.cell_element], f"perfect_{e}")
+        if targets:
+            terms = _card_terms(model, mv, list(targets), problem.festival_won)
+            for card, cap in targets.items():
+                model.add(terms.by_card[card.value] >= cap)
     if mode == "complete":
-        objective = _scoring_objective(model, mv, problem, card_caps=clairvoyant_card_caps(problem))
+        def card_cuts(terms: cpsat_map.CardTerms) -> None:
+            add_card_cuts(model, mv, turn_vars, fixed, problem.challenges, terms.by_card)
+
+        objective = _scoring_objective(
+            model,
+            mv,
+            problem,
+            card_caps=clairvoyant_card_caps(problem),
+            card_cuts=card_cuts if (CARD_CUTS if cuts is None else cuts) else None,
+        )
         model.maximize(objective)
     if DECISION_STRATEGY:
         order = []

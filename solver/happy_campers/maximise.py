@@ -37,7 +37,8 @@ from campsolver.solver.core.budget import Budget
 from campsolver.solver.core.cpsat import CpSolveResult, Proof, add_nogood, check_unique_optimum, solve
 from campsolver.solver.core.seeding import rng_for
 from campsolver.solver.happy_campers import cpsat_map
-from campsolver.solver.happy_campers.cpsat_warmstart import greedy_play, perfect_play
+from campsolver.solver.happy_campers.card_moves import card_bonus
+from campsolver.solver.happy_campers.cpsat_warmstart import PerfectSearch, greedy_play, perfect_play
 from campsolver.solver.happy_campers.max_caps import (  # noqa: F401  (re-exported: one public module)
     CARD_PREFERENCE,
     CARD_TARGET_PRUNES,
@@ -46,6 +47,8 @@ from campsolver.solver.happy_campers.max_caps import (  # noqa: F401  (re-export
     _card_viability,
     _element_caps,
     clairvoyant_card_caps,
+    most_squares,
+    target_value,
 )
 from campsolver.solver.happy_campers.max_models import (  # noqa: F401
     DECISION_STRATEGY,
@@ -74,7 +77,6 @@ from campsolver.solver.happy_campers.max_problem import (  # noqa: F401
 )
 from campsolver.solver.happy_campers.rules import (
     DEFAULT_COMPONENTS,
-    FESTIVAL_POINTS,
     Challenge,
     Components,
     Grid,
@@ -91,6 +93,11 @@ from ortools.sat.python import cp_model
 
 #: Randomised greedy plays tried for the clairvoyant warm start (each costs a few milliseconds a roll).
 WARMSTART_ROLLOUTS = 8
+#: With point-scoring cards: more rollouts, over several weights of the cards' move terms (`card_moves`).
+CARD_WARMSTART_ROLLOUTS = 12
+CARD_MOVE_TERMS = True
+#: Share of the remaining budget the greedy rollouts may use (more rollouts stop at it).
+GREEDY_SHARE = 0.15
 
 #: Share of the remaining budget the perfect-map search may use before CP-SAT starts (it usually needs
 #: milliseconds; when no perfect map exists it rarely finishes its tree, so the share is what it costs).
@@ -201,65 +208,75 @@ class _Hint:
     no_perfect_map: bool
 
 
-def _perfect_value(problem: MaxProblem) -> int:
-    """A perfect map's score: every square counts, no empty square (plus a won Festival)."""
-    festival = FESTIVAL_POINTS if Challenge.FESTIVAL in problem.challenges and problem.festival_won else 0
-    return problem.components.cell_count + festival
+#: Cards with which "as many squares as the rolls allow, one cluster per element, every card at its cap"
+#: (`target_value`) bounds every map's total, so a map reaching it is a maximum proven at CP-SAT's root:
+#: no card, cards scoring no map-dependent points, The Great Divide (completeness only) and the cards
+#: whose cap is often met (`CARD_TARGET_PRUNES`). Privacy, Tent Together and River Town caps are almost
+#: never met; Nature Reserve's single empty squares score, so the bound does not hold with it.
+TARGET_CARDS = MAP_INDEPENDENT_CARDS | {Challenge.GREAT_DIVIDE, *CARD_TARGET_PRUNES}
+
+
+#: Cards the target feasibility model leaves out (only the depth-first search aims at them): Quick Pee's
+#: cap (a toilet in every row and column) is rarely met by a map at the target, and the model's share of
+#: the budget was then lost (10 rolls: 44 of a proven 47 where the plain solve had proven 47).
+MODEL_UNTARGETED_CARDS = frozenset({Challenge.QUICK_PEE})
+
+
+def _target_caps(problem: MaxProblem) -> dict[Challenge, int]:
+    return clairvoyant_card_caps(problem)
 
 
 def _clairvoyant_hint(problem: MaxProblem, budget: Budget, seed: int, workers: int, tally: _Tally) -> _Hint:
-    """A legal play for CP-SAT to start from: a perfect map when one is found quickly, else the best greedy.
+    """A legal play for CP-SAT to start from: a map at the target value when one is found quickly, else
+    the best greedy play.
 
-    Without point-scoring cards no map scores more than a perfect map (no empty square, one cluster per
-    element), so a perfect play is a maximum and CP-SAT meets its root bound at once. Two searches look for
-    one: the depth-first `perfect_play` (milliseconds on almost every random 15-roll sequence) and, when
-    it neither finds one nor exhausts its tree, CP-SAT on the perfect-map feasibility model, which is
-    better when the rolls leave no slack (every roll must draw its largest shape) and which can also prove
-    that no perfect map exists: its INFEASIBLE status then caps the main model's objective below the
-    perfect value, a cut the main solve could not derive quickly by itself.
+    With only `TARGET_CARDS` in play no map scores more than `target_value` (as many squares as the rolls
+    allow, one cluster per element, every card at its cap), so a play reaching it is a maximum and CP-SAT
+    meets its root bound at once. Two searches look for one: when the rolls can fill the map, the
+    depth-first `perfect_play` (milliseconds on almost every random 15-roll sequence; it does not check
+    The Great Divide's two halves, so it is skipped with that card); then, when it neither finds one nor
+    exhausts its tree, CP-SAT on the target feasibility model (`_build_clairvoyant(..., "perfect")`), which
+    is better when the rolls leave no slack and which can also prove that no such map exists: its
+    INFEASIBLE status then caps the main model's objective below the target value, a cut the main solve
+    could not derive quickly by itself. In short games (the rolls cannot fill the map) neither runs: the
+    model's share cost more than it found (Dangerous Animals, 10 rolls: 1/10 proven with it, 5/5 without).
     """
-    no_perfect_map = False
-    if set(problem.challenges) <= MAP_INDEPENDENT_CARDS:
-        search = perfect_play(
-            problem.start_grid,
-            problem.rolls,
-            problem.components,
-            rng_for(seed, "happy_campers.maximise.perfect"),
-            budget.limited(budget.remaining() * PERFECT_SEARCH_SHARE),
-        )
+    cards = set(problem.challenges)
+    if not cards <= TARGET_CARDS:
+        return _greedy_hint(problem, seed, False, budget)
+    caps = _target_caps(problem)
+    fills = most_squares(problem) >= problem.components.cell_count
+    exhausted = False
+    if fills and Challenge.GREAT_DIVIDE not in cards:
+        search = _perfect_search(problem, budget, seed, caps)
         if search.plays is not None:
             return _Hint(search.plays, False)
-        if not search.exhausted and not budget.expired():
-            built = _build_clairvoyant(problem, "perfect")
-            share = budget.limited(budget.remaining() * PERFECT_MODEL_SHARE)
-            result = solve(built.model, share, workers=workers, configure=_configure)
-            tally.add(result)
-            if result.has_solution:
-                return _Hint([turn.placement for turn in built.read_turns(result)], False)
-            no_perfect_map = result.status == cp_model.INFEASIBLE
-    elif _perfect_bound_holds(problem):
-        return _card_perfect_hint(problem, budget, seed)
-    return _greedy_hint(problem, seed, no_perfect_map)
+        exhausted = search.exhausted
+    no_target_map = False
+    if fills and not exhausted and not budget.expired() and not cards & MODEL_UNTARGETED_CARDS:
+        built = _build_clairvoyant(problem, "perfect", targets=caps)
+        share = budget.limited(budget.remaining() * PERFECT_MODEL_SHARE)
+        result = solve(built.model, share, workers=workers, configure=_configure)
+        tally.add(result)
+        if result.has_solution:
+            return _Hint([turn.placement for turn in built.read_turns(result)], False)
+        no_target_map = result.status == cp_model.INFEASIBLE
+    return _greedy_hint(problem, seed, no_target_map, budget)
 
 
-def _perfect_bound_holds(problem: MaxProblem) -> bool:
-    """Does "perfect value + every card's cap" bound every map? Not with Nature Reserve (isolated empty
-    squares score) nor The Great Divide (the search does not check two-sided completeness)."""
-    return not {Challenge.NATURE_RESERVE, Challenge.GREAT_DIVIDE} & set(problem.challenges)
-
-
-def _card_perfect_hint(problem: MaxProblem, budget: Budget, seed: int) -> _Hint:
-    """With point-scoring cards: first a perfect map whose cards meet their caps (proven at the root, as
-    perfect value + caps bounds every map), else the greedy play.
+def _perfect_search(problem: MaxProblem, budget: Budget, seed: int, caps: dict[Challenge, int]) -> PerfectSearch:
+    """The depth-first search for a perfect map, aimed at the caps of Dangerous Animals / Quick Pee.
 
     Tried: hinting any perfect map when none meets the caps (45 + a few card points, above the greedy
     play's total) made the final answers *worse* (Privacy 49 and 52 against 61 and 54 from the greedy
     hint, same 10 s): CP-SAT stays near a hint whose card score is poor.
     """
-    caps = clairvoyant_card_caps(problem)
+    share = budget.limited(budget.remaining() * PERFECT_SEARCH_SHARE)
     comp = problem.components
-    if not set(caps) <= set(CARD_TARGET_PRUNES):
-        return _greedy_hint(problem, seed, False)
+    if not caps:
+        return perfect_play(
+            problem.start_grid, problem.rolls, comp, rng_for(seed, "happy_campers.maximise.perfect"), share
+        )
     target = sum(caps.values())
     cards = problem.challenges
     festival_won = problem.festival_won
@@ -268,32 +285,32 @@ def _card_perfect_hint(problem: MaxProblem, budget: Budget, seed: int) -> _Hint:
         points = score(grid, cards, comp, festival_won=festival_won).challenge_points
         return sum(points.get(card, 0) for card in caps)
 
-    viable = _card_viability(problem, caps)
-    rng = rng_for(seed, "happy_campers.maximise.perfect_cards")
-    search = perfect_play(
+    return perfect_play(
         problem.start_grid,
         problem.rolls,
         comp,
-        rng,
-        budget.limited(budget.remaining() * PERFECT_SEARCH_SHARE),
+        rng_for(seed, "happy_campers.maximise.perfect_cards"),
+        share,
         accept=lambda grid: card_points(grid) >= target,
-        viable=viable,
+        viable=_card_viability(problem, caps),
         prefer=_card_preference(problem, caps) if CARD_PREFERENCE else None,
     )
-    if search.plays is not None:
-        return _Hint(search.plays, False)
-    return _greedy_hint(problem, seed, False)
 
 
-def _greedy_hint(problem: MaxProblem, seed: int, no_perfect_map: bool) -> _Hint:
+def _greedy_hint(problem: MaxProblem, seed: int, no_perfect_map: bool, budget: Budget) -> _Hint:
+    """The best greedy rollout, within a share of the budget (at least one rollout is always finished:
+    the solve needs a start; under a load average of 30, twelve 20-roll rollouts took most of 10 s)."""
+    bonus = card_bonus(problem.challenges, problem.components) if CARD_MOVE_TERMS else None
     warm = greedy_play(
         problem.start_grid,
         problem.rolls,
         problem.challenges,
         problem.components,
         rng_for(seed, "happy_campers.maximise.warmstart"),
-        WARMSTART_ROLLOUTS,
+        WARMSTART_ROLLOUTS if bonus is None else CARD_WARMSTART_ROLLOUTS,
         festival_won=problem.festival_won,
+        bonus=bonus,
+        budget=budget.limited(budget.remaining() * GREEDY_SHARE),
     )
     return _Hint(warm[1] if warm else None, no_perfect_map)
 
@@ -343,7 +360,7 @@ def _maximise(
         built = _build_clairvoyant(problem, "complete", hint=hint.plays)
         if hint.no_perfect_map:
             assert built.objective is not None
-            built.model.add(built.objective <= _perfect_value(problem) - 1)
+            built.model.add(built.objective <= target_value(problem, _target_caps(problem)) - 1)
         _complete_hint(built.model, budget, workers, tally)
     else:
         built = builder(problem, "complete")

@@ -427,8 +427,8 @@ def test_perfect_map_model_path_matches_the_oracle(monkeypatch):
     perfect_results = []
     real_build, real_solve = maximise._build_clairvoyant, maximise.solve
 
-    def recording_build(problem, mode, hint=None):
-        built = real_build(problem, mode, hint)
+    def recording_build(problem, mode, hint=None, **kwargs):
+        built = real_build(problem, mode, hint, **kwargs)
         if mode == "perfect":
             perfect_models.append(built.model)
         return built
@@ -574,8 +574,8 @@ def _downgraded(monkeypatch, which: str) -> list:
     marked: list = []
     downgraded: list = []
 
-    def build(problem, mode, hint=None):
-        built = real_build(problem, mode, hint)
+    def build(problem, mode, hint=None, **kwargs):
+        built = real_build(problem, mode, hint, **kwargs)
         if mode == which:
             marked.append(built.model)
         return built
