@@ -146,6 +146,12 @@ def greedy_labels(state: DCState) -> dict[int, int] | None:
     return labels
 
 
+#: Search workers and parameters of the owner-labelled model (set here once). One worker with the full
+#: linearization proves the cases of the nuisance split that the default two-worker portfolio cannot (measured:
+#: bench/deluxe_camping.py, docs in the report of issue 8).
+OWNER_MODEL_WORKERS = 1
+OWNER_MODEL_CONFIGURE = cpsat.full_linearization
+
 #: Kept back from the budget for CP-SAT's own stop latency and the re-scoring of its answer.
 SOLVE_MARGIN_S = 0.05
 
@@ -256,13 +262,13 @@ def maximise(
     player: int | None = None,
     objective: Objective = Objective.OWN,
     seed: int = 0,
-    workers: int = cpsat.DEFAULT_WORKERS,
+    workers: int | None = None,
     use_hint: bool = True,
     forbid: list[frozenset[Edge]] | None = None,
     supply: int | None = None,
 ) -> MaxResult:
     """Solve the securable-score model. `forbid` excludes barrier sets (puzzle uniqueness); `supply` overrides
-    the barriers available (puzzles place exactly K).
+    the barriers available (puzzles place exactly K); `workers` overrides the per-model worker counts.
 
     OWN and MARGIN: the owner-labelled model, split exactly on the pain-in-the-neck's site (`nuisance_cases`),
     each case solved in turn, later ones required to beat the best board found so far. TOTAL: the
@@ -286,7 +292,7 @@ def maximise(
         model, handles = build_model(state, player=player, objective=objective, forbid=forbid, supply=supply)
         if firsts:
             handles.add_hint(model, firsts[0])
-        result = cpsat.solve(model, _solve_budget(budget), seed=seed, workers=workers)
+        result = cpsat.solve(model, _solve_budget(budget), seed=seed, workers=workers or cpsat.DEFAULT_WORKERS)
         outcome = _single(state, handles, result, objective, player)
     else:
         outcome = _solve_cases(state, budget, player, objective, firsts, seed, workers, forbid, supply)
@@ -296,7 +302,7 @@ def maximise(
         )
         if firsts:
             handles.add_hint(model, firsts[0])
-        result = cpsat.solve(model, _solve_budget(budget), seed=seed, workers=workers)
+        result = cpsat.solve(model, _solve_budget(budget), seed=seed, workers=workers or cpsat.DEFAULT_WORKERS)
         outcome = _single(state, handles, result, objective, player, spent=outcome)
     return MaxResult(
         partition=outcome.partition,
@@ -412,7 +418,7 @@ def _solve_cases(
     objective: Objective,
     firsts: list[dict[int, int]],
     seed: int,
-    workers: int,
+    workers: int | None,
     forbid: list[frozenset[Edge]] | None,
     supply: int | None,
 ) -> _Outcome:
@@ -450,7 +456,10 @@ def _solve_cases(
             )
             if case in hints:
                 handles.add_hint(model, _case_hint(state, hints[case][1], case))
-            result = cpsat.solve(model, budget.limited(share), seed=seed + attempt, workers=workers)
+            result = cpsat.solve(
+                model, budget.limited(share), seed=seed + attempt, workers=workers or OWNER_MODEL_WORKERS,
+                configure=OWNER_MODEL_CONFIGURE,
+            )
             outcome.wall_time_s += result.wall_time_s
             outcome.branches += result.branches
             outcome.conflicts += result.conflicts
