@@ -144,8 +144,16 @@ def greedy_player(state: DCState, rng: np.random.Generator, _: float) -> rules.A
     return best[int(rng.integers(len(best)))]
 
 
+#: Per hint decision in self-play: (CPU seconds, wall seconds, interrupted, stage).
+HINT_DECISIONS: list[tuple[float, float, bool, str]] = []
+
+
 def hint_player(state: DCState, rng: np.random.Generator, seconds: float) -> rules.Action:
+    cpu, wall = time.process_time(), time.monotonic()
     result = hints.hint(state, Budget(seconds))
+    HINT_DECISIONS.append(
+        (time.process_time() - cpu, time.monotonic() - wall, result.interrupted, state.stage.value)
+    )
     return result.moves[0].action
 
 
@@ -166,32 +174,66 @@ def play(players: list, seed: int, seconds: float) -> tuple[int, ...]:
     return state.scores()
 
 
-def bench_self_play(players: int, opponent: str, games: int, seconds: float) -> dict:
+def bench_self_play(
+    players: int, opponent: str, games: range, seconds: float, log: Path | None = None
+) -> dict:
+    """Games `games` (seeds; the hint's seat is the seed modulo the players, so any run of consecutive seeds
+    rotates the seats). With `log`, one JSON line a game is appended as it ends (several processes can split
+    the seeds and `--merge` adds their lines up)."""
     opponent_player = {"random": random_player, "greedy": greedy_player}[opponent]
-    outcomes = []
-    margins = []
-    for game in range(games):
+    lines = []
+    for game in games:
         seat = game % players
         table = [opponent_player] * players
         table[seat] = hint_player
+        HINT_DECISIONS.clear()
         scores = play(table, game, seconds)
-        best_other = max(s for p, s in enumerate(scores) if p != seat)
-        margins.append(scores[seat] - best_other)
-        outcomes.append(1.0 if scores[seat] > best_other else 0.5 if scores[seat] == best_other else 0.0)
-    mean = statistics.fmean(outcomes)
-    low, high = wilson(mean, len(outcomes))
-    return {
-        "players": players,
-        "opponent": opponent,
-        "games": games,
-        "hint_s_per_decision": seconds,
-        "wins": sum(o == 1.0 for o in outcomes),
-        "ties": sum(o == 0.5 for o in outcomes),
-        "win_rate": mean,
-        "ci95_low": low,
-        "ci95_high": high,
-        "mean_margin": statistics.fmean(margins),
-    }
+        line = {
+            "players": players, "opponent": opponent, "game": game, "seat": seat, "scores": list(scores),
+            "hint_s_per_decision": seconds, "decisions": [list(d) for d in HINT_DECISIONS],
+            "load_avg_1min": os.getloadavg()[0],
+        }
+        lines.append(line)
+        if log is not None:
+            with log.open("a") as out:
+                out.write(json.dumps(line) + "\n")
+    return summarise(lines)[0]
+
+
+def summarise(lines: list[dict]) -> list[dict]:
+    """Win rate (ties half) with a 95% Wilson interval, margins and hint effort, per (players, opponent)."""
+    rows = []
+    for key in sorted({(line["players"], line["opponent"]) for line in lines}):
+        mine = [line for line in lines if (line["players"], line["opponent"]) == key]
+        outcomes, margins = [], []
+        for line in mine:
+            scores, seat = line["scores"], line["seat"]
+            best_other = max(s for p, s in enumerate(scores) if p != seat)
+            margins.append(scores[seat] - best_other)
+            outcomes.append(1.0 if scores[seat] > best_other else 0.5 if scores[seat] == best_other else 0.0)
+        decisions = [d for line in mine for d in line["decisions"]]
+        mean = statistics.fmean(outcomes)
+        low, high = wilson(mean, len(outcomes))
+        rows.append(
+            {
+                "players": key[0],
+                "opponent": key[1],
+                "games": len(mine),
+                "hint_budget_s": mine[0]["hint_s_per_decision"],
+                "wins": sum(o == 1.0 for o in outcomes),
+                "ties": sum(o == 0.5 for o in outcomes),
+                "win_rate": mean,
+                "wilson95_low": low,
+                "wilson95_high": high,
+                "mean_margin": statistics.fmean(margins),
+                "hint_cpu_p50_s": percentile([d[0] for d in decisions], 50),
+                "hint_cpu_p99_s": percentile([d[0] for d in decisions], 99),
+                "hint_wall_p50_s": percentile([d[1] for d in decisions], 50),
+                "hint_interrupted_share": statistics.fmean(d[2] for d in decisions),
+                "load_avg_mean": statistics.fmean(line["load_avg_1min"] for line in mine),
+            }
+        )
+    return rows
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -201,6 +243,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=None)
     parser.add_argument("--hint-seconds", type=float, default=None)
     parser.add_argument("--only", default="max,overrun,hint,self-play")
+    parser.add_argument("--pairings", default="2:greedy,2:random,4:greedy,4:random")
+    parser.add_argument("--first-game", type=int, default=0)
+    parser.add_argument("--game-step", type=int, default=1, help="seed stride (split seeds over processes)")
+    parser.add_argument("--log", default=None, help="append one JSON line a game to this file")
+    parser.add_argument("--merge", default=None, help="comma-separated game logs: summarise them instead")
     args = parser.parse_args(argv)
     boards = args.boards or (6 if args.quick else 20)
     games = args.games or (12 if args.quick else 200)
@@ -221,10 +268,17 @@ def main(argv: list[str] | None = None) -> None:
         print_table("hint latency (1 s budget)", [report["hint_latency"]])
     if "self-play" in parts:
         rows = []
-        for players, opponent in ((2, "greedy"), (2, "random"), (4, "greedy"), (4, "random")):
-            rows.append(bench_self_play(players, opponent, games, seconds))
+        log = Path(args.log) if args.log else None
+        for pairing in args.pairings.split(","):
+            players, opponent = pairing.split(":")
+            seeds = range(args.first_game, args.first_game + games, args.game_step)
+            rows.append(bench_self_play(int(players), opponent, seeds, seconds, log))
             print_table("self-play (so far)", rows)
         report["self_play"] = rows
+    if args.merge:
+        lines = [json.loads(x) for name in args.merge.split(",") for x in Path(name).read_text().splitlines()]
+        report["self_play"] = summarise(lines)
+        print_table("self-play (merged logs)", report["self_play"])
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(report, indent=2) + "\n")
     print(f"\nwrote {RESULTS}")

@@ -360,6 +360,15 @@ def _single(state: DCState, handles: Handles, result: cpsat.CpSolveResult, objec
     return outcome
 
 
+def _dual_bound(result: cpsat.CpSolveResult) -> float | None:
+    """CP-SAT's proven bound of an unfinished solve (also without a solution); None when it never searched or
+    has no finite bound."""
+    if result.wall_time_s == 0.0 and result.branches == 0:
+        return None  # the budget was spent before this solve started
+    bound = result.solver.best_objective_bound
+    return bound if bound == bound and abs(bound) < float("inf") else None
+
+
 def _nuisance_open(state: DCState) -> bool:
     """The pain-in-the-neck is on the board and not yet in an allotted site."""
     return 0 <= state.nuisance < state.config.squares and state.allotted(state.nuisance) is None
@@ -471,8 +480,7 @@ def _solve_cases(
                 closed.add(i)
                 open_bound.pop(i, None)
             else:
-                bound = result.solver.best_objective_bound
-                open_bound[i] = bound if bound == bound and abs(bound) < float("inf") else None
+                open_bound[i] = _dual_bound(result)
     never_tried = [i for i in range(len(order)) if i not in closed and i not in open_bound]
     if len(closed) == len(order):
         outcome.proof = Proof.OPTIMAL if outcome.value is not None else Proof.INFEASIBLE
