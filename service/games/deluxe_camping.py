@@ -292,7 +292,7 @@ def hint(request: pb.DeluxeCampingServiceHintRequest, budget: Budget) -> pb.Delu
             ranking.value = move.value
             ranking.loss = max(best - move.value, 0.0)
             if move.exact:
-                ranking.note = "final margin: this choice ends the game"
+                ranking.note = "exact final value: this choice ends the game"
             elif move.depth == 1 and result.depth > 1:
                 ranking.note = "one turn deep (not searched with the next player's reply)"
         alternatives.append(pb.DeluxeCampingAlternative(move=move_to_proto(state.config, move.action), ranking=ranking))
