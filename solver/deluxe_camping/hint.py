@@ -177,9 +177,7 @@ def hint(state: DCState, budget: Budget, objective: HintObjective = HintObjectiv
                 exact.discard(i)
             budget.report(depth=2, samples=search.nodes, best=max(deep.values()))
     except SolveInterrupted:
-        if not shallow:
-            raise
-        interrupted = True
+        interrupted = True  # answer with what was valued (possibly nothing: every choice unevaluated)
     ranked = sorted(
         range(len(actions)),
         key=lambda i: (i not in deep, i not in shallow, -deep.get(i, shallow.get(i, 0.0)), i),
