@@ -137,7 +137,7 @@ def test_puzzle_statement_keeps_the_answer_apart(puzzle: puzzles.Puzzle) -> None
 
 def test_hint_answers_even_when_the_budget_is_spent_before_any_choice_is_valued() -> None:
     state = rules.random_setup(Config(players=2), np.random.default_rng(0))
-    result = hints.hint(state, Budget(0.0))
+    result = hints.hint(state, Budget(1e-6))
     assert result.interrupted
     assert {m.action for m in result.moves} == set(state.legal_actions())
     assert_ranked(result)
