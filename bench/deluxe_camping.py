@@ -166,12 +166,13 @@ def wilson(rate: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(centre - half, 0.0), min(centre + half, 1.0)
 
 
-def play(players: list, seed: int, seconds: float) -> tuple[int, ...]:
+def play(players: list, seed: int, seconds: float) -> DCState:
+    """One seeded game to the end; the final position."""
     rng = rng_for(seed, "deluxe-camping self-play")
     state = rules.random_setup(Config(players=len(players)), rng)
     while state.stage is not Stage.OVER:
         state = state.child(players[state.to_move](state, rng, seconds))
-    return state.scores()
+    return state
 
 
 def bench_self_play(
@@ -187,9 +188,14 @@ def bench_self_play(
         table = [opponent_player] * players
         table[seat] = hint_player
         HINT_DECISIONS.clear()
-        scores = play(table, game, seconds)
+        final = play(table, game, seconds)
+        scores = final.scores()
         line = {
             "players": players, "opponent": opponent, "game": game, "seat": seat, "scores": list(scores),
+            # How the game ended: barriers left, squares in regions allotted to nobody, who had stopped.
+            "supply_left": final.supply_left,
+            "open_squares": sum(len(site.squares) for site in final.sites if site.allotted_to is None),
+            "stopped": [final.stopped(p) for p in range(players)],
             "hint_s_per_decision": seconds, "decisions": [list(d) for d in HINT_DECISIONS],
             "load_avg_1min": os.getloadavg()[0],
         }
