@@ -360,6 +360,14 @@ def _single(state: DCState, handles: Handles, result: cpsat.CpSolveResult, objec
     return outcome
 
 
+def _ceiling(state: DCState, player: int) -> int:
+    """A valid upper bound of the player's own score (so of the margin too, opponents never score below 0):
+    the points already allotted, plus every open square doubled and every open ice-cream stand."""
+    open_squares = [s for s in range(state.config.squares) if state.allotted(s) is None]
+    ice = sum(1 for s in state.ice_creams if state.allotted(s) is None)
+    return state.scores()[player] + rules.POOL_FACTOR * len(open_squares) + rules.ICE_CREAM_BONUS * ice
+
+
 def _dual_bound(result: cpsat.CpSolveResult) -> float | None:
     """CP-SAT's proven bound of an unfinished solve (also without a solution); None when it never searched or
     has no finite bound."""
@@ -436,6 +444,7 @@ def _solve_cases(
     the second gives the cases still open the rest. OPTIMAL only when every case is closed by CP-SAT."""
     cases = nuisance_cases(state, player, objective)
     hints: dict[NuisanceCase | None, tuple[int, dict[int, int]]] = {}
+    fallback: tuple[int, Partition] | None = None  # the best first solution: the answer if CP-SAT finds none
     for labels in firsts:
         case = case_of(state, labels, player, objective)
         if case not in cases:
@@ -444,9 +453,12 @@ def _solve_cases(
             (a, b) for a, b in rules.all_edges(state.config.rows, state.config.cols)
             if a in labels and b in labels and labels[a] != labels[b] and (a, b) not in state.barriers
         )
-        value = objective_value(score_partition(state, added).scores, objective, player)
+        partition = score_partition(state, added)
+        value = objective_value(partition.scores, objective, player)
         if case not in hints or value > hints[case][0]:
             hints[case] = (value, labels)
+        if added not in (forbid or []) and (fallback is None or value > fallback[0]):
+            fallback = (value, partition)
     order = sorted(cases, key=lambda c: (c not in hints, -hints[c][0] if c in hints else 0))
     outcome = _Outcome()
     closed: set[int] = set()  # indices into `order` of the cases CP-SAT closed
@@ -481,18 +493,18 @@ def _solve_cases(
                 open_bound.pop(i, None)
             else:
                 open_bound[i] = _dual_bound(result)
-    never_tried = [i for i in range(len(order)) if i not in closed and i not in open_bound]
+    if len(closed) < len(order) and fallback is not None and (outcome.value is None or fallback[0] > outcome.value):
+        outcome.value, outcome.partition = fallback
     if len(closed) == len(order):
         outcome.proof = Proof.OPTIMAL if outcome.value is not None else Proof.INFEASIBLE
         outcome.infeasible = outcome.value is None
         outcome.bound = float(outcome.value) if outcome.value is not None else None
     elif outcome.value is not None:
-        bounds = list(open_bound.values())
-        if never_tried or any(b is None for b in bounds):
-            outcome.bound = None
-        else:
-            outcome.bound = max([float(outcome.value), *[b for b in bounds if b is not None]])
-        outcome.proof = Proof.HEURISTIC if outcome.bound is None else Proof.FEASIBLE_WITH_BOUND
+        # A case never started (or stopped without a dual bound) is bounded by the obvious ceiling.
+        ceiling = float(_ceiling(state, player))
+        bounds = [open_bound.get(i) for i in range(len(order)) if i not in closed]
+        outcome.bound = max([float(outcome.value), *[ceiling if b is None else b for b in bounds]])
+        outcome.proof = Proof.FEASIBLE_WITH_BOUND
     return outcome
 
 
