@@ -27,6 +27,8 @@ A first solution (nearest-piece partition merged per owner) is given as a hint w
 from __future__ import annotations
 
 import enum
+import math
+import time
 from collections import deque
 from dataclasses import dataclass
 
@@ -151,6 +153,9 @@ def greedy_labels(state: DCState) -> dict[int, int] | None:
 #: bench/deluxe_camping.py, docs in the report of issue 8).
 OWNER_MODEL_WORKERS = 1
 OWNER_MODEL_CONFIGURE = cpsat.full_linearization
+
+#: Integer objectives: a bound within this of an integer is that integer (CP-SAT reports bounds as floats).
+BOUND_TOLERANCE = 1e-6
 
 #: Kept back from the budget for CP-SAT's own stop latency and the re-scoring of its answer.
 SOLVE_MARGIN_S = 0.05
@@ -360,6 +365,17 @@ def _single(state: DCState, handles: Handles, result: cpsat.CpSolveResult, objec
     return outcome
 
 
+def _close_by_bound(closed: set[int], open_bound: dict[int, float | None], best: int | None) -> None:
+    """Close the cases whose proven bound (CP-SAT's, of a stopped solve) cannot beat the best board found:
+    the best board is then optimal for them too."""
+    if best is None:
+        return
+    for i, bound in list(open_bound.items()):
+        if bound is not None and math.floor(bound + BOUND_TOLERANCE) <= best:
+            closed.add(i)
+            del open_bound[i]
+
+
 def _ceiling(state: DCState, player: int) -> int:
     """A valid upper bound of the player's own score (so of the margin too, opponents never score below 0):
     the points already allotted, plus every open square doubled and every open ice-cream stand."""
@@ -463,18 +479,21 @@ def _solve_cases(
     outcome = _Outcome()
     closed: set[int] = set()  # indices into `order` of the cases CP-SAT closed
     open_bound: dict[int, float | None] = {}
+    build_s = 0.0  # wall time of the last model build: no case starts unless its build and stop fit the budget
     for attempt in range(2):
         pending = [i for i in range(len(order)) if i not in closed]
         for n, i in enumerate(pending):
-            if budget.expired():
+            if budget.remaining() <= build_s + SOLVE_MARGIN_S:
                 break
             case = order[i]
-            share = max(budget.remaining() - SOLVE_MARGIN_S, 0.001) / (len(pending) - n)
             at_least = None if outcome.value is None else outcome.value + 1
+            started = time.monotonic()
             model, handles = build_owner_model(
                 state, player=player, objective=objective, forbid=forbid, supply=supply, case=case,
                 at_least=at_least,
             )
+            build_s = time.monotonic() - started
+            share = max(budget.remaining() - SOLVE_MARGIN_S, 0.001) / (len(pending) - n)
             if case in hints:
                 handles.add_hint(model, _case_hint(state, hints[case][1], case))
             result = cpsat.solve(
@@ -493,8 +512,10 @@ def _solve_cases(
                 open_bound.pop(i, None)
             else:
                 open_bound[i] = _dual_bound(result)
+            _close_by_bound(closed, open_bound, outcome.value)
     if len(closed) < len(order) and fallback is not None and (outcome.value is None or fallback[0] > outcome.value):
         outcome.value, outcome.partition = fallback
+    _close_by_bound(closed, open_bound, outcome.value)
     if len(closed) == len(order):
         outcome.proof = Proof.OPTIMAL if outcome.value is not None else Proof.INFEASIBLE
         outcome.infeasible = outcome.value is None
