@@ -3,12 +3,16 @@ bench/results/deluxe_camping.json.
 
 Figures:
 - max: share of seeded default boards (10 x 10, random setup, first turn) proven OPTIMAL within 10 s for 2, 3 and
-  4 players (own score of player 0), proof time p50/p90, the gap left when not proven, and the time-limit
-  overrun (wall clock measured outside the solver minus the limit, p99).
+  4 players (own score and margin of player 0), proof wall time p50/p90 and CPU time p50 (the machine is shared:
+  wall time under load is several times the CPU time), every unproven gap, the load average.
+- overrun: every seeded board solved under a 0.3 s limit (every solve is stopped by it): wall clock measured
+  outside the solver minus the limit, p50/p99/max.
 - hint: latency p50/p99 at the 1 s default over seeded positions, and its overrun.
 - self-play: the hint (at `--hint-seconds` a decision) against a random-legal player and against a greedy
-  player (each decision maximising its immediately allotted points, ties at random), seats rotated, win rate
-  with ties counted half and a 95% normal interval. The setup is random for every seat (the hint plays turns).
+  player (each decision maximising its immediately allotted points, ties at random), seats rotated (the hint's
+  seat is the seed modulo the players), win rate with ties counted half and a 95% Wilson interval, the hint's
+  CPU and wall time per decision and the share of decisions its budget cut short. `--log` appends one JSON line
+  a game (how it ended included), so seeds can be split over processes and summarised with `--merge`.
 """
 
 from __future__ import annotations
