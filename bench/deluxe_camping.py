@@ -101,7 +101,7 @@ def bench_overrun(boards: int) -> dict:
 
 
 def bench_hint_latency(positions: int, seconds: float = 1.0) -> dict:
-    latencies, overruns = [], []
+    latencies, overruns, cpu, complete = [], [], [], 0
     for seed in range(positions):
         rng = rng_for(seed, "deluxe-camping hint latency")
         state = rules.random_setup(Config(players=2 + seed % 3), rng)
@@ -112,9 +112,11 @@ def bench_hint_latency(positions: int, seconds: float = 1.0) -> dict:
             state = state.child(actions[int(rng.integers(len(actions)))])
         if state.stage is Stage.OVER:
             continue
-        started = time.monotonic()
-        hints.hint(state, Budget(seconds))
+        started, cpu_started = time.monotonic(), time.process_time()
+        result = hints.hint(state, Budget(seconds))
         wall = time.monotonic() - started
+        cpu.append(time.process_time() - cpu_started)
+        complete += not result.interrupted
         latencies.append(wall)
         overruns.append(wall - seconds)
     return {
@@ -123,6 +125,10 @@ def bench_hint_latency(positions: int, seconds: float = 1.0) -> dict:
         "p50_ms": percentile(latencies, 50) * 1000,
         "p99_ms": percentile(latencies, 99) * 1000,
         "overrun_p99_ms": max(percentile(overruns, 99) * 1000, 0.0),
+        "cpu_p50_ms": percentile(cpu, 50) * 1000,
+        "cpu_p99_ms": percentile(cpu, 99) * 1000,
+        "searched_to_the_end": complete,
+        "load_avg_1min": os.getloadavg()[0],
     }
 
 
