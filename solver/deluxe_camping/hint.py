@@ -37,7 +37,8 @@ from campsolver.solver.deluxe_camping.rules import Action, Barrier, DCState, Edg
 #: the edges around the squares the movement reaches. The deepened choices try every legal barrier.
 BARRIER_CANDIDATES = 3
 #: Choices searched deeper (all barriers, then the next player's reply), best one-turn value first. Measured
-#: CPU per decision on the default board at 4: ~0.1 s for a movement, ~0.05 s for a barrier.
+#: CPU for the whole search on the default board at 4: 0.22-0.31 s for an opening movement (~3,500 leaves),
+#: ~0.05 s for a barrier (~900 leaves).
 DEEPEN = 4
 
 
