@@ -271,7 +271,7 @@ def main(argv: list[str] | None = None) -> None:
     report: dict = {"quick": args.quick}
     if RESULTS.exists():
         previous = json.loads(RESULTS.read_text())
-        report.update({k: v for k, v in previous.items() if k in ("max", "max_overrun", "hint_latency", "self_play")})
+        report.update({k: v for k, v in previous.items() if k != "quick"})  # figures of the other parts
     parts = args.only.split(",")
     if "max" in parts:
         report["max"] = bench_max(boards, (maxima.Objective.OWN, maxima.Objective.MARGIN))
