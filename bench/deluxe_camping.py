@@ -3,12 +3,16 @@ bench/results/deluxe_camping.json.
 
 Figures:
 - max: share of seeded default boards (10 x 10, random setup, first turn) proven OPTIMAL within 10 s for 2, 3 and
-  4 players (own score of player 0), proof time p50/p90, the gap left when not proven, and the time-limit
-  overrun (wall clock measured outside the solver minus the limit, p99).
+  4 players (own score and margin of player 0), proof wall time p50/p90 and CPU time p50 (the machine is shared:
+  wall time under load is several times the CPU time), every unproven gap, the load average.
+- overrun: every seeded board solved under a 0.3 s limit (every solve is stopped by it): wall clock measured
+  outside the solver minus the limit, p50/p99/max.
 - hint: latency p50/p99 at the 1 s default over seeded positions, and its overrun.
 - self-play: the hint (at `--hint-seconds` a decision) against a random-legal player and against a greedy
-  player (each decision maximising its immediately allotted points, ties at random), seats rotated, win rate
-  with ties counted half and a 95% normal interval. The setup is random for every seat (the hint plays turns).
+  player (each decision maximising its immediately allotted points, ties at random), seats rotated (the hint's
+  seat is the seed modulo the players), win rate with ties counted half and a 95% Wilson interval, the hint's
+  CPU and wall time per decision and the share of decisions its budget cut short. `--log` appends one JSON line
+  a game (how it ended included), so seeds can be split over processes and summarised with `--merge`.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import statistics
 import time
 from pathlib import Path
@@ -39,38 +44,64 @@ def seeded_board(players: int, seed: int) -> DCState:
     return rules.random_setup(Config(players=players), rng_for(seed, "deluxe-camping bench", players))
 
 
-def bench_max(boards: int) -> list[dict]:
+#: Limit of the overrun runs: short enough that every solve is stopped by it (the overrun is measured there).
+OVERRUN_LIMIT_S = 0.3
+
+
+def bench_max(boards: int, objectives: tuple[maxima.Objective, ...] = (maxima.Objective.OWN,)) -> list[dict]:
     rows = []
-    for players in (2, 3, 4):
-        times, overruns, gaps, proven = [], [], [], 0
-        for seed in range(boards):
-            state = seeded_board(players, seed)
-            started = time.monotonic()
-            result = maxima.maximise(state, Budget(PROOF_LIMIT_S), player=0)
-            wall = time.monotonic() - started
-            overruns.append(wall - PROOF_LIMIT_S)
-            if result.proof is Proof.OPTIMAL:
-                proven += 1
-                times.append(wall)
-            elif result.value is not None and result.bound is not None:
-                gaps.append(result.bound - result.value)
-        rows.append(
-            {
-                "players": players,
-                "boards": boards,
-                "proven": proven,
-                "share_proven": proven / boards,
-                "proof_p50_s": percentile(times, 50) if times else float("nan"),
-                "proof_p90_s": percentile(times, 90) if times else float("nan"),
-                "mean_gap_unproven": statistics.fmean(gaps) if gaps else 0.0,
-                "overrun_p99_ms": percentile(overruns, 99) * 1000 if overruns else float("nan"),
-            }
-        )
+    for objective in objectives:
+        for players in (2, 3, 4):
+            times, cpu, gaps, proven = [], [], [], 0
+            for seed in range(boards):
+                state = seeded_board(players, seed)
+                started, cpu_started = time.monotonic(), time.process_time()
+                result = maxima.maximise(state, Budget(PROOF_LIMIT_S), player=0, objective=objective)
+                wall = time.monotonic() - started
+                if result.proof is Proof.OPTIMAL:
+                    proven += 1
+                    times.append(wall)
+                    cpu.append(time.process_time() - cpu_started)
+                elif result.value is not None and result.bound is not None:
+                    gaps.append(result.bound - result.value)
+            rows.append(
+                {
+                    "objective": objective.value,
+                    "players": players,
+                    "boards": boards,
+                    "proven": proven,
+                    "share_proven": proven / boards,
+                    "proof_p50_s": percentile(times, 50) if times else float("nan"),
+                    "proof_p90_s": percentile(times, 90) if times else float("nan"),
+                    "proof_cpu_p50_s": percentile(cpu, 50) if cpu else float("nan"),
+                    "unproven_gaps": gaps,
+                    "load_avg_1min": os.getloadavg()[0],
+                }
+            )
     return rows
 
 
+def bench_overrun(boards: int) -> dict:
+    """Wall clock minus the limit for solves the limit stops (a short limit on every seeded board)."""
+    overruns = []
+    for players in (2, 3, 4):
+        for seed in range(boards):
+            state = seeded_board(players, seed)
+            started = time.monotonic()
+            maxima.maximise(state, Budget(OVERRUN_LIMIT_S), player=0)
+            overruns.append(time.monotonic() - started - OVERRUN_LIMIT_S)
+    return {
+        "solves": len(overruns),
+        "limit_s": OVERRUN_LIMIT_S,
+        "overrun_p50_ms": percentile(overruns, 50) * 1000,
+        "overrun_p99_ms": percentile(overruns, 99) * 1000,
+        "overrun_max_ms": max(overruns) * 1000,
+        "load_avg_1min": os.getloadavg()[0],
+    }
+
+
 def bench_hint_latency(positions: int, seconds: float = 1.0) -> dict:
-    latencies, overruns = [], []
+    latencies, overruns, cpu, complete = [], [], [], 0
     for seed in range(positions):
         rng = rng_for(seed, "deluxe-camping hint latency")
         state = rules.random_setup(Config(players=2 + seed % 3), rng)
@@ -81,9 +112,11 @@ def bench_hint_latency(positions: int, seconds: float = 1.0) -> dict:
             state = state.child(actions[int(rng.integers(len(actions)))])
         if state.stage is Stage.OVER:
             continue
-        started = time.monotonic()
-        hints.hint(state, Budget(seconds))
+        started, cpu_started = time.monotonic(), time.process_time()
+        result = hints.hint(state, Budget(seconds))
         wall = time.monotonic() - started
+        cpu.append(time.process_time() - cpu_started)
+        complete += not result.interrupted
         latencies.append(wall)
         overruns.append(wall - seconds)
     return {
@@ -92,6 +125,10 @@ def bench_hint_latency(positions: int, seconds: float = 1.0) -> dict:
         "p50_ms": percentile(latencies, 50) * 1000,
         "p99_ms": percentile(latencies, 99) * 1000,
         "overrun_p99_ms": max(percentile(overruns, 99) * 1000, 0.0),
+        "cpu_p50_ms": percentile(cpu, 50) * 1000,
+        "cpu_p99_ms": percentile(cpu, 99) * 1000,
+        "searched_to_the_end": complete,
+        "load_avg_1min": os.getloadavg()[0],
     }
 
 
@@ -117,8 +154,16 @@ def greedy_player(state: DCState, rng: np.random.Generator, _: float) -> rules.A
     return best[int(rng.integers(len(best)))]
 
 
+#: Per hint decision in self-play: (CPU seconds, wall seconds, interrupted, stage).
+HINT_DECISIONS: list[tuple[float, float, bool, str]] = []
+
+
 def hint_player(state: DCState, rng: np.random.Generator, seconds: float) -> rules.Action:
+    cpu, wall = time.process_time(), time.monotonic()
     result = hints.hint(state, Budget(seconds))
+    HINT_DECISIONS.append(
+        (time.process_time() - cpu, time.monotonic() - wall, result.interrupted, state.stage.value)
+    )
     return result.moves[0].action
 
 
@@ -131,40 +176,80 @@ def wilson(rate: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(centre - half, 0.0), min(centre + half, 1.0)
 
 
-def play(players: list, seed: int, seconds: float) -> tuple[int, ...]:
+def play(players: list, seed: int, seconds: float) -> DCState:
+    """One seeded game to the end; the final position."""
     rng = rng_for(seed, "deluxe-camping self-play")
     state = rules.random_setup(Config(players=len(players)), rng)
     while state.stage is not Stage.OVER:
         state = state.child(players[state.to_move](state, rng, seconds))
-    return state.scores()
+    return state
 
 
-def bench_self_play(players: int, opponent: str, games: int, seconds: float) -> dict:
+def bench_self_play(
+    players: int, opponent: str, games: range, seconds: float, log: Path | None = None
+) -> dict:
+    """Games `games` (seeds; the hint's seat is the seed modulo the players, so any run of consecutive seeds
+    rotates the seats). With `log`, one JSON line a game is appended as it ends (several processes can split
+    the seeds and `--merge` adds their lines up)."""
     opponent_player = {"random": random_player, "greedy": greedy_player}[opponent]
-    outcomes = []
-    margins = []
-    for game in range(games):
+    lines = []
+    for game in games:
         seat = game % players
         table = [opponent_player] * players
         table[seat] = hint_player
-        scores = play(table, game, seconds)
-        best_other = max(s for p, s in enumerate(scores) if p != seat)
-        margins.append(scores[seat] - best_other)
-        outcomes.append(1.0 if scores[seat] > best_other else 0.5 if scores[seat] == best_other else 0.0)
-    mean = statistics.fmean(outcomes)
-    low, high = wilson(mean, len(outcomes))
-    return {
-        "players": players,
-        "opponent": opponent,
-        "games": games,
-        "hint_s_per_decision": seconds,
-        "wins": sum(o == 1.0 for o in outcomes),
-        "ties": sum(o == 0.5 for o in outcomes),
-        "win_rate": mean,
-        "ci95_low": low,
-        "ci95_high": high,
-        "mean_margin": statistics.fmean(margins),
-    }
+        HINT_DECISIONS.clear()
+        final = play(table, game, seconds)
+        scores = final.scores()
+        line = {
+            "players": players, "opponent": opponent, "game": game, "seat": seat, "scores": list(scores),
+            # How the game ended: barriers left, squares in regions allotted to nobody, who had stopped.
+            "supply_left": final.supply_left,
+            "open_squares": sum(len(site.squares) for site in final.sites if site.allotted_to is None),
+            "stopped": [final.stopped(p) for p in range(players)],
+            "hint_s_per_decision": seconds, "decisions": [list(d) for d in HINT_DECISIONS],
+            "load_avg_1min": os.getloadavg()[0],
+        }
+        lines.append(line)
+        if log is not None:
+            with log.open("a") as out:
+                out.write(json.dumps(line) + "\n")
+    return summarise(lines)[0]
+
+
+def summarise(lines: list[dict]) -> list[dict]:
+    """Win rate (ties half) with a 95% Wilson interval, margins and hint effort, per (players, opponent)."""
+    rows = []
+    for key in sorted({(line["players"], line["opponent"]) for line in lines}):
+        mine = [line for line in lines if (line["players"], line["opponent"]) == key]
+        outcomes, margins = [], []
+        for line in mine:
+            scores, seat = line["scores"], line["seat"]
+            best_other = max(s for p, s in enumerate(scores) if p != seat)
+            margins.append(scores[seat] - best_other)
+            outcomes.append(1.0 if scores[seat] > best_other else 0.5 if scores[seat] == best_other else 0.0)
+        decisions = [d for line in mine for d in line["decisions"]]
+        mean = statistics.fmean(outcomes)
+        low, high = wilson(mean, len(outcomes))
+        rows.append(
+            {
+                "players": key[0],
+                "opponent": key[1],
+                "games": len(mine),
+                "hint_budget_s": mine[0]["hint_s_per_decision"],
+                "wins": sum(o == 1.0 for o in outcomes),
+                "ties": sum(o == 0.5 for o in outcomes),
+                "win_rate": mean,
+                "wilson95_low": low,
+                "wilson95_high": high,
+                "mean_margin": statistics.fmean(margins),
+                "hint_cpu_p50_s": percentile([d[0] for d in decisions], 50),
+                "hint_cpu_p99_s": percentile([d[0] for d in decisions], 99),
+                "hint_wall_p50_s": percentile([d[1] for d in decisions], 50),
+                "hint_interrupted_share": statistics.fmean(d[2] for d in decisions),
+                "load_avg_mean": statistics.fmean(line["load_avg_1min"] for line in mine),
+            }
+        )
+    return rows
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -173,7 +258,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--boards", type=int, default=None)
     parser.add_argument("--games", type=int, default=None)
     parser.add_argument("--hint-seconds", type=float, default=None)
-    parser.add_argument("--only", default="max,hint,self-play")
+    parser.add_argument("--only", default="max,overrun,hint,self-play")
+    parser.add_argument("--pairings", default="2:greedy,2:random,4:greedy,4:random")
+    parser.add_argument("--first-game", type=int, default=0)
+    parser.add_argument("--game-step", type=int, default=1, help="seed stride (split seeds over processes)")
+    parser.add_argument("--log", default=None, help="append one JSON line a game to this file")
+    parser.add_argument("--merge", default=None, help="comma-separated game logs: summarise them instead")
     args = parser.parse_args(argv)
     boards = args.boards or (6 if args.quick else 20)
     games = args.games or (12 if args.quick else 200)
@@ -181,20 +271,30 @@ def main(argv: list[str] | None = None) -> None:
     report: dict = {"quick": args.quick}
     if RESULTS.exists():
         previous = json.loads(RESULTS.read_text())
-        report.update({k: v for k, v in previous.items() if k in ("max", "hint_latency", "self_play")})
+        report.update({k: v for k, v in previous.items() if k != "quick"})  # figures of the other parts
     parts = args.only.split(",")
     if "max" in parts:
-        report["max"] = bench_max(boards)
-        print_table(f"max: own score of player 0, proven within {PROOF_LIMIT_S:g} s (default board)", report["max"])
+        report["max"] = bench_max(boards, (maxima.Objective.OWN, maxima.Objective.MARGIN))
+        print_table(f"max: player 0's objective proven within {PROOF_LIMIT_S:g} s (default board)", report["max"])
+    if "overrun" in parts:
+        report["max_overrun"] = bench_overrun(boards)
+        print_table(f"max: overrun of solves stopped by a {OVERRUN_LIMIT_S:g} s limit", [report["max_overrun"]])
     if "hint" in parts:
         report["hint_latency"] = bench_hint_latency(boards)
         print_table("hint latency (1 s budget)", [report["hint_latency"]])
     if "self-play" in parts:
         rows = []
-        for players, opponent in ((2, "greedy"), (2, "random"), (4, "greedy"), (4, "random")):
-            rows.append(bench_self_play(players, opponent, games, seconds))
+        log = Path(args.log) if args.log else None
+        for pairing in args.pairings.split(","):
+            players, opponent = pairing.split(":")
+            seeds = range(args.first_game, args.first_game + games, args.game_step)
+            rows.append(bench_self_play(int(players), opponent, seeds, seconds, log))
             print_table("self-play (so far)", rows)
         report["self_play"] = rows
+    if args.merge:
+        lines = [json.loads(x) for name in args.merge.split(",") for x in Path(name).read_text().splitlines()]
+        report["self_play"] = summarise(lines)
+        print_table("self-play (merged logs)", report["self_play"])
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(report, indent=2) + "\n")
     print(f"\nwrote {RESULTS}")

@@ -291,19 +291,24 @@ def hint(request: pb.DeluxeCampingServiceHintRequest, budget: Budget) -> pb.Delu
         else:
             ranking.value = move.value
             ranking.loss = max(best - move.value, 0.0)
+            if move.exact:
+                ranking.note = "exact final value: this choice ends the game"
+            elif move.depth == 1 and result.depth > 1:
+                ranking.note = "one turn deep (not searched with the next player's reply)"
         alternatives.append(pb.DeluxeCampingAlternative(move=move_to_proto(state.config, move.action), ranking=ranking))
     return pb.DeluxeCampingServiceHintResponse(
         alternatives=alternatives,
         proof=PROOF_TO_PROTO[result.proof],
         note=(
-            f"{objective.value} of the nearest-piece territory after this turn (one turn deep, the mover's best "
-            "free barrier among the screened ones); an estimate, not a proof"
+            f"{objective.value} of the nearest-piece territory estimate: every choice one turn deep, the best "
+            f"{hints.DEEPEN} again with every free barrier and the next player's best reply (ranked first); "
+            "an estimate, not a proof unless every choice ends the game"
         ),
         stats=common_pb2.SolveStats(
             wall_time_seconds=result.wall_time_s,
             nodes=result.nodes,
-            depth=1,
-            method="territory search",
+            depth=result.depth,
+            method="territory search with the next player's reply",
             interrupted=result.interrupted,
         ),
     )

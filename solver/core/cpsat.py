@@ -22,11 +22,19 @@ __all__ = [
     "UniquenessResult",
     "add_nogood",
     "check_unique_optimum",
+    "full_linearization",
     "solve",
 ]
 
 #: Search workers per solve. Two cores per machine, and the service may run solves side by side.
 DEFAULT_WORKERS = 2
+
+
+def full_linearization(solver: cp_model.CpSolver) -> None:
+    """`configure` profile for models whose proofs come from the LP (labels with flow connectivity): every
+    constraint in the LP (linearization level 2). Measured on Deluxe Camping's securable-score model, where it
+    proves on one worker cases the default two-worker portfolio leaves open after 20 s."""
+    solver.parameters.linearization_level = 2
 
 
 @dataclass

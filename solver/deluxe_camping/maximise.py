@@ -27,6 +27,8 @@ A first solution (nearest-piece partition merged per owner) is given as a hint w
 from __future__ import annotations
 
 import enum
+import math
+import time
 from collections import deque
 from dataclasses import dataclass
 
@@ -146,6 +148,15 @@ def greedy_labels(state: DCState) -> dict[int, int] | None:
     return labels
 
 
+#: Search workers and parameters of the owner-labelled model (set here once). One worker with the full
+#: linearization proves the cases of the nuisance split that the default two-worker portfolio cannot (measured:
+#: bench/deluxe_camping.py, docs in the report of issue 8).
+OWNER_MODEL_WORKERS = 1
+OWNER_MODEL_CONFIGURE = cpsat.full_linearization
+
+#: Integer objectives: a bound within this of an integer is that integer (CP-SAT reports bounds as floats).
+BOUND_TOLERANCE = 1e-6
+
 #: Kept back from the budget for CP-SAT's own stop latency and the re-scoring of its answer.
 SOLVE_MARGIN_S = 0.05
 
@@ -165,10 +176,15 @@ def fits(state: DCState, labels: dict[int, int], supply: int | None) -> bool:
     return needed <= available
 
 
-def isolation_labels(state: DCState, player: int) -> dict[int, int] | None:
+def isolation_labels(
+    state: DCState, player: int, push_nuisance: bool = True, nuisance_owner: int | None = None
+) -> dict[int, int] | None:
     """A first solution for one player's score: every opponent cluster (touching pieces of one owner) walled
-    into its own squares, the pain-in-the-neck pushed into a touching opponent site, the rest of the board to
-    the player's nearest piece (squares the player cannot reach go to the nearest opponent site)."""
+    into its own squares, the pain-in-the-neck pushed into a touching opponent site (unless `push_nuisance` is
+    False), the rest of the board to the player's nearest piece (squares the player cannot reach go to the
+    nearest opponent site). With `nuisance_owner`, the pain-in-the-neck and a shortest path from it to that
+    owner's nearest piece form that piece's site instead (kept apart when the owner is the player: a small
+    site it sacrifices), so every case of the split on its site gets a first solution."""
     config = state.config
     table = neighbour_table(config.rows, config.cols)
     piece_list = pieces(state)
@@ -195,14 +211,24 @@ def isolation_labels(state: DCState, player: int) -> dict[int, int] | None:
         root = min(index_at[s] for s in cluster)
         for s in cluster:
             labels[s] = root
-    if state.nuisance in open_squares:
+    reserved: set[int] = set()  # roots of the player's sites that must not grow or merge
+    if nuisance_owner is not None and state.nuisance in open_squares:
+        path = _path_to_owner(state, table, state.nuisance, nuisance_owner)
+        if path is None:
+            return None
+        root = labels.get(path[-1], index_at[path[-1]])
+        for s in path:
+            labels[s] = root
+        if nuisance_owner == player:
+            reserved.add(root)
+    elif push_nuisance and state.nuisance in open_squares:
         for t in table[state.nuisance]:
             if t in labels and free(state.nuisance, t):
                 labels[state.nuisance] = labels[t]
                 break
     queue: deque[int] = deque()
     for k, (square, owner) in enumerate(piece_list):
-        if owner == player and square in open_squares:
+        if owner == player and square in open_squares and labels.get(square) not in reserved:
             labels[square] = k
             queue.append(square)
     for phase in (0, 1):
@@ -228,7 +254,8 @@ def isolation_labels(state: DCState, player: int) -> dict[int, int] | None:
     for a, b in rules.all_edges(config.rows, config.cols):
         if a in labels and b in labels and free(a, b):
             ka, kb = find(labels[a]), find(labels[b])
-            if ka != kb and piece_list[ka][1] == player and piece_list[kb][1] == player:
+            mergeable = ka not in reserved and kb not in reserved
+            if ka != kb and mergeable and piece_list[ka][1] == player and piece_list[kb][1] == player:
                 parent[max(ka, kb)] = min(ka, kb)
     return {s: find(k) for s, k in labels.items()}
 
@@ -240,69 +267,266 @@ def maximise(
     player: int | None = None,
     objective: Objective = Objective.OWN,
     seed: int = 0,
-    workers: int = cpsat.DEFAULT_WORKERS,
+    workers: int | None = None,
     use_hint: bool = True,
     forbid: list[frozenset[Edge]] | None = None,
     supply: int | None = None,
 ) -> MaxResult:
     """Solve the securable-score model. `forbid` excludes barrier sets (puzzle uniqueness); `supply` overrides
-    the barriers available (puzzles place exactly K)."""
+    the barriers available (puzzles place exactly K); `workers` overrides the per-model worker counts.
+
+    OWN and MARGIN: the owner-labelled model, split exactly on the pain-in-the-neck's site (`nuisance_cases`),
+    each case solved in turn, later ones required to beat the best board found so far. TOTAL: the
+    piece-rooted model in one solve. When every site cannot be allotted within the supply, the piece-rooted
+    model with shared (dead) sites."""
     if state.stage not in (rules.Stage.MOVE, rules.Stage.BARRIER, rules.Stage.OVER):
         raise ValueError("the securable score is defined once the turns have started (after the reveal)")
     player = state.to_move if player is None else player
-    first = None
+    firsts: list[dict[int, int]] = []
     if use_hint:
-        first = next(
-            (labels for labels in (isolation_labels(state, player), greedy_labels(state))
-             if labels is not None and fits(state, labels, supply)),
-            None,
-        )
-    # First the issue's question (every site allotted to one player, owner-labelled model); only when that is
-    # proven impossible within the supply, boards that leave some site shared (worth nothing) are allowed too
-    # (piece-rooted model with dead sites).
-    handles: Handles | OwnerHandles
+        candidates = [isolation_labels(state, player), isolation_labels(state, player, False), greedy_labels(state)]
+        if _nuisance_open(state):
+            owners = sorted(state.sites[state.region_of[state.nuisance]].owners)
+            candidates.extend(isolation_labels(state, player, nuisance_owner=q) for q in owners)
+        for labels in candidates:
+            if labels is not None and fits(state, labels, supply) and labels not in firsts:
+                firsts.append(labels)
     if objective is Objective.TOTAL:
         # The players' total does not care which owner takes an empty square: the owner labels are symmetric
         # under that swap and CP-SAT cannot close even tiny boards; the piece-rooted model has no such symmetry.
         model, handles = build_model(state, player=player, objective=objective, forbid=forbid, supply=supply)
-        if first is not None:
-            handles.add_hint(model, first)
-        result = cpsat.solve(model, _solve_budget(budget), seed=seed, workers=workers)
+        if firsts:
+            handles.add_hint(model, firsts[0])
+        result = cpsat.solve(model, _solve_budget(budget), seed=seed, workers=workers or cpsat.DEFAULT_WORKERS)
+        outcome = _single(state, handles, result, objective, player)
     else:
-        owner_model, owner_handles = build_owner_model(
-            state, player=player, objective=objective, forbid=forbid, supply=supply
-        )
-        if first is not None:
-            owner_handles.add_hint(owner_model, owner_labels(state, first))
-        result = cpsat.solve(owner_model, _solve_budget(budget), seed=seed, workers=workers)
-        handles = owner_handles
-    if result.status == cp_model.INFEASIBLE:
+        outcome = _solve_cases(state, budget, player, objective, firsts, seed, workers, forbid, supply)
+    if outcome.infeasible:
         model, handles = build_model(
             state, player=player, objective=objective, forbid=forbid, supply=supply, allow_dead=True
         )
-        if first is not None:
-            handles.add_hint(model, first)
-        result = cpsat.solve(model, _solve_budget(budget), seed=seed, workers=workers)
-    partition = None
-    value = None
-    if result.has_solution:
-        added = frozenset(e for e, var in handles.cut.items() if result.boolean(var))
-        partition = score_partition(state, added)
-        value = objective_value(partition.scores, objective, player)
-        if value != round(result.objective or 0):
-            raise AssertionError(f"CP-SAT objective {result.objective} but the rules model scores {value}")
+        if firsts:
+            handles.add_hint(model, firsts[0])
+        result = cpsat.solve(model, _solve_budget(budget), seed=seed, workers=workers or cpsat.DEFAULT_WORKERS)
+        outcome = _single(state, handles, result, objective, player, spent=outcome)
     return MaxResult(
-        partition=partition,
+        partition=outcome.partition,
         objective=objective,
         player=player,
-        value=value,
-        bound=result.bound,
-        proof=result.proof,
-        wall_time_s=result.wall_time_s,
-        branches=result.branches,
-        conflicts=result.conflicts,
-        interrupted=result.proof not in (Proof.OPTIMAL, Proof.INFEASIBLE),
+        value=outcome.value,
+        bound=outcome.bound,
+        proof=outcome.proof,
+        wall_time_s=outcome.wall_time_s,
+        branches=outcome.branches,
+        conflicts=outcome.conflicts,
+        interrupted=outcome.proof not in (Proof.OPTIMAL, Proof.INFEASIBLE),
     )
+
+
+@dataclass
+class _Outcome:
+    """What one or several solves established (the best board rules-scored, the proof, the effort)."""
+
+    partition: Partition | None = None
+    value: int | None = None
+    bound: float | None = None
+    proof: Proof | None = None
+    infeasible: bool = False
+    wall_time_s: float = 0.0
+    branches: int = 0
+    conflicts: int = 0
+
+
+def _rescored(state: DCState, handles: Handles | OwnerHandles, result: cpsat.CpSolveResult, objective: Objective,
+              player: int, exact: bool) -> tuple[Partition, int]:
+    """The solver's board re-scored by the rules model. A case model may value a board below the rules (a
+    PAYS case charges a site worth under 10 the full penalty); it never values one above."""
+    added = frozenset(e for e, var in handles.cut.items() if result.boolean(var))
+    partition = score_partition(state, added)
+    value = objective_value(partition.scores, objective, player)
+    claimed = round(result.objective or 0)
+    if value < claimed or (exact and value != claimed):
+        raise AssertionError(f"CP-SAT objective {result.objective} but the rules model scores {value}")
+    return partition, value
+
+
+def _single(state: DCState, handles: Handles, result: cpsat.CpSolveResult, objective: Objective, player: int,
+            spent: _Outcome | None = None) -> _Outcome:
+    outcome = _Outcome(
+        proof=result.proof,
+        infeasible=result.status == cp_model.INFEASIBLE,
+        wall_time_s=result.wall_time_s + (spent.wall_time_s if spent else 0.0),
+        branches=result.branches + (spent.branches if spent else 0),
+        conflicts=result.conflicts + (spent.conflicts if spent else 0),
+        bound=result.bound,
+    )
+    if result.has_solution:
+        outcome.partition, outcome.value = _rescored(state, handles, result, objective, player, exact=True)
+    return outcome
+
+
+def _close_by_bound(closed: set[int], open_bound: dict[int, float | None], best: int | None) -> None:
+    """Close the cases whose proven bound (CP-SAT's, of a stopped solve) cannot beat the best board found:
+    the best board is then optimal for them too."""
+    if best is None:
+        return
+    for i, bound in list(open_bound.items()):
+        if bound is not None and math.floor(bound + BOUND_TOLERANCE) <= best:
+            closed.add(i)
+            del open_bound[i]
+
+
+def _ceiling(state: DCState, player: int) -> int:
+    """A valid upper bound of the player's own score (so of the margin too, opponents never score below 0):
+    the points already allotted, plus every open square doubled and every open ice-cream stand."""
+    open_squares = [s for s in range(state.config.squares) if state.allotted(s) is None]
+    ice = sum(1 for s in state.ice_creams if state.allotted(s) is None)
+    return state.scores()[player] + rules.POOL_FACTOR * len(open_squares) + rules.ICE_CREAM_BONUS * ice
+
+
+def _dual_bound(result: cpsat.CpSolveResult) -> float | None:
+    """CP-SAT's proven bound of an unfinished solve (also without a solution); None when it never searched or
+    has no finite bound."""
+    if result.wall_time_s == 0.0 and result.branches == 0:
+        return None  # the budget was spent before this solve started
+    bound = result.solver.best_objective_bound
+    return bound if bound == bound and abs(bound) < float("inf") else None
+
+
+def _nuisance_open(state: DCState) -> bool:
+    """The pain-in-the-neck is on the board and not yet in an allotted site."""
+    return 0 <= state.nuisance < state.config.squares and state.allotted(state.nuisance) is None
+
+
+def nuisance_cases(state: DCState, player: int, objective: Objective) -> list[NuisanceCase | None]:
+    """The exact split on the pain-in-the-neck's site (one case `None` when it is already allotted).
+
+    OWN: the player's site holding it pays, or is tiny, or an opponent holds it (the opponents' scores are not
+    read, so that case needs no valuation). MARGIN: for each owner of its region, its site pays or is tiny
+    (an opponent's site cannot go plain: its score must not fall below the rules')."""
+    if not _nuisance_open(state):
+        return [None]
+    owners = sorted(state.sites[state.region_of[state.nuisance]].owners)
+    cases: list[NuisanceCase | None] = []
+    for q in owners:
+        if objective is Objective.OWN and q != player:
+            continue
+        cases.append(NuisanceCase(NuisanceMode.PAYS, (q,), plain=q == player))
+        cases.append(NuisanceCase(NuisanceMode.TINY, (q,)))
+    others = tuple(q for q in owners if q != player)
+    if objective is Objective.OWN and others:
+        cases.append(NuisanceCase(NuisanceMode.IGNORED, others))
+    return cases
+
+
+def case_of(state: DCState, labels: dict[int, int], player: int, objective: Objective) -> NuisanceCase | None:
+    """The case of the split a piece-rooted board falls in (to hint the right case with it)."""
+    if not _nuisance_open(state):
+        return None
+    piece_list = pieces(state)
+    root = labels[state.nuisance]
+    q = piece_list[root][1]
+    site = [s for s, k in labels.items() if k == root]
+    worth = rules.site_value(len(site), state.pool in site, sum(s in site for s in state.ice_creams), False)
+    if objective is Objective.OWN and q != player:
+        owners = sorted(state.sites[state.region_of[state.nuisance]].owners)
+        return NuisanceCase(NuisanceMode.IGNORED, tuple(o for o in owners if o != player))
+    if worth >= rules.NUISANCE_PENALTY:
+        return NuisanceCase(NuisanceMode.PAYS, (q,), plain=q == player)
+    return NuisanceCase(NuisanceMode.TINY, (q,))
+
+
+def _case_hint(state: DCState, labels: dict[int, int], case: NuisanceCase | None) -> dict[int, Label]:
+    """Owner labels of a piece-rooted board for one case's model (plain-mode cases have no nuisance site)."""
+    result = owner_labels(state, labels)
+    if case is not None and (case.mode is NuisanceMode.IGNORED or case.plain):
+        result = {s: (PLAIN, key[1]) if key[0] == NUISANCE_SITE else key for s, key in result.items()}
+    return result
+
+
+def _solve_cases(
+    state: DCState,
+    budget: Budget,
+    player: int,
+    objective: Objective,
+    firsts: list[dict[int, int]],
+    seed: int,
+    workers: int | None,
+    forbid: list[frozenset[Edge]] | None,
+    supply: int | None,
+) -> _Outcome:
+    """Solve every case of the split; each case after the first must beat the best board so far (a case whose
+    LP bound cannot is closed at once). Two passes: the first gives each case an equal share of what is left,
+    the second gives the cases still open the rest. OPTIMAL only when every case is closed by CP-SAT."""
+    cases = nuisance_cases(state, player, objective)
+    hints: dict[NuisanceCase | None, tuple[int, dict[int, int]]] = {}
+    fallback: tuple[int, Partition] | None = None  # the best first solution: the answer if CP-SAT finds none
+    for labels in firsts:
+        case = case_of(state, labels, player, objective)
+        if case not in cases:
+            continue
+        added = frozenset(
+            (a, b) for a, b in rules.all_edges(state.config.rows, state.config.cols)
+            if a in labels and b in labels and labels[a] != labels[b] and (a, b) not in state.barriers
+        )
+        partition = score_partition(state, added)
+        value = objective_value(partition.scores, objective, player)
+        if case not in hints or value > hints[case][0]:
+            hints[case] = (value, labels)
+        if added not in (forbid or []) and (fallback is None or value > fallback[0]):
+            fallback = (value, partition)
+    order = sorted(cases, key=lambda c: (c not in hints, -hints[c][0] if c in hints else 0))
+    outcome = _Outcome()
+    closed: set[int] = set()  # indices into `order` of the cases CP-SAT closed
+    open_bound: dict[int, float | None] = {}
+    build_s = 0.0  # wall time of the last model build: no case starts unless its build and stop fit the budget
+    for attempt in range(2):
+        pending = [i for i in range(len(order)) if i not in closed]
+        for n, i in enumerate(pending):
+            if budget.remaining() <= build_s + SOLVE_MARGIN_S:
+                break
+            case = order[i]
+            at_least = None if outcome.value is None else outcome.value + 1
+            started = time.monotonic()
+            model, handles = build_owner_model(
+                state, player=player, objective=objective, forbid=forbid, supply=supply, case=case,
+                at_least=at_least,
+            )
+            build_s = time.monotonic() - started
+            share = max(budget.remaining() - SOLVE_MARGIN_S, 0.001) / (len(pending) - n)
+            if case in hints:
+                handles.add_hint(model, _case_hint(state, hints[case][1], case))
+            result = cpsat.solve(
+                model, budget.limited(share), seed=seed + attempt, workers=workers or OWNER_MODEL_WORKERS,
+                configure=OWNER_MODEL_CONFIGURE,
+            )
+            outcome.wall_time_s += result.wall_time_s
+            outcome.branches += result.branches
+            outcome.conflicts += result.conflicts
+            if result.has_solution:
+                partition, value = _rescored(state, handles, result, objective, player, exact=case is None)
+                if outcome.value is None or value > outcome.value:
+                    outcome.partition, outcome.value = partition, value
+            if result.status in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
+                closed.add(i)
+                open_bound.pop(i, None)
+            else:
+                open_bound[i] = _dual_bound(result)
+            _close_by_bound(closed, open_bound, outcome.value)
+    if len(closed) < len(order) and fallback is not None and (outcome.value is None or fallback[0] > outcome.value):
+        outcome.value, outcome.partition = fallback
+    _close_by_bound(closed, open_bound, outcome.value)
+    if len(closed) == len(order):
+        outcome.proof = Proof.OPTIMAL if outcome.value is not None else Proof.INFEASIBLE
+        outcome.infeasible = outcome.value is None
+        outcome.bound = float(outcome.value) if outcome.value is not None else None
+    elif outcome.value is not None:
+        # A case never started (or stopped without a dual bound) is bounded by the obvious ceiling.
+        ceiling = float(_ceiling(state, player))
+        bounds = [open_bound.get(i) for i in range(len(order)) if i not in closed]
+        outcome.bound = max([float(outcome.value), *[ceiling if b is None else b for b in bounds]])
+        outcome.proof = Proof.FEASIBLE_WITH_BOUND
+    return outcome
 
 
 @dataclass
@@ -493,6 +717,30 @@ PLAIN, POOL_SITE, NUISANCE_SITE = "plain", "pool", "nuisance"
 Label = tuple[str, int]  # (kind, owner)
 
 
+class NuisanceMode(enum.Enum):
+    """How the site holding the pain-in-the-neck is valued in one case of the split (see `nuisance_cases`)."""
+
+    PAYS = "pays"  # worth at least 10 before the penalty: exactly worth - 10 (linear)
+    TINY = "tiny"  # worth at most 9 before the penalty: exactly 0
+    IGNORED = "ignored"  # held by a player whose score the objective does not read (OWN only): not valued
+
+
+@dataclass(frozen=True)
+class NuisanceCase:
+    """One case of the exact split on the pain-in-the-neck's site: who owns it and how it is valued.
+
+    max(0, worth - 10) is not concave, so an LP over the labels cannot see it (the bound ignores the penalty).
+    Each case is linear; the optimum is the best case. `owners` is one player for PAYS and TINY, every
+    opponent of the objective's player for IGNORED. `plain`: in a PAYS case the pain-in-the-neck may join a
+    plain site of its owner (a constant -10 on that owner), which is safe when a lower score for that owner can
+    only lower the objective (the objective's own player); otherwise its site is a separate *nuisance site*
+    whose worth is constrained to at least 10."""
+
+    mode: NuisanceMode
+    owners: tuple[int, ...]
+    plain: bool = False
+
+
 @dataclass
 class OwnerHandles:
     label: dict[int, dict[Label, cp_model.IntVar]]
@@ -561,6 +809,8 @@ def build_owner_model(
     objective: Objective,
     forbid: list[frozenset[Edge]] | None = None,
     supply: int | None = None,
+    case: NuisanceCase | None = None,
+    at_least: int | None = None,
 ) -> tuple[cp_model.CpModel, OwnerHandles]:
     """Every final site allotted to one player. Squares are labelled by owner and kind instead of by root piece:
     one *pool site* (holding the pool) and one *nuisance site* (holding the pain-in-the-neck) per board, every
@@ -590,23 +840,43 @@ def build_owner_model(
     pool_region = region_of[state.pool] if pool_open else -1
     nuisance_region = region_of[state.nuisance] if nuisance_open else -1
 
+    table = neighbour_table(config.rows, config.cols)
+    # The pain-in-the-neck's options: by default its own nuisance site or the pool site of any owner of its
+    # region; in a case of the split, only the case's owners, and a plain site where the case says so.
+    nuisance_owners = owners_in[nuisance_region] if nuisance_open else []
+    nuisance_plain = False
+    if case is not None and nuisance_open:
+        nuisance_owners = [q for q in nuisance_owners if q in case.owners]
+        nuisance_plain = case.mode is NuisanceMode.IGNORED or (case.mode is NuisanceMode.PAYS and case.plain)
+    nuisance_kind_owners = set() if nuisance_plain else set(nuisance_owners)
+    near_nuisance: set[int] | None = None
+    if case is not None and case.mode is NuisanceMode.TINY and nuisance_open:
+        # A site worth at most 9 has at most 9 squares, all within 8 steps of the pain-in-the-neck.
+        near_nuisance = _within(state, table, state.nuisance, rules.NUISANCE_PENALTY - 2)
+
     label: dict[int, dict[Label, cp_model.IntVar]] = {}
     for s in open_squares:
         region = region_of[s]
         owners = [owner_at[s]] if s in owner_at else owners_in[region]
+        if s == state.nuisance:
+            owners = nuisance_owners
         options: list[Label] = []
         for q in owners:
-            if s != state.pool and s != state.nuisance:
+            if s != state.pool and (s != state.nuisance or nuisance_plain):
                 options.append((PLAIN, q))
             if region == pool_region:
                 options.append((POOL_SITE, q))
-            if region == nuisance_region and s != state.pool:
+            if (
+                region == nuisance_region
+                and s != state.pool
+                and q in nuisance_kind_owners
+                and (near_nuisance is None or s in near_nuisance)
+            ):
                 options.append((NUISANCE_SITE, q))
         label[s] = {key: model.new_bool_var(f"square{s}_{key[0]}_{key[1]}") for key in options}
         model.add_exactly_one(label[s].values())
     # A pool or nuisance site holds a trailer or bungalow of its owner, so it spans at least the squares of a
     # shortest path from its special square to one of them (a cut the flow's LP does not see).
-    table = neighbour_table(config.rows, config.cols)
     site_floor: dict[Label, tuple[cp_model.IntVar, int]] = {}
     for special, kind in ((state.pool, POOL_SITE), (state.nuisance, NUISANCE_SITE)):
         if special not in open_set:
@@ -687,6 +957,12 @@ def build_owner_model(
         plain_ice = [label[s][(PLAIN, q)] for s in ice if s in label and (PLAIN, q) in label[s]]
         terms: list = [sum(plain), rules.ICE_CREAM_BONUS * sum(plain_ice)]
         upper = constant[q] + len(plain) + rules.ICE_CREAM_BONUS * len(plain_ice)
+        lower = 0
+        if case is not None and case.mode is NuisanceMode.PAYS and nuisance_plain and q in nuisance_owners:
+            # The pain-in-the-neck is in one of q's sites, which pays (worth >= 10 is left free: a smaller site
+            # scores more than this in truth, and the TINY case values it exactly).
+            terms.append(-rules.NUISANCE_PENALTY)
+            lower = -rules.NUISANCE_PENALTY
         for kind, factor in ((POOL_SITE, rules.POOL_FACTOR), (NUISANCE_SITE, 1)):
             key = (kind, q)
             members = [label[s][key] for s in open_squares if key in label[s]]
@@ -701,34 +977,58 @@ def build_owner_model(
                 path = [label[s][key] for s in open_squares if key in label[s] and owner_at.get(s) != q]
                 model.add(sum(path) >= (floor - 1) * used)
             top = factor * len(members) + rules.ICE_CREAM_BONUS * len(ice_terms)
+            worth = factor * sum(members) + rules.ICE_CREAM_BONUS * sum(ice_terms)
+            if case is not None:
+                terms.append(_case_site_value(model, case, worth, top, nuisance, f"{kind}_site_{q}"))
+                if nuisance is not None and case.mode is NuisanceMode.PAYS:
+                    lower = -rules.NUISANCE_PENALTY
+                upper += top
+                continue
             raw = model.new_int_var(-rules.NUISANCE_PENALTY, top, f"{kind}_site_raw_{q}")
-            model.add(
-                raw
-                == factor * sum(members)
-                + rules.ICE_CREAM_BONUS * sum(ice_terms)
-                - (rules.NUISANCE_PENALTY * nuisance if nuisance is not None else 0)
-            )
+            model.add(raw == worth - (rules.NUISANCE_PENALTY * nuisance if nuisance is not None else 0))
             value = model.new_int_var(0, top, f"{kind}_site_value_{q}")
             model.add_max_equality(value, [raw, 0])
-            model.add(value <= factor * sum(members) + rules.ICE_CREAM_BONUS * sum(ice_terms))
+            model.add(value <= worth)
             if nuisance is not None:
                 # The LP of max(raw, 0) drops the penalty. Valid cut: value <= raw + 10 * tiny, where `tiny` may
                 # be 1 only for a site worth at most 9 before the penalty (the only sites the floor at 0 helps).
                 tiny = model.new_bool_var(f"{kind}_site_tiny_{q}")
-                worth = factor * sum(members) + rules.ICE_CREAM_BONUS * sum(ice_terms)
                 model.add(value <= raw + rules.NUISANCE_PENALTY * tiny)
                 model.add(worth <= rules.NUISANCE_PENALTY - 1 + top * (1 - tiny))
             terms.append(value)
             upper += top
-        var = model.new_int_var(0, upper, f"player{q}_score")
+        var = model.new_int_var(lower, upper, f"player{q}_score")
         model.add(var == constant[q] + sum(terms))
         score.append(var)
         uppers.append(upper)
     model.add(sum(v for s in open_squares for v in label[s].values()) == n_open)
-    _set_objective(model, score, uppers, objective, player)
+    goal = _set_objective(model, score, uppers, objective, player)
+    if at_least is not None:
+        model.add(goal >= at_least)
     for excluded in forbid or []:
         model.add_bool_or([cut[e].Not() if e in excluded else cut[e] for e in cut])
     return model, OwnerHandles(label=label, cut=cut, flow=flows, same=same, sources=sources)
+
+
+def _path_to_owner(state: DCState, table: tuple, start: int, owner: int) -> list[int] | None:
+    """A shortest barrier-free path from `start` to a piece of `owner` that crosses no other player's piece
+    (start first, the piece's square last); None when there is none."""
+    owners = state.owner_at
+    parent = {start: -1}
+    queue: deque[int] = deque([start])
+    while queue:
+        s = queue.popleft()
+        if owners.get(s) == owner:
+            path = [s]
+            while parent[path[-1]] >= 0:
+                path.append(parent[path[-1]])
+            return path[::-1]
+        for t in table[s]:
+            if t in parent or rules.edge_of(s, t) in state.barriers or (t in owners and owners[t] != owner):
+                continue
+            parent[t] = s
+            queue.append(t)
+    return None
 
 
 def _distance_to_owner(state: DCState, table: tuple, start: int, owner: int) -> int | None:
@@ -760,12 +1060,59 @@ def _any_true(model: cp_model.CpModel, literals: list, name: str) -> cp_model.In
     return var
 
 
-def _set_objective(model: cp_model.CpModel, score: list, uppers: list[int], objective: Objective, player: int) -> None:
+def _set_objective(
+    model: cp_model.CpModel, score: list, uppers: list[int], objective: Objective, player: int
+) -> cp_model.LinearExprT:
+    """Set the objective and return its expression (a case of the split may require it above an incumbent)."""
     if objective is Objective.OWN:
-        model.maximize(score[player])
+        goal = score[player]
     elif objective is Objective.TOTAL:
-        model.maximize(sum(score))
+        goal = sum(score)
     else:
-        best_other = model.new_int_var(0, max(uppers), "best_opponent_score")
+        best_other = model.new_int_var(-rules.NUISANCE_PENALTY, max(uppers), "best_opponent_score")
         model.add_max_equality(best_other, [score[p] for p in range(len(score)) if p != player])
-        model.maximize(score[player] - best_other)
+        goal = score[player] - best_other
+    model.maximize(goal)
+    return goal
+
+
+def _case_site_value(
+    model: cp_model.CpModel,
+    case: NuisanceCase,
+    worth: cp_model.LinearExprT,
+    top: int,
+    holds_nuisance: cp_model.IntVar | None,
+    name: str,
+) -> cp_model.LinearExprT:
+    """The value of a pool or nuisance site in one case of the split: linear in every case.
+
+    worth = the site's points before the penalty; `holds_nuisance` = the pain-in-the-neck is in this site."""
+    if holds_nuisance is None or case.mode is NuisanceMode.IGNORED or case.plain:
+        return worth  # no penalty here (IGNORED, or a plain-mode PAYS case charges a constant to the owner)
+    if case.mode is NuisanceMode.PAYS:
+        model.add(worth >= rules.NUISANCE_PENALTY * holds_nuisance)
+        return worth - rules.NUISANCE_PENALTY * holds_nuisance
+    # TINY: the site holding the pain-in-the-neck is worth at most 9 and scores 0; any other site its worth.
+    value = model.new_int_var(0, top, f"{name}_value")
+    model.add(worth <= rules.NUISANCE_PENALTY - 1).only_enforce_if(holds_nuisance)
+    model.add(value == 0).only_enforce_if(holds_nuisance)
+    model.add(value == worth).only_enforce_if(holds_nuisance.Not())
+    model.add(value <= worth)
+    model.add(value <= top * (1 - holds_nuisance))
+    model.add(value >= worth - top * holds_nuisance)
+    return value
+
+
+def _within(state: DCState, table: tuple, start: int, steps: int) -> set[int]:
+    """Squares at most `steps` barrier-free steps from `start`."""
+    seen = {start: 0}
+    queue: deque[int] = deque([start])
+    while queue:
+        s = queue.popleft()
+        if seen[s] == steps:
+            continue
+        for t in table[s]:
+            if t not in seen and rules.edge_of(s, t) not in state.barriers:
+                seen[t] = seen[s] + 1
+                queue.append(t)
+    return set(seen)

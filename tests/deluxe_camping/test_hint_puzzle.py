@@ -14,7 +14,7 @@ from campsolver.solver.deluxe_camping import hint as hints
 from campsolver.solver.deluxe_camping import maximise as maxima
 from campsolver.solver.deluxe_camping import puzzle as puzzles
 from campsolver.solver.deluxe_camping import rules
-from campsolver.solver.deluxe_camping.rules import Barrier, Config, Stage, parse_board
+from campsolver.solver.deluxe_camping.rules import Barrier, Config, DCState, Stage, parse_board
 
 CLOSE_ME = """
 +-----------+
@@ -27,13 +27,52 @@ CLOSE_ME = """
 """
 
 
+def assert_ranked(result: hints.HintResult) -> None:
+    """Choices searched with the reply ply first, then one-turn ones, then unevaluated ones; each group best
+    first (values of different depths are not comparable: the reply only lowers a value)."""
+    depths = [m.depth for m in result.moves]
+    assert depths == sorted(depths, reverse=True)
+    for depth in (2, 1):
+        values = [m.value for m in result.moves if m.depth == depth]
+        assert None not in values and values == sorted(values, reverse=True)
+    assert all(m.value is None for m in result.moves if m.depth == 0)
+
+
 def test_hint_finds_the_barrier_that_closes_the_movers_site() -> None:
     state = parse_board(CLOSE_ME, stage=Stage.BARRIER)
     result = hints.hint(state, Budget(5))
     assert result.moves[0].action == Barrier((11, 17))
+    assert result.moves[0].exact  # closing it ends the game: the value is the final margin
     assert {m.action for m in result.moves} == set(state.legal_actions())
-    values = [m.value for m in result.moves]
-    assert values == sorted(values, reverse=True)
+    assert_ranked(result)
+
+
+def reply_value(state: DCState, action: rules.Action, me: int) -> float:
+    """The deepened value rebuilt from the rules model alone: the mover's action, then the next player stays
+    put and places the barrier best for their own margin (every legal one tried), valued by the estimate."""
+    after = state.child(action)
+    if after.stage is Stage.OVER:
+        return hints.utility(after.scores(), me, hints.HintObjective.MARGIN)
+    stay = after.child(rules.Move(()))
+    other = stay.to_move
+    best = max(stay.legal_barriers(), key=lambda e: (hints.evaluate(stay.child(Barrier(e)), other,
+                                                                      hints.HintObjective.MARGIN), [-x for x in e]))
+    return hints.evaluate(stay.child(Barrier(best)), me, hints.HintObjective.MARGIN)
+
+
+def test_deepened_values_are_the_next_players_best_reply() -> None:
+    rng = np.random.default_rng(5)
+    state = rules.random_setup(Config(players=2), rng)
+    for _ in range(12):  # a few random turns into the game, at a free-barrier decision
+        actions = state.legal_actions()
+        state = state.child(actions[int(rng.integers(len(actions)))])
+    while state.stage is not Stage.BARRIER:
+        state = state.child(rules.Move(()))
+    result = hints.hint(state, Budget(30))
+    deep = [m for m in result.moves if m.depth == 2]
+    assert len(deep) == min(hints.DEEPEN, len(result.moves)) and not result.interrupted
+    for move in deep:
+        assert move.value == pytest.approx(reply_value(state, move.action, state.to_move))
 
 
 @pytest.mark.parametrize("players", [2, 4])
@@ -46,8 +85,7 @@ def test_hint_ranks_every_movement_within_its_budget(players: int) -> None:
     assert [m.action for m in result.moves if m.value is not None]
     assert {m.action for m in result.moves} == set(state.legal_actions())
     assert result.proof is Proof.HEURISTIC
-    evaluated = [m.value for m in result.moves if m.value is not None]
-    assert evaluated == sorted(evaluated, reverse=True)
+    assert_ranked(result)
 
 
 def test_hint_own_objective_ignores_the_opponents() -> None:
@@ -95,3 +133,11 @@ def test_puzzle_statement_keeps_the_answer_apart(puzzle: puzzles.Puzzle) -> None
         ET.fromstring(picture)
     assert puzzle.svg != puzzle.solution_svg
     assert rules.parse_board(puzzle.text.split("\n", 2)[2], supply=puzzle.state.config.supply) is not None
+
+
+def test_hint_answers_even_when_the_budget_is_spent_before_any_choice_is_valued() -> None:
+    state = rules.random_setup(Config(players=2), np.random.default_rng(0))
+    result = hints.hint(state, Budget(1e-6))
+    assert result.interrupted
+    assert {m.action for m in result.moves} == set(state.legal_actions())
+    assert_ranked(result)

@@ -12,11 +12,13 @@ import itertools
 
 import numpy as np
 import pytest
+from campsolver.solver.core import cpsat
 from campsolver.solver.core.budget import Budget
 from campsolver.solver.core.proof import Proof
 from campsolver.solver.deluxe_camping import maximise as maxima
 from campsolver.solver.deluxe_camping import rules
 from campsolver.solver.deluxe_camping.rules import Config, DCState, Stage, parse_board
+from ortools.sat.python import cp_model
 
 # --- the oracle (shares nothing with the model but the position) ------------------------------------------
 
@@ -221,3 +223,59 @@ def test_isolation_first_solution_is_a_legal_board() -> None:
     )
     board = maxima.final_board(state, added)
     assert all(len(site.owners) == 1 for site in board.sites)
+
+
+# --- the exact split on the pain-in-the-neck's site ---------------------------------------------------------
+
+
+def case_values(state: DCState, player: int, objective: maxima.Objective) -> dict[maxima.NuisanceCase, int]:
+    """Each case of the split solved alone to optimality, its board re-scored by the rules model."""
+    values = {}
+    for case in maxima.nuisance_cases(state, player, objective):
+        assert case is not None
+        model, handles = maxima.build_owner_model(state, player=player, objective=objective, case=case)
+        result = cpsat.solve(model, Budget(20), workers=1)
+        assert result.status in (cp_model.OPTIMAL, cp_model.INFEASIBLE), case
+        if result.status == cp_model.OPTIMAL:
+            added = frozenset(e for e, var in handles.cut.items() if result.boolean(var))
+            rescored = maxima.objective_value(maxima.score_partition(state, added).scores, objective, player)
+            # A case never values a board above the rules (PAYS may charge a site worth < 10 in full).
+            assert rescored >= round(result.objective), case
+            values[case] = round(result.objective)
+    return values
+
+
+# Positions (seeds of `random_position`) on which one case of the split is the only optimal one, so each case
+# is shown to carry the optimum somewhere: the player's own site pays; it is tiny (sacrificed, worth 0); an
+# opponent holds the pain-in-the-neck (OWN: not valued); an opponent's site pays or is tiny (MARGIN).
+SPLIT_WINNERS = [
+    (54, "own", maxima.NuisanceMode.PAYS, True),
+    (55, "own", maxima.NuisanceMode.TINY, True),
+    (48, "own", maxima.NuisanceMode.IGNORED, False),
+    (54, "margin", maxima.NuisanceMode.PAYS, True),
+    (44, "margin", maxima.NuisanceMode.PAYS, False),
+    (48, "margin", maxima.NuisanceMode.TINY, False),
+]
+
+
+@pytest.mark.parametrize(("seed", "name", "mode", "own_site"), SPLIT_WINNERS)
+def test_each_case_of_the_nuisance_split_is_exact_and_can_carry_the_optimum(
+    seed: int, name: str, mode: maxima.NuisanceMode, own_site: bool
+) -> None:
+    state = random_position(seed)
+    player = seed % state.config.players
+    objective = OBJECTIVES[name]
+    best = oracle_best(state, name, player)
+    values = case_values(state, player, objective)
+    assert all(v <= best for v in values.values())  # every case is a lower bound of the true optimum
+    assert max(values.values()) == best  # and the best case is the optimum
+    winners = [case for case, v in values.items() if v == best]
+    assert len(winners) == 1
+    assert winners[0].mode is mode and (player in winners[0].owners) == own_site
+    result = maxima.maximise(state, Budget(20), player=player, objective=objective)
+    assert result.proof is Proof.OPTIMAL and result.value == best
+
+
+def test_no_pain_in_the_neck_on_the_board_needs_no_split() -> None:
+    state = parse_board(WALLED, supply=8, add_automatic=True, stage=Stage.OVER)
+    assert maxima.nuisance_cases(state, 0, maxima.Objective.OWN) == [None]
