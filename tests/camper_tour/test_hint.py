@@ -1,7 +1,7 @@
 """Hint search: legal moves, consistent ranking, solo equals the exact solo solver, budgets."""
 
 import pytest
-from campsolver.solver.camper_tour.hint import hint, leaf_values
+from campsolver.solver.camper_tour.hint import Objective, hint, leaf_values
 from campsolver.solver.camper_tour.rules import TWO_DICE, Camper, Config, Phase, PlateKind, position_state
 from campsolver.solver.camper_tour.search import search
 from campsolver.solver.core.budget import Budget, SolveInterrupted
@@ -19,7 +19,7 @@ def two_campers():
 
 def test_every_hint_move_is_legal_and_ranked():
     state = two_campers()
-    result = hint(state, Budget(5), max_depth=2)
+    result = hint(state, Budget(5), max_depth=2, objective=Objective.EXPECTED_SCORE)
     assert result.depth == 2 and result.proof == Proof.HEURISTIC
     assert [m.action for m in result.moves if m.action not in state.legal_actions()] == []
     assert {m.action for m in result.moves} == set(state.legal_actions())
@@ -31,7 +31,7 @@ def test_every_hint_move_is_legal_and_ranked():
 
 def test_hint_is_the_depth_limited_expectimax_of_the_rules_model():
     state = two_campers()
-    result = hint(state, Budget(5), max_depth=1)
+    result = hint(state, Budget(5), max_depth=1, objective=Objective.EXPECTED_SCORE)
     from campsolver.solver.camper_tour.hint import _SearchNode
 
     direct = expectimax(_SearchNode(state), max_depth=1, leaf_value=lambda n: leaf_values(n.state))
@@ -55,8 +55,8 @@ def test_solo_hint_equals_the_brute_force_of_the_rules_model():
 
 def test_hint_is_deterministic_and_opening_hint_works_with_unrevealed_specials():
     state = position_state(Config(), [Camper(), Camper(), Camper()])
-    first = hint(state, Budget(10), max_depth=1)
-    second = hint(state, Budget(10), max_depth=1)
+    first = hint(state, Budget(10), max_depth=1, objective=Objective.EXPECTED_SCORE)
+    second = hint(state, Budget(10), max_depth=1, objective=Objective.EXPECTED_SCORE)
     assert first.moves == second.moves and first.depth == 1
     assert all(m.action in state.legal_actions() for m in first.moves)
 
@@ -65,7 +65,7 @@ def test_last_camper_rule_is_searched():
     # Alone after the other finished: a failed roll eliminates (score 0) instead of being free.
     finished = Camper(phase=Phase.FINISHED, marker=5, tokens=0, arrival=1)
     state = position_state(ROUTE, [Camper(position=4, tokens=6, phase=Phase.RETURN, marker=12), finished])
-    result = hint(state, Budget(10), max_depth=6)
+    result = hint(state, Budget(10), max_depth=6, objective=Objective.EXPECTED_SCORE)
     assert result.proof == Proof.EXACT  # every line ends within six plies
     values = {m.action.plates: m.value for m in result.moves}
     # Announcing 3 goes home at once: the roll r > 3 leaves 6 - (r - 3) tokens; r <= 3 eliminates.
@@ -76,7 +76,7 @@ def test_cancelled_budget_interrupts_before_any_depth():
     budget = Budget(5)
     budget.cancel()
     with pytest.raises(SolveInterrupted):
-        hint(two_campers(), budget)
+        hint(two_campers(), budget, objective=Objective.EXPECTED_SCORE)
 
 
 def test_exact_only_without_plate_approximation_even_when_every_line_ends():
@@ -88,10 +88,12 @@ def test_exact_only_without_plate_approximation_even_when_every_line_ends():
     finished = Camper(phase=Phase.FINISHED, marker=3, tokens=0, arrival=1)
     last = Camper(position=2, tokens=1)
     stack = Config(plate_count=20, starting_tokens=10)
-    result = hint(position_state(stack, [finished, last], to_move=1), Budget(30), max_depth=4)
+    result = hint(position_state(stack, [finished, last], to_move=1), Budget(30), max_depth=4,
+                  objective=Objective.EXPECTED_SCORE)
     _, stats = search(position_state(stack, [finished, last], to_move=1), 4, Budget(30))
     assert not stats.used_leaf and not result.interrupted
     assert result.proof == Proof.HEURISTIC
     layout = Config(plate_count=20, starting_tokens=10, layout=(PlateKind.NORMAL,) * 20)
-    exact = hint(position_state(layout, [finished, last], to_move=1), Budget(30), max_depth=4)
+    exact = hint(position_state(layout, [finished, last], to_move=1), Budget(30), max_depth=4,
+                  objective=Objective.EXPECTED_SCORE)
     assert exact.proof == Proof.EXACT
