@@ -310,7 +310,13 @@ def _win_hint(state: TourState, budget: Budget, started: float, seed: int, max_p
             if sampled == [baseline]:
                 break
     if not outcomes[baseline]:
-        raise SolveInterrupted("deadline")
+        if budget.cancelled:
+            raise SolveInterrupted("cancelled")
+        # Not one playout fitted the time limit (a loaded machine): the baseline rule's move, values not estimated.
+        moves = tuple(RankedMove(a, 0.0, 0.0, (0.0,)) for a in [baseline] + [a for a in legal if a != baseline])
+        return HintResult(player=player, moves=moves, depth=0, proof=Proof.HEURISTIC,
+                          method="win-probability-playouts:0 (race rule's move: no playout finished in time)",
+                          nodes=0, wall_time_s=time.monotonic() - started, interrupted=True, samples=0)
     chosen, margin = baseline, 0.0
     for action in candidates[1:]:
         difference = paired_difference(outcomes[action], outcomes[baseline])
