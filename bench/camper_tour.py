@@ -173,6 +173,7 @@ def play_games(campers: int, specials: str, opponent: str, games: range, hint_se
 
     rival = PLAYERS[opponent]
     config = _config(specials)
+    hint(new_game(config, campers), Budget(hint_seconds))  # warm-up: the solo tables are built once a process
     wins, latencies, played = 0, [], 0
     for g in games:
         seat = g % campers
@@ -227,8 +228,8 @@ def head_to_head_rows(results: list[dict[str, object]], hint_seconds: float) -> 
 
 
 def head_to_head_main(games: int = 400, hint_seconds: float = 0.2, campers_list: tuple[int, ...] = (2, 3), *,
-                      workers: int = 2, max_minutes: float | None = None, max_playouts: int | None = None
-                      ) -> list[dict[str, object]]:
+                      workers: int = 2, max_minutes: float | None = None, max_playouts: int | None = None,
+                      output: Path = HEAD_TO_HEAD_RESULTS) -> list[dict[str, object]]:
     """The table of the issue: campers x specials x opponent, `games` a pairing, seats rotated, on `workers`
     processes. Pairings with fewer campers are played first; with `max_minutes` no new chunk starts after that
     time, so a pairing's n is what was played (printed, never padded)."""
@@ -256,8 +257,8 @@ def head_to_head_main(games: int = 400, hint_seconds: float = 0.2, campers_list:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             results += [future.result() for future in done]
             rows = head_to_head_rows(results, hint_seconds)
-            HEAD_TO_HEAD_RESULTS.parent.mkdir(parents=True, exist_ok=True)
-            HEAD_TO_HEAD_RESULTS.write_text(json.dumps({"load_average_start": load, "load_average_end":
+            output.parent.mkdir(parents=True, exist_ok=True)
+            output.write_text(json.dumps({"load_average_start": load, "load_average_end":
                                                         os.getloadavg(), "max_playouts": max_playouts,
                                                         "rows": rows}, indent=2) + "\n")
     rows = sorted(head_to_head_rows(results, hint_seconds),
@@ -319,7 +320,8 @@ if __name__ == "__main__":
                           tuple(int(c) for c in option("--campers", "2,3").split(",")),  # type: ignore[union-attr]
                           workers=int(option("--workers", "2")),  # type: ignore[arg-type]
                           max_minutes=float(minutes) if minutes else None,
-                          max_playouts=int(playouts) if playouts else None)
+                          max_playouts=int(playouts) if playouts else None,
+                          output=Path(option("--output", str(HEAD_TO_HEAD_RESULTS))))  # type: ignore[arg-type]
     elif "--race-baseline" in arguments:
         baseline_main(int(arguments[arguments.index("--games") + 1]) if "--games" in arguments else 402)
     else:

@@ -12,10 +12,10 @@ Every player is a function of the rules state (the mover decides) returning one 
   turns back at once and announces at most SAFE_ANNOUNCEMENT.
 * `race`: a rule of thumb for winning the race rather than scoring (the win-probability hint's baseline
   and its own continuation in the playouts). Tuned by seeded tournaments against the other players
-  (bench/camper_tour.py `--race-baseline`): with exactly two campers on the journey, rush: announce at
+  (bench/camper_tour.py `--race-baseline`): with two campers on the journey and nobody home yet, rush: announce at
   most RUSH_ANNOUNCEMENT both ways and turn back at RUSH_TURN_BACK_TOKENS tokens (the first camper home
   either ends the game furthest ahead or leaves the other as the last camper, whom any failed roll
-  eliminates); with three or more, announce at most SEVEN and turn back once the tokens fall to
+  eliminates); otherwise (three or more on the journey, or somebody home), announce at most SEVEN and turn back once the tokens fall to
   CROWD_RESERVE_MIN + CROWD_RESERVE_PER_PLATE x plate; as the last camper, `greedy`'s safe way home.
 * `solo_optimal`: the exact solo policy of the all-normal route for its own camper (opponents ignored;
   an occupied target falls to the best legal alternative by the same table).
@@ -154,7 +154,9 @@ def race(state: TourState) -> Action:
     travelling = sum(c.active for c in state.campers)
     if state.last_camper_rule and camper.pending != Pending.COMFORTS_CHOICE:
         return _last_camper(state)
-    rush = travelling <= 2
+    # Rushing home pays only if arriving ends the game or leaves the other as the last camper: not when a
+    # camper already home may hold a better score than a rushed journey.
+    rush = travelling <= 2 and not any(c.phase == Phase.FINISHED for c in state.campers)
     largest = RUSH_ANNOUNCEMENT if rush else SEVEN
     if camper.pending == Pending.COMFORTS_CHOICE:
         if camper.phase == Phase.OUTWARD:
