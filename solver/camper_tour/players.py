@@ -12,11 +12,12 @@ Every player is a function of the rules state (the mover decides) returning one 
   turns back at once and announces at most SAFE_ANNOUNCEMENT.
 * `race`: a rule of thumb for winning the race rather than scoring (the win-probability hint's baseline
   and its own continuation in the playouts). Tuned by seeded tournaments against the other players
-  (bench/camper_tour.py `--race-baseline`): with two campers on the journey and nobody home yet, rush: announce at
-  most RUSH_ANNOUNCEMENT both ways and turn back at RUSH_TURN_BACK_TOKENS tokens (the first camper home
-  either ends the game furthest ahead or leaves the other as the last camper, whom any failed roll
-  eliminates); otherwise (three or more on the journey, or somebody home), announce at most SEVEN and turn back once the tokens fall to
-  CROWD_RESERVE_MIN + CROWD_RESERVE_PER_PLATE x plate; as the last camper, `greedy`'s safe way home.
+  (bench/camper_tour.py `--race-baseline`): with two campers on the journey and nobody home yet, rush:
+  announce at most RUSH_ANNOUNCEMENT both ways and turn back at RUSH_TURN_BACK_TOKENS tokens (the first
+  camper home either ends the game furthest ahead or leaves the other as the last camper, whom any failed
+  roll eliminates); otherwise (three or more on the journey, or somebody home), announce at most SEVEN and
+  turn back once the tokens fall to CROWD_RESERVE_MIN + CROWD_RESERVE_PER_PLATE x plate; as the last
+  camper, `greedy`'s safe way home.
 * `solo_optimal`: the exact solo policy of the all-normal route for its own camper (opponents ignored;
   an occupied target falls to the best legal alternative by the same table).
 """
