@@ -276,6 +276,39 @@ def head_to_head_main(games: int = 400, hint_seconds: float = 0.2, campers_list:
     return rows
 
 
+LATENCY_RESULTS = Path(__file__).resolve().parent / "results" / "camper_tour_win_hint_latency.json"
+
+
+def win_hint_latency(n: int = 200, hint_seconds: float = 0.2, seed: int = 2024) -> dict[str, object]:
+    """Wall and CPU time of the default (win-probability) hint on seeded 2-4 camper states at `hint_seconds`.
+
+    CPU time is the process's own: on a loaded machine the wall-clock overrun is mostly time spent waiting for
+    a core, which the CPU figure separates from the hint's own overrun."""
+    import os
+
+    states = sample_hint_states(seed, n)
+    hint(states[0], Budget(hint_seconds))  # warm-up: solo tables
+    walls, cpus, samples = [], [], []
+    load = os.getloadavg()
+    for state in states:
+        wall, cpu = time.perf_counter(), time.process_time()
+        result = hint(state, Budget(hint_seconds))
+        walls.append(time.perf_counter() - wall)
+        cpus.append(time.process_time() - cpu)
+        samples.append(result.samples)
+    figures: dict[str, object] = {
+        "states": n, "hint_seconds": hint_seconds, "load_average_start": load, "load_average_end": os.getloadavg(),
+        "wall_p50_s": float(np.percentile(walls, 50)), "wall_p99_s": float(np.percentile(walls, 99)),
+        "wall_max_s": max(walls), "cpu_p50_s": float(np.percentile(cpus, 50)),
+        "cpu_p99_s": float(np.percentile(cpus, 99)), "playouts_of_answer_p50": float(np.percentile(samples, 50)),
+        "over_0.3s": sum(w > 0.3 for w in walls) / n,
+    }
+    LATENCY_RESULTS.write_text(json.dumps(figures, indent=2) + "\n")
+    for key, value in figures.items():
+        print(f"{key:<24} {value}")
+    return figures
+
+
 BASELINE_RESULTS = Path(__file__).resolve().parent / "results" / "camper_tour_race_baseline.json"
 
 
@@ -322,6 +355,8 @@ if __name__ == "__main__":
                           max_minutes=float(minutes) if minutes else None,
                           max_playouts=int(playouts) if playouts else None,
                           output=Path(option("--output", str(HEAD_TO_HEAD_RESULTS))))  # type: ignore[arg-type]
+    elif "--latency" in arguments:
+        win_hint_latency(int(option("--states", "200")))  # type: ignore[arg-type]
     elif "--race-baseline" in arguments:
         baseline_main(int(arguments[arguments.index("--games") + 1]) if "--games" in arguments else 402)
     else:

@@ -345,7 +345,7 @@ def _clearly_worse(candidate: list[float], baseline: list[float]) -> bool:
 
 
 #: Budget checks inside one playout: every this many decisions.
-PLAYOUT_CHECK_EVERY = 64
+PLAYOUT_CHECK_EVERY = 8
 
 
 def _playout(state: TourState, player: int, opponents: Player, rng: object, budget: Budget) -> float:
