@@ -1,6 +1,12 @@
 """Hints for a multi-camper Camper Tour position: every choice of the camper to move, ranked.
 
-Objective: the mover's expected final score (`Camper.score`: marker - |tokens| at arrival; 0 for an
+Two objectives (`Objective`; `default_objective`: WIN_PROBABILITY with 2-4 campers, EXPECTED_SCORE solo).
+
+WIN_PROBABILITY (`_win_hint`): Monte Carlo playouts of the whole race after each candidate move, the mover
+continuing with the `race` rule of thumb and the opponents with a mixture of plausible players; see
+`_win_hint` for the estimate, its standard error and the sequential stopping.
+
+EXPECTED_SCORE: the mover's expected final score (`Camper.score`: marker - |tokens| at arrival; 0 for an
 eliminated camper and for one still travelling when the game ends, since it never completed the
 journey). Opponents maximise their own expected score (max^n), so the occupancy rule, the last-camper
 rule and the race to finish (the game ends when an arriving camper is furthest ahead) all act inside the
