@@ -16,8 +16,9 @@ Every player is a function of the rules state (the mover decides) returning one 
   announce at most RUSH_ANNOUNCEMENT both ways and turn back at RUSH_TURN_BACK_TOKENS tokens (the first
   camper home either ends the game furthest ahead or leaves the other as the last camper, whom any failed
   roll eliminates); otherwise (three or more on the journey, or somebody home), announce at most SEVEN and
-  turn back once the tokens fall to CROWD_RESERVE_MIN + CROWD_RESERVE_PER_PLATE x plate; as the last
-  camper, `greedy`'s safe way home.
+  turn back once the tokens fall to CROWD_RESERVE_MIN + CROWD_RESERVE_PER_PLATE x plate, unless its plate
+  is not yet beyond a returning camper's marker (then down to CROWD_TOKEN_FLOOR); as the last camper,
+  `greedy`'s safe way home.
 * `solo_optimal`: the exact solo policy of the all-normal route for its own camper (opponents ignored;
   an occupied target falls to the best legal alternative by the same table).
 """
@@ -58,6 +59,8 @@ RUSH_TURN_BACK_TOKENS = 16
 #: `race` with three or more on the journey: turn back at CROWD_RESERVE_MIN + CROWD_RESERVE_PER_PLATE x plate.
 CROWD_RESERVE_MIN = 6
 CROWD_RESERVE_PER_PLATE = 0.2
+#: ...unless its plate is not beyond a returning camper's marker: then it goes on down to this many tokens.
+CROWD_TOKEN_FLOOR = 6
 
 _SUCCESS = {a: sum(float(p) for total, p in TWO_DICE if total > a) for a in range(1, 11)}
 _PAYMENT = {a: sum(float(p) * (total - a) for total, p in TWO_DICE if total > a) / _SUCCESS[a] for a in range(1, 11)}
@@ -165,7 +168,11 @@ def race(state: TourState) -> Action:
         return ComfortsChoice.DISCARD if camper.tokens > COMFORTS_TOKENS else ComfortsChoice.DECLINE
     if camper.phase == Phase.OUTWARD and camper.position > STARTING_PLATE:
         reserve = RUSH_TURN_BACK_TOKENS if rush else CROWD_RESERVE_MIN + CROWD_RESERVE_PER_PLATE * camper.position
-        if camper.tokens <= reserve:
+        # In a crowd a marker that does not pass a returner's can only win if that returner fails: go on while
+        # more than CROWD_TOKEN_FLOOR tokens are left.
+        best_marker = max([c.marker for c in state.campers if c.phase == Phase.RETURN], default=0)
+        behind = not rush and camper.position <= best_marker and camper.tokens > CROWD_TOKEN_FLOOR
+        if camper.tokens <= reserve and not behind:
             return TurnBack()
     return _capped(state, largest)
 

@@ -58,6 +58,9 @@ def test_race_rushes_with_two_on_the_journey_and_plays_seven_in_a_crowd():
     reserve = CROWD_RESERVE_MIN + CROWD_RESERVE_PER_PLATE * 10
     crowd[0] = Camper(position=10, tokens=int(reserve))
     assert race(position_state(NORMAL, crowd)) == TurnBack()
+    # in a crowd, not yet beyond a returner's marker: go on while more than CROWD_TOKEN_FLOOR tokens are left
+    crowd[2] = Camper(position=5, tokens=20, phase=Phase.RETURN, marker=12)
+    assert race(position_state(NORMAL, crowd)) == Announce(7)
     # somebody already home: no rush (a rushed low score could not beat a finished camper's)
     home = Camper(phase=Phase.FINISHED, marker=30, tokens=0, arrival=1)
     state = position_state(NORMAL, [Camper(position=10, tokens=20), Camper(position=3, tokens=20), home])
