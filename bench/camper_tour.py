@@ -229,16 +229,17 @@ def head_to_head_rows(results: list[dict[str, object]], hint_seconds: float) -> 
 
 def head_to_head_main(games: int = 400, hint_seconds: float = 0.2, campers_list: tuple[int, ...] = (2, 3), *,
                       workers: int = 2, max_minutes: float | None = None, max_playouts: int | None = None,
-                      output: Path = HEAD_TO_HEAD_RESULTS) -> list[dict[str, object]]:
+                      output: Path = HEAD_TO_HEAD_RESULTS, first_game: int = 0) -> list[dict[str, object]]:
     """The table of the issue: campers x specials x opponent, `games` a pairing, seats rotated, on `workers`
     processes. Pairings with fewer campers are played first; with `max_minutes` no new chunk starts after that
-    time, so a pairing's n is what was played (printed, never padded)."""
+    time, so a pairing's n is what was played (printed, never padded). `first_game` starts a pairing's games
+    there (game g is the same game in every run), so two runs over disjoint game ranges add up."""
     import os
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
     tasks = []
     for campers in campers_list:
-        for start in range(0, games, CHUNK_GAMES):
+        for start in range(first_game, games, CHUNK_GAMES):
             for specials in SPECIALS:
                 for opponent in OPPONENTS:
                     tasks.append((campers, specials, opponent, range(start, min(games, start + CHUNK_GAMES)),
@@ -354,7 +355,8 @@ if __name__ == "__main__":
                           workers=int(option("--workers", "2")),  # type: ignore[arg-type]
                           max_minutes=float(minutes) if minutes else None,
                           max_playouts=int(playouts) if playouts else None,
-                          output=Path(option("--output", str(HEAD_TO_HEAD_RESULTS))))  # type: ignore[arg-type]
+                          output=Path(option("--output", str(HEAD_TO_HEAD_RESULTS))),  # type: ignore[arg-type]
+                          first_game=int(option("--first-game", "0")))  # type: ignore[arg-type]
     elif "--latency" in arguments:
         win_hint_latency(int(option("--states", "200")))  # type: ignore[arg-type]
     elif "--race-baseline" in arguments:
