@@ -277,6 +277,32 @@ def head_to_head_main(games: int = 400, hint_seconds: float = 0.2, campers_list:
     return rows
 
 
+def merge_head_to_head(paths: list[Path], output: Path) -> list[dict[str, object]]:
+    """Add up runs over disjoint game ranges (`--first-game`): games and wins per pairing, a new Wilson interval;
+    each run's hint latency p50/p99 is kept as it was measured (percentiles do not add up)."""
+    merged: dict[tuple[object, ...], dict[str, object]] = {}
+    for path in paths:
+        for row in json.loads(path.read_text())["rows"]:
+            key = (row["campers"], row["specials"], row["opponent"])
+            entry = merged.setdefault(key, {"campers": row["campers"], "specials": row["specials"],
+                                            "opponent": row["opponent"], "games": 0, "wins": 0, "runs": []})
+            entry["games"] += row["games"]  # type: ignore[operator]
+            entry["wins"] += row["wins"]  # type: ignore[operator]
+            entry["runs"].append({"file": path.name, "games": row["games"],  # type: ignore[attr-defined]
+                                  "hint_latency_p50_s": row["hint_latency_p50_s"],
+                                  "hint_latency_p99_s": row["hint_latency_p99_s"]})
+    rows = []
+    for entry in merged.values():
+        games, wins, campers = int(entry["games"]), int(entry["wins"]), int(entry["campers"])  # type: ignore[call-overload]
+        low, high = wilson(wins, games)
+        rows.append({**entry, "win_rate": wins / games, "wilson95": [low, high], "fair_share": 1 / campers,
+                     "met": low > 1 / campers})
+        print(f"| {campers} | {entry['specials']} | {entry['opponent']} | {games} | {wins / games:.3f} | "
+              f"[{low:.3f}, {high:.3f}] | {1 / campers:.2f} | {'yes' if low > 1 / campers else 'no'} |")
+    output.write_text(json.dumps(rows, indent=2) + "\n")
+    return rows
+
+
 LATENCY_RESULTS = Path(__file__).resolve().parent / "results" / "camper_tour_win_hint_latency.json"
 
 
@@ -357,6 +383,9 @@ if __name__ == "__main__":
                           max_playouts=int(playouts) if playouts else None,
                           output=Path(option("--output", str(HEAD_TO_HEAD_RESULTS))),  # type: ignore[arg-type]
                           first_game=int(option("--first-game", "0")))  # type: ignore[arg-type]
+    elif "--merge" in arguments:  # --merge A.json,B.json --output C.json
+        merge_head_to_head([Path(p) for p in option("--merge", "").split(",")],  # type: ignore[union-attr]
+                           Path(option("--output", str(HEAD_TO_HEAD_RESULTS))))  # type: ignore[arg-type]
     elif "--latency" in arguments:
         win_hint_latency(int(option("--states", "200")))  # type: ignore[arg-type]
     elif "--race-baseline" in arguments:
