@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from campsolver.solver.camper_tour.hint import _SearchNode, hint, leaf_values
+from campsolver.solver.camper_tour.hint import Objective, _SearchNode, hint, leaf_values
 from campsolver.solver.camper_tour.rules import (
     Camper,
     Config,
@@ -108,7 +108,7 @@ def main(reference: bool = False) -> dict[str, object]:
     depths = []
     for state in sample_hint_states(2024, 40) + endgame_states(2024, 20):
         started = time.perf_counter()
-        result = hint(state, Budget(HINT_BUDGET_S), max_depth=HINT_DEPTH)
+        result = hint(state, Budget(HINT_BUDGET_S), max_depth=HINT_DEPTH, objective=Objective.EXPECTED_SCORE)
         latencies.append(time.perf_counter() - started)
         depths.append(result.depth)
     figures: dict[str, object] = {
@@ -153,57 +153,196 @@ def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return (centre - half, centre + half)
 
 
-def head_to_head(config: Config, campers: int, opponent: str, games: int, hint_seconds: float,
-                 seed: int = 0) -> dict[str, object]:
-    """`games` seeded games: the hint (WIN_PROBABILITY, `hint_seconds` a move, rank-1 move) in one seat, the
-    opponent's rule in every other; the hint's seat rotates game by game."""
-    from campsolver.solver.camper_tour.hint import Objective
+#: The bench's pairings, in the order they are played (2 campers first: the brief's priority).
+OPPONENTS = ("announce-7", "greedy", "solo-optimal")
+SPECIALS = ("none", "default")
+#: Games one worker task plays (a pairing's games are spread round-robin over tasks).
+CHUNK_GAMES = 10
+
+
+def _config(specials: str) -> Config:
+    return all_normal() if specials == "none" else Config()
+
+
+def play_games(campers: int, specials: str, opponent: str, games: range, hint_seconds: float,
+               max_playouts: int | None = None, seed: int = 0) -> dict[str, object]:
+    """Seeded games of one pairing: the hint (default objective: win probability; `hint_seconds` a move, or a
+    fixed `max_playouts` per move with an unbounded budget; rank-1 move) in seat g % campers of game g, the
+    opponent's rule in every other seat. Game g is the same game whichever worker plays it."""
     from campsolver.solver.camper_tour.players import PLAYERS
 
     rival = PLAYERS[opponent]
-    wins = 0
-    for g in range(games):
+    config = _config(specials)
+    hint(new_game(config, campers), Budget(hint_seconds))  # warm-up: the solo tables are built once a process
+    wins, latencies, played = 0, [], 0
+    for g in games:
         seat = g % campers
-        rng = rng_for(seed, "camper-tour-h2h", campers, opponent, g)
+        rng = rng_for(seed, "camper-tour-h2h", campers, specials, opponent, g)
         state = new_game(config, campers)
+        decisions = 0
         while not state.game_over:
             if state.current_player() >= 0:
                 if state.to_move == seat:
-                    action = hint(state, Budget(hint_seconds), objective=Objective.WIN_PROBABILITY,
-                                  seed=g).best.action
+                    decisions += 1
+                    move_seed = g * 10_000 + decisions
+                    started = time.perf_counter()
+                    if max_playouts is None:
+                        result = hint(state, Budget(hint_seconds), seed=move_seed)
+                    else:
+                        result = hint(state, Budget(3600), seed=move_seed, max_playouts=max_playouts)
+                    latencies.append(time.perf_counter() - started)
+                    action = result.best.action
                 else:
                     action = rival(state)
                 state = state.child(action)
             else:
                 state = state.child(sample_outcome(state, rng))
         wins += state.winner() == seat
-    low, high = wilson(wins, games)
-    return {"campers": campers, "specials": config.has_specials, "opponent": opponent, "games": games,
-            "hint_seconds": hint_seconds, "wins": wins, "win_rate": wins / games, "wilson95": [low, high],
-            "fair_share": 1 / campers}
+        played += 1
+    return {"campers": campers, "specials": specials, "opponent": opponent, "games": played, "wins": wins,
+            "latencies": latencies}
 
 
-def head_to_head_main(games: int, hint_seconds: float, campers_list: tuple[int, ...] = (2, 3)) -> None:
-    rows = []
+def head_to_head_rows(results: list[dict[str, object]], hint_seconds: float) -> list[dict[str, object]]:
+    """Sum worker results per pairing into table rows with a Wilson interval."""
+    rows: dict[tuple[object, ...], dict[str, object]] = {}
+    for part in results:
+        key = (part["campers"], part["specials"], part["opponent"])
+        row = rows.setdefault(key, {"campers": part["campers"], "specials": part["specials"],
+                                    "opponent": part["opponent"], "games": 0, "wins": 0, "latencies": []})
+        row["games"] += part["games"]  # type: ignore[operator]
+        row["wins"] += part["wins"]  # type: ignore[operator]
+        row["latencies"] += part["latencies"]  # type: ignore[operator]
+    table = []
+    for row in rows.values():
+        games, wins = int(row["games"]), int(row["wins"])  # type: ignore[call-overload]
+        latencies = row.pop("latencies")
+        low, high = wilson(wins, games)
+        table.append({**row, "hint_seconds": hint_seconds, "win_rate": wins / games if games else 0.0,
+                      "wilson95": [low, high], "fair_share": 1 / int(row["campers"]),  # type: ignore[call-overload]
+                      "met": low > 1 / int(row["campers"]),  # type: ignore[call-overload]
+                      "hint_latency_p50_s": float(np.percentile(latencies, 50)) if latencies else None,
+                      "hint_latency_p99_s": float(np.percentile(latencies, 99)) if latencies else None,
+                      "hint_calls": len(latencies)})  # type: ignore[arg-type]
+    return table
+
+
+def head_to_head_main(games: int = 400, hint_seconds: float = 0.2, campers_list: tuple[int, ...] = (2, 3), *,
+                      workers: int = 2, max_minutes: float | None = None, max_playouts: int | None = None,
+                      output: Path = HEAD_TO_HEAD_RESULTS, first_game: int = 0) -> list[dict[str, object]]:
+    """The table of the issue: campers x specials x opponent, `games` a pairing, seats rotated, on `workers`
+    processes. Pairings with fewer campers are played first; with `max_minutes` no new chunk starts after that
+    time, so a pairing's n is what was played (printed, never padded). `first_game` starts a pairing's games
+    there (game g is the same game in every run), so two runs over disjoint game ranges add up."""
+    import os
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+
+    tasks = []
     for campers in campers_list:
-        for config in (all_normal(), Config()):
-            for opponent in ("announce-7", "greedy", "solo-optimal"):
-                row = head_to_head(config, campers, opponent, games, hint_seconds)
-                rows.append(row)
-                low, high = row["wilson95"]  # type: ignore[misc]
-                print(f"| {campers} | {'default' if row['specials'] else 'none'} | {opponent} | {games} | "
-                      f"{row['win_rate']:.3f} | [{low:.3f}, {high:.3f}] | {row['fair_share']:.2f} |", flush=True)
-                HEAD_TO_HEAD_RESULTS.parent.mkdir(parents=True, exist_ok=True)
-                HEAD_TO_HEAD_RESULTS.write_text(json.dumps(rows, indent=2))
+        for start in range(first_game, games, CHUNK_GAMES):
+            for specials in SPECIALS:
+                for opponent in OPPONENTS:
+                    tasks.append((campers, specials, opponent, range(start, min(games, start + CHUNK_GAMES)),
+                                  hint_seconds, max_playouts))
+    deadline = None if max_minutes is None else time.monotonic() + 60 * max_minutes
+    results: list[dict[str, object]] = []
+    load = os.getloadavg()
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        pending = set()
+        queue = list(tasks)
+        while queue or pending:
+            while queue and len(pending) < workers and (deadline is None or time.monotonic() < deadline):
+                pending.add(pool.submit(play_games, *queue.pop(0)))
+            if not pending:
+                break
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            results += [future.result() for future in done]
+            rows = head_to_head_rows(results, hint_seconds)
+            output.parent.mkdir(parents=True, exist_ok=True)
+            output.write_text(json.dumps({"load_average_start": load, "load_average_end":
+                                                        os.getloadavg(), "max_playouts": max_playouts,
+                                                        "rows": rows}, indent=2) + "\n")
+    rows = sorted(head_to_head_rows(results, hint_seconds),
+                  key=lambda r: (r["campers"], r["specials"] != "none", OPPONENTS.index(str(r["opponent"]))))
+    print(f"load average at start {load[0]:.1f}, at end {os.getloadavg()[0]:.1f}; hint {hint_seconds} s a move"
+          + (f", {max_playouts} playouts a move at most" if max_playouts else ""))
+    print("| campers | specials | opponent | n | hint win rate | 95% Wilson | fair share | lower end above | "
+          "hint p50 s | hint p99 s |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for row in rows:
+        low, high = row["wilson95"]  # type: ignore[misc]
+        print(f"| {row['campers']} | {row['specials']} | {row['opponent']} | {row['games']} | {row['win_rate']:.3f} "
+              f"| [{low:.3f}, {high:.3f}] | {row['fair_share']:.2f} | {'yes' if row['met'] else 'no'} | "
+              f"{row['hint_latency_p50_s']:.3f} | {row['hint_latency_p99_s']:.3f} |", flush=True)
+    return rows
 
 
-BASELINE_RESULTS = Path(__file__).resolve().parent / "results" / "camper_tour_racer_baseline.json"
+def merge_head_to_head(paths: list[Path], output: Path) -> list[dict[str, object]]:
+    """Add up runs over disjoint game ranges (`--first-game`): games and wins per pairing, a new Wilson interval;
+    each run's hint latency p50/p99 is kept as it was measured (percentiles do not add up)."""
+    merged: dict[tuple[object, ...], dict[str, object]] = {}
+    for path in paths:
+        for row in json.loads(path.read_text())["rows"]:
+            key = (row["campers"], row["specials"], row["opponent"])
+            entry = merged.setdefault(key, {"campers": row["campers"], "specials": row["specials"],
+                                            "opponent": row["opponent"], "games": 0, "wins": 0, "runs": []})
+            entry["games"] += row["games"]  # type: ignore[operator]
+            entry["wins"] += row["wins"]  # type: ignore[operator]
+            entry["runs"].append({"file": path.name, "games": row["games"],  # type: ignore[attr-defined]
+                                  "hint_latency_p50_s": row["hint_latency_p50_s"],
+                                  "hint_latency_p99_s": row["hint_latency_p99_s"]})
+    rows = []
+    for entry in merged.values():
+        games, wins, campers = int(entry["games"]), int(entry["wins"]), int(entry["campers"])  # type: ignore[call-overload]
+        low, high = wilson(wins, games)
+        rows.append({**entry, "win_rate": wins / games, "wilson95": [low, high], "fair_share": 1 / campers,
+                     "met": low > 1 / campers})
+        print(f"| {campers} | {entry['specials']} | {entry['opponent']} | {games} | {wins / games:.3f} | "
+              f"[{low:.3f}, {high:.3f}] | {1 / campers:.2f} | {'yes' if low > 1 / campers else 'no'} |")
+    output.write_text(json.dumps(rows, indent=2) + "\n")
+    return rows
+
+
+LATENCY_RESULTS = Path(__file__).resolve().parent / "results" / "camper_tour_win_hint_latency.json"
+
+
+def win_hint_latency(n: int = 200, hint_seconds: float = 0.2, seed: int = 2024) -> dict[str, object]:
+    """Wall and CPU time of the default (win-probability) hint on seeded 2-4 camper states at `hint_seconds`.
+
+    CPU time is the process's own: on a loaded machine the wall-clock overrun is mostly time spent waiting for
+    a core, which the CPU figure separates from the hint's own overrun."""
+    import os
+
+    states = sample_hint_states(seed, n)
+    hint(states[0], Budget(hint_seconds))  # warm-up: solo tables
+    walls, cpus, samples = [], [], []
+    load = os.getloadavg()
+    for state in states:
+        wall, cpu = time.perf_counter(), time.process_time()
+        result = hint(state, Budget(hint_seconds))
+        walls.append(time.perf_counter() - wall)
+        cpus.append(time.process_time() - cpu)
+        samples.append(result.samples)
+    figures: dict[str, object] = {
+        "states": n, "hint_seconds": hint_seconds, "load_average_start": load, "load_average_end": os.getloadavg(),
+        "wall_p50_s": float(np.percentile(walls, 50)), "wall_p99_s": float(np.percentile(walls, 99)),
+        "wall_max_s": max(walls), "cpu_p50_s": float(np.percentile(cpus, 50)),
+        "cpu_p99_s": float(np.percentile(cpus, 99)), "playouts_of_answer_p50": float(np.percentile(samples, 50)),
+        "over_0.3s": sum(w > 0.3 for w in walls) / n,
+    }
+    LATENCY_RESULTS.write_text(json.dumps(figures, indent=2) + "\n")
+    for key, value in figures.items():
+        print(f"{key:<24} {value}")
+    return figures
+
+
+BASELINE_RESULTS = Path(__file__).resolve().parent / "results" / "camper_tour_race_baseline.json"
 
 
 def baseline_main(games: int) -> None:
-    """The hint's own baseline without playouts: the `racer` rule in one seat (rotated), the opponent's rule
+    """The hint's own baseline without playouts: the `race` rule in one seat (rotated), the opponent's rule
     in the others, `games` seeded games a pairing (fast: no search)."""
-    from campsolver.solver.camper_tour.players import PLAYERS, racer
+    from campsolver.solver.camper_tour.players import PLAYERS, race
 
     rows = []
     for campers in (2, 3):
@@ -213,8 +352,8 @@ def baseline_main(games: int) -> None:
                 for g in range(games):
                     seat = g % campers
                     players = [PLAYERS[opponent]] * campers
-                    players[seat] = racer
-                    rng = rng_for(0, "camper-tour-baseline", campers, opponent, g)
+                    players[seat] = race
+                    rng = rng_for(0, "camper-tour-race-baseline", campers, opponent, g)
                     state = new_game(config, campers)
                     while not state.game_over:
                         if state.current_player() >= 0:
@@ -232,11 +371,24 @@ def baseline_main(games: int) -> None:
 
 if __name__ == "__main__":
     arguments = sys.argv[1:]
+    def option(name: str, default: str | None) -> str | None:
+        return arguments[arguments.index(name) + 1] if name in arguments else default
+
     if "--head-to-head" in arguments:
-        games = int(arguments[arguments.index("--games") + 1]) if "--games" in arguments else 400
-        seconds = float(arguments[arguments.index("--hint-seconds") + 1]) if "--hint-seconds" in arguments else 0.2
-        head_to_head_main(games, seconds)
-    elif "--racer-baseline" in arguments:
+        playouts, minutes = option("--max-playouts", None), option("--max-minutes", None)
+        head_to_head_main(int(option("--games", "400")), float(option("--hint-seconds", "0.2")),
+                          tuple(int(c) for c in option("--campers", "2,3").split(",")),  # type: ignore[union-attr]
+                          workers=int(option("--workers", "2")),  # type: ignore[arg-type]
+                          max_minutes=float(minutes) if minutes else None,
+                          max_playouts=int(playouts) if playouts else None,
+                          output=Path(option("--output", str(HEAD_TO_HEAD_RESULTS))),  # type: ignore[arg-type]
+                          first_game=int(option("--first-game", "0")))  # type: ignore[arg-type]
+    elif "--merge" in arguments:  # --merge A.json,B.json --output C.json
+        merge_head_to_head([Path(p) for p in option("--merge", "").split(",")],  # type: ignore[union-attr]
+                           Path(option("--output", str(HEAD_TO_HEAD_RESULTS))))  # type: ignore[arg-type]
+    elif "--latency" in arguments:
+        win_hint_latency(int(option("--states", "200")))  # type: ignore[arg-type]
+    elif "--race-baseline" in arguments:
         baseline_main(int(arguments[arguments.index("--games") + 1]) if "--games" in arguments else 402)
     else:
         main(reference="--reference" in arguments)

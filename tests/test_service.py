@@ -27,6 +27,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2
 
 from campsolver.v1 import camper_tour_pb2 as ct
+from campsolver.v1 import common_pb2
 from campsolver.v1 import happy_campers_pb2 as hc
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -216,6 +217,8 @@ def test_unexpected_exception_is_internal_and_the_server_keeps_serving(monkeypat
 def long_hint_request(time_limit_s: float) -> ct.CamperTourServiceHintRequest:
     request = camper_tour_service.EXAMPLES["Hint"]()
     request.depth = 40
+    # The deepening expectimax runs until its budget ends; the default win-probability hint may stop early.
+    request.objective = common_pb2.OBJECTIVE_EXPECTED_SCORE
     request.options.time_limit_seconds = time_limit_s
     return request
 

@@ -20,9 +20,12 @@ from campsolver.solver.core.budget import Budget
 HAPPY_CAMPERS_ROLLS = 40
 #: Rollouts per Happy Campers hint (a fixed effort: about 10 ms per hint on one core).
 HAPPY_CAMPERS_HINT_ROLLOUTS = 100
-#: Plies of the Camper Tour hint search for the `hint` policy (the bench's depth) and for `lookahead`.
-CAMPER_TOUR_HINT_DEPTH = 2
-CAMPER_TOUR_LOOKAHEAD_DEPTH = 1
+#: Win-probability playouts per candidate move at most, for the Camper Tour `hint` policy and for the cheaper
+#: `lookahead` (a fixed effort: the same seed gives the same game whatever the machine's load).
+CAMPER_TOUR_HINT_PLAYOUTS = 32
+CAMPER_TOUR_LOOKAHEAD_PLAYOUTS = 8
+#: Distinct hint seeds per game: a move's playouts are seeded by (game seed, decision number).
+CAMPER_TOUR_SEEDS_PER_GAME = 10_000
 #: Camper Tour campers per game (head to head).
 CAMPER_TOUR_SEATS = 2
 #: Safety stop for a Camper Tour game (a real game takes a few hundred decisions).
@@ -111,7 +114,7 @@ def camper_tour_rule_of_thumb(state: Any) -> Any:
 
 
 def play_camper_tour(params: dict[str, Any], budget: Budget) -> dict[str, Any]:
-    from campsolver.solver.camper_tour.hint import hint
+    from campsolver.solver.camper_tour.hint import Objective, hint
     from campsolver.solver.camper_tour.rules import Config, new_game
     from campsolver.solver.core.game import CHANCE, TERMINAL, sample_outcome
     from campsolver.solver.core.seeding import rng_for
@@ -135,8 +138,9 @@ def play_camper_tour(params: dict[str, Any], budget: Budget) -> dict[str, Any]:
             raise RuntimeError(f"the game did not end within {CAMPER_TOUR_MAX_DECISIONS} decisions")
         name = names[player]
         if name in ("hint", "lookahead"):
-            depth = CAMPER_TOUR_HINT_DEPTH if name == "hint" else CAMPER_TOUR_LOOKAHEAD_DEPTH
-            result = hint(state, budget, max_depth=depth)
+            playouts = CAMPER_TOUR_HINT_PLAYOUTS if name == "hint" else CAMPER_TOUR_LOOKAHEAD_PLAYOUTS
+            result = hint(state, budget, objective=Objective.WIN_PROBABILITY, max_playouts=playouts,
+                          seed=seed * CAMPER_TOUR_SEEDS_PER_GAME + decisions)
             if result.interrupted:
                 raise TimeoutError("the task budget ran out inside a hint; allow more --time-limit")
             action = result.moves[0].action
@@ -164,8 +168,9 @@ CAMPER_TOUR = PolicySet(
     seats=CAMPER_TOUR_SEATS,
     play=play_camper_tour,
     description=(f"two campers on the default 72-plate stack, seats rotated; the rulebook's winner (highest "
-                 f"score among finished campers, ties to the later arrival) wins; hint: depth-"
-                 f"{CAMPER_TOUR_HINT_DEPTH} expectimax, lookahead: depth {CAMPER_TOUR_LOOKAHEAD_DEPTH}"),
+                 f"score among finished campers, ties to the later arrival) wins; hint: win probability from at "
+                 f"most {CAMPER_TOUR_HINT_PLAYOUTS} playouts a candidate move, lookahead: at most "
+                 f"{CAMPER_TOUR_LOOKAHEAD_PLAYOUTS}"),
 )
 
 #: Game -> its policies. A new game adds one line here.

@@ -328,8 +328,13 @@ def hint(request: pb.CamperTourServiceHintRequest, budget: Budget) -> pb.CamperT
                               objective=objective, seed=request.options.seed)
     _check_moves_are_legal(state, [m.action for m in result.moves])
     if result.method.startswith("win-probability"):
-        note = (f"win probability estimated from {result.samples} paired playouts per proposed move (every "
-                "camper then plays the racer rule of thumb); moves no rule proposed are listed with value 0")
+        best = result.best
+        note = (f"win probability estimated from {best.samples} playouts of the answered move (standard error "
+                f"{best.standard_error:.3f}); after the move the mover plays the race rule of thumb and the "
+                "opponents, in turn, race, announce-7, greedy and the solo optimum; moves with value 0 were not "
+                "played out (cut by the time limit or not among the compared candidates)")
+        if best.samples == 0:
+            note = "no playout finished within the time limit: the race rule of thumb's move, values not estimated"
     elif result.proof is Proof.EXACT:
         note = "exact expected final score"
     else:

@@ -1,6 +1,12 @@
 """Hints for a multi-camper Camper Tour position: every choice of the camper to move, ranked.
 
-Objective: the mover's expected final score (`Camper.score`: marker - |tokens| at arrival; 0 for an
+Two objectives (`Objective`; `default_objective`: WIN_PROBABILITY with 2-4 campers, EXPECTED_SCORE solo).
+
+WIN_PROBABILITY (`_win_hint`): Monte Carlo playouts of the whole race after each candidate move, the mover
+continuing with the `race` rule of thumb and the opponents with a mixture of plausible players; see
+`_win_hint` for the estimate, its standard error and the sequential stopping.
+
+EXPECTED_SCORE: the mover's expected final score (`Camper.score`: marker - |tokens| at arrival; 0 for an
 eliminated camper and for one still travelling when the game ends, since it never completed the
 journey). Opponents maximise their own expected score (max^n), so the occupancy rule, the last-camper
 rule and the race to finish (the game ends when an arriving camper is furthest ahead) all act inside the
@@ -25,9 +31,10 @@ import time
 from dataclasses import dataclass
 from fractions import Fraction
 
-from campsolver.solver.camper_tour.players import greedy, racer, solo_optimal
+from campsolver.solver.camper_tour.players import Player, announce_seven, greedy, race, solo_optimal
 from campsolver.solver.camper_tour.rules import (
     Action,
+    Announce,
     Camper,
     ComfortsChoice,
     Pending,
@@ -59,6 +66,8 @@ class RankedMove:
     value: float
     loss: float
     values: tuple[float, ...]
+    samples: int = 0  # playouts behind `value` (win-probability hints; 0 for search values)
+    standard_error: float = 0.0  # of `value` when it is a playout estimate
 
 
 @dataclass(frozen=True)
@@ -78,7 +87,7 @@ class HintResult:
     nodes: int
     wall_time_s: float
     interrupted: bool  # the next depth was cut by the budget
-    samples: int = 0  # playouts per move (win-probability rollouts)
+    samples: int = 0  # playouts of the answered move (win-probability hints)
 
     @property
     def best(self) -> RankedMove:
@@ -143,17 +152,32 @@ class Objective(enum.Enum):
     EXPECTED_SCORE = "expected_score"
 
 
-#: Paired standard errors by which a candidate must beat the greedy rule's move in the playouts to replace it.
+#: Paired standard errors by which a candidate must beat the baseline (`race`) move to replace it.
 SWITCH_Z = 2.0
-MIN_SWITCH_ROUNDS = 6
+#: Paired standard errors below the baseline at which a candidate stops being sampled (sequential stopping).
+DROP_Z = 1.0
+#: Rounds before a candidate may be dropped, and before one may replace the baseline: multiples of the
+#: opponent models, so each model is sampled alike.
+MIN_DROP_ROUNDS = 4
+MIN_ROUNDS = 8
 #: Playouts per candidate move at most (the budget usually stops it first).
 MAX_PLAYOUTS = 2_000
 MAX_ROLLOUT_STEPS = 20_000
 
 
+def default_objective(state: TourState) -> Objective:
+    """WIN_PROBABILITY with 2-4 campers (what a player at the table wants); solo, where winning means
+    nothing beyond the score, EXPECTED_SCORE. The service uses the same default."""
+    return Objective.WIN_PROBABILITY if len(state.campers) >= 2 else Objective.EXPECTED_SCORE
+
+
 def hint(state: TourState, budget: Budget, *, max_depth: int = MAX_DEPTH,
-         objective: Objective = Objective.EXPECTED_SCORE, seed: int = 0) -> HintResult:
-    """Rank every legal choice of the camper to move (state must be a decision node)."""
+         objective: Objective | None = None, seed: int = 0, max_playouts: int = MAX_PLAYOUTS) -> HintResult:
+    """Rank every legal choice of the camper to move (state must be a decision node).
+
+    `objective` None means `default_objective(state)`. `max_playouts` caps the win-probability playouts per
+    move: with a budget that does not run out, the answer is then a function of (state, seed) alone.
+    """
     started = time.monotonic()
     validate(state)
     if state.stage != Stage.DECIDE:
@@ -161,8 +185,8 @@ def hint(state: TourState, budget: Budget, *, max_depth: int = MAX_DEPTH,
     player = state.to_move
     if len(state.campers) == 1:
         return _solo_hint(state, budget, started)
-    if objective == Objective.WIN_PROBABILITY:
-        return _win_hint(state, budget, started, seed)
+    if (objective or default_objective(state)) == Objective.WIN_PROBABILITY:
+        return _win_hint(state, budget, started, seed, max_playouts)
     best: tuple[list[tuple[Action, tuple[float, ...]]], int, bool, int] | None = None
     interrupted = False
     nodes = 0
@@ -208,77 +232,137 @@ def hint(state: TourState, budget: Budget, *, max_depth: int = MAX_DEPTH,
     )
 
 
-def _win_hint(state: TourState, budget: Budget, started: float, seed: int) -> HintResult:
-    """Win probability of each candidate move by Monte Carlo: the move, then every camper plays the
-    `racer` rule of thumb (announce-7, last-camper aware) to the end of the game (the race, the arrival
-    rule and the last-camper rule all played out by the rules model). Round-robin over the candidates with
-    common random numbers (playout i of every move uses the same dice stream); the budget is checked before
-    every playout, so the answer comes before the deadline. Values are estimates (HEURISTIC): the win rate
-    of the move followed by that continuation, with the number of playouts in `samples`."""
+#: Opponents' play in the playouts, one model per playout in turn (the i-th playout of every candidate move
+#: uses the same model and the same seeded dice stream: common random numbers). The hint does not know whom
+#: it plays against, so it averages the win rate over these plausible tables: itself (`race`), the
+#: announce-7 rule, the greedy rule and the exact solo policy.
+OPPONENT_MODELS: tuple[Player, ...] = (race, announce_seven, greedy, solo_optimal)
+
+
+@dataclass(frozen=True)
+class PairedDifference:
+    """Mean and standard error of (candidate - baseline) over the paired playouts both have."""
+
+    mean: float
+    standard_error: float
+    pairs: int
+
+
+def paired_difference(candidate: list[float], baseline: list[float]) -> PairedDifference:
+    pairs = min(len(candidate), len(baseline))
+    if pairs == 0:
+        return PairedDifference(0.0, float("inf"), 0)
+    differences = [x - y for x, y in zip(candidate[:pairs], baseline[:pairs], strict=True)]
+    mean = sum(differences) / pairs
+    variance = sum((d - mean) ** 2 for d in differences) / max(1, pairs - 1)
+    return PairedDifference(mean, (variance / pairs) ** 0.5, pairs)
+
+
+def win_candidates(state: TourState) -> list[Action]:
+    """The moves the playouts compare, baseline (`race`) first: what each rule of thumb and the solo optimum
+    would play here, turning back, and the announcements next to the baseline's. A playout costs a few
+    milliseconds of the pure-Python rules model, so sampling all (up to 11) legal moves within 0.2 s would give
+    each too few playouts to tell them apart; the other legal moves are listed after these, unsampled."""
+    legal = state.legal_actions()
+    baseline = race(state)
+    proposals = [baseline, *(model(state) for model in OPPONENT_MODELS[1:])]
+    proposals += [a for a in legal if isinstance(a, TurnBack | ComfortsChoice)]
+    if isinstance(baseline, Announce):
+        proposals += [Announce(baseline.plates - 1), Announce(baseline.plates + 1)]
+    return [baseline] + [a for a in legal if a in proposals and a != baseline]
+
+
+def _win_hint(state: TourState, budget: Budget, started: float, seed: int, max_playouts: int) -> HintResult:
+    """Win probability of each candidate move (`win_candidates`) by Monte Carlo playouts.
+
+    A playout plays the candidate, then the mover continues with `race` and every opponent with the playout's
+    model from OPPONENT_MODELS, to the end of the game through the rules model (the race, the arrival rule, the
+    last-camper rule and the tie rule all played out); it scores 1 if the mover wins. Rounds go over the
+    candidates still sampled, with common random numbers. Sequential stopping: after MIN_ROUNDS rounds a
+    candidate whose paired difference to the baseline is below 0 by DROP_Z standard errors (or exactly 0 with
+    no spread) is no longer sampled, and the hint answers as soon as only the baseline is left, the playout cap
+    is reached or the budget ends (the budget is checked before every playout, and a playout starts only if the
+    slowest so far still fits). The baseline stays the answer unless a candidate beats it by SWITCH_Z paired
+    standard errors. Each value is an estimate (HEURISTIC) over that move's own playouts (`RankedMove.samples`,
+    with its binomial standard error); it is the win rate against the model mixture, not against a known table.
+    """
     player = state.to_move
     legal = state.legal_actions()
-    # Few candidates, so each gets enough playouts in a fraction of a second: what each rule of thumb and the
-    # solo optimum would play here, and turning back; every other legal move is listed after them unsampled.
-    # The racer rule's move comes first and stays the answer unless the playouts show another candidate
-    # winning more often by more than SWITCH_Z paired standard errors (the same dice stream for every move).
-    baseline = racer(state)
-    proposals = [baseline, greedy(state), solo_optimal(state)]
-    proposals += [a for a in legal if isinstance(a, TurnBack)]
-    candidates = [baseline] + [a for a in legal if a in proposals and a != baseline]
+    candidates = win_candidates(state)
+    baseline = candidates[0]
     outcomes: dict[Action, list[float]] = {a: [] for a in candidates}
+    sampled = list(candidates)
     interrupted = False
-    slowest = 0.0  # the longest playout so far: another one starts only if it would still end in time
-    for i in range(MAX_PLAYOUTS):
+    slowest = 0.0
+    for i in range(max_playouts):
+        model = OPPONENT_MODELS[i % len(OPPONENT_MODELS)]
         try:
-            for action in candidates:
+            for action in sampled:
                 budget.check()
                 if budget.remaining() < slowest:
                     raise SolveInterrupted("deadline")
                 began = time.monotonic()
-                outcomes[action].append(_playout(state.child(action), player, rng_for(seed, "camper-tour-win", i)))
+                result = _playout(state.child(action), player, model, rng_for(seed, "camper-tour-win", i), budget)
+                outcomes[action].append(result)
                 slowest = max(slowest, time.monotonic() - began)
         except SolveInterrupted:
             interrupted = True
             break
-    rounds = min(len(v) for v in outcomes.values())
-    if rounds == 0:
-        if not outcomes[baseline]:
-            raise SolveInterrupted("deadline")
-        rounds = 1
-        candidates = [baseline]
-    wins = {a: sum(outcomes[a][:rounds]) for a in candidates}
-    counts = {a: rounds for a in candidates}
-    chosen = baseline
+        done = i + 1
+        top = outcomes[baseline]
+        budget.report(samples=sum(len(v) for v in outcomes.values()), best=sum(top) / len(top))
+        if done >= MIN_DROP_ROUNDS:
+            sampled = [a for a in sampled if a == baseline or not _clearly_worse(outcomes[a], outcomes[baseline])]
+            if sampled == [baseline]:
+                break
+    if not outcomes[baseline]:
+        if budget.cancelled:
+            raise SolveInterrupted("cancelled")
+        # Not one playout fitted the time limit (a loaded machine): the baseline rule's move, values not estimated.
+        moves = tuple(RankedMove(a, 0.0, 0.0, (0.0,)) for a in [baseline] + [a for a in legal if a != baseline])
+        return HintResult(player=player, moves=moves, depth=0, proof=Proof.HEURISTIC,
+                          method="win-probability-playouts:0 (race rule's move: no playout finished in time)",
+                          nodes=0, wall_time_s=time.monotonic() - started, interrupted=True, samples=0)
+    chosen, margin = baseline, 0.0
     for action in candidates[1:]:
-        differences = [x - y for x, y in zip(outcomes[action][:rounds], outcomes[baseline][:rounds], strict=True)]
-        mean = sum(differences) / rounds
-        spread = (sum((d - mean) ** 2 for d in differences) / max(1, rounds - 1)) ** 0.5 / rounds ** 0.5
-        if rounds >= MIN_SWITCH_ROUNDS and mean > SWITCH_Z * spread and wins[action] > wins[chosen]:
-            chosen = action
-    played = list(candidates)
-    ranked = [(a, wins[a] / counts[a]) for a in played]
-    ranked.sort(key=lambda item: (item[0] != chosen, -item[1]))
-    top = ranked[0][1]
-    moves = tuple(RankedMove(a, v, max(0.0, top - v), (v,)) for a, v in ranked)
-    # Moves no rule proposed: listed last with no estimate of their own (value 0, loss = the best's value).
-    moves += tuple(RankedMove(a, 0.0, top, (0.0,)) for a in legal if a not in played)
+        difference = paired_difference(outcomes[action], outcomes[baseline])
+        clear = difference.pairs >= MIN_ROUNDS and difference.mean > SWITCH_Z * difference.standard_error
+        if clear and difference.mean > margin:
+            chosen, margin = action, difference.mean
+    estimates = [(a, sum(outcomes[a]) / len(outcomes[a]), len(outcomes[a])) for a in candidates if outcomes[a]]
+    estimates.sort(key=lambda item: (item[0] != chosen, -item[1]))
+    top_value = estimates[0][1]
+    moves = tuple(RankedMove(a, v, max(0.0, top_value - v), (v,), samples=n,
+                             standard_error=(v * (1 - v) / n) ** 0.5) for a, v, n in estimates)
+    # Moves not compared (see `win_candidates`, or cut by the budget before their first playout): listed last
+    # with no estimate of their own (value 0, 0 samples; loss = the best's value).
+    moves += tuple(RankedMove(a, 0.0, top_value, (0.0,)) for a in legal if not outcomes.get(a))
+    counts = [n for _, _, n in estimates]
     return HintResult(player=player, moves=moves, depth=0, proof=Proof.HEURISTIC,
-                      method=f"win-probability-rollouts:{min(counts.values())}", nodes=sum(counts.values()),
-                      wall_time_s=time.monotonic() - started, interrupted=interrupted,
-                      samples=min(counts[a] for a in played))
+                      method=f"win-probability-playouts:{counts[0]}", nodes=sum(counts),
+                      wall_time_s=time.monotonic() - started, interrupted=interrupted, samples=counts[0])
 
 
-#: Everybody's play after the candidate move, in the rollouts.
-ROLLOUT_POLICY = racer
+def _clearly_worse(candidate: list[float], baseline: list[float]) -> bool:
+    difference = paired_difference(candidate, baseline)
+    if difference.standard_error == 0.0:
+        return difference.mean <= 0.0
+    return difference.mean + DROP_Z * difference.standard_error < 0.0
 
 
-def _playout(state: TourState, player: int, rng: object) -> float:
-    """1 if `player` wins after everybody plays `ROLLOUT_POLICY` to the end (ties by the tie rule)."""
-    for _ in range(MAX_ROLLOUT_STEPS):
+#: Budget checks inside one playout: every this many decisions.
+PLAYOUT_CHECK_EVERY = 8
+
+
+def _playout(state: TourState, player: int, opponents: Player, rng: object, budget: Budget) -> float:
+    """1 if `player` wins after it plays `race` and everybody else `opponents` to the end (ties by the tie rule)."""
+    for step in range(MAX_ROLLOUT_STEPS):
         if state.game_over:
             return 1.0 if state.winner() == player else 0.0
         if state.current_player() >= 0:
-            state = state.child(ROLLOUT_POLICY(state))
+            if step % PLAYOUT_CHECK_EVERY == 0:
+                budget.check()
+            state = state.child((race if state.to_move == player else opponents)(state))
         else:
             state = state.child(sample_outcome(state, rng))  # type: ignore[arg-type]
     raise RuntimeError("playout did not end")

@@ -10,6 +10,15 @@ Every player is a function of the rules state (the mover decides) returning one 
   the exact all-normal solo return table (least expected marker loss). Comforts: recover outward, the
   table's choice on the return. As the last camper on the journey (where any failed roll eliminates) it
   turns back at once and announces at most SAFE_ANNOUNCEMENT.
+* `race`: a rule of thumb for winning the race rather than scoring (the win-probability hint's baseline
+  and its own continuation in the playouts). Tuned by seeded tournaments against the other players
+  (bench/camper_tour.py `--race-baseline`): with two campers on the journey and nobody home yet, rush:
+  announce at most RUSH_ANNOUNCEMENT both ways and turn back at RUSH_TURN_BACK_TOKENS tokens (the first
+  camper home either ends the game furthest ahead or leaves the other as the last camper, whom any failed
+  roll eliminates); otherwise (three or more on the journey, or somebody home), announce at most SEVEN and
+  turn back once the tokens fall to CROWD_RESERVE_MIN + CROWD_RESERVE_PER_PLATE x plate, unless its plate
+  is not yet beyond a returning camper's marker (then down to CROWD_TOKEN_FLOOR); as the last camper,
+  `greedy`'s safe way home.
 * `solo_optimal`: the exact solo policy of the all-normal route for its own camper (opponents ignored;
   an occupied target falls to the best legal alternative by the same table).
 """
@@ -19,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from campsolver.solver.camper_tour.rules import (
+    COMFORTS_TOKENS,
     STARTING_PLATE,
     TWO_DICE,
     Action,
@@ -43,6 +53,14 @@ SEVEN = 7
 #: Largest announcement the greedy player risks as the last camper on the journey.
 SAFE_ANNOUNCEMENT = 2
 SEVEN_TURN_BACK_TOKENS = 12
+#: `race` with two campers on the journey: the largest announcement, both ways, and the turn-back tokens.
+RUSH_ANNOUNCEMENT = 5
+RUSH_TURN_BACK_TOKENS = 16
+#: `race` with three or more on the journey: turn back at CROWD_RESERVE_MIN + CROWD_RESERVE_PER_PLATE x plate.
+CROWD_RESERVE_MIN = 6
+CROWD_RESERVE_PER_PLATE = 0.2
+#: ...unless its plate is not beyond a returning camper's marker: then it goes on down to this many tokens.
+CROWD_TOKEN_FLOOR = 6
 
 _SUCCESS = {a: sum(float(p) for total, p in TWO_DICE if total > a) for a in range(1, 11)}
 _PAYMENT = {a: sum(float(p) * (total - a) for total, p in TWO_DICE if total > a) / _SUCCESS[a] for a in range(1, 11)}
@@ -125,6 +143,40 @@ def racer(state: TourState) -> Action:
     return announce_seven(state)
 
 
+def _capped(state: TourState, largest: int) -> Action:
+    """The largest legal announcement up to `largest` (the smallest legal one if all are larger)."""
+    announcements = _announcements(state)
+    if not announcements:
+        return state.legal_actions()[0]  # TurnBack (outward, every target blocked) or Pass
+    capped = [a for a in announcements if a <= largest]
+    return Announce(max(capped)) if capped else Announce(min(announcements))
+
+
+def race(state: TourState) -> Action:
+    """Play to win the race (see the module docstring): rush with two on the journey, announce 7 with more."""
+    camper = state.mover
+    travelling = sum(c.active for c in state.campers)
+    if state.last_camper_rule and camper.pending != Pending.COMFORTS_CHOICE:
+        return _last_camper(state)
+    # Rushing home pays only if arriving ends the game or leaves the other as the last camper: not when a
+    # camper already home may hold a better score than a rushed journey.
+    rush = travelling <= 2 and not any(c.phase == Phase.FINISHED for c in state.campers)
+    largest = RUSH_ANNOUNCEMENT if rush else SEVEN
+    if camper.pending == Pending.COMFORTS_CHOICE:
+        if camper.phase == Phase.OUTWARD:
+            return ComfortsChoice.RECOVER
+        return ComfortsChoice.DISCARD if camper.tokens > COMFORTS_TOKENS else ComfortsChoice.DECLINE
+    if camper.phase == Phase.OUTWARD and camper.position > STARTING_PLATE:
+        reserve = RUSH_TURN_BACK_TOKENS if rush else CROWD_RESERVE_MIN + CROWD_RESERVE_PER_PLATE * camper.position
+        # In a crowd a marker that does not pass a returner's can only win if that returner fails: go on while
+        # more than CROWD_TOKEN_FLOOR tokens are left.
+        best_marker = max([c.marker for c in state.campers if c.phase == Phase.RETURN], default=0)
+        behind = not rush and camper.position <= best_marker and camper.tokens > CROWD_TOKEN_FLOOR
+        if camper.tokens <= reserve and not behind:
+            return TurnBack()
+    return _capped(state, largest)
+
+
 def solo_optimal(state: TourState) -> Action:
     camper = state.mover
     if camper.phase == Phase.RETURN:
@@ -141,4 +193,4 @@ def solo_optimal(state: TourState) -> Action:
 
 
 PLAYERS: dict[str, Player] = {"announce-7": announce_seven, "greedy": greedy, "solo-optimal": solo_optimal,
-                              "racer": racer}
+                              "racer": racer, "race": race}

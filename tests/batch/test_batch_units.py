@@ -276,3 +276,26 @@ def test_a_store_written_before_the_cpu_column_resumes(tmp_path: Path) -> None:
         rows = store.rows()
     assert report.ran == 2 and rows["old"].cpu_s is None and rows["old"].result == {"double": 0}
     assert all(rows[task.key].cpu_s is not None and rows[task.key].cpu_s >= 0 for task in tasks)
+
+
+def test_camper_tour_hint_policy_is_reproducible_and_ranks_by_win_probability(monkeypatch) -> None:
+    """The tournament's `hint`/`lookahead` use the win-probability hint with a fixed playout cap (no time slice):
+    the same seed gives the same game. Capped at one playout a candidate here to keep the test fast."""
+    from campsolver.clients.batch import policies
+    from campsolver.solver.camper_tour import hint as ct_hint
+    from campsolver.solver.core.budget import Budget
+
+    monkeypatch.setattr(policies, "CAMPER_TOUR_LOOKAHEAD_PLAYOUTS", 1)
+    objectives = []
+    real_hint = ct_hint.hint
+
+    def spy(*args, **kwargs):
+        objectives.append((kwargs.get("objective"), kwargs.get("max_playouts")))
+        return real_hint(*args, **kwargs)
+
+    monkeypatch.setattr(ct_hint, "hint", spy)
+    params = {"seed": 4, "policies": ["lookahead", "rule-of-thumb"]}
+    first = policies.play_camper_tour(params, Budget(300))
+    second = policies.play_camper_tour(params, Budget(300))
+    assert first == second and first["decisions"] > 0
+    assert set(objectives) == {(ct_hint.Objective.WIN_PROBABILITY, 1)}

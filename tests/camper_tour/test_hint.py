@@ -1,7 +1,8 @@
 """Hint search: legal moves, consistent ranking, solo equals the exact solo solver, budgets."""
 
 import pytest
-from campsolver.solver.camper_tour.hint import hint, leaf_values
+from campsolver.solver.camper_tour.hint import Objective, hint, leaf_values
+from campsolver.solver.camper_tour.players import race
 from campsolver.solver.camper_tour.rules import TWO_DICE, Camper, Config, Phase, PlateKind, position_state
 from campsolver.solver.camper_tour.search import search
 from campsolver.solver.core.budget import Budget, SolveInterrupted
@@ -19,7 +20,7 @@ def two_campers():
 
 def test_every_hint_move_is_legal_and_ranked():
     state = two_campers()
-    result = hint(state, Budget(5), max_depth=2)
+    result = hint(state, Budget(5), max_depth=2, objective=Objective.EXPECTED_SCORE)
     assert result.depth == 2 and result.proof == Proof.HEURISTIC
     assert [m.action for m in result.moves if m.action not in state.legal_actions()] == []
     assert {m.action for m in result.moves} == set(state.legal_actions())
@@ -31,7 +32,7 @@ def test_every_hint_move_is_legal_and_ranked():
 
 def test_hint_is_the_depth_limited_expectimax_of_the_rules_model():
     state = two_campers()
-    result = hint(state, Budget(5), max_depth=1)
+    result = hint(state, Budget(5), max_depth=1, objective=Objective.EXPECTED_SCORE)
     from campsolver.solver.camper_tour.hint import _SearchNode
 
     direct = expectimax(_SearchNode(state), max_depth=1, leaf_value=lambda n: leaf_values(n.state))
@@ -55,8 +56,8 @@ def test_solo_hint_equals_the_brute_force_of_the_rules_model():
 
 def test_hint_is_deterministic_and_opening_hint_works_with_unrevealed_specials():
     state = position_state(Config(), [Camper(), Camper(), Camper()])
-    first = hint(state, Budget(10), max_depth=1)
-    second = hint(state, Budget(10), max_depth=1)
+    first = hint(state, Budget(10), max_depth=1, objective=Objective.EXPECTED_SCORE)
+    second = hint(state, Budget(10), max_depth=1, objective=Objective.EXPECTED_SCORE)
     assert first.moves == second.moves and first.depth == 1
     assert all(m.action in state.legal_actions() for m in first.moves)
 
@@ -65,7 +66,7 @@ def test_last_camper_rule_is_searched():
     # Alone after the other finished: a failed roll eliminates (score 0) instead of being free.
     finished = Camper(phase=Phase.FINISHED, marker=5, tokens=0, arrival=1)
     state = position_state(ROUTE, [Camper(position=4, tokens=6, phase=Phase.RETURN, marker=12), finished])
-    result = hint(state, Budget(10), max_depth=6)
+    result = hint(state, Budget(10), max_depth=6, objective=Objective.EXPECTED_SCORE)
     assert result.proof == Proof.EXACT  # every line ends within six plies
     values = {m.action.plates: m.value for m in result.moves}
     # Announcing 3 goes home at once: the roll r > 3 leaves 6 - (r - 3) tokens; r <= 3 eliminates.
@@ -76,7 +77,7 @@ def test_cancelled_budget_interrupts_before_any_depth():
     budget = Budget(5)
     budget.cancel()
     with pytest.raises(SolveInterrupted):
-        hint(two_campers(), budget)
+        hint(two_campers(), budget, objective=Objective.EXPECTED_SCORE)
 
 
 def test_exact_only_without_plate_approximation_even_when_every_line_ends():
@@ -88,10 +89,84 @@ def test_exact_only_without_plate_approximation_even_when_every_line_ends():
     finished = Camper(phase=Phase.FINISHED, marker=3, tokens=0, arrival=1)
     last = Camper(position=2, tokens=1)
     stack = Config(plate_count=20, starting_tokens=10)
-    result = hint(position_state(stack, [finished, last], to_move=1), Budget(30), max_depth=4)
+    result = hint(position_state(stack, [finished, last], to_move=1), Budget(30), max_depth=4,
+                  objective=Objective.EXPECTED_SCORE)
     _, stats = search(position_state(stack, [finished, last], to_move=1), 4, Budget(30))
     assert not stats.used_leaf and not result.interrupted
     assert result.proof == Proof.HEURISTIC
     layout = Config(plate_count=20, starting_tokens=10, layout=(PlateKind.NORMAL,) * 20)
-    exact = hint(position_state(layout, [finished, last], to_move=1), Budget(30), max_depth=4)
+    exact = hint(position_state(layout, [finished, last], to_move=1), Budget(30), max_depth=4,
+                  objective=Objective.EXPECTED_SCORE)
     assert exact.proof == Proof.EXACT
+
+
+# --- win probability (issue 7 §4) --------------------------------------------------------------------------
+
+
+def test_multi_camper_hint_defaults_to_win_probability_and_solo_to_expected_score():
+    from campsolver.solver.camper_tour.hint import default_objective
+
+    state = two_campers()
+    assert default_objective(state) == Objective.WIN_PROBABILITY
+    result = hint(state, Budget(30), max_playouts=8)
+    assert result.method.startswith("win-probability-playouts") and result.depth == 0
+    solo = position_state(ROUTE, [Camper(position=9, tokens=5, phase=Phase.RETURN, marker=20)])
+    assert default_objective(solo) == Objective.EXPECTED_SCORE
+    assert hint(solo, Budget(30)).method.startswith("solo")
+
+
+def test_win_hint_lists_every_legal_move_once_with_honest_estimates():
+    from campsolver.solver.camper_tour.hint import MIN_DROP_ROUNDS, win_candidates
+
+    state = position_state(Config(), [Camper(position=12, tokens=15), Camper(position=9, tokens=20)], to_move=0)
+    result = hint(state, Budget(60), max_playouts=12, seed=3)
+    legal = state.legal_actions()
+    assert sorted(map(str, (m.action for m in result.moves))) == sorted(map(str, legal))
+    played = [m for m in result.moves if m.samples]
+    assert {m.action for m in played} == set(win_candidates(state))
+    assert win_candidates(state)[0] == race(state)
+    for move in played:
+        assert MIN_DROP_ROUNDS <= move.samples <= 12 and 0.0 <= move.value <= 1.0
+        # the value is a win rate over that move's own playouts, with its binomial standard error
+        assert move.value * move.samples == pytest.approx(round(move.value * move.samples))
+        assert move.standard_error == pytest.approx((move.value * (1 - move.value) / move.samples) ** 0.5)
+    assert all(m.value == 0.0 for m in result.moves if not m.samples)
+    assert result.samples == result.best.samples and result.proof == Proof.HEURISTIC
+
+
+def test_win_hint_with_a_playout_cap_is_reproducible():
+    state = position_state(Config(), [Camper(position=12, tokens=15), Camper(position=9, tokens=20),
+                                      Camper(position=5, tokens=22)], to_move=1)
+    first = hint(state, Budget(60), max_playouts=6, seed=11)
+    second = hint(state, Budget(60), max_playouts=6, seed=11)
+    assert first.moves == second.moves and not first.interrupted
+
+
+def test_win_hint_answers_within_its_time_limit():
+    import time
+
+    state = position_state(Config(), [Camper(position=12, tokens=15), Camper(position=9, tokens=20)])
+    started = time.monotonic()
+    result = hint(state, Budget(0.2))
+    assert time.monotonic() - started < 0.2 + 0.25  # loaded CI machines: a generous margin, never seconds
+    assert result.best.action in state.legal_actions()
+    tiny = hint(state, Budget(1e-6))  # no playout fits: the race rule's move, labelled, not an error
+    assert tiny.samples == 0 and tiny.interrupted and tiny.best.action == race(state)
+
+
+def test_win_hint_cancelled_before_any_playout_raises():
+    budget = Budget(5)
+    budget.cancel()
+    with pytest.raises(SolveInterrupted):
+        hint(two_campers(), budget)
+
+
+@pytest.mark.slow
+def test_win_hint_beats_announce_seven_head_to_head():
+    """40 seeded two-camper games, seats rotated, hint with at most 2 playouts a candidate: it must win with the
+    lower end of the 95% Wilson interval above the fair share (the race rule it builds on wins ~95% here)."""
+    from bench.camper_tour import play_games, wilson
+
+    played = play_games(2, "none", "announce-7", range(40), 0.2, max_playouts=2, seed=5)
+    assert played["games"] == 40
+    assert wilson(int(played["wins"]), 40)[0] > 0.5

@@ -36,3 +36,53 @@ def test_rules_of_thumb_do_what_they_say():
     state = position_state(NORMAL, [Camper(position=20, tokens=6), Camper(position=12, tokens=20)])
     assert greedy(state) == TurnBack()  # reserve max(4, 0.3 x 20) = 6
     assert isinstance(greedy(position_state(NORMAL, [Camper(position=2, tokens=25)])), Announce)
+
+
+def test_race_rushes_with_two_on_the_journey_and_plays_seven_in_a_crowd():
+    from campsolver.solver.camper_tour.players import (
+        CROWD_RESERVE_MIN,
+        CROWD_RESERVE_PER_PLATE,
+        RUSH_ANNOUNCEMENT,
+        RUSH_TURN_BACK_TOKENS,
+        race,
+    )
+    from campsolver.solver.camper_tour.rules import Phase
+
+    two = position_state(NORMAL, [Camper(position=10, tokens=20), Camper(position=3, tokens=20)])
+    assert race(two) == Announce(RUSH_ANNOUNCEMENT)
+    two = position_state(NORMAL, [Camper(position=10, tokens=RUSH_TURN_BACK_TOKENS), Camper(position=3, tokens=20)])
+    assert race(two) == TurnBack()
+    crowd = [Camper(position=10, tokens=RUSH_TURN_BACK_TOKENS), Camper(position=3, tokens=20),
+             Camper(position=5, tokens=20)]
+    assert race(position_state(NORMAL, crowd)) == Announce(7)
+    reserve = CROWD_RESERVE_MIN + CROWD_RESERVE_PER_PLATE * 10
+    crowd[0] = Camper(position=10, tokens=int(reserve))
+    assert race(position_state(NORMAL, crowd)) == TurnBack()
+    # in a crowd, not yet beyond a returner's marker: go on while more than CROWD_TOKEN_FLOOR tokens are left
+    crowd[2] = Camper(position=5, tokens=20, phase=Phase.RETURN, marker=12)
+    assert race(position_state(NORMAL, crowd)) == Announce(7)
+    # somebody already home: no rush (a rushed low score could not beat a finished camper's)
+    home = Camper(phase=Phase.FINISHED, marker=30, tokens=0, arrival=1)
+    state = position_state(NORMAL, [Camper(position=10, tokens=20), Camper(position=3, tokens=20), home])
+    assert race(state) == Announce(7)
+
+
+def test_race_rule_beats_announce_seven_and_greedy_with_two_campers():
+    """The win-probability hint's baseline: 60 seeded games a pairing, seats rotated (fast: no search)."""
+    from campsolver.solver.camper_tour.players import race
+
+    for opponent in (announce_seven, greedy):
+        wins = 0
+        for g in range(60):
+            seat = g % 2
+            players = [opponent, opponent]
+            players[seat] = race
+            state = new_game(NORMAL, 2)
+            rng = rng_for(g, "race-test")
+            while not state.game_over:
+                if state.current_player() >= 0:
+                    state = state.child(players[state.to_move](state))
+                else:
+                    state = state.child(sample_outcome(state, rng))
+            wins += state.winner() == seat
+        assert wins >= 45, (opponent.__name__, wins)  # Wilson 95% lower end of 45/60 is 0.63
