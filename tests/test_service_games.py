@@ -234,5 +234,11 @@ def test_camper_tour_hint_ranks_by_win_probability_by_default(client: Campsolver
     assert response.objective == common_pb2.OBJECTIVE_WIN_PROBABILITY
     assert all(0.0 <= a.ranking.value <= 1.0 for a in response.alternatives)
     assert response.stats.samples > 0 and "playouts" in response.note
+    # A value is a playout estimate with its samples and standard error, or absent with a note: a move the hint
+    # did not compare must not read as "wins with probability 0".
+    estimated = [a.ranking for a in response.alternatives if a.ranking.HasField("value")]
+    assert estimated and all(r.sampled and r.samples > 0 and r.standard_error >= 0.0 for r in estimated)
+    for ranking in (a.ranking for a in response.alternatives if not a.ranking.HasField("value")):
+        assert not ranking.HasField("loss") and ranking.samples == 0 and "not compared" in ranking.note
     solo = ct.CamperTourServiceHintRequest(state=ct.CamperTourState(rules=CT_NORMAL, campers=[ct.Camper()]))
     assert client.camper_tour.hint(solo, timeout=30).objective == common_pb2.OBJECTIVE_EXPECTED_SCORE

@@ -9,6 +9,7 @@ from campsolver.service.games.shared import PROOF_TO_PROTO, grade_from_proto, gr
 from campsolver.solver.camper_tour import hint as hint_search
 from campsolver.solver.camper_tour import puzzle as puzzles
 from campsolver.solver.camper_tour import render, rules, solo
+from campsolver.solver.camper_tour.hint import RankedMove
 from campsolver.solver.camper_tour.rules import (
     Action,
     Announce,
@@ -340,7 +341,7 @@ def hint(request: pb.CamperTourServiceHintRequest, budget: Budget) -> pb.CamperT
     else:
         note = f"expected final score of a depth-{result.depth} search with solo values at its leaves"
     return pb.CamperTourServiceHintResponse(
-        alternatives=ranked_in_order([(m.action, m.value, m.loss) for m in result.moves]),
+        alternatives=ranked_in_order(list(result.moves)),
         proof=PROOF_TO_PROTO[result.proof],
         stats=common_pb2.SolveStats(
             wall_time_seconds=result.wall_time_s,
@@ -355,15 +356,23 @@ def hint(request: pb.CamperTourServiceHintRequest, budget: Budget) -> pb.CamperT
     )
 
 
-def ranked_in_order(moves: list[tuple[Action, float, float]]) -> list[pb.CamperTourAlternative]:
-    """Alternatives in the solver's order (best first), with their own values and losses."""
-    return [
-        pb.CamperTourAlternative(
-            move=move_to_proto(action),
-            ranking=common_pb2.RankedAlternative(rank=i + 1, label=move_label(action), value=value, loss=loss),
-        )
-        for i, (action, value, loss) in enumerate(moves)
-    ]
+def ranked_in_order(moves: list[RankedMove]) -> list[pb.CamperTourAlternative]:
+    """Alternatives in the solver's order (best first), with their own values and losses.
+
+    A playout estimate carries its sample count and standard error; a move the win-probability hint did not
+    compare has no value at all (a 0 there would read as "this move never wins").
+    """
+    alternatives = []
+    for i, move in enumerate(moves):
+        ranking = common_pb2.RankedAlternative(rank=i + 1, label=move_label(move.action))
+        if move.evaluated:
+            ranking.value, ranking.loss = move.value, move.loss
+            if move.samples:
+                ranking.sampled, ranking.samples, ranking.standard_error = True, move.samples, move.standard_error
+        else:
+            ranking.note = "not compared: outside the hint's candidate moves or cut by the time limit"
+        alternatives.append(pb.CamperTourAlternative(move=move_to_proto(move.action), ranking=ranking))
+    return alternatives
 
 
 def max_score(request: pb.CamperTourServiceMaxScoreRequest, budget: Budget) -> pb.CamperTourServiceMaxScoreResponse:

@@ -68,6 +68,9 @@ class RankedMove:
     values: tuple[float, ...]
     samples: int = 0  # playouts behind `value` (win-probability hints; 0 for search values)
     standard_error: float = 0.0  # of `value` when it is a playout estimate
+    #: False for a move the win-probability hint did not compare (outside its candidates, or cut by the time
+    #: limit before its first playout): `value` is then a placeholder 0, not an estimate, and must not be shown.
+    evaluated: bool = True
 
 
 @dataclass(frozen=True)
@@ -319,7 +322,8 @@ def _win_hint(state: TourState, budget: Budget, started: float, seed: int, max_p
         if budget.cancelled:
             raise SolveInterrupted("cancelled")
         # Not one playout fitted the time limit (a loaded machine): the baseline rule's move, values not estimated.
-        moves = tuple(RankedMove(a, 0.0, 0.0, (0.0,)) for a in [baseline] + [a for a in legal if a != baseline])
+        moves = tuple(RankedMove(a, 0.0, 0.0, (0.0,), evaluated=False)
+                      for a in [baseline] + [a for a in legal if a != baseline])
         return HintResult(player=player, moves=moves, depth=0, proof=Proof.HEURISTIC,
                           method="win-probability-playouts:0 (race rule's move: no playout finished in time)",
                           nodes=0, wall_time_s=time.monotonic() - started, interrupted=True, samples=0)
@@ -335,8 +339,8 @@ def _win_hint(state: TourState, budget: Budget, started: float, seed: int, max_p
     moves = tuple(RankedMove(a, v, max(0.0, top_value - v), (v,), samples=n,
                              standard_error=(v * (1 - v) / n) ** 0.5) for a, v, n in estimates)
     # Moves not compared (see `win_candidates`, or cut by the budget before their first playout): listed last
-    # with no estimate of their own (value 0, 0 samples; loss = the best's value).
-    moves += tuple(RankedMove(a, 0.0, top_value, (0.0,)) for a in legal if not outcomes.get(a))
+    # with no estimate of their own (evaluated=False: the service leaves their value and loss absent).
+    moves += tuple(RankedMove(a, 0.0, top_value, (0.0,), evaluated=False) for a in legal if not outcomes.get(a))
     counts = [n for _, _, n in estimates]
     return HintResult(player=player, moves=moves, depth=0, proof=Proof.HEURISTIC,
                       method=f"win-probability-playouts:{counts[0]}", nodes=sum(counts),
