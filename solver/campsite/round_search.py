@@ -44,6 +44,7 @@ from campsolver.solver.campsite.rules import (
     Cell,
     Placement,
     Token,
+    outline_offsets,
 )
 from campsolver.solver.core.budget import Budget
 
@@ -74,18 +75,7 @@ class Sq:
     time: int
 
 
-def _shape_offsets(height: int, width: int) -> tuple[tuple[Cell, ...], tuple[Cell, ...]]:
-    foot = tuple((dr, dc) for dr in range(height) for dc in range(width))
-    ring = (
-        tuple((-1, dc) for dc in range(width))
-        + tuple((height, dc) for dc in range(width))
-        + tuple((dr, -1) for dr in range(height))
-        + tuple((dr, width) for dr in range(height))
-    )
-    return foot, ring
-
-
-_SHAPES = {0: _shape_offsets(2, 3), 1: _shape_offsets(3, 2)}  # rotation % 2 -> footprint, side ring
+_SHAPES = {0: outline_offsets(2, 3), 1: outline_offsets(3, 2)}  # rotation % 2 -> footprint, side ring
 
 
 @dataclass(frozen=True)
@@ -122,25 +112,7 @@ def legal_anchors(top: dict[Cell, Sq], shape: int) -> set[Cell]:
 
 def around(top: dict[Cell, Sq], cell: Cell) -> tuple[list[int], int, bool, int]:
     """Matching counts per terrain, terrain bits seen, Fair Weather around?, open squares (bare or empty)."""
-    counts = [0] * TERRAIN_COUNT
-    seen = 0
-    fair = False
-    open_squares = 0
-    row, col = cell
-    for dr, dc in SURROUNDING:
-        sq = top.get((row + dr, col + dc))
-        if sq is None:
-            open_squares += 1
-            continue
-        if sq.fair:
-            fair = True
-        if sq.coloured:
-            seen |= sq.mask
-            for bit in _BITS[sq.mask]:
-                counts[bit] += 1
-        else:
-            open_squares += 1
-    return counts, seen, fair, open_squares
+    return around_over(top, {}, cell)
 
 
 def final_values(top: dict[Cell, Sq], tokens: Sequence[Token]) -> list[tuple[Cell, int, list[int]]]:

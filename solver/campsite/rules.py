@@ -337,7 +337,7 @@ class Table:
         corners: dict[tuple[int, int], list[Cell]] = {}
         for outline in ((CARD_ROWS, CARD_COLS), (CARD_COLS, CARD_ROWS)):
             height, width = outline
-            foot, ring = _outline_offsets(height, width)
+            foot, ring = outline_offsets(height, width)
             touching = {(r - dr, c - dc) for r, c in grid for dr, dc in foot + ring}
             covered = {(r - dr, c - dc) for r, c in blocked for dr, dc in foot}
             corners[outline] = sorted(touching - covered)
@@ -365,7 +365,7 @@ class Table:
 
 
 @cache
-def _outline_offsets(height: int, width: int) -> tuple[tuple[Cell, ...], tuple[Cell, ...]]:
+def outline_offsets(height: int, width: int) -> tuple[tuple[Cell, ...], tuple[Cell, ...]]:
     """The squares of a height x width card from its corner, and the squares sharing a side with it."""
     foot = tuple((dr, dc) for dr in range(height) for dc in range(width))
     ring = (
