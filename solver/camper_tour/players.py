@@ -92,11 +92,7 @@ def announce_seven(state: TourState) -> Action:
         return ComfortsChoice.RECOVER if camper.phase == Phase.OUTWARD else ComfortsChoice.DECLINE
     if camper.phase == Phase.OUTWARD and camper.tokens <= SEVEN_TURN_BACK_TOKENS and camper.position > STARTING_PLATE:
         return TurnBack()
-    announcements = _announcements(state)
-    if not announcements:
-        return state.legal_actions()[0]  # TurnBack (outward, every target blocked) or Pass
-    legal = [a for a in announcements if a <= SEVEN]
-    return Announce(max(legal)) if legal else Announce(min(announcements))
+    return _capped(state, SEVEN)
 
 
 def greedy(state: TourState) -> Action:
