@@ -23,6 +23,7 @@ from campsolver.clients.batch.service_calls import call, proof_name
 from campsolver.solver.core.budget import Budget
 from campsolver.solver.core.cpsat import DEFAULT_WORKERS as CPSAT_SEARCH_WORKERS
 from campsolver.solver.core.seeding import rng_for
+from campsolver.solver.happy_campers.rules import Challenge
 
 
 @dataclass(frozen=True)
@@ -77,8 +78,9 @@ def happy_campers_clairvoyant(params: dict[str, Any], budget: Budget) -> dict[st
         "mode": "MAX_MODE_CLAIRVOYANT",
     }
     response = call("happy-campers", "max", request, budget)
-    card_points = [detail.points for detail in response.breakdown.details
-                   if card != "none" and detail.name == "challenge " + card.replace("-", "_")]
+    # The service names a card's score detail by its one display name (`Challenge.display_name`).
+    detail_name = "challenge " + Challenge[card.upper().replace("-", "_")].display_name if card != "none" else None
+    card_points = [detail.points for detail in response.breakdown.details if detail.name == detail_name]
     return {
         "score": int(response.score),
         "proof": proof_name(response.proof),
