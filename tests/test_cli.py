@@ -19,6 +19,7 @@ from campsolver.service.registry import COMMANDS
 from campsolver.service.server import CampsolverServer, ServerConfig
 from google.protobuf import json_format
 
+from campsolver.v1 import common_pb2
 from tests.example_answers import IMPLEMENTED, assert_same_answer, command_of
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -288,6 +289,8 @@ def test_ctrl_c_stops_the_solve_exits_130_with_one_line(
     example.options.time_limit_seconds = 300
     if "depth" in example.DESCRIPTOR.fields_by_name:
         example.depth = 40
+        # The expected-score deepening runs until its budget ends (the win-probability hint may stop early).
+        example.objective = common_pb2.OBJECTIVE_EXPECTED_SCORE
     stdin = json_format.MessageToJson(example)
     code, stderr, elapsed = _interrupt_after_progress([game_name, command, "--request", "-"], stdin, wait_for)
     assert code == 130, stderr
@@ -301,7 +304,10 @@ def test_ctrl_c_stops_the_solve_exits_130_with_one_line(
 
 
 def test_progress_is_silent_when_stderr_is_not_a_terminal(capsys) -> None:
-    _, request, _ = main_in_process(capsys, "camper-tour", "example", "hint")
+    example = command_of("camper-tour", "hint").example()
+    example.objective = common_pb2.OBJECTIVE_EXPECTED_SCORE  # deepens for its whole second: progress to show
+    example.options.time_limit_seconds = 1.0
+    request = json_format.MessageToJson(example)
     result = run_cli("camper-tour", "hint", "--request", "-", stdin=request)
     assert result.returncode == 0 and result.stderr == ""
     env = dict(os.environ, **{cli.PROGRESS_ENV: "1"})

@@ -24,16 +24,10 @@ from campsolver.service.workers import WORKER_NICE
 from campsolver.solver.core.budget import Budget
 
 from campsolver.v1 import camper_tour_pb2 as ct
+from tests.test_service import long_hint_request  # the expected-score deepening: only a budget stops it
 
 #: What the service promises between a client's cancel (or deadline) and the solve stopping in its worker.
 STOP_WITHIN_S = 0.5
-
-
-def long_hint_request(time_limit_s: float) -> ct.CamperTourServiceHintRequest:
-    request = camper_tour_service.EXAMPLES["Hint"]()
-    request.depth = 40  # a deepening search that cannot finish: only its budget or a cancel stops it
-    request.options.time_limit_seconds = time_limit_s
-    return request
 
 
 @pytest.fixture(scope="module")

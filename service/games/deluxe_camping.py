@@ -288,13 +288,16 @@ def hint(request: pb.DeluxeCampingServiceHintRequest, budget: Budget) -> pb.Delu
         ranking = common_pb2.RankedAlternative(rank=rank, label=rules.describe_action(state.config, move.action))
         if move.value is None:
             ranking.note = "not evaluated: the budget ran out"
+        elif move.depth == 1 and result.depth > 1 and not move.exact:
+            # A one-turn value is measured before the next player's reply, the searched choices' after it: two
+            # quantities, so only the searched ones carry a value (and a loss against the best of them).
+            ranking.note = (f"screened out one turn deep: {move.value:.1f} before the next player's reply, "
+                            "not comparable with the searched choices' values")
         else:
             ranking.value = move.value
             ranking.loss = max(best - move.value, 0.0)
             if move.exact:
                 ranking.note = "exact final value: this choice ends the game"
-            elif move.depth == 1 and result.depth > 1:
-                ranking.note = "one turn deep (not searched with the next player's reply)"
         alternatives.append(pb.DeluxeCampingAlternative(move=move_to_proto(state.config, move.action), ranking=ranking))
     return pb.DeluxeCampingServiceHintResponse(
         alternatives=alternatives,
