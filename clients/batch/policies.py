@@ -181,7 +181,8 @@ def _check_names(spec: PolicySet, names: list[str]) -> None:
             raise ValueError(f"unknown {spec.game} policy {name!r}")
 
 
-def _interrupted(budget: Budget) -> TimeoutError:
+def _interrupted() -> TimeoutError:
+    """The task budget cut a move short: the game fails rather than be played with a cut search."""
     return TimeoutError("the task budget ran out inside a move; allow more --time-limit")
 
 
@@ -210,7 +211,7 @@ def play_deluxe_camping(params: dict[str, Any], budget: Budget) -> dict[str, Any
             # budget cuts it, and then the game fails rather than being played with a shallower hint.
             result = hint(state, budget)
             if result.interrupted or budget.expired():
-                raise _interrupted(budget)
+                raise _interrupted()
             action = result.moves[0].action
         else:
             action = baselines[name](state, seat_rng[seat])
@@ -248,16 +249,16 @@ def play_campsite(params: dict[str, Any], budget: Budget) -> dict[str, Any]:
             if name == "hint":
                 result = hint_result(state, budget)
                 if result.interrupted or not result.plays:
-                    raise _interrupted(budget)
+                    raise _interrupted()
                 placement, tent = result.plays[0].placement, result.plays[0].tent
             elif name == "greedy":
                 placement, tent = greedy_policy(state, budget)
             else:
                 placement, tent = random_policy(state, seat_rng[state.to_move])
         except SolveInterrupted as stop:
-            raise _interrupted(budget) from stop
+            raise _interrupted() from stop
         if budget.expired():
-            raise _interrupted(budget)  # the move may have been ranked only in part
+            raise _interrupted()  # the move may have been ranked only in part
         # The rules model checks both halves of the turn.
         state = state.child(R.PlayCard(placement)).child(R.PitchTent(tent.token, tent.row, tent.col))
     scores = [int(value) for value in state.totals]
@@ -292,7 +293,7 @@ def play_adventure_tours(params: dict[str, Any], budget: Budget) -> dict[str, An
             result = hint(observe(state, mover), budget, seed=seed * SEEDS_PER_GAME + decisions, allow_exact=False,
                           max_samples=ADVENTURE_TOURS_HINT_SAMPLES)
             if result.interrupted or budget.expired():
-                raise _interrupted(budget)
+                raise _interrupted()
             play = list(result.best.play)
         elif name == "greedy":
             play = [greedy_action(state)]
