@@ -20,6 +20,7 @@ from campsolver.solver.campsite import best_turn as cpsat_turn
 from campsolver.solver.campsite import hint as hints
 from campsolver.solver.campsite import rules as R
 from campsolver.solver.campsite.evaluate import best_turn_search
+from campsolver.solver.campsite.players import greedy_policy, hint_policy
 from campsolver.solver.core.budget import Budget
 from campsolver.solver.core.game import CHANCE, TERMINAL
 from campsolver.solver.core.proof import Proof
@@ -130,30 +131,6 @@ def bench_best_round(n: int, turns: int, limit_s: float) -> dict:
 
 
 # --- policies and games ---------------------------------------------------------------------------------------
-
-
-def hint_policy(state: R.CampsiteState, budget: Budget) -> tuple[R.Placement, R.Tent]:
-    seat = state.to_move
-    cards_to_come = R.TURNS_PER_ROUND * state.players - state.turn - 1
-    result = hints.hint(
-        state.table,
-        state.hands[seat],
-        state.tokens[seat],
-        seat,
-        state.players,
-        state.deck,
-        budget,
-        top=1,
-        cards_to_come=cards_to_come,
-        totals=state.totals,
-    )
-    best = result.plays[0]
-    return best.placement, best.tent
-
-
-def greedy_policy(state: R.CampsiteState, budget: Budget) -> tuple[R.Placement, R.Tent]:
-    seat = state.to_move
-    return hints.greedy_play(state.table, state.hands[seat], state.tokens[seat], seat, state.players, budget)
 
 
 def play(players: list[Policy], seed: int) -> list[int]:

@@ -32,6 +32,7 @@ from campsolver.solver.core.seeding import rng_for
 from campsolver.solver.deluxe_camping import hint as hints
 from campsolver.solver.deluxe_camping import maximise as maxima
 from campsolver.solver.deluxe_camping import rules
+from campsolver.solver.deluxe_camping.players import greedy_player, random_player
 from campsolver.solver.deluxe_camping.rules import Config, DCState, Stage
 
 from bench.common import percentile, print_table
@@ -133,25 +134,6 @@ def bench_hint_latency(positions: int, seconds: float = 1.0) -> dict:
 
 
 # --- players ----------------------------------------------------------------------------------------------
-
-
-def random_player(state: DCState, rng: np.random.Generator, _: float) -> rules.Action:
-    actions = state.legal_actions()
-    return actions[int(rng.integers(len(actions)))]
-
-
-def greedy_player(state: DCState, rng: np.random.Generator, _: float) -> rules.Action:
-    """Each decision: the choice with the most points allotted to the mover right after it (ties at random)."""
-    player = state.to_move
-    best: list[rules.Action] = []
-    top = -1
-    for action in state.legal_actions():
-        points = state.child(action).scores()[player]
-        if points > top:
-            top, best = points, [action]
-        elif points == top:
-            best.append(action)
-    return best[int(rng.integers(len(best)))]
 
 
 #: Per hint decision in self-play: (CPU seconds, wall seconds, interrupted, stage).

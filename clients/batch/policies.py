@@ -30,6 +30,18 @@ CAMPER_TOUR_SEEDS_PER_GAME = 10_000
 CAMPER_TOUR_SEATS = 2
 #: Safety stop for a Camper Tour game (a real game takes a few hundred decisions).
 CAMPER_TOUR_MAX_DECISIONS = 5_000
+#: Deluxe Camping, Campsite: two campers at one table (head to head, seats rotated).
+DELUXE_CAMPING_SEATS = 2
+CAMPSITE_SEATS = 2
+#: Adventure Tours is for 3 to 6 players: one policy against two copies of the other, seats rotated.
+ADVENTURE_TOURS_SEATS = 3
+#: Samples per play at most for the Adventure Tours hint (a fixed effort; exact expectimax is off in
+#: tournaments because it runs under a time share and falls back to sampling when that share runs out).
+ADVENTURE_TOURS_HINT_SAMPLES = 16
+#: Distinct hint / random-player seeds per game (seeded by game seed and decision number or seat).
+SEEDS_PER_GAME = 10_000
+#: Safety stop for a Deluxe Camping, Campsite or Adventure Tours game (real games take at most a few hundred).
+TABLE_MAX_DECISIONS = 5_000
 
 
 @dataclass(frozen=True)
@@ -153,6 +165,148 @@ def play_camper_tour(params: dict[str, Any], budget: Budget) -> dict[str, Any]:
     return {"scores": [int(value) for value in state.returns()], "winner": state.winner(), "decisions": decisions}
 
 
+# --- Deluxe Camping, Campsite, Adventure Tours: table games with the hint and each bench's baselines ----------
+
+
+def unique_winner(scores: list[int]) -> int | None:
+    """The seat with the strictly highest score; None on a tie for first (a shared win counts as a tie)."""
+    best = max(scores)
+    leaders = [seat for seat, value in enumerate(scores) if value == best]
+    return leaders[0] if len(leaders) == 1 else None
+
+
+def _check_names(spec: PolicySet, names: list[str]) -> None:
+    for name in names:
+        if name not in spec.policies:
+            raise ValueError(f"unknown {spec.game} policy {name!r}")
+
+
+def _interrupted() -> TimeoutError:
+    """The task budget cut a move short: the game fails rather than be played with a cut search."""
+    return TimeoutError("the task budget ran out inside a move; allow more --time-limit")
+
+
+def play_deluxe_camping(params: dict[str, Any], budget: Budget) -> dict[str, Any]:
+    from campsolver.solver.core.seeding import rng_for
+    from campsolver.solver.deluxe_camping import rules
+    from campsolver.solver.deluxe_camping.hint import hint
+    from campsolver.solver.deluxe_camping.players import greedy_player, random_player
+
+    names = list(params["policies"])
+    seed = int(params["seed"])
+    _check_names(DELUXE_CAMPING, names)
+    state = rules.random_setup(rules.Config(players=len(names)), rng_for(seed, "batch-tournament-deluxe-camping"))
+    seat_rng = [rng_for(seed, "batch-tournament-deluxe-camping-player", seat) for seat in range(len(names))]
+    baselines = {"greedy": greedy_player, "random": random_player}
+    decisions = 0
+    while state.stage is not rules.Stage.OVER:
+        budget.check()
+        decisions += 1
+        if decisions > TABLE_MAX_DECISIONS:
+            raise RuntimeError(f"the game did not end within {TABLE_MAX_DECISIONS} decisions")
+        seat = state.to_move
+        name = names[seat]
+        if name == "hint":
+            # The whole search (depth 1, then the deepening) within the task budget: a fixed effort unless the
+            # budget cuts it, and then the game fails rather than being played with a shallower hint.
+            result = hint(state, budget)
+            if result.interrupted or budget.expired():
+                raise _interrupted()
+            action = result.moves[0].action
+        else:
+            action = baselines[name](state, seat_rng[seat])
+        state = state.child(action)  # the rules model checks the move
+    scores = [int(value) for value in state.scores()]
+    return {"scores": scores, "winner": unique_winner(scores), "decisions": decisions}
+
+
+def play_campsite(params: dict[str, Any], budget: Budget) -> dict[str, Any]:
+    import random
+
+    from campsolver.solver.campsite import rules as R
+    from campsolver.solver.campsite.players import greedy_policy, hint_result, random_policy
+    from campsolver.solver.core.budget import SolveInterrupted
+    from campsolver.solver.core.game import CHANCE, TERMINAL, sample_outcome
+    from campsolver.solver.core.seeding import rng_for
+
+    names = list(params["policies"])
+    seed = int(params["seed"])
+    _check_names(CAMPSITE, names)
+    chance = rng_for(seed, "batch-tournament-campsite-chance")
+    seat_rng = [random.Random(seed * SEEDS_PER_GAME + seat) for seat in range(len(names))]
+    state = R.new_game(len(names))
+    decisions = 0
+    while (player := state.current_player()) != TERMINAL:
+        budget.check()
+        if player == CHANCE:
+            state = state.child(sample_outcome(state, chance))
+            continue
+        decisions += 1
+        if decisions > TABLE_MAX_DECISIONS:
+            raise RuntimeError(f"the game did not end within {TABLE_MAX_DECISIONS} decisions")
+        name = names[state.to_move]
+        try:
+            if name == "hint":
+                result = hint_result(state, budget)
+                if result.interrupted or not result.plays:
+                    raise _interrupted()
+                placement, tent = result.plays[0].placement, result.plays[0].tent
+            elif name == "greedy":
+                placement, tent = greedy_policy(state, budget)
+            else:
+                placement, tent = random_policy(state, seat_rng[state.to_move])
+        except SolveInterrupted as stop:
+            raise _interrupted() from stop
+        if budget.expired():
+            raise _interrupted()  # the move may have been ranked only in part
+        # The rules model checks both halves of the turn.
+        state = state.child(R.PlayCard(placement)).child(R.PitchTent(tent.token, tent.row, tent.col))
+    scores = [int(value) for value in state.totals]
+    return {"scores": scores, "winner": unique_winner(scores), "decisions": decisions}
+
+
+def play_adventure_tours(params: dict[str, Any], budget: Budget) -> dict[str, Any]:
+    from campsolver.solver.adventure_tours.hint import hint
+    from campsolver.solver.adventure_tours.information import observe
+    from campsolver.solver.adventure_tours.policies import greedy_action, random_action
+    from campsolver.solver.adventure_tours.rules import Config, new_game
+    from campsolver.solver.core.game import CHANCE, TERMINAL, sample_outcome
+    from campsolver.solver.core.seeding import rng_for
+
+    names = list(params["policies"])
+    seed = int(params["seed"])
+    _check_names(ADVENTURE_TOURS, names)
+    chance = rng_for(seed, "batch-tournament-adventure-tours-chance")
+    seat_rng = [rng_for(seed, "batch-tournament-adventure-tours-player", seat) for seat in range(len(names))]
+    state = new_game(Config(len(names)))
+    decisions = 0
+    while (mover := state.current_player()) != TERMINAL:
+        budget.check()
+        if mover == CHANCE:
+            state = state.child(sample_outcome(state, chance))
+            continue
+        decisions += 1
+        if decisions > TABLE_MAX_DECISIONS:
+            raise RuntimeError(f"the game did not end within {TABLE_MAX_DECISIONS} decisions")
+        name = names[mover]
+        if name == "hint":
+            result = hint(observe(state, mover), budget, seed=seed * SEEDS_PER_GAME + decisions, allow_exact=False,
+                          max_samples=ADVENTURE_TOURS_HINT_SAMPLES)
+            if result.interrupted or budget.expired():
+                raise _interrupted()
+            play = list(result.best.play)
+        elif name == "greedy":
+            play = [greedy_action(state)]
+        else:
+            play = [random_action(state, seat_rng[mover])]
+        for action in play:  # a hint's play can be several actions of the mover
+            if state.current_player() != mover:
+                break
+            state = state.child(action)  # the rules model checks the move
+    scores = [int(value) for value in state.totals]
+    return {"scores": scores, "winner": unique_winner(scores), "decisions": decisions}
+
+
 HAPPY_CAMPERS = PolicySet(
     game="happy-campers",
     policies=("hint", "greedy", "random"),
@@ -173,5 +327,37 @@ CAMPER_TOUR = PolicySet(
                  f"{CAMPER_TOUR_LOOKAHEAD_PLAYOUTS}"),
 )
 
+DELUXE_CAMPING = PolicySet(
+    game="deluxe-camping",
+    policies=("hint", "greedy", "random"),
+    seats=DELUXE_CAMPING_SEATS,
+    play=play_deluxe_camping,
+    description=("two campers from a seeded random setup, seats rotated; the strictly higher score wins (a tie is "
+                 "a tie); hint: the full two-ply search within the task budget (interrupted: the game fails), "
+                 "greedy / random: the bench's baselines"),
+)
+
+CAMPSITE = PolicySet(
+    game="campsite",
+    policies=("hint", "greedy", "random"),
+    seats=CAMPSITE_SEATS,
+    play=play_campsite,
+    description=("two campers, seeded draws, seats rotated; the strictly higher total wins (a tie is a tie); hint: "
+                 "every play ranked within the task budget (interrupted: the game fails), greedy: best immediate "
+                 "gain (the bench's baseline), random: a uniformly random card placement and tent"),
+)
+
+ADVENTURE_TOURS = PolicySet(
+    game="adventure-tours",
+    policies=("hint", "greedy", "random"),
+    seats=ADVENTURE_TOURS_SEATS,
+    play=play_adventure_tours,
+    description=(f"three players (the rulebook's minimum): one policy against two copies of the other, seats "
+                 f"rotated; the strictly highest money wins (several winners count as a tie); hint: Monte Carlo "
+                 f"with at most {ADVENTURE_TOURS_HINT_SAMPLES} seeded samples a play"),
+)
+
 #: Game -> its policies. A new game adds one line here.
-POLICY_SETS: dict[str, PolicySet] = {spec.game: spec for spec in (HAPPY_CAMPERS, CAMPER_TOUR)}
+POLICY_SETS: dict[str, PolicySet] = {
+    spec.game: spec for spec in (HAPPY_CAMPERS, DELUXE_CAMPING, CAMPSITE, CAMPER_TOUR, ADVENTURE_TOURS)
+}

@@ -29,14 +29,22 @@ def wilson(successes: float, trials: int, z: float = Z95) -> tuple[float, float]
 
 
 def tournament_tasks(spec: PolicySet, policies: tuple[str, ...], games_per_pair: int) -> list[Task]:
-    """Solo games: every policy plays seeds 0..N-1. Table games: each pair plays N games, seats rotated."""
+    """Solo games: every policy plays seeds 0..N-1. Table games: each pair plays N games, seats rotated (two
+    consecutive games share a seed)."""
     if spec.seats == 1:
         return [Task("tournament", spec.game, "game", {"policies": [name], "seed": seed}, spec.play)
                 for name in policies for seed in range(games_per_pair)]
     tasks = []
     for first, second in itertools.combinations(policies, 2):
         for game_index in range(games_per_pair):
-            seats = [first, second] if game_index % 2 == 0 else [second, first]
+            if spec.seats == 2:
+                seats = [first, second] if game_index % 2 == 0 else [second, first]
+            else:
+                # More seats than policies in the pair: one policy sits alone against copies of the other; which
+                # policy is alone alternates and its seat rotates, game by game.
+                lone, rest = (first, second) if game_index % 2 == 0 else (second, first)
+                seats = [rest] * spec.seats
+                seats[(game_index // 2) % spec.seats] = lone
             tasks.append(Task("tournament", spec.game, "game", {"policies": seats, "seed": game_index // 2},
                               spec.play))
     return tasks
@@ -72,22 +80,21 @@ def head_to_head(spec: PolicySet, policies: tuple[str, ...], rows: list[dict[str
                     else:
                         record.ties += 1
     else:
+        # One record per game and ordered pair of policies at the table (a policy in several seats counts once):
+        # a win when one of its seats won, a loss when one of the opponent's did, otherwise a tie.
         for row in ok:
             seats = row["policies"]
-            winner = row["winner"]
-            for seat, name in enumerate(seats):
-                for other_seat, other in enumerate(seats):
-                    if seat == other_seat or (name, other) not in records:
-                        continue
-                    record = records[(name, other)]
-                    if winner is None:
-                        record.ties += 1
-                    elif winner == seat:
-                        record.wins += 1
-                    elif winner == other_seat:
-                        record.losses += 1
-                    else:
-                        record.ties += 1
+            winning = seats[row["winner"]] if row["winner"] is not None else None
+            for name, other in itertools.permutations(dict.fromkeys(seats), 2):
+                if (name, other) not in records:
+                    continue
+                record = records[(name, other)]
+                if winning == name:
+                    record.wins += 1
+                elif winning == other:
+                    record.losses += 1
+                else:
+                    record.ties += 1
     lines = []
     for (name, other), record in records.items():
         rate = (record.wins + 0.5 * record.ties) / record.games if record.games else None

@@ -299,3 +299,112 @@ def test_camper_tour_hint_policy_is_reproducible_and_ranks_by_win_probability(mo
     second = policies.play_camper_tour(params, Budget(300))
     assert first == second and first["decisions"] > 0
     assert set(objectives) == {(ct_hint.Objective.WIN_PROBABILITY, 1)}
+
+
+def _check_winner(scores: list[int], winner: int | None) -> None:
+    """The winner is the seat with the strictly highest score; a tie for first has no winner."""
+    best = max(scores)
+    leaders = [seat for seat, value in enumerate(scores) if value == best]
+    assert winner == (leaders[0] if len(leaders) == 1 else None)
+
+
+@pytest.mark.parametrize(
+    ("game", "policies"),
+    [("deluxe-camping", "greedy,random"), ("campsite", "hint,random"), ("adventure-tours", "greedy,random")],
+)
+def test_table_game_tournaments_write_outputs_and_replay_by_seed(game: str, policies: str, tmp_path: Path) -> None:
+    """A tiny tournament (2 matches, seats rotated) of each new game: outputs written, every game finished with a
+    winner consistent with its scores, and replaying a game's seed and seats gives the same game."""
+    out = tmp_path / "t"
+    code = batch_main(["tournament", "--games", game, "--policies", policies, "--matches", "2",
+                       "--out", str(out), "--in-process", "--no-progress"])
+    assert code == 0
+    for name in ("games.csv", "games.jsonl", "tournament.csv", "tournament.json", "tournament.svg"):
+        assert (out / name).stat().st_size > 0
+    spec = POLICY_SETS[game]
+    games = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
+    assert len(games) == 2 and all(g["status"] == "ok" for g in games)
+    first, second = policies.split(",")
+    assert sorted(tuple(g["policies"]) for g in games) == sorted(  # one game with each policy alone / in seat 0
+        (tuple([first, *[second] * (spec.seats - 1)]), tuple([second, *[first] * (spec.seats - 1)])))
+    wins = {first: 0, second: 0}
+    for played in games:
+        assert len(played["scores"]) == spec.seats
+        _check_winner(played["scores"], played["winner"])
+        replay = spec.play({"policies": played["policies"], "seed": played["seed"]}, Budget(120))
+        assert (replay["scores"], replay["winner"]) == (played["scores"], played["winner"])
+        if played["winner"] is not None:
+            wins[played["policies"][played["winner"]]] += 1
+    table = {(r["policy"], r["opponent"]): r for r in json.loads((out / "tournament.json").read_text())["head_to_head"]}
+    record = table[(first, second)]
+    assert (record["games"], record["wins"], record["losses"]) == (2, wins[first], wins[second])
+    assert (record["ci95_low"], record["ci95_high"]) == pytest.approx(wilson(wins[first] + record["ties"] / 2, 2))
+
+
+def test_three_seat_tournaments_rotate_the_lone_policy_and_count_each_game_once() -> None:
+    from campsolver.clients.batch.policies import ADVENTURE_TOURS
+    from campsolver.clients.batch.tournament import tournament_tasks
+
+    seatings = [task.params["policies"] for task in tournament_tasks(ADVENTURE_TOURS, ("a", "b"), 6)]
+    assert seatings == [["a", "b", "b"], ["b", "a", "a"], ["b", "a", "b"], ["a", "b", "a"], ["b", "b", "a"],
+                        ["a", "a", "b"]]
+    rows = [
+        {"status": "ok", "policies": ["a", "b", "b"], "scores": [5, 3, 3], "winner": 0},
+        {"status": "ok", "policies": ["b", "a", "a"], "scores": [1, 3, 9], "winner": 2},
+        {"status": "ok", "policies": ["b", "a", "b"], "scores": [7, 1, 2], "winner": 0},
+        {"status": "ok", "policies": ["a", "b", "a"], "scores": [4, 4, 0], "winner": None},
+    ]
+    table = {(r["policy"], r["opponent"]): r for r in head_to_head(ADVENTURE_TOURS, ("a", "b"), rows)}
+    assert (table[("a", "b")]["wins"], table[("a", "b")]["ties"], table[("a", "b")]["losses"]) == (2, 1, 1)
+    assert (table[("b", "a")]["wins"], table[("b", "a")]["losses"]) == (1, 2)
+
+
+def test_adventure_tours_hint_policy_is_reproducible_with_a_sample_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tournament's hint samples a fixed number of seeded worlds (no exact expectimax under a time share):
+    the same seed gives the same game. Capped at two samples a play here to keep the test fast."""
+    from campsolver.clients.batch import policies
+    from campsolver.solver.adventure_tours import hint as at_hint
+
+    monkeypatch.setattr(policies, "ADVENTURE_TOURS_HINT_SAMPLES", 2)
+    calls = []
+    real_hint = at_hint.hint
+
+    def spy(*args, **kwargs):
+        calls.append((kwargs.get("allow_exact"), kwargs.get("max_samples")))
+        return real_hint(*args, **kwargs)
+
+    monkeypatch.setattr(at_hint, "hint", spy)
+    params = {"seed": 3, "policies": ["greedy", "hint", "greedy"]}
+    first = policies.play_adventure_tours(params, Budget(120))
+    second = policies.play_adventure_tours(params, Budget(120))
+    assert first == second and calls and set(calls) == {(False, 2)}
+    _check_winner(first["scores"], first["winner"])
+
+
+@pytest.mark.slow
+def test_deluxe_camping_hint_policy_replays_the_same_game() -> None:
+    """The Deluxe Camping hint runs its whole search (no time slice): the same seed gives the same game
+    (about 7 s of CPU a game)."""
+    from campsolver.clients.batch.policies import play_deluxe_camping
+
+    params = {"seed": 1, "policies": ["greedy", "hint"]}
+    first = play_deluxe_camping(params, Budget(300))
+    assert play_deluxe_camping(params, Budget(300)) == first
+    _check_winner(first["scores"], first["winner"])
+
+
+def test_table_game_policies_refuse_a_move_the_rules_model_rejects(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Moves go through the rules model: an illegal baseline move raises instead of being played."""
+    from campsolver.clients.batch import policies
+    from campsolver.solver.campsite import players as cs_players
+    from campsolver.solver.campsite import rules as R
+
+    real_policy = cs_players.random_policy
+
+    def off_table(state, rng):
+        placement, tent = real_policy(state, rng)
+        return placement, R.Tent(tent.player, tent.token, 99, 99)
+
+    monkeypatch.setattr(cs_players, "random_policy", off_table)
+    with pytest.raises(R.IllegalMove):
+        policies.play_campsite({"seed": 0, "policies": ["random", "greedy"]}, Budget(60))

@@ -1,0 +1,56 @@
+"""Campsite players for self-play: the hint, the greedy baseline and a uniformly random legal player.
+
+They live in the solver package (not in the bench) so the installed batch client's tournaments and the repo's
+bench seat the same players: one definition. A policy returns the whole turn, `(placement, tent)`; the caller
+plays it through the rules model (`PlayCard` then `PitchTent`), which rejects an illegal move.
+"""
+
+from __future__ import annotations
+
+import random
+
+from campsolver.solver.campsite import hint as hints
+from campsolver.solver.campsite import rules as R
+from campsolver.solver.core.budget import Budget
+
+
+def hint_result(state: R.CampsiteState, budget: Budget) -> hints.HintResult:
+    """The hint for the player to move, with the cards still to come in this round (its `interrupted` flag
+    says whether the budget cut the ranking short)."""
+    seat = state.to_move
+    cards_to_come = R.TURNS_PER_ROUND * state.players - state.turn - 1
+    return hints.hint(
+        state.table,
+        state.hands[seat],
+        state.tokens[seat],
+        seat,
+        state.players,
+        state.deck,
+        budget,
+        top=1,
+        cards_to_come=cards_to_come,
+        totals=state.totals,
+    )
+
+
+def hint_policy(state: R.CampsiteState, budget: Budget) -> tuple[R.Placement, R.Tent]:
+    """The hint's best play (whatever it ranked within `budget`)."""
+    best = hint_result(state, budget).plays[0]
+    return best.placement, best.tent
+
+
+def greedy_policy(state: R.CampsiteState, budget: Budget) -> tuple[R.Placement, R.Tent]:
+    """The play with the best immediate own gain (the bench's baseline)."""
+    seat = state.to_move
+    return hints.greedy_play(state.table, state.hands[seat], state.tokens[seat], seat, state.players, budget)
+
+
+def random_policy(state: R.CampsiteState, rng: random.Random) -> tuple[R.Placement, R.Tent]:
+    """A uniformly random legal card placement, then a uniformly random legal tent on the new table."""
+    play = state.legal_actions()
+    card = play[rng.randrange(len(play))]
+    assert isinstance(card, R.PlayCard)
+    pitches = state.child(card).legal_actions()
+    pitch = pitches[rng.randrange(len(pitches))]
+    assert isinstance(pitch, R.PitchTent)
+    return card.placement, R.Tent(state.to_move, pitch.token, pitch.row, pitch.col)
