@@ -64,12 +64,13 @@ def sample_hint_states(seed: int, n: int) -> list[TourState]:
 
 
 def endgame_states(seed: int, n: int) -> list[TourState]:
-    """Seeded two-camper return-journey races on a 72-plate all-normal route."""
+    """Seeded two-camper return-journey races on a 72-plate all-normal route (tokens never negative: a
+    shortfall has already moved the marker back, rules.validate)."""
     rng = rng_for(seed, "camper-tour-endgames")
     states = []
     while len(states) < n:
         p0, p1 = (int(x) for x in rng.choice(range(2, 30), size=2, replace=False))
-        campers = [Camper(position=p, tokens=int(rng.integers(-2, 10)), phase=Phase.RETURN,
+        campers = [Camper(position=p, tokens=int(rng.integers(0, 10)), phase=Phase.RETURN,
                           marker=p + int(rng.integers(0, 20))) for p in (p0, p1)]
         states.append(position_state(all_normal(), campers))
     return states

@@ -170,3 +170,19 @@ def test_win_hint_beats_announce_seven_head_to_head():
     played = play_games(2, "none", "announce-7", range(40), 0.2, max_playouts=2, seed=5)
     assert played["games"] == 40
     assert wilson(int(played["wins"]), 40)[0] > 0.5
+
+
+def test_the_bench_positions_are_states_the_rules_model_accepts() -> None:
+    """The latency bench's seeded positions (`python -m bench --only camper-tour`) are built through the rules
+    model's validation: when a rule reading changes (tokens never negative since the shortfall reading), the
+    bench must not be left building positions the model refuses."""
+    from campsolver.solver.camper_tour.rules import Phase, validate
+
+    from bench.camper_tour import endgame_states, sample_hint_states
+
+    endgames = endgame_states(2024, 20)
+    assert len(endgames) == 20
+    for state in endgames + sample_hint_states(2024, 5):
+        validate(state)
+        assert state.current_player() >= 0 and sum(c.active for c in state.campers) >= 2
+    assert all(c.phase == Phase.RETURN and c.tokens >= 0 for state in endgames for c in state.campers)
