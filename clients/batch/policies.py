@@ -125,10 +125,29 @@ def camper_tour_rule_of_thumb(state: Any) -> Any:
     return actions[0]
 
 
+def play_out(state: Any, chance: Any, budget: Budget, move: Callable[[Any, int, int], Any],
+             max_decisions: int) -> tuple[Any, int]:
+    """Play a game to its end through the rules model (every game with chance nodes shares this loop): chance
+    outcomes are sampled from `chance`, each decision is `move(state, mover, decision_number)` returning the
+    next state. Returns the final state and the number of decisions."""
+    from campsolver.solver.core.game import CHANCE, TERMINAL, sample_outcome
+
+    decisions = 0
+    while (mover := state.current_player()) != TERMINAL:
+        budget.check()
+        if mover == CHANCE:
+            state = state.child(sample_outcome(state, chance))
+            continue
+        decisions += 1
+        if decisions > max_decisions:
+            raise RuntimeError(f"the game did not end within {max_decisions} decisions")
+        state = move(state, mover, decisions)
+    return state, decisions
+
+
 def play_camper_tour(params: dict[str, Any], budget: Budget) -> dict[str, Any]:
     from campsolver.solver.camper_tour.hint import Objective, hint
     from campsolver.solver.camper_tour.rules import Config, new_game
-    from campsolver.solver.core.game import CHANCE, TERMINAL, sample_outcome
     from campsolver.solver.core.seeding import rng_for
 
     names = list(params["policies"])
@@ -138,16 +157,8 @@ def play_camper_tour(params: dict[str, Any], budget: Budget) -> dict[str, Any]:
             raise ValueError(f"unknown Camper Tour policy {name!r}")
     chance = rng_for(seed, "batch-tournament-camper-tour-chance")
     random_choice = [rng_for(seed, "batch-tournament-camper-tour-random", seat) for seat in range(len(names))]
-    state = new_game(Config(), len(names))
-    decisions = 0
-    while (player := state.current_player()) != TERMINAL:
-        budget.check()
-        if player == CHANCE:
-            state = state.child(sample_outcome(state, chance))
-            continue
-        decisions += 1
-        if decisions > CAMPER_TOUR_MAX_DECISIONS:
-            raise RuntimeError(f"the game did not end within {CAMPER_TOUR_MAX_DECISIONS} decisions")
+
+    def move(state: Any, player: int, decisions: int) -> Any:
         name = names[player]
         if name in ("hint", "lookahead"):
             playouts = CAMPER_TOUR_HINT_PLAYOUTS if name == "hint" else CAMPER_TOUR_LOOKAHEAD_PLAYOUTS
@@ -161,7 +172,9 @@ def play_camper_tour(params: dict[str, Any], budget: Budget) -> dict[str, Any]:
         else:
             actions = state.legal_actions()
             action = actions[int(random_choice[player].integers(len(actions)))]
-        state = state.child(action)  # the rules model checks the move
+        return state.child(action)  # the rules model checks the move
+
+    state, decisions = play_out(new_game(Config(), len(names)), chance, budget, move, CAMPER_TOUR_MAX_DECISIONS)
     return {"scores": [int(value) for value in state.returns()], "winner": state.winner(), "decisions": decisions}
 
 
@@ -226,7 +239,6 @@ def play_campsite(params: dict[str, Any], budget: Budget) -> dict[str, Any]:
     from campsolver.solver.campsite import rules as R
     from campsolver.solver.campsite.players import greedy_policy, hint_result, random_policy
     from campsolver.solver.core.budget import SolveInterrupted
-    from campsolver.solver.core.game import CHANCE, TERMINAL, sample_outcome
     from campsolver.solver.core.seeding import rng_for
 
     names = list(params["policies"])
@@ -234,16 +246,8 @@ def play_campsite(params: dict[str, Any], budget: Budget) -> dict[str, Any]:
     _check_names(CAMPSITE, names)
     chance = rng_for(seed, "batch-tournament-campsite-chance")
     seat_rng = [random.Random(seed * SEEDS_PER_GAME + seat) for seat in range(len(names))]
-    state = R.new_game(len(names))
-    decisions = 0
-    while (player := state.current_player()) != TERMINAL:
-        budget.check()
-        if player == CHANCE:
-            state = state.child(sample_outcome(state, chance))
-            continue
-        decisions += 1
-        if decisions > TABLE_MAX_DECISIONS:
-            raise RuntimeError(f"the game did not end within {TABLE_MAX_DECISIONS} decisions")
+
+    def move(state: Any, mover: int, decisions: int) -> Any:
         name = names[state.to_move]
         try:
             if name == "hint":
@@ -260,7 +264,9 @@ def play_campsite(params: dict[str, Any], budget: Budget) -> dict[str, Any]:
         if budget.expired():
             raise _interrupted()  # the move may have been ranked only in part
         # The rules model checks both halves of the turn.
-        state = state.child(R.PlayCard(placement)).child(R.PitchTent(tent.token, tent.row, tent.col))
+        return state.child(R.PlayCard(placement)).child(R.PitchTent(tent.token, tent.row, tent.col))
+
+    state, decisions = play_out(R.new_game(len(names)), chance, budget, move, TABLE_MAX_DECISIONS)
     scores = [int(value) for value in state.totals]
     return {"scores": scores, "winner": unique_winner(scores), "decisions": decisions}
 
@@ -270,7 +276,6 @@ def play_adventure_tours(params: dict[str, Any], budget: Budget) -> dict[str, An
     from campsolver.solver.adventure_tours.information import observe
     from campsolver.solver.adventure_tours.policies import greedy_action, random_action
     from campsolver.solver.adventure_tours.rules import Config, new_game
-    from campsolver.solver.core.game import CHANCE, TERMINAL, sample_outcome
     from campsolver.solver.core.seeding import rng_for
 
     names = list(params["policies"])
@@ -278,16 +283,8 @@ def play_adventure_tours(params: dict[str, Any], budget: Budget) -> dict[str, An
     _check_names(ADVENTURE_TOURS, names)
     chance = rng_for(seed, "batch-tournament-adventure-tours-chance")
     seat_rng = [rng_for(seed, "batch-tournament-adventure-tours-player", seat) for seat in range(len(names))]
-    state = new_game(Config(len(names)))
-    decisions = 0
-    while (mover := state.current_player()) != TERMINAL:
-        budget.check()
-        if mover == CHANCE:
-            state = state.child(sample_outcome(state, chance))
-            continue
-        decisions += 1
-        if decisions > TABLE_MAX_DECISIONS:
-            raise RuntimeError(f"the game did not end within {TABLE_MAX_DECISIONS} decisions")
+
+    def move(state: Any, mover: int, decisions: int) -> Any:
         name = names[mover]
         if name == "hint":
             result = hint(observe(state, mover), budget, seed=seed * SEEDS_PER_GAME + decisions, allow_exact=False,
@@ -303,6 +300,9 @@ def play_adventure_tours(params: dict[str, Any], budget: Budget) -> dict[str, An
             if state.current_player() != mover:
                 break
             state = state.child(action)  # the rules model checks the move
+        return state
+
+    state, decisions = play_out(new_game(Config(len(names))), chance, budget, move, TABLE_MAX_DECISIONS)
     scores = [int(value) for value in state.totals]
     return {"scores": scores, "winner": unique_winner(scores), "decisions": decisions}
 
