@@ -343,7 +343,7 @@ BASELINE_RESULTS = Path(__file__).resolve().parent / "results" / "camper_tour_ra
 def baseline_main(games: int) -> None:
     """The hint's own baseline without playouts: the `race` rule in one seat (rotated), the opponent's rule
     in the others, `games` seeded games a pairing (fast: no search)."""
-    from campsolver.solver.camper_tour.players import PLAYERS, race
+    from campsolver.solver.camper_tour.players import PLAYERS, play_game, race
 
     rows = []
     for campers in (2, 3):
@@ -354,13 +354,7 @@ def baseline_main(games: int) -> None:
                     seat = g % campers
                     players = [PLAYERS[opponent]] * campers
                     players[seat] = race
-                    rng = rng_for(0, "camper-tour-race-baseline", campers, opponent, g)
-                    state = new_game(config, campers)
-                    while not state.game_over:
-                        if state.current_player() >= 0:
-                            state = state.child(players[state.to_move](state))
-                        else:
-                            state = state.child(sample_outcome(state, rng))
+                    state = play_game(config, players, rng_for(0, "camper-tour-race-baseline", campers, opponent, g))
                     wins += state.winner() == seat
                 low, high = wilson(wins, games)
                 rows.append({"campers": campers, "specials": config.has_specials, "opponent": opponent,

@@ -25,8 +25,9 @@ Every player is a function of the rules state (the mover decides) returning one 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
+import numpy as np
 from campsolver.solver.camper_tour.rules import (
     COMFORTS_TOKENS,
     STARTING_PLATE,
@@ -34,13 +35,16 @@ from campsolver.solver.camper_tour.rules import (
     Action,
     Announce,
     ComfortsChoice,
+    Config,
     Pass,
     Pending,
     Phase,
     TourState,
     TurnBack,
+    new_game,
 )
 from campsolver.solver.camper_tour.solo import all_normal_tables, comforts_tokens
+from campsolver.solver.core.game import sample_outcome
 
 Player = Callable[[TourState], Action]
 
@@ -190,3 +194,14 @@ def solo_optimal(state: TourState) -> Action:
 
 PLAYERS: dict[str, Player] = {"announce-7": announce_seven, "greedy": greedy, "solo-optimal": solo_optimal,
                               "racer": racer, "race": race}
+
+
+def play_game(config: Config, players: Sequence[Player], rng: np.random.Generator) -> TourState:
+    """One whole race between fixed players (seat i plays `players[i]`), dice from `rng`: the final state."""
+    state = new_game(config, len(players))
+    while not state.game_over:
+        if state.current_player() >= 0:
+            state = state.child(players[state.to_move](state))
+        else:
+            state = state.child(sample_outcome(state, rng))
+    return state

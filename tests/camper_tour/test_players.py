@@ -69,7 +69,7 @@ def test_race_rushes_with_two_on_the_journey_and_plays_seven_in_a_crowd():
 
 def test_race_rule_beats_announce_seven_and_greedy_with_two_campers():
     """The win-probability hint's baseline: 60 seeded games a pairing, seats rotated (fast: no search)."""
-    from campsolver.solver.camper_tour.players import race
+    from campsolver.solver.camper_tour.players import play_game, race
 
     for opponent in (announce_seven, greedy):
         wins = 0
@@ -77,12 +77,6 @@ def test_race_rule_beats_announce_seven_and_greedy_with_two_campers():
             seat = g % 2
             players = [opponent, opponent]
             players[seat] = race
-            state = new_game(NORMAL, 2)
-            rng = rng_for(g, "race-test")
-            while not state.game_over:
-                if state.current_player() >= 0:
-                    state = state.child(players[state.to_move](state))
-                else:
-                    state = state.child(sample_outcome(state, rng))
+            state = play_game(NORMAL, players, rng_for(g, "race-test"))
             wins += state.winner() == seat
         assert wins >= 45, (opponent.__name__, wins)  # Wilson 95% lower end of 45/60 is 0.63
