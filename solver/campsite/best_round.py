@@ -20,8 +20,9 @@ What is proven, and where:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from campsolver.solver.campsite import hint as hints
 from campsolver.solver.campsite import round_search
@@ -175,6 +176,20 @@ def best_round(
     )
 
 
+def _child(order: Sequence[Card], node: _Node, play: Any, value: Callable[[Table, Any], float]) -> _Node:
+    """The node after `play` (card laid, tent pitched, the next card of the known order drawn if any), valued by
+    `value(table_after, play)`."""
+    table_after = node.table.place(play.placement).pitch(play.tent)
+    hand = list(node.hand)
+    hand.remove(play.placement.card)
+    drawn = node.drawn
+    if drawn < len(order):
+        hand.append(order[drawn])
+        drawn += 1
+    return _Node(table_after, tuple(hand), drawn, node.tokens - {play.tent.token},
+                 (*node.plays, (play.placement, play.tent)), value(table_after, play))
+
+
 def _finish(order: Sequence[Card], turns: int, node: _Node, budget: Budget) -> _Node | None:
     """Complete a partial round with the hint's best play each turn (None if the budget runs out first)."""
     while len(node.plays) < turns:
@@ -184,21 +199,7 @@ def _finish(order: Sequence[Card], turns: int, node: _Node, budget: Budget) -> _
         ranked = hints.rank_plays(node.table, node.hand, node.tokens, 0, 1, future, budget, margin=False, top=1)
         if ranked.interrupted or not ranked.plays:
             return None
-        play = ranked.plays[0]
-        hand = list(node.hand)
-        hand.remove(play.placement.card)
-        drawn = node.drawn
-        if drawn < len(order):
-            hand.append(order[drawn])
-            drawn += 1
-        node = _Node(
-            node.table.place(play.placement).pitch(play.tent),
-            tuple(hand),
-            drawn,
-            node.tokens - {play.tent.token},
-            (*node.plays, (play.placement, play.tent)),
-            0.0,
-        )
+        node = _child(order, node, ranked.plays[0], lambda _table, _play: 0.0)
     return node
 
 
@@ -239,24 +240,8 @@ def _beam(
                 interrupted = True
                 break
             for play in ranked.plays:
-                table_after = node.table.place(play.placement).pitch(play.tent)
-                hand = list(node.hand)
-                hand.remove(play.placement.card)
-                drawn = node.drawn
-                if drawn < len(order):
-                    hand.append(order[drawn])
-                    drawn += 1
-                score = player_scores(table_after, 1)[0]
-                children.append(
-                    _Node(
-                        table_after,
-                        tuple(hand),
-                        drawn,
-                        node.tokens - {play.tent.token},
-                        (*node.plays, (play.placement, play.tent)),
-                        score + play.future_estimate,
-                    )
-                )
+                children.append(_child(order, node, play,
+                                       lambda table, play: player_scores(table, 1)[0] + play.future_estimate))
         if interrupted or not children:
             interrupted = True
             break
