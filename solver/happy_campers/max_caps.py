@@ -13,6 +13,7 @@ from campsolver.solver.happy_campers.rules import (
     FESTIVAL_POINTS,
     Challenge,
     Element,
+    divide_sides,
 )
 
 
@@ -88,24 +89,44 @@ QUICK_PEE_LINE_WEIGHT = 2.0
 CARD_PREFERENCE = True
 
 
+#: Rank bonus, in the perfect-map search with The Great Divide, per crossing column a move brings an element
+#: that column still misses (a two-sided perfect map holds every element in every crossing column).
+DIVIDE_COLUMN_WEIGHT = 6.0
+
+
 def _card_preference(
     problem: MaxProblem, caps: dict[Challenge, int]
 ) -> Callable[[int, Element, dict[Element, int]], float] | None:
     """Move-order bonus toward the caps: Quick Pee prefers toilets in rows and columns without one yet
-    (Dangerous Animals needs none: its prune already removes every edge tent)."""
-    if Challenge.QUICK_PEE not in caps:
+    (Dangerous Animals needs none: its prune already removes every edge tent); The Great Divide prefers
+    bringing an element into a crossing column that misses it."""
+    quick_pee = Challenge.QUICK_PEE in caps
+    divide = Challenge.GREAT_DIVIDE in problem.challenges
+    if not quick_pee and not divide:
         return None
     rows, cols = problem.components.rows, problem.components.cols
     lines = [sum(1 << (r * cols + c) for c in range(cols)) for r in range(rows)]
     lines += [sum(1 << (r * cols + c) for r in range(rows)) for c in range(cols)]
+    crossing = [sum(1 << (r * cols + c) for r in range(rows)) for c in divide_crossing_columns(cols)]
 
     def prefer(mask: int, element: Element, masks: dict[Element, int]) -> float:
-        if element != Element.TOILETS:
-            return 0.0
-        toilets = masks[Element.TOILETS]
-        return QUICK_PEE_LINE_WEIGHT * sum(1 for line in lines if line & mask and not line & toilets)
+        value = 0.0
+        if divide:
+            value += DIVIDE_COLUMN_WEIGHT * sum(1 for col in crossing if col & mask and not col & masks[element])
+        if quick_pee and element == Element.TOILETS:
+            toilets = masks[Element.TOILETS]
+            value += QUICK_PEE_LINE_WEIGHT * sum(1 for line in lines if line & mask and not line & toilets)
+        return value
 
     return prefer
+
+
+def divide_crossing_columns(cols: int) -> tuple[int, ...]:
+    """The columns that every orthogonally connected set with squares on both Great Divide sides contains:
+    the shared middle column (odd width), else the two columns either side of the line."""
+    left, right = divide_sides(cols)
+    shared = sorted(set(left) & set(right))
+    return tuple(shared) if shared else (cols // 2 - 1, cols // 2)
 
 
 def _card_viability(problem: MaxProblem, caps: dict[Challenge, int]) -> Callable[[int, dict[Element, int]], bool]:
@@ -113,9 +134,14 @@ def _card_viability(problem: MaxProblem, caps: dict[Challenge, int]) -> Callable
 
     Cards' points never exceed their caps, so a map whose total meets the sum meets each cap: Dangerous
     Animals at its cap draws no new tent on the edge; Quick Pee at its cap (every row and column) leaves no
-    line both without a toilet and without an empty square.
+    line both without a toilet and without an empty square. With The Great Divide, a perfect map's element
+    is one cluster with squares on both sides, so it has a square in every crossing column
+    (`divide_crossing_columns`): the elements still missing from such a column cannot outnumber its empty
+    squares (on the 5x9 map the middle column must end as one square of each element).
     """
     rows, cols = problem.components.rows, problem.components.cols
+    crossing = [sum(1 << (r * cols + c) for r in range(rows)) for c in divide_crossing_columns(cols)]
+    check_divide = Challenge.GREAT_DIVIDE in problem.challenges
     edge_mask = sum(1 << (r * cols + c) for r, c in border_cells(rows, cols))
     start_edge_tents = sum(
         1 << (r * cols + c) for r, c in border_cells(rows, cols) if problem.start_grid[r][c] == int(Element.TENTS)
@@ -126,6 +152,11 @@ def _card_viability(problem: MaxProblem, caps: dict[Challenge, int]) -> Callable
     check_toilets = Challenge.QUICK_PEE in caps
 
     def viable(drawn: int, masks: dict[Element, int]) -> bool:
+        if check_divide:
+            for column in crossing:
+                missing = sum(1 for e in ELEMENTS if not masks[e] & column)
+                if missing > (column & ~drawn).bit_count():
+                    return False
         if check_tents and masks[Element.TENTS] & edge_mask & ~start_edge_tents:
             return False
         if check_toilets:

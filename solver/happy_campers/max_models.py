@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Sequence
 from campsolver.solver.core.cpsat import CpSolveResult
 from campsolver.solver.core.geometry import Cell, neighbours, orientations
 from campsolver.solver.happy_campers import cpsat_map
-from campsolver.solver.happy_campers.max_caps import clairvoyant_card_caps, most_squares
+from campsolver.solver.happy_campers.max_caps import clairvoyant_card_caps, divide_crossing_columns, most_squares
 from campsolver.solver.happy_campers.max_card_cuts import TurnVars, add_card_cuts
 from campsolver.solver.happy_campers.max_problem import (
     MODEL_ELEMENTS,
@@ -266,6 +266,12 @@ def _build_clairvoyant(
             model.add(sum(mv.filled) == reach)
         for k, e in enumerate(mv.elements):
             cpsat_map.add_rooted_connectivity(model, mv, [row[k] for row in mv.cell_element], f"perfect_{e}")
+        if Challenge.GREAT_DIVIDE in problem.challenges:
+            # Redundant: one cluster per element with squares on both sides crosses the line, so each
+            # element has a square in each crossing column (the 5x9 middle column: one of each element).
+            for c in divide_crossing_columns(cols):
+                for k in range(len(mv.elements)):
+                    model.add_bool_or([mv.cell_element[mv.index[(r, c)]][k] for r in range(rows)])
         if targets:
             terms = _card_terms(model, mv, list(targets), problem.festival_won)
             for card, cap in targets.items():

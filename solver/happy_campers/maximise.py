@@ -233,8 +233,9 @@ def _clairvoyant_hint(problem: MaxProblem, budget: Budget, seed: int, workers: i
     With only `TARGET_CARDS` in play no map scores more than `target_value` (as many squares as the rolls
     allow, one cluster per element, every card at its cap), so a play reaching it is a maximum and CP-SAT
     meets its root bound at once. Two searches look for one: when the rolls can fill the map, the
-    depth-first `perfect_play` (milliseconds on almost every random 15-roll sequence; it does not check
-    The Great Divide's two halves, so it is skipped with that card); then, when it neither finds one nor
+    depth-first `perfect_play` (milliseconds on almost every random 15-roll sequence; with The Great
+    Divide it prunes by the crossing columns, `max_caps.divide_crossing_columns`, and checks both halves
+    of the final map); then, when it neither finds one nor
     exhausts its tree, CP-SAT on the target feasibility model (`_build_clairvoyant(..., "perfect")`), which
     is better when the rolls leave no slack and which can also prove that no such map exists: its
     INFEASIBLE status then caps the main model's objective below the target value, a cut the main solve
@@ -247,7 +248,7 @@ def _clairvoyant_hint(problem: MaxProblem, budget: Budget, seed: int, workers: i
     caps = _target_caps(problem)
     fills = most_squares(problem) >= problem.components.cell_count
     exhausted = False
-    if fills and Challenge.GREAT_DIVIDE not in cards:
+    if fills:
         search = _perfect_search(problem, budget, seed, caps)
         if search.plays is not None:
             return _Hint(search.plays, False)
@@ -273,7 +274,8 @@ def _perfect_search(problem: MaxProblem, budget: Budget, seed: int, caps: dict[C
     """
     share = budget.limited(budget.remaining() * PERFECT_SEARCH_SHARE)
     comp = problem.components
-    if not caps:
+    divide = Challenge.GREAT_DIVIDE in problem.challenges
+    if not caps and not divide:
         return perfect_play(
             problem.start_grid, problem.rolls, comp, rng_for(seed, "happy_campers.maximise.perfect"), share
         )
@@ -282,8 +284,12 @@ def _perfect_search(problem: MaxProblem, budget: Budget, seed: int, caps: dict[C
     festival_won = problem.festival_won
 
     def card_points(grid: Grid) -> int:
-        points = score(grid, cards, comp, festival_won=festival_won).challenge_points
-        return sum(points.get(card, 0) for card in caps)
+        """The capped cards' points of a complete map (below the target when The Great Divide says the map
+        is incomplete)."""
+        breakdown = score(grid, cards, comp, festival_won=festival_won)
+        if not breakdown.complete:
+            return target - 1
+        return sum(breakdown.challenge_points.get(card, 0) for card in caps)
 
     return perfect_play(
         problem.start_grid,
