@@ -222,6 +222,10 @@ TARGET_CARDS = MAP_INDEPENDENT_CARDS | {Challenge.GREAT_DIVIDE, *CARD_TARGET_PRU
 MODEL_UNTARGETED_CARDS = frozenset({Challenge.QUICK_PEE})
 
 
+#: Run the target feasibility model in short games too when The Great Divide is in play.
+SHORT_GAME_DIVIDE_MODEL = True
+
+
 def _target_caps(problem: MaxProblem) -> dict[Challenge, int]:
     return clairvoyant_card_caps(problem)
 
@@ -254,7 +258,8 @@ def _clairvoyant_hint(problem: MaxProblem, budget: Budget, seed: int, workers: i
             return _Hint(search.plays, False)
         exhausted = search.exhausted
     no_target_map = False
-    if fills and not exhausted and not budget.expired() and not cards & MODEL_UNTARGETED_CARDS:
+    short_model = Challenge.GREAT_DIVIDE in cards and SHORT_GAME_DIVIDE_MODEL
+    if (fills or short_model) and not exhausted and not budget.expired() and not cards & MODEL_UNTARGETED_CARDS:
         built = _build_clairvoyant(problem, "perfect", targets=caps)
         share = budget.limited(budget.remaining() * PERFECT_MODEL_SHARE)
         result = solve(built.model, share, workers=workers, configure=_configure)
