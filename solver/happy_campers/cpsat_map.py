@@ -193,6 +193,8 @@ class CardTerms:
 
     by_card: dict[str, cp_model.LinearExprT]
     isolated_empty_count: cp_model.LinearExprT | None
+    #: Nature Reserve: per square, "an empty square whose neighbours are all drawn" (empty list otherwise).
+    isolated: list[cp_model.IntVar] = field(default_factory=list)
 
 
 def challenge_terms(
@@ -212,6 +214,7 @@ def challenge_terms(
     edge = border_cells(mv.rows, mv.cols)
     by_card: dict[str, cp_model.LinearExprT] = {}
     isolated_count = None
+    isolated: list[cp_model.IntVar] = []
     for card in card_values:
         if card == "privacy":
             by_card[card] = sum(mv.cell_element[i][k_of[tree]] for i in range(n) if mv.cells[i] in edge)
@@ -260,7 +263,7 @@ def challenge_terms(
             by_card[card] = FESTIVAL_POINTS if festival_won else 0
         else:  # noisy_neighbours, great_divide: no points of their own
             by_card[card] = 0
-    return CardTerms(by_card, isolated_count)
+    return CardTerms(by_card, isolated_count, isolated)
 
 
 def _river_flow(model: cp_model.CpModel, mv: MapVars, water_k: int) -> cp_model.LinearExprT:

@@ -85,9 +85,10 @@ def add_card_cuts(
     pre: dict[Cell, int],
     cards: Sequence[Challenge],
     card_points: dict[str, cp_model.LinearExprT],
+    isolated: Sequence[cp_model.IntVar] = (),
 ) -> None:
     """Add the cuts for each card in play (`card_points` by card value, the
-    objective's own card terms)."""
+    objective's own card terms; `isolated` Nature Reserve's per-square literals)."""
     rows, cols = mv.rows, mv.cols
     k_of = {e: k for k, e in enumerate(mv.elements)}
     everything = set(mv.cells)
@@ -117,3 +118,48 @@ def add_card_cuts(
         weight = {cells: _lines_of(cells) for turn in turns for cells in turn.candidates}
         reach = _region_count(model, turns, everything, toilets, "cut_toilet_lines", weight)
         model.add(card_points[Challenge.QUICK_PEE.value] <= pre_lines + reach)
+    if Challenge.NATURE_RESERVE in cards and isolated and NATURE_RESERVE_CUT:
+        add_isolated_empty_cut(model, mv, turns, pre, isolated)
+
+
+#: Add Nature Reserve's adjacency-count cut (`add_isolated_empty_cut`).
+NATURE_RESERVE_CUT = True
+
+
+def _internal_adjacencies(cells: frozenset[Cell]) -> int:
+    return sum(1 for r, c in cells for nb in ((r + 1, c), (r, c + 1)) if nb in cells)
+
+
+def add_isolated_empty_cut(
+    model: cp_model.CpModel,
+    mv: cpsat_map.MapVars,
+    turns: Sequence[TurnVars],
+    pre: dict[Cell, int],
+    isolated: Sequence[cp_model.IntVar],
+) -> None:
+    """Nature Reserve: count square sides. Each isolated empty square i has all deg(i) neighbours drawn,
+    so the (drawn, empty) adjacent pairs number at least sum_i deg(i) * isolated_i. Every drawn square j
+    has deg(j) sides, and each drawn-drawn adjacent pair uses two of them:
+
+        sum_i deg(i) * isolated_i + 2 * A <= sum_j deg(j) * filled_j
+
+    with A the drawn-drawn pairs, at least the pairs inside the pre-drawn squares, plus the pairs inside
+    each drawn shape, plus one per turn that touches an earlier drawing (every turn but an opening one on
+    an empty map; distinct turns' contact pairs are distinct: each pair is counted by its later turn).
+    Valid for every final map; in the relaxation it stops isolated squares from outnumbering the sides the
+    drawn shapes can offer them (the plain model lets each hole borrow a fractional filled neighbour).
+    """
+    n = len(mv.cells)
+    degree = [len(mv.neighbour_indices(i)) for i in range(n)]
+    pre_pairs = _internal_adjacencies(frozenset(pre))
+    shape_pairs = []
+    contacts = []
+    for t, turn in enumerate(turns):
+        shape_pairs.extend(_internal_adjacencies(cells) * var for cells, var in turn.use.items())
+        if t > 0 or pre:
+            contacts.extend(turn.use.values())
+    model.add(
+        sum(degree[i] * isolated[i] for i in range(n))
+        + 2 * (pre_pairs + sum(shape_pairs) + sum(contacts))
+        <= sum(degree[i] * mv.filled[i] for i in range(n))
+    )

@@ -278,7 +278,7 @@ def _build_clairvoyant(
                 model.add(terms.by_card[card.value] >= cap)
     if mode == "complete":
         def card_cuts(terms: cpsat_map.CardTerms) -> None:
-            add_card_cuts(model, mv, turn_vars, fixed, problem.challenges, terms.by_card)
+            add_card_cuts(model, mv, turn_vars, fixed, problem.challenges, terms.by_card, terms.isolated)
 
         objective = _scoring_objective(
             model,

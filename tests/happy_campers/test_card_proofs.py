@@ -32,6 +32,8 @@ CUT_CARD_SETS = [
     (Challenge.PRIVACY, Challenge.TENT_TOGETHER),
     (Challenge.RIVER_TOWN, Challenge.QUICK_PEE),
     (Challenge.PRIVACY, Challenge.DANGEROUS_ANIMALS),
+    (Challenge.NATURE_RESERVE,),
+    (Challenge.NATURE_RESERVE, Challenge.QUICK_PEE),
 ]
 #: Card sets with a target value (`maximise.TARGET_CARDS`).
 TARGET_CARD_SETS = [
