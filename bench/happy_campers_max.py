@@ -1,7 +1,8 @@
 """Happy Campers maxima on the default 5x9 map: clairvoyant play, the absolute maximum, each card's maximum.
 
 Run: `python -m bench.happy_campers_max [--seeds N] [--limit S] [--card-limit S] [--card-seeds N]
-[--only-cards] [--proof-table [--part singles|pairs|all] [--pair-seeds N] [--rolls 10,15,20]] [--quick]`
+[--only-cards] [--proof-table [--part singles|pairs|all] [--pair-seeds N] [--rolls 10,15,20]
+[--cards a,a+b] [--suffix S]] [--quick]`
 (`python -m bench --only happy-campers-proofs` runs the proof table: each card alone and each pair).
 Prints a table and writes bench/results/happy_campers_max.json (with `--only-cards`:
 happy_campers_max_cards.json). Runs one solve at a time (2 CP-SAT workers), as the machine is shared.
@@ -76,7 +77,12 @@ def clairvoyant_with_cards(seeds: int, limit: float) -> list[dict[str, object]]:
 
 
 def proof_table(
-    single_seeds: int, pair_seeds: int, limit: float, roll_counts: tuple[int, ...], part: str
+    single_seeds: int,
+    pair_seeds: int,
+    limit: float,
+    roll_counts: tuple[int, ...],
+    part: str,
+    only: frozenset[str] = frozenset(),
 ) -> list[dict[str, object]]:
     """Share of clairvoyant maxima proven OPTIMAL within `limit` s, per card set (`part`: "singles" = each
     point card alone, "pairs" = each pair, "all") and roll count, with the median seconds and the median
@@ -91,6 +97,8 @@ def proof_table(
         card_sets += [(card,) for card in SCORING_CARDS]
     if part in ("pairs", "all"):
         card_sets += list(itertools.combinations(SCORING_CARDS, 2))
+    if only:  # names as printed: "privacy", "privacy+quick_pee"
+        card_sets = [cards for cards in card_sets if "+".join(card.value for card in cards) in only]
     print(f"clairvoyant proofs within {limit:g} s: proven/n, p50 s (n = {single_seeds} alone, {pair_seeds} pairs)")
     print(f"{'cards':<36}" + "".join(f"{f'{n} rolls':>18}" for n in roll_counts))
     rows = []
@@ -102,6 +110,7 @@ def proof_table(
             runs = []
             for seed in range(seeds):
                 started = time.monotonic()
+                cpu_started = time.process_time()
                 result = clairvoyant_max(None, seeded_rolls(seed, count), cards, budget=Budget(limit))
                 runs.append(
                     {
@@ -110,6 +119,10 @@ def proof_table(
                         "bound": result.bound,
                         "proof": result.proof.value if result.proof else None,
                         "seconds": round(time.monotonic() - started, 3),
+                        # CPU seconds of this process (CP-SAT's threads included) and CP-SAT's deterministic
+                        # time: on a loaded machine the wall seconds buy far less search than on a quiet one.
+                        "cpu_s": round(time.process_time() - cpu_started, 3),
+                        "deterministic_time": round(result.stats.deterministic_time, 3),
                     }
                 )
             gaps = [r["bound"] - r["score"] for r in runs if r["bound"] is not None and r["score"] is not None]
@@ -118,6 +131,8 @@ def proof_table(
                 "n": seeds,
                 "p50_s": round(statistics.median(r["seconds"] for r in runs), 2),
                 "median_gap": statistics.median(gaps) if gaps else None,
+                "p50_cpu_s": round(statistics.median(r["cpu_s"] for r in runs), 2),
+                "p50_deterministic_time": round(statistics.median(r["deterministic_time"] for r in runs), 2),
                 "load_average_1m": round(os.getloadavg()[0], 2),
                 "runs": runs,
             }
@@ -141,6 +156,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--part", choices=("singles", "pairs", "all"), default="all", help="proof table rows")
     parser.add_argument("--pair-seeds", type=int, default=5, help="proof table: seeds per cell for pairs")
     parser.add_argument("--rolls", default="10,15,20", help="proof table: roll counts")
+    parser.add_argument("--cards", default="", help="proof table: only these card sets (comma separated, a+b)")
+    parser.add_argument("--suffix", default="", help="proof table: results file suffix (default: the part)")
     parser.add_argument("--quick", action="store_true", help="3 seeds, 5 s limits")
     args = parser.parse_args(argv)
     if args.quick:
@@ -151,8 +168,9 @@ def main(argv: list[str] | None = None) -> None:
 
         counts = tuple(int(x) for x in args.rolls.split(","))
         load_before = os.getloadavg()
-        table = proof_table(args.card_seeds, args.pair_seeds, args.limit, counts, args.part)
-        suffix = "" if args.part == "all" else f"_{args.part}"
+        only = frozenset(name for name in args.cards.split(",") if name)
+        table = proof_table(args.card_seeds, args.pair_seeds, args.limit, counts, args.part, only)
+        suffix = args.suffix or ("" if args.part == "all" else f"_{args.part}")
         path = RESULTS.with_name(f"happy_campers_max_proofs{suffix}.json")
         path.parent.mkdir(parents=True, exist_ok=True)
         report = {

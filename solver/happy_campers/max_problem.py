@@ -73,6 +73,8 @@ class SolveStats:
     branches: int
     conflicts: int
     solves: int
+    #: CP-SAT's deterministic time summed over the solves (comparable across machine loads, unlike wall time).
+    deterministic_time: float = 0.0
 
 
 @dataclass(frozen=True)

@@ -101,7 +101,7 @@ GREEDY_SHARE = 0.15
 
 #: Share of the remaining budget the perfect-map search may use before CP-SAT starts (it usually needs
 #: milliseconds; when no perfect map exists it rarely finishes its tree, so the share is what it costs).
-PERFECT_SEARCH_SHARE = 0.15
+PERFECT_SEARCH_SHARE = 0.3
 #: Share of what is then left for CP-SAT's perfect-map feasibility model (when the search found nothing).
 PERFECT_MODEL_SHARE = 0.3
 #: Share of the remaining budget for completing the hint (pinned solve; it usually takes well under a second).
@@ -119,6 +119,7 @@ class _Tally:
     branches: int = 0
     conflicts: int = 0
     solves: int = 0
+    deterministic: float = 0.0
     results: list[CpSolveResult] = field(default_factory=list)
 
     def add(self, result: CpSolveResult) -> None:
@@ -126,9 +127,11 @@ class _Tally:
         self.branches += result.branches
         self.conflicts += result.conflicts
         self.solves += 1
+        if result.wall_time_s > 0:  # a search ran (a spent budget starts none)
+            self.deterministic += result.solver.response_proto.deterministic_time
 
     def stats(self) -> SolveStats:
-        return SolveStats(self.wall, self.branches, self.conflicts, self.solves)
+        return SolveStats(self.wall, self.branches, self.conflicts, self.solves, self.deterministic)
 
 
 def _read_grid(mv: cpsat_map.MapVars, result: CpSolveResult) -> Grid:
