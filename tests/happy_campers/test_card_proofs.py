@@ -230,3 +230,35 @@ def test_card_aware_greedy_plays_are_legal_forced_plays():
             assert not ended and play.option in rules.roll_options(roll)
             grid = rules.draw(grid, play)
         assert rules.score(grid, cards).total == total
+
+
+# ---------------------------------------------------------------------------------------------------------
+# The Great Divide: the perfect-map search aimed at two-sided perfect maps
+# ---------------------------------------------------------------------------------------------------------
+
+#: Five rows: a two-sided perfect map needs one square of each element in the middle column.
+TINY_5x3 = Components(rows=5, cols=3)
+
+
+def test_divide_aimed_search_agrees_with_the_oracle():
+    """The crossing-column prune must only cut maps that cannot end two-sided and perfect: the search finds a
+    map exactly when the oracle's maximum is the number of squares (planted two-sided perfect maps, every
+    other one with a roll replaced), exhausts its tree otherwise, and what it finds replays to that score."""
+    from tests.happy_campers.test_maximise import planted_perfect_case, replay_plays
+
+    divide = (Challenge.GREAT_DIVIDE,)
+    counts = {True: 0, False: 0}
+    for seed in range(12):
+        start, rolls = planted_perfect_case(seed, TINY_5x3, divide, tries=2000)
+        problem = maximise.MaxProblem("clairvoyant", TINY_5x3, divide, start, rolls=tuple(rolls))
+        oracle = exhaustive.clairvoyant_max(start, rolls, divide, TINY_5x3)
+        search = maximise._perfect_search(problem, Budget(SOLVE_S), seed, clairvoyant_card_caps(problem))
+        reachable = oracle.score == TINY_5x3.cell_count
+        counts[reachable] += 1
+        if reachable:
+            assert search.plays is not None, seed
+            final = replay_plays(start, rolls, search.plays, TINY_5x3)
+            assert rules.score(final, divide, TINY_5x3).total == TINY_5x3.cell_count
+        else:
+            assert search.plays is None and search.exhausted, (seed, oracle.score)
+    assert counts[True] >= 3 and counts[False] >= 1, counts
