@@ -170,16 +170,16 @@ def perfect_play(
     budget: Budget,
     *,
     accept: Callable[[Grid], bool] | None = None,
-    viable: Callable[[int, dict[Element, int]], bool] | None = None,
+    viable: Callable[[int, dict[Element, int], int], bool] | None = None,
     prefer: Callable[[int, Element, dict[Element, int]], float] | None = None,
 ) -> PerfectSearch:
     """A legal forced play ending in a *perfect* map (no empty square, each element one cluster), if found.
 
     `accept` (a test of the final map) and `viable` (a test of a partial map: drawn-squares bitmask, bitmask
-    per element) narrow the search to perfect maps that also meet a challenge card's target; `exhausted`
-    then says that no *such* perfect map exists. `viable` must only reject partial maps that no accepted
-    map can grow from. `prefer` (move bitmask, element, current bitmask per element) adds to a move's rank,
-    steering the search toward the target; it changes the order only, never what is found or pruned.
+    per element, index of the next roll) narrow the search to perfect maps that also meet a challenge card's
+    target; `exhausted` then says that no *such* perfect map exists. `viable` must only reject partial maps
+    that no accepted map can grow from. `prefer` (move bitmask, element, current bitmask per element) adds to
+    a move's rank, steering the search toward the target; it changes the order only, never what is found or pruned.
 
     A perfect map scores the number of squares, which is also an upper bound on every map's score without
     point-scoring cards, so such a play is optimal; CP-SAT then only has to certify it. The search is a
@@ -304,7 +304,7 @@ def perfect_play(
             new_masks = dict(masks)
             new_masks[element] |= mask
             new_drawn = drawn | mask
-            if viable is not None and not viable(new_drawn, new_masks):
+            if viable is not None and not viable(new_drawn, new_masks, t + 1):
                 continue
             if new_drawn != tables.full and dead(t + 1, new_drawn, new_masks):
                 continue

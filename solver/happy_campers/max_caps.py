@@ -129,12 +129,31 @@ def divide_crossing_columns(cols: int) -> tuple[int, ...]:
     return tuple(shared) if shared else (cols // 2 - 1, cols // 2)
 
 
-def _card_viability(problem: MaxProblem, caps: dict[Challenge, int]) -> Callable[[int, dict[Element, int]], bool]:
+def _toilet_line_supply(problem: MaxProblem) -> list[int]:
+    """supply[t]: the most rows plus columns the toilet drawings of rolls t, t+1, ... can reach together
+    (per roll, the largest height + width of a shape it offers with toilets)."""
+    comp = problem.components
+    supply = [0] * (len(problem.rolls) + 1)
+    for t in range(len(problem.rolls) - 1, -1, -1):
+        best = 0
+        for s, elements in _roll_pairs(problem.rolls[t], comp).items():
+            if int(Element.TOILETS) in elements:
+                cells = comp.shapes[s]
+                best = max(best, len({r for r, _ in cells}) + len({c for _, c in cells}))
+        supply[t] = supply[t + 1] + best
+    return supply
+
+
+def _card_viability(
+    problem: MaxProblem, caps: dict[Challenge, int]
+) -> Callable[[int, dict[Element, int], int], bool]:
     """A test of partial maps (drawn bitmask, bitmask per element) that every map meeting all caps passes.
 
     Cards' points never exceed their caps, so a map whose total meets the sum meets each cap: Dangerous
     Animals at its cap draws no new tent on the edge; Quick Pee at its cap (every row and column) leaves no
-    line both without a toilet and without an empty square. With The Great Divide, a perfect map's element
+    line both without a toilet and without an empty square, and the rows and columns still without a toilet
+    cannot outnumber what the remaining rolls' toilet drawings can reach (`_toilet_line_supply`). With The
+    Great Divide, a perfect map's element
     is one cluster with squares on both sides, so it has a square in every crossing column
     (`divide_crossing_columns`): the elements still missing from such a column cannot outnumber its empty
     squares (on the 5x9 map the middle column must end as one square of each element).
@@ -150,8 +169,9 @@ def _card_viability(problem: MaxProblem, caps: dict[Challenge, int]) -> Callable
     lines += [sum(1 << (r * cols + c) for r in range(rows)) for c in range(cols)]
     check_tents = Challenge.DANGEROUS_ANIMALS in caps
     check_toilets = Challenge.QUICK_PEE in caps
+    supply = _toilet_line_supply(problem) if check_toilets else []
 
-    def viable(drawn: int, masks: dict[Element, int]) -> bool:
+    def viable(drawn: int, masks: dict[Element, int], next_turn: int = 0) -> bool:
         if check_divide:
             for column in crossing:
                 missing = sum(1 for e in ELEMENTS if not masks[e] & column)
@@ -161,7 +181,10 @@ def _card_viability(problem: MaxProblem, caps: dict[Challenge, int]) -> Callable
             return False
         if check_toilets:
             toilets = masks[Element.TOILETS]
-            if any(not line & toilets and not line & ~drawn for line in lines):
+            missing = [line for line in lines if not line & toilets]
+            if any(not line & ~drawn for line in missing):
+                return False
+            if len(missing) > supply[min(next_turn, len(supply) - 1)]:
                 return False
         return True
 
