@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from campsolver.solver.core.geometry import Cell, border_cells
+from campsolver.solver.core.geometry import Cell, border_cells, neighbours
 from campsolver.solver.happy_campers import cpsat_map
 from campsolver.solver.happy_campers.rules import Challenge, Element
 from ortools.sat.python import cp_model
@@ -163,3 +163,14 @@ def add_isolated_empty_cut(
         + 2 * (pre_pairs + sum(shape_pairs) + sum(contacts))
         <= sum(degree[i] * mv.filled[i] for i in range(n))
     )
+    # Locally: a drawn square has a drawn neighbour (its shape's other squares; every shape has two or more,
+    # and a pre-drawn square counts if its neighbour is pre-drawn too), so at most deg - 1 of its neighbours
+    # are isolated; an empty square has none (isolated squares need every neighbour drawn).
+    if any(len(cells) < 2 for turn in turns for cells in turn.candidates):
+        return  # a one-square shape (custom components) may stand alone
+    lone_pre = {cell for cell in pre if not any(nb in pre for nb in neighbours(cell, mv.rows, mv.cols))}
+    for j in range(n):
+        if mv.cells[j] in lone_pre:
+            continue
+        around = mv.neighbour_indices(j)
+        model.add(sum(isolated[i] for i in around) <= (len(around) - 1) * mv.filled[j])
