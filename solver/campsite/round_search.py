@@ -32,6 +32,7 @@ to come, capped at 6. The round bound is the sum of each token's best value over
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -46,6 +47,7 @@ from campsolver.solver.campsite.rules import (
     Token,
     outline_offsets,
 )
+from campsolver.solver.campsite.tent_bound import FULL_WINDOW, best_cover
 from campsolver.solver.core.budget import Budget
 
 #: Base points a terrain tent can reach (its 8 surrounding squares) and a Wilderness tent (six terrains).
@@ -59,10 +61,13 @@ INFEASIBLE = -1
 #: Check the budget every this many nodes, and every this many children bounded (about 1 ms each).
 NODE_STRIDE = 8
 CHILD_STRIDE = 4
+#: Up to this many turns to go, a node's bound is the best over which of the cards to come are laid (one set for
+#: every tent); beyond it each tent may use any of them (cheaper, looser).
+COUPLED_MAX_LEFT = 3
 
 _ORTHOGONAL = ((-1, 0), (1, 0), (0, -1), (0, 1))
 _BITS = tuple(tuple(bit for bit in range(TERRAIN_COUNT) if mask >> bit & 1) for mask in range(64))
-_POPCOUNT = tuple(bin(mask).count("1") for mask in range(1 << 7))
+_POPCOUNT = tuple(bin(mask).count("1") for mask in range(1 << 8))  # token subsets and 8-square masks
 
 
 @dataclass(frozen=True)
@@ -242,6 +247,8 @@ class _Search:
         self.budget = budget
         # Only the cards that can reach the hand this round are ever laid.
         self.pictures = [pictures(card) for card in self.order[: 2 + hand_size + turns]]
+        #: (pattern as sorted cells, Fair Weather?, terrain bits) of each card, for `tent_bound`.
+        self.info = [(tuple(sorted(card.pattern)), card.fair_weather, card.mask) for card in self.order]
         self.best = -1
         self.best_plays: list[Placement] = []
         self.best_top: dict[Cell, Sq] | None = None
@@ -253,78 +260,103 @@ class _Search:
     def future_cards(self, hand: tuple[int, ...], drawn: int, left: int) -> list[int]:
         return list(hand) + list(range(drawn, min(len(self.order), drawn + left - 1)))
 
-    def cell_potentials(
-        self, top: dict[Cell, Sq], hand: tuple[int, ...], left: int
-    ) -> tuple[dict[Cell, list[int]], list[int]]:
-        """Per visible empty or bare square next to the table: each token's most points with `left` of the hand's
-        cards still to come (the same reasoning as `node_bound`); and the most for a square no card is around yet
-        (a new card's empty square two squares out from the table)."""
-        cards = [self.order[i] for i in hand]
-        sizes = {t: sorted((len(c.pattern) for c in cards if c.mask >> t & 1), reverse=True) for t in range(6)}
-        future = [sum(sizes[t][:left]) for t in range(TERRAIN_COUNT)]
-        future_terrains = 0
-        for card in cards:
-            future_terrains |= card.mask
-        fair_to_come = any(c.fair_weather for c in cards)
-        cells = {cell for cell, sq in top.items() if not sq.coloured}
-        cells |= {(r + dr, c + dc) for r, c in top for dr, dc in SURROUNDING if (r + dr, c + dc) not in top}
+    def configs(self, top: dict[Cell, Sq]) -> dict[tuple[int, bool, bool], tuple[list[int], set[int]]]:
+        """The squares a final tent can stand on, grouped by what the bound needs: (open squares around as a
+        mask, Fair Weather around now?, bare?) -> (most matches now per terrain, terrain sets seen around). A bare
+        square out of reach of every card is the all-open bare group."""
+        groups: dict[tuple[int, bool, bool], tuple[list[int], set[int]]] = {
+            (FULL_WINDOW, False, True): ([0] * TERRAIN_COUNT, {0})
+        }
+        cells = [cell for cell, sq in top.items() if not sq.coloured]
+        cells += list({(r + dr, c + dc) for r, c in top for dr, dc in SURROUNDING if (r + dr, c + dc) not in top})
+        for cell in cells:
+            counts, seen, fair, open_mask = around_mask(top, cell)
+            key = (open_mask, fair, cell not in top)
+            group = groups.get(key)
+            if group is None:
+                groups[key] = (counts, {seen})
+            else:
+                best, seens = group
+                for t in range(TERRAIN_COUNT):
+                    if counts[t] > best[t]:
+                        best[t] = counts[t]
+                seens.add(seen)
+        return groups
+
+    def token_values(
+        self, groups: dict[tuple[int, bool, bool], tuple[list[int], set[int]]], cards: Sequence[int], limit: int
+    ) -> list[int]:
+        """Each token's most points on any square when at most `limit` of `cards` are still laid (`tent_bound`)."""
+        infos = [self.info[i] for i in cards]
+        terrains = 0
+        for _, _, mask in infos:
+            terrains |= mask
+        fair_to_come = any(fair for _, fair, _ in infos)
+        values = []
+        for token in self.tokens:
+            best = 0
+            if token is Token.WILDERNESS:
+                new_cap = min(TERRAINS_PER_SQUARE * limit, _POPCOUNT[terrains])
+                for (open_mask, fair, _bare), (_, seens) in groups.items():
+                    open_squares = _POPCOUNT[open_mask]
+                    factor = FAIR_WEATHER_FACTOR if fair or (fair_to_come and open_squares) else 1
+                    for seen in seens:
+                        new = min(TERRAINS_PER_SQUARE * open_squares, new_cap, _POPCOUNT[terrains & ~seen])
+                        best = max(best, factor * min(WILDERNESS_CAP, _POPCOUNT[seen] + new))
+                values.append(best)
+                continue
+            bit = 1 << int(token)
+            matching = tuple(sorted((key, fair) for key, fair, mask in infos if mask & bit))
+            other_any = any(not mask & bit for _, _, mask in infos)
+            other_fair = any(fair and not mask & bit for _, fair, mask in infos)
+            for (open_mask, fair, bare), (counts, _) in groups.items():
+                current = counts[int(token)]
+                plain = best_cover(open_mask, matching, other_any, other_fair, limit, bare, False)
+                if plain < 0:
+                    continue
+                if fair:
+                    value = FAIR_WEATHER_FACTOR * (current + plain)
+                else:
+                    value = current + plain
+                    if fair_to_come:
+                        doubled = best_cover(open_mask, matching, other_any, other_fair, limit, bare, True)
+                        if doubled >= 0:
+                            value = max(value, FAIR_WEATHER_FACTOR * (current + doubled))
+                best = max(best, value)
+            values.append(best)
+        return values
+
+    def cell_potentials(self, top: dict[Cell, Sq], cards: Sequence[int]) -> tuple[dict[Cell, list[int]], list[int]]:
+        """Per visible empty or bare square next to the table: each token's most points when one of `cards` is
+        still laid (`token_values` of that square alone); and the same for a square no card is around yet."""
+        cells = [cell for cell, sq in top.items() if not sq.coloured]
+        cells += list({(r + dr, c + dc) for r, c in top for dr, dc in SURROUNDING if (r + dr, c + dc) not in top})
+        by_key: dict[tuple[int, bool, bool, tuple[int, ...], int], list[int]] = {}
         potentials = {}
         for cell in cells:
-            counts, seen, fair, open_squares = around(top, cell)
-            factor = FAIR_WEATHER_FACTOR if fair or (fair_to_come and open_squares) else 1
-            values = []
-            for token in self.tokens:
-                if token is Token.WILDERNESS:
-                    new = min(TERRAINS_PER_SQUARE * open_squares, _POPCOUNT[future_terrains & ~seen])
-                    values.append(factor * min(WILDERNESS_CAP, _POPCOUNT[seen] + new))
-                else:
-                    t = int(token)
-                    values.append(factor * min(TERRAIN_CAP, counts[t] + min(open_squares, future[t])))
-            potentials[cell] = values
-        bare_factor = FAIR_WEATHER_FACTOR if fair_to_come else 1
-        bare = [
-            bare_factor
-            * (
-                min(WILDERNESS_CAP, _POPCOUNT[future_terrains])
-                if token is Token.WILDERNESS
-                else min(TERRAIN_CAP, future[int(token)])
-            )
-            for token in self.tokens
-        ]
+            counts, seen, fair, open_mask = around_mask(top, cell)
+            key = (open_mask, fair, cell not in top, tuple(counts), seen)
+            if key not in by_key:
+                by_key[key] = self.token_values({key[:3]: (counts, {seen})}, cards, 1)
+            potentials[cell] = by_key[key]
+        bare = self.token_values({(FULL_WINDOW, False, True): ([0] * TERRAIN_COUNT, {0})}, cards, 1)
         return potentials, bare
 
     def node_bound(self, top: dict[Cell, Sq], hand: tuple[int, ...], drawn: int, left: int) -> int:
-        cards = [self.order[i] for i in self.future_cards(hand, drawn, left)]
-        sizes = {t: sorted((len(c.pattern) for c in cards if c.mask >> int(t) & 1), reverse=True) for t in range(6)}
-        future = [sum(sizes[t][:left]) for t in range(TERRAIN_COUNT)]
-        future_terrains = 0
-        for card in cards:
-            future_terrains |= card.mask
-        fair_to_come = any(c.fair_weather for c in cards)
-        best = {token: 0 for token in self.tokens}
-        # Bare cells: around no card yet (only future cards around them).
-        bare_factor = FAIR_WEATHER_FACTOR if fair_to_come else 1
-        for token in self.tokens:
-            if token is Token.WILDERNESS:
-                base = min(WILDERNESS_CAP, _POPCOUNT[future_terrains], TERRAINS_PER_SQUARE * 8)
-            else:
-                base = min(TERRAIN_CAP, future[int(token)])
-            best[token] = bare_factor * base
-        cells = {cell for cell, sq in top.items() if not sq.coloured}
-        cells |= {(r + dr, c + dc) for r, c in top for dr, dc in SURROUNDING if (r + dr, c + dc) not in top}
-        for cell in cells:
-            counts, seen, fair, open_squares = around(top, cell)
-            factor = FAIR_WEATHER_FACTOR if fair or (fair_to_come and open_squares) else 1
-            for token in self.tokens:
-                if token is Token.WILDERNESS:
-                    new = min(TERRAINS_PER_SQUARE * open_squares, _POPCOUNT[future_terrains & ~seen])
-                    value = factor * min(WILDERNESS_CAP, _POPCOUNT[seen] + new)
-                else:
-                    t = int(token)
-                    value = factor * min(TERRAIN_CAP, counts[t] + min(open_squares, future[t]))
-                if value > best[token]:
-                    best[token] = value
-        return sum(sorted(best.values(), reverse=True)[: self.turns])
+        """The round bound of a node: the best `turns` tokens, each on its best square (module docstring), and,
+        for a few cards to go, the best over which `left` of the cards to come are laid (one set for all tents)."""
+        pool = self.future_cards(hand, drawn, left)
+        groups = self.configs(top)
+        bound = sum(sorted(self.token_values(groups, pool, left), reverse=True)[: self.turns])
+        if bound <= self.best or left > COUPLED_MAX_LEFT or len(pool) <= left:
+            return bound
+        coupled = 0
+        for chosen in itertools.combinations(pool, left):
+            value = sum(sorted(self.token_values(groups, chosen, left), reverse=True)[: self.turns])
+            coupled = max(coupled, value)
+            if coupled >= bound:
+                break
+        return min(bound, coupled)
 
     def children(self, top: dict[Cell, Sq], hand: tuple[int, ...]) -> list[tuple[int, Picture, Cell]]:
         anchors = {shape: sorted(legal_anchors(top, shape)) for shape in (0, 1)}
@@ -383,48 +415,51 @@ class _Search:
         base = final_values(top, self.tokens)
         # Per token, the squares best first (to find the best one a placement leaves untouched).
         ranked = [sorted(range(len(base)), key=lambda i, t=t: -base[i][2][t]) for t in range(count)]
-        potential, bare = self.cell_potentials(top, hand, 1)
-        by_shape: dict[int, list[Picture]] = {0: [], 1: []}
-        seen_cards = set()
+        by_card: dict[Card, tuple[int, list[Picture]]] = {}
         for index in hand:
-            if self.order[index] not in seen_cards:
-                seen_cards.add(self.order[index])
-                for picture in self.pictures[index]:
-                    by_shape[picture.rotation % 2].append(picture)
-        for shape, shape_pictures in by_shape.items():
-            if not shape_pictures:
-                continue
-            height, width = (3, 2) if shape else (2, 3)
-            for row, col in sorted(legal_anchors(top, shape)):
-                if self.budget.expired():  # one corner scores up to six pictures: check at each
-                    self.stopped = True
-                    return
-                self.leaves += len(shape_pictures)
-                reach = {(r, c) for r in range(row - 1, row + height + 1) for c in range(col - 1, col + width + 1)}
-                # Each token's best square the card leaves alone, then a bound without scoring: squares in reach
-                # at most their potential with one card to come (shared by every card of this outline here).
-                outside = []
-                for t in range(count):
-                    best_out = 0
-                    for i in ranked[t]:
-                        if base[i][0] not in reach:
-                            best_out = base[i][2][t]
-                            break
-                    outside.append(best_out)
-                rough = sorted(
-                    (
-                        max(outside[t], max(potential.get(cell, bare)[t] for cell in reach))
-                        for t in range(count)
-                    ),
-                    reverse=True,
-                )
-                if sum(rough[: self.turns]) <= self.best:
+            if self.order[index] not in by_card:
+                by_card[self.order[index]] = (index, self.pictures[index])
+        anchors = {shape: sorted(legal_anchors(top, shape)) for shape in (0, 1)}
+        for index, card_pictures in by_card.values():
+            # The last card is this one: every square's potential with it alone (one card for every tent).
+            potential, bare = self.cell_potentials(top, [index])
+            for shape in (0, 1):
+                shape_pictures = [p for p in card_pictures if p.rotation % 2 == shape]
+                if not shape_pictures:
                     continue
-                kept = None
-                for picture in shape_pictures:
-                    self.score_last(top, picture, row, col, reach, outside, depth, plays, base, count, kept)
-                    if kept is None:
-                        kept = [v for v in base if v[0] not in reach]
+                height, width = (3, 2) if shape else (2, 3)
+                for row, col in anchors[shape]:
+                    if self.budget.expired():  # one corner scores up to four pictures: check at each
+                        self.stopped = True
+                        return
+                    self.leaves += len(shape_pictures)
+                    reach = {
+                        (r, c) for r in range(row - 1, row + height + 1) for c in range(col - 1, col + width + 1)
+                    }
+                    # Each token's best square the card leaves alone, then a bound without scoring: squares in
+                    # reach at most their potential with this card to come.
+                    outside = []
+                    for t in range(count):
+                        best_out = 0
+                        for i in ranked[t]:
+                            if base[i][0] not in reach:
+                                best_out = base[i][2][t]
+                                break
+                        outside.append(best_out)
+                    rough = sorted(
+                        (
+                            max(outside[t], max(potential.get(cell, bare)[t] for cell in reach))
+                            for t in range(count)
+                        ),
+                        reverse=True,
+                    )
+                    if sum(rough[: self.turns]) <= self.best:
+                        continue
+                    kept = None
+                    for picture in shape_pictures:
+                        self.score_last(top, picture, row, col, reach, outside, depth, plays, base, count, kept)
+                        if kept is None:
+                            kept = [v for v in base if v[0] not in reach]
 
     def score_last(
         self,
@@ -496,6 +531,30 @@ def around_over(top: dict[Cell, Sq], overlay: dict[Cell, Sq], cell: Cell) -> tup
         else:
             open_squares += 1
     return counts, seen, fair, open_squares
+
+
+def around_mask(top: dict[Cell, Sq], cell: Cell) -> tuple[list[int], int, bool, int]:
+    """Matching counts per terrain, terrain bits seen, Fair Weather around?, open squares (bare or empty) as a mask
+    (bit i for `SURROUNDING[i]`)."""
+    counts = [0] * TERRAIN_COUNT
+    seen = 0
+    fair = False
+    open_mask = 0
+    row, col = cell
+    for index, (dr, dc) in enumerate(SURROUNDING):
+        sq = top.get((row + dr, col + dc))
+        if sq is None:
+            open_mask |= 1 << index
+            continue
+        if sq.fair:
+            fair = True
+        if sq.coloured:
+            seen |= sq.mask
+            for bit in _BITS[sq.mask]:
+                counts[bit] += 1
+        else:
+            open_mask |= 1 << index
+    return counts, seen, fair, open_mask
 
 
 def start_top(order: Sequence[Card]) -> dict[Cell, Sq]:
