@@ -47,7 +47,7 @@ from campsolver.solver.campsite.rules import (
     Token,
     outline_offsets,
 )
-from campsolver.solver.campsite.tent_bound import FULL_WINDOW, best_cover
+from campsolver.solver.campsite.tent_bound import FULL_WINDOW, NO_COVER, best_cover
 from campsolver.solver.core.budget import Budget
 
 #: Base points a terrain tent can reach (its 8 surrounding squares) and a Wilderness tent (six terrains).
@@ -225,6 +225,42 @@ def _decode(cells: list[tuple[Cell, int, list[int]]], count: int, turns: int) ->
 # --- The search ----------------------------------------------------------------------------------------------------
 
 
+class _CoverContext:
+    """`best_cover` answers for one set of cards to come and a card limit, per token, memoised by square kind."""
+
+    def __init__(self, infos: list[tuple[tuple[Cell, ...], bool, int]], limit: int, tokens: Sequence[Token]) -> None:
+        self.terrains = 0
+        for _, _, mask in infos:
+            self.terrains |= mask
+        self.fair_to_come = any(fair for _, fair, _ in infos)
+        self.covers = []
+        for token in tokens:
+            bit = 1 << int(token) if token is not Token.WILDERNESS else 0
+            matching = tuple(sorted((key, fair) for key, fair, mask in infos if mask & bit))
+            other_any = any(not mask & bit for _, _, mask in infos)
+            other_fair = any(fair and not mask & bit for _, fair, mask in infos)
+            self.covers.append(self._memo(matching, other_any, other_fair, limit, self.fair_to_come))
+
+    @staticmethod
+    def _memo(matching: tuple, other_any: bool, other_fair: bool, limit: int, fair_to_come: bool):
+        table: dict[tuple[int, bool], tuple[int, int]] = {}
+
+        def cover(open_mask: int, bare: bool) -> tuple[int, int]:
+            """(most squares coloured, the same with a Fair Weather card among the cards; NO_COVER: impossible)."""
+            found = table.get((open_mask, bare))
+            if found is None:
+                plain = best_cover(open_mask, matching, other_any, other_fair, limit, bare, False)
+                doubled = (
+                    best_cover(open_mask, matching, other_any, other_fair, limit, bare, True)
+                    if fair_to_come and plain >= 0
+                    else NO_COVER
+                )
+                found = table[(open_mask, bare)] = (plain, doubled)
+            return found
+
+        return cover
+
+
 @dataclass
 class RoundSearch:
     best: int  # best round score found (-1: none)
@@ -249,6 +285,7 @@ class _Search:
         self.pictures = [pictures(card) for card in self.order[: 2 + hand_size + turns]]
         #: (pattern as sorted cells, Fair Weather?, terrain bits) of each card, for `tent_bound`.
         self.info = [(tuple(sorted(card.pattern)), card.fair_weather, card.mask) for card in self.order]
+        self.contexts: dict[tuple[tuple[int, ...], int], _CoverContext] = {}
         self.best = -1
         self.best_plays: list[Placement] = []
         self.best_top: dict[Cell, Sq] | None = None
@@ -287,42 +324,38 @@ class _Search:
         self, groups: dict[tuple[int, bool, bool], tuple[list[int], set[int]]], cards: Sequence[int], limit: int
     ) -> list[int]:
         """Each token's most points on any square when at most `limit` of `cards` are still laid (`tent_bound`)."""
-        infos = [self.info[i] for i in cards]
-        terrains = 0
-        for _, _, mask in infos:
-            terrains |= mask
-        fair_to_come = any(fair for _, fair, _ in infos)
+        key = (tuple(sorted(cards)), limit)
+        context = self.contexts.get(key)
+        if context is None:
+            context = self.contexts[key] = _CoverContext([self.info[i] for i in cards], limit, self.tokens)
         values = []
-        for token in self.tokens:
+        for token, cover in zip(self.tokens, context.covers, strict=True):
             best = 0
             if token is Token.WILDERNESS:
+                terrains = context.terrains
                 new_cap = min(TERRAINS_PER_SQUARE * limit, _POPCOUNT[terrains])
                 for (open_mask, fair, _bare), (_, seens) in groups.items():
                     open_squares = _POPCOUNT[open_mask]
-                    factor = FAIR_WEATHER_FACTOR if fair or (fair_to_come and open_squares) else 1
+                    factor = FAIR_WEATHER_FACTOR if fair or (context.fair_to_come and open_squares) else 1
                     for seen in seens:
                         new = min(TERRAINS_PER_SQUARE * open_squares, new_cap, _POPCOUNT[terrains & ~seen])
                         best = max(best, factor * min(WILDERNESS_CAP, _POPCOUNT[seen] + new))
                 values.append(best)
                 continue
-            bit = 1 << int(token)
-            matching = tuple(sorted((key, fair) for key, fair, mask in infos if mask & bit))
-            other_any = any(not mask & bit for _, _, mask in infos)
-            other_fair = any(fair and not mask & bit for _, fair, mask in infos)
+            t = int(token)
             for (open_mask, fair, bare), (counts, _) in groups.items():
-                current = counts[int(token)]
-                plain = best_cover(open_mask, matching, other_any, other_fair, limit, bare, False)
+                plain, doubled = cover(open_mask, bare)
                 if plain < 0:
                     continue
+                current = counts[t]
                 if fair:
                     value = FAIR_WEATHER_FACTOR * (current + plain)
+                elif doubled >= 0:
+                    value = max(current + plain, FAIR_WEATHER_FACTOR * (current + doubled))
                 else:
                     value = current + plain
-                    if fair_to_come:
-                        doubled = best_cover(open_mask, matching, other_any, other_fair, limit, bare, True)
-                        if doubled >= 0:
-                            value = max(value, FAIR_WEATHER_FACTOR * (current + doubled))
-                best = max(best, value)
+                if value > best:
+                    best = value
             values.append(best)
         return values
 
@@ -423,11 +456,14 @@ class _Search:
         for index, card_pictures in by_card.values():
             # The last card is this one: every square's potential with it alone (one card for every tent).
             potential, bare = self.cell_potentials(top, [index])
+            grid, origin = _potential_grid(potential, bare)
             for shape in (0, 1):
                 shape_pictures = [p for p in card_pictures if p.rotation % 2 == shape]
                 if not shape_pictures:
                     continue
                 height, width = (3, 2) if shape else (2, 3)
+                # Each token's most potential over the squares a card of this outline reaches, per corner.
+                reach_max = _window_max(grid, height + 2, width + 2)
                 for row, col in anchors[shape]:
                     if self.budget.expired():  # one corner scores up to four pictures: check at each
                         self.stopped = True
@@ -446,13 +482,11 @@ class _Search:
                                 best_out = base[i][2][t]
                                 break
                         outside.append(best_out)
-                    rough = sorted(
-                        (
-                            max(outside[t], max(potential.get(cell, bare)[t] for cell in reach))
-                            for t in range(count)
-                        ),
-                        reverse=True,
-                    )
+                    i, j = row - 1 - origin[0], col - 1 - origin[1]
+                    if i < 0 or j < 0:
+                        raise RuntimeError("a card's reach left the potential grid")  # GRID_MARGIN too small
+                    inside = reach_max[:, i, j].tolist()
+                    rough = sorted((max(outside[t], inside[t]) for t in range(count)), reverse=True)
                     if sum(rough[: self.turns]) <= self.best:
                         continue
                     kept = None
@@ -531,6 +565,37 @@ def around_over(top: dict[Cell, Sq], overlay: dict[Cell, Sq], cell: Cell) -> tup
         else:
             open_squares += 1
     return counts, seen, fair, open_squares
+
+
+#: Rows and columns kept around the table in a potential grid: a card's reach (its footprint and one square
+#: around) from any legal corner stays within this margin.
+GRID_MARGIN = 5
+
+
+def _potential_grid(potential: dict[Cell, list[int]], bare: list[int]) -> tuple[np.ndarray, Cell]:
+    """The potentials as an array (token, row, column) over the table grown by GRID_MARGIN; other squares bare."""
+    rows = [r for r, _ in potential]
+    cols = [c for _, c in potential]
+    origin = (min(rows) - GRID_MARGIN, min(cols) - GRID_MARGIN)
+    shape = (len(bare), max(rows) + GRID_MARGIN + 1 - origin[0], max(cols) + GRID_MARGIN + 1 - origin[1])
+    grid = np.empty(shape, dtype=np.int64)
+    grid[:] = np.array(bare, dtype=np.int64)[:, None, None]
+    for (r, c), values in potential.items():
+        grid[:, r - origin[0], c - origin[1]] = values
+    return grid, origin
+
+
+def _window_max(grid: np.ndarray, height: int, width: int) -> np.ndarray:
+    """out[:, i, j] = the maximum of grid[:, i:i + height, j:j + width]."""
+    rows = grid.shape[1] - height + 1
+    out = grid[:, :rows, :]
+    for k in range(1, height):
+        out = np.maximum(out, grid[:, k : k + rows, :])
+    cols = grid.shape[2] - width + 1
+    result = out[:, :, :cols]
+    for k in range(1, width):
+        result = np.maximum(result, out[:, :, k : k + cols])
+    return result
 
 
 def around_mask(top: dict[Cell, Sq], cell: Cell) -> tuple[list[int], int, bool, int]:
