@@ -15,7 +15,9 @@ Two roles tighten it, both necessary for the tent:
   laid must be a Fair Weather card reaching the window.
 
 `best_cover` is an exact maximum of that relaxed problem (a small dynamic programme over 8-bit masks), cached on
-its inputs; `pattern_masks` lists each pattern's maximal coloured masks once.
+its inputs; `pattern_placements` lists each pattern's placements around a square once. A placement that would cover
+a square coloured now is left out (coloured squares are never covered); squares beyond the 3 x 3 window are not
+looked at (a relaxation).
 """
 
 from __future__ import annotations
@@ -32,18 +34,12 @@ _POPCOUNT = tuple(bin(mask).count("1") for mask in range(FULL_WINDOW + 1))
 NO_COVER = -1
 
 
-def _maximal(masks: set[int]) -> tuple[int, ...]:
-    """The masks not contained in another one (a subset never covers more)."""
-    return tuple(sorted(m for m in masks if not any(m != o and m & o == m for o in masks)))
-
-
 @cache
-def pattern_masks(pattern: tuple[Cell, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """(maximal coloured masks of the placements that reach the window, those that also cover the centre with an
-    empty square). A placement putting a coloured square on the centre is left out (the tent's square stays
-    empty). Masks use bit i for `SURROUNDING[i]`."""
-    reach: set[int] = set()
-    centre: set[int] = set()
+def pattern_placements(pattern: tuple[Cell, ...]) -> tuple[tuple[int, int, bool], ...]:
+    """Every placement of a card with this pattern that reaches the 3 x 3 window around a tent and puts no coloured
+    square on the tent's square: (coloured squares among the 8, squares of the card among the 8, covers the tent's
+    square?). Bit i is `SURROUNDING[i]`. Placements with the same three values are listed once."""
+    found: set[tuple[int, int, bool]] = set()
     card = Card((Terrain.DESERT, Terrain.FOREST), frozenset(pattern))  # the terrains play no part here
     for rotation in range(4):
         squares = tuple(card.squares(rotation).items())
@@ -56,14 +52,14 @@ def pattern_masks(pattern: tuple[Cell, ...]) -> tuple[tuple[int, ...], tuple[int
                     continue
                 if not any(abs(r) <= 1 and abs(c) <= 1 for r, c in cells):
                     continue
-                mask = 0
+                coloured_mask = footprint = 0
                 for cell, coloured in cells.items():
-                    if coloured and cell in _BIT:
-                        mask |= _BIT[cell]
-                reach.add(mask)
-                if (0, 0) in cells:
-                    centre.add(mask)
-    return _maximal(reach), _maximal(centre)
+                    if cell in _BIT:
+                        footprint |= _BIT[cell]
+                        if coloured:
+                            coloured_mask |= _BIT[cell]
+                found.add((coloured_mask, footprint, (0, 0) in cells))
+    return tuple(sorted(found))
 
 
 @cache
@@ -86,17 +82,19 @@ def best_cover(
     states: dict[tuple[bool, bool, int], set[int]] = {(not need_centre, not need_fair, 0): {0}}
 
     def add(options: list[tuple[int, bool]], fair: bool) -> None:
+        """One more card, in any of its placements (`options`: coloured mask, covers the centre?), or not."""
         for (centre_done, fair_done, count), masks in list(states.items()):
             if count >= limit:
                 continue
             for mask, covers_centre in options:
                 key = (centre_done or covers_centre, fair_done or fair, count + 1)
                 target = states.setdefault(key, set())
-                target.update(m | (mask & open_mask) for m in masks)
+                target.update(m | mask for m in masks)
 
+    blocked = FULL_WINDOW & ~open_mask  # coloured now: a card can never cover them
     for pattern, fair in matching:
-        reach, centre = pattern_masks(pattern)
-        add([(m, False) for m in reach] + [(m, True) for m in centre], fair)
+        options = {(mask, centre) for mask, footprint, centre in pattern_placements(pattern) if not footprint & blocked}
+        add(sorted(options), fair)
     if other_any or other_fair:
         add([(0, True)], other_fair)  # one card without the terrain: it can only fill roles
     best = NO_COVER
