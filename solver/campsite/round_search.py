@@ -359,21 +359,28 @@ class _Search:
             values.append(best)
         return values
 
-    def cell_potentials(self, top: dict[Cell, Sq], cards: Sequence[int]) -> tuple[dict[Cell, list[int]], list[int]]:
-        """Per visible empty or bare square next to the table: each token's most points when one of `cards` is
-        still laid (`token_values` of that square alone); and the same for a square no card is around yet."""
+    def cell_potentials(
+        self, top: dict[Cell, Sq], cards: Sequence[int]
+    ) -> list[tuple[dict[Cell, list[int]], list[int]]]:
+        """For each of `cards` as the one card still to come: per visible empty or bare square next to the table,
+        each token's most points (`token_values` of that square alone); and the same for a square no card is
+        around yet."""
         cells = [cell for cell, sq in top.items() if not sq.coloured]
         cells += list({(r + dr, c + dc) for r, c in top for dr, dc in SURROUNDING if (r + dr, c + dc) not in top})
-        by_key: dict[tuple[int, bool, bool, tuple[int, ...], int], list[int]] = {}
-        potentials = {}
+        kinds: dict[tuple[int, bool, bool, tuple[int, ...], int], list[Cell]] = {}
         for cell in cells:
             counts, seen, fair, open_mask = around_mask(top, cell)
-            key = (open_mask, fair, cell not in top, tuple(counts), seen)
-            if key not in by_key:
-                by_key[key] = self.token_values({key[:3]: (counts, {seen})}, cards, 1)
-            potentials[cell] = by_key[key]
-        bare = self.token_values({(FULL_WINDOW, False, True): ([0] * TERRAIN_COUNT, {0})}, cards, 1)
-        return potentials, bare
+            kinds.setdefault((open_mask, fair, cell not in top, tuple(counts), seen), []).append(cell)
+        answers = []
+        for index in cards:
+            potentials = {}
+            for key, where in kinds.items():
+                values = self.token_values({key[:3]: (key[3], (key[4],))}, (index,), 1)
+                for cell in where:
+                    potentials[cell] = values
+            bare = self.token_values({(FULL_WINDOW, False, True): ([0] * TERRAIN_COUNT, (0,))}, (index,), 1)
+            answers.append((potentials, bare))
+        return answers
 
     def node_bound(self, top: dict[Cell, Sq], hand: tuple[int, ...], drawn: int, left: int) -> int:
         """The round bound of a node: the best `turns` tokens, each on its best square (module docstring), and,
@@ -448,14 +455,15 @@ class _Search:
         base = final_values(top, self.tokens)
         # Per token, the squares best first (to find the best one a placement leaves untouched).
         ranked = [sorted(range(len(base)), key=lambda i, t=t: -base[i][2][t]) for t in range(count)]
+        best_now = [base[ranked[t][0]][2][t] if base else 0 for t in range(count)]
         by_card: dict[Card, tuple[int, list[Picture]]] = {}
         for index in hand:
             if self.order[index] not in by_card:
                 by_card[self.order[index]] = (index, self.pictures[index])
         anchors = {shape: sorted(legal_anchors(top, shape)) for shape in (0, 1)}
-        for index, card_pictures in by_card.values():
-            # The last card is this one: every square's potential with it alone (one card for every tent).
-            potential, bare = self.cell_potentials(top, [index])
+        # The last card is one of these: every square's potential with it alone (one card for every tent).
+        potentials = self.cell_potentials(top, [index for index, _ in by_card.values()])
+        for (_index, card_pictures), (potential, bare) in zip(by_card.values(), potentials, strict=True):
             grid, origin = _potential_grid(potential, bare)
             for shape in (0, 1):
                 shape_pictures = [p for p in card_pictures if p.rotation % 2 == shape]
@@ -469,6 +477,14 @@ class _Search:
                         self.stopped = True
                         return
                     self.leaves += len(shape_pictures)
+                    i, j = row - 1 - origin[0], col - 1 - origin[1]
+                    if i < 0 or j < 0:
+                        raise RuntimeError("a card's reach left the potential grid")  # GRID_MARGIN too small
+                    inside = reach_max[:, i, j].tolist()
+                    # First without looking at the squares the card leaves alone (each token's best anywhere now).
+                    rough = sorted((max(best_now[t], inside[t]) for t in range(count)), reverse=True)
+                    if sum(rough[: self.turns]) <= self.best:
+                        continue
                     reach = {
                         (r, c) for r in range(row - 1, row + height + 1) for c in range(col - 1, col + width + 1)
                     }
@@ -477,15 +493,11 @@ class _Search:
                     outside = []
                     for t in range(count):
                         best_out = 0
-                        for i in ranked[t]:
-                            if base[i][0] not in reach:
-                                best_out = base[i][2][t]
+                        for k in ranked[t]:
+                            if base[k][0] not in reach:
+                                best_out = base[k][2][t]
                                 break
                         outside.append(best_out)
-                    i, j = row - 1 - origin[0], col - 1 - origin[1]
-                    if i < 0 or j < 0:
-                        raise RuntimeError("a card's reach left the potential grid")  # GRID_MARGIN too small
-                    inside = reach_max[:, i, j].tolist()
                     rough = sorted((max(outside[t], inside[t]) for t in range(count)), reverse=True)
                     if sum(rough[: self.turns]) <= self.best:
                         continue

@@ -11,10 +11,10 @@ import itertools
 import random
 
 import pytest
+from campsolver.solver.campsite import round_search as RS
 from campsolver.solver.campsite import rules as R
 from campsolver.solver.campsite.best_round import best_round
 from campsolver.solver.campsite.evaluate import best_turn_search
-from campsolver.solver.campsite import round_search as RS
 from campsolver.solver.campsite.round_search import INFEASIBLE, best_tents, search_round
 from campsolver.solver.core.budget import Budget
 from campsolver.solver.core.proof import Proof
@@ -168,7 +168,8 @@ def test_node_bound_holds_along_legal_rounds(seed: int) -> None:
         plays = random_round(order, turns, rng)
     final = R.table_from_placements([*R.starting_table(order[0], order[1]).placements, *plays])
     search = RS._Search(order, turns, 3, list(R.Token), Budget(60))
-    best_final = [max(final_points(final.grid, token, cell) for cell in final.free_squares()) for token in search.tokens]
+    free = final.free_squares()
+    best_final = [max(final_points(final.grid, token, cell) for cell in free) for token in search.tokens]
     # Which index of the order each play lays (the hand as the rules deal it).
     hand, drawn, indices = [2, 3, 4], 5, []
     for placement in plays:
