@@ -63,7 +63,7 @@ NODE_STRIDE = 8
 CHILD_STRIDE = 4
 #: Up to this many turns to go, a node's bound is the best over which of the cards to come are laid (one set for
 #: every tent); beyond it each tent may use any of them (cheaper, looser).
-COUPLED_MAX_LEFT = 3
+COUPLED_MAX_LEFT = 7
 
 _ORTHOGONAL = ((-1, 0), (1, 0), (0, -1), (0, 1))
 _BITS = tuple(tuple(bit for bit in range(TERRAIN_COUNT) if mask >> bit & 1) for mask in range(64))
