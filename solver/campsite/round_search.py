@@ -16,18 +16,23 @@ tents are the best assignment of the round's T tokens to distinct final squares 
 dynamic programme over token subsets). A card is legal exactly as in the rules model (touch or overlap, cover
 empty squares only); a tent square is never covered, which the final assignment guarantees.
 
-The window: every legal placement is enumerated (the anchors that touch the table and cover no coloured square),
-so the search covers the whole table. They all lie within the starting cards' box grown by 3 squares per turn
-(a card must touch what is down and reaches at most 3 squares past it), which bounds the search without cutting
-any play.
+The window (why it holds every optimal play): the search enumerates every legal placement of every hand card at
+every node (the corners that touch the table and cover no coloured square, the rules model's test), so it cuts no
+play at all. All of them lie within the starting cards' box grown by 3 squares per turn (a card must touch what
+is down and reaches at most 3 squares past it), the bounded window of a T-turn round. Only the bound below prunes,
+and it is an upper bound of every completion of the node.
 
-The bound at a node with r placements to go (proven, `node_bound`): a final tent stands on a square that is now
-visible and empty or now bare table (a later card brings it). Its matching squares are those already around it
-plus at most min(open squares around it, F_j), where F_j is the most coloured squares featuring terrain j that
-r of the cards still to come can show (coloured squares are never covered, so today's matches stay); it is
-doubled only when a Fair Weather square is around it now or a Fair Weather card is still to come and a square
-around it is open. Wilderness: the terrains around it plus at most 2 per open square, at most the terrains still
-to come, capped at 6. The round bound is the sum of each token's best value over all squares (the best T tokens).
+The bound at a node with r placements to go (proven, `node_bound`), from `tent_bound`: a final tent stands on a
+square that is now visible and empty or now bare table (coloured squares are never covered). Its matches are the
+ones around it now plus at most the largest union of the coloured squares that r of the cards still to come can
+put on the squares around it that are open now: each card in one of its placements that reach the 3 x 3 window,
+cover no square coloured now and put no coloured square on the tent's own square; one of them must cover a bare
+tent square with an empty square, and when no Fair Weather square is around now, doubling needs one of them to
+be a Fair Weather card reaching the window. Wilderness: the terrains around it plus at most 2 per open square and
+per card, at most the terrains still to come, capped at 6. Every laid card comes from the pool (the hand and the
+next r - 1 draws) and exactly r are laid, so the bound is the best over which r of the pool are laid (one set for
+every tent; `COUPLED_MAX_LEFT`), each token taking its best square, the best `turns` tokens summed. On the last
+turn each corner is bounded the same way with that one card before its pictures are scored exactly.
 """
 
 from __future__ import annotations
