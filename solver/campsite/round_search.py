@@ -66,6 +66,8 @@ INFEASIBLE = -1
 #: Check the budget every this many nodes, and every this many children bounded (about 1 ms each).
 NODE_STRIDE = 8
 CHILD_STRIDE = 4
+#: Entries kept in the memo of last-card potentials before it is emptied (memory stays a few tens of MB).
+SQUARE_MEMO_SIZE = 200_000
 #: Up to this many turns to go, a node's bound is the best over which of the cards to come are laid (one set for
 #: every tent); beyond it each tent may use any of them (cheaper, looser).
 COUPLED_MAX_LEFT = 7
@@ -267,6 +269,18 @@ class _CoverContext:
 
 
 @dataclass
+class _LastTurn:
+    """A node one turn before the end, ready for `last_turn`: its bound, the squares' values as they stand (and
+    per token their order), the legal corners per outline, and per hand card and outline the per-corner bounds."""
+
+    bound: int
+    base: list[tuple[Cell, int, list[int]]]
+    ranked: list[list[int]]
+    anchors: dict[int, list[Cell]]
+    corners: list[tuple[int, list[Picture], np.ndarray, np.ndarray]]
+
+
+@dataclass
 class RoundSearch:
     best: int  # best round score found (-1: none)
     placements: list[Placement]
@@ -291,6 +305,8 @@ class _Search:
         #: (pattern as sorted cells, Fair Weather?, terrain bits) of each card, for `tent_bound`.
         self.info = [(tuple(sorted(card.pattern)), card.fair_weather, card.mask) for card in self.order]
         self.contexts: dict[tuple[tuple[int, ...], int], _CoverContext] = {}
+        #: Each card's potentials of a kind of square (siblings share most squares): (card, kind) -> values.
+        self.square_memo: dict[tuple, list[int]] = {}
         self.best = -1
         self.best_plays: list[Placement] = []
         self.best_top: dict[Cell, Sq] | None = None
@@ -329,10 +345,7 @@ class _Search:
         self, groups: dict[tuple[int, bool, bool], tuple[list[int], set[int]]], cards: Sequence[int], limit: int
     ) -> list[int]:
         """Each token's most points on any square when at most `limit` of `cards` are still laid (`tent_bound`)."""
-        key = (tuple(sorted(cards)), limit)
-        context = self.contexts.get(key)
-        if context is None:
-            context = self.contexts[key] = _CoverContext([self.info[i] for i in cards], limit, self.tokens)
+        context = self._context(cards, limit)
         values = []
         for token, cover in zip(self.tokens, context.covers, strict=True):
             best = 0
@@ -378,14 +391,63 @@ class _Search:
             kinds.setdefault((open_mask, fair, cell not in top, tuple(counts), seen), []).append(cell)
         answers = []
         for index in cards:
+            context = self._context((index,), 1)
             potentials = {}
-            for key, where in kinds.items():
-                values = self.token_values({key[:3]: (key[3], (key[4],))}, (index,), 1)
+            for kind, where in kinds.items():
+                memo_key = (index, kind)
+                values = self.square_memo.get(memo_key)
+                if values is None:
+                    if len(self.square_memo) > SQUARE_MEMO_SIZE:
+                        self.square_memo.clear()
+                    values = self.square_memo[memo_key] = self._square_values(context, *kind, 1)
                 for cell in where:
                     potentials[cell] = values
-            bare = self.token_values({(FULL_WINDOW, False, True): ([0] * TERRAIN_COUNT, (0,))}, (index,), 1)
-            answers.append((potentials, bare))
+            empty = (0,) * TERRAIN_COUNT
+            answers.append((potentials, self._square_values(context, FULL_WINDOW, False, True, empty, 0, 1)))
         return answers
+
+    def _context(self, cards: Sequence[int], limit: int) -> _CoverContext:
+        key = (tuple(sorted(cards)), limit)
+        context = self.contexts.get(key)
+        if context is None:
+            context = self.contexts[key] = _CoverContext([self.info[i] for i in cards], limit, self.tokens)
+        return context
+
+    def _square_values(
+        self,
+        context: _CoverContext,
+        open_mask: int,
+        fair: bool,
+        bare: bool,
+        counts: Sequence[int],
+        seen: int,
+        limit: int,
+    ) -> list[int]:
+        """Each token's most points on one square (the same as `token_values` for a single square)."""
+        values = []
+        for token, cover in zip(self.tokens, context.covers, strict=True):
+            if token is Token.WILDERNESS:
+                open_squares = _POPCOUNT[open_mask]
+                factor = FAIR_WEATHER_FACTOR if fair or (context.fair_to_come and open_squares) else 1
+                new = min(
+                    TERRAINS_PER_SQUARE * open_squares,
+                    TERRAINS_PER_SQUARE * limit,
+                    _POPCOUNT[context.terrains & ~seen],
+                )
+                values.append(factor * min(WILDERNESS_CAP, _POPCOUNT[seen] + new))
+                continue
+            plain, doubled = cover(open_mask, bare)
+            if plain < 0:
+                values.append(0)
+                continue
+            current = counts[int(token)]
+            if fair:
+                values.append(FAIR_WEATHER_FACTOR * (current + plain))
+            elif doubled >= 0:
+                values.append(max(current + plain, FAIR_WEATHER_FACTOR * (current + doubled)))
+            else:
+                values.append(current + plain)
+        return values
 
     def node_bound(self, top: dict[Cell, Sq], hand: tuple[int, ...], drawn: int, left: int) -> int:
         """The round bound of a node: the best `turns` tokens, each on its best square (module docstring), and,
@@ -417,17 +479,28 @@ class _Search:
                     found.append((index, picture, anchor))
         return found
 
-    def search(self, top: dict[Cell, Sq], hand: tuple[int, ...], drawn: int, plays: list[Placement]) -> None:
+    def search(
+        self,
+        top: dict[Cell, Sq],
+        hand: tuple[int, ...],
+        drawn: int,
+        plays: list[Placement],
+        bound: int | None = None,
+        prepared: _LastTurn | None = None,
+    ) -> None:
+        """Search the node (its bound and, one turn before the end, its last-turn data when the parent has them)."""
         depth = len(plays)
         self.nodes += 1
         if self.nodes % NODE_STRIDE == 0 and self.budget.expired():
             self.stopped = True
             return
         left = self.turns - depth
-        if self.node_bound(top, hand, drawn, left) <= self.best:
+        if bound is None:
+            bound = self.node_bound(top, hand, drawn, left)
+        if bound <= self.best:
             return
         if left == 1:
-            self.last_turn(top, hand, plays)
+            self.last_turn(top, hand, plays, prepared)
             return
         scored = []
         for number, (index, picture, (row, col)) in enumerate(self.children(top, hand)):
@@ -443,19 +516,27 @@ class _Search:
             if drawn < len(self.order):
                 rest = (*rest, drawn)
                 next_drawn = drawn + 1
-            bound = self.node_bound(child, rest, next_drawn, left - 1)
-            if bound > self.best:
-                scored.append((bound, number, child, rest, next_drawn, Placement(card, row, col, picture.rotation)))
+            child_prepared = None
+            if left - 1 == 1:
+                # One card to go: it lies in one place for every tent (the per-corner bound of the last turn).
+                child_prepared = self.prepare_last_turn(child, rest)
+                child_bound = child_prepared.bound
+            else:
+                child_bound = self.node_bound(child, rest, next_drawn, left - 1)
+            if child_bound > self.best:
+                placement = Placement(card, row, col, picture.rotation)
+                scored.append((child_bound, number, child, rest, next_drawn, placement, child_prepared))
         scored.sort(key=lambda item: (-item[0], item[1]))
-        for bound, _, child, rest, next_drawn, placement in scored:
+        for child_bound, _, child, rest, next_drawn, placement, child_prepared in scored:
             if self.stopped:
                 return
-            if bound > self.best:
-                self.search(child, rest, next_drawn, [*plays, placement])
+            if child_bound > self.best:
+                self.search(child, rest, next_drawn, [*plays, placement], child_bound, child_prepared)
 
-    def last_turn(self, top: dict[Cell, Sq], hand: tuple[int, ...], plays: list[Placement]) -> None:
-        """Every last placement, scored incrementally: a card changes the squares within one of its footprint only."""
-        depth = len(plays)
+    def prepare_last_turn(self, top: dict[Cell, Sq], hand: tuple[int, ...]) -> _LastTurn:
+        """Everything the last turn needs before scoring pictures, and its bound: per hand card, outline and legal
+        corner, the best `turns` tokens each at the larger of its best square now and its most potential over the
+        squares the card reaches there (a card changes only the squares within one of its footprint)."""
         count = len(self.tokens)
         base = final_values(top, self.tokens)
         # Per token, the squares best first (to find the best one a placement leaves untouched).
@@ -466,51 +547,69 @@ class _Search:
             if self.order[index] not in by_card:
                 by_card[self.order[index]] = (index, self.pictures[index])
         anchors = {shape: sorted(legal_anchors(top, shape)) for shape in (0, 1)}
-        # The last card is one of these: every square's potential with it alone (one card for every tent).
         potentials = self.cell_potentials(top, [index for index, _ in by_card.values()])
+        floor = np.array(best_now, dtype=np.int64)[:, None]
+        corners = []
+        bound = 0
         for (_index, card_pictures), (potential, bare) in zip(by_card.values(), potentials, strict=True):
             grid, origin = _potential_grid(potential, bare)
             for shape in (0, 1):
                 shape_pictures = [p for p in card_pictures if p.rotation % 2 == shape]
-                if not shape_pictures:
+                if not shape_pictures or not anchors[shape]:
                     continue
                 height, width = (3, 2) if shape else (2, 3)
-                # Each token's most potential over the squares a card of this outline reaches, per corner.
                 reach_max = _window_max(grid, height + 2, width + 2)
-                for row, col in anchors[shape]:
-                    if self.budget.expired():  # one corner scores up to four pictures: check at each
-                        self.stopped = True
-                        return
-                    self.leaves += len(shape_pictures)
-                    i, j = row - 1 - origin[0], col - 1 - origin[1]
-                    if i < 0 or j < 0:
-                        raise RuntimeError("a card's reach left the potential grid")  # GRID_MARGIN too small
-                    inside = reach_max[:, i, j].tolist()
-                    # First without looking at the squares the card leaves alone (each token's best anywhere now).
-                    rough = sorted((max(best_now[t], inside[t]) for t in range(count)), reverse=True)
-                    if sum(rough[: self.turns]) <= self.best:
-                        continue
-                    reach = {
-                        (r, c) for r in range(row - 1, row + height + 1) for c in range(col - 1, col + width + 1)
-                    }
-                    # Each token's best square the card leaves alone, then a bound without scoring: squares in
-                    # reach at most their potential with this card to come.
-                    outside = []
-                    for t in range(count):
-                        best_out = 0
-                        for k in ranked[t]:
-                            if base[k][0] not in reach:
-                                best_out = base[k][2][t]
-                                break
-                        outside.append(best_out)
-                    rough = sorted((max(outside[t], inside[t]) for t in range(count)), reverse=True)
-                    if sum(rough[: self.turns]) <= self.best:
-                        continue
-                    kept = None
-                    for picture in shape_pictures:
-                        self.score_last(top, picture, row, col, reach, outside, depth, plays, base, count, kept)
-                        if kept is None:
-                            kept = [v for v in base if v[0] not in reach]
+                rows = np.array([row - 1 - origin[0] for row, _ in anchors[shape]])
+                cols = np.array([col - 1 - origin[1] for _, col in anchors[shape]])
+                if rows.min() < 0 or cols.min() < 0:
+                    raise RuntimeError("a card's reach left the potential grid")  # GRID_MARGIN too small
+                inside = reach_max[:, rows, cols]
+                rough = np.sort(np.maximum(inside, floor), axis=0)[count - self.turns :].sum(axis=0)
+                bound = max(bound, int(rough.max()))
+                corners.append((shape, shape_pictures, inside, rough))
+        return _LastTurn(bound, base, ranked, anchors, corners)
+
+    def last_turn(
+        self, top: dict[Cell, Sq], hand: tuple[int, ...], plays: list[Placement], prepared: _LastTurn | None = None
+    ) -> None:
+        """Every last placement whose corner's bound beats the best, scored incrementally."""
+        if prepared is None:
+            prepared = self.prepare_last_turn(top, hand)
+        if prepared.bound <= self.best:
+            return
+        depth = len(plays)
+        count = len(self.tokens)
+        base, ranked = prepared.base, prepared.ranked
+        for shape, shape_pictures, inside, rough in prepared.corners:
+            height, width = (3, 2) if shape else (2, 3)
+            corners = prepared.anchors[shape]
+            for k in np.nonzero(rough > self.best)[0].tolist():
+                if self.budget.expired():  # one corner scores up to four pictures: check at each
+                    self.stopped = True
+                    return
+                if rough[k] <= self.best:  # the best may have risen since
+                    continue
+                row, col = corners[k]
+                self.leaves += len(shape_pictures)
+                reach = {(r, c) for r in range(row - 1, row + height + 1) for c in range(col - 1, col + width + 1)}
+                # Each token's best square the card leaves alone: a tighter bound than its best square now.
+                outside = []
+                for t in range(count):
+                    best_out = 0
+                    for i in ranked[t]:
+                        if base[i][0] not in reach:
+                            best_out = base[i][2][t]
+                            break
+                    outside.append(best_out)
+                here = inside[:, k].tolist()
+                tight = sorted((max(outside[t], here[t]) for t in range(count)), reverse=True)
+                if sum(tight[: self.turns]) <= self.best:
+                    continue
+                kept = None
+                for picture in shape_pictures:
+                    self.score_last(top, picture, row, col, reach, outside, depth, plays, base, count, kept)
+                    if kept is None:
+                        kept = [v for v in base if v[0] not in reach]
 
     def score_last(
         self,
