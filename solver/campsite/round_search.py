@@ -38,7 +38,7 @@ turn each corner is bounded the same way with that one card before its pictures 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -68,6 +68,8 @@ NODE_STRIDE = 8
 CHILD_STRIDE = 4
 #: Entries kept in the memo of last-card potentials before it is emptied (memory stays a few tens of MB).
 SQUARE_MEMO_SIZE = 200_000
+#: The kind of a bare square no card is around yet (all 8 squares open, nothing matched, no Fair Weather).
+BARE_KIND = (FULL_WINDOW, False, True, (0,) * TERRAIN_COUNT, 0)
 #: Up to this many turns to go, a node's bound is the best over which of the cards to come are laid (one set for
 #: every tent); beyond it each tent may use any of them (cheaper, looser).
 COUPLED_MAX_LEFT = 7
@@ -378,33 +380,71 @@ class _Search:
         return values
 
     def cell_potentials(
-        self, top: dict[Cell, Sq], cards: Sequence[int]
+        self, top: dict[Cell, Sq], cards: Sequence[int], cells: dict[Cell, tuple] | None = None
     ) -> list[tuple[dict[Cell, list[int]], list[int]]]:
         """For each of `cards` as the one card still to come: per visible empty or bare square next to the table,
         each token's most points (`token_values` of that square alone); and the same for a square no card is
         around yet."""
-        cells = [cell for cell, sq in top.items() if not sq.coloured]
-        cells += list({(r + dr, c + dc) for r, c in top for dr, dc in SURROUNDING if (r + dr, c + dc) not in top})
-        kinds: dict[tuple[int, bool, bool, tuple[int, ...], int], list[Cell]] = {}
-        for cell in cells:
-            counts, seen, fair, open_mask = around_mask(top, cell)
-            kinds.setdefault((open_mask, fair, cell not in top, tuple(counts), seen), []).append(cell)
+        kinds: dict[tuple, list[Cell]] = {}
+        for cell, kind in (cells if cells is not None else self.cell_kinds(top)).items():
+            kinds.setdefault(kind, []).append(cell)
         answers = []
         for index in cards:
             context = self._context((index,), 1)
             potentials = {}
             for kind, where in kinds.items():
-                memo_key = (index, kind)
-                values = self.square_memo.get(memo_key)
-                if values is None:
-                    if len(self.square_memo) > SQUARE_MEMO_SIZE:
-                        self.square_memo.clear()
-                    values = self.square_memo[memo_key] = self._square_values(context, *kind, 1)
+                values = self.last_card_values(index, context, kind)
                 for cell in where:
                     potentials[cell] = values
-            empty = (0,) * TERRAIN_COUNT
-            answers.append((potentials, self._square_values(context, FULL_WINDOW, False, True, empty, 0, 1)))
+            answers.append((potentials, self.last_card_values(index, context, BARE_KIND)))
         return answers
+
+    def cell_kinds(self, top: dict[Cell, Sq]) -> dict[Cell, tuple[int, bool, bool, tuple[int, ...], int]]:
+        """The squares a final tent can stand on (visible empty, or bare next to a card) and their kinds: (open
+        squares around as a mask, Fair Weather around?, bare?, matches per terrain, terrains seen)."""
+        cells = [cell for cell, sq in top.items() if not sq.coloured]
+        cells += list({(r + dr, c + dc) for r, c in top for dr, dc in SURROUNDING if (r + dr, c + dc) not in top})
+        return {cell: _kind(top, cell) for cell in cells}
+
+    @staticmethod
+    def kinds_after(
+        cells: dict[Cell, tuple], child: dict[Cell, Sq], reach: Sequence[Cell]
+    ) -> dict[Cell, tuple[int, bool, bool, tuple[int, ...], int]]:
+        """`cell_kinds` of a child from its parent's: a card changes only the squares it reaches (its footprint
+        and the squares around it), and every square it reaches is a tent square unless coloured."""
+        after = dict(cells)
+        for cell in reach:
+            sq = child.get(cell)
+            if sq is not None and sq.coloured:
+                after.pop(cell, None)
+            else:
+                after[cell] = _kind(child, cell)
+        return after
+
+    def last_card_values(self, index: int, context: _CoverContext, kind: tuple) -> list[int]:
+        """Each token's most points on a square of this kind when card `index` is the one card still to come
+        (memoised: sibling nodes share most of their squares)."""
+        memo_key = (index, kind)
+        values = self.square_memo.get(memo_key)
+        if values is None:
+            if len(self.square_memo) > SQUARE_MEMO_SIZE:
+                self.square_memo.clear()
+            values = self.square_memo[memo_key] = self._square_values(context, *kind, 1)
+        return values
+
+    def last_card_bound(self, kinds: Iterable[tuple], hand: tuple[int, ...]) -> int:
+        """`node_bound` with one turn to go, the same value from the memoised squares of these kinds: the best
+        over the hand's cards of the best `turns` tokens, each on its best square with that card to come."""
+        bound = 0
+        for index in dict.fromkeys(hand):
+            context = self._context((index,), 1)
+            best = self.last_card_values(index, context, BARE_KIND)[:]
+            for kind in kinds:
+                for t, value in enumerate(self.last_card_values(index, context, kind)):
+                    if value > best[t]:
+                        best[t] = value
+            bound = max(bound, sum(sorted(best, reverse=True)[: self.turns]))
+        return bound
 
     def _context(self, cards: Sequence[int], limit: int) -> _CoverContext:
         key = (tuple(sorted(cards)), limit)
@@ -503,6 +543,7 @@ class _Search:
             self.last_turn(top, hand, plays, prepared)
             return
         scored = []
+        cells = self.cell_kinds(top) if left - 1 == 1 else {}
         for number, (index, picture, (row, col)) in enumerate(self.children(top, hand)):
             if number % CHILD_STRIDE == 0 and self.budget.expired():
                 self.stopped = True
@@ -518,11 +559,16 @@ class _Search:
                 next_drawn = drawn + 1
             child_prepared = None
             if left - 1 == 1:
-                # One card to go: it lies in one place for every tent (the per-corner bound of the last turn).
-                child_prepared = self.prepare_last_turn(child, rest)
-                child_bound = child_prepared.bound
+                height, width = (3, 2) if picture.rotation % 2 else (2, 3)
+                reach = [(r, c) for r in range(row - 1, row + height + 1) for c in range(col - 1, col + width + 1)]
+                child_cells = self.kinds_after(cells, child, reach)
+                child_bound = self.last_card_bound(set(child_cells.values()), rest)
             else:
                 child_bound = self.node_bound(child, rest, next_drawn, left - 1)
+            if left - 1 == 1 and child_bound > self.best:
+                # One card to go: it lies in one place for every tent (the per-corner bound of the last turn).
+                child_prepared = self.prepare_last_turn(child, rest, child_cells)
+                child_bound = min(child_bound, child_prepared.bound)
             if child_bound > self.best:
                 placement = Placement(card, row, col, picture.rotation)
                 scored.append((child_bound, number, child, rest, next_drawn, placement, child_prepared))
@@ -533,7 +579,9 @@ class _Search:
             if child_bound > self.best:
                 self.search(child, rest, next_drawn, [*plays, placement], child_bound, child_prepared)
 
-    def prepare_last_turn(self, top: dict[Cell, Sq], hand: tuple[int, ...]) -> _LastTurn:
+    def prepare_last_turn(
+        self, top: dict[Cell, Sq], hand: tuple[int, ...], cells: dict[Cell, tuple] | None = None
+    ) -> _LastTurn:
         """Everything the last turn needs before scoring pictures, and its bound: per hand card, outline and legal
         corner, the best `turns` tokens each at the larger of its best square now and its most potential over the
         squares the card reaches there (a card changes only the squares within one of its footprint)."""
@@ -547,7 +595,7 @@ class _Search:
             if self.order[index] not in by_card:
                 by_card[self.order[index]] = (index, self.pictures[index])
         anchors = {shape: sorted(legal_anchors(top, shape)) for shape in (0, 1)}
-        potentials = self.cell_potentials(top, [index for index, _ in by_card.values()])
+        potentials = self.cell_potentials(top, [index for index, _ in by_card.values()], cells)
         floor = np.array(best_now, dtype=np.int64)[:, None]
         corners = []
         bound = 0
@@ -712,6 +760,12 @@ def _window_max(grid: np.ndarray, height: int, width: int) -> np.ndarray:
     for k in range(1, width):
         result = np.maximum(result, out[:, :, k : k + cols])
     return result
+
+
+def _kind(top: dict[Cell, Sq], cell: Cell) -> tuple[int, bool, bool, tuple[int, ...], int]:
+    """A tent square's kind (see `_Search.cell_kinds`)."""
+    counts, seen, fair, open_mask = around_mask(top, cell)
+    return (open_mask, fair, cell not in top, tuple(counts), seen)
 
 
 def around_mask(top: dict[Cell, Sq], cell: Cell) -> tuple[list[int], int, bool, int]:

@@ -194,9 +194,15 @@ def test_node_bound_holds_along_legal_rounds(seed: int) -> None:
         )
         placement = plays[depth]
         card = placement.card
+        before = search.cell_kinds(top)
         for cell, coloured in placement.squares().items():
             top[cell] = RS.Sq(coloured, card.mask if coloured else 0, card.fair_weather, depth + 1)
         hand_now = (*(i for i in hand_now if i != indices[depth]), drawn_now)
+        # The incremental squares of a child (what the search uses one turn before the end) equal a full recount.
+        rows = [r for r, _ in placement.squares()]
+        cols = [c for _, c in placement.squares()]
+        reach = [(r, c) for r in range(min(rows) - 1, max(rows) + 2) for c in range(min(cols) - 1, max(cols) + 2)]
+        assert search.kinds_after(before, top, reach) == search.cell_kinds(top)
 
 
 def final_top(order: list[R.Card], plays: list[R.Placement]) -> dict:
