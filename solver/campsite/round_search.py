@@ -63,9 +63,9 @@ TERRAIN_COUNT = 6
 TERRAINS_PER_SQUARE = 2
 #: What `best_tents` answers when no set of squares can take one tent a turn.
 INFEASIBLE = -1
-#: Check the budget every this many nodes, and every this many children bounded (about 1 ms each).
+#: Check the budget every this many nodes, and every this many children bounded (a few ms each).
 NODE_STRIDE = 8
-CHILD_STRIDE = 4
+CHILD_STRIDE = 1
 #: Entries kept in the memo of last-card potentials before it is emptied (memory stays a few tens of MB).
 SQUARE_MEMO_SIZE = 200_000
 #: The kind of a bare square no card is around yet (all 8 squares open, nothing matched, no Fair Weather).
@@ -499,6 +499,8 @@ class _Search:
             return bound
         coupled = 0
         for chosen in itertools.combinations(pool, left):
+            if self.budget.expired():
+                return bound  # the bound with any cards for each tent still holds
             value = sum(sorted(self.token_values(groups, chosen, left), reverse=True)[: self.turns])
             coupled = max(coupled, value)
             if coupled >= bound:
