@@ -234,6 +234,10 @@ def _decode(cells: list[tuple[Cell, int, list[int]]], count: int, turns: int) ->
 # --- The search ----------------------------------------------------------------------------------------------------
 
 
+class _OutOfTime(Exception):
+    """The budget ran out inside a bound (caught by `node_bound`)."""
+
+
 class _CoverContext:
     """`best_cover` answers for one set of cards to come and a card limit, per token, memoised by square kind."""
 
@@ -350,6 +354,8 @@ class _Search:
         context = self._context(cards, limit)
         values = []
         for token, cover in zip(self.tokens, context.covers, strict=True):
+            if self.budget.expired():  # a cover not seen before costs up to ~10 ms
+                raise _OutOfTime
             best = 0
             if token is Token.WILDERNESS:
                 terrains = context.terrains
@@ -491,7 +497,15 @@ class _Search:
 
     def node_bound(self, top: dict[Cell, Sq], hand: tuple[int, ...], drawn: int, left: int) -> int:
         """The round bound of a node: the best `turns` tokens, each on its best square (module docstring), and,
-        for a few cards to go, the best over which `left` of the cards to come are laid (one set for all tents)."""
+        for a few cards to go, the best over which `left` of the cards to come are laid (one set for all tents).
+        When the budget runs out meanwhile: the trivial bound (every tent doubled at its cap)."""
+        try:
+            return self._node_bound(top, hand, drawn, left)
+        except _OutOfTime:
+            self.stopped = True
+            return FAIR_WEATHER_FACTOR * TERRAIN_CAP * self.turns
+
+    def _node_bound(self, top: dict[Cell, Sq], hand: tuple[int, ...], drawn: int, left: int) -> int:
         pool = self.future_cards(hand, drawn, left)
         groups = self.configs(top)
         bound = sum(sorted(self.token_values(groups, pool, left), reverse=True)[: self.turns])
@@ -533,7 +547,7 @@ class _Search:
         """Search the node (its bound and, one turn before the end, its last-turn data when the parent has them)."""
         depth = len(plays)
         self.nodes += 1
-        if self.nodes % NODE_STRIDE == 0 and self.budget.expired():
+        if self.stopped or (self.nodes % NODE_STRIDE == 0 and self.budget.expired()):
             self.stopped = True
             return
         left = self.turns - depth
