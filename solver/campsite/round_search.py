@@ -354,8 +354,6 @@ class _Search:
         context = self._context(cards, limit)
         values = []
         for token, cover in zip(self.tokens, context.covers, strict=True):
-            if self.budget.expired():  # a cover not seen before costs up to ~10 ms
-                raise _OutOfTime
             best = 0
             if token is Token.WILDERNESS:
                 terrains = context.terrains
@@ -370,6 +368,8 @@ class _Search:
                 continue
             t = int(token)
             for (open_mask, fair, bare), (counts, _) in groups.items():
+                if self.budget.expired():  # a cover not seen before costs up to ~10 ms
+                    raise _OutOfTime
                 plain, doubled = cover(open_mask, bare)
                 if plain < 0:
                     continue
