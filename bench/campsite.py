@@ -98,7 +98,8 @@ def bench_best_turn(n: int, cards: int) -> dict:
 def bench_best_round(n: int, turns: int, limit_s: float) -> dict:
     """Seeded deck orders (seeds 5000..): beam warm start + exact branch and bound; proven share within the limit.
     Each row is printed as soon as it is done (a long run shows progress)."""
-    times, cpu_times, gaps, proven_times = [], [], [], []
+    load_at_start = os.getloadavg()[0]
+    times, cpu_times, gaps, proven_times, proven_cpu = [], [], [], [], []
     exact = 0
     improved = 0
     for seed in range(n):
@@ -112,6 +113,7 @@ def bench_best_round(n: int, turns: int, limit_s: float) -> dict:
         if result.proof in (Proof.EXACT, Proof.OPTIMAL):
             exact += 1
             proven_times.append(times[-1])
+            proven_cpu.append(cpu_times[-1])
         improved += "improved" in result.note
         gaps.append(result.bound - result.score)
     row = {
@@ -122,8 +124,11 @@ def bench_best_round(n: int, turns: int, limit_s: float) -> dict:
         "cpu_p50_s": percentile(cpu_times, 50),
         "proven_share": exact / n,
         "proven_p50_s": percentile(proven_times, 50) if proven_times else float("nan"),
+        "proven_p90_s": percentile(proven_times, 90) if proven_times else float("nan"),
+        "proven_cpu_p50_s": percentile(proven_cpu, 50) if proven_cpu else float("nan"),
         "bb_improved_beam": improved,
         "median_gap_to_bound": percentile(gaps, 50),
+        "load_1min_start": load_at_start,
         "load_1min": os.getloadavg()[0],
     }
     print(row, flush=True)
@@ -317,7 +322,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.only == "round":
         lengths = [int(t) for t in args.turns.split(",")]
-        table = [bench_best_round(args.rounds if t != 3 else max(args.rounds // 2, 1), t, 30.0) for t in lengths]
+        table = [bench_best_round(args.rounds, t, 30.0) for t in lengths]
         print_table("best solo round (known order), 30 s limit", table)
         suffix = "" if lengths == [2, 3, 7] else "_" + "_".join(map(str, lengths))
         write_json("campsite_round" + suffix, {"best_round": table})

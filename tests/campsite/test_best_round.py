@@ -11,6 +11,7 @@ import itertools
 import random
 
 import pytest
+from campsolver.solver.campsite import round_search as RS
 from campsolver.solver.campsite import rules as R
 from campsolver.solver.campsite.best_round import best_round
 from campsolver.solver.campsite.evaluate import best_turn_search
@@ -125,3 +126,89 @@ def test_a_spent_budget_gives_no_proof_but_a_legal_round_within_its_bound() -> N
     if result.plays:
         assert replay_score(order, result.plays, 3, list(R.Token)) == result.score
         assert result.score <= result.bound
+
+
+# --- The geometric tent bound (tent_bound.py) and the node bound of round_search --------------------------------
+
+
+def random_round(order: list[R.Card], turns: int, rng: random.Random) -> list[R.Placement]:
+    """A legal placement sequence of a solo round (rules model), each card from the hand of the known order."""
+    table = R.starting_table(order[0], order[1])
+    hand = list(order[2:5])
+    drawn = 5
+    plays = []
+    for _ in range(turns):
+        placement = rng.choice(table.legal_placements(hand))
+        table = table.place(placement)
+        hand.remove(placement.card)
+        hand.append(order[drawn])
+        drawn += 1
+        plays.append(placement)
+    return plays
+
+
+def final_points(grid: dict, token: R.Token, cell: R.Cell) -> int:
+    base, doubled = R.tent_points(grid, token, cell)
+    return base * (R.FAIR_WEATHER_FACTOR if doubled else 1)
+
+
+@pytest.mark.parametrize("seed", range(16))
+def test_node_bound_holds_along_legal_rounds(seed: int) -> None:
+    """At every prefix of a legal round, each token's bound (with any `left` of the cards to come, and with the very
+    cards that were laid) is at least that token's rules-model points on every free square of the final table, and
+    the node bound is at least the best tents of the final table (`best_tents`, times as laid)."""
+    rng = random.Random(seed)
+    order = list(R.default_deck())
+    rng.shuffle(order)
+    turns = 3 + seed % 3
+    if seed % 2:  # a strong round (the beam search's), where the bound is nearly tight
+        beam = best_round(order, turns, Budget(60), exact=False)
+        plays = [placement for placement, _ in beam.plays]
+    else:
+        plays = random_round(order, turns, rng)
+    final = R.table_from_placements([*R.starting_table(order[0], order[1]).placements, *plays])
+    search = RS._Search(order, turns, 3, list(R.Token), Budget(60))
+    free = final.free_squares()
+    best_final = [max(final_points(final.grid, token, cell) for cell in free) for token in search.tokens]
+    # Which index of the order each play lays (the hand as the rules deal it).
+    hand, drawn, indices = [2, 3, 4], 5, []
+    for placement in plays:
+        index = next(i for i in hand if order[i] == placement.card)
+        indices.append(index)
+        hand.remove(index)
+        hand.append(drawn)
+        drawn += 1
+    top = RS.start_top(order)
+    hand_now = (2, 3, 4)
+    for depth in range(turns):
+        left = turns - depth
+        groups = search.configs(top)
+        drawn_now = 5 + depth
+        pool = search.future_cards(hand_now, drawn_now, left)
+        assert set(indices[depth:]) <= set(pool)
+        for cards in (pool, indices[depth:]):
+            values = search.token_values(groups, cards, left)
+            assert all(v >= a for v, a in zip(values, best_final, strict=True)), (depth, cards, values, best_final)
+        assert search.node_bound(top, hand_now, drawn_now, left) >= RS.best_tents(
+            RS.final_values(final_top(order, plays), search.tokens), len(search.tokens), turns
+        )
+        placement = plays[depth]
+        card = placement.card
+        before = search.cell_kinds(top)
+        for cell, coloured in placement.squares().items():
+            top[cell] = RS.Sq(coloured, card.mask if coloured else 0, card.fair_weather, depth + 1)
+        hand_now = (*(i for i in hand_now if i != indices[depth]), drawn_now)
+        # The incremental squares of a child (what the search uses one turn before the end) equal a full recount.
+        rows = [r for r, _ in placement.squares()]
+        cols = [c for _, c in placement.squares()]
+        reach = [(r, c) for r in range(min(rows) - 1, max(rows) + 2) for c in range(min(cols) - 1, max(cols) + 2)]
+        assert search.kinds_after(before, top, reach) == search.cell_kinds(top)
+
+
+def final_top(order: list[R.Card], plays: list[R.Placement]) -> dict:
+    top = RS.start_top(order)
+    for turn, placement in enumerate(plays, start=1):
+        card = placement.card
+        for cell, coloured in placement.squares().items():
+            top[cell] = RS.Sq(coloured, card.mask if coloured else 0, card.fair_weather, turn)
+    return top

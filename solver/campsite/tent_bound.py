@@ -1,0 +1,104 @@
+"""A proven upper bound on one tent's final points from the cards still to come, by the geometry of their patterns.
+
+Used by `round_search` to bound a node. A tent on cell c (visible empty or bare now) ends with
+matches = (its terrain's coloured squares around c now, never covered) + (coloured squares of that terrain the
+cards still to come put on the squares around c that are open now, bare or empty). The second part is at most the
+largest union, over the 8 squares, of the coloured squares of at most `limit` of those cards, each card in one of
+its placements that reach the 3 x 3 window and put no coloured square on c itself (c must end empty). Coloured
+squares are never covered, so the final coloured squares around c are a subset of that union: the bound is sound
+whatever the cards' order, legality or other tents.
+
+Two roles tighten it, both necessary for the tent:
+- a bare centre must end under a card's empty square: one of the cards laid covers c (a placement with c on an
+  empty square; any card can, as every card has an empty square), so it uses one of the `limit` cards;
+- doubling needs a visible Fair Weather square among the 8 at the end: if none is there now, one of the cards
+  laid must be a Fair Weather card reaching the window.
+
+`best_cover` is an exact maximum of that relaxed problem (a small dynamic programme over 8-bit masks), cached on
+its inputs; `pattern_placements` lists each pattern's placements around a square once. A placement that would cover
+a square coloured now is left out (coloured squares are never covered); squares beyond the 3 x 3 window are not
+looked at (a relaxation).
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from campsolver.solver.campsite.rules import SURROUNDING, Card, Cell, Terrain
+
+#: All 8 squares around a tent.
+FULL_WINDOW = (1 << len(SURROUNDING)) - 1
+_BIT = {offset: 1 << index for index, offset in enumerate(SURROUNDING)}
+_POPCOUNT = tuple(bin(mask).count("1") for mask in range(FULL_WINDOW + 1))
+#: `best_cover` answer when the roles cannot be filled within the card limit.
+NO_COVER = -1
+
+
+@cache
+def pattern_placements(pattern: tuple[Cell, ...]) -> tuple[tuple[int, int, bool], ...]:
+    """Every placement of a card with this pattern that reaches the 3 x 3 window around a tent and puts no coloured
+    square on the tent's square: (coloured squares among the 8, squares of the card among the 8, covers the tent's
+    square?). Bit i is `SURROUNDING[i]`. Placements with the same three values are listed once."""
+    found: set[tuple[int, int, bool]] = set()
+    card = Card((Terrain.DESERT, Terrain.FOREST), frozenset(pattern))  # the terrains play no part here
+    for rotation in range(4):
+        squares = tuple(card.squares(rotation).items())
+        height = 1 + max(dr for (dr, _), _ in squares)
+        width = 1 + max(dc for (_, dc), _ in squares)
+        for row in range(-height, 2):
+            for col in range(-width, 2):
+                cells = {(row + dr, col + dc): coloured for (dr, dc), coloured in squares}
+                if cells.get((0, 0)):
+                    continue
+                if not any(abs(r) <= 1 and abs(c) <= 1 for r, c in cells):
+                    continue
+                coloured_mask = footprint = 0
+                for cell, coloured in cells.items():
+                    if cell in _BIT:
+                        footprint |= _BIT[cell]
+                        if coloured:
+                            coloured_mask |= _BIT[cell]
+                found.add((coloured_mask, footprint, (0, 0) in cells))
+    return tuple(sorted(found))
+
+
+@cache
+def best_cover(
+    open_mask: int,
+    matching: tuple[tuple[tuple[Cell, ...], bool], ...],
+    other_any: bool,
+    other_fair: bool,
+    limit: int,
+    need_centre: bool,
+    need_fair: bool,
+) -> int:
+    """The most open squares around a tent that at most `limit` of the given cards can colour with its terrain.
+
+    `matching`: (pattern as sorted cells, Fair Weather?) of each card featuring the tent's terrain;
+    `other_any` / `other_fair`: a card without the terrain (any / a Fair Weather one) is available to fill a role.
+    `need_centre`: one card must cover the centre with an empty square; `need_fair`: one card must be a Fair
+    Weather card reaching the window.
+    NO_COVER when the roles cannot be filled."""
+    states: dict[tuple[bool, bool, int], set[int]] = {(not need_centre, not need_fair, 0): {0}}
+
+    def add(options: list[tuple[int, bool]], fair: bool) -> None:
+        """One more card, in any of its placements (`options`: coloured mask, covers the centre?), or not."""
+        for (centre_done, fair_done, count), masks in list(states.items()):
+            if count >= limit:
+                continue
+            for mask, covers_centre in options:
+                key = (centre_done or covers_centre, fair_done or fair, count + 1)
+                target = states.setdefault(key, set())
+                target.update(m | mask for m in masks)
+
+    blocked = FULL_WINDOW & ~open_mask  # coloured now: a card can never cover them
+    for pattern, fair in matching:
+        options = {(mask, centre) for mask, footprint, centre in pattern_placements(pattern) if not footprint & blocked}
+        add(sorted(options), fair)
+    if other_any or other_fair:
+        add([(0, True)], other_fair)  # one card without the terrain: it can only fill roles
+    best = NO_COVER
+    for (centre_done, fair_done, _), masks in states.items():
+        if centre_done and fair_done:
+            best = max(best, max(_POPCOUNT[m] for m in masks))
+    return best
