@@ -157,6 +157,10 @@ MIN_LAYERS_TO_RANK = 6
 ANSWER_RESERVE_SHARE = 0.05
 #: A rollout starts only if this many times the slowest rollout so far still fits before the reserve.
 ROLLOUT_SLACK = 2.0
+#: Order the finalists by their paired mean over every future they got (True), or by the final round's
+#: fresh futures alone (False). Either way the reported value is the fresh mean (unbiased); ranking by every
+#: future uses all the evidence the race collected.
+RANK_FINALISTS_BY_ALL_FUTURES = False
 #: Solo: candidates kept per map and option before forming pairs (pairs are a product).
 SOLO_PER_MAP_KEEP = 12
 
@@ -173,6 +177,13 @@ class HintMode(enum.Enum):
     NEIGHBOUR_MAP = "neighbour_map"
     SOLO = "solo"
     MULTIPLAYER = "multiplayer"  # your own map in the multi-player game (neighbours' doubles, bonus turn)
+
+
+class MultiplayerValue(enum.Enum):
+    """What a multi-player hint ranks by (the project rule: in a multi-player game rank by what wins)."""
+
+    MARGIN = "margin"  # your final score minus the best other player's (default: what wins the game)
+    SCORE = "score"  # your own final score alone
 
 
 class Objective(enum.Enum):
@@ -216,7 +227,8 @@ class HintAlternative:
     """A legal move with its estimated value.
 
     value: unbiased Monte-Carlo estimate of the expected final score (the map owner's in neighbour mode,
-      the lower map's in solo) after this move when every later drawing is made by the rollout policy
+      the lower map's in solo; multi-player: your final score minus the best other player's, unless
+      `multiplayer_value="score"`) after this move when every later drawing is made by the rollout policy
       (`rollout_policy()`; solo: greedy): the paired (common random numbers) estimate, i.e. the
       most-sampled best class's mean plus this move's mean difference to it on the futures they share.
       None only when the class got no rollout (screened out with 0 samples).
@@ -396,6 +408,7 @@ def hint(
     players: int | None = None,
     other_grids: Sequence[Grid] | None = None,
     bonus_turn: bool = False,
+    multiplayer_value: MultiplayerValue | str = MultiplayerValue.MARGIN,
 ) -> HintResult:
     """Rank every legal move of `roll` on `grid` (solo: on `grid` and `second_grid`), best first.
 
@@ -408,7 +421,9 @@ def hint(
     Multi-player only (`HintMode.MULTIPLAYER`, your own map on a plain roll): `other_grids` are the other
     players' maps in seat order (your left neighbour first, your right neighbour last; omitted: blank maps,
     then `players` says how many players there are); `bonus_turn` says this roll is the bonus turn (a
-    player could not draw last turn), so the game ends after it.
+    player could not draw last turn), so the game ends after it. `multiplayer_value`: the value ranked, by
+    default the expected margin of your final score over the best other player's (what wins), or your own
+    expected final score.
     """
     started = time.monotonic()
     budget = budget if budget is not None else Budget(DEFAULT_HINT_TIME_S)
@@ -445,6 +460,7 @@ def hint(
             setup.others = tuple(FastMap.from_grid(g, cards, components) for g in others)
             setup.pending_roll = roll
             setup.bonus_turn = bool(bonus_turn)
+            setup.margin = MultiplayerValue(multiplayer_value) is MultiplayerValue.MARGIN
             setup.game_ends_after = bool(bonus_turn)
             if bonus_turn:
                 setup.notes.append("the bonus turn: the game is over after this drawing")
@@ -474,6 +490,7 @@ class _Setup:
     others: tuple[FastMap, ...] | None = None  # multi-player: the other players' maps (seat order)
     pending_roll: Roll | None = None  # multi-player: this turn's roll, still to be drawn on the other maps
     bonus_turn: bool = False  # multi-player: this turn is the bonus turn
+    margin: bool = False  # multi-player: values are your margin over the best other player
 
 
 def _other_maps(players: int | None, other_grids: Sequence[Grid] | None, components: Components) -> list[Grid]:
@@ -703,7 +720,8 @@ def _rank(
             maps = [c.maps[0].copy(), *(m.copy() for m in setup.others)]
             return float(
                 multiplayer_rollout(
-                    maps, setup.pending_roll, setup.bonus_turn, dice, keys, policy, cards, components
+                    maps, setup.pending_roll, setup.bonus_turn, dice, keys, policy, cards, components,
+                    margin=setup.margin,
                 )
             )
         start = c.maps[0].copy()
@@ -814,7 +832,11 @@ def _rank(
         rounds=rounds,
         interrupted=interrupted,
         wall_time_s=time.monotonic() - started,
-        method=SOLO_METHOD if setup.solo else MULTIPLAYER_METHOD if setup.others is not None else HintResult.method,
+        method=(
+            SOLO_METHOD if setup.solo
+            else (MULTIPLAYER_MARGIN_METHOD if setup.margin else MULTIPLAYER_METHOD) if setup.others is not None
+            else HintResult.method
+        ),
         ranked_by_screen=by_screen,
         notes=tuple(setup.notes),
     )
@@ -824,6 +846,9 @@ SOLO_METHOD = "monte-carlo: greedy rollouts (solo), common random numbers, succe
 MULTIPLAYER_METHOD = (
     "monte-carlo: multi-player rollouts (every map played, hostile neighbours on doubles, bonus turn), "
     "common random numbers, successive halving"
+)
+MULTIPLAYER_MARGIN_METHOD = MULTIPLAYER_METHOD.replace(
+    "monte-carlo: multi-player rollouts", "monte-carlo: multi-player rollouts, value = margin over the best rival"
 )
 
 
@@ -970,6 +995,7 @@ def _alternatives(setup: _Setup, sign: float, by_screen: bool = False) -> list[H
             var_value = var_d / n + (2.0 * cov - vb) / len(xb)
             # A plug-in estimate can come out <= 0 on few samples: then fall back to the paired part alone.
             errors[i] = math.sqrt(var_value if var_value > 0 else var_d / n)
+        paired = dict(values)  # every future each class got, paired with the best class
         # Finalists: the mean of the final round alone (chosen before those futures were drawn).
         fresh = [
             i for i in sampled if classes[i].fresh_from is not None and len(data[i]) - classes[i].fresh_from >= 2
@@ -980,12 +1006,13 @@ def _alternatives(setup: _Setup, sign: float, by_screen: bool = False) -> list[H
             values[i] = float(x.mean())
             errors[i] = math.sqrt(_shrunk_variance(float(np.var(x, ddof=1)), len(x), pooled_fresh) / len(x))
         sample_values = dict(values)
+    rank_values = paired if sampled and RANK_FINALISTS_BY_ALL_FUTURES else values
     first_move: dict[int, int] = {}
     for move_index, class_index in enumerate(setup.move_class):
         first_move.setdefault(class_index, move_index)
     class_order = sorted(
         range(len(classes)),
-        key=lambda i: (0, -_survival(classes[i]), -(classes[i].screen if by_screen else sign * values[i]),
+        key=lambda i: (0, -_survival(classes[i]), -(classes[i].screen if by_screen else sign * rank_values[i]),
                        first_move.get(i, 0))
         if i in values
         else (1, 0, -classes[i].screen, i),
