@@ -354,6 +354,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     with context.Pool(max(1, args.processes)) as pool:
         for row in pool.imap(play_one, jobs):
             rows.append(row)
+            if variants:  # one line a game, so a long comparison can be read before it ends
+                print(f"  game {row['game']}: hint {row['hint']} "
+                      + " ".join(f"{k} {v['score']}" for k, v in row["variants"].items()), flush=True)
             if len(rows) % 10 == 0:
                 print(f"  {len(rows)} games, {time.perf_counter() - started:.0f} s, load {os.getloadavg()}", flush=True)
     load_after = os.getloadavg()

@@ -506,3 +506,22 @@ def test_a_race_cut_late_still_ranks_by_the_sampled_values():
     assert not result.ranked_by_screen
     assert not any("ordered by the rollout policy's evaluation" in note for note in result.notes)
     assert result.best is not None and result.best.value is not None
+
+
+def test_hint_bench_variants_set_hint_constants_for_their_calls_only() -> None:
+    """`bench.happy_campers_hint --variant NAME:CONSTANT=VALUE`: the value takes the constant's type, an
+    unknown constant is refused, and the constant is restored after the variant's calls."""
+    import campsolver.solver.happy_campers.hint as hint_module
+
+    from bench.happy_campers_hint import _Variant, parse_variant
+
+    name, settings = parse_variant("wide:ROLLOUTS_PER_RACED=12,RANK_FINALISTS_BY_ALL_FUTURES=1")
+    assert name == "wide"
+    assert settings == {"ROLLOUTS_PER_RACED": 12, "RANK_FINALISTS_BY_ALL_FUTURES": True}
+    assert type(settings["ROLLOUTS_PER_RACED"]) is int
+    before = hint_module.ROLLOUTS_PER_RACED
+    with _Variant(settings):
+        assert hint_module.ROLLOUTS_PER_RACED == 12
+    assert hint_module.ROLLOUTS_PER_RACED == before
+    with pytest.raises(SystemExit):
+        parse_variant("bad:NO_SUCH_CONSTANT=1")
