@@ -519,9 +519,10 @@ def test_hint_bench_variants_set_hint_constants_for_their_calls_only() -> None:
     assert name == "wide"
     assert settings == {"ROLLOUTS_PER_RACED": 12, "RANK_FINALISTS_BY_ALL_FUTURES": True}
     assert type(settings["ROLLOUTS_PER_RACED"]) is int
-    before = hint_module.ROLLOUTS_PER_RACED
+    saved = hint_module.ROLLOUTS_PER_RACED
     with _Variant(settings):
         assert hint_module.ROLLOUTS_PER_RACED == 12
-    assert hint_module.ROLLOUTS_PER_RACED == before
+    restored = hint_module.ROLLOUTS_PER_RACED
+    assert restored == saved
     with pytest.raises(SystemExit):
         parse_variant("bad:NO_SUCH_CONSTANT=1")
