@@ -70,6 +70,7 @@ from campsolver.solver.happy_campers.modes import SOLO_DOUBLE_GAP, SoloState, So
 from campsolver.solver.happy_campers.multiplayer_rollout import multiplayer_rollout
 from campsolver.solver.happy_campers.policies import (
     DEFAULT_MISSING_PENALTY,
+    SHAPED_CROWD_WEIGHT,
     SOLO_NORMAL,
     SOLO_OVER,
     Candidate,
@@ -165,11 +166,16 @@ RANK_FINALISTS_BY_ALL_FUTURES = False
 SOLO_PER_MAP_KEEP = 12
 
 
+#: The rollout policy's crowd weight (`ShapedGreedyPolicy.crowd_weight`; a module constant so the bench's
+#: `--variant` can compare settings).
+ROLLOUT_CROWD_WEIGHT = SHAPED_CROWD_WEIGHT
+
+
 def rollout_policy(missing_penalty: float = DEFAULT_MISSING_PENALTY) -> ShapedGreedyPolicy:
     """The policy one-map rollouts play the future with (and the pre-screen ranks moves by): shaped greedy
     (`policies.ShapedGreedyPolicy`, 37.9 a game against plain greedy's 27.6 on the default map), so the
     values estimate the final score of a player who keeps the empty region fillable."""
-    return ShapedGreedyPolicy(missing_penalty=missing_penalty)
+    return ShapedGreedyPolicy(missing_penalty=missing_penalty, crowd_weight=ROLLOUT_CROWD_WEIGHT)
 
 
 class HintMode(enum.Enum):
