@@ -205,6 +205,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     payload: dict[str, Any] = {"args": vars(args), "load_average_before": list(os.getloadavg())}
     table = []
     games: list[dict[str, Any]] = []
+    name = "happy_campers_multiplayer" + (f"_{args.label}" if args.label else "")
     context = multiprocessing.get_context("fork")
     for players in (int(p) for p in args.players.split(",")):
         for opponent in args.opponents.split(","):
@@ -231,6 +232,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 f"  {players} players vs {opponent}: {len(rows)} games, win rate {summary['win_rate']:.3f}, "
                 f"margin {summary['mean_margin']:+.2f}, load {os.getloadavg()[0]:.1f}", flush=True,
             )
+            # Written after every pairing, so a run stopped later keeps the pairings it finished.
+            write_json(name, {**payload, "table": table, "games": games})
     print_table(
         f"Happy Campers multi-player head to head ({args.seat} in one seat, seats rotated, "
         + (f"{args.rollouts} rollouts a hint call)" if args.rollouts else f"{args.hint_budget} s a hint call)"),
@@ -240,7 +243,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     payload["table"] = table
     payload["games"] = games
     payload["load_average_after"] = list(os.getloadavg())
-    write_json("happy_campers_multiplayer" + (f"_{args.label}" if args.label else ""), payload)
+    write_json(name, payload)
     return payload
 
 
