@@ -71,6 +71,7 @@ from campsolver.solver.happy_campers.multiplayer_rollout import multiplayer_roll
 from campsolver.solver.happy_campers.policies import (
     DEFAULT_MISSING_PENALTY,
     SHAPED_CROWD_WEIGHT,
+    SHAPED_EXPOSURE_WEIGHT,
     SOLO_NORMAL,
     SOLO_OVER,
     Candidate,
@@ -158,24 +159,23 @@ MIN_LAYERS_TO_RANK = 6
 ANSWER_RESERVE_SHARE = 0.05
 #: A rollout starts only if this many times the slowest rollout so far still fits before the reserve.
 ROLLOUT_SLACK = 2.0
-#: Order the finalists by their paired mean over every future they got (True), or by the final round's
-#: fresh futures alone (False). Either way the reported value is the fresh mean (unbiased); ranking by every
-#: future uses all the evidence the race collected.
-RANK_FINALISTS_BY_ALL_FUTURES = False
 #: Solo: candidates kept per map and option before forming pairs (pairs are a product).
 SOLO_PER_MAP_KEEP = 12
 
 
-#: The rollout policy's crowd weight (`ShapedGreedyPolicy.crowd_weight`; a module constant so the bench's
+#: The rollout policy's crowd and exposure weights (`ShapedGreedyPolicy`; module constants so the bench's
 #: `--variant` can compare settings).
 ROLLOUT_CROWD_WEIGHT = SHAPED_CROWD_WEIGHT
+ROLLOUT_EXPOSURE_WEIGHT = SHAPED_EXPOSURE_WEIGHT
 
 
 def rollout_policy(missing_penalty: float = DEFAULT_MISSING_PENALTY) -> ShapedGreedyPolicy:
     """The policy one-map rollouts play the future with (and the pre-screen ranks moves by): shaped greedy
     (`policies.ShapedGreedyPolicy`, 37.9 a game against plain greedy's 27.6 on the default map), so the
     values estimate the final score of a player who keeps the empty region fillable."""
-    return ShapedGreedyPolicy(missing_penalty=missing_penalty, crowd_weight=ROLLOUT_CROWD_WEIGHT)
+    return ShapedGreedyPolicy(
+        missing_penalty=missing_penalty, crowd_weight=ROLLOUT_CROWD_WEIGHT, exposure_weight=ROLLOUT_EXPOSURE_WEIGHT
+    )
 
 
 class HintMode(enum.Enum):
@@ -1001,7 +1001,6 @@ def _alternatives(setup: _Setup, sign: float, by_screen: bool = False) -> list[H
             var_value = var_d / n + (2.0 * cov - vb) / len(xb)
             # A plug-in estimate can come out <= 0 on few samples: then fall back to the paired part alone.
             errors[i] = math.sqrt(var_value if var_value > 0 else var_d / n)
-        paired = dict(values)  # every future each class got, paired with the best class
         # Finalists: the mean of the final round alone (chosen before those futures were drawn).
         fresh = [
             i for i in sampled if classes[i].fresh_from is not None and len(data[i]) - classes[i].fresh_from >= 2
@@ -1012,13 +1011,12 @@ def _alternatives(setup: _Setup, sign: float, by_screen: bool = False) -> list[H
             values[i] = float(x.mean())
             errors[i] = math.sqrt(_shrunk_variance(float(np.var(x, ddof=1)), len(x), pooled_fresh) / len(x))
         sample_values = dict(values)
-    rank_values = paired if sampled and RANK_FINALISTS_BY_ALL_FUTURES else values
     first_move: dict[int, int] = {}
     for move_index, class_index in enumerate(setup.move_class):
         first_move.setdefault(class_index, move_index)
     class_order = sorted(
         range(len(classes)),
-        key=lambda i: (0, -_survival(classes[i]), -(classes[i].screen if by_screen else sign * rank_values[i]),
+        key=lambda i: (0, -_survival(classes[i]), -(classes[i].screen if by_screen else sign * values[i]),
                        first_move.get(i, 0))
         if i in values
         else (1, 0, -classes[i].screen, i),

@@ -515,9 +515,9 @@ def test_hint_bench_variants_set_hint_constants_for_their_calls_only() -> None:
 
     from bench.happy_campers_hint import _Variant, parse_variant
 
-    name, settings = parse_variant("wide:ROLLOUTS_PER_RACED=12,RANK_FINALISTS_BY_ALL_FUTURES=1")
+    name, settings = parse_variant("wide:ROLLOUTS_PER_RACED=12,ROLLOUT_CROWD_WEIGHT=0.5")
     assert name == "wide"
-    assert settings == {"ROLLOUTS_PER_RACED": 12, "RANK_FINALISTS_BY_ALL_FUTURES": True}
+    assert settings == {"ROLLOUTS_PER_RACED": 12, "ROLLOUT_CROWD_WEIGHT": 0.5}
     assert type(settings["ROLLOUTS_PER_RACED"]) is int
     saved = hint_module.ROLLOUTS_PER_RACED
     with _Variant(settings):
