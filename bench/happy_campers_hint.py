@@ -1,7 +1,7 @@
 """Happy Campers hint bench: rollout speed, hint latency and hint quality.
 
     python -m bench.happy_campers_hint [--games 100] [--hint-budget 0.3] [--processes 2] [--max-time 10]
-        [--skip-latency] [--schedule-only] [--label NAME] [--quick]
+        [--skip-latency] [--schedule-only] [--label NAME] [--quick] [--variant NAME:CONSTANT=VALUE,...]
 
 - Rollouts per second of greedy, random and shaped greedy (Python and the hint's vector engine) on the
   default 5x9 map (whole games).
@@ -17,6 +17,11 @@
   the deadline, and the load average before and after. Every hinted move is drawn through `rules.draw`.
   `--schedule-only` lifts the deadline (the time limit still fixes the schedule): the quality an unloaded
   machine gets, with the CPU time per call to show it fits the budget.
+- `--variant` (repeatable): every game is also played by the hint with some `hint` module constants changed
+  (e.g. `policy:ROLLOUT_CROWD_WEIGHT=0.5,ROLLOUT_EXPOSURE_WEIGHT=1.5` or
+  `deep2x:NOMINAL_ROLLOUTS_PER_SECOND=1200,ROLLOUTS_PER_RACED=48`), right after the hint on the same rolls,
+  so the variants share the machine's load; a table gives each one's ratio over the clairvoyant optimum with
+  its 95% interval, its paired difference to the hint with a 95% t interval, and its CPU time per call.
 """
 
 from __future__ import annotations
