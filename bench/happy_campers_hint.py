@@ -300,6 +300,10 @@ def play_one(
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100)
+    parser.add_argument(
+        "--first-game", type=int, default=0,
+        help="seed of the first game (fresh seeds for comparing variants: the constants were tuned on 0..29)",
+    )
     parser.add_argument("--hint-budget", type=float, default=DEFAULT_QUALITY_BUDGET_S)
     parser.add_argument("--processes", type=int, default=DEFAULT_PROCESSES, help="worker processes for the games")
     parser.add_argument("--skip-latency", action="store_true", help="no rollout-rate and latency sections")
@@ -351,7 +355,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     variants = [parse_variant(text) for text in args.variant]
     jobs = [
         (game, args.hint_budget, args.max_time, args.skip_max, cache, args.schedule_only, variants)
-        for game in range(args.games)
+        for game in range(args.first_game, args.first_game + args.games)
     ]
     rows: list[dict[str, Any]] = []
     started = time.perf_counter()
