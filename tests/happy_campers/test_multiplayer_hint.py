@@ -3,6 +3,8 @@ your map, players out, the bonus turn), and the hint's multi-player mode ranks l
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from campsolver.solver.core.budget import Budget
 from campsolver.solver.core.seeding import rng_for
@@ -254,12 +256,16 @@ def test_multiplayer_hint_ranks_by_the_margin_over_the_best_rival() -> None:
 
 
 def test_multiplayer_hint_holds_its_budget() -> None:
-    """Four maps a rollout, a 0.2 s limit: the answer comes within the limit (plus a little scheduling slack)."""
+    """Four maps a rollout, a 0.3 s limit: the answer comes within the limit (plus scheduling slack for a
+    loaded machine), every legal move listed (a loaded machine may cut the race to no rollout at all)."""
     grid = play_game(None, random_rolls(3, 3, "mp"), (), policy="greedy", seed=3).final_grid
-    budget = Budget(0.2)
-    result = hint(grid, (1, 4), (), budget=budget, seed=4, mode=HintMode.MULTIPLAYER, players=4)
-    assert result.alternatives and result.rollouts > 0
-    assert result.wall_time_s <= 0.2 + 0.1
+    limit = 0.3
+    started = time.monotonic()
+    result = hint(grid, (1, 4), (), budget=Budget(limit), seed=4, mode=HintMode.MULTIPLAYER, players=4)
+    elapsed = time.monotonic() - started
+    assert {a.move.placements[0] for a in result.alternatives} == set(legal_placements(grid, (1, 4)))
+    assert result.wall_time_s <= elapsed <= limit + 0.25
+    assert result.interrupted or result.rollouts > 0
 
 
 def test_head_to_head_bench_plays_legal_seeded_games_with_seats_rotated() -> None:

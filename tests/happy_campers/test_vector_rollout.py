@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from campsolver.solver.core.seeding import rng_for
+from campsolver.solver.happy_campers.hint import rollout_policy
 from campsolver.solver.happy_campers.policies import (
     GREEDY,
     SHAPED_GREEDY,
@@ -33,10 +34,11 @@ POLICIES = (
     SHAPED_GREEDY,
     ShapedGreedyPolicy(seal_weight=0.0, crowd_weight=0.75),
     ShapedGreedyPolicy(crowd_weight=0.25),
+    rollout_policy(),  # the hint's
 )
 
 
-@pytest.mark.parametrize("policy", POLICIES, ids=["default", "crowd-no-seal", "crowd-and-seal"])
+@pytest.mark.parametrize("policy", POLICIES, ids=["default", "crowd-no-seal", "crowd-and-seal", "hint-rollouts"])
 @pytest.mark.parametrize("components", [DEFAULT_COMPONENTS, Components(rows=4, cols=6)])
 def test_vector_rollout_draws_exactly_what_shaped_greedy_draws(
     components: Components, policy: ShapedGreedyPolicy
