@@ -19,6 +19,7 @@ SUITES = (
     "happy-campers-max",
     "happy-campers-proofs",
     "happy-campers-hint",
+    "happy-campers-multiplayer",
     "happy-campers-puzzle",
     "deluxe-camping",
     "campsite",
@@ -50,6 +51,10 @@ def run_suite(name: str, quick: bool) -> None:
     elif name == "happy-campers-hint":
         module = importlib.import_module("bench.happy_campers_hint")
         module.main(["--quick"] if quick else [])
+    elif name == "happy-campers-multiplayer":
+        # 2 and 4 players x greedy / random opponents x 200 games, the hint at 64 rollouts a call (load-independent)
+        module = importlib.import_module("bench.happy_campers_multiplayer")
+        module.main(["--quick"] if quick else ["--rollouts", "64"])
     elif name == "load":
         module = importlib.import_module("bench.load")
         module.main(["--seconds", "15", "--label", "quick"] if quick else [])

@@ -1,7 +1,7 @@
 """Happy Campers hint bench: rollout speed, hint latency and hint quality.
 
     python -m bench.happy_campers_hint [--games 100] [--hint-budget 0.3] [--processes 2] [--max-time 10]
-        [--skip-latency] [--schedule-only] [--label NAME] [--quick]
+        [--skip-latency] [--schedule-only] [--label NAME] [--quick] [--variant NAME:CONSTANT=VALUE,...]
 
 - Rollouts per second of greedy, random and shaped greedy (Python and the hint's vector engine) on the
   default 5x9 map (whole games).
@@ -17,6 +17,11 @@
   the deadline, and the load average before and after. Every hinted move is drawn through `rules.draw`.
   `--schedule-only` lifts the deadline (the time limit still fixes the schedule): the quality an unloaded
   machine gets, with the CPU time per call to show it fits the budget.
+- `--variant` (repeatable): every game is also played by the hint with some `hint` module constants changed
+  (e.g. `policy:ROLLOUT_CROWD_WEIGHT=0.5,ROLLOUT_EXPOSURE_WEIGHT=1.5` or
+  `deep2x:NOMINAL_ROLLOUTS_PER_SECOND=1200,ROLLOUTS_PER_RACED=48`), right after the hint on the same rolls,
+  so the variants share the machine's load; a table gives each one's ratio over the clairvoyant optimum with
+  its 95% interval, its paired difference to the hint with a 95% t interval, and its CPU time per call.
 """
 
 from __future__ import annotations
@@ -101,6 +106,42 @@ def latency_positions(count: int) -> list[tuple[Grid, tuple[int, int], tuple[Cha
     return positions
 
 
+def parse_variant(text: str) -> tuple[str, dict[str, float | int]]:
+    """`NAME:CONSTANT=VALUE,CONSTANT=VALUE` -> (NAME, {CONSTANT: VALUE}); the constants are `hint` module
+    constants (`NOMINAL_ROLLOUTS_PER_SECOND`, `ROLLOUTS_PER_RACED`, ...), set for that variant's calls only."""
+    import campsolver.solver.happy_campers.hint as hint_module
+
+    name, _, assignments = text.partition(":")
+    settings: dict[str, float | int] = {}
+    for item in filter(None, assignments.split(",")):
+        key, _, value = item.partition("=")
+        if not hasattr(hint_module, key):
+            raise SystemExit(f"--variant {text!r}: the hint module has no constant {key!r}")
+        current = getattr(hint_module, key)
+        settings[key] = type(current)(float(value)) if isinstance(current, int | float) else value
+    return name or "hint", settings
+
+
+class _Variant:
+    """Sets a variant's hint constants for the duration of a `with` block (one worker process)."""
+
+    def __init__(self, settings: dict[str, Any]) -> None:
+        import campsolver.solver.happy_campers.hint as hint_module
+
+        self.module = hint_module
+        self.settings = settings
+        self.saved: dict[str, Any] = {}
+
+    def __enter__(self) -> None:
+        for key, value in self.settings.items():
+            self.saved[key] = getattr(self.module, key)
+            setattr(self.module, key, value)
+
+    def __exit__(self, *exc: object) -> None:
+        for key, value in self.saved.items():
+            setattr(self.module, key, value)
+
+
 def play_with_hints(
     rolls: list[tuple[int, int]], hint_budget: float, seed: int, schedule_only: bool = False
 ) -> tuple[int, list[float], int, list[float]]:
@@ -169,6 +210,28 @@ def _t975(df: int) -> float:
     return z + (z**3 + z) / (4 * df) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df**2)
 
 
+def _variant_summary(name: str, played: list[dict[str, Any]], rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """One variant's paired ratio over the clairvoyant optimum, mean CPU a call and interrupted calls."""
+    paired = _paired_ratio(
+        [{"hint": p["score"], "clairvoyant": r["clairvoyant"]} for p, r in zip(played, rows, strict=True)
+         if r.get("clairvoyant") is not None]
+    )
+    cpu = [t for p in played for t in p["cpu"]]
+    diff = np.array([p["score"] - r["hint"] for p, r in zip(played, rows, strict=True)], dtype=float)
+    half = _t975(len(diff) - 1) * float(diff.std(ddof=1) / np.sqrt(len(diff))) if len(diff) > 1 else math.nan
+    return {
+        "variant": name,
+        "games": len(played),
+        "mean": float(np.mean([p["score"] for p in played])),
+        "ratio": paired.get("hint_over_clairvoyant"),
+        "ratio_ci95": paired.get("hint_over_clairvoyant_ci95"),
+        "minus_hint": float(diff.mean()),
+        "minus_hint_ci95": [float(diff.mean()) - half, float(diff.mean()) + half],
+        "cpu_ms_per_call": float(np.mean(cpu)) * 1000 if cpu else None,
+        "interrupted": sum(p["interrupted"] for p in played),
+    }
+
+
 CLAIRVOYANT_CACHE = "happy_campers_clairvoyant_cache"
 
 
@@ -199,14 +262,23 @@ def _clairvoyant(game: int, rolls: list[tuple[int, int]], max_time: float, cache
     }
 
 
-def play_one(args: tuple[int, float, float, bool, dict[str, Any], bool]) -> dict[str, Any]:
-    """One seeded game for every player (hint, shaped greedy, greedy, random) and its clairvoyant optimum."""
-    game, hint_budget, max_time, skip_max, cache, schedule_only = args
+def play_one(
+    args: tuple[int, float, float, bool, dict[str, Any], bool, list[tuple[str, dict[str, Any]]]],
+) -> dict[str, Any]:
+    """One seeded game for every player (hint, each variant, shaped greedy, greedy, random) and its
+    clairvoyant optimum. Variants play the same rolls right after the hint, so they share the load."""
+    game, hint_budget, max_time, skip_max, cache, schedule_only, variants = args
     rolls = random_rolls(game, ROLLS_PER_GAME, "bench-quality")
     hinted, times, stopped, cpu = play_with_hints(rolls, hint_budget, game, schedule_only)
+    variant_rows: dict[str, Any] = {}
+    for name, settings in variants:
+        with _Variant(settings):
+            played, v_times, v_stopped, v_cpu = play_with_hints(rolls, hint_budget, game, schedule_only)
+        variant_rows[name] = {"score": played, "times": v_times, "cpu": v_cpu, "interrupted": v_stopped}
     row: dict[str, Any] = {
         "game": game,
         "hint": hinted,
+        "variants": variant_rows,
         "shaped_greedy": play_game(None, rolls, (), policy=SHAPED_GREEDY, seed=game).score,
         "greedy": play_game(None, rolls, (), policy="greedy", seed=game).score,
         "random": play_game(None, rolls, (), policy="random", seed=game).score,
@@ -228,6 +300,10 @@ def play_one(args: tuple[int, float, float, bool, dict[str, Any], bool]) -> dict
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100)
+    parser.add_argument(
+        "--first-game", type=int, default=0,
+        help="seed of the first game (fresh seeds for comparing variants: the constants were tuned on 0..29)",
+    )
     parser.add_argument("--hint-budget", type=float, default=DEFAULT_QUALITY_BUDGET_S)
     parser.add_argument("--processes", type=int, default=DEFAULT_PROCESSES, help="worker processes for the games")
     parser.add_argument("--skip-latency", action="store_true", help="no rollout-rate and latency sections")
@@ -240,6 +316,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--latency-positions", type=int, default=30)
     parser.add_argument("--skip-max", action="store_true", help="do not run the clairvoyant maximiser")
     parser.add_argument("--quick", action="store_true", help="10 games, 8 latency positions, 3 s maximiser")
+    parser.add_argument(
+        "--variant", action="append", default=[], metavar="NAME:CONSTANT=VALUE,...",
+        help="also play every game with these hint module constants (repeatable; same rolls, same load)",
+    )
     args = parser.parse_args(argv)
     if args.quick:
         args.games, args.latency_positions, args.max_time = 10, 8, 3.0
@@ -272,8 +352,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
 
     load_before = os.getloadavg()
     cache = {} if args.skip_max else _load_cache()
+    variants = [parse_variant(text) for text in args.variant]
     jobs = [
-        (game, args.hint_budget, args.max_time, args.skip_max, cache, args.schedule_only) for game in range(args.games)
+        (game, args.hint_budget, args.max_time, args.skip_max, cache, args.schedule_only, variants)
+        for game in range(args.first_game, args.first_game + args.games)
     ]
     rows: list[dict[str, Any]] = []
     started = time.perf_counter()
@@ -281,6 +363,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     with context.Pool(max(1, args.processes)) as pool:
         for row in pool.imap(play_one, jobs):
             rows.append(row)
+            if variants:  # one line a game, so a long comparison can be read before it ends
+                print(f"  game {row['game']}: hint {row['hint']} "
+                      + " ".join(f"{k} {v['score']}" for k, v in row["variants"].items()), flush=True)
             if len(rows) % 10 == 0:
                 print(f"  {len(rows)} games, {time.perf_counter() - started:.0f} s, load {os.getloadavg()}", flush=True)
     load_after = os.getloadavg()
@@ -348,6 +433,14 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         [{"figure": key, "value": value} for key, value in summary.items()],
     )
     payload["quality"] = summary
+    if variants:
+        table = [_variant_summary("hint", [{"score": r["hint"], "times": r["hint_times"], "cpu": r["hint_cpu"],
+                                            "interrupted": r["hint_interrupted"]} for r in rows], rows)]
+        table += [_variant_summary(name, [r["variants"][name] for r in rows], rows) for name, _ in variants]
+        for entry, (_, settings) in zip(table[1:], variants, strict=True):
+            entry["settings"] = settings
+        print_table("variants on the same games (paired by seed; ratio of sums over the clairvoyant optimum)", table)
+        payload["variants"] = table
     payload["games"] = rows
     write_json("happy_campers_hint" + (f"_{args.label}" if args.label else ""), payload)
     return payload

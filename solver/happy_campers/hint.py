@@ -70,6 +70,8 @@ from campsolver.solver.happy_campers.modes import SOLO_DOUBLE_GAP, SoloState, So
 from campsolver.solver.happy_campers.multiplayer_rollout import multiplayer_rollout
 from campsolver.solver.happy_campers.policies import (
     DEFAULT_MISSING_PENALTY,
+    SHAPED_CROWD_WEIGHT,
+    SHAPED_EXPOSURE_WEIGHT,
     SOLO_NORMAL,
     SOLO_OVER,
     Candidate,
@@ -161,11 +163,22 @@ ROLLOUT_SLACK = 2.0
 SOLO_PER_MAP_KEEP = 12
 
 
+#: The rollout policy's crowd and exposure weights (`ShapedGreedyPolicy`; module constants so the bench's
+#: `--variant` can compare settings). Kept at the plain shaped weights: crowd 0.5 with exposure 1.5 plays
+#: better whole games (38.64 against 37.72, +0.92 +- 0.09 on 3,000 paired seeded games, best of 18 settings),
+#: but the hint rolling out with it did not score higher: -0.84 +- 0.89 on 19 paired games (seeds 0-18) and
+#: -0.26 +- 0.65 on 34 fresh ones (seeds 100-133), 0.3 s schedule.
+ROLLOUT_CROWD_WEIGHT = SHAPED_CROWD_WEIGHT
+ROLLOUT_EXPOSURE_WEIGHT = SHAPED_EXPOSURE_WEIGHT
+
+
 def rollout_policy(missing_penalty: float = DEFAULT_MISSING_PENALTY) -> ShapedGreedyPolicy:
     """The policy one-map rollouts play the future with (and the pre-screen ranks moves by): shaped greedy
     (`policies.ShapedGreedyPolicy`, 37.9 a game against plain greedy's 27.6 on the default map), so the
     values estimate the final score of a player who keeps the empty region fillable."""
-    return ShapedGreedyPolicy(missing_penalty=missing_penalty)
+    return ShapedGreedyPolicy(
+        missing_penalty=missing_penalty, crowd_weight=ROLLOUT_CROWD_WEIGHT, exposure_weight=ROLLOUT_EXPOSURE_WEIGHT
+    )
 
 
 class HintMode(enum.Enum):
@@ -173,6 +186,13 @@ class HintMode(enum.Enum):
     NEIGHBOUR_MAP = "neighbour_map"
     SOLO = "solo"
     MULTIPLAYER = "multiplayer"  # your own map in the multi-player game (neighbours' doubles, bonus turn)
+
+
+class MultiplayerValue(enum.Enum):
+    """What a multi-player hint ranks by (the project rule: in a multi-player game rank by what wins)."""
+
+    MARGIN = "margin"  # your final score minus the best other player's (default: what wins the game)
+    SCORE = "score"  # your own final score alone
 
 
 class Objective(enum.Enum):
@@ -216,7 +236,8 @@ class HintAlternative:
     """A legal move with its estimated value.
 
     value: unbiased Monte-Carlo estimate of the expected final score (the map owner's in neighbour mode,
-      the lower map's in solo) after this move when every later drawing is made by the rollout policy
+      the lower map's in solo; multi-player: your final score minus the best other player's, unless
+      `multiplayer_value="score"`) after this move when every later drawing is made by the rollout policy
       (`rollout_policy()`; solo: greedy): the paired (common random numbers) estimate, i.e. the
       most-sampled best class's mean plus this move's mean difference to it on the futures they share.
       None only when the class got no rollout (screened out with 0 samples).
@@ -396,6 +417,7 @@ def hint(
     players: int | None = None,
     other_grids: Sequence[Grid] | None = None,
     bonus_turn: bool = False,
+    multiplayer_value: MultiplayerValue | str = MultiplayerValue.MARGIN,
 ) -> HintResult:
     """Rank every legal move of `roll` on `grid` (solo: on `grid` and `second_grid`), best first.
 
@@ -408,7 +430,9 @@ def hint(
     Multi-player only (`HintMode.MULTIPLAYER`, your own map on a plain roll): `other_grids` are the other
     players' maps in seat order (your left neighbour first, your right neighbour last; omitted: blank maps,
     then `players` says how many players there are); `bonus_turn` says this roll is the bonus turn (a
-    player could not draw last turn), so the game ends after it.
+    player could not draw last turn), so the game ends after it. `multiplayer_value`: the value ranked, by
+    default the expected margin of your final score over the best other player's (what wins), or your own
+    expected final score.
     """
     started = time.monotonic()
     budget = budget if budget is not None else Budget(DEFAULT_HINT_TIME_S)
@@ -445,6 +469,7 @@ def hint(
             setup.others = tuple(FastMap.from_grid(g, cards, components) for g in others)
             setup.pending_roll = roll
             setup.bonus_turn = bool(bonus_turn)
+            setup.margin = MultiplayerValue(multiplayer_value) is MultiplayerValue.MARGIN
             setup.game_ends_after = bool(bonus_turn)
             if bonus_turn:
                 setup.notes.append("the bonus turn: the game is over after this drawing")
@@ -474,6 +499,7 @@ class _Setup:
     others: tuple[FastMap, ...] | None = None  # multi-player: the other players' maps (seat order)
     pending_roll: Roll | None = None  # multi-player: this turn's roll, still to be drawn on the other maps
     bonus_turn: bool = False  # multi-player: this turn is the bonus turn
+    margin: bool = False  # multi-player: values are your margin over the best other player
 
 
 def _other_maps(players: int | None, other_grids: Sequence[Grid] | None, components: Components) -> list[Grid]:
@@ -703,7 +729,8 @@ def _rank(
             maps = [c.maps[0].copy(), *(m.copy() for m in setup.others)]
             return float(
                 multiplayer_rollout(
-                    maps, setup.pending_roll, setup.bonus_turn, dice, keys, policy, cards, components
+                    maps, setup.pending_roll, setup.bonus_turn, dice, keys, policy, cards, components,
+                    margin=setup.margin,
                 )
             )
         start = c.maps[0].copy()
@@ -814,7 +841,11 @@ def _rank(
         rounds=rounds,
         interrupted=interrupted,
         wall_time_s=time.monotonic() - started,
-        method=SOLO_METHOD if setup.solo else MULTIPLAYER_METHOD if setup.others is not None else HintResult.method,
+        method=(
+            SOLO_METHOD if setup.solo
+            else (MULTIPLAYER_MARGIN_METHOD if setup.margin else MULTIPLAYER_METHOD) if setup.others is not None
+            else HintResult.method
+        ),
         ranked_by_screen=by_screen,
         notes=tuple(setup.notes),
     )
@@ -824,6 +855,9 @@ SOLO_METHOD = "monte-carlo: greedy rollouts (solo), common random numbers, succe
 MULTIPLAYER_METHOD = (
     "monte-carlo: multi-player rollouts (every map played, hostile neighbours on doubles, bonus turn), "
     "common random numbers, successive halving"
+)
+MULTIPLAYER_MARGIN_METHOD = MULTIPLAYER_METHOD.replace(
+    "monte-carlo: multi-player rollouts", "monte-carlo: multi-player rollouts, value = margin over the best rival"
 )
 
 

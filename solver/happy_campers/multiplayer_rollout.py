@@ -14,7 +14,8 @@ drawing in tests/happy_campers/test_multiplayer_hint.py): each owner draws their
 rollout policy (shaped greedy); a neighbour drawing on a map on a double is *hostile*: they pick the
 drawing with the lowest value for the map's owner by that same policy's evaluation (ties by the future's
 key), the competitive reading the neighbour-map hint also defaults to (documented in docs/rules.md).
-The value is player 0's final score (Festival compared with every map, as `final_scores` does).
+The value is player 0's final score, or (what the hint ranks by) its margin over the best other player
+(`final_margin`); Festival is compared with every map, as `MultiplayerState.final_scores` does.
 
 Seats as in `MultiplayerState`: map 0 is yours, map 1 your left neighbour (i + 1), map n - 1 your right.
 """
@@ -97,14 +98,28 @@ def can_take(fast: FastMap, roll: tuple[int, int], cards: Sequence[Challenge], c
     return any(fast.can_draw_option(o.shape_face, components) for o in multiplayer_options(roll, cards, components))
 
 
+def final_scores(maps: Sequence[FastMap], cards: Sequence[Challenge]) -> list[int]:
+    """Every player's final score (`MultiplayerState.final_scores`): Festival only for the biggest
+    entertainment cluster (ties all win); an incomplete map scores 0."""
+    scores = [m.final_score() for m in maps]
+    if Challenge.FESTIVAL in cards:
+        biggest = max(m.largest[Element.ENTERTAINMENT] for m in maps)
+        for index, m in enumerate(maps):
+            if m.missing() == 0 and m.largest[Element.ENTERTAINMENT] < biggest:
+                scores[index] -= FESTIVAL_POINTS
+    return scores
+
+
 def final_score(maps: Sequence[FastMap], cards: Sequence[Challenge]) -> int:
-    """Player 0's final score; Festival only for the biggest entertainment cluster (ties all win)."""
-    total = maps[0].final_score()
-    if total and Challenge.FESTIVAL in cards:
-        mine = maps[0].largest[Element.ENTERTAINMENT]
-        if any(m.largest[Element.ENTERTAINMENT] > mine for m in maps[1:]):
-            total -= FESTIVAL_POINTS
-    return total
+    """Player 0's final score."""
+    return final_scores(maps, cards)[0]
+
+
+def final_margin(maps: Sequence[FastMap], cards: Sequence[Challenge]) -> int:
+    """Player 0's final score minus the best other player's: positive means player 0 won outright, what
+    the multi-player hint ranks by (a bigger score that loses is worth nothing more)."""
+    scores = final_scores(maps, cards)
+    return scores[0] - max(scores[1:])
 
 
 def multiplayer_rollout(
@@ -117,8 +132,11 @@ def multiplayer_rollout(
     cards: Sequence[Challenge],
     components: Components,
     record: Record | None = None,
+    *,
+    margin: bool = False,
 ) -> int:
-    """Play every map (mutated) to the end of the multi-player game; return player 0's final score.
+    """Play every map (mutated) to the end of the multi-player game; return player 0's final score (with
+    `margin`: player 0's final score minus the best other player's, `final_margin`).
 
     `pending_roll`: the current turn's plain roll, already drawn on map 0 (the hinted move); the other maps
     still draw it now (those that cannot are out, and the next turn is the bonus turn). `bonus_turn_now`:
@@ -140,7 +158,7 @@ def multiplayer_rollout(
             elif record is not None:
                 record.append((-1, j, drawn))
         if bonus_turn_now:
-            return final_score(maps, cards)
+            return final_margin(maps, cards) if margin else final_score(maps, cards)
         bonus_turn = out
     for turn in range(len(dice) - 1):
         roll = (int(dice[turn, 0]), int(dice[turn, 1]))
@@ -162,4 +180,4 @@ def multiplayer_rollout(
         if bonus_turn:
             break
         bonus_turn = any(not can[j] for j in active)
-    return final_score(maps, cards)
+    return final_margin(maps, cards) if margin else final_score(maps, cards)

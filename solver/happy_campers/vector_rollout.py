@@ -144,6 +144,7 @@ def choose_index(
     room_owners: list[int] = []
     empty_int = fast.tables.full & ~drawn
     seal = policy.seal_weight
+    crowd = policy.crowd_weight
     for element in _ELEMENT_VALUES:
         size_largest = largest[element]
         room = 0
@@ -152,7 +153,7 @@ def choose_index(
             cluster_masks.append(cluster)
             cluster_elements.append(element)
             cluster_sizes.append(size)
-            if seal and size == size_largest:
+            if (seal or crowd) and size == size_largest:
                 room |= dilate(cluster, fast.tables) & empty_int
         if room:
             room_masks.append(room)
@@ -182,10 +183,13 @@ def choose_index(
     values -= policy.dead_weight * dead + policy.exposure_weight * np.bitwise_count(exposed)
     if room_masks:
         rooms = np.array(room_masks, dtype=_U64)
-        sealed = ((rooms[None, :] & ~masks[:, None]) == 0) & (
-            elements[:, None] != np.array(room_owners, dtype=np.int64)[None, :]
-        )
-        values -= seal * sealed.sum(axis=1)
+        other = elements[:, None] != np.array(room_owners, dtype=np.int64)[None, :]
+        if seal:
+            sealed = ((rooms[None, :] & ~masks[:, None]) == 0) & other
+            values -= seal * sealed.sum(axis=1)
+        if crowd:
+            taken = np.bitwise_count(masks[:, None] & rooms[None, :]).astype(np.float64)
+            values -= crowd * (taken * other).sum(axis=1)
     best = values.max()
     ties = np.flatnonzero(values == best)
     pick = int(ties[key % len(ties)])

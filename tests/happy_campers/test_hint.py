@@ -16,9 +16,6 @@ from campsolver.solver.happy_campers.hint import HintMode, HintResult, Objective
 from campsolver.solver.happy_campers.modes import SoloState
 from campsolver.solver.happy_campers.policies import (
     RANDOM,
-    SHAPED_DEAD_WEIGHT,
-    SHAPED_EXPOSURE_WEIGHT,
-    SHAPED_SEAL_WEIGHT,
     play_game,
     random_rolls,
 )
@@ -309,8 +306,12 @@ SMALL = Components(rows=3, cols=4)
 
 
 def reference_shaped_value(grid, placement, challenges, components) -> float:
-    """Shaped greedy's value of a drawing (`policies.ShapedGreedyPolicy`), rebuilt on the rules model's grid:
-    greedy's evaluation after the drawing minus the dead-square, exposure and seal terms."""
+    """The hint's rollout policy's value of a drawing (`policies.ShapedGreedyPolicy` with the weights of
+    `hint.rollout_policy()`), rebuilt on the rules model's grid: greedy's evaluation after the drawing minus
+    the dead-square, exposure, seal and crowd terms."""
+    from campsolver.solver.happy_campers.hint import rollout_policy
+
+    weights = rollout_policy()
     after = draw(grid, placement, components)
     rows, cols = components.rows, components.cols
 
@@ -323,6 +324,7 @@ def reference_shaped_value(grid, placement, challenges, components) -> float:
 
     exposed = {(x, y) for r, c in placement.cells for x, y in around(r, c) if not after[x][y]}
     sealed = 0
+    crowded = 0
     for element in ELEMENTS:
         if element == placement.element:
             continue
@@ -333,11 +335,13 @@ def reference_shaped_value(grid, placement, challenges, components) -> float:
         room = {(x, y) for k in clusters if len(k) == largest for r, c in k for x, y in around(r, c) if not grid[x][y]}
         if room and room <= placement.cells:
             sealed += 1
+        crowded += len(room & placement.cells)  # squares taken from the room that cluster could grow into
     return (
         reference_evaluation(after, challenges, components)
-        - SHAPED_DEAD_WEIGHT * (isolated(after) - isolated(grid))
-        - SHAPED_EXPOSURE_WEIGHT * len(exposed)
-        - SHAPED_SEAL_WEIGHT * sealed
+        - weights.dead_weight * (isolated(after) - isolated(grid))
+        - weights.exposure_weight * len(exposed)
+        - weights.seal_weight * sealed
+        - weights.crowd_weight * crowded
     )
 
 
@@ -451,11 +455,17 @@ def test_solo_when_no_assignment_fits_both_maps_one_map_draws_and_gets_the_extra
     assert drawn_on == {0, 1}
 
 
+@pytest.mark.parametrize("crowd", [False, True], ids=["hint-weights", "crowd-term"])
 @pytest.mark.parametrize("seed", range(6))
-def test_shaped_values_match_the_rules_model_reference(seed):
+def test_shaped_values_match_the_rules_model_reference(seed, crowd, monkeypatch):
     """`ShapedGreedyPolicy.values` = greedy's gain minus the shaping terms, rebuilt here on the rules model's
-    grid (up to the constant evaluation before the drawing)."""
+    grid (up to the constant evaluation before the drawing); also with the crowd term switched on."""
+    import campsolver.solver.happy_campers.hint as hint_module
     from campsolver.solver.happy_campers.hint import rollout_policy
+
+    if crowd:
+        monkeypatch.setattr(hint_module, "ROLLOUT_CROWD_WEIGHT", 0.5)
+        monkeypatch.setattr(hint_module, "ROLLOUT_EXPOSURE_WEIGHT", 1.5)
     from campsolver.solver.happy_campers.policies import FastMap, candidate_of
 
     grid = mid_game(seed, turns=3 + seed)
@@ -506,3 +516,23 @@ def test_a_race_cut_late_still_ranks_by_the_sampled_values():
     assert not result.ranked_by_screen
     assert not any("ordered by the rollout policy's evaluation" in note for note in result.notes)
     assert result.best is not None and result.best.value is not None
+
+
+def test_hint_bench_variants_set_hint_constants_for_their_calls_only() -> None:
+    """`bench.happy_campers_hint --variant NAME:CONSTANT=VALUE`: the value takes the constant's type, an
+    unknown constant is refused, and the constant is restored after the variant's calls."""
+    import campsolver.solver.happy_campers.hint as hint_module
+
+    from bench.happy_campers_hint import _Variant, parse_variant
+
+    name, settings = parse_variant("wide:ROLLOUTS_PER_RACED=12,ROLLOUT_CROWD_WEIGHT=0.5")
+    assert name == "wide"
+    assert settings == {"ROLLOUTS_PER_RACED": 12, "ROLLOUT_CROWD_WEIGHT": 0.5}
+    assert type(settings["ROLLOUTS_PER_RACED"]) is int
+    saved = hint_module.ROLLOUTS_PER_RACED
+    with _Variant(settings):
+        assert hint_module.ROLLOUTS_PER_RACED == 12
+    restored = hint_module.ROLLOUTS_PER_RACED
+    assert restored == saved
+    with pytest.raises(SystemExit):
+        parse_variant("bad:NO_SUCH_CONSTANT=1")

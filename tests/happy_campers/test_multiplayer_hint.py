@@ -3,6 +3,8 @@ your map, players out, the bonus turn), and the hint's multi-player mode ranks l
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from campsolver.solver.core.budget import Budget
 from campsolver.solver.core.seeding import rng_for
@@ -124,7 +126,8 @@ def test_multiplayer_hint_ranks_legal_moves_of_the_game() -> None:
     assert {a.move.placements[0] for a in result.alternatives} == legal
     assert result.method.startswith("monte-carlo: multi-player")
     finalists = [a for a in result.alternatives if a.stage is Stage.FINALIST]
-    assert finalists and all(a.value is not None and 0 <= a.value <= 45 for a in finalists)
+    # The value is a margin over the best rival: within the range of a score difference.
+    assert finalists and all(a.value is not None and -45 <= a.value <= 45 for a in finalists)
 
 
 @pytest.mark.parametrize(
@@ -178,8 +181,11 @@ def test_service_multiplayer_hint_and_its_field_errors() -> None:
     assert response.alternatives and response.game_ends_after
     assert response.stats.method.startswith("monte-carlo: multi-player")
     top = response.alternatives[0]
-    # The bonus turn on an empty map: nothing follows, and one drawing on an empty map is incomplete (0).
-    assert top.ranking.value == 0.0
+    # The bonus turn on an empty map: nothing follows, and one drawing on an empty map is incomplete (0);
+    # the value is the margin over the rival, who draws the roll in the bonus turn too (a complete map with
+    # many empty squares scores below 0).
+    rival_scores = {score(draw(rival, p), ()).total for p in legal_placements(rival, (2, 4))}
+    assert -top.ranking.value in rival_scores
     bad = [
         (pb.HappyCampersServiceHintRequest(roll=pb.HappyCampersRoll(first=2, second=2),
                                            mode=pb.HINT_MODE_MULTIPLAYER, players=3), "roll"),
@@ -198,3 +204,84 @@ def test_service_multiplayer_hint_and_its_field_errors() -> None:
         with pytest.raises(InvalidArgument) as caught:
             _service_hint(request)
         assert caught.value.violations[0].field == field
+
+
+#: A full map with every element in one row-long cluster: complete, 45 points, and it can take no roll.
+FULL_COMPLETE: Grid = tuple((r + 1,) * DEFAULT_COMPONENTS.cols for r in range(DEFAULT_COMPONENTS.rows))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_rollout_margin_is_the_rules_models_margin(seed: int) -> None:
+    """With `margin=True` the rollout plays the same drawings and returns player 0's score minus the best
+    other player's, as `MultiplayerState.final_scores` counts them (Festival across maps included)."""
+    cards = CARD_SETS[seed % len(CARD_SETS)]
+    players = 2 + seed % 3
+    tables = board_tables(DEFAULT_COMPONENTS)
+    rng = rng_for(seed, "multiplayer-margin-test")
+    dice = rng.integers(1, 7, size=(tables.max_turns(), 2))
+    keys = rng.integers(0, 2**31, size=tables.max_turns())
+    start = [play_game(None, random_rolls(seed * 10 + j, 3, "mp"), cards, policy="greedy", seed=j).final_grid
+             for j in range(players)]
+    plain = [FastMap.from_grid(g, cards, DEFAULT_COMPONENTS) for g in start]
+    with_margin = [FastMap.from_grid(g, cards, DEFAULT_COMPONENTS) for g in start]
+    own = multiplayer_rollout(plain, None, False, dice, keys, rollout_policy(), cards, DEFAULT_COMPONENTS)
+    margin = multiplayer_rollout(
+        with_margin, None, False, dice, keys, rollout_policy(), cards, DEFAULT_COMPONENTS, margin=True
+    )
+    grids = tuple(m.to_grid() for m in with_margin)
+    assert grids == tuple(m.to_grid() for m in plain)
+    scores = MultiplayerState.new(players, cards, DEFAULT_COMPONENTS, grids).final_scores()
+    assert own == scores[0]
+    assert margin == scores[0] - max(scores[1:])
+
+
+def test_multiplayer_hint_ranks_by_the_margin_over_the_best_rival() -> None:
+    """Bonus turn against a full, complete rival (45, it cannot draw): every value is exactly this move's
+    final score minus 45, the best move is the best margin, and `multiplayer_value="score"` gives the score."""
+    grid = play_game(None, random_rolls(5, 8, "mp"), (), policy="greedy", seed=5).final_grid
+    roll = (2, 5)
+    exact = {p: score(draw(grid, p), ()).total for p in legal_placements(grid, roll)}
+    assert score(FULL_COMPLETE, ()).total == 45
+    for value_kind, offset in (("margin", 45), ("score", 0)):
+        result = hint(
+            grid, roll, (), budget=Budget(30), seed=3, mode=HintMode.MULTIPLAYER, other_grids=[FULL_COMPLETE],
+            bonus_turn=True, rollouts=48, multiplayer_value=value_kind,
+        )
+        assert ("margin" in result.method) == (value_kind == "margin")
+        sampled = [a for a in result.alternatives if a.value is not None]
+        assert sampled
+        for alternative in sampled:
+            assert alternative.value == exact[alternative.move.placements[0]] - offset
+        assert result.best is not None and result.best.value == max(exact.values()) - offset
+
+
+def test_multiplayer_hint_holds_its_budget() -> None:
+    """Four maps a rollout, a 0.3 s limit: the answer comes within the limit (plus scheduling slack for a
+    loaded machine), every legal move listed (a loaded machine may cut the race to no rollout at all)."""
+    grid = play_game(None, random_rolls(3, 3, "mp"), (), policy="greedy", seed=3).final_grid
+    limit = 0.3
+    started = time.monotonic()
+    result = hint(grid, (1, 4), (), budget=Budget(limit), seed=4, mode=HintMode.MULTIPLAYER, players=4)
+    elapsed = time.monotonic() - started
+    assert {a.move.placements[0] for a in result.alternatives} == set(legal_placements(grid, (1, 4)))
+    assert result.wall_time_s <= elapsed <= limit + 0.25
+    assert result.interrupted or result.rollouts > 0
+
+
+def test_head_to_head_bench_plays_legal_seeded_games_with_seats_rotated() -> None:
+    """The multi-player bench: every drawing went through `MultiplayerState.child` (so it is legal), the
+    recorded scores are the rules model's, seats rotate over consecutive games, and a game is reproducible."""
+    from bench.happy_campers_multiplayer import play_one, summarise
+
+    settings = {"hint_budget": 1.0, "rollouts": 8, "safety_s": 10.0, "value": "margin"}
+    rows = [play_one((game, 2, "hint", "greedy", settings)) for game in range(2)]
+    assert [r["seat"] for r in rows] == [0, 1]
+    for row in rows:
+        seat = row["seat"]
+        best_other = max(s for i, s in enumerate(row["scores"]) if i != seat)
+        assert row["margin"] == row["scores"][seat] - best_other
+        assert row["hint_calls"] > 0
+    assert play_one((1, 2, "hint", "greedy", settings))["scores"] == rows[1]["scores"]
+    summary = summarise(rows)
+    assert summary["games"] == 2 and 0 <= summary["win_rate_ci95"][0] <= summary["win_rate"]
+    assert summary["win_rate"] <= summary["win_rate_ci95"][1] <= 1

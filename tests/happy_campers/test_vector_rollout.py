@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from campsolver.solver.core.seeding import rng_for
+from campsolver.solver.happy_campers.hint import rollout_policy
 from campsolver.solver.happy_campers.policies import (
     GREEDY,
     SHAPED_GREEDY,
@@ -28,8 +29,20 @@ from campsolver.solver.happy_campers.vector_rollout import choose_index, support
 GAMES = 60
 
 
+#: The default weights, a crowd term with the seal off, and crowd with seal (every branch of the room terms).
+POLICIES = (
+    SHAPED_GREEDY,
+    ShapedGreedyPolicy(seal_weight=0.0, crowd_weight=0.75),
+    ShapedGreedyPolicy(crowd_weight=0.25),
+    rollout_policy(),  # the hint's
+)
+
+
+@pytest.mark.parametrize("policy", POLICIES, ids=["default", "crowd-no-seal", "crowd-and-seal", "hint-rollouts"])
 @pytest.mark.parametrize("components", [DEFAULT_COMPONENTS, Components(rows=4, cols=6)])
-def test_vector_rollout_draws_exactly_what_shaped_greedy_draws(components: Components) -> None:
+def test_vector_rollout_draws_exactly_what_shaped_greedy_draws(
+    components: Components, policy: ShapedGreedyPolicy
+) -> None:
     tables = board_tables(components)
     rng = rng_for(5, "vector-rollout-test")
     dice = rng.integers(1, 7, size=(GAMES, tables.max_turns(), 2))
@@ -40,11 +53,11 @@ def test_vector_rollout_draws_exactly_what_shaped_greedy_draws(components: Compo
         for turn in range(tables.max_turns()):
             roll = (int(dice[game, turn, 0]), int(dice[game, turn, 1]))
             candidates = reference.roll_candidates(roll, components)
-            chosen = choose_index(vector, roll, int(keys[game, turn]), SHAPED_GREEDY, components)
+            chosen = choose_index(vector, roll, int(keys[game, turn]), policy, components)
             if not candidates:
                 assert chosen is None
                 break
-            mask, around, element, _, _ = candidates[SHAPED_GREEDY.choose(reference, candidates, int(keys[game, turn]))]
+            mask, around, element, _, _ = candidates[policy.choose(reference, candidates, int(keys[game, turn]))]
             assert chosen == (mask, around, element)
             reference.commit(mask, around, element)
             vector.commit(*chosen)
