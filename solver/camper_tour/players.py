@@ -172,10 +172,6 @@ class CrowdParameters:
     behind_margin: int = 0
     #: Turn back at once when this many plates beyond every other camper's reach (0: never on lead alone).
     lead: int = 0
-    #: Play for score (the exact solo policy) while every other camper is still outward and this many times
-    #: behind the mover's plate (slow tables: time matters less than the score; 0: never), from plate
-    #: SLOW_FROM_PLATE on.
-    slow_ratio: float = 0.0
     #: Also count as behind while not this many plates beyond every outward camper's plate (None: outward
     #: campers are not looked at).
     outward_margin: int | None = None
@@ -184,8 +180,6 @@ class CrowdParameters:
     outward_ratio: float = 0.0
 
 
-#: `CrowdParameters.slow_ratio` is judged from this plate on (earlier the positions say little).
-SLOW_FROM_PLATE = 12
 #: The parameters in use (bench/camper_tour.py `--tune-race` searched them; module docstring).
 CROWD = CrowdParameters()
 
@@ -208,10 +202,6 @@ def race(state: TourState, crowd: CrowdParameters | None = None) -> Action:
         if camper.phase == Phase.OUTWARD:
             return ComfortsChoice.RECOVER
         return ComfortsChoice.DISCARD if camper.tokens > COMFORTS_TOKENS else ComfortsChoice.DECLINE
-    if not rush and params.slow_ratio and camper.phase == Phase.OUTWARD and camper.position >= SLOW_FROM_PLATE:
-        others = [c for i, c in enumerate(state.campers) if i != state.to_move and c.active]
-        if all(c.phase == Phase.OUTWARD and params.slow_ratio * c.position <= camper.position for c in others):
-            return solo_optimal(state)
     if camper.phase == Phase.OUTWARD and camper.position > STARTING_PLATE:
         if rush:
             if camper.tokens <= RUSH_TURN_BACK_TOKENS:
