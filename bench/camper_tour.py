@@ -413,8 +413,9 @@ def tune_race_main(games: int = 200, campers: int = 3) -> list[dict[str, object]
                      "worst": min(rates.values()), "games_per_opponent": len(SPECIALS) * games})
         print(f"{json.dumps(candidate):<70} " + " ".join(f"{o} {r:.3f}" for o, r in rates.items())
               + f"  worst {min(rates.values()):.3f}", flush=True)
-    TUNING_RESULTS.write_text(json.dumps({"campers": campers, "load_average_start": load,
-                                          "load_average_end": os.getloadavg(), "rows": rows}, indent=2) + "\n")
+        # Written after every set, so a run stopped early keeps what it measured.
+        TUNING_RESULTS.write_text(json.dumps({"campers": campers, "load_average_start": load,
+                                              "load_average_end": os.getloadavg(), "rows": rows}, indent=2) + "\n")
     return rows
 
 
