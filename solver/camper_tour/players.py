@@ -12,13 +12,19 @@ Every player is a function of the rules state (the mover decides) returning one 
   turns back at once and announces at most SAFE_ANNOUNCEMENT.
 * `race`: a rule of thumb for winning the race rather than scoring (the win-probability hint's baseline
   and its own continuation in the playouts). Tuned by seeded tournaments against the other players
-  (bench/camper_tour.py `--race-baseline`): with two campers on the journey and nobody home yet, rush:
-  announce at most RUSH_ANNOUNCEMENT both ways and turn back at RUSH_TURN_BACK_TOKENS tokens (the first
+  (bench/camper_tour.py `--race-baseline`, `--tune-race`): with two campers on the journey and nobody home yet,
+  rush: announce at most RUSH_ANNOUNCEMENT both ways and turn back at RUSH_TURN_BACK_TOKENS tokens (the first
   camper home either ends the game furthest ahead or leaves the other as the last camper, whom any failed
-  roll eliminates); otherwise (three or more on the journey, or somebody home), announce at most SEVEN and
-  turn back once the tokens fall to CROWD_RESERVE_MIN + CROWD_RESERVE_PER_PLATE x plate, unless its plate
-  is not yet beyond a returning camper's marker (then down to CROWD_TOKEN_FLOOR); as the last camper,
-  `greedy`'s safe way home.
+  roll eliminates); otherwise (three or more on the journey, or somebody home) `CrowdParameters`: announce at
+  most SEVEN and turn back once the tokens fall to CROWD_RESERVE_MIN + CROWD_RESERVE_PER_PLATE x plate, unless
+  its plate is not yet beyond a returning camper's marker or a finished camper's score (then down to
+  CROWD_TOKEN_FLOOR). As the last camper on the journey it plays `last_camper_win_probability`, an exact table
+  of the chance to get home with no failed roll and a score at least the best finished one (a tie wins: it
+  returns last), on an all-normal return.
+  `--tune-race` (3 campers, 400 tuning games per opponent on seeds disjoint from the bench's) found no
+  parameter set clearly better than these defaults against the worst opponent: announcing 6 both ways and
+  turning back earlier wins more often against the solo policy (its campers are slow) but loses badly to
+  announce-7 and greedy, and a state-based guess at "slow opponents" did not keep the gain.
 * `solo_optimal`: the exact solo policy of the all-normal route for its own camper (opponents ignored;
   an occupied target falls to the best legal alternative by the same table).
 """
@@ -26,6 +32,8 @@ Every player is a function of the rules state (the mover decides) returning one 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 from campsolver.solver.camper_tour.rules import (
@@ -34,6 +42,7 @@ from campsolver.solver.camper_tour.rules import (
     TWO_DICE,
     Action,
     Announce,
+    Camper,
     ComfortsChoice,
     Config,
     Pass,
@@ -152,29 +161,180 @@ def _capped(state: TourState, largest: int) -> Action:
     return Announce(max(capped)) if capped else Announce(min(announcements))
 
 
-def race(state: TourState) -> Action:
-    """Play to win the race (see the module docstring): rush with two on the journey, announce 7 with more."""
+@dataclass(frozen=True)
+class CrowdParameters:
+    """`race` with three or more campers on the journey, or somebody home (bench/camper_tour.py
+    `--tune-race` shows how the values were chosen): the largest announcements out and home, the turn-back
+    reserve, the token floor down to which it goes on while not beyond the best marker or score of the others,
+    and the lead over every other camper's reach (outward plate, marker, final score) at which it turns back at
+    once to end the game by arriving furthest ahead."""
+
+    out_announcement: int = SEVEN
+    return_announcement: int = SEVEN
+    reserve_min: float = CROWD_RESERVE_MIN
+    reserve_per_plate: float = CROWD_RESERVE_PER_PLATE
+    token_floor: int = CROWD_TOKEN_FLOOR
+    #: Beyond the others' best marker/score by this many plates counts as ahead (a margin for the return).
+    behind_margin: int = 0
+    #: Turn back at once when this many plates beyond every other camper's reach (0: never on lead alone).
+    lead: int = 0
+    #: Also count as behind while not this many plates beyond every outward camper's plate (None: outward
+    #: campers are not looked at).
+    outward_margin: int | None = None
+    #: ...and while not this many times beyond the furthest outward camper's plate (its projected reach when
+    #: the mover gets home; 0: not used).
+    outward_ratio: float = 0.0
+
+
+#: The parameters in use (bench/camper_tour.py `--tune-race` searched them; module docstring).
+CROWD = CrowdParameters()
+
+
+def race(state: TourState, crowd: CrowdParameters | None = None) -> Action:
+    """Play to win the race (see the module docstring): rush with two on the journey, `crowd` with more."""
     camper = state.mover
     travelling = sum(c.active for c in state.campers)
     if state.last_camper_rule and camper.pending != Pending.COMFORTS_CHOICE:
-        return _last_camper(state)
+        return _last_camper_to_win(state)
+    if state.last_camper_rule:
+        return _last_camper_comforts(state)
     # Rushing home pays only if arriving ends the game or leaves the other as the last camper: not when a
     # camper already home may hold a better score than a rushed journey.
     rush = travelling <= 2 and not any(c.phase == Phase.FINISHED for c in state.campers)
-    largest = RUSH_ANNOUNCEMENT if rush else SEVEN
+    params = crowd or CROWD
+    largest = RUSH_ANNOUNCEMENT if rush else (
+        params.out_announcement if camper.phase == Phase.OUTWARD else params.return_announcement)
     if camper.pending == Pending.COMFORTS_CHOICE:
         if camper.phase == Phase.OUTWARD:
             return ComfortsChoice.RECOVER
         return ComfortsChoice.DISCARD if camper.tokens > COMFORTS_TOKENS else ComfortsChoice.DECLINE
     if camper.phase == Phase.OUTWARD and camper.position > STARTING_PLATE:
-        reserve = RUSH_TURN_BACK_TOKENS if rush else CROWD_RESERVE_MIN + CROWD_RESERVE_PER_PLATE * camper.position
-        # In a crowd a marker that does not pass a returner's can only win if that returner fails: go on while
-        # more than CROWD_TOKEN_FLOOR tokens are left.
-        best_marker = max([c.marker for c in state.campers if c.phase == Phase.RETURN], default=0)
-        behind = not rush and camper.position <= best_marker and camper.tokens > CROWD_TOKEN_FLOOR
+        if rush:
+            if camper.tokens <= RUSH_TURN_BACK_TOKENS:
+                return TurnBack()
+            return _capped(state, largest)
+        reserve = params.reserve_min + params.reserve_per_plate * camper.position
+        # In a crowd a marker that does not pass a returner's (or a finished camper's score) can only win if
+        # they fail: go on while more than the token floor is left.
+        others = [c for i, c in enumerate(state.campers) if i != state.to_move]
+        best_marker = max([c.marker for c in others if c.phase == Phase.RETURN]
+                          + [c.score for c in others if c.phase == Phase.FINISHED], default=0)
+        if params.outward_margin is not None:
+            best_marker = max([best_marker] + [c.position + params.outward_margin - params.behind_margin
+                                               for c in others if c.phase == Phase.OUTWARD and c.active])
+        if params.outward_ratio:
+            best_marker = max([best_marker] + [int(params.outward_ratio * c.position) - params.behind_margin
+                                               for c in others if c.phase == Phase.OUTWARD and c.active])
+        behind = camper.position <= best_marker + params.behind_margin and camper.tokens > params.token_floor
+        reach = max([_reach(c) for c in others], default=0)
+        if params.lead and camper.position >= reach + params.lead:
+            return TurnBack()
         if camper.tokens <= reserve and not behind:
             return TurnBack()
     return _capped(state, largest)
+
+
+def _reach(camper: Camper) -> int:
+    """How far along the route another camper's journey counts: its plate outward, its marker returning,
+    its final score home, nothing if eliminated."""
+    if camper.phase == Phase.OUTWARD:
+        return camper.position
+    if camper.phase == Phase.RETURN:
+        return camper.marker
+    return camper.score if camper.phase == Phase.FINISHED else 0
+
+
+def _last_camper_target(state: TourState) -> int | None:
+    """The score the last camper must reach to win (it returns last, so a tie wins): the best finished
+    score; None when nobody finished (any arrival wins)."""
+    scores = [c.score for c in state.campers if c.phase == Phase.FINISHED]
+    return max(scores) if scores else None
+
+
+def _last_camper_to_win(state: TourState) -> Action:
+    """The last camper on the journey: the move of `last_camper_win_probability` (exact on an all-normal
+    return), or, if it cannot win at all from here, `greedy`'s safe way home."""
+    camper = state.mover
+    target = _last_camper_target(state)
+    legal = state.legal_actions()
+    if target is None:  # nobody home: any arrival wins and an announcement of 1 never fails
+        if camper.phase == Phase.OUTWARD and camper.position > STARTING_PLATE:
+            return TurnBack()
+        return Announce(1) if Announce(1) in legal else legal[0]
+    if camper.phase == Phase.OUTWARD:
+        if camper.position <= STARTING_PLATE:
+            return _last_camper(state)
+        marker = camper.position  # turning back puts the marker here
+    else:
+        marker = camper.marker
+    if camper.phase == Phase.OUTWARD:
+        # Turning back now is worth the table's value; 0 means the marker could never reach the target.
+        if last_camper_win_probability(camper.position, camper.tokens, marker - target) <= 0.0:
+            return _last_camper(state)
+        return TurnBack()
+    values = last_camper_announcements(camper.position, camper.tokens, marker - target)
+    options = [(values[a.plates], -a.plates) for a in legal if isinstance(a, Announce) and a.plates in values]
+    if not options or max(options)[0] <= 0.0:
+        return _last_camper(state)
+    return Announce(-max(options)[1])
+
+
+def _last_camper_comforts(state: TourState) -> Action:
+    """Unexpected Comforts as the last camper: the choice with the best last-camper win probability (turning
+    back first if outward is not modelled: recover, as `greedy` does)."""
+    camper = state.mover
+    target = _last_camper_target(state)
+    if camper.phase == Phase.OUTWARD or target is None:
+        return ComfortsChoice.RECOVER if camper.phase == Phase.OUTWARD else ComfortsChoice.DECLINE
+    limit = state.cap
+    return max(ComfortsChoice, key=lambda c: last_camper_win_probability(
+        camper.position, comforts_tokens(c, camper.tokens, limit), camper.marker - target))
+
+
+#: The 2d6 totals and their probabilities as floats (the last-camper table's inner loop).
+_ROLLS = tuple((total, float(p)) for total, p in TWO_DICE)
+#: Largest payment of one move (a roll of 12 on an announcement of 1).
+_MAX_PAYMENT = 11
+
+
+def last_camper_announcements(position: int, tokens: int, slack: int) -> dict[int, float]:
+    """For each announcement home (1-10, not past the starting plate): the probability that the last camper on
+    the journey, returning from `position` with `tokens` and a marker `slack` plates above the score it must
+    reach, gets home with no failed roll (a failed roll eliminates it) and a score at least that target,
+    playing on optimally (`last_camper_win_probability`). All-normal return, nobody else on the route."""
+    return {a: _announce_value(position, tokens, slack, a) for a in range(1, min(MAX_ANNOUNCE, position - 1) + 1)}
+
+
+MAX_ANNOUNCE = 10
+
+
+def _announce_value(position: int, tokens: int, slack: int, announced: int) -> float:
+    value = 0.0
+    for total, p in _ROLLS:
+        if total <= announced:
+            continue  # a failed roll: eliminated
+        payment = total - announced
+        if payment <= tokens:
+            value += p * last_camper_win_probability(position - announced, tokens - payment, slack)
+        else:
+            value += p * last_camper_win_probability(position - announced, 0, slack - (payment - tokens))
+    return value
+
+
+@lru_cache(maxsize=200_000)
+def last_camper_win_probability(position: int, tokens: int, slack: int) -> float:
+    """Exact probability that the last camper on the journey wins from here (the dynamic programme behind
+    `last_camper_announcements`): home at the starting plate with marker - tokens left >= the target, i.e.
+    slack - tokens >= 0 at arrival, never failing a roll. The score can only fall (payments beyond the tokens
+    move the marker back; tokens left count against it), so a negative slack has lost, and a slack that covers
+    the tokens plus the largest payment on every plate home (announcing 1 never fails) has won."""
+    if slack < 0:
+        return 0.0
+    if position <= STARTING_PLATE:
+        return 1.0 if slack >= tokens else 0.0
+    if slack >= tokens + _MAX_PAYMENT * (position - STARTING_PLATE):
+        return 1.0
+    return max(_announce_value(position, tokens, slack, a) for a in range(1, min(MAX_ANNOUNCE, position - 1) + 1))
 
 
 def solo_optimal(state: TourState) -> Action:

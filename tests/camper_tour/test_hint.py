@@ -186,3 +186,20 @@ def test_the_bench_positions_are_states_the_rules_model_accepts() -> None:
         validate(state)
         assert state.current_player() >= 0 and sum(c.active for c in state.campers) >= 2
     assert all(c.phase == Phase.RETURN and c.tokens >= 0 for state in endgames for c in state.campers)
+
+
+def test_win_hint_as_the_last_camper_answers_within_its_time_limit():
+    """The last camper's exact table is built on first use (not budget-aware, so it must be small): a long
+    return from a cold cache still answers within the hint's time limit, and the answer is legal."""
+    import time
+
+    from campsolver.solver.camper_tour.players import last_camper_win_probability
+
+    last_camper_win_probability.cache_clear()
+    home = Camper(phase=Phase.FINISHED, marker=45, tokens=0, arrival=1)
+    last = Camper(position=50, tokens=15, phase=Phase.RETURN, marker=55)
+    state = position_state(Config(), [last, home, Camper(phase=Phase.ELIMINATED)])
+    started = time.monotonic()
+    result = hint(state, Budget(0.2))
+    assert time.monotonic() - started < 0.2 + 0.25  # the same margin as the other time-limit test
+    assert result.best.action in state.legal_actions()

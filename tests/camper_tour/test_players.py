@@ -80,3 +80,96 @@ def test_race_rule_beats_announce_seven_and_greedy_with_two_campers():
             state = play_game(NORMAL, players, rng_for(g, "race-test"))
             wins += state.winner() == seat
         assert wins >= 45, (opponent.__name__, wins)  # Wilson 95% lower end of 45/60 is 0.63
+
+
+class _WinNode:
+    """A rules state whose returns are 1 for the winner (the rules' tie rule), 0 for everybody else: the generic
+    expectimax over it is an independent oracle for the last camper's win probability."""
+
+    def __init__(self, state):
+        self.state = state
+
+    def __hash__(self):
+        return hash(self.state)
+
+    def __eq__(self, other):
+        return self.state == other.state
+
+    def current_player(self):
+        return self.state.current_player()
+
+    def legal_actions(self):
+        return self.state.legal_actions()
+
+    def chance_outcomes(self):
+        return self.state.chance_outcomes()
+
+    def child(self, action):
+        return _WinNode(self.state.child(action))
+
+    def returns(self):
+        winner = self.state.winner()
+        return [1.0 if i == winner else 0.0 for i in range(len(self.state.campers))]
+
+
+@pytest.mark.parametrize(("position", "tokens", "marker", "finished_score"),
+                         [(6, 2, 9, 6), (7, 0, 7, 5), (5, 6, 8, 3), (8, 3, 12, 9), (4, 0, 4, 4)])
+def test_last_camper_table_matches_expectimax_over_the_rules_model(position, tokens, marker, finished_score):
+    """The last camper's exact table (all-normal return, the finished camper's score as the target, a tie won by
+    returning last) against the generic expectimax over the rules model, every announcement and the optimum."""
+    from campsolver.solver.camper_tour.players import last_camper_announcements, last_camper_win_probability
+    from campsolver.solver.camper_tour.rules import Phase
+    from campsolver.solver.core.expectimax import expectimax
+
+    home = Camper(phase=Phase.FINISHED, marker=finished_score, tokens=0, arrival=1)
+    last = Camper(position=position, tokens=tokens, phase=Phase.RETURN, marker=marker)
+    state = position_state(Config(plate_count=20, specials=()), [last, home])
+    assert state.last_camper_rule
+    oracle = expectimax(_WinNode(state))
+    slack = marker - finished_score
+    assert last_camper_win_probability(position, tokens, slack) == pytest.approx(oracle.values[0], abs=1e-12)
+    table = last_camper_announcements(position, tokens, slack)
+    for alternative in oracle.alternatives:
+        assert table[alternative.action.plates] == pytest.approx(alternative.values[0], abs=1e-12)
+
+
+def test_race_as_the_last_camper_plays_the_tables_best_move_and_never_risks_a_sure_win():
+    from campsolver.solver.camper_tour.players import last_camper_announcements, race
+    from campsolver.solver.camper_tour.rules import Phase
+
+    # Far above the target (slack 25 covers 11 tokens a plate for 2 plates): announcing 1 never fails, so the
+    # table says 1.0 and the rule takes no risk.
+    low = Camper(phase=Phase.FINISHED, marker=5, tokens=0, arrival=1)
+    state = position_state(NORMAL, [Camper(position=3, tokens=0, phase=Phase.RETURN, marker=30), low])
+    assert last_camper_announcements(3, 0, 25)[1] == pytest.approx(1.0, abs=1e-12)
+    assert race(state) == Announce(1)
+    home = Camper(phase=Phase.FINISHED, marker=30, tokens=0, arrival=1)
+    # Tight: the best move of the table (ties to the smaller announcement).
+    state = position_state(NORMAL, [Camper(position=9, tokens=4, phase=Phase.RETURN, marker=33), home])
+    values = last_camper_announcements(9, 4, 3)
+    best = max(values.values())
+    assert race(state) == Announce(min(a for a, v in values.items() if v == best))
+    # Nobody home (the others were eliminated): any arrival wins, and an announcement of 1 never fails.
+    gone = Camper(phase=Phase.ELIMINATED)
+    state = position_state(NORMAL, [Camper(position=7, tokens=2, phase=Phase.RETURN, marker=20), gone])
+    assert race(state) == Announce(1)
+
+
+@pytest.mark.parametrize("crowd", [{"out_announcement": 6, "return_announcement": 8, "lead": 10},
+                                   {"reserve_min": 2, "token_floor": 1, "outward_margin": 5, "outward_ratio": 1.5}])
+def test_race_with_other_crowd_parameters_only_plays_legal_moves(crowd):
+    """The tuning tries parameter sets away from the defaults: every one must still play by the rules."""
+    from campsolver.solver.camper_tour.players import CrowdParameters, race
+
+    params = CrowdParameters(**crowd)
+    for seed in range(4):
+        for config in (Config(), NORMAL):
+            state = new_game(config, 3 + seed % 2)
+            rng = rng_for(seed, "crowd-legal")
+            while not state.game_over:
+                if state.current_player() >= 0:
+                    action = race(state, params)
+                    assert action in state.legal_actions()
+                    state = state.child(action)
+                else:
+                    state = state.child(sample_outcome(state, rng))
