@@ -51,6 +51,8 @@ DEEPEN = 4
 #: Longest CP-SAT solve of one securable leaf. Measured on self-play positions of the default board, 2 players,
 #: one worker: a partition is found in ~20 ms CPU (the first solution), proofs take ~0.1-0.25 s CPU.
 LEAF_LIMIT_S = 0.25
+#: Share of the budget for the estimate search when securable leaves follow (the rest is the leaves').
+ESTIMATE_SHARE = 0.5
 #: A leaf is not started with less than this left (model build and first solutions take ~20-40 ms).
 LEAF_MIN_S = 0.04
 #: Proven leaf values kept between hints (same position, player and objective: the same optimum).
@@ -132,7 +134,7 @@ class RankedMove:
     kind: ValueKind = ValueKind.NONE
     bound: float | None = None  # SECURABLE_FOUND: CP-SAT's upper bound of the securable value
     estimate: float | None = None  # the territory estimate (after the reply when searched)
-    line: tuple[Action, ...] = ()  # searched: the actions from the position to the valued leaf
+    line: tuple[Action, ...] = ()  # the actions from the position to the leaf valued (searched or securable)
 
 
 @dataclass
@@ -215,10 +217,13 @@ def hint(
     leaves: dict[int, tuple[DCState, tuple[Action, ...]]] = {}
     secured: dict[int, tuple[int, float, bool]] = {}  # value, bound, proven
     interrupted = False
+    # With securable leaves the estimate search gets a share of the budget, so the leaves are not starved.
+    phase = budget if leaf is Leaf.ESTIMATE else budget.sub_budget(ESTIMATE_SHARE)
+    search.budget = phase
     try:
         if state.stage is Stage.BARRIER:
             for i, action in enumerate(actions):
-                budget.check()
+                phase.check()
                 assert isinstance(action, Barrier)
                 shallow[i] = search.value(state, action.edge)
         else:
@@ -226,7 +231,7 @@ def hint(
         budget.report(depth=1, samples=search.nodes, best=max(shallow.values(), default=None))
         order = sorted(shallow, key=lambda i: (-shallow[i], i))
         for i in order[:DEEPEN]:
-            if budget.expired():
+            if phase.expired():
                 break
             deep[i], is_exact, reached, line = _deepen(search, actions[i])
             leaves[i] = (reached, line)
@@ -235,10 +240,17 @@ def hint(
             else:
                 exact.discard(i)
             budget.report(depth=2, samples=search.nodes, best=max(deep.values()))
-        if leaf is Leaf.SECURABLE:
-            _value_leaves(search, deep, exact, leaves, secured)
     except SolveInterrupted:
         interrupted = True  # answer with what was valued (possibly nothing: every choice unevaluated)
+    search.budget = budget
+    if leaf is Leaf.SECURABLE and not budget.expired():
+        if not deep:  # the screen used the estimate's share: the leaves are the best screened choices' own
+            for i in sorted(shallow, key=lambda i: (-shallow[i], i))[:DEEPEN]:
+                leaves[i] = (state.child(actions[i]), ())
+        try:
+            _value_leaves(search, deep or {i: shallow[i] for i in leaves}, exact, leaves, secured)
+        except SolveInterrupted:
+            interrupted = True
     moves = [_ranked(i, actions[i], shallow, deep, exact, leaves, secured) for i in range(len(actions))]
     moves.sort(key=lambda m_i: (*_rank_key(m_i[0], leaf), m_i[1]))
     every_exact = len(exact) == len(actions)
@@ -281,25 +293,32 @@ def _ranked(
     if i in deep:
         move = RankedMove(action, deep[i], depth=2, exact=i in exact, estimate=deep[i], line=line,
                           kind=ValueKind.EXACT if i in exact else ValueKind.SEARCHED)
-        if i in secured:
-            value, bound, proven = secured[i]
-            move.value = float(value)
-            move.kind = ValueKind.SECURABLE_OPTIMAL if proven else ValueKind.SECURABLE_FOUND
-            move.bound = bound
-        return move, i
-    if i in shallow:
+    elif i in shallow:
         kind = ValueKind.EXACT if i in exact else ValueKind.SCREENED
-        return RankedMove(action, shallow[i], depth=1, exact=i in exact, kind=kind, estimate=shallow[i]), i
-    return RankedMove(action, None), i
+        move = RankedMove(action, shallow[i], depth=1, exact=i in exact, kind=kind, estimate=shallow[i], line=line)
+    else:
+        return RankedMove(action, None), i
+    if i in secured:
+        value, bound, proven = secured[i]
+        move.value = float(value)
+        move.kind = ValueKind.SECURABLE_OPTIMAL if proven else ValueKind.SECURABLE_FOUND
+        move.bound = bound
+    return move, i
+
+
+def comparison_group(move: RankedMove, leaf: Leaf) -> int:
+    """Choices whose values are one quantity (ranked together, best first; groups in order): with estimate
+    leaves, by search depth (searched, screened, unevaluated); with securable leaves, by value kind (securable
+    or exact, searched, screened, unevaluated)."""
+    if leaf is Leaf.ESTIMATE:
+        return 2 - move.depth if move.value is not None else 3
+    return _GROUP[move.kind]
 
 
 def _rank_key(move: RankedMove, leaf: Leaf) -> tuple:
-    """Estimate leaves: searched choices first, then screened, then unevaluated, each best first (the old
-    order). Securable leaves: the securable (and exact) group first by value, the estimate breaking ties."""
-    if leaf is Leaf.ESTIMATE:
-        group = 2 - move.depth if move.value is not None else 3
-        return (group, -(move.value or 0.0), 0.0)
-    return (_GROUP[move.kind], -(move.value or 0.0), -(move.estimate or 0.0))
+    """Group first, then best value first (with securable leaves the estimate breaks ties)."""
+    tie = 0.0 if leaf is Leaf.ESTIMATE else -(move.estimate or 0.0)
+    return (comparison_group(move, leaf), -(move.value or 0.0), tie)
 
 
 def _value_leaves(
@@ -412,6 +431,7 @@ __all__ = [
     "Leaf",
     "RankedMove",
     "ValueKind",
+    "comparison_group",
     "estimate_scores",
     "evaluate",
     "hint",
