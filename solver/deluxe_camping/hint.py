@@ -53,8 +53,9 @@ DEEPEN = 4
 LEAF_LIMIT_S = 0.25
 #: Share of the budget for the estimate search when securable leaves follow (the rest is the leaves').
 ESTIMATE_SHARE = 0.5
-#: A leaf is not started with less than this left (model build and first solutions take ~20-40 ms).
-LEAF_MIN_S = 0.04
+#: A leaf is not started with less than this left, nor given less: its first solutions (~20 ms CPU) are not
+#: interruptible, and on a loaded machine (load 7 on 2 cores) 0.04 s let the hint overrun by ~70 ms.
+LEAF_MIN_S = 0.12
 #: Proven leaf values kept between hints (same position, player and objective: the same optimum).
 LEAF_CACHE_SIZE = 4096
 
@@ -338,7 +339,7 @@ def _value_leaves(
             break
         position = leaves[i][0]
         value = securable_leaf(position, search.me, search.objective,
-                               budget.limited(min(LEAF_LIMIT_S, remaining / (len(pending) - n))))
+                               budget.limited(min(LEAF_LIMIT_S, max(LEAF_MIN_S, remaining / (len(pending) - n)))))
         if value is not None:
             secured[i] = value
             budget.report(depth=3, samples=len(secured), best=max(v for v, _, _ in secured.values()),
