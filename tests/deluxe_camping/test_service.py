@@ -49,7 +49,9 @@ def test_hint_moves_are_legal_ranked_and_the_best_is_first(client: CampsolverCli
     assert first and [r.value for r in first] == sorted((r.value for r in first), reverse=True)
     assert first[0].loss == 0 and all(r.loss == first[0].value - r.value for r in first)
     screened = [a.ranking for a in response.alternatives if "screened" in a.ranking.note]
-    assert all(r.HasField("value") and not r.HasField("loss") for r in screened)
+    assert all(r.HasField("value") for r in screened)
+    if "screened" not in response.alternatives[0].ranking.note:  # searched choices on top: another quantity
+        assert not any(r.HasField("loss") for r in screened)
     assert response.proof == common_pb2.PROOF_STATUS_HEURISTIC
     assert response.stats.wall_time_seconds < 1.5
 
