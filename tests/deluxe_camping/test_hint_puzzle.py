@@ -179,7 +179,8 @@ def test_securable_leaf_values_are_maximise_values_at_the_rebuilt_leaf(
     me = state.to_move
     result = hints.hint(state, Budget(60), objective, leaf=hints.Leaf.SECURABLE)
     assert {m.action for m in result.moves} == set(state.legal_actions())
-    secured = [m for m in result.moves if m.kind in (hints.ValueKind.SECURABLE_OPTIMAL, hints.ValueKind.SECURABLE_FOUND)]
+    securable = (hints.ValueKind.SECURABLE_OPTIMAL, hints.ValueKind.SECURABLE_FOUND)
+    secured = [m for m in result.moves if m.kind in securable]
     assert secured and result.leaves_solved == len(secured)
     for move in secured:
         assert move.line[0] == move.action
