@@ -114,7 +114,7 @@ def bench_hint_latency(positions: int, seconds: float = 1.0) -> dict:
         if state.stage is Stage.OVER:
             continue
         started, cpu_started = time.monotonic(), time.process_time()
-        result = hints.hint(state, Budget(seconds))
+        result = hints.hint(state, Budget(seconds), leaf=LEAF[0])
         wall = time.monotonic() - started
         cpu.append(time.process_time() - cpu_started)
         complete += not result.interrupted
@@ -129,6 +129,7 @@ def bench_hint_latency(positions: int, seconds: float = 1.0) -> dict:
         "cpu_p50_ms": percentile(cpu, 50) * 1000,
         "cpu_p99_ms": percentile(cpu, 99) * 1000,
         "searched_to_the_end": complete,
+        "leaf": LEAF[0].value,
         "load_avg_1min": os.getloadavg()[0],
     }
 
@@ -136,15 +137,19 @@ def bench_hint_latency(positions: int, seconds: float = 1.0) -> dict:
 # --- players ----------------------------------------------------------------------------------------------
 
 
-#: Per hint decision in self-play: (CPU seconds, wall seconds, interrupted, stage).
-HINT_DECISIONS: list[tuple[float, float, bool, str]] = []
+#: Per hint decision in self-play: (CPU seconds, wall seconds, interrupted, stage, securable leaves solved,
+#: of those proven).
+HINT_DECISIONS: list[tuple[float, float, bool, str, int, int]] = []
+#: The hint's leaf model in self-play and latency runs (`--leaf`).
+LEAF: list[hints.Leaf] = [hints.DEFAULT_LEAF]
 
 
 def hint_player(state: DCState, rng: np.random.Generator, seconds: float) -> rules.Action:
     cpu, wall = time.process_time(), time.monotonic()
-    result = hints.hint(state, Budget(seconds))
+    result = hints.hint(state, Budget(seconds), leaf=LEAF[0])
     HINT_DECISIONS.append(
-        (time.process_time() - cpu, time.monotonic() - wall, result.interrupted, state.stage.value)
+        (time.process_time() - cpu, time.monotonic() - wall, result.interrupted, state.stage.value,
+         result.leaves_solved, result.leaves_proven)
     )
     return result.moves[0].action
 
@@ -188,7 +193,7 @@ def bench_self_play(
             "supply_left": final.supply_left,
             "open_squares": sum(len(site.squares) for site in final.sites if site.allotted_to is None),
             "stopped": [final.stopped(p) for p in range(players)],
-            "hint_s_per_decision": seconds, "decisions": [list(d) for d in HINT_DECISIONS],
+            "hint_s_per_decision": seconds, "leaf": LEAF[0].value, "decisions": [list(d) for d in HINT_DECISIONS],
             "load_avg_1min": os.getloadavg()[0],
         }
         lines.append(line)
@@ -199,10 +204,15 @@ def bench_self_play(
 
 
 def summarise(lines: list[dict]) -> list[dict]:
-    """Win rate (ties half) with a 95% Wilson interval, margins and hint effort, per (players, opponent)."""
+    """Win rate (ties half) with a 95% Wilson interval, margins and hint effort, per (players, opponent, leaf
+    model); lines from before the leaf option are the estimate's."""
+
+    def key_of(line: dict) -> tuple:
+        return line["players"], line["opponent"], line.get("leaf", hints.Leaf.ESTIMATE.value)
+
     rows = []
-    for key in sorted({(line["players"], line["opponent"]) for line in lines}):
-        mine = [line for line in lines if (line["players"], line["opponent"]) == key]
+    for key in sorted({key_of(line) for line in lines}):
+        mine = [line for line in lines if key_of(line) == key]
         outcomes, margins = [], []
         for line in mine:
             scores, seat = line["scores"], line["seat"]
@@ -216,6 +226,7 @@ def summarise(lines: list[dict]) -> list[dict]:
             {
                 "players": key[0],
                 "opponent": key[1],
+                "leaf": key[2],
                 "games": len(mine),
                 "hint_budget_s": mine[0]["hint_s_per_decision"],
                 "wins": sum(o == 1.0 for o in outcomes),
@@ -228,6 +239,11 @@ def summarise(lines: list[dict]) -> list[dict]:
                 "hint_cpu_p99_s": percentile([d[0] for d in decisions], 99),
                 "hint_wall_p50_s": percentile([d[1] for d in decisions], 50),
                 "hint_interrupted_share": statistics.fmean(d[2] for d in decisions),
+                "hint_wall_p99_s": percentile([d[1] for d in decisions], 99),
+                "hint_overrun_p99_ms": max(percentile([d[1] - mine[0]["hint_s_per_decision"] for d in decisions],
+                                                      99) * 1000, 0.0),
+                "leaves_proven_share": (sum(d[5] for d in decisions if len(d) > 4)
+                                        / max(sum(d[4] for d in decisions if len(d) > 4), 1)),
                 "load_avg_mean": statistics.fmean(line["load_avg_1min"] for line in mine),
             }
         )
@@ -246,7 +262,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--game-step", type=int, default=1, help="seed stride (split seeds over processes)")
     parser.add_argument("--log", default=None, help="append one JSON line a game to this file")
     parser.add_argument("--merge", default=None, help="comma-separated game logs: summarise them instead")
+    parser.add_argument("--leaf", default=hints.DEFAULT_LEAF.value, choices=[leaf.value for leaf in hints.Leaf],
+                        help="the hint's leaf model (self-play and latency)")
     args = parser.parse_args(argv)
+    LEAF[0] = hints.Leaf(args.leaf)
     boards = args.boards or (6 if args.quick else 20)
     games = args.games or (12 if args.quick else 200)
     seconds = args.hint_seconds or (0.3 if args.quick else 1.0)
@@ -262,8 +281,10 @@ def main(argv: list[str] | None = None) -> None:
         report["max_overrun"] = bench_overrun(boards)
         print_table(f"max: overrun of solves stopped by a {OVERRUN_LIMIT_S:g} s limit", [report["max_overrun"]])
     if "hint" in parts:
-        report["hint_latency"] = bench_hint_latency(boards)
-        print_table("hint latency (1 s budget)", [report["hint_latency"]])
+        # One entry per leaf model (the estimate's keeps its old key).
+        key = "hint_latency" if LEAF[0] is hints.Leaf.ESTIMATE else f"hint_latency_{LEAF[0].value}"
+        report[key] = bench_hint_latency(boards)
+        print_table(f"hint latency (1 s budget, {LEAF[0].value} leaves)", [report[key]])
     if "self-play" in parts:
         rows = []
         log = Path(args.log) if args.log else None

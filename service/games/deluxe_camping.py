@@ -282,39 +282,62 @@ def hint(request: pb.DeluxeCampingServiceHintRequest, budget: Budget) -> pb.Delu
     legal = set(state.legal_actions())
     if {m.action for m in result.moves} != legal:
         raise RuntimeError("hint moves disagree with the rules model's legal moves")
-    best = next((m.value for m in result.moves if m.value is not None), 0.0)
+    group_best: dict[int, float] = {}  # the best value of each group of comparable values (ranked best first)
     alternatives = []
     for rank, move in enumerate(result.moves, start=1):
         ranking = common_pb2.RankedAlternative(rank=rank, label=rules.describe_action(state.config, move.action))
-        if move.value is None:
-            ranking.note = "not evaluated: the budget ran out"
-        elif move.depth == 1 and result.depth > 1 and not move.exact:
-            # A one-turn value is measured before the next player's reply, the searched choices' after it: two
-            # quantities, so only the searched ones carry a value (and a loss against the best of them).
-            ranking.note = (f"screened out one turn deep: {move.value:.1f} before the next player's reply, "
-                            "not comparable with the searched choices' values")
-        else:
+        ranking.note = _value_note(move)
+        if move.value is not None:
+            group = hints.comparison_group(move, result.leaf)
+            best = group_best.setdefault(group, move.value)
             ranking.value = move.value
-            ranking.loss = max(best - move.value, 0.0)
-            if move.exact:
-                ranking.note = "exact final value: this choice ends the game"
+            if group == min(group_best):
+                # Only the top group's values are the ranking's own quantity: a loss against its best. The
+                # later groups' values are another quantity (the note says which), so they carry no loss.
+                ranking.loss = max(best - move.value, 0.0)
         alternatives.append(pb.DeluxeCampingAlternative(move=move_to_proto(state.config, move.action), ranking=ranking))
+    leaves = (
+        f"; the best {hints.DEEPEN} leaves valued by the CP-SAT securable-score model ({result.leaves_solved} "
+        f"solved, {result.leaves_proven} proven optimal, at most {hints.LEAF_LIMIT_S:g} s each), ranked first "
+        "by it, the estimate breaking ties"
+        if result.leaf is hints.Leaf.SECURABLE else ""
+    )
     return pb.DeluxeCampingServiceHintResponse(
         alternatives=alternatives,
         proof=PROOF_TO_PROTO[result.proof],
         note=(
             f"{objective.value} of the nearest-piece territory estimate: every choice one turn deep, the best "
-            f"{hints.DEEPEN} again with every free barrier and the next player's best reply (ranked first); "
-            "an estimate, not a proof unless every choice ends the game"
+            f"{hints.DEEPEN} again with every free barrier and the next player's best reply (ranked first)"
+            f"{leaves}; each value's kind in its note; a heuristic, not a proof unless every choice ends the game"
         ),
         stats=common_pb2.SolveStats(
             wall_time_seconds=result.wall_time_s,
             nodes=result.nodes,
             depth=result.depth,
-            method="territory search with the next player's reply",
+            method="territory search with the next player's reply"
+            + (", CP-SAT securable-score leaves" if result.leaf is hints.Leaf.SECURABLE else ""),
             interrupted=result.interrupted,
         ),
     )
+
+
+def _value_note(move: hints.RankedMove) -> str:
+    """What a ranked choice's value is (every value says its kind)."""
+    kind = move.kind
+    if kind is hints.ValueKind.NONE:
+        return "not evaluated: the budget ran out"
+    if kind is hints.ValueKind.EXACT:
+        return "exact final value: this choice (or the next player's reply) ends the game"
+    if kind is hints.ValueKind.SECURABLE_OPTIMAL:
+        return "securable optimum after the next player's reply (CP-SAT proven; pieces stay put)"
+    if kind is hints.ValueKind.SECURABLE_FOUND:
+        bound = "unknown" if move.bound is None or move.bound == float("inf") else f"{move.bound:g}"
+        return (f"securable after the next player's reply: best partition found, not proven (CP-SAT bound "
+                f"{bound})")
+    if kind is hints.ValueKind.SEARCHED:
+        return "territory estimate after the next player's reply (searched)"
+    return "screened one turn deep: territory estimate before the next player's reply, not comparable with " \
+        "the searched choices' values"
 
 
 def max_score(

@@ -141,3 +141,91 @@ def test_hint_answers_even_when_the_budget_is_spent_before_any_choice_is_valued(
     assert result.interrupted
     assert {m.action for m in result.moves} == set(state.legal_actions())
     assert_ranked(result)
+
+
+# --- securable-score leaves (CP-SAT) ---------------------------------------------------------------------------
+
+SMALL = Config(rows=6, cols=6, players=2, trailers=2, supply=24)
+
+
+def small_position(seed: int, turns: int) -> DCState:
+    """A seeded small board a few random turns into the game (CP-SAT proves its leaves quickly)."""
+    rng = np.random.default_rng(seed)
+    state = rules.random_setup(SMALL, rng)
+    for _ in range(turns):
+        if state.stage is Stage.OVER:
+            break
+        actions = state.legal_actions()
+        state = state.child(actions[int(rng.integers(len(actions)))])
+    return state
+
+
+def replay(state: DCState, line: tuple[rules.Action, ...]) -> DCState:
+    """The leaf of a searched choice rebuilt by the rules model: every action legal where it is played."""
+    for action in line:
+        assert action in state.legal_actions()
+        state = state.child(action)
+    return state
+
+
+@pytest.mark.parametrize("objective", list(hints.HintObjective))
+@pytest.mark.parametrize("seed", [1, 2])
+def test_securable_leaf_values_are_maximise_values_at_the_rebuilt_leaf(
+    seed: int, objective: hints.HintObjective, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(hints, "LEAF_LIMIT_S", 5.0)  # long enough to prove each leaf of the small board
+    monkeypatch.setattr(hints, "_LEAF_CACHE", {})
+    state = small_position(seed, 6)
+    me = state.to_move
+    result = hints.hint(state, Budget(60), objective, leaf=hints.Leaf.SECURABLE)
+    assert {m.action for m in result.moves} == set(state.legal_actions())
+    securable = (hints.ValueKind.SECURABLE_OPTIMAL, hints.ValueKind.SECURABLE_FOUND)
+    secured = [m for m in result.moves if m.kind in securable]
+    assert secured and result.leaves_solved == len(secured)
+    for move in secured:
+        assert move.line[0] == move.action
+        leaf = replay(state, move.line)
+        again = maxima.maximise(leaf, Budget(30), player=me, objective=hints._OBJECTIVE_TO_MAX[objective])
+        assert again.proof is Proof.OPTIMAL
+        if move.kind is hints.ValueKind.SECURABLE_OPTIMAL:
+            assert move.value == again.value == move.bound
+        else:  # a partition's value: at most the optimum, which is at most CP-SAT's bound
+            assert move.value <= again.value <= move.bound
+    assert result.leaves_proven == sum(m.kind is hints.ValueKind.SECURABLE_OPTIMAL for m in result.moves) > 0
+
+
+def assert_kinds(result: hints.HintResult) -> None:
+    """Every evaluated choice has a value of a stated kind; groups in order, each best first."""
+    for move in result.moves:
+        assert (move.value is None) == (move.kind is hints.ValueKind.NONE)
+        if move.kind is hints.ValueKind.SECURABLE_FOUND:
+            assert move.bound is not None and move.bound >= move.value
+    groups = [hints.comparison_group(m, result.leaf) for m in result.moves]
+    assert groups == sorted(groups)
+    for group in set(groups) - {max(hints._GROUP.values())}:
+        values = [m.value for m, g in zip(result.moves, groups, strict=True) if g == group]
+        assert values == sorted(values, reverse=True)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_securable_hint_answers_within_its_budget_on_the_default_board(players: int) -> None:
+    rng = np.random.default_rng(10 + players)
+    state = rules.random_setup(Config(players=players), rng)
+    for stage in (Stage.MOVE, Stage.BARRIER):
+        while state.stage is not stage:
+            state = state.child(rules.Move(()))
+        started = time.monotonic()
+        result = hints.hint(state, Budget(0.6), leaf=hints.Leaf.SECURABLE)
+        assert time.monotonic() - started < 0.6 + 0.1  # the overrun goal is 50 ms; margin for a loaded machine
+        assert {m.action for m in result.moves} == set(state.legal_actions())
+        assert result.leaves_solved > 0
+        assert_kinds(result)
+
+
+def test_estimate_hint_values_say_their_kind() -> None:
+    state = small_position(3, 4)
+    result = hints.hint(state, Budget(5))
+    assert result.leaf is hints.DEFAULT_LEAF
+    assert_kinds(result)
+    kinds = {m.kind for m in result.moves}
+    assert hints.ValueKind.SEARCHED in kinds or hints.ValueKind.EXACT in kinds
