@@ -20,6 +20,12 @@ class DeluxeCampingStage(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     DELUXE_CAMPING_STAGE_BARRIER: _ClassVar[DeluxeCampingStage]
     DELUXE_CAMPING_STAGE_OVER: _ClassVar[DeluxeCampingStage]
 
+class DeluxeCampingHintLeaf(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    DELUXE_CAMPING_HINT_LEAF_UNSPECIFIED: _ClassVar[DeluxeCampingHintLeaf]
+    DELUXE_CAMPING_HINT_LEAF_ESTIMATE: _ClassVar[DeluxeCampingHintLeaf]
+    DELUXE_CAMPING_HINT_LEAF_SECURABLE: _ClassVar[DeluxeCampingHintLeaf]
+
 class DeluxeCampingMaxObjective(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     DELUXE_CAMPING_MAX_OBJECTIVE_UNSPECIFIED: _ClassVar[DeluxeCampingMaxObjective]
@@ -35,6 +41,9 @@ DELUXE_CAMPING_STAGE_REVEAL: DeluxeCampingStage
 DELUXE_CAMPING_STAGE_MOVE: DeluxeCampingStage
 DELUXE_CAMPING_STAGE_BARRIER: DeluxeCampingStage
 DELUXE_CAMPING_STAGE_OVER: DeluxeCampingStage
+DELUXE_CAMPING_HINT_LEAF_UNSPECIFIED: DeluxeCampingHintLeaf
+DELUXE_CAMPING_HINT_LEAF_ESTIMATE: DeluxeCampingHintLeaf
+DELUXE_CAMPING_HINT_LEAF_SECURABLE: DeluxeCampingHintLeaf
 DELUXE_CAMPING_MAX_OBJECTIVE_UNSPECIFIED: DeluxeCampingMaxObjective
 DELUXE_CAMPING_MAX_OBJECTIVE_OWN: DeluxeCampingMaxObjective
 DELUXE_CAMPING_MAX_OBJECTIVE_MARGIN: DeluxeCampingMaxObjective
@@ -148,14 +157,16 @@ class DeluxeCampingSite(_message.Message):
     def __init__(self, squares: _Optional[_Iterable[_Union[DeluxeCampingSquare, _Mapping]]] = ..., owner: _Optional[int] = ..., points: _Optional[int] = ...) -> None: ...
 
 class DeluxeCampingServiceHintRequest(_message.Message):
-    __slots__ = ("state", "objective", "options")
+    __slots__ = ("state", "objective", "options", "leaf")
     STATE_FIELD_NUMBER: _ClassVar[int]
     OBJECTIVE_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    LEAF_FIELD_NUMBER: _ClassVar[int]
     state: DeluxeCampingState
     objective: _common_pb2.Objective
     options: _common_pb2.SolveOptions
-    def __init__(self, state: _Optional[_Union[DeluxeCampingState, _Mapping]] = ..., objective: _Optional[_Union[_common_pb2.Objective, str]] = ..., options: _Optional[_Union[_common_pb2.SolveOptions, _Mapping]] = ...) -> None: ...
+    leaf: DeluxeCampingHintLeaf
+    def __init__(self, state: _Optional[_Union[DeluxeCampingState, _Mapping]] = ..., objective: _Optional[_Union[_common_pb2.Objective, str]] = ..., options: _Optional[_Union[_common_pb2.SolveOptions, _Mapping]] = ..., leaf: _Optional[_Union[DeluxeCampingHintLeaf, str]] = ...) -> None: ...
 
 class DeluxeCampingServiceHintResponse(_message.Message):
     __slots__ = ("alternatives", "proof", "stats", "note")

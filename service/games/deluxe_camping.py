@@ -271,14 +271,24 @@ def _turn_state(message: pb.DeluxeCampingState, field: str = "state") -> DCState
 # --- handlers -------------------------------------------------------------------------------------------
 
 
+#: The hint's leaf model by its proto value (unset: the solver's default).
+HINT_LEAF_FROM_PROTO = {
+    pb.DELUXE_CAMPING_HINT_LEAF_UNSPECIFIED: hints.DEFAULT_LEAF,
+    pb.DELUXE_CAMPING_HINT_LEAF_ESTIMATE: hints.Leaf.ESTIMATE,
+    pb.DELUXE_CAMPING_HINT_LEAF_SECURABLE: hints.Leaf.SECURABLE,
+}
+
+
 def hint(request: pb.DeluxeCampingServiceHintRequest, budget: Budget) -> pb.DeluxeCampingServiceHintResponse:
     require(request.HasField("state"), "state", "a position is required")
     objective = HINT_OBJECTIVE_FROM_PROTO.get(request.objective)
     require(objective is not None, "objective", "MARGIN (default) or EXPECTED_SCORE (own score)")
+    leaf = HINT_LEAF_FROM_PROTO.get(request.leaf)
+    require(leaf is not None, "leaf", "ESTIMATE (default) or SECURABLE")
     state = _turn_state(request.state)
     if not request.options.time_limit_seconds:
         budget = budget.limited(DEFAULT_HINT_SECONDS)
-    result = hints.hint(state, budget, objective)
+    result = hints.hint(state, budget, objective, leaf=leaf)
     legal = set(state.legal_actions())
     if {m.action for m in result.moves} != legal:
         raise RuntimeError("hint moves disagree with the rules model's legal moves")

@@ -99,6 +99,28 @@ def test_state_round_trips_through_the_proto() -> None:
     assert service.state_from_proto(service.state_to_proto(barrier_stage)) == barrier_stage
 
 
+def test_hint_with_securable_leaves_over_grpc(client: CampsolverClient) -> None:
+    """The CP-SAT leaf option is reachable over gRPC: its leaves say their kind, every move stays legal."""
+    request = service.EXAMPLES["Hint"]()
+    request.leaf = pb.DELUXE_CAMPING_HINT_LEAF_SECURABLE
+    request.options.time_limit_seconds = 1.0
+    response = call(client, "Hint", request)
+    state = service.state_from_proto(request.state)
+    moves = [service.move_from_proto(a.move, state.config, "move") for a in response.alternatives]
+    assert set(moves) == set(state.legal_actions())
+    assert "CP-SAT securable-score model" in response.note
+    assert any(a.ranking.note.startswith("securable") for a in response.alternatives)
+    assert response.stats.wall_time_seconds < 1.5
+
+
+def test_unknown_hint_leaf_names_the_field(client: CampsolverClient) -> None:
+    request = service.EXAMPLES["Hint"]()
+    request.leaf = 7  # proto3 enums are open: an unknown number reaches the server
+    error = bad(client, "Hint", request)
+    assert error.code == grpc.StatusCode.INVALID_ARGUMENT
+    assert error.violations[0].field == "leaf"
+
+
 def bad(client: CampsolverClient, rpc: str, request) -> CampsolverError:
     with pytest.raises(CampsolverError) as caught:
         call(client, rpc, request)
