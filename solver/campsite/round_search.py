@@ -724,27 +724,9 @@ class _Search:
 
 
 def around_over(top: dict[Cell, Sq], overlay: dict[Cell, Sq], cell: Cell) -> tuple[list[int], int, bool, int]:
-    """`around` on the table with a laid card's squares on top."""
-    counts = [0] * TERRAIN_COUNT
-    seen = 0
-    fair = False
-    open_squares = 0
-    row, col = cell
-    for dr, dc in SURROUNDING:
-        key = (row + dr, col + dc)
-        sq = overlay.get(key) or top.get(key)
-        if sq is None:
-            open_squares += 1
-            continue
-        if sq.fair:
-            fair = True
-        if sq.coloured:
-            seen |= sq.mask
-            for bit in _BITS[sq.mask]:
-                counts[bit] += 1
-        else:
-            open_squares += 1
-    return counts, seen, fair, open_squares
+    """`around` on the table with a laid card's squares on top: counts, terrain bits, Fair Weather?, open squares."""
+    counts, seen, fair, open_mask = around_mask(top, cell, overlay)
+    return counts, seen, fair, open_mask.bit_count()
 
 
 #: Rows and columns kept around the table in a potential grid: a card's reach (its footprint and one square
@@ -784,16 +766,19 @@ def _kind(top: dict[Cell, Sq], cell: Cell) -> tuple[int, bool, bool, tuple[int, 
     return (open_mask, fair, cell not in top, tuple(counts), seen)
 
 
-def around_mask(top: dict[Cell, Sq], cell: Cell) -> tuple[list[int], int, bool, int]:
+def around_mask(
+    top: dict[Cell, Sq], cell: Cell, overlay: dict[Cell, Sq] | None = None
+) -> tuple[list[int], int, bool, int]:
     """Matching counts per terrain, terrain bits seen, Fair Weather around?, open squares (bare or empty) as a mask
-    (bit i for `SURROUNDING[i]`)."""
+    (bit i for `SURROUNDING[i]`); `overlay`: a laid card's squares on top of the table."""
     counts = [0] * TERRAIN_COUNT
     seen = 0
     fair = False
     open_mask = 0
     row, col = cell
     for index, (dr, dc) in enumerate(SURROUNDING):
-        sq = top.get((row + dr, col + dc))
+        key = (row + dr, col + dc)
+        sq = (overlay.get(key) if overlay else None) or top.get(key)
         if sq is None:
             open_mask |= 1 << index
             continue
