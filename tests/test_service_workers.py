@@ -5,7 +5,6 @@ bounds asserted are the ones the service promises (a cancel stops the solve with
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import signal
 import subprocess
@@ -18,12 +17,9 @@ import grpc
 import pytest
 from campsolver.clients.client import CampsolverClient, CampsolverError
 from campsolver.service.games import camper_tour as camper_tour_service
-from campsolver.service.registry import games
 from campsolver.service.server import CampsolverServer, ServerConfig
 from campsolver.service.workers import WORKER_NICE
-from campsolver.solver.core.budget import Budget
 
-from campsolver.v1 import camper_tour_pb2 as ct
 from tests.test_service import long_hint_request  # the expected-score deepening: only a budget stops it
 
 #: What the service promises between a client's cancel (or deadline) and the solve stopping in its worker.
@@ -116,30 +112,43 @@ def test_a_worker_that_dies_is_internal_and_the_pool_recovers(
     assert client.camper_tour.hint(long_hint_request(1.0), timeout=60).alternatives
 
 
-def test_a_worker_that_exits_mid_solve_is_internal(monkeypatch: pytest.MonkeyPatch) -> None:
-    """os._exit inside a handler, in the worker. The workers are forked from this process here (not from the
-    forkserver), so they inherit the patched handler; the gRPC process only ever sees the probe pass."""
-    hint = games()["camper-tour"].commands["hint"]
-    exit_code = 3
+#: Run in a fresh interpreter: its forkserver (one per process) starts with the dying handler preloaded.
+_EXIT_MID_SOLVE_SCRIPT = """
+import grpc
+from campsolver.clients.client import CampsolverClient, CampsolverError
+from campsolver.service import workers
+from campsolver.service.games import camper_tour as camper_tour_service
+from campsolver.service.server import CampsolverServer, ServerConfig
+from tests.test_service import long_hint_request
 
-    def dies_once_solving(request: ct.CamperTourServiceHintRequest, budget: Budget) -> ct.CamperTourServiceHintResponse:
-        budget.check()  # validation is over: from here on the call is a real solve (in a worker)
-        os._exit(exit_code)
+workers.PRELOAD_MODULE = "tests.worker_exit_preload"
+running = CampsolverServer(ServerConfig(port=0, workers=1))
+running.start()
+try:
+    with CampsolverClient(running.address) as connected:
+        for attempt in range(2):  # the replacement worker (same preloaded handler) dies the same way
+            try:
+                connected.camper_tour.hint(long_hint_request(5.0), timeout=60)
+                raise SystemExit("the hint answered")
+            except CampsolverError as error:
+                assert error.code == grpc.StatusCode.INTERNAL, error.code
+            assert running.pool.restarts == attempt + 1, (running.pool.restarts, attempt)
+        assert connected.camper_tour.score(camper_tour_service.EXAMPLES["Score"](), timeout=30).scores
+finally:
+    running.stop(grace_s=2.0)
+print("recovered")
+"""
 
-    monkeypatch.setitem(games()["camper-tour"].commands, "hint", dataclasses.replace(hint, handler=dies_once_solving))
-    running = CampsolverServer(ServerConfig(port=0, workers=1, worker_start_method="fork"))
-    running.start()
-    try:
-        assert running.pool is not None
-        with CampsolverClient(running.address) as connected:
-            for attempt in range(2):  # the replacement worker (same patched handler) dies the same way
-                with pytest.raises(CampsolverError) as caught:
-                    connected.camper_tour.hint(long_hint_request(5.0), timeout=60)
-                assert caught.value.code == grpc.StatusCode.INTERNAL
-                assert running.pool.restarts == attempt + 1
-            assert connected.camper_tour.score(camper_tour_service.EXAMPLES["Score"](), timeout=30).scores
-    finally:
-        running.stop(grace_s=2.0)
+
+def test_a_worker_that_exits_mid_solve_is_internal() -> None:
+    """os._exit inside a handler, in the worker (the handler patched by the forkserver's preload, see
+    tests/worker_exit_preload.py): each death is one INTERNAL answer, the worker is replaced, the server serves on;
+    the gRPC process only ever sees the probe pass."""
+    done = subprocess.run(
+        [sys.executable, "-c", _EXIT_MID_SOLVE_SCRIPT],
+        cwd=Path(__file__).resolve().parents[1], capture_output=True, text=True, timeout=240,
+    )
+    assert done.returncode == 0 and done.stdout.strip().endswith("recovered"), done.stderr[-2000:]
 
 
 @pytest.mark.parametrize("in_process", [False, True], ids=["worker", "in-process"])
