@@ -29,6 +29,7 @@ import threading
 import time
 from collections import Counter, defaultdict
 from collections.abc import Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 import grpc
@@ -179,6 +180,24 @@ def idle_latency(address: str, repeats: int) -> dict[str, float]:
     return {name: percentile(values, 50) * 1000 for name, values in recorder.latency.items()}
 
 
+@contextmanager
+def clients_running(address: str, indices: Sequence[int], recorder: Recorder, rate: float | None = None):
+    """`client_loop` threads (one per index) calling while the block runs; stopped and joined when it ends."""
+    stop = threading.Event()
+    threads = [
+        threading.Thread(target=client_loop, args=(address, index, stop, recorder, rate), daemon=True)
+        for index in indices
+    ]
+    for thread in threads:
+        thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        for thread in threads:
+            thread.join(timeout=30)
+
+
 def score_under_solves(address: str, solvers: int, seconds: float) -> dict[str, float]:
     """Score latency from one sequential client while `solvers` clients keep every solver slot busy.
 
@@ -186,20 +205,11 @@ def score_under_solves(address: str, solvers: int, seconds: float) -> dict[str, 
     (two dozen cheap clients competing with each other for two shared cores).
     """
     recorder, probe = Recorder(), Recorder()
-    stop = threading.Event()
-    threads = [
-        threading.Thread(target=client_loop, args=(address, 4 * i, stop, recorder), daemon=True)
-        for i in range(solvers)
-    ]
-    for thread in threads:
-        thread.start()
-    deadline = time.monotonic() + seconds
-    with grpc.insecure_channel(address) as channel:
-        while time.monotonic() < deadline:
-            call_once(channel, "hc Score", *CHEAP_CALLS["hc Score"], probe)
-    stop.set()
-    for thread in threads:
-        thread.join(timeout=30)
+    with clients_running(address, [4 * i for i in range(solvers)], recorder):
+        deadline = time.monotonic() + seconds
+        with grpc.insecure_channel(address) as channel:
+            while time.monotonic() < deadline:
+                call_once(channel, "hc Score", *CHEAP_CALLS["hc Score"], probe)
     values = probe.latency["hc Score"]
     return {"n": len(values), "p50_ms": percentile(values, 50) * 1000, "p99_ms": percentile(values, 99) * 1000}
 
@@ -209,17 +219,8 @@ def paced_latency(address: str, clients: int, rate: float, seconds: float) -> di
     calls/s each: load below the server's throughput, so latency is not just the closed loop's queue (Little's
     law: back-to-back clients wait N / throughput whatever the server does)."""
     recorder = Recorder()
-    stop = threading.Event()
-    threads = [
-        threading.Thread(target=client_loop, args=(address, i, stop, recorder, rate), daemon=True)
-        for i in range(clients)
-    ]
-    for thread in threads:
-        thread.start()
-    time.sleep(seconds)
-    stop.set()
-    for thread in threads:
-        thread.join(timeout=30)
+    with clients_running(address, range(clients), recorder, rate):
+        time.sleep(seconds)
     values = recorder.latency["hc Score"]
     cheap = sum(len(recorder.latency[name]) for name in CHEAP_CALLS)
     return {
@@ -253,20 +254,11 @@ def run(clients: int, rounds: int, seconds: float, workers: int, in_process: boo
         round_rows = []
         for round_index in range(rounds):
             recorder = Recorder()
-            stop = threading.Event()
-            threads = [
-                threading.Thread(target=client_loop, args=(address, i, stop, recorder), daemon=True)
-                for i in range(clients)
-            ]
             started = time.monotonic()
             server_cpu = cpu_seconds(server.pid)
             workers_cpu = {child: cpu_seconds(child) for child in descendants(server.pid)}
-            for thread in threads:
-                thread.start()
-            time.sleep(seconds)
-            stop.set()
-            for thread in threads:
-                thread.join(timeout=30)
+            with clients_running(address, range(clients), recorder):
+                time.sleep(seconds)
             elapsed = time.monotonic() - started
             server_cpu = cpu_seconds(server.pid) - server_cpu
             workers_cpu_s = sum(cpu_seconds(child) - workers_cpu.get(child, 0.0) for child in descendants(server.pid))
