@@ -69,8 +69,8 @@ class ServerConfig:
     gil_switch_interval_s: float = GIL_SWITCH_INTERVAL_S
     #: Solve on threads of the gRPC process instead of worker processes (debugging; a debugger sees the solve).
     solve_in_process: bool = False
-    #: multiprocessing start method of the solver workers (None: forkserver where available, else spawn). Not
-    #: "fork": a replacement worker forked while gRPC threads serve a call can abort in gRPC's poller.
+    #: multiprocessing start method of the solver workers (None: forkserver where available, else spawn; "fork"
+    #: is refused, see `WorkerPool._make_context`).
     worker_start_method: str | None = None
     #: Niceness added to the solver workers, so cheap calls get the CPU first on a busy machine (0: none).
     worker_nice: int = WORKER_NICE

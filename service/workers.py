@@ -63,6 +63,9 @@ EXIT_TIMEOUT_S = 5.0
 #: Scheduling niceness added to each worker process: on a busy machine the gRPC process (cheap calls, parsing,
 #: validation) gets the CPU before the solves, which have their budgets and lose only a little depth.
 WORKER_NICE = 5
+#: Start methods whose workers never come from a fork of the busy gRPC process (None: forkserver, else spawn).
+SAFE_START_METHODS = frozenset({None, "forkserver", "spawn"})
+
 #: Modules the forkserver imports (and warms up) once, so that every forked worker starts ready.
 PRELOAD_MODULE = "campsolver.service.worker_preload"
 
@@ -177,6 +180,10 @@ class WorkerPool:
 
     @staticmethod
     def _make_context(start_method: str | None) -> BaseContext:
+        # Not "fork": replacements are started while gRPC threads serve calls, and a child forked from such a
+        # process can abort in gRPC's poller (seen in CI: exit -6, no replacement).
+        if start_method not in SAFE_START_METHODS:
+            raise ValueError(f"worker start method {start_method!r}: use one of {sorted(SAFE_START_METHODS - {None})}")
         method = start_method or ("forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn")
         context = multiprocessing.get_context(method)
         if method == "forkserver":

@@ -112,6 +112,12 @@ def test_a_worker_that_dies_is_internal_and_the_pool_recovers(
     assert client.camper_tour.hint(long_hint_request(1.0), timeout=60).alternatives
 
 
+def test_fork_start_method_is_refused() -> None:
+    """Workers forked from the busy gRPC process can abort in gRPC's poller: the pool refuses "fork"."""
+    with pytest.raises(ValueError, match="fork"):
+        CampsolverServer(ServerConfig(port=0, workers=1, worker_start_method="fork")).start()
+
+
 #: Run in a fresh interpreter: its forkserver (one per process) starts with the dying handler preloaded.
 _EXIT_MID_SOLVE_SCRIPT = """
 import grpc
