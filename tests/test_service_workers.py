@@ -38,6 +38,13 @@ def one_worker() -> Iterator[tuple[CampsolverServer, CampsolverClient]]:
         running.stop(grace_s=2.0)
 
 
+def busy_with_a_long_hint(server: CampsolverServer, client: CampsolverClient) -> grpc.Future:
+    """A 60 s Camper Tour hint holding the only solver slot (the caller cancels it)."""
+    future = client.camper_tour.call_future("Hint", long_hint_request(60.0), timeout=120)
+    assert server.gate.wait_busy(1, timeout_s=60)
+    return future
+
+
 def test_a_solve_runs_in_a_worker_process_and_cheap_calls_do_not(
     one_worker: tuple[CampsolverServer, CampsolverClient],
 ) -> None:
@@ -66,8 +73,7 @@ def test_cancel_stops_the_solve_in_its_worker_within_half_a_second(
     server, client = one_worker
     assert server.pool is not None
     restarts = server.pool.restarts
-    future = client.camper_tour.call_future("Hint", long_hint_request(60.0), timeout=120)
-    assert server.gate.wait_busy(1, timeout_s=60)
+    future = busy_with_a_long_hint(server, client)
     cancelled_at = time.monotonic()
     assert future.cancel()
     assert server.gate.wait_idle(timeout_s=30)
@@ -98,8 +104,7 @@ def test_a_worker_that_dies_is_internal_and_the_pool_recovers(
     server, client = one_worker
     assert server.pool is not None
     restarts = server.pool.restarts
-    future = client.camper_tour.call_future("Hint", long_hint_request(60.0), timeout=120)
-    assert server.gate.wait_busy(1, timeout_s=60)
+    future = busy_with_a_long_hint(server, client)
     (victim,) = server.pool.busy_pids()
     os.kill(victim, signal.SIGKILL)  # as the OOM killer or a segfault would end it
     with pytest.raises(grpc.RpcError) as caught:
