@@ -150,11 +150,7 @@ def play_camper_tour(params: dict[str, Any], budget: Budget) -> dict[str, Any]:
     from campsolver.solver.camper_tour.rules import Config, new_game
     from campsolver.solver.core.seeding import rng_for
 
-    names = list(params["policies"])
-    seed = int(params["seed"])
-    for name in names:
-        if name not in CAMPER_TOUR.policies:
-            raise ValueError(f"unknown Camper Tour policy {name!r}")
+    names, seed = _seated(params, CAMPER_TOUR)
     chance = rng_for(seed, "batch-tournament-camper-tour-chance")
     random_choice = [rng_for(seed, "batch-tournament-camper-tour-random", seat) for seat in range(len(names))]
 
@@ -188,10 +184,13 @@ def unique_winner(scores: list[int]) -> int | None:
     return leaders[0] if len(leaders) == 1 else None
 
 
-def _check_names(spec: PolicySet, names: list[str]) -> None:
+def _seated(params: dict[str, Any], spec: PolicySet) -> tuple[list[str], int]:
+    """The seats' policy names (each one of the game's) and the game's seed."""
+    names = list(params["policies"])
     for name in names:
         if name not in spec.policies:
             raise ValueError(f"unknown {spec.game} policy {name!r}")
+    return names, int(params["seed"])
 
 
 def _interrupted() -> TimeoutError:
@@ -205,9 +204,7 @@ def play_deluxe_camping(params: dict[str, Any], budget: Budget) -> dict[str, Any
     from campsolver.solver.deluxe_camping.hint import hint
     from campsolver.solver.deluxe_camping.players import greedy_player, random_player
 
-    names = list(params["policies"])
-    seed = int(params["seed"])
-    _check_names(DELUXE_CAMPING, names)
+    names, seed = _seated(params, DELUXE_CAMPING)
     state = rules.random_setup(rules.Config(players=len(names)), rng_for(seed, "batch-tournament-deluxe-camping"))
     seat_rng = [rng_for(seed, "batch-tournament-deluxe-camping-player", seat) for seat in range(len(names))]
     baselines = {"greedy": greedy_player, "random": random_player}
@@ -241,9 +238,7 @@ def play_campsite(params: dict[str, Any], budget: Budget) -> dict[str, Any]:
     from campsolver.solver.core.budget import SolveInterrupted
     from campsolver.solver.core.seeding import rng_for
 
-    names = list(params["policies"])
-    seed = int(params["seed"])
-    _check_names(CAMPSITE, names)
+    names, seed = _seated(params, CAMPSITE)
     chance = rng_for(seed, "batch-tournament-campsite-chance")
     seat_rng = [random.Random(seed * SEEDS_PER_GAME + seat) for seat in range(len(names))]
 
@@ -278,9 +273,7 @@ def play_adventure_tours(params: dict[str, Any], budget: Budget) -> dict[str, An
     from campsolver.solver.adventure_tours.rules import Config, new_game
     from campsolver.solver.core.seeding import rng_for
 
-    names = list(params["policies"])
-    seed = int(params["seed"])
-    _check_names(ADVENTURE_TOURS, names)
+    names, seed = _seated(params, ADVENTURE_TOURS)
     chance = rng_for(seed, "batch-tournament-adventure-tours-chance")
     seat_rng = [rng_for(seed, "batch-tournament-adventure-tours-player", seat) for seat in range(len(names))]
 
