@@ -9,9 +9,12 @@ Either way the store keeps one row per key: the driver is the only writer, and t
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import signal
 import socket
+import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -27,6 +30,64 @@ TaskFunction = Callable[[dict[str, Any], Budget], dict[str, Any]]
 DEFAULT_RETRIES = 3
 #: Tasks in flight per CPU: enough to keep workers busy, few enough that a kill loses little running work.
 INFLIGHT_PER_CPU = 2
+#: A local Ray instance starts in 2-6 s on a loaded 2-core machine; a start still waiting after this long has
+#: hung (seen once in CI: the GCS up, no raylet ever registered, `ray.init` waiting with no end).
+RAY_START_TIMEOUT_S = 60.0
+#: Start attempts: a hung start is torn down and tried once more before the batch gives up with an error.
+RAY_START_ATTEMPTS = 2
+
+
+def _kill_own_ray_daemons() -> None:
+    """SIGKILL this process's children that run Ray (gcs_server, raylet, ...), read from /proc (Linux)."""
+    me = str(os.getpid())
+    for entry in os.listdir("/proc") if os.path.isdir("/proc") else []:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as stat_file:
+                parent = stat_file.read().rsplit(")", 1)[1].split()[1]
+            with open(f"/proc/{entry}/cmdline", "rb") as cmdline_file:
+                command = cmdline_file.read()
+        except OSError:
+            continue
+        if parent == me and b"ray" in command:
+            with contextlib.suppress(OSError):  # it may have exited meanwhile
+                os.kill(int(entry), signal.SIGKILL)
+
+
+class RayStartTimeout(RuntimeError):
+    """`ray.init` did not return within its time limit (every attempt)."""
+
+
+def call_with_start_timeout(start: Callable[[], None], teardown: Callable[[], None], timeout_s: float,
+                            attempts: int = RAY_START_ATTEMPTS) -> None:
+    """Run `start` (a `ray.init`) with a time limit, tearing down and retrying a hung start.
+
+    Why a signal and not a thread: Ray ties its daemons' lives to the thread that spawned them
+    (PR_SET_PDEATHSIG), so `ray.init` in a helper thread loses the GCS when that thread ends. An alarm in the
+    main thread interrupts the Python wait loops `ray.init` spends its time in. Off the main thread (where
+    signals cannot be set) the start runs without a limit, as before.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        start()
+        return
+
+    def expire(signum: int, frame: object) -> None:
+        raise RayStartTimeout(f"Ray did not start within {timeout_s:g} s")
+
+    for attempt in range(1, attempts + 1):
+        previous = signal.signal(signal.SIGALRM, expire)
+        signal.setitimer(signal.ITIMER_REAL, timeout_s)
+        try:
+            start()
+            return
+        except RayStartTimeout:
+            teardown()
+            if attempt == attempts:
+                raise RayStartTimeout(f"Ray did not start within {timeout_s:g} s ({attempts} attempts)") from None
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
 
 
 @dataclass(frozen=True)
@@ -124,7 +185,8 @@ class RayBackend:
     and each `ray.wait` collects every finished task at once and fetches their results in one `ray.get`.
     """
 
-    def __init__(self, address: str | None = None, workers: int | None = None, *, warm: bool = True) -> None:
+    def __init__(self, address: str | None = None, workers: int | None = None, *, warm: bool = True,
+                 start_timeout_s: float = RAY_START_TIMEOUT_S) -> None:
         import ray
 
         self._ray = ray
@@ -138,11 +200,18 @@ class RayBackend:
                 "configure_logging": True,
             }
             if address:
-                ray.init(address=address, **options)
+                def start() -> None:
+                    ray.init(address=address, **options)
             else:
-                # "local": always a fresh instance of our own size, never a `ray start` cluster found by chance.
-                ray.init(address="local", num_cpus=workers or os.cpu_count() or 1,
-                         object_store_memory=100 * 1024 * 1024, **options)
+                def start() -> None:
+                    # "local": always a fresh instance of our own size, never a `ray start` cluster found by chance.
+                    ray.init(address="local", num_cpus=workers or os.cpu_count() or 1,
+                             object_store_memory=100 * 1024 * 1024, **options)
+            def teardown() -> None:
+                ray.shutdown()
+                _kill_own_ray_daemons()  # a start hung inside the node's set-up is not known to `shutdown`
+
+            call_with_start_timeout(start, teardown, start_timeout_s)
         self.startup_s = time.monotonic() - started
         self.cpus = max(int(ray.cluster_resources().get("CPU", 1)), 1)
         self.name = f"ray ({self.cpus} CPU{'s' if self.cpus != 1 else ''}{', ' + address if address else ''})"

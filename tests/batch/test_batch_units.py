@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import csv
 import json
+import time
 from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from campsolver.clients.batch.cli import main as batch_main
-from campsolver.clients.batch.engine import InProcess, Task, run_tasks
+from campsolver.clients.batch.engine import InProcess, RayStartTimeout, Task, call_with_start_timeout, run_tasks
 from campsolver.clients.batch.jobs import _cell
 from campsolver.clients.batch.policies import HAPPY_CAMPERS, HAPPY_CAMPERS_ROLLS, POLICY_SETS, play_happy_campers
 from campsolver.clients.batch.store import Store, StoreMismatch
@@ -408,3 +409,31 @@ def test_table_game_policies_refuse_a_move_the_rules_model_rejects(monkeypatch: 
     monkeypatch.setattr(cs_players, "random_policy", off_table)
     with pytest.raises(R.IllegalMove):
         policies.play_campsite({"seed": 0, "policies": ["random", "greedy"]}, Budget(60))
+
+
+def test_a_hung_ray_start_is_torn_down_retried_and_then_refused() -> None:
+    """A start that never returns (CI once: GCS up, no raylet) is interrupted, torn down and tried again; a
+    second hang ends in RayStartTimeout (the batch CLI's one-line error) instead of a hang."""
+    events: list[str] = []
+
+    def hang() -> None:
+        events.append("start")
+        time.sleep(30)
+
+    began = time.monotonic()
+    with pytest.raises(RayStartTimeout, match=r"within 0\.2 s \(2 attempts\)"):
+        call_with_start_timeout(hang, lambda: events.append("teardown"), timeout_s=0.2, attempts=2)
+    assert events == ["start", "teardown", "start", "teardown"]
+    assert time.monotonic() - began < 5.0
+
+
+def test_a_ray_start_that_hangs_once_succeeds_on_the_retry() -> None:
+    attempts: list[int] = []
+
+    def hang_the_first_time() -> None:
+        attempts.append(len(attempts))
+        if len(attempts) == 1:
+            time.sleep(30)
+
+    call_with_start_timeout(hang_the_first_time, lambda: None, timeout_s=0.2, attempts=2)
+    assert attempts == [0, 1]
