@@ -83,10 +83,10 @@ def test_two_turn_optimum_equals_exhaustive_search(seed: int) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", range(3))
 def test_three_turn_optimum_equals_the_branch_and_bound(seed: int) -> None:
-    """An independent check of the branch and bound's 3-turn proofs (each engine ~10-30 s here on one core)."""
+    """An independent check of the branch and bound's 3-turn proofs (CP-SAT 9-28 s idle, the branch and bound 0.2 s)."""
     order = dense_order(seed)
     tokens = [R.Token.DESERT, R.Token.FOREST, R.Token.WILDERNESS]
-    found = RC.solve_round(order, 3, Budget(300), hand_size=1, tokens=tokens)
+    found = RC.solve_round(order, 3, Budget(900), hand_size=1, tokens=tokens)  # ~30 s idle; slack for load
     assert found.proof is Proof.OPTIMAL
     assert replay_score(order, found.plays, 1, tokens) == found.score
     searched = best_round(order, 3, Budget(300), hand_size=1, tokens=tokens)
