@@ -60,11 +60,21 @@ REACH_PER_TURN = max(CARD_ROWS, CARD_COLS)
 TERRAIN_CAP = len(SURROUNDING)
 WILDERNESS_CAP = len(Terrain)
 #: Check the budget every this many placements while building the model (Python model building is the slow part).
-MODEL_CHECK_STRIDE = 256
-#: Kept back from CP-SAT's time limit for starting, stopping and answering; less than twice this left: no search.
-CP_SAT_STOP_MARGIN_S = 0.05
+MODEL_CHECK_STRIDE = 32
+#: Kept back from CP-SAT's time limit for stopping its workers and answering (less than twice this plus the
+#: teardown left: no search). Measured: with 0.05 s a 5 s solve of a 2,800-placement model ended 72 ms late at load 13.
+CP_SAT_STOP_MARGIN_S = 0.2
+
+#: Freeing a model (its Python variables and constraints) takes time too: measured 0.32 s for 9,900 placement
+#: Booleans at load 13 on the 2-core machine. Kept back from the budget per placement Boolean.
+TEARDOWN_S_PER_LAY = 32e-6
 
 _ORTHOGONAL = ((-1, 0), (1, 0), (0, -1), (0, 1))
+
+
+def teardown_s(lays: int) -> float:
+    """Seconds kept back for freeing a model of `lays` placement Booleans."""
+    return lays * TEARDOWN_S_PER_LAY
 
 
 @dataclass(frozen=True)
@@ -137,6 +147,16 @@ def build_round_model(
     lays: list[tuple[_Lay, cp_model.IntVar]] = []
     last_card = min(len(order), STARTING_CARDS + hand_size + turns - 1)
     checked = 0
+
+    def tick() -> None:
+        """Check the budget every MODEL_CHECK_STRIDE steps of the model building (each a few microseconds)."""
+        nonlocal checked
+        checked += 1
+        if budget is not None and checked % MODEL_CHECK_STRIDE == 0:
+            budget.check()
+            if budget.remaining() < teardown_s(len(lays)):
+                raise SolveInterrupted("deadline: no time left to build, solve and free the model")
+
     for turn in range(1, turns + 1):
         before = _grown(min(REACH_PER_TURN * (turn - 1), growth))
         for index in range(STARTING_CARDS, last_card):
@@ -148,9 +168,7 @@ def build_round_model(
                 foot, ring = outline_offsets(height, width)
                 for row in range(window[0], window[2] - height + 2):
                     for col in range(window[1], window[3] - width + 2):
-                        checked += 1
-                        if budget is not None and checked % MODEL_CHECK_STRIDE == 0:
-                            budget.check()
+                        tick()
                         if not any(_inside((row + dr, col + dc), before) for dr, dc in foot + ring):
                             continue
                         squares = tuple(((row + dr, col + dc), coloured) for (dr, dc), coloured in picture.squares)
@@ -164,6 +182,7 @@ def build_round_model(
     colouring: dict[tuple[int, Cell], list[tuple[cp_model.IntVar, int]]] = {}  # -> (lay, terrain mask)
     fair_covering: dict[tuple[int, Cell], list[cp_model.IntVar]] = {}
     for lay, var in lays:
+        tick()
         by_turn.setdefault(lay.turn, []).append(var)
         by_card.setdefault(lay.index, []).append(var)
         card = order[lay.index]
@@ -186,6 +205,7 @@ def build_round_model(
     # Covered after turn t (a Boolean, or the constant of the start).
     covered: dict[tuple[int, Cell], cp_model.IntVar | int] = {}
     for cell in cells:
+        tick()
         covered[(0, cell)] = 1 if cell in start_grid else 0
         for turn in range(1, turns + 1):
             previous = covered[(turn - 1, cell)]
@@ -203,6 +223,7 @@ def build_round_model(
     # Legality: cover no square coloured before, and touch a square covered before.
     for turn in range(2, turns + 1):
         for cell in cells:
+            tick()
             now = covering.get((turn, cell))
             if not now:
                 continue
@@ -210,6 +231,7 @@ def build_round_model(
             if earlier:
                 model.add(sum(now) + sum(earlier) <= 1)
     for lay, var in lays:
+        tick()
         if lay.turn == 1:
             touching = any(
                 cell in start_grid or (cell[0] + dr, cell[1] + dc) in start_grid
@@ -232,6 +254,7 @@ def build_round_model(
     # Final picture: per square and terrain, coloured by some placement (at most one ever colours a square).
     final_colour: dict[Cell, list[tuple[cp_model.IntVar | int, int]]] = {}
     for cell in cells:
+        tick()
         entries: list[tuple[cp_model.IntVar | int, int]] = []
         if cell in start_coloured:
             entries.append((1, start_grid[cell].mask))
@@ -242,6 +265,7 @@ def build_round_model(
     # Top card laid on turn s or later: late[s, cell] >= every placement covering the cell on turn >= s.
     late: dict[tuple[int, Cell], cp_model.IntVar] = {}
     for cell in cells:
+        tick()
         following = None
         for turn in range(turns, 0, -1):
             now = covering.get((turn, cell), [])
@@ -257,6 +281,7 @@ def build_round_model(
     # Visible Fair Weather: the top card is a Fair Weather card (covered on turn t, nothing later).
     fair: dict[Cell, cp_model.IntVar] = {}
     for cell in cells:
+        tick()
         options: list[cp_model.IntVar] = []
         always = False
         if cell in start_grid and start_grid[cell].fair_weather:
@@ -289,12 +314,14 @@ def build_round_model(
     tent_cells = [cell for cell in cells if cell not in start_coloured]
     for token in tokens:
         for cell in tent_cells:
+            tick()
             tent[(token, cell)] = model.new_bool_var(f"tent_{token.name}_{cell}")
     for token in tokens:
         model.add_at_most_one(tent[(token, cell)] for cell in tent_cells)
     model.add(sum(tent.values()) == turns)
     occupied: dict[Cell, cp_model.LinearExpr] = {}
     for cell in tent_cells:
+        tick()
         here = sum(tent[(token, cell)] for token in tokens)
         occupied[cell] = here
         colour = [var for var, _ in final_colour.get(cell, [])]
@@ -304,6 +331,7 @@ def build_round_model(
     for s in range(2, turns + 1):
         late_tents = []
         for cell in tent_cells:
+            tick()
             if (s, cell) not in late:
                 continue
             both = model.new_bool_var(f"latetent_s{s}_{cell}")
@@ -322,6 +350,7 @@ def build_round_model(
                 has = model.new_bool_var(f"wild_{terrain.name}")
                 present.append(has)
                 for cell in tent_cells:
+                    tick()
                     around = [
                         var
                         for dr, dc in SURROUNDING
@@ -343,6 +372,7 @@ def build_round_model(
             bit = Terrain(int(token)).bit
             shares = []
             for cell in tent_cells:
+                tick()
                 around = [
                     var
                     for dr, dc in SURROUNDING
@@ -358,6 +388,7 @@ def build_round_model(
             model.add(base <= sum(shares))
         model.add(base <= cap * sum(used))
         for cell in tent_cells:
+            tick()
             near = [fair.get((cell[0] + dr, cell[1] + dc)) for dr, dc in SURROUNDING]
             near = [v for v in near if v is not None]
             if any(_is_const(v, 1) for v in near):
@@ -375,12 +406,19 @@ def build_round_model(
     return RoundModel(model, lays, tent, objective, growth >= whole_growth, growth)
 
 
-def hint_round(round_model: RoundModel, plays: Sequence[tuple[Placement, Tent]], order: Sequence[Card]) -> None:
+def hint_round(
+    round_model: RoundModel,
+    plays: Sequence[tuple[Placement, Tent]],
+    order: Sequence[Card],
+    budget: Budget | None = None,
+) -> None:
     """Warm start: hint the placements and tents of a known legal round (only the placement and tent Booleans)."""
     wanted = set()
     for turn, (placement, _) in enumerate(plays, start=1):
         wanted.add((turn, placement.card, tuple(sorted(placement.squares().items()))))
-    for lay, var in round_model.lays:
+    for number, (lay, var) in enumerate(round_model.lays):
+        if budget is not None and number % MODEL_CHECK_STRIDE == 0:
+            budget.check()
         key = (lay.turn, order[lay.index], tuple(sorted(lay.squares)))
         round_model.model.add_hint(var, key in wanted)
     tents = {(tent.token, tent.cell) for _, tent in plays}
@@ -406,14 +444,14 @@ def solve_round(
     started = time.monotonic()
     round_model = build_round_model(order, turns, hand_size=hand_size, tokens=tokens, growth=growth, budget=budget)
     if warm:
-        hint_round(round_model, warm, order)
+        hint_round(round_model, warm, order, budget)
     build_s = time.monotonic() - started
     remaining = budget.remaining()
-    if remaining < 2 * CP_SAT_STOP_MARGIN_S:
+    kept = CP_SAT_STOP_MARGIN_S + teardown_s(len(round_model.lays))
+    if remaining < 2 * kept:
         raise SolveInterrupted("deadline")
     result = cpsat.solve(
-        round_model.model, budget, seed=seed, workers=workers,
-        time_fraction=(remaining - CP_SAT_STOP_MARGIN_S) / remaining,
+        round_model.model, budget, seed=seed, workers=workers, time_fraction=(remaining - kept) / remaining
     )
     if not result.has_solution:
         return CpRound([], -1, result.bound, None, result.status, round_model.whole, len(round_model.lays),
