@@ -66,8 +66,8 @@ MODEL_CHECK_STRIDE = 32
 CP_SAT_STOP_MARGIN_S = 0.2
 
 #: Freeing a model (its Python variables and constraints) takes time too: measured 0.32 s for 9,900 placement
-#: Booleans at load 13 on the 2-core machine. Kept back from the budget per placement Boolean.
-TEARDOWN_S_PER_LAY = 32e-6
+#: Booleans at load 13 on the 2-core machine; twice that is kept back per placement Boolean (the constraints go too).
+TEARDOWN_S_PER_LAY = 64e-6
 
 _ORTHOGONAL = ((-1, 0), (1, 0), (0, -1), (0, 1))
 
