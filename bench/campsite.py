@@ -18,6 +18,7 @@ from pathlib import Path
 from campsolver.solver.campsite import best_round as rounds
 from campsolver.solver.campsite import best_turn as cpsat_turn
 from campsolver.solver.campsite import hint as hints
+from campsolver.solver.campsite import round_cpsat, round_search
 from campsolver.solver.campsite import rules as R
 from campsolver.solver.campsite.evaluate import best_turn_search
 from campsolver.solver.campsite.players import greedy_policy, hint_policy
@@ -93,6 +94,50 @@ def bench_best_turn(n: int, cards: int) -> dict:
 
 
 # --- best round ---------------------------------------------------------------------------------------------
+
+
+def bench_round_cpsat(n: int, turns: int, limit_s: float) -> dict:
+    """The whole-round CP-SAT model (`round_cpsat`, whole reachable window) on the seeded orders of the round table
+    (seeds 5000..), warm-started with the beam search's round: share proven OPTIMAL, CP-SAT's own bound against the
+    branch and bound's root bound, model size. One row per round length."""
+    load_at_start = os.getloadavg()[0]
+    times, cpu_times, cp_gaps, bb_bounds, cp_bounds, lays, builds = [], [], [], [], [], [], []
+    proven = 0
+    for seed in range(n):
+        order = list(R.default_deck())
+        random.Random(5000 + seed).shuffle(order)
+        warm = rounds.best_round(order, turns, Budget(limit_s), exact=False)
+        started = time.monotonic()
+        cpu = time.process_time()
+        found = round_cpsat.solve_round(order, turns, Budget(limit_s), warm=warm.plays)
+        times.append(time.monotonic() - started)
+        cpu_times.append(time.process_time() - cpu)
+        proven += found.proof is Proof.OPTIMAL
+        score = max(found.score, warm.score)
+        cp_bounds.append(found.bound if found.bound is not None else float("nan"))
+        cp_gaps.append(cp_bounds[-1] - score)
+        bb_bounds.append(round_search.root_bound(order, turns, Budget(limit_s)))
+        lays.append(found.placements)
+        builds.append(found.build_s)
+        print(seed, found.score, found.bound, found.status, round(times[-1], 2), flush=True)
+    row = {
+        "engine": "cp-sat whole round",
+        "turns": turns,
+        "n": n,
+        "limit_s": limit_s,
+        "proven_share": proven / n,
+        "p50_s": percentile(times, 50),
+        "cpu_p50_s": percentile(cpu_times, 50),
+        "build_p50_s": percentile(builds, 50),
+        "placement_booleans_p50": percentile(lays, 50),
+        "cpsat_bound_p50": percentile(cp_bounds, 50),
+        "bb_root_bound_p50": percentile(bb_bounds, 50),
+        "median_gap_cpsat_bound_to_best": percentile(cp_gaps, 50),
+        "load_1min_start": load_at_start,
+        "load_1min": os.getloadavg()[0],
+    }
+    print(row, flush=True)
+    return row
 
 
 def bench_best_round(n: int, turns: int, limit_s: float) -> dict:
@@ -317,7 +362,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games4", type=int, default=None)
     parser.add_argument("--turns", default="2,3,7", help="round lengths of the round table")
     parser.add_argument("--first-game", type=int, default=0, help="continue a head-to-head log from this game")
-    parser.add_argument("--only", choices=["round", "h2h", "speed", "solo"], default=None, help="run one table only")
+    parser.add_argument(
+        "--only", choices=["round", "round_cpsat", "h2h", "speed", "solo"], default=None, help="run one table only"
+    )
     parser.add_argument("--rounds", type=int, default=20, help="seeded deck orders per round length")
     args = parser.parse_args(argv)
     if args.only == "round":
@@ -326,6 +373,12 @@ def main(argv: list[str] | None = None) -> None:
         print_table("best solo round (known order), 30 s limit", table)
         suffix = "" if lengths == [2, 3, 7] else "_" + "_".join(map(str, lengths))
         write_json("campsite_round" + suffix, {"best_round": table})
+        return
+    if args.only == "round_cpsat":
+        lengths = [int(t) for t in args.turns.split(",")]
+        table = [bench_round_cpsat(args.rounds, t, 30.0) for t in lengths]
+        print_table("best solo round by the whole-round CP-SAT model, 30 s limit", table)
+        write_json("campsite_round_cpsat_" + "_".join(map(str, lengths)), {"round_cpsat": table})
         return
     if args.only == "solo":
         table = [solo_vs_best(args.rounds, 2, 30.0), solo_vs_best(max(args.rounds // 2, 1), R.TURNS_PER_ROUND, 30.0)]

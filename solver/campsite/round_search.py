@@ -70,6 +70,9 @@ CHILD_STRIDE = 1
 SQUARE_MEMO_SIZE = 200_000
 #: The kind of a bare square no card is around yet (all 8 squares open, nothing matched, no Fair Weather).
 BARE_KIND = (FULL_WINDOW, False, True, (0,) * TERRAIN_COUNT, 0)
+#: Squares ranked per token for the children of a node two turns before the end: more than a card reaches (its
+#: footprint and the squares around it, 4 x 5), so the best square out of a child's reach is always among them.
+RANKED_SQUARES = 21
 #: Up to this many turns to go, a node's bound is the best over which of the cards to come are laid (one set for
 #: every tent); beyond it each tent may use any of them (cheaper, looser).
 COUPLED_MAX_LEFT = 7
@@ -452,6 +455,50 @@ class _Search:
             bound = max(bound, sum(sorted(best, reverse=True)[: self.turns]))
         return bound
 
+    def last_card_ranking(self, cells: dict[Cell, tuple], cards: Iterable[int]) -> dict[int, tuple]:
+        """For a node two turns before the end, per card that can be the last one: the bare square's values and,
+        per token, the `RANKED_SQUARES` best squares (value, cell), so that each child's `last_card_bound` only
+        rescores the squares its card reaches (`last_card_bound_after`)."""
+        ranking = {}
+        for index in dict.fromkeys(cards):
+            context = self._context((index,), 1)
+            per_cell = [(cell, self.last_card_values(index, context, kind)) for cell, kind in cells.items()]
+            tops = []
+            for t in range(len(self.tokens)):
+                ordered = sorted(((values[t], cell) for cell, values in per_cell), reverse=True)
+                tops.append((ordered[:RANKED_SQUARES], len(ordered) > RANKED_SQUARES))
+            ranking[index] = (self.last_card_values(index, context, BARE_KIND), tops, context)
+        return ranking
+
+    def last_card_bound_after(
+        self, ranking: dict[int, tuple], cells: dict[Cell, tuple], reach: Sequence[Cell], hand: tuple[int, ...]
+    ) -> int:
+        """`last_card_bound(set(cells.values()), hand)` for a child whose card reaches `reach` (every square out of
+        reach keeps its parent's kind, so its best value is the parent's best outside the reach): the same value."""
+        reached = set(reach)
+        bound = 0
+        for index in dict.fromkeys(hand):
+            bare, tops, context = ranking[index]
+            best = list(bare)
+            for t, (ordered, truncated) in enumerate(tops):
+                for value, cell in ordered:
+                    if cell not in reached:
+                        if value > best[t]:
+                            best[t] = value
+                        break
+                else:
+                    if truncated:  # cannot happen: a card reaches fewer squares than are ranked
+                        raise RuntimeError("a card reached more squares than RANKED_SQUARES")
+            for cell in reach:
+                kind = cells.get(cell)
+                if kind is None:
+                    continue
+                for t, value in enumerate(self.last_card_values(index, context, kind)):
+                    if value > best[t]:
+                        best[t] = value
+            bound = max(bound, sum(sorted(best, reverse=True)[: self.turns]))
+        return bound
+
     def _context(self, cards: Sequence[int], limit: int) -> _CoverContext:
         key = (tuple(sorted(cards)), limit)
         context = self.contexts.get(key)
@@ -560,6 +607,10 @@ class _Search:
             return
         scored = []
         cells = self.cell_kinds(top) if left - 1 == 1 else {}
+        ranking = None
+        if left - 1 == 1:
+            upcoming = (*hand, drawn) if drawn < len(self.order) else hand
+            ranking = self.last_card_ranking(cells, upcoming)
         for number, (index, picture, (row, col)) in enumerate(self.children(top, hand)):
             if number % CHILD_STRIDE == 0 and self.budget.expired():
                 self.stopped = True
@@ -578,7 +629,7 @@ class _Search:
                 height, width = (3, 2) if picture.rotation % 2 else (2, 3)
                 reach = [(r, c) for r in range(row - 1, row + height + 1) for c in range(col - 1, col + width + 1)]
                 child_cells = self.kinds_after(cells, child, reach)
-                child_bound = self.last_card_bound(set(child_cells.values()), rest)
+                child_bound = self.last_card_bound_after(ranking, child_cells, reach, rest)
             else:
                 child_bound = self.node_bound(child, rest, next_drawn, left - 1)
             if left - 1 == 1 and child_bound > self.best:
@@ -801,6 +852,14 @@ def start_top(order: Sequence[Card]) -> dict[Cell, Sq]:
         for (r, c), coloured in Placement(card, 0, CARD_COLS * slot, 0).squares().items():
             top[(r, c)] = Sq(coloured, card.mask if coloured else 0, card.fair_weather, 0)
     return top
+
+
+def root_bound(
+    order: Sequence[Card], turns: int, budget: Budget, *, hand_size: int = 3, tokens: Sequence[Token] = tuple(Token)
+) -> int:
+    """The branch and bound's proven bound at the root (what the search starts from), without searching."""
+    search = _Search(order, turns, hand_size, tokens, budget)
+    return search.node_bound(start_top(order), tuple(range(2, 2 + hand_size)), 2 + hand_size, turns)
 
 
 def search_round(

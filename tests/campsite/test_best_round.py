@@ -212,3 +212,36 @@ def final_top(order: list[R.Card], plays: list[R.Placement]) -> dict:
         for cell, coloured in placement.squares().items():
             top[cell] = RS.Sq(coloured, card.mask if coloured else 0, card.fair_weather, turn)
     return top
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_last_card_bound_from_the_parents_ranking_equals_a_full_recount(seed: int) -> None:
+    """The children of a node two turns before the end take their last-card bound from the parent's ranked squares
+    plus the squares their card reaches (`last_card_bound_after`): the same value as over all their squares."""
+    rng = random.Random(seed)
+    order = list(R.default_deck())
+    rng.shuffle(order)
+    turns = 3
+    search = RS._Search(order, turns, 3, list(R.Token), Budget(60))
+    top = RS.start_top(order)
+    first = random_round(order, 1, rng)[0]
+    index = next(i for i in (2, 3, 4) if order[i] == first.card)
+    for cell, coloured in first.squares().items():
+        top[cell] = RS.Sq(coloured, first.card.mask if coloured else 0, first.card.fair_weather, 1)
+    hand = (*(i for i in (2, 3, 4) if i != index), 5)
+    cells = search.cell_kinds(top)
+    ranking = search.last_card_ranking(cells, (*hand, 6))
+    children = search.children(top, hand)
+    for child_index, picture, (row, col) in rng.sample(children, min(60, len(children))):
+        child = dict(top)
+        card = picture.card
+        for (dr, dc), coloured in picture.squares:
+            child[(row + dr, col + dc)] = RS.Sq(coloured, card.mask if coloured else 0, card.fair_weather, 2)
+        rest = (*(i for i in hand if i != child_index), 6)
+        height, width = (3, 2) if picture.rotation % 2 else (2, 3)
+        reach = [(r, c) for r in range(row - 1, row + height + 1) for c in range(col - 1, col + width + 1)]
+        child_cells = search.kinds_after(cells, child, reach)
+        assert child_cells == search.cell_kinds(child)
+        assert search.last_card_bound_after(ranking, child_cells, reach, rest) == search.last_card_bound(
+            set(child_cells.values()), rest
+        )
