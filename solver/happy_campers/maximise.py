@@ -50,6 +50,7 @@ from campsolver.solver.happy_campers.max_caps import (  # noqa: F401  (re-export
     most_squares,
     target_value,
 )
+from campsolver.solver.happy_campers.max_levels import levels_apply, prove_by_levels
 from campsolver.solver.happy_campers.max_models import (  # noqa: F401
     DECISION_STRATEGY,
     _add_play_hint,
@@ -355,6 +356,12 @@ def _complete_hint(model: cp_model.CpModel, budget: Budget, workers: int, tally:
         model.add_hint(model.get_int_var_from_proto_index(index), solution[index])
 
 
+#: Prove by card levels (`max_levels`) when the main solve leaves a gap with Privacy, Tent Together, River
+#: Town or Quick Pee in play; the main solve then gets LEVEL_MAIN_SHARE of the time left.
+LEVEL_PROOF = True
+LEVEL_MAIN_SHARE = 0.4
+
+
 #: Time kept back from the last solve of a phase for what follows it (reading, replaying and re-scoring the
 #: answer, building phase B): under a load average of 7, 10 s answers came back up to 0.3 s late without it.
 POST_SOLVE_RESERVE_S = 0.25
@@ -390,7 +397,9 @@ def _maximise(
         _complete_hint(built.model, budget, workers, tally)
     else:
         built = builder(problem, "complete")
-    res_a = solve(built.model, _search_share(budget), workers=workers, configure=_configure)
+    by_levels = LEVEL_PROOF and levels_apply(problem) and built.bonus is not None
+    main_share = budget.limited(budget.remaining() * LEVEL_MAIN_SHARE) if by_levels else _search_share(budget)
+    res_a = solve(built.model, main_share, workers=workers, configure=_configure)
     tally.add(res_a)
     answer = None
     if res_a.has_solution:
@@ -406,6 +415,23 @@ def _maximise(
         grid, turns, value, breakdown = answer
         proof = Proof.OPTIMAL if res_a.status == cp_model.OPTIMAL else Proof.FEASIBLE_WITH_BOUND
         bound = int(res_a.bound + 1e-6) if res_a.bound is not None else None
+        if by_levels and proof is not Proof.OPTIMAL and bound is not None and not budget.expired():
+            levels = prove_by_levels(
+                problem,
+                built,
+                answer,
+                value,
+                bound,
+                _search_share(budget),
+                workers=workers,
+                configure=_configure,
+                record=tally.add,
+                check=lambda level_built, result: _checked_answer(problem, level_built, result),
+            )
+            grid, turns, value, breakdown = levels.answer
+            bound = levels.bound
+            # OPTIMAL only when CP-SAT closed every level and the rest (`max_levels`).
+            proof = Proof.OPTIMAL if levels.closed else Proof.FEASIBLE_WITH_BOUND
         if bound is None:
             proof = Proof.HEURISTIC
         return MaxResult(value, proof, bound, grid, turns, breakdown, tally.stats(), problem)
