@@ -23,6 +23,10 @@ search first aims at a perfect map meeting every cap: perfect value + caps bound
 is proven at the root. The play fixes only the decisions, so a pinned copy of the model is solved first to
 extend the hint to every variable (CP-SAT's own completion of a partial hint drifts badly on these models).
 
+With Privacy, Tent Together or River Town the main solve gets half the time left and, when it leaves a gap,
+the proof by card levels (`max_levels`) splits the question on the cards' points: one CP-SAT problem per
+level, OPTIMAL only when CP-SAT closes every level and the rest.
+
 Every answer is replayed through the rules model before it is returned: each placement goes through
 `rules.draw` in order, forced play is re-checked with `rules.can_draw`, and `rules.score` of the final map
 must lie between the model's objective and its proven bound (and equal it when the proof is OPTIMAL).
@@ -359,7 +363,18 @@ def _complete_hint(model: cp_model.CpModel, budget: Budget, workers: int, tally:
 #: Prove by card levels (`max_levels`) when the main solve leaves a gap with Privacy, Tent Together, River
 #: Town or Quick Pee in play; the main solve then gets LEVEL_MAIN_SHARE of the time left.
 LEVEL_PROOF = True
-LEVEL_MAIN_SHARE = 0.4
+LEVEL_MAIN_SHARE = 0.5
+#: Start the level problems from the main solve's best map (as a hint; it is below their threshold, so it
+#: only steers the search toward its neighbourhood).
+LEVEL_HINT_INCUMBENT = True
+
+
+def _hint_solution(model: cp_model.CpModel, result: CpSolveResult) -> None:
+    """Replace the model's hint by a full solution of it."""
+    solution = result.solver.response_proto.solution
+    model.clear_hints()
+    for index in range(len(model.proto.variables)):
+        model.add_hint(model.get_int_var_from_proto_index(index), solution[index])
 
 
 #: Time kept back from the last solve of a phase for what follows it (reading, replaying and re-scoring the
@@ -416,6 +431,8 @@ def _maximise(
         proof = Proof.OPTIMAL if res_a.status == cp_model.OPTIMAL else Proof.FEASIBLE_WITH_BOUND
         bound = int(res_a.bound + 1e-6) if res_a.bound is not None else None
         if by_levels and proof is not Proof.OPTIMAL and bound is not None and not budget.expired():
+            if LEVEL_HINT_INCUMBENT:
+                _hint_solution(built.model, res_a)
             levels = prove_by_levels(
                 problem,
                 built,
