@@ -73,7 +73,7 @@ def prove_by_levels(
     built: _Built,
     incumbent: tuple,
     incumbent_value: int,
-    main_bound: int,
+    main_bound: int | None,
     budget: Budget,
     *,
     workers: int,
@@ -92,7 +92,9 @@ def prove_by_levels(
     top = sum(clairvoyant_card_caps(problem).values())  # the model's own caps bound the bonus
     best, answer = incumbent_value, incumbent
     # Upper bound on the objective within each level (tightened by a level's solve when it stays open).
-    ceiling = {v: min(v + rest_max, main_bound) for v in range(top, incumbent_value - rest_max, -1)}
+    # (`main_bound` is None when the main solve ended without one.)
+    cap = main_bound if main_bound is not None else top + rest_max
+    ceiling = {v: min(v + rest_max, cap) for v in range(top, incumbent_value - rest_max, -1)}
     open_levels = [v for v in ceiling if ceiling[v] > best]
     total = len(open_levels)
 

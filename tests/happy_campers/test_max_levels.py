@@ -115,8 +115,44 @@ def test_levels_skip_nature_reserve_and_card_free_games():
         assert max_levels.levels_apply(problem) is expected, cards
 
 
-def test_levels_with_a_short_budget_report_a_valid_bound():
+def test_clairvoyant_max_through_the_levels_matches_the_oracle(monkeypatch):
+    """End to end with the levels switched on and the main solve stopped at its first map (a poor incumbent),
+    so that the answer and its OPTIMAL claim come from the levels: exactly the oracle's maximum, and the play
+    replays to it."""
+    monkeypatch.setattr(maximise, "LEVEL_PROOF", True)
+    real_solve, real_levels = maximise.solve, maximise.prove_by_levels
+    calls = []
+
+    def first_map_only(model, budget, *, configure=None, **kwargs):
+        def stop_at_first(solver: cp_model.CpSolver) -> None:
+            configure(solver)
+            solver.parameters.stop_after_first_solution = True
+
+        return real_solve(model, budget, configure=stop_at_first if configure else None, **kwargs)
+
+    def counted_levels(*args, **kwargs):
+        calls.append(1)
+        return real_levels(*args, **kwargs)
+
+    monkeypatch.setattr(maximise, "solve", first_map_only)  # the levels solve through max_levels.solve
+    monkeypatch.setattr(maximise, "prove_by_levels", counted_levels)
+    for cards, seeds in (LEVEL_CASES[0], LEVEL_CASES[2]):
+        for seed in seeds[:2]:
+            components, rolls = instance(seed, cards)
+            oracle = exhaustive.clairvoyant_max(None, rolls, cards, components)
+            result = maximise.clairvoyant_max(None, rolls, cards, components, Budget(SOLVE_S))
+            assert result.proof is not None and result.proof.value == "OPTIMAL", (cards, seed, result.proof)
+            assert result.score == oracle.score == result.bound, (cards, seed, result.score, oracle.score)
+            grid = rules.empty_grid(components)
+            for placement in result.placements:
+                grid = rules.draw(grid, placement, components)
+            assert rules.score(grid, cards, components).total == result.score
+    assert calls, "the main solve proved every case by itself: the levels were not exercised"
+
+
+def test_levels_with_a_short_budget_report_a_valid_bound(monkeypatch):
     """Out of time, the levels must not claim a proof, and their bound must still be >= the oracle's maximum."""
+    monkeypatch.setattr(maximise, "LEVEL_PROOF", True)
     cards, seeds = LEVEL_CASES[0]
     for seed in seeds:
         components, rolls = instance(seed, cards)
