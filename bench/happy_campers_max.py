@@ -2,7 +2,7 @@
 
 Run: `python -m bench.happy_campers_max [--seeds N] [--limit S] [--card-limit S] [--card-seeds N]
 [--only-cards] [--proof-table [--part singles|pairs|all] [--pair-seeds N] [--rolls 10,15,20]
-[--cards a,a+b] [--suffix S]] [--quick]`
+[--cards a,a+b] [--suffix S]] [--levels on|off] [--quick]`
 (`python -m bench --only happy-campers-proofs` runs the proof table: each card alone and each pair).
 Prints a table and writes bench/results/happy_campers_max.json (with `--only-cards`:
 happy_campers_max_cards.json). Runs one solve at a time (2 CP-SAT workers), as the machine is shared.
@@ -159,10 +159,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--cards", default="", help="proof table: only these card sets (comma separated, a+b)")
     parser.add_argument("--suffix", default="", help="proof table: results file suffix (default: the part)")
     parser.add_argument("--quick", action="store_true", help="3 seeds, 5 s limits")
+    parser.add_argument(
+        "--levels", choices=("on", "off"), default=None, help="proof by card levels (maximise.LEVEL_PROOF) on or off"
+    )
     args = parser.parse_args(argv)
     if args.quick:
         args.seeds, args.card_seeds, args.limit, args.card_limit = 3, 3, 5.0, 5.0
 
+    if args.levels is not None:
+        from campsolver.solver.happy_campers import maximise
+
+        maximise.LEVEL_PROOF = args.levels == "on"
     if args.proof_table:
         import os
 

@@ -58,13 +58,15 @@ def _scoring_objective(
     card_caps: dict[Challenge, int] | None = None,
     *,
     card_cuts: Callable[[cpsat_map.CardTerms], None] | None = None,
+    parts: dict[str, cp_model.LinearExprT] | None = None,
 ) -> cp_model.LinearExprT:
     """The full score of a complete map (clusters, empty squares, every card in play).
 
     `card_caps` are redundant upper bounds on single cards' points (valid for every map of the problem);
     CP-SAT's relaxation does not find them, and with them a perfect map meeting every cap is proven at once.
     `card_cuts` adds redundant cuts on the card terms
-    (`max_card_cuts`).
+    (`max_card_cuts`). `parts`, when given, receives "bonus": the capped cards' points (the objective's part
+    that the proof by card levels, `max_levels`, splits on).
     """
     sizes = cpsat_map.largest_cluster_sizes(model, mv)
     terms = _card_terms(model, mv, problem.challenges, problem.festival_won)
@@ -80,6 +82,8 @@ def _scoring_objective(
     clustered = model.new_int_var(0, n, "clustered_total")
     model.add(clustered == sum(sizes))
     model.add(clustered <= drawn)
+    if parts is not None:
+        parts["bonus"] = sum(terms.by_card[card.value] for card in (card_caps or {}))
     return clustered + cpsat_map.EMPTY_POINTS * (n - drawn) + sum(terms.by_card.values())
 
 
@@ -254,6 +258,7 @@ def _build_clairvoyant(
 
     cpsat_map.add_completeness(model, mv, Challenge.GREAT_DIVIDE in problem.challenges, mode != "incomplete")
     objective = None
+    parts: dict[str, cp_model.LinearExprT] = {}
     if mode == "perfect":
         # Feasibility: as many squares drawn as the rolls allow (every square when they can fill the map,
         # else every roll its largest shape), every element one cluster (its squares connected), and every
@@ -286,6 +291,7 @@ def _build_clairvoyant(
             problem,
             card_caps=clairvoyant_card_caps(problem),
             card_cuts=card_cuts if (CARD_CUTS if cuts is None else cuts) else None,
+            parts=parts,
         )
         model.maximize(objective)
     if DECISION_STRATEGY:
@@ -310,7 +316,7 @@ def _build_clairvoyant(
             turns.append(TurnPlay(t, roll, Placement(cells, Element(e), _option_for(roll, cells, e, comp))))
         return tuple(turns)
 
-    return _Built(model, objective, mv, read_turns)
+    return _Built(model, objective, mv, read_turns, parts.get("bonus"))
 
 
 def _add_play_hint(

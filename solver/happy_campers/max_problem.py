@@ -122,6 +122,9 @@ class _Built:
     objective: cp_model.LinearExprT | None
     mv: cpsat_map.MapVars
     read_turns: Callable[[CpSolveResult], tuple[TurnPlay, ...]]
+    #: The capped cards' points (`max_caps.clairvoyant_card_caps`) inside the objective, for the proof by
+    #: card levels (`max_levels`); None when the model has no such part.
+    bonus: cp_model.LinearExprT | None = None
 
 
 def _fixed_cells(grid: Grid) -> dict[Cell, int]:

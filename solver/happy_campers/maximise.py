@@ -23,6 +23,11 @@ search first aims at a perfect map meeting every cap: perfect value + caps bound
 is proven at the root. The play fixes only the decisions, so a pinned copy of the model is solved first to
 extend the hint to every variable (CP-SAT's own completion of a partial hint drifts badly on these models).
 
+Optionally (`LEVEL_PROOF`, off by default: not measured to pay), with Privacy, Tent Together or River Town
+the main solve gets half the time left and, when it leaves a gap, the proof by card levels (`max_levels`)
+splits the question on the cards' points: one CP-SAT problem per level, OPTIMAL only when CP-SAT closes
+every level and the rest.
+
 Every answer is replayed through the rules model before it is returned: each placement goes through
 `rules.draw` in order, forced play is re-checked with `rules.can_draw`, and `rules.score` of the final map
 must lie between the model's objective and its proven bound (and equal it when the proof is OPTIMAL).
@@ -50,6 +55,7 @@ from campsolver.solver.happy_campers.max_caps import (  # noqa: F401  (re-export
     most_squares,
     target_value,
 )
+from campsolver.solver.happy_campers.max_levels import levels_apply, prove_by_levels
 from campsolver.solver.happy_campers.max_models import (  # noqa: F401
     DECISION_STRATEGY,
     _add_play_hint,
@@ -355,6 +361,28 @@ def _complete_hint(model: cp_model.CpModel, budget: Budget, workers: int, tally:
         model.add_hint(model.get_int_var_from_proto_index(index), solution[index])
 
 
+#: Prove by card levels (`max_levels`) when the main solve leaves a gap with Privacy, Tent Together or River
+#: Town in play; the main solve then gets LEVEL_MAIN_SHARE of the time left. Off by default: measured, it
+#: closed no more than it cost. Singles table side by side under load 10-13: 13/63 with, 16/63 without
+#: (10-roll River Town 0/3 against 2/3: the main solve's late proofs lose their time); 6 open 15-roll cases
+#: at 30 s (about the CPU of a quiet 10-s run): 1 proven with (River Town 55), 2 without (Privacy 63, 10
+#: rolls 47). It does lower open bounds (Tent Together 69 -> 66, River Town 60 -> 55) and finds maps the main
+#: solve misses; `python -m bench.happy_campers_max --proof-table --levels on` measures it.
+LEVEL_PROOF = False
+LEVEL_MAIN_SHARE = 0.5
+#: Start the level problems from the main solve's best map (as a hint; it is below their threshold, so it
+#: only steers the search toward its neighbourhood).
+LEVEL_HINT_INCUMBENT = True
+
+
+def _hint_solution(model: cp_model.CpModel, result: CpSolveResult) -> None:
+    """Replace the model's hint by a full solution of it."""
+    solution = result.solver.response_proto.solution
+    model.clear_hints()
+    for index in range(len(model.proto.variables)):
+        model.add_hint(model.get_int_var_from_proto_index(index), solution[index])
+
+
 #: Time kept back from the last solve of a phase for what follows it (reading, replaying and re-scoring the
 #: answer, building phase B): under a load average of 7, 10 s answers came back up to 0.3 s late without it.
 POST_SOLVE_RESERVE_S = 0.25
@@ -390,7 +418,9 @@ def _maximise(
         _complete_hint(built.model, budget, workers, tally)
     else:
         built = builder(problem, "complete")
-    res_a = solve(built.model, _search_share(budget), workers=workers, configure=_configure)
+    by_levels = LEVEL_PROOF and levels_apply(problem) and built.bonus is not None
+    main_share = budget.limited(budget.remaining() * LEVEL_MAIN_SHARE) if by_levels else _search_share(budget)
+    res_a = solve(built.model, main_share, workers=workers, configure=_configure)
     tally.add(res_a)
     answer = None
     if res_a.has_solution:
@@ -406,6 +436,25 @@ def _maximise(
         grid, turns, value, breakdown = answer
         proof = Proof.OPTIMAL if res_a.status == cp_model.OPTIMAL else Proof.FEASIBLE_WITH_BOUND
         bound = int(res_a.bound + 1e-6) if res_a.bound is not None else None
+        if by_levels and proof is not Proof.OPTIMAL and not budget.expired():
+            if LEVEL_HINT_INCUMBENT:
+                _hint_solution(built.model, res_a)
+            levels = prove_by_levels(
+                problem,
+                built,
+                answer,
+                value,
+                bound,
+                _search_share(budget),
+                workers=workers,
+                configure=_configure,
+                record=tally.add,
+                check=lambda level_built, result: _checked_answer(problem, level_built, result),
+            )
+            grid, turns, value, breakdown = levels.answer
+            bound = levels.bound
+            # OPTIMAL only when CP-SAT closed every level and the rest (`max_levels`).
+            proof = Proof.OPTIMAL if levels.closed else Proof.FEASIBLE_WITH_BOUND
         if bound is None:
             proof = Proof.HEURISTIC
         return MaxResult(value, proof, bound, grid, turns, breakdown, tally.stats(), problem)
