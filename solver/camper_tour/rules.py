@@ -343,6 +343,8 @@ class TourState:
     def legal_announcements(self) -> list[int]:
         """Announcements of the mover that stay on the route and do not end on an occupied plate."""
         camper = self.mover
+        # The plates other active campers stand on, gathered once (`occupied` per target dominated playouts).
+        taken = {c.position for i, c in enumerate(self.campers) if i != self.to_move and c.active}
         result = []
         for n in range(MIN_ANNOUNCEMENT, MAX_ANNOUNCEMENT + 1):
             if camper.phase == Phase.OUTWARD:
@@ -353,7 +355,7 @@ class TourState:
                 destination = camper.position - n
                 if destination < STARTING_PLATE:
                     break
-            if not self.occupied(destination, besides=self.to_move):
+            if destination not in taken:  # every destination is a plate (>= STARTING_PLATE), as `occupied` asks
                 result.append(n)
         return result
 
