@@ -230,19 +230,24 @@ def head_to_head_rows(results: list[dict[str, object]], hint_seconds: float) -> 
 
 def head_to_head_main(games: int = 400, hint_seconds: float = 0.2, campers_list: tuple[int, ...] = (2, 3), *,
                       workers: int = 2, max_minutes: float | None = None, max_playouts: int | None = None,
-                      output: Path = HEAD_TO_HEAD_RESULTS, first_game: int = 0) -> list[dict[str, object]]:
+                      output: Path = HEAD_TO_HEAD_RESULTS, first_game: int = 0,
+                      opponents: tuple[str, ...] = OPPONENTS) -> list[dict[str, object]]:
     """The table of the issue: campers x specials x opponent, `games` a pairing, seats rotated, on `workers`
     processes. Pairings with fewer campers are played first; with `max_minutes` no new chunk starts after that
     time, so a pairing's n is what was played (printed, never padded). `first_game` starts a pairing's games
-    there (game g is the same game in every run), so two runs over disjoint game ranges add up."""
+    there (game g is the same game in every run), so two runs over disjoint game ranges add up; `opponents` plays
+    only those pairings (the others can be run apart and merged)."""
     import os
     from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 
+    unknown = [name for name in opponents if name not in OPPONENTS]
+    if unknown:
+        raise ValueError(f"--opponents: unknown {unknown}; the bench's opponents are {OPPONENTS}")
     tasks = []
     for campers in campers_list:
         for start in range(first_game, games, CHUNK_GAMES):
             for specials in SPECIALS:
-                for opponent in OPPONENTS:
+                for opponent in opponents:
                     tasks.append((campers, specials, opponent, range(start, min(games, start + CHUNK_GAMES)),
                                   hint_seconds, max_playouts))
     deadline = None if max_minutes is None else time.monotonic() + 60 * max_minutes
@@ -432,7 +437,8 @@ if __name__ == "__main__":
                           max_minutes=float(minutes) if minutes else None,
                           max_playouts=int(playouts) if playouts else None,
                           output=Path(option("--output", str(HEAD_TO_HEAD_RESULTS))),  # type: ignore[arg-type]
-                          first_game=int(option("--first-game", "0")))  # type: ignore[arg-type]
+                          first_game=int(option("--first-game", "0")),  # type: ignore[arg-type]
+                          opponents=tuple(option("--opponents", ",".join(OPPONENTS)).split(",")))  # type: ignore[union-attr]
     elif "--merge" in arguments:  # --merge A.json,B.json --output C.json
         merge_head_to_head([Path(p) for p in option("--merge", "").split(",")],  # type: ignore[union-attr]
                            Path(option("--output", str(HEAD_TO_HEAD_RESULTS))))  # type: ignore[arg-type]
