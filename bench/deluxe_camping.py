@@ -138,8 +138,9 @@ def bench_hint_latency(positions: int, seconds: float = 1.0) -> dict:
 
 
 #: Per hint decision in self-play: (CPU seconds, wall seconds, interrupted, stage, securable leaves solved,
-#: of those proven).
-HINT_DECISIONS: list[tuple[float, float, bool, str, int, int]] = []
+#: of those proven, reply plies of the deepest complete iteration, leaves served by a re-used model, CPU
+#: seconds in securable leaves).
+HINT_DECISIONS: list[tuple] = []
 #: The hint's leaf model in self-play and latency runs (`--leaf`).
 LEAF: list[hints.Leaf] = [hints.DEFAULT_LEAF]
 
@@ -149,7 +150,7 @@ def hint_player(state: DCState, rng: np.random.Generator, seconds: float) -> rul
     result = hints.hint(state, Budget(seconds), leaf=LEAF[0])
     HINT_DECISIONS.append(
         (time.process_time() - cpu, time.monotonic() - wall, result.interrupted, state.stage.value,
-         result.leaves_solved, result.leaves_proven)
+         result.leaves_solved, result.leaves_proven, result.reply_plies, result.leaves_reused, result.leaf_cpu_s)
     )
     return result.moves[0].action
 
@@ -244,6 +245,11 @@ def summarise(lines: list[dict]) -> list[dict]:
                                                       99) * 1000, 0.0),
                 "leaves_proven_share": (sum(d[5] for d in decisions if len(d) > 4)
                                         / max(sum(d[4] for d in decisions if len(d) > 4), 1)),
+                # Decisions whose deepest complete iteration reached two reply plies (logs since deepening).
+                "two_reply_plies_share": (statistics.fmean(d[6] >= 2 for d in decisions if len(d) > 6)
+                                          if any(len(d) > 6 for d in decisions) else float("nan")),
+                "leaf_cpu_p50_ms": (percentile([d[8] / d[4] * 1000 for d in decisions if len(d) > 8 and d[4]], 50)
+                                    if any(len(d) > 8 and d[4] for d in decisions) else float("nan")),
                 "load_avg_mean": statistics.fmean(line["load_avg_1min"] for line in mine),
             }
         )
