@@ -195,6 +195,8 @@ def bench_self_play(
             "open_squares": sum(len(site.squares) for site in final.sites if site.allotted_to is None),
             "stopped": [final.stopped(p) for p in range(players)],
             "hint_s_per_decision": seconds, "leaf": LEAF[0].value, "decisions": [list(d) for d in HINT_DECISIONS],
+            # The search's settings (logs before iterative deepening have none: one reply ply).
+            "max_reply_plies": hints.MAX_REPLY_PLIES, "leaf_cap_s": hints.LEAF_CAP_S,
             "load_avg_1min": os.getloadavg()[0],
         }
         lines.append(line)
