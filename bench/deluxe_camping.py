@@ -7,6 +7,8 @@ Figures:
   wall time under load is several times the CPU time), every unproven gap, the load average.
 - overrun: every seeded board solved under a 0.3 s limit (every solve is stopped by it): wall clock measured
   outside the solver minus the limit, p50/p99/max.
+- leaf: CPU a securable leaf before (a fresh `maximise` a leaf) and after (`leaf_model`: a re-used model), the
+  values compared (`--only leaf`, not in the default run).
 - hint: latency p50/p99 at the 1 s default over seeded positions, and its overrun.
 - self-play: the hint (at `--hint-seconds` a decision) against a random-legal player and against a greedy
   player (each decision maximising its immediately allotted points, ties at random), seats rotated (the hint's
@@ -30,8 +32,8 @@ from campsolver.solver.core.budget import Budget
 from campsolver.solver.core.proof import Proof
 from campsolver.solver.core.seeding import rng_for
 from campsolver.solver.deluxe_camping import hint as hints
+from campsolver.solver.deluxe_camping import leaf_model, rules
 from campsolver.solver.deluxe_camping import maximise as maxima
-from campsolver.solver.deluxe_camping import rules
 from campsolver.solver.deluxe_camping.players import greedy_player, random_player
 from campsolver.solver.deluxe_camping.rules import Config, DCState, Stage
 
@@ -132,6 +134,90 @@ def bench_hint_latency(positions: int, seconds: float = 1.0) -> dict:
         "leaf": LEAF[0].value,
         "load_avg_1min": os.getloadavg()[0],
     }
+
+
+#: The old securable leaf (before model re-use): a fresh `maximise` a leaf, this limit (hint.py's LEAF_LIMIT_S).
+OLD_LEAF_LIMIT_S = 0.25
+
+
+def leaf_positions(count: int) -> list[tuple[DCState, list[DCState]]]:
+    """Seeded 2-player positions at a free-barrier decision (greedy against greedy, 4 to 40 turns in), each
+    with the leaves a hint reaches from it: the mover's barrier (the first four legal ones), then the next
+    player staying put and placing the first legal barrier."""
+    found: list[tuple[DCState, list[DCState]]] = []
+    seed = 0
+    while len(found) < count:
+        rng = rng_for(seed, "deluxe-camping leaf cost")
+        state = rules.random_setup(Config(players=2), rng)
+        stop = int(rng.integers(4, 40))
+        for _ in range(stop):
+            if state.stage is Stage.OVER:
+                break
+            state = state.child(greedy_player(state, rng))
+        seed += 1
+        if state.stage is not Stage.BARRIER:
+            continue
+        leaves = []
+        for edge in state.legal_barriers()[:4]:
+            leaf = state.child(rules.Barrier(edge))
+            if leaf.stage is Stage.MOVE:
+                leaf = leaf.child(rules.Move(()))
+                if leaf.stage is Stage.BARRIER and leaf.legal_barriers():
+                    leaf = leaf.child(rules.Barrier(leaf.legal_barriers()[0]))
+            if leaf.stage is not Stage.OVER:
+                leaves.append(leaf)
+        if leaves:
+            found.append((state, leaves))
+    return found
+
+
+def bench_leaf_cost(count: int) -> list[dict]:
+    """CPU a securable leaf, before (a fresh `maximise` a leaf, every case of the pain-in-the-neck split built,
+    `OLD_LEAF_LIMIT_S`) and after (`leaf_model`: one model a position re-used with the leaf's barriers fixed,
+    CP-SAT capped at `hint.LEAF_CAP_S`, and at the old limit for comparison); the values compared."""
+    positions = leaf_positions(count)
+    rows = []
+    values: dict[str, list[int]] = {}
+    for name, cap in (("before: fresh maximise", OLD_LEAF_LIMIT_S), ("after: re-used model", hints.LEAF_CAP_S),
+                      ("after: re-used model, old limit", OLD_LEAF_LIMIT_S)):
+        leaf_model.clear_cache()
+        cpu, proven, reused, builds, improved, found = [], 0, 0, [], 0, []
+        for state, leaves in positions:
+            me = state.to_move
+            for leaf in leaves:
+                started = time.process_time()
+                if name.startswith("before"):
+                    result = maxima.maximise(leaf, Budget(cap), player=me, objective=maxima.Objective.MARGIN,
+                                             workers=1)
+                    value, is_proven = result.value, result.proof is Proof.OPTIMAL
+                else:
+                    leaf_value = leaf_model.securable_value(leaf, me, maxima.Objective.MARGIN, Budget(cap), base=state)
+                    value, is_proven = (None, False) if leaf_value is None else (leaf_value.value, leaf_value.proven)
+                    if leaf_value is not None:
+                        reused += leaf_value.reused
+                        improved += leaf_value.improved
+                        if not leaf_value.reused:
+                            builds.append(leaf_value.build_s)
+                cpu.append(time.process_time() - started)
+                proven += is_proven
+                found.append(-10**9 if value is None else value)
+        values[name] = found
+        rows.append({
+            "leaf": name, "limit_s": cap, "leaves": len(cpu), "positions": len(positions),
+            "cpu_p50_ms": percentile(cpu, 50) * 1000, "cpu_p90_ms": percentile(cpu, 90) * 1000,
+            "cpu_mean_ms": statistics.fmean(cpu) * 1000, "proven": proven, "reused": reused,
+            "build_cpu_p50_ms": percentile(builds, 50) * 1000 if builds else float("nan"),
+            "improved_on_first_solution": improved, "load_avg_1min": os.getloadavg()[0],
+        })
+    before = values["before: fresh maximise"]
+    for row in rows:
+        mine = values[row["leaf"]]
+        row["value_vs_before"] = {
+            "higher": sum(a > b for a, b in zip(mine, before, strict=True)),
+            "equal": sum(a == b for a, b in zip(mine, before, strict=True)),
+            "lower": sum(a < b for a, b in zip(mine, before, strict=True)),
+        }
+    return rows
 
 
 # --- players ----------------------------------------------------------------------------------------------
@@ -288,6 +374,9 @@ def main(argv: list[str] | None = None) -> None:
     if "overrun" in parts:
         report["max_overrun"] = bench_overrun(boards)
         print_table(f"max: overrun of solves stopped by a {OVERRUN_LIMIT_S:g} s limit", [report["max_overrun"]])
+    if "leaf" in parts:
+        report["leaf_cost"] = bench_leaf_cost(boards)
+        print_table("securable leaf cost (2 players, margin, one worker)", report["leaf_cost"])
     if "hint" in parts:
         # One entry per leaf model (the estimate's keeps its old key).
         key = "hint_latency" if LEAF[0] is hints.Leaf.ESTIMATE else f"hint_latency_{LEAF[0].value}"
