@@ -231,9 +231,17 @@ HINT_DECISIONS: list[tuple] = []
 LEAF: list[hints.Leaf] = [hints.DEFAULT_LEAF]
 
 
+#: `--fixed-effort`: the hint's budget in self-play is this long (never reached: its search ends by itself
+#: after `hint.MAX_REPLY_PLIES` reply plies), so each decision gets the full search whatever the load. The
+#: figures then stand for the hint at 1 s a move on an idle core when the hint's CPU p99 is under 1 s (the
+#: summary reports it, and the share of decisions over 1 s CPU).
+FIXED_EFFORT_BUDGET_S = 60.0
+FIXED_EFFORT: list[bool] = [False]
+
+
 def hint_player(state: DCState, rng: np.random.Generator, seconds: float) -> rules.Action:
     cpu, wall = time.process_time(), time.monotonic()
-    result = hints.hint(state, Budget(seconds), leaf=LEAF[0])
+    result = hints.hint(state, Budget(FIXED_EFFORT_BUDGET_S if FIXED_EFFORT[0] else seconds), leaf=LEAF[0])
     HINT_DECISIONS.append(
         (time.process_time() - cpu, time.monotonic() - wall, result.interrupted, state.stage.value,
          result.leaves_solved, result.leaves_proven, result.reply_plies, result.leaves_reused, result.leaf_cpu_s)
@@ -283,6 +291,7 @@ def bench_self_play(
             "hint_s_per_decision": seconds, "leaf": LEAF[0].value, "decisions": [list(d) for d in HINT_DECISIONS],
             # The search's settings (logs before iterative deepening have none: one reply ply).
             "max_reply_plies": hints.MAX_REPLY_PLIES, "leaf_cap_s": hints.LEAF_CAP_S,
+            "fixed_effort": FIXED_EFFORT[0],
             "load_avg_1min": os.getloadavg()[0],
         }
         lines.append(line)
@@ -297,7 +306,8 @@ def summarise(lines: list[dict]) -> list[dict]:
     model); lines from before the leaf option are the estimate's."""
 
     def key_of(line: dict) -> tuple:
-        return line["players"], line["opponent"], line.get("leaf", hints.Leaf.ESTIMATE.value)
+        effort = "full search" if line.get("fixed_effort") else f"{line['hint_s_per_decision']:g} s wall"
+        return line["players"], line["opponent"], line.get("leaf", hints.Leaf.ESTIMATE.value), effort
 
     rows = []
     for key in sorted({key_of(line) for line in lines}):
@@ -316,6 +326,7 @@ def summarise(lines: list[dict]) -> list[dict]:
                 "players": key[0],
                 "opponent": key[1],
                 "leaf": key[2],
+                "effort": key[3],
                 "games": len(mine),
                 "hint_budget_s": mine[0]["hint_s_per_decision"],
                 "wins": sum(o == 1.0 for o in outcomes),
@@ -326,6 +337,7 @@ def summarise(lines: list[dict]) -> list[dict]:
                 "mean_margin": statistics.fmean(margins),
                 "hint_cpu_p50_s": percentile([d[0] for d in decisions], 50),
                 "hint_cpu_p99_s": percentile([d[0] for d in decisions], 99),
+                "hint_cpu_over_1s_share": statistics.fmean(d[0] > 1.0 for d in decisions),
                 "hint_wall_p50_s": percentile([d[1] for d in decisions], 50),
                 "hint_interrupted_share": statistics.fmean(d[2] for d in decisions),
                 "hint_wall_p99_s": percentile([d[1] for d in decisions], 99),
@@ -355,11 +367,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--first-game", type=int, default=0)
     parser.add_argument("--game-step", type=int, default=1, help="seed stride (split seeds over processes)")
     parser.add_argument("--log", default=None, help="append one JSON line a game to this file")
+    parser.add_argument("--fixed-effort", action="store_true",
+                        help="self-play: the hint's full search every decision (no wall-clock cut; see FIXED_EFFORT)")
     parser.add_argument("--merge", default=None, help="comma-separated game logs: summarise them instead")
     parser.add_argument("--leaf", default=hints.DEFAULT_LEAF.value, choices=[leaf.value for leaf in hints.Leaf],
                         help="the hint's leaf model (self-play and latency)")
     args = parser.parse_args(argv)
     LEAF[0] = hints.Leaf(args.leaf)
+    FIXED_EFFORT[0] = args.fixed_effort
     boards = args.boards or (6 if args.quick else 20)
     games = args.games or (12 if args.quick else 200)
     seconds = args.hint_seconds or (0.3 if args.quick else 1.0)
