@@ -58,9 +58,16 @@ MAX_REPLY_PLIES = 2
 LEAF_CAP_S = 0.02
 #: Share of the budget for the screen when securable leaves follow (the iterations may use all that is left).
 ESTIMATE_SHARE = 0.5
-#: A securable leaf is not started with less than this left: a model build (~15 ms CPU, several times that
-#: in wall time on a loaded machine) and CP-SAT's presolve cannot be interrupted.
-LEAF_RESERVE_S = 0.08
+#: A securable leaf's work that cannot be interrupted, in CPU seconds (measured on the default board): the first
+#: solutions, the model's clone and hint (~5-8 ms), and a model build when no cached model serves the leaf
+#: (~15-20 ms). A leaf starts only when that work, at the CPU share the hint has had so far (on a loaded
+#: machine a fraction of a core), plus `LEAF_STOP_S` fits in what is left: the overrun stays small under load.
+LEAF_FIXED_CPU_S = 0.01
+LEAF_BUILD_CPU_S = 0.025
+#: CP-SAT's stop latency and the re-scoring of its answer (wall seconds kept back after each leaf).
+LEAF_STOP_S = 0.02
+#: The smallest CPU share assumed (a hint descheduled for most of its budget still plans with this).
+MIN_CPU_SHARE = 0.05
 
 
 class HintObjective(enum.Enum):
@@ -207,6 +214,7 @@ def hint(
     shallow: dict[int, float] = {}
     exact: set[int] = set()
     interrupted = False
+    clock = _Clock()
     # With securable leaves the screen gets a share of the budget, so the leaves are not starved.
     phase = budget if leaf is Leaf.ESTIMATE else budget.sub_budget(ESTIMATE_SHARE)
     search.budget = phase
@@ -220,7 +228,9 @@ def hint(
             _rank_movements(search, actions, shallow, exact)
         budget.report(depth=1, samples=search.nodes, best=max(shallow.values(), default=None))
     except SolveInterrupted:
-        interrupted = True  # answer with what was valued (possibly nothing: every choice unevaluated)
+        # Answer with what was valued (possibly nothing: every choice unevaluated). The screen's share may be
+        # spent with budget left: the best screened choices are still searched deeper.
+        interrupted = True
     search.budget = budget
     order = sorted(shallow, key=lambda i: (-shallow[i], i))[:DEEPEN]
     lines: dict[int, _Line] = {}
@@ -228,11 +238,10 @@ def hint(
     complete = 0  # the deepest iteration that valued every candidate
     stats = _LeafStats()
     try:
-        if not interrupted:
-            for i in order:
-                lines[i] = _start_line(search, actions[i])
+        for i in order:
+            lines[i] = _start_line(search, actions[i])
         for plies in range(1, max_replies + 1):
-            if interrupted or not order:
+            if not order:
                 break
             valued: dict[int, _Valued] = {}
             iterations.append(valued)
@@ -240,7 +249,7 @@ def hint(
                 line = lines[i]
                 if not line.over:
                     _extend(search, line)
-                valued[i] = _value_line(search, line, leaf, cap, stats)
+                valued[i] = _value_line(search, line, leaf, cap, stats, clock)
             complete = plies
             best = max(valued.values(), key=lambda v: v.value)
             budget.report(depth=1 + plies, samples=search.nodes, best=best.value,
@@ -274,6 +283,19 @@ def hint(
         leaves_reused=stats.reused,
         leaf_cpu_s=stats.cpu_s,
     )
+
+
+class _Clock:
+    """The hint's CPU share so far (CPU seconds per wall second), to foresee a leaf's wall time under load."""
+
+    def __init__(self) -> None:
+        self.cpu, self.wall = time.process_time(), time.monotonic()
+
+    def share(self) -> float:
+        wall = time.monotonic() - self.wall
+        if wall <= 0.0:
+            return 1.0
+        return min(max((time.process_time() - self.cpu) / wall, MIN_CPU_SHARE), 1.0)
 
 
 class _OutOfTime(Exception):
@@ -353,7 +375,8 @@ def _extend(search: _Search, line: _Line) -> None:
     line.plies += 1
 
 
-def _value_line(search: _Search, line: _Line, leaf: Leaf, cap: float, stats: _LeafStats) -> _Valued:
+def _value_line(search: _Search, line: _Line, leaf: Leaf, cap: float, stats: _LeafStats,
+                clock: _Clock | None = None) -> _Valued:
     """The candidate's value at the end of its line: exact when the game is over, else the estimate, or with
     securable leaves the CP-SAT securable value (at most `cap` of CP-SAT; the estimate kept for ties)."""
     if line.over:
@@ -364,12 +387,15 @@ def _value_line(search: _Search, line: _Line, leaf: Leaf, cap: float, stats: _Le
     if leaf is Leaf.ESTIMATE:
         return _Valued(estimate_value, ValueKind.SEARCHED, estimate_value, line.actions)
     budget = search.budget
-    remaining = budget.remaining()
-    if remaining < LEAF_RESERVE_S:
+    objective = _OBJECTIVE_TO_MAX[search.objective]
+    fixed_cpu = LEAF_FIXED_CPU_S + (0.0 if leaves.has_model(line.state, search.me, objective) else LEAF_BUILD_CPU_S)
+    fixed_wall = fixed_cpu / (clock or _Clock()).share()
+    remaining = budget.remaining() - LEAF_STOP_S
+    if remaining < fixed_wall:
         raise _OutOfTime
     cpu = time.process_time()
-    secured = leaves.securable_value(line.state, search.me, _OBJECTIVE_TO_MAX[search.objective],
-                                     budget.limited(min(cap, remaining - LEAF_RESERVE_S / 2)), base=line.base)
+    secured = leaves.securable_value(line.state, search.me, objective, budget.limited(min(cap, remaining)),
+                                     base=line.base)
     stats.cpu_s += time.process_time() - cpu
     if secured is None:
         return _Valued(estimate_value, ValueKind.SEARCHED, estimate_value, line.actions)

@@ -105,6 +105,11 @@ def model_for(state: DCState, player: int, objective: maxima.Objective,
     return model, False, built
 
 
+def has_model(state: DCState, player: int, objective: maxima.Objective) -> bool:
+    """A cached model serves `state` (its leaf needs no build)."""
+    return any(model.serves(state) for model in _MODELS.get(_placement(state, player, objective), []))
+
+
 def clear_cache() -> None:
     _MODELS.clear()
 
@@ -164,4 +169,4 @@ def _fresh(state: DCState, player: int, objective: maxima.Objective, budget: Bud
                      reused=False, build_s=0.0)
 
 
-__all__ = ["LeafValue", "clear_cache", "model_for", "securable_value"]
+__all__ = ["LeafValue", "clear_cache", "has_model", "model_for", "securable_value"]
