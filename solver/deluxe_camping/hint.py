@@ -58,16 +58,18 @@ MAX_REPLY_PLIES = 2
 LEAF_CAP_S = 0.02
 #: Share of the budget for the screen when securable leaves follow (the iterations may use all that is left).
 ESTIMATE_SHARE = 0.5
-#: A securable leaf's work that cannot be interrupted, in CPU seconds (measured on the default board): the first
-#: solutions, the model's clone and hint (~5-8 ms), and a model build when no cached model serves the leaf
-#: (~15-20 ms). A leaf starts only when that work, at the CPU share the hint has had so far (on a loaded
-#: machine a fraction of a core), plus `LEAF_STOP_S` fits in what is left: the overrun stays small under load.
-LEAF_FIXED_CPU_S = 0.01
-LEAF_BUILD_CPU_S = 0.025
+#: A securable leaf starts only when its uninterruptible work (`leaf_model.expected_cpu`: the first solutions,
+#: the model's clone and hint, a build when no cached model serves it; the largest of recent leaves), at the
+#: CPU share the hint has had so far (on a loaded machine a fraction of a core), plus `LEAF_STOP_S` fits in
+#: what is left: the overrun stays small under load.
 #: CP-SAT's stop latency and the re-scoring of its answer (wall seconds kept back after each leaf).
 LEAF_STOP_S = 0.02
 #: The smallest CPU share assumed (a hint descheduled for most of its budget still plans with this).
 MIN_CPU_SHARE = 0.05
+#: The most CPU between two budget checks (a position's legal barriers and child state, ~1-2 ms) plus the final
+#: ranking: the search stops this much CPU (at the CPU share so far) before the deadline, so that on a loaded
+#: machine the work after the last check still ends in time.
+END_CPU_S = 0.004
 
 
 class HintObjective(enum.Enum):
@@ -169,10 +171,19 @@ class _Search:
 
     def __init__(self, state: DCState, budget: Budget, objective: HintObjective) -> None:
         self.state = state
-        self.budget = budget
+        self.budget = budget  # the current phase's
+        self.whole = budget  # the hint's
+        self.clock = _Clock()
         self.objective = objective
         self.me = state.to_move
         self.nodes = 0
+
+    def check(self) -> None:
+        """Raise `SolveInterrupted` when the phase must stop, or when what is left of the whole budget is no
+        more than `END_CPU_S` at the CPU share so far (the work after the last check must end in time)."""
+        self.budget.check()
+        if self.whole.remaining() * self.clock.share() < END_CPU_S:
+            raise SolveInterrupted("deadline (end reserve)")
 
     def value(self, state: DCState, extra: Edge | None = None, player: int | None = None,
               objective: HintObjective | None = None) -> float:
@@ -185,7 +196,7 @@ class _Search:
         """The best of `edges` for `player` at a BARRIER decision (value for that player and objective)."""
         best: tuple[float, Edge | None] = (float("-inf"), None)
         for edge in edges:
-            self.budget.check()
+            self.check()
             v = self.value(state, edge, player, objective)
             if v > best[0]:
                 best = (v, edge)
@@ -214,14 +225,14 @@ def hint(
     shallow: dict[int, float] = {}
     exact: set[int] = set()
     interrupted = False
-    clock = _Clock()
+    clock = search.clock
     # With securable leaves the screen gets a share of the budget, so the leaves are not starved.
     phase = budget if leaf is Leaf.ESTIMATE else budget.sub_budget(ESTIMATE_SHARE)
     search.budget = phase
     try:
         if state.stage is Stage.BARRIER:
             for i, action in enumerate(actions):
-                phase.check()
+                search.check()
                 assert isinstance(action, Barrier)
                 shallow[i] = search.value(state, action.edge)
         else:
@@ -388,8 +399,7 @@ def _value_line(search: _Search, line: _Line, leaf: Leaf, cap: float, stats: _Le
         return _Valued(estimate_value, ValueKind.SEARCHED, estimate_value, line.actions)
     budget = search.budget
     objective = _OBJECTIVE_TO_MAX[search.objective]
-    fixed_cpu = LEAF_FIXED_CPU_S + (0.0 if leaves.has_model(line.state, search.me, objective) else LEAF_BUILD_CPU_S)
-    fixed_wall = fixed_cpu / (clock or _Clock()).share()
+    fixed_wall = leaves.expected_cpu(line.state, search.me, objective) / (clock or _Clock()).share()
     remaining = budget.remaining() - LEAF_STOP_S
     if remaining < fixed_wall:
         raise _OutOfTime
@@ -459,7 +469,7 @@ def _rank_movements(search: _Search, actions: list[Action], values: dict[int, fl
     candidates = _barrier_candidates(search)
     table = neighbour_table(state.config.rows, state.config.cols)
     for i, action in enumerate(actions):
-        search.budget.check()
+        search.check()
         after = state.child(action)
         if after.stage is Stage.BARRIER and after.to_move == me:
             legal = set(after.legal_barriers())

@@ -19,7 +19,7 @@ When every site cannot be allotted within the supply (late game), `maximise` its
 from __future__ import annotations
 
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from dataclasses import dataclass
 
 from campsolver.solver.core import cpsat
@@ -71,6 +71,24 @@ class _Model:
 
 _MODELS: OrderedDict[tuple, list[_Model]] = OrderedDict()
 
+#: Recent leaves' CPU outside CP-SAT's search (first solutions, clone, hint, re-scoring) and of model builds:
+#: the hint foresees a leaf's uninterruptible work from their maxima (`expected_cpu`).
+RECENT_LEAVES = 32
+_OVERHEAD_CPU: deque[float] = deque(maxlen=RECENT_LEAVES)
+_BUILD_CPU: deque[float] = deque(maxlen=RECENT_LEAVES)
+#: Before any leaf was measured (default board, 2-4 players, one core): ~5-15 ms outside CP-SAT, builds ~15-30 ms.
+DEFAULT_OVERHEAD_CPU_S = 0.015
+DEFAULT_BUILD_CPU_S = 0.03
+
+
+def expected_cpu(state: DCState, player: int, objective: maxima.Objective) -> float:
+    """CPU seconds a leaf of `state` spends outside CP-SAT's (interruptible) search: the largest recent
+    overhead, plus the largest recent build when no cached model serves it."""
+    overhead = max(_OVERHEAD_CPU, default=DEFAULT_OVERHEAD_CPU_S)
+    if has_model(state, player, objective):
+        return overhead
+    return overhead + max(_BUILD_CPU, default=DEFAULT_BUILD_CPU_S)
+
 
 def _placement(state: DCState, player: int, objective: maxima.Objective) -> tuple:
     return (state.config, state.pool, state.ice_creams, state.nuisance, state.bungalows, state.trailers, player,
@@ -119,6 +137,7 @@ def securable_value(state: DCState, player: int, objective: maxima.Objective, bu
     """The securable value of `state` for `player` within `budget` (one worker): the best of the first
     solutions (~1 ms) improved by CP-SAT on a re-used model while the budget lasts. None when no board was
     found (the budget too short for `maximise`'s dead-site model in a late position)."""
+    started = time.process_time()
     firsts = maxima.first_solutions(state, player)
     best: tuple[int, frozenset[Edge], dict[int, int]] | None = None
     for labels in firsts:
@@ -129,6 +148,8 @@ def securable_value(state: DCState, player: int, objective: maxima.Objective, bu
     if best is None:
         return _fresh(state, player, objective, budget)
     model, reused, built = model_for(state, player, objective, base)
+    if not reused:
+        _BUILD_CPU.append(built)
     blocked = frozenset(state.barriers - model.base.barriers)
     clone = model.model.clone()
     for edge, var in model.handles.extra.items():
@@ -137,7 +158,9 @@ def securable_value(state: DCState, player: int, objective: maxima.Objective, bu
     clone.clear_hints()
     model.handles.add_hint(clone, maxima.owner_labels(state, best[2]), blocked)
     ceiling = float(maxima.ceiling(state, player))
+    searching = time.process_time()
     result = cpsat.solve(clone, budget, workers=1, configure=maxima.OWNER_MODEL_CONFIGURE)
+    searched = time.process_time() - searching
     if result.status == cp_model.INFEASIBLE:
         raise AssertionError("a rules-scored first solution fits the supply, yet CP-SAT calls the leaf infeasible")
     value, added, improved = best[0], best[1], False
@@ -153,6 +176,7 @@ def securable_value(state: DCState, player: int, objective: maxima.Objective, bu
     # report no proven bound at all); otherwise the obvious ceiling.
     bound = float(value) if proven else maxima.dual_bound(result) if result.has_solution else None
     bound = ceiling if bound is None else min(bound, ceiling)
+    _OVERHEAD_CPU.append(time.process_time() - started - searched - built)
     return LeafValue(value=value, bound=max(bound, float(value)), proven=proven, added=added, improved=improved,
                      reused=reused, build_s=built)
 
@@ -169,4 +193,4 @@ def _fresh(state: DCState, player: int, objective: maxima.Objective, budget: Bud
                      reused=False, build_s=0.0)
 
 
-__all__ = ["LeafValue", "clear_cache", "has_model", "model_for", "securable_value"]
+__all__ = ["LeafValue", "clear_cache", "expected_cpu", "has_model", "model_for", "securable_value"]
