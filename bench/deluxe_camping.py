@@ -307,7 +307,8 @@ def summarise(lines: list[dict]) -> list[dict]:
 
     def key_of(line: dict) -> tuple:
         effort = "full search" if line.get("fixed_effort") else f"{line['hint_s_per_decision']:g} s wall"
-        return line["players"], line["opponent"], line.get("leaf", hints.Leaf.ESTIMATE.value), effort
+        search = "deepening" if "max_reply_plies" in line else "one reply ply"
+        return line["players"], line["opponent"], line.get("leaf", hints.Leaf.ESTIMATE.value), effort, search
 
     rows = []
     for key in sorted({key_of(line) for line in lines}):
@@ -327,6 +328,7 @@ def summarise(lines: list[dict]) -> list[dict]:
                 "opponent": key[1],
                 "leaf": key[2],
                 "effort": key[3],
+                "search": key[4],
                 "games": len(mine),
                 "hint_budget_s": mine[0]["hint_s_per_decision"],
                 "wins": sum(o == 1.0 for o in outcomes),
