@@ -7,6 +7,8 @@ Figures:
   wall time under load is several times the CPU time), every unproven gap, the load average.
 - overrun: every seeded board solved under a 0.3 s limit (every solve is stopped by it): wall clock measured
   outside the solver minus the limit, p50/p99/max.
+- leaf: CPU a securable leaf before (a fresh `maximise` a leaf) and after (`leaf_model`: a re-used model), the
+  values compared (`--only leaf`, not in the default run).
 - hint: latency p50/p99 at the 1 s default over seeded positions, and its overrun.
 - self-play: the hint (at `--hint-seconds` a decision) against a random-legal player and against a greedy
   player (each decision maximising its immediately allotted points, ties at random), seats rotated (the hint's
@@ -30,8 +32,8 @@ from campsolver.solver.core.budget import Budget
 from campsolver.solver.core.proof import Proof
 from campsolver.solver.core.seeding import rng_for
 from campsolver.solver.deluxe_camping import hint as hints
+from campsolver.solver.deluxe_camping import leaf_model, rules
 from campsolver.solver.deluxe_camping import maximise as maxima
-from campsolver.solver.deluxe_camping import rules
 from campsolver.solver.deluxe_camping.players import greedy_player, random_player
 from campsolver.solver.deluxe_camping.rules import Config, DCState, Stage
 
@@ -134,22 +136,115 @@ def bench_hint_latency(positions: int, seconds: float = 1.0) -> dict:
     }
 
 
+#: The old securable leaf (before model re-use): a fresh `maximise` a leaf, this limit (hint.py's LEAF_LIMIT_S).
+OLD_LEAF_LIMIT_S = 0.25
+
+
+def leaf_positions(count: int) -> list[tuple[DCState, list[DCState]]]:
+    """Seeded 2-player positions at a free-barrier decision (greedy against greedy, 4 to 40 turns in), each
+    with the leaves a hint reaches from it: the mover's barrier (the first four legal ones), then the next
+    player staying put and placing the first legal barrier."""
+    found: list[tuple[DCState, list[DCState]]] = []
+    seed = 0
+    while len(found) < count:
+        rng = rng_for(seed, "deluxe-camping leaf cost")
+        state = rules.random_setup(Config(players=2), rng)
+        stop = int(rng.integers(4, 40))
+        for _ in range(stop):
+            if state.stage is Stage.OVER:
+                break
+            state = state.child(greedy_player(state, rng))
+        seed += 1
+        if state.stage is not Stage.BARRIER:
+            continue
+        leaves = []
+        for edge in state.legal_barriers()[:4]:
+            leaf = state.child(rules.Barrier(edge))
+            if leaf.stage is Stage.MOVE:
+                leaf = leaf.child(rules.Move(()))
+                if leaf.stage is Stage.BARRIER and leaf.legal_barriers():
+                    leaf = leaf.child(rules.Barrier(leaf.legal_barriers()[0]))
+            if leaf.stage is not Stage.OVER:
+                leaves.append(leaf)
+        if leaves:
+            found.append((state, leaves))
+    return found
+
+
+def bench_leaf_cost(count: int) -> list[dict]:
+    """CPU a securable leaf, before (a fresh `maximise` a leaf, every case of the pain-in-the-neck split built,
+    `OLD_LEAF_LIMIT_S`) and after (`leaf_model`: one model a position re-used with the leaf's barriers fixed,
+    CP-SAT capped at `hint.LEAF_CAP_S`, and at the old limit for comparison); the values compared."""
+    positions = leaf_positions(count)
+    rows = []
+    values: dict[str, list[int]] = {}
+    for name, cap in (("before: fresh maximise", OLD_LEAF_LIMIT_S), ("after: re-used model", hints.LEAF_CAP_S),
+                      ("after: re-used model, old limit", OLD_LEAF_LIMIT_S)):
+        leaf_model.clear_cache()
+        cpu, proven, reused, builds, improved, found = [], 0, 0, [], 0, []
+        for state, leaves in positions:
+            me = state.to_move
+            for leaf in leaves:
+                started = time.process_time()
+                if name.startswith("before"):
+                    result = maxima.maximise(leaf, Budget(cap), player=me, objective=maxima.Objective.MARGIN,
+                                             workers=1)
+                    value, is_proven = result.value, result.proof is Proof.OPTIMAL
+                else:
+                    leaf_value = leaf_model.securable_value(leaf, me, maxima.Objective.MARGIN, Budget(cap), base=state)
+                    value, is_proven = (None, False) if leaf_value is None else (leaf_value.value, leaf_value.proven)
+                    if leaf_value is not None:
+                        reused += leaf_value.reused
+                        improved += leaf_value.improved
+                        if not leaf_value.reused:
+                            builds.append(leaf_value.build_s)
+                cpu.append(time.process_time() - started)
+                proven += is_proven
+                found.append(-10**9 if value is None else value)
+        values[name] = found
+        rows.append({
+            "leaf": name, "limit_s": cap, "leaves": len(cpu), "positions": len(positions),
+            "cpu_p50_ms": percentile(cpu, 50) * 1000, "cpu_p90_ms": percentile(cpu, 90) * 1000,
+            "cpu_mean_ms": statistics.fmean(cpu) * 1000, "proven": proven, "reused": reused,
+            "build_cpu_p50_ms": percentile(builds, 50) * 1000 if builds else float("nan"),
+            "improved_on_first_solution": improved, "load_avg_1min": os.getloadavg()[0],
+        })
+    before = values["before: fresh maximise"]
+    for row in rows:
+        mine = values[row["leaf"]]
+        row["value_vs_before"] = {
+            "higher": sum(a > b for a, b in zip(mine, before, strict=True)),
+            "equal": sum(a == b for a, b in zip(mine, before, strict=True)),
+            "lower": sum(a < b for a, b in zip(mine, before, strict=True)),
+        }
+    return rows
+
+
 # --- players ----------------------------------------------------------------------------------------------
 
 
 #: Per hint decision in self-play: (CPU seconds, wall seconds, interrupted, stage, securable leaves solved,
-#: of those proven).
-HINT_DECISIONS: list[tuple[float, float, bool, str, int, int]] = []
+#: of those proven, reply plies of the deepest complete iteration, leaves served by a re-used model, CPU
+#: seconds in securable leaves).
+HINT_DECISIONS: list[tuple] = []
 #: The hint's leaf model in self-play and latency runs (`--leaf`).
 LEAF: list[hints.Leaf] = [hints.DEFAULT_LEAF]
 
 
+#: `--fixed-effort`: the hint's budget in self-play is this long (never reached: its search ends by itself
+#: after `hint.MAX_REPLY_PLIES` reply plies), so each decision gets the full search whatever the load. The
+#: figures then stand for the hint at 1 s a move on an idle core when the hint's CPU p99 is under 1 s (the
+#: summary reports it, and the share of decisions over 1 s CPU).
+FIXED_EFFORT_BUDGET_S = 60.0
+FIXED_EFFORT: list[bool] = [False]
+
+
 def hint_player(state: DCState, rng: np.random.Generator, seconds: float) -> rules.Action:
     cpu, wall = time.process_time(), time.monotonic()
-    result = hints.hint(state, Budget(seconds), leaf=LEAF[0])
+    result = hints.hint(state, Budget(FIXED_EFFORT_BUDGET_S if FIXED_EFFORT[0] else seconds), leaf=LEAF[0])
     HINT_DECISIONS.append(
         (time.process_time() - cpu, time.monotonic() - wall, result.interrupted, state.stage.value,
-         result.leaves_solved, result.leaves_proven)
+         result.leaves_solved, result.leaves_proven, result.reply_plies, result.leaves_reused, result.leaf_cpu_s)
     )
     return result.moves[0].action
 
@@ -194,6 +289,9 @@ def bench_self_play(
             "open_squares": sum(len(site.squares) for site in final.sites if site.allotted_to is None),
             "stopped": [final.stopped(p) for p in range(players)],
             "hint_s_per_decision": seconds, "leaf": LEAF[0].value, "decisions": [list(d) for d in HINT_DECISIONS],
+            # The search's settings (logs before iterative deepening have none: one reply ply).
+            "max_reply_plies": hints.MAX_REPLY_PLIES, "leaf_cap_s": hints.LEAF_CAP_S,
+            "fixed_effort": FIXED_EFFORT[0],
             "load_avg_1min": os.getloadavg()[0],
         }
         lines.append(line)
@@ -208,7 +306,9 @@ def summarise(lines: list[dict]) -> list[dict]:
     model); lines from before the leaf option are the estimate's."""
 
     def key_of(line: dict) -> tuple:
-        return line["players"], line["opponent"], line.get("leaf", hints.Leaf.ESTIMATE.value)
+        effort = "full search" if line.get("fixed_effort") else f"{line['hint_s_per_decision']:g} s wall"
+        search = "deepening" if "max_reply_plies" in line else "one reply ply"
+        return line["players"], line["opponent"], line.get("leaf", hints.Leaf.ESTIMATE.value), effort, search
 
     rows = []
     for key in sorted({key_of(line) for line in lines}):
@@ -227,6 +327,8 @@ def summarise(lines: list[dict]) -> list[dict]:
                 "players": key[0],
                 "opponent": key[1],
                 "leaf": key[2],
+                "effort": key[3],
+                "search": key[4],
                 "games": len(mine),
                 "hint_budget_s": mine[0]["hint_s_per_decision"],
                 "wins": sum(o == 1.0 for o in outcomes),
@@ -237,6 +339,7 @@ def summarise(lines: list[dict]) -> list[dict]:
                 "mean_margin": statistics.fmean(margins),
                 "hint_cpu_p50_s": percentile([d[0] for d in decisions], 50),
                 "hint_cpu_p99_s": percentile([d[0] for d in decisions], 99),
+                "hint_cpu_over_1s_share": statistics.fmean(d[0] > 1.0 for d in decisions),
                 "hint_wall_p50_s": percentile([d[1] for d in decisions], 50),
                 "hint_interrupted_share": statistics.fmean(d[2] for d in decisions),
                 "hint_wall_p99_s": percentile([d[1] for d in decisions], 99),
@@ -244,6 +347,11 @@ def summarise(lines: list[dict]) -> list[dict]:
                                                       99) * 1000, 0.0),
                 "leaves_proven_share": (sum(d[5] for d in decisions if len(d) > 4)
                                         / max(sum(d[4] for d in decisions if len(d) > 4), 1)),
+                # Decisions whose deepest complete iteration reached two reply plies (logs since deepening).
+                "two_reply_plies_share": (statistics.fmean(d[6] >= 2 for d in decisions if len(d) > 6)
+                                          if any(len(d) > 6 for d in decisions) else float("nan")),
+                "leaf_cpu_p50_ms": (percentile([d[8] / d[4] * 1000 for d in decisions if len(d) > 8 and d[4]], 50)
+                                    if any(len(d) > 8 and d[4] for d in decisions) else float("nan")),
                 "load_avg_mean": statistics.fmean(line["load_avg_1min"] for line in mine),
             }
         )
@@ -261,11 +369,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--first-game", type=int, default=0)
     parser.add_argument("--game-step", type=int, default=1, help="seed stride (split seeds over processes)")
     parser.add_argument("--log", default=None, help="append one JSON line a game to this file")
+    parser.add_argument("--fixed-effort", action="store_true",
+                        help="self-play: the hint's full search every decision (no wall-clock cut; see FIXED_EFFORT)")
     parser.add_argument("--merge", default=None, help="comma-separated game logs: summarise them instead")
     parser.add_argument("--leaf", default=hints.DEFAULT_LEAF.value, choices=[leaf.value for leaf in hints.Leaf],
                         help="the hint's leaf model (self-play and latency)")
     args = parser.parse_args(argv)
     LEAF[0] = hints.Leaf(args.leaf)
+    FIXED_EFFORT[0] = args.fixed_effort
     boards = args.boards or (6 if args.quick else 20)
     games = args.games or (12 if args.quick else 200)
     seconds = args.hint_seconds or (0.3 if args.quick else 1.0)
@@ -280,6 +391,9 @@ def main(argv: list[str] | None = None) -> None:
     if "overrun" in parts:
         report["max_overrun"] = bench_overrun(boards)
         print_table(f"max: overrun of solves stopped by a {OVERRUN_LIMIT_S:g} s limit", [report["max_overrun"]])
+    if "leaf" in parts:
+        report["leaf_cost"] = bench_leaf_cost(boards)
+        print_table("securable leaf cost (2 players, margin, one worker)", report["leaf_cost"])
     if "hint" in parts:
         # One entry per leaf model (the estimate's keeps its old key).
         key = "hint_latency" if LEAF[0] is hints.Leaf.ESTIMATE else f"hint_latency_{LEAF[0].value}"

@@ -284,7 +284,7 @@ def hint(request: pb.DeluxeCampingServiceHintRequest, budget: Budget) -> pb.Delu
     objective = HINT_OBJECTIVE_FROM_PROTO.get(request.objective)
     require(objective is not None, "objective", "MARGIN (default) or EXPECTED_SCORE (own score)")
     leaf = HINT_LEAF_FROM_PROTO.get(request.leaf)
-    require(leaf is not None, "leaf", "ESTIMATE (default) or SECURABLE")
+    require(leaf is not None, "leaf", "SECURABLE (default) or ESTIMATE")
     state = _turn_state(request.state)
     if not request.options.time_limit_seconds:
         budget = budget.limited(DEFAULT_HINT_SECONDS)
@@ -307,25 +307,26 @@ def hint(request: pb.DeluxeCampingServiceHintRequest, budget: Budget) -> pb.Delu
                 ranking.loss = max(best - move.value, 0.0)
         alternatives.append(pb.DeluxeCampingAlternative(move=move_to_proto(state.config, move.action), ranking=ranking))
     leaves = (
-        f"; the best {hints.DEEPEN} leaves valued by the CP-SAT securable-score model ({result.leaves_solved} "
-        f"solved, {result.leaves_proven} proven optimal, at most {hints.LEAF_LIMIT_S:g} s each), ranked first "
-        "by it, the estimate breaking ties"
-        if result.leaf is hints.Leaf.SECURABLE else ""
+        f"; their leaves valued by the CP-SAT securable-score model ({result.leaves_solved} solved, "
+        f"{result.leaves_proven} proven optimal, CP-SAT at most {hints.LEAF_CAP_S:g} s each on a re-used model), "
+        "ranked first by it, the estimate at the leaf breaking ties"
+        if result.leaf is hints.Leaf.SECURABLE else "; their leaves valued by the estimate"
     )
     return pb.DeluxeCampingServiceHintResponse(
         alternatives=alternatives,
         proof=PROOF_TO_PROTO[result.proof],
         note=(
-            f"{objective.value} of the nearest-piece territory estimate: every choice one turn deep, the best "
-            f"{hints.DEEPEN} again with every free barrier and the next player's best reply (ranked first)"
+            f"{objective.value}: every choice one turn deep by the nearest-piece territory estimate, the best "
+            f"{hints.DEEPEN} searched deeper with every free barrier and the opponents' best replies, iterative "
+            f"deepening to {result.reply_plies} reply ply(ies) of at most {hints.MAX_REPLY_PLIES}"
             f"{leaves}; each value's kind in its note; a heuristic, not a proof unless every choice ends the game"
         ),
         stats=common_pb2.SolveStats(
             wall_time_seconds=result.wall_time_s,
             nodes=result.nodes,
             depth=result.depth,
-            method="territory search with the next player's reply"
-            + (", CP-SAT securable-score leaves" if result.leaf is hints.Leaf.SECURABLE else ""),
+            method="territory search with iterative deepening over the opponents' replies"
+            + (", CP-SAT securable-score leaves" if result.leaf is hints.Leaf.SECURABLE else ", estimate leaves"),
             interrupted=result.interrupted,
         ),
     )
@@ -336,16 +337,17 @@ def _value_note(move: hints.RankedMove) -> str:
     kind = move.kind
     if kind is hints.ValueKind.NONE:
         return "not evaluated: the budget ran out"
+    replies = f"after {move.replies} reply ply(ies)"
     if kind is hints.ValueKind.EXACT:
-        return "exact final value: this choice (or the next player's reply) ends the game"
+        return "exact final value: this choice (or a searched reply) ends the game"
     if kind is hints.ValueKind.SECURABLE_OPTIMAL:
-        return "securable optimum after the next player's reply (CP-SAT proven; pieces stay put)"
+        return f"securable optimum {replies} (CP-SAT proven; pieces stay put)"
     if kind is hints.ValueKind.SECURABLE_FOUND:
         bound = "unknown" if move.bound is None or move.bound == float("inf") else f"{move.bound:g}"
-        return (f"securable after the next player's reply: best partition found, not proven (CP-SAT bound "
-                f"{bound})")
+        return (f"securable {replies}: best partition found, not proven (CP-SAT bound {bound}; pieces stay "
+                "put); ties broken by the territory estimate at the same leaf")
     if kind is hints.ValueKind.SEARCHED:
-        return "territory estimate after the next player's reply (searched)"
+        return f"territory estimate {replies} (searched)"
     return "screened one turn deep: territory estimate before the next player's reply, not comparable with " \
         "the searched choices' values"
 

@@ -1,29 +1,30 @@
 """Hints: every choice of the player to move ranked by a search over the legal moves.
 
-A turn is two decisions (the movement, then the free barrier), so a hint is asked at either. Leaves are valued
-by the *estimate* of `hint_search.estimate` (allotted sites exact, open territory by nearest piece, discounted by
-the barriers it still needs); a game over is valued exactly. The search, all within the budget:
+A turn is two decisions (the movement, then the free barrier), so a hint is asked at either. The search, all
+within the budget (every loop checks it; the best answer so far is always kept):
 
-1. Every choice one turn deep: at a BARRIER decision every legal barrier; at a MOVE decision every movement
-   followed by the mover's best free barrier among the best `BARRIER_CANDIDATES` at the stay-put position and
-   the edges around the squares the movement reaches.
-2. The `DEEPEN` best of those again, deeper and in order while the budget lasts: the mover's best free barrier
-   among *all* legal ones after the movement, then the reply of the next player (staying put and placing their
-   own best barrier for *their* objective, the margin over their best opponent), valued at the resulting
-   position. Those choices are ranked first, by that value (the opponent's reply only lowers a value: deepened
-   choices are compared with one another); the others follow by their one-turn value.
+1. Screen: every choice one turn deep, valued by the *estimate* of `hint_search.estimate` (allotted sites
+   exact, open territory by nearest piece, discounted by the barriers it still needs). At a BARRIER decision
+   every legal barrier; at a MOVE decision every movement followed by the mover's best free barrier among the
+   best `BARRIER_CANDIDATES` at the stay-put position and the edges around the squares the movement reaches.
+2. Iterative deepening over the `DEEPEN` best screened choices: the mover's best free barrier among *all* legal
+   ones after the movement, then reply plies, one more each iteration up to `MAX_REPLY_PLIES`: the next
+   opponent's turn (in a 2-player game, from the second ply on, the mover's own turn first). A turn in a line is
+   the player staying put and placing the barrier best for *their* objective by the estimate (the opponents':
+   their margin over their best opponent). Each iteration values every candidate's line end (the *leaf*); an
+   iteration cut short by the budget is dropped and the previous complete one ranks the candidates.
+3. Leaves (`Leaf`): by default (`SECURABLE`) the CP-SAT securable-score value (`leaf_model.securable_value`: the
+   best final partition if the pieces stay put, for the hint's objective; a model built once per candidate and
+   re-used for its leaves with the new barriers fixed, CP-SAT stopped after `LEAF_CAP_S`, the rules-scored first
+   solutions as the floor). Ranked by that value, the estimate at the same leaf breaking ties (early in a game
+   the securable margin is nearly the same everywhere: the mover walling every opponent into its own squares).
+   With `ESTIMATE`, the estimate at the leaf.
 
-3. With `leaf=Leaf.SECURABLE`: the deepened choices again, in order while the budget lasts, valued by the
-   CP-SAT securable-score model (`maximise.maximise`, the hint's objective, a short limit per leaf) at the very
-   position the estimate search reached (after the mover's barrier and the next player's reply). Those choices
-   are ranked first by that value (the estimate after the reply breaks ties: early in a game the securable
-   margin is nearly the same everywhere, the mover walling every opponent into its own squares).
-
-Every value says what it is (`ValueKind`): the final score when a choice ends the game; the securable optimum
-(CP-SAT proved it); a securable partition's value with CP-SAT's bound (the leaf's limit stopped it); the
-estimate after the next player's reply; the one-turn estimate (screened); none. The securable value assumes the
-pieces stay put and the opponents let the mover place every barrier left: an optimistic leaf, not a forecast.
-The answer is HEURISTIC unless every choice ends the game (then EXACT).
+Every value says what it is (`ValueKind`): the final score when the line ends the game; the securable optimum
+(CP-SAT proved it); a securable partition's value with CP-SAT's bound (the leaf's cap stopped it); the estimate
+at the leaf; the one-turn estimate (screened); none. The securable value assumes the pieces stay put and the
+opponents let the mover place every barrier left: an optimistic leaf, not a forecast. The answer is HEURISTIC
+unless every choice ends the game (then EXACT).
 
 Objective: the mover's margin over the best opponent (default; that is what wins) or the mover's own score.
 """
@@ -36,6 +37,7 @@ from dataclasses import dataclass
 
 from campsolver.solver.core.budget import Budget, SolveInterrupted
 from campsolver.solver.core.proof import Proof
+from campsolver.solver.deluxe_camping import leaf_model as leaves
 from campsolver.solver.deluxe_camping import maximise as maxima
 from campsolver.solver.deluxe_camping import rules
 from campsolver.solver.deluxe_camping.hint_search import edge_id, edge_ids, estimate
@@ -44,20 +46,30 @@ from campsolver.solver.deluxe_camping.rules import Action, Barrier, DCState, Edg
 #: Free barriers tried after each movement in the one-turn pass (the best at the stay-put position), besides
 #: the edges around the squares the movement reaches. The deepened choices try every legal barrier.
 BARRIER_CANDIDATES = 3
-#: Choices searched deeper (all barriers, then the next player's reply), best one-turn value first. Measured
-#: CPU for the whole search on the default board at 4: 0.22-0.31 s for an opening movement (~3,500 leaves),
-#: ~0.05 s for a barrier (~900 leaves).
+#: Choices searched deeper (iterative deepening), best screened value first. Measured CPU for the screen on
+#: the default board: 0.22-0.31 s for an opening movement (~3,500 leaves), ~0.05 s for a barrier (~900).
 DEEPEN = 4
-#: Longest CP-SAT solve of one securable leaf. Measured on self-play positions of the default board, 2 players,
-#: one worker: a partition is found in ~20 ms CPU (the first solution), proofs take ~0.1-0.25 s CPU.
-LEAF_LIMIT_S = 0.25
-#: Share of the budget for the estimate search when securable leaves follow (the rest is the leaves').
+#: The deepest iteration: reply plies after the mover's turn (1: the next opponent's reply; 2: one more turn
+#: of an opponent, after the mover's own in a 2-player game).
+MAX_REPLY_PLIES = 2
+#: CP-SAT's limit a securable leaf (one worker, on a re-used model). Measured on 2-player self-play positions
+#: (bench/deluxe_camping.py --only leaf): below ~0.1 s CP-SAT rarely beats the first solutions, but it bounds
+#: them; 20 ms keeps a leaf at "tens of ms" and 8 leaves a hint within ~0.25 s CPU.
+LEAF_CAP_S = 0.02
+#: Share of the budget for the screen when securable leaves follow (the iterations may use all that is left).
 ESTIMATE_SHARE = 0.5
-#: A leaf is not started with less than this left, nor given less: its first solutions (~20 ms CPU) are not
-#: interruptible, and on a loaded machine (load 7 on 2 cores) 0.04 s let the hint overrun by ~70 ms.
-LEAF_MIN_S = 0.12
-#: Proven leaf values kept between hints (same position, player and objective: the same optimum).
-LEAF_CACHE_SIZE = 4096
+#: A securable leaf starts only when its uninterruptible work (`leaf_model.expected_cpu`: the first solutions,
+#: the model's clone and hint, a build when no cached model serves it; the largest of recent leaves), at the
+#: CPU share the hint has had so far (on a loaded machine a fraction of a core), plus `LEAF_STOP_S` fits in
+#: what is left: the overrun stays small under load.
+#: CP-SAT's stop latency and the re-scoring of its answer (wall seconds kept back after each leaf).
+LEAF_STOP_S = 0.02
+#: The smallest CPU share assumed (a hint descheduled for most of its budget still plans with this).
+MIN_CPU_SHARE = 0.05
+#: The most CPU between two budget checks (a position's legal barriers and child state, ~1-2 ms) plus the final
+#: ranking: the search stops this much CPU (at the CPU share so far) before the deadline, so that on a loaded
+#: machine the work after the last check still ends in time.
+END_CPU_S = 0.004
 
 
 class HintObjective(enum.Enum):
@@ -72,8 +84,8 @@ class Leaf(enum.Enum):
     SECURABLE = "securable"  # the CP-SAT securable-score model (maximise), then the estimate breaks ties
 
 
-#: The default leaf (the self-play bench decides it: bench/results/deluxe_camping.json).
-DEFAULT_LEAF = Leaf.ESTIMATE
+#: The default leaf: the securable-score model, as issue 8 asks (self-play: bench/results/deluxe_camping.json).
+DEFAULT_LEAF = Leaf.SECURABLE
 
 
 class ValueKind(enum.Enum):
@@ -82,13 +94,12 @@ class ValueKind(enum.Enum):
     EXACT = "exact"  # the choice (or the reply) ends the game: the final objective
     SECURABLE_OPTIMAL = "securable optimum"  # CP-SAT proved the securable value at the leaf
     SECURABLE_FOUND = "securable, best found"  # a securable partition's value (<= the optimum <= `bound`)
-    SEARCHED = "estimate after the reply"  # territory estimate after the mover's barrier and the reply
+    SEARCHED = "estimate after the replies"  # territory estimate at the end of the searched line
     SCREENED = "estimate one turn deep"  # territory estimate before the next player's reply (screen)
     NONE = "not evaluated"  # the budget ran out first
 
 
 _OBJECTIVE_TO_MAX = {HintObjective.MARGIN: maxima.Objective.MARGIN, HintObjective.OWN: maxima.Objective.OWN}
-_LEAF_CACHE: dict[tuple, tuple[int, float]] = {}
 
 
 def utility(scores: tuple[float, ...] | list[float], player: int, objective: HintObjective) -> float:
@@ -130,12 +141,13 @@ def territory_scores(state: DCState) -> tuple[int, ...]:
 class RankedMove:
     action: Action
     value: float | None  # None: not evaluated before the budget ran out
-    depth: int = 0  # 1: one turn deep; 2: with the next player's reply; 0: not evaluated
+    depth: int = 0  # 1: one turn deep; 1 + n: with n reply plies; 0: not evaluated
     exact: bool = False  # the value is a final score (the choice ends the game)
     kind: ValueKind = ValueKind.NONE
     bound: float | None = None  # SECURABLE_FOUND: CP-SAT's upper bound of the securable value
     estimate: float | None = None  # the territory estimate (after the reply when searched)
     line: tuple[Action, ...] = ()  # the actions from the position to the leaf valued (searched or securable)
+    replies: int = 0  # reply plies searched after the mover's turn
 
 
 @dataclass
@@ -149,6 +161,9 @@ class HintResult:
     leaf: Leaf = Leaf.ESTIMATE
     leaves_solved: int = 0  # securable leaves valued by CP-SAT (cache hits included)
     leaves_proven: int = 0  # of those, proven optimal
+    reply_plies: int = 0  # the deepest complete iteration (reply plies after the mover's turn)
+    leaves_reused: int = 0  # securable leaves served by a cached model (no build)
+    leaf_cpu_s: float = 0.0  # CPU seconds in securable leaves
 
 
 class _Search:
@@ -156,10 +171,19 @@ class _Search:
 
     def __init__(self, state: DCState, budget: Budget, objective: HintObjective) -> None:
         self.state = state
-        self.budget = budget
+        self.budget = budget  # the current phase's
+        self.whole = budget  # the hint's
+        self.clock = _Clock()
         self.objective = objective
         self.me = state.to_move
         self.nodes = 0
+
+    def check(self) -> None:
+        """Raise `SolveInterrupted` when the phase must stop, or when what is left of the whole budget is no
+        more than `END_CPU_S` at the CPU share so far (the work after the last check must end in time)."""
+        self.budget.check()
+        if self.whole.remaining() * self.clock.share() < END_CPU_S:
+            raise SolveInterrupted("deadline (end reserve)")
 
     def value(self, state: DCState, extra: Edge | None = None, player: int | None = None,
               objective: HintObjective | None = None) -> float:
@@ -172,31 +196,11 @@ class _Search:
         """The best of `edges` for `player` at a BARRIER decision (value for that player and objective)."""
         best: tuple[float, Edge | None] = (float("-inf"), None)
         for edge in edges:
-            self.budget.check()
+            self.check()
             v = self.value(state, edge, player, objective)
             if v > best[0]:
                 best = (v, edge)
         return best
-
-    def reply(self, state: DCState) -> tuple[float, bool, DCState, tuple[Action, ...]]:
-        """The mover's value after the next player's reply (stay put, best barrier for their margin); exact
-        when the game is over. Also the position reached and the reply's actions."""
-        if state.stage is Stage.OVER:
-            self.nodes += 1
-            return utility([float(x) for x in state.scores()], self.me, self.objective), True, state, ()
-        other = state.to_move
-        if other == self.me or state.stage is not Stage.MOVE:
-            return self.value(state), False, state, ()
-        stay = state.child(Move(()))
-        if stay.stage is Stage.BARRIER and stay.to_move == other:
-            _, edge = self.best_barrier(stay, stay.legal_barriers(), other, HintObjective.MARGIN)
-            if edge is not None:
-                after = stay.child(Barrier(edge))
-                line = (Move(()), Barrier(edge))
-                if after.stage is Stage.OVER:
-                    return utility([float(x) for x in after.scores()], self.me, self.objective), True, after, line
-                return self.value(stay, edge), False, after, line
-        return self.value(stay), stay.stage is Stage.OVER, stay, (Move(()),)
 
 
 def hint(
@@ -204,55 +208,76 @@ def hint(
     budget: Budget,
     objective: HintObjective = HintObjective.MARGIN,
     leaf: Leaf | None = None,
+    max_replies: int | None = None,
+    leaf_cap_s: float | None = None,
 ) -> HintResult:
-    """Rank every legal choice of the player to move (see the module docstring)."""
+    """Rank every legal choice of the player to move (see the module docstring). `max_replies`: the deepest
+    iteration (reply plies, default `MAX_REPLY_PLIES`); `leaf_cap_s`: CP-SAT's limit a securable leaf (default
+    `LEAF_CAP_S`)."""
     if state.stage not in (Stage.MOVE, Stage.BARRIER):
         raise ValueError(f"no hint at stage {state.stage.value}: hints are for the turns (move, barrier)")
     leaf = DEFAULT_LEAF if leaf is None else leaf
+    max_replies = MAX_REPLY_PLIES if max_replies is None else max_replies
+    cap = LEAF_CAP_S if leaf_cap_s is None else leaf_cap_s
     started = time.monotonic()
     search = _Search(state, budget, objective)
     actions = state.legal_actions()
     shallow: dict[int, float] = {}
     exact: set[int] = set()
-    deep: dict[int, float] = {}
-    leaves: dict[int, tuple[DCState, tuple[Action, ...]]] = {}
-    secured: dict[int, tuple[int, float, bool]] = {}  # value, bound, proven
     interrupted = False
-    # With securable leaves the estimate search gets a share of the budget, so the leaves are not starved.
+    clock = search.clock
+    # With securable leaves the screen gets a share of the budget, so the leaves are not starved.
     phase = budget if leaf is Leaf.ESTIMATE else budget.sub_budget(ESTIMATE_SHARE)
     search.budget = phase
     try:
         if state.stage is Stage.BARRIER:
             for i, action in enumerate(actions):
-                phase.check()
+                search.check()
                 assert isinstance(action, Barrier)
                 shallow[i] = search.value(state, action.edge)
         else:
             _rank_movements(search, actions, shallow, exact)
         budget.report(depth=1, samples=search.nodes, best=max(shallow.values(), default=None))
-        order = sorted(shallow, key=lambda i: (-shallow[i], i))
-        for i in order[:DEEPEN]:
-            if phase.expired():
-                break
-            deep[i], is_exact, reached, line = _deepen(search, actions[i])
-            leaves[i] = (reached, line)
-            if is_exact:
-                exact.add(i)
-            else:
-                exact.discard(i)
-            budget.report(depth=2, samples=search.nodes, best=max(deep.values()))
     except SolveInterrupted:
-        interrupted = True  # answer with what was valued (possibly nothing: every choice unevaluated)
+        # Answer with what was valued (possibly nothing: every choice unevaluated). The screen's share may be
+        # spent with budget left: the best screened choices are still searched deeper.
+        interrupted = True
     search.budget = budget
-    if leaf is Leaf.SECURABLE and not budget.expired():
-        if not deep:  # the screen used the estimate's share: the leaves are the best screened choices' own
-            for i in sorted(shallow, key=lambda i: (-shallow[i], i))[:DEEPEN]:
-                leaves[i] = (state.child(actions[i]), ())
-        try:
-            _value_leaves(search, deep or {i: shallow[i] for i in leaves}, exact, leaves, secured)
-        except SolveInterrupted:
-            interrupted = True
-    moves = [_ranked(i, actions[i], shallow, deep, exact, leaves, secured) for i in range(len(actions))]
+    order = sorted(shallow, key=lambda i: (-shallow[i], i))[:DEEPEN]
+    lines: dict[int, _Line] = {}
+    iterations: list[dict[int, _Valued]] = []  # per reply depth (1, 2, ...): the candidates valued there
+    complete = 0  # the deepest iteration that valued every candidate
+    stats = _LeafStats()
+    try:
+        for i in order:
+            lines[i] = _start_line(search, actions[i])
+        for plies in range(1, max_replies + 1):
+            if not order:
+                break
+            valued: dict[int, _Valued] = {}
+            iterations.append(valued)
+            for i in order:
+                line = lines[i]
+                if not line.over:
+                    _extend(search, line)
+                valued[i] = _value_line(search, line, leaf, cap, stats, clock)
+            complete = plies
+            best = max(valued.values(), key=lambda v: v.value)
+            budget.report(depth=1 + plies, samples=search.nodes, best=best.value,
+                          bound=best.bound if best.bound is not None else None)
+            if all(lines[i].over for i in order):
+                break  # every searched line ended the game: deeper plies change nothing
+    except (SolveInterrupted, _OutOfTime):
+        interrupted = True
+    # The best answer so far: the deepest complete iteration; if not even the first completed, what it valued.
+    chosen = iterations[complete - 1] if complete else (iterations[0] if iterations else {})
+    plies_used = complete if complete else (1 if chosen else 0)
+    for i, valued in chosen.items():
+        if valued.exact:
+            exact.add(i)
+        else:
+            exact.discard(i)
+    moves = [_ranked(i, actions[i], shallow, chosen, exact, plies_used) for i in range(len(actions))]
     moves.sort(key=lambda m_i: (*_rank_key(m_i[0], leaf), m_i[1]))
     every_exact = len(exact) == len(actions)
     return HintResult(
@@ -261,11 +286,134 @@ def hint(
         nodes=search.nodes,
         wall_time_s=time.monotonic() - started,
         interrupted=interrupted,
-        depth=2 if deep else 1,
+        depth=1 + plies_used,
         leaf=leaf,
-        leaves_solved=len(secured),
-        leaves_proven=sum(proven for _, _, proven in secured.values()),
+        leaves_solved=stats.solved,
+        leaves_proven=stats.proven,
+        reply_plies=plies_used,
+        leaves_reused=stats.reused,
+        leaf_cpu_s=stats.cpu_s,
     )
+
+
+class _Clock:
+    """The hint's CPU share so far (CPU seconds per wall second), to foresee a leaf's wall time under load."""
+
+    def __init__(self) -> None:
+        self.cpu, self.wall = time.process_time(), time.monotonic()
+
+    def share(self) -> float:
+        wall = time.monotonic() - self.wall
+        if wall <= 0.0:
+            return 1.0
+        return min(max((time.process_time() - self.cpu) / wall, MIN_CPU_SHARE), 1.0)
+
+
+class _OutOfTime(Exception):
+    """Too little budget left to value a securable leaf (the iteration stops there)."""
+
+
+@dataclass
+class _Line:
+    """A candidate's searched line: the position reached, the actions after the candidate, reply plies."""
+
+    state: DCState
+    actions: tuple[Action, ...]
+    base: DCState  # the candidate's position before any barrier (its securable model is built there)
+    plies: int = 0
+
+    @property
+    def over(self) -> bool:
+        return self.state.stage is Stage.OVER
+
+
+@dataclass
+class _Valued:
+    """A candidate valued at the end of its line in one iteration."""
+
+    value: float
+    kind: ValueKind
+    estimate: float
+    line: tuple[Action, ...]
+    exact: bool = False
+    bound: float | None = None
+
+
+@dataclass
+class _LeafStats:
+    solved: int = 0
+    proven: int = 0
+    reused: int = 0
+    cpu_s: float = 0.0
+
+
+def _start_line(search: _Search, action: Action) -> _Line:
+    """The candidate, then (after a movement) the mover's best free barrier among every legal one."""
+    base = search.state.child(action) if isinstance(action, Move) else search.state
+    state = search.state.child(action)
+    line: tuple[Action, ...] = ()
+    if state.stage is Stage.BARRIER and state.to_move == search.me:
+        _, edge = search.best_barrier(state, state.legal_barriers(), search.me, search.objective)
+        if edge is not None:
+            state = state.child(Barrier(edge))
+            line = (Barrier(edge),)
+    return _Line(state=state, actions=line, base=base)
+
+
+def _extend(search: _Search, line: _Line) -> None:
+    """One more reply ply: turns are played until an opponent has played one (in a 2-player game the mover's
+    own turn comes first from the second ply on). Each turn: stay put, then the barrier best by the estimate
+    for that player's objective (the opponents': their margin over their best opponent; the mover's: the
+    hint's)."""
+    while line.state.stage is not Stage.OVER:
+        player = line.state.to_move
+        objective = search.objective if player == search.me else HintObjective.MARGIN
+        state = line.state
+        played: tuple[Action, ...] = ()
+        if state.stage is Stage.MOVE:
+            state = state.child(Move(()))
+            played = (Move(()),)
+        if state.stage is Stage.BARRIER and state.to_move == player:
+            _, edge = search.best_barrier(state, state.legal_barriers(), player, objective)
+            if edge is not None:
+                state = state.child(Barrier(edge))
+                played = (*played, Barrier(edge))
+        if not played:
+            break  # nothing to play (cannot happen at a turn; guards the loop)
+        line.state, line.actions = state, line.actions + played
+        if player != search.me:
+            break
+    line.plies += 1
+
+
+def _value_line(search: _Search, line: _Line, leaf: Leaf, cap: float, stats: _LeafStats,
+                clock: _Clock | None = None) -> _Valued:
+    """The candidate's value at the end of its line: exact when the game is over, else the estimate, or with
+    securable leaves the CP-SAT securable value (at most `cap` of CP-SAT; the estimate kept for ties)."""
+    if line.over:
+        final = utility([float(x) for x in line.state.scores()], search.me, search.objective)
+        search.nodes += 1
+        return _Valued(final, ValueKind.EXACT, final, line.actions, exact=True)
+    estimate_value = search.value(line.state)
+    if leaf is Leaf.ESTIMATE:
+        return _Valued(estimate_value, ValueKind.SEARCHED, estimate_value, line.actions)
+    budget = search.budget
+    objective = _OBJECTIVE_TO_MAX[search.objective]
+    fixed_wall = leaves.expected_cpu(line.state, search.me, objective) / (clock or _Clock()).share()
+    remaining = budget.remaining() - LEAF_STOP_S
+    if remaining < fixed_wall:
+        raise _OutOfTime
+    cpu = time.process_time()
+    secured = leaves.securable_value(line.state, search.me, objective, budget.limited(min(cap, remaining)),
+                                     base=line.base)
+    stats.cpu_s += time.process_time() - cpu
+    if secured is None:
+        return _Valued(estimate_value, ValueKind.SEARCHED, estimate_value, line.actions)
+    stats.solved += 1
+    stats.proven += secured.proven
+    stats.reused += secured.reused
+    kind = ValueKind.SECURABLE_OPTIMAL if secured.proven else ValueKind.SECURABLE_FOUND
+    return _Valued(float(secured.value), kind, estimate_value, line.actions, bound=secured.bound)
 
 
 #: Ranking groups, best first. With securable leaves, the choices valued by the securable model (or exactly)
@@ -284,27 +432,19 @@ def _ranked(
     i: int,
     action: Action,
     shallow: dict[int, float],
-    deep: dict[int, float],
+    chosen: dict[int, _Valued],
     exact: set[int],
-    leaves: dict[int, tuple[DCState, tuple[Action, ...]]],
-    secured: dict[int, tuple[int, float, bool]],
+    plies: int,
 ) -> tuple[RankedMove, int]:
     """One choice with its value and the kind of that value."""
-    line = (action, *leaves[i][1]) if i in leaves else ()
-    if i in deep:
-        move = RankedMove(action, deep[i], depth=2, exact=i in exact, estimate=deep[i], line=line,
-                          kind=ValueKind.EXACT if i in exact else ValueKind.SEARCHED)
-    elif i in shallow:
+    if i in chosen:
+        v = chosen[i]
+        return RankedMove(action, v.value, depth=1 + plies, exact=v.exact, kind=v.kind, bound=v.bound,
+                          estimate=v.estimate, line=(action, *v.line), replies=plies), i
+    if i in shallow:
         kind = ValueKind.EXACT if i in exact else ValueKind.SCREENED
-        move = RankedMove(action, shallow[i], depth=1, exact=i in exact, kind=kind, estimate=shallow[i], line=line)
-    else:
-        return RankedMove(action, None), i
-    if i in secured:
-        value, bound, proven = secured[i]
-        move.value = float(value)
-        move.kind = ValueKind.SECURABLE_OPTIMAL if proven else ValueKind.SECURABLE_FOUND
-        move.bound = bound
-    return move, i
+        return RankedMove(action, shallow[i], depth=1, exact=i in exact, kind=kind, estimate=shallow[i]), i
+    return RankedMove(action, None), i
 
 
 def comparison_group(move: RankedMove, leaf: Leaf) -> int:
@@ -312,60 +452,15 @@ def comparison_group(move: RankedMove, leaf: Leaf) -> int:
     leaves, by search depth (searched, screened, unevaluated); with securable leaves, by value kind (securable
     or exact, searched, screened, unevaluated)."""
     if leaf is Leaf.ESTIMATE:
-        return 2 - move.depth if move.value is not None else 3
+        return 3 if move.value is None else 0 if move.depth >= 2 else 1
     return _GROUP[move.kind]
 
 
 def _rank_key(move: RankedMove, leaf: Leaf) -> tuple:
-    """Group first, then best value first (with securable leaves the estimate breaks ties)."""
+    """Group first, then best value first (with securable leaves the estimate at the leaf breaks ties), then
+    the shorter line (an outcome reached now is sure; a later one relies on the modelled replies)."""
     tie = 0.0 if leaf is Leaf.ESTIMATE else -(move.estimate or 0.0)
-    return (comparison_group(move, leaf), -(move.value or 0.0), tie)
-
-
-def _value_leaves(
-    search: _Search,
-    deep: dict[int, float],
-    exact: set[int],
-    leaves: dict[int, tuple[DCState, tuple[Action, ...]]],
-    secured: dict[int, tuple[int, float, bool]],
-) -> None:
-    """The deepened choices' leaves valued by the securable-score model, best estimate first, each with a share
-    of what is left (at most `LEAF_LIMIT_S`); proven values are cached between hints."""
-    budget = search.budget
-    pending = [i for i in sorted(deep, key=lambda i: (-deep[i], i)) if i not in exact]
-    for n, i in enumerate(pending):
-        remaining = budget.remaining()
-        if remaining < LEAF_MIN_S:
-            break
-        position = leaves[i][0]
-        value = securable_leaf(position, search.me, search.objective,
-                               budget.limited(min(LEAF_LIMIT_S, max(LEAF_MIN_S, remaining / (len(pending) - n)))))
-        if value is not None:
-            secured[i] = value
-            budget.report(depth=3, samples=len(secured), best=max(v for v, _, _ in secured.values()),
-                          bound=max(b for _, b, _ in secured.values()))
-
-
-def securable_leaf(state: DCState, player: int, objective: HintObjective,
-                   budget: Budget) -> tuple[int, float, bool] | None:
-    """The securable value of a position for `player` (the hint's objective): (value of the best partition
-    found, CP-SAT's bound, proven). None when no partition was found within `budget`. Every value is the rules
-    model's score of a partition (maximise re-scores its answer)."""
-    key = (state.config, state.pool, state.ice_creams, state.nuisance, state.bungalows, state.trailers,
-           state.barriers, player, objective)
-    if key in _LEAF_CACHE:
-        value, bound = _LEAF_CACHE[key]
-        return value, bound, True
-    result = maxima.maximise(state, budget, player=player, objective=_OBJECTIVE_TO_MAX[objective], workers=1)
-    if result.value is None:
-        return None
-    proven = result.proof is Proof.OPTIMAL
-    bound = float(result.value) if proven else float("inf") if result.bound is None else float(result.bound)
-    if proven:
-        if len(_LEAF_CACHE) >= LEAF_CACHE_SIZE:
-            _LEAF_CACHE.pop(next(iter(_LEAF_CACHE)))
-        _LEAF_CACHE[key] = (result.value, bound)
-    return result.value, bound, proven
+    return (comparison_group(move, leaf), -(move.value or 0.0), tie, len(move.line))
 
 
 def _rank_movements(search: _Search, actions: list[Action], values: dict[int, float], exact: set[int]) -> None:
@@ -374,7 +469,7 @@ def _rank_movements(search: _Search, actions: list[Action], values: dict[int, fl
     candidates = _barrier_candidates(search)
     table = neighbour_table(state.config.rows, state.config.cols)
     for i, action in enumerate(actions):
-        search.budget.check()
+        search.check()
         after = state.child(action)
         if after.stage is Stage.BARRIER and after.to_move == me:
             legal = set(after.legal_barriers())
@@ -389,21 +484,6 @@ def _rank_movements(search: _Search, actions: list[Action], values: dict[int, fl
             values[i] = search.value(after)
             if after.stage is Stage.OVER:
                 exact.add(i)
-
-
-def _deepen(search: _Search, action: Action) -> tuple[float, bool, DCState, tuple[Action, ...]]:
-    """A choice searched deeper: after a movement, the best of every legal free barrier; then the next
-    player's reply. Returns the mover's value, whether it is exact (the game ended), the position reached and
-    the actions after `action` that reach it."""
-    state = search.state.child(action)
-    line: tuple[Action, ...] = ()
-    if state.stage is Stage.BARRIER and state.to_move == search.me:
-        _, edge = search.best_barrier(state, state.legal_barriers(), search.me, search.objective)
-        if edge is not None:
-            state = state.child(Barrier(edge))
-            line = (Barrier(edge),)
-    value, is_exact, reached, reply = search.reply(state)
-    return value, is_exact, reached, line + reply
 
 
 def _barrier_candidates(search: _Search) -> list[Edge]:
@@ -426,7 +506,8 @@ def _barrier_candidates(search: _Search) -> list[Edge]:
 __all__ = [
     "BARRIER_CANDIDATES",
     "DEEPEN",
-    "LEAF_LIMIT_S",
+    "LEAF_CAP_S",
+    "MAX_REPLY_PLIES",
     "HintObjective",
     "HintResult",
     "Leaf",
@@ -436,7 +517,6 @@ __all__ = [
     "estimate_scores",
     "evaluate",
     "hint",
-    "securable_leaf",
     "territory_scores",
     "utility",
 ]

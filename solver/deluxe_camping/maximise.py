@@ -30,7 +30,7 @@ import enum
 import math
 import time
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from campsolver.solver.core import cpsat
 from campsolver.solver.core.budget import Budget
@@ -260,6 +260,28 @@ def isolation_labels(
     return {s: find(k) for s, k in labels.items()}
 
 
+def first_solutions(state: DCState, player: int, supply: int | None = None) -> list[dict[int, int]]:
+    """The distinct piece-rooted first solutions that fit the supply (isolation of the opponents, with and
+    without the pain-in-the-neck pushed, nearest piece, and one per owner of the pain-in-the-neck's site)."""
+    candidates = [isolation_labels(state, player), isolation_labels(state, player, False), greedy_labels(state)]
+    if _nuisance_open(state):
+        owners = sorted(state.sites[state.region_of[state.nuisance]].owners)
+        candidates.extend(isolation_labels(state, player, nuisance_owner=q) for q in owners)
+    firsts: list[dict[int, int]] = []
+    for labels in candidates:
+        if labels is not None and fits(state, labels, supply) and labels not in firsts:
+            firsts.append(labels)
+    return firsts
+
+
+def added_barriers(state: DCState, labels: dict[int, int]) -> frozenset[Edge]:
+    """The barriers a labelling needs beyond those on the board."""
+    return frozenset(
+        (a, b) for a, b in rules.all_edges(state.config.rows, state.config.cols)
+        if a in labels and b in labels and labels[a] != labels[b] and (a, b) not in state.barriers
+    )
+
+
 def maximise(
     state: DCState,
     budget: Budget,
@@ -282,15 +304,7 @@ def maximise(
     if state.stage not in (rules.Stage.MOVE, rules.Stage.BARRIER, rules.Stage.OVER):
         raise ValueError("the securable score is defined once the turns have started (after the reveal)")
     player = state.to_move if player is None else player
-    firsts: list[dict[int, int]] = []
-    if use_hint:
-        candidates = [isolation_labels(state, player), isolation_labels(state, player, False), greedy_labels(state)]
-        if _nuisance_open(state):
-            owners = sorted(state.sites[state.region_of[state.nuisance]].owners)
-            candidates.extend(isolation_labels(state, player, nuisance_owner=q) for q in owners)
-        for labels in candidates:
-            if labels is not None and fits(state, labels, supply) and labels not in firsts:
-                firsts.append(labels)
+    firsts = first_solutions(state, player, supply) if use_hint else []
     if objective is Objective.TOTAL:
         # The players' total does not care which owner takes an empty square: the owner labels are symmetric
         # under that swap and CP-SAT cannot close even tiny boards; the piece-rooted model has no such symmetry.
@@ -376,7 +390,7 @@ def _close_by_bound(closed: set[int], open_bound: dict[int, float | None], best:
             del open_bound[i]
 
 
-def _ceiling(state: DCState, player: int) -> int:
+def ceiling(state: DCState, player: int) -> int:
     """A valid upper bound of the player's own score (so of the margin too, opponents never score below 0):
     the points already allotted, plus every open square doubled and every open ice-cream stand."""
     open_squares = [s for s in range(state.config.squares) if state.allotted(s) is None]
@@ -384,7 +398,7 @@ def _ceiling(state: DCState, player: int) -> int:
     return state.scores()[player] + rules.POOL_FACTOR * len(open_squares) + rules.ICE_CREAM_BONUS * ice
 
 
-def _dual_bound(result: cpsat.CpSolveResult) -> float | None:
+def dual_bound(result: cpsat.CpSolveResult) -> float | None:
     """CP-SAT's proven bound of an unfinished solve (also without a solution); None when it never searched or
     has no finite bound."""
     if result.wall_time_s == 0.0 and result.branches == 0:
@@ -465,10 +479,7 @@ def _solve_cases(
         case = case_of(state, labels, player, objective)
         if case not in cases:
             continue
-        added = frozenset(
-            (a, b) for a, b in rules.all_edges(state.config.rows, state.config.cols)
-            if a in labels and b in labels and labels[a] != labels[b] and (a, b) not in state.barriers
-        )
+        added = added_barriers(state, labels)
         partition = score_partition(state, added)
         value = objective_value(partition.scores, objective, player)
         if case not in hints or value > hints[case][0]:
@@ -511,7 +522,7 @@ def _solve_cases(
                 closed.add(i)
                 open_bound.pop(i, None)
             else:
-                open_bound[i] = _dual_bound(result)
+                open_bound[i] = dual_bound(result)
             _close_by_bound(closed, open_bound, outcome.value)
     if len(closed) < len(order) and fallback is not None and (outcome.value is None or fallback[0] > outcome.value):
         outcome.value, outcome.partition = fallback
@@ -522,9 +533,9 @@ def _solve_cases(
         outcome.bound = float(outcome.value) if outcome.value is not None else None
     elif outcome.value is not None:
         # A case never started (or stopped without a dual bound) is bounded by the obvious ceiling.
-        ceiling = float(_ceiling(state, player))
+        top = float(ceiling(state, player))
         bounds = [open_bound.get(i) for i in range(len(order)) if i not in closed]
-        outcome.bound = max([float(outcome.value), *[ceiling if b is None else b for b in bounds]])
+        outcome.bound = max([float(outcome.value), *[top if b is None else b for b in bounds]])
         outcome.proof = Proof.FEASIBLE_WITH_BOUND
     return outcome
 
@@ -748,18 +759,28 @@ class OwnerHandles:
     flow: dict[Edge, cp_model.IntVar]  # directed arc (u, v) -> flow
     same: dict[Edge, cp_model.IntVar]
     sources: dict[int, Label | None]  # square -> the label under which it is a source (None: always; owner -1: any)
+    #: With `extra_barriers`: open edge -> "a barrier stands here" (fixed per solve: `leaf_model`), and the
+    #: literal that this edge's barrier is paid from the supply (a cut edge without an extra barrier).
+    extra: dict[Edge, cp_model.IntVar] = field(default_factory=dict)
+    paid: dict[Edge, cp_model.IntVar] = field(default_factory=dict)
 
-    def add_hint(self, model: cp_model.CpModel, labels: dict[int, Label]) -> None:
+    def add_hint(self, model: cp_model.CpModel, labels: dict[int, Label],
+                 blocked: frozenset[Edge] = frozenset()) -> None:
         """A complete first solution: labels, barriers, and the flow of a breadth-first tree per site (CP-SAT
-        repairs a partial hint poorly on this model)."""
+        repairs a partial hint poorly on this model). `blocked`: extra barriers fixed in this solve."""
         for square, options in self.label.items():
             for key, var in options.items():
                 model.add_hint(var, labels.get(square) == key)
         for (a, b), var in self.same.items():
             model.add_hint(var, labels.get(a) == labels.get(b))
+        for edge, var in self.extra.items():
+            model.add_hint(var, edge in blocked)
+        for (a, b), var in self.paid.items():
+            model.add_hint(var, (a, b) not in blocked and labels.get(a) != labels.get(b))
         arcs: dict[int, list[int]] = {}
         for u, v in self.flow:
-            arcs.setdefault(u, []).append(v)
+            if rules.edge_of(u, v) not in blocked:
+                arcs.setdefault(u, []).append(v)
         roots = [
             s
             for s, key in self.sources.items()
@@ -811,6 +832,7 @@ def build_owner_model(
     supply: int | None = None,
     case: NuisanceCase | None = None,
     at_least: int | None = None,
+    extra_barriers: bool = False,
 ) -> tuple[cp_model.CpModel, OwnerHandles]:
     """Every final site allotted to one player. Squares are labelled by owner and kind instead of by root piece:
     one *pool site* (holding the pool) and one *nuisance site* (holding the pain-in-the-neck) per board, every
@@ -912,7 +934,20 @@ def build_owner_model(
         if (a, b) not in state.barriers:
             cut[(a, b)] = var.Not()
     available = state.supply_left if supply is None else supply
-    model.add(sum(cut.values()) <= available)
+    extra: dict[Edge, cp_model.IntVar] = {}
+    paid: dict[Edge, cp_model.IntVar] = {}
+    if extra_barriers:
+        # Every open edge may carry a barrier placed after this position (fixed per solve by `leaf_model`): it
+        # blocks the flow and costs the supply whether or not the sites need it; a cut edge without one is paid.
+        for edge, is_cut in cut.items():
+            extra[edge] = model.new_bool_var(f"extra_barrier_{edge[0]}_{edge[1]}")
+            paid[edge] = model.new_bool_var(f"paid_barrier_{edge[0]}_{edge[1]}")
+            model.add_bool_or([is_cut.Not(), extra[edge], paid[edge]])
+            model.add_implication(paid[edge], is_cut)
+            model.add_implication(paid[edge], extra[edge].Not())
+        model.add(sum(paid.values()) + sum(extra.values()) <= available)
+    else:
+        model.add(sum(cut.values()) <= available)
 
     capacity = max(len(open_squares) - 1, 1)
     inflow: dict[int, list] = {s: [] for s in open_squares}
@@ -925,6 +960,8 @@ def build_owner_model(
         for u, v in ((a, b), (b, a)):
             f = model.new_int_var(0, capacity, f"flow_{u}_{v}")
             model.add(f == 0).only_enforce_if(var.Not())
+            if (a, b) in extra:
+                model.add(f == 0).only_enforce_if(extra[(a, b)])
             outflow[u].append(f)
             inflow[v].append(f)
             flows[(u, v)] = f
@@ -1007,7 +1044,7 @@ def build_owner_model(
         model.add(goal >= at_least)
     for excluded in forbid or []:
         model.add_bool_or([cut[e].Not() if e in excluded else cut[e] for e in cut])
-    return model, OwnerHandles(label=label, cut=cut, flow=flows, same=same, sources=sources)
+    return model, OwnerHandles(label=label, cut=cut, flow=flows, same=same, sources=sources, extra=extra, paid=paid)
 
 
 def _path_to_owner(state: DCState, table: tuple, start: int, owner: int) -> list[int] | None:
