@@ -14,6 +14,7 @@ import json
 import os
 import signal
 import socket
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -55,13 +56,26 @@ def _kill_own_ray_daemons() -> None:
                 os.kill(int(entry), signal.SIGKILL)
 
 
+def tear_down_ray() -> None:
+    """Undo a failed or hung start: `ray.shutdown`, then kill this process's own Ray daemons, since a start
+    that failed inside the node's set-up left them running unknown to `shutdown`."""
+    import ray
+
+    ray.shutdown()
+    _kill_own_ray_daemons()
+
+
 class RayStartTimeout(RuntimeError):
     """`ray.init` did not return within its time limit (every attempt)."""
 
 
 def call_with_start_timeout(start: Callable[[], None], teardown: Callable[[], None], timeout_s: float,
                             attempts: int = RAY_START_ATTEMPTS) -> None:
-    """Run `start` (a `ray.init`) with a time limit, tearing down and retrying a hung start.
+    """Run `start` (a `ray.init`) with a time limit, tearing down and retrying a start that hangs or fails.
+
+    A start can fail outright too: in CI a local start once lost its raylet and dashboard at birth (the
+    dashboard exited -6, only the GCS ever logged) and `ray.init` gave up after its own 30 s; the same start
+    run again succeeds, so one failed attempt is torn down and retried like a hung one.
 
     Why a signal and not a thread: Ray ties its daemons' lives to the thread that spawned them
     (PR_SET_PDEATHSIG), so `ray.init` in a helper thread loses the GCS when that thread ends. An alarm in the
@@ -85,6 +99,13 @@ def call_with_start_timeout(start: Callable[[], None], teardown: Callable[[], No
             teardown()
             if attempt == attempts:
                 raise RayStartTimeout(f"Ray did not start within {timeout_s:g} s ({attempts} attempts)") from None
+            print(f"Ray start attempt {attempt} hung for {timeout_s:g} s; retrying", file=sys.stderr)
+        except Exception as error:
+            teardown()
+            if attempt == attempts:
+                raise
+            message = " ".join(str(error).split())[:200]
+            print(f"Ray start attempt {attempt} failed ({message}); retrying", file=sys.stderr)
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, previous)
@@ -207,11 +228,7 @@ class RayBackend:
                     # "local": always a fresh instance of our own size, never a `ray start` cluster found by chance.
                     ray.init(address="local", num_cpus=workers or os.cpu_count() or 1,
                              object_store_memory=100 * 1024 * 1024, **options)
-            def teardown() -> None:
-                ray.shutdown()
-                _kill_own_ray_daemons()  # a start hung inside the node's set-up is not known to `shutdown`
-
-            call_with_start_timeout(start, teardown, start_timeout_s)
+            call_with_start_timeout(start, tear_down_ray, start_timeout_s)
         self.startup_s = time.monotonic() - started
         self.cpus = max(int(ray.cluster_resources().get("CPU", 1)), 1)
         self.name = f"ray ({self.cpus} CPU{'s' if self.cpus != 1 else ''}{', ' + address if address else ''})"

@@ -21,7 +21,14 @@ from pathlib import Path
 import pytest
 import ray
 from campsolver.clients.batch.cli import main as batch_main
-from campsolver.clients.batch.engine import RayBackend, Task, run_tasks
+from campsolver.clients.batch.engine import (
+    RAY_START_TIMEOUT_S,
+    RayBackend,
+    Task,
+    call_with_start_timeout,
+    run_tasks,
+    tear_down_ray,
+)
 from campsolver.clients.batch.store import STORE_NAME, Store
 
 #: A sweep whose tasks each take about a second (CP-SAT clairvoyant maxima): long enough to kill mid-batch.
@@ -37,8 +44,12 @@ OUTPUT_FILES = ("sweep.jsonl", "sweep-summary.json")
 
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[str]:
-    ray.init(address="local", num_cpus=2, include_dashboard=False, object_store_memory=100 * 1024 * 1024,
-             log_to_driver=False, logging_level="ERROR")
+    def start() -> None:
+        ray.init(address="local", num_cpus=2, include_dashboard=False, object_store_memory=100 * 1024 * 1024,
+                 log_to_driver=False, logging_level="ERROR")
+
+    # The engine's start-up guard: a start that hangs or loses its raylet (seen in CI) is torn down and retried.
+    call_with_start_timeout(start, tear_down_ray, RAY_START_TIMEOUT_S)
     try:
         yield ray.get_runtime_context().gcs_address
     finally:

@@ -437,3 +437,24 @@ def test_a_ray_start_that_hangs_once_succeeds_on_the_retry() -> None:
 
     call_with_start_timeout(hang_the_first_time, lambda: None, timeout_s=0.2, attempts=2)
     assert attempts == [0, 1]
+
+
+def test_a_ray_start_that_fails_once_is_torn_down_and_retried_and_a_second_failure_is_raised() -> None:
+    """CI once saw a local start lose its raylet at birth (`ray.init` gave up after its own 30 s); the same
+    start succeeds when run again, so a failed attempt is torn down and retried once, and only a second
+    failure reaches the caller."""
+    events: list[str] = []
+
+    def fail_the_first_time() -> None:
+        events.append("start")
+        if events.count("start") == 1:
+            raise RuntimeError("The current node timed out during startup")
+
+    call_with_start_timeout(fail_the_first_time, lambda: events.append("teardown"), timeout_s=5.0, attempts=2)
+    assert events == ["start", "teardown", "start"]
+
+    def always_fail() -> None:
+        raise RuntimeError("no raylet")
+
+    with pytest.raises(RuntimeError, match="no raylet"):
+        call_with_start_timeout(always_fail, lambda: None, timeout_s=5.0, attempts=2)
