@@ -124,6 +124,19 @@ def _inside(cell: Cell, box: tuple[int, int, int, int]) -> bool:
     return box[0] <= cell[0] <= box[2] and box[1] <= cell[1] <= box[3]
 
 
+def _colour_literals_around(
+    final_colour: dict[Cell, list[tuple[cp_model.IntVar | int, int]]], cell: Cell, bits: int
+) -> list[cp_model.IntVar | int]:
+    """The literals "this square ends coloured with a terrain in `bits`" over the 8 squares around `cell`
+    (each placement that can colour a square contributes one literal; at most one of a square's holds)."""
+    return [
+        var
+        for dr, dc in SURROUNDING
+        for var, mask in final_colour.get((cell[0] + dr, cell[1] + dc), [])
+        if mask & bits
+    ]
+
+
 def build_round_model(
     order: Sequence[Card],
     turns: int,
@@ -351,12 +364,7 @@ def build_round_model(
                 present.append(has)
                 for cell in tent_cells:
                     tick()
-                    around = [
-                        var
-                        for dr, dc in SURROUNDING
-                        for var, mask in final_colour.get((cell[0] + dr, cell[1] + dc), [])
-                        if mask & terrain.bit
-                    ]
+                    around = _colour_literals_around(final_colour, cell, terrain.bit)
                     if not around:
                         model.add(has == 0).only_enforce_if(tent[(token, cell)])
                     elif not any(_is_const(v, 1) for v in around):
@@ -373,12 +381,7 @@ def build_round_model(
             shares = []
             for cell in tent_cells:
                 tick()
-                around = [
-                    var
-                    for dr, dc in SURROUNDING
-                    for var, mask in final_colour.get((cell[0] + dr, cell[1] + dc), [])
-                    if mask & bit
-                ]
+                around = _colour_literals_around(final_colour, cell, bit)
                 if not around:
                     continue
                 share = model.new_int_var(0, min(cap, len(around)), f"pts_{token.name}_{cell}")
