@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 
+import numpy as np
 import pytest
 from campsolver.solver.core.budget import Budget
 from campsolver.solver.core.seeding import rng_for
@@ -43,15 +44,20 @@ def _replay(state: MultiplayerState, drawn: dict[int, tuple[int, int, int]]) -> 
     return state
 
 
+def _seeded_future(seed: int, label: str, turns: int) -> tuple[np.ndarray, np.ndarray]:
+    """A rollout's future from one seeded stream: two dice a turn, then a tie-break key a turn."""
+    rng = rng_for(seed, label)
+    dice = rng.integers(1, 7, size=(turns, 2))
+    return dice, rng.integers(0, 2**31, size=turns)
+
+
 @pytest.mark.parametrize("seed", range(12))
 def test_rollout_plays_the_multiplayer_game_as_the_rules_model(seed: int) -> None:
     components = SMALL if seed % 2 else DEFAULT_COMPONENTS
     cards = CARD_SETS[seed % len(CARD_SETS)]
     players = 2 + seed % 3
     tables = board_tables(components)
-    rng = rng_for(seed, "multiplayer-rollout-test")
-    dice = rng.integers(1, 7, size=(tables.max_turns(), 2))
-    keys = rng.integers(0, 2**31, size=tables.max_turns())
+    dice, keys = _seeded_future(seed, "multiplayer-rollout-test", tables.max_turns())
     state = MultiplayerState.new(players, cards, components)
     # The current turn: a plain roll, map 0 draws its first legal drawing (the hinted move), the rollout
     # finishes the turn on the other maps and plays the rest of the game.
@@ -84,9 +90,7 @@ def test_rollout_plays_the_multiplayer_game_as_the_rules_model(seed: int) -> Non
 def test_a_full_rival_ends_the_game_after_one_bonus_turn() -> None:
     """The rival cannot draw this turn's roll: they are out, the next turn is the bonus turn, then over."""
     tables = board_tables(DEFAULT_COMPONENTS)
-    rng = rng_for(1, "multiplayer-bonus-test")
-    dice = rng.integers(1, 7, size=(tables.max_turns(), 2))
-    keys = rng.integers(0, 2**31, size=tables.max_turns())
+    dice, keys = _seeded_future(1, "multiplayer-bonus-test", tables.max_turns())
     start = play_game(None, random_rolls(2, 3, "mp"), (), policy="greedy", seed=2).final_grid
     maps = [FastMap.from_grid(start, (), DEFAULT_COMPONENTS), FastMap.from_grid(FULL_TREES, (), DEFAULT_COMPONENTS)]
     record: Record = []
@@ -217,9 +221,7 @@ def test_rollout_margin_is_the_rules_models_margin(seed: int) -> None:
     cards = CARD_SETS[seed % len(CARD_SETS)]
     players = 2 + seed % 3
     tables = board_tables(DEFAULT_COMPONENTS)
-    rng = rng_for(seed, "multiplayer-margin-test")
-    dice = rng.integers(1, 7, size=(tables.max_turns(), 2))
-    keys = rng.integers(0, 2**31, size=tables.max_turns())
+    dice, keys = _seeded_future(seed, "multiplayer-margin-test", tables.max_turns())
     start = [play_game(None, random_rolls(seed * 10 + j, 3, "mp"), cards, policy="greedy", seed=j).final_grid
              for j in range(players)]
     plain = [FastMap.from_grid(g, cards, DEFAULT_COMPONENTS) for g in start]
