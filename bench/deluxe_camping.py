@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from campsolver.solver.core.budget import Budget
+from campsolver.solver.core.budget import Budget, CpuBudget
 from campsolver.solver.core.proof import Proof
 from campsolver.solver.core.seeding import rng_for
 from campsolver.solver.deluxe_camping import hint as hints
@@ -231,17 +231,15 @@ HINT_DECISIONS: list[tuple] = []
 LEAF: list[hints.Leaf] = [hints.DEFAULT_LEAF]
 
 
-#: `--fixed-effort`: the hint's budget in self-play is this long (never reached: its search ends by itself
-#: after `hint.MAX_REPLY_PLIES` reply plies), so each decision gets the full search whatever the load. The
-#: figures then stand for the hint at 1 s a move on an idle core when the hint's CPU p99 is under 1 s (the
-#: summary reports it, and the share of decisions over 1 s CPU).
-FIXED_EFFORT_BUDGET_S = 60.0
-FIXED_EFFORT: list[bool] = [False]
+#: `--cpu-budget`: the hint's budget counts the process's CPU seconds (`CpuBudget`), so each decision gets what
+#: the same budget gives on an idle core whatever the load (the hint is single-threaded, CP-SAT one worker).
+#: Logs of the capped search (two reply plies) ran with `fixed_effort`: a 60 s budget it never reached.
+CPU_BUDGET: list[bool] = [False]
 
 
 def hint_player(state: DCState, rng: np.random.Generator, seconds: float) -> rules.Action:
     cpu, wall = time.process_time(), time.monotonic()
-    result = hints.hint(state, Budget(FIXED_EFFORT_BUDGET_S if FIXED_EFFORT[0] else seconds), leaf=LEAF[0])
+    result = hints.hint(state, CpuBudget(seconds) if CPU_BUDGET[0] else Budget(seconds), leaf=LEAF[0])
     HINT_DECISIONS.append(
         (time.process_time() - cpu, time.monotonic() - wall, result.interrupted, state.stage.value,
          result.leaves_solved, result.leaves_proven, result.reply_plies, result.leaves_reused, result.leaf_cpu_s)
@@ -291,7 +289,7 @@ def bench_self_play(
             "hint_s_per_decision": seconds, "leaf": LEAF[0].value, "decisions": [list(d) for d in HINT_DECISIONS],
             # The search's settings (logs before iterative deepening have none: one reply ply).
             "max_reply_plies": hints.MAX_REPLY_PLIES, "leaf_cap_s": hints.LEAF_CAP_S,
-            "fixed_effort": FIXED_EFFORT[0],
+            "budget_clock": "cpu" if CPU_BUDGET[0] else "wall",
             "load_avg_1min": os.getloadavg()[0],
         }
         lines.append(line)
@@ -306,8 +304,16 @@ def summarise(lines: list[dict]) -> list[dict]:
     model); lines from before the leaf option are the estimate's."""
 
     def key_of(line: dict) -> tuple:
-        effort = "full search" if line.get("fixed_effort") else f"{line['hint_s_per_decision']:g} s wall"
-        search = "deepening" if "max_reply_plies" in line else "one reply ply"
+        if line.get("fixed_effort"):
+            effort = "full search"
+        else:
+            effort = f"{line['hint_s_per_decision']:g} s {line.get('budget_clock', 'wall')}"
+        if "max_reply_plies" not in line:
+            search = "one reply ply"
+        elif line["max_reply_plies"] is None:
+            search = "deepening, as deep as the budget allows"
+        else:
+            search = f"deepening, at most {line['max_reply_plies']} reply plies"
         return line["players"], line["opponent"], line.get("leaf", hints.Leaf.ESTIMATE.value), effort, search
 
     rows = []
@@ -343,13 +349,17 @@ def summarise(lines: list[dict]) -> list[dict]:
                 "hint_wall_p50_s": percentile([d[1] for d in decisions], 50),
                 "hint_interrupted_share": statistics.fmean(d[2] for d in decisions),
                 "hint_wall_p99_s": percentile([d[1] for d in decisions], 99),
-                "hint_overrun_p99_ms": max(percentile([d[1] - mine[0]["hint_s_per_decision"] for d in decisions],
+                # On the budget's clock: wall seconds, or CPU seconds with `--cpu-budget`.
+                "hint_overrun_p99_ms": max(percentile([d[0 if mine[0].get("budget_clock") == "cpu" else 1]
+                                                       - mine[0]["hint_s_per_decision"] for d in decisions],
                                                       99) * 1000, 0.0),
                 "leaves_proven_share": (sum(d[5] for d in decisions if len(d) > 4)
                                         / max(sum(d[4] for d in decisions if len(d) > 4), 1)),
                 # Decisions whose deepest complete iteration reached two reply plies (logs since deepening).
                 "two_reply_plies_share": (statistics.fmean(d[6] >= 2 for d in decisions if len(d) > 6)
                                           if any(len(d) > 6 for d in decisions) else float("nan")),
+                "reply_plies_p50": (percentile([d[6] for d in decisions if len(d) > 6], 50)
+                                    if any(len(d) > 6 for d in decisions) else float("nan")),
                 "leaf_cpu_p50_ms": (percentile([d[8] / d[4] * 1000 for d in decisions if len(d) > 8 and d[4]], 50)
                                     if any(len(d) > 8 and d[4] for d in decisions) else float("nan")),
                 "load_avg_mean": statistics.fmean(line["load_avg_1min"] for line in mine),
@@ -369,14 +379,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--first-game", type=int, default=0)
     parser.add_argument("--game-step", type=int, default=1, help="seed stride (split seeds over processes)")
     parser.add_argument("--log", default=None, help="append one JSON line a game to this file")
-    parser.add_argument("--fixed-effort", action="store_true",
-                        help="self-play: the hint's full search every decision (no wall-clock cut; see FIXED_EFFORT)")
+    parser.add_argument("--cpu-budget", action="store_true",
+                        help="self-play: the hint's budget counts CPU seconds (an idle core's budget under any load)")
     parser.add_argument("--merge", default=None, help="comma-separated game logs: summarise them instead")
     parser.add_argument("--leaf", default=hints.DEFAULT_LEAF.value, choices=[leaf.value for leaf in hints.Leaf],
                         help="the hint's leaf model (self-play and latency)")
     args = parser.parse_args(argv)
     LEAF[0] = hints.Leaf(args.leaf)
-    FIXED_EFFORT[0] = args.fixed_effort
+    CPU_BUDGET[0] = args.cpu_budget
     boards = args.boards or (6 if args.quick else 20)
     games = args.games or (12 if args.quick else 200)
     seconds = args.hint_seconds or (0.3 if args.quick else 1.0)

@@ -318,7 +318,7 @@ def hint(request: pb.DeluxeCampingServiceHintRequest, budget: Budget) -> pb.Delu
         note=(
             f"{objective.value}: every choice one turn deep by the nearest-piece territory estimate, the best "
             f"{hints.DEEPEN} searched deeper with every free barrier and the opponents' best replies, iterative "
-            f"deepening to {result.reply_plies} reply ply(ies) of at most {hints.MAX_REPLY_PLIES}"
+            f"deepening as deep as the budget allowed: {result.reply_plies} reply ply(ies)"
             f"{leaves}; each value's kind in its note; a heuristic, not a proof unless every choice ends the game"
         ),
         stats=common_pb2.SolveStats(
@@ -339,7 +339,10 @@ def _value_note(move: hints.RankedMove) -> str:
         return "not evaluated: the budget ran out"
     replies = f"after {move.replies} reply ply(ies)"
     if kind is hints.ValueKind.EXACT:
-        return "exact final value: this choice (or a searched reply) ends the game"
+        return "exact final value: this choice (with the mover's own barrier) ends the game"
+    if kind is hints.ValueKind.LINE_FINAL:
+        return (f"final score of the searched line: the game ends {replies} (each player staying put and "
+                "placing the barrier best for them by the territory estimate), not a proof")
     if kind is hints.ValueKind.SECURABLE_OPTIMAL:
         return f"securable optimum {replies} (CP-SAT proven; pieces stay put)"
     if kind is hints.ValueKind.SECURABLE_FOUND:

@@ -8,7 +8,9 @@ within the budget (every loop checks it; the best answer so far is always kept):
    every legal barrier; at a MOVE decision every movement followed by the mover's best free barrier among the
    best `BARRIER_CANDIDATES` at the stay-put position and the edges around the squares the movement reaches.
 2. Iterative deepening over the `DEEPEN` best screened choices: the mover's best free barrier among *all* legal
-   ones after the movement, then reply plies, one more each iteration up to `MAX_REPLY_PLIES`: the next
+   ones after the movement, then reply plies, one more each iteration as deep as the budget allows (an
+   iteration starts only when the last one's time, grown by `ITERATION_GROWTH`, fits in what is left; the
+   depth is capped only by the game's end, or by `max_replies` when a caller asks): the next
    opponent's turn (in a 2-player game, from the second ply on, the mover's own turn first). A turn in a line is
    the player staying put and placing the barrier best for *their* objective by the estimate (the opponents':
    their margin over their best opponent). Each iteration values every candidate's line end (the *leaf*); an
@@ -49,9 +51,14 @@ BARRIER_CANDIDATES = 3
 #: Choices searched deeper (iterative deepening), best screened value first. Measured CPU for the screen on
 #: the default board: 0.22-0.31 s for an opening movement (~3,500 leaves), ~0.05 s for a barrier (~900).
 DEEPEN = 4
-#: The deepest iteration: reply plies after the mover's turn (1: the next opponent's reply; 2: one more turn
-#: of an opponent, after the mover's own in a 2-player game).
-MAX_REPLY_PLIES = 2
+#: The deepest iteration by default: None, as deep as the budget allows (reply plies after the mover's turn;
+#: 1: the next opponent's reply; 2: one more turn of an opponent, after the mover's own in a 2-player game).
+#: Until issue 8's last step it was 2 (`max_replies=2` gives that search back).
+MAX_REPLY_PLIES: int | None = None
+#: An iteration starts only if the previous one's time (on the budget's clock) times this fits in what is
+#: left: one more ply costs about as much as the last (the same candidates, a turn each, a leaf each; the
+#: models are built in the first), so an iteration that cannot finish is not started (it would be dropped).
+ITERATION_GROWTH = 1.25
 #: CP-SAT's limit a securable leaf (one worker, on a re-used model). Measured on 2-player self-play positions
 #: (bench/deluxe_camping.py --only leaf): below ~0.1 s CP-SAT rarely beats the first solutions, but it bounds
 #: them; 20 ms keeps a leaf at "tens of ms" and 8 leaves a hint within ~0.25 s CPU.
@@ -91,7 +98,8 @@ DEFAULT_LEAF = Leaf.SECURABLE
 class ValueKind(enum.Enum):
     """What a ranked choice's value is (values of different kinds are different quantities)."""
 
-    EXACT = "exact"  # the choice (or the reply) ends the game: the final objective
+    EXACT = "exact"  # the choice (with the mover's own barrier after it) ends the game: the final objective
+    LINE_FINAL = "final score of the searched line"  # the game ends within the modelled replies
     SECURABLE_OPTIMAL = "securable optimum"  # CP-SAT proved the securable value at the leaf
     SECURABLE_FOUND = "securable, best found"  # a securable partition's value (<= the optimum <= `bound`)
     SEARCHED = "estimate after the replies"  # territory estimate at the end of the searched line
@@ -173,7 +181,7 @@ class _Search:
         self.state = state
         self.budget = budget  # the current phase's
         self.whole = budget  # the hint's
-        self.clock = _Clock()
+        self.clock = _Clock(budget.counts_cpu)
         self.objective = objective
         self.me = state.to_move
         self.nodes = 0
@@ -212,8 +220,8 @@ def hint(
     leaf_cap_s: float | None = None,
 ) -> HintResult:
     """Rank every legal choice of the player to move (see the module docstring). `max_replies`: the deepest
-    iteration (reply plies, default `MAX_REPLY_PLIES`); `leaf_cap_s`: CP-SAT's limit a securable leaf (default
-    `LEAF_CAP_S`)."""
+    iteration (reply plies; default `MAX_REPLY_PLIES`: as deep as the budget allows); `leaf_cap_s`: CP-SAT's
+    limit a securable leaf (default `LEAF_CAP_S`)."""
     if state.stage not in (Stage.MOVE, Stage.BARRIER):
         raise ValueError(f"no hint at stage {state.stage.value}: hints are for the turns (move, barrier)")
     leaf = DEFAULT_LEAF if leaf is None else leaf
@@ -251,9 +259,12 @@ def hint(
     try:
         for i in order:
             lines[i] = _start_line(search, actions[i])
-        for plies in range(1, max_replies + 1):
-            if not order:
-                break
+        plies, last_cost = 0, 0.0
+        while order and (max_replies is None or plies < max_replies):
+            if plies and last_cost * ITERATION_GROWTH > budget.remaining():
+                break  # the next iteration would not finish: its values would be dropped
+            plies += 1
+            iteration_started = budget.elapsed()
             valued: dict[int, _Valued] = {}
             iterations.append(valued)
             for i in order:
@@ -262,6 +273,7 @@ def hint(
                     _extend(search, line)
                 valued[i] = _value_line(search, line, leaf, cap, stats, clock)
             complete = plies
+            last_cost = budget.elapsed() - iteration_started
             best = max(valued.values(), key=lambda v: v.value)
             budget.report(depth=1 + plies, samples=search.nodes, best=best.value,
                           bound=best.bound if best.bound is not None else None)
@@ -299,10 +311,13 @@ def hint(
 class _Clock:
     """The hint's CPU share so far (CPU seconds per wall second), to foresee a leaf's wall time under load."""
 
-    def __init__(self) -> None:
+    def __init__(self, counts_cpu: bool = False) -> None:
         self.cpu, self.wall = time.process_time(), time.monotonic()
+        self.counts_cpu = counts_cpu  # the budget is CPU seconds already (`CpuBudget`): the share is 1
 
     def share(self) -> float:
+        if self.counts_cpu:
+            return 1.0
         wall = time.monotonic() - self.wall
         if wall <= 0.0:
             return 1.0
@@ -393,6 +408,8 @@ def _value_line(search: _Search, line: _Line, leaf: Leaf, cap: float, stats: _Le
     if line.over:
         final = utility([float(x) for x in line.state.scores()], search.me, search.objective)
         search.nodes += 1
+        if line.plies:  # the end relies on the modelled replies (stay put, the estimate's best barrier)
+            return _Valued(final, ValueKind.LINE_FINAL, final, line.actions)
         return _Valued(final, ValueKind.EXACT, final, line.actions, exact=True)
     estimate_value = search.value(line.state)
     if leaf is Leaf.ESTIMATE:
@@ -420,6 +437,7 @@ def _value_line(search: _Search, line: _Line, leaf: Leaf, cap: float, stats: _Le
 #: come first; the estimate-only groups follow as in the estimate search.
 _GROUP = {
     ValueKind.EXACT: 0,
+    ValueKind.LINE_FINAL: 0,
     ValueKind.SECURABLE_OPTIMAL: 0,
     ValueKind.SECURABLE_FOUND: 0,
     ValueKind.SEARCHED: 1,
@@ -506,6 +524,7 @@ def _barrier_candidates(search: _Search) -> list[Edge]:
 __all__ = [
     "BARRIER_CANDIDATES",
     "DEEPEN",
+    "ITERATION_GROWTH",
     "LEAF_CAP_S",
     "MAX_REPLY_PLIES",
     "HintObjective",

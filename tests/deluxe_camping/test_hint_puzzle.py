@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 import pytest
-from campsolver.solver.core.budget import Budget
+from campsolver.solver.core.budget import Budget, CpuBudget
 from campsolver.solver.core.proof import Proof
 from campsolver.solver.deluxe_camping import hint as hints
 from campsolver.solver.deluxe_camping import leaf_model, rules
@@ -96,13 +96,47 @@ def test_searched_values_are_the_estimate_after_the_best_replies(plies: int) -> 
         assert move.value == pytest.approx(hints.evaluate(leaf, state.to_move, hints.HintObjective.MARGIN))
 
 
-def test_deepening_reaches_two_reply_plies_by_default_when_time_allows() -> None:
+def test_deepening_goes_as_deep_as_the_budget_allows_by_default() -> None:
+    """No depth cap by default: a larger budget reaches deeper iterations (until the lines end the game), and
+    the search stops before the deadline rather than start an iteration it cannot finish."""
     state = barrier_position(6, 10)
-    result = hints.hint(state, Budget(30))
-    assert result.leaf is hints.Leaf.SECURABLE is hints.DEFAULT_LEAF
-    assert result.reply_plies == hints.MAX_REPLY_PLIES == 2 and not result.interrupted
+    assert hints.MAX_REPLY_PLIES is None
+    plies = {}
+    for seconds in (0.6, 4.0):
+        budget = Budget(seconds)
+        result = hints.hint(state, budget)
+        assert result.leaf is hints.Leaf.SECURABLE is hints.DEFAULT_LEAF
+        assert result.wall_time_s < seconds
+        assert_ranked(result)
+        assert_kinds(result)
+        plies[seconds] = result.reply_plies
+    assert plies[4.0] > max(plies[0.6], 2)
+
+
+def test_max_replies_caps_the_deepening() -> None:
+    state = barrier_position(6, 10)
+    result = hints.hint(state, Budget(30), max_replies=2)
+    assert result.reply_plies == 2 and not result.interrupted
     assert_ranked(result)
-    assert_kinds(result)
+
+
+def test_an_iteration_that_cannot_finish_is_not_started(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each iteration is made to cost 0.35 s of the budget's clock: with 1 s, the third would end after the
+    deadline, so the search stops after the second (not interrupted, nothing dropped)."""
+    state = barrier_position(6, 10)
+    real = hints._value_line
+    elapsed = [0.0]
+
+    class Clocked(Budget):
+        _now = staticmethod(lambda: elapsed[0])
+
+    def value_line(search, line, *rest):
+        elapsed[0] += 0.35 / hints.DEEPEN  # an iteration values DEEPEN candidates
+        return real(search, line, *rest)
+
+    monkeypatch.setattr(hints, "_value_line", value_line)
+    result = hints.hint(state, Clocked(1.0), leaf=hints.Leaf.ESTIMATE)
+    assert result.reply_plies == 2 and not result.interrupted
 
 
 def test_a_cut_short_iteration_keeps_the_previous_complete_one(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -228,11 +262,11 @@ def test_securable_leaf_values_are_maximise_values_at_the_rebuilt_leaf(
     state = small_position(seed, 6)
     me = state.to_move
     # A cap long enough to prove each leaf of the small board.
-    result = hints.hint(state, Budget(120), objective, leaf=hints.Leaf.SECURABLE, leaf_cap_s=5.0)
+    result = hints.hint(state, Budget(120), objective, leaf=hints.Leaf.SECURABLE, leaf_cap_s=5.0, max_replies=2)
     assert {m.action for m in result.moves} == set(state.legal_actions())
     securable = (hints.ValueKind.SECURABLE_OPTIMAL, hints.ValueKind.SECURABLE_FOUND)
     secured = [m for m in result.moves if m.kind in securable]
-    assert secured and result.reply_plies == hints.MAX_REPLY_PLIES
+    assert secured and result.reply_plies == 2
     assert result.leaves_reused > 0  # the leaves of a candidate share its model
     for move in secured:
         assert move.line[0] == move.action
@@ -304,4 +338,27 @@ def test_estimate_hint_values_say_their_kind() -> None:
     assert result.leaf is hints.Leaf.ESTIMATE
     assert_kinds(result)
     kinds = {m.kind for m in result.moves}
-    assert hints.ValueKind.SEARCHED in kinds or hints.ValueKind.EXACT in kinds
+    assert kinds & {hints.ValueKind.SEARCHED, hints.ValueKind.EXACT, hints.ValueKind.LINE_FINAL}
+
+
+def test_lines_searched_to_the_end_are_final_scores_not_proofs() -> None:
+    """With budget to spare the deepening plays the searched lines to the game's end: such a value is the
+    rules model's final score of the replayed line, labelled as the line's (it relies on the modelled
+    replies), never exact and never a proof; exact only where the mover's own actions end the game."""
+    state = barrier_position(6, 30)
+    result = hints.hint(state, CpuBudget(4.0))  # CPU seconds: the same search under any load
+    ended = [m for m in result.moves if m.kind is hints.ValueKind.LINE_FINAL]
+    assert ended, "4 CPU-s play the searched lines of this position to the end"
+    for move in ended:
+        leaf = replay(state, move.line)
+        assert leaf.stage is Stage.OVER and not move.exact and move.replies >= 1
+        assert move.value == hints.utility([float(x) for x in leaf.scores()], state.to_move,
+                                           hints.HintObjective.MARGIN)
+    for move in result.moves:
+        if move.kind is hints.ValueKind.EXACT:
+            leaf = replay(state, move.line)
+            assert leaf.stage is Stage.OVER
+            assert all(isinstance(a, rules.Barrier) for a in move.line[1:])  # the mover's own barrier only
+    assert result.proof is Proof.HEURISTIC
+    assert_kinds(result)
+    assert_ranked(result)
