@@ -198,6 +198,11 @@ def _interrupted() -> TimeoutError:
     return TimeoutError("the task budget ran out inside a move; allow more --time-limit")
 
 
+#: The tournament's Deluxe Camping hint deepens to this many reply plies: a fixed effort, so the games do not
+#: depend on the machine (the service's hint goes as deep as its budget allows instead).
+DELUXE_CAMPING_HINT_REPLY_PLIES = 2
+
+
 def play_deluxe_camping(params: dict[str, Any], budget: Budget) -> dict[str, Any]:
     from campsolver.solver.core.seeding import rng_for
     from campsolver.solver.deluxe_camping import rules
@@ -217,9 +222,9 @@ def play_deluxe_camping(params: dict[str, Any], budget: Budget) -> dict[str, Any
         seat = state.to_move
         name = names[seat]
         if name == "hint":
-            # The whole search (depth 1, then the deepening) within the task budget: a fixed effort unless the
-            # budget cuts it, and then the game fails rather than being played with a shallower hint.
-            result = hint(state, budget)
+            # The whole search (depth 1, then the deepening to a fixed depth) within the task budget: a fixed
+            # effort unless the budget cuts it, and then the game fails rather than being played shallower.
+            result = hint(state, budget, max_replies=DELUXE_CAMPING_HINT_REPLY_PLIES)
             if result.interrupted or budget.expired():
                 raise _interrupted()
             action = result.moves[0].action
