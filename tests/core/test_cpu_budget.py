@@ -1,0 +1,37 @@
+"""`CpuBudget` counts the process's CPU seconds: waiting spends none of it, work spends it, and its phases
+(sub-budgets) count the same way, so a bench gives a search what an idle core would whatever the load."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from campsolver.solver.core.budget import Budget, CpuBudget, SolveInterrupted
+
+
+def burn(seconds: float) -> None:
+    """Busy work until `seconds` of this process's CPU time have passed."""
+    end = time.process_time() + seconds
+    while time.process_time() < end:
+        pass
+
+
+def test_waiting_spends_no_cpu_budget_but_work_does() -> None:
+    budget = CpuBudget(0.2)
+    time.sleep(0.3)  # wall time passes, CPU time barely
+    assert not budget.expired() and budget.remaining() > 0.15
+    burn(0.25)
+    assert budget.expired()
+    with pytest.raises(SolveInterrupted):
+        budget.check()
+
+
+def test_phases_of_a_cpu_budget_count_cpu_and_end_with_it() -> None:
+    budget = CpuBudget(0.3)
+    phase = budget.sub_budget(0.5)
+    assert isinstance(phase, CpuBudget) and phase.counts_cpu and not Budget(1.0).counts_cpu
+    assert phase.remaining() == pytest.approx(0.15, abs=0.02)
+    time.sleep(0.2)
+    assert not phase.expired()
+    budget.cancel()
+    assert phase.cancelled
