@@ -262,7 +262,10 @@ def hint(
         plies, last_cost = 0, 0.0
         while order and (max_replies is None or plies < max_replies):
             if plies and last_cost * ITERATION_GROWTH > budget.remaining():
-                break  # the next iteration would not finish: its values would be dropped
+                # The next iteration would not finish (its values would be dropped): the budget ends the search
+                # here, so the answer depends on it (`interrupted`), though nothing was cut.
+                interrupted = True
+                break
             plies += 1
             iteration_started = budget.elapsed()
             valued: dict[int, _Valued] = {}

@@ -122,7 +122,8 @@ def test_max_replies_caps_the_deepening() -> None:
 
 def test_an_iteration_that_cannot_finish_is_not_started(monkeypatch: pytest.MonkeyPatch) -> None:
     """Each iteration is made to cost 0.35 s of the budget's clock: with 1 s, the third would end after the
-    deadline, so the search stops after the second (not interrupted, nothing dropped)."""
+    deadline, so it is never started; the search stops after the second (nothing dropped), and says that the
+    budget stopped it (a larger budget would have gone deeper)."""
     state = barrier_position(6, 10)
     real = hints._value_line
     elapsed = [0.0]
@@ -130,13 +131,17 @@ def test_an_iteration_that_cannot_finish_is_not_started(monkeypatch: pytest.Monk
     class Clocked(Budget):
         _now = staticmethod(lambda: elapsed[0])
 
+    valued = []
+
     def value_line(search, line, *rest):
         elapsed[0] += 0.35 / hints.DEEPEN  # an iteration values DEEPEN candidates
+        valued.append(line.plies)
         return real(search, line, *rest)
 
     monkeypatch.setattr(hints, "_value_line", value_line)
     result = hints.hint(state, Clocked(1.0), leaf=hints.Leaf.ESTIMATE)
-    assert result.reply_plies == 2 and not result.interrupted
+    assert result.reply_plies == 2 and result.interrupted
+    assert sorted(set(valued)) == [1, 2] and len(valued) == 2 * hints.DEEPEN
 
 
 def test_a_cut_short_iteration_keeps_the_previous_complete_one(monkeypatch: pytest.MonkeyPatch) -> None:
