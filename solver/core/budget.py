@@ -26,6 +26,9 @@ DEFAULT_TIME_LIMIT_S = 30.0
 DEADLINE_MARGIN_S = 0.15
 DEADLINE_MARGIN_FRACTION = 0.1
 DEADLINE_MARGIN_MAX_S = 1.0
+#: The smallest CPU share `Budget.cpu_share` reports: a search descheduled for most of its budget so far still
+#: plans with this much.
+MIN_CPU_SHARE = 0.05
 
 
 class SolveInterrupted(Exception):
@@ -41,8 +44,7 @@ class Budget:
 
     #: The clock the limit is counted on (`CpuBudget` counts the process's CPU seconds instead).
     _now: Callable[[], float] = staticmethod(time.monotonic)
-    #: Whether the limit counts CPU seconds (a search that foresees its wall time from its CPU share does not
-    #: need to: its budget already is CPU).
+    #: Whether the limit counts CPU seconds (then `cpu_share` is 1: the budget already is CPU).
     counts_cpu: bool = False
 
     def __init__(self, time_limit_s: float = DEFAULT_TIME_LIMIT_S) -> None:
@@ -51,6 +53,7 @@ class Budget:
         self.time_limit_s = float(time_limit_s)
         self.started = self._now()
         self.deadline = self.started + self.time_limit_s
+        self._cpu_mark, self._wall_mark = time.process_time(), time.monotonic()
         self._cancelled = threading.Event()
         self._callbacks: list[Callable[[], None]] = []
         self._lock = threading.Lock()
@@ -114,6 +117,17 @@ class Budget:
     def limited(self, seconds: float) -> Budget:
         """A budget of at most `seconds` (less if less is left), cancelled together with this one."""
         return self._child(seconds)
+
+    def cpu_share(self) -> float:
+        """CPU seconds this process has had per wall second since the budget was made, between `MIN_CPU_SHARE`
+        and 1: on a loaded machine a search foresees from it the wall time of work it cannot interrupt (its CPU
+        cost over the share), so that work still ends before the deadline. 1 for a budget counted in CPU."""
+        if self.counts_cpu:
+            return 1.0
+        wall = time.monotonic() - self._wall_mark
+        if wall <= 0.0:
+            return 1.0
+        return min(max((time.process_time() - self._cpu_mark) / wall, MIN_CPU_SHARE), 1.0)
 
     def elapsed(self) -> float:
         return self._now() - self.started

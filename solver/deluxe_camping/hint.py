@@ -67,12 +67,10 @@ LEAF_CAP_S = 0.02
 ESTIMATE_SHARE = 0.5
 #: A securable leaf starts only when its uninterruptible work (`leaf_model.expected_cpu`: the first solutions,
 #: the model's clone and hint, a build when no cached model serves it; the largest of recent leaves), at the
-#: CPU share the hint has had so far (on a loaded machine a fraction of a core), plus `LEAF_STOP_S` fits in
-#: what is left: the overrun stays small under load.
+#: CPU share the hint has had so far (`Budget.cpu_share`; on a loaded machine a fraction of a core), plus
+#: `LEAF_STOP_S` fits in what is left: the overrun stays small under load.
 #: CP-SAT's stop latency and the re-scoring of its answer (wall seconds kept back after each leaf).
 LEAF_STOP_S = 0.02
-#: The smallest CPU share assumed (a hint descheduled for most of its budget still plans with this).
-MIN_CPU_SHARE = 0.05
 #: The most CPU between two budget checks (a position's legal barriers and child state, ~1-2 ms) plus the final
 #: ranking: the search stops this much CPU (at the CPU share so far) before the deadline, so that on a loaded
 #: machine the work after the last check still ends in time.
@@ -181,7 +179,6 @@ class _Search:
         self.state = state
         self.budget = budget  # the current phase's
         self.whole = budget  # the hint's
-        self.clock = _Clock(budget.counts_cpu)
         self.objective = objective
         self.me = state.to_move
         self.nodes = 0
@@ -190,7 +187,7 @@ class _Search:
         """Raise `SolveInterrupted` when the phase must stop, or when what is left of the whole budget is no
         more than `END_CPU_S` at the CPU share so far (the work after the last check must end in time)."""
         self.budget.check()
-        if self.whole.remaining() * self.clock.share() < END_CPU_S:
+        if self.whole.remaining() * self.whole.cpu_share() < END_CPU_S:
             raise SolveInterrupted("deadline (end reserve)")
 
     def value(self, state: DCState, extra: Edge | None = None, player: int | None = None,
@@ -233,7 +230,6 @@ def hint(
     shallow: dict[int, float] = {}
     exact: set[int] = set()
     interrupted = False
-    clock = search.clock
     # With securable leaves the screen gets a share of the budget, so the leaves are not starved.
     phase = budget if leaf is Leaf.ESTIMATE else budget.sub_budget(ESTIMATE_SHARE)
     search.budget = phase
@@ -274,7 +270,7 @@ def hint(
                 line = lines[i]
                 if not line.over:
                     _extend(search, line)
-                valued[i] = _value_line(search, line, leaf, cap, stats, clock)
+                valued[i] = _value_line(search, line, leaf, cap, stats)
             complete = plies
             last_cost = budget.elapsed() - iteration_started
             best = max(valued.values(), key=lambda v: v.value)
@@ -309,22 +305,6 @@ def hint(
         leaves_reused=stats.reused,
         leaf_cpu_s=stats.cpu_s,
     )
-
-
-class _Clock:
-    """The hint's CPU share so far (CPU seconds per wall second), to foresee a leaf's wall time under load."""
-
-    def __init__(self, counts_cpu: bool = False) -> None:
-        self.cpu, self.wall = time.process_time(), time.monotonic()
-        self.counts_cpu = counts_cpu  # the budget is CPU seconds already (`CpuBudget`): the share is 1
-
-    def share(self) -> float:
-        if self.counts_cpu:
-            return 1.0
-        wall = time.monotonic() - self.wall
-        if wall <= 0.0:
-            return 1.0
-        return min(max((time.process_time() - self.cpu) / wall, MIN_CPU_SHARE), 1.0)
 
 
 class _OutOfTime(Exception):
@@ -404,8 +384,7 @@ def _extend(search: _Search, line: _Line) -> None:
     line.plies += 1
 
 
-def _value_line(search: _Search, line: _Line, leaf: Leaf, cap: float, stats: _LeafStats,
-                clock: _Clock | None = None) -> _Valued:
+def _value_line(search: _Search, line: _Line, leaf: Leaf, cap: float, stats: _LeafStats) -> _Valued:
     """The candidate's value at the end of its line: exact when the game is over, else the estimate, or with
     securable leaves the CP-SAT securable value (at most `cap` of CP-SAT; the estimate kept for ties)."""
     if line.over:
@@ -419,7 +398,7 @@ def _value_line(search: _Search, line: _Line, leaf: Leaf, cap: float, stats: _Le
         return _Valued(estimate_value, ValueKind.SEARCHED, estimate_value, line.actions)
     budget = search.budget
     objective = _OBJECTIVE_TO_MAX[search.objective]
-    fixed_wall = leaves.expected_cpu(line.state, search.me, objective) / (clock or _Clock()).share()
+    fixed_wall = leaves.expected_cpu(line.state, search.me, objective) / search.whole.cpu_share()
     remaining = budget.remaining() - LEAF_STOP_S
     if remaining < fixed_wall:
         raise _OutOfTime

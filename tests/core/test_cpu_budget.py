@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from campsolver.solver.core.budget import Budget, CpuBudget, SolveInterrupted
+from campsolver.solver.core.budget import MIN_CPU_SHARE, Budget, CpuBudget, SolveInterrupted
 
 
 def burn(seconds: float) -> None:
@@ -35,3 +35,17 @@ def test_phases_of_a_cpu_budget_count_cpu_and_end_with_it() -> None:
     assert not phase.expired()
     budget.cancel()
     assert phase.cancelled
+
+
+def test_cpu_share_is_the_cpu_per_wall_second_since_the_budget_was_made() -> None:
+    """A budget whose process waits has a low share (down to the floor), one that works has about 1; a budget
+    counted in CPU seconds always 1 (its limit is CPU already)."""
+    waiting = Budget(5.0)
+    time.sleep(0.2)
+    assert waiting.cpu_share() == pytest.approx(MIN_CPU_SHARE, abs=0.05)
+    working = Budget(5.0)
+    burn(0.2)
+    assert working.cpu_share() > 0.5
+    cpu = CpuBudget(5.0)
+    time.sleep(0.1)
+    assert cpu.cpu_share() == 1.0
