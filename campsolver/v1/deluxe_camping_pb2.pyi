@@ -157,16 +157,18 @@ class DeluxeCampingSite(_message.Message):
     def __init__(self, squares: _Optional[_Iterable[_Union[DeluxeCampingSquare, _Mapping]]] = ..., owner: _Optional[int] = ..., points: _Optional[int] = ...) -> None: ...
 
 class DeluxeCampingServiceHintRequest(_message.Message):
-    __slots__ = ("state", "objective", "options", "leaf")
+    __slots__ = ("state", "objective", "options", "leaf", "max_reply_plies")
     STATE_FIELD_NUMBER: _ClassVar[int]
     OBJECTIVE_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
     LEAF_FIELD_NUMBER: _ClassVar[int]
+    MAX_REPLY_PLIES_FIELD_NUMBER: _ClassVar[int]
     state: DeluxeCampingState
     objective: _common_pb2.Objective
     options: _common_pb2.SolveOptions
     leaf: DeluxeCampingHintLeaf
-    def __init__(self, state: _Optional[_Union[DeluxeCampingState, _Mapping]] = ..., objective: _Optional[_Union[_common_pb2.Objective, str]] = ..., options: _Optional[_Union[_common_pb2.SolveOptions, _Mapping]] = ..., leaf: _Optional[_Union[DeluxeCampingHintLeaf, str]] = ...) -> None: ...
+    max_reply_plies: int
+    def __init__(self, state: _Optional[_Union[DeluxeCampingState, _Mapping]] = ..., objective: _Optional[_Union[_common_pb2.Objective, str]] = ..., options: _Optional[_Union[_common_pb2.SolveOptions, _Mapping]] = ..., leaf: _Optional[_Union[DeluxeCampingHintLeaf, str]] = ..., max_reply_plies: _Optional[int] = ...) -> None: ...
 
 class DeluxeCampingServiceHintResponse(_message.Message):
     __slots__ = ("alternatives", "proof", "stats", "note")

@@ -279,16 +279,24 @@ HINT_LEAF_FROM_PROTO = {
 }
 
 
+#: Most reply plies a request may cap the deepening at: far beyond what any budget reaches (a line to the end
+#: of a default game is about 30 plies), so a larger number is a mistake worth naming.
+HINT_REPLY_PLIES_LIMIT = 1_000
+
+
 def hint(request: pb.DeluxeCampingServiceHintRequest, budget: Budget) -> pb.DeluxeCampingServiceHintResponse:
     require(request.HasField("state"), "state", "a position is required")
     objective = HINT_OBJECTIVE_FROM_PROTO.get(request.objective)
     require(objective is not None, "objective", "MARGIN (default) or EXPECTED_SCORE (own score)")
     leaf = HINT_LEAF_FROM_PROTO.get(request.leaf)
     require(leaf is not None, "leaf", "SECURABLE (default) or ESTIMATE")
+    max_replies = request.max_reply_plies if request.HasField("max_reply_plies") else None
+    require(max_replies is None or 0 <= max_replies <= HINT_REPLY_PLIES_LIMIT, "max_reply_plies",
+            f"0 to {HINT_REPLY_PLIES_LIMIT} reply plies, or unset for as deep as the budget allows")
     state = _turn_state(request.state)
     if not request.options.time_limit_seconds:
         budget = budget.limited(DEFAULT_HINT_SECONDS)
-    result = hints.hint(state, budget, objective, leaf=leaf)
+    result = hints.hint(state, budget, objective, leaf=leaf, max_replies=max_replies)
     legal = set(state.legal_actions())
     if {m.action for m in result.moves} != legal:
         raise RuntimeError("hint moves disagree with the rules model's legal moves")
@@ -318,7 +326,9 @@ def hint(request: pb.DeluxeCampingServiceHintRequest, budget: Budget) -> pb.Delu
         note=(
             f"{objective.value}: every choice one turn deep by the nearest-piece territory estimate, the best "
             f"{hints.DEEPEN} searched deeper with every free barrier and the opponents' best replies, iterative "
-            f"deepening as deep as the budget allowed: {result.reply_plies} reply ply(ies)"
+            f"deepening as deep as the budget allowed"
+            + ("" if max_replies is None else f" (capped at {max_replies} by the request)")
+            + f": {result.reply_plies} reply ply(ies)"
             f"{leaves}; each value's kind in its note; a heuristic, not a proof unless every choice ends the game"
         ),
         stats=common_pb2.SolveStats(

@@ -146,6 +146,33 @@ def test_unknown_hint_leaf_names_the_field(client: CampsolverClient) -> None:
     assert error.violations[0].field == "leaf"
 
 
+@pytest.mark.parametrize("cap", [0, 1])
+def test_hint_reply_plies_capped_by_the_request(client: CampsolverClient, cap: int) -> None:
+    """`max_reply_plies` caps the deepening (0: the one-turn screen only) whatever the budget; the note says so
+    and every move is still the rules model's."""
+    request = service.EXAMPLES["Hint"]()
+    request.max_reply_plies = cap
+    request.options.time_limit_seconds = SEARCHED_HINT_S
+    response = call(client, "Hint", request)
+    state = service.state_from_proto(request.state)
+    moves = [service.move_from_proto(a.move, state.config, "move") for a in response.alternatives]
+    assert set(moves) == set(state.legal_actions())
+    assert f"capped at {cap} by the request" in response.note
+    reached = int(re.search(r": (\d+) reply ply\(ies\)", response.note).group(1))
+    assert reached <= cap and response.stats.depth <= 1 + max(cap, 1)
+    if cap == 0:
+        assert all("screened" in a.ranking.note for a in response.alternatives if a.ranking.HasField("value"))
+
+
+@pytest.mark.parametrize("cap", [-1, service.HINT_REPLY_PLIES_LIMIT + 1])
+def test_hint_reply_plies_out_of_range_names_the_field(client: CampsolverClient, cap: int) -> None:
+    request = service.EXAMPLES["Hint"]()
+    request.max_reply_plies = cap
+    error = bad(client, "Hint", request)
+    assert error.code == grpc.StatusCode.INVALID_ARGUMENT
+    assert error.violations[0].field == "max_reply_plies"
+
+
 def bad(client: CampsolverClient, rpc: str, request) -> CampsolverError:
     with pytest.raises(CampsolverError) as caught:
         call(client, rpc, request)
