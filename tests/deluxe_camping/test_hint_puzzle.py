@@ -98,19 +98,22 @@ def test_searched_values_are_the_estimate_after_the_best_replies(plies: int) -> 
 
 def test_deepening_goes_as_deep_as_the_budget_allows_by_default() -> None:
     """No depth cap by default: a larger budget reaches deeper iterations (until the lines end the game), and
-    the search stops before the deadline rather than start an iteration it cannot finish."""
+    the search stops before the deadline rather than start an iteration it cannot finish. The depths are
+    compared under CPU budgets (what an idle core allows), so a loaded machine cannot make them equal; the
+    deadline is checked on the wall clock."""
     state = barrier_position(6, 10)
     assert hints.MAX_REPLY_PLIES is None
     plies = {}
     for seconds in (0.6, 4.0):
-        budget = Budget(seconds)
-        result = hints.hint(state, budget)
+        result = hints.hint(state, CpuBudget(seconds))
         assert result.leaf is hints.Leaf.SECURABLE is hints.DEFAULT_LEAF
-        assert result.wall_time_s < seconds
         assert_ranked(result)
         assert_kinds(result)
         plies[seconds] = result.reply_plies
     assert plies[4.0] > max(plies[0.6], 2)
+    result = hints.hint(state, Budget(0.6))
+    assert result.wall_time_s < 0.6
+    assert_ranked(result)
 
 
 def test_max_replies_caps_the_deepening() -> None:
