@@ -292,7 +292,7 @@ def hint(request: pb.DeluxeCampingServiceHintRequest, budget: Budget) -> pb.Delu
     require(leaf is not None, "leaf", "SECURABLE (default) or ESTIMATE")
     max_replies = request.max_reply_plies if request.HasField("max_reply_plies") else None
     require(max_replies is None or 0 <= max_replies <= HINT_REPLY_PLIES_LIMIT, "max_reply_plies",
-            f"0 to {HINT_REPLY_PLIES_LIMIT} reply plies, or unset for the default cap of {hints.MAX_REPLY_PLIES}")
+            f"0 to {HINT_REPLY_PLIES_LIMIT} reply plies, or unset for as deep as the budget allows")
     state = _turn_state(request.state)
     if not request.options.time_limit_seconds:
         budget = budget.limited(DEFAULT_HINT_SECONDS)
@@ -326,9 +326,8 @@ def hint(request: pb.DeluxeCampingServiceHintRequest, budget: Budget) -> pb.Delu
         note=(
             f"{objective.value}: every choice one turn deep by the nearest-piece territory estimate, the best "
             f"{hints.DEEPEN} searched deeper with every free barrier and the opponents' best replies, iterative "
-            f"deepening within the budget, "
-            + (f"at most {hints.MAX_REPLY_PLIES} reply plies (the default cap)" if max_replies is None
-               else f"capped at {max_replies} by the request")
+            f"deepening as deep as the budget allowed"
+            + ("" if max_replies is None else f" (capped at {max_replies} by the request)")
             + f": {result.reply_plies} reply ply(ies)"
             f"{leaves}; each value's kind in its note; a heuristic, not a proof unless every choice ends the game"
         ),

@@ -96,25 +96,22 @@ def test_searched_values_are_the_estimate_after_the_best_replies(plies: int) -> 
         assert move.value == pytest.approx(hints.evaluate(leaf, state.to_move, hints.HintObjective.MARGIN))
 
 
-def test_deepening_goes_as_deep_as_the_budget_allows_up_to_its_cap() -> None:
-    """By default the deepening stops at the measured cap (`MAX_REPLY_PLIES` = 2) however large the budget;
-    asked for more (`max_replies`), a larger budget reaches deeper iterations (until the lines end the game),
-    and the search stops before the deadline rather than start an iteration it cannot finish. The depths are
+def test_deepening_goes_as_deep_as_the_budget_allows_by_default() -> None:
+    """No depth cap by default: a larger budget reaches deeper iterations (until the lines end the game), and
+    the search stops before the deadline rather than start an iteration it cannot finish. The depths are
     compared under CPU budgets (what an idle core allows), so a loaded machine cannot make them equal; the
     deadline is checked on the wall clock."""
     state = barrier_position(6, 10)
-    assert hints.MAX_REPLY_PLIES == 2
-    default = hints.hint(state, CpuBudget(4.0))
-    assert default.reply_plies == 2 and default.leaf is hints.Leaf.SECURABLE is hints.DEFAULT_LEAF
-    assert_ranked(default)
+    assert hints.MAX_REPLY_PLIES is None
     plies = {}
     for seconds in (0.6, 4.0):
-        result = hints.hint(state, CpuBudget(seconds), max_replies=1_000)
+        result = hints.hint(state, CpuBudget(seconds))
+        assert result.leaf is hints.Leaf.SECURABLE is hints.DEFAULT_LEAF
         assert_ranked(result)
         assert_kinds(result)
         plies[seconds] = result.reply_plies
     assert plies[4.0] > max(plies[0.6], 2)
-    result = hints.hint(state, Budget(0.6), max_replies=1_000)
+    result = hints.hint(state, Budget(0.6))
     assert result.wall_time_s < 0.6
     assert_ranked(result)
 
@@ -129,7 +126,7 @@ def test_max_replies_caps_the_deepening() -> None:
 def test_an_iteration_that_cannot_finish_is_not_started(monkeypatch: pytest.MonkeyPatch) -> None:
     """Each iteration is made to cost 0.35 s of the budget's clock: with 1 s, the third would end after the
     deadline, so it is never started; the search stops after the second (nothing dropped), and says that the
-    budget stopped it (a larger budget would have gone deeper; no cap asked)."""
+    budget stopped it (a larger budget would have gone deeper)."""
     state = barrier_position(6, 10)
     real = hints._value_line
     elapsed = [0.0]
@@ -145,7 +142,7 @@ def test_an_iteration_that_cannot_finish_is_not_started(monkeypatch: pytest.Monk
         return real(search, line, *rest)
 
     monkeypatch.setattr(hints, "_value_line", value_line)
-    result = hints.hint(state, Clocked(1.0), leaf=hints.Leaf.ESTIMATE, max_replies=1_000)
+    result = hints.hint(state, Clocked(1.0), leaf=hints.Leaf.ESTIMATE)
     assert result.reply_plies == 2 and result.interrupted
     assert sorted(set(valued)) == [1, 2] and len(valued) == 2 * hints.DEEPEN
 
@@ -357,10 +354,10 @@ def test_lines_searched_to_the_end_are_final_scores_not_proofs() -> None:
     rules model's final score of the replayed line, labelled as the line's (it relies on the modelled
     replies), never exact and never a proof; exact only where the mover's own actions end the game."""
     state = barrier_position(6, 30)
-    # CPU seconds, past the default cap of two reply plies. About 4 CPU-s reach the end on an idle core; under
-    # heavy load the same work takes more CPU (one CI run at load 5 fell short), and the search stops by
-    # itself once every line has ended, so a larger budget costs nothing where it is not needed.
-    result = hints.hint(state, CpuBudget(12.0), max_replies=1_000)
+    # CPU seconds: the same search under any load. About 4 CPU-s reach the end on an idle core; under heavy
+    # load the same work takes more CPU (one CI run at load 5 fell short), and the search stops by itself once
+    # every line has ended, so a larger budget costs nothing where it is not needed.
+    result = hints.hint(state, CpuBudget(12.0))
     ended = [m for m in result.moves if m.kind is hints.ValueKind.LINE_FINAL]
     assert ended, "12 CPU-s play the searched lines of this position to the end"
     for move in ended:
