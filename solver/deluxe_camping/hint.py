@@ -10,7 +10,7 @@ within the budget (every loop checks it; the best answer so far is always kept):
 2. Iterative deepening over the `DEEPEN` best screened choices: the mover's best free barrier among *all* legal
    ones after the movement, then reply plies, one more each iteration as deep as the budget allows (an
    iteration starts only when the last one's time, grown by `ITERATION_GROWTH`, fits in what is left; the
-   depth is capped by the game's end and by `max_replies`, `MAX_REPLY_PLIES` = 2 unless a caller asks): the next
+   depth is capped only by the game's end, or by `max_replies` when a caller asks): the next
    opponent's turn (in a 2-player game, from the second ply on, the mover's own turn first). A turn in a line is
    the player staying put and placing the barrier best for *their* objective by the estimate (the opponents':
    their margin over their best opponent). Each iteration values every candidate's line end (the *leaf*); an
@@ -51,14 +51,10 @@ BARRIER_CANDIDATES = 3
 #: Choices searched deeper (iterative deepening), best screened value first. Measured CPU for the screen on
 #: the default board: 0.22-0.31 s for an opening movement (~3,500 leaves), ~0.05 s for a barrier (~900).
 DEEPEN = 4
-#: The deepest iteration by default (reply plies after the mover's turn; 1: the next opponent's reply; 2: one
-#: more turn of an opponent, after the mover's own in a 2-player game), within what the budget allows. A
-#: measured cap: in 200-game self-play at 1 s of CPU a move, deepening with no cap (p50 3-4 reply plies) won
-#: no more games against greedy players than two plies (2p 97.8% against 97.0%, 4p 57.5% against 55.5%) and
-#: fewer against a random one (2p 81.3% [75.3, 86.1] against 90.3% [85.4, 93.7]): a line's later plies are
-#: the estimate's best barrier for each player in turn, a forecast that drifts from real play the longer it
-#: runs. A caller may go deeper (`max_replies`, the request's `max_reply_plies`).
-MAX_REPLY_PLIES: int | None = 2
+#: The deepest iteration by default: None, as deep as the budget allows (reply plies after the mover's turn;
+#: 1: the next opponent's reply; 2: one more turn of an opponent, after the mover's own in a 2-player game).
+#: Until issue 8's last step it was 2 (`max_replies=2` gives that search back).
+MAX_REPLY_PLIES: int | None = None
 #: An iteration starts only if the previous one's time (on the budget's clock) times this fits in what is
 #: left: one more ply costs about as much as the last (the same candidates, a turn each, a leaf each; the
 #: models are built in the first), so an iteration that cannot finish is not started (it would be dropped).
@@ -221,7 +217,7 @@ def hint(
     leaf_cap_s: float | None = None,
 ) -> HintResult:
     """Rank every legal choice of the player to move (see the module docstring). `max_replies`: the deepest
-    iteration (reply plies; None: `MAX_REPLY_PLIES`; the budget may stop it sooner); `leaf_cap_s`: CP-SAT's
+    iteration (reply plies; default `MAX_REPLY_PLIES`: as deep as the budget allows); `leaf_cap_s`: CP-SAT's
     limit a securable leaf (default `LEAF_CAP_S`)."""
     if state.stage not in (Stage.MOVE, Stage.BARRIER):
         raise ValueError(f"no hint at stage {state.stage.value}: hints are for the turns (move, barrier)")
