@@ -252,6 +252,10 @@ def _interrupt_after_progress(args: list[str], stdin: str, wait_for: str) -> tup
     process = subprocess.Popen(
         [sys.executable, "-m", "campsolver", *args], cwd=ROOT, env=env,
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        # A terminal's Ctrl-C reaches a foreground program whose SIGINT is at its default. A suite started in
+        # the background by a script (`cmd &` without job control) passes SIGINT on ignored, and Python then
+        # installs no KeyboardInterrupt handler: the CLI would never see the key this test presses.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     assert process.stdin is not None and process.stderr is not None
     process.stdin.write(stdin.encode())
