@@ -30,6 +30,17 @@ def call(client: CampsolverClient, rpc: str, request):
     return client.game("deluxe-camping").call(rpc, request, timeout=60)
 
 
+def searched_hint(client: CampsolverClient, request: pb.DeluxeCampingServiceHintRequest):
+    """The hint's answer with SEARCHED_HINT_S of budget (long enough for the opening movement's search to reach
+    its leaves on a loaded machine), its moves checked against the rules model's legal moves."""
+    request.options.time_limit_seconds = SEARCHED_HINT_S
+    response = call(client, "Hint", request)
+    state = service.state_from_proto(request.state)
+    moves = [service.move_from_proto(a.move, state.config, "move") for a in response.alternatives]
+    assert set(moves) == set(state.legal_actions()) and len(moves) == len(set(moves))
+    return response
+
+
 def test_legal_moves_match_the_rules_model(client: CampsolverClient) -> None:
     request = service.EXAMPLES["LegalMoves"]()
     response = call(client, "LegalMoves", request)
@@ -110,12 +121,7 @@ def test_hint_leaves_over_grpc_securable_by_default(client: CampsolverClient, le
     request = service.EXAMPLES["Hint"]()
     if leaf is not None:
         request.leaf = leaf
-    # Long enough for the opening movement's search to reach its leaves on a loaded machine.
-    request.options.time_limit_seconds = SEARCHED_HINT_S
-    response = call(client, "Hint", request)
-    state = service.state_from_proto(request.state)
-    moves = [service.move_from_proto(a.move, state.config, "move") for a in response.alternatives]
-    assert set(moves) == set(state.legal_actions())
+    response = searched_hint(client, request)
     securable = leaf != pb.DELUXE_CAMPING_HINT_LEAF_ESTIMATE
     assert ("CP-SAT securable-score model" in response.note) is securable
     assert ("estimate leaves" in response.stats.method) is not securable
@@ -152,11 +158,7 @@ def test_hint_reply_plies_capped_by_the_request(client: CampsolverClient, cap: i
     and every move is still the rules model's."""
     request = service.EXAMPLES["Hint"]()
     request.max_reply_plies = cap
-    request.options.time_limit_seconds = SEARCHED_HINT_S
-    response = call(client, "Hint", request)
-    state = service.state_from_proto(request.state)
-    moves = [service.move_from_proto(a.move, state.config, "move") for a in response.alternatives]
-    assert set(moves) == set(state.legal_actions())
+    response = searched_hint(client, request)
     assert f"capped at {cap} by the request" in response.note
     reached = int(re.search(r": (\d+) reply ply\(ies\)", response.note).group(1))
     assert reached <= cap and response.stats.depth <= 1 + max(cap, 1)
