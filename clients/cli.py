@@ -31,7 +31,7 @@ import grpc
 from campsolver.service import dispatch
 from campsolver.service.errors import RequestError
 from campsolver.service.registry import COMMANDS, GAME_TABLE, Command, game
-from campsolver.solver.core.budget import Budget
+from campsolver.solver.core.budget import Budget, freeze_long_lived_objects
 from google.protobuf import descriptor_pool, json_format
 from google.protobuf.descriptor import Descriptor
 from google.protobuf.message import Message
@@ -412,6 +412,7 @@ def run(argv: Sequence[str]) -> int:
                 lambda: solve_remote(args.target, command, request, args.server, timeout, budget), budget
             )
         else:
+            freeze_long_lived_objects()  # before the budget starts: no full collection walks the imports in it
             try:
                 budget = dispatch.budget_for(request, args.timeout)
             except RequestError as error:

@@ -31,6 +31,7 @@ from campsolver.service.dispatch import SolveGate
 from campsolver.service.errors import InternalError, MalformedRequest, RequestError
 from campsolver.service.registry import Command, Game, games
 from campsolver.service.workers import WORKER_NICE, WorkerPool
+from campsolver.solver.core.budget import freeze_long_lived_objects
 from google.protobuf.message import DecodeError
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection, reflection_pb2, reflection_pb2_grpc
@@ -198,6 +199,7 @@ class CampsolverServer:
             if game.warm_up is not None:
                 game.warm_up()
             self.health.set(game.service_full_name, health_pb2.HealthCheckResponse.SERVING)
+        freeze_long_lived_objects()  # in-process solves and cheap calls: no full collection walks the imports
         self.health.set("", health_pb2.HealthCheckResponse.SERVING)
 
     def announce_draining(self) -> None:

@@ -43,7 +43,7 @@ from typing import Any
 from campsolver.service import dispatch
 from campsolver.service.errors import Cancelled, InternalError, RequestError, ServerBusy
 from campsolver.service.registry import Command, games
-from campsolver.solver.core.budget import Budget
+from campsolver.solver.core.budget import Budget, freeze_long_lived_objects
 from google.rpc import status_pb2
 
 log = logging.getLogger("campsolver.workers")
@@ -75,10 +75,13 @@ _FAILED = "failed"
 
 
 def preload() -> None:
-    """Import every game and run its warm-up (in the forkserver, once; a no-op when already done)."""
+    """Import every game and run its warm-up (in the forkserver, once; a no-op when already done), then take
+    what they left out of the garbage collector's view (`freeze_long_lived_objects`: a full collection would
+    otherwise walk them inside a worker's budgeted solve)."""
     for game in games().values():
         if game.implemented and game.warm_up is not None:
             game.warm_up()
+    freeze_long_lived_objects()
 
 
 # --- inside a worker process -------------------------------------------------------------------------------

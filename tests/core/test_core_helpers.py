@@ -160,3 +160,14 @@ def test_bitmask_helpers_agree_with_the_cell_helpers() -> None:
     assert geometry.mask_cells(geometry.grow_mask(corner, rows, cols), cols) == {(0, 0), (0, 1), (1, 0)}
     two_steps = geometry.mask_cells(geometry.grow_mask(corner, rows, cols, 2), cols)
     assert two_steps == {(r, c) for r in range(rows) for c in range(cols) if r + c <= 2}
+
+
+def test_freezing_takes_every_live_object_out_of_the_collectors_view() -> None:
+    import gc
+
+    from campsolver.solver.core.budget import freeze_long_lived_objects
+
+    alive = [[i] for i in range(1000)]  # tracked containers alive now
+    freeze_long_lived_objects()
+    assert gc.get_freeze_count() >= len(alive)
+    assert all(o is not alive for o in gc.get_objects())  # the collector's generations no longer hold it
