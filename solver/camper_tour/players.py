@@ -18,13 +18,18 @@ Every player is a function of the rules state (the mover decides) returning one 
   roll eliminates); otherwise (three or more on the journey, or somebody home) `CrowdParameters`: announce at
   most SEVEN and turn back once the tokens fall to CROWD_RESERVE_MIN + CROWD_RESERVE_PER_PLATE x plate, unless
   its plate is not yet beyond a returning camper's marker or a finished camper's score (then down to
-  CROWD_TOKEN_FLOOR). As the last camper on the journey it plays `last_camper_win_probability`, an exact table
+  CROWD_TOKEN_FLOOR); against a slow field (`slow_field`: every other camper outward on at most half the
+  mover's plate) `AGAINST_SLOW` instead (announce at most 6 out, turn back sooner: a race beats campers who
+  announce 9-10 only by getting home first). As the last camper on the journey it plays
+  `last_camper_win_probability`, an exact table
   of the chance to get home with no failed roll and a score at least the best finished one (a tie wins: it
   returns last), on an all-normal return.
   `--tune-race` (3 campers, 400 tuning games per opponent on seeds disjoint from the bench's) found no
   parameter set clearly better than these defaults against the worst opponent: announcing 6 both ways and
   turning back earlier wins more often against the solo policy (its campers are slow) but loses badly to
-  announce-7 and greedy, and a state-based guess at "slow opponents" did not keep the gain.
+  announce-7 and greedy, and a guess at "slow opponents" from their tokens spent per plate did not keep the
+  gain (it comes too late: a solo camper needs about seven turns to go 8 plates). `slow_field` judges from
+  the others' plates against the mover's own instead, from the mover's fourth plate on.
 * `solo_optimal`: the exact solo policy of the all-normal route for its own camper (opponents ignored;
   an occupied target falls to the best legal alternative by the same table).
 """
@@ -188,6 +193,28 @@ class CrowdParameters:
 
 #: The parameters in use (bench/camper_tour.py `--tune-race` searched them; module docstring).
 CROWD = CrowdParameters()
+#: ...and against a slow field (`slow_field`): announce at most 6 on the way out and turn back sooner. Campers
+#: who announce 9-10 (the solo optimum) score 64-72 once home, more than a race can; a race wins only by
+#: getting home furthest ahead before they pass its marker. Seeded rule-only games (3 campers, no specials,
+#: 300 games on tuning seeds; the return and the other pairings unchanged): against two solo-optimal campers
+#: 0.363 against `CROWD`'s 0.300; out 5, a reserve of 12, or a reserve per plate of 0.1 or 0.3 did worse.
+AGAINST_SLOW = CrowdParameters(out_announcement=6, reserve_min=9, reserve_per_plate=0.2)
+#: The field counts as slow when the mover, outward on plate SLOW_FROM_PLATE or further, sees every other camper
+#: not eliminated outward on at most SLOW_FRACTION of its plate (one returning or home is not slow). The state
+#: has no clock: the mover's own plate, reached at `race`'s pace, stands for the time gone by (announce-7 and
+#: greedy keep up with it; campers announcing 9-10 move about 1.2 plates a turn against its 2.9).
+SLOW_FROM_PLATE = 4
+SLOW_FRACTION = 0.5
+
+
+def slow_field(state: TourState) -> bool:
+    """Whether every other camper (but the eliminated) is outward, far behind the outward mover (SLOW_FRACTION)."""
+    mover = state.mover
+    if mover.phase != Phase.OUTWARD or mover.position < SLOW_FROM_PLATE:
+        return False
+    others = [c for i, c in enumerate(state.campers) if i != state.to_move and c.phase != Phase.ELIMINATED]
+    return bool(others) and all(
+        c.phase == Phase.OUTWARD and c.position <= SLOW_FRACTION * mover.position for c in others)
 
 
 def race(state: TourState, crowd: CrowdParameters | None = None) -> Action:
@@ -201,7 +228,7 @@ def race(state: TourState, crowd: CrowdParameters | None = None) -> Action:
     # Rushing home pays only if arriving ends the game or leaves the other as the last camper: not when a
     # camper already home may hold a better score than a rushed journey.
     rush = travelling <= 2 and not any(c.phase == Phase.FINISHED for c in state.campers)
-    params = crowd or CROWD
+    params = crowd or (AGAINST_SLOW if slow_field(state) else CROWD)
     largest = RUSH_ANNOUNCEMENT if rush else (
         params.out_announcement if camper.phase == Phase.OUTWARD else params.return_announcement)
     if camper.pending == Pending.COMFORTS_CHOICE:

@@ -53,7 +53,7 @@ def test_race_rushes_with_two_on_the_journey_and_plays_seven_in_a_crowd():
     two = position_state(NORMAL, [Camper(position=10, tokens=RUSH_TURN_BACK_TOKENS), Camper(position=3, tokens=20)])
     assert race(two) == TurnBack()
     crowd = [Camper(position=10, tokens=RUSH_TURN_BACK_TOKENS), Camper(position=3, tokens=20),
-             Camper(position=5, tokens=20)]
+             Camper(position=6, tokens=20)]  # not a slow field: one camper is beyond half the mover's plate
     assert race(position_state(NORMAL, crowd)) == Announce(7)
     reserve = CROWD_RESERVE_MIN + CROWD_RESERVE_PER_PLATE * 10
     crowd[0] = Camper(position=10, tokens=int(reserve))
@@ -65,6 +65,40 @@ def test_race_rushes_with_two_on_the_journey_and_plays_seven_in_a_crowd():
     home = Camper(phase=Phase.FINISHED, marker=30, tokens=0, arrival=1)
     state = position_state(NORMAL, [Camper(position=10, tokens=20), Camper(position=3, tokens=20), home])
     assert race(state) == Announce(7)
+
+
+def test_race_against_a_slow_field_announces_six_and_turns_back_sooner():
+    from campsolver.solver.camper_tour.players import (
+        AGAINST_SLOW,
+        CROWD,
+        SLOW_FRACTION,
+        SLOW_FROM_PLATE,
+        race,
+        slow_field,
+    )
+    from campsolver.solver.camper_tour.rules import Phase
+
+    mover = Camper(position=20, tokens=20)
+    behind = int(SLOW_FRACTION * 20)
+    slow = position_state(NORMAL, [mover, Camper(position=behind, tokens=24), Camper(position=2, tokens=25)])
+    assert slow_field(slow)
+    assert race(slow) == Announce(AGAINST_SLOW.out_announcement) == Announce(6)
+    # between the two turn-back reserves: the slow-field one turns back, the crowd's goes on
+    tokens = int(AGAINST_SLOW.reserve_min + AGAINST_SLOW.reserve_per_plate * 20)
+    assert tokens > CROWD.reserve_min + CROWD.reserve_per_plate * 20
+    between = position_state(NORMAL, [Camper(position=20, tokens=tokens), Camper(position=behind, tokens=24),
+                                      Camper(position=2, tokens=25)])
+    assert race(between) == TurnBack()
+    # one camper keeping up, one returning or home, or the mover too early on: not a slow field (the crowd's 7)
+    home = Camper(phase=Phase.FINISHED, marker=8, tokens=0, arrival=1)
+    for others in ([Camper(position=behind + 1, tokens=24), Camper(position=2, tokens=25)],
+                   [Camper(position=3, tokens=24, phase=Phase.RETURN, marker=8), Camper(position=2, tokens=25)],
+                   [home, Camper(position=2, tokens=25)]):
+        state = position_state(NORMAL, [mover, *others])
+        assert not slow_field(state) and race(state) == Announce(7)
+    early = position_state(NORMAL, [Camper(position=SLOW_FROM_PLATE - 1, tokens=24), Camper(position=1, tokens=25),
+                                    Camper(position=0, tokens=25)])
+    assert not slow_field(early)
 
 
 def test_race_rule_beats_announce_seven_and_greedy_with_two_campers():
