@@ -142,6 +142,37 @@ def test_win_hint_with_a_playout_cap_is_reproducible():
     assert first.moves == second.moves and not first.interrupted
 
 
+def test_win_hint_models_a_slow_field_as_solo_campers(monkeypatch):
+    """Where every other camper lags at most half the mover's plate, the playouts' opponents are the solo
+    policy's campers only; elsewhere the whole mixture, each model in turn."""
+    from campsolver.solver.camper_tour import hint as hints
+    from campsolver.solver.camper_tour.players import slow_field, solo_optimal
+
+    calls: list[str] = []
+
+    def recording(name, player):
+        def play(state):
+            if state.to_move != 0:  # an opponent's move in a playout (the mover's candidates are proposed too)
+                calls.append(name)
+            return player(state)
+        return play
+
+    monkeypatch.setattr(hints, "SLOW_FIELD_MODELS", (recording("solo", solo_optimal),))
+    monkeypatch.setattr(hints, "OPPONENT_MODELS", tuple(recording(f"model{i}", m)
+                                                        for i, m in enumerate(hints.OPPONENT_MODELS)))
+    slow = position_state(ROUTE, [Camper(position=14, tokens=20), Camper(position=6, tokens=24),
+                                  Camper(position=3, tokens=25)])
+    assert slow_field(slow)
+    hint(slow, Budget(60), max_playouts=4, seed=3)
+    assert calls and set(calls) == {"solo"}
+    calls.clear()
+    mixed = position_state(ROUTE, [Camper(position=14, tokens=20), Camper(position=9, tokens=20),
+                                   Camper(position=3, tokens=25)])
+    assert not slow_field(mixed)
+    hint(mixed, Budget(60), max_playouts=4, seed=3)
+    assert set(calls) == {f"model{i}" for i in range(len(hints.OPPONENT_MODELS))}
+
+
 def test_win_hint_answers_within_its_time_limit():
     import time
 
