@@ -205,15 +205,19 @@ AGAINST_SLOW = CrowdParameters(out_announcement=6, reserve_min=9, reserve_per_pl
 #: greedy keep up with it; campers announcing 9-10 move about 1.2 plates a turn against its 2.9).
 SLOW_FROM_PLATE = 4
 SLOW_FRACTION = 0.5
+#: ...and only with at least this many others (measured in 3-camper games; with one other camper `race` rushes,
+#: and the win hint already won every measured 2-camper game against the solo optimum).
+SLOW_FIELD_SIZE = 2
 
 
 def slow_field(state: TourState) -> bool:
-    """Whether every other camper (but the eliminated) is outward, far behind the outward mover (SLOW_FRACTION)."""
+    """Whether every other camper (but the eliminated; at least SLOW_FIELD_SIZE) is outward, far behind the
+    outward mover (SLOW_FRACTION)."""
     mover = state.mover
     if mover.phase != Phase.OUTWARD or mover.position < SLOW_FROM_PLATE:
         return False
     others = [c for i, c in enumerate(state.campers) if i != state.to_move and c.phase != Phase.ELIMINATED]
-    return bool(others) and all(
+    return len(others) >= SLOW_FIELD_SIZE and all(
         c.phase == Phase.OUTWARD and c.position <= SLOW_FRACTION * mover.position for c in others)
 
 

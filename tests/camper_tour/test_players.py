@@ -99,6 +99,8 @@ def test_race_against_a_slow_field_announces_six_and_turns_back_sooner():
     early = position_state(NORMAL, [Camper(position=SLOW_FROM_PLATE - 1, tokens=24), Camper(position=1, tokens=25),
                                     Camper(position=0, tokens=25)])
     assert not slow_field(early)
+    alone = position_state(NORMAL, [mover, Camper(position=2, tokens=25)])  # one other camper is not a field
+    assert not slow_field(alone)
 
 
 def test_race_rule_beats_announce_seven_and_greedy_with_two_campers():
