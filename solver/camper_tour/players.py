@@ -27,9 +27,10 @@ Every player is a function of the rules state (the mover decides) returning one 
   `--tune-race` (3 campers, 400 tuning games per opponent on seeds disjoint from the bench's) found no
   parameter set clearly better than these defaults against the worst opponent: announcing 6 both ways and
   turning back earlier wins more often against the solo policy (its campers are slow) but loses badly to
-  announce-7 and greedy, and a guess at "slow opponents" from their tokens spent per plate did not keep the
-  gain (it comes too late: a solo camper needs about seven turns to go 8 plates). `slow_field` judges from
-  the others' plates against the mover's own instead, from the mover's fourth plate on.
+  announce-7 and greedy; guesses at "slow opponents" from their plates and tokens, and later from their
+  tokens spent per plate (0.270 against the solo optimum: it comes too late, a solo camper needs about seven
+  turns to go 8 plates), did not keep the gain. `slow_field` judges from the others' plates against the
+  mover's own instead, from the mover's fourth plate on; the gain is small (docs/rules.md).
 * `solo_optimal`: the exact solo policy of the all-normal route for its own camper (opponents ignored;
   an occupied target falls to the best legal alternative by the same table).
 """
