@@ -38,8 +38,21 @@ RAY_START_TIMEOUT_S = 60.0
 RAY_START_ATTEMPTS = 2
 
 
+def is_ray_daemon(argv: list[bytes], ray_dir: bytes) -> bool:
+    """Whether a command line runs a program from Ray's package (gcs_server, raylet, or a Python script of it):
+    one of its arguments is a path inside `ray_dir`. Not a mere mention of Ray: the multiprocessing
+    forkserver of the service's solver workers is a child of this process too, and its `-c` argument lists
+    `sys.path`, which holds `.../ray/thirdparty_files` once Ray is imported; matching b"ray" anywhere in the
+    command line killed it, and every solver worker then lost its next call (INTERNAL, "exit code 255")."""
+    prefix = ray_dir.rstrip(b"/") + b"/"
+    return any(argument.startswith(prefix) for argument in argv)
+
+
 def _kill_own_ray_daemons() -> None:
     """SIGKILL this process's children that run Ray (gcs_server, raylet, ...), read from /proc (Linux)."""
+    import ray
+
+    ray_dir = os.fsencode(os.path.dirname(os.path.abspath(ray.__file__)))
     me = str(os.getpid())
     for entry in os.listdir("/proc") if os.path.isdir("/proc") else []:
         if not entry.isdigit():
@@ -48,10 +61,10 @@ def _kill_own_ray_daemons() -> None:
             with open(f"/proc/{entry}/stat") as stat_file:
                 parent = stat_file.read().rsplit(")", 1)[1].split()[1]
             with open(f"/proc/{entry}/cmdline", "rb") as cmdline_file:
-                command = cmdline_file.read()
+                argv = cmdline_file.read().split(b"\0")
         except OSError:
             continue
-        if parent == me and b"ray" in command:
+        if parent == me and is_ray_daemon(argv, ray_dir):
             with contextlib.suppress(OSError):  # it may have exited meanwhile
                 os.kill(int(entry), signal.SIGKILL)
 

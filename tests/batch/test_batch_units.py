@@ -458,3 +458,39 @@ def test_a_ray_start_that_fails_once_is_torn_down_and_retried_and_a_second_failu
 
     with pytest.raises(RuntimeError, match="no raylet"):
         call_with_start_timeout(always_fail, lambda: None, timeout_s=5.0, attempts=2)
+
+
+def test_ray_daemons_are_told_by_their_program_not_by_a_mention_of_ray() -> None:
+    from campsolver.clients.batch.engine import is_ray_daemon
+
+    ray_dir = b"/venv/lib/python3.11/site-packages/ray"
+    assert is_ray_daemon([ray_dir + b"/core/src/ray/raylet/raylet", b"--node_ip_address=127.0.0.1"], ray_dir)
+    assert is_ray_daemon([b"/venv/bin/python", b"-u", ray_dir + b"/_private/log_monitor.py", b"--x"], ray_dir)
+    # the service's multiprocessing forkserver: its -c argument lists sys.path, which mentions Ray's directory
+    forkserver = [b"/venv/bin/python", b"-B", b"-c",
+                  b"from multiprocessing.forkserver import main; main(5, 7, [], **{'sys_path': ['"
+                  + ray_dir + b"/thirdparty_files']})"]
+    assert not is_ray_daemon(forkserver, ray_dir)
+
+
+def test_tearing_down_ray_leaves_the_solver_workers_forkserver_alive() -> None:
+    """A Ray start retried in a process that also serves (the test suite) killed the forkserver, and each solver
+    worker then lost its next call with INTERNAL (exit code 255): twice in CI."""
+    import multiprocessing.forkserver as forkserver
+    import os
+
+    import ray  # noqa: F401  (puts ray/thirdparty_files on sys.path, as in the suite, before the forkserver starts)
+    from campsolver.clients.batch.engine import _kill_own_ray_daemons
+    from campsolver.service.workers import WorkerPool
+
+    pool = WorkerPool(1)
+    pool.start()
+    try:
+        server_pid = forkserver._forkserver._forkserver_pid
+        assert server_pid is not None
+        _kill_own_ray_daemons()
+        time.sleep(0.2)
+        os.kill(server_pid, 0)  # raises ProcessLookupError if it was killed
+        assert os.waitpid(server_pid, os.WNOHANG) == (0, 0)  # not a zombie either
+    finally:
+        pool.close()
