@@ -242,3 +242,8 @@ def test_camper_tour_hint_ranks_by_win_probability_by_default(client: Campsolver
         assert not ranking.HasField("loss") and ranking.samples == 0 and "not compared" in ranking.note
     solo = ct.CamperTourServiceHintRequest(state=ct.CamperTourState(rules=CT_NORMAL, campers=[ct.Camper()]))
     assert client.camper_tour.hint(solo, timeout=30).objective == common_pb2.OBJECTIVE_EXPECTED_SCORE
+    assert "in turn, race, announce-7, greedy and the solo optimum" in response.note
+    # a slow field (every other camper at most half the mover's plate): the values are against solo campers
+    slow = ct.CamperTourServiceHintRequest(state=ct.CamperTourState(rules=CT_NORMAL, campers=[
+        ct.Camper(position=14, tokens=20), ct.Camper(position=6, tokens=24), ct.Camper(position=3, tokens=25)]))
+    assert "the opponents the solo optimum (the field is slow" in client.camper_tour.hint(slow, timeout=30).note

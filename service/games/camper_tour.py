@@ -331,8 +331,8 @@ def hint(request: pb.CamperTourServiceHintRequest, budget: Budget) -> pb.CamperT
     if result.method.startswith("win-probability"):
         best = result.best
         note = (f"win probability estimated from {best.samples} playouts of the answered move (standard error "
-                f"{best.standard_error:.3f}); after the move the mover plays the race rule of thumb and the "
-                "opponents, in turn, race, announce-7, greedy and the solo optimum; moves with value 0 were not "
+                f"{best.standard_error:.3f}); after the move the mover plays the race rule of thumb and "
+                f"{hint_search.opponents_played(state)}; moves with value 0 were not "
                 "played out (cut by the time limit or not among the compared candidates)")
         if best.samples == 0:
             note = "no playout finished within the time limit: the race rule of thumb's move, values not estimated"

@@ -3,7 +3,8 @@
 Two objectives (`Objective`; `default_objective`: WIN_PROBABILITY with 2-4 campers, EXPECTED_SCORE solo).
 
 WIN_PROBABILITY (`_win_hint`): Monte Carlo playouts of the whole race after each candidate move, the mover
-continuing with the `race` rule of thumb and the opponents with a mixture of plausible players; see
+continuing with the `race` rule of thumb and the opponents with a mixture of plausible players (solo-policy
+campers only where the field is slow: `opponent_models`); see
 `_win_hint` for the estimate, its standard error and the sequential stopping.
 
 EXPECTED_SCORE: the mover's expected final score (`Camper.score`: marker - |tokens| at arrival; 0 for an
@@ -248,9 +249,22 @@ OPPONENT_MODELS: tuple[Player, ...] = (race, announce_seven, greedy, solo_optima
 SLOW_FIELD_MODELS: tuple[Player, ...] = (solo_optimal,)
 
 
+#: How the service's note names each opponent model.
+MODEL_NAMES: dict[Player, str] = {race: "race", announce_seven: "announce-7", greedy: "greedy",
+                                  solo_optimal: "the solo optimum"}
+
+
 def opponent_models(state: TourState) -> tuple[Player, ...]:
     """The opponents' play in the playouts from `state` (see OPPONENT_MODELS and SLOW_FIELD_MODELS)."""
     return SLOW_FIELD_MODELS if slow_field(state) else OPPONENT_MODELS
+
+
+def opponents_played(state: TourState) -> str:
+    """What the win-probability values from `state` are measured against, in words (the service's note)."""
+    names = [MODEL_NAMES[model] for model in opponent_models(state)]
+    if len(names) == 1:
+        return f"the opponents {names[0]} (the field is slow: every other camper at most half the mover's plate)"
+    return f"the opponents, in turn, {', '.join(names[:-1])} and {names[-1]}"
 
 
 @dataclass(frozen=True)
@@ -299,7 +313,8 @@ def _win_hint(state: TourState, budget: Budget, started: float, seed: int, max_p
     is reached or the budget ends (the budget is checked before every playout, and a playout starts only if the
     slowest so far still fits). The baseline stays the answer unless a candidate beats it by SWITCH_Z paired
     standard errors. Each value is an estimate (HEURISTIC) over that move's own playouts (`RankedMove.samples`,
-    with its binomial standard error); it is the win rate against the model mixture, not against a known table.
+    with its binomial standard error); it is the win rate against `opponent_models` (the mixture, or solo-policy
+    campers where the field is slow), not against a known table.
     """
     player = state.to_move
     legal = state.legal_actions()

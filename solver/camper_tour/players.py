@@ -233,7 +233,7 @@ def race(state: TourState, crowd: CrowdParameters | None = None) -> Action:
     # Rushing home pays only if arriving ends the game or leaves the other as the last camper: not when a
     # camper already home may hold a better score than a rushed journey.
     rush = travelling <= 2 and not any(c.phase == Phase.FINISHED for c in state.campers)
-    params = crowd or (AGAINST_SLOW if slow_field(state) else CROWD)
+    params = crowd or (CROWD if rush or not slow_field(state) else AGAINST_SLOW)  # a rush uses neither
     largest = RUSH_ANNOUNCEMENT if rush else (
         params.out_announcement if camper.phase == Phase.OUTWARD else params.return_announcement)
     if camper.pending == Pending.COMFORTS_CHOICE:

@@ -478,19 +478,25 @@ def test_tearing_down_ray_leaves_the_solver_workers_forkserver_alive() -> None:
     worker then lost its next call with INTERNAL (exit code 255): twice in CI."""
     import multiprocessing.forkserver as forkserver
     import os
+    import subprocess
+    import sys
 
-    import ray  # noqa: F401  (puts ray/thirdparty_files on sys.path, as in the suite, before the forkserver starts)
+    import ray  # also puts ray/thirdparty_files on sys.path, as in the suite, before the forkserver starts
     from campsolver.clients.batch.engine import _kill_own_ray_daemons
     from campsolver.service.workers import WorkerPool
 
     pool = WorkerPool(1)
     pool.start()
+    # A stand-in for a Ray daemon: a child whose command line runs a path inside Ray's package.
+    daemon = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)",
+                               os.path.join(os.path.dirname(os.path.abspath(ray.__file__)), "daemon")])
     try:
         server_pid = forkserver._forkserver._forkserver_pid
         assert server_pid is not None
         _kill_own_ray_daemons()
-        time.sleep(0.2)
-        os.kill(server_pid, 0)  # raises ProcessLookupError if it was killed
+        assert daemon.wait(timeout=10) == -9  # the daemon is killed...
+        os.kill(server_pid, 0)  # ...the forkserver is not (ProcessLookupError if it were gone)
         assert os.waitpid(server_pid, os.WNOHANG) == (0, 0)  # not a zombie either
     finally:
+        daemon.kill()
         pool.close()

@@ -173,6 +173,17 @@ def test_win_hint_models_a_slow_field_as_solo_campers(monkeypatch):
     assert set(calls) == {f"model{i}" for i in range(len(hints.OPPONENT_MODELS))}
 
 
+def test_the_win_values_say_which_opponents_they_are_measured_against():
+    from campsolver.solver.camper_tour.hint import opponents_played
+
+    slow = position_state(ROUTE, [Camper(position=14, tokens=20), Camper(position=6, tokens=24),
+                                  Camper(position=3, tokens=25)])
+    assert opponents_played(slow).startswith("the opponents the solo optimum (the field is slow")
+    mixed = position_state(ROUTE, [Camper(position=14, tokens=20), Camper(position=9, tokens=20),
+                                   Camper(position=3, tokens=25)])
+    assert opponents_played(mixed) == "the opponents, in turn, race, announce-7, greedy and the solo optimum"
+
+
 def test_win_hint_answers_within_its_time_limit():
     import time
 
