@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from campsolver.solver.camper_tour.hint import Objective, _SearchNode, hint, leaf_values
+from campsolver.solver.camper_tour.hint import BEST_RESPONSE_METHOD, Objective, _SearchNode, hint, leaf_values
 from campsolver.solver.camper_tour.rules import (
     Camper,
     Config,
@@ -169,18 +169,26 @@ def play_games(campers: int, specials: str, opponent: str, games: range, hint_se
                max_playouts: int | None = None, seed: int = 0) -> dict[str, object]:
     """Seeded games of one pairing: the hint (default objective: win probability; `hint_seconds` a move, or a
     fixed `max_playouts` per move with an unbounded budget; rank-1 move) in seat g % campers of game g, the
-    opponent's rule in every other seat. Game g is the same game whichever worker plays it."""
+    opponent's rule in every other seat. The hint gets the game's record so far (`history`: every earlier
+    decision, what a client at the table sees), never the opponents' names. Game g is the same game whichever
+    worker plays it. Also returned, for calibration: per game whether the hint answered from the best response
+    to solo-policy campers, and the model value of its first such answer."""
+    from campsolver.solver.camper_tour import best_response
+    from campsolver.solver.camper_tour.opponents import Decision
     from campsolver.solver.camper_tour.players import PLAYERS
 
     rival = PLAYERS[opponent]
     config = _config(specials)
     hint(new_game(config, campers), Budget(hint_seconds))  # warm-up: the solo tables are built once a process
-    wins, latencies, played = 0, [], 0
+    best_response.warm_up(config.plate_count, config.token_limit)  # as the service's warm-up does
+    wins, latencies, played, calibration = 0, [], 0, []
     for g in games:
         seat = g % campers
         rng = rng_for(seed, "camper-tour-h2h", campers, specials, opponent, g)
         state = new_game(config, campers)
         decisions = 0
+        record: list[Decision] = []
+        first_model_value = None
         while not state.game_over:
             if state.current_player() >= 0:
                 if state.to_move == seat:
@@ -188,20 +196,26 @@ def play_games(campers: int, specials: str, opponent: str, games: range, hint_se
                     move_seed = g * 10_000 + decisions
                     started = time.perf_counter()
                     if max_playouts is None:
-                        result = hint(state, Budget(hint_seconds), seed=move_seed)
+                        result = hint(state, Budget(hint_seconds), seed=move_seed, history=record)
                     else:
-                        result = hint(state, Budget(3600), seed=move_seed, max_playouts=max_playouts)
+                        result = hint(state, Budget(3600), seed=move_seed, max_playouts=max_playouts,
+                                      history=record)
                     latencies.append(time.perf_counter() - started)
                     action = result.best.action
+                    if result.method == BEST_RESPONSE_METHOD and first_model_value is None:
+                        first_model_value = result.best.value
                 else:
                     action = rival(state)
+                record.append(Decision(state, action))
                 state = state.child(action)
             else:
                 state = state.child(sample_outcome(state, rng))
         wins += state.winner() == seat
         played += 1
+        if first_model_value is not None:
+            calibration.append((first_model_value, int(state.winner() == seat)))
     return {"campers": campers, "specials": specials, "opponent": opponent, "games": played, "wins": wins,
-            "latencies": latencies}
+            "latencies": latencies, "calibration": calibration}
 
 
 def head_to_head_rows(results: list[dict[str, object]], hint_seconds: float) -> list[dict[str, object]]:
@@ -210,7 +224,9 @@ def head_to_head_rows(results: list[dict[str, object]], hint_seconds: float) -> 
     for part in results:
         key = (part["campers"], part["specials"], part["opponent"])
         row = rows.setdefault(key, {"campers": part["campers"], "specials": part["specials"],
-                                    "opponent": part["opponent"], "games": 0, "wins": 0, "latencies": []})
+                                    "opponent": part["opponent"], "games": 0, "wins": 0, "latencies": [],
+                                    "calibration": []})
+        row["calibration"] += part.get("calibration", [])  # type: ignore[operator]
         row["games"] += part["games"]  # type: ignore[operator]
         row["wins"] += part["wins"]  # type: ignore[operator]
         row["latencies"] += part["latencies"]  # type: ignore[operator]
@@ -218,7 +234,14 @@ def head_to_head_rows(results: list[dict[str, object]], hint_seconds: float) -> 
     for row in rows.values():
         games, wins = int(row["games"]), int(row["wins"])  # type: ignore[call-overload]
         latencies = row.pop("latencies")
+        calibration = row.pop("calibration")
         low, high = wilson(wins, games)
+        # Games where the hint answered from the best response to solo-policy campers: the model's win value at
+        # its first such answer against the games then won (a calibrated model has the two close).
+        row["best_response_games"] = len(calibration)  # type: ignore[arg-type]
+        if calibration:
+            row["best_response_mean_model_value"] = float(np.mean([v for v, _ in calibration]))
+            row["best_response_win_rate"] = float(np.mean([w for _, w in calibration]))
         table.append({**row, "hint_seconds": hint_seconds, "win_rate": wins / games if games else 0.0,
                       "wilson95": [low, high], "fair_share": 1 / int(row["campers"]),  # type: ignore[call-overload]
                       "met": low > 1 / int(row["campers"]),  # type: ignore[call-overload]
@@ -280,6 +303,12 @@ def head_to_head_main(games: int = 400, hint_seconds: float = 0.2, campers_list:
         print(f"| {row['campers']} | {row['specials']} | {row['opponent']} | {row['games']} | {row['win_rate']:.3f} "
               f"| [{low:.3f}, {high:.3f}] | {row['fair_share']:.2f} | {'yes' if row['met'] else 'no'} | "
               f"{row['hint_latency_p50_s']:.3f} | {row['hint_latency_p99_s']:.3f} |", flush=True)
+    for row in rows:
+        if row["best_response_games"]:
+            print(f"{row['campers']} campers, {row['specials']} specials, against {row['opponent']}: the best "
+                  f"response answered in {row['best_response_games']} of {row['games']} games; mean model value "
+                  f"at its first answer {row['best_response_mean_model_value']:.3f}, those games won "
+                  f"{row['best_response_win_rate']:.3f}", flush=True)
     return rows
 
 

@@ -10,6 +10,8 @@ if str(ROOT) not in sys.path:
 
 import pytest  # noqa: E402  (after the path set-up above)
 
+import campsolver  # noqa: E402,F401  (before numpy: one BLAS thread a process, see campsolver/__init__.py)
+
 
 def pytest_collection_finish(session: pytest.Session) -> None:
     """As the service's workers do after their imports and warm-ups: take what collection imported out of the

@@ -143,17 +143,27 @@ class CamperTourAlternative(_message.Message):
     ranking: _common_pb2.RankedAlternative
     def __init__(self, move: _Optional[_Union[CamperTourMove, _Mapping]] = ..., ranking: _Optional[_Union[_common_pb2.RankedAlternative, _Mapping]] = ...) -> None: ...
 
+class CamperTourDecision(_message.Message):
+    __slots__ = ("state", "move")
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    MOVE_FIELD_NUMBER: _ClassVar[int]
+    state: CamperTourState
+    move: CamperTourMove
+    def __init__(self, state: _Optional[_Union[CamperTourState, _Mapping]] = ..., move: _Optional[_Union[CamperTourMove, _Mapping]] = ...) -> None: ...
+
 class CamperTourServiceHintRequest(_message.Message):
-    __slots__ = ("state", "depth", "options", "objective")
+    __slots__ = ("state", "depth", "options", "objective", "history")
     STATE_FIELD_NUMBER: _ClassVar[int]
     DEPTH_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
     OBJECTIVE_FIELD_NUMBER: _ClassVar[int]
+    HISTORY_FIELD_NUMBER: _ClassVar[int]
     state: CamperTourState
     depth: int
     options: _common_pb2.SolveOptions
     objective: _common_pb2.Objective
-    def __init__(self, state: _Optional[_Union[CamperTourState, _Mapping]] = ..., depth: _Optional[int] = ..., options: _Optional[_Union[_common_pb2.SolveOptions, _Mapping]] = ..., objective: _Optional[_Union[_common_pb2.Objective, str]] = ...) -> None: ...
+    history: _containers.RepeatedCompositeFieldContainer[CamperTourDecision]
+    def __init__(self, state: _Optional[_Union[CamperTourState, _Mapping]] = ..., depth: _Optional[int] = ..., options: _Optional[_Union[_common_pb2.SolveOptions, _Mapping]] = ..., objective: _Optional[_Union[_common_pb2.Objective, str]] = ..., history: _Optional[_Iterable[_Union[CamperTourDecision, _Mapping]]] = ...) -> None: ...
 
 class CamperTourServiceHintResponse(_message.Message):
     __slots__ = ("alternatives", "proof", "stats", "objective", "note")

@@ -6,10 +6,11 @@ from typing import Any
 
 from campsolver.service.errors import InvalidArgument, require, require_limit
 from campsolver.service.games.shared import PROOF_TO_PROTO, grade_from_proto, grade_to_proto
+from campsolver.solver.camper_tour import best_response, render, rules, solo
 from campsolver.solver.camper_tour import hint as hint_search
 from campsolver.solver.camper_tour import puzzle as puzzles
-from campsolver.solver.camper_tour import render, rules, solo
 from campsolver.solver.camper_tour.hint import RankedMove
+from campsolver.solver.camper_tour.opponents import MAX_RECORD, Decision, check_record
 from campsolver.solver.camper_tour.rules import (
     Action,
     Announce,
@@ -81,6 +82,7 @@ COMFORTS_TO_PROTO = {
     ComfortsChoice.DISCARD: pb.COMFORTS_CHOICE_DISCARD,
     ComfortsChoice.DECLINE: pb.COMFORTS_CHOICE_DECLINE,
 }
+COMFORTS_FROM_PROTO = {number: choice for choice, number in COMFORTS_TO_PROTO.items()}
 
 
 # --- conversions ----------------------------------------------------------------------------------------
@@ -254,6 +256,41 @@ def move_to_proto(action: Action) -> pb.CamperTourMove:
     raise TypeError(f"not a Camper Tour action: {action!r}")
 
 
+def move_from_proto(message: pb.CamperTourMove, field: str) -> Action:
+    """The rules model's action for a move message (its legality is the caller's check)."""
+    choice = message.WhichOneof("choice")
+    if choice == "turn_back" and message.turn_back:
+        return TurnBack()
+    if choice == "announce":
+        require(1 <= message.announce <= rules.MAX_ANNOUNCEMENT, f"{field}.announce",
+                f"announce 1-{rules.MAX_ANNOUNCEMENT} plates, got {message.announce}")
+        return Announce(message.announce)
+    if choice == "comforts":
+        require(message.comforts in COMFORTS_FROM_PROTO, f"{field}.comforts", "RECOVER, DISCARD or DECLINE")
+        return COMFORTS_FROM_PROTO[message.comforts]
+    if choice == "pass" and getattr(message, "pass"):
+        return Pass()
+    raise InvalidArgument(field, "one of turn_back, announce, comforts or pass must be set (true)")
+
+
+def history_from_proto(request: pb.CamperTourServiceHintRequest, state: TourState) -> list[Decision]:
+    """The hint's game record, each decision checked: a decision state of a game like `state`'s, a legal move."""
+    require_limit(len(request.history), MAX_RECORD, "history", "decisions in the history")
+    record = []
+    for i, decision in enumerate(request.history):
+        field = f"history[{i}]"
+        require(decision.HasField("state"), f"{field}.state", "each decision needs the state its camper faced")
+        require(decision.HasField("move"), f"{field}.move", "each decision needs the move its camper chose")
+        earlier = _decision_state(decision.state, f"{field}.state")
+        record.append(Decision(earlier, move_from_proto(decision.move, f"{field}.move")))
+    try:
+        check_record(record, state)
+    except ValueError as error:
+        field, _, description = str(error).partition(": ")
+        raise InvalidArgument(field, description) from None
+    return record
+
+
 def move_label(action: Action) -> str:
     if isinstance(action, Announce):
         return f"announce {action.plates}"
@@ -323,16 +360,22 @@ def hint(request: pb.CamperTourServiceHintRequest, budget: Budget) -> pb.CamperT
     require_limit(request.depth, MAX_HINT_DEPTH, "depth", "search depth")
     state = _decision_state(request.state)
     objective = hint_objective(request, state)
+    record = history_from_proto(request, state)
     if not request.options.time_limit_seconds:
         budget = budget.limited(DEFAULT_HINT_SECONDS)
     result = hint_search.hint(state, budget, max_depth=request.depth or hint_search.MAX_DEPTH,
-                              objective=objective, seed=request.options.seed)
+                              objective=objective, seed=request.options.seed, history=record)
     _check_moves_are_legal(state, [m.action for m in result.moves])
-    if result.method.startswith("win-probability"):
+    if result.method == hint_search.BEST_RESPONSE_METHOD:
+        note = ("win probability under the best-response model: the history shows every other camper playing the "
+                "exact solo policy, and each move is valued by the chance of getting home first strictly ahead of "
+                "every other camper's reach against them (a model estimate: specials, occupied plates and the "
+                "last-camper rule are left out)")
+    elif result.method.startswith("win-probability"):
         best = result.best
         note = (f"win probability estimated from {best.samples} playouts of the answered move (standard error "
                 f"{best.standard_error:.3f}); after the move the mover plays the race rule of thumb and "
-                f"{hint_search.opponents_played(state)}; moves with value 0 were not "
+                f"{hint_search.opponents_played(state, record)}; moves with value 0 were not "
                 "played out (cut by the time limit or not among the compared candidates)")
         if best.samples == 0:
             note = "no playout finished within the time limit: the race rule of thumb's move, values not estimated"
@@ -556,6 +599,8 @@ HANDLERS: dict[str, Any] = {
 
 
 def warm_up() -> None:
-    """Build the all-normal solo tables the hint leaves use, before reporting SERVING."""
+    """Build the all-normal solo tables the hint leaves use and the best response's tables for the default
+    route (about 1 s), before reporting SERVING."""
     solo.all_normal_tables(rules.PLATE_COUNT, Config().token_limit)
+    best_response.warm_up(rules.PLATE_COUNT, Config().token_limit)
 

@@ -4,8 +4,10 @@ Two objectives (`Objective`; `default_objective`: WIN_PROBABILITY with 2-4 campe
 
 WIN_PROBABILITY (`_win_hint`): Monte Carlo playouts of the whole race after each candidate move, the mover
 continuing with the `race` rule of thumb and the opponents with a mixture of plausible players (solo-policy
-campers only where the field is slow: `opponent_models`); see
-`_win_hint` for the estimate, its standard error and the sequential stopping.
+campers only where the field is slow or the game's record shows them: `opponent_models`); see
+`_win_hint` for the estimate, its standard error and the sequential stopping. Where the record shows two or
+more other campers all playing the solo policy (`opponents.solo_field`), the exact best response to them
+(`best_response`) ranks every move instead, where its model applies.
 
 EXPECTED_SCORE: the mover's expected final score (`Camper.score`: marker - |tokens| at arrival; 0 for an
 eliminated camper and for one still travelling when the game ends, since it never completed the
@@ -29,9 +31,12 @@ from __future__ import annotations
 
 import enum
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from campsolver.solver.camper_tour import best_response
+from campsolver.solver.camper_tour.opponents import Decision, check_record, solo_field
 from campsolver.solver.camper_tour.players import Player, announce_seven, greedy, race, slow_field, solo_optimal
 from campsolver.solver.camper_tour.rules import (
     Action,
@@ -176,21 +181,37 @@ def default_objective(state: TourState) -> Objective:
 
 
 def hint(state: TourState, budget: Budget, *, max_depth: int = MAX_DEPTH,
-         objective: Objective | None = None, seed: int = 0, max_playouts: int = MAX_PLAYOUTS) -> HintResult:
+         objective: Objective | None = None, seed: int = 0, max_playouts: int = MAX_PLAYOUTS,
+         history: Sequence[Decision] = ()) -> HintResult:
     """Rank every legal choice of the camper to move (state must be a decision node).
 
     `objective` None means `default_objective(state)`. `max_playouts` caps the win-probability playouts per
     move: with a budget that does not run out, the answer is then a function of (state, seed) alone.
+    `history` is the game's record so far (any earlier decisions, oldest first; `opponents.Decision`): the
+    win-probability hint reads the opponents' style from it (`opponent_models`). ValueError if a decision in
+    it is not a legal move of a game like this one.
     """
     started = time.monotonic()
     validate(state)
+    check_record(history, state)
     if state.stage != Stage.DECIDE:
         raise ValueError("hints are asked at the start of a decision")
     player = state.to_move
     if len(state.campers) == 1:
         return _solo_hint(state, budget, started)
     if (objective or default_objective(state)) == Objective.WIN_PROBABILITY:
-        return _win_hint(state, budget, started, seed, max_playouts)
+        if solo_field(state, history, budget) and best_response.applies(state) and _tables_fit(state, budget):
+            try:
+                answer = _best_response_hint(state, budget, started)
+                if answer.best.value >= best_response.MIN_WIN:
+                    return answer
+                # the model sees no way to win by arriving first: the playouts (second places, the last-camper
+                # rule) decide
+            except SolveInterrupted:
+                if budget.cancelled:
+                    raise
+                # out of time (a loaded machine): the playouts answer with what is left
+        return _win_hint(state, budget, started, seed, max_playouts, history)
     best: tuple[list[tuple[Action, tuple[float, ...]]], int, bool, int] | None = None
     interrupted = False
     nodes = 0
@@ -241,11 +262,12 @@ def hint(state: TourState, budget: Budget, *, max_depth: int = MAX_DEPTH,
 #: it plays against, so it averages the win rate over these plausible tables: itself (`race`), the
 #: announce-7 rule, the greedy rule and the exact solo policy.
 OPPONENT_MODELS: tuple[Player, ...] = (race, announce_seven, greedy, solo_optimal)
-#: ...except where the state itself tells (`players.slow_field`: every other camper outward on at most half the
-#: mover's plate): there the opponents are modelled as the solo policy's slow campers only. Over seeded 3-camper
-#: games of `race` against two copies of each model, the field looked slow at 143 of 1,487 decisions against
-#: the solo optimum, 15 of 1,496 against announce-7 and 4 of 1,531 against greedy: a faster player is rarely
-#: that far behind, and the mixture's fast players would value the slow-field moves against the wrong field.
+#: ...except where the field is known to be solo-policy campers: where the state itself tells
+#: (`players.slow_field`: every other camper outward on at most half the mover's plate) or the game's record
+#: shows it (`opponents.solo_field`). Over seeded 3-camper games of `race` against two copies of each model,
+#: the field looked slow at 143 of 1,487 decisions against the solo optimum, 15 of 1,496 against announce-7
+#: and 4 of 1,531 against greedy: a faster player is rarely that far behind, and the mixture's fast players
+#: would value the slow-field moves against the wrong field.
 SLOW_FIELD_MODELS: tuple[Player, ...] = (solo_optimal,)
 
 
@@ -254,17 +276,45 @@ MODEL_NAMES: dict[Player, str] = {race: "race", announce_seven: "announce-7", gr
                                   solo_optimal: "the solo optimum"}
 
 
-def opponent_models(state: TourState) -> tuple[Player, ...]:
+def opponent_models(state: TourState, history: Sequence[Decision] = ()) -> tuple[Player, ...]:
     """The opponents' play in the playouts from `state` (see OPPONENT_MODELS and SLOW_FIELD_MODELS)."""
-    return SLOW_FIELD_MODELS if slow_field(state) else OPPONENT_MODELS
+    return SLOW_FIELD_MODELS if slow_field(state) or solo_field(state, history) else OPPONENT_MODELS
 
 
-def opponents_played(state: TourState) -> str:
+def opponents_played(state: TourState, history: Sequence[Decision] = ()) -> str:
     """What the win-probability values from `state` are measured against, in words (the service's note)."""
-    names = [MODEL_NAMES[model] for model in opponent_models(state)]
+    if solo_field(state, history):
+        return ("the opponents the solo optimum (the game's history shows every other camper playing the solo "
+                "policy)")
+    names = [MODEL_NAMES[model] for model in opponent_models(state, history)]
     if len(names) == 1:
         return f"the opponents {names[0]} (the field is slow: every other camper at most half the mover's plate)"
     return f"the opponents, in turn, {', '.join(names[:-1])} and {names[-1]}"
+
+
+#: The method name of a hint ranked by the best response to solo-policy campers.
+BEST_RESPONSE_METHOD = "best-response-to-solo-policy"
+
+
+def _tables_fit(state: TourState, budget: Budget) -> bool:
+    """The best response's route tables are built, or the budget leaves time to build them (a short hint on a
+    route nobody warmed up plays out instead: a build cut by the deadline would be lost, and so every time)."""
+    config = state.config
+    return best_response.ready(config.plate_count, config.token_limit) or \
+        budget.remaining() >= best_response.BUILD_SECONDS
+
+
+def _best_response_hint(state: TourState, budget: Budget, started: float) -> HintResult:
+    """Every legal move ranked by its model win probability against solo-policy campers (`best_response`):
+    values of one model for all moves (no sampling, so no standard error), HEURISTIC since the model leaves
+    out specials, occupancy and the last-camper rule."""
+    response = best_response.values(state, budget)
+    ordered = sorted(response.values.items(), key=lambda item: -item[1])
+    top = ordered[0][1]
+    moves = tuple(RankedMove(a, v, top - v, (v,)) for a, v in ordered)
+    return HintResult(player=state.to_move, moves=moves, depth=0, proof=Proof.HEURISTIC,
+                      method=BEST_RESPONSE_METHOD, nodes=len(moves), wall_time_s=time.monotonic() - started,
+                      interrupted=False)
 
 
 @dataclass(frozen=True)
@@ -300,11 +350,13 @@ def win_candidates(state: TourState) -> list[Action]:
     return [baseline] + [a for a in legal if a in proposals and a != baseline]
 
 
-def _win_hint(state: TourState, budget: Budget, started: float, seed: int, max_playouts: int) -> HintResult:
+def _win_hint(state: TourState, budget: Budget, started: float, seed: int, max_playouts: int,
+              history: Sequence[Decision] = ()) -> HintResult:
     """Win probability of each candidate move (`win_candidates`) by Monte Carlo playouts.
 
     A playout plays the candidate, then the mover continues with `race` and every opponent with the playout's
-    model from `opponent_models` (OPPONENT_MODELS, or SLOW_FIELD_MODELS where the field is slow), to the end of
+    model from `opponent_models` (OPPONENT_MODELS, or SLOW_FIELD_MODELS where the field is slow or the record shows
+    solo-policy campers), to the end of
     the game through the rules model (the race, the arrival rule, the last-camper rule and the tie rule all
     played out); it scores 1 if the mover wins. Rounds go over the
     candidates still sampled, with common random numbers. Sequential stopping: after MIN_ROUNDS rounds a
@@ -314,7 +366,7 @@ def _win_hint(state: TourState, budget: Budget, started: float, seed: int, max_p
     slowest so far still fits). The baseline stays the answer unless a candidate beats it by SWITCH_Z paired
     standard errors. Each value is an estimate (HEURISTIC) over that move's own playouts (`RankedMove.samples`,
     with its binomial standard error); it is the win rate against `opponent_models` (the mixture, or solo-policy
-    campers where the field is slow), not against a known table.
+    campers where the field is slow or the record shows them), not against a known table.
     """
     player = state.to_move
     legal = state.legal_actions()
@@ -324,7 +376,7 @@ def _win_hint(state: TourState, budget: Budget, started: float, seed: int, max_p
     sampled = list(candidates)
     interrupted = False
     slowest = 0.0
-    models = opponent_models(state)
+    models = opponent_models(state, history)
     for i in range(max_playouts):
         model = models[i % len(models)]
         try:
