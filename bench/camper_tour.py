@@ -180,7 +180,7 @@ def play_games(campers: int, specials: str, opponent: str, games: range, hint_se
     rival = PLAYERS[opponent]
     config = _config(specials)
     hint(new_game(config, campers), Budget(hint_seconds))  # warm-up: the solo tables are built once a process
-    best_response.warm_up(config.plate_count, config.token_limit)  # as the service's warm-up does
+    best_response.warm_up(config)  # as the service's warm-up does
     wins, latencies, played, calibration = 0, [], 0, []
     for g in games:
         seat = g % campers

@@ -247,3 +247,65 @@ def test_camper_tour_hint_ranks_by_win_probability_by_default(client: Campsolver
     slow = ct.CamperTourServiceHintRequest(state=ct.CamperTourState(rules=CT_NORMAL, campers=[
         ct.Camper(position=14, tokens=20), ct.Camper(position=6, tokens=24), ct.Camper(position=3, tokens=25)]))
     assert "the opponents the solo optimum (the field is slow" in client.camper_tour.hint(slow, timeout=30).note
+
+
+def _solo_policy_record(decisions: int, seed: int = 11) -> tuple[list[ct.CamperTourDecision], ct.CamperTourState]:
+    """A 3-camper all-normal game of the solo policy in every seat: its first `decisions` decisions as a
+    history, and the next decision state of camper 0 after them."""
+    import numpy as np
+    from campsolver.solver.camper_tour.players import solo_optimal
+    from campsolver.solver.core.game import sample_outcome
+
+    rng = np.random.default_rng(seed)
+    state = ct_rules.new_game(ct_rules.all_normal(), 3)
+    history: list[ct.CamperTourDecision] = []
+    while True:
+        if state.current_player() >= 0:
+            if len(history) >= decisions and state.to_move == 0:
+                return history, ct_service.state_to_proto(state)
+            action = solo_optimal(state)
+            history.append(ct.CamperTourDecision(state=ct_service.state_to_proto(state),
+                                                 move=ct_service.move_to_proto(action)))
+            state = state.child(action)
+        else:
+            state = state.child(sample_outcome(state, rng))
+
+
+def test_camper_tour_hint_reads_the_opponents_from_the_history(client: CampsolverClient) -> None:
+    """With a history showing both other campers playing the solo policy the hint ranks every legal move by the
+    best response to them (values without samples, the note says which model); without it, by playouts."""
+    history, state = _solo_policy_record(6)
+    request = ct.CamperTourServiceHintRequest(state=state, history=history,
+                                              options=common_pb2.SolveOptions(time_limit_seconds=1.0))
+    response = client.camper_tour.hint(request, timeout=30)
+    assert response.stats.method == "best-response-to-solo-policy"
+    assert "history shows every other camper playing the exact solo policy" in response.note
+    legal = client.camper_tour.legal_moves(ct.CamperTourServiceLegalMovesRequest(state=state), timeout=10).moves
+    assert len(response.alternatives) == len(legal)
+    values = [a.ranking.value for a in response.alternatives]
+    assert values == sorted(values, reverse=True) and all(0.0 <= v <= 1.0 for v in values)
+    assert all(a.ranking.HasField("value") and not a.ranking.sampled for a in response.alternatives)
+    without = client.camper_tour.hint(ct.CamperTourServiceHintRequest(state=state), timeout=30)
+    assert without.stats.method.startswith("win-probability-playouts")
+
+
+def test_camper_tour_hint_refuses_a_bad_history_naming_the_decision(client: CampsolverClient) -> None:
+    from campsolver.clients.client import CampsolverError
+
+    history, state = _solo_policy_record(6)
+
+    def refused(bad: list[ct.CamperTourDecision]) -> tuple[grpc.StatusCode, str]:
+        with pytest.raises(CampsolverError) as caught:
+            client.camper_tour.hint(ct.CamperTourServiceHintRequest(state=state, history=bad), timeout=10)
+        return caught.value.code, caught.value.violations[0].field
+
+    illegal = [ct.CamperTourDecision(state=h.state, move=h.move) for h in history]
+    illegal[2].move.CopyFrom(ct.CamperTourMove(turn_back=True))  # on the first plates: not legal
+    assert refused(illegal) == (grpc.StatusCode.INVALID_ARGUMENT, "history[2].move")
+    unset = list(history)
+    unset[1] = ct.CamperTourDecision(state=history[1].state)
+    assert refused(unset) == (grpc.StatusCode.INVALID_ARGUMENT, "history[1].move")
+    two = ct.CamperTourState(rules=CT_NORMAL, campers=[ct.Camper(), ct.Camper()])
+    other = [ct.CamperTourDecision(state=two, move=ct.CamperTourMove(announce=3))]
+    assert refused(other) == (grpc.StatusCode.INVALID_ARGUMENT, "history[0].state.campers")
+    assert refused((history * 200)[:1001]) == (grpc.StatusCode.RESOURCE_EXHAUSTED, "history")

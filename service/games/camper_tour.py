@@ -602,5 +602,5 @@ def warm_up() -> None:
     """Build the all-normal solo tables the hint leaves use and the best response's tables for the default
     route (about 1 s), before reporting SERVING."""
     solo.all_normal_tables(rules.PLATE_COUNT, Config().token_limit)
-    best_response.warm_up(rules.PLATE_COUNT, Config().token_limit)
+    best_response.warm_up(Config())
 

@@ -41,10 +41,12 @@ from campsolver.solver.camper_tour.rules import (
     TWO_DICE,
     Action,
     Announce,
+    Config,
     Pending,
     Phase,
     TourState,
     TurnBack,
+    new_game,
 )
 from campsolver.solver.camper_tour.solo import MAX_PAYMENT, all_normal_tables
 from campsolver.solver.core.budget import Budget
@@ -265,32 +267,36 @@ def ready(plate_count: int, token_limit: int) -> bool:
     return plate_count in _PLANS_BY_PLATE and (plate_count, token_limit) in _SOLO_CHAINS
 
 
-def warm_up(plate_count: int, token_limit: int) -> None:
-    """Build the route's tables (about 1 s), so that the first hint on it answers within its budget."""
-    _plans_by_plate(plate_count)
-    _solo_chain(plate_count, token_limit)
+def warm_up(config: Config) -> None:
+    """Build the route's tables (about 1 s) and run the model once, so that the first hint on the route answers
+    within its budget."""
+    _plans_by_plate(config.plate_count)
+    _solo_chain(config.plate_count, config.token_limit)
+    values(new_game(config, 3))
 
 
 def _arrival_grid(win: np.ndarray, plates: int) -> np.ndarray:
-    """[k, marker, turns, loss]: the win chance of arriving `turns` turns into a return that starts on the
+    """[marker, turns x loss, k]: the win chance of arriving `turns` turns into a return that starts on the
     mover's k-th turn from now, from a marker, having lost `loss` plates (score marker - loss; 0 if not
-    positive, and 0 beyond HORIZON)."""
-    k = np.arange(HORIZON + 1)[:, None, None, None]
-    marker = np.arange(plates + 1)[None, :, None, None]
-    used = np.arange(HORIZON + 1)[None, None, :, None]
-    loss = np.arange(MAX_LOSS + 1)[None, None, None, :]
+    positive, and 0 beyond HORIZON). Laid out for `_turn_back_values`' matrix product."""
+    marker = np.arange(plates + 1)[:, None]
+    score = marker - np.arange(MAX_LOSS + 1)[None, :]
+    # by_row[row, marker, loss] = win[row, marker - loss], 0 where the score is not positive
+    by_row = np.where(score > 0, win[:, np.clip(score, 0, win.shape[1] - 1)], 0.0)
+    k = np.arange(HORIZON + 1)[:, None]
+    used = np.arange(HORIZON + 1)[None, :]
     row = k + used - 1
-    score = marker - loss
-    valid = (row >= 0) & (used <= HORIZON - k) & (score > 0)
-    return np.where(valid, win[np.clip(row, 0, HORIZON), np.clip(score, 0, win.shape[1] - 1)], 0.0)
+    valid = (row >= 0) & (used <= HORIZON - k)
+    grid = by_row[np.clip(row, 0, HORIZON)] * valid[:, :, None, None]  # [k, turns, marker, loss]
+    return np.ascontiguousarray(grid.transpose(2, 1, 3, 0)).reshape(plates + 1, -1, HORIZON + 1)
 
 
 def _turn_back_values(state: TourState, win: np.ndarray, plates: int) -> np.ndarray:
     """[k, plate, tokens]: the win chance of turning back on plate `plate` (the marker) with `tokens`, on the
     mover's k-th turn from now, with the best return plan."""
     by_plate = _plans_by_plate(state.config.plate_count)[: plates + 1]
-    grid = _arrival_grid(win, plates).transpose(1, 2, 3, 0).reshape(plates + 1, -1, HORIZON + 1)
-    values = np.matmul(by_plate, grid).reshape(plates + 1, len(RETURN_CAPS), MAX_TOKENS + 1, HORIZON + 1)
+    values = np.matmul(by_plate, _arrival_grid(win, plates))
+    values = values.reshape(plates + 1, len(RETURN_CAPS), MAX_TOKENS + 1, HORIZON + 1)
     return values.max(axis=1).transpose(2, 0, 1)
 
 
@@ -309,9 +315,9 @@ def values(state: TourState, budget: Budget | None = None) -> BestResponse:
     budget.check()
     result: dict[Action, float] = {}
     if camper.phase == Phase.RETURN:
-        outcomes = return_outcomes(config.plate_count)
-        grid = _arrival_grid(win, plates)[0, camper.marker]
-        plans = np.einsum("atd,td->a", outcomes[:, camper.position, tokens], grid)
+        by_plate = _plans_by_plate(config.plate_count)[camper.position]  # [plan x tokens, turns x loss]
+        grid = _arrival_grid(win, plates)[camper.marker, :, 0]  # this turn is the return's first
+        plans = (by_plate @ grid).reshape(len(RETURN_CAPS), MAX_TOKENS + 1)[:, tokens]
         for action in legal:
             if isinstance(action, Announce):
                 result[action] = max((float(v) for cap, v in zip(RETURN_CAPS, plans, strict=True)
