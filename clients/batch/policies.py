@@ -147,10 +147,12 @@ def play_out(state: Any, chance: Any, budget: Budget, move: Callable[[Any, int, 
 
 def play_camper_tour(params: dict[str, Any], budget: Budget) -> dict[str, Any]:
     from campsolver.solver.camper_tour.hint import Objective, hint
+    from campsolver.solver.camper_tour.opponents import Decision
     from campsolver.solver.camper_tour.rules import Config, new_game
     from campsolver.solver.core.seeding import rng_for
 
     names, seed = _seated(params, CAMPER_TOUR)
+    record: list[Decision] = []  # the game so far, as a client at the table sees it: the hint reads styles from it
     chance = rng_for(seed, "batch-tournament-camper-tour-chance")
     random_choice = [rng_for(seed, "batch-tournament-camper-tour-random", seat) for seat in range(len(names))]
 
@@ -159,7 +161,7 @@ def play_camper_tour(params: dict[str, Any], budget: Budget) -> dict[str, Any]:
         if name in ("hint", "lookahead"):
             playouts = CAMPER_TOUR_HINT_PLAYOUTS if name == "hint" else CAMPER_TOUR_LOOKAHEAD_PLAYOUTS
             result = hint(state, budget, objective=Objective.WIN_PROBABILITY, max_playouts=playouts,
-                          seed=seed * CAMPER_TOUR_SEEDS_PER_GAME + decisions)
+                          seed=seed * CAMPER_TOUR_SEEDS_PER_GAME + decisions, history=record)
             if result.interrupted:
                 raise TimeoutError("the task budget ran out inside a hint; allow more --time-limit")
             action = result.moves[0].action
@@ -168,6 +170,7 @@ def play_camper_tour(params: dict[str, Any], budget: Budget) -> dict[str, Any]:
         else:
             actions = state.legal_actions()
             action = actions[int(random_choice[player].integers(len(actions)))]
+        record.append(Decision(state, action))
         return state.child(action)  # the rules model checks the move
 
     state, decisions = play_out(new_game(Config(), len(names)), chance, budget, move, CAMPER_TOUR_MAX_DECISIONS)

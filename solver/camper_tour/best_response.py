@@ -199,6 +199,8 @@ def reach_below(state: TourState, other: int, turns: int, budget: Budget | None 
     reach_of_state[chain.index(0, 0)] = 0  # eliminated outward
     eliminated = chain.index(0, 0)
     for t in range(turns + 1):
+        if budget is not None and t % 8 == 0:
+            budget.check()
         by_reach = np.bincount(reach_of_state, weights=mass, minlength=plates + 1)
         result[t, 1:] = np.cumsum(by_reach)[: plates + 1]
         moved = np.bincount(chain.target, weights=mass[chain.source] * chain.weight, minlength=mass.size)
@@ -291,11 +293,21 @@ def _arrival_grid(win: np.ndarray, plates: int) -> np.ndarray:
     return np.ascontiguousarray(grid.transpose(2, 1, 3, 0)).reshape(plates + 1, -1, HORIZON + 1)
 
 
-def _turn_back_values(state: TourState, win: np.ndarray, plates: int) -> np.ndarray:
+#: Plates per block of `_turn_back_values`' matrix product (the budget is checked between blocks: a block takes
+#: about 5 ms on an idle core).
+PLATE_BLOCK = 10
+
+
+def _turn_back_values(state: TourState, win: np.ndarray, plates: int, budget: Budget) -> np.ndarray:
     """[k, plate, tokens]: the win chance of turning back on plate `plate` (the marker) with `tokens`, on the
     mover's k-th turn from now, with the best return plan."""
     by_plate = _plans_by_plate(state.config.plate_count)[: plates + 1]
-    values = np.matmul(by_plate, _arrival_grid(win, plates))
+    grid = _arrival_grid(win, plates)
+    values = np.empty((plates + 1, by_plate.shape[1], HORIZON + 1))
+    for first in range(0, plates + 1, PLATE_BLOCK):
+        budget.check()
+        block = slice(first, first + PLATE_BLOCK)
+        values[block] = np.matmul(by_plate[block], grid[block])
     values = values.reshape(plates + 1, len(RETURN_CAPS), MAX_TOKENS + 1, HORIZON + 1)
     return values.max(axis=1).transpose(2, 0, 1)
 
@@ -325,7 +337,7 @@ def values(state: TourState, budget: Budget | None = None) -> BestResponse:
             else:
                 result[action] = 0.0
         return BestResponse(result)
-    turn_back = _turn_back_values(state, win, plates)
+    turn_back = _turn_back_values(state, win, plates, budget)
     turn_back[:, : STARTING_PLATE + 1] = 0.0  # a return from the start plate is no journey
     # outward[k, p, t]: the value on the mover's k-th turn from now, outward on plate p with t tokens
     outward = np.zeros((HORIZON + 2, plates + 1, MAX_TOKENS + 1))
