@@ -412,6 +412,10 @@ def run(argv: Sequence[str]) -> int:
                 lambda: solve_remote(args.target, command, request, args.server, timeout, budget), budget
             )
         else:
+            if command.rpc_name == "Hint" and game_spec.warm_up is not None:
+                # As the server does before it says SERVING, and before the budget starts: tables a hint uses
+                # (Camper Tour: about 1.5 s) would otherwise be built inside its time limit, or not used at all.
+                game_spec.warm_up()
             freeze_long_lived_objects()  # before the budget starts: no full collection walks the imports in it
             try:
                 budget = dispatch.budget_for(request, args.timeout)

@@ -376,3 +376,23 @@ def test_progress_line_shows_what_the_solver_reported() -> None:
     progress.update({"samples": 250, "best": 12.5, "bound": 14.0})
     line = progress.line()
     assert all(part in line for part in ("samples 250", "best 12.5", "bound 14", "depth 17"))
+
+
+def test_camper_tour_hint_with_a_history_in_a_fresh_process() -> None:
+    """The in-process CLI warms the game up before the budget starts, as the server does: a fresh process's
+    hint with a record of solo-policy opponents answers from the best response within 1 s (before the warm-up
+    its tables did not fit the budget and the playouts answered); a bad move in the record is exit 2, one line."""
+    from campsolver.v1 import camper_tour_pb2 as ct
+    from tests.test_service_games import _solo_policy_record
+
+    history, state = _solo_policy_record(6)
+    request = ct.CamperTourServiceHintRequest(state=state, history=history,
+                                              options=common_pb2.SolveOptions(time_limit_seconds=1.0))
+    text = json_format.MessageToJson(request)
+    done = run_cli("camper-tour", "hint", "--request", "-", stdin=text)
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    assert answer["stats"]["method"] == "best-response-to-solo-policy"
+    request.history[0].move.announce = 12
+    done = run_cli("camper-tour", "hint", "--request", "-", stdin=json_format.MessageToJson(request))
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "history[0].move.announce" in done.stderr
