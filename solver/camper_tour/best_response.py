@@ -6,7 +6,7 @@ can, so with two or more of them in the game a racer wins only by getting home f
 strictly ahead of every other camper's reach (an outward camper's plate, a returning camper's marker, a
 finished camper's score): the game then ends at its arrival. The Monte Carlo playouts of the win hint cannot
 find that plan within 0.2 s (each compares a few moves over a few hundred games); this dynamic programme
-values it for every move at once (`values`, about 0.05 s on the default route). The hint uses it only where
+values it for every move at once (`values`, about 0.04 s on the default route). The hint uses it only where
 the game's record shows every other camper playing the solo policy (`opponents.solo_field`).
 
 The model:
@@ -26,7 +26,7 @@ why the hint needs two or more other campers: with one, the mover arriving first
 and that decides most two-camper games), and a return plan changed midway (the return is re-planned at
 each of its turns). Beyond `HORIZON` turns a journey counts as lost. So a value is the win probability
 under this model, an estimate of the real one (HEURISTIC). Its calibration is measured in the bench
-(`python -m bench.camper_tour --head-to-head`: the mean model value of the answered moves against the
+(`python -m bench.camper_tour --head-to-head`: the mean model value at its first answer in each game against the
 games won).
 """
 
