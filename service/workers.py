@@ -18,7 +18,8 @@ CP-SAT (`stop_search` via `on_cancel`) and every loop that checks the budget. A 
 within `KILL_AFTER_CANCEL_S` of a cancel, or `KILL_AFTER_DEADLINE_S` past its deadline, is killed and replaced.
 
 Crash: a worker that dies (segfault, os._exit, OOM kill) costs its one call INTERNAL; the slot's worker is
-replaced at once and the server keeps serving.
+replaced at once and the server keeps serving. A dead forkserver costs nothing: its workers run on (each is
+asked by its own pid, `_exists`, not by the forkserver's sentinel), and the next replacement starts a new one.
 
 Workers are forked from a forkserver that imported every game and ran its warm-up once (`preload`), so a
 replacement is ready in milliseconds, and forking never copies the gRPC process's threads.
@@ -253,8 +254,9 @@ class WorkerPool:
 
     def _replace(self, dead: _Worker) -> _Worker:
         """Kill `dead` if it still runs and start its successor (the caller still holds the slot)."""
-        if dead.process.is_alive():
-            dead.process.kill()
+        if dead.process.is_alive() or _exists(dead.process.pid):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(dead.process.pid, signal.SIGKILL)  # type: ignore[arg-type]
         dead.process.join()
         dead.pipe.close()
         fresh = self._spawn()
@@ -324,15 +326,21 @@ class WorkerPool:
             log.error("solver worker %s is gone before its call %s", worker.process.pid, command.rpc_name)
             return None
         cancelled_at: float | None = None
+        watched = [worker.pipe, worker.process.sentinel]
         while True:
-            ready = connection.wait([worker.pipe, worker.process.sentinel], timeout=PARENT_POLL_S)
+            ready = connection.wait(watched, timeout=PARENT_POLL_S)
             if worker.pipe in ready:
                 try:
                     return worker.pipe.recv()
                 except (EOFError, OSError):
                     break
             if worker.process.sentinel in ready:
-                break
+                if not _exists(worker.process.pid):
+                    break
+                # The sentinel comes from the forkserver, the worker's parent: it reads EOF when the forkserver
+                # dies, while the worker still runs. The pipe alone then tells when the worker is gone (EOF).
+                log.warning("solver worker %s outlived its forkserver; waiting on its pipe alone", worker.process.pid)
+                watched = [worker.pipe]
             now = time.monotonic()
             if budget.cancelled and cancelled_at is None:
                 cancelled_at = now
@@ -350,6 +358,22 @@ class WorkerPool:
             worker.process.pid, worker.process.exitcode, command.game_name, command.rpc_name,
         )
         return None
+
+
+def _exists(pid: int | None) -> bool:
+    """Whether process `pid` still exists. A worker is the forkserver's child, not ours, so its `is_alive()` and
+    sentinel speak for the forkserver too: if the forkserver dies (killed, or a Ray teardown gone wrong: stop 20),
+    every live worker reads as dead. Its own pid says the truth (a worker that died is reaped at once by its
+    parent, or by init once the forkserver is gone)."""
+    if pid is None:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 class _StatusError(RequestError):

@@ -117,6 +117,38 @@ def test_a_worker_that_dies_is_internal_and_the_pool_recovers(
     assert client.camper_tour.hint(long_hint_request(1.0), timeout=60).alternatives
 
 
+def test_workers_outlive_a_dead_forkserver_and_keep_serving(
+    one_worker: tuple[CampsolverServer, CampsolverClient],
+) -> None:
+    """The forkserver is the workers' parent: when it dies, their sentinels read EOF though they still run. A call
+    in flight then still gets its answer, the same worker serves the next one, and a later replacement starts a
+    new forkserver. (Before: the call was INTERNAL, "died (exit code 255)", and the worker, taken for dead, was
+    left running; stop 20's CI failures.)"""
+    from multiprocessing import forkserver
+
+    server, client = one_worker
+    assert server.pool is not None
+    restarts = server.pool.restarts
+    (worker,) = server.pool.pids()
+    future = client.camper_tour.call_future("Hint", long_hint_request(2.0), timeout=120)
+    assert server.gate.wait_busy(1, timeout_s=60)
+    forkserver_pid = forkserver._forkserver._forkserver_pid
+    assert forkserver_pid is not None and forkserver_pid != worker
+    os.kill(forkserver_pid, signal.SIGKILL)
+    assert future.result(timeout=60).alternatives
+    assert server.pool.restarts == restarts and server.pool.pids() == [worker]
+    assert client.camper_tour.hint(long_hint_request(0.5), timeout=60).alternatives
+    assert server.pool.pids() == [worker]
+    # A worker that dies now is replaced: its successor comes from a new forkserver.
+    future = busy_with_a_long_hint(server, client)
+    os.kill(worker, signal.SIGKILL)
+    with pytest.raises(grpc.RpcError) as caught:
+        future.result(timeout=60)
+    assert caught.value.code() == grpc.StatusCode.INTERNAL
+    assert server.pool.restarts == restarts + 1 and worker not in server.pool.pids()
+    assert client.camper_tour.hint(long_hint_request(0.5), timeout=60).alternatives
+
+
 def test_fork_start_method_is_refused() -> None:
     """Workers forked from the busy gRPC process can abort in gRPC's poller: the pool refuses "fork"."""
     with pytest.raises(ValueError, match="fork"):
