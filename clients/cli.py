@@ -412,18 +412,19 @@ def run(argv: Sequence[str]) -> int:
                 lambda: solve_remote(args.target, command, request, args.server, timeout, budget), budget
             )
         else:
-            if command.rpc_name == "Hint" and game_spec.warm_up is not None:
-                # As the server does before it says SERVING, and before the budget starts: tables a hint uses
-                # (Camper Tour: about 1.5 s) would otherwise be built inside its time limit, or not used at all.
-                game_spec.warm_up()
-            freeze_long_lived_objects()  # before the budget starts: no full collection walks the imports in it
             try:
-                budget = dispatch.budget_for(request, args.timeout)
-            except RequestError as error:
-                raise CliError(render_error(error, request), EXIT_BAD_INPUT) from None
-            budget.progress = progress.update
-            try:
-                response = run_interruptibly(lambda: solve_in_process(command, request, budget), budget)
+                # As the server: validation and cheap calls are answered without a solve ...
+                response = dispatch.answer_cheaply(command, request, dispatch.budget_for(request, args.timeout))
+                if response is None:
+                    # ... and a real solve starts after the game's warm-up (tables a solve uses: Camper Tour
+                    # about 1 s, which would otherwise be built inside its time limit, or not used at all) and
+                    # with the long-lived heap frozen (no full collection walks the imports in it).
+                    if game_spec.warm_up is not None:
+                        game_spec.warm_up()
+                    freeze_long_lived_objects()
+                    budget = dispatch.budget_for(request, args.timeout)  # its time starts now
+                    budget.progress = progress.update
+                    response = run_interruptibly(lambda: solve_in_process(command, request, budget), budget)
             except RequestError as error:
                 code = EXIT_BAD_INPUT if error.code in BAD_INPUT_CODES else EXIT_FAILURE
                 raise CliError(render_error(error, request), code) from None

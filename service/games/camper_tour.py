@@ -375,7 +375,7 @@ def hint(request: pb.CamperTourServiceHintRequest, budget: Budget) -> pb.CamperT
         best = result.best
         note = (f"win probability estimated from {best.samples} playouts of the answered move (standard error "
                 f"{best.standard_error:.3f}); after the move the mover plays the race rule of thumb and "
-                f"{hint_search.opponents_played(state, record)}; moves with value 0 were not "
+                f"{result.opponents}; moves without a value were not "
                 "played out (cut by the time limit or not among the compared candidates)")
         if best.samples == 0:
             note = "no playout finished within the time limit: the race rule of thumb's move, values not estimated"
@@ -413,7 +413,8 @@ def ranked_in_order(moves: list[RankedMove]) -> list[pb.CamperTourAlternative]:
             if move.samples:
                 ranking.sampled, ranking.samples, ranking.standard_error = True, move.samples, move.standard_error
         else:
-            ranking.note = "not compared: outside the hint's candidate moves or cut by the time limit"
+            ranking.note = ("not compared: outside the hint's candidate moves or its model's, or cut by the time "
+                            "limit")
         alternatives.append(pb.CamperTourAlternative(move=move_to_proto(move.action), ranking=ranking))
     return alternatives
 

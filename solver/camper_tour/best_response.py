@@ -35,6 +35,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from campsolver.solver.camper_tour.players import reach
 from campsolver.solver.camper_tour.rules import (
     MAX_ANNOUNCEMENT,
     STARTING_PLATE,
@@ -185,12 +186,11 @@ def reach_below(state: TourState, other: int, turns: int, budget: Budget | None 
     camper = state.campers[other]
     plates = config.plate_count
     result = np.zeros((turns + 1, plates + 2))
-    if camper.phase == Phase.ELIMINATED:
-        result[:] = 1.0
-        return result
     if camper.phase != Phase.OUTWARD:
-        reach = camper.marker if camper.phase == Phase.RETURN else camper.score
-        result[:, max(reach, 0) + 1:] = 1.0
+        # Fixed from now on. An arrival with score s is ahead of it when s > its reach, or s >= a finished
+        # camper's score (the later arrival wins a tie): rules `_furthest_ahead`.
+        tie_wins = camper.phase == Phase.FINISHED
+        result[:, min(max(reach(camper), 0) + (0 if tie_wins else 1), plates + 1):] = 1.0
         return result
     chain = _solo_chain(plates, config.token_limit, budget)
     mass = np.zeros(chain.outward_states + plates + 1)
@@ -222,7 +222,9 @@ def win_by_arrival(state: TourState, budget: Budget | None = None) -> np.ndarray
 
 @dataclass(frozen=True)
 class BestResponse:
-    """Each legal choice of the mover with its model win probability (see the module docstring)."""
+    """The mover's legal choices the model covers, each with its model win probability (see the module
+    docstring). Not covered, so absent: on the return an announcement no plan makes (below the smallest cap
+    but short of home, or above the largest), and a Pass."""
 
     values: dict[Action, float]
 
@@ -243,7 +245,7 @@ def applies(state: TourState) -> bool:
         return camper.position <= MAX_RACE_PLATE - MIN_ROOM
     if camper.phase != Phase.RETURN or not STARTING_PLATE < camper.marker <= MAX_RACE_PLATE:
         return False
-    others = [c for i, c in enumerate(state.campers) if i != state.to_move and c.phase != Phase.ELIMINATED]
+    others = [state.campers[i] for i in state.others_in_game()]
     return all(c.phase == Phase.OUTWARD and c.position < camper.marker for c in others)
 
 
@@ -313,8 +315,9 @@ def _turn_back_values(state: TourState, win: np.ndarray, plates: int, budget: Bu
 
 
 def values(state: TourState, budget: Budget | None = None) -> BestResponse:
-    """The model win probability of each legal choice of the mover (where `applies`; see the module docstring).
-    The budget is checked between the model's stages and at every turn of the backward induction."""
+    """The model win probability of each legal choice of the mover the model covers (where `applies`; see the
+    module docstring and `BestResponse`). The budget is checked between the model's stages and at every turn
+    of the backward induction."""
     budget = budget or Budget(float("inf"))
     camper = state.mover
     config = state.config
@@ -330,12 +333,10 @@ def values(state: TourState, budget: Budget | None = None) -> BestResponse:
         by_plate = _plans_by_plate(config.plate_count)[camper.position]  # [plan x tokens, turns x loss]
         grid = _arrival_grid(win, plates)[camper.marker, :, 0]  # this turn is the return's first
         plans = (by_plate @ grid).reshape(len(RETURN_CAPS), MAX_TOKENS + 1)[:, tokens]
-        for action in legal:
-            if isinstance(action, Announce):
-                result[action] = max((float(v) for cap, v in zip(RETURN_CAPS, plans, strict=True)
-                                      if min(cap, camper.position - STARTING_PLATE) == action.plates), default=0.0)
-            else:
-                result[action] = 0.0
+        for cap, value in zip(RETURN_CAPS, plans, strict=True):
+            action = Announce(min(cap, camper.position - STARTING_PLATE))
+            if action in legal:
+                result[action] = max(result.get(action, 0.0), float(value))
         return BestResponse(result)
     turn_back = _turn_back_values(state, win, plates, budget)
     turn_back[:, : STARTING_PLATE + 1] = 0.0  # a return from the start plate is no journey
@@ -353,8 +354,6 @@ def values(state: TourState, budget: Budget | None = None) -> BestResponse:
             result[action] = float(turn_back[0, position, tokens])
         elif isinstance(action, Announce) and position + action.plates <= plates:
             result[action] = float(_announce_value(outward[1], action.plates, plates)[position, tokens])
-        else:
-            result[action] = 0.0
     return BestResponse(result)
 
 

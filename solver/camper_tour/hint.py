@@ -97,6 +97,8 @@ class HintResult:
     wall_time_s: float
     interrupted: bool  # the next depth was cut by the budget
     samples: int = 0  # playouts of the answered move (win-probability hints)
+    #: Win-probability hints: whom the values are measured against, in words (`opponents_played`).
+    opponents: str = ""
 
     @property
     def best(self) -> RankedMove:
@@ -200,10 +202,11 @@ def hint(state: TourState, budget: Budget, *, max_depth: int = MAX_DEPTH,
     if len(state.campers) == 1:
         return _solo_hint(state, budget, started)
     if (objective or default_objective(state)) == Objective.WIN_PROBABILITY:
-        if solo_field(state, history, budget) and best_response.applies(state) and _tables_fit(state, budget):
+        by_record = solo_field(state, history, budget)  # read once: it replays the solo policy on the record
+        if by_record and best_response.applies(state) and _tables_fit(state, budget):
             try:
                 answer = _best_response_hint(state, budget, started)
-                if answer.best.value >= best_response.MIN_WIN:
+                if answer is not None and answer.best.value >= best_response.MIN_WIN:
                     return answer
                 # the model sees no way to win by arriving first: the playouts (second places, the last-camper
                 # rule) decide
@@ -211,7 +214,7 @@ def hint(state: TourState, budget: Budget, *, max_depth: int = MAX_DEPTH,
                 if budget.cancelled:
                     raise
                 # out of time (a loaded machine): the playouts answer with what is left
-        return _win_hint(state, budget, started, seed, max_playouts, history)
+        return _win_hint(state, budget, started, seed, max_playouts, _opponents(state, by_record))
     best: tuple[list[tuple[Action, tuple[float, ...]]], int, bool, int] | None = None
     interrupted = False
     nodes = 0
@@ -276,20 +279,41 @@ MODEL_NAMES: dict[Player, str] = {race: "race", announce_seven: "announce-7", gr
                                   solo_optimal: "the solo optimum"}
 
 
+@dataclass(frozen=True)
+class _Opponents:
+    """The opponents' play in the playouts, and the same in words."""
+
+    models: tuple[Player, ...]
+    described: str
+
+
+def _name(model: Player) -> str:
+    return MODEL_NAMES.get(model, getattr(model, "__name__", "a model"))
+
+
+def _opponents(state: TourState, by_record: bool) -> _Opponents:
+    """OPPONENT_MODELS, or SLOW_FIELD_MODELS where the record (`by_record`: `opponents.solo_field`) or the
+    state (`players.slow_field`) shows solo-policy campers."""
+    if by_record:
+        return _Opponents(SLOW_FIELD_MODELS, "the opponents the solo optimum (the game's history shows every "
+                                             "other camper playing the solo policy)")
+    if slow_field(state):
+        names = " and ".join(_name(model) for model in SLOW_FIELD_MODELS)
+        return _Opponents(SLOW_FIELD_MODELS, f"the opponents {names} (the field is slow: every other camper at "
+                                             "most half the mover's plate)")
+    names = [_name(model) for model in OPPONENT_MODELS]
+    return _Opponents(OPPONENT_MODELS, f"the opponents, in turn, {', '.join(names[:-1])} and {names[-1]}")
+
+
 def opponent_models(state: TourState, history: Sequence[Decision] = ()) -> tuple[Player, ...]:
     """The opponents' play in the playouts from `state` (see OPPONENT_MODELS and SLOW_FIELD_MODELS)."""
-    return SLOW_FIELD_MODELS if slow_field(state) or solo_field(state, history) else OPPONENT_MODELS
+    return _opponents(state, solo_field(state, history)).models
 
 
 def opponents_played(state: TourState, history: Sequence[Decision] = ()) -> str:
-    """What the win-probability values from `state` are measured against, in words (the service's note)."""
-    if solo_field(state, history):
-        return ("the opponents the solo optimum (the game's history shows every other camper playing the solo "
-                "policy)")
-    names = [MODEL_NAMES[model] for model in opponent_models(state, history)]
-    if len(names) == 1:
-        return f"the opponents {names[0]} (the field is slow: every other camper at most half the mover's plate)"
-    return f"the opponents, in turn, {', '.join(names[:-1])} and {names[-1]}"
+    """What the win-probability values from `state` are measured against, in words (the service's note; a hint
+    gives the same as `HintResult.opponents`)."""
+    return _opponents(state, solo_field(state, history)).described
 
 
 #: The method name of a hint ranked by the best response to solo-policy campers.
@@ -304,17 +328,22 @@ def _tables_fit(state: TourState, budget: Budget) -> bool:
         budget.remaining() >= best_response.BUILD_SECONDS
 
 
-def _best_response_hint(state: TourState, budget: Budget, started: float) -> HintResult:
-    """Every legal move ranked by its model win probability against solo-policy campers (`best_response`):
-    values of one model for all moves (no sampling, so no standard error), HEURISTIC since the model leaves
-    out specials, occupancy and the last-camper rule."""
+def _best_response_hint(state: TourState, budget: Budget, started: float) -> HintResult | None:
+    """The legal moves ranked by their model win probability against solo-policy campers (`best_response`):
+    values of one model (no sampling, so no standard error), HEURISTIC since the model leaves out specials,
+    occupancy and the last-camper rule. Moves the model does not cover are listed last without a value
+    (`evaluated` False, as the playouts list the moves they did not compare); None if it covers none."""
     response = best_response.values(state, budget)
+    if not response.values:
+        return None
     ordered = sorted(response.values.items(), key=lambda item: -item[1])
     top = ordered[0][1]
     moves = tuple(RankedMove(a, v, top - v, (v,)) for a, v in ordered)
+    moves += tuple(RankedMove(a, 0.0, top, (0.0,), evaluated=False)
+                   for a in state.legal_actions() if a not in response.values)
     return HintResult(player=state.to_move, moves=moves, depth=0, proof=Proof.HEURISTIC,
                       method=BEST_RESPONSE_METHOD, nodes=len(moves), wall_time_s=time.monotonic() - started,
-                      interrupted=False)
+                      interrupted=False, opponents=_opponents(state, True).described)
 
 
 @dataclass(frozen=True)
@@ -351,7 +380,7 @@ def win_candidates(state: TourState) -> list[Action]:
 
 
 def _win_hint(state: TourState, budget: Budget, started: float, seed: int, max_playouts: int,
-              history: Sequence[Decision] = ()) -> HintResult:
+              opponents: _Opponents) -> HintResult:
     """Win probability of each candidate move (`win_candidates`) by Monte Carlo playouts.
 
     A playout plays the candidate, then the mover continues with `race` and every opponent with the playout's
@@ -376,7 +405,7 @@ def _win_hint(state: TourState, budget: Budget, started: float, seed: int, max_p
     sampled = list(candidates)
     interrupted = False
     slowest = 0.0
-    models = opponent_models(state, history)
+    models = opponents.models
     for i in range(max_playouts):
         model = models[i % len(models)]
         try:
@@ -406,7 +435,8 @@ def _win_hint(state: TourState, budget: Budget, started: float, seed: int, max_p
                       for a in [baseline] + [a for a in legal if a != baseline])
         return HintResult(player=player, moves=moves, depth=0, proof=Proof.HEURISTIC,
                           method="win-probability-playouts:0 (race rule's move: no playout finished in time)",
-                          nodes=0, wall_time_s=time.monotonic() - started, interrupted=True, samples=0)
+                          nodes=0, wall_time_s=time.monotonic() - started, interrupted=True, samples=0,
+                          opponents=opponents.described)
     chosen, margin = baseline, 0.0
     for action in candidates[1:]:
         difference = paired_difference(outcomes[action], outcomes[baseline])
@@ -424,7 +454,8 @@ def _win_hint(state: TourState, budget: Budget, started: float, seed: int, max_p
     counts = [n for _, _, n in estimates]
     return HintResult(player=player, moves=moves, depth=0, proof=Proof.HEURISTIC,
                       method=f"win-probability-playouts:{counts[0]}", nodes=sum(counts),
-                      wall_time_s=time.monotonic() - started, interrupted=interrupted, samples=counts[0])
+                      wall_time_s=time.monotonic() - started, interrupted=interrupted, samples=counts[0],
+                      opponents=opponents.described)
 
 
 def _clearly_worse(candidate: list[float], baseline: list[float]) -> bool:

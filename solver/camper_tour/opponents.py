@@ -80,7 +80,7 @@ def plays_solo_policy(record: Sequence[Decision], camper: int, budget: Budget | 
 def solo_field(state: TourState, record: Sequence[Decision], budget: Budget | None = None) -> bool:
     """Whether every other camper still travelling plays the solo policy (by the record), with at least
     MIN_SOLO_FIELD other campers not eliminated (finished campers count: their score is a reach to beat)."""
-    others = [i for i, c in enumerate(state.campers) if i != state.to_move and c.phase != Phase.ELIMINATED]
+    others = state.others_in_game()
     if len(others) < MIN_SOLO_FIELD or not record:
         return False
     travelling = [i for i in others if state.campers[i].phase in (Phase.OUTWARD, Phase.RETURN)]

@@ -217,7 +217,7 @@ def slow_field(state: TourState) -> bool:
     mover = state.mover
     if mover.phase != Phase.OUTWARD or mover.position < SLOW_FROM_PLATE:
         return False
-    others = [c for i, c in enumerate(state.campers) if i != state.to_move and c.phase != Phase.ELIMINATED]
+    others = [state.campers[i] for i in state.others_in_game()]
     return len(others) >= SLOW_FIELD_SIZE and all(
         c.phase == Phase.OUTWARD and c.position <= SLOW_FRACTION * mover.position for c in others)
 
@@ -258,17 +258,17 @@ def race(state: TourState, crowd: CrowdParameters | None = None) -> Action:
             best_marker = max([best_marker] + [int(params.outward_ratio * c.position) - params.behind_margin
                                                for c in others if c.phase == Phase.OUTWARD and c.active])
         behind = camper.position <= best_marker + params.behind_margin and camper.tokens > params.token_floor
-        reach = max([_reach(c) for c in others], default=0)
-        if params.lead and camper.position >= reach + params.lead:
+        furthest = max([reach(c) for c in others], default=0)
+        if params.lead and camper.position >= furthest + params.lead:
             return TurnBack()
         if camper.tokens <= reserve and not behind:
             return TurnBack()
     return _capped(state, largest)
 
 
-def _reach(camper: Camper) -> int:
+def reach(camper: Camper) -> int:
     """How far along the route another camper's journey counts: its plate outward, its marker returning,
-    its final score home, nothing if eliminated."""
+    its final score home, nothing if eliminated (what an arrival must be ahead of: rules `_furthest_ahead`)."""
     if camper.phase == Phase.OUTWARD:
         return camper.position
     if camper.phase == Phase.RETURN:

@@ -313,6 +313,10 @@ class TourState:
     def mover(self) -> Camper:
         return self.campers[self.to_move]
 
+    def others_in_game(self) -> list[int]:
+        """The other campers not eliminated (finished ones included: their score is still one to beat)."""
+        return [i for i, c in enumerate(self.campers) if i != self.to_move and c.phase != Phase.ELIMINATED]
+
     @property
     def cap(self) -> int:
         """Most tokens the mover may hold after a gain ("take those you can")."""

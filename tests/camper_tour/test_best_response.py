@@ -258,3 +258,37 @@ def test_a_turn_back_is_valued_like_the_best_return_plan():
                 arrive[turns, loss] = win[turns - 1, 14 - loss]
     plans = np.einsum("atd,td->a", outcomes, arrive)
     assert values[TurnBack()] == pytest.approx(float(plans.max()))
+
+
+def test_a_fixed_reach_is_beaten_as_the_rules_model_ends_the_game():
+    """For campers whose reach is fixed (returning, finished, eliminated), "the mover arriving with score s is
+    ahead" is exactly the rules model's arrival rule (`_furthest_ahead`): a finished camper's score is beaten
+    also by a tie (the later arrival wins it), a returning camper's marker only when passed."""
+    for other in (Camper(position=5, tokens=3, phase=Phase.RETURN, marker=14),
+                  Camper(phase=Phase.FINISHED, marker=16, tokens=2, arrival=1),
+                  Camper(phase=Phase.ELIMINATED)):
+        state = position_state(ROUTE, [Camper(position=3, tokens=4), other])
+        ahead = best_response.reach_below(state, 1, 2)
+        for score in range(1, 30):
+            arrived = position_state(ROUTE, [Camper(phase=Phase.FINISHED, marker=score, tokens=0, arrival=2),
+                                             other, Camper()], to_move=2)  # the third yet to leave the start
+            assert bool(ahead[0, score]) == arrived._furthest_ahead(0), (other.phase, score)
+            assert (ahead[:, score] == ahead[0, score]).all()
+
+
+def test_moves_the_model_does_not_cover_are_listed_without_a_value():
+    """On the return the model's plans announce at most 4-8 (or exactly the plates left): announcing 1-3 far
+    from home is not valued, and the hint lists such moves last, not evaluated (a 0 would read as "never
+    wins")."""
+    best_response.warm_up(ROUTE)
+    state = position_state(ROUTE, [Camper(position=18, tokens=12, phase=Phase.RETURN, marker=30),
+                                   Camper(position=9, tokens=20), Camper(position=7, tokens=21)])
+    assert best_response.applies(state)
+    covered = best_response.values(state, Budget(10)).values
+    assert set(covered) == {Announce(a) for a in range(4, 9)}
+    record = next(_record(solo_optimal, 1, seed=11))[:9]
+    assert solo_field(state, record)
+    result = hint(state, Budget(5), history=record)
+    assert result.method == BEST_RESPONSE_METHOD
+    assert [m.action for m in result.moves if m.evaluated] == sorted(covered, key=lambda a: -covered[a])
+    assert {m.action for m in result.moves if not m.evaluated} == set(state.legal_actions()) - set(covered)
