@@ -162,6 +162,9 @@ def final_grid(problem: MaxProblem, plays: Sequence[Placement | None]) -> Grid:
     return grid
 
 
+#: Share of the ascent's budget for finding a first full map (nothing found: the ascent gives up).
+ASCENT_FIRST_SHARE = 0.6
+
 #: Elements that may end in several clusters when a card rewards spreading them (a square outside the
 #: largest cluster costs its point, which the card may pay back): Privacy's edge trees, Quick Pee's toilets
 #: in every row and column, River Town's separate rivers.
@@ -188,7 +191,7 @@ def perfect_card_ascent(problem: MaxProblem, budget: Budget, seed: int) -> Ascen
     most_base = problem.components.cell_count + festival
     upper = card_upper_bound(problem, caps)
     split = frozenset(SPLIT_BY_CARD[card] for card in problem.challenges if card in SPLIT_BY_CARD)
-    state: dict[str, object] = {"level": None, "best": None, "steps": 0}
+    state: dict[str, object] = {"level": None, "best": None, "steps": 0, "first_only": True}
 
     def accept(grid: Grid) -> bool:
         breakdown = score(grid, problem.challenges, problem.components, festival_won=problem.festival_won)
@@ -206,19 +209,25 @@ def perfect_card_ascent(problem: MaxProblem, budget: Budget, seed: int) -> Ascen
         capped = target is not None and total >= target
         state["best"] = Ascent(total, plays, int(state["steps"]), capped)  # type: ignore[call-overload]
         state["level"] = total + 1
-        return capped
+        return capped or bool(state["first_only"])
 
-    rng = rng_for(seed, "happy_campers.max_ascent")
-    perfect_play(
-        problem.start_grid,
-        problem.rolls,
-        problem.components,
-        rng,
-        budget,
-        accept=accept,
-        viable=viable,
-        prefer=_preference(problem),
-        collect=collect,
-        split=split,
-    )
+    # First a full map within a part of the share (none found: the share is not spent on a search that
+    # may not succeed, e.g. when the rolls cannot tile the map), then the climb with what is left.
+    for first_only, share in ((True, budget.limited(budget.remaining() * ASCENT_FIRST_SHARE)), (False, budget)):
+        state["first_only"] = first_only
+        perfect_play(
+            problem.start_grid,
+            problem.rolls,
+            problem.components,
+            rng_for(seed, "happy_campers.max_ascent", first_only),
+            share,
+            accept=accept,
+            viable=viable,
+            prefer=_preference(problem),
+            collect=collect,
+            split=split,
+        )
+        best = state["best"]
+        if best is None or best.capped:  # type: ignore[attr-defined]
+            break
     return state["best"]  # type: ignore[return-value]

@@ -23,6 +23,12 @@ search first aims at a perfect map meeting every cap: perfect value + caps bound
 is proven at the root. The play fixes only the decisions, so a pinned copy of the model is solved first to
 extend the hint to every variable (CP-SAT's own completion of a partial hint drifts badly on these models).
 
+With Privacy, Tent Together, River Town or Quick Pee (no Nature Reserve) in a game whose rolls can fill
+the map, the hint is the better of the greedy play and an anytime ascent over full maps (`max_ascent`):
+the greedy plays start far below the optimum there, and CP-SAT's proof usually follows soon after it
+holds the optimum. The main solve leaves out the first-solution subsolvers (it always starts from a
+complete hint), so the second worker's time goes to the neighbourhood searches.
+
 Optionally (`LEVEL_PROOF`, off by default: not measured to pay), with Privacy, Tent Together or River Town
 the main solve gets half the time left and, when it leaves a gap, the proof by card levels (`max_levels`)
 splits the question on the cards' points: one CP-SAT problem per level, OPTIMAL only when CP-SAT closes
