@@ -209,6 +209,21 @@ def _checked_answer(
     return grid, turns, value, breakdown
 
 
+def _hint_answer(
+    problem: MaxProblem, plays: Sequence[Placement | None]
+) -> tuple[Grid, tuple[TurnPlay, ...], int, ScoreBreakdown] | None:
+    """A warm-start play as an answer: replayed through the rules model (forced play checked) and scored;
+    None when its final map is incomplete."""
+    turns = tuple(TurnPlay(t, roll, play) for t, (roll, play) in enumerate(zip(problem.rolls, plays, strict=True)))
+    grid = problem.start_grid
+    for play in plays:
+        if play is not None:
+            grid = draw(grid, play, problem.components)
+    grid = _replay(problem, turns, grid)
+    value, breakdown = _points(problem, grid)
+    return (grid, turns, value, breakdown) if breakdown.complete else None
+
+
 #: CP-SAT parameter overrides for these models (measured on random 15-roll sequences, see the bench):
 #: presolve probing costs seconds on these models and buys nothing measurable.
 SOLVER_PARAMETERS: dict[str, object] = {"cp_model_probing_level": 0}
@@ -453,6 +468,7 @@ def _maximise(
     if budget.expired():
         # CP-SAT ignores a stop request made before its search starts, so never start one.
         return MaxResult(None, None, None, None, (), None, tally.stats(), problem)
+    hint: _Hint | None = None
     if problem.kind == "clairvoyant":
         hint = _clairvoyant_hint(problem, budget, seed, workers, tally)
         built = _build_clairvoyant(problem, "complete", hint=hint.plays)
@@ -470,6 +486,10 @@ def _maximise(
     answer = None
     if res_a.has_solution:
         answer = _checked_answer(problem, built, res_a)
+    elif res_a.status == cp_model.UNKNOWN and hint is not None and hint.plays is not None:
+        # The solve had too little time to load even the hint (a heavy load): the hint is still a legal
+        # play; answered as HEURISTIC (no bound) when its map is complete.
+        answer = _hint_answer(problem, hint.plays)
     # -inf: no complete map at all; None: nothing found and nothing proven.
     bound_a = float("-inf") if res_a.status == cp_model.INFEASIBLE else res_a.bound
     a_value = answer[2] if answer else None
@@ -481,7 +501,7 @@ def _maximise(
         grid, turns, value, breakdown = answer
         proof = Proof.OPTIMAL if res_a.status == cp_model.OPTIMAL else Proof.FEASIBLE_WITH_BOUND
         bound = int(res_a.bound + 1e-6) if res_a.bound is not None else None
-        if by_levels and proof is not Proof.OPTIMAL and not budget.expired():
+        if by_levels and res_a.has_solution and proof is not Proof.OPTIMAL and not budget.expired():
             if LEVEL_HINT_INCUMBENT:
                 _hint_solution(built.model, res_a)
             levels = prove_by_levels(
