@@ -264,7 +264,9 @@ def perfect_play(
         empty = tables.full & ~drawn
         if not reach[t] >> empty.bit_count() & 1:
             return True
-        if any(e not in offered_from[t] for e in ELEMENTS if not masks[e]):
+        missing = [e for e in ELEMENTS if not masks[e]]
+        # Each missing element needs a turn of its own (one element per drawing).
+        if len(missing) > len(rolls) - t or any(e not in offered_from[t] for e in missing):
             return True
         pockets = clusters_of(empty, tables)
         for pocket in pockets:
