@@ -172,6 +172,8 @@ def perfect_play(
     accept: Callable[[Grid], bool] | None = None,
     viable: Callable[[int, dict[Element, int], int], bool] | None = None,
     prefer: Callable[[int, Element, dict[Element, int]], float] | None = None,
+    collect: Callable[[tuple[Placement | None, ...]], bool] | None = None,
+    split: frozenset[Element] = frozenset(),
 ) -> PerfectSearch:
     """A legal forced play ending in a *perfect* map (no empty square, each element one cluster), if found.
 
@@ -180,6 +182,11 @@ def perfect_play(
     target; `exhausted` then says that no *such* perfect map exists. `viable` must only reject partial maps
     that no accepted map can grow from. `prefer` (move bitmask, element, current bitmask per element) adds to
     a move's rank, steering the search toward the target; it changes the order only, never what is found or pruned.
+    `collect` (an anytime search) receives each accepted play; when it returns False the search goes on as if
+    the map had been rejected (`accept` and `viable` may then tighten: a state that failed under a looser
+    test fails under a tighter one, so the failed-state memo stays valid), and it ends with no play when the
+    budget runs out or the tree is exhausted. Elements in `split` may end in several clusters (the map is then
+    full but not perfect: its score is what `accept` judges).
 
     A perfect map scores the number of squares, which is also an upper bound on every map's score without
     point-scoring cards, so such a play is optimal; CP-SAT then only has to certify it. The search is a
@@ -192,6 +199,7 @@ def perfect_play(
     without success (no perfect map exists).
     """
     tables = board_tables(components)
+    joined = [e for e in ELEMENTS if e not in split]
     rows, cols = components.rows, components.cols
     min_size = min(len(s) for s in components.shapes)
     drawn0 = 0
@@ -256,14 +264,16 @@ def perfect_play(
         empty = tables.full & ~drawn
         if not reach[t] >> empty.bit_count() & 1:
             return True
-        if any(e not in offered_from[t] for e in ELEMENTS if not masks[e]):
+        missing = [e for e in ELEMENTS if not masks[e]]
+        # Each missing element needs a turn of its own (one element per drawing).
+        if len(missing) > len(rolls) - t or any(e not in offered_from[t] for e in missing):
             return True
         pockets = clusters_of(empty, tables)
         for pocket in pockets:
             size = pocket.bit_count()
             if size < min_size or (size <= SMALL_POCKET and not tileable(pocket, shapes_from[t])):
                 return True
-        for e in ELEMENTS:
+        for e in joined:
             parts = clusters_of(masks[e], tables)
             if len(parts) > 1 and not _joinable(parts, pockets, tables):
                 return True
@@ -271,9 +281,11 @@ def perfect_play(
 
     def search(t: int, drawn: int, masks: dict[Element, int], plays: list[Placement | None]) -> bool:
         if drawn == tables.full:
-            if all(masks[e] and len(clusters_of(masks[e], tables)) == 1 for e in ELEMENTS):
+            if all(masks[e] for e in ELEMENTS) and all(len(clusters_of(masks[e], tables)) == 1 for e in joined):
                 if accept is not None and not accept(_masks_grid(masks, rows, cols)):
                     return False
+                if collect is not None and not collect((*plays, *[None] * (len(rolls) - t))):
+                    return False  # recorded; the search goes on for a better map
                 plays.extend([None] * (len(rolls) - t))
                 return True
             return False
@@ -294,7 +306,7 @@ def perfect_play(
                 continue
             same = (around & masks[element]).bit_count()
             value = PERFECT_SAME_CONTACT_WEIGHT * same - PERFECT_EMPTY_AROUND_WEIGHT * (around & ~drawn).bit_count()
-            if masks[element] and not same:
+            if masks[element] and not same and element not in split:
                 value -= PERFECT_DETACHED_PENALTY
             if prefer is not None:
                 value += prefer(mask, element, masks)
