@@ -25,9 +25,24 @@ from campsolver.solver.core.budget import Budget
 from campsolver.solver.core.seeding import rng_for
 from campsolver.solver.happy_campers import cpsat_map
 from campsolver.solver.happy_campers.cpsat_warmstart import perfect_play
-from campsolver.solver.happy_campers.max_caps import clairvoyant_card_caps, most_squares, target_value
+from campsolver.solver.happy_campers.max_caps import (
+    DIVIDE_COLUMN_WEIGHT,
+    clairvoyant_card_caps,
+    divide_crossing_columns,
+    most_squares,
+    target_value,
+)
 from campsolver.solver.happy_campers.max_problem import MaxProblem
-from campsolver.solver.happy_campers.rules import FESTIVAL_POINTS, Challenge, Element, Grid, Placement, draw, score
+from campsolver.solver.happy_campers.rules import (
+    ELEMENTS,
+    FESTIVAL_POINTS,
+    Challenge,
+    Element,
+    Grid,
+    Placement,
+    draw,
+    score,
+)
 
 #: Cards the ascent aims at (their points grow with how a perfect map is laid out). Nature Reserve is left
 #: out: a perfect map has no empty square, so it scores nothing for it.
@@ -70,6 +85,7 @@ class _Masks:
     lines: tuple[int, ...]  # rows then columns
     columns: tuple[int, ...]
     windows: tuple[int, ...]  # every 2x2 window
+    crossing: tuple[int, ...]  # The Great Divide's crossing columns (`max_caps.divide_crossing_columns`)
 
 
 def _masks(rows: int, cols: int) -> _Masks:
@@ -82,12 +98,11 @@ def _masks(rows: int, cols: int) -> _Masks:
     windows = tuple(
         bit(r, c) | bit(r + 1, c) | bit(r, c + 1) | bit(r + 1, c + 1) for r in range(rows - 1) for c in range(cols - 1)
     )
-    return _Masks(edge, row_masks + col_masks, col_masks, windows)
+    crossing = tuple(col_masks[c] for c in divide_crossing_columns(cols))
+    return _Masks(edge, row_masks + col_masks, col_masks, windows, crossing)
 
 
-def card_upper_bound(
-    problem: MaxProblem, caps: dict[Challenge, int]
-) -> Callable[[int, dict[Element, int]], int]:
+def card_upper_bound(problem: MaxProblem, caps: dict[Challenge, int]) -> Callable[[int, dict[Element, int]], int]:
     """An upper bound on the summed card points of every *perfect* map grown from a partial map (drawn
     bitmask, bitmask per element): every empty square may still take any element.
 
@@ -126,12 +141,35 @@ def card_upper_bound(
     return bound
 
 
+def divide_viability(problem: MaxProblem, split: frozenset[Element]) -> Callable[[int, dict[Element, int]], bool]:
+    """With The Great Divide, a test every partial map of an accepted full map passes: an element that ends
+    as one cluster with squares on both sides (every element not in `split`, in a complete map) has a
+    square in each crossing column, so the elements still missing from a crossing column cannot outnumber
+    its empty squares. (A split element may cross in another cluster, or not at all: it is not counted.)"""
+    crossing = _masks(problem.components.rows, problem.components.cols).crossing
+    joined = [e for e in ELEMENTS if e not in split]
+
+    def viable(drawn: int, masks: dict[Element, int]) -> bool:
+        for column in crossing:
+            missing = sum(1 for e in joined if not masks[e] & column)
+            if missing > (column & ~drawn).bit_count():
+                return False
+        return True
+
+    return viable
+
+
 def _preference(problem: MaxProblem) -> Callable[[int, Element, dict[Element, int]], float]:
     masks_of = _masks(problem.components.rows, problem.components.cols)
     cards = set(problem.challenges)
+    divide = Challenge.GREAT_DIVIDE in cards
 
     def prefer(mask: int, element: Element, masks: dict[Element, int]) -> float:
         value = 0.0
+        if divide:  # bring an element into a crossing column that still misses it (as `max_caps` does)
+            value += DIVIDE_COLUMN_WEIGHT * sum(
+                1 for col in masks_of.crossing if col & mask and not col & masks[element]
+            )
         if element == Element.TREES and Challenge.PRIVACY in cards:
             value += PRIVACY_EDGE_WEIGHT * (mask & masks_of.edge).bit_count()
         if element == Element.TENTS:
@@ -198,7 +236,11 @@ def perfect_card_ascent(problem: MaxProblem, budget: Budget, seed: int) -> Ascen
         level = state["level"]
         return breakdown.complete and (level is None or breakdown.total >= level)  # type: ignore[operator]
 
+    divide = divide_viability(problem, split) if Challenge.GREAT_DIVIDE in problem.challenges else None
+
     def viable(drawn: int, masks: dict[Element, int], _turn: int) -> bool:
+        if divide is not None and not divide(drawn, masks):
+            return False
         level = state["level"]
         return level is None or most_base + upper(drawn, masks) >= level  # type: ignore[operator]
 

@@ -14,6 +14,8 @@ from campsolver.solver.happy_campers.max_caps import clairvoyant_card_caps
 from campsolver.solver.happy_campers.rules import DEFAULT_COMPONENTS, Challenge, Components, Element
 
 TINY_3x4 = Components(rows=3, cols=4)
+#: Odd width: The Great Divide's sides share the middle column (as on the default 5x9 map).
+SMALL_5x5 = Components(rows=5, cols=5)
 CARD_SETS = [
     (Challenge.PRIVACY,),
     (Challenge.QUICK_PEE,),
@@ -162,3 +164,39 @@ def test_a_main_solve_without_time_answers_the_checked_hint_as_heuristic(monkeyp
         grid = rules.draw(grid, placement, DEFAULT_COMPONENTS)
     assert grid == result.grid
     assert rules.score(grid, (Challenge.PRIVACY,), DEFAULT_COMPONENTS).total == result.score
+
+
+@pytest.mark.parametrize("split", [frozenset(), frozenset({Element.TREES})], ids=["joined", "trees split"])
+def test_great_divide_prune_passes_every_partial_map_of_a_two_sided_full_map(split):
+    """Would fail if the crossing-column prune counted an element that may stay on one side of the column
+    (a split one) or cut a map that ends complete on both sides: full maps are collected by the plain
+    search (no prune; the ascent's move order, which only orders), and every partial map of each one
+    accepted by The Great Divide passes the prune."""
+    checked = 0
+    for seed in range(12):
+        problem = problem_of(SMALL_5x5, random_rolls(seed, 12, "divide"), (Challenge.PRIVACY, Challenge.GREAT_DIVIDE))
+        viable = max_ascent.divide_viability(problem, split)
+        found: list[tuple] = []
+
+        def collect(plays, found=found, problem=problem) -> bool:
+            breakdown = rules.score(max_ascent.final_grid(problem, plays), problem.challenges, problem.components)
+            if breakdown.complete:  # both sides hold every element
+                found.append(plays)
+            return len(found) >= 3
+
+        perfect_play(
+            problem.start_grid, problem.rolls, problem.components, rng_for(seed, "test_divide_prune"), Budget(0.5),
+            collect=collect, split=split, prefer=max_ascent._preference(problem),
+        )
+        cols = problem.components.cols
+        for plays in found:
+            drawn, masks = 0, dict.fromkeys(rules.ELEMENTS, 0)
+            for play in plays:
+                if play is None:
+                    break
+                mask = sum(1 << (r * cols + c) for r, c in play.cells)
+                drawn |= mask
+                masks[Element(play.element)] |= mask
+                assert viable(drawn, masks), seed
+            checked += 1
+    assert checked >= 5, checked
