@@ -57,7 +57,11 @@ def test_partial_map_bound_covers_the_final_maps_card_points(challenges):
             return len(found) >= 5
 
         perfect_play(
-            problem.start_grid, problem.rolls, problem.components, rng_for(seed, "test_max_ascent"), Budget(2.0),
+            problem.start_grid,
+            problem.rolls,
+            problem.components,
+            rng_for(seed, "test_max_ascent"),
+            Budget(2.0),
             collect=collect,
         )
         cols = problem.components.cols
@@ -185,8 +189,14 @@ def test_great_divide_prune_passes_every_partial_map_of_a_two_sided_full_map(spl
             return len(found) >= 3
 
         perfect_play(
-            problem.start_grid, problem.rolls, problem.components, rng_for(seed, "test_divide_prune"), Budget(0.5),
-            collect=collect, split=split, prefer=max_ascent._preference(problem),
+            problem.start_grid,
+            problem.rolls,
+            problem.components,
+            rng_for(seed, "test_divide_prune"),
+            Budget(0.5),
+            collect=collect,
+            split=split,
+            prefer=max_ascent._preference(problem),
         )
         cols = problem.components.cols
         for plays in found:
