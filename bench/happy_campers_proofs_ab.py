@@ -29,6 +29,7 @@ MAPPED_ROOTS = ("solver", "service", "clients")
 CARDS = ("privacy", "quick_pee", "tent_together", "river_town", "nature_reserve", "dangerous_animals", "great_divide")
 ONE_RUN = """
 import json, os, sys, time
+import campsolver.solver.happy_campers.maximise as maximise_module
 from campsolver.solver.core.budget import Budget
 from campsolver.solver.happy_campers.maximise import clairvoyant_max
 from campsolver.solver.happy_campers.rules import Challenge
@@ -39,7 +40,8 @@ wall, cpu = time.monotonic(), time.process_time()
 r = clairvoyant_max(None, seeded_rolls(seed, count), [Challenge(c) for c in cards.split("+")], budget=Budget(limit))
 print(json.dumps({"cards": cards, "rolls": count, "seed": seed, "score": r.score, "bound": r.bound,
     "proof": r.proof.value if r.proof else None, "wall": round(time.monotonic() - wall, 2),
-    "cpu": round(time.process_time() - cpu, 2), "load": round(load, 2)}))
+    "cpu": round(time.process_time() - cpu, 2), "load": round(load, 2),
+    "module": os.path.realpath(maximise_module.__file__)}))
 """
 
 
@@ -89,8 +91,14 @@ def main(argv: list[str] | None = None) -> None:
                     tree = trees[tag]
                     env = dict(os.environ, PYTHONPATH=f"{tree.parent / 'pkg'}:{tree}")
                     run = [sys.executable, "-c", ONE_RUN, cards, str(count), str(seed), str(args.limit)]
-                    done = subprocess.run(run, env=env, cwd=tree, capture_output=True, text=True, check=True)
+                    # Not cwd=tree: `python -c` puts the working directory first on sys.path, where the tree's
+                    # own campsolver/ (without solver/) would shadow the mapped package, and the installed
+                    # editable finder would then serve the *working copy's* solver to both versions.
+                    done = subprocess.run(run, env=env, cwd=tree.parent, capture_output=True, text=True, check=True)
                     row = {"tag": tag, **json.loads(done.stdout.strip().splitlines()[-1])}
+                    module = Path(row.pop("module"))
+                    if not module.is_relative_to(tree.resolve()):
+                        raise SystemExit(f"{tag} ran {module}, not its own tree {tree}")
                     tally[tag][0] += row["proof"] == "OPTIMAL"
                     tally[tag][1] += 1
                     out.write(json.dumps(row) + "\n")
