@@ -149,15 +149,22 @@ def test_a_main_solve_without_time_answers_the_checked_hint_as_heuristic(monkeyp
     from ortools.sat.python import cp_model
 
     real_solve = maximise.solve
+    real_complete_hint = maximise._complete_hint
+    main_models: list = []
     starved: list = []
+
+    def complete_hint(model, *args, **kwargs):
+        main_models.append(model)  # the main (complete-map) model, before its pinned copy is solved
+        return real_complete_hint(model, *args, **kwargs)
 
     def solve(model, budget, **kwargs):
         result = real_solve(model, budget, **kwargs)
-        if model.has_objective() and not starved:  # the main (complete-map) solve
+        if any(model is main for main in main_models):  # the main solve, not the hint's pinned copy
             starved.append(result)
             return dataclasses.replace(result, status=cp_model.UNKNOWN, proof=None, objective=None, bound=None)
         return result
 
+    monkeypatch.setattr(maximise, "_complete_hint", complete_hint)
     monkeypatch.setattr(maximise, "solve", solve)
     rolls = random_rolls(3, 15, "starved")
     result = maximise.clairvoyant_max(None, rolls, (Challenge.PRIVACY,), DEFAULT_COMPONENTS, Budget(3.0))
