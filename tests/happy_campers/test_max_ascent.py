@@ -37,6 +37,19 @@ def random_rolls(seed: int, count: int, tag: str) -> list[tuple[int, int]]:
     return [(int(a), int(b)) for a, b in rng.integers(1, 7, size=(count, 2))]
 
 
+def partial_maps(plays, cols: int):
+    """(drawn bitmask, bitmask per element) of the empty start map and after each drawing of a play."""
+    drawn, masks = 0, dict.fromkeys(rules.ELEMENTS, 0)
+    yield drawn, dict(masks)
+    for play in plays:
+        if play is None:
+            break
+        mask = sum(1 << (r * cols + c) for r, c in play.cells)
+        drawn |= mask
+        masks[Element(play.element)] |= mask
+        yield drawn, dict(masks)
+
+
 def card_points(problem, grid) -> int:
     return sum(rules.score(grid, problem.challenges, problem.components).challenge_points.values())
 
@@ -64,18 +77,9 @@ def test_partial_map_bound_covers_the_final_maps_card_points(challenges):
             Budget(2.0),
             collect=collect,
         )
-        cols = problem.components.cols
         for plays in plays_found:
-            final = max_ascent.final_grid(problem, plays)
-            points = card_points(problem, final)
-            drawn, masks = 0, dict.fromkeys(rules.ELEMENTS, 0)
-            assert bound(drawn, masks) >= points
-            for play in plays:
-                if play is None:
-                    break
-                mask = sum(1 << (r * cols + c) for r, c in play.cells)
-                drawn |= mask
-                masks[Element(play.element)] |= mask
+            points = card_points(problem, max_ascent.final_grid(problem, plays))
+            for drawn, masks in partial_maps(plays, problem.components.cols):
                 assert bound(drawn, masks) >= points, (seed, points)
             checked += 1
     assert checked >= 5, checked
@@ -205,15 +209,8 @@ def test_great_divide_prune_passes_every_partial_map_of_a_two_sided_full_map(spl
             split=split,
             prefer=max_ascent._preference(problem),
         )
-        cols = problem.components.cols
         for plays in found:
-            drawn, masks = 0, dict.fromkeys(rules.ELEMENTS, 0)
-            for play in plays:
-                if play is None:
-                    break
-                mask = sum(1 << (r * cols + c) for r, c in play.cells)
-                drawn |= mask
-                masks[Element(play.element)] |= mask
+            for drawn, masks in partial_maps(plays, problem.components.cols):
                 assert viable(drawn, masks), seed
             checked += 1
     assert checked >= 5, checked
