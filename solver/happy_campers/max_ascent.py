@@ -28,13 +28,14 @@ from campsolver.solver.happy_campers.cpsat_warmstart import perfect_play
 from campsolver.solver.happy_campers.max_caps import (
     DIVIDE_COLUMN_WEIGHT,
     clairvoyant_card_caps,
-    divide_crossing_columns,
+    crossing_masks,
+    divide_viability,
     most_squares,
     target_value,
 )
 from campsolver.solver.happy_campers.max_problem import MaxProblem
+from campsolver.solver.happy_campers.policies import BoardTables, board_tables
 from campsolver.solver.happy_campers.rules import (
-    ELEMENTS,
     FESTIVAL_POINTS,
     Challenge,
     Element,
@@ -79,27 +80,12 @@ def ascent_applies(problem: MaxProblem) -> bool:
     )
 
 
-@dataclass(frozen=True)
-class _Masks:
-    edge: int
-    lines: tuple[int, ...]  # rows then columns
-    columns: tuple[int, ...]
-    windows: tuple[int, ...]  # every 2x2 window
-    crossing: tuple[int, ...]  # The Great Divide's crossing columns (`max_caps.divide_crossing_columns`)
-
-
-def _masks(rows: int, cols: int) -> _Masks:
-    def bit(r: int, c: int) -> int:
-        return 1 << (r * cols + c)
-
-    edge = sum(bit(r, c) for r in range(rows) for c in range(cols) if r in (0, rows - 1) or c in (0, cols - 1))
-    row_masks = tuple(sum(bit(r, c) for c in range(cols)) for r in range(rows))
-    col_masks = tuple(sum(bit(r, c) for r in range(rows)) for c in range(cols))
-    windows = tuple(
-        bit(r, c) | bit(r + 1, c) | bit(r, c + 1) | bit(r + 1, c + 1) for r in range(rows - 1) for c in range(cols - 1)
+def _windows(tables: BoardTables) -> tuple[int, ...]:
+    """Every 2x2 window of the map as a square bitmask (Tent Together)."""
+    cols = tables.cols
+    return tuple(
+        0b11 << (r * cols + c) | 0b11 << ((r + 1) * cols + c) for r in range(tables.rows - 1) for c in range(cols - 1)
     )
-    crossing = tuple(col_masks[c] for c in divide_crossing_columns(cols))
-    return _Masks(edge, row_masks + col_masks, col_masks, windows, crossing)
 
 
 def card_upper_bound(problem: MaxProblem, caps: dict[Challenge, int]) -> Callable[[int, dict[Element, int]], int]:
@@ -112,7 +98,9 @@ def card_upper_bound(problem: MaxProblem, caps: dict[Challenge, int]) -> Callabl
     River Town: 5 x the fewest water-or-empty squares of any column (square-disjoint rivers each cross
     every column). Each card's part is also at most its cap (`clairvoyant_card_caps`).
     """
-    masks_of = _masks(problem.components.rows, problem.components.cols)
+    tables = board_tables(problem.components)
+    lines = tables.row_masks + tables.col_masks
+    windows = _windows(tables)
     cards = set(problem.challenges)
     trees, toilets, water, tents = Element.TREES, Element.TOILETS, Element.WATER, Element.TENTS
 
@@ -120,71 +108,54 @@ def card_upper_bound(problem: MaxProblem, caps: dict[Challenge, int]) -> Callabl
         empty = ~drawn
         total = 0
         if Challenge.PRIVACY in cards:
-            value = ((masks[trees] | empty) & masks_of.edge).bit_count()
+            value = ((masks[trees] | empty) & tables.edge).bit_count()
             total += min(value, caps.get(Challenge.PRIVACY, value))
         if Challenge.DANGEROUS_ANIMALS in cards:
-            total -= (masks[tents] & masks_of.edge).bit_count()
+            total -= (masks[tents] & tables.edge).bit_count()
         if Challenge.QUICK_PEE in cards:
             open_lines = masks[toilets] | empty
-            total += sum(1 for line in masks_of.lines if line & open_lines)
+            total += sum(1 for line in lines if line & open_lines)
         if Challenge.TENT_TOGETHER in cards:
-            room = masks[tents] | (empty & ((1 << problem.components.cell_count) - 1))
-            windows = sum(1 for w in masks_of.windows if w & room == w)
-            value = cpsat_map.TENT_SQUARE_POINTS * min(windows, room.bit_count() // 4)
+            room = masks[tents] | (empty & tables.full)
+            open_windows = sum(1 for w in windows if w & room == w)
+            value = cpsat_map.TENT_SQUARE_POINTS * min(open_windows, room.bit_count() // 4)
             total += min(value, caps.get(Challenge.TENT_TOGETHER, value))
         if Challenge.RIVER_TOWN in cards:
             room = masks[water] | empty
-            value = cpsat_map.RIVER_POINTS * min((col & room).bit_count() for col in masks_of.columns)
+            value = cpsat_map.RIVER_POINTS * min((col & room).bit_count() for col in tables.col_masks)
             total += min(value, caps.get(Challenge.RIVER_TOWN, value))
         return total
 
     return bound
 
 
-def divide_viability(problem: MaxProblem, split: frozenset[Element]) -> Callable[[int, dict[Element, int]], bool]:
-    """With The Great Divide, a test every partial map of an accepted full map passes: an element that ends
-    as one cluster with squares on both sides (every element not in `split`, in a complete map) has a
-    square in each crossing column, so the elements still missing from a crossing column cannot outnumber
-    its empty squares. (A split element may cross in another cluster, or not at all: it is not counted.)"""
-    crossing = _masks(problem.components.rows, problem.components.cols).crossing
-    joined = [e for e in ELEMENTS if e not in split]
-
-    def viable(drawn: int, masks: dict[Element, int]) -> bool:
-        for column in crossing:
-            missing = sum(1 for e in joined if not masks[e] & column)
-            if missing > (column & ~drawn).bit_count():
-                return False
-        return True
-
-    return viable
-
-
 def _preference(problem: MaxProblem) -> Callable[[int, Element, dict[Element, int]], float]:
-    masks_of = _masks(problem.components.rows, problem.components.cols)
+    tables = board_tables(problem.components)
+    lines = tables.row_masks + tables.col_masks
+    windows = _windows(tables)
+    crossing = crossing_masks(problem)
     cards = set(problem.challenges)
     divide = Challenge.GREAT_DIVIDE in cards
 
     def prefer(mask: int, element: Element, masks: dict[Element, int]) -> float:
         value = 0.0
         if divide:  # bring an element into a crossing column that still misses it (as `max_caps` does)
-            value += DIVIDE_COLUMN_WEIGHT * sum(
-                1 for col in masks_of.crossing if col & mask and not col & masks[element]
-            )
+            value += DIVIDE_COLUMN_WEIGHT * sum(1 for col in crossing if col & mask and not col & masks[element])
         if element == Element.TREES and Challenge.PRIVACY in cards:
-            value += PRIVACY_EDGE_WEIGHT * (mask & masks_of.edge).bit_count()
+            value += PRIVACY_EDGE_WEIGHT * (mask & tables.edge).bit_count()
         if element == Element.TENTS:
             if Challenge.TENT_TOGETHER in cards:
                 tents = masks[Element.TENTS] | mask
-                value += TENT_WINDOW_WEIGHT * sum(1 for w in masks_of.windows if w & mask and w & tents == w)
+                value += TENT_WINDOW_WEIGHT * sum(1 for w in windows if w & mask and w & tents == w)
             if Challenge.DANGEROUS_ANIMALS in cards:
-                value -= DANGEROUS_EDGE_WEIGHT * (mask & masks_of.edge).bit_count()
+                value -= DANGEROUS_EDGE_WEIGHT * (mask & tables.edge).bit_count()
         if element == Element.WATER and Challenge.RIVER_TOWN in cards:
             value += RIVER_COLUMN_WEIGHT * sum(
-                1 for col in masks_of.columns if col & mask and not col & masks[Element.WATER]
+                1 for col in tables.col_masks if col & mask and not col & masks[Element.WATER]
             )
         if element == Element.TOILETS and Challenge.QUICK_PEE in cards:
             value += QUICK_PEE_LINE_WEIGHT * sum(
-                1 for line in masks_of.lines if line & mask and not line & masks[Element.TOILETS]
+                1 for line in lines if line & mask and not line & masks[Element.TOILETS]
             )
         return value
 

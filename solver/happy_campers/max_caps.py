@@ -8,6 +8,7 @@ from collections.abc import Callable
 from campsolver.solver.core.geometry import border_cells
 from campsolver.solver.happy_campers import cpsat_map
 from campsolver.solver.happy_campers.max_problem import MaxProblem, _roll_pairs
+from campsolver.solver.happy_campers.policies import board_tables
 from campsolver.solver.happy_campers.rules import (
     ELEMENTS,
     FESTIVAL_POINTS,
@@ -104,10 +105,9 @@ def _card_preference(
     divide = Challenge.GREAT_DIVIDE in problem.challenges
     if not quick_pee and not divide:
         return None
-    rows, cols = problem.components.rows, problem.components.cols
-    lines = [sum(1 << (r * cols + c) for c in range(cols)) for r in range(rows)]
-    lines += [sum(1 << (r * cols + c) for r in range(rows)) for c in range(cols)]
-    crossing = [sum(1 << (r * cols + c) for r in range(rows)) for c in divide_crossing_columns(cols)]
+    tables = board_tables(problem.components)
+    lines = tables.row_masks + tables.col_masks
+    crossing = crossing_masks(problem)
 
     def prefer(mask: int, element: Element, masks: dict[Element, int]) -> float:
         value = 0.0
@@ -129,6 +129,33 @@ def divide_crossing_columns(cols: int) -> tuple[int, ...]:
     return tuple(shared) if shared else (cols // 2 - 1, cols // 2)
 
 
+def crossing_masks(problem: MaxProblem) -> tuple[int, ...]:
+    """The crossing columns (`divide_crossing_columns`) as square bitmasks."""
+    col_masks = board_tables(problem.components).col_masks
+    return tuple(col_masks[c] for c in divide_crossing_columns(problem.components.cols))
+
+
+def divide_viability(
+    problem: MaxProblem, split: frozenset[Element] = frozenset()
+) -> Callable[[int, dict[Element, int]], bool]:
+    """With The Great Divide, a test every partial map (drawn bitmask, bitmask per element) of a complete
+    full map passes when each element not in `split` ends as one cluster: such an element has squares on both
+    sides, hence a square in each crossing column, so the elements still missing from a crossing column
+    cannot outnumber its empty squares (on the 5x9 map the middle column ends as one square of each). A split
+    element may cross in another cluster, or not at all: it is not counted."""
+    crossing = crossing_masks(problem)
+    joined = [e for e in ELEMENTS if e not in split]
+
+    def viable(drawn: int, masks: dict[Element, int]) -> bool:
+        for column in crossing:
+            missing = sum(1 for e in joined if not masks[e] & column)
+            if missing > (column & ~drawn).bit_count():
+                return False
+        return True
+
+    return viable
+
+
 def _toilet_line_supply(problem: MaxProblem) -> list[int]:
     """supply[t]: the most rows plus columns the toilet drawings of rolls t, t+1, ... can reach together
     (per roll, the largest height + width of a shape it offers with toilets)."""
@@ -144,9 +171,7 @@ def _toilet_line_supply(problem: MaxProblem) -> list[int]:
     return supply
 
 
-def _card_viability(
-    problem: MaxProblem, caps: dict[Challenge, int]
-) -> Callable[[int, dict[Element, int], int], bool]:
+def _card_viability(problem: MaxProblem, caps: dict[Challenge, int]) -> Callable[[int, dict[Element, int], int], bool]:
     """A test of partial maps (drawn bitmask, bitmask per element) that every map meeting all caps passes.
 
     Cards' points never exceed their caps, so a map whose total meets the sum meets each cap: Dangerous
@@ -154,29 +179,23 @@ def _card_viability(
     line both without a toilet and without an empty square, and the rows and columns still without a toilet
     cannot outnumber what the remaining rolls' toilet drawings can reach (`_toilet_line_supply`). With The
     Great Divide, a perfect map's element
-    is one cluster with squares on both sides, so it has a square in every crossing column
-    (`divide_crossing_columns`): the elements still missing from such a column cannot outnumber its empty
-    squares (on the 5x9 map the middle column must end as one square of each element).
+    is one cluster with squares on both sides (`divide_viability`).
     """
     rows, cols = problem.components.rows, problem.components.cols
-    crossing = [sum(1 << (r * cols + c) for r in range(rows)) for c in divide_crossing_columns(cols)]
-    check_divide = Challenge.GREAT_DIVIDE in problem.challenges
-    edge_mask = sum(1 << (r * cols + c) for r, c in border_cells(rows, cols))
+    tables = board_tables(problem.components)
+    divide = divide_viability(problem) if Challenge.GREAT_DIVIDE in problem.challenges else None
+    edge_mask = tables.edge
     start_edge_tents = sum(
         1 << (r * cols + c) for r, c in border_cells(rows, cols) if problem.start_grid[r][c] == int(Element.TENTS)
     )
-    lines = [sum(1 << (r * cols + c) for c in range(cols)) for r in range(rows)]
-    lines += [sum(1 << (r * cols + c) for r in range(rows)) for c in range(cols)]
+    lines = tables.row_masks + tables.col_masks
     check_tents = Challenge.DANGEROUS_ANIMALS in caps
     check_toilets = Challenge.QUICK_PEE in caps
     supply = _toilet_line_supply(problem) if check_toilets else []
 
     def viable(drawn: int, masks: dict[Element, int], next_turn: int = 0) -> bool:
-        if check_divide:
-            for column in crossing:
-                missing = sum(1 for e in ELEMENTS if not masks[e] & column)
-                if missing > (column & ~drawn).bit_count():
-                    return False
+        if divide is not None and not divide(drawn, masks):
+            return False
         if check_tents and masks[Element.TENTS] & edge_mask & ~start_edge_tents:
             return False
         if check_toilets:

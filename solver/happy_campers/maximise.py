@@ -215,11 +215,7 @@ def _hint_answer(
     """A warm-start play as an answer: replayed through the rules model (forced play checked) and scored;
     None when its final map is incomplete."""
     turns = tuple(TurnPlay(t, roll, play) for t, (roll, play) in enumerate(zip(problem.rolls, plays, strict=True)))
-    grid = problem.start_grid
-    for play in plays:
-        if play is not None:
-            grid = draw(grid, play, problem.components)
-    grid = _replay(problem, turns, grid)
+    grid = _replay(problem, turns, final_grid(problem, plays))
     value, breakdown = _points(problem, grid)
     return (grid, turns, value, breakdown) if breakdown.complete else None
 

@@ -10,7 +10,7 @@ from campsolver.solver.core.cpsat import Proof
 from campsolver.solver.core.seeding import rng_for
 from campsolver.solver.happy_campers import exhaustive, max_ascent, maximise, rules
 from campsolver.solver.happy_campers.cpsat_warmstart import perfect_play
-from campsolver.solver.happy_campers.max_caps import clairvoyant_card_caps
+from campsolver.solver.happy_campers.max_caps import clairvoyant_card_caps, divide_viability
 from campsolver.solver.happy_campers.rules import DEFAULT_COMPONENTS, Challenge, Components, Element
 
 TINY_3x4 = Components(rows=3, cols=4)
@@ -190,7 +190,7 @@ def test_great_divide_prune_passes_every_partial_map_of_a_two_sided_full_map(spl
     checked = 0
     for seed in range(12):
         problem = problem_of(SMALL_5x5, random_rolls(seed, 12, "divide"), (Challenge.PRIVACY, Challenge.GREAT_DIVIDE))
-        viable = max_ascent.divide_viability(problem, split)
+        viable = divide_viability(problem, split)
         found: list[tuple] = []
 
         def collect(plays, found=found, problem=problem) -> bool:
