@@ -56,10 +56,9 @@ def instance(seed: int, tag: str):
     return components, rolls
 
 
-def problem_of(components, rolls, challenges) -> maximise.MaxProblem:
-    return maximise.MaxProblem(
-        "clairvoyant", components, tuple(challenges), rules.empty_grid(components), rolls=tuple(rolls)
-    )
+def problem_of(components, rolls, challenges, start=None) -> maximise.MaxProblem:
+    grid = start if start is not None else rules.empty_grid(components)
+    return maximise.MaxProblem("clairvoyant", components, tuple(challenges), grid, rolls=tuple(rolls))
 
 
 def oracle_plays(oracle: exhaustive.OracleResult, rolls) -> list[Placement | None]:
@@ -119,14 +118,24 @@ def test_target_value_bounds_the_oracle_and_the_target_model_is_exact(challenges
     """`target_value` must bound every map (oracle <= target); the target feasibility model must find a
     map exactly when the oracle reaches the target, and its INFEASIBLE status (the solver's cut below the
     target) must only occur when the oracle stays below it. Short games (the rolls cannot fill the map)
-    and full ones both occur."""
+    and full ones both occur. Quick Pee's target (a full map whose one toilet cluster meets every row and
+    column, with every element drawn) is never reached by the random instances (on 3x4 it cannot be: the
+    toilets need 6 squares and the four other elements 8, pieces being 2+ squares), so it also gets 4x4
+    instances planted backwards from such a map (every other one with a roll replaced)."""
+    from tests.happy_campers.test_maximise import planted_perfect_case
+
+    cases = [(None, *instance(seed, "target")) for seed in range(14)]
+    if Challenge.QUICK_PEE in challenges:
+        lines = TINY_4x4.rows + TINY_4x4.cols
+        for seed in range(4):
+            start, rolls = planted_perfect_case(seed, TINY_4x4, (Challenge.QUICK_PEE,), tries=2000, bonus=lines)
+            cases.append((start, TINY_4x4, rolls))
     outcomes = {True: 0, False: 0}
-    for seed in range(14):
-        components, rolls = instance(seed, "target")
-        problem = problem_of(components, rolls, challenges)
+    for seed, (start, components, rolls) in enumerate(cases):
+        problem = problem_of(components, rolls, challenges, start)
         caps = clairvoyant_card_caps(problem)
         target = target_value(problem, caps)
-        oracle = exhaustive.clairvoyant_max(None, rolls, challenges, components)
+        oracle = exhaustive.clairvoyant_max(start, rolls, challenges, components)
         assert oracle.score <= target, (seed, oracle.score, target)
         built = max_models._build_clairvoyant(problem, "perfect", targets=caps)
         result = solve(built.model, Budget(SOLVE_S))
@@ -134,7 +143,7 @@ def test_target_value_bounds_the_oracle_and_the_target_model_is_exact(challenges
         reached = result.status == cp_model.OPTIMAL
         assert reached == (oracle.score == target), (seed, oracle.score, target, result.status)
         if reached:
-            grid = rules.empty_grid(components)
+            grid = start if start is not None else rules.empty_grid(components)
             for turn in built.read_turns(result):
                 if turn.placement is not None:
                     grid = rules.draw(grid, turn.placement, components)

@@ -327,12 +327,15 @@ def random_tiling(rng, components: Components) -> list[tuple[frozenset, int]]:
     return fill({(r, c) for r in range(components.rows) for c in range(components.cols)})
 
 
-def planted_perfect_case(seed: int, components: Components = TINY_4x4, challenges=(), tries: int = 200):
+def planted_perfect_case(
+    seed: int, components: Components = TINY_4x4, challenges=(), tries: int = 200, bonus: int = 0
+):
     """A 4x4 instance built backwards from a perfect map: a random tiling, elements chosen so that each
     element is one cluster, the pieces in an order where each touches an earlier one, the first few
     pre-drawn and the rest as rolls. Every other instance has one roll replaced by a random roll, which
     often (not always) leaves no perfect finish, so both answers of the search get exercised. (Other
-    `components` / `challenges`: the planted map must score the number of squares with those cards.)"""
+    `components` / `challenges`: the planted map must score the number of squares + `bonus` with those
+    cards.)"""
     rng = rng_for(seed, "test_maximise", "planted")
     while True:
         pieces = random_tiling(rng, components)
@@ -341,7 +344,7 @@ def planted_perfect_case(seed: int, components: Components = TINY_4x4, challenge
             grid = rules.empty_grid(components)
             for (cells, _), element in zip(pieces, elements, strict=True):
                 grid = rules.fill(grid, cells, element)
-            if rules.score(grid, challenges, components).total == components.cell_count:
+            if rules.score(grid, challenges, components).total == components.cell_count + bonus:
                 break
         else:
             continue
