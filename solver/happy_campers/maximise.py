@@ -122,7 +122,7 @@ PERFECT_MODEL_SHARE = 0.3
 #: remaining budget. Quick Pee also goes there instead of the cap-aimed perfect search (the ascent's last
 #: level is that search).
 CARD_ASCENT = True
-ASCENT_SHARE = 0.3
+ASCENT_SHARE = 0.15
 ASCENT_TARGET_CARDS = frozenset({Challenge.QUICK_PEE})
 #: Share of the remaining budget for completing the hint (pinned solve; it usually takes well under a second).
 HINT_COMPLETION_SHARE = 0.2
