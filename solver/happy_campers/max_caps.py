@@ -8,7 +8,7 @@ from collections.abc import Callable
 from campsolver.solver.core.geometry import border_cells
 from campsolver.solver.happy_campers import cpsat_map
 from campsolver.solver.happy_campers.max_problem import MaxProblem, _roll_pairs
-from campsolver.solver.happy_campers.policies import board_tables
+from campsolver.solver.happy_campers.policies import board_tables, cells_mask
 from campsolver.solver.happy_campers.rules import (
     ELEMENTS,
     FESTIVAL_POINTS,
@@ -185,8 +185,8 @@ def _card_viability(problem: MaxProblem, caps: dict[Challenge, int]) -> Callable
     tables = board_tables(problem.components)
     divide = divide_viability(problem) if Challenge.GREAT_DIVIDE in problem.challenges else None
     edge_mask = tables.edge
-    start_edge_tents = sum(
-        1 << (r * cols + c) for r, c in border_cells(rows, cols) if problem.start_grid[r][c] == int(Element.TENTS)
+    start_edge_tents = cells_mask(
+        ((r, c) for r, c in border_cells(rows, cols) if problem.start_grid[r][c] == int(Element.TENTS)), cols
     )
     lines = tables.row_masks + tables.col_masks
     check_tents = Challenge.DANGEROUS_ANIMALS in caps

@@ -11,6 +11,7 @@ from campsolver.solver.core.seeding import rng_for
 from campsolver.solver.happy_campers import exhaustive, max_ascent, maximise, rules
 from campsolver.solver.happy_campers.cpsat_warmstart import perfect_play
 from campsolver.solver.happy_campers.max_caps import clairvoyant_card_caps, divide_viability
+from campsolver.solver.happy_campers.policies import cells_mask
 from campsolver.solver.happy_campers.rules import DEFAULT_COMPONENTS, Challenge, Components, Element
 
 TINY_3x4 = Components(rows=3, cols=4)
@@ -44,7 +45,7 @@ def partial_maps(plays, cols: int):
     for play in plays:
         if play is None:
             break
-        mask = sum(1 << (r * cols + c) for r, c in play.cells)
+        mask = cells_mask(play.cells, cols)
         drawn |= mask
         masks[Element(play.element)] |= mask
         yield drawn, dict(masks)
