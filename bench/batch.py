@@ -227,9 +227,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                         help="pair the loop and Ray chunk by chunk (for a loaded machine; each chunk costs Ray a tail)")
     parser.add_argument("--jobs", help="comma-separated subset of the jobs (results then go to batch_<jobs>.json)")
     args = parser.parse_args(argv)
-    # Ray runs its workers at nice 15 by default; on a shared machine that would compare a niced pool against an
-    # un-niced loop. Both run at the same priority here.
-    os.environ.setdefault("RAY_worker_niceness", "0")
+    # The local Ray instance runs its workers at the driver's niceness (`engine.LOCAL_RAY_SYSTEM_CONFIG`), so the
+    # pool and the in-process loop compete for the CPU on equal terms.
     selected = jobs(args.quick)
     if args.jobs:
         selected = {name: selected[name] for name in args.jobs.split(",")}

@@ -36,6 +36,11 @@ INFLIGHT_PER_CPU = 2
 RAY_START_TIMEOUT_S = 60.0
 #: Start attempts: a hung start is torn down and tried once more before the batch gives up with an error.
 RAY_START_ATTEMPTS = 2
+#: Ray runs its workers at niceness 15 by default. On a shared machine that starves them: under three busy
+#: processes on 2 cores a CP-SAT task got 1.6 s of CPU in 60 s of wall time, its budget ran out, and it
+#: answered a heuristic map where the same task in-process was proven optimal. A task's time limit is wall
+#: time, so the local instance runs its workers at the niceness of the process that starts it.
+LOCAL_RAY_SYSTEM_CONFIG: dict[str, Any] = {"worker_niceness": 0}
 
 
 def is_ray_daemon(argv: list[bytes], ray_dir: bytes) -> bool:
@@ -170,14 +175,25 @@ WARM_MODULES = (
 WARM_HOLD_S = 0.2
 
 
-def warm_worker(modules: tuple[str, ...]) -> int:
-    """Import `modules` in this worker (the registry imports every game's service and solver); returns the pid."""
+def warm_worker(modules: tuple[str, ...]) -> tuple[int, int]:
+    """Import `modules` in this worker (the registry imports every game's service and solver); returns the pid
+    and the worker's niceness (`LOCAL_RAY_SYSTEM_CONFIG` says why it matters)."""
     import importlib
 
     for name in modules:
         importlib.import_module(name)
     time.sleep(WARM_HOLD_S)
-    return os.getpid()
+    return os.getpid(), os.getpriority(os.PRIO_PROCESS, 0)
+
+
+def niceness_warning(worker_niceness: int, own_niceness: int) -> str | None:
+    """One line for stderr when the cluster's workers run at a lower priority than the driver: their tasks
+    then lose the CPU to any other work on the machine and their wall-time limits run out early."""
+    if worker_niceness <= own_niceness:
+        return None
+    return (f"warning: the Ray workers run at niceness {worker_niceness} (this process: {own_niceness}); on a "
+            f"loaded machine their tasks get little CPU and reach their time limits early. Start the cluster "
+            f"with RAY_worker_niceness={own_niceness} (environment of `ray start`) to give them their share")
 
 
 @dataclass
@@ -240,7 +256,8 @@ class RayBackend:
                 def start() -> None:
                     # "local": always a fresh instance of our own size, never a `ray start` cluster found by chance.
                     ray.init(address="local", num_cpus=workers or os.cpu_count() or 1,
-                             object_store_memory=100 * 1024 * 1024, **options)
+                             object_store_memory=100 * 1024 * 1024, _system_config=LOCAL_RAY_SYSTEM_CONFIG,
+                             **options)
             call_with_start_timeout(start, tear_down_ray, start_timeout_s)
         self.startup_s = time.monotonic() - started
         self.cpus = max(int(ray.cluster_resources().get("CPU", 1)), 1)
@@ -249,6 +266,7 @@ class RayBackend:
         self._function_refs: dict[int, tuple[TaskFunction, Any]] = {}
         self.warmup_s = 0.0
         self.warm_pids: set[int] = set()
+        self.worker_niceness: int | None = None  # known once `warm` has run
         if warm:
             self.warm()
 
@@ -256,8 +274,13 @@ class RayBackend:
         """One import round per CPU, all submitted at once (so each lands on its own worker)."""
         started = time.monotonic()
         remote = self._ray.remote(num_cpus=1)(warm_worker)
-        self.warm_pids = set(self._ray.get([remote.remote(modules) for _ in range(self.cpus)]))
+        warmed = self._ray.get([remote.remote(modules) for _ in range(self.cpus)])
+        self.warm_pids = {pid for pid, _ in warmed}
+        self.worker_niceness = max(niceness for _, niceness in warmed)
         self.warmup_s += time.monotonic() - started
+        warning = niceness_warning(self.worker_niceness, os.getpriority(os.PRIO_PROCESS, 0))
+        if warning:
+            print(warning, file=sys.stderr)
 
     def _function_ref(self, function: TaskFunction) -> Any:
         cached = self._function_refs.get(id(function))
