@@ -19,8 +19,8 @@ from campsolver.solver.happy_campers.max_caps import clairvoyant_card_caps, targ
 from campsolver.solver.happy_campers.rules import Challenge, Components, Element, Option, Placement
 from ortools.sat.python import cp_model
 
-TINY_3x4 = Components(rows=3, cols=4)
-TINY_4x4 = Components(rows=4, cols=4)
+from tests.happy_campers.instances import TINY_3x4, TINY_4x4, planted_perfect_case, random_rolls, replay_plays
+
 SOLVE_S = 30.0
 
 #: Card sets whose model gets cuts (each card alone and mixed), plus the cards they are combined with.
@@ -43,10 +43,6 @@ TARGET_CARD_SETS = [
     (Challenge.QUICK_PEE,),
     (Challenge.GREAT_DIVIDE, Challenge.DANGEROUS_ANIMALS),
 ]
-
-
-def random_rolls(rng, count: int) -> list[tuple[int, int]]:
-    return [(int(a), int(b)) for a, b in rng.integers(1, 7, size=(count, 2))]
 
 
 def instance(seed: int, tag: str):
@@ -122,8 +118,6 @@ def test_target_value_bounds_the_oracle_and_the_target_model_is_exact(challenges
     column, with every element drawn) is never reached by the random instances (on 3x4 it cannot be: the
     toilets need 6 squares and the four other elements 8, pieces being 2+ squares), so it also gets 4x4
     instances planted backwards from such a map (every other one with a roll replaced)."""
-    from tests.happy_campers.test_maximise import planted_perfect_case
-
     cases = [(None, *instance(seed, "target")) for seed in range(14)]
     if Challenge.QUICK_PEE in challenges:
         lines = TINY_4x4.rows + TINY_4x4.cols
@@ -253,8 +247,6 @@ def test_divide_aimed_search_agrees_with_the_oracle():
     """The crossing-column prune must only cut maps that cannot end two-sided and perfect: the search finds a
     map exactly when the oracle's maximum is the number of squares (planted two-sided perfect maps, every
     other one with a roll replaced), exhausts its tree otherwise, and what it finds replays to that score."""
-    from tests.happy_campers.test_maximise import planted_perfect_case, replay_plays
-
     divide = (Challenge.GREAT_DIVIDE,)
     counts = {True: 0, False: 0}
     for seed in range(12):
