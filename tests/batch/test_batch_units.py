@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import time
+import types
 from pathlib import Path
 
 import pyarrow as pa
@@ -13,6 +15,7 @@ import pytest
 from campsolver.clients.batch.cli import main as batch_main
 from campsolver.clients.batch.engine import (
     InProcess,
+    RayBackend,
     RayStartTimeout,
     Task,
     call_with_start_timeout,
@@ -518,3 +521,23 @@ def test_niced_cluster_workers_are_named_with_the_setting_that_fixes_them() -> N
     warning = niceness_warning(15, 0)
     assert warning is not None and "\n" not in warning
     assert "niceness 15" in warning and "RAY_worker_niceness=0" in warning
+
+
+def test_warming_a_niced_pool_warns_once_on_stderr(capsys: pytest.CaptureFixture[str]) -> None:
+    """`RayBackend.warm` learns each worker's niceness from its warm-up task and warns when the pool runs below
+    the driver's priority (a joined cluster started without RAY_worker_niceness=0). Ray itself is faked."""
+    own = os.getpriority(os.PRIO_PROCESS, 0)
+
+    class FakeRay:
+        def remote(self, num_cpus: int):
+            return lambda function: types.SimpleNamespace(remote=lambda modules: (4242, own + 10))
+
+        def get(self, refs: list) -> list:
+            return list(refs)
+
+    backend = object.__new__(RayBackend)
+    backend._ray, backend.cpus, backend.warmup_s = FakeRay(), 2, 0.0
+    backend.warm(())
+    assert backend.worker_niceness == own + 10
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"niceness {own + 10}" in err and f"RAY_worker_niceness={own}" in err
