@@ -32,16 +32,17 @@ from campsolver.solver.core.seeding import rng_for
 K = PlateKind
 
 
-def oracle(config: Config, position: SoloPosition) -> dict[object, float]:
-    """Brute force: the generic expectimax on the rules model (failed rolls are retry outcomes)."""
-    result = expectimax(solo_state(config, position), budget=Budget(120))
+def oracle(config: Config, position: SoloPosition, limit_s: float = 120.0) -> dict[object, float]:
+    """Brute force: the generic expectimax on the rules model (failed rolls are retry outcomes). `limit_s` only
+    guards against a hang: the reference must finish, however long it takes on a busy machine."""
+    result = expectimax(solo_state(config, position), budget=Budget(limit_s))
     return {alt.action: alt.values[0] for alt in result.alternatives}
 
 
-def assert_matches_oracle(config: Config, position: SoloPosition) -> None:
+def assert_matches_oracle(config: Config, position: SoloPosition, oracle_limit_s: float = 120.0) -> None:
     solved = solve_solo(config, position, Budget(60))
     assert solved.proof == Proof.EXACT
-    expected = oracle(config, position)
+    expected = oracle(config, position, oracle_limit_s)
     got = {alt.action: alt.value for alt in solved.alternatives}
     assert set(got) == set(expected)
     for action, value in expected.items():
@@ -109,8 +110,11 @@ def test_unrevealed_specials_exact_search_matches_brute_force(specials, position
 
 @pytest.mark.slow
 def test_unrevealed_specials_on_8_plates_matches_brute_force():
+    """The brute force takes 91 s on a quiet machine (161,260 nodes; the DP 0.8 s): it exceeded a 120-s
+    limit in a `make test-slow` run next to other work, so it gets 600 s."""
     specials = ((K.MECHANICAL_PROBLEM, 2), (K.NO_PARKING, 1))
-    assert_matches_oracle(Config(plate_count=8, starting_tokens=6, specials=specials), SoloPosition(tokens=6))
+    assert_matches_oracle(Config(plate_count=8, starting_tokens=6, specials=specials), SoloPosition(tokens=6),
+                          oracle_limit_s=600.0)
 
 
 # Exact values of the DP (regression pins; the simulation above each is the independent check).
