@@ -83,7 +83,7 @@ def test_partial_map_bound_covers_the_final_maps_card_points(challenges):
             for drawn, masks in partial_maps(plays, problem.components.cols):
                 assert bound(drawn, masks) >= points, (seed, points)
             checked += 1
-    assert checked >= 5, checked
+    assert checked >= 6, checked
 
 
 def test_ascent_plays_are_legal_forced_plays_with_their_rules_total():
@@ -182,14 +182,23 @@ def test_a_main_solve_without_time_answers_the_checked_hint_as_heuristic(monkeyp
     assert rules.score(grid, (Challenge.PRIVACY,), DEFAULT_COMPONENTS).total == result.score
 
 
+#: Instances with two-sided full maps, and the time the plain search gets for each (a hang guard: it stops at 3).
+DIVIDE_SEEDS = (5, 6, 7)
+DIVIDE_SEARCH_S = 10.0
+
+
 @pytest.mark.parametrize("split", [frozenset(), frozenset({Element.TREES})], ids=["joined", "trees split"])
 def test_great_divide_prune_passes_every_partial_map_of_a_two_sided_full_map(split):
     """Would fail if the crossing-column prune counted an element that may stay on one side of the column
     (a split one) or cut a map that ends complete on both sides: full maps are collected by the plain
     search (no prune; the ascent's move order, which only orders), and every partial map of each one
-    accepted by The Great Divide passes the prune."""
+    accepted by The Great Divide passes the prune.
+
+    Seeds 5-7: the plain search finds two-sided full maps for them within about a second on a quiet machine
+    (0.04-1.1 s for the first three), while seeds 0-4 and 8-11 had none within 5 s. With seeds 0-11 at 0.5 s
+    each the test found 3 maps on a slow machine and failed; each seed now has 10 s and stops at 3 maps."""
     checked = 0
-    for seed in range(12):
+    for seed in DIVIDE_SEEDS:
         problem = problem_of(SMALL_5x5, random_rolls(seed, 12, "divide"), (Challenge.PRIVACY, Challenge.GREAT_DIVIDE))
         viable = divide_viability(problem, split)
         found: list[tuple] = []
@@ -205,7 +214,7 @@ def test_great_divide_prune_passes_every_partial_map_of_a_two_sided_full_map(spl
             problem.rolls,
             problem.components,
             rng_for(seed, "test_divide_prune"),
-            Budget(0.5),
+            Budget(DIVIDE_SEARCH_S),
             collect=collect,
             split=split,
             prefer=max_ascent._preference(problem),
@@ -214,4 +223,4 @@ def test_great_divide_prune_passes_every_partial_map_of_a_two_sided_full_map(spl
             for drawn, masks in partial_maps(plays, problem.components.cols):
                 assert viable(drawn, masks), seed
             checked += 1
-    assert checked >= 5, checked
+    assert checked >= 6, checked
