@@ -515,7 +515,7 @@ def _downgraded(monkeypatch, which: str) -> list:
 
 
 def test_both_phases_closed_is_what_makes_the_incomplete_optimum_optimal():
-    components = Components(rows=4, cols=4)
+    components = TINY_4x4
     start = rules.parse_grid(PHASES_MAP, components)
     honest = clairvoyant_max(start, [(1, 5)], (), components, Budget(SOLVE_S))
     assert honest.proof is Proof.OPTIMAL and honest.score == 0 and honest.bound == 0
@@ -523,7 +523,7 @@ def test_both_phases_closed_is_what_makes_the_incomplete_optimum_optimal():
 
 @pytest.mark.parametrize("which", ["complete", "incomplete"])
 def test_an_open_phase_never_claims_optimal(monkeypatch, which):
-    components = Components(rows=4, cols=4)
+    components = TINY_4x4
     start = rules.parse_grid(PHASES_MAP, components)
     downgraded = _downgraded(monkeypatch, which)
     result = clairvoyant_max(start, [(1, 5)], (), components, Budget(SOLVE_S))
