@@ -75,6 +75,8 @@ def _scoring_objective(
     if card_cuts is not None:
         card_cuts(terms)
     n = len(mv.cells)
+    if Challenge.QUICK_PEE in problem.challenges and QUICK_PEE_CLUSTER_CUT:
+        _add_toilet_cluster_cut(model, mv, terms.by_card[Challenge.QUICK_PEE.value], sizes)
     # Named totals with tight domains: the objective bound then follows by propagation alone
     # (clusters <= drawn squares), instead of the useless "every element's cluster could be the whole map".
     drawn = model.new_int_var(0, n, "drawn_total")
@@ -85,6 +87,31 @@ def _scoring_objective(
     if parts is not None:
         parts["bonus"] = sum(terms.by_card[card.value] for card in (card_caps or {}))
     return clustered + cpsat_map.EMPTY_POINTS * (n - drawn) + sum(terms.by_card.values())
+
+
+#: Add Quick Pee's cluster cut (`_add_toilet_cluster_cut`).
+QUICK_PEE_CLUSTER_CUT = True
+
+
+def _add_toilet_cluster_cut(
+    model: cp_model.CpModel,
+    mv: cpsat_map.MapVars,
+    quick_pee: cp_model.LinearExprT,
+    sizes: Sequence[cp_model.LinearExprT],
+) -> None:
+    """Quick Pee against the toilet cluster: lines with a toilet + counted toilets <= 2 x toilets + 1.
+
+    Why it holds on every map: a connected set of m squares spans h rows and w columns with h + w <= m + 1
+    (a spanning tree has m - 1 edges, and each row or column beyond the first needs one), so the counted
+    cluster reaches at most m + 1 lines; every other toilet square (S = T - m of them, all stray) adds at
+    most its own row and column. Lines <= m + 1 + 2 (T - m), i.e. lines + m <= 2 T + 1. Why it is needed:
+    the relaxation's fractional connectivity lets one cluster of T toilets touch every row and column,
+    while a real cluster meeting all 5 rows and 9 columns of the default map needs 13 squares; with fewer
+    toilets a map must trade lines for stray squares, which only this cut tells the relaxation.
+    """
+    toilet_k = mv.elements.index(int(Element.TOILETS))
+    toilets = sum(mv.cell_element[i][toilet_k] for i in range(len(mv.cells)))
+    model.add(quick_pee + sizes[toilet_k] <= 2 * toilets + 1)
 
 
 def _card_terms(
