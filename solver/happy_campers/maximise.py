@@ -98,6 +98,7 @@ from campsolver.solver.happy_campers.rules import (
     can_draw,
     draw,
     empty_grid,
+    legal_placements,
     score,
     validate_grid,
     validate_roll,
@@ -459,15 +460,18 @@ def _maximise(
     incomplete_phase: bool,
     workers: int,
     seed: int = 0,
+    given_hint: _Hint | None = None,
 ) -> MaxResult:
-    """Phase A (complete maps, maximise) and, if A cannot reach 0, phase B (an incomplete outcome?)."""
+    """Phase A (complete maps, maximise) and, if A cannot reach 0, phase B (an incomplete outcome?).
+
+    `given_hint` (clairvoyant only) replaces the warm-start searches."""
     tally = _Tally()
     if budget.expired():
         # CP-SAT ignores a stop request made before its search starts, so never start one.
         return MaxResult(None, None, None, None, (), None, tally.stats(), problem)
     hint: _Hint | None = None
     if problem.kind == "clairvoyant":
-        hint = _clairvoyant_hint(problem, budget, seed, workers, tally)
+        hint = given_hint or _clairvoyant_hint(problem, budget, seed, workers, tally)
         built = _build_clairvoyant(problem, "complete", hint=hint.plays)
         if hint.no_perfect_map:
             assert built.objective is not None
@@ -565,8 +569,16 @@ def clairvoyant_max(
     *,
     festival_won: bool = True,
     workers: int = 2,
+    start_plays: Sequence[Placement | None] | None = None,
 ) -> MaxResult:
-    """The best final score of one map for a known roll sequence under forced single-map play."""
+    """The best final score of one map for a known roll sequence under forced single-map play.
+
+    `start_plays` (one placement or None per roll, e.g. the placements of an earlier answer's turns)
+    replaces the warm-start searches: CP-SAT starts from that play, so a second, longer ask resumes from
+    the best map already known, and the bench can tell a missing map from a missing bound. It is
+    replayed by the rules model first (`ValueError` if it is not a legal play of these rolls). It only
+    changes where the search starts: the value and the proof still come from CP-SAT's status.
+    """
     problem = MaxProblem(
         kind="clairvoyant",
         components=components,
@@ -575,7 +587,30 @@ def clairvoyant_max(
         rolls=tuple(validate_roll(r) for r in rolls),
         festival_won=festival_won,
     )
-    return _maximise(problem, budget or Budget(), _build_clairvoyant, incomplete_phase=True, workers=workers)
+    given = None if start_plays is None else _Hint(_checked_start_plays(problem, start_plays), False)
+    return _maximise(
+        problem, budget or Budget(), _build_clairvoyant, incomplete_phase=True, workers=workers, given_hint=given
+    )
+
+
+def _checked_start_plays(problem: MaxProblem, start_plays: Sequence[Placement | None]) -> tuple[Placement | None, ...]:
+    """The caller's warm start, replayed by the rules model: one entry per roll, each a legal drawing of
+    its roll on the map so far, None only once the roll cannot be drawn (and nothing drawn after)."""
+    plays = tuple(start_plays)
+    if len(plays) != len(problem.rolls):
+        raise ValueError(f"start_plays: {len(plays)} plays for {len(problem.rolls)} rolls")
+    grid, ended = problem.start_grid, False
+    for turn, (roll, play) in enumerate(zip(problem.rolls, plays, strict=True)):
+        if play is None:
+            if not ended and can_draw(grid, roll, problem.components):
+                raise ValueError(f"start_plays[{turn}]: roll {roll} can be drawn, so it cannot be skipped")
+            ended = True
+            continue
+        drawings = {(p.cells, p.element) for p in legal_placements(grid, roll, problem.components)}
+        if ended or (frozenset(play.cells), play.element) not in drawings:
+            raise ValueError(f"start_plays[{turn}]: not a legal drawing of roll {roll} on the map so far")
+        grid = draw(grid, play, problem.components)
+    return plays
 
 
 def absolute_max(
