@@ -1,7 +1,7 @@
 """Happy Campers proof table, two code versions side by side on the same cases and load.
 
 Run: `python -m bench.happy_campers_proofs_ab --base main --new HEAD [--part singles|pairs] [--seeds N]
-[--rolls 10,15,20] [--limit S] [--out PATH]`.
+[--rolls 10,15,20] [--limit S] [--cards a,a+b] [--first-seed K] [--out PATH]`.
 
 On a shared machine the proof share within a 10-s wall limit depends on the load more than on the code
 (the same singles table: 34/63 at load 1-2, 12/63 at load 10), so "before" and "after" figures from
@@ -65,10 +65,15 @@ def checkout(ref: str, into: Path) -> Path:
     return tree
 
 
-def cases(part: str, rolls: tuple[int, ...], seeds: int) -> list[tuple[str, int, int]]:
+def cases(
+    part: str, rolls: tuple[int, ...], seeds: int, only: frozenset[str] = frozenset(), first_seed: int = 0
+) -> list[tuple[str, int, int]]:
+    """(card set, rolls, seed) per case; `only` keeps the card sets named "a" or "a+b" (either order)."""
     sets = [(c,) for c in CARDS] if part == "singles" else list(itertools.combinations(CARDS, 2))
+    if only:
+        sets = [s for s in sets if "+".join(s) in only or "+".join(reversed(s)) in only]
     # Seed by seed, so a run stopped early still covers every card set evenly.
-    return [("+".join(s), n, seed) for seed in range(seeds) for s in sets for n in rolls]
+    return [("+".join(s), n, seed) for seed in range(first_seed, first_seed + seeds) for s in sets for n in rolls]
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -79,6 +84,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--rolls", default="10,15,20")
     parser.add_argument("--limit", type=float, default=10.0)
+    parser.add_argument("--cards", default="", help="only these card sets (comma separated, a+b)")
+    parser.add_argument("--first-seed", type=int, default=0, help="seeds first-seed .. first-seed + seeds - 1")
     parser.add_argument("--out", default=str(ROOT / "bench" / "results" / "happy_campers_proofs_ab.jsonl"))
     args = parser.parse_args(argv)
     rolls = tuple(int(x) for x in args.rolls.split(","))
@@ -86,7 +93,9 @@ def main(argv: list[str] | None = None) -> None:
         trees = {tag: checkout(ref, Path(scratch) / tag) for tag, ref in (("base", args.base), ("new", args.new))}
         tally = {tag: [0, 0] for tag in trees}
         with open(args.out, "a") as out:
-            for i, (cards, count, seed) in enumerate(cases(args.part, rolls, args.seeds)):
+            for i, (cards, count, seed) in enumerate(
+                cases(args.part, rolls, args.seeds, frozenset(c for c in args.cards.split(",") if c), args.first_seed)
+            ):
                 for tag in ("base", "new") if i % 2 == 0 else ("new", "base"):
                     tree = trees[tag]
                     env = dict(os.environ, PYTHONPATH=f"{tree.parent / 'pkg'}:{tree}")
