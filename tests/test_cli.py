@@ -246,16 +246,23 @@ def test_server_side_deadline_exits_1(server: CampsolverServer, capsys) -> None:
     assert code == 1 and err.count("\n") == 1 and "DEADLINE_EXCEEDED" in err and "budget" in err, err
 
 
+#: The CLI with Python's Ctrl-C handler installed, as in a terminal. A suite started in the background by a
+#: script (`cmd &` without job control) passes SIGINT on ignored, and Python then installs no KeyboardInterrupt
+#: handler: the CLI would never see the key the test presses. Set here in the child's own first statement, not
+#: by `preexec_fn`: that runs Python between fork and exec, unsafe while this process has gRPC threads (the
+#: `server` fixture's): in a full run the child once died at once on "epoll_wait error: Bad file descriptor".
+_CLI_WITH_CTRL_C = (
+    "import runpy, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+    "sys.argv[0] = 'campsolver'; runpy.run_module('campsolver', run_name='__main__', alter_sys=True)"
+)
+
+
 def _interrupt_after_progress(args: list[str], stdin: str, wait_for: str) -> tuple[int, str, float]:
     """Start the CLI, wait until its progress line shows `wait_for`, press Ctrl-C; (exit code, stderr, seconds)."""
     env = dict(os.environ, **{cli.PROGRESS_ENV: "1"})
     process = subprocess.Popen(
-        [sys.executable, "-m", "campsolver", *args], cwd=ROOT, env=env,
+        [sys.executable, "-c", _CLI_WITH_CTRL_C, *args], cwd=ROOT, env=env,
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        # A terminal's Ctrl-C reaches a foreground program whose SIGINT is at its default. A suite started in
-        # the background by a script (`cmd &` without job control) passes SIGINT on ignored, and Python then
-        # installs no KeyboardInterrupt handler: the CLI would never see the key this test presses.
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     assert process.stdin is not None and process.stderr is not None
     process.stdin.write(stdin.encode())
