@@ -129,7 +129,10 @@ ASCENT_TARGET_CARDS = frozenset({Challenge.QUICK_PEE})
 #: After an ascent that misses the caps with only `TARGET_CARDS` in play (Quick Pee among them), run the
 #: target feasibility model before the greedy play. Quick Pee alone, 10 s, quiet machine, interleaved with
 #: it off: seeds 0-7 (15 and 20 rolls) 7/16 -> 9/16 proven, fresh seeds 8-19 18/24 -> 20/24; no case lost a
-#: proof, best maps +5 in total (`bench/results/happy_campers_qp_target_model.jsonl`).
+#: proof, best maps +5 in total (`bench/results/happy_campers_qp_target_model.jsonl`). Not with The Great
+#: Divide: Quick Pee + Great Divide, 15 and 20 rolls, seeds 0-4, A/B interleaved: 1/10 proven either way and
+#: best maps 6 points lower in total (two-sided perfect maps at the cap are rarely found in the share);
+#: Quick Pee + Dangerous Animals 6/10 either way, maps equal (`happy_campers_proofs_ab_qp_target_model_pairs.jsonl`).
 ASCENT_TARGET_MODEL = True
 #: Share of the remaining budget for completing the hint (pinned solve; it usually takes well under a second).
 HINT_COMPLETION_SHARE = 0.2
@@ -328,14 +331,15 @@ def _ascent_hint(problem: MaxProblem, budget: Budget, seed: int, workers: int, t
     upper bound on every map (`target_value`), so CP-SAT proves it at the root.
 
     When it misses them and the target value does bound every map (only `TARGET_CARDS` in play, Quick Pee
-    among them), CP-SAT's target feasibility model gets PERFECT_MODEL_SHARE of what is left first
-    (`ASCENT_TARGET_MODEL`): a map it finds is proven at the root, and its INFEASIBLE status caps the main
-    model below the target."""
+    among them; not with The Great Divide), CP-SAT's target feasibility model gets PERFECT_MODEL_SHARE of
+    what is left first (`ASCENT_TARGET_MODEL`): a map it finds is proven at the root, and its INFEASIBLE
+    status caps the main model below the target."""
     ascent = perfect_card_ascent(problem, budget.limited(budget.remaining() * ASCENT_SHARE), seed)
     if ascent is not None and ascent.capped:
         return _Hint(ascent.plays, False)
     no_target_map = False
-    if ASCENT_TARGET_MODEL and set(problem.challenges) <= TARGET_CARDS and not budget.expired():
+    cards = set(problem.challenges)
+    if ASCENT_TARGET_MODEL and cards <= TARGET_CARDS and Challenge.GREAT_DIVIDE not in cards and not budget.expired():
         target_map = _target_model_play(problem, budget, workers, tally)
         if target_map.plays is not None:
             return target_map

@@ -44,6 +44,18 @@ def test_the_target_model_after_a_missed_ascent_keeps_the_oracles_answer(challen
         assert rules.score(grid, challenges, components).total == result.score
         outcomes.add("found" if calls[-1].plays is not None else ("none" if calls[-1].no_perfect_map else "open"))
     assert {"found", "none"} <= outcomes, outcomes
+    # Not with The Great Divide (measured: it found or refuted too rarely to pay for its share).
+    with_divide = (*challenges, Challenge.GREAT_DIVIDE)
+    before = len(calls)
+    start, rolls, components = next(
+        (start, rolls, components)
+        for start, rolls, components in _instances()
+        if max_ascent.ascent_applies(
+            maximise.MaxProblem("clairvoyant", components, with_divide, start, rolls=tuple(rolls))
+        )
+    )
+    maximise.clairvoyant_max(start, rolls, with_divide, components, Budget(5.0))
+    assert len(calls) == before
 
 
 def _instances():
