@@ -636,8 +636,8 @@ def _checked_start_plays(problem: MaxProblem, start_plays: Sequence[Placement | 
                 raise ValueError(f"start_plays[{turn}]: roll {roll} can be drawn, so it cannot be skipped")
             ended = True
             continue
-        drawings = {(p.cells, p.element) for p in legal_placements(grid, roll, problem.components)}
-        if ended or (frozenset(play.cells), play.element) not in drawings:
+        drawings = {(p.cells, p.element, p.option) for p in legal_placements(grid, roll, problem.components)}
+        if ended or (frozenset(play.cells), play.element, play.option) not in drawings:
             raise ValueError(f"start_plays[{turn}]: not a legal drawing of roll {roll} on the map so far")
         grid = draw(grid, play, problem.components)
     return plays

@@ -72,3 +72,18 @@ def test_a_start_play_that_skips_a_drawable_roll_is_refused():
     plays[turn] = None
     with pytest.raises(ValueError, match=rf"start_plays\[{turn}\]: roll .* can be drawn"):
         clairvoyant_max(start, rolls, (), TINY_4x4, Budget(5.0), start_plays=plays)
+
+
+def test_a_start_play_under_an_option_the_roll_does_not_have_is_refused():
+    start, rolls, plays = _legal_start()
+    turn = next(t for t, play in enumerate(plays) if play is not None)
+    options = set(rules.roll_options(rolls[turn]))
+    foreign = next(
+        rules.Option(shape, element)
+        for shape in range(1, 7)
+        for element in range(1, 7)
+        if rules.Option(shape, element) not in options
+    )
+    plays[turn] = Placement(plays[turn].cells, plays[turn].element, foreign)
+    with pytest.raises(ValueError, match=rf"start_plays\[{turn}\]: not a legal drawing"):
+        clairvoyant_max(start, rolls, (), TINY_4x4, Budget(5.0), start_plays=plays)
