@@ -45,7 +45,8 @@ def open_cases(table: Path) -> list[tuple[str, int, int]]:
 
 
 def _summary(result, seconds: float) -> dict[str, object]:
-    return {"score": result.score, "bound": result.bound, "proof": result.proof.name, "seconds": round(seconds, 2)}
+    proof = result.proof.name if result.proof is not None else "NONE"
+    return {"score": result.score, "bound": result.bound, "proof": proof, "seconds": round(seconds, 2)}
 
 
 def measure(cards: str, rolls: int, seed: int, long_s: float, limit: float) -> dict[str, object]:
@@ -54,6 +55,8 @@ def measure(cards: str, rolls: int, seed: int, long_s: float, limit: float) -> d
     started = time.monotonic()
     long = clairvoyant_max(None, sequence, challenges, budget=Budget(long_s))
     long_row = _summary(long, time.monotonic() - started)
+    if not long.turns:  # nothing found in the long run (a heavy load): no map to start from
+        return {"cards": cards, "rolls": rolls, "seed": seed, "long": long_row, "from_best_map": None, "lever": "none"}
     started = time.monotonic()
     resumed = clairvoyant_max(
         None, sequence, challenges, budget=Budget(limit), start_plays=[turn.placement for turn in long.turns]
@@ -87,6 +90,9 @@ def main() -> None:
         row = measure(cards, rolls, seed, args.long, args.limit)
         rows.append(row)
         lg, fb = row["long"], row["from_best_map"]
+        if fb is None:
+            print(f"{cards + ' ' + str(rolls) + '/' + str(seed):<24} no map found in {lg['seconds']:.1f}s", flush=True)
+            continue
         print(
             f"{cards + ' ' + str(rolls) + '/' + str(seed):<24} "
             f"{lg['score']:>3}/{lg['bound']:<3} {lg['proof'][:8]:>8} {lg['seconds']:5.1f}s "
@@ -94,7 +100,8 @@ def main() -> None:
             flush=True,
         )
     finder = sum(row["lever"] == "finder" for row in rows)
-    print(f"finder {finder}/{len(rows)}, bound {len(rows) - finder}/{len(rows)}")
+    bound = sum(row["lever"] == "bound" for row in rows)
+    print(f"finder {finder}/{len(rows)}, bound {bound}/{len(rows)}")
     RESULTS.write_text(
         json.dumps(
             {

@@ -93,12 +93,13 @@ from campsolver.solver.happy_campers.rules import (
     Challenge,
     Components,
     Grid,
+    IllegalMove,
     Placement,
     ScoreBreakdown,
     can_draw,
     draw,
     empty_grid,
-    legal_placements,
+    roll_options,
     score,
     validate_grid,
     validate_roll,
@@ -177,20 +178,38 @@ def _read_grid(mv: cpsat_map.MapVars, result: CpSolveResult) -> Grid:
 
 def _replay(problem: MaxProblem, turns: Sequence[TurnPlay], model_grid: Grid) -> Grid:
     """Re-draw every placement with the rules model; check forced play and the final map."""
+    grid = _replayed(problem, turns, ModelMismatch, lambda turn: f"turn {turn}")
+    if grid != model_grid:
+        raise ModelMismatch("replaying the placements does not give the model's map")
+    return grid
+
+
+def _replayed(
+    problem: MaxProblem, turns: Sequence[TurnPlay], error: type[Exception], where: Callable[[int], str]
+) -> Grid:
+    """The map the turns draw from the start map, by the rules model: each placement under one of its
+    roll's options and legal there (`rules.draw`), a roll skipped in clairvoyant play only when it cannot
+    be drawn, nothing drawn after; otherwise `error` naming `where(turn)`. One check for CP-SAT's answers
+    (ModelMismatch) and for a caller's `start_plays` (ValueError)."""
     comp = problem.components
     grid = problem.start_grid
     ended = False
     for turn in turns:
         if turn.placement is None:
             if problem.kind == "clairvoyant" and not ended and can_draw(grid, turn.roll, comp):
-                raise ModelMismatch(f"turn {turn.turn}: roll {turn.roll} could be drawn but was skipped")
+                raise error(f"{where(turn.turn)}: roll {turn.roll} can be drawn, so it cannot be skipped")
             ended = True
             continue
         if ended:
-            raise ModelMismatch(f"turn {turn.turn}: drawn after the game ended")
-        grid = draw(grid, turn.placement, comp)
-    if grid != model_grid:
-        raise ModelMismatch("replaying the placements does not give the model's map")
+            raise error(f"{where(turn.turn)}: drawn after the game ended")
+        if turn.placement.option not in roll_options(turn.roll):
+            raise error(f"{where(turn.turn)}: not a legal drawing of roll {turn.roll}: {turn.placement.option}")
+        try:
+            grid = draw(grid, turn.placement, comp)
+        except IllegalMove as err:
+            raise error(
+                f"{where(turn.turn)}: not a legal drawing of roll {turn.roll} on the map so far ({err})"
+            ) from err
     return grid
 
 
@@ -318,7 +337,7 @@ def _clairvoyant_hint(problem: MaxProblem, budget: Budget, seed: int, workers: i
     no_target_map = False
     short_model = Challenge.GREAT_DIVIDE in cards and SHORT_GAME_DIVIDE_MODEL
     if (fills or short_model) and not exhausted and not budget.expired() and not cards & MODEL_UNTARGETED_CARDS:
-        target_map = _target_model_play(problem, budget, workers, tally)
+        target_map = _target_model_play(problem, caps, budget, workers, tally)
         if target_map.plays is not None:
             return target_map
         no_target_map = target_map.no_perfect_map
@@ -340,7 +359,7 @@ def _ascent_hint(problem: MaxProblem, budget: Budget, seed: int, workers: int, t
     no_target_map = False
     cards = set(problem.challenges)
     if ASCENT_TARGET_MODEL and cards <= TARGET_CARDS and Challenge.GREAT_DIVIDE not in cards and not budget.expired():
-        target_map = _target_model_play(problem, budget, workers, tally)
+        target_map = _target_model_play(problem, _target_caps(problem), budget, workers, tally)
         if target_map.plays is not None:
             return target_map
         no_target_map = target_map.no_perfect_map
@@ -353,10 +372,12 @@ def _ascent_hint(problem: MaxProblem, budget: Budget, seed: int, workers: int, t
     return _Hint(ascent.plays, no_target_map) if ascent.total >= greedy_total else greedy
 
 
-def _target_model_play(problem: MaxProblem, budget: Budget, workers: int, tally: _Tally) -> _Hint:
+def _target_model_play(
+    problem: MaxProblem, caps: dict[Challenge, int], budget: Budget, workers: int, tally: _Tally
+) -> _Hint:
     """CP-SAT on the target feasibility model (perfect map, every card at its cap) within
     PERFECT_MODEL_SHARE of the budget left: its map if found, else whether it proved that none exists."""
-    built = _build_clairvoyant(problem, "perfect", targets=_target_caps(problem))
+    built = _build_clairvoyant(problem, "perfect", targets=caps)
     result = solve(
         built.model, budget.limited(budget.remaining() * PERFECT_MODEL_SHARE), workers=workers, configure=_configure
     )
@@ -624,22 +645,12 @@ def clairvoyant_max(
 
 
 def _checked_start_plays(problem: MaxProblem, start_plays: Sequence[Placement | None]) -> tuple[Placement | None, ...]:
-    """The caller's warm start, replayed by the rules model: one entry per roll, each a legal drawing of
-    its roll on the map so far, None only once the roll cannot be drawn (and nothing drawn after)."""
+    """The caller's warm start, one entry per roll, replayed by the rules model (`_replayed`)."""
     plays = tuple(start_plays)
     if len(plays) != len(problem.rolls):
         raise ValueError(f"start_plays: {len(plays)} plays for {len(problem.rolls)} rolls")
-    grid, ended = problem.start_grid, False
-    for turn, (roll, play) in enumerate(zip(problem.rolls, plays, strict=True)):
-        if play is None:
-            if not ended and can_draw(grid, roll, problem.components):
-                raise ValueError(f"start_plays[{turn}]: roll {roll} can be drawn, so it cannot be skipped")
-            ended = True
-            continue
-        drawings = {(p.cells, p.element, p.option) for p in legal_placements(grid, roll, problem.components)}
-        if ended or (frozenset(play.cells), play.element, play.option) not in drawings:
-            raise ValueError(f"start_plays[{turn}]: not a legal drawing of roll {roll} on the map so far")
-        grid = draw(grid, play, problem.components)
+    turns = [TurnPlay(t, roll, play) for t, (roll, play) in enumerate(zip(problem.rolls, plays, strict=True))]
+    _replayed(problem, turns, ValueError, lambda turn: f"start_plays[{turn}]")
     return plays
 
 
