@@ -81,7 +81,10 @@ def _alternatives_table(items: list[Message]) -> list[str]:
         ranking = item.ranking  # type: ignore[attr-defined]
         value = f"{ranking.value:.4f}" if ranking.HasField("value") else "-"
         loss = f"{ranking.loss:.4f}" if ranking.HasField("loss") else "-"
-        se = f"{ranking.standard_error:.4f}" if ranking.standard_error else ""
+        if ranking.HasField("standard_error"):
+            se = f"{ranking.standard_error:.4f}" if ranking.standard_error else ""
+        else:
+            se = f"n={ranking.samples}" if ranking.sampled else ""
         rows.append((str(ranking.rank), value, loss, se, ranking.label))
         if ranking.note:
             notes.append(f"  #{ranking.rank}: {ranking.note}")
