@@ -45,14 +45,16 @@ class SolveGate:
         with self._changed:
             return self._busy
 
-    def acquire(self, budget: Budget) -> bool:
-        """Wait for a slot until the budget's deadline or its cancel; True when a slot was taken."""
+    def acquire(self, budget: Budget, give_up_at: float | None = None) -> bool:
+        """Wait for a slot until the budget's deadline (or `give_up_at`, a `time.monotonic()` reading, when
+        earlier) or its cancel; True when a slot was taken."""
         budget.on_cancel(self._wake)
+        until = budget.deadline if give_up_at is None else min(budget.deadline, give_up_at)
         with self._changed:
             while self._busy >= self.workers:
                 if budget.cancelled:
                     return False
-                left = budget.deadline - time.monotonic()
+                left = until - time.monotonic()
                 if left <= 0:
                     return False
                 self._changed.wait(timeout=left)
@@ -92,6 +94,45 @@ def requested_time_limit(request: Message) -> float | None:
             "options.time_limit_seconds", f"{limit:g} s exceeds the limit of {MAX_TIME_LIMIT_S:g} s"
         )
     return limit or None
+
+
+#: RPCs that must answer while a legal move exists: when they cannot search (no solver slot before the deadline,
+#: or no search step finished in time) they answer their rule of thumb's move, flagged in `stats.fallback`.
+FALLBACK_RPCS = frozenset({"Hint"})
+#: Seconds before its deadline a call that has a fallback stops waiting for a solver slot, so the rule of
+#: thumb's answer (milliseconds of work) is still on time; at most a quarter of the whole budget.
+FALLBACK_RESERVE_S = 0.05
+#: `stats.fallback` texts.
+NO_SLOT = "every solver slot stayed busy until the deadline: the rule of thumb's move, not searched"
+NO_STEP = "no search step finished within the time limit: the rule of thumb's move, not searched"
+LATE_WORKER = "the solver process did not answer in time (a loaded machine): the rule of thumb's move, not searched"
+
+
+def give_up_waiting_at(command: Command, budget: Budget) -> float | None:
+    """When a call stops waiting for a solver slot: before its deadline only if it has a fallback answer."""
+    if command.rpc_name not in FALLBACK_RPCS:
+        return None
+    return budget.deadline - min(FALLBACK_RESERVE_S, 0.25 * budget.time_limit_s)
+
+
+def rule_of_thumb_answer(command: Command, request: Message, reason: str) -> Message | None:
+    """The hint's answer with no time left to search, or None when the RPC has no such answer.
+
+    The handler runs against a budget already spent: every game's hint then answers its rule of thumb's move
+    (HEURISTIC, values absent) in milliseconds. The response says why in `stats.fallback`.
+    """
+    if command.rpc_name not in FALLBACK_RPCS or command.handler is None:
+        return None
+    now = time.monotonic()
+    try:
+        response = command.handler(request, Budget.until(now, now))
+    except (SolveInterrupted, DeadlineExceeded):
+        return None
+    stats = getattr(response, "stats", None)
+    if stats is not None:
+        stats.interrupted = True
+        stats.fallback = reason
+    return response
 
 
 def budget_for(request: Message, time_remaining_s: float | None) -> Budget:
@@ -162,7 +203,7 @@ def run(command: Command, request: Message, budget: Budget, gate: SolveGate | No
     if gate is not None:
 
         def admit(spent: Budget) -> None:
-            if gate.acquire(spent):
+            if gate.acquire(spent, give_up_waiting_at(command, spent)):
                 admitted.set()
             elif not spent.cancelled:
                 refused.set()
@@ -170,23 +211,34 @@ def run(command: Command, request: Message, budget: Budget, gate: SolveGate | No
 
         budget.admit_on_first_use(admit)
     busy = ServerBusy("every solver slot stayed busy for the whole solve budget; try again")
+    late = DeadlineExceeded(f"no answer within the {budget.time_limit_s:.2f} s budget; allow more time")
     try:
         response = command.handler(request, budget)
     except SolveInterrupted as interrupted:
         if refused.is_set():
-            raise busy from None
+            return _fallback_or(command, request, NO_SLOT, busy)
         if interrupted.reason == "cancelled":
             raise Cancelled("the request was cancelled") from None
-        raise DeadlineExceeded(
-            f"no answer within the {budget.time_limit_s:.2f} s budget; allow more time"
-        ) from None
+        return _fallback_or(command, request, NO_STEP, late)
+    except DeadlineExceeded:
+        if refused.is_set():
+            return _fallback_or(command, request, NO_SLOT, busy)
+        return _fallback_or(command, request, NO_STEP, late)
     except RequestError:
         if refused.is_set():
-            raise busy from None
+            return _fallback_or(command, request, NO_SLOT, busy)
         raise
     finally:
         if admitted.is_set():
             gate.release()  # type: ignore[union-attr]
     if refused.is_set():
-        raise busy
+        return _fallback_or(command, request, NO_SLOT, busy)
+    return response
+
+
+def _fallback_or(command: Command, request: Message, reason: str, error: RequestError) -> Message:
+    """The rule of thumb's answer when the RPC has one, else raise `error`."""
+    response = rule_of_thumb_answer(command, request, reason)
+    if response is None:
+        raise error
     return response

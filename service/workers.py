@@ -57,6 +57,9 @@ PARENT_POLL_S = 0.05
 KILL_AFTER_CANCEL_S = 2.0
 #: A worker still busy this long after its budget's deadline is killed (a solver that ignores its budget).
 KILL_AFTER_DEADLINE_S = 5.0
+#: Seconds past its budget's end a hint's worker may take to answer before this process answers the rule of
+#: thumb's move itself (the budget ends a margin of at least 0.15 s before the RPC deadline).
+LATE_WORKER_GRACE_S = 0.03
 #: Seconds a new worker may take to say it is ready (imports and warm-up happen once, in the forkserver).
 READY_TIMEOUT_S = 120.0
 #: Seconds a worker gets to exit after being asked to at shutdown, before it is killed.
@@ -275,39 +278,79 @@ class WorkerPool:
 
         Waits for a `gate` slot first (as in-process solves do); raises `RequestError`s for the caller to send.
         """
-        if not gate.acquire(budget):
+        give_up = dispatch.give_up_waiting_at(command, budget)
+        if not gate.acquire(budget, give_up):
             if budget.cancelled:
                 raise Cancelled("the request was cancelled")
+            fallback = dispatch.rule_of_thumb_answer(command, command.request_type.FromString(raw), dispatch.NO_SLOT)
+            if fallback is not None:  # a hint answers its rule of thumb's move here, in milliseconds
+                return fallback.SerializeToString()
             raise ServerBusy("every solver slot stayed busy for the whole solve budget; try again")
+        result: dict[str, tuple[str, bytes] | None] = {}
+        done = threading.Event()
         try:
-            with self._lock:
-                worker = self._free.pop()
-                self._next_task += 1
-                task_id = self._next_task
-            with worker.lock:
-                worker.cancel_flag.clear()
-                worker.task_id = task_id
-            outcome: tuple[str, bytes] | None = None
-            try:
-                outcome = self._run_task(worker, task_id, command, raw, budget)
-            finally:
-                with worker.lock:
-                    worker.task_id = 0  # a late cancel of this call no longer touches the flag
-                if outcome is None:  # the worker died or was killed: replace it before freeing the slot
-                    try:
-                        worker = self._replace(worker)
-                    except Exception:  # keep the dead one in its slot: its next call fails fast and retries this
-                        log.exception("could not start a replacement solver worker")
-                with self._lock:
-                    self._free.append(worker)
-        finally:
+            worker, task_id = self._take_a_free_worker()
+        except BaseException:
             gate.release()
+            raise
+
+        def run_and_free() -> None:
+            try:
+                result["outcome"] = self._run_on(worker, task_id, command, raw, budget)
+            finally:
+                gate.release()
+                done.set()
+
+        if give_up is None:
+            run_and_free()
+        else:
+            # A hint must answer: if its worker has not answered shortly after the budget's end (a descheduled
+            # worker on a loaded machine), this process answers the rule of thumb's move and the worker, told to
+            # stop, frees its slot in the background.
+            threading.Thread(target=run_and_free, name="campsolver-hint-call", daemon=True).start()
+            if not done.wait(max(budget.deadline + LATE_WORKER_GRACE_S - time.monotonic(), 0.0)):
+                fallback = dispatch.rule_of_thumb_answer(
+                    command, command.request_type.FromString(raw), dispatch.LATE_WORKER
+                )
+                if fallback is not None and not done.is_set():
+                    budget.cancel()
+                    return fallback.SerializeToString()
+                done.wait()  # no fallback, or the worker answered meanwhile: its answer is the better one
+        outcome = result.get("outcome")
         if outcome is None:
             raise InternalError("the solver process of this call stopped unexpectedly; the server is fine, try again")
         kind, payload = outcome
         if kind == _OK:
             return payload
         raise _StatusError(status_pb2.Status.FromString(payload))
+
+    def _take_a_free_worker(self) -> tuple[_Worker, int]:
+        """A free worker and the id of its next task (the caller holds a slot, so one is free)."""
+        with self._lock:
+            worker = self._free.pop()
+            self._next_task += 1
+            return worker, self._next_task
+
+    def _run_on(self, worker: _Worker, task_id: int, command: Command, raw: bytes,
+                budget: Budget) -> tuple[str, bytes] | None:
+        """Run the call on `worker` and free it after; the outcome, None when the worker died."""
+        with worker.lock:
+            worker.cancel_flag.clear()
+            worker.task_id = task_id
+        outcome: tuple[str, bytes] | None = None
+        try:
+            outcome = self._run_task(worker, task_id, command, raw, budget)
+        finally:
+            with worker.lock:
+                worker.task_id = 0  # a late cancel of this call no longer touches the flag
+            if outcome is None:  # the worker died or was killed: replace it before freeing the slot
+                try:
+                    worker = self._replace(worker)
+                except Exception:  # keep the dead one in its slot: its next call fails fast and retries this
+                    log.exception("could not start a replacement solver worker")
+            with self._lock:
+                self._free.append(worker)
+        return outcome
 
     def _run_task(
         self, worker: _Worker, task_id: int, command: Command, raw: bytes, budget: Budget

@@ -16,10 +16,13 @@ from pathlib import Path
 import grpc
 import pytest
 from campsolver.clients.client import CampsolverClient, CampsolverError
+from campsolver.service import dispatch
 from campsolver.service.games import camper_tour as camper_tour_service
+from campsolver.service.games.shared import ranking_contract_violations
 from campsolver.service.server import CampsolverServer, ServerConfig
 from campsolver.service.workers import WORKER_NICE
 
+from campsolver.v1 import camper_tour_pb2, common_pb2
 from tests.test_service import long_hint_request  # the expected-score deepening: only a budget stops it
 
 #: What the service promises between a client's cancel (or deadline) and the solve stopping in its worker.
@@ -160,7 +163,9 @@ _EXIT_MID_SOLVE_SCRIPT = """
 import grpc
 from campsolver.clients.client import CampsolverClient, CampsolverError
 from campsolver.service import workers
+from campsolver.service import dispatch
 from campsolver.service.games import camper_tour as camper_tour_service
+from campsolver.service.games.shared import ranking_contract_violations
 from campsolver.service.server import CampsolverServer, ServerConfig
 from tests.test_service import long_hint_request
 
@@ -195,7 +200,9 @@ def test_a_worker_that_exits_mid_solve_is_internal() -> None:
 
 
 @pytest.mark.parametrize("in_process", [False, True], ids=["worker", "in-process"])
-def test_busy_slot_is_unavailable_in_both_modes(in_process: bool) -> None:
+def test_busy_slot_hint_answers_its_rule_of_thumb_and_max_is_unavailable(in_process: bool) -> None:
+    """A hint always answers while a legal move exists: with every slot busy until its deadline it answers the
+    rule of thumb's move, flagged, on time. A MaxScore has no such answer: UNAVAILABLE, a client retries."""
     running = CampsolverServer(ServerConfig(port=0, workers=1, solve_in_process=in_process))
     running.start()
     try:
@@ -204,8 +211,16 @@ def test_busy_slot_is_unavailable_in_both_modes(in_process: bool) -> None:
             holder = connected.camper_tour.call_future("Hint", long_hint_request(60.0), timeout=120)
             try:
                 assert running.gate.wait_busy(1, timeout_s=60)
+                request = long_hint_request(0.3)
+                answer = connected.camper_tour.hint(request, timeout=60)
+                assert answer.stats.fallback == dispatch.NO_SLOT and answer.stats.interrupted
+                legal = connected.camper_tour.legal_moves(camper_tour_pb2.CamperTourServiceLegalMovesRequest(
+                    state=request.state))
+                listed = [a.move for a in answer.alternatives]
+                assert listed and all(move in list(legal.moves) for move in listed)
+                assert ranking_contract_violations([a.ranking for a in answer.alternatives]) == []
                 with pytest.raises(CampsolverError) as caught:
-                    connected.camper_tour.hint(long_hint_request(0.3), timeout=60)
+                    connected.camper_tour.max_score(camper_tour_service.EXAMPLES["MaxScore"](), timeout=0.6)
                 assert caught.value.code == grpc.StatusCode.UNAVAILABLE
                 assert caught.value.reason == "SOLVER_SLOTS_BUSY"
             finally:
@@ -234,3 +249,25 @@ def test_workers_start_when_the_program_has_no_main_file() -> None:
     assert result.returncode == 0, result.stderr
     alternatives, restarts = result.stdout.split()
     assert int(alternatives) > 0 and restarts == "0"
+
+
+def test_a_hint_whose_worker_stalls_gets_the_rule_of_thumb_on_time(
+    one_worker: tuple[CampsolverServer, CampsolverClient],
+) -> None:
+    """A worker descheduled past the budget's end (here: stopped) must not cost the hint its answer: the gRPC
+    process answers the rule of thumb's move itself, before the RPC deadline, and the slot comes back."""
+    server, client = one_worker
+    (worker,) = server.pool.pids()
+    request = camper_tour_service.EXAMPLES["Hint"]()
+    request.options.time_limit_seconds = 0.4
+    os.kill(worker, signal.SIGSTOP)
+    try:
+        answer = client.camper_tour.hint(request, timeout=1.0)  # DEADLINE_EXCEEDED would raise here
+    finally:
+        os.kill(worker, signal.SIGCONT)
+    assert answer.stats.fallback == dispatch.LATE_WORKER and answer.stats.interrupted
+    assert answer.alternatives and answer.proof == common_pb2.PROOF_STATUS_HEURISTIC
+    assert ranking_contract_violations([a.ranking for a in answer.alternatives]) == []
+    assert server.gate.wait_idle(timeout_s=30)
+    request.options.time_limit_seconds = 2.0
+    assert client.camper_tour.hint(request, timeout=30).stats.fallback == ""  # a worker serves the next hint

@@ -24,29 +24,29 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1a\x63\x61mpsolver/v1/common.proto\x12\rcampsolver.v1\"8\n\x0cSolveOptions\x12\x1a\n\x12time_limit_seconds\x18\x01 \x01(\x01\x12\x0c\n\x04seed\x18\x02 \x01(\x04\"\xbc\x01\n\nSolveStats\x12\x19\n\x11wall_time_seconds\x18\x01 \x01(\x01\x12\x12\n\x05\x62ound\x18\x02 \x01(\x01H\x00\x88\x01\x01\x12\r\n\x05nodes\x18\x03 \x01(\x03\x12\x0e\n\x06states\x18\x04 \x01(\x03\x12\x11\n\tconflicts\x18\x05 \x01(\x03\x12\r\n\x05\x64\x65pth\x18\x06 \x01(\x05\x12\x0f\n\x07samples\x18\x07 \x01(\x03\x12\x0e\n\x06method\x18\x08 \x01(\t\x12\x13\n\x0binterrupted\x18\t \x01(\x08\x42\x08\n\x06_bound\"\xca\x01\n\x11RankedAlternative\x12\x0c\n\x04rank\x18\x01 \x01(\x05\x12\r\n\x05label\x18\x02 \x01(\t\x12\x12\n\x05value\x18\x03 \x01(\x01H\x00\x88\x01\x01\x12\x11\n\x04loss\x18\x04 \x01(\x01H\x01\x88\x01\x01\x12\x1b\n\x0estandard_error\x18\x05 \x01(\x01H\x02\x88\x01\x01\x12\x0f\n\x07sampled\x18\x06 \x01(\x08\x12\x0f\n\x07samples\x18\x07 \x01(\x03\x12\x0c\n\x04note\x18\x08 \x01(\tB\x08\n\x06_valueB\x07\n\x05_lossB\x11\n\x0f_standard_error\"F\n\x12\x44ifficultyEvidence\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x01\x12\x13\n\x0b\x64\x65scription\x18\x03 \x01(\t\"\x97\x02\n\x0ePuzzleEnvelope\x12\x0c\n\x04seed\x18\x01 \x01(\x04\x12-\n\x05grade\x18\x02 \x01(\x0e\x32\x1e.campsolver.v1.DifficultyGrade\x12\x33\n\x08\x65vidence\x18\x03 \x03(\x0b\x32!.campsolver.v1.DifficultyEvidence\x12\x0e\n\x06unique\x18\x04 \x01(\x08\x12)\n\x05proof\x18\x05 \x01(\x0e\x32\x1a.campsolver.v1.ProofStatus\x12\x0c\n\x04text\x18\x06 \x01(\t\x12\x0b\n\x03svg\x18\x07 \x01(\t\x12\x15\n\rsolution_text\x18\x08 \x01(\t\x12\x14\n\x0csolution_svg\x18\t \x01(\t\x12\x10\n\x08question\x18\n \x01(\t\"+\n\x0bScoreDetail\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0e\n\x06points\x18\x02 \x01(\x01*\xbc\x01\n\x0bProofStatus\x12\x1c\n\x18PROOF_STATUS_UNSPECIFIED\x10\x00\x12\x18\n\x14PROOF_STATUS_OPTIMAL\x10\x01\x12\x16\n\x12PROOF_STATUS_EXACT\x10\x02\x12$\n PROOF_STATUS_FEASIBLE_WITH_BOUND\x10\x03\x12\x1a\n\x16PROOF_STATUS_HEURISTIC\x10\x04\x12\x1b\n\x17PROOF_STATUS_INFEASIBLE\x10\x05*y\n\tObjective\x12\x19\n\x15OBJECTIVE_UNSPECIFIED\x10\x00\x12\x1d\n\x19OBJECTIVE_WIN_PROBABILITY\x10\x01\x12\x1c\n\x18OBJECTIVE_EXPECTED_SCORE\x10\x02\x12\x14\n\x10OBJECTIVE_MARGIN\x10\x03*\xa3\x01\n\x0f\x44ifficultyGrade\x12 \n\x1c\x44IFFICULTY_GRADE_UNSPECIFIED\x10\x00\x12\x19\n\x15\x44IFFICULTY_GRADE_EASY\x10\x01\x12\x1b\n\x17\x44IFFICULTY_GRADE_MEDIUM\x10\x02\x12\x19\n\x15\x44IFFICULTY_GRADE_HARD\x10\x03\x12\x1b\n\x17\x44IFFICULTY_GRADE_EXPERT\x10\x04\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1a\x63\x61mpsolver/v1/common.proto\x12\rcampsolver.v1\"8\n\x0cSolveOptions\x12\x1a\n\x12time_limit_seconds\x18\x01 \x01(\x01\x12\x0c\n\x04seed\x18\x02 \x01(\x04\"\xce\x01\n\nSolveStats\x12\x19\n\x11wall_time_seconds\x18\x01 \x01(\x01\x12\x12\n\x05\x62ound\x18\x02 \x01(\x01H\x00\x88\x01\x01\x12\r\n\x05nodes\x18\x03 \x01(\x03\x12\x0e\n\x06states\x18\x04 \x01(\x03\x12\x11\n\tconflicts\x18\x05 \x01(\x03\x12\r\n\x05\x64\x65pth\x18\x06 \x01(\x05\x12\x0f\n\x07samples\x18\x07 \x01(\x03\x12\x0e\n\x06method\x18\x08 \x01(\t\x12\x13\n\x0binterrupted\x18\t \x01(\x08\x12\x10\n\x08\x66\x61llback\x18\n \x01(\tB\x08\n\x06_bound\"\xca\x01\n\x11RankedAlternative\x12\x0c\n\x04rank\x18\x01 \x01(\x05\x12\r\n\x05label\x18\x02 \x01(\t\x12\x12\n\x05value\x18\x03 \x01(\x01H\x00\x88\x01\x01\x12\x11\n\x04loss\x18\x04 \x01(\x01H\x01\x88\x01\x01\x12\x1b\n\x0estandard_error\x18\x05 \x01(\x01H\x02\x88\x01\x01\x12\x0f\n\x07sampled\x18\x06 \x01(\x08\x12\x0f\n\x07samples\x18\x07 \x01(\x03\x12\x0c\n\x04note\x18\x08 \x01(\tB\x08\n\x06_valueB\x07\n\x05_lossB\x11\n\x0f_standard_error\"F\n\x12\x44ifficultyEvidence\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x01\x12\x13\n\x0b\x64\x65scription\x18\x03 \x01(\t\"\x97\x02\n\x0ePuzzleEnvelope\x12\x0c\n\x04seed\x18\x01 \x01(\x04\x12-\n\x05grade\x18\x02 \x01(\x0e\x32\x1e.campsolver.v1.DifficultyGrade\x12\x33\n\x08\x65vidence\x18\x03 \x03(\x0b\x32!.campsolver.v1.DifficultyEvidence\x12\x0e\n\x06unique\x18\x04 \x01(\x08\x12)\n\x05proof\x18\x05 \x01(\x0e\x32\x1a.campsolver.v1.ProofStatus\x12\x0c\n\x04text\x18\x06 \x01(\t\x12\x0b\n\x03svg\x18\x07 \x01(\t\x12\x15\n\rsolution_text\x18\x08 \x01(\t\x12\x14\n\x0csolution_svg\x18\t \x01(\t\x12\x10\n\x08question\x18\n \x01(\t\"+\n\x0bScoreDetail\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0e\n\x06points\x18\x02 \x01(\x01*\xbc\x01\n\x0bProofStatus\x12\x1c\n\x18PROOF_STATUS_UNSPECIFIED\x10\x00\x12\x18\n\x14PROOF_STATUS_OPTIMAL\x10\x01\x12\x16\n\x12PROOF_STATUS_EXACT\x10\x02\x12$\n PROOF_STATUS_FEASIBLE_WITH_BOUND\x10\x03\x12\x1a\n\x16PROOF_STATUS_HEURISTIC\x10\x04\x12\x1b\n\x17PROOF_STATUS_INFEASIBLE\x10\x05*y\n\tObjective\x12\x19\n\x15OBJECTIVE_UNSPECIFIED\x10\x00\x12\x1d\n\x19OBJECTIVE_WIN_PROBABILITY\x10\x01\x12\x1c\n\x18OBJECTIVE_EXPECTED_SCORE\x10\x02\x12\x14\n\x10OBJECTIVE_MARGIN\x10\x03*\xa3\x01\n\x0f\x44ifficultyGrade\x12 \n\x1c\x44IFFICULTY_GRADE_UNSPECIFIED\x10\x00\x12\x19\n\x15\x44IFFICULTY_GRADE_EASY\x10\x01\x12\x1b\n\x17\x44IFFICULTY_GRADE_MEDIUM\x10\x02\x12\x19\n\x15\x44IFFICULTY_GRADE_HARD\x10\x03\x12\x1b\n\x17\x44IFFICULTY_GRADE_EXPERT\x10\x04\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'campsolver.v1.common_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_PROOFSTATUS']._serialized_start=899
-  _globals['_PROOFSTATUS']._serialized_end=1087
-  _globals['_OBJECTIVE']._serialized_start=1089
-  _globals['_OBJECTIVE']._serialized_end=1210
-  _globals['_DIFFICULTYGRADE']._serialized_start=1213
-  _globals['_DIFFICULTYGRADE']._serialized_end=1376
+  _globals['_PROOFSTATUS']._serialized_start=917
+  _globals['_PROOFSTATUS']._serialized_end=1105
+  _globals['_OBJECTIVE']._serialized_start=1107
+  _globals['_OBJECTIVE']._serialized_end=1228
+  _globals['_DIFFICULTYGRADE']._serialized_start=1231
+  _globals['_DIFFICULTYGRADE']._serialized_end=1394
   _globals['_SOLVEOPTIONS']._serialized_start=45
   _globals['_SOLVEOPTIONS']._serialized_end=101
   _globals['_SOLVESTATS']._serialized_start=104
-  _globals['_SOLVESTATS']._serialized_end=292
-  _globals['_RANKEDALTERNATIVE']._serialized_start=295
-  _globals['_RANKEDALTERNATIVE']._serialized_end=497
-  _globals['_DIFFICULTYEVIDENCE']._serialized_start=499
-  _globals['_DIFFICULTYEVIDENCE']._serialized_end=569
-  _globals['_PUZZLEENVELOPE']._serialized_start=572
-  _globals['_PUZZLEENVELOPE']._serialized_end=851
-  _globals['_SCOREDETAIL']._serialized_start=853
-  _globals['_SCOREDETAIL']._serialized_end=896
+  _globals['_SOLVESTATS']._serialized_end=310
+  _globals['_RANKEDALTERNATIVE']._serialized_start=313
+  _globals['_RANKEDALTERNATIVE']._serialized_end=515
+  _globals['_DIFFICULTYEVIDENCE']._serialized_start=517
+  _globals['_DIFFICULTYEVIDENCE']._serialized_end=587
+  _globals['_PUZZLEENVELOPE']._serialized_start=590
+  _globals['_PUZZLEENVELOPE']._serialized_end=869
+  _globals['_SCOREDETAIL']._serialized_start=871
+  _globals['_SCOREDETAIL']._serialized_end=914
 # @@protoc_insertion_point(module_scope)

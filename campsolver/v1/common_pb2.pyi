@@ -55,7 +55,7 @@ class SolveOptions(_message.Message):
     def __init__(self, time_limit_seconds: _Optional[float] = ..., seed: _Optional[int] = ...) -> None: ...
 
 class SolveStats(_message.Message):
-    __slots__ = ("wall_time_seconds", "bound", "nodes", "states", "conflicts", "depth", "samples", "method", "interrupted")
+    __slots__ = ("wall_time_seconds", "bound", "nodes", "states", "conflicts", "depth", "samples", "method", "interrupted", "fallback")
     WALL_TIME_SECONDS_FIELD_NUMBER: _ClassVar[int]
     BOUND_FIELD_NUMBER: _ClassVar[int]
     NODES_FIELD_NUMBER: _ClassVar[int]
@@ -65,6 +65,7 @@ class SolveStats(_message.Message):
     SAMPLES_FIELD_NUMBER: _ClassVar[int]
     METHOD_FIELD_NUMBER: _ClassVar[int]
     INTERRUPTED_FIELD_NUMBER: _ClassVar[int]
+    FALLBACK_FIELD_NUMBER: _ClassVar[int]
     wall_time_seconds: float
     bound: float
     nodes: int
@@ -74,7 +75,8 @@ class SolveStats(_message.Message):
     samples: int
     method: str
     interrupted: bool
-    def __init__(self, wall_time_seconds: _Optional[float] = ..., bound: _Optional[float] = ..., nodes: _Optional[int] = ..., states: _Optional[int] = ..., conflicts: _Optional[int] = ..., depth: _Optional[int] = ..., samples: _Optional[int] = ..., method: _Optional[str] = ..., interrupted: _Optional[bool] = ...) -> None: ...
+    fallback: str
+    def __init__(self, wall_time_seconds: _Optional[float] = ..., bound: _Optional[float] = ..., nodes: _Optional[int] = ..., states: _Optional[int] = ..., conflicts: _Optional[int] = ..., depth: _Optional[int] = ..., samples: _Optional[int] = ..., method: _Optional[str] = ..., interrupted: _Optional[bool] = ..., fallback: _Optional[str] = ...) -> None: ...
 
 class RankedAlternative(_message.Message):
     __slots__ = ("rank", "label", "value", "loss", "standard_error", "sampled", "samples", "note")
