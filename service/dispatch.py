@@ -105,6 +105,7 @@ FALLBACK_RESERVE_S = 0.05
 #: `stats.fallback` texts.
 NO_SLOT = "every solver slot stayed busy until the deadline: the rule of thumb's move, not searched"
 NO_STEP = "no search step finished within the time limit: the rule of thumb's move, not searched"
+STARTING = "the solver workers are still starting: the rule of thumb's move, not searched"
 LATE_WORKER = "the solver process did not answer in time (a loaded machine): the rule of thumb's move, not searched"
 
 

@@ -106,6 +106,13 @@ class ServerBusy(RequestError):
     reason = "SOLVER_SLOTS_BUSY"
 
 
+class WarmingUp(RequestError):
+    """The solver workers are still starting (the port opens first, so health can say NOT_SERVING); retry."""
+
+    code = grpc.StatusCode.UNAVAILABLE
+    reason = "SOLVER_WORKERS_STARTING"
+
+
 class Unimplemented(RequestError):
     code = grpc.StatusCode.UNIMPLEMENTED
     reason = "GAME_NOT_IMPLEMENTED"

@@ -42,7 +42,7 @@ from multiprocessing.context import BaseContext
 from typing import Any
 
 from campsolver.service import dispatch
-from campsolver.service.errors import Cancelled, InternalError, RequestError, ServerBusy
+from campsolver.service.errors import Cancelled, InternalError, RequestError, ServerBusy, WarmingUp
 from campsolver.service.registry import Command, games
 from campsolver.solver.core.budget import Budget, freeze_long_lived_objects
 from google.rpc import status_pb2
@@ -184,6 +184,9 @@ class WorkerPool:
         self._all: list[_Worker] = []
         self._next_task = 0
         self.restarts = 0  # workers replaced after a crash or a kill (tests and the log read it)
+        #: Set once every worker is ready: the port opens before (health says NOT_SERVING meanwhile), and a solve
+        #: asked for in between waits for it within its budget instead of finding no free worker.
+        self.ready = threading.Event()
 
     @staticmethod
     def _make_context(start_method: str | None) -> BaseContext:
@@ -205,6 +208,7 @@ class WorkerPool:
         with self._lock:
             self._free.extend(workers)
             self._all.extend(workers)
+        self.ready.set()
 
     def pids(self) -> list[int]:
         """Process ids of the current workers (tests kill one; the load bench reads their memory)."""
@@ -279,6 +283,11 @@ class WorkerPool:
         Waits for a `gate` slot first (as in-process solves do); raises `RequestError`s for the caller to send.
         """
         give_up = dispatch.give_up_waiting_at(command, budget)
+        if not self.ready.is_set() and not self._wait_until_started(budget, give_up):
+            fallback = dispatch.rule_of_thumb_answer(command, command.request_type.FromString(raw), dispatch.STARTING)
+            if fallback is not None:
+                return fallback.SerializeToString()
+            raise WarmingUp("the solver workers are still starting; try again in a few seconds")
         if not gate.acquire(budget, give_up):
             if budget.cancelled:
                 raise Cancelled("the request was cancelled")
@@ -323,6 +332,17 @@ class WorkerPool:
         if kind == _OK:
             return payload
         raise _StatusError(status_pb2.Status.FromString(payload))
+
+    def _wait_until_started(self, budget: Budget, give_up: float | None) -> bool:
+        """Wait for the workers to be ready until `give_up` or the budget's end; False when they are not (or the
+        call was cancelled: then Cancelled is raised)."""
+        until = budget.deadline if give_up is None else give_up
+        while not self.ready.wait(min(max(until - time.monotonic(), 0.0), PARENT_POLL_S)):
+            if budget.cancelled:
+                raise Cancelled("the request was cancelled")
+            if time.monotonic() >= until:
+                return False
+        return True
 
     def _take_a_free_worker(self) -> tuple[_Worker, int]:
         """A free worker and the id of its next task (the caller holds a slot, so one is free)."""

@@ -271,3 +271,24 @@ def test_a_hint_whose_worker_stalls_gets_the_rule_of_thumb_on_time(
     assert server.gate.wait_idle(timeout_s=30)
     request.options.time_limit_seconds = 2.0
     assert client.camper_tour.hint(request, timeout=30).stats.fallback == ""  # a worker serves the next hint
+
+
+def test_calls_while_the_workers_start_are_unavailable_or_the_rule_of_thumb() -> None:
+    """The port opens before the workers are ready (health says NOT_SERVING meanwhile). A solve asked for in
+    between is UNAVAILABLE, which clients retry (it was INTERNAL: no free worker), a hint answers its rule of
+    thumb's move, and once the workers are up the same calls are solved."""
+    running = CampsolverServer(ServerConfig(port=0, workers=1))
+    running.server.start()  # what `start` does first; the pool is not started yet
+    try:
+        assert running.pool is not None and not running.pool.ready.is_set()
+        with CampsolverClient(running.address) as connected:
+            with pytest.raises(CampsolverError) as caught:
+                connected.camper_tour.max_score(camper_tour_service.EXAMPLES["MaxScore"](), timeout=0.5)
+            assert caught.value.code == grpc.StatusCode.UNAVAILABLE
+            assert caught.value.reason == "SOLVER_WORKERS_STARTING"
+            hint = connected.camper_tour.hint(camper_tour_service.EXAMPLES["Hint"](), timeout=0.5)
+            assert hint.stats.fallback == dispatch.STARTING and hint.alternatives
+            running.pool.start()
+            assert connected.camper_tour.max_score(camper_tour_service.EXAMPLES["MaxScore"](), timeout=60).proof
+    finally:
+        running.stop(grace_s=2.0)
