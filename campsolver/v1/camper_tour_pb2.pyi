@@ -113,16 +113,18 @@ class Camper(_message.Message):
     def __init__(self, position: _Optional[int] = ..., phase: _Optional[_Union[CamperPhase, str]] = ..., marker: _Optional[int] = ..., tokens: _Optional[int] = ..., pending: _Optional[_Union[PendingEffect, str]] = ..., arrival: _Optional[int] = ...) -> None: ...
 
 class CamperTourState(_message.Message):
-    __slots__ = ("rules", "placed", "campers", "to_move")
+    __slots__ = ("rules", "placed", "campers", "to_move", "game_over")
     RULES_FIELD_NUMBER: _ClassVar[int]
     PLACED_FIELD_NUMBER: _ClassVar[int]
     CAMPERS_FIELD_NUMBER: _ClassVar[int]
     TO_MOVE_FIELD_NUMBER: _ClassVar[int]
+    GAME_OVER_FIELD_NUMBER: _ClassVar[int]
     rules: CamperTourRules
     placed: _containers.RepeatedScalarFieldContainer[PlateKind]
     campers: _containers.RepeatedCompositeFieldContainer[Camper]
     to_move: int
-    def __init__(self, rules: _Optional[_Union[CamperTourRules, _Mapping]] = ..., placed: _Optional[_Iterable[_Union[PlateKind, str]]] = ..., campers: _Optional[_Iterable[_Union[Camper, _Mapping]]] = ..., to_move: _Optional[int] = ...) -> None: ...
+    game_over: bool
+    def __init__(self, rules: _Optional[_Union[CamperTourRules, _Mapping]] = ..., placed: _Optional[_Iterable[_Union[PlateKind, str]]] = ..., campers: _Optional[_Iterable[_Union[Camper, _Mapping]]] = ..., to_move: _Optional[int] = ..., game_over: _Optional[bool] = ...) -> None: ...
 
 class CamperTourMove(_message.Message):
     __slots__ = ("turn_back", "announce", "comforts")

@@ -187,7 +187,11 @@ def state_from_proto(message: pb.CamperTourState, field: str = "state") -> TourS
     reach = max([c.position for c in campers] + [c.marker for c in campers] + [0])
     if laid is None:
         laid = config.layout[:reach] if config.layout is not None else (PlateKind.NORMAL,) * reach
-    over = rules.ended_by_arrival(campers)
+    # The end is checked at an arrival: `game_over` is the request's record of it (unset: read from the present).
+    try:
+        over = rules.read_game_over(campers, message.game_over if message.HasField("game_over") else None)
+    except ValueError as error:
+        raise InvalidArgument(f"{field}.game_over", str(error)) from None
     state = TourState(config=config, campers=tuple(campers), to_move=message.to_move, laid=tuple(laid),
                       stage=Stage.OVER if over else Stage.DECIDE)
     try:
@@ -201,12 +205,20 @@ def _field_of(state: TourState, error: ValueError, field: str) -> str:
     """The request field a rules invariant points at: the first camper that breaks it alone, else the table."""
     for i, camper in enumerate(state.campers):
         try:
-            rules.validate(TourState(config=state.config, campers=(camper,), laid=state.laid, stage=Stage.OVER))
+            # ROLL: a stage without the turn order's or the end's invariants, so only the camper's own fields count
+            rules.validate(TourState(config=state.config, campers=(camper,), laid=state.laid, stage=Stage.ROLL))
         except ValueError as single:
             text = str(single)
             part = "marker" if "marker" in text else "tokens" if "token" in text else "position"
             return f"{field}.campers[{i}].{part}"
     message = str(error)
+    if "arrival number" in message:
+        seen: set[int] = set()
+        for i, camper in enumerate(state.campers):
+            if camper.phase == Phase.FINISHED:
+                if camper.arrival in seen:
+                    return f"{field}.campers[{i}].arrival"
+                seen.add(camper.arrival)
     if "laid" in message or "stack" in message:
         return f"{field}.placed"
     if "to move" in message or "skipped turn" in message:
@@ -241,6 +253,7 @@ def state_to_proto(state: TourState) -> pb.CamperTourState:
             for c in state.campers
         ],
         to_move=state.to_move,
+        game_over=state.game_over,
     )
 
 

@@ -563,7 +563,12 @@ class TourState:
 
     @property
     def game_over(self) -> bool:
-        """The game has ended by the rules: an arrival furthest ahead, or nobody left on the journey."""
+        """The game has ended by the rules: an arrival furthest ahead, or nobody left on the journey.
+
+        Read from `stage`, which only the transitions set to OVER (`_arrive`, `_end_turn`): the end is checked
+        at an arrival, so the campers as they stand cannot tell it apart from a game that went on after an
+        arrival and whose other campers fell behind later (`read_game_over`).
+        """
         return self.stage == Stage.OVER
 
     def _end_turn(self) -> TourState:
@@ -596,8 +601,9 @@ def ended_by_arrival(campers: Sequence[Camper]) -> bool:
     """Whether a table where nobody is mid-turn is over by the rules, read from the campers alone.
 
     Over when nobody is on the journey any more, or when the latest camper home is furthest ahead of
-    everybody as they stand (the arrival rule is checked at arrival; a request gives only the present, so
-    the present is taken as the moment of the latest arrival).
+    everybody as they stand. The arrival rule is checked at arrival, so this is necessary for the end but not
+    sufficient (the others may have fallen behind since): it is the reading of a table whose sender does not
+    say whether the game goes on (`read_game_over`), taking the present as the moment of the latest arrival.
     """
     if not any(c.active for c in campers):
         return True
@@ -608,6 +614,29 @@ def ended_by_arrival(campers: Sequence[Camper]) -> bool:
     state = TourState(config=Config(plate_count=max(2, *(c.position for c in campers)), specials=()),
                       campers=tuple(campers))
     return state._furthest_ahead(latest)
+
+
+def read_game_over(campers: Sequence[Camper], game_over: bool | None) -> bool:
+    """Whether a table where nobody is mid-turn is over, given what its sender says (`None`: not said).
+
+    The campers as they stand settle it in part: with nobody on the journey the game is over, and with campers
+    travelling it can only be over if the latest camper home is furthest ahead of them (nothing moves after
+    the arrival that ended it). The rest only the record of the latest arrival tells, and `game_over` is that
+    record; `None` reads the present as the moment of the latest arrival (`ended_by_arrival`). ValueError when
+    `game_over` contradicts the campers.
+    """
+    if not any(c.active for c in campers):
+        if game_over is False:
+            raise ValueError("nobody is on the journey any more: the game is over")
+        return True
+    if game_over is None:
+        return ended_by_arrival(campers)
+    if game_over and not ended_by_arrival(campers):
+        if not any(c.phase == Phase.FINISHED for c in campers):
+            raise ValueError("campers are on the journey and nobody has reached the starting plate: the game goes on")
+        raise ValueError("the latest camper home is not furthest ahead of the campers on the journey: its arrival "
+                         "did not end the game, and it goes on")
+    return game_over
 
 
 # --- Construction helpers ---------------------------------------------------------------------------
@@ -679,6 +708,12 @@ def validate(state: TourState) -> None:
                 raise ValueError("place marker beyond the laid plates")
         if c.phase == Phase.FINISHED and c.marker > config.plate_count:
             raise ValueError("place marker beyond the route")
+    arrivals = [c.arrival for c in state.campers if c.phase == Phase.FINISHED]
+    if len(arrivals) != len(set(arrivals)):
+        raise ValueError("two campers home with the same arrival number (it decides ties and the latest arrival)")
+    if state.stage == Stage.OVER and any(c.active for c in state.campers) and not ended_by_arrival(state.campers):
+        raise ValueError("the game is over with campers on the journey, yet the latest camper home is not furthest "
+                         "ahead of them")
     if state.stage == Stage.DECIDE and not state.mover.active:
         raise ValueError("the camper to move is not on the journey")
     if state.stage == Stage.DECIDE and len(state.campers) >= 2 and state.mover.pending == Pending.SKIP_TURN:
