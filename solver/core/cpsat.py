@@ -61,6 +61,23 @@ class CpSolveResult:
         return bool(self.solver.boolean_value(literal))
 
 
+#: CP-SAT's `random_seed` is a signed 32-bit integer; a request's seed is any uint64.
+CPSAT_SEED_LIMIT = 2**31
+
+
+def cpsat_seed(seed: int) -> int:
+    """CP-SAT's seed for a request seed: the seed itself below 2^31 (answers of small seeds stay as they were),
+    else the seed folded into [0, 2^31) by its 31-bit parts, so every uint64 gives a valid, deterministic one."""
+    if 0 <= seed < CPSAT_SEED_LIMIT:
+        return seed
+    folded = 0
+    value = abs(seed)
+    while value:
+        folded ^= value % CPSAT_SEED_LIMIT
+        value //= CPSAT_SEED_LIMIT
+    return folded
+
+
 def make_solver(
     budget: Budget, *, workers: int = DEFAULT_WORKERS, seed: int = 0, time_fraction: float = 1.0
 ) -> cp_model.CpSolver:
@@ -69,7 +86,7 @@ def make_solver(
     params = solver.parameters
     params.max_time_in_seconds = max(budget.remaining() * time_fraction, 0.001)
     params.num_search_workers = workers
-    params.random_seed = seed
+    params.random_seed = cpsat_seed(seed)
     params.log_search_progress = False
     # CP-SAT installs its own SIGINT handler by default, which swallows Ctrl-C until the solve ends; the CLI
     # turns Ctrl-C into `Budget.cancel()` instead (stop_search), so the signal must reach Python.
