@@ -2,7 +2,8 @@
 
     campsolver serve [--host H] [--port P] [--workers N] [--solve-in-process] [--drain-announce-seconds S]
                      [--tls-cert F --tls-key F]
-    campsolver GAME COMMAND --request FILE|- [--server HOST:PORT] [--timeout S] [--format json|text] [--quiet]
+    campsolver GAME COMMAND --request FILE|- [--server HOST:PORT [--tls | --tls-ca F]] [--timeout S]
+                     [--format json|text] [--quiet]
     campsolver GAME example COMMAND
     campsolver --version
 
@@ -248,11 +249,12 @@ def solve_in_process(command: Command, request: Message, budget: Budget) -> Mess
 
 
 def solve_remote(
-    game_name: str, command: Command, request: Message, server: str, timeout: float, budget: Budget
+    game_name: str, command: Command, request: Message, server: str, timeout: float, budget: Budget,
+    credentials: grpc.ChannelCredentials | None = None,
 ) -> Message:
     from campsolver.clients.client import CampsolverClient, CampsolverError
 
-    with CampsolverClient(server) as client:
+    with CampsolverClient(server, credentials=credentials) as client:
         future = client.game(game_name).call_future(command.rpc_name, request, timeout=timeout)
         budget.on_cancel(future.cancel)
         try:
@@ -339,6 +341,13 @@ def build_parser() -> argparse.ArgumentParser:
             "--server", metavar="HOST:PORT", help="ask a running server instead of solving in-process"
         )
         game_parser.add_argument(
+            "--tls", action="store_true", help="with --server: connect over TLS, trusting the system's CA roots"
+        )
+        game_parser.add_argument(
+            "--tls-ca", metavar="FILE", help="with --server: connect over TLS, trusting the PEM CA bundle FILE "
+            "(e.g. the server's own --tls-cert when it is self-signed)"
+        )
+        game_parser.add_argument(
             "--timeout",
             type=_positive_seconds,
             metavar="SECONDS",
@@ -352,6 +361,45 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: What a PEM certificate chain and a PEM private key file contain (the grpc core only says "Failed to bind").
+PEM_CERTIFICATE = b"-----BEGIN CERTIFICATE-----"
+PEM_PRIVATE_KEY = b"PRIVATE KEY-----"
+
+
+def _read_pem(path: str, flag: str, marker: bytes, what: str) -> bytes:
+    """The file's bytes; a CliError naming the flag when it cannot be read or is not `what`."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError as error:
+        raise CliError(f"{flag}: cannot read {path}: {error.strerror}") from None
+    if marker not in data:
+        raise CliError(f"{flag}: {path} is not {what} (no '{marker.decode()}' block)")
+    return data
+
+
+def _check_key_pair(cert_path: str, key_path: str) -> None:
+    """The key must belong to the certificate: say so here, not as a failure to bind."""
+    import ssl
+
+    try:
+        ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER).load_cert_chain(cert_path, key_path)
+    except ssl.SSLError as error:
+        reason = error.reason or str(error)
+        raise CliError(f"--tls-key: {key_path} does not go with the certificate in {cert_path} ({reason})") from None
+
+
+def _client_credentials(args: argparse.Namespace) -> grpc.ChannelCredentials | None:
+    """TLS credentials for --server from --tls / --tls-ca (None: plaintext)."""
+    if args.tls_ca:
+        return grpc.ssl_channel_credentials(
+            root_certificates=_read_pem(args.tls_ca, "--tls-ca", PEM_CERTIFICATE, "a PEM certificate bundle")
+        )
+    if args.tls:
+        return grpc.ssl_channel_credentials()
+    return None
+
+
 def _serve(args: argparse.Namespace) -> int:
     from campsolver.service.server import ServerConfig, serve
 
@@ -362,14 +410,10 @@ def _serve(args: argparse.Namespace) -> int:
     if bool(args.tls_cert) != bool(args.tls_key):
         raise CliError("--tls-cert and --tls-key: give both or neither")
     tls: dict[str, bytes] = {}
-    files = (("--tls-cert", "tls_cert_chain", args.tls_cert), ("--tls-key", "tls_private_key", args.tls_key))
-    for flag, key, path in files:
-        if path:
-            try:
-                with open(path, "rb") as handle:
-                    tls[key] = handle.read()
-            except OSError as error:
-                raise CliError(f"{flag}: cannot read {path}: {error.strerror}") from None
+    if args.tls_cert:
+        tls["tls_cert_chain"] = _read_pem(args.tls_cert, "--tls-cert", PEM_CERTIFICATE, "a PEM certificate chain")
+        tls["tls_private_key"] = _read_pem(args.tls_key, "--tls-key", PEM_PRIVATE_KEY, "a PEM private key")
+        _check_key_pair(args.tls_cert, args.tls_key)
     config = ServerConfig(
         host=args.host, port=args.port, workers=args.workers, drain_announce_s=args.drain_announce_seconds,
         solve_in_process=args.solve_in_process, **tls,
@@ -389,9 +433,9 @@ def run(argv: Sequence[str]) -> int:
     if args.command == "example":
         if args.example_of is None:
             raise CliError(f"example: name the command ({', '.join(COMMANDS)})")
-        for flag in ("request", "server", "timeout"):
+        for flag in ("request", "server", "timeout", "tls_ca"):
             if getattr(args, flag) is not None:
-                raise CliError(f"--{flag}: has no effect with `example`")
+                raise CliError(f"--{flag.replace('_', '-')}: has no effect with `example`")
         command = game_spec.commands[args.example_of]
         if command.example is None:
             raise CliError(f"UNIMPLEMENTED: {args.target} {args.example_of} is not implemented yet")
@@ -399,6 +443,9 @@ def run(argv: Sequence[str]) -> int:
         return EXIT_OK
     if args.example_of is not None:
         raise CliError(f"unexpected argument {args.example_of!r}")
+    if (args.tls or args.tls_ca) and not args.server:
+        raise CliError(f"{'--tls-ca' if args.tls_ca else '--tls'}: only with --server")
+    credentials = _client_credentials(args) if args.server else None
     if not args.request:
         raise CliError("--request: required (a file, or - for stdin)")
     command = game_spec.commands[args.command]
@@ -409,7 +456,7 @@ def run(argv: Sequence[str]) -> int:
             budget = Budget(args.timeout or DEFAULT_SERVER_TIMEOUT_S)
             timeout = args.timeout or DEFAULT_SERVER_TIMEOUT_S
             response = run_interruptibly(
-                lambda: solve_remote(args.target, command, request, args.server, timeout, budget), budget
+                lambda: solve_remote(args.target, command, request, args.server, timeout, budget, credentials), budget
             )
         else:
             try:
