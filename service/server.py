@@ -118,6 +118,36 @@ def _generic_handler(game: Game, gate: SolveGate, pool: WorkerPool | None) -> gr
     return grpc.method_handlers_generic_handler(game.service_full_name, methods)
 
 
+def register_reflection_v1_descriptor() -> None:
+    """Put `grpc.reflection.v1`'s descriptor in the default pool, so reflection can describe the v1 service it
+    serves (grpcurl's `describe grpc.reflection.v1.ServerReflection` said "Symbol not found").
+
+    grpcio-reflection ships only v1alpha's generated code; v1 is the same file under another package, so its
+    descriptor is v1alpha's with the package and the type references renamed. Idempotent.
+    """
+    from google.protobuf import descriptor_pb2, descriptor_pool
+
+    pool = descriptor_pool.Default()
+    try:
+        pool.FindServiceByName(REFLECTION_V1_SERVICE)
+        return
+    except KeyError:
+        pass
+    old, new = ".grpc.reflection.v1alpha.", ".grpc.reflection.v1."
+    proto = descriptor_pb2.FileDescriptorProto()
+    reflection_pb2.DESCRIPTOR.CopyToProto(proto)
+    proto.name, proto.package = "grpc/reflection/v1/reflection.proto", "grpc.reflection.v1"
+    for message in proto.message_type:
+        for item in message.field:
+            if item.HasField("type_name"):
+                item.type_name = item.type_name.replace(old, new)
+    for service in proto.service:
+        for method in service.method:
+            method.input_type = method.input_type.replace(old, new)
+            method.output_type = method.output_type.replace(old, new)
+    pool.AddSerializedFile(proto.SerializeToString())
+
+
 def _reflection_v1_handler(servicer: reflection.ReflectionServicer) -> grpc.GenericRpcHandler:
     method = grpc.stream_stream_rpc_method_handler(
         servicer.ServerReflectionInfo,
@@ -167,6 +197,7 @@ class CampsolverServer:
             service_names.append(game.service_full_name)
             self.health.set(game.service_full_name, health_pb2.HealthCheckResponse.NOT_SERVING)
         self.health.set("", health_pb2.HealthCheckResponse.NOT_SERVING)
+        register_reflection_v1_descriptor()
         reflection_servicer = reflection.ReflectionServicer(service_names)
         reflection_pb2_grpc.add_ServerReflectionServicer_to_server(reflection_servicer, self.server)
         self.server.add_generic_rpc_handlers((_reflection_v1_handler(reflection_servicer),))

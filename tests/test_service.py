@@ -69,6 +69,7 @@ def _reflect(channel: grpc.Channel, service: str) -> list[reflection_pb2.ServerR
     requests = [
         reflection_pb2.ServerReflectionRequest(list_services=""),
         reflection_pb2.ServerReflectionRequest(file_containing_symbol="campsolver.v1.CamperTourService"),
+        reflection_pb2.ServerReflectionRequest(file_containing_symbol=service),
     ]
     return list(method(iter(requests), timeout=5))
 
@@ -83,6 +84,12 @@ def test_reflection_v1_and_v1alpha_list_and_describe_services(client: Campsolver
              responses[1].file_descriptor_response.file_descriptor_proto]
     methods = {m.name for f in files for s in f.service if s.name == "CamperTourService" for m in s.method}
     assert methods >= {"Hint", "MaxScore", "GeneratePuzzle", "Score", "LegalMoves"}
+    # Every service it lists, itself included, can be described (grpcurl describe).
+    described = [descriptor_pb2.FileDescriptorProto.FromString(b) for b in
+                 responses[2].file_descriptor_response.file_descriptor_proto]
+    assert responses[2].WhichOneof("message_response") == "file_descriptor_response"
+    package, _, name = service.rpartition(".")
+    assert any(f.package == package and any(s.name == name for s in f.service) for f in described)
 
 
 def test_bad_request_is_invalid_argument_with_field_violations_and_error_info(client: CampsolverClient) -> None:
