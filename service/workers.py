@@ -35,10 +35,11 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from multiprocessing import connection
 from multiprocessing.context import BaseContext
+from pathlib import Path
 from typing import Any
 
 from campsolver.service import dispatch
@@ -296,35 +297,39 @@ class WorkerPool:
                 return fallback.SerializeToString()
             raise ServerBusy("every solver slot stayed busy for the whole solve budget; try again")
         result: dict[str, tuple[str, bytes] | None] = {}
-        done = threading.Event()
+        done = threading.Event()  # the call's outcome is known (the slot may still be busy replacing a worker)
         try:
             worker, task_id = self._take_a_free_worker()
         except BaseException:
             gate.release()
             raise
 
+        def answered(outcome: tuple[str, bytes] | None) -> None:
+            result["outcome"] = outcome
+            done.set()
+
         def run_and_free() -> None:
             try:
-                result["outcome"] = self._run_on(worker, task_id, command, raw, budget)
+                self._run_on(worker, task_id, command, raw, budget, answered)
             finally:
                 gate.release()
                 done.set()
 
+        # The call runs on its own thread so its caller hears of the outcome at once: a dead worker's replacement
+        # (seconds when a new forkserver must start) and, for a hint, a late worker's winding down happen after
+        # the answer, while the slot stays taken.
+        threading.Thread(target=run_and_free, name="campsolver-call", daemon=True).start()
         if give_up is None:
-            run_and_free()
-        else:
-            # A hint must answer: if its worker has not answered shortly after the budget's end (a descheduled
-            # worker on a loaded machine), this process answers the rule of thumb's move and the worker, told to
-            # stop, frees its slot in the background.
-            threading.Thread(target=run_and_free, name="campsolver-hint-call", daemon=True).start()
-            if not done.wait(max(budget.deadline + LATE_WORKER_GRACE_S - time.monotonic(), 0.0)):
-                fallback = dispatch.rule_of_thumb_answer(
-                    command, command.request_type.FromString(raw), dispatch.LATE_WORKER
-                )
-                if fallback is not None and not done.is_set():
-                    budget.cancel()
-                    return fallback.SerializeToString()
-                done.wait()  # no fallback, or the worker answered meanwhile: its answer is the better one
+            done.wait()
+        elif not done.wait(max(budget.deadline + LATE_WORKER_GRACE_S - time.monotonic(), 0.0)):
+            # A hint must answer: its worker has not answered shortly after the budget's end (descheduled on a
+            # loaded machine), so this process answers the rule of thumb's move and the worker is told to stop.
+            fallback = dispatch.rule_of_thumb_answer(command, command.request_type.FromString(raw),
+                                                     dispatch.LATE_WORKER)
+            if fallback is not None and not done.is_set():
+                budget.cancel()
+                return fallback.SerializeToString()
+            done.wait()  # no fallback, or the worker answered meanwhile: its answer is the better one
         outcome = result.get("outcome")
         if outcome is None:
             raise InternalError("the solver process of this call stopped unexpectedly; the server is fine, try again")
@@ -351,9 +356,10 @@ class WorkerPool:
             self._next_task += 1
             return worker, self._next_task
 
-    def _run_on(self, worker: _Worker, task_id: int, command: Command, raw: bytes,
-                budget: Budget) -> tuple[str, bytes] | None:
-        """Run the call on `worker` and free it after; the outcome, None when the worker died."""
+    def _run_on(self, worker: _Worker, task_id: int, command: Command, raw: bytes, budget: Budget,
+                answered: Callable[[tuple[str, bytes] | None], None]) -> None:
+        """Run the call on `worker`, tell `answered` its outcome (None when the worker died), then free the
+        worker, or its replacement."""
         with worker.lock:
             worker.cancel_flag.clear()
             worker.task_id = task_id
@@ -363,6 +369,7 @@ class WorkerPool:
         finally:
             with worker.lock:
                 worker.task_id = 0  # a late cancel of this call no longer touches the flag
+            answered(outcome)
             if outcome is None:  # the worker died or was killed: replace it before freeing the slot
                 try:
                     worker = self._replace(worker)
@@ -370,7 +377,6 @@ class WorkerPool:
                     log.exception("could not start a replacement solver worker")
             with self._lock:
                 self._free.append(worker)
-        return outcome
 
     def _run_task(
         self, worker: _Worker, task_id: int, command: Command, raw: bytes, budget: Budget
@@ -404,6 +410,8 @@ class WorkerPool:
                 # dies, while the worker still runs. The pipe alone then tells when the worker is gone (EOF).
                 log.warning("solver worker %s outlived its forkserver; waiting on its pipe alone", worker.process.pid)
                 watched = [worker.pipe]
+            elif worker.process.sentinel not in watched and not _exists(worker.process.pid):
+                break  # orphaned by its forkserver and now dead: its pipe may never read EOF (a zombie keeps it)
             now = time.monotonic()
             if budget.cancelled and cancelled_at is None:
                 cancelled_at = now
@@ -436,7 +444,11 @@ def _exists(pid: int | None) -> bool:
         return False
     except PermissionError:
         return True
-    return True
+    try:  # a zombie still answers kill(0): an orphan waits for a reaper that a container's pid 1 may never be
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return True
+    return state not in ("Z", "X")
 
 
 class _StatusError(RequestError):
