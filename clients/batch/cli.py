@@ -17,7 +17,7 @@ from campsolver.clients.batch.engine import DEFAULT_RETRIES, InProcess, RayBacke
 from campsolver.clients.batch.jobs import JOBS, JobConfig, build_tasks, check_policies, default_games, write_outputs
 from campsolver.clients.batch.progress import Progress, format_duration
 from campsolver.clients.batch.service_calls import NotImplementedGames
-from campsolver.clients.batch.store import Store, StoreMismatch
+from campsolver.clients.batch.store import STORE_NAME, Store, StoreMismatch
 from campsolver.service.dispatch import MAX_TIME_LIMIT_S
 from campsolver.service.registry import GAME_TABLE
 from campsolver.solver.deluxe_camping.rules import MAX_PLAYERS, MIN_PLAYERS
@@ -64,7 +64,11 @@ def _ints(text: str) -> tuple[int, ...]:
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="campsolver batch", description="Puzzle books, maxima sweeps and tournaments on Ray.")
     parser.add_argument("job", choices=JOBS)
-    parser.add_argument("--out", required=True, help="output directory (holds the resumable store batch.sqlite)")
+    parser.add_argument("--out", required=True, help="output directory (holds the resumable store batch.sqlite); "
+                        "an existing directory must be empty or one a batch wrote, unless --force")
+    parser.add_argument("--force", action="store_true",
+                        help="write into a non-empty --out directory that no batch wrote (same-named files are "
+                             "overwritten)")
     parser.add_argument("--games", type=_names("games", list(GAME_TABLE)),
                         help="comma-separated games (default: every game the job has an entry for: all five for a "
                              "book, the games with a sweep or with tournament policies)")
@@ -120,6 +124,28 @@ def config_from(args: argparse.Namespace) -> JobConfig:
                      grades=args.grades, title=args.title, sweep=options, matches=args.matches, policies=args.policies)
 
 
+def check_out_directory(out: Path, force: bool) -> None:
+    """Refuse to write into a directory that holds other files and no batch store (its same-named files would be
+    overwritten silently); an empty one, a new one or one a batch wrote (resume) is fine."""
+    if not out.exists():
+        return
+    if not out.is_dir():
+        raise BatchError(f"--out: {out} exists and is not a directory")
+    if force or (out / STORE_NAME).exists() or not any(out.iterdir()):
+        return
+    raise BatchError(f"--out: {out} is not empty and no batch wrote it (no {STORE_NAME}); choose a new directory "
+                     "or pass --force to overwrite its same-named files")
+
+
+def check_parquet_writer() -> None:
+    """A sweep writes Parquet tables: without pyarrow, say which extra to install before any task runs."""
+    try:
+        import pyarrow  # noqa: F401
+    except ImportError:
+        raise BatchError("batch sweep writes Parquet tables with pyarrow, which is not installed: "
+                         "pip install 'campsolver[batch]'", 1) from None
+
+
 def run(argv: Sequence[str]) -> int:
     args = build_parser().parse_args(argv)
     config = config_from(args)
@@ -130,6 +156,9 @@ def run(argv: Sequence[str]) -> int:
     except NotImplementedGames as error:
         raise BatchError(str(error)) from None
     out = Path(args.out)
+    check_out_directory(out, args.force)
+    if config.job == "sweep":
+        check_parquet_writer()
     try:
         store = Store(out)
     except Exception as error:

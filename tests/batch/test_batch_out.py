@@ -1,0 +1,52 @@
+"""`batch --out`: never overwrites a directory no batch wrote, and a sweep without pyarrow says which extra to
+install before any task runs."""
+
+from __future__ import annotations
+
+import builtins
+from pathlib import Path
+
+import pytest
+from campsolver.clients.batch.cli import main as batch_main
+
+SWEEP = ["sweep", "--games", "camper-tour", "--plates", "8", "--tokens", "4", "--in-process", "--no-progress"]
+
+
+def test_a_non_empty_directory_no_batch_wrote_is_refused_unless_forced(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "sweep.jsonl").write_text("my own notes\n")
+    assert batch_main([*SWEEP, "--out", str(mine)]) == 2
+    error = capsys.readouterr().err.strip()
+    assert len(error.splitlines()) == 1 and "--out" in error and "--force" in error
+    assert (mine / "sweep.jsonl").read_text() == "my own notes\n"
+    assert batch_main([*SWEEP, "--out", str(mine), "--force"]) == 0
+    assert (mine / "sweep.jsonl").read_text() != "my own notes\n"
+    # A directory a batch wrote (its store is there) resumes without --force; an empty one is fine too.
+    assert batch_main([*SWEEP, "--out", str(mine)]) == 0
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert batch_main([*SWEEP, "--out", str(empty)]) == 0
+    a_file = tmp_path / "file"
+    a_file.write_text("x")
+    assert batch_main([*SWEEP, "--out", str(a_file)]) == 2
+
+
+def test_a_sweep_without_pyarrow_names_the_extra_before_any_task(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real_import = builtins.__import__
+
+    def no_pyarrow(name: str, *args: object, **kwargs: object) -> object:
+        if name == "pyarrow" or name.startswith("pyarrow."):
+            raise ImportError("No module named 'pyarrow'")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_pyarrow)
+    out = tmp_path / "o"
+    assert batch_main([*SWEEP, "--out", str(out)]) == 1
+    error = capsys.readouterr().err.strip()
+    assert "campsolver[batch]" in error and len(error.splitlines()) == 1
+    assert not (out / "batch.sqlite").exists()  # refused before any work
