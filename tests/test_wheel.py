@@ -60,6 +60,11 @@ def test_wheel_installs_one_top_level_package(wheel: Path) -> None:
     assert not any(name.startswith(("campsolver/bench", "campsolver/tools", "bench/", "tools/")) for name in names)
     assert f"Version: {campsolver.__version__}" in metadata
     assert "Requires-Dist: ortools" in metadata and "Requires-Dist: grpcio" in metadata
+    # A wheel a user can redistribute and build clients from: its licence, classifiers and the .proto sources.
+    assert "License-Expression: Apache-2.0" in metadata and "Classifier: Typing :: Typed" in metadata
+    assert any(name.endswith(".dist-info/licenses/LICENSE") for name in names)
+    protos = sorted(p.name for p in (ROOT / "protos" / "campsolver" / "v1").glob("*.proto"))
+    assert protos and all(f"campsolver/v1/{name}" in names for name in protos)
 
 
 def test_wheel_runs_in_a_fresh_venv_outside_the_repository(wheel: Path, tmp_path: Path) -> None:
