@@ -164,10 +164,16 @@ def run(argv: Sequence[str]) -> int:
     except Exception as error:
         raise BatchError(f"--out: cannot open a store in {out}: {error}") from None
     with store:
+        first_limit = store.setting("time_limit_s")
+        raised = args.retry_failed and first_limit is not None and args.time_limit > first_limit
         try:
-            store.bind({"job": config.job, "time_limit_s": args.time_limit})
+            # A retry may raise the time limit for the failed tasks (each row records its own); anything else that
+            # changes results must match the store.
+            store.bind({"job": config.job, "time_limit_s": first_limit if raised else args.time_limit})
         except StoreMismatch as error:
-            raise BatchError(f"--out: {error}") from None
+            hint = ("; to run the failed tasks again with more time, add --retry-failed"
+                    if first_limit is not None and args.time_limit > first_limit else "")
+            raise BatchError(f"--out: {error}{hint}") from None
         if args.retry_failed:
             store.forget_failed()
         backend: InProcess | RayBackend

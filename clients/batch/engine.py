@@ -359,7 +359,8 @@ def run_tasks(
         if task is not None:
             fresh = store.record(key=task.key, job=task.job, game=task.game, kind=task.kind, params=task.params,
                                  status=outcome["status"], result=outcome["result"], error=outcome["error"],
-                                 wall_s=outcome["wall_s"], worker=outcome["worker"], cpu_s=outcome.get("cpu_s"))
+                                 wall_s=outcome["wall_s"], worker=outcome["worker"], cpu_s=outcome.get("cpu_s"),
+                                 time_limit_s=time_limit_s)
             report.ran += fresh
             report.task_cpu_s += outcome.get("cpu_s", 0.0) if fresh else 0.0
             report.duplicates += not fresh

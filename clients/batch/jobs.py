@@ -170,6 +170,7 @@ def table_rows(tasks: list[Task], stored: dict[str, Row]) -> list[dict[str, Any]
         flat: dict[str, Any] = {"game": task.game, "kind": task.kind, **task.params, "status": row.status}
         flat.update(row.result or {})
         flat["error"] = row.error
+        flat["time_limit_s"] = row.time_limit_s
         rows.append(flat)
     return rows
 

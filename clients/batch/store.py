@@ -48,6 +48,8 @@ class Row:
     worker: str
     #: CPU seconds of the process that ran the task, over the task (None in stores older than the column).
     cpu_s: float | None = None
+    #: The budget the task ran under (None in stores older than the column: the batch's own).
+    time_limit_s: float | None = None
 
 
 class Store:
@@ -63,6 +65,8 @@ class Store:
         columns = {name for (_, name, *_rest) in self._db.execute("PRAGMA table_info(results)")}
         if "cpu_s" not in columns:  # a store written before tasks reported their CPU time
             self._db.execute("ALTER TABLE results ADD COLUMN cpu_s REAL")
+        if "time_limit_s" not in columns:  # the budget each task ran under (a retry may raise it)
+            self._db.execute("ALTER TABLE results ADD COLUMN time_limit_s REAL")
 
     def close(self) -> None:
         self._db.close()
@@ -72,6 +76,11 @@ class Store:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    def setting(self, name: str) -> Any:
+        """A setting recorded by `bind` (None when none is)."""
+        row = self._db.execute("SELECT value FROM meta WHERE name = ?", (name,)).fetchone()
+        return None if row is None else json.loads(row[0])
 
     def bind(self, settings: dict[str, Any]) -> None:
         """Record the batch settings that change results; refuse a store made with other settings."""
@@ -102,11 +111,12 @@ class Store:
         wall_s: float,
         worker: str,
         cpu_s: float | None = None,
+        time_limit_s: float | None = None,
     ) -> bool:
         """Write one finished task (committed before returning); False if the key was already recorded."""
         cursor = self._db.execute(
             "INSERT INTO results (key, job, game, kind, params, status, result, error, wall_s, cpu_s, worker, "
-            "finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(key) DO NOTHING",
+            "finished_at, time_limit_s) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(key) DO NOTHING",
             (
                 key,
                 job,
@@ -120,6 +130,7 @@ class Store:
                 cpu_s,
                 worker,
                 time.time(),
+                time_limit_s,
             ),
         )
         return cursor.rowcount == 1
@@ -130,10 +141,11 @@ class Store:
 
     def rows(self) -> dict[str, Row]:
         rows = {}
-        for key, status, result, error, wall_s, worker, cpu_s in self._db.execute(
-            "SELECT key, status, result, error, wall_s, worker, cpu_s FROM results"
+        for key, status, result, error, wall_s, worker, cpu_s, limit in self._db.execute(
+            "SELECT key, status, result, error, wall_s, worker, cpu_s, time_limit_s FROM results"
         ):
-            rows[key] = Row(key, status, None if result is None else json.loads(result), error, wall_s, worker, cpu_s)
+            rows[key] = Row(key, status, None if result is None else json.loads(result), error, wall_s, worker, cpu_s,
+                            limit)
         return rows
 
     def count(self) -> int:

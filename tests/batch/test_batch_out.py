@@ -50,3 +50,21 @@ def test_a_sweep_without_pyarrow_names_the_extra_before_any_task(
     error = capsys.readouterr().err.strip()
     assert "campsolver[batch]" in error and len(error.splitlines()) == 1
     assert not (out / "batch.sqlite").exists()  # refused before any work
+
+
+def test_a_retry_may_raise_the_time_limit_of_the_failed_tasks(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    out = tmp_path / "o"
+    job = ["sweep", "--games", "camper-tour", "--plates", "8,72", "--tokens", "25", "--in-process", "--no-progress",
+           "--out", str(out)]
+    assert batch_main([*job, "--time-limit", "0.02"]) == 1  # the 72-plate exact value needs about a second
+    assert "--retry-failed" in capsys.readouterr().err
+    assert batch_main([*job, "--time-limit", "120"]) == 2  # a plain rerun with other settings is still refused
+    assert "add --retry-failed" in capsys.readouterr().err
+    assert batch_main([*job, "--time-limit", "120", "--retry-failed"]) == 0
+    rows = [json.loads(line) for line in (out / "sweep.jsonl").read_text().splitlines()]
+    limits = {(row["plates"], row["status"]): row["time_limit_s"] for row in rows}
+    assert limits == {(8, "ok"): 0.02, (72, "ok"): 120.0}, limits
