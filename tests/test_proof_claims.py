@@ -22,7 +22,9 @@ from campsolver.service.games import campsite as cs_service
 from campsolver.service.games import deluxe_camping as dc_service
 from campsolver.service.games import happy_campers as hc_service
 from campsolver.service.server import CampsolverServer, ServerConfig
+from campsolver.solver.adventure_tours import hint as at_hints
 from campsolver.solver.adventure_tours import search as at_search
+from campsolver.solver.adventure_tours.deck import DEFAULT_DECK
 from campsolver.solver.camper_tour import solo
 from campsolver.solver.campsite import best_round as cs_rounds
 from campsolver.solver.campsite import round_search as cs_round_search
@@ -32,10 +34,13 @@ from campsolver.solver.core.budget import Budget, SolveInterrupted
 from campsolver.solver.happy_campers import maximise as hc_maximise
 from campsolver.solver.happy_campers import rules as hc_rules
 from campsolver.solver.happy_campers.rules import Challenge
+from ortools.sat.python import cp_model
 
+from campsolver.v1 import adventure_tours_pb2 as at_pb
 from campsolver.v1 import camper_tour_pb2 as ct_pb
 from campsolver.v1 import campsite_pb2 as cs_pb
 from campsolver.v1 import common_pb2
+from campsolver.v1 import deluxe_camping_pb2 as dc_pb
 from campsolver.v1 import happy_campers_pb2 as hc_pb
 from tests.happy_campers.test_max_levels import LEVEL_CASES, instance
 
@@ -229,6 +234,7 @@ def test_happy_campers_main_solve_stopped_early_is_feasible_with_bound(
 ) -> None:
     monkeypatch.setattr(hc_maximise, "solve", first_solution_only(hc_maximise.solve))
     request = hc_service.EXAMPLES["MaxScore"]()
+    request.options.time_limit_seconds = 30  # room for the first solution on a loaded machine (it stops there)
     response = client.happy_campers.max_score(request, timeout=60)
     assert response.stats.HasField("bound") and response.stats.bound > response.score, "closed at once"
     assert name(response.proof) == "PROOF_STATUS_FEASIBLE_WITH_BOUND"
@@ -268,20 +274,84 @@ def test_happy_campers_level_proof_with_a_level_open_is_not_optimal(
 # --- Deluxe Camping ------------------------------------------------------------------------------------------
 
 
-def test_deluxe_camping_max_stopped_early_is_feasible_with_bound(
+def never_started(real: Callable[..., cpsat.CpSolveResult]) -> Callable[..., cpsat.CpSolveResult]:
+    """A CP-SAT solve whose budget is spent before it starts (status UNKNOWN, no solution, no bound)."""
+
+    @functools.wraps(real)
+    def wrapped(model: Any, budget: Budget, *args: Any, **kwargs: Any) -> cpsat.CpSolveResult:
+        return real(model, StepBudget(steps=0), *args, **kwargs)
+
+    return wrapped
+
+
+def test_deluxe_camping_max_with_no_case_closed_is_feasible_with_bound(
     client: CampsolverClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Every case of the split left unsolved: the answer is the first heuristic board, with the ceiling as bound."""
     request = dc_service.EXAMPLES["MaxScore"]()
-    proven = client.deluxe_camping.max_score(request, timeout=60)
-    assert name(proven.proof) == "PROOF_STATUS_OPTIMAL"
-    monkeypatch.setattr(cpsat, "solve", first_solution_only(cpsat.solve))
+    monkeypatch.setattr(cpsat, "solve", never_started(cpsat.solve))
     cut = client.deluxe_camping.max_score(request, timeout=60)
-    if cut.stats.bound > cut.value:
-        assert name(cut.proof) == "PROOF_STATUS_FEASIBLE_WITH_BOUND"
-        assert cut.stats.interrupted
-    else:  # every case closed by its first solution (presolve): proven then, and at the true optimum
-        assert name(cut.proof) == "PROOF_STATUS_OPTIMAL" and cut.value == proven.value
-    assert cut.value <= proven.value <= cut.stats.bound
+    assert cut.barriers, "no board at all: the case under test did not arise"
+    assert name(cut.proof) == "PROOF_STATUS_FEASIBLE_WITH_BOUND"
+    assert cut.stats.interrupted and cut.stats.bound >= cut.value
+    monkeypatch.undo()
+    proven = client.deluxe_camping.max_score(request, timeout=60)
+    assert proven.value <= cut.stats.bound  # the bound holds against the best the unforced solve finds
+
+
+def test_deluxe_camping_hint_cut_by_its_budget_is_heuristic(client: CampsolverClient) -> None:
+    """An opening hint on a short budget: its lines end nowhere near the game's end, so its values are not
+    exact (EXACT needs every listed move's line to reach the end of the game)."""
+    request = dc_service.EXAMPLES["Hint"]()
+    request.options.time_limit_seconds = 0.3
+    response = client.deluxe_camping.hint(request, timeout=60)
+    assert response.alternatives
+    assert name(response.proof) == "PROOF_STATUS_HEURISTIC"
+
+
+def recording_first_solution_only(
+    real: Callable[..., cpsat.CpSolveResult], statuses: list[int]
+) -> Callable[..., cpsat.CpSolveResult]:
+    """`first_solution_only`, recording CP-SAT's own status of each solve."""
+    stopped = first_solution_only(real)
+
+    @functools.wraps(real)
+    def wrapped(*args: Any, **kwargs: Any) -> cpsat.CpSolveResult:
+        result = stopped(*args, **kwargs)
+        statuses.append(result.status)
+        return result
+
+    return wrapped
+
+
+def test_deluxe_camping_total_max_stopped_early_is_feasible_with_bound(
+    client: CampsolverClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The players' total is one CP-SAT solve: its own status FEASIBLE must reach the wire as FEASIBLE_WITH_BOUND."""
+    request = dc_service.EXAMPLES["MaxScore"]()
+    request.objective = dc_pb.DELUXE_CAMPING_MAX_OBJECTIVE_TOTAL
+    request.options.time_limit_seconds = 30  # room for the first solution on a loaded machine (it stops there)
+    statuses: list[int] = []
+    monkeypatch.setattr(cpsat, "solve", recording_first_solution_only(cpsat.solve, statuses))
+    cut = client.deluxe_camping.max_score(request, timeout=60)
+    assert statuses and statuses[-1] == cp_model.FEASIBLE, statuses
+    assert name(cut.proof) == "PROOF_STATUS_FEASIBLE_WITH_BOUND"
+    assert cut.stats.bound >= cut.value
+
+
+def test_campsite_cp_sat_turn_stopped_early_is_feasible_with_bound(
+    client: CampsolverClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    request = cs_service.EXAMPLES["MaxScore"]()
+    request.method = cs_pb.CAMPSITE_MAX_METHOD_CP_SAT
+    turn = cs_service.Turn(request.turn, "turn")
+    statuses: list[int] = []
+    monkeypatch.setattr(cpsat, "solve", recording_first_solution_only(cpsat.solve, statuses))
+    cut = client.campsite.max_score(request, timeout=60)
+    assert statuses and statuses[-1] == cp_model.FEASIBLE, statuses
+    assert name(cut.proof) == "PROOF_STATUS_FEASIBLE_WITH_BOUND"
+    assert cut.stats.bound >= cut.score
+    assert cs_rules.player_scores(_cs_apply(turn, cut.plays[0]), turn.players)[0] == cut.score
 
 
 # --- Adventure Tours -----------------------------------------------------------------------------------------
@@ -299,6 +369,29 @@ def test_adventure_tours_interrupted_max_is_feasible_with_bound(
     assert name(cut.proof) == "PROOF_STATUS_FEASIBLE_WITH_BOUND"
     assert cut.stats.bound >= proven.value >= cut.value
     assert cut.stats.interrupted
+
+
+def _at_small_pool_hint(seconds: float) -> Any:
+    """The example hint with all but 6 unseen cards discarded: small enough for the exact expectimax."""
+    state = at_service.example_state(hidden=True)
+    placed = set(state.discard) | {c for p in state.players for f in (p.hand, p.equipment, p.members) for c in f}
+    unseen = [c for c in range(len(DEFAULT_DECK)) if c not in placed]
+    state.discard.extend(unseen[6:])
+    return at_pb.AdventureToursServiceHintRequest(
+        state=state, options=common_pb2.SolveOptions(time_limit_seconds=seconds)
+    )
+
+
+def test_adventure_tours_interrupted_exact_hint_is_heuristic(
+    client: CampsolverClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The hint's exact expectimax cut part-way: it samples instead, and says HEURISTIC."""
+    proven = client.adventure_tours.hint(_at_small_pool_hint(10.0), timeout=60)
+    assert name(proven.proof) == "PROOF_STATUS_EXACT" and proven.stats.method == "expectimax"
+    monkeypatch.setattr(at_hints, "exact_values", with_step_budget(at_hints.exact_values, 3, 3, checks=True))
+    cut = client.adventure_tours.hint(_at_small_pool_hint(1.0), timeout=60)
+    assert cut.stats.method != "expectimax"
+    assert name(cut.proof) == "PROOF_STATUS_HEURISTIC"
 
 
 # --- Camper Tour ---------------------------------------------------------------------------------------------
@@ -325,6 +418,22 @@ def _ct_returning(away: bool) -> ct_pb.CamperTourServiceMaxScoreRequest:
         ),
         options=common_pb2.SolveOptions(time_limit_seconds=30),
     )
+
+
+def test_camper_tour_depth_limited_hint_is_heuristic(client: CampsolverClient) -> None:
+    """An expected-score hint one ply deep on a stack without specials (so no plate approximation): its leaves
+    are solo values, not the end of the game, so it is not EXACT."""
+    request = ct_pb.CamperTourServiceHintRequest(
+        state=ct_pb.CamperTourState(
+            rules=ct_pb.CamperTourRules(unexpected_comforts=0, mechanical_problem=0, village_festival=0, no_parking=0),
+            campers=[ct_pb.Camper(position=10, tokens=20), ct_pb.Camper(position=12, tokens=20)],
+        ),
+        depth=1, objective=common_pb2.OBJECTIVE_EXPECTED_SCORE,
+        options=common_pb2.SolveOptions(time_limit_seconds=2.0),
+    )
+    response = client.camper_tour.hint(request, timeout=60)
+    assert response.stats.depth == 1
+    assert name(response.proof) == "PROOF_STATUS_HEURISTIC"
 
 
 @pytest.mark.parametrize("case", ["outward", "return"])
