@@ -432,7 +432,8 @@ CAMPER_TOUR = [
     Limit("hint depth (most)", "camper_tour", "hint", ct_hint, ct_service.MAX_HINT_DEPTH,
           ct_service.MAX_HINT_DEPTH + 1, EXHAUSTED, "depth", cheap=False),
     Limit("hint depth (fewest)", "camper_tour", "hint", ct_hint, 0, -1, INVALID, "depth", cheap=False),
-    Limit("hint history", "camper_tour", "hint", ct_history, 0, MAX_RECORD + 1, EXHAUSTED, "history", cheap=False),
+    Limit("hint history", "camper_tour", "hint", ct_history, MAX_RECORD, MAX_RECORD + 1, EXHAUSTED, "history",
+          cheap=False),  # (the edge's empty decisions are refused later, naming history[0].state)
 ]
 
 

@@ -241,6 +241,22 @@ def test_happy_campers_main_solve_stopped_early_is_feasible_with_bound(
     assert response.stats.interrupted
 
 
+def test_happy_campers_absolute_max_stopped_early_is_feasible_with_bound(
+    client: CampsolverClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The absolute maximum (no rolls) with CP-SAT stopped at its first map: CP-SAT's FEASIBLE reaches the wire."""
+    statuses: list[int] = []
+    monkeypatch.setattr(hc_maximise, "solve", recording_first_solution_only(hc_maximise.solve, statuses))
+    cards = (Challenge.PRIVACY, Challenge.RIVER_TOWN)
+    request = _hc_request([], cards)
+    request.mode = hc_pb.MAX_MODE_ABSOLUTE
+    response = client.happy_campers.max_score(request, timeout=60)
+    assert statuses and statuses[-1] == cp_model.FEASIBLE, statuses
+    assert name(response.proof) == "PROOF_STATUS_FEASIBLE_WITH_BOUND"
+    assert response.stats.bound >= response.score
+    _hc_check_map(response, cards, hc_rules.DEFAULT_COMPONENTS)
+
+
 def test_happy_campers_level_proof_with_a_level_open_is_not_optimal(
     client: CampsolverClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
