@@ -19,6 +19,7 @@ from campsolver.clients.client import CampsolverClient, CampsolverError
 from campsolver.service import dispatch
 from campsolver.service.games import camper_tour as camper_tour_service
 from campsolver.service.games.shared import ranking_contract_violations
+from campsolver.service.registry import games
 from campsolver.service.server import CampsolverServer, ServerConfig
 from campsolver.service.workers import WORKER_NICE
 
@@ -169,6 +170,7 @@ import grpc
 from campsolver.clients.client import CampsolverClient, CampsolverError
 from campsolver.service import workers
 from campsolver.service.games import camper_tour as camper_tour_service
+from campsolver.service.registry import games
 from campsolver.service.server import CampsolverServer, ServerConfig
 from tests.test_service import long_hint_request
 
@@ -296,3 +298,23 @@ def test_calls_while_the_workers_start_are_unavailable_or_the_rule_of_thumb() ->
             assert connected.camper_tour.max_score(camper_tour_service.EXAMPLES["MaxScore"](), timeout=60).proof
     finally:
         running.stop(grace_s=2.0)
+
+
+def test_every_games_score_and_legal_moves_answer_while_every_slot_is_busy(
+    one_worker: tuple[CampsolverServer, CampsolverClient],
+) -> None:
+    """Score and LegalMoves belong to the cheap lane in every game: they never wait for a solver slot (Adventure
+    Tours LegalMoves did: UNAVAILABLE after 0.86 s with both slots busy)."""
+    server, client = one_worker
+    future = busy_with_a_long_hint(server, client)
+    try:
+        for name, game in games().items():
+            for command_name in ("score", "legal"):
+                command = game.commands[command_name]
+                assert command.example is not None
+                raw = client.channel.unary_unary(f"/{game.service_full_name}/{command.rpc_name}")
+                assert raw(command.example().SerializeToString(), timeout=5.0), (name, command_name)
+        assert server.gate.busy == 1  # still held by the long hint all along
+    finally:
+        future.cancel()
+    assert server.gate.wait_idle(timeout_s=30)

@@ -544,7 +544,8 @@ def legal_moves(
     require(request.HasField("state"), "state", "a position is required")
     obs = observation(parse_state(request.state))
     view = public_state(obs)
-    plays = hints.enumerate_plays(view, obs.player, budget)
+    # A cheap call: bounded by the deadline, but never consulting the solve budget, which would take a solver slot.
+    plays = hints.enumerate_plays(view, obs.player, Budget.until(budget.started, budget.deadline))
     return pb.AdventureToursServiceLegalMovesResponse(
         moves=[move_to_proto(view, p) for p in plays], to_move=obs.player
     )
