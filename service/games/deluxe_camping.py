@@ -414,6 +414,8 @@ def generate_puzzle(
     try:
         puzzle = puzzles.generate(request.seed, budget, barriers=barriers, grade=grade)
     except LookupError as error:
+        if grade is None:
+            raise InvalidArgument("seed", f"no puzzle for this seed: {error}; try another seed") from None
         raise InvalidArgument("grade", f"no puzzle of that grade for this seed: {error}") from None
     config = puzzle.state.config
     return pb.DeluxeCampingServiceGeneratePuzzleResponse(

@@ -89,7 +89,12 @@ def candidate(seed: int, attempt: int, barriers: int) -> DCState:
 
 
 def generate(seed: int, budget: Budget, *, barriers: int = DEFAULT_BARRIERS, grade: Grade | None = None) -> Puzzle:
-    """The first candidate of the seed with a proven unique optimum (of the wanted grade)."""
+    """The first candidate of the seed with a proven unique optimum (of the wanted grade).
+
+    Raises `SolveInterrupted` when some candidate was left undecided for lack of time (more time may find one),
+    `LookupError` when every candidate was decided and none fits.
+    """
+    undecided = 0  # candidates skipped because a solve ran out of time, not because they do not fit
     for attempt in range(MAX_ATTEMPTS):
         budget.check()
         state = candidate(seed, attempt, barriers)
@@ -97,7 +102,10 @@ def generate(seed: int, budget: Budget, *, barriers: int = DEFAULT_BARRIERS, gra
             continue
         player = state.to_move
         best = maxima.maximise(state, budget.limited(max(budget.remaining() / 3, 0.01)), player=player)
-        if best.proof is not Proof.OPTIMAL or best.partition is None or not best.partition.added:
+        if best.proof is not Proof.OPTIMAL:
+            undecided += best.proof is not Proof.INFEASIBLE
+            continue
+        if best.partition is None or not best.partition.added:
             continue
         if best.value is None or best.value <= state.scores()[player]:
             continue
@@ -108,6 +116,7 @@ def generate(seed: int, budget: Budget, *, barriers: int = DEFAULT_BARRIERS, gra
             other.proof is Proof.OPTIMAL and other.value is not None and other.value < best.value
         )
         if not unique:
+            undecided += other.proof not in (Proof.OPTIMAL, Proof.INFEASIBLE)
             continue
         shortfall = best.value - greedy_points(state, player, barriers)
         found = grade_of(shortfall, best.branches)
@@ -143,6 +152,8 @@ def generate(seed: int, budget: Budget, *, barriers: int = DEFAULT_BARRIERS, gra
             question=question,
             wall_time_s=budget.elapsed(),
         )
+    if undecided:
+        raise SolveInterrupted("deadline")
     raise LookupError(f"no unique puzzle in {MAX_ATTEMPTS} candidates")
 
 
