@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from google.protobuf import text_format
 from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 
@@ -62,6 +61,50 @@ def _is_board(field: FieldDescriptor, values: list) -> bool:
     )
 
 
+#: Integer fields where a negative number means "nobody" (no winner yet or a tie for first; nobody to move).
+NONE_WHEN_NEGATIVE = frozenset({"winner", "to_move"})
+
+
+def _is_cell(message: Message) -> bool:
+    names = set(message.DESCRIPTOR.fields_by_name)
+    return {"row", "col"} <= names
+
+
+def inline(message: Message) -> str:
+    """A message on one line as a person reads it: a move by its label when it has one, squares as `rRcC`
+    (zeros included: r0c0 is a square), nested messages inline, default scalars left out."""
+    fields = message.DESCRIPTOR.fields_by_name
+    if "label" in fields and getattr(message, "label", ""):
+        return str(message.label)  # type: ignore[attr-defined]
+    parts: list[str] = []
+    pair = [f for f in message.DESCRIPTOR.fields if f.message_type is not None and not f.is_repeated]
+    if len(pair) == len(fields) == 2 and all(_is_cell(getattr(message, f.name)) for f in pair):
+        a, b = (inline(getattr(message, f.name)) for f in pair)  # a step from one square to another, or an edge
+        return f"{a}->{b}" if pair[0].name in ("from", "from_") else f"{a}|{b}"
+    if _is_cell(message) and not {"row", "col"} & {f.name for f in fields.values() if f.is_repeated}:
+        parts.append(f"r{message.row}c{message.col}")  # type: ignore[attr-defined]
+    for field in message.DESCRIPTOR.fields:
+        if field.name in ("row", "col") and parts[:1] and _is_cell(message):
+            continue
+        value = getattr(message, field.name)
+        name = _label(field.name)
+        if field.is_repeated:
+            items = list(value)
+            if not items:
+                continue
+            if field.message_type is not None:
+                shown = " ".join(inline(item) for item in items)
+            else:
+                shown = ", ".join(_scalar(field, item) for item in items)
+            parts.append(f"{name} {shown}")
+        elif field.message_type is not None:
+            if message.HasField(field.name):
+                parts.append(f"{name} {inline(value)}" if not _is_cell(value) or len(fields) > 2 else inline(value))
+        elif value or (field.has_presence and message.HasField(field.name)):
+            parts.append(f"{name} {_scalar(field, value)}")
+    return ", ".join(parts) if parts else "(empty)"
+
+
 def _stats_line(stats: Message) -> str:
     parts = [f"{stats.wall_time_seconds:.2f} s"]  # type: ignore[attr-defined]
     for name in ("method", "samples", "nodes", "depth"):
@@ -97,8 +140,16 @@ def to_text(message: Message, indent: str = "") -> str:
     """The message as aligned, labelled text (ends without a newline)."""
     lines: list[str] = []
     stats_line = ""
-    for field, value in message.ListFields():
+    fields = message.ListFields()
+    # A puzzle answer prints its statement and, apart, its solution once: the position and the solution as data
+    # (the same things again) are for --format json.
+    puzzle = any(f.message_type is not None and f.message_type.full_name == _PUZZLE_ENVELOPE for f, _ in fields)
+    for field, value in fields:
         name = _label(field.name)
+        if puzzle and field.message_type is not None and field.message_type.full_name not in (
+            _PUZZLE_ENVELOPE, _SOLVE_STATS
+        ):
+            continue
         if field.message_type is not None and field.message_type.full_name == _SOLVE_STATS:
             stats_line = _stats_line(value)
         elif field.message_type is not None and field.message_type.full_name == _PUZZLE_ENVELOPE:
@@ -110,6 +161,7 @@ def to_text(message: Message, indent: str = "") -> str:
                 lines.extend(f"{indent}    {line}" for line in envelope.solution_text.rstrip().splitlines())
             if envelope.svg:
                 lines.append(f"{indent}  (pictures: puzzle.svg and puzzle.solutionSvg in --format json)")
+            lines.append(f"{indent}  (the position and the solution as data: --format json)")
         elif field.is_repeated:
             items = list(value)
             if field.message_type is not None and items and "ranking" in field.message_type.fields_by_name:
@@ -120,14 +172,14 @@ def to_text(message: Message, indent: str = "") -> str:
                 lines.extend(f"{indent}  {row}" for row in items)
             elif field.message_type is not None:
                 lines.append(f"{indent}{name}:")
-                lines.extend(
-                    f"{indent}  - {text_format.MessageToString(item, as_one_line=True)}" for item in items
-                )
+                lines.extend(f"{indent}  - {inline(item)}" for item in items)
             else:
                 lines.append(f"{indent}{name}: {', '.join(_scalar(field, v) for v in items)}")
         elif field.message_type is not None:
             lines.append(f"{indent}{name}:")
             lines.append(to_text(value, indent + "  "))
+        elif field.name in NONE_WHEN_NEGATIVE and value < 0:
+            lines.append(f"{indent}{name}: none")
         else:
             lines.append(f"{indent}{name}: {_scalar(field, value)}")
     if stats_line:

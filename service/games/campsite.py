@@ -223,7 +223,7 @@ def play_to_proto(placement: Placement, tent: Tent) -> pb.CampsitePlay:
 
 
 def play_label(placement: Placement, tent: Tent) -> str:
-    return f"lay {placement.label()}; tent {tent.token.name} at ({tent.row},{tent.col})"
+    return f"lay {placement.label()}; tent {tent.token.name} at r{tent.row}c{tent.col}"
 
 
 def _check_play(turn: Turn, placement: Placement, tent: Tent) -> None:
@@ -488,7 +488,7 @@ def score(request: pb.CampsiteServiceScoreRequest, budget: Budget) -> pb.Campsit
         ],
         details=[
             common_pb2.ScoreDetail(
-                name=f"seat {s.tent.player} {s.tent.token.name.title()} at ({s.tent.row},{s.tent.col})"
+                name=f"seat {s.tent.player} {s.tent.token.name.title()} at r{s.tent.row}c{s.tent.col}"
                 + (" x2" if s.doubled else ""),
                 points=s.points,
             )

@@ -242,7 +242,8 @@ class Placement:
         )
 
     def label(self) -> str:
-        return f"{self.card.text()} at ({self.row},{self.col}) r{self.rotation}"
+        turned = f" turned {90 * self.rotation}" if self.rotation else ""
+        return f"{self.card.text()} at r{self.row}c{self.col}{turned}"
 
 
 @dataclass(frozen=True)

@@ -777,11 +777,11 @@ def random_setup(config: Config, rng, first_player: int = 0) -> DCState:
 
 
 def describe_action(config: Config, action: Action) -> str:
-    """A human-readable move: squares as (row,col)."""
+    """A human-readable move: squares as rRcC (row R, column C from 0, as everywhere in text)."""
 
     def at(s: int) -> str:
         r, c = config.cell(s)
-        return f"({r},{c})"
+        return f"r{r}c{c}"
 
     if isinstance(action, Place):
         return f"place at {at(action.square)}"
