@@ -68,6 +68,28 @@ COMMAND_HELP = {
 }
 
 
+class _GameHelp(argparse.Action):
+    """`GAME --help`: the game's commands; `GAME COMMAND --help`: what that command's request holds."""
+
+    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS, *, game_name: str,
+                 help: str | None = None) -> None:
+        super().__init__(option_strings, dest, default=argparse.SUPPRESS, nargs=0, help=help)
+        self.game_name = game_name
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
+                 option_string: str | None = None) -> None:
+        command_name = getattr(namespace, "command", None)
+        if command_name in COMMANDS:
+            from campsolver.clients.requesthelp import request_help
+
+            command = game(self.game_name).commands[command_name]
+            print(request_help(self.game_name, command_name, COMMAND_HELP[command_name],
+                               command.request_type.DESCRIPTOR))
+        else:
+            parser.print_help()
+        parser.exit()
+
+
 class CliError(Exception):
     def __init__(self, message: str, exit_code: int = EXIT_BAD_INPUT) -> None:
         super().__init__(message)
@@ -329,9 +351,13 @@ def build_parser() -> argparse.ArgumentParser:
             game_name,
             help=f"{game_name}: hint, max, puzzle, score, legal",
             description=f"{game_name} commands:\n"
-            + "\n".join(f"  {name:8} {text}" for name, text in COMMAND_HELP.items()),
+            + "\n".join(f"  {name:8} {text}" for name, text in COMMAND_HELP.items())
+            + f"\n\n`campsolver {game_name} COMMAND --help` says what COMMAND's request holds.",
             formatter_class=_Formatter,
+            add_help=False,
         )
+        game_parser.add_argument("-h", "--help", action=_GameHelp, game_name=game_name,
+                                 help="this help; after a COMMAND, what its request holds")
         game_parser.add_argument("command", choices=[*COMMANDS, "example"], help="what to do")
         game_parser.add_argument(
             "example_of", nargs="?", choices=list(COMMANDS), help="with `example`: the command", metavar="COMMAND"

@@ -46,3 +46,17 @@ def test_a_puzzle_prints_its_statement_and_its_solution_once(game_name: str) -> 
     text = _answer(game_name, "puzzle", 60.0)
     assert "{" not in text and text.count("solution:") == 1, text
     assert "as data: --format json" in text
+
+
+@pytest.mark.parametrize("game_name", GAMES)
+def test_command_help_says_what_the_request_holds(game_name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from campsolver.clients.cli import main
+
+    for command_name in ("hint", "max", "puzzle", "score", "legal"):
+        assert main([game_name, command_name, "--help"]) == 0
+        out = capsys.readouterr().out
+        request = games()[game_name].commands[command_name].request_type.DESCRIPTOR
+        assert request.full_name in out and f"campsolver {game_name} example {command_name}" in out
+        assert all(f"  {field.json_name}: " in out for field in request.fields), out
+    assert main([game_name, "--help"]) == 0
+    assert "COMMAND --help" in capsys.readouterr().out
