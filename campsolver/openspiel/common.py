@@ -34,10 +34,11 @@ class Frozen:
     serialization) still copies the value.
     """
 
-    __slots__ = ("value",)
+    __slots__ = ("legal", "value")
 
     def __init__(self, value: Any) -> None:
         self.value = value
+        self.legal: list[int] | None = None  # the legal action ids, computed once (OpenSpiel asks often)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Frozen:
         return self
@@ -47,6 +48,7 @@ class Frozen:
 
     def __setstate__(self, value: Any) -> None:
         self.value = value
+        self.legal = None
 
 
 @dataclass(frozen=True)
@@ -156,6 +158,10 @@ class AdapterGame(pyspiel.Game):
         """Who won by the rules model (several: a shared tie; none: everybody shares)."""
         return top_scorers(self.final_scores(rules_state))
 
+    def resample(self, rules_state: Any, player: int, rng: random.Random) -> Any:
+        """Hidden-information games: a rules state `player` cannot tell from `rules_state`, drawn at random."""
+        raise NotImplementedError
+
     # --- OpenSpiel -----------------------------------------------------------------------------------------
 
     def new_initial_state(self) -> AdapterState:
@@ -199,8 +205,10 @@ class AdapterState(pyspiel.State):
         state = self.rules_state
         if player != state.current_player():
             return []
-        encode = self.adapter_game.encoding.encode
-        return sorted(encode(state, move) for move in state.legal_actions())
+        if self._rules.legal is None:
+            encode = self.adapter_game.encoding.encode
+            self._rules.legal = sorted(encode(state, move) for move in state.legal_actions())
+        return list(self._rules.legal)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         state = self.rules_state

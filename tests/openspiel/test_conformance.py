@@ -11,12 +11,27 @@ from tests.openspiel.helpers import CASES, load
 
 #: Random games per case: enough to reach every kind of node, few enough to keep the default suite fast.
 SIMS = 2
+#: Games whose random game costs seconds of CPU (Campsite: up to 8 s at 6 players) play one.
+HEAVY = {"campsolver_campsite"}
+#: Above this many action ids OpenSpiel's legal-action mask check (a vector of every id, at every state) costs
+#: tens of seconds a game (Campsite at 5-6 players: 11-16 million ids); the default run leaves that one check
+#: out there and `test_random_sim_test_with_mask_on_big_action_spaces` (slow) runs it.
+MASK_TEST_LIMIT = 8_000_000
 
 
 @pytest.mark.parametrize(("name", "players"), CASES)
 def test_random_sim_test_passes(name: str, players: int) -> None:
     game = load(name, players)
-    pyspiel.random_sim_test(game, num_sims=SIMS, serialize=True, verbose=False)
+    mask = game.num_distinct_actions() <= MASK_TEST_LIMIT
+    pyspiel.random_sim_test(game, num_sims=1 if name in HEAVY else SIMS, serialize=True, verbose=False, mask_test=mask)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("name", "players"), [case for case in CASES if load(*case).num_distinct_actions() > MASK_TEST_LIMIT]
+)
+def test_random_sim_test_with_mask_on_big_action_spaces(name: str, players: int) -> None:
+    pyspiel.random_sim_test(load(name, players), num_sims=1, serialize=True, verbose=False, mask_test=True)
 
 
 @pytest.mark.parametrize("name", sorted(adapters.GAMES))
