@@ -6,13 +6,17 @@ models never import OpenSpiel). Needs the `openspiel` extra (`pip install campso
 encodings and parameters: docs/openspiel.md.
 """
 
-from campsolver.openspiel import camper_tour, campsite, happy_campers
+from campsolver.openspiel import adventure_tours, camper_tour, campsite, happy_campers
 from campsolver.openspiel.common import resampler
 
 GAMES = {
+    adventure_tours.SHORT_NAME: adventure_tours,
     campsite.SHORT_NAME: campsite,
     happy_campers.SHORT_NAME: happy_campers,
     camper_tour.SHORT_NAME: camper_tour,
 }
 
-__all__ = ["GAMES", "camper_tour", "campsite", "happy_campers", "resampler"]
+__all__ = [
+    "GAMES",
+    "adventure_tours",
+    "camper_tour", "campsite", "happy_campers", "resampler"]

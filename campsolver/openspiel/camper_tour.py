@@ -63,6 +63,11 @@ _SPECIAL_PARAMS = (
     ("village_festival", ct.PlateKind.VILLAGE_FESTIVAL),
     ("no_parking", ct.PlateKind.NO_PARKING),
 )
+#: Rule options and variants the conformance test runs besides the defaults.
+VARIANTS: list[dict[str, Any]] = [
+    {"players": 3, "token_rule": "per_camper_cap", "no_parking_return": "away_from_home"},
+    {"players": 2, "plate_count": 30, "no_parking": 8},
+]
 
 
 def encode(state: ct.TourState, move: ct.Action) -> int:

@@ -59,7 +59,8 @@ class Encoding:
     and back; `encode_chance` / `decode_chance` do the same for chance outcomes. `move_text` names a
     decision, `chance_text` a chance outcome, `describe` renders a whole state. `private_chance(state,
     outcome)` returns the players who see a chance outcome (None: everyone); `observe(state, player)` is
-    what `player` sees of the state right now (the public part plus their own hidden part).
+    what `player` sees of the state right now (the public part plus their own hidden part); `record_text`
+    is a decision as every player sees it in their record (default `move_text`).
     """
 
     encode: Callable[[Any, Any], int]
@@ -71,6 +72,7 @@ class Encoding:
     describe: Callable[[Any], str]
     private_chance: Callable[[Any, Any], frozenset[int] | None] = lambda state, outcome: None
     observe: Callable[[Any, int], str] | None = None
+    record_text: Callable[[Any, Any], str] | None = None
 
 
 def win_returns(scores: Sequence[float], winners: Sequence[int]) -> list[float]:
@@ -183,7 +185,7 @@ class AdapterState(pyspiel.State):
         self._rules = Frozen(rules_state if rules_state is not None else game.initial_rules_state())
         # One entry per applied action: (text everyone sees, {player: private text}) -- the record each
         # player's information state is built from.
-        self._seen: tuple[tuple[str, tuple[tuple[int, str], ...]], ...] = ()
+        self._record = Frozen(())  # shared by clones like the rules state (a deep copy walks every entry)
 
     # --- access ---------------------------------------------------------------------------------------------
 
@@ -191,6 +193,10 @@ class AdapterState(pyspiel.State):
     def rules_state(self) -> Any:
         """The rules model's state this OpenSpiel state stands for."""
         return self._rules.value
+
+    @property
+    def _seen(self) -> tuple[tuple[str, tuple[tuple[int, str], ...]], ...]:
+        return self._record.value  # type: ignore[no-any-return]
 
     @property
     def adapter_game(self) -> AdapterGame:
@@ -226,11 +232,12 @@ class AdapterState(pyspiel.State):
                 entry: tuple[str, tuple[tuple[int, str], ...]] = (text, ())
             else:
                 entry = ("chance:hidden", tuple((p, text) for p in sorted(viewers)))
-            self._seen = (*self._seen, entry)
+            self._record = Frozen((*self._seen, entry))
             self._rules = Frozen(state.child(outcome))
             return
         move = encoding.decode(state, int(action))
-        self._seen = (*self._seen, (f"p{state.current_player()}:{encoding.move_text(state, move)}", ()))
+        record = encoding.record_text or encoding.move_text
+        self._record = Frozen((*self._seen, (f"p{state.current_player()}:{record(state, move)}", ())))
         self._rules = Frozen(state.child(move))
 
     def _action_to_string(self, player: int, action: int) -> str:
@@ -287,8 +294,8 @@ class AdapterState(pyspiel.State):
         clone = self.clone()
         clone._rules = Frozen(resampled)
         # Other players' own draws are no longer those of the resampled world: their record shows them hidden.
-        clone._seen = tuple(
-            (public, tuple(item for item in private if item[0] == player_id)) for public, private in self._seen
+        clone._record = Frozen(
+            tuple((public, tuple(item for item in private if item[0] == player_id)) for public, private in self._seen)
         )
         return clone
 

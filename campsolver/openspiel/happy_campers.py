@@ -36,11 +36,17 @@ DEFAULTS: dict[str, Any] = {
     "players": 2,
     "rows": hc.DEFAULT_COMPONENTS.rows,
     "cols": hc.DEFAULT_COMPONENTS.cols,
-    "challenges": "",  # comma-separated challenge names (`privacy,quick_pee`): all maps (solo: map 0)
+    "challenges": "",  # challenge names joined by "+" (`privacy+quick_pee`): all maps (solo: map 0)
     "second_challenges": "",  # solo mode: map 1's challenge cards
     "double_gap": modes.SOLO_DOUBLE_GAP,
     "returns": RETURNS_WIN,
 }
+#: Rule options and variants the conformance test runs besides the defaults.
+VARIANTS: list[dict[str, Any]] = [
+    {"players": 3, "challenges": "noisy_neighbours+festival+river_town"},
+    {"players": 2, "challenges": "great_divide+tent_together", "rows": 4, "cols": 6},
+    {"players": 1, "challenges": "privacy", "second_challenges": "quick_pee+nature_reserve", "double_gap": 2},
+]
 
 
 @lru_cache(maxsize=16)
@@ -123,7 +129,8 @@ ENCODING = Encoding(encode, decode, encode_chance, decode_chance, move_text, cha
 
 
 def _challenges(text: str) -> tuple[hc.Challenge, ...]:
-    return tuple(hc.Challenge(name.strip()) for name in text.split(",") if name.strip())
+    # "+", not ",": a comma would end the parameter in OpenSpiel's game string `name(a=b,c=d)`.
+    return tuple(hc.Challenge(name.strip()) for name in text.split("+") if name.strip())
 
 
 class HappyCampersGame(AdapterGame):

@@ -12,7 +12,7 @@ from tests.openspiel.helpers import CASES, load
 #: Random games per case: enough to reach every kind of node, few enough to keep the default suite fast.
 SIMS = 2
 #: Games whose random game costs seconds of CPU (Campsite: up to 8 s at 6 players) play one.
-HEAVY = {"campsolver_campsite"}
+HEAVY = {"campsolver_campsite", "campsolver_adventure_tours"}
 #: Above this many action ids OpenSpiel's legal-action mask check (a vector of every id, at every state) costs
 #: tens of seconds a game (Campsite at 5-6 players: 11-16 million ids); the default run leaves that one check
 #: out there and `test_random_sim_test_with_mask_on_big_action_spaces` (slow) runs it.
@@ -40,6 +40,15 @@ def test_scores_returns_pass_too(name: str) -> None:
     module = adapters.GAMES[name]
     game = load(name, max(2, module.MIN_PLAYERS), returns="scores")
     assert game.get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize(
+    ("name", "params"), [(name, params) for name, module in adapters.GAMES.items() for params in module.VARIANTS]
+)
+def test_random_sim_test_passes_with_rule_variants(name: str, params: dict[str, object]) -> None:
+    """Each game's rule options and variants conform too (one random game each)."""
+    game = pyspiel.load_game(name, params)
     pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
 
 

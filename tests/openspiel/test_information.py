@@ -10,6 +10,7 @@ import pytest
 from campsolver.solver.campsite import rules as cs
 
 import campsolver.openspiel as adapters
+from campsolver.openspiel import adventure_tours
 from campsolver.openspiel.common import resampler
 from tests.openspiel.helpers import load, random_adapter_states
 
@@ -83,3 +84,31 @@ def test_resampled_states_look_the_same_to_the_player(name: str) -> None:
         if changed >= 3:
             break
     assert changed >= 3, "the resampler never drew a different hidden part"
+
+
+def _deal_kinds(game: pyspiel.Game, kinds: list[str]) -> pyspiel.State:
+    """Deal Adventure Tours hands by card kind (the rules model offers one card of each kind left)."""
+    state = game.new_initial_state()
+    for wanted in kinds:
+        rules_state = state.rules_state
+        (card,) = [c for c, _ in rules_state.chance_outcomes() if adventure_tours.kind(rules_state, c) == wanted]
+        state.apply_action(adventure_tours.ENCODING.encode_chance(rules_state, card))
+    return state
+
+
+def test_adventure_tours_other_players_cards_do_not_change_my_information_state() -> None:
+    """Two deals equal but for player 1's first card: players 0 and 2 cannot tell them apart, player 1 can."""
+    game = load("campsolver_adventure_tours", 3)
+    labels = sorted({adventure_tours.kind(game.new_initial_state().rules_state, c) for c in range(102)})
+    # Seats are dealt in turn (0, 1, 2, 0, ...); deal 18 cards, the second one (player 1's first) differs.
+    kinds = labels[:18]
+    other = [*kinds]
+    other[1] = labels[20]
+    first, second = _deal_kinds(game, kinds), _deal_kinds(game, other)
+    assert first.current_player() == 0 and second.current_player() == 0
+    assert first.rules_state.hands[1] != second.rules_state.hands[1]
+    for player in (0, 2):
+        assert first.information_state_string(player) == second.information_state_string(player)
+        assert first.observation_string(player) == second.observation_string(player)
+    assert first.information_state_string(1) != second.information_state_string(1)
+    assert labels[20] not in first.observation_string(0) and labels[20] in second.observation_string(1)
