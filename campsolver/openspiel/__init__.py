@@ -6,17 +6,15 @@ models never import OpenSpiel). Needs the `openspiel` extra (`pip install campso
 encodings and parameters: docs/openspiel.md.
 """
 
-from campsolver.openspiel import adventure_tours, camper_tour, campsite, happy_campers
+from campsolver.openspiel import adventure_tours, camper_tour, campsite, deluxe_camping, happy_campers
 from campsolver.openspiel.common import resampler
 
 GAMES = {
     adventure_tours.SHORT_NAME: adventure_tours,
     campsite.SHORT_NAME: campsite,
+    deluxe_camping.SHORT_NAME: deluxe_camping,
     happy_campers.SHORT_NAME: happy_campers,
     camper_tour.SHORT_NAME: camper_tour,
 }
 
-__all__ = [
-    "GAMES",
-    "adventure_tours",
-    "camper_tour", "campsite", "happy_campers", "resampler"]
+__all__ = ["GAMES", "adventure_tours", "camper_tour", "campsite", "deluxe_camping", "happy_campers", "resampler"]
