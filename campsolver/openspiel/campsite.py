@@ -113,9 +113,15 @@ def decode_chance(state: cs.CampsiteState, action: int) -> cs.Card:
     return distinct_cards(state.deck)[action]
 
 
+@lru_cache(maxsize=256)
+def _card_text(card: cs.Card) -> str:
+    return card.text()
+
+
 def move_text(state: cs.CampsiteState, move: cs.Action) -> str:
     if isinstance(move, cs.PlayCard):
-        return f"lay {move.placement.label()}"
+        p = move.placement
+        return f"lay {_card_text(p.card)} at ({p.row},{p.col}) r{p.rotation}"  # as `Placement.label`, cached
     return f"tent {move.token.name.lower()} on r{move.row}c{move.col}"
 
 

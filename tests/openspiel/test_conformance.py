@@ -14,9 +14,9 @@ SIMS = 2
 #: Games whose random game costs seconds of CPU (Campsite: up to 8 s at 6 players) play one.
 HEAVY = {"campsolver_campsite", "campsolver_adventure_tours"}
 #: Above this many action ids OpenSpiel's legal-action mask check (a vector of every id, at every state) costs
-#: tens of seconds a game (Campsite at 5-6 players: 11-16 million ids); the default run leaves that one check
+#: tens of seconds a game (Campsite at 3-6 players: 4-16 million ids); the default run leaves that one check
 #: out there and `test_random_sim_test_with_mask_on_big_action_spaces` (slow) runs it.
-MASK_TEST_LIMIT = 8_000_000
+MASK_TEST_LIMIT = 2_000_000
 
 
 @pytest.mark.parametrize(("name", "players"), CASES)

@@ -18,8 +18,13 @@ def test_every_legal_action_round_trips(name: str, players: int) -> None:
     game = load(name, players)
     encoding = adapters.GAMES[name].ENCODING
     checked = 0
-    for index, state in enumerate(random_adapter_states(game, seed=players)):
-        if state.is_terminal() or index % STRIDE:
+    seen = {True: 0, False: 0}  # chance and decision states met so far: every STRIDE-th of each is checked
+    for state in random_adapter_states(game, seed=players):
+        if state.is_terminal():
+            continue
+        kind = state.is_chance_node()
+        seen[kind] += 1
+        if (seen[kind] - 1) % STRIDE:
             continue
         rules_state = state.rules_state
         if rules_state.current_player() == CHANCE:
