@@ -31,7 +31,7 @@ REACH = cs.CARD_COLS
 
 DEFAULTS: dict[str, Any] = {"players": 2, "returns": RETURNS_WIN}
 #: Rule options and variants the conformance test runs besides the defaults.
-VARIANTS: list[dict[str, Any]] = [{"players": 3, "returns": "scores"}]
+VARIANTS: list[dict[str, Any]] = [{"players": 2, "returns": "scores"}]
 
 
 #: Per deck object: (the deck, its distinct cards, card -> index). Keyed by identity: hashing a 60-card deck
