@@ -170,10 +170,18 @@ class AdapterGame(pyspiel.Game):
         return AdapterState(self)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Observer:
+        """The two observers OpenSpiel asks for: the default observation and the perfect-recall information
+        state. A hidden-information game refuses other kinds (public-only, everybody's private cards): it has no
+        string for them, and answering with the player's own view would show cards such an observer must not see.
+        """
         if params:
             raise ValueError(f"observation parameters not supported; passed {params}")
-        perfect_recall = iig_obs_type is None or iig_obs_type.perfect_recall
-        return Observer(perfect_recall=bool(perfect_recall) and iig_obs_type is not None)
+        if iig_obs_type is None:
+            return Observer(perfect_recall=False)
+        single = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        if self.imperfect and not (single and iig_obs_type.public_info):
+            raise ValueError("only the player's own view is observable (public and private information)")
+        return Observer(perfect_recall=bool(iig_obs_type.perfect_recall))
 
 
 class AdapterState(pyspiel.State):

@@ -112,3 +112,18 @@ def test_adventure_tours_other_players_cards_do_not_change_my_information_state(
         assert first.observation_string(player) == second.observation_string(player)
     assert first.information_state_string(1) != second.information_state_string(1)
     assert labels[20] not in first.observation_string(0) and labels[20] in second.observation_string(1)
+
+
+@pytest.mark.parametrize("name", HIDDEN)
+def test_observers_that_would_see_too_much_are_refused(name: str) -> None:
+    """Only the player's own view is offered: a public-only or all-private observer has no honest string here."""
+    game = load(name, adapters.GAMES[name].MIN_PLAYERS if name != "campsolver_campsite" else 2)
+    for private in (pyspiel.PrivateInfoType.NONE, pyspiel.PrivateInfoType.ALL_PLAYERS):
+        kind = pyspiel.IIGObservationType(public_info=True, perfect_recall=False, private_info=private)
+        with pytest.raises(ValueError):
+            game.make_py_observer(kind)
+    own = pyspiel.IIGObservationType(
+        public_info=True, perfect_recall=True, private_info=pyspiel.PrivateInfoType.SINGLE_PLAYER
+    )
+    state = game.new_initial_state()
+    assert game.make_py_observer(own).string_from(state, 0) == state.information_state_string(0)
