@@ -13,7 +13,7 @@ PROTO_FILES := $(wildcard protos/campsolver/v1/*.proto)
 # Create the virtualenv if missing and install the pinned dependencies plus the package (editable).
 $(STAMP): pyproject.toml requirements.lock
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c requirements.lock -e '.[dev,batch]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c requirements.lock -e '.[dev,batch,openspiel]'
 	$(BIN)/python -m pip check
 	@touch $(STAMP)
 

@@ -32,7 +32,11 @@ def _mapped(root: str) -> list[str]:
 
 
 setup(
-    packages=["campsolver", "campsolver.v1", *(name for root in MAPPED_ROOTS for name in _mapped(root))],
+    packages=[
+        "campsolver",
+        *(f"campsolver.{name}" for name in find_packages("campsolver")),  # v1 (generated code), openspiel
+        *(name for root in MAPPED_ROOTS for name in _mapped(root)),
+    ],
     package_dir={"campsolver": "campsolver", **{f"campsolver.{root}": root for root in MAPPED_ROOTS}},
     package_data={"campsolver": ["py.typed"], "campsolver.solver": ["**/*.json", "**/*.txt"]},
     cmdclass={"build_py": BuildWithProtos},

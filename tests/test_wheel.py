@@ -55,7 +55,7 @@ def test_wheel_installs_one_top_level_package(wheel: Path) -> None:
         metadata = archive.read(f"{dist_info}/METADATA").decode()
     assert top_level == {"campsolver"}, top_level
     assert "campsolver/py.typed" in names
-    for package in ("solver/core", "service", "clients", "v1"):
+    for package in ("solver/core", "service", "clients", "v1", "openspiel"):
         assert f"campsolver/{package}/__init__.py" in names, package
     assert not any(name.startswith(("campsolver/bench", "campsolver/tools", "bench/", "tools/")) for name in names)
     assert f"Version: {campsolver.__version__}" in metadata
