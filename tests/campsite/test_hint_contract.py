@@ -1,0 +1,48 @@
+"""Campsite hints as a client gets them: ranks agree with the values shown (loss = best - value), every play
+legal by the rules model, and at a tiny deadline still a ranked answer (not DEADLINE_EXCEEDED, not empty); a
+tiny-deadline MaxScore answers its best play so far with a bound."""
+
+from __future__ import annotations
+
+import pytest
+from campsolver.clients.client import CampsolverClient
+from campsolver.service.games import campsite as service
+from campsolver.service.games.shared import ranking_contract_violations
+
+from bench.hint_trust import cs_request
+from campsolver.v1 import campsite_pb2 as pb
+from campsolver.v1 import common_pb2
+
+
+def _check_legal(turn: service.Turn, play: pb.CampsitePlay) -> None:
+    placement = service.placement_from_proto(play.placement, "placement")
+    tent = service.tent_from_proto(play.tent, "tent")
+    assert placement.card in turn.hand and tent.token in turn.tokens and tent.player == turn.player
+    turn.table.place(placement).pitch(tent)  # raises IllegalMove if the rules model refuses it
+
+
+@pytest.mark.parametrize("seconds", [0.001, 0.05, 0.5])
+def test_seeded_hints_keep_the_ranking_contract_and_answer_in_time(client: CampsolverClient, seconds: float) -> None:
+    for seed in range(6):
+        request = cs_request(seed, seconds)
+        response = client.campsite.hint(request, timeout=30)
+        assert response.alternatives, f"seed {seed}: no play at {seconds} s"
+        assert ranking_contract_violations([a.ranking for a in response.alternatives]) == [], f"seed {seed}"
+        turn = service.Turn(request.state, "state")
+        for alternative in response.alternatives:
+            _check_legal(turn, alternative.play)
+        if response.stats.interrupted:
+            assert "ranked among the first" in response.alternatives[0].ranking.note
+
+
+def test_a_tiny_deadline_max_answers_best_so_far_with_a_sound_bound(client: CampsolverClient) -> None:
+    request = pb.CampsiteServiceMaxScoreRequest(turn=cs_request(4, 0.0).state,
+                                                options=common_pb2.SolveOptions(time_limit_seconds=0.001))
+    cut = client.campsite.max_score(request, timeout=10)
+    request.options.time_limit_seconds = 20
+    full = client.campsite.max_score(request, timeout=30)
+    assert full.proof == common_pb2.PROOF_STATUS_EXACT
+    assert cut.plays and cut.score <= full.score <= cut.stats.bound
+    _check_legal(service.Turn(request.turn, "turn"), cut.plays[0])
+    if cut.stats.interrupted:
+        assert cut.proof == common_pb2.PROOF_STATUS_FEASIBLE_WITH_BOUND
