@@ -46,3 +46,14 @@ def test_a_tiny_deadline_max_answers_best_so_far_with_a_sound_bound(client: Camp
     _check_legal(service.Turn(request.turn, "turn"), cut.plays[0])
     if cut.stats.interrupted:
         assert cut.proof == common_pb2.PROOF_STATUS_FEASIBLE_WITH_BOUND
+
+
+def test_the_turn_ceiling_is_never_below_the_best_play() -> None:
+    from campsolver.solver.campsite.evaluate import best_turn_search, turn_upper_bound
+    from campsolver.solver.core.budget import Budget
+
+    for seed in range(12):
+        turn = service.Turn(cs_request(seed, 0.0).state, "state")
+        search = best_turn_search(turn.table, turn.hand, turn.tokens, turn.player, turn.players, Budget(30))
+        assert not search.interrupted
+        assert search.plays[0].score <= turn_upper_bound(turn.table, turn.hand, turn.tokens, turn.player), seed
