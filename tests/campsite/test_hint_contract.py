@@ -57,3 +57,28 @@ def test_the_turn_ceiling_is_never_below_the_best_play() -> None:
         search = best_turn_search(turn.table, turn.hand, turn.tokens, turn.player, turn.players, Budget(30))
         assert not search.interrupted
         assert search.plays[0].score <= turn_upper_bound(turn.table, turn.hand, turn.tokens, turn.player), seed
+
+
+@pytest.mark.parametrize("turns", [1, 7])
+def test_a_tiny_deadline_round_max_answers_a_whole_round_with_its_bound(turns: int) -> None:
+    import random
+
+    from campsolver.solver.campsite import rules
+    from campsolver.solver.core.budget import Budget
+
+    deck = list(rules.default_deck())
+    random.Random(turns).shuffle(deck)
+    request = pb.CampsiteServiceMaxScoreRequest(
+        round=pb.CampsiteRound(order=[service.card_to_proto(c) for c in deck[:12]], turns=turns),
+        options=common_pb2.SolveOptions(time_limit_seconds=0.001),
+    )
+    response = service.max_score(request, Budget(0.001))
+    assert len(response.plays) == turns
+    assert response.score <= response.stats.bound
+    table = rules.starting_table(deck[0], deck[1])
+    for play in response.plays:  # the rules model replays the round
+        table = table.place(service.placement_from_proto(play.placement, "p")).pitch(
+            service.tent_from_proto(play.tent, "t"))
+    assert rules.player_scores(table, 1)[0] == response.score
+    if response.stats.interrupted:
+        assert response.proof in (common_pb2.PROOF_STATUS_FEASIBLE_WITH_BOUND, common_pb2.PROOF_STATUS_EXACT)
