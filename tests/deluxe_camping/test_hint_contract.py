@@ -42,3 +42,17 @@ def test_a_tiny_deadline_still_answers(client: CampsolverClient) -> None:
     assert ranking_contract_violations([a.ranking for a in response.alternatives]) == []
     first = response.alternatives[0].ranking
     assert first.HasField("value") or first.note.startswith("rule of thumb")
+
+
+def test_a_tiny_deadline_max_answers_best_so_far_with_its_bound() -> None:
+    from campsolver.solver.core.budget import Budget
+
+    from campsolver.v1 import common_pb2
+    from campsolver.v1 import deluxe_camping_pb2 as pb
+
+    request = pb.DeluxeCampingServiceMaxScoreRequest(state=dc_request(3, 0.0).state,
+                                                     options=common_pb2.SolveOptions(time_limit_seconds=0.001))
+    response = service.max_score(request, Budget(0.001))
+    assert response.scores, response.note  # a rules-scored partition: the first solutions at least
+    assert response.stats.bound >= response.value
+    assert response.proof in (common_pb2.PROOF_STATUS_OPTIMAL, common_pb2.PROOF_STATUS_FEASIBLE_WITH_BOUND)
