@@ -49,3 +49,30 @@ def test_a_tiny_deadline_max_answers_best_so_far_with_its_bound(client: Campsolv
     assert response.line, "no best-so-far line"
     assert response.stats.bound >= response.value
     assert response.proof in (common_pb2.PROOF_STATUS_EXACT, common_pb2.PROOF_STATUS_FEASIBLE_WITH_BOUND)
+
+
+def test_the_leaders_standard_error_allows_for_the_winners_curse() -> None:
+    """Two plays equal in truth: the leader's SE is widened by the paired SE of the difference; a play clearly
+    beaten does not widen it."""
+    import random
+
+    from campsolver.solver.adventure_tours import hint as hints
+
+    rng = random.Random(5)
+    worlds = [rng.gauss(0, 3) for _ in range(40)]
+    tied = [[w + rng.gauss(0, 1) for w in worlds] for _ in range(2)]
+    beaten = [w - 10 + rng.gauss(0, 1) for w in worlds]
+
+    def ranked(samples: list[list[float]]) -> list[hints.RankedPlay]:
+        return [hints.RankedPlay((), sum(s) / len(s), hints.reported_standard_error(s), len(s)) for s in samples]
+
+    close = ranked([*tied, beaten])
+    leader = max(range(2), key=lambda i: close[i].value)
+    own = close[leader].standard_error
+    hints._widen_for_selection(close, [*tied, beaten])
+    assert close[leader].standard_error > own
+    assert close[1 - leader].standard_error == hints.reported_standard_error(tied[1 - leader])
+    clear = ranked([tied[0], beaten])
+    own = clear[0].standard_error
+    hints._widen_for_selection(clear, [tied[0], beaten])
+    assert clear[0].standard_error == own
