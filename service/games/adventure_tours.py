@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from campsolver.service.errors import InvalidArgument, RequestError, require, require_limit
-from campsolver.service.games.shared import PROOF_TO_PROTO, grade_from_proto, grade_to_proto
+from campsolver.service.games.shared import PROOF_TO_PROTO, grade_from_proto, grade_to_proto, set_value
 from campsolver.solver.adventure_tours import hint as hints
 from campsolver.solver.adventure_tours import puzzle as puzzles
 from campsolver.solver.adventure_tours import rules, search
@@ -373,13 +373,11 @@ def hint(request: pb.AdventureToursServiceHintRequest, budget: Budget) -> pb.Adv
     for rank, item in enumerate(result.plays, start=1):
         ranking = common_pb2.RankedAlternative(rank=rank, label=puzzles.play_label(view, item.play))
         if item.samples or result.proof is Proof.EXACT:
-            ranking.value = item.value
-            ranking.loss = max(best - item.value, 0.0)
-            ranking.standard_error = item.standard_error if item.samples else 0.0
-            ranking.sampled = item.samples > 0
-            ranking.samples = item.samples
+            set_value(ranking, item.value, best, samples=item.samples, standard_error=item.standard_error)
             if item.screened:
                 ranking.note = "screened out: clearly worse, sampling stopped early"
+        elif rank == 1:
+            ranking.note = "rule of thumb (the greedy play): the budget ended before any sample, nothing evaluated"
         else:
             ranking.note = "not evaluated: the budget ended before any sample"
         alternatives.append(pb.AdventureAlternative(move=move_to_proto(view, item.play), ranking=ranking))

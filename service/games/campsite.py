@@ -6,13 +6,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from campsolver.service.errors import InvalidArgument, require, require_limit
-from campsolver.service.games.shared import PROOF_TO_PROTO, grade_from_proto, grade_to_proto
+from campsolver.service.games.shared import PROOF_TO_PROTO, grade_from_proto, grade_to_proto, set_value
 from campsolver.solver.campsite import best_round as rounds
 from campsolver.solver.campsite import best_turn as cpsat_turn
 from campsolver.solver.campsite import hint as hints
 from campsolver.solver.campsite import puzzle as puzzles
 from campsolver.solver.campsite import render, rules
-from campsolver.solver.campsite.evaluate import best_turn_search
+from campsolver.solver.campsite.evaluate import best_turn_search, turn_upper_bound
 from campsolver.solver.campsite.rules import (
     CARD_COLS,
     CARD_ROWS,
@@ -39,6 +39,8 @@ MAX_TOP = 1000
 MAX_COORDINATE = 1000
 #: A hint's budget when the request names none (the deadline still caps it).
 DEFAULT_HINT_SECONDS = 2.0
+#: Share of a hint's budget kept back for the rules model's re-check of the plays answered and the reply.
+HINT_CHECK_SHARE = 0.15
 
 TERRAIN_FROM_PROTO = {
     pb.TERRAIN_DESERT: Terrain.DESERT,
@@ -226,11 +228,17 @@ def play_label(placement: Placement, tent: Tent) -> str:
     return f"lay {placement.label()}; tent {tent.token.name} at r{tent.row}c{tent.col}"
 
 
-def _check_play(turn: Turn, placement: Placement, tent: Tent) -> None:
-    """Solvers enumerate plays their own way; the rules model must accept each before we answer."""
+def _check_play(turn: Turn, placement: Placement, tent: Tent, placed: dict[Placement, Table] | None = None) -> None:
+    """Solvers enumerate plays their own way; the rules model must accept each before we answer. `placed`
+    caches the table after each placement checked (a hint's plays share placements; a table's grid costs ms)."""
     if placement.card not in turn.hand or tent.token not in turn.tokens or tent.player != turn.player:
         raise RuntimeError(f"solver play {play_label(placement, tent)} is not open to the mover")
-    turn.table.place(placement).pitch(tent)
+    table = placed.get(placement) if placed is not None else None
+    if table is None:
+        table = turn.table.place(placement)
+        if placed is not None:
+            placed[placement] = table
+    table.check_tent(tent)
 
 
 # --- handlers -------------------------------------------------------------------------------------------
@@ -251,6 +259,9 @@ def hint(request: pb.CampsiteServiceHintRequest, budget: Budget) -> pb.CampsiteS
     )
     if not request.options.time_limit_seconds:
         budget = budget.limited(DEFAULT_HINT_SECONDS)
+    # The rules model re-checks every play answered (a few ms each on a loaded machine): kept back from the
+    # search so the answer is still sent in time.
+    budget = budget.limited(max(budget.remaining() * (1 - HINT_CHECK_SHARE), 0.001))
     result = hints.hint(
         turn.table,
         turn.hand,
@@ -262,26 +273,25 @@ def hint(request: pb.CampsiteServiceHintRequest, budget: Budget) -> pb.CampsiteS
         margin=objective == common_pb2.OBJECTIVE_MARGIN,
         top=request.top or hints.DEFAULT_TOP,
     )
+    placed: dict[Placement, Table] = {}
     for play in result.plays:
-        _check_play(turn, play.placement, play.tent)
+        _check_play(turn, play.placement, play.tent, placed)
     best = result.plays[0].value if result.plays else 0.0
+    note = "immediate gain + future estimate" + (" - best opponent's" if turn.players > 1 else "")
+    if result.interrupted:
+        note += (f"; ranked among the first {result.placements} of {result.total_placements} placements "
+                 "(the budget ended there)")
+    alternatives = []
+    for i, p in enumerate(result.plays):
+        ranking = common_pb2.RankedAlternative(rank=i + 1, label=play_label(p.placement, p.tent), note=note)
+        set_value(ranking, p.value, best)
+        ranking.ClearField("standard_error")  # a heuristic value, not an estimate with a sampling error
+        alternatives.append(pb.CampsiteAlternative(
+            play=play_to_proto(p.placement, p.tent), ranking=ranking, immediate_gain=p.immediate_gain,
+            future_estimate=p.future_estimate, opponent_gain=p.opponent_gain,
+        ))
     return pb.CampsiteServiceHintResponse(
-        alternatives=[
-            pb.CampsiteAlternative(
-                play=play_to_proto(p.placement, p.tent),
-                ranking=common_pb2.RankedAlternative(
-                    rank=i + 1,
-                    label=play_label(p.placement, p.tent),
-                    value=p.value,
-                    loss=max(best - p.value, 0.0),
-                    note="immediate gain + future estimate" + (" - best opponent's" if turn.players > 1 else ""),
-                ),
-                immediate_gain=p.immediate_gain,
-                future_estimate=p.future_estimate,
-                opponent_gain=p.opponent_gain,
-            )
-            for i, p in enumerate(result.plays)
-        ],
+        alternatives=alternatives,
         plays_ranked=result.plays_ranked,
         objective=objective,
         proof=common_pb2.PROOF_STATUS_HEURISTIC,
@@ -304,11 +314,8 @@ def _max_turn(request: pb.CampsiteServiceMaxScoreRequest, budget: Budget) -> pb.
         except SolveInterrupted:
             found = None
         if found is None or found.placement is None or found.tent is None:
-            return pb.CampsiteServiceMaxScoreResponse(
-                proof=common_pb2.PROOF_STATUS_UNSPECIFIED,
-                note="the budget ran out before CP-SAT found a play",
-                stats=common_pb2.SolveStats(method="cp-sat", interrupted=True),
-            )
+            # CP-SAT found nothing in time: the enumeration's best so far (its first placement at least).
+            return _max_turn_enumerated(turn, budget, "CP-SAT found no play within the budget; ")
         _check_play(turn, found.placement, found.tent)
         after = turn.table.place(found.placement).pitch(found.tent)
         return pb.CampsiteServiceMaxScoreResponse(
@@ -328,21 +335,24 @@ def _max_turn(request: pb.CampsiteServiceMaxScoreRequest, budget: Budget) -> pb.
                 interrupted=found.interrupted,
             ),
         )
+    return _max_turn_enumerated(turn, budget)
+
+
+def _max_turn_enumerated(turn: Turn, budget: Budget, note: str = "") -> pb.CampsiteServiceMaxScoreResponse:
+    """The best play by exhaustive enumeration; cut by the budget, the best so far with a proven ceiling (the
+    first placement is always evaluated, so there is an answer)."""
     search = best_turn_search(turn.table, turn.hand, turn.tokens, turn.player, turn.players, budget)
-    if not search.plays:
-        return pb.CampsiteServiceMaxScoreResponse(
-            proof=common_pb2.PROOF_STATUS_UNSPECIFIED,
-            note="the budget ran out before any placement was evaluated",
-            stats=common_pb2.SolveStats(method="exact enumeration", interrupted=True),
-        )
     play = search.plays[0]
     _check_play(turn, play.placement, play.tent)
     after = turn.table.place(play.placement).pitch(play.tent)
-    proof = Proof.HEURISTIC if search.interrupted else Proof.EXACT
-    note = (
+    proof = Proof.FEASIBLE_WITH_BOUND if search.interrupted else Proof.EXACT
+    bound = (max(turn_upper_bound(turn.table, turn.hand, turn.tokens, turn.player), play.score)
+             if search.interrupted else play.score)
+    note += (
         f"every play enumerated ({search.total} placements); {len(search.plays)} optimal"
         if not search.interrupted
-        else f"interrupted after {search.evaluated} of {search.total} placements: best found, not proven"
+        else f"interrupted after {search.evaluated} of {search.total} placements: best found {play.score}, the "
+        f"optimum is at most {bound}"
     )
     return pb.CampsiteServiceMaxScoreResponse(
         score=play.score,
@@ -354,6 +364,7 @@ def _max_turn(request: pb.CampsiteServiceMaxScoreRequest, budget: Budget) -> pb.
         final_table=table_to_proto(after),
         stats=common_pb2.SolveStats(
             wall_time_seconds=budget.elapsed(),
+            bound=float(bound),
             states=search.evaluated,
             method="exact enumeration",
             interrupted=search.interrupted,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from campsolver.service.errors import InvalidArgument, require, require_limit
-from campsolver.service.games.shared import PROOF_TO_PROTO, grade_from_proto, grade_to_proto
+from campsolver.service.games.shared import PROOF_TO_PROTO, grade_from_proto, grade_to_proto, set_value
 from campsolver.solver.core.budget import Budget
 from campsolver.solver.deluxe_camping import hint as hints
 from campsolver.solver.deluxe_camping import maximise as maxima
@@ -18,6 +18,8 @@ from campsolver.v1 import deluxe_camping_pb2 as pb
 
 #: A hint's budget when the request names none (the deadline still caps it).
 DEFAULT_HINT_SECONDS = 1.0
+#: CPU seconds to check, label and serialise one ranked choice of a hint (measured ~40-60 us).
+RESPONSE_CPU_PER_CHOICE_S = 6e-5
 #: Request size limits (RESOURCE_EXHAUSTED beyond them).
 MAX_SIDE = 20
 MAX_SQUARES = 256
@@ -296,23 +298,33 @@ def hint(request: pb.DeluxeCampingServiceHintRequest, budget: Budget) -> pb.Delu
     state = _turn_state(request.state)
     if not request.options.time_limit_seconds:
         budget = budget.limited(DEFAULT_HINT_SECONDS)
+    # Writing the answer costs CPU per legal choice (hundreds at a movement): kept back from the search, at the
+    # CPU share the call has had so far, so the reply still leaves before the deadline on a loaded machine.
+    reserve = RESPONSE_CPU_PER_CHOICE_S * len(state.legal_actions()) / budget.cpu_share()
+    budget = budget.limited(max(budget.remaining() - reserve, 0.001))
     result = hints.hint(state, budget, objective, leaf=leaf, max_replies=max_replies)
     legal = set(state.legal_actions())
     if {m.action for m in result.moves} != legal:
         raise RuntimeError("hint moves disagree with the rules model's legal moves")
-    group_best: dict[int, float] = {}  # the best value of each group of comparable values (ranked best first)
+    # Only the first group's values are the ranking's own quantity (the search ranks by them, best first): they
+    # are listed as values with their loss. The later groups' values are other quantities (a shallower
+    # estimate), ranked below whatever their number: they are listed without a value, the number in the note,
+    # so that no listed value contradicts its rank.
+    groups = [hints.comparison_group(m, result.leaf) for m in result.moves if m.value is not None]
+    top_group = min(groups, default=None)
+    top_values = [m.value for m in result.moves
+                  if m.value is not None and hints.comparison_group(m, result.leaf) == top_group]
+    best = max(top_values, default=0.0)
     alternatives = []
     for rank, move in enumerate(result.moves, start=1):
         ranking = common_pb2.RankedAlternative(rank=rank, label=rules.describe_action(state.config, move.action))
         ranking.note = _value_note(move)
-        if move.value is not None:
-            group = hints.comparison_group(move, result.leaf)
-            best = group_best.setdefault(group, move.value)
-            ranking.value = move.value
-            if group == min(group_best):
-                # Only the top group's values are the ranking's own quantity: a loss against its best. The
-                # later groups' values are another quantity (the note says which), so they carry no loss.
-                ranking.loss = max(best - move.value, 0.0)
+        if move.value is not None and hints.comparison_group(move, result.leaf) == top_group:
+            set_value(ranking, move.value, best)
+            if not move.exact:
+                ranking.ClearField("standard_error")  # a heuristic value: no sampling error to state
+        elif move.value is not None:
+            ranking.note += f" (that value, {move.value:g}, is not comparable with the ranked values above)"
         alternatives.append(pb.DeluxeCampingAlternative(move=move_to_proto(state.config, move.action), ranking=ranking))
     leaves = (
         f"; their leaves valued by the CP-SAT securable-score model ({result.leaves_solved} solved, "
@@ -346,6 +358,9 @@ def _value_note(move: hints.RankedMove) -> str:
     """What a ranked choice's value is (every value says its kind)."""
     kind = move.kind
     if kind is hints.ValueKind.NONE:
+        if move.rule_of_thumb:
+            return ("rule of thumb (stay put at a movement, the first legal barrier at a barrier): the budget ran "
+                    "out before any choice was evaluated")
         return "not evaluated: the budget ran out"
     replies = f"after {move.replies} reply ply(ies)"
     if kind is hints.ValueKind.EXACT:

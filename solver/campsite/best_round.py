@@ -137,7 +137,7 @@ def best_round(
             return RoundResult([], 0, bound, Proof.HEURISTIC, table, True, "the budget ran out before any play")
         play = search.plays[0]
         after = table.place(play.placement).pitch(play.tent)
-        proof = Proof.HEURISTIC if search.interrupted else Proof.EXACT
+        proof = Proof.FEASIBLE_WITH_BOUND if search.interrupted else Proof.EXACT
         note = (
             "one turn: every legal play enumerated (exact)"
             if not search.interrupted
@@ -191,13 +191,13 @@ def _child(order: Sequence[Card], node: _Node, play: Any, value: Callable[[Table
 
 
 def _finish(order: Sequence[Card], turns: int, node: _Node, budget: Budget) -> _Node | None:
-    """Complete a partial round with the hint's best play each turn (None if the budget runs out first)."""
+    """Complete a partial round with the hint's best play each turn; once the budget is spent, the hint ranks
+    only each turn's first placement (a few ms a turn), so a whole round always comes back (None only when a
+    hand has no legal play)."""
     while len(node.plays) < turns:
-        if budget.expired():
-            return None
         future = hints.future_model(list(order[node.drawn :]), turns - len(node.plays) - 1)
         ranked = hints.rank_plays(node.table, node.hand, node.tokens, 0, 1, future, budget, margin=False, top=1)
-        if ranked.interrupted or not ranked.plays:
+        if not ranked.plays:
             return None
         node = _child(order, node, ranked.plays[0], lambda _table, _play: 0.0)
     return node

@@ -211,13 +211,10 @@ def best_turn_search(
     best_value = -1
     best: list[Play] = []
     count = 0
-    try:
-        placements = table.legal_placements(hand, budget)
-    except SolveInterrupted:
-        return TurnSearch([], 0, 0, interrupted=True)
+    placements = table.legal_placements(hand)  # one pass over the table, a few ms: never cut
     interrupted = False
     for index, placement in enumerate(placements):
-        if index % BUDGET_STRIDE == 0 and budget.expired():
+        if index and budget.expired():  # the first placement always: a best-so-far answer exists early
             interrupted = True
             break
         effect = evaluator.effect(placement)
@@ -247,3 +244,28 @@ def best_turn_search(
             if value == best_value:
                 best.append(Play(effect.placement, Tent(player, token, cell[0], cell[1]), value, value - before))
     return TurnSearch(best, count, len(placements), interrupted)
+
+
+def turn_upper_bound(table: Table, hand: Sequence[Card], tokens: Iterable[Token], player: int) -> int:
+    """A proven ceiling on the mover's round score after one more play (card + tent), whatever the play.
+
+    Coloured squares are never covered, so after the card a pitched tent's terrain count is at most its count
+    now plus the squares around it that are open now (no card, or an empty square without a tent), and doubled
+    only if a Fair Weather square is around it now or a Fair Weather card is in hand; a count is at most 8
+    (Wilderness: 6 terrains). The new tent scores at most twice the largest count a token allows.
+    """
+    evaluator = TurnEvaluator(table, player + 1)
+    fair_in_hand = any(card.fair_weather for card in hand)
+    total = 0
+    for tent, around in evaluator.tent_surroundings.items():
+        if tent.player != player:
+            continue
+        factor = FAIR_WEATHER_FACTOR if around.fair else 1
+        doubled = FAIR_WEATHER_FACTOR if around.fair or fair_in_hand else 1
+        if tent.token == Token.WILDERNESS:
+            count = min(6, _POPCOUNT[around.seen] + around.open)
+        else:
+            count = min(8, around.values[tent.token] // factor + around.open)
+        total += doubled * count
+    new_tent = max((6 if token == Token.WILDERNESS else 8) for token in tokens)
+    return total + FAIR_WEATHER_FACTOR * new_tent  # a Fair Weather square may lie next to it already

@@ -448,8 +448,10 @@ def parse_deck(lines: Iterable[str]) -> tuple[Card, ...]:
     return tuple(parse_card(line) for line in lines if line.strip() and not line.lstrip().startswith("#"))
 
 
+@cache
 def default_deck() -> tuple[Card, ...]:
-    """The shipped deck (data in `deck_data.py`, produced by `deck_recipe()`)."""
+    """The shipped deck (data in `deck_data.py`, produced by `deck_recipe()`); parsed once (10+ ms of every
+    request that leaves the deck out)."""
     from campsolver.solver.campsite.deck_data import DEFAULT_DECK
 
     return parse_deck(DEFAULT_DECK)

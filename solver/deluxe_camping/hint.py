@@ -154,6 +154,7 @@ class RankedMove:
     estimate: float | None = None  # the territory estimate (after the reply when searched)
     line: tuple[Action, ...] = ()  # the actions from the position to the leaf valued (searched or securable)
     replies: int = 0  # reply plies searched after the mover's turn
+    rule_of_thumb: bool = False  # nothing was valued in time: this is `rule_of_thumb`'s choice, put first
 
 
 @dataclass
@@ -290,6 +291,11 @@ def hint(
             exact.discard(i)
     moves = [_ranked(i, actions[i], shallow, chosen, exact, plies_used) for i in range(len(actions))]
     moves.sort(key=lambda m_i: (*_rank_key(m_i[0], leaf), m_i[1]))
+    if all(m.value is None for m, _ in moves):
+        # Nothing valued in time: the rule of thumb's choice leads, flagged, so the answer is still a choice.
+        thumb = rule_of_thumb(state)
+        moves.sort(key=lambda m_i: m_i[0].action != thumb)
+        moves[0][0].rule_of_thumb = True
     every_exact = len(exact) == len(actions)
     return HintResult(
         moves=[m for m, _ in moves],
@@ -305,6 +311,15 @@ def hint(
         leaves_reused=stats.reused,
         leaf_cpu_s=stats.cpu_s,
     )
+
+
+def rule_of_thumb(state: DCState) -> Action:
+    """The choice made without any evaluation when the budget ends before the first one: at a movement, stay
+    put (every piece keeps what it holds; the free barrier follows); at a barrier, the first legal one."""
+    stay = Move(())
+    if state.stage is Stage.MOVE and stay in state.legal_actions():
+        return stay
+    return state.legal_actions()[0]
 
 
 class _OutOfTime(Exception):
@@ -518,6 +533,7 @@ __all__ = [
     "estimate_scores",
     "evaluate",
     "hint",
+    "rule_of_thumb",
     "territory_scores",
     "utility",
 ]

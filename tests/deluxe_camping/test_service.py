@@ -13,6 +13,7 @@ import grpc
 import pytest
 from campsolver.clients.client import CampsolverClient, CampsolverError
 from campsolver.service.games import deluxe_camping as service
+from campsolver.service.games.shared import ranking_contract_violations
 from campsolver.solver.deluxe_camping import maximise as maxima
 from campsolver.solver.deluxe_camping import rules
 from google.protobuf import json_format
@@ -57,16 +58,18 @@ def test_hint_moves_are_legal_ranked_and_the_best_is_first(client: CampsolverCli
     legal = set(state.legal_actions())
     moves = [service.move_from_proto(a.move, state.config, "move") for a in response.alternatives]
     assert set(moves) == legal and len(moves) == len(legal)
-    # Every evaluated choice carries a value and says its kind; the first group (the ranking's own quantity)
-    # is best first with a loss against its best; the screened ones follow with their one-turn value.
+    # Every choice says its kind; the first group (the ranking's own quantity) is best first with a value and a
+    # loss against its best; the screened ones below a searched group give their one-turn value in the note only.
     assert all(a.ranking.note for a in response.alternatives)
     first = [a.ranking for a in response.alternatives if a.ranking.HasField("loss")]
     assert first and [r.value for r in first] == sorted((r.value for r in first), reverse=True)
     assert first[0].loss == 0 and all(r.loss == first[0].value - r.value for r in first)
     screened = [a.ranking for a in response.alternatives if "screened" in a.ranking.note]
-    assert all(r.HasField("value") for r in screened)
     if "screened" not in response.alternatives[0].ranking.note:  # searched choices on top: another quantity
-        assert not any(r.HasField("loss") for r in screened)
+        assert all(not r.HasField("value") and "not comparable" in r.note for r in screened)
+    else:
+        assert all(r.HasField("value") for r in screened)
+    assert ranking_contract_violations([a.ranking for a in response.alternatives]) == []
     assert response.proof == common_pb2.PROOF_STATUS_HEURISTIC
     assert response.stats.wall_time_seconds < 1.5
 
