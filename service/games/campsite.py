@@ -284,8 +284,7 @@ def hint(request: pb.CampsiteServiceHintRequest, budget: Budget) -> pb.CampsiteS
     alternatives = []
     for i, p in enumerate(result.plays):
         ranking = common_pb2.RankedAlternative(rank=i + 1, label=play_label(p.placement, p.tent), note=note)
-        set_value(ranking, p.value, best)
-        ranking.ClearField("standard_error")  # a heuristic value, not an estimate with a sampling error
+        set_value(ranking, p.value, best, exact=False)  # a heuristic value, no sampling error to state
         alternatives.append(pb.CampsiteAlternative(
             play=play_to_proto(p.placement, p.tent), ranking=ranking, immediate_gain=p.immediate_gain,
             future_estimate=p.future_estimate, opponent_gain=p.opponent_gain,

@@ -320,9 +320,7 @@ def hint(request: pb.DeluxeCampingServiceHintRequest, budget: Budget) -> pb.Delu
         ranking = common_pb2.RankedAlternative(rank=rank, label=rules.describe_action(state.config, move.action))
         ranking.note = _value_note(move)
         if move.value is not None and hints.comparison_group(move, result.leaf) == top_group:
-            set_value(ranking, move.value, best)
-            if not move.exact:
-                ranking.ClearField("standard_error")  # a heuristic value: no sampling error to state
+            set_value(ranking, move.value, best, exact=move.exact)  # a heuristic value has no SE to state
         elif move.value is not None:
             ranking.note += f" (that value, {move.value:g}, is not comparable with the ranked values above)"
         alternatives.append(pb.DeluxeCampingAlternative(move=move_to_proto(state.config, move.action), ranking=ranking))

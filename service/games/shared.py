@@ -60,16 +60,21 @@ def set_value(
     *,
     samples: int = 0,
     standard_error: float | None = None,
+    exact: bool = True,
 ) -> None:
     """Fill a ranked move's value, its loss versus `best`, and its uncertainty honestly.
 
-    `samples == 0` means an exact value (standard error 0). A sample mean carries `sampled`, `samples`, and a
-    standard error only from `MIN_SAMPLES_FOR_STANDARD_ERROR` samples on.
+    `samples == 0`: a computed value, exact (standard error 0) or, with `exact=False`, a heuristic estimate that
+    has no sampling error to state (standard error absent; the note says what the value is). A sample mean
+    carries `sampled`, `samples`, and a standard error only from `MIN_SAMPLES_FOR_STANDARD_ERROR` samples on.
     """
     ranking.value = value
     ranking.loss = max(best - value, 0.0)
     if samples <= 0:
-        ranking.standard_error = 0.0
+        if exact:
+            ranking.standard_error = 0.0
+        else:
+            ranking.ClearField("standard_error")
         return
     ranking.sampled, ranking.samples = True, samples
     if standard_error is not None and samples >= MIN_SAMPLES_FOR_STANDARD_ERROR:
