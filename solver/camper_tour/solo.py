@@ -845,8 +845,17 @@ def _mean_and_error(values: Sequence[float]) -> tuple[float, float]:
     return mean, error
 
 
+#: Policy games the Monte Carlo estimate plays before the clairvoyant layouts get any time (fewer than this give
+#: no standard error worth reporting), budget permitting.
+MIN_POLICY_GAMES = 10
+
+
 def _heuristic(config: Config, position: SoloPosition, budget: Budget, seed: int, max_samples: int,
                clairvoyant_samples: int) -> SoloResult:
+    """The layout-aware policy's Monte Carlo value (60% of the budget, and at least MIN_POLICY_GAMES games
+    while the budget lasts), then sampled clairvoyant layouts with what is left. Answers before the budget ends
+    with whatever it has (best-so-far); only a cancel raises. With no game finished, the value is the policy's
+    one-step look-ahead estimate, and the note says so."""
     policy = LayoutAwarePolicy(config)
     state = solo_state(config, position)
     alternatives = [SoloAlternative(a, v) for a, v in policy.alternatives(state)]
@@ -854,11 +863,20 @@ def _heuristic(config: Config, position: SoloPosition, budget: Budget, seed: int
     policy_budget = budget.sub_budget(0.6)
     try:
         for i in range(max_samples):
-            scores.append(play_solo(state, policy, rng_for(seed, "camper-tour-solo-mc", i), policy_budget))
+            if policy_budget.expired() and len(scores) >= MIN_POLICY_GAMES:
+                break
+            scores.append(play_solo(state, policy, rng_for(seed, "camper-tour-solo-mc", i), budget))
     except SolveInterrupted:
-        budget.check()
+        if budget.cancelled:
+            raise
     if len(scores) < 2:
-        raise SolveInterrupted("deadline")
+        look_ahead = max(a.value for a in alternatives)
+        return SoloResult(
+            value=look_ahead, alternatives=tuple(alternatives), proof=Proof.HEURISTIC,
+            method="layout-aware-look-ahead", states_evaluated=0, wall_time_s=0.0, samples=len(scores),
+            notes=("value: the layout-aware policy's one-step look-ahead estimate (all-normal table, stack odds), "
+                   "not a bound and without a standard error: no game of the policy finished within the time "
+                   "limit",))
     upper: list[float] = []
     remaining = list(state.remaining_stack())
     pool = [PlateKind(k) for k, c in enumerate(remaining) for _ in range(c)]
@@ -875,16 +893,22 @@ def _heuristic(config: Config, position: SoloPosition, budget: Budget, seed: int
             else:
                 upper.append(tables.outward_value(position.position, position.tokens))
     except SolveInterrupted:
-        budget.check()
+        if budget.cancelled:
+            raise
     mean, error = _mean_and_error(scores)
-    upper_mean, upper_error = _mean_and_error(upper) if len(upper) >= 2 else (None, None)
+    upper_mean, upper_error = _mean_and_error(upper) if upper else (None, None)  # one layout: still unbiased
+    # No standard error from fewer than MIN_POLICY_GAMES samples: too unstable to be worth stating.
+    stated = error if len(scores) >= MIN_POLICY_GAMES else None
+    upper_stated = upper_error if len(upper) >= MIN_POLICY_GAMES else None
+    spread = f"standard error {error:.3f}" if stated is not None else "too few games for a standard error"
     return SoloResult(
         value=mean, alternatives=tuple(alternatives), proof=Proof.HEURISTIC, method="monte-carlo-policy",
-        states_evaluated=cells, wall_time_s=0.0, standard_error=error, upper_estimate=upper_mean,
-        upper_standard_error=upper_error, samples=len(scores),
-        notes=(f"value: Monte Carlo mean of the layout-aware policy over {len(scores)} games (standard error "
-               f"{error:.3f}); alternatives: that policy's one-step look-ahead estimates (all-normal table, "
-               f"stack odds), a different estimate; {len(upper)} clairvoyant layouts sampled",),
+        states_evaluated=cells, wall_time_s=0.0, standard_error=stated, upper_estimate=upper_mean,
+        upper_standard_error=upper_stated, samples=len(scores),
+        notes=(f"value: Monte Carlo mean of the layout-aware policy over {len(scores)} games ({spread}), a lower "
+               f"estimate of the best policy's value, not a proof; alternatives: that policy's one-step look-ahead "
+               f"estimates (all-normal table, stack odds), a different estimate; {len(upper)} clairvoyant layouts "
+               "sampled within the time limit",),
     )
 
 
