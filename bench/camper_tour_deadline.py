@@ -107,7 +107,7 @@ def run(hints: int = 100, busy: int = 2, limit: float = 0.2, max_deadlines: tupl
                         errors[error.code.name] = errors.get(error.code.name, 0) + 1
                         continue
                     walls.append(time.perf_counter() - started)
-                    fallbacks += "rule of thumb" in response.note or "no playout" in response.note
+                    fallbacks += response.stats.method.startswith("rule-of-thumb")
                 figures[f"hint_{mode}"] = _summary(walls, limit, errors, fallbacks, len(positions))
             for deadline in max_deadlines:
                 started = time.perf_counter()

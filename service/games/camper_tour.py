@@ -292,28 +292,36 @@ def move_from_proto(message: pb.CamperTourMove, field: str) -> Action:
 
 
 def history_from_proto(request: pb.CamperTourServiceHintRequest, state: TourState) -> list[Decision]:
-    """The part of the hint's game record the hint reads, each decision checked: a decision state of a game like
+    """The decisions of the hint's game record the hint reads, each checked: a decision state of a game like
     `state`'s, a legal move.
 
-    The hint reads each camper's first decisions only (`opponents.record_window`), so only those are converted
-    and checked (about 0.15 ms a decision, a few dozen decisions whatever the record's length); a later decision
-    is checked for its shape only (a state and a move). The answer's note says how many were not read.
+    The hint reads the first decisions of each other camper still travelling, and only where two or more other
+    campers are in the game (`opponents.record_window`), so only those are converted and checked in full (about
+    0.15 ms a decision, a few dozen at most whatever the record's length); every decision is checked for its
+    shape (a state with the position's number of campers, and a move). The answer's note says how many were not
+    read.
     """
     history = request.history
     require_limit(len(history), MAX_RECORD, "history", "decisions in the history")
+    campers = len(state.campers)
     for i, decision in enumerate(history):
         require(decision.HasField("state"), f"history[{i}].state", "each decision needs the state its camper faced")
         require(decision.HasField("move"), f"history[{i}].move", "each decision needs the move its camper chose")
-    read = record_window([decision.state.to_move for decision in history], state)
-    record = []
-    for i in range(read):
+        count = len(decision.state.campers)
+        require(count == campers, f"history[{i}].state.campers", f"{count} campers, the position has {campers}")
+    record, where = [], []
+    for i in record_window([decision.state.to_move for decision in history], state):
         decision, field = history[i], f"history[{i}]"
         record.append(Decision(_decision_state(decision.state, f"{field}.state"),
                                move_from_proto(decision.move, f"{field}.move")))
+        where.append(i)
     try:
         check_record(record, state)
     except ValueError as error:
         field, _, description = str(error).partition(": ")
+        if field.startswith("history["):  # check_record counts the decisions read: name the request's index
+            index, _, rest = field[len("history["):].partition("]")
+            field = f"history[{where[int(index)]}]{rest}"
         raise InvalidArgument(field, description) from None
     return record
 
@@ -414,8 +422,9 @@ def hint(request: pb.CamperTourServiceHintRequest, budget: Budget) -> pb.CamperT
         note = f"expected final score of a depth-{result.depth} search with solo values at its leaves"
     unread = len(request.history) - len(record)
     if unread:
-        note += (f"; the game's record: its first {len(record)} decisions read and checked, the {unread} after "
-                 "them not used (each camper's style is read from its first decisions)")
+        note += (f"; the game's record: {len(record)} of its {len(request.history)} decisions read and checked "
+                 "(the first ones of each other camper still travelling, whose style the hint reads), the others "
+                 "checked for shape only")
     return pb.CamperTourServiceHintResponse(
         alternatives=ranked_in_order(list(result.moves), exact=result.proof is Proof.EXACT),
         proof=PROOF_TO_PROTO[result.proof],

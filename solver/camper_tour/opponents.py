@@ -48,22 +48,23 @@ class Decision:
     action: Action
 
 
-def record_window(movers: Sequence[int], state: TourState) -> int:
-    """How much of a record a hint reads, given each decision's camper to move (`movers`): the first decisions
-    up to where every other camper still travelling at `state` (whose style `solo_field` reads) has made
-    STYLE_WINDOW decisions, and at most MAX_WINDOW.
+def record_window(movers: Sequence[int], state: TourState) -> list[int]:
+    """The decisions of a record a hint reads, given each decision's camper to move (`movers`): the first
+    STYLE_WINDOW decisions of every other camper still travelling at `state` (whose style `solo_field` reads),
+    within the first MAX_WINDOW decisions; none where `solo_field` cannot hold (fewer than MIN_SOLO_FIELD other
+    campers in the game).
 
-    So a record is converted and checked up to there only, and its cost stays bounded however long the game."""
+    So a record is converted and checked there only, and its cost stays bounded however long the game."""
+    if len(state.others_in_game()) < MIN_SOLO_FIELD:
+        return []
     readers = [i for i in state.others_in_game() if state.campers[i].phase in (Phase.OUTWARD, Phase.RETURN)]
     counts = dict.fromkeys(readers, 0)
-    last = min(len(movers), MAX_WINDOW)
-    for index in range(last):
-        if min(counts.values(), default=STYLE_WINDOW) >= STYLE_WINDOW:
-            return index
-        mover = movers[index]
-        if mover in counts:
+    read = []
+    for index, mover in enumerate(movers[:MAX_WINDOW]):
+        if counts.get(mover, STYLE_WINDOW) < STYLE_WINDOW:
             counts[mover] += 1
-    return last
+            read.append(index)
+    return read
 
 
 def check_record(record: Sequence[Decision], state: TourState) -> None:

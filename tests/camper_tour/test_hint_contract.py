@@ -122,7 +122,7 @@ def test_a_long_record_is_checked_in_a_small_fraction_of_a_hint_budget() -> None
 def test_a_bad_decision_in_the_part_read_names_its_index() -> None:
     final, record = played_game(3, 3, stop=40)
     request = hint_request(final, record, 0.2)
-    last = 5  # within the first decisions, which the hint reads
+    last = next(i for i, d in enumerate(record) if i >= 3 and d.state.to_move != final.to_move)  # one read
     request.history[last].move.CopyFrom(pb.CamperTourMove(announce=12))
     with pytest.raises(InvalidArgument) as error:
         ct_service.history_from_proto(request, ct_service.state_from_proto(request.state))
