@@ -435,6 +435,7 @@ def hint(request: pb.CamperTourServiceHintRequest, budget: Budget) -> pb.CamperT
             method=result.method,
             interrupted=result.interrupted,
             samples=result.samples,
+            fallback=result.fallback,
         ),
         objective=OBJECTIVE_TO_PROTO[objective],
         note=note,
