@@ -580,7 +580,7 @@ def _solo_hint(state: TourState, budget: Budget, started: float) -> HintResult:
     camper: Camper = state.campers[0]
     position = SoloPosition(position=camper.position, tokens=camper.tokens, phase=camper.phase,
                             marker=camper.marker, pending=camper.pending, laid=state.laid)
-    solved = solve_solo(state.config, position, budget)
+    solved = solve_solo(state.config, position, budget)  # answers best-so-far when the budget ends
     alternatives = [(alt.action, (alt.value,)) for alt in solved.alternatives]
     return HintResult(
         player=0, moves=_rank(alternatives, 0), depth=0, proof=solved.proof, method=f"solo:{solved.method}",

@@ -487,7 +487,13 @@ def solve_solo(
     started = time.monotonic()
     _check_position(config, position)
     if position.phase == Phase.RETURN or _layout_known(config, position.laid):
-        return _finish(_solve_known(config, position, budget), started)
+        try:
+            return _finish(_solve_known(config, position, budget), started)
+        except SolveInterrupted:
+            if budget.cancelled:
+                raise
+            return _finish(_look_ahead(config, position, 0, "the exact table did not finish within the time "
+                                                            "limit"), started)
     if _layout_count(config, position.laid) <= EXACT_LAYOUT_LIMIT:
         exact_budget = budget.sub_budget(0.5)
         try:
@@ -870,13 +876,7 @@ def _heuristic(config: Config, position: SoloPosition, budget: Budget, seed: int
         if budget.cancelled:
             raise
     if len(scores) < 2:
-        look_ahead = max(a.value for a in alternatives)
-        return SoloResult(
-            value=look_ahead, alternatives=tuple(alternatives), proof=Proof.HEURISTIC,
-            method="layout-aware-look-ahead", states_evaluated=0, wall_time_s=0.0, samples=len(scores),
-            notes=("value: the layout-aware policy's one-step look-ahead estimate (all-normal table, stack odds), "
-                   "not a bound and without a standard error: no game of the policy finished within the time "
-                   "limit",))
+        return _look_ahead(config, position, len(scores), "no game of the policy finished within the time limit")
     upper: list[float] = []
     remaining = list(state.remaining_stack())
     pool = [PlateKind(k) for k, c in enumerate(remaining) for _ in range(c)]
@@ -910,6 +910,18 @@ def _heuristic(config: Config, position: SoloPosition, budget: Budget, seed: int
                f"estimates (all-normal table, stack odds), a different estimate; {len(upper)} clairvoyant layouts "
                "sampled within the time limit",),
     )
+
+
+def _look_ahead(config: Config, position: SoloPosition, samples: int, why: str) -> SoloResult:
+    """The best-so-far answer when nothing better finished in time (`why`): the layout-aware policy's one-step
+    look-ahead values (all-normal table, the laid plates' kinds, the stack's odds), HEURISTIC, said plainly."""
+    alternatives = [SoloAlternative(a, v) for a, v in LayoutAwarePolicy(config).alternatives(
+        solo_state(config, position))]
+    return SoloResult(
+        value=max(a.value for a in alternatives), alternatives=tuple(alternatives), proof=Proof.HEURISTIC,
+        method="layout-aware-look-ahead", states_evaluated=0, wall_time_s=0.0, samples=samples,
+        notes=(f"value: the layout-aware policy's one-step look-ahead estimate (all-normal table, stack odds), not "
+               f"a bound and without a standard error: {why}",))
 
 
 def optimal_policy(config: Config, laid: Sequence[PlateKind] = ()) -> Callable[[TourState], Action]:

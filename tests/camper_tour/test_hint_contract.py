@@ -173,3 +173,17 @@ def test_max_score_honours_a_cpu_budget() -> None:
     used = time.process_time() - began
     assert 0.3 < used < 0.7, f"{used:.3f} CPU s of 0.5"
     assert response.proof != common_pb2.PROOF_STATUS_EXACT and response.stats.samples >= 1
+
+
+def test_max_score_on_a_known_layout_answers_best_so_far_when_the_table_does_not_finish() -> None:
+    """The exact table of a 72-plate layout with No Parking plates takes about 0.3 CPU s: with no time for it the
+    answer is the layout-aware look-ahead, HEURISTIC and said plainly, never an error."""
+    from campsolver.solver.camper_tour.solo import SoloPosition, solo_state, solve_solo
+
+    stack = [rules.PlateKind(k) for k, count in enumerate(Config().stack_counts()) for _ in range(count)]
+    config = Config(layout=tuple(stack[::-1][:72]))
+    now = time.monotonic()
+    solved = solve_solo(config, SoloPosition(tokens=25), Budget.until(now - 1.0, now))
+    assert solved.proof.name == "HEURISTIC" and solved.method == "layout-aware-look-ahead"
+    assert "not a bound" in solved.notes[0]
+    assert {a.action for a in solved.alternatives} == set(solo_state(config, SoloPosition(tokens=25)).legal_actions())
