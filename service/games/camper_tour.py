@@ -5,12 +5,18 @@ from __future__ import annotations
 from typing import Any
 
 from campsolver.service.errors import InvalidArgument, require, require_limit
-from campsolver.service.games.shared import PROOF_TO_PROTO, grade_from_proto, grade_to_proto
+from campsolver.service.games.shared import (
+    MIN_SAMPLES_FOR_STANDARD_ERROR,
+    PROOF_TO_PROTO,
+    grade_from_proto,
+    grade_to_proto,
+    set_value,
+)
 from campsolver.solver.camper_tour import best_response, render, rules, solo
 from campsolver.solver.camper_tour import hint as hint_search
 from campsolver.solver.camper_tour import puzzle as puzzles
 from campsolver.solver.camper_tour.hint import RankedMove
-from campsolver.solver.camper_tour.opponents import MAX_RECORD, Decision, check_record
+from campsolver.solver.camper_tour.opponents import MAX_RECORD, Decision, check_record, record_window
 from campsolver.solver.camper_tour.rules import (
     Action,
     Announce,
@@ -89,12 +95,11 @@ COMFORTS_FROM_PROTO = {number: choice for choice, number in COMFORTS_TO_PROTO.it
 
 
 def _plate_kinds(values: Any, field: str) -> tuple[PlateKind, ...]:
-    kinds = []
-    for index, value in enumerate(values):
-        kind = PLATE_FROM_PROTO.get(value)
-        require(kind is not None, f"{field}[{index}]", "unknown or unspecified plate kind")
-        kinds.append(kind)
-    return tuple(kinds)
+    kinds = tuple(map(PLATE_FROM_PROTO.get, values))  # one pass, no per-plate message: a record repeats this
+    if None in kinds:
+        index = kinds.index(None)
+        raise InvalidArgument(f"{field}[{index}]", "unknown or unspecified plate kind")
+    return kinds  # type: ignore[return-value]
 
 
 def config_from_proto(message: pb.CamperTourRules, field: str) -> Config:
@@ -287,19 +292,36 @@ def move_from_proto(message: pb.CamperTourMove, field: str) -> Action:
 
 
 def history_from_proto(request: pb.CamperTourServiceHintRequest, state: TourState) -> list[Decision]:
-    """The hint's game record, each decision checked: a decision state of a game like `state`'s, a legal move."""
-    require_limit(len(request.history), MAX_RECORD, "history", "decisions in the history")
-    record = []
-    for i, decision in enumerate(request.history):
-        field = f"history[{i}]"
-        require(decision.HasField("state"), f"{field}.state", "each decision needs the state its camper faced")
-        require(decision.HasField("move"), f"{field}.move", "each decision needs the move its camper chose")
-        earlier = _decision_state(decision.state, f"{field}.state")
-        record.append(Decision(earlier, move_from_proto(decision.move, f"{field}.move")))
+    """The decisions of the hint's game record the hint reads, each checked: a decision state of a game like
+    `state`'s, a legal move.
+
+    The hint reads the first decisions of each other camper still travelling, and only where two or more other
+    campers are in the game (`opponents.record_window`), so only those are converted and checked in full (about
+    0.15 ms a decision, a few dozen at most whatever the record's length); every decision is checked for its
+    shape (a state with the position's number of campers, and a move). The answer's note says how many were not
+    read.
+    """
+    history = request.history
+    require_limit(len(history), MAX_RECORD, "history", "decisions in the history")
+    campers = len(state.campers)
+    for i, decision in enumerate(history):
+        require(decision.HasField("state"), f"history[{i}].state", "each decision needs the state its camper faced")
+        require(decision.HasField("move"), f"history[{i}].move", "each decision needs the move its camper chose")
+        count = len(decision.state.campers)
+        require(count == campers, f"history[{i}].state.campers", f"{count} campers, the position has {campers}")
+    record, where = [], []
+    for i in record_window([decision.state.to_move for decision in history], state):
+        decision, field = history[i], f"history[{i}]"
+        record.append(Decision(_decision_state(decision.state, f"{field}.state"),
+                               move_from_proto(decision.move, f"{field}.move")))
+        where.append(i)
     try:
         check_record(record, state)
     except ValueError as error:
         field, _, description = str(error).partition(": ")
+        if field.startswith("history["):  # check_record counts the decisions read: name the request's index
+            index, _, rest = field[len("history["):].partition("]")
+            field = f"history[{where[int(index)]}]{rest}"
         raise InvalidArgument(field, description) from None
     return record
 
@@ -314,19 +336,19 @@ def move_label(action: Action) -> str:
     return f"comforts: {action.value}"
 
 
-def ranked(moves: list[tuple[Action, float]]) -> list[pb.CamperTourAlternative]:
-    """Alternatives best first, with rank, value and loss versus the best."""
+def ranked(moves: list[tuple[Action, float]], *, exact: bool = True) -> list[pb.CamperTourAlternative]:
+    """Alternatives best first, with rank, value and loss versus the best (`set_value`); standard error 0 for
+    exact values, none for estimates that are not sample means (a look-ahead or search value)."""
     ordered = sorted(moves, key=lambda pair: -pair[1])
     best = ordered[0][1] if ordered else 0.0
-    return [
-        pb.CamperTourAlternative(
-            move=move_to_proto(action),
-            ranking=common_pb2.RankedAlternative(
-                rank=i + 1, label=move_label(action), value=value, loss=max(best - value, 0.0)
-            ),
-        )
-        for i, (action, value) in enumerate(ordered)
-    ]
+    alternatives = []
+    for i, (action, value) in enumerate(ordered):
+        ranking = common_pb2.RankedAlternative(rank=i + 1, label=move_label(action))
+        set_value(ranking, value, best)
+        if not exact:
+            ranking.ClearField("standard_error")
+        alternatives.append(pb.CamperTourAlternative(move=move_to_proto(action), ranking=ranking))
+    return alternatives
 
 
 def _check_moves_are_legal(state: TourState, actions: list[Action]) -> None:
@@ -377,27 +399,34 @@ def hint(request: pb.CamperTourServiceHintRequest, budget: Budget) -> pb.CamperT
     if not request.options.time_limit_seconds:
         budget = budget.limited(DEFAULT_HINT_SECONDS)
     result = hint_search.hint(state, budget, max_depth=request.depth or hint_search.MAX_DEPTH,
-                              objective=objective, seed=request.options.seed, history=record)
+                              objective=objective, seed=request.options.seed, history=record, record_checked=True)
     _check_moves_are_legal(state, [m.action for m in result.moves])
-    if result.method == hint_search.BEST_RESPONSE_METHOD:
+    if result.fallback:
+        note = f"{result.fallback}; allow more time for ranked values"
+    elif result.method == hint_search.BEST_RESPONSE_METHOD:
         note = ("win probability under the best-response model: the history shows every other camper playing the "
                 "exact solo policy, and each move is valued by the chance of getting home first strictly ahead of "
                 "every other camper's reach against them (a model estimate: specials, occupied plates and the "
                 "last-camper rule are left out)")
     elif result.method.startswith("win-probability"):
         best = result.best
-        note = (f"win probability estimated from {best.samples} playouts of the answered move (standard error "
-                f"{best.standard_error:.3f}); after the move the mover plays the race rule of thumb and "
-                f"{result.opponents}; moves without a value were not "
-                "played out (cut by the time limit or not among the compared candidates)")
-        if best.samples == 0:
-            note = "no playout finished within the time limit: the race rule of thumb's move, values not estimated"
+        error = (f"standard error {best.standard_error:.3f}" if best.samples >= MIN_SAMPLES_FOR_STANDARD_ERROR
+                 else "too few for a standard error")
+        note = (f"win probability estimated from {best.samples} playouts of the answered move ({error}); after "
+                f"the move the mover plays the race rule of thumb and {result.opponents}; the answer is the rule "
+                "of thumb's move unless another is clearly better in paired playouts; a move without a value "
+                "says why in its note")
     elif result.proof is Proof.EXACT:
         note = "exact expected final score"
     else:
         note = f"expected final score of a depth-{result.depth} search with solo values at its leaves"
+    unread = len(request.history) - len(record)
+    if unread:
+        note += (f"; the game's record: {len(record)} of its {len(request.history)} decisions read and checked "
+                 "(the first ones of each other camper still travelling, whose style the hint reads), the others "
+                 "checked for shape only")
     return pb.CamperTourServiceHintResponse(
-        alternatives=ranked_in_order(list(result.moves)),
+        alternatives=ranked_in_order(list(result.moves), exact=result.proof is Proof.EXACT),
         proof=PROOF_TO_PROTO[result.proof],
         stats=common_pb2.SolveStats(
             wall_time_seconds=result.wall_time_s,
@@ -406,28 +435,36 @@ def hint(request: pb.CamperTourServiceHintRequest, budget: Budget) -> pb.CamperT
             method=result.method,
             interrupted=result.interrupted,
             samples=result.samples,
+            fallback=result.fallback,
         ),
         objective=OBJECTIVE_TO_PROTO[objective],
         note=note,
     )
 
 
-def ranked_in_order(moves: list[RankedMove]) -> list[pb.CamperTourAlternative]:
-    """Alternatives in the solver's order (best first), with their own values and losses.
+def ranked_in_order(moves: list[RankedMove], *, exact: bool = False) -> list[pb.CamperTourAlternative]:
+    """Alternatives in the solver's order (best first), with their own values and losses (`set_value`).
 
-    A playout estimate carries its sample count and standard error; a move the win-probability hint did not
-    compare has no value at all (a 0 there would read as "this move never wins").
+    A playout estimate carries its sample count and, from MIN_SAMPLES_FOR_STANDARD_ERROR playouts on, its
+    standard error; an exact value has standard error 0; a search or model value that is neither has none
+    (its error is not a sampling error, and is not known). A move the hint did not value has no value at all
+    (a 0 there would read as "this move never wins"), and a note saying why.
     """
+    valued = [move for move in moves if move.evaluated]
+    best = max((move.value for move in valued), default=0.0)
     alternatives = []
     for i, move in enumerate(moves):
         ranking = common_pb2.RankedAlternative(rank=i + 1, label=move_label(move.action))
         if move.evaluated:
-            ranking.value, ranking.loss = move.value, move.loss
             if move.samples:
-                ranking.sampled, ranking.samples, ranking.standard_error = True, move.samples, move.standard_error
+                set_value(ranking, move.value, best, samples=move.samples, standard_error=move.standard_error)
+            else:
+                set_value(ranking, move.value, best)
+                if not exact:
+                    ranking.ClearField("standard_error")
         else:
-            ranking.note = ("not compared: outside the hint's candidate moves or its model's, or cut by the time "
-                            "limit")
+            ranking.note = move.note or ("not compared: outside the hint's candidate moves or its model's, or cut "
+                                         "by the time limit")
         alternatives.append(pb.CamperTourAlternative(move=move_to_proto(move.action), ranking=ranking))
     return alternatives
 
@@ -455,15 +492,17 @@ def max_score(request: pb.CamperTourServiceMaxScoreRequest, budget: Budget) -> p
     _check_moves_are_legal(solo.solo_state(config, position), [a.action for a in result.alternatives])
     notes = list(result.notes)
     if result.upper_estimate is not None:
+        spread = (f" +- {result.upper_standard_error:.4f}" if result.upper_standard_error is not None
+                  else " (from too few layouts for a standard error)")
         notes.append(
-            f"sampled clairvoyant value {result.upper_estimate:.4f} +- {result.upper_standard_error or 0:.4f} "
+            f"sampled clairvoyant value {result.upper_estimate:.4f}{spread} "
             "(an estimate of an upper bound, not a proof)"
         )
     return pb.CamperTourServiceMaxScoreResponse(
         expected_score=result.value,
         proof=PROOF_TO_PROTO[result.proof],
         standard_error=result.standard_error or 0.0,
-        alternatives=ranked([(a.action, a.value) for a in result.alternatives]),
+        alternatives=ranked([(a.action, a.value) for a in result.alternatives], exact=result.proof is Proof.EXACT),
         note="; ".join(notes) or ("exact" if result.proof is Proof.EXACT else ""),
         stats=common_pb2.SolveStats(
             wall_time_seconds=result.wall_time_s,
@@ -532,7 +571,7 @@ def generate_puzzle(
         state=state_to_proto(puzzle.state),
         solution=move_to_proto(puzzle.solution),
         margin=puzzle.margin,
-        alternatives=ranked([(m.action, m.value) for m in evidence.moves]),
+        alternatives=ranked([(m.action, m.value) for m in evidence.moves], exact=evidence.proof is Proof.EXACT),
         stats=common_pb2.SolveStats(
             depth=evidence.depth, method="exact solo" if evidence.depth == 0 else "expectimax"
         ),

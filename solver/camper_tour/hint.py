@@ -75,8 +75,11 @@ class RankedMove:
     samples: int = 0  # playouts behind `value` (win-probability hints; 0 for search values)
     standard_error: float = 0.0  # of `value` when it is a playout estimate
     #: False for a move the win-probability hint did not compare (outside its candidates, or cut by the time
-    #: limit before its first playout): `value` is then a placeholder 0, not an estimate, and must not be shown.
+    #: limit before its first playout), or whose estimate is above the answered move's without being clearly
+    #: better (`note` says so): `value` is then not shown, so that the ranks shown follow the values shown.
     evaluated: bool = True
+    #: Why an unevaluated move has no value, when it is something else than "not compared".
+    note: str = ""
 
 
 @dataclass(frozen=True)
@@ -99,6 +102,9 @@ class HintResult:
     samples: int = 0  # playouts of the answered move (win-probability hints)
     #: Win-probability hints: whom the values are measured against, in words (`opponents_played`).
     opponents: str = ""
+    #: The answer is a rule of thumb's move because the budget ended before anything better was known
+    #: (`RULE_OF_THUMB_METHOD`); the text says which rule and why.
+    fallback: str = ""
 
     @property
     def best(self) -> RankedMove:
@@ -184,25 +190,35 @@ def default_objective(state: TourState) -> Objective:
 
 def hint(state: TourState, budget: Budget, *, max_depth: int = MAX_DEPTH,
          objective: Objective | None = None, seed: int = 0, max_playouts: int = MAX_PLAYOUTS,
-         history: Sequence[Decision] = ()) -> HintResult:
+         history: Sequence[Decision] = (), record_checked: bool = False) -> HintResult:
     """Rank every legal choice of the camper to move (state must be a decision node).
 
     `objective` None means `default_objective(state)`. `max_playouts` caps the win-probability playouts per
     move: with a budget that does not run out, the answer is then a function of (state, seed) alone.
     `history` is the game's record so far (any earlier decisions, oldest first; `opponents.Decision`): the
     win-probability hint reads the opponents' style from it (`opponent_models`). ValueError if a decision in
-    it is not a legal move of a game like this one.
+    it is not a legal move of a game like this one (`record_checked`: the caller has already checked it).
+
+    Whatever the budget, the answer comes before it ends: the rule of thumb's move is known from the start,
+    and a budget that ends before anything better is known answers with it (`HintResult.fallback` says so);
+    only a cancel raises `SolveInterrupted`.
     """
     started = time.monotonic()
     validate(state)
-    check_record(history, state)
+    if not record_checked:
+        check_record(history, state)
     if state.stage != Stage.DECIDE:
         raise ValueError("hints are asked at the start of a decision")
     player = state.to_move
     if len(state.campers) == 1:
         return _solo_hint(state, budget, started)
     if (objective or default_objective(state)) == Objective.WIN_PROBABILITY:
-        by_record = solo_field(state, history, budget)  # read once: it replays the solo policy on the record
+        try:
+            by_record = solo_field(state, history, budget)  # read once: it replays the solo policy on the record
+        except SolveInterrupted:
+            if budget.cancelled:
+                raise
+            return rule_of_thumb_hint(state, started, race, "the time limit ended while the game's record was read")
         if by_record and best_response.applies(state) and _tables_fit(state, budget):
             try:
                 answer = _best_response_hint(state, budget, started)
@@ -225,15 +241,18 @@ def hint(state: TourState, budget: Budget, *, max_depth: int = MAX_DEPTH,
         if best is not None and budget.remaining() < DEPTH_GROWTH * last_depth_s:
             interrupted = True
             break
-        depth_started = time.monotonic()
+        depth_started = budget.elapsed()  # on the budget's own clock (CPU seconds for a CpuBudget)
         try:
             alternatives, stats = search(state, depth, budget)
         except SolveInterrupted:
             if best is None:
-                raise
+                if budget.cancelled:
+                    raise
+                return rule_of_thumb_hint(state, started, solo_optimal,
+                                          "the time limit ended before a depth-1 search finished")
             interrupted = True
             break
-        last_depth_s = time.monotonic() - depth_started
+        last_depth_s = budget.elapsed() - depth_started
         nodes += stats.nodes + stats.successors
         # Passed-over plates drawn from a stack that still holds specials are laid as its most common kind
         # (an approximation of the search), so only a known layout or a special-free stack can be exact.
@@ -318,14 +337,30 @@ def opponents_played(state: TourState, history: Sequence[Decision] = ()) -> str:
 
 #: The method name of a hint ranked by the best response to solo-policy campers.
 BEST_RESPONSE_METHOD = "best-response-to-solo-policy"
+#: The method name of an answer that is a rule of thumb's move (the budget ended before anything better).
+RULE_OF_THUMB_METHOD = "rule-of-thumb"
+
+
+def rule_of_thumb_hint(state: TourState, started: float, rule: Player, why: str) -> HintResult:
+    """The rule of thumb's move first and every other legal move after it, none valued: the answer a hint
+    gives when its budget ends before anything better is known (`why`), flagged in `fallback` and `method`."""
+    first = rule(state)
+    legal = state.legal_actions()
+    moves = tuple(RankedMove(a, 0.0, 0.0, (0.0,), evaluated=False)
+                  for a in [first] + [a for a in legal if a != first])
+    name = _name(rule)
+    return HintResult(player=state.to_move, moves=moves, depth=0, proof=Proof.HEURISTIC,
+                      method=f"{RULE_OF_THUMB_METHOD}:{name}", nodes=0, wall_time_s=time.monotonic() - started,
+                      interrupted=True, fallback=f"the rule of thumb's move ({name}), not valued: {why}")
 
 
 def _tables_fit(state: TourState, budget: Budget) -> bool:
     """The best response's route tables are built, or the budget leaves time to build them (a short hint on a
     route nobody warmed up plays out instead: a build cut by the deadline would be lost, and so every time)."""
     config = state.config
+    # BUILD_SECONDS is CPU time: the wall time it foresees is that over the CPU share this process gets.
     return best_response.ready(config.plate_count, config.token_limit) or \
-        budget.remaining() >= best_response.BUILD_SECONDS
+        budget.remaining() * budget.cpu_share() >= best_response.BUILD_SECONDS
 
 
 def _best_response_hint(state: TourState, budget: Budget, started: float) -> HintResult | None:
@@ -394,8 +429,12 @@ def _win_hint(state: TourState, budget: Budget, started: float, seed: int, max_p
     is reached or the budget ends (the budget is checked before every playout, and a playout starts only if the
     slowest so far still fits). The baseline stays the answer unless a candidate beats it by SWITCH_Z paired
     standard errors. Each value is an estimate (HEURISTIC) over that move's own playouts (`RankedMove.samples`,
-    with its binomial standard error); it is the win rate against `opponent_models` (the mixture, or solo-policy
-    campers where the field is slow or the record shows them), not against a known table.
+    with its standard error `win_standard_error`); it is the win rate against `opponent_models` (the mixture, or
+    solo-policy campers where the field is slow or the record shows them), not against a known table. The
+    ranking shows what was decided (`_win_ranking`): the answer first; a move whose mean is higher without being
+    clearly better is listed without a value, with a note. The budget is checked before every playout and inside
+    it; a playout starts only if its foreseen time (the costliest playout's CPU seconds over `Budget.cpu_share`)
+    still fits, on the budget's own clock, so wall-clock and CPU budgets are both used to their end.
     """
     player = state.to_move
     legal = state.legal_actions()
@@ -404,20 +443,24 @@ def _win_hint(state: TourState, budget: Budget, started: float, seed: int, max_p
     outcomes: dict[Action, list[float]] = {a: [] for a in candidates}
     sampled = list(candidates)
     interrupted = False
-    slowest = 0.0
+    slowest = 0.0  # CPU seconds of the costliest playout so far
     models = opponents.models
     for i in range(max_playouts):
         model = models[i % len(models)]
         try:
             for action in sampled:
                 budget.check()
-                if budget.remaining() < slowest:
+                # The playout's foreseen time on the budget's own clock: its CPU cost, over the CPU share this
+                # process gets (1 for a CpuBudget, whose clock is CPU time).
+                if budget.remaining() < slowest / budget.cpu_share():
                     raise SolveInterrupted("deadline")
-                began = time.monotonic()
+                began = time.process_time()
                 result = _playout(state.child(action), player, model, rng_for(seed, "camper-tour-win", i), budget)
                 outcomes[action].append(result)
-                slowest = max(slowest, time.monotonic() - began)
+                slowest = max(slowest, time.process_time() - began)
         except SolveInterrupted:
+            if budget.cancelled:
+                raise
             interrupted = True
             break
         done = i + 1
@@ -428,34 +471,78 @@ def _win_hint(state: TourState, budget: Budget, started: float, seed: int, max_p
             if sampled == [baseline]:
                 break
     if not outcomes[baseline]:
-        if budget.cancelled:
-            raise SolveInterrupted("cancelled")
         # Not one playout fitted the time limit (a loaded machine): the baseline rule's move, values not estimated.
-        moves = tuple(RankedMove(a, 0.0, 0.0, (0.0,), evaluated=False)
-                      for a in [baseline] + [a for a in legal if a != baseline])
-        return HintResult(player=player, moves=moves, depth=0, proof=Proof.HEURISTIC,
-                          method="win-probability-playouts:0 (race rule's move: no playout finished in time)",
-                          nodes=0, wall_time_s=time.monotonic() - started, interrupted=True, samples=0,
-                          opponents=opponents.described)
+        answer = rule_of_thumb_hint(state, started, race, "no playout finished within the time limit")
+        return HintResult(player=player, moves=answer.moves, depth=0, proof=Proof.HEURISTIC,
+                          method=answer.method, nodes=0, wall_time_s=time.monotonic() - started, interrupted=True,
+                          samples=0, opponents=opponents.described, fallback=answer.fallback)
     chosen, margin = baseline, 0.0
     for action in candidates[1:]:
         difference = paired_difference(outcomes[action], outcomes[baseline])
         clear = difference.pairs >= MIN_ROUNDS and difference.mean > SWITCH_Z * difference.standard_error
         if clear and difference.mean > margin:
             chosen, margin = action, difference.mean
-    estimates = [(a, sum(outcomes[a]) / len(outcomes[a]), len(outcomes[a])) for a in candidates if outcomes[a]]
-    estimates.sort(key=lambda item: (item[0] != chosen, -item[1]))
-    top_value = estimates[0][1]
-    moves = tuple(RankedMove(a, v, max(0.0, top_value - v), (v,), samples=n,
-                             standard_error=(v * (1 - v) / n) ** 0.5) for a, v, n in estimates)
+    moves = _win_ranking(chosen, baseline, candidates, outcomes, legal)
+    counts = [len(outcomes[a]) for a in candidates if outcomes[a]]
+    return HintResult(player=player, moves=moves, depth=0, proof=Proof.HEURISTIC,
+                      method=f"win-probability-playouts:{len(outcomes[chosen])}", nodes=sum(counts),
+                      wall_time_s=time.monotonic() - started, interrupted=interrupted,
+                      samples=len(outcomes[chosen]), opponents=opponents.described)
+
+
+def win_standard_error(wins: float, n: int) -> float:
+    """Standard error of a win rate from `n` playouts with `wins` wins, for value +- 2 SE to cover the truth.
+
+    The binomial sqrt(p(1-p)/n) at the Agresti-Coull centre p = (wins + 2) / (n + 4): the plain p(1-p) of the
+    sample is 0 when every playout agrees (0 or n wins), though a move that never won in 20 playouts may still
+    win a few percent of games; the centre moved toward 1/2 keeps the interval honest there.
+    """
+    centre = (wins + 2.0) / (n + 4.0)
+    return (centre * (1.0 - centre) / n) ** 0.5
+
+
+def _win_ranking(chosen: Action, baseline: Action, candidates: list[Action], outcomes: dict[Action, list[float]],
+                 legal: list[Action]) -> tuple[RankedMove, ...]:
+    """The answered move first with its win rate, then so that the ranks shown follow the values shown.
+
+    The hint keeps the baseline (rule of thumb) move unless another is clearly better in the paired comparison:
+    a move whose own mean is above the answer's without being clearly better is listed next, without a value
+    (its `note` gives the mean, the paired difference and why it is not the answer), rather than shown with a
+    value that contradicts its rank. Then the other compared moves by their win rate, then the moves not
+    compared, without a value.
+    """
+    def estimate(action: Action) -> tuple[float, int]:
+        results = outcomes[action]
+        return sum(results) / len(results), len(results)
+
+    top, top_n = estimate(chosen)
+    moves = [RankedMove(chosen, top, 0.0, (top,), samples=top_n,
+                        standard_error=win_standard_error(top * top_n, top_n))]
+    above, below = [], []
+    for action in candidates:
+        if action == chosen or not outcomes[action]:
+            continue
+        value, n = estimate(action)
+        (above if value > top else below).append((action, value, n))
+    for action, value, n in sorted(above, key=lambda item: -item[1]):
+        difference = paired_difference(outcomes[action], outcomes[baseline])
+        versus = ("the rule of thumb's move" if chosen == baseline else "the answered move, which is")
+        note = (f"win rate {value:.3f} over {n} playouts, above the answer's {top:.3f} but not clearly better "
+                f"than {versus} in paired playouts (difference {difference.mean:+.3f} +- "
+                f"{difference.standard_error:.3f} over {difference.pairs} pairs; a move replaces the rule of "
+                f"thumb's only beyond {SWITCH_Z:g} standard errors): no value shown, so that ranks follow values")
+        if action == baseline:
+            note = (f"the rule of thumb's move: win rate {value:.3f} over {n} playouts, clearly beaten in paired "
+                    "playouts by the answer (whose own mean over its playouts is lower): no value shown, so that "
+                    "ranks follow values")
+        moves.append(RankedMove(action, 0.0, top, (value,), samples=n, evaluated=False, note=note))
+    for action, value, n in sorted(below, key=lambda item: -item[1]):
+        moves.append(RankedMove(action, value, top - value, (value,), samples=n,
+                                standard_error=win_standard_error(value * n, n)))
     # Moves not compared (see `win_candidates`, or cut by the budget before their first playout): listed last
     # with no estimate of their own (evaluated=False: the service leaves their value and loss absent).
-    moves += tuple(RankedMove(a, 0.0, top_value, (0.0,), evaluated=False) for a in legal if not outcomes.get(a))
-    counts = [n for _, _, n in estimates]
-    return HintResult(player=player, moves=moves, depth=0, proof=Proof.HEURISTIC,
-                      method=f"win-probability-playouts:{counts[0]}", nodes=sum(counts),
-                      wall_time_s=time.monotonic() - started, interrupted=interrupted, samples=counts[0],
-                      opponents=opponents.described)
+    moves += [RankedMove(a, 0.0, top, (0.0,), evaluated=False) for a in legal if not outcomes.get(a)]
+    return tuple(moves)
 
 
 def _clearly_worse(candidate: list[float], baseline: list[float]) -> bool:
@@ -493,7 +580,7 @@ def _solo_hint(state: TourState, budget: Budget, started: float) -> HintResult:
     camper: Camper = state.campers[0]
     position = SoloPosition(position=camper.position, tokens=camper.tokens, phase=camper.phase,
                             marker=camper.marker, pending=camper.pending, laid=state.laid)
-    solved = solve_solo(state.config, position, budget)
+    solved = solve_solo(state.config, position, budget)  # answers best-so-far when the budget ends
     alternatives = [(alt.action, (alt.value,)) for alt in solved.alternatives]
     return HintResult(
         player=0, moves=_rank(alternatives, 0), depth=0, proof=solved.proof, method=f"solo:{solved.method}",
