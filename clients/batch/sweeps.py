@@ -149,7 +149,7 @@ def camper_tour_solo(params: dict[str, Any], budget: Budget) -> dict[str, Any]:
     return {
         "expected_score": float(response.expected_score),
         "proof": proof_name(response.proof),
-        "standard_error": float(response.standard_error),
+        "standard_error": response.standard_error if response.HasField("standard_error") else None,
     }
 
 

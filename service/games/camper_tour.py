@@ -498,10 +498,14 @@ def max_score(request: pb.CamperTourServiceMaxScoreRequest, budget: Budget) -> p
             f"sampled clairvoyant value {result.upper_estimate:.4f}{spread} "
             "(an estimate of an upper bound, not a proof)"
         )
+    if result.proof is Proof.EXACT:
+        standard_error: float | None = 0.0
+    else:  # solve_solo states one only from enough games or layouts
+        standard_error = result.standard_error
     return pb.CamperTourServiceMaxScoreResponse(
         expected_score=result.value,
         proof=PROOF_TO_PROTO[result.proof],
-        standard_error=result.standard_error or 0.0,
+        standard_error=standard_error,
         alternatives=ranked([(a.action, a.value) for a in result.alternatives], exact=result.proof is Proof.EXACT),
         note="; ".join(notes) or ("exact" if result.proof is Proof.EXACT else ""),
         stats=common_pb2.SolveStats(
