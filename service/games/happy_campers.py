@@ -6,11 +6,12 @@ shapes as rows of '#'. Every conversion error names the request field at fault.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
 from campsolver.service.errors import DeadlineExceeded, InvalidArgument, require, require_limit
-from campsolver.service.games.shared import PROOF_TO_PROTO, grade_from_proto, grade_to_proto
+from campsolver.service.games.shared import PROOF_TO_PROTO, grade_from_proto, grade_to_proto, set_value
 from campsolver.solver.core.budget import Budget
 from campsolver.solver.core.geometry import Cell
 from campsolver.solver.core.proof import Proof
@@ -240,35 +241,21 @@ def hint(request: pb.HappyCampersServiceHintRequest, budget: Budget) -> pb.Happy
     except rules.RulesError as error:
         raise _qualify("", error) from None
     alternatives = []
+    # On the wire a higher value is always better for the asker: hurting the neighbour shows minus the owner's score.
+    sign = -1.0 if result.objective is hint_engine.Objective.OWNER_WORST else 1.0
+    valued = [a for a in result.alternatives if a.value is not None]
+    best = sign * valued[0].value if valued else 0.0
+    ties = Counter(a.tie_group for a in result.alternatives)
     for alternative in result.alternatives:
-        ranking = common_pb2.RankedAlternative(
-            rank=alternative.rank,
-            label=alternative.label,
-            standard_error=alternative.standard_error or 0.0,
-            sampled=alternative.sampled,
-            samples=alternative.samples,
-        )
+        ranking = common_pb2.RankedAlternative(rank=alternative.rank, label=alternative.label)
         if alternative.value is not None:
-            ranking.value = alternative.value
-        if alternative.loss is not None:
-            ranking.loss = alternative.loss
-        if alternative.value is None:
-            ranking.note = (
-                f"screened out before any rollout (the rollout policy's evaluation {alternative.screen_value:g} "
-                "ranked it below the sampled moves)"
+            set_value(
+                ranking, sign * alternative.value, best,
+                samples=alternative.value_samples, standard_error=alternative.standard_error,
             )
-        elif result.ranked_by_screen and alternative.stage is hint_engine.Stage.FINALIST:
-            ranking.note = (
-                f"ordered by the rollout policy's evaluation {alternative.screen_value:g}: the deadline cut the race "
-                f"after {alternative.samples} rollouts a move, too few to rank by value"
-            )
-        elif alternative.stage is hint_engine.Stage.HALVED_OUT:
-            ranking.note = (
-                f"halved out after round {alternative.stage_round} on {alternative.samples} rollouts: ranked below "
-                "every move that raced longer; its value is the low side of that selection"
-            )
-        elif alternative.tie_group and sum(a.tie_group == alternative.tie_group for a in result.alternatives) > 1:
-            ranking.note = f"exact tie group {alternative.tie_group} (same map up to symmetry)"
+        ranking.note = _hint_note(alternative, result, sign)
+        if alternative.value is not None and ties[alternative.tie_group] > 1:
+            ranking.note += f"; exact tie group {alternative.tie_group} (same map up to symmetry)"
         move = pb.HappyCampersHintMove(
             placements=[
                 placement_to_proto(p, map_index=index)
@@ -289,6 +276,37 @@ def hint(request: pb.HappyCampersServiceHintRequest, budget: Budget) -> pb.Happy
             method=result.method,
             interrupted=result.interrupted,
         ),
+    )
+
+
+def _hint_note(alternative: hint_engine.HintAlternative, result: hint_engine.HintResult, sign: float) -> str:
+    """What the client needs to read a ranked move's value: which estimate it is, or why it has none."""
+    scale = "minus the map owner's expected final score; " if sign < 0 else ""
+    if alternative.value is None:
+        if result.ranked_by_screen:
+            first = "the rule of thumb's move: " if alternative.rank == 1 else ""
+            return (
+                f"{first}no value: the deadline cut the race after {alternative.samples} rollouts a move, too few to "
+                f"rank by; ordered by the rollout policy's evaluation {alternative.screen_value:g}"
+            )
+        return (
+            f"screened out before any rollout (the rollout policy's evaluation {alternative.screen_value:g} "
+            "ranked it below the sampled moves)"
+        )
+    if alternative.estimate == "fresh":
+        return f"{scale}value: mean of {alternative.value_samples} fresh rollouts after this move was chosen (unbiased)"
+    if alternative.estimate == "selection":
+        return (
+            f"{scale}value: the deadline cut the confirmation rollouts, so this is the mean of the "
+            f"{alternative.value_samples} rollouts that chose the move (may read high)"
+        )
+    how = (
+        "a finalist" if alternative.stage is hint_engine.Stage.FINALIST
+        else f"halved out after round {alternative.stage_round}"
+    )
+    return (
+        f"{scale}value: rank 1's value minus this move's mean shortfall on the {alternative.value_samples} futures "
+        f"it shared with rank 1 ({how}; it lost on those futures, so it may read low)"
     )
 
 
