@@ -170,6 +170,9 @@ VARIANCE_PRIOR_WEIGHT = 2.0
 MIN_LAYERS_TO_RANK = 6
 #: Share of the time limit kept back for ranking and answering after the last rollout.
 ANSWER_RESERVE_SHARE = 0.05
+#: CPU seconds per listed move of ranking it and turning it into the answer (labels, placements, notes; measured
+#: about 0.1 ms a move on one core, doubled for slack): kept back from the rollouts on top of the reserve share.
+ANSWER_CPU_S_PER_MOVE = 2.0e-4
 #: A rollout starts only if this many times the slowest rollout so far still fits before the reserve.
 ROLLOUT_SLACK = 2.0
 #: Solo: candidates kept per map and option before forming pairs (pairs are a product).
@@ -735,7 +738,12 @@ def _rank(
     longest_rollout = 0.0
     rollout_time = 0.0  # budget-clock seconds spent in rollouts
     pending_confirm = 0  # confirmation rollouts the race must leave time for
-    reserve = ANSWER_RESERVE_SHARE * budget.time_limit_s
+    answer_cpu_s = ANSWER_CPU_S_PER_MOVE * len(setup.moves)
+
+    def reserve() -> float:
+        """Time kept back for ranking and answering: a share of the limit plus the answer's CPU cost per listed
+        move, stretched by this process's CPU share on a loaded machine (1 for a CpuBudget)."""
+        return ANSWER_RESERVE_SHARE * budget.time_limit_s + answer_cpu_s / budget.cpu_share()
     interrupted = False
 
     def sample(c: _Class, index: int) -> float:
@@ -779,7 +787,7 @@ def _rank(
                         # The race also leaves time for the top move's confirmation rollouts.
                         mean_rollout = rollout_time / max(rollouts_done, 1)
                         kept_back = _confirm_count(pending_confirm, rollouts_done) * mean_rollout
-                        if budget.remaining() < reserve + ROLLOUT_SLACK * longest_rollout + kept_back:
+                        if budget.remaining() < reserve() + ROLLOUT_SLACK * longest_rollout + kept_back:
                             raise SolveInterrupted("deadline")
                         begun = budget.elapsed()  # the budget's own clock: CPU seconds for a CpuBudget
                         c.samples.append(sample(c, index))
@@ -858,7 +866,7 @@ def _rank(
             try:
                 for k in range(_confirm_count(confirm_total, rollouts_done)):
                     budget.check()
-                    if budget.remaining() < reserve + ROLLOUT_SLACK * longest_rollout:
+                    if budget.remaining() < reserve() + ROLLOUT_SLACK * longest_rollout:
                         raise SolveInterrupted("deadline")
                     begun = budget.elapsed()
                     top.confirm.append(sample(top, offset + k))
