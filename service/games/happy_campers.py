@@ -9,6 +9,7 @@ from __future__ import annotations
 import threading
 from collections import Counter
 from collections.abc import Callable, Sequence
+from functools import cache
 from typing import Any
 
 from campsolver.service.errors import DeadlineExceeded, InvalidArgument, require, require_limit
@@ -67,7 +68,9 @@ def _qualify(prefix: str, error: rules.RulesError) -> InvalidArgument:
     return InvalidArgument(field, error.message)
 
 
+@cache
 def element_symbol(element: Element) -> str:
+    """The element's map symbol (cached: a hint converts every legal move, well inside its deadline)."""
     return rules.render_grid(((int(element),),))
 
 

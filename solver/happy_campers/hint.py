@@ -1090,7 +1090,7 @@ def _alternatives(setup: _Setup, sign: float, top: _Class | None) -> list[HintAl
     if top is not None:
         t = classes.index(top)
         y_top = oriented[t]
-        if top.stage is Stage.ONLY_MOVE or len(top.confirm) >= MIN_CONFIRM_SAMPLES:
+        if top.stage is Stage.ONLY_MOVE or len(top.confirm) >= max(MIN_CONFIRM_SAMPLES, 2):
             fresh = y_top if top.stage is Stage.ONLY_MOVE else sign * np.asarray(top.confirm, dtype=float)
             estimates[t] = "fresh"
         else:
