@@ -6,17 +6,23 @@ shapes as rows of '#'. Every conversion error names the request field at fault.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import threading
+from collections import Counter
+from collections.abc import Callable, Sequence
+from functools import cache
 from typing import Any
 
 from campsolver.service.errors import DeadlineExceeded, InvalidArgument, require, require_limit
-from campsolver.service.games.shared import PROOF_TO_PROTO, grade_from_proto, grade_to_proto
-from campsolver.solver.core.budget import Budget
+from campsolver.service.games.shared import PROOF_TO_PROTO, grade_from_proto, grade_to_proto, set_value
+from campsolver.solver.core.budget import Budget, SolveInterrupted
 from campsolver.solver.core.geometry import Cell
 from campsolver.solver.core.proof import Proof
 from campsolver.solver.happy_campers import hint as hint_engine
 from campsolver.solver.happy_campers import maximise, render, rules
 from campsolver.solver.happy_campers import puzzle as puzzles
+from campsolver.solver.happy_campers.max_caps import clairvoyant_card_caps, target_value
+from campsolver.solver.happy_campers.max_problem import MAP_INDEPENDENT_CARDS, MaxProblem, SolveStats, TurnPlay
+from campsolver.solver.happy_campers.policies import SHAPED_GREEDY, play_game
 from campsolver.solver.happy_campers.rules import Challenge, Components, Element, Grid, Placement
 
 from campsolver.v1 import common_pb2
@@ -62,7 +68,9 @@ def _qualify(prefix: str, error: rules.RulesError) -> InvalidArgument:
     return InvalidArgument(field, error.message)
 
 
+@cache
 def element_symbol(element: Element) -> str:
+    """The element's map symbol (cached: a hint converts every legal move, well inside its deadline)."""
     return rules.render_grid(((int(element),),))
 
 
@@ -240,35 +248,21 @@ def hint(request: pb.HappyCampersServiceHintRequest, budget: Budget) -> pb.Happy
     except rules.RulesError as error:
         raise _qualify("", error) from None
     alternatives = []
+    # On the wire a higher value is always better for the asker: hurting the neighbour shows minus the owner's score.
+    sign = -1.0 if result.objective is hint_engine.Objective.OWNER_WORST else 1.0
+    valued = [a for a in result.alternatives if a.value is not None]
+    best = sign * valued[0].value if valued else 0.0
+    ties = Counter(a.tie_group for a in result.alternatives)
     for alternative in result.alternatives:
-        ranking = common_pb2.RankedAlternative(
-            rank=alternative.rank,
-            label=alternative.label,
-            standard_error=alternative.standard_error or 0.0,
-            sampled=alternative.sampled,
-            samples=alternative.samples,
-        )
+        ranking = common_pb2.RankedAlternative(rank=alternative.rank, label=alternative.label)
         if alternative.value is not None:
-            ranking.value = alternative.value
-        if alternative.loss is not None:
-            ranking.loss = alternative.loss
-        if alternative.value is None:
-            ranking.note = (
-                f"screened out before any rollout (the rollout policy's evaluation {alternative.screen_value:g} "
-                "ranked it below the sampled moves)"
+            set_value(
+                ranking, sign * alternative.value, best,
+                samples=alternative.value_samples, standard_error=alternative.standard_error,
             )
-        elif result.ranked_by_screen and alternative.stage is hint_engine.Stage.FINALIST:
-            ranking.note = (
-                f"ordered by the rollout policy's evaluation {alternative.screen_value:g}: the deadline cut the race "
-                f"after {alternative.samples} rollouts a move, too few to rank by value"
-            )
-        elif alternative.stage is hint_engine.Stage.HALVED_OUT:
-            ranking.note = (
-                f"halved out after round {alternative.stage_round} on {alternative.samples} rollouts: ranked below "
-                "every move that raced longer; its value is the low side of that selection"
-            )
-        elif alternative.tie_group and sum(a.tie_group == alternative.tie_group for a in result.alternatives) > 1:
-            ranking.note = f"exact tie group {alternative.tie_group} (same map up to symmetry)"
+        ranking.note = _hint_note(alternative, result, sign)
+        if alternative.value is not None and ties[alternative.tie_group] > 1:
+            ranking.note += f"; exact tie group {alternative.tie_group} (same map up to symmetry)"
         move = pb.HappyCampersHintMove(
             placements=[
                 placement_to_proto(p, map_index=index)
@@ -289,6 +283,37 @@ def hint(request: pb.HappyCampersServiceHintRequest, budget: Budget) -> pb.Happy
             method=result.method,
             interrupted=result.interrupted,
         ),
+    )
+
+
+def _hint_note(alternative: hint_engine.HintAlternative, result: hint_engine.HintResult, sign: float) -> str:
+    """What the client needs to read a ranked move's value: which estimate it is, or why it has none."""
+    scale = "minus the map owner's expected final score; " if sign < 0 else ""
+    if alternative.value is None:
+        if result.ranked_by_screen:
+            first = "the rule of thumb's move: " if alternative.rank == 1 else ""
+            return (
+                f"{first}no value: the deadline cut the race after {alternative.samples} rollouts a move, too few to "
+                f"rank by; ordered by the rollout policy's evaluation {alternative.screen_value:g}"
+            )
+        return (
+            f"screened out before any rollout (the rollout policy's evaluation {alternative.screen_value:g} "
+            "ranked it below the sampled moves)"
+        )
+    if alternative.estimate == "fresh":
+        return f"{scale}value: mean of {alternative.value_samples} fresh rollouts after this move was chosen (unbiased)"
+    if alternative.estimate == "selection":
+        return (
+            f"{scale}value: the deadline cut the confirmation rollouts, so this is the mean of the "
+            f"{alternative.value_samples} rollouts that chose the move (may read high)"
+        )
+    how = (
+        "a finalist" if alternative.stage is hint_engine.Stage.FINALIST
+        else f"halved out after round {alternative.stage_round}"
+    )
+    return (
+        f"{scale}value: rank 1's value minus this move's mean shortfall on the {alternative.value_samples} futures "
+        f"it shared with rank 1 ({how}; it lost on those futures, so it may read low)"
     )
 
 
@@ -358,6 +383,70 @@ def _require_answer(result: maximise.MaxResult, budget: Budget) -> None:
         raise DeadlineExceeded(f"CP-SAT found no solution within the {budget.time_limit_s:.2f} s budget")
 
 
+#: How often the request thread looks whether the search is done or its budget spent (seconds).
+WITHIN_POLL_S = 0.005
+
+
+def _within(budget: Budget, search: Callable[[], maximise.MaxResult]) -> maximise.MaxResult | None:
+    """`search()` if it returns before `budget` is spent, else None (and the budget is cancelled).
+
+    The CP-SAT models are built in Python without looking at the budget (about 0.3 CPU-s for 10 rolls), so on a
+    busy machine or at a short deadline the build alone outlasts the budget. The search runs in a daemon thread
+    and the request answers at the deadline with what it has; the cancel stops CP-SAT at once, and a model still
+    being built is dropped when its solve sees the cancelled budget. Works for either clock (`CpuBudget` too).
+    """
+    box: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            box["result"] = search()
+        except BaseException as error:  # handed to the request thread
+            box["error"] = error
+
+    thread = threading.Thread(target=run, name="happy-campers-max", daemon=True)
+    thread.start()
+    while thread.is_alive() and not budget.expired():
+        thread.join(WITHIN_POLL_S)
+    if thread.is_alive():
+        budget.cancel()
+        return None
+    if "error" in box:
+        if isinstance(box["error"], SolveInterrupted) and box["error"].reason == "deadline":
+            return None
+        raise box["error"]
+    return box["result"]
+
+
+def _best_so_far(
+    clairvoyant: bool, start: Grid, rolls: Sequence[tuple[int, int]], challenges: tuple[Challenge, ...],
+    components: Components,
+) -> maximise.MaxResult:
+    """The answer that exists before any search (milliseconds): the rule of thumb's play of the rolls (shaped greedy,
+    every drawing through `rules.draw`) with the analytic bound of the clairvoyant model (perfect map plus each
+    card's cap; none with Nature Reserve, whose isolated empty squares can beat it), or for the absolute maximum
+    the start map itself (a legal outcome: no drawing, HEURISTIC). The max answers it when CP-SAT found nothing
+    before the deadline, so a caller always gets a best-so-far map."""
+    problem = MaxProblem(
+        kind="clairvoyant" if clairvoyant else "absolute", components=components,
+        challenges=tuple(sorted(set(challenges), key=lambda ch: ch.value)), start_grid=start,
+        rolls=tuple(rolls),
+    )
+    stats = SolveStats(0.0, 0, 0, 0)
+    if not clairvoyant:
+        breakdown = rules.score(start, challenges, components)
+        return maximise.MaxResult(breakdown.total, Proof.HEURISTIC, None, start, (), breakdown, stats, problem)
+    played = play_game(start, rolls, challenges, components, SHAPED_GREEDY)
+    turns = tuple(
+        TurnPlay(t, roll, played.placements[t] if t < len(played.placements) else None) for t, roll in enumerate(rolls)
+    )
+    caps = clairvoyant_card_caps(problem)
+    bounded = all(card in caps or card in MAP_INDEPENDENT_CARDS for card in problem.challenges)
+    # Complete maps score at most the target value; an incomplete one scores 0.
+    bound = max(target_value(problem, caps), 0) if bounded else None
+    proof = Proof.FEASIBLE_WITH_BOUND if bound is not None else Proof.HEURISTIC
+    return maximise.MaxResult(played.score, proof, bound, played.final_grid, turns, played.breakdown, stats, problem)
+
+
 def max_score(
     request: pb.HappyCampersServiceMaxScoreRequest, budget: Budget
 ) -> pb.HappyCampersServiceMaxScoreResponse:
@@ -376,11 +465,19 @@ def max_score(
     require(not request.card_maxima or mode == pb.MAX_MODE_ABSOLUTE, "card_maxima", "only with the absolute mode")
     cards = challenges or tuple(CHALLENGE_FROM_PROTO.values())
     main_share = 1.0 / (1 + len(cards)) if request.card_maxima else 1.0
+    # A legal answer first (milliseconds), so the deadline only decides how good the answer is.
+    fallback = _best_so_far(mode == pb.MAX_MODE_CLAIRVOYANT, start, rolls, challenges, components)
     main_budget = budget.sub_budget(main_share)
     if mode == pb.MAX_MODE_CLAIRVOYANT:
-        result = maximise.clairvoyant_max(start, rolls, challenges, components, main_budget)
+        found = _within(
+            main_budget, lambda: maximise.clairvoyant_max(start, rolls, challenges, components, main_budget)
+        )
     else:
-        result = maximise.absolute_max(components, challenges, main_budget, start_grid=start)
+        found = _within(
+            main_budget, lambda: maximise.absolute_max(components, challenges, main_budget, start_grid=start)
+        )
+    fell_back = found is None or found.score is None
+    result = fallback if fell_back or found is None else found
     _require_answer(result, budget)
     assert result.grid is not None and result.breakdown is not None and result.proof is not None
     placements = [placement_to_proto(t.placement, turn=t.turn) for t in result.turns if t.placement is not None]
@@ -394,11 +491,20 @@ def max_score(
         breakdown=score_to_proto(result.breakdown),
         stats=_stats(result.stats, result.bound, interrupted=result.proof is not Proof.OPTIMAL),
     )
+    if fell_back:
+        response.stats.method = (
+            "rule of thumb (shaped greedy play) with the analytic bound: CP-SAT found no map before the deadline"
+            if mode == pb.MAX_MODE_CLAIRVOYANT
+            else "the start map (no drawing): CP-SAT found no map before the deadline"
+        )
     if request.card_maxima:
         for index, card in enumerate(cards):
             card_budget = budget.sub_budget(1.0 / (len(cards) - index))
-            card_result = maximise.challenge_max(card, components, card_budget)
+            card_result = _within(card_budget, lambda: maximise.challenge_max(card, components, card_budget))  # noqa: B023
             entry = pb.HappyCampersCardMax(challenge=CHALLENGE_TO_PROTO[card])
+            if card_result is None:  # the deadline came first: no points, no bound
+                response.card_maxima.append(entry)
+                continue
             if card_result.score is not None:  # absent when the budget ran out before any answer
                 entry.points = card_result.score
             entry.proof = PROOF_TO_PROTO.get(card_result.proof, common_pb2.PROOF_STATUS_UNSPECIFIED)

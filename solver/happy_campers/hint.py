@@ -16,24 +16,26 @@ rollouts:
   out" with that evaluation only (0 rollouts, value None).
 - Racing: the entry round's best means enter successive halving; each round adds samples to the better
   half, all on the same futures.
-- Values: for the finalists (and an only move), the mean of the final round's rollouts alone: those
-  futures are drawn after the finalists were chosen, so the value is an unbiased estimate of the stated
-  quantity (the move's expected final score when the rollout policy plays on), not inflated by the selection
-  that made it a finalist. For moves halved out earlier: the paired estimate on the futures they got,
-  with a standard error that includes the pairing's covariance; it was the low side of a selection and
-  may read low. No shrinkage (an earlier empirical-Bayes step pulled values towards the mean of all
-  moves and biased them low by several standard errors). Order: by how far a move got in the race (finalists first, then
-  moves halved out later before those halved out earlier), by value within one level; `loss` is the top
-  move's value minus this one's, floored at 0 (a move dropped early may show a higher value on its few
-  rollouts: it was dropped on the evidence of its round, and its loss then reads 0).
+- Confirmation: the race picks the top move (the finalist with the best mean over every future the finalists
+  shared); then `CONFIRM_SHARE` of the rollouts goes to fresh futures for that move alone. Its value is their
+  mean: unbiased, not inflated by the selection (the maximum of noisy means reads high: the winner's curse).
+- Values and order: every other sampled move is ranked by its paired shortfall against the top move on the
+  futures the race compared them on (>= 0: successive halving kept the top move over each move it dropped on
+  exactly those futures), and its value is the top value minus that shortfall. So rank order is value order,
+  `loss` is the shortfall, and the ranking is what the race decided on. Such a value may read low (the move
+  lost on those futures); its standard error adds the top value's variance and the shortfall's (disjoint
+  futures). Moves without a rollout have no value (screened out). No shrinkage of values.
 
 Determinism: sample counts follow a fixed schedule computed from the budget's *time limit* and a nominal
 rollout rate (never from measured wall-clock speed), so a seed gives the same answer on any machine. The
 deadline is only a safety stop: a rollout starts only if twice the slowest one so far and a 5% reserve
 still fit; if the stop comes (a machine slower than the nominal rate, or cancellation), rollouts having been
 added one future at a time across the raced moves, the unfinished layer is dropped and the completed
-layers are kept (paired, fresh in the final round), `interrupted` is set, and a race cut before
-`MIN_LAYERS_TO_RANK` futures a move is ordered by the rollout policy's evaluation (`ranked_by_screen`).
+layers are kept (paired), `interrupted` is set, and a race cut before `MIN_LAYERS_TO_RANK` futures a move is
+ordered by the rollout policy's evaluation and listed without values (`ranked_by_screen`: the rule of thumb's
+move first). The race stops early enough to leave time for the confirmation rollouts (in proportion to the
+rollouts it did); a confirmation cut short falls back to the mean of the rollouts that chose the move and says
+so (`HintAlternative.estimate`). Times are read on the budget's own clock, so a `CpuBudget` counts CPU seconds.
 
 Modes (rule readings in docs/rules.md (Happy Campers: hints)). Every legal move comes from the rules model, never
 from a private copy of the rules:
@@ -142,6 +144,17 @@ MIN_ROUND_SAMPLES = 2
 #: Share of the racing rollouts given to the final round: the finalists' reported values come from it alone
 #: (fresh futures, after the selection), so they are not inflated by the winner's curse.
 FINAL_ROUND_SHARE = 0.4
+#: Share of the planned rollouts spent, after the race has chosen the top move, on fresh futures for that move
+#: alone: its reported value is their mean, an unbiased estimate (the race's own means of the move it picked are
+#: the maximum of noisy means and read high: the winner's curse).
+CONFIRM_SHARE = 0.2
+#: Fewest fresh rollouts behind the top move's value (a standard error needs about this many, see
+#: `service.games.shared.MIN_SAMPLES_FOR_STANDARD_ERROR`); a confirmation cut shorter by the deadline falls back
+#: to the mean of the rollouts that chose the move and says so.
+MIN_CONFIRM_SAMPLES = 10
+#: 1: the race's last round picks the top move by the mean over every future the finalists shared (what the
+#: halving rounds also rank by); 0: by the final round's futures alone (the earlier rule, kept for `--variant`).
+DECIDE_ON_ALL_SAMPLES = 1
 #: Raced classes: about one per this many planned racing rollouts, at least MIN_RACED.
 ROLLOUTS_PER_RACED = 24
 MIN_RACED = 4
@@ -157,6 +170,9 @@ VARIANCE_PRIOR_WEIGHT = 2.0
 MIN_LAYERS_TO_RANK = 6
 #: Share of the time limit kept back for ranking and answering after the last rollout.
 ANSWER_RESERVE_SHARE = 0.05
+#: CPU seconds per listed move of ranking it and turning it into the answer (labels, placements, notes; measured
+#: about 0.1 ms a move on one core, doubled for slack): kept back from the rollouts on top of the reserve share.
+ANSWER_CPU_S_PER_MOVE = 2.0e-4
 #: A rollout starts only if this many times the slowest rollout so far still fits before the reserve.
 ROLLOUT_SLACK = 2.0
 #: Solo: candidates kept per map and option before forming pairs (pairs are a product).
@@ -235,20 +251,25 @@ class HintMove:
 class HintAlternative:
     """A legal move with its estimated value.
 
-    value: unbiased Monte-Carlo estimate of the expected final score (the map owner's in neighbour mode,
-      the lower map's in solo; multi-player: your final score minus the best other player's, unless
+    value: Monte-Carlo estimate of the expected final score (the map owner's in neighbour mode, the lower
+      map's in solo; multi-player: your final score minus the best other player's, unless
       `multiplayer_value="score"`) after this move when every later drawing is made by the rollout policy
-      (`rollout_policy()`; solo: greedy): the paired (common random numbers) estimate, i.e. the
-      most-sampled best class's mean plus this move's mean difference to it on the futures they share.
-      None only when the class got no rollout (screened out with 0 samples).
+      (`rollout_policy()`; solo: greedy). Which estimate it is, `estimate` says: "fresh" (the top move: the
+      mean of rollouts on futures drawn after the race chose it, unbiased), "selection" (the top move when the
+      deadline cut that confirmation: the mean of the rollouts that chose it, may read high), "paired" (every
+      other move: the top value minus this move's mean shortfall against the top on the futures the race
+      compared them on, so rank order is value order; the move lost on those futures, so it may read low).
+      None when the move got no value: screened out before any rollout, or the deadline cut the race so
+      early that every move is ordered by the rollout policy's evaluation (`HintResult.ranked_by_screen`).
     sample_value: the same number (kept for callers of the earlier shrunk value).
-    standard_error: standard error of `value` (the pairing's covariance included; each variance pulled
-      towards the pooled one by a couple of pseudo-samples so two agreeing rollouts do not claim 0),
-      None when unsampled. Checked for 95% coverage against long runs in
-      tests/happy_campers/test_hint_coverage.py.
-    loss: how much worse than the top-ranked move for the objective (>= 0), None when unsampled.
-    loss_standard_error: of the paired difference to the top move (0 for the top move itself).
-    samples: rollouts of this move's position class.
+    standard_error: of `value` (the top value's and the paired shortfall's variances added: their futures are
+      disjoint; each variance pulled towards the pooled one by a couple of pseudo-samples), None when not
+      estimable (fewer than 2 samples). The service reports it only from `value_samples` >= 10.
+    loss: the paired shortfall against the top move in the objective's direction (>= 0; the top: 0), None
+      without a value.
+    loss_standard_error: of `loss` (0 for the top move itself).
+    samples: rollouts of this move's position class (the top move's confirmation included).
+    value_samples: the samples behind `value` (the fewer of the two means it combines for a paired value).
     position_class: moves with the same class reach the same map(s) up to symmetry: exactly equal value.
     tie_group: alternatives whose `value` is exactly equal share a group number.
     screen_value: the rollout policy's evaluation of the move (solo: greedy's gain), what the pre-screen
@@ -268,6 +289,8 @@ class HintAlternative:
     position_class: int
     tie_group: int
     screen_value: float
+    value_samples: int = 0
+    estimate: str = ""
 
     @property
     def sampled(self) -> bool:
@@ -388,9 +411,10 @@ class _Class:
     samples: list[float] = field(default_factory=list)
     stage: Stage = Stage.SCREENED_OUT
     stage_round: int = 0
-    # Finalists: samples[fresh_from:] were drawn after the class was chosen (the last round), so their mean
-    # carries no selection bias; None when there is no such round (the value then uses every sample).
+    # Finalists: samples[fresh_from:] were drawn in the last round (DECIDE_ON_ALL_SAMPLES = 0 decides on them).
     fresh_from: int | None = None
+    # The top move only: rollouts on futures drawn after the race chose it (indices past every raced future).
+    confirm: list[float] = field(default_factory=list)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -712,7 +736,14 @@ def _rank(
     policy = rollout_policy(penalty)
     rollouts_done = 0
     longest_rollout = 0.0
-    reserve = ANSWER_RESERVE_SHARE * budget.time_limit_s
+    rollout_time = 0.0  # budget-clock seconds spent in rollouts
+    pending_confirm = 0  # confirmation rollouts the race must leave time for
+    answer_cpu_s = ANSWER_CPU_S_PER_MOVE * len(setup.moves)
+
+    def reserve() -> float:
+        """Time kept back for ranking and answering: a share of the limit plus the answer's CPU cost per listed
+        move, stretched by this process's CPU share on a loaded machine (1 for a CpuBudget)."""
+        return ANSWER_RESERVE_SHARE * budget.time_limit_s + answer_cpu_s / budget.cpu_share()
     interrupted = False
 
     def sample(c: _Class, index: int) -> float:
@@ -743,7 +774,7 @@ def _rank(
         (layer by layer). On interruption only the unfinished layer is undone: every class keeps the same
         completed futures (so paired comparisons stay paired) and SolveInterrupted propagates; the caller
         answers with what the completed layers show (anytime, "the best so far")."""
-        nonlocal rollouts_done, longest_rollout
+        nonlocal rollouts_done, longest_rollout, rollout_time
         if not group:
             return
         try:
@@ -753,11 +784,16 @@ def _rank(
                         budget.check()
                         # Stop early enough that one more rollout (as slow as the slowest so far, with
                         # slack for a loaded machine) and the answer still fit before the deadline.
-                        if budget.remaining() < reserve + ROLLOUT_SLACK * longest_rollout:
+                        # The race also leaves time for the top move's confirmation rollouts.
+                        mean_rollout = rollout_time / max(rollouts_done, 1)
+                        kept_back = _confirm_count(pending_confirm, rollouts_done) * mean_rollout
+                        if budget.remaining() < reserve() + ROLLOUT_SLACK * longest_rollout + kept_back:
                             raise SolveInterrupted("deadline")
-                        begun = time.monotonic()
+                        begun = budget.elapsed()  # the budget's own clock: CPU seconds for a CpuBudget
                         c.samples.append(sample(c, index))
-                        longest_rollout = max(longest_rollout, time.monotonic() - begun)
+                        spent = budget.elapsed() - begun
+                        longest_rollout = max(longest_rollout, spent)
+                        rollout_time += spent
                         rollouts_done += 1
                 budget.report(samples=rollouts_done, depth=index + 1)
         except SolveInterrupted:
@@ -782,12 +818,15 @@ def _rank(
     )
     rounds = 0
     raced: list[int] = []
+    top: _Class | None = None
+    confirm_total = 0
     if len(classes) == 1:
         classes[0].stage = Stage.ONLY_MOVE
         classes[0].fresh_from = 0  # nothing is selected: every sample is fresh
         raced = [0]
+        top = classes[0]
         try:
-            extend([classes[0]], max(total // 4, MIN_ROUND_SAMPLES))  # a value for the only move
+            extend([classes[0]], max(total // 4, MIN_CONFIRM_SAMPLES))  # a value for the only move
             rounds = 1
         except SolveInterrupted:
             interrupted = True
@@ -814,17 +853,38 @@ def _rank(
             for k in by_mean[race_count:]:
                 entry[k].stage = Stage.HALVED_OUT
                 entry[k].stage_round = 0
-            race_total = total - SCREEN_SAMPLES * entry_count
+            confirm_total = max(MIN_CONFIRM_SAMPLES, int(total * CONFIRM_SHARE))
+            race_total = max(total - SCREEN_SAMPLES * entry_count - confirm_total, MIN_ROUND_SAMPLES * len(raced))
+            pending_confirm = confirm_total
             interrupted, race_rounds = _successive_halving([classes[i] for i in raced], race_total, extend)
+            pending_confirm = 0
             rounds += race_rounds
+        top = _decided_top(classes)
+        if top is not None and confirm_total and len(top.samples) >= MIN_LAYERS_TO_RANK:
+            # Fresh futures for the chosen move alone: past every future the race used, so its value is unbiased.
+            offset = max(len(c.samples) for c in classes)
+            try:
+                for k in range(_confirm_count(confirm_total, rollouts_done)):
+                    budget.check()
+                    if budget.remaining() < reserve() + ROLLOUT_SLACK * longest_rollout:
+                        raise SolveInterrupted("deadline")
+                    begun = budget.elapsed()
+                    top.confirm.append(sample(top, offset + k))
+                    longest_rollout = max(longest_rollout, budget.elapsed() - begun)
+                    rollouts_done += 1
+                budget.report(samples=rollouts_done)
+            except SolveInterrupted:
+                interrupted = True
     finalist_samples = [len(c.samples) for c in classes if c.stage in (Stage.FINALIST, Stage.ONLY_MOVE)]
-    by_screen = interrupted and max(finalist_samples, default=0) < MIN_LAYERS_TO_RANK
-    if by_screen:
+    by_screen = bool(classes) and (
+        top is None or (interrupted and max(finalist_samples, default=0) < MIN_LAYERS_TO_RANK)
+    )
+    if by_screen and classes:
         setup.notes.append(
-            f"the deadline stopped the race before {MIN_LAYERS_TO_RANK} futures a move: the raced moves are "
-            "ordered by the rollout policy's evaluation, their values are shown as sampled"
+            f"the deadline stopped the race before {MIN_LAYERS_TO_RANK} futures a move: every move is ordered by "
+            "the rollout policy's evaluation (the rule of thumb) and listed without a value"
         )
-    alternatives = _alternatives(setup, sign, by_screen)
+    alternatives = _alternatives(setup, sign, None if by_screen else top)
     return HintResult(
         mode=mode,
         objective=objective,
@@ -941,6 +1001,34 @@ def _successive_halving(
     return False, done
 
 
+def _confirm_count(planned: int, raced: int) -> int:
+    """Confirmation rollouts after `raced` race rollouts: the planned count, or less when the deadline cut the race
+    (kept at the planned proportion CONFIRM_SHARE of the rollouts, at least MIN_CONFIRM_SAMPLES)."""
+    if planned <= 0:
+        return 0
+    share = CONFIRM_SHARE / max(1.0 - CONFIRM_SHARE, 1e-9)
+    return min(planned, max(MIN_CONFIRM_SAMPLES, math.ceil(share * raced)))
+
+
+def _decision_window(c: _Class) -> slice:
+    """The futures the race's last comparison among the finalists was made on."""
+    if not DECIDE_ON_ALL_SAMPLES and c.fresh_from is not None and len(c.samples) > c.fresh_from:
+        return slice(c.fresh_from, len(c.samples))
+    return slice(0, len(c.samples))
+
+
+def _decided_top(classes: Sequence[_Class]) -> _Class | None:
+    """The move the race chose: among the classes that survived every round (all on the same futures), the best
+    mean on the decision window; None when no survivor has a rollout (then the rule of thumb decides)."""
+    survivors = [
+        (k, c) for k, c in enumerate(classes) if c.stage in (Stage.FINALIST, Stage.ONLY_MOVE) and c.samples
+    ]
+    if not survivors:
+        return None
+    return min(survivors, key=lambda kc: (-kc[1].sign * float(np.mean(kc[1].samples[_decision_window(kc[1])])),
+                                          kc[0]))[1]
+
+
 def _survival(c: _Class) -> int:
     """How far a class got in the race: finalists (and an only move) above every class halved out, later
     rounds above earlier ones. Ranking by it first keeps a class with two lucky rollouts, dropped in the
@@ -972,100 +1060,100 @@ def _pooled(vectors: Iterable[np.ndarray]) -> float:
     return total / weight if weight else 0.0
 
 
-def _alternatives(setup: _Setup, sign: float, by_screen: bool = False) -> list[HintAlternative]:
-    """The ranked alternatives; `by_screen`: the deadline cut the race before `MIN_LAYERS_TO_RANK` futures, so
-    the finalists are ordered by the policy's evaluation (their values are still reported)."""
+def _alternatives(setup: _Setup, sign: float, top: _Class | None) -> list[HintAlternative]:
+    """The ranked alternatives, ranked by what the race decided on, with values that say the same.
+
+    `top`: the move the race chose (None: the deadline cut the race too early, or nothing was sampled; then every
+    move is ordered by the rollout policy's evaluation and listed without a value). Otherwise, in the oriented
+    scale (higher = better for the objective):
+    - the top move's value is the mean of its confirmation rollouts (fresh futures: unbiased; an only move's
+      rollouts are all fresh), or, when the deadline cut the confirmation below `MIN_CONFIRM_SAMPLES`, the mean
+      of every rollout it had (estimate "selection": the maximum of noisy means, may read high);
+    - every other sampled move's loss is its paired shortfall against the top move on the futures the two
+      shared when the race compared them (>= 0 by construction of successive halving: the top move beat every
+      move it eliminated on exactly those futures), and its value is the top value minus that loss (estimate
+      "paired": the move was dropped on those futures, so it may read low);
+    - moves are ranked by that loss: rank order is value order, loss = best - value.
+    """
     classes = setup.classes
-    data = [np.asarray(c.samples, dtype=float) for c in classes]
-    sampled = [i for i, x in enumerate(data) if len(x)]
-    values: dict[int, float] = {}
-    errors: dict[int, float] = {}
-    sample_values: dict[int, float] = {}
-    if sampled:
-        most = max(len(data[i]) for i in sampled)
-        best = max((i for i in sampled if len(data[i]) == most), key=lambda i: (sign * float(data[i].mean()), -i))
-        xb = data[best]
-        pooled = _pooled(data[i] for i in sampled)
-        pooled_diff = _pooled(data[i] - xb[: len(data[i])] for i in sampled if i != best)
-        se_best_sq = _shrunk_variance(float(np.var(xb, ddof=1)) if len(xb) > 1 else 0.0, len(xb), pooled) / len(xb)
-        vb = _shrunk_variance(float(np.var(xb, ddof=1)) if len(xb) > 1 else 0.0, len(xb), pooled)
-        for i in sampled:
-            x = data[i]
-            n = len(x)
-            diff = x - xb[:n]
-            values[i] = float(xb.mean()) + float(diff.mean()) if i != best else float(xb.mean())
-            if i == best:
-                errors[i] = math.sqrt(se_best_sq)
-                continue
-            # value_i = mean(x_i - xb[:n]) + mean(xb): Var = var_d / n + (2 cov(x_i, xb) - var(xb)) / N,
-            # the covariance term because the n paired futures are also among the best's N futures.
-            var_d = _shrunk_variance(float(np.var(diff, ddof=1)) if n > 1 else 0.0, n, pooled_diff)
-            cov = float(np.cov(x, xb[:n], ddof=1)[0, 1]) if n > 1 else 0.0
-            var_value = var_d / n + (2.0 * cov - vb) / len(xb)
-            # A plug-in estimate can come out <= 0 on few samples: then fall back to the paired part alone.
-            errors[i] = math.sqrt(var_value if var_value > 0 else var_d / n)
-        # Finalists: the mean of the final round alone (chosen before those futures were drawn).
-        fresh = [
-            i for i in sampled if classes[i].fresh_from is not None and len(data[i]) - classes[i].fresh_from >= 2
-        ]
-        pooled_fresh = _pooled(data[i][classes[i].fresh_from :] for i in fresh)
-        for i in fresh:
-            x = data[i][classes[i].fresh_from :]
-            values[i] = float(x.mean())
-            errors[i] = math.sqrt(_shrunk_variance(float(np.var(x, ddof=1)), len(x), pooled_fresh) / len(x))
-        sample_values = dict(values)
-    first_move: dict[int, int] = {}
-    for move_index, class_index in enumerate(setup.move_class):
-        first_move.setdefault(class_index, move_index)
-    class_order = sorted(
-        range(len(classes)),
-        key=lambda i: (0, -_survival(classes[i]), -(classes[i].screen if by_screen else sign * values[i]),
-                       first_move.get(i, 0))
-        if i in values
-        else (1, 0, -classes[i].screen, i),
-    )
-    top = class_order[0] if class_order and class_order[0] in values else None
-    pooled_top = (
-        _pooled(data[i][: len(data[top])] - data[top][: len(data[i])] for i in sampled if i != top)
-        if top is not None
-        else 0.0
-    )
     members: dict[int, list[int]] = {}
     for move_index, class_index in enumerate(setup.move_class):
         members.setdefault(class_index, []).append(move_index)
+    first_move = {k: moves[0] for k, moves in members.items()}
+    oriented = [sign * np.asarray(c.samples, dtype=float) for c in classes]
+    values: dict[int, float] = {}  # oriented
+    losses: dict[int, float] = {}
+    errors: dict[int, float | None] = {}
+    loss_errors: dict[int, float] = {}
+    value_samples: dict[int, int] = {}
+    estimates: dict[int, str] = {}
+    if top is not None:
+        t = classes.index(top)
+        y_top = oriented[t]
+        if top.stage is Stage.ONLY_MOVE or len(top.confirm) >= max(MIN_CONFIRM_SAMPLES, 2):
+            fresh = y_top if top.stage is Stage.ONLY_MOVE else sign * np.asarray(top.confirm, dtype=float)
+            estimates[t] = "fresh"
+        else:
+            fresh = np.concatenate([y_top, sign * np.asarray(top.confirm, dtype=float)])
+            estimates[t] = "selection"
+        m = len(fresh)
+        pooled = _pooled(y for y in oriented if len(y))
+        top_var = _shrunk_variance(float(np.var(fresh, ddof=1)) if m > 1 else 0.0, m, pooled) / m
+        values[t], losses[t], errors[t], loss_errors[t], value_samples[t] = float(fresh.mean()), 0.0, None, 0.0, m
+        errors[t] = math.sqrt(top_var) if m > 1 else None
+        window = _decision_window(top)
+        diffs: dict[int, np.ndarray] = {}
+        for i, c in enumerate(classes):
+            if i == t or not len(oriented[i]):
+                continue
+            n = len(oriented[i])
+            # Finalists were compared with the top move on the decision window; moves halved out on every
+            # future they had (the top move had the same ones when they were dropped).
+            shared = window if c.stage is Stage.FINALIST else slice(0, n)
+            diffs[i] = y_top[shared] - oriented[i][shared]
+        pooled_diff = _pooled(diffs.values())
+        for i, d in diffs.items():
+            n = len(d)
+            losses[i] = max(float(d.mean()), 0.0) + 0.0  # + 0.0: no -0.0
+            values[i] = values[t] - losses[i]
+            var_d = _shrunk_variance(float(np.var(d, ddof=1)) if n > 1 else 0.0, n, pooled_diff) / n
+            loss_errors[i] = math.sqrt(var_d)
+            # The top value's futures are disjoint from the compared ones: the variances add.
+            errors[i] = math.sqrt(top_var + var_d) if n > 1 and m > 1 else None
+            value_samples[i] = min(n, m)
+            estimates[i] = "paired"
+    class_order = sorted(
+        range(len(classes)),
+        key=lambda i: (0, losses[i], -_survival(classes[i]), first_move.get(i, 0))
+        if i in values
+        else (1, -classes[i].screen, first_move.get(i, 0)),
+    )
     tie_groups: dict[object, int] = {}
     alternatives: list[HintAlternative] = []
     for class_index in class_order:
         c = classes[class_index]
         value = values.get(class_index)
-        loss = loss_se = None
-        if value is not None and top is not None:
-            loss = max(sign * (values[top] - value), 0.0) + 0.0  # + 0.0: no -0.0
-            if class_index == top:
-                loss_se = 0.0
-            else:
-                m = min(len(data[class_index]), len(data[top]))
-                diff = data[class_index][:m] - data[top][:m]
-                var_d = float(np.var(diff, ddof=1)) if m > 1 else 0.0
-                loss_se = math.sqrt(_shrunk_variance(var_d, m, pooled_top) / m)
-        group_key: object = value if value is not None else ("unsampled", class_index)
+        shown = sign * value if value is not None else None  # back to the stated scale (the owner's score)
+        group_key: object = value if value is not None else ("unvalued", class_index)
         group = tie_groups.setdefault(group_key, len(tie_groups))
         for move_index in members.get(class_index, []):
             alternatives.append(
                 HintAlternative(
                     rank=len(alternatives) + 1,
                     move=setup.moves[move_index],
-                    value=value,
-                    sample_value=sample_values.get(class_index),
+                    value=shown,
+                    sample_value=shown,
                     standard_error=errors.get(class_index),
-                    loss=loss,
-                    loss_standard_error=loss_se,
-                    samples=len(c.samples),
+                    loss=losses.get(class_index),
+                    loss_standard_error=loss_errors.get(class_index),
+                    samples=len(c.samples) + len(c.confirm),
                     stage=c.stage,
                     stage_round=c.stage_round,
                     position_class=class_index,
                     tie_group=group,
                     screen_value=c.raw_screen,
+                    value_samples=value_samples.get(class_index, 0),
+                    estimate=estimates.get(class_index, ""),
                 )
             )
     return alternatives

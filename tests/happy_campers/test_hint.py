@@ -51,30 +51,25 @@ def mid_game(seed: int, turns: int = 5, challenges=(), components=DEFAULT_COMPON
 
 
 def assert_ranking_invariants(result: HintResult, maximise: bool = True, positive_se: bool = True) -> None:
-    """Sorted values, loss = distance to the top (>= 0), SE > 0 where sampled (unless the position has no
-    randomness left, e.g. every move fills the map), unsampled moves last and flagged."""
-    sampled = [a for a in result.alternatives if a.samples > 0]
-    unsampled = [a for a in result.alternatives if a.samples == 0]
-    assert result.alternatives[: len(sampled)] == tuple(sampled), "sampled moves come first"
-
-    def level(a) -> int:  # how far the move got in the race: finalists, then later rounds first
-        return 10**6 if a.stage in (Stage.FINALIST, Stage.ONLY_MOVE) else a.stage_round
-
-    levels = [level(a) for a in sampled]
-    assert levels == sorted(levels, reverse=True), "moves that survived longer rank first"
-    for lv in set(levels):
-        values = [a.value for a in sampled if level(a) == lv]
-        assert values == sorted(values, reverse=maximise), "values are sorted within one level"
-    top = sampled[0].value
-    assert sampled[0].stage in (Stage.FINALIST, Stage.ONLY_MOVE)
-    for a in sampled:
-        assert a.loss == pytest.approx(max(top - a.value if maximise else a.value - top, 0.0), abs=1e-9)
-        assert a.loss >= 0
-        assert a.standard_error >= 0 and math.isfinite(a.standard_error)
-        if a.samples >= 2 and positive_se:
+    """Ranks follow the values shown (in the objective's direction), loss = distance to the top (>= 0), the top
+    move is the race's pick with a fresh (or flagged) value, SE > 0 where sampled (unless the position has no
+    randomness left, e.g. every move fills the map), moves without a value last and unsampled ones flagged."""
+    valued = [a for a in result.alternatives if a.value is not None]
+    unvalued = [a for a in result.alternatives if a.value is None]
+    assert result.alternatives[: len(valued)] == tuple(valued), "valued moves come first"
+    values = [a.value for a in valued]
+    assert values == sorted(values, reverse=maximise), "rank order is value order"
+    top = valued[0]
+    assert top.stage in (Stage.FINALIST, Stage.ONLY_MOVE) and top.estimate in ("fresh", "selection")
+    assert all(a.estimate == ("paired" if a.position_class != top.position_class else top.estimate) for a in valued)
+    for a in valued:
+        assert a.loss == pytest.approx(top.value - a.value if maximise else a.value - top.value, abs=1e-9)
+        assert a.loss >= 0 and a.value_samples >= 1
+        assert a.standard_error is None or (a.standard_error >= 0 and math.isfinite(a.standard_error))
+        if a.value_samples >= 2 and positive_se:
             assert a.standard_error > 0
-    for a in unsampled:
-        assert a.value is None and a.stage is Stage.SCREENED_OUT
+    for a in unvalued:
+        assert a.stage is Stage.SCREENED_OUT or result.ranked_by_screen
     assert [a.rank for a in result.alternatives] == list(range(1, len(result.alternatives) + 1))
 
 
