@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import signal
 import socket
 import sqlite3
@@ -39,6 +40,7 @@ TOTAL = 28 * 8
 START_TIMEOUT_S = 120
 FIRST_ROWS_WAIT_S = 180
 DRIVER_TIMEOUT_S = 300
+CLUSTER_ENV = {"RAY_worker_niceness": "0", "RAY_AUTH_MODE": "disabled"}
 #: Rows each node must have recorded before the kill (so "ran on both nodes" is seen before the node is lost).
 ROWS_PER_NODE_BEFORE_KILL = 3
 
@@ -105,8 +107,10 @@ def _two_node_cluster() -> Iterator[tuple[str, str, int]]:
     temp_dir = tempfile.mkdtemp(prefix="rc", dir="/tmp")
     port = _free_port()
     address = f"127.0.0.1:{port}"
-    # Workers at normal priority (Ray's default niceness 15 starves them on a loaded machine).
-    env = {**os.environ, "RAY_worker_niceness": "0"}
+    # Workers at normal priority (Ray's default niceness 15 starves them on a loaded machine). Token auth off:
+    # Ray 2.60 turns it on for a head whenever ~/.ray/auth_token exists, and then a second `ray start` without
+    # RAY_AUTH_MODE=token is refused ("InvalidAuthToken"); this cluster listens on loopback only.
+    env = {**os.environ, **CLUSTER_ENV}
     try:
         _ray_start(["--head", "--num-cpus", "1", "--port", str(port), "--node-ip-address", "127.0.0.1",
                     "--include-dashboard", "false", "--temp-dir", temp_dir, "--disable-usage-stats",
@@ -128,12 +132,14 @@ def _two_node_cluster() -> Iterator[tuple[str, str, int]]:
                 with contextlib.suppress(OSError):
                     os.kill(pid, signal.SIGKILL)
             time.sleep(1)
+        shutil.rmtree(temp_dir, ignore_errors=True)
 
 
 def _rows(store: Path) -> list[tuple[str, str, str]]:
     try:
         with sqlite3.connect(store, timeout=5) as db:
-            return [(key, status, worker) for key, status, worker in db.execute("SELECT key, status, worker FROM results")]
+            return [(key, status, worker)
+                    for key, status, worker in db.execute("SELECT key, status, worker FROM results")]
     except sqlite3.OperationalError:  # not created yet
         return []
 
@@ -154,7 +160,8 @@ def test_a_sweep_survives_losing_a_node_of_a_two_node_cluster(tmp_path: Path,
         second_node = _node_id(_raylets(temp_dir)[second_raylet])
         command = [sys.executable, "-m", "campsolver", "batch", *CLUSTER_SWEEP, "--out", str(out),
                    "--address", address]
-        driver = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        driver = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                  env={**os.environ, **CLUSTER_ENV})
         try:
             deadline = time.monotonic() + FIRST_ROWS_WAIT_S
             while driver.poll() is None and time.monotonic() < deadline:
