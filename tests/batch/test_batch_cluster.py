@@ -135,6 +135,25 @@ def _two_node_cluster() -> Iterator[tuple[str, str, int]]:
         shutil.rmtree(temp_dir, ignore_errors=True)
 
 
+#: A driver on the cluster (argv[1]) running one task that asks for two CPUs, as a CP-SAT sweep task does.
+TWO_CPU_TASK = """
+import sys, tempfile
+from pathlib import Path
+import ray
+from campsolver.clients.batch.engine import RayBackend, Task, run_tasks
+from campsolver.clients.batch.store import Store
+
+def assigned(params, budget):
+    return {"cpus": ray.get_runtime_context().get_assigned_resources()["CPU"]}
+
+backend = RayBackend(sys.argv[1], warm=False)
+with Store(Path(tempfile.mkdtemp())) as store:
+    report = run_tasks([Task("test", "none", "wide", {}, assigned, cpus=2)], store, backend, time_limit_s=30.0)
+    row = next(iter(store.rows().values()))
+print(backend.cpus, backend.node_cpus, report.ran, row.result["cpus"])
+"""
+
+
 def _rows(store: Path) -> list[tuple[str, str, str]]:
     try:
         with sqlite3.connect(store, timeout=5) as db:
@@ -158,6 +177,12 @@ def test_a_sweep_survives_losing_a_node_of_a_two_node_cluster(tmp_path: Path,
     with _two_node_cluster() as (address, temp_dir, second_raylet):
         head_node = _node_id(next(argv for pid, argv in _raylets(temp_dir).items() if pid != second_raylet))
         second_node = _node_id(_raylets(temp_dir)[second_raylet])
+        # Two 1-CPU nodes make a 2-CPU cluster, but a task asking for two CPUs fits on no node: it is capped at
+        # the largest node's one CPU (before the cap it waited forever).
+        wide = subprocess.run([sys.executable, "-c", TWO_CPU_TASK, address], capture_output=True, text=True,
+                              timeout=START_TIMEOUT_S, env={**os.environ, **CLUSTER_ENV})
+        assert wide.returncode == 0, wide.stderr[-3000:]
+        assert wide.stdout.split()[-4:] == ["2", "1", "1", "1.0"], wide.stdout
         command = [sys.executable, "-m", "campsolver", "batch", *CLUSTER_SWEEP, "--out", str(out),
                    "--address", address]
         driver = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
