@@ -139,7 +139,7 @@ class Task:
     params: dict[str, Any] = field(hash=False)
     function: TaskFunction = field(hash=False, compare=False, repr=False)
     #: CPUs the task keeps busy (a CP-SAT solve with two search workers needs two); Ray reserves that many so
-    #: tasks never oversubscribe a node (capped at the cluster's size so a small instance still runs them).
+    #: tasks never oversubscribe a node (capped at the largest node's CPUs so a small node still runs them).
     cpus: int = field(default=1, compare=False)
 
     @property
@@ -147,11 +147,21 @@ class Task:
         return f"{self.job}/{self.game}/{self.kind}/{json.dumps(self.params, sort_keys=True, separators=(',', ':'))}"
 
 
+def worker_name() -> str:
+    """Who ran a task, for the store's `worker` column: `host:pid`, and in a Ray worker `@` the Ray node id too,
+    since two nodes can share a host (and a pid can recur across nodes) and a lost node is told apart by it."""
+    name = f"{socket.gethostname()}:{os.getpid()}"
+    ray = sys.modules.get("ray")  # never imported here just to ask: the in-process loop runs without Ray
+    if ray is not None and ray.is_initialized():
+        name += f"@{ray.get_runtime_context().get_node_id()}"
+    return name
+
+
 def execute(function: TaskFunction, params: dict[str, Any], time_limit_s: float) -> dict[str, Any]:
     """Run one task under its own budget; the outcome says ok or failed, never raises for a task error."""
     started = time.monotonic()
     cpu_started = time.process_time()  # this process's CPU (every thread of it, e.g. CP-SAT's search workers)
-    worker = f"{socket.gethostname()}:{os.getpid()}"
+    worker = worker_name()
     try:
         result = function(params, Budget(time_limit_s))
     except Exception as error:  # a task error is data: recorded as the task's outcome
@@ -261,6 +271,10 @@ class RayBackend:
             call_with_start_timeout(start, tear_down_ray, start_timeout_s)
         self.startup_s = time.monotonic() - started
         self.cpus = max(int(ray.cluster_resources().get("CPU", 1)), 1)
+        #: The most CPUs one node has: a task asking for more could never be placed (two 1-CPU nodes make a
+        #: 2-CPU cluster, yet a 2-CPU task there waited forever), so a task's reservation is capped at this.
+        self.node_cpus = max([int(node["Resources"].get("CPU", 0)) for node in ray.nodes() if node["Alive"]]
+                             + [1])
         self.name = f"ray ({self.cpus} CPU{'s' if self.cpus != 1 else ''}{', ' + address if address else ''})"
         self._remote = ray.remote(num_cpus=1)(execute)
         self._function_refs: dict[int, tuple[TaskFunction, Any]] = {}
@@ -293,7 +307,7 @@ class RayBackend:
             on_done: Callable[[Task, dict[str, Any]], None]) -> None:
         ray = self._ray
         by_cpus = {cpus: self._remote.options(max_retries=retries, retry_exceptions=False, num_cpus=cpus)
-                   for cpus in {min(t.cpus, self.cpus) for t in tasks}}
+                   for cpus in {min(t.cpus, self.node_cpus) for t in tasks}}
         queue = list(reversed(tasks))
         inflight: dict[Any, Task] = {}
         busy = 0  # CPUs reserved by the tasks in flight
@@ -301,7 +315,7 @@ class RayBackend:
         while queue or inflight:
             while queue and (busy < limit or not inflight):
                 task = queue.pop()
-                cpus = min(task.cpus, self.cpus)
+                cpus = min(task.cpus, self.node_cpus)
                 inflight[by_cpus[cpus].remote(self._function_ref(task.function), task.params, time_limit_s)] = task
                 busy += cpus
             ready, _ = ray.wait(list(inflight), num_returns=1, timeout=0.5)
@@ -314,7 +328,7 @@ class RayBackend:
                 outcomes = [_get_or_lost(ray, ref) for ref in ready]
             for ref, outcome in zip(ready, outcomes, strict=True):
                 task = inflight.pop(ref)
-                busy -= min(task.cpus, self.cpus)
+                busy -= min(task.cpus, self.node_cpus)
                 on_done(task, outcome)
             if not ready:
                 on_done(None, {})  # type: ignore[arg-type]  # a tick: lets the progress bar refresh
