@@ -1,5 +1,12 @@
-"""Shared pytest setup: make the repository root importable when the package is not installed."""
+"""Shared pytest setup: make the repository root importable when the package is not installed, and choose the
+Hypothesis profile.
 
+Hypothesis profiles: `derandomized` (the default, and what CI runs) draws the same examples on every run, so a
+property test passes or fails for the code, never for the luck of a draw; `explore`
+(`HYPOTHESIS_PROFILE=explore make test`) draws fresh random examples, to look for new counterexamples by hand.
+"""
+
+import os
 import sys
 from pathlib import Path
 
@@ -9,8 +16,15 @@ if str(ROOT) not in sys.path:
 
 
 import pytest  # noqa: E402  (after the path set-up above)
+from hypothesis import settings  # noqa: E402
 
 import campsolver  # noqa: E402,F401  (before numpy: one BLAS thread a process, see campsolver/__init__.py)
+
+#: Fixed examples: the same on every run and on CI (`derandomize` also keeps the example database out of it).
+settings.register_profile("derandomized", derandomize=True)
+#: Fresh random examples on each run, for a person hunting counterexamples.
+settings.register_profile("explore", derandomize=False)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "derandomized"))
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
