@@ -234,6 +234,7 @@ def test_the_hint_plays_the_best_response_where_the_record_shows_solo_campers():
                 max_playouts=8).method != BEST_RESPONSE_METHOD
 
 
+@pytest.mark.timing
 def test_the_best_response_hint_answers_within_its_budget():
     best_response.warm_up(ROUTE)
     record = next(_record(solo_optimal, 1, seed=13))

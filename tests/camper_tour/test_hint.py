@@ -186,6 +186,7 @@ def test_the_win_values_say_which_opponents_they_are_measured_against():
     assert opponents_played(mixed) == "the opponents, in turn, race, announce-7, greedy and the solo optimum"
 
 
+@pytest.mark.timing
 def test_win_hint_answers_within_its_time_limit():
     state = position_state(Config(), [Camper(position=12, tokens=15), Camper(position=9, tokens=20)])
     with Timed() as timed:
@@ -230,6 +231,7 @@ def test_the_bench_positions_are_states_the_rules_model_accepts() -> None:
     assert all(c.phase == Phase.RETURN and c.tokens >= 0 for state in endgames for c in state.campers)
 
 
+@pytest.mark.timing
 def test_win_hint_as_the_last_camper_answers_within_its_time_limit():
     """The last camper's exact table is built on first use (not budget-aware, so it must be small): a long
     return from a cold cache still answers within the hint's time limit, and the answer is legal."""

@@ -97,6 +97,7 @@ def test_searched_values_are_the_estimate_after_the_best_replies(plies: int) -> 
         assert move.value == pytest.approx(hints.evaluate(leaf, state.to_move, hints.HintObjective.MARGIN))
 
 
+@pytest.mark.timing
 def test_deepening_goes_as_deep_as_the_budget_allows_by_default() -> None:
     """No depth cap by default: a larger budget reaches deeper iterations (until the lines end the game), and
     the search stops before the deadline rather than start an iteration it cannot finish. The depths are
@@ -169,6 +170,7 @@ def test_a_cut_short_iteration_keeps_the_previous_complete_one(monkeypatch: pyte
     assert_ranked(result)
 
 
+@pytest.mark.timing
 @pytest.mark.parametrize("players", [2, 4])
 def test_hint_ranks_every_movement_within_its_budget(players: int) -> None:
     state = rules.random_setup(Config(players=players), np.random.default_rng(players))
@@ -325,6 +327,7 @@ def assert_kinds(result: hints.HintResult) -> None:
         assert values == sorted(values, reverse=True)
 
 
+@pytest.mark.timing
 @pytest.mark.parametrize("players", [2, 4])
 def test_securable_hint_answers_within_its_budget_on_the_default_board(players: int) -> None:
     rng = np.random.default_rng(10 + players)

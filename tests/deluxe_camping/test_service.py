@@ -19,6 +19,7 @@ from google.protobuf import json_format
 
 from campsolver.v1 import common_pb2
 from campsolver.v1 import deluxe_camping_pb2 as pb
+from tests.timing import within_loaded
 
 ROOT = Path(__file__).resolve().parents[2]
 #: A hint budget that lets the search reach its leaves even on a loaded 2-core machine (the opening movement's
@@ -50,6 +51,7 @@ def test_legal_moves_match_the_rules_model(client: CampsolverClient) -> None:
     assert moves == state.legal_actions()
 
 
+@pytest.mark.timing
 def test_hint_moves_are_legal_ranked_and_the_best_is_first(client: CampsolverClient) -> None:
     request = service.EXAMPLES["Hint"]()
     response = call(client, "Hint", request)
@@ -68,7 +70,7 @@ def test_hint_moves_are_legal_ranked_and_the_best_is_first(client: CampsolverCli
     if "screened" not in response.alternatives[0].ranking.note:  # searched choices on top: another quantity
         assert not any(r.HasField("loss") for r in screened)
     assert response.proof == common_pb2.PROOF_STATUS_HEURISTIC
-    assert response.stats.wall_time_seconds < 1.5
+    assert within_loaded(response.stats.wall_time_seconds, 1.5), response.stats.wall_time_seconds
 
 
 def test_max_partition_is_rescored_by_the_rules_model(client: CampsolverClient) -> None:
@@ -114,6 +116,7 @@ def test_state_round_trips_through_the_proto() -> None:
     assert service.state_from_proto(service.state_to_proto(barrier_stage)) == barrier_stage
 
 
+@pytest.mark.timing
 @pytest.mark.parametrize("leaf", [None, pb.DELUXE_CAMPING_HINT_LEAF_SECURABLE, pb.DELUXE_CAMPING_HINT_LEAF_ESTIMATE])
 def test_hint_leaves_over_grpc_securable_by_default(client: CampsolverClient, leaf: int | None) -> None:
     """Unset, the hint's leaves are the CP-SAT securable-score model's (the default); the estimate is the option.
@@ -127,7 +130,9 @@ def test_hint_leaves_over_grpc_securable_by_default(client: CampsolverClient, le
     assert ("estimate leaves" in response.stats.method) is not securable
     solved = re.search(r"\((\d+) solved", response.note)  # securable leaves solved by CP-SAT
     assert (solved is not None and int(solved.group(1)) > 0) is securable
-    assert response.stats.wall_time_seconds < SEARCHED_HINT_S + 0.5
+    # the budget plus half a second of finishing work (stretched on a loaded machine)
+    overrun = response.stats.wall_time_seconds - SEARCHED_HINT_S
+    assert within_loaded(overrun, 0.5), response.stats.wall_time_seconds
 
 
 def test_cli_hint_uses_securable_leaves_by_default() -> None:

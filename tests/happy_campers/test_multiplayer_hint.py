@@ -257,6 +257,7 @@ def test_multiplayer_hint_ranks_by_the_margin_over_the_best_rival() -> None:
         assert result.best is not None and result.best.value == max(exact.values()) - offset
 
 
+@pytest.mark.timing
 def test_multiplayer_hint_holds_its_budget() -> None:
     """Four maps a rollout, a 0.3 s limit: the answer comes within the limit (plus scheduling slack for a
     loaded machine), every legal move listed (a loaded machine may cut the race to no rollout at all)."""
