@@ -27,6 +27,15 @@ settings.register_profile("explore", derandomize=False)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "derandomized"))
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """`CAMPSOLVER_TEST_CPU=cpu.tsv`: write each test's CPU seconds there (tests/cpu_report.py)."""
+    target = os.environ.get("CAMPSOLVER_TEST_CPU")
+    if target:
+        from tests.cpu_report import CpuReport
+
+        config.pluginmanager.register(CpuReport(Path(target).resolve()), "campsolver-cpu-report")
+
+
 def pytest_collection_finish(session: pytest.Session) -> None:
     """As the service's workers do after their imports and warm-ups: take what collection imported out of the
     garbage collector's view, so a full collection inside a timed solve does not walk it (it measured 40-180 ms
