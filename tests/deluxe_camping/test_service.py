@@ -116,6 +116,15 @@ def test_state_round_trips_through_the_proto() -> None:
     assert service.state_from_proto(service.state_to_proto(barrier_stage)) == barrier_stage
 
 
+def test_every_stage_maps_to_the_proto_stage_of_its_name_and_back() -> None:
+    """Each stage of the rules model, setup stages included, goes to the proto stage of the same name and back
+    (the expectation from the names, not from the mapping: a swapped entry fails here)."""
+    for stage in rules.Stage:
+        number = service.STAGE_TO_PROTO[stage]
+        assert pb.DeluxeCampingStage.Name(number) == f"DELUXE_CAMPING_STAGE_{stage.name}"
+        assert service.STAGE_FROM_PROTO[number] is stage
+
+
 @pytest.mark.timing
 @pytest.mark.parametrize("leaf", [None, pb.DELUXE_CAMPING_HINT_LEAF_SECURABLE, pb.DELUXE_CAMPING_HINT_LEAF_ESTIMATE])
 def test_hint_leaves_over_grpc_securable_by_default(client: CampsolverClient, leaf: int | None) -> None:
