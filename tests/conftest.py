@@ -36,6 +36,33 @@ def pytest_configure(config: pytest.Config) -> None:
         config.pluginmanager.register(CpuReport(Path(target).resolve()), "campsolver-cpu-report")
 
 
+#: Default-run cases moved to `make test-slow` by measured cost (one node id a line, see the file's header).
+SLOW_CASES = Path(__file__).with_name("slow_cases.txt")
+
+
+def _slow_case_ids() -> set[str]:
+    lines = SLOW_CASES.read_text().splitlines() if SLOW_CASES.exists() else []
+    return {line.split("\t")[0] for line in lines if line.strip() and not line.startswith("#")}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark the cases listed in tests/slow_cases.txt `slow` (the default run deselects them, `make test-slow`
+    runs them), and refuse a list that leaves a module without a fast test."""
+    listed = _slow_case_ids()
+    if not listed:
+        return
+    fast_by_module: dict[str, int] = {}
+    for item in items:
+        if item.nodeid in listed:
+            item.add_marker(pytest.mark.slow)
+        module = item.nodeid.split("::")[0]
+        fast_by_module[module] = fast_by_module.get(module, 0) + (item.get_closest_marker("slow") is None)
+    touched = {node.split("::")[0] for node in listed}
+    emptied = sorted(m for m, fast in fast_by_module.items() if not fast and m in touched)
+    if emptied:
+        raise pytest.UsageError(f"tests/slow_cases.txt leaves no fast test in {', '.join(emptied)}")
+
+
 def pytest_collection_finish(session: pytest.Session) -> None:
     """As the service's workers do after their imports and warm-ups: take what collection imported out of the
     garbage collector's view, so a full collection inside a timed solve does not walk it (it measured 40-180 ms
