@@ -8,7 +8,7 @@ PORT   ?= 50051
 WORKERS ?= 2
 PROTO_FILES := $(wildcard protos/campsolver/v1/*.proto)
 
-.PHONY: system-deps setup serve test test-slow test-all lint protos bench clean
+.PHONY: system-deps setup serve test test-slow test-all test-loaded mutate lint protos bench clean
 
 # Create the virtualenv if missing and install the pinned dependencies plus the package (editable).
 $(STAMP): pyproject.toml requirements.lock
@@ -33,6 +33,16 @@ test-slow: $(STAMP)
 
 test-all: $(STAMP)
 	$(BIN)/python -m pytest
+
+## The time-limit tests (`-m timing`) beside 4 busy loops (bounded: the loops stop by themselves after 15 min).
+test-loaded: $(STAMP)
+	$(BIN)/python -m pytest -m slow tests/test_timing_under_load.py
+
+## A mutation run over the proof-claim sites, proto mappings, request validators and rules models (tools/mutate.py);
+## MUTATE_ARGS="--sample 20" draws at most 20 mutants a site (seeded), results in mutation.json / mutation.md.
+MUTATE_ARGS ?= --sample 20 --max-minutes 90
+mutate: $(STAMP)
+	$(BIN)/python -m tools.mutate $(MUTATE_ARGS) --json mutation.json --markdown mutation.md
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -1,5 +1,12 @@
-"""Shared pytest setup: make the repository root importable when the package is not installed."""
+"""Shared pytest setup: make the repository root importable when the package is not installed, and choose the
+Hypothesis profile.
 
+Hypothesis profiles: `derandomized` (the default, and what CI runs) draws the same examples on every run, so a
+property test passes or fails for the code, never for the luck of a draw; `explore`
+(`HYPOTHESIS_PROFILE=explore make test`) draws fresh random examples, to look for new counterexamples by hand.
+"""
+
+import os
 import sys
 from pathlib import Path
 
@@ -9,8 +16,51 @@ if str(ROOT) not in sys.path:
 
 
 import pytest  # noqa: E402  (after the path set-up above)
+from hypothesis import settings  # noqa: E402
 
 import campsolver  # noqa: E402,F401  (before numpy: one BLAS thread a process, see campsolver/__init__.py)
+
+#: Fixed examples: the same on every run and on CI (`derandomize` also keeps the example database out of it).
+settings.register_profile("derandomized", derandomize=True)
+#: Fresh random examples on each run, for a person hunting counterexamples.
+settings.register_profile("explore", derandomize=False)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "derandomized"))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """`CAMPSOLVER_TEST_CPU=cpu.tsv`: write each test's CPU seconds there (tests/cpu_report.py)."""
+    target = os.environ.get("CAMPSOLVER_TEST_CPU")
+    if target:
+        from tests.cpu_report import CpuReport
+
+        config.pluginmanager.register(CpuReport(Path(target).resolve()), "campsolver-cpu-report")
+
+
+#: Default-run cases moved to `make test-slow` by measured cost (one node id a line, see the file's header).
+SLOW_CASES = Path(__file__).with_name("slow_cases.txt")
+
+
+def _slow_case_ids() -> set[str]:
+    lines = SLOW_CASES.read_text().splitlines() if SLOW_CASES.exists() else []
+    return {line.split("\t")[0] for line in lines if line.strip() and not line.startswith("#")}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark the cases listed in tests/slow_cases.txt `slow` (the default run deselects them, `make test-slow`
+    runs them), and refuse a list that leaves a module without a fast test."""
+    listed = _slow_case_ids()
+    if not listed:
+        return
+    fast_by_module: dict[str, int] = {}
+    for item in items:
+        if item.nodeid in listed:
+            item.add_marker(pytest.mark.slow)
+        module = item.nodeid.split("::")[0]
+        fast_by_module[module] = fast_by_module.get(module, 0) + (item.get_closest_marker("slow") is None)
+    touched = {node.split("::")[0] for node in listed}
+    emptied = sorted(m for m, fast in fast_by_module.items() if not fast and m in touched)
+    if emptied:
+        raise pytest.UsageError(f"tests/slow_cases.txt leaves no fast test in {', '.join(emptied)}")
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:

@@ -284,6 +284,7 @@ def _interrupt_after_progress(args: list[str], stdin: str, wait_for: str) -> tup
     return code, (seen + rest).decode(), elapsed
 
 
+@pytest.mark.timing
 @pytest.mark.parametrize(
     ("game_name", "command", "request_json", "wait_for"),
     [

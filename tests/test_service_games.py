@@ -14,6 +14,7 @@ from campsolver.solver.happy_campers import rules as hc_rules
 from campsolver.v1 import camper_tour_pb2 as ct
 from campsolver.v1 import common_pb2
 from campsolver.v1 import happy_campers_pb2 as hc
+from tests.timing import within_loaded
 
 
 def hc_placement(message: hc.HappyCampersPlacement) -> hc_rules.Placement:
@@ -195,6 +196,7 @@ def test_camper_tour_score_shows_a_finished_game_by_the_arrival_rule(client: Cam
     assert client.camper_tour.score(ct.CamperTourServiceScoreRequest(state=state), timeout=10).scores[0] == 40
 
 
+@pytest.mark.timing
 def test_camper_tour_max_keeps_its_time_limit_and_frees_its_worker(client: CampsolverClient) -> None:
     """Issue 7 section 5: `max` on a short route with specials answered after 6-13 s for a 0.2 s limit (the
     Monte Carlo loop never checked the budget). Now it stops at its limit (an answer or DEADLINE_EXCEEDED)."""
@@ -215,6 +217,7 @@ def test_camper_tour_max_keeps_its_time_limit_and_frees_its_worker(client: Camps
     assert client.camper_tour.legal_moves(ct_service.EXAMPLES["LegalMoves"](), timeout=10).moves
 
 
+@pytest.mark.timing
 def test_camper_tour_four_camper_hint_answers_before_the_client_deadline(client: CampsolverClient) -> None:
     """Issue 7 section 5: a 4-camper hint overran its deadline (clients got DEADLINE_EXCEEDED instead of the
     best answer so far). With no time limit of its own, the hint's budget is the deadline minus the margin."""
@@ -225,7 +228,7 @@ def test_camper_tour_four_camper_hint_answers_before_the_client_deadline(client:
         response = client.camper_tour.hint(
             ct.CamperTourServiceHintRequest(state=state, objective=objective), timeout=1.5)
         assert response.alternatives and response.objective == objective
-        assert response.stats.wall_time_seconds < 1.5
+        assert within_loaded(response.stats.wall_time_seconds, 1.5), response.stats.wall_time_seconds
 
 
 def test_camper_tour_hint_ranks_by_win_probability_by_default(client: CampsolverClient) -> None:

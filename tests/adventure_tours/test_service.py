@@ -11,6 +11,7 @@ import grpc
 import pytest
 from campsolver.clients.client import CampsolverClient, CampsolverError
 from campsolver.service.games import adventure_tours as service
+from campsolver.service.games.shared import ranking_contract_violations
 from campsolver.solver.adventure_tours import search
 from campsolver.solver.adventure_tours.rules import State
 from campsolver.solver.core.game import CHANCE
@@ -37,6 +38,7 @@ def test_hint_over_grpc_ranks_legal_plays(client: CampsolverClient) -> None:
     assert response.alternatives and response.proof == common_pb2.PROOF_STATUS_HEURISTIC
     values = [a.ranking.value for a in response.alternatives if a.ranking.HasField("value")]
     assert values == sorted(values, reverse=True)
+    assert not ranking_contract_violations([a.ranking for a in response.alternatives])  # loss = best - value
     for alternative in response.alternatives:
         replay_move(truth, alternative.move)
         if alternative.ranking.samples >= 2:

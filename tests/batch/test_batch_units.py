@@ -421,6 +421,7 @@ def test_table_game_policies_refuse_a_move_the_rules_model_rejects(monkeypatch: 
         policies.play_campsite({"seed": 0, "policies": ["random", "greedy"]}, Budget(60))
 
 
+@pytest.mark.timing
 def test_a_hung_ray_start_is_torn_down_retried_and_then_refused() -> None:
     """A start that never returns (CI once: GCS up, no raylet) is interrupted, torn down and tried again; a
     second hang ends in RayStartTimeout (the batch CLI's one-line error) instead of a hang."""

@@ -262,3 +262,11 @@ def test_cli_bad_input_is_one_line_naming_the_field() -> None:
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "INVALID_ARGUMENT" in lines[0] and "table.placements[1].card" in lines[0]
+
+
+def test_every_terrain_maps_to_the_proto_terrain_of_its_name_and_back() -> None:
+    """The expectation from the names, not from the mapping: a swapped terrain entry fails here."""
+    for terrain in R.Terrain:
+        number = cs_service.TERRAIN_TO_PROTO[terrain]
+        assert pb.Terrain.Name(number) == f"TERRAIN_{terrain.name}"
+        assert cs_service.TERRAIN_FROM_PROTO[number] is terrain

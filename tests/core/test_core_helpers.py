@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 import time
 
+import pytest
 from campsolver.solver.core import geometry
 from campsolver.solver.core.budget import Budget
 from campsolver.solver.core.cpsat import Proof, check_unique_optimum, solve
@@ -83,6 +84,7 @@ def golomb_ruler(marks: int) -> cp_model.CpModel:
     return model
 
 
+@pytest.mark.timing
 def test_cancel_from_another_thread_stops_a_running_cpsat_search() -> None:
     # Without the cancel this solve would run for its whole 120 s budget without proving the optimum (the
     # 13-mark optimum is 106; CP-SAT needs far more than minutes to prove it). The cancel is sent by another

@@ -16,6 +16,7 @@ def burn(seconds: float) -> None:
         pass
 
 
+@pytest.mark.timing
 def test_waiting_spends_no_cpu_budget_but_work_does() -> None:
     budget = CpuBudget(0.2)
     time.sleep(0.3)  # wall time passes, CPU time barely
@@ -26,6 +27,7 @@ def test_waiting_spends_no_cpu_budget_but_work_does() -> None:
         budget.check()
 
 
+@pytest.mark.timing
 def test_phases_of_a_cpu_budget_count_cpu_and_end_with_it() -> None:
     budget = CpuBudget(0.3)
     phase = budget.sub_budget(0.5)
@@ -37,6 +39,7 @@ def test_phases_of_a_cpu_budget_count_cpu_and_end_with_it() -> None:
     assert phase.cancelled
 
 
+@pytest.mark.timing
 def test_cpu_share_is_the_cpu_per_wall_second_since_the_budget_was_made() -> None:
     """A budget whose process waits has a low share (down to the floor), one that works has about 1; a budget
     counted in CPU seconds always 1 (its limit is CPU already)."""

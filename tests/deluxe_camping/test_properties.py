@@ -7,7 +7,7 @@ import itertools
 import numpy as np
 from campsolver.solver.deluxe_camping import rules
 from campsolver.solver.deluxe_camping.rules import Barrier, Config, Move, Stage
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 SETTINGS = settings(max_examples=25, deadline=None)
@@ -27,6 +27,25 @@ def all_step_sequences(state: rules.DCState) -> set[tuple]:
                 continue
             results.add((after.trailers[state.to_move], after.nuisance))
     return results
+
+
+def play_to(state: rules.DCState, stage: Stage, wanted: int, rng: np.random.Generator) -> rules.DCState | None:
+    """Play random legal actions and stop at the `wanted`-th state (from 0) at `stage`; when the game ends first,
+    the last state it had at that stage; None only when the game never reached that stage.
+
+    The property tests below play to the stage they test instead of returning early when a random number of
+    actions lands elsewhere: every example they draw asserts."""
+    seen = None
+    reached = 0
+    while state.stage is not Stage.OVER:
+        if state.stage is stage:
+            seen = state
+            if reached == wanted:
+                return state
+            reached += 1
+        actions = state.legal_actions()
+        state = state.child(actions[int(rng.integers(len(actions)))])
+    return seen
 
 
 def check_invariants(state: rules.DCState, before: rules.DCState) -> None:
@@ -81,14 +100,10 @@ def test_random_games_keep_every_invariant(seed: int, players: int, supply: int)
 @given(seed=st.integers(0, 10_000), turns=st.integers(0, 12))
 def test_listed_movements_are_exactly_the_brute_force_ones(seed: int, turns: int) -> None:
     rng = np.random.default_rng(seed)
-    state = rules.random_setup(Config(rows=5, cols=5, players=2, trailers=2, supply=40), rng)
-    for _ in range(turns):
-        if state.stage is Stage.OVER:
-            return
-        actions = state.legal_actions()
-        state = state.child(actions[int(rng.integers(len(actions)))])
-    if state.stage is not Stage.MOVE:
-        return
+    state = play_to(rules.random_setup(Config(rows=5, cols=5, players=2, trailers=2, supply=40), rng),
+                    Stage.MOVE, turns, rng)
+    assume(state is not None)  # a game that never reached a movement (not seen in practice) is not an example
+    assert state.stage is Stage.MOVE
     listed = set()
     for move in state.legal_moves():
         after = state.child(move)
@@ -101,14 +116,10 @@ def test_listed_movements_are_exactly_the_brute_force_ones(seed: int, turns: int
 @given(seed=st.integers(0, 10_000))
 def test_free_barriers_listed_are_exactly_those_leaving_no_empty_region(seed: int) -> None:
     rng = np.random.default_rng(seed)
-    state = rules.random_setup(Config(rows=5, cols=5, players=2, trailers=2, supply=40), rng)
-    for _ in range(int(rng.integers(0, 20))):
-        if state.stage is Stage.OVER:
-            return
-        actions = state.legal_actions()
-        state = state.child(actions[int(rng.integers(len(actions)))])
-    if state.stage is not Stage.BARRIER:
-        return
+    state = play_to(rules.random_setup(Config(rows=5, cols=5, players=2, trailers=2, supply=40), rng),
+                    Stage.BARRIER, int(rng.integers(0, 8)), rng)
+    assume(state is not None)  # a game with no free-barrier decision at all is not an example
+    assert state.stage is Stage.BARRIER
     expected = set()
     for edge in rules.all_edges(state.config.rows, state.config.cols):
         if edge in state.barriers or state.allotted(edge[0]) is not None:

@@ -86,6 +86,24 @@ def test_bungalow_never_beside_the_pool_or_another_bungalow() -> None:
         state.child(Place(4))
 
 
+def test_bungalow_never_beside_another_bungalow_far_from_the_pool() -> None:
+    """The bungalow clause alone: the first bungalow in the corner at 3, far from the pool at 5, so its
+    neighbours 2 and 7 are refused only because a bungalow stands beside them (the pool rule allows both)."""
+    config = Config(rows=4, cols=4, players=2, trailers=1)
+    state = rules.initial_state(config).child(Place(5))
+    for square in (15, 14, 13):
+        state = state.child(Place(square))
+    before = {a.square for a in state.legal_actions()}
+    assert {2, 3, 7} <= before  # none of them is beside the pool
+    state = state.child(Place(3))
+    legal = {a.square for a in state.legal_actions()}
+    assert 2 not in legal and 7 not in legal  # beside the bungalow at 3, and only that forbids them
+    assert {0, 11, 12} <= legal  # neither beside the pool nor beside the bungalow
+    for square in (2, 7):
+        with pytest.raises(IllegalAction):
+            state.child(Place(square))
+
+
 def test_no_square_holds_two_pieces_in_setup() -> None:
     state = rules.initial_state(Config(rows=4, cols=4, players=2, trailers=1)).child(Place(5))
     assert Place(5) not in state.legal_actions()

@@ -20,6 +20,7 @@ from google.protobuf import json_format
 
 from campsolver.v1 import common_pb2
 from campsolver.v1 import deluxe_camping_pb2 as pb
+from tests.timing import cpu_share_now, loaded, within_loaded
 
 ROOT = Path(__file__).resolve().parents[2]
 #: A hint budget that lets the search reach its leaves even on a loaded 2-core machine (the opening movement's
@@ -34,7 +35,9 @@ def call(client: CampsolverClient, rpc: str, request):
 def searched_hint(client: CampsolverClient, request: pb.DeluxeCampingServiceHintRequest):
     """The hint's answer with SEARCHED_HINT_S of budget (long enough for the opening movement's search to reach
     its leaves on a loaded machine), its moves checked against the rules model's legal moves."""
-    request.options.time_limit_seconds = SEARCHED_HINT_S
+    # A loaded machine gives the worker less CPU a wall second: the limit grows with the load (at most 6x), so the
+    # search still reaches its leaves (a fixed 5 s answered "0 solved" beside load ~10 on 2 cores).
+    request.options.time_limit_seconds = min(loaded(SEARCHED_HINT_S, cpu_share_now()), 6 * SEARCHED_HINT_S)
     response = call(client, "Hint", request)
     state = service.state_from_proto(request.state)
     moves = [service.move_from_proto(a.move, state.config, "move") for a in response.alternatives]
@@ -51,6 +54,7 @@ def test_legal_moves_match_the_rules_model(client: CampsolverClient) -> None:
     assert moves == state.legal_actions()
 
 
+@pytest.mark.timing
 def test_hint_moves_are_legal_ranked_and_the_best_is_first(client: CampsolverClient) -> None:
     request = service.EXAMPLES["Hint"]()
     response = call(client, "Hint", request)
@@ -71,7 +75,7 @@ def test_hint_moves_are_legal_ranked_and_the_best_is_first(client: CampsolverCli
         assert all(r.HasField("value") for r in screened)
     assert ranking_contract_violations([a.ranking for a in response.alternatives]) == []
     assert response.proof == common_pb2.PROOF_STATUS_HEURISTIC
-    assert response.stats.wall_time_seconds < 1.5
+    assert within_loaded(response.stats.wall_time_seconds, 1.5), response.stats.wall_time_seconds
 
 
 def test_max_partition_is_rescored_by_the_rules_model(client: CampsolverClient) -> None:
@@ -117,6 +121,16 @@ def test_state_round_trips_through_the_proto() -> None:
     assert service.state_from_proto(service.state_to_proto(barrier_stage)) == barrier_stage
 
 
+def test_every_stage_maps_to_the_proto_stage_of_its_name_and_back() -> None:
+    """Each stage of the rules model, setup stages included, goes to the proto stage of the same name and back
+    (the expectation from the names, not from the mapping: a swapped entry fails here)."""
+    for stage in rules.Stage:
+        number = service.STAGE_TO_PROTO[stage]
+        assert pb.DeluxeCampingStage.Name(number) == f"DELUXE_CAMPING_STAGE_{stage.name}"
+        assert service.STAGE_FROM_PROTO[number] is stage
+
+
+@pytest.mark.timing
 @pytest.mark.parametrize("leaf", [None, pb.DELUXE_CAMPING_HINT_LEAF_SECURABLE, pb.DELUXE_CAMPING_HINT_LEAF_ESTIMATE])
 def test_hint_leaves_over_grpc_securable_by_default(client: CampsolverClient, leaf: int | None) -> None:
     """Unset, the hint's leaves are the CP-SAT securable-score model's (the default); the estimate is the option.
@@ -130,7 +144,9 @@ def test_hint_leaves_over_grpc_securable_by_default(client: CampsolverClient, le
     assert ("estimate leaves" in response.stats.method) is not securable
     solved = re.search(r"\((\d+) solved", response.note)  # securable leaves solved by CP-SAT
     assert (solved is not None and int(solved.group(1)) > 0) is securable
-    assert response.stats.wall_time_seconds < SEARCHED_HINT_S + 0.5
+    # the budget plus half a second of finishing work (stretched on a loaded machine)
+    overrun = response.stats.wall_time_seconds - request.options.time_limit_seconds
+    assert within_loaded(overrun, 0.5), response.stats.wall_time_seconds
 
 
 def test_cli_hint_uses_securable_leaves_by_default() -> None:

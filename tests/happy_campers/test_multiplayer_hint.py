@@ -3,8 +3,6 @@ your map, players out, the bonus turn), and the hint's multi-player mode ranks l
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 import pytest
 from campsolver.solver.core.budget import Budget
@@ -24,6 +22,8 @@ from campsolver.solver.happy_campers.rules import (
     legal_placements,
     score,
 )
+
+from tests.timing import Timed
 
 SMALL = Components(rows=4, cols=5)
 CARD_SETS = ((), (Challenge.NOISY_NEIGHBOURS,), (Challenge.FESTIVAL, Challenge.PRIVACY))
@@ -257,16 +257,17 @@ def test_multiplayer_hint_ranks_by_the_margin_over_the_best_rival() -> None:
         assert result.best is not None and result.best.value == max(exact.values()) - offset
 
 
+@pytest.mark.timing
 def test_multiplayer_hint_holds_its_budget() -> None:
     """Four maps a rollout, a 0.3 s limit: the answer comes within the limit (plus scheduling slack for a
     loaded machine), every legal move listed (a loaded machine may cut the race to no rollout at all)."""
     grid = play_game(None, random_rolls(3, 3, "mp"), (), policy="greedy", seed=3).final_grid
     limit = 0.3
-    started = time.monotonic()
-    result = hint(grid, (1, 4), (), budget=Budget(limit), seed=4, mode=HintMode.MULTIPLAYER, players=4)
-    elapsed = time.monotonic() - started
+    with Timed() as timed:
+        result = hint(grid, (1, 4), (), budget=Budget(limit), seed=4, mode=HintMode.MULTIPLAYER, players=4)
     assert {a.move.placements[0] for a in result.alternatives} == set(legal_placements(grid, (1, 4)))
-    assert result.wall_time_s <= elapsed <= limit + 0.25
+    assert result.wall_time_s <= timed.wall
+    assert timed.within(limit, 0.25), timed.explain(limit, 0.25)  # overrun in CPU terms: load does not fail it
     assert result.interrupted or result.rollouts > 0
 
 

@@ -1,0 +1,65 @@
+"""The mutation tool (tools/mutate.py) itself: its mutants are real, single, parseable changes at the sites it
+names, its draws are reproducible, and its private copy imports the mutated code, not the worktree's."""
+
+from __future__ import annotations
+
+import ast
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tools import mutate
+
+
+def _spliced(mutant: mutate.Mutant) -> str:
+    source = (mutate.ROOT / mutant.path).read_bytes()
+    return (source[:mutant.start] + mutant.text.encode() + source[mutant.end:]).decode()
+
+
+def test_proto_mapping_mutants_swap_proof_statuses_and_parse() -> None:
+    site = next(s for s in mutate.SITES if s.path == "service/games/shared.py" and s.select == mutate.MAPS)
+    mutants = mutate.mutants_of(site)
+    swaps = [m for m in mutants if m.operator == "enum-swap"]
+    # the five Proof members and the five proto statuses of PROOF_TO_PROTO, each swapped for another member
+    assert any(m.original == "common_pb2.PROOF_STATUS_OPTIMAL" for m in swaps)
+    assert any(m.original == "Proof.FEASIBLE_WITH_BOUND" for m in swaps)
+    original = (mutate.ROOT / site.path).read_text()
+    for mutant in mutants:
+        text = _spliced(mutant)
+        assert text != original
+        ast.parse(text)  # every mutant is valid Python
+        assert "PROOF_TO_PROTO" in original[:mutant.start] or "GRADE_BY_NAME" in original[:mutant.start]
+
+
+def test_operators_cover_comparisons_constants_and_logic() -> None:
+    site = mutate.Site("rules", "solver/deluxe_camping/rules.py", mutate.ALL, ())
+    operators = {m.operator for m in mutate.mutants_of(site)}
+    assert {"compare", "off-by-one", "bool-constant", "negation", "and-or", "enum-swap"} <= operators
+
+
+def test_sampling_is_seeded_and_per_site() -> None:
+    sites = tuple(s for s in mutate.SITES if s.area == "rules")[:2]
+    first = mutate.select(sites, 5, seed=1)
+    assert first == mutate.select(sites, 5, seed=1) and len(first) == 10
+    assert first != mutate.select(sites, 5, seed=2)
+
+
+def test_the_private_copy_imports_its_own_code(tmp_path: Path) -> None:
+    """The copy maps campsolver.solver/service/clients to its own folders, so a mutant written there is what the
+    tests import (the editable install would point them at the worktree)."""
+    mutate._copy_tree(tmp_path)
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    code = ("import campsolver.solver.core.proof as p, campsolver.service.games.shared as s;"
+            "print(p.__file__, s.__file__)")
+    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True,
+                          check=True)
+    assert all(Path(f).resolve().is_relative_to(tmp_path.resolve()) for f in done.stdout.split())
+
+
+def test_summary_counts_timeouts_as_killed() -> None:
+    mutant = mutate.Mutant("a", "f.py", 1, "compare", 0, 1, "x", "y", ())
+    outcomes = [mutate.Outcome(mutant, "killed", "t", 1.0), mutate.Outcome(mutant, "timeout", "", 1.0),
+                mutate.Outcome(mutant, "survived", "", 1.0)]
+    assert mutate.summary(outcomes)["a"] == {"run": 3, "killed": 2, "survived": 1, "kill_rate": 0.667}
+    assert "| a | 3 | 2 | 1 | 67% |" in mutate.table(outcomes)

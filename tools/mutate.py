@@ -1,0 +1,384 @@
+"""A small mutation run: does the test suite notice a meaningful change to the code it is meant to pin?
+
+Why not mutmut: mutmut 3 copies the code to mutate into `mutants/` and runs the tests there, but this repository
+installs `solver/`, `service/` and `clients/` as `campsolver.*` through a `package_dir` mapping (setup.py) and an
+editable finder that points at the original folders, so the tests would import the unmutated code. This tool does
+the same copy with the mapping rebuilt by symlinks inside the copy, so the worktree is never touched and another
+test run may go on beside it.
+
+What it mutates (AST-based, each mutant one change, spliced into the original text):
+- comparisons: < <=, > >=, == !=, in / not in, is / is not swapped;
+- integer constants off by one (n+1, n-1); True / False swapped;
+- boolean logic: `not x` -> `x`, `and` <-> `or`, an `if`/`while` condition negated;
+- enum members: `Proof.OPTIMAL` -> another member of the same enum seen in the file (also proto enum constants
+  such as `common_pb2.PROOF_STATUS_OPTIMAL`).
+
+Where: the sites in `SITES` (area, file, which nodes, which tests), sampled with `--sample` per site. Each mutant
+runs the tests of its module (`-m "not slow" -x`) with a timeout; killed = the tests failed (or timed out),
+survived = they passed. Results: a table on stdout and JSON (`--json`).
+
+    python -m tools.mutate --sample 20 --json mutation.json        # about what `make mutate` runs
+    python -m tools.mutate --area proof-claims --list              # the mutants, without running anything
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import copy
+import dataclasses
+import itertools
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+MAPPED = ("solver", "service", "clients")  # installed as campsolver.<name> (setup.py package_dir)
+
+#: Which nodes of a file are mutated: every node, those on lines matching a pattern, or those inside module-level
+#: ALL_CAPS dict literals (the proto mappings).
+ALL, MAPS = "all", "maps"
+PROOF_LINES = r"Proof\.|proof|interrupted|converged|exact|optimal|OPTIMAL|EXACT"
+VALIDATOR_LINES = r"require\(|raise_invalid|_invalid|INVALID"
+
+
+@dataclasses.dataclass(frozen=True)
+class Site:
+    """Where to mutate and what tests judge it."""
+
+    area: str
+    path: str
+    select: str  # ALL, MAPS, or a regex over source lines
+    tests: tuple[str, ...]
+
+
+GAMES = ("happy_campers", "deluxe_camping", "campsite", "camper_tour", "adventure_tours")
+GAME_RULE_TESTS = {
+    "happy_campers": ("tests/happy_campers/test_rules.py", "tests/happy_campers/test_rules_modes.py",
+                      "tests/happy_campers/test_rules_properties.py"),
+    "deluxe_camping": ("tests/deluxe_camping/test_rules.py", "tests/deluxe_camping/test_properties.py"),
+    "campsite": ("tests/campsite/test_rules.py", "tests/campsite/test_properties.py"),
+    "camper_tour": ("tests/camper_tour/test_rules.py",),
+    "adventure_tours": ("tests/adventure_tours/test_rules.py", "tests/adventure_tours/test_properties.py"),
+}
+SERVICE_TESTS = ("tests/test_service_games.py",)
+
+
+def _service_tests(game: str) -> tuple[str, ...]:
+    own = f"tests/{game}/test_service.py"
+    return ((own,) if (ROOT / own).exists() else ()) + SERVICE_TESTS
+
+
+SITES: tuple[Site, ...] = (
+    # proof claims: where a solver or a handler says OPTIMAL / EXACT / FEASIBLE_WITH_BOUND
+    Site("proof-claims", "service/games/shared.py", MAPS, ("tests/test_service_games.py", "tests/test_service.py")),
+    Site("proof-claims", "solver/campsite/best_round.py", PROOF_LINES, ("tests/campsite/test_best_round.py",)),
+    Site("proof-claims", "solver/campsite/best_turn.py", PROOF_LINES, ("tests/campsite/test_best_turn.py",)),
+    Site("proof-claims", "solver/campsite/round_cpsat.py", PROOF_LINES, ("tests/campsite/test_round_cpsat.py",)),
+    Site("proof-claims", "solver/happy_campers/maximise.py", PROOF_LINES,
+         ("tests/happy_campers/test_maximise.py", "tests/happy_campers/test_max_levels.py")),
+    Site("proof-claims", "solver/camper_tour/solo.py", PROOF_LINES, ("tests/camper_tour/test_solo.py",)),
+    Site("proof-claims", "solver/deluxe_camping/maximise.py", PROOF_LINES, ("tests/deluxe_camping/test_maximise.py",)),
+    Site("proof-claims", "solver/adventure_tours/search.py", PROOF_LINES, ("tests/adventure_tours/test_search.py",)),
+    Site("proof-claims", "solver/core/cpsat.py", PROOF_LINES, ("tests/core/test_core_helpers.py",)),
+    *(Site("proof-claims", f"service/games/{game}.py", PROOF_LINES, _service_tests(game)) for game in GAMES),
+    # the proto mappings: enum maps of every game's handler
+    *(Site("proto-maps", f"service/games/{game}.py", MAPS, _service_tests(game)) for game in GAMES),
+    # the request validators
+    *(Site("validators", f"service/games/{game}.py", VALIDATOR_LINES, _service_tests(game)) for game in GAMES),
+    # each game's rules model
+    *(Site("rules", f"solver/{game}/rules.py", ALL, GAME_RULE_TESTS[game]) for game in GAMES),
+)
+
+COMPARE_SWAP: dict[type, type] = {
+    ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt, ast.Eq: ast.NotEq, ast.NotEq: ast.Eq,
+    ast.In: ast.NotIn, ast.NotIn: ast.In, ast.Is: ast.IsNot, ast.IsNot: ast.Is,
+}
+ENUM_MEMBER = re.compile(r"^[A-Z][A-Z0-9_]+$")
+
+
+@dataclasses.dataclass(frozen=True)
+class Mutant:
+    """One change: replace bytes [start, end) of the file with `text`."""
+
+    area: str
+    path: str
+    line: int
+    operator: str
+    start: int
+    end: int
+    original: str
+    text: str
+    tests: tuple[str, ...]
+
+    @property
+    def label(self) -> str:
+        return f"{self.original} -> {self.text}"
+
+
+def _line_offsets(source: bytes) -> list[int]:
+    offsets, total = [0], 0
+    for line in source.splitlines(keepends=True):
+        total += len(line)
+        offsets.append(total)
+    return offsets
+
+
+def _skipped_nodes(tree: ast.AST) -> set[int]:
+    """Ids of nodes never mutated: annotations, docstrings and f-string parts."""
+    skipped: set[int] = set()
+
+    def skip(node: ast.AST | None) -> None:
+        if node is not None:
+            skipped.update(id(n) for n in ast.walk(node))
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.arg | ast.AnnAssign):
+            skip(node.annotation)
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            skip(node.returns)
+        elif isinstance(node, ast.JoinedStr):
+            skip(node)
+    return skipped
+
+
+def _map_nodes(tree: ast.Module) -> set[int]:
+    """Ids of the nodes inside module-level `ALL_CAPS = {...}` dict literals and comprehensions."""
+    inside: set[int] = set()
+    for statement in tree.body:
+        if (isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Dict | ast.DictComp)
+                and all(isinstance(t, ast.Name) and ENUM_MEMBER.match(t.id) for t in statement.targets)):
+            inside.update(id(n) for n in ast.walk(statement.value))
+    return inside
+
+
+def mutants_of(site: Site) -> list[Mutant]:
+    """Every mutant of a site, in source order."""
+    source = (ROOT / site.path).read_bytes()
+    tree = ast.parse(source)
+    offsets = _line_offsets(source)
+    lines = source.decode().splitlines()
+    skipped = _skipped_nodes(tree)
+    chosen: set[int] | None = None
+    if site.select == MAPS:
+        chosen = _map_nodes(tree)
+    elif site.select != ALL:
+        pattern = re.compile(site.select)
+        chosen = {id(n) for n in ast.walk(tree) if hasattr(n, "lineno") and pattern.search(lines[n.lineno - 1])}
+
+    members: dict[str, set[str]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and ENUM_MEMBER.match(node.attr):
+            members.setdefault(ast.unparse(node.value), set()).add(node.attr)
+
+    found: list[Mutant] = []
+
+    def span(node: ast.AST) -> tuple[int, int]:
+        return (offsets[node.lineno - 1] + node.col_offset, offsets[node.end_lineno - 1] + node.end_col_offset)
+
+    def add(node: ast.AST, operator: str, text: str) -> None:
+        start, end = span(node)
+        original = source[start:end].decode()
+        if " ".join(original.split()) != text:
+            found.append(Mutant(site.area, site.path, node.lineno, operator, start, end,
+                                " ".join(original.split()), text, site.tests))
+
+    for node in ast.walk(tree):
+        if id(node) in skipped or (chosen is not None and id(node) not in chosen):
+            continue
+        if isinstance(node, ast.Compare) and type(node.ops[0]) in COMPARE_SWAP:
+            changed = copy.deepcopy(node)
+            changed.ops[0] = COMPARE_SWAP[type(node.ops[0])]()
+            add(node, "compare", f"({ast.unparse(changed)})")
+        elif isinstance(node, ast.Constant) and type(node.value) is bool:
+            add(node, "bool-constant", str(not node.value))
+        elif isinstance(node, ast.Constant) and type(node.value) is int:
+            add(node, "off-by-one", str(node.value + 1))
+            add(node, "off-by-one", str(node.value - 1) if node.value > 0 else f"({node.value - 1})")
+        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            add(node, "negation", f"({ast.unparse(node.operand)})")
+        elif isinstance(node, ast.BoolOp):
+            changed = copy.deepcopy(node)
+            changed.op = ast.Or() if isinstance(node.op, ast.And) else ast.And()
+            add(node, "and-or", f"({ast.unparse(changed)})")
+        elif isinstance(node, ast.If | ast.While | ast.IfExp) and not isinstance(node.test, ast.UnaryOp):
+            add(node.test, "negation", f"(not ({ast.unparse(node.test)}))")
+        elif isinstance(node, ast.Attribute) and ENUM_MEMBER.match(node.attr) and isinstance(node.ctx, ast.Load):
+            base = ast.unparse(node.value)
+            others = sorted(members.get(base, set()))
+            if len(others) >= 2:
+                swapped = others[(others.index(node.attr) + 1) % len(others)]
+                add(node, "enum-swap", f"{base}.{swapped}")
+    found.sort(key=lambda m: (m.start, m.operator, m.text))
+    return found
+
+
+def _copy_tree(destination: Path) -> None:
+    """The repository without .git/.venv/caches, and campsolver/<name> -> ../<name> so the copy imports itself."""
+    ignore = shutil.ignore_patterns(".git", ".venv", "__pycache__", ".pytest_cache", ".ruff_cache", ".hypothesis",
+                                    "*.egg-info", "build", "mutants", "bench_results*")
+    for entry in ROOT.iterdir():
+        if entry.name in {".git", ".venv", "build", ".pytest_cache", ".ruff_cache", ".hypothesis"}:
+            continue
+        if entry.is_dir():
+            shutil.copytree(entry, destination / entry.name, ignore=ignore, symlinks=True)
+        else:
+            shutil.copy2(entry, destination / entry.name)
+    for name in MAPPED:
+        link = destination / "campsolver" / name
+        if not link.exists():
+            link.symlink_to(Path("..") / name)
+
+
+@dataclasses.dataclass
+class Outcome:
+    mutant: Mutant
+    status: str  # killed / survived / timeout
+    killed_by: str
+    seconds: float
+
+
+def _run_tests(copy_root: Path, tests: tuple[str, ...], timeout_s: float) -> tuple[str, str, float]:
+    """Run `tests` in the copy: ("passed" | "failed" | "timeout", first failing test, seconds)."""
+    env = {**os.environ, "PYTHONPATH": str(copy_root), "PYTHONDONTWRITEBYTECODE": "1", "CI": "true"}
+    command = [sys.executable, "-m", "pytest", "-x", "-q", "-m", "not slow", "-p", "no:cacheprovider",
+               "--timeout", str(int(timeout_s)), *tests]
+    started = time.monotonic()
+    try:
+        done = subprocess.run(command, cwd=copy_root, env=env, capture_output=True, text=True, timeout=timeout_s,
+                              stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        return "timeout", f"(no answer in {timeout_s:.0f} s)", time.monotonic() - started
+    seconds = time.monotonic() - started
+    if done.returncode == 0:
+        return "passed", "", seconds
+    failing = re.search(r"^(?:FAILED|ERROR) (\S+)", done.stdout, re.MULTILINE)
+    return "failed", failing.group(1) if failing else f"(exit {done.returncode})", seconds
+
+
+def run(mutants: list[Mutant], timeout_factor: float, min_timeout_s: float, deadline: float,
+        progress: bool = True, check_baseline: bool = True) -> list[Outcome]:
+    """Each mutant against its tests, in a private copy of the repository; stops starting new ones at `deadline`."""
+    outcomes: list[Outcome] = []
+    with tempfile.TemporaryDirectory(prefix="campsolver-mutate-") as scratch:
+        copy_root = Path(scratch) / "repo"
+        copy_root.mkdir()
+        _copy_tree(copy_root)
+        baselines: dict[tuple[str, ...], float] = {}
+        for mutant in mutants:
+            if time.monotonic() > deadline:
+                break
+            if mutant.tests not in baselines and not check_baseline:
+                baselines[mutant.tests] = min_timeout_s / timeout_factor
+            if mutant.tests not in baselines:
+                status, failing, seconds = _run_tests(copy_root, mutant.tests, 1800)
+                if status != "passed":
+                    raise SystemExit(f"the unmutated tests fail ({failing}): {' '.join(mutant.tests)}")
+                baselines[mutant.tests] = seconds
+            target = copy_root / mutant.path
+            original = target.read_bytes()
+            target.write_bytes(original[:mutant.start] + mutant.text.encode() + original[mutant.end:])
+            try:
+                timeout = max(min_timeout_s, timeout_factor * baselines[mutant.tests])
+                status, failing, seconds = _run_tests(copy_root, mutant.tests, timeout)
+            finally:
+                target.write_bytes(original)
+            outcome = Outcome(mutant, {"passed": "survived", "failed": "killed"}.get(status, status), failing,
+                              seconds)
+            outcomes.append(outcome)
+            if progress:
+                print(f"{outcome.status:8} {mutant.path}:{mutant.line} {mutant.operator} {mutant.label} "
+                      f"{failing}", flush=True)
+    return outcomes
+
+
+def select(sites: tuple[Site, ...], sample: int | None, seed: int) -> list[Mutant]:
+    """Every site's mutants, or `sample` of them drawn per site (seeded: the same run gives the same mutants)."""
+    per_site: list[list[Mutant]] = []
+    for site in sites:
+        mutants = mutants_of(site)
+        if sample is not None and len(mutants) > sample:
+            mutants = sorted(random.Random(f"{seed}:{site.area}:{site.path}").sample(mutants, sample),
+                             key=lambda m: m.start)
+        per_site.append(mutants)
+    # Round robin over the sites: a run cut short by --max-minutes has still covered every area.
+    return [m for layer in itertools.zip_longest(*per_site) for m in layer if m is not None]
+
+
+def summary(outcomes: list[Outcome]) -> dict[str, dict[str, float]]:
+    """Per area: mutants run, killed (timeouts count as killed), survived, kill rate."""
+    areas: dict[str, dict[str, float]] = {}
+    for outcome in outcomes:
+        row = areas.setdefault(outcome.mutant.area, {"run": 0, "killed": 0, "survived": 0})
+        row["run"] += 1
+        row["survived" if outcome.status == "survived" else "killed"] += 1
+    for row in areas.values():
+        row["kill_rate"] = round(row["killed"] / row["run"], 3) if row["run"] else 0.0
+    return areas
+
+
+def table(outcomes: list[Outcome]) -> str:
+    """Markdown: one row a mutant (file, line, mutation, outcome, killed by), then the kill rate per area."""
+    rows = ["| area | file:line | mutation | outcome | killed by |", "| --- | --- | --- | --- | --- |"]
+    for o in outcomes:
+        label = o.mutant.label.replace("|", "\\|")
+        rows.append(f"| {o.mutant.area} | {o.mutant.path}:{o.mutant.line} | {o.mutant.operator}: `{label}` | "
+                    f"{o.status} | {o.killed_by} |")
+    rows += ["", "| area | run | killed | survived | kill rate |", "| --- | --- | --- | --- | --- |"]
+    for area, row in summary(outcomes).items():
+        rows.append(f"| {area} | {row['run']} | {row['killed']} | {row['survived']} | {row['kill_rate']:.0%} |")
+    return "\n".join(rows)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--area", action="append", help="only these areas (repeatable)")
+    parser.add_argument("--path", action="append", help="only sites in these files (repeatable)")
+    parser.add_argument("--sample", type=int, help="at most this many mutants a site (seeded draw)")
+    parser.add_argument("--seed", type=int, default=29)
+    parser.add_argument("--list", action="store_true", help="list the mutants, run nothing")
+    parser.add_argument("--json", type=Path, help="write the outcomes here")
+    parser.add_argument("--markdown", type=Path, help="write the table here")
+    parser.add_argument("--max-minutes", type=float, default=60.0, help="start no mutant after this long")
+    parser.add_argument("--timeout-factor", type=float, default=4.0, help="a mutant's timeout: this x baseline")
+    parser.add_argument("--min-timeout", type=float, default=60.0)
+    parser.add_argument("--no-baseline", action="store_true",
+                        help="skip the unmutated run of each test command (when main is known green)")
+    args = parser.parse_args(argv)
+    sites = tuple(s for s in SITES if (not args.area or s.area in args.area) and (not args.path or s.path in args.path))
+    mutants = select(sites, args.sample, args.seed)
+    if args.list:
+        for m in mutants:
+            print(f"{m.area:13} {m.path}:{m.line:<5} {m.operator:13} {m.label}")
+        print(f"{len(mutants)} mutants")
+        return 0
+    outcomes = run(mutants, args.timeout_factor, args.min_timeout, time.monotonic() + 60 * args.max_minutes,
+                   check_baseline=not args.no_baseline)
+    text = table(outcomes)
+    print(text)
+    if args.markdown:
+        args.markdown.write_text(text + "\n")
+    if args.json:
+        args.json.write_text(json.dumps({
+            "summary": summary(outcomes),
+            "mutants": [{**dataclasses.asdict(o.mutant), "status": o.status, "killed_by": o.killed_by,
+                         "seconds": round(o.seconds, 2)} for o in outcomes],
+        }, indent=1) + "\n")
+    return 0
+
+
+def iter_sites() -> Iterator[Site]:
+    """The sites `make mutate` covers (for tests and docs)."""
+    yield from SITES
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
