@@ -8,7 +8,7 @@ PORT   ?= 50051
 WORKERS ?= 2
 PROTO_FILES := $(wildcard protos/campsolver/v1/*.proto)
 
-.PHONY: system-deps setup serve test test-slow test-all test-loaded mutate lint protos bench clean
+.PHONY: help system-deps setup serve test test-slow test-all test-loaded mutate lint protos bench clean
 
 # Create the virtualenv if missing and install the pinned dependencies plus the package (editable).
 $(STAMP): pyproject.toml requirements.lock
@@ -17,6 +17,11 @@ $(STAMP): pyproject.toml requirements.lock
 	$(BIN)/python -m pip check
 	@touch $(STAMP)
 
+## Every target with what it does (the `## ` lines above each target).
+help:
+	@awk '/^## /{text = text substr($$0, 4) " "; next} /^[a-z-]+:/ && text {split($$0, t, ":"); printf "  %-12s %s\n", t[1], text} {text = ""}' $(MAKEFILE_LIST)
+
+## Create the virtualenv and install the pinned dependencies and the package (editable).
 setup: $(STAMP)
 
 ## Set everything up and start the gRPC service on $(HOST):$(PORT).
@@ -31,6 +36,7 @@ test: $(STAMP)
 test-slow: $(STAMP)
 	$(BIN)/python -m pytest -m slow
 
+## Every test, default and slow.
 test-all: $(STAMP)
 	$(BIN)/python -m pytest
 
@@ -38,12 +44,14 @@ test-all: $(STAMP)
 test-loaded: $(STAMP)
 	$(BIN)/python -m pytest -m slow tests/test_timing_under_load.py
 
+MUTATE_ARGS ?= --sample 20 --max-minutes 90
+
 ## A mutation run over the proof-claim sites, proto mappings, request validators and rules models (tools/mutate.py);
 ## MUTATE_ARGS="--sample 20" draws at most 20 mutants a site (seeded), results in mutation.json / mutation.md.
-MUTATE_ARGS ?= --sample 20 --max-minutes 90
 mutate: $(STAMP)
 	$(BIN)/python -m tools.mutate $(MUTATE_ARGS) --json mutation.json --markdown mutation.md
 
+## ruff over the tree (and buf over the protos when installed).
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	@if command -v buf >/dev/null 2>&1; then cd protos && buf lint; else echo "buf not installed: proto lint covered by tests/test_protos.py"; fi
@@ -59,8 +67,10 @@ system-deps:
 protos: $(STAMP)
 	$(BIN)/python -m tools.genprotos
 
+## Every benchmark suite in one run: tables on stdout, JSON in bench/results/.
 bench: $(STAMP)
 	$(BIN)/python -m bench
 
+## Remove the virtualenv and build caches.
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache
