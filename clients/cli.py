@@ -100,9 +100,12 @@ class _Formatter(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescription
     """Defaults in every option's help (when there is one), descriptions kept as written."""
 
     def _get_help_string(self, action: argparse.Action) -> str | None:
-        if action.default in (None, False):
-            return action.help
-        return super()._get_help_string(action)
+        default = action.default
+        text = action.help or ""
+        if default in (None, False, (), argparse.SUPPRESS) or "default" in text or not text:
+            return action.help  # nothing to show, or the help already says it
+        shown = ",".join(str(v) for v in default) if isinstance(default, (tuple, list)) else "%(default)s"
+        return f"{text} (default: {shown})"
 
 
 class _Parser(argparse.ArgumentParser):

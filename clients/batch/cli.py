@@ -62,7 +62,10 @@ def _ints(text: str) -> tuple[int, ...]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="campsolver batch", description="Puzzle books, maxima sweeps and tournaments on Ray.")
+    from campsolver.clients.cli import _Formatter  # every default shown, as in the other commands' help
+
+    parser = _Parser(prog="campsolver batch", description="Puzzle books, maxima sweeps and tournaments on Ray.",
+                     formatter_class=_Formatter)
     parser.add_argument("job", choices=JOBS)
     parser.add_argument("--out", required=True, help="output directory (holds the resumable store batch.sqlite); "
                         "an existing directory must be empty or one a batch wrote, unless --force")
@@ -83,8 +86,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     group = parser.add_argument_group("book")
     group.add_argument("--count", type=int, default=3, help="puzzles per game and grade (default 3)")
-    group.add_argument("--grades", type=_names("grades", book.GRADES), default=book.DEFAULT_GRADES)
-    group.add_argument("--title", default="Campsolver puzzle book")
+    group.add_argument("--grades", type=_names("grades", book.GRADES), default=book.DEFAULT_GRADES,
+                       help=f"comma-separated grades, of {', '.join(book.GRADES)}")
+    group.add_argument("--title", default="Campsolver puzzle book", help="the book's title")
     group = parser.add_argument_group("sweep")
     group.add_argument("--seeds", type=int, default=20,
                        help="Happy Campers: roll sequences per card; Deluxe Camping: setups per player count")
