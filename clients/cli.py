@@ -208,6 +208,12 @@ class Progress:
         self._shown = False
 
     def update(self, fields: dict[str, Any]) -> None:
+        """Take what a solver reports. Every solver maximises: the best shown never falls and the bound never rises
+        (a later phase may report a worse map found, or a weaker bound; both earlier figures still hold)."""
+        fields = dict(fields)
+        for key, keep in (("best", max), ("bound", min)):
+            if fields.get(key) is not None and self._latest.get(key) is not None:
+                fields[key] = keep(fields[key], self._latest[key])
         self._latest.update(fields)
 
     def __enter__(self) -> Progress:

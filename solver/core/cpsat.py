@@ -95,18 +95,23 @@ def make_solver(
 
 
 class _ProgressCallback(cp_model.CpSolverSolutionCallback):
-    """Reports each improving solution (objective and bound) to the budget's progress listener."""
+    """Reports each improving solution to the budget's progress listener: its objective, and CP-SAT's bound only
+    when the model is the whole problem (a sub-model's bound, of a restricted or relaxed problem, is no bound on
+    the answer: a progress line showed 60, then 69, then a final 66)."""
 
-    def __init__(self, budget: Budget, has_objective: bool) -> None:
+    def __init__(self, budget: Budget, has_objective: bool, whole_problem: bool) -> None:
         super().__init__()
         self._budget = budget
         self._has_objective = has_objective
+        self._whole_problem = whole_problem
         self._solutions = 0
 
     def on_solution_callback(self) -> None:
         self._solutions += 1
-        if self._has_objective:
+        if self._has_objective and self._whole_problem:
             self._budget.report(best=self.objective_value, bound=self.best_objective_bound)
+        elif self._has_objective:
+            self._budget.report(best=self.objective_value)
         else:
             self._budget.report(solutions=self._solutions)
 
@@ -119,8 +124,12 @@ def solve(
     seed: int = 0,
     time_fraction: float = 1.0,
     configure: Callable[[cp_model.CpSolver], None] | None = None,
+    whole_problem: bool = False,
 ) -> CpSolveResult:
-    """Solve under the budget; a cancel of the budget stops the search at once (`stop_search`)."""
+    """Solve under the budget; a cancel of the budget stops the search at once (`stop_search`).
+
+    `whole_problem`: the model's objective is the answer's own, so its CP-SAT bound may be shown as progress.
+    """
     solver = make_solver(budget, workers=workers, seed=seed, time_fraction=time_fraction)
     if configure is not None:
         configure(solver)
@@ -138,7 +147,7 @@ def solve(
     if not searched:
         status = cp_model.UNKNOWN
     elif budget.progress is not None:  # someone watches (the CLI on a terminal): report each solution
-        status = solver.solve(model, _ProgressCallback(budget, has_objective))
+        status = solver.solve(model, _ProgressCallback(budget, has_objective, whole_problem))
     else:
         status = solver.solve(model)
     objective = solver.objective_value if has_objective and status in (cp_model.OPTIMAL, cp_model.FEASIBLE) else None

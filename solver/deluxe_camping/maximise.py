@@ -311,7 +311,8 @@ def maximise(
         model, handles = build_model(state, player=player, objective=objective, forbid=forbid, supply=supply)
         if firsts:
             handles.add_hint(model, firsts[0])
-        result = cpsat.solve(model, _solve_budget(budget), seed=seed, workers=workers or cpsat.DEFAULT_WORKERS)
+        result = cpsat.solve(model, _solve_budget(budget), seed=seed, workers=workers or cpsat.DEFAULT_WORKERS,
+                             whole_problem=forbid is None)
         outcome = _single(state, handles, result, objective, player)
     else:
         outcome = _solve_cases(state, budget, player, objective, firsts, seed, workers, forbid, supply)
