@@ -38,8 +38,7 @@ rollouts it did); a confirmation cut short falls back to the mean of the rollout
 so (`HintAlternative.estimate`). Times are read on the budget's own clock, so a `CpuBudget` counts CPU seconds.
 
 Modes (readings in docs/solvers/happy-campers.md, "Happy Campers: hints"). Every legal move comes from the rules
-model, never
-from a private copy of the rules:
+model, never from a private copy of the rules:
 - OWN_MAP: a single map, doubles are plain rolls (the single-map game of `maximise.clairvoyant_max`); moves
   are `rules.legal_placements_for_option` of `rules.roll_options`.
 - NEIGHBOUR_MAP: a multi-player double drawn on the neighbour's map; the options are
