@@ -3,7 +3,7 @@
 The names live beside each game's rules model (Happy Campers `CHALLENGE_NAMES`, Adventure Tours' `Act` and
 `Ability` values, Camper Tour's special plates in `render.NAME`); this module only maps the proto enums onto them,
 so the CLI's `--format text` (`campsolver.clients.textout`) prints exactly the name the puzzle text, the SVG and
-the score details print. tests/test_card_names.py pins that the proto comments and docs/rules.md use them too.
+the score details print. tests/test_card_names.py pins that the proto comments and docs/rules/ use them too.
 
 Each game's table is loaded on first use, so rendering one game's answer imports only that game.
 """

@@ -1,6 +1,6 @@
 """One name per card: every card enum's display name comes from one table (`service.card_names`, which maps the
 proto enums onto the names beside each rules model), and every surface uses exactly that name: the proto enum
-comments, the CLI's `--format text`, puzzle text, score details and docs/rules.md.
+comments, the CLI's `--format text`, puzzle text, score details and docs/rules/.
 """
 
 from __future__ import annotations
@@ -98,8 +98,9 @@ def test_camper_tour_route_legend_uses_the_display_names() -> None:
 
 
 def test_docs_name_every_card_by_its_display_name() -> None:
-    docs = " ".join((ROOT / "docs" / "rules.md").read_text().split())  # names may wrap across lines
+    pages = sorted((ROOT / "docs" / "rules").glob("*.md")) + sorted((ROOT / "docs" / "solvers").glob("*.md"))
+    docs = " ".join("\n".join(page.read_text() for page in pages).split())  # names may wrap across lines
     for full_name in PB2:
         for name in card_names.names_of(full_name).values():
-            assert name in docs, f"docs/rules.md never names {name!r} ({full_name})"
+            assert name in docs, f"docs/rules/ and docs/solvers/ never name {name!r} ({full_name})"
     assert "The Great Divide" not in docs, "one name per card: 'Great Divide'"

@@ -3,7 +3,7 @@
 The real card list is not public. This default is designed from what the rulebook shows (three colours,
 demands about 1-9, money growing with demand, equipment values small enough that three improvements raise
 9 to 15 as in the rulebook's example, every Guide action present including "Pater Miller") and is recorded
-with its summary figures in docs/rules.md. Requests may override it card by card.
+with its summary figures in docs/rules/adventure-tours.md. Requests may override it card by card.
 """
 
 from __future__ import annotations
@@ -144,7 +144,7 @@ DEFAULT_DECK: tuple[Card, ...] = default_deck()
 
 
 def deck_summary(deck: tuple[Card, ...] = DEFAULT_DECK) -> dict[str, object]:
-    """The figures docs/rules.md quotes (a test recomputes them)."""
+    """The figures docs/rules/adventure-tours.md quotes (a test recomputes them)."""
     return {
         "cards": len(deck),
         "per_colour": {c.name: sum(1 for card in deck if card.colour == c) for c in COLOURS},

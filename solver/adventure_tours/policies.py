@@ -48,7 +48,7 @@ def _leader(state: State, player: int, candidates: list[int]) -> int:
 
 
 def greedy_action(state: State) -> Action:
-    """The greedy rule of thumb (docs/rules.md, "Greedy player"):
+    """The greedy rule of thumb (docs/solvers/adventure-tours.md, "Greedy player"):
 
     - play the best-paying card that can join as a member; if none can, sponsor with the card that unlocks
       the most money in hand (else the one paying least);

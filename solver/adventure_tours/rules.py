@@ -6,7 +6,7 @@ Pater Miller add to it. Decisions are atomic (`Play`, `Target`, `GiveTwo`, `Plac
 probability of each card kind (`fractions.Fraction`); a pile in a known order (the `max` setting) gives a single
 outcome of probability 1. Nothing here searches: solvers live in `hint`, `search`, `puzzle`.
 
-Every reading the rulebook leaves open is decided here and listed in docs/rules.md (Adventure Tours) with the
+Every reading the rulebook leaves open is decided here and listed in docs/rules/adventure-tours.md with the
 test that pins it.
 """
 

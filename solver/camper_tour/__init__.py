@@ -1,4 +1,4 @@
 """Camper Tour: rules model (`rules`), exact solo solver (`solo`), hint search (`hint`), puzzles (`puzzle`).
 
-Rule readings are documented in docs/rules.md (Camper Tour).
+Rule readings are documented in docs/rules/camper-tour.md.
 """

@@ -30,7 +30,7 @@ Every player is a function of the rules state (the mover decides) returning one 
   announce-7 and greedy; guesses at "slow opponents" from their plates and tokens, and later from their
   tokens spent per plate (0.270 against the solo optimum: it comes too late, a solo camper needs about seven
   turns to go 8 plates), did not keep the gain. `slow_field` judges from the others' plates against the
-  mover's own instead, from the mover's fourth plate on; the gain is small (docs/rules.md).
+  mover's own instead, from the mover's fourth plate on; the gain is small (docs/rules/camper-tour.md).
 * `solo_optimal`: the exact solo policy of the all-normal route for its own camper (opponents ignored;
   an occupied target falls to the best legal alternative by the same table).
 """

@@ -26,7 +26,7 @@ ROW_PLATES = 20
 LETTER = {PlateKind.NORMAL: ".", PlateKind.UNEXPECTED_COMFORTS: "C", PlateKind.MECHANICAL_PROBLEM: "M",
           PlateKind.VILLAGE_FESTIVAL: "F", PlateKind.NO_PARKING: "P"}
 #: Each special plate's one name (the rulebook's title without a leading "The"), on every surface: the legend
-#: here, the proto enum comments, the CLI's text output, docs/rules.md (tests/test_card_names.py).
+#: here, the proto enum comments, the CLI's text output, docs/rules/ (tests/test_card_names.py).
 NAME = {PlateKind.UNEXPECTED_COMFORTS: "Unexpected Comforts", PlateKind.MECHANICAL_PROBLEM: "Mechanical Problem",
         PlateKind.VILLAGE_FESTIVAL: "Village Festival", PlateKind.NO_PARKING: "No Parking"}
 COLOUR = {PlateKind.NORMAL: "#f4f1e8", PlateKind.UNEXPECTED_COMFORTS: "#b9e3c6",

@@ -6,7 +6,7 @@ new ground; with no fixed layout each newly laid plate's kind is a chance node w
 from what is left in the stack, so the generic expectimax, the exact solo solver's brute-force oracle and
 the simulations all see the rulebook's exact odds.
 
-Every reading the rulebook leaves open is decided here and listed in docs/rules.md (Camper Tour) together
+Every reading the rulebook leaves open is decided here and listed in docs/rules/camper-tour.md together
 with the test that pins it. Nothing in this module searches: solvers live in `solo`, `hint`, `puzzle`.
 """
 

@@ -1,7 +1,7 @@
 """The default Campsite deck as data: 60 cards, one per line ('XY rows [x2]': terrain letters D F M P W T,
 the two rows of the landscape card with # coloured and . empty, x2 for Fair Weather).
 
-Produced by `rules.deck_recipe()` (the recipe is documented there and in docs/rules.md); a test checks that the
+Produced by `rules.deck_recipe()` (the recipe is documented there and in docs/rules/campsite.md); a test checks that the
 recipe still reproduces this list, so the data and its recipe never drift apart.
 """
 

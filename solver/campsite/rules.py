@@ -2,7 +2,7 @@
 
 Every clause of the rulebook (`../shared/rules/campsite.txt`) lives here once; the solvers (`best_turn`,
 `best_round`, `hint`, `puzzle`) and the service only call it. The readings the rulebook leaves open are decided
-here and listed in docs/rules.md (Campsite) with the test that pins each:
+here and listed in docs/rules/campsite.md with the test that pins each:
 
 - cards lie on one square grid (integer cell coordinates, rows counted down, columns right);
 - a card never covers a square that holds a tent (only empty, tent-free terrain may be covered);

@@ -10,7 +10,7 @@ and the pain-in-the-neck), the automatic barriers between every new pair of neig
 players, then a BARRIER decision (the free barrier). The two decisions are separate plies so searches branch
 on ~100 moves and then ~150 barriers instead of their product.
 
-Every reading the rulebook leaves open is decided here and listed in docs/rules.md (Deluxe Camping) with the
+Every reading the rulebook leaves open is decided here and listed in docs/rules/deluxe-camping.md with the
 test that pins it. Nothing in this module searches: the solvers live in `maximise`, `hint`, `puzzle`.
 """
 

@@ -37,8 +37,8 @@ move first). The race stops early enough to leave time for the confirmation roll
 rollouts it did); a confirmation cut short falls back to the mean of the rollouts that chose the move and says
 so (`HintAlternative.estimate`). Times are read on the budget's own clock, so a `CpuBudget` counts CPU seconds.
 
-Modes (rule readings in docs/rules.md (Happy Campers: hints)). Every legal move comes from the rules model, never
-from a private copy of the rules:
+Modes (readings in docs/solvers/happy-campers.md, "Happy Campers: hints"). Every legal move comes from the rules
+model, never from a private copy of the rules:
 - OWN_MAP: a single map, doubles are plain rolls (the single-map game of `maximise.clairvoyant_max`); moves
   are `rules.legal_placements_for_option` of `rules.roll_options`.
 - NEIGHBOUR_MAP: a multi-player double drawn on the neighbour's map; the options are

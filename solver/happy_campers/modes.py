@@ -4,7 +4,7 @@ A hint engine enumerates `legal_actions()` for the rolled dice and applies one w
 generic expectimax runs on the same states (rolls are chance nodes with exact probabilities). Both classes
 keep the rules in `rules.py`: they only decide *which* drawings are open at each step and when the game
 ends. Readings of the unclear clauses (solo doubles and their gap rule, who is out on a noisy-neighbour
-double, ...) are listed in docs/rules.md (Happy Campers: rules model).
+double, ...) are listed in docs/rules/happy-campers.md.
 """
 
 from __future__ import annotations

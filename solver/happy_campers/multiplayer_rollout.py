@@ -1,7 +1,7 @@
 """Rollouts of the multi-player game from your map's point of view (the hint's HintMode.MULTIPLAYER).
 
 The single-map game ends at the first roll your map cannot take. In the multi-player game
-(`modes.MultiplayerState`, readings in docs/rules.md) two more things shape your final score:
+(`modes.MultiplayerState`, readings in docs/rules/happy-campers.md) two more things shape your final score:
 
 - Noisy neighbours: on a double every player draws on a neighbour's map (faces 1-3 the left one, 4-6 the
   right one), so on doubles your map gets a drawing you did not choose (with the Noisy Neighbours card
@@ -13,7 +13,7 @@ A rollout here plays every map to the end exactly as `MultiplayerState` allows i
 drawing in tests/happy_campers/test_multiplayer_hint.py): each owner draws their own map with the hint's
 rollout policy (shaped greedy); a neighbour drawing on a map on a double is *hostile*: they pick the
 drawing with the lowest value for the map's owner by that same policy's evaluation (ties by the future's
-key), the competitive reading the neighbour-map hint also defaults to (documented in docs/rules.md).
+key), the competitive reading the neighbour-map hint also defaults to (documented in docs/rules/happy-campers.md).
 The value is player 0's final score, or (what the hint ranks by) its margin over the best other player
 (`final_margin`); Festival is compared with every map, as `MultiplayerState.final_scores` does.
 

@@ -6,7 +6,7 @@ solution" = same final map). The solver gives the proofs; this module decides wh
 proving, and grades the survivors.
 
 Why the candidates look the way they do (measured on the default 5x9 map, see the report in
-docs/rules.md (Happy Campers: puzzles)):
+docs/rules/happy-campers.md (Happy Campers: puzzles)):
 
 - Open space is what makes a final map non-unique (a piece with room to slide) and what makes CP-SAT slow
   (8 rolls on a map with 25+ empty squares: 1-30 s a proof and rarely unique; with about 15 empty squares:

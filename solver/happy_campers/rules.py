@@ -2,7 +2,7 @@
 
 This module is the single source of truth for the rules; every solver (exhaustive oracle, CP-SAT
 maximiser, hint engine) is checked against it. Rule readings that the rulebook leaves open are listed,
-with the tests that pin them, in docs/rules.md (Happy Campers: rules model).
+with the tests that pin them, in docs/rules/happy-campers.md.
 
 Representation: a map (`Grid`) is a tuple of rows of `Element` values (0 = empty), immutable and hashable
 so searches can memoise on it. Scoring works on a flat list with precomputed neighbour tables and caches
@@ -91,7 +91,7 @@ class Challenge(enum.Enum):
 
 
 #: Each challenge card's title as the rulebook prints it (without a leading "The"): the one name used everywhere
-#: (proto enum comments, puzzle text and SVG, score details, the CLI's text output, docs/rules.md), pinned by
+#: (proto enum comments, puzzle text and SVG, score details, the CLI's text output, docs/rules/), pinned by
 #: tests/test_card_names.py.
 CHALLENGE_NAMES: dict[Challenge, str] = {
     Challenge.PRIVACY: "Privacy",
@@ -107,7 +107,7 @@ CHALLENGE_NAMES: dict[Challenge, str] = {
 
 
 # Default shapes, face 1..5. The rulebook text does not describe the shapes on the reference card; these are
-# the documented defaults (see docs/rules.md (Happy Campers: rules model)) and `Components(shapes=...)` overrides them.
+# the documented defaults (see docs/rules/happy-campers.md) and `Components(shapes=...)` overrides them.
 DOMINO: Shape = frozenset({(0, 0), (0, 1)})
 STRAIGHT_TROMINO: Shape = frozenset({(0, 0), (0, 1), (0, 2)})
 L_TROMINO: Shape = frozenset({(0, 0), (1, 0), (1, 1)})
@@ -683,7 +683,7 @@ def score(
     *,
     festival_won: bool = True,
 ) -> ScoreBreakdown:
-    """Score one map under the challenge cards in play (module docs; readings in docs/rules.md)."""
+    """Score one map under the challenge cards in play (module docs; readings in docs/rules/happy-campers.md)."""
     rows, cols = components.rows, components.cols
     challenge_set = frozenset(challenges)
     flat = [v for row in grid for v in row]

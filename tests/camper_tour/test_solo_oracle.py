@@ -7,7 +7,7 @@ Comforts included) puts the marker there and the same turn announces toward plat
 choice), on the return tokens never go below 0: each token that should have been paid moves the marker
 back at once and is never refunded ("running out of tokens"), final score = marker - tokens left at
 arrival, failed rolls are free (the value of an announcement is conditioned on the roll beating it).
-Gains are capped at `cap` (the supply a lone camper can draw on). Special plates follow docs/rules.md
+Gains are capped at `cap` (the supply a lone camper can draw on). Special plates follow docs/rules/camper-tour.md
 (Camper Tour); No Parking is left out (its refill cycles have no finite recursion).
 """
 
