@@ -3,7 +3,9 @@
 Table-driven: each case builds a request from one value; the value on the edge must get past that field's check
 (a cheap call answers; a solving call may run out of its small budget but never refuses the field), and the
 value one past it must be refused with the expected code naming the field. Size limits answer
-RESOURCE_EXHAUSTED and nonsense values INVALID_ARGUMENT, as the service does today (pinned as it stands).
+RESOURCE_EXHAUSTED (a number above one of the service's own caps: sizes, counts, lengths, depths, coordinates,
+time) and values the rules do not allow INVALID_ARGUMENT (below the least, a negative count, more turns than a
+round has, a rotation outside 0-3): the README's rule.
 """
 
 from __future__ import annotations
@@ -241,11 +243,11 @@ CAMPSITE = [
     Limit("rotation (fewest)", "campsite", "legal_moves", lambda v: cs_after(rotation=v), 0, -1, INVALID,
           "after.rotation"),
     Limit("coordinate (most)", "campsite", "score", lambda v: cs_card_at(row=v), cs_service.MAX_COORDINATE,
-          cs_service.MAX_COORDINATE + 1, INVALID, "table.placements[0].row"),
+          cs_service.MAX_COORDINATE + 1, EXHAUSTED, "table.placements[0].row"),
     Limit("coordinate (fewest)", "campsite", "score", lambda v: cs_card_at(col=v), -cs_service.MAX_COORDINATE,
-          -cs_service.MAX_COORDINATE - 1, INVALID, "table.placements[0].col"),
+          -cs_service.MAX_COORDINATE - 1, EXHAUSTED, "table.placements[0].col"),
     Limit("coordinate of a move", "campsite", "legal_moves", lambda v: cs_after(row=v), cs_service.MAX_COORDINATE,
-          cs_service.MAX_COORDINATE + 1, INVALID, "after.row", cheap=False),
+          cs_service.MAX_COORDINATE + 1, EXHAUSTED, "after.row", cheap=False),
     Limit("hint top (most)", "campsite", "hint", cs_hint_top, cs_service.MAX_TOP, cs_service.MAX_TOP + 1,
           EXHAUSTED, "top", cheap=False),
     Limit("hint top (fewest)", "campsite", "hint", cs_hint_top, 0, -1, INVALID, "top", cheap=False),
@@ -273,6 +275,12 @@ def dc_example(change: Callable[[dc_pb.DeluxeCampingState], None]) -> dc_pb.Delu
     state = dc_service.example_state()
     change(state)
     return dc_pb.DeluxeCampingServiceScoreRequest(state=state)
+
+
+def dc_hint_replies(plies: int) -> dc_pb.DeluxeCampingServiceHintRequest:
+    request = dc_service.EXAMPLES["Hint"]()
+    request.max_reply_plies = plies
+    return request
 
 
 def dc_free_square(state: dc_pb.DeluxeCampingState, col: int) -> int:
@@ -310,6 +318,10 @@ def dc_to_move(value: int) -> dc_pb.DeluxeCampingServiceScoreRequest:
 
 
 DELUXE_CAMPING = [
+    Limit("reply plies (most)", "deluxe_camping", "hint", dc_hint_replies, dc_service.HINT_REPLY_PLIES_LIMIT,
+          dc_service.HINT_REPLY_PLIES_LIMIT + 1, EXHAUSTED, "max_reply_plies", cheap=False),
+    Limit("reply plies (fewest)", "deluxe_camping", "hint", dc_hint_replies, 0, -1, INVALID, "max_reply_plies",
+          cheap=False),
     Limit("board rows (most)", "deluxe_camping", "score", lambda v: dc_empty(rows=v, cols=10), dc_service.MAX_SIDE,
           dc_service.MAX_SIDE + 1, EXHAUSTED, "state.rules.rows"),
     Limit("board cols (most)", "deluxe_camping", "score", lambda v: dc_empty(rows=10, cols=v), dc_service.MAX_SIDE,
@@ -501,13 +513,13 @@ ADVENTURE_TOURS = [
           at_service.MAX_DECK - AT_DECK + 1, EXHAUSTED, "state.rules.deck"),
     *[
         Limit(f"card {name} (most)", "adventure_tours", "score", at_card_number(name), at_service.MAX_CARD_NUMBER,
-              at_service.MAX_CARD_NUMBER + 1, INVALID, f"state.rules.deck[0].{name}")
+              at_service.MAX_CARD_NUMBER + 1, EXHAUSTED, f"state.rules.deck[0].{name}")
         for name in ("demand", "money", "value")
     ],
     Limit("card money (fewest)", "adventure_tours", "score", at_card_number("money"), 0, -1, INVALID,
           "state.rules.deck[0].money"),
     Limit("rounds (most)", "adventure_tours", "score", at_rounds, at_service.MAX_ROUNDS, at_service.MAX_ROUNDS + 1,
-          INVALID, "state.rules.rounds"),
+          EXHAUSTED, "state.rules.rounds"),
     Limit("rounds (fewest)", "adventure_tours", "score", at_rounds, 1, 0, INVALID, "state.rules.rounds"),
     Limit("card id", "adventure_tours", "score", at_hand_card, AT_DECK - 1, AT_DECK, INVALID,
           "state.players[0].hand[0]"),

@@ -102,7 +102,8 @@ def _card_from_proto(message: pb.AdventureCard, field: str, index: int) -> Card:
     require(action is not None, f"{field}.action", "unknown or unspecified action (use ADVENTURE_ACTION_NONE)")
     for name in ("demand", "money", "value"):
         number = getattr(message, name)
-        require(0 <= number <= MAX_CARD_NUMBER, f"{field}.{name}", f"must be 0-{MAX_CARD_NUMBER}, got {number}")
+        require(number >= 0, f"{field}.{name}", f"must not be negative, got {number}")
+        require_limit(number, MAX_CARD_NUMBER, f"{field}.{name}", name)
     return Card(message.name or f"card-{index}", colour, message.demand, message.money, message.value, action)
 
 
@@ -110,7 +111,8 @@ def _board_from_proto(message: pb.AdventureBoard, field: str) -> Board:
     ability = ABILITY_FROM_PROTO.get(message.ability) if message.ability else Ability.NONE
     require(ability is not None, f"{field}.ability", "unknown ability")
     start = (message.technology, message.provisions, message.clothing)
-    require(all(0 <= s <= MAX_CARD_NUMBER for s in start), field, f"starting values must be 0-{MAX_CARD_NUMBER}")
+    require(all(s >= 0 for s in start), field, "starting values must not be negative")
+    require_limit(max(start, default=0), MAX_CARD_NUMBER, field, "starting value")
     return Board(message.name or "board", start, ability)
 
 
@@ -127,7 +129,8 @@ def config_from_proto(message: pb.AdventureToursRules, players: int, field: str,
     variation = VARIATION_FROM_PROTO.get(message.variation)
     require(variation is not None, f"{field}.variation", "unknown variation")
     rounds = message.rounds if message.HasField("rounds") else rules.ROUNDS
-    require(1 <= rounds <= MAX_ROUNDS, f"{field}.rounds", f"must be 1-{MAX_ROUNDS}")
+    require(rounds >= 1, f"{field}.rounds", f"at least one round, got {rounds}")
+    require_limit(rounds, MAX_ROUNDS, f"{field}.rounds", "rounds")
     try:
         return Config(
             players, deck=deck, expert=message.expert, boards=boards, rounds=rounds, variation=variation,

@@ -95,7 +95,7 @@ def card_to_proto(card: Card) -> pb.CampsiteCard:
 
 
 def _coordinate(value: int, field: str) -> int:
-    require(abs(value) <= MAX_COORDINATE, field, f"must be within +-{MAX_COORDINATE}")
+    require_limit(abs(value), MAX_COORDINATE, field, "distance from the origin")
     return value
 
 

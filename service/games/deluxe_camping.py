@@ -293,8 +293,10 @@ def hint(request: pb.DeluxeCampingServiceHintRequest, budget: Budget) -> pb.Delu
     leaf = HINT_LEAF_FROM_PROTO.get(request.leaf)
     require(leaf is not None, "leaf", "SECURABLE (default) or ESTIMATE")
     max_replies = request.max_reply_plies if request.HasField("max_reply_plies") else None
-    require(max_replies is None or 0 <= max_replies <= HINT_REPLY_PLIES_LIMIT, "max_reply_plies",
-            f"0 to {HINT_REPLY_PLIES_LIMIT} reply plies, or unset for as deep as the budget allows")
+    require(max_replies is None or max_replies >= 0, "max_reply_plies",
+            "0 or more reply plies, or unset for as deep as the budget allows")
+    if max_replies is not None:
+        require_limit(max_replies, HINT_REPLY_PLIES_LIMIT, "max_reply_plies", "reply plies")
     state = _turn_state(request.state)
     if not request.options.time_limit_seconds:
         budget = budget.limited(DEFAULT_HINT_SECONDS)

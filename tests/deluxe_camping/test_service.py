@@ -186,12 +186,14 @@ def test_hint_reply_plies_capped_by_the_request(client: CampsolverClient, cap: i
         assert all("screened" in a.ranking.note for a in response.alternatives if a.ranking.HasField("value"))
 
 
-@pytest.mark.parametrize("cap", [-1, service.HINT_REPLY_PLIES_LIMIT + 1])
-def test_hint_reply_plies_out_of_range_names_the_field(client: CampsolverClient, cap: int) -> None:
+@pytest.mark.parametrize(("cap", "code"), [(-1, grpc.StatusCode.INVALID_ARGUMENT),
+                                           (service.HINT_REPLY_PLIES_LIMIT + 1, grpc.StatusCode.RESOURCE_EXHAUSTED)])
+def test_hint_reply_plies_out_of_range_names_the_field(client: CampsolverClient, cap: int,
+                                                       code: grpc.StatusCode) -> None:
     request = service.EXAMPLES["Hint"]()
     request.max_reply_plies = cap
     error = bad(client, "Hint", request)
-    assert error.code == grpc.StatusCode.INVALID_ARGUMENT
+    assert error.code == code
     assert error.violations[0].field == "max_reply_plies"
 
 
