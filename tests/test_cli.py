@@ -239,9 +239,10 @@ def test_server_failures_exit_1_with_one_line(capsys) -> None:
 
 
 def test_server_side_deadline_exits_1(server: CampsolverServer, capsys) -> None:
-    request = '{"options": {"timeLimitSeconds": 0.05}}'  # default specials: Monte Carlo, seconds of work
+    # A puzzle needs a proven unique optimum: no best-so-far answer exists within 0.05 s.
+    request = '{"seed": "2", "options": {"timeLimitSeconds": 0.05}}'
     code, _, err = main_in_process(
-        capsys, "camper-tour", "max", "--request", "-", "--server", server.address, stdin=request
+        capsys, "deluxe-camping", "puzzle", "--request", "-", "--server", server.address, stdin=request
     )
     assert code == 1 and err.count("\n") == 1 and "DEADLINE_EXCEEDED" in err and "budget" in err, err
 

@@ -28,6 +28,7 @@ from grpc_reflection.v1alpha import reflection_pb2
 
 from campsolver.v1 import camper_tour_pb2 as ct
 from campsolver.v1 import common_pb2
+from campsolver.v1 import deluxe_camping_pb2 as dc
 from campsolver.v1 import happy_campers_pb2 as hc
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -259,11 +260,15 @@ def test_busy_server_answers_cheap_calls_at_once_and_solves_unavailable(single_s
             with pytest.raises(CampsolverError) as caught:
                 connected.happy_campers.max_score(too_big, timeout=30)
             assert caught.value.code == grpc.StatusCode.RESOURCE_EXHAUSTED
-            # A real solve waits for the slot for its whole (short) budget, then is told the server is busy.
+            # A real solve waits for the slot for its whole (short) budget, then is told the server is busy;
+            # a hint answers its rule of thumb's move instead, flagged.
+            max_request = camper_tour_service.EXAMPLES["MaxScore"]()
+            max_request.options.time_limit_seconds = 0.3
             with pytest.raises(CampsolverError) as caught:
-                connected.camper_tour.hint(long_hint_request(0.3), timeout=60)
+                connected.camper_tour.max_score(max_request, timeout=60)
             assert caught.value.code == grpc.StatusCode.UNAVAILABLE
             assert caught.value.reason == "SOLVER_SLOTS_BUSY"
+            assert connected.camper_tour.hint(long_hint_request(0.3), timeout=60).stats.fallback
             assert not running.done(), "the long hint still holds the slot"
         finally:
             running.cancel()
@@ -285,10 +290,11 @@ def test_cancelled_call_stops_its_solve_and_frees_the_slot(single_slot_server: C
 def test_budget_shorter_than_any_answer_is_the_servers_deadline_exceeded(client: CampsolverClient) -> None:
     # The client allows 60 s; the request's own time limit is 0.05 s. The DEADLINE_EXCEEDED must come from the
     # server (its message names the budget), not from the client's deadline.
-    request = ct.CamperTourServiceMaxScoreRequest()  # default specials on 72 plates: Monte Carlo, seconds of work
+    # A puzzle needs a proven unique optimum: no best-so-far answer exists within 0.05 s.
+    request = dc.DeluxeCampingServiceGeneratePuzzleRequest(seed=2)
     request.options.time_limit_seconds = 0.05
     with pytest.raises(CampsolverError) as caught:
-        client.camper_tour.max_score(request, timeout=60)
+        client.deluxe_camping.generate_puzzle(request, timeout=60)
     assert caught.value.code == grpc.StatusCode.DEADLINE_EXCEEDED
     assert "budget" in caught.value.message
 
