@@ -148,7 +148,7 @@ def run_hints(channel: grpc.Channel, game_name: str, make: Callable[[int], bytes
                 response = response_types[game_name].FromString(raw)
                 record.update(code="OK", fallback=bool(response.stats.fallback), moves=len(response.alternatives))
             except grpc.RpcError as error:
-                record.update(code=error.code().name, fallback=False, moves=0)
+                record.update(code=error.code().name, fallback=False, moves=0, detail=error.details() or "")
             record["overrun_s"] = time.monotonic() - started - deadline
             with lock:
                 records.append(record)
@@ -176,6 +176,7 @@ def summarise(game_name: str, phase: str, records: list[dict[str, Any]]) -> dict
         "overrun_p50_ms": percentile(overruns, 50),
         "overrun_p99_ms": percentile(overruns, 99),
         "overrun_max_ms": max(overruns) if overruns else float("nan"),
+        "errors": sorted({f"{r['code']}: {r.get('detail', '')}"[:120] for r in records if r["code"] != "OK"}),
         "load_avg": load_average(),
     }
 

@@ -105,6 +105,11 @@ FALLBACK_RESERVE_S = 0.05
 #: `stats.fallback` texts.
 NO_SLOT = "every solver slot stayed busy until the deadline: the rule of thumb's move, not searched"
 NO_STEP = "no search step finished within the time limit: the rule of thumb's move, not searched"
+NO_TIME = "the deadline leaves no time to search: the rule of thumb's move, not searched"
+#: A hint whose budget is shorter than this when a solver slot would be taken answers its rule of thumb's move in
+#: the server process at once: a worker's hand-off and wake-up alone cost about as much on a loaded machine, and
+#: no search step fits (a 0.1 s deadline leaves a 0.01 s budget after the margin).
+MIN_SEARCH_S = 0.05
 STARTING = "the solver workers are still starting: the rule of thumb's move, not searched"
 LATE_WORKER = "the solver process did not answer in time (a loaded machine): the rule of thumb's move, not searched"
 

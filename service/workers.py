@@ -284,6 +284,10 @@ class WorkerPool:
         Waits for a `gate` slot first (as in-process solves do); raises `RequestError`s for the caller to send.
         """
         give_up = dispatch.give_up_waiting_at(command, budget)
+        if give_up is not None and budget.remaining() < dispatch.MIN_SEARCH_S:
+            fallback = dispatch.rule_of_thumb_answer(command, command.request_type.FromString(raw), dispatch.NO_TIME)
+            if fallback is not None:
+                return fallback.SerializeToString()
         if not self.ready.is_set() and not self._wait_until_started(budget, give_up):
             fallback = dispatch.rule_of_thumb_answer(command, command.request_type.FromString(raw), dispatch.STARTING)
             if fallback is not None:

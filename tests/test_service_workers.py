@@ -325,3 +325,15 @@ def test_every_games_score_and_legal_moves_answer_while_every_slot_is_busy(
     finally:
         future.cancel()
     assert server.gate.wait_idle(timeout_s=30)
+
+
+def test_a_hint_with_no_time_to_search_is_answered_by_the_server_process(
+    one_worker: tuple[CampsolverServer, CampsolverClient],
+) -> None:
+    """A 0.1 s deadline leaves a 0.01 s budget after the margin: the rule of thumb's move, answered at once by the
+    gRPC process (no worker hand-off), flagged."""
+    server, client = one_worker
+    request = camper_tour_service.EXAMPLES["Hint"]()
+    answer = client.camper_tour.hint(request, timeout=0.1)
+    assert answer.stats.fallback == dispatch.NO_TIME and answer.alternatives
+    assert ranking_contract_violations([a.ranking for a in answer.alternatives]) == []
