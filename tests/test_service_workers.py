@@ -332,7 +332,7 @@ def test_a_hint_with_no_time_to_search_is_answered_by_the_server_process(
 ) -> None:
     """A 0.1 s deadline leaves a 0.01 s budget after the margin: the rule of thumb's move, answered at once by the
     gRPC process (no worker hand-off), flagged."""
-    server, client = one_worker
+    _server, client = one_worker
     request = camper_tour_service.EXAMPLES["Hint"]()
     answer = client.camper_tour.hint(request, timeout=0.1)
     assert answer.stats.fallback == dispatch.NO_TIME and answer.alternatives

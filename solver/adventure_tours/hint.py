@@ -333,6 +333,10 @@ def _screen(alive: list[int], values: list[list[float]]) -> list[int]:
     return kept
 
 
+#: Seconds a hint with no time left may still spend listing the plays beside its greedy answer.
+FALLBACK_LISTING_S = 0.05
+
+
 def hint(
     obs: Observation,
     budget: Budget,
@@ -350,12 +354,17 @@ def hint(
     try:
         plays = enumerate_plays(public, obs.player, budget)
     except SolveInterrupted:
-        # Listing the plays alone outran the budget: answer in time with the greedy play, unevaluated.
+        # Listing the plays alone outran the budget: answer in time with the greedy play first, then every other
+        # play (listed within a short allowance of its own, as LegalMoves lists them), none evaluated.
         play = greedy_play(public, obs.player)
+        try:
+            others = [p for p in enumerate_plays(public, obs.player, Budget(FALLBACK_LISTING_S)) if p != play]
+        except SolveInterrupted:
+            others = []
         return HintResult(
-            [RankedPlay(play, float("nan"), float("nan"), 0)], Proof.HEURISTIC, "greedy fallback",
-            interrupted=True, objective=objective,
-            notes=["the budget ended while listing the plays: the greedy play, not evaluated"],
+            [RankedPlay(p, float("nan"), float("nan"), 0) for p in [play, *others]], Proof.HEURISTIC,
+            "greedy fallback", interrupted=True, objective=objective,
+            notes=["the budget ended while listing the plays: the greedy play first, nothing evaluated"],
         )
     if allow_exact and len(unseen_pool(obs)) <= EXACT_POOL_LIMIT:
         try:
