@@ -285,20 +285,20 @@ class WorkerPool:
         """
         give_up = dispatch.give_up_waiting_at(command, budget)
         if give_up is not None and budget.remaining() < dispatch.MIN_SEARCH_S:
-            fallback = dispatch.rule_of_thumb_answer(command, command.request_type.FromString(raw), dispatch.NO_TIME)
-            if fallback is not None:
-                return fallback.SerializeToString()
+            answer = _rule_of_thumb_bytes(command, raw, dispatch.NO_TIME)
+            if answer is not None:
+                return answer
         if not self.ready.is_set() and not self._wait_until_started(budget, give_up):
-            fallback = dispatch.rule_of_thumb_answer(command, command.request_type.FromString(raw), dispatch.STARTING)
-            if fallback is not None:
-                return fallback.SerializeToString()
+            answer = _rule_of_thumb_bytes(command, raw, dispatch.STARTING)
+            if answer is not None:
+                return answer
             raise WarmingUp("the solver workers are still starting; try again in a few seconds")
         if not gate.acquire(budget, give_up):
             if budget.cancelled:
                 raise Cancelled("the request was cancelled")
-            fallback = dispatch.rule_of_thumb_answer(command, command.request_type.FromString(raw), dispatch.NO_SLOT)
-            if fallback is not None:  # a hint answers its rule of thumb's move here, in milliseconds
-                return fallback.SerializeToString()
+            answer = _rule_of_thumb_bytes(command, raw, dispatch.NO_SLOT)
+            if answer is not None:  # a hint answers its rule of thumb's move here, in milliseconds
+                return answer
             raise ServerBusy("every solver slot stayed busy for the whole solve budget; try again")
         result: dict[str, tuple[str, bytes] | None] = {}
         done = threading.Event()  # the call's outcome is known (the slot may still be busy replacing a worker)
@@ -328,11 +328,10 @@ class WorkerPool:
         elif not done.wait(max(budget.deadline + LATE_WORKER_GRACE_S - time.monotonic(), 0.0)):
             # A hint must answer: its worker has not answered shortly after the budget's end (descheduled on a
             # loaded machine), so this process answers the rule of thumb's move and the worker is told to stop.
-            fallback = dispatch.rule_of_thumb_answer(command, command.request_type.FromString(raw),
-                                                     dispatch.LATE_WORKER)
-            if fallback is not None and not done.is_set():
+            answer = _rule_of_thumb_bytes(command, raw, dispatch.LATE_WORKER)
+            if answer is not None and not done.is_set():
                 budget.cancel()
-                return fallback.SerializeToString()
+                return answer
             done.wait()  # no fallback, or the worker answered meanwhile: its answer is the better one
         outcome = result.get("outcome")
         if outcome is None:
@@ -433,6 +432,12 @@ class WorkerPool:
             worker.process.pid, worker.process.exitcode, command.game_name, command.rpc_name,
         )
         return None
+
+
+def _rule_of_thumb_bytes(command: Command, raw: bytes, reason: str) -> bytes | None:
+    """`dispatch.rule_of_thumb_answer` for request bytes, answered in this process (None: the RPC has none)."""
+    answer = dispatch.rule_of_thumb_answer(command, command.request_type.FromString(raw), reason)
+    return None if answer is None else answer.SerializeToString()
 
 
 def _exists(pid: int | None) -> bool:

@@ -6,9 +6,12 @@ property test passes or fails for the code, never for the luck of a draw; `explo
 (`HYPOTHESIS_PROFILE=explore make test`) draws fresh random examples, to look for new counterexamples by hand.
 """
 
+import contextlib
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -78,10 +81,17 @@ def client():
 
     Tests that need a server of their own (drain, busy slots, an altered registry) build one themselves.
     """
+    with serving(workers=2) as connected:
+        yield connected
+
+
+@contextlib.contextmanager
+def serving(**config: object) -> Iterator[Any]:
+    """A loopback server with `ServerConfig(port=0, **config)` and a ready client, stopped on leaving."""
     from campsolver.clients.client import CampsolverClient
     from campsolver.service.server import CampsolverServer, ServerConfig
 
-    server = CampsolverServer(ServerConfig(port=0, workers=2))
+    server = CampsolverServer(ServerConfig(port=0, **config))  # type: ignore[arg-type]
     server.start()
     try:
         with CampsolverClient(server.address) as connected:

@@ -21,7 +21,6 @@ from campsolver.service.games import adventure_tours as at_service
 from campsolver.service.games import campsite as cs_service
 from campsolver.service.games import deluxe_camping as dc_service
 from campsolver.service.games import happy_campers as hc_service
-from campsolver.service.server import CampsolverServer, ServerConfig
 from campsolver.solver.adventure_tours import hint as at_hints
 from campsolver.solver.adventure_tours import search as at_search
 from campsolver.solver.adventure_tours.deck import DEFAULT_DECK
@@ -42,6 +41,7 @@ from campsolver.v1 import campsite_pb2 as cs_pb
 from campsolver.v1 import common_pb2
 from campsolver.v1 import deluxe_camping_pb2 as dc_pb
 from campsolver.v1 import happy_campers_pb2 as hc_pb
+from tests.conftest import serving
 from tests.happy_campers.test_max_levels import LEVEL_CASES, instance
 
 UNPROVEN = {"PROOF_STATUS_FEASIBLE_WITH_BOUND", "PROOF_STATUS_HEURISTIC"}
@@ -109,14 +109,8 @@ def first_solution_only(real: Callable[..., cpsat.CpSolveResult]) -> Callable[..
 @pytest.fixture(scope="module")
 def client() -> Iterator[CampsolverClient]:
     """A loopback server that solves on threads of this process, so a test's monkeypatch reaches the solve."""
-    server = CampsolverServer(ServerConfig(port=0, workers=1, solve_in_process=True))
-    server.start()
-    try:
-        with CampsolverClient(server.address) as connected:
-            connected.wait_ready()
-            yield connected
-    finally:
-        server.stop(grace_s=2.0)
+    with serving(workers=1, solve_in_process=True) as connected:
+        yield connected
 
 
 # --- Campsite ------------------------------------------------------------------------------------------------
