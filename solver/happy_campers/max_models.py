@@ -5,8 +5,11 @@ warm starts and proof claims live in `maximise`."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 
+from campsolver.solver.core.budget import Budget, SolveInterrupted
 from campsolver.solver.core.cpsat import CpSolveResult
 from campsolver.solver.core.geometry import Cell, neighbours, orientations
 from campsolver.solver.happy_campers import cpsat_map
@@ -36,6 +39,28 @@ from campsolver.solver.happy_campers.rules import (
 from ortools.sat.python import cp_model
 
 DECISION_STRATEGY = True
+
+#: The budget whose cancellation abandons a model still being built. The builders are plain functions of the
+#: problem (called through several layers); the search sets this around its work so that a caller who answered
+#: without waiting (the service at its deadline) does not leave a long build running in the worker.
+_BUILD_BUDGET: ContextVar[Budget | None] = ContextVar("happy_campers_build_budget", default=None)
+
+
+@contextmanager
+def builds_abandoned_on_cancel(budget: Budget) -> Iterator[None]:
+    """Within this block, a model build stops (`SolveInterrupted("cancelled")`) once `budget` is cancelled."""
+    token = _BUILD_BUDGET.set(budget)
+    try:
+        yield
+    finally:
+        _BUILD_BUDGET.reset(token)
+
+
+def _abandon_if_cancelled() -> None:
+    """Checked once a turn by the builders: a few microseconds against milliseconds of model building."""
+    budget = _BUILD_BUDGET.get()
+    if budget is not None and budget.cancelled:
+        raise SolveInterrupted("cancelled")
 #: Add the per-turn card cuts of `max_card_cuts` to the clairvoyant model.
 CARD_CUTS = True
 
@@ -169,6 +194,7 @@ def _build_clairvoyant(
     turn_sizes: list[cp_model.IntVar] = []
     turn_vars: list[TurnVars] = []
     for t, pairs in enumerate(pairs_per_turn):
+        _abandon_if_cancelled()
         candidates: dict[frozenset[Cell], set[int]] = {}
         for cells, shapes in table.items():
             allowed = set().union(*(pairs[s] for s in shapes if s in pairs))
@@ -226,6 +252,7 @@ def _build_clairvoyant(
     # Adjacency in drawing order: before[i] = square i drawn before the current turn.
     before: list[cp_model.LinearExprT] = [1 if cell in pre else 0 for cell in mv.cells]
     for t in range(n_turns):
+        _abandon_if_cancelled()
         if t > 0 or not start_empty:
             for cells, var in use[t].items():
                 around = {mv.index[nb] for cell in cells for nb in neighbours(cell, rows, cols)} - {
@@ -343,6 +370,7 @@ def _build_clairvoyant(
             turns.append(TurnPlay(t, roll, Placement(cells, Element(e), _option_for(roll, cells, e, comp))))
         return tuple(turns)
 
+    _abandon_if_cancelled()  # the cuts and objective above take a good share of the build
     return _Built(model, objective, mv, read_turns, parts.get("bonus"))
 
 

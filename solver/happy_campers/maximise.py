@@ -72,6 +72,7 @@ from campsolver.solver.happy_campers.max_models import (  # noqa: F401
     _drawing_order,
     _option_for,
     _scoring_objective,
+    builds_abandoned_on_cancel,
 )
 from campsolver.solver.happy_campers.max_problem import (  # noqa: F401
     MAP_INDEPENDENT_CARDS,
@@ -515,7 +516,26 @@ def _maximise(
 ) -> MaxResult:
     """Phase A (complete maps, maximise) and, if A cannot reach 0, phase B (an incomplete outcome?).
 
-    `given_hint` (clairvoyant only) replaces the warm-start searches."""
+    `given_hint` (clairvoyant only) replaces the warm-start searches. Every model built on the way is abandoned
+    (`SolveInterrupted`) once `budget` is cancelled."""
+    with builds_abandoned_on_cancel(budget):
+        return _maximise_phases(
+            problem, budget, builder, incomplete_phase=incomplete_phase, workers=workers, seed=seed,
+            given_hint=given_hint,
+        )
+
+
+def _maximise_phases(
+    problem: MaxProblem,
+    budget: Budget,
+    builder: Callable[[MaxProblem, Mode], _Built],
+    *,
+    incomplete_phase: bool,
+    workers: int,
+    seed: int = 0,
+    given_hint: _Hint | None = None,
+) -> MaxResult:
+    """`_maximise`'s work, within its build budget."""
     tally = _Tally()
     if budget.expired():
         # CP-SAT ignores a stop request made before its search starts, so never start one.

@@ -9,9 +9,9 @@ import time
 import numpy as np
 import pytest
 from campsolver.service.games import happy_campers as hc_service
-from campsolver.solver.core.budget import Budget, CpuBudget
+from campsolver.solver.core.budget import Budget, CpuBudget, SolveInterrupted
 from campsolver.solver.core.proof import Proof
-from campsolver.solver.happy_campers import maximise, rules
+from campsolver.solver.happy_campers import max_models, maximise, rules
 from campsolver.solver.happy_campers.rules import Challenge, Components
 
 from campsolver.v1 import common_pb2
@@ -67,3 +67,55 @@ def test_the_fallback_bound_is_at_least_the_proven_optimum(seed: int) -> None:
     assert proven.proof is Proof.OPTIMAL
     assert fallback.score is not None and fallback.bound is not None
     assert fallback.score <= proven.score <= fallback.bound
+
+
+def _long_clairvoyant_problem() -> maximise.MaxProblem:
+    rng = np.random.default_rng(5)
+    rolls = tuple((int(a), int(b)) for a, b in rng.integers(1, 7, size=(40, 2)))
+    return maximise.MaxProblem(
+        kind="clairvoyant", components=rules.DEFAULT_COMPONENTS, challenges=(), start_grid=rules.empty_grid(),
+        rolls=rolls,
+    )
+
+
+def test_a_model_build_stops_once_its_search_budget_is_cancelled() -> None:
+    problem = _long_clairvoyant_problem()
+    cancelled = Budget(60)
+    cancelled.cancel()
+    with maximise.builds_abandoned_on_cancel(cancelled), pytest.raises(SolveInterrupted):
+        maximise._build_clairvoyant(problem, "complete")
+    # Outside such a block (or with a live budget) the same build completes.
+    with maximise.builds_abandoned_on_cancel(Budget(60)):
+        assert maximise._build_clairvoyant(problem, "complete").objective is not None
+
+
+def test_the_service_leaves_no_search_running_after_its_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 40-roll MaxScore answered at a 0.2-s deadline: no model build the search left behind runs to its end
+    after the answer's cancel (it stops at its next turn), and the search thread ends."""
+    import threading
+
+    builds: list[str] = []
+    build = maximise._build_clairvoyant
+
+    def watched(*args, **kwargs):
+        try:
+            built = build(*args, **kwargs)
+        except SolveInterrupted:
+            builds.append("abandoned")
+            raise
+        budget = max_models._BUILD_BUDGET.get()
+        builds.append("finished after the cancel" if budget is not None and budget.cancelled else "finished")
+        return built
+
+    monkeypatch.setattr(maximise, "_build_clairvoyant", watched)
+    request = hc_service._example_max()
+    del request.rolls[:]
+    for a, b in np.random.default_rng(6).integers(1, 7, size=(40, 2)):
+        request.rolls.add(first=int(a), second=int(b))
+    response = hc_service.max_score(request, Budget(0.2))
+    assert response.score == replayed_score(request, response)
+    searches = [t for t in threading.enumerate() if t.name == "happy-campers-max"]
+    for thread in searches:
+        thread.join(30.0)
+    assert not any(t.is_alive() for t in searches)
+    assert builds and "finished after the cancel" not in builds
