@@ -153,4 +153,4 @@ def test_book_of_every_game_prints_one_page_each_and_labels_fit_as_drawn(example
                     or x + width > box.x + box.width + MEASURE_SLACK
                     or y + height > box.y + box.height + MEASURE_SLACK):
                 outside.append((text, box, (round(x, 1), round(y, 1), round(width, 1), round(height, 1))))
-    assert outside == []
+    assert outside == [], "\n".join(map(str, outside))

@@ -75,32 +75,34 @@ def book_tasks(games: list[str], grades: tuple[str, ...], count: int, base_seed:
 
 
 _CSS = """
+/* Selectors name their HTML element: the inline SVG pictures use class names of their own (title, question). */
 body { font-family: Georgia, 'DejaVu Serif', serif; margin: 0; color: #222; }
 .page { padding: 18mm 16mm; box-sizing: border-box; min-height: 100vh; border-bottom: 1px dashed #bbb; }
-.title { display: flex; flex-direction: column; justify-content: center; text-align: center; }
-.title h1 { font-size: 34pt; margin-bottom: 4mm; }
-.title table { margin: 8mm auto; border-collapse: collapse; text-align: left; }
-.title td, .title th, .evidence td, .evidence th { padding: 1mm 3mm; border-bottom: 1px solid #ddd; }
+section.title { display: flex; flex-direction: column; justify-content: center; text-align: center; }
+section.title h1 { font-size: 34pt; margin-bottom: 4mm; }
+section.title table { margin: 8mm auto; border-collapse: collapse; text-align: left; }
+section.title td, section.title th, table.evidence td, table.evidence th {
+  padding: 1mm 3mm; border-bottom: 1px solid #ddd; }
 h2 { margin-top: 0; font-size: 18pt; }
-.question { font-size: 13pt; font-weight: bold; margin: 3mm 0 5mm; }
+p.question { font-size: 13pt; font-weight: bold; margin: 3mm 0 5mm; }
 .picture svg { display: block; max-width: 100%; height: auto; max-height: 120mm; margin: 0 auto 4mm; }
 pre { font-family: 'DejaVu Sans Mono', monospace; font-size: 8.5pt; white-space: pre-wrap; background: #f7f7f4;
       padding: 3mm; border-radius: 2mm; }
-.meta { color: #555; font-size: 10pt; }
-.evidence { border-collapse: collapse; font-size: 9pt; margin-top: 3mm; }
-.failed { color: #a00; }
+p.meta { color: #555; font-size: 10pt; }
+table.evidence { border-collapse: collapse; font-size: 9pt; margin-top: 3mm; }
+li.failed { color: #a00; }
 @page { size: A4; margin: 0; }
 @media print {
   .page { min-height: auto; border: none; break-after: page; page-break-after: always; }
   .page:last-child { break-after: auto; page-break-after: auto; }
-  .title { height: 297mm; }
+  section.title { height: 297mm; }
   /* One A4 page a puzzle (picture and statement), one a solution (picture, answer and evidence table). */
   .page { padding: 12mm PAGE_SIDE_MM; }
   .picture svg { max-height: PICTURE_HEIGHT_MM; margin-bottom: 2mm; }
   pre { font-size: 7.5pt; padding: 2mm; margin: 2mm 0; }
-  .question { margin: 2mm 0 3mm; }
-  .evidence { font-size: 8pt; margin-top: 1mm; }
-  .evidence td, .evidence th { padding: 0.4mm 2mm; }
+  p.question { margin: 2mm 0 3mm; }
+  table.evidence { font-size: 8pt; margin-top: 1mm; }
+  table.evidence td, table.evidence th { padding: 0.4mm 2mm; }
 }
 """
 

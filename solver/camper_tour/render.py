@@ -141,7 +141,8 @@ def _strip(canvas: Canvas, state: TourState, top: float) -> float:
     for plate in range(1, length + 1):
         x, y = _plate_origin(plate, top)
         kind = state.plate_kind(plate)
-        canvas.shape(f'<rect x="{x}" y="{y}" width="{PLATE - 2}" height="{PLATE - 2}" fill="{COLOUR[kind]}" '
+        canvas.shape(f'<rect class="plate" x="{x}" y="{y}" width="{PLATE - 2}" height="{PLATE - 2}" '
+                     f'fill="{COLOUR[kind]}" '
                      'stroke="#555"/>')
         canvas.text(x + 3, y + 11, str(plate), 10, fill="#444", cls="plate")
         label = "H" if plate == STARTING_PLATE else ("" if kind == PlateKind.NORMAL else LETTER[kind])

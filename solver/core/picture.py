@@ -39,6 +39,7 @@ _WIDE = 0.84
 #: Bold DejaVu Sans is wider; a small margin covers kerning and rounding.
 BOLD_FACTOR = 1.1
 SAFETY = 1.03
+SIDE_PAD = 0.15
 
 
 def text_width(content: str, size: float, *, bold: bool = False) -> float:
@@ -93,10 +94,15 @@ class Canvas:
 
     def text(self, x: float, y: float, content: str, size: float, *, anchor: str = "start", bold: bool = False,
              fill: str = INK, cls: str = "label") -> Box:
-        """One line of text with its baseline at y; returns (and records) its box."""
+        """One line of text with its baseline at y; returns (and records) its box (nothing for empty text)."""
         width = text_width(content, size, bold=bold)
         left = x - (width / 2 if anchor == "middle" else width if anchor == "end" else 0.0)
-        box = Box(round(left, 1), round(y - ASCENT * size, 1), round(width, 1), round((ASCENT + DESCENT) * size, 1))
+        if not content:
+            return Box(left, y, 0.0, 0.0)
+        # Browsers measure a label a little wider than its advance (glyph overhang): pad both sides.
+        pad = SIDE_PAD * size
+        box = Box(round(left - pad, 1), round(y - ASCENT * size, 1), round(width + 2 * pad, 1),
+                  round((ASCENT + DESCENT) * size, 1))
         self.boxes.append(box)
         weight = ' font-weight="bold"' if bold else ""
         align = f' text-anchor="{anchor}"' if anchor != "start" else ""
