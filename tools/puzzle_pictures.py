@@ -1,10 +1,12 @@
 """Write every game's example puzzle and solution pictures as SVG and PNG at the book's print size.
 
     python -m tools.puzzle_pictures [OUT_DIR]     (default docs/pictures)
+    python -m tools.puzzle_pictures --book BOOK_HTML PAGE_ID OUT_PNG   (one page of a book, as printed)
 
 One puzzle per game: the registry's example GeneratePuzzle request (the one the CLI documents), through the
 same handler the service runs. PNGs come from rsvg-convert at `DPI` for the width the book prints the picture
-at (`solver.core.picture.print_scale`), so they look as the printed page does.
+at (`solver.core.picture.print_scale`), so they look as the printed page does. `--book` screenshots one page
+of a `book.html` in headless Chromium with the book's print CSS applied on screen (A4 width, 794 CSS pixels).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 from campsolver.service import dispatch
@@ -62,7 +65,25 @@ def to_png(svg: str, path: Path, dpi: int = DPI) -> Path:
     return path
 
 
+def book_page(book_html: Path, page_id: str, out: Path, scale: float = 1.5) -> Path:
+    """`out`: the page `page_id` (e.g. puzzle-1) of `book_html` as printed on A4, one page, in Chromium."""
+    html = book_html.read_text().replace("@media print", "@media all")
+    html = html.replace("</style>", f".page:not(#{page_id}) {{ display: none; }} body {{ width: 210mm; }}</style>")
+    probe = out.with_suffix(".html")
+    probe.write_text(html)
+    chromium = shutil.which("chromium") or "/usr/bin/chromium"
+    with tempfile.TemporaryDirectory() as profile:
+        subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                        f"--user-data-dir={profile}", "--window-size=794,1123", f"--force-device-scale-factor={scale}",
+                        f"--screenshot={out}", probe.as_uri()], check=True, capture_output=True, timeout=180)
+    probe.unlink()
+    return out
+
+
 def main(argv: list[str]) -> int:
+    if argv[:1] == ["--book"]:
+        print(book_page(Path(argv[1]), argv[2], Path(argv[3])))
+        return 0
     out = Path(argv[0] if argv else "docs/pictures")
     out.mkdir(parents=True, exist_ok=True)
     for name, (puzzle, solution) in example_pictures().items():
