@@ -23,8 +23,6 @@ from typing import Any
 import pytest
 from campsolver.clients.batch import book
 from campsolver.clients.batch.engine import Task
-from campsolver.service import dispatch
-from campsolver.service.registry import games
 from campsolver.solver.core.picture import MIN_TEXT_MM, Box, print_scale
 
 from tests.batch.test_book import chromium
@@ -37,17 +35,10 @@ MEASURE_SLACK = 1.0
 
 
 @pytest.fixture(scope="module")
-def examples() -> dict[str, Any]:
-    """Game -> its example GeneratePuzzle response (every game with a puzzle command)."""
-    found = {}
-    for name, game in games().items():
-        command = game.commands["puzzle"]
-        if command.handler is None or command.example is None:
-            continue
-        request = command.example()
-        found[name] = dispatch.run(command, request, dispatch.budget_for(request, None))
-    assert len(found) == 5, sorted(found)
-    return found
+def examples(example_puzzles: dict[str, Any]) -> dict[str, Any]:
+    """Game -> its example GeneratePuzzle response (every game with a puzzle command; tests/conftest.py)."""
+    assert len(example_puzzles) == 5, sorted(example_puzzles)
+    return example_puzzles
 
 
 def _texts(svg: str) -> list[ET.Element]:
