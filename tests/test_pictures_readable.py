@@ -6,6 +6,7 @@ For each game's example puzzle (the registry's GeneratePuzzle example, through t
   solution picture has the question, the answer and a legend;
 - every label declares its box (`data-box`, from the renderer), no box overlaps another, none leaves the
   picture (nothing cut), and the smallest text is at least `MIN_TEXT_MM` tall on A4 at the book's scale;
+- more seeds of the games whose puzzles are cheap pass the same label checks;
 - then the five puzzles go into one book, printed to PDF by headless Chromium (one page each), and the browser
   measures every label (getBBox in the real font): each measured box lies inside its declared box, so the
   overlap and cut checks above hold for the text as drawn, not only for the estimate.
@@ -23,6 +24,8 @@ from typing import Any
 import pytest
 from campsolver.clients.batch import book
 from campsolver.clients.batch.engine import Task
+from campsolver.clients.batch.service_calls import call
+from campsolver.solver.core.budget import Budget
 from campsolver.solver.core.picture import MIN_TEXT_MM, Box, print_scale
 
 from tests.batch.test_book import chromium
@@ -91,6 +94,24 @@ def test_every_picture_prints_readable_with_question_and_legend(examples: dict[s
             assert width == print_pixels(svg)
             assert abs(height - width * svg_height / svg_width) <= 1
         assert "Answer" in _words(_texts(envelope.solution_svg), "answer") or name == "happy-campers", name
+
+
+#: Games whose puzzles take well under a second: more seeds (and grades) of them, beyond the examples.
+CHEAP_PUZZLES = {"camper-tour": (range(6), ("easy", "hard", "expert")), "campsite": (range(3), (None,)),
+                 "adventure-tours": (range(3), (None,))}
+
+
+@pytest.mark.parametrize("game", sorted(CHEAP_PUZZLES))
+def test_more_seeds_print_readable(game: str) -> None:
+    seeds, grades = CHEAP_PUZZLES[game]
+    for seed in seeds:
+        for grade in grades:
+            request: dict[str, Any] = {"seed": seed}
+            if grade:
+                request["grade"] = "DIFFICULTY_GRADE_" + grade.upper()
+            envelope = call(game, "puzzle", request, Budget(60)).puzzle  # type: ignore[attr-defined]
+            for kind, svg in (("puzzle", envelope.svg), ("solution", envelope.solution_svg)):
+                assert label_problems(svg) == [], (seed, grade, kind)
 
 
 def test_the_problem_finder_sees_overlaps_cuts_and_small_text() -> None:

@@ -79,7 +79,7 @@ def _square(canvas: Canvas, x: float, y: float, size: float, coloured: bool, fai
 def _tent(canvas: Canvas, x: float, y: float, size: float, label: str, bold: bool) -> None:
     canvas.shape(f'<polygon points="{x + size / 2:g},{y + 5:g} {x + 5:g},{y + size - 3:g} {x + size - 5:g},'
                  f'{y + size - 3:g}" fill="#ffffff" stroke="#000" stroke-width="{3 if bold else 1}"/>')
-    canvas.text(x + size / 2, y + size - 7, label, 11, anchor="middle", bold=bold, cls="tent")
+    canvas.text(x + size / 2, y + size - 6, label, 12, anchor="middle", bold=bold, cls="tent")
 
 
 def _table(canvas: Canvas, table: Table, left: float, top: float, highlight: Placement | None,
@@ -88,10 +88,10 @@ def _table(canvas: Canvas, table: Table, left: float, top: float, highlight: Pla
     min_r, min_c, max_r, max_c = _extent(table)
     canvas.shape('<g class="table">')
     for c in range(min_c, max_c + 1):
-        canvas.text(left + (c - min_c + 0.5) * CELL, top - 6, f"c{c}", 10, anchor="middle", fill="#555",
+        canvas.text(left + (c - min_c + 0.5) * CELL, top - 6, f"c{c}", 12, anchor="middle", fill="#555",
                     cls="coordinate")
     for r in range(min_r, max_r + 1):
-        canvas.text(left - 6, top + (r - min_r + 0.5) * CELL + 4, f"r{r}", 10, anchor="end", fill="#555",
+        canvas.text(left - 6, top + (r - min_r + 0.5) * CELL + 4, f"r{r}", 12, anchor="end", fill="#555",
                     cls="coordinate")
     tents = table.tent_cells
     for (r, c), square in sorted(table.grid.items()):
@@ -116,7 +116,7 @@ def _table(canvas: Canvas, table: Table, left: float, top: float, highlight: Pla
 
 def _hand(canvas: Canvas, hand: Sequence[Card], tokens: Sequence[Token], y: float) -> float:
     """The hand's cards (landscape, as `Card.text` writes them) and the tokens; returns the y below."""
-    size = 26
+    size = 28
     canvas.shape('<g class="hand">')
     box = canvas.text(MARGIN, y, "Hand:", 13, bold=True)
     x = box.x + box.width + 12
@@ -125,10 +125,10 @@ def _hand(canvas: Canvas, hand: Sequence[Card], tokens: Sequence[Token], y: floa
         pair = "".join(t.letter for t in card.terrains)
         for (r, c), coloured in sorted(card.squares(0).items()):
             _square(canvas, x + c * size, top + r * size, size, coloured, card.fair_weather,
-                    pair if coloured else "", 10)
+                    pair if coloured else "", 11)
         caption = f"card {number}: {card.text()}"
-        canvas.text(x, top + 2 * size + 16, caption, 11, cls="card")
-        x += max(3 * size, text_width(caption, 11)) + 18
+        canvas.text(x, top + 2 * size + 16, caption, 12, cls="card")
+        x += max(3 * size, text_width(caption, 12)) + 18
     y = top + 2 * size + 40
     names = ", ".join(f"{t.letter} {t.name.title()}" for t in tokens)
     y = canvas.paragraph(MARGIN, y, f"Tokens seat 0 may pitch: {names}", 13, canvas.width - 2 * MARGIN)

@@ -89,9 +89,15 @@ def _face_lines(components: Components) -> list[str]:
         shapes.append(f"{face}={drawing}")
     elements = [f"{face}={_element_name(e)}" for face, e in enumerate(components.elements, start=1)]
     return [
-        f"Shapes by number: {'  '.join(shapes)}  6=any shape ('#' a square, '/' a new row)",
+        f"Shapes by number: {'  '.join(shapes)}{_any_shape_text(components, '  6=any shape')} ('#' a square, "
+        "'/' a new row)",
         f"Elements by number: {'  '.join(elements)}  6=any element",
     ]
+
+
+def _any_shape_text(components: Components, text: str) -> str:
+    """`text` when shape number 6 means any shape (five shapes); empty when it is the sixth shape."""
+    return text if len(components.shapes) < ANY_FACE else ""
 
 
 def puzzle_text(puzzle: Puzzle) -> str:
@@ -241,7 +247,8 @@ def _legend(canvas: Canvas, x: float, y: float, components: Components, *, solut
         box = canvas.text(lx, y, f"{face}", 12)
         _mini_shape(canvas, box.x + box.width + 3, y, shape)
         lx = box.x + box.width + 3 + (max(c for _, c in shape) + 1) * 7 + 14
-    canvas.text(lx, y, f"{ANY_FACE} any shape", 12)
+    if _any_shape_text(components, "any"):
+        canvas.text(lx, y, f"{ANY_FACE} any shape", 12)
     y += LEGEND_LINE
     box = canvas.text(x, y, "Elements by number:", 12)
     lx = box.x + box.width + 10
