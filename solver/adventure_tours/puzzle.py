@@ -171,10 +171,12 @@ def render_solution_text(puzzle: Puzzle) -> str:
 
 _FILL = {0: "#e57373", 1: "#64b5f6", 2: "#fff176"}
 _COLOUR_NAMES = {0: "red: technology", 1: "blue: provisions", 2: "yellow: clothing"}
-CARD_W, CARD_H, CARD_GAP = 80, 60, 6
+CARD_W, CARD_H, CARD_GAP = 88, 56, 6
 MARGIN = 20
+#: Picture width: its 12-unit text prints above 2 mm on A4 while the picture is no taller than 0.82 x this.
 PICTURE_WIDTH = 1000
 USED = "#2e7d32"
+ROW_STEP = 18 + CARD_H + 10  # a group label, the cards, a gap
 
 
 def _card(canvas: Canvas, cfg: Config, card: int, x: float, y: float, used: bool) -> None:
@@ -182,26 +184,37 @@ def _card(canvas: Canvas, cfg: Config, card: int, x: float, y: float, used: bool
     stroke, width = (USED, 4) if used else ("#000", 1)
     canvas.shape(f'<rect x="{x}" y="{y}" width="{CARD_W}" height="{CARD_H}" rx="5" fill="{_FILL[cfg.colour[card]]}" '
                  f'stroke="{stroke}" stroke-width="{width}"/>')
-    canvas.text(x + 5, y + 16, f"d{cfg.demand[card]} ${cfg.money[card]} +{cfg.value[card]}", 12, bold=True,
+    canvas.text(x + 5, y + 15, f"d{cfg.demand[card]} ${cfg.money[card]} +{cfg.value[card]}", 12, bold=True,
                 cls="card")
-    action = cfg.action[card].value
-    line_y = y + 32
-    for line in wrap(action, 11, CARD_W - 8):
-        canvas.text(x + 5, line_y, line, 11, cls="ability")
-        line_y += 13
+    line_y = y + 31
+    for line in wrap(cfg.action[card].value, 12, CARD_W - 10):
+        canvas.text(x + 5, line_y, line, 12, cls="ability")
+        line_y += 14.5
 
 
 def _cards_row(canvas: Canvas, cfg: Config, groups: list[tuple[str, tuple[int, ...]]], y: float,
                used: set[int]) -> float:
-    """Labelled groups of cards side by side from the left margin; returns the y below them."""
+    """Labelled groups of cards side by side from the left margin, continued on a new line when the picture's
+    width is reached; returns the y below them."""
+    right = canvas.width - MARGIN
     x = MARGIN
     for label, cards in groups:
+        needed = max(len(cards), 1) * (CARD_W + CARD_GAP)
+        if x > MARGIN and x + needed - CARD_GAP > right:  # a group starts a new line rather than split
+            x, y = MARGIN, y + ROW_STEP
         box = canvas.text(x, y + 12, label, 12, fill="#444", cls="group")
-        for i, card in enumerate(cards):
-            _card(canvas, cfg, card, x + i * (CARD_W + CARD_GAP), y + 18, card in used)
         if not cards:
             canvas.text(x, y + 18 + CARD_H / 2, "none", 12, fill="#777")
-        x += max(len(cards) * (CARD_W + CARD_GAP), box.width, 40) + 22
+            x += max(box.width, 40) + 22
+            continue
+        start = x
+        for card in cards:
+            if x + CARD_W > right:
+                x, y = MARGIN, y + ROW_STEP
+                start = x
+            _card(canvas, cfg, card, x, y + 18, card in used)
+            x += CARD_W + CARD_GAP
+        x = max(x, start + box.width) + 16
     return y + 18 + CARD_H
 
 
@@ -239,8 +252,9 @@ def render_svg(puzzle: Puzzle, solution: bool = False) -> str:
     state = puzzle.state
     cfg = state.config
     used = {getattr(a, "card", -1) for a in puzzle.solution} if solution else set()
-    canvas = Canvas(PICTURE_WIDTH)
-    text_width = PICTURE_WIDTH - 2 * MARGIN
+    width = PICTURE_WIDTH
+    canvas = Canvas(width)
+    text_width = width - 2 * MARGIN
     title = (f"Solution to Adventure Tours puzzle {puzzle.seed}" if solution
              else f"Adventure Tours puzzle {puzzle.seed} ({puzzle.grade.value})")
     y = canvas.paragraph(MARGIN, MARGIN + 14, title, 16, bold=True, width=text_width, cls="title")
