@@ -184,8 +184,8 @@ def _grid_group(
                             round(cell_size * 0.36), anchor="middle", bold=True, fill=colour, cls="element")
             turn = turn_of.get((r, c))
             if turn is not None:
-                canvas.text(cx + 3, cy + cell_size * 0.3, str(turn), round(cell_size * 0.26), fill="#ffffff",
-                            cls="turn")
+                canvas.text(cx + 3, cy + cell_size * 0.3, str(turn), max(10, round(cell_size * 0.26)),
+                            fill="#ffffff", cls="turn")
     # Outline every solution drawing: a thick edge wherever the neighbour is not the same drawing.
     for (r, c), turn in sorted(turn_of.items()):
         cx, cy = x + c * cell_size, y + r * cell_size
@@ -210,7 +210,7 @@ def _grid_group(
 def _swatch(canvas: Canvas, x: float, y: float, fill: str, letter: str = "", letter_fill: str = "#ffffff") -> None:
     canvas.shape(f'<rect x="{x}" y="{y - 14}" width="22" height="20" fill="{fill}" stroke="{GRID_LINE_COLOUR}"/>')
     if letter:
-        canvas.text(x + 11, y + 1, letter, 9, anchor="middle", bold=True, fill=letter_fill, cls="swatch")
+        canvas.text(x + 11, y + 1, letter, 10, anchor="middle", bold=True, fill=letter_fill, cls="swatch")
 
 
 def _mini_shape(canvas: Canvas, x: float, y: float, shape: frozenset[Cell], size: int = 7) -> None:
@@ -238,7 +238,7 @@ def _legend(canvas: Canvas, x: float, y: float, components: Components, *, solut
     if solution:
         y += LEGEND_LINE
         _swatch(canvas, x, y, ELEMENT_COLOURS[1])
-        canvas.text(x + 2, y - 4, "3", 9, fill="#ffffff", cls="turn")
+        canvas.text(x + 2, y - 4, "3", 10, fill="#ffffff", cls="turn")
         canvas.text(x + 30, y, "full colour: drawn in the solution; the small number is the turn that drew it", 12)
     y += LEGEND_LINE
     box = canvas.text(x, y, "Shapes by number:", 12)
@@ -329,7 +329,7 @@ def solution_svg(puzzle: Puzzle, *, cell_size: int = CELL_SIZE) -> str:
     title = f"Solution to Happy Campers puzzle {puzzle.seed}: {puzzle.optimum} points"
     played = f"{puzzle.turns_played} of {len(puzzle.rolls)} rolls drawn"
     above = [f"Question: {puzzle_question(puzzle)}",
-             f"Answer: the final map below ({played}; optimum {puzzle.proof.value}, unique: "
-             f"{'yes' if puzzle.unique else 'no'})."]
+             f"Answer: the final map below ({played}; proof {puzzle.proof.value}"
+             f"{', the only map with this score' if puzzle.unique else ''})."]
     below = [_rolls_line(puzzle), f"Challenge cards: {_cards(puzzle)}"]
     return _picture(puzzle, puzzle.solution_grid, title, above, below, solution=True, cell_size=cell_size)
