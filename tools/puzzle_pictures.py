@@ -69,6 +69,7 @@ def book_page(book_html: Path, page_id: str, out: Path, scale: float = 1.5) -> P
     """`out`: the page `page_id` (e.g. puzzle-1) of `book_html` as printed on A4, one page, in Chromium."""
     html = book_html.read_text().replace("@media print", "@media all")
     html = html.replace("</style>", f".page:not(#{page_id}) {{ display: none; }} body {{ width: 210mm; }}</style>")
+    out = out.resolve()
     probe = out.with_suffix(".html")
     probe.write_text(html)
     chromium = shutil.which("chromium") or "/usr/bin/chromium"
