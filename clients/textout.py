@@ -159,6 +159,9 @@ def to_text(message: Message, indent: str = "") -> str:
             if envelope.solution_text:
                 lines.append(f"{indent}  solution:")
                 lines.extend(f"{indent}    {line}" for line in envelope.solution_text.rstrip().splitlines())
+            if envelope.evidence:  # with the solution: a greedy score beside the statement gives the answer away
+                lines.append(f"{indent}  grade evidence:")
+                lines.extend(f"{indent}    {e.name} = {e.value:g}: {e.description}" for e in envelope.evidence)
             if envelope.svg:
                 lines.append(f"{indent}  (pictures: puzzle.svg and puzzle.solutionSvg in --format json)")
             lines.append(f"{indent}  (the position and the solution as data: --format json)")

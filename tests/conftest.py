@@ -99,3 +99,21 @@ def serving(**config: object) -> Iterator[Any]:
             yield connected
     finally:
         server.stop(grace_s=2.0)
+
+
+@pytest.fixture(scope="session")
+def example_puzzles() -> dict[str, Any]:
+    """Game -> the response to its registry example GeneratePuzzle request (through the service handler), made
+    once a session: the picture tests share these puzzles."""
+    from campsolver.service import dispatch
+    from campsolver.service.registry import games
+
+    found = {}
+    for name, game in games().items():
+        command = game.commands["puzzle"]
+        if command.handler is None:
+            continue
+        assert command.example is not None, f"{name} puzzle needs an example request"
+        request = command.example()
+        found[name] = dispatch.run(command, request, dispatch.budget_for(request, None))
+    return found

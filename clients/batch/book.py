@@ -1,8 +1,11 @@
 """The puzzle book: GeneratePuzzle tasks for any game of the registry, and `book.html`.
 
 `book.html` is one self-contained file (inline CSS and SVG, no script, no external resource): a title page,
-one page per puzzle (question, picture, statement, grade with its evidence, proof), then the solutions, one per
-page (with the answer picture; see `_puzzle_picture` for games that draw statement and answer in one picture).
+one page per puzzle (question, picture, statement, grade and proof), then the solutions, one per page (the
+answer picture, the answer, and the grade's evidence: a greedy player's score or a heuristic's loss beside the
+statement would let a reader compute the answer; see `_puzzle_picture` for games that draw statement and answer
+in one picture). Pictures print at most `PRINT_WIDTH_MM` x `PRINT_MAX_HEIGHT_MM` (solver/core/picture.py), the
+size the renderers keep their smallest text readable at.
 Print CSS starts every puzzle and every solution on a new page. The content depends only on the puzzles
 (no dates, no timings), so the same seeds give the same file.
 """
@@ -17,6 +20,7 @@ from campsolver.clients.batch.engine import Task
 from campsolver.clients.batch.service_calls import call, grade_name, proof_name, to_dict
 from campsolver.service.registry import GAME_TABLE
 from campsolver.solver.core.budget import Budget
+from campsolver.solver.core.picture import PRINT_MAX_HEIGHT_MM, PRINT_WIDTH_MM
 
 from campsolver import __version__
 
@@ -38,8 +42,12 @@ def generate(params: dict[str, Any], budget: Budget) -> dict[str, Any]:
     request: dict[str, Any] = {"seed": int(params["seed"])}
     if params.get("grade"):
         request["grade"] = "DIFFICULTY_GRADE_" + params["grade"].upper()
-    response = call(params["game"], "puzzle", request, budget)
-    envelope = response.puzzle  # type: ignore[attr-defined]
+    return puzzle_result(call(params["game"], "puzzle", request, budget))
+
+
+def puzzle_result(response: Any) -> dict[str, Any]:
+    """A GeneratePuzzle response as the book stores it: the envelope plus the game's solution fields."""
+    envelope = response.puzzle
     extra = {name: value for name, value in to_dict(response).items()
              if name.startswith("solution") or name in ("optimum", "margin")}
     return {
@@ -67,34 +75,39 @@ def book_tasks(games: list[str], grades: tuple[str, ...], count: int, base_seed:
 
 
 _CSS = """
+/* Selectors name their HTML element: the inline SVG pictures use class names of their own (title, question). */
 body { font-family: Georgia, 'DejaVu Serif', serif; margin: 0; color: #222; }
 .page { padding: 18mm 16mm; box-sizing: border-box; min-height: 100vh; border-bottom: 1px dashed #bbb; }
-.title { display: flex; flex-direction: column; justify-content: center; text-align: center; }
-.title h1 { font-size: 34pt; margin-bottom: 4mm; }
-.title table { margin: 8mm auto; border-collapse: collapse; text-align: left; }
-.title td, .title th, .evidence td, .evidence th { padding: 1mm 3mm; border-bottom: 1px solid #ddd; }
+section.title { display: flex; flex-direction: column; justify-content: center; text-align: center; }
+section.title h1 { font-size: 34pt; margin-bottom: 4mm; }
+section.title table { margin: 8mm auto; border-collapse: collapse; text-align: left; }
+section.title td, section.title th, table.evidence td, table.evidence th {
+  padding: 1mm 3mm; border-bottom: 1px solid #ddd; }
 h2 { margin-top: 0; font-size: 18pt; }
-.question { font-size: 13pt; font-weight: bold; margin: 3mm 0 5mm; }
+p.question { font-size: 13pt; font-weight: bold; margin: 3mm 0 5mm; }
 .picture svg { display: block; max-width: 100%; height: auto; max-height: 120mm; margin: 0 auto 4mm; }
 pre { font-family: 'DejaVu Sans Mono', monospace; font-size: 8.5pt; white-space: pre-wrap; background: #f7f7f4;
       padding: 3mm; border-radius: 2mm; }
-.meta { color: #555; font-size: 10pt; }
-.evidence { border-collapse: collapse; font-size: 9pt; margin-top: 3mm; }
-.failed { color: #a00; }
+p.meta { color: #555; font-size: 10pt; }
+table.evidence { border-collapse: collapse; font-size: 9pt; margin-top: 3mm; }
+li.failed { color: #a00; }
 @page { size: A4; margin: 0; }
 @media print {
   .page { min-height: auto; border: none; break-after: page; page-break-after: always; }
   .page:last-child { break-after: auto; page-break-after: auto; }
-  .title { height: 297mm; }
-  /* One A4 page a puzzle: picture, statement and evidence table shrink to fit together. */
-  .page { padding: 12mm 14mm; }
-  .picture svg { max-height: 85mm; margin-bottom: 2mm; }
+  section.title { height: 297mm; }
+  /* One A4 page a puzzle (picture and statement), one a solution (picture, answer and evidence table). */
+  .page { padding: 12mm PAGE_SIDE_MM; }
+  .picture svg { max-height: PICTURE_HEIGHT_MM; margin-bottom: 2mm; }
   pre { font-size: 7.5pt; padding: 2mm; margin: 2mm 0; }
-  .question { margin: 2mm 0 3mm; }
-  .evidence { font-size: 8pt; margin-top: 1mm; }
-  .evidence td, .evidence th { padding: 0.4mm 2mm; }
+  p.question { margin: 2mm 0 3mm; }
+  table.evidence { font-size: 8pt; margin-top: 1mm; }
+  table.evidence td, table.evidence th { padding: 0.4mm 2mm; }
 }
 """
+
+_CSS = _CSS.replace("PAGE_SIDE_MM", f"{(210 - PRINT_WIDTH_MM) / 2:g}mm").replace(
+    "PICTURE_HEIGHT_MM", f"{PRINT_MAX_HEIGHT_MM:g}mm")
 
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>\s*")
 
@@ -156,7 +169,6 @@ def render(title: str, puzzles: list[tuple[Task, dict[str, Any] | None, str | No
             f"<pre>{escape(_statement(result))}</pre>",
             f'<p class="meta">Seed {result["seed"]} &middot; grade {escape(result["grade"])} &middot; '
             f"proof {escape(proof)} &middot; answer: Solution {number}, after the last puzzle</p>",
-            _evidence_table(result["evidence"]),
             "</section>",
         ]
     for number, (task, result) in enumerate(made, start=1):
@@ -165,6 +177,8 @@ def render(title: str, puzzles: list[tuple[Task, dict[str, Any] | None, str | No
             f"<h2>Solution {number} &middot; {escape(game_title(task.game))}</h2>",
             _inline_svg(_solution_picture(result)),
             f"<pre>{escape(_solution(result))}</pre>",
+            f'<p class="meta">Grade {escape(result["grade"])}, from this evidence:</p>' if result["evidence"] else "",
+            _evidence_table(result["evidence"]),
             "</section>",
         ]
     parts.append("</body></html>")
@@ -206,4 +220,4 @@ def _solution(result: dict[str, Any]) -> str:
     return json.dumps(result["solution_fields"], indent=1, sort_keys=True)
 
 
-__all__ = ["DEFAULT_GRADES", "GAME_TABLE", "GRADES", "book_tasks", "generate", "render"]
+__all__ = ["DEFAULT_GRADES", "GAME_TABLE", "GRADES", "book_tasks", "generate", "puzzle_result", "render"]

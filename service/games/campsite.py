@@ -466,9 +466,15 @@ def generate_puzzle(
             unique=True,
             proof=PROOF_TO_PROTO[puzzle.proof],
             text=text,
-            svg=render.table_svg(puzzle.table),
+            svg=render.puzzle_svg(puzzle.table, puzzle.hand, puzzle.tokens,
+                                  title=f"Campsite puzzle {puzzle.seed} ({puzzle.grade.value})", question=question),
             solution_text=solution_text,
-            solution_svg=render.table_svg(after, highlight=placement, new_tent=tent),
+            solution_svg=render.puzzle_svg(
+                after, puzzle.hand, puzzle.tokens, title=f"Solution to Campsite puzzle {puzzle.seed}",
+                question=question, highlight=placement, new_tent=tent,
+                answer=f"Answer: {play_label(placement, tent)}; seat 0 then scores {puzzle.best} (the next best "
+                f"play {puzzle.second}).",
+            ),
             question=question,
         ),
         state=pb.CampsiteTurnState(

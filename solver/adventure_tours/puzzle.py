@@ -10,10 +10,8 @@ the search effort the proof needed.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from html import escape
 
 from campsolver.solver.adventure_tours import rules
-from campsolver.solver.adventure_tours.deck import COLOURS
 from campsolver.solver.adventure_tours.hint import apply_play, enumerate_plays, greedy_play
 from campsolver.solver.adventure_tours.policies import greedy_action
 from campsolver.solver.adventure_tours.rules import Action, Config, State, action_label, card_label
@@ -21,6 +19,7 @@ from campsolver.solver.adventure_tours.search import MaxObjective, Others, maxim
 from campsolver.solver.core.budget import Budget
 from campsolver.solver.core.game import CHANCE
 from campsolver.solver.core.grade import Grade
+from campsolver.solver.core.picture import Canvas, wrap
 from campsolver.solver.core.proof import Proof
 from campsolver.solver.core.seeding import rng_for
 
@@ -171,46 +170,111 @@ def render_solution_text(puzzle: Puzzle) -> str:
 
 
 _FILL = {0: "#e57373", 1: "#64b5f6", 2: "#fff176"}
+_COLOUR_NAMES = {0: "red: technology", 1: "blue: provisions", 2: "yellow: clothing"}
+CARD_W, CARD_H, CARD_GAP = 88, 56, 6
+MARGIN = 20
+#: Picture width: its 12-unit text prints above 2 mm on A4 while the picture is no taller than 0.82 x this.
+PICTURE_WIDTH = 1000
+USED = "#2e7d32"
+ROW_STEP = 18 + CARD_H + 10  # a group label, the cards, a gap
+
+
+def _card(canvas: Canvas, cfg: Config, card: int, x: float, y: float, used: bool) -> None:
+    """One adventurer: demand, money and value on the first line, its whole action below (never cut)."""
+    stroke, width = (USED, 4) if used else ("#000", 1)
+    canvas.shape(f'<rect x="{x}" y="{y}" width="{CARD_W}" height="{CARD_H}" rx="5" fill="{_FILL[cfg.colour[card]]}" '
+                 f'stroke="{stroke}" stroke-width="{width}"/>')
+    canvas.text(x + 5, y + 15, f"d{cfg.demand[card]} ${cfg.money[card]} +{cfg.value[card]}", 12, bold=True,
+                cls="card")
+    line_y = y + 31
+    for line in wrap(cfg.action[card].value, 12, CARD_W - 10):
+        canvas.text(x + 5, line_y, line, 12, cls="ability")
+        line_y += 14.5
+
+
+def _cards_row(canvas: Canvas, cfg: Config, groups: list[tuple[str, tuple[int, ...]]], y: float,
+               used: set[int]) -> float:
+    """Labelled groups of cards side by side from the left margin, continued on a new line when the picture's
+    width is reached; returns the y below them."""
+    right = canvas.width - MARGIN
+    x = MARGIN
+    for label, cards in groups:
+        needed = max(len(cards), 1) * (CARD_W + CARD_GAP)
+        if x > MARGIN and x + needed - CARD_GAP > right:  # a group starts a new line rather than split
+            x, y = MARGIN, y + ROW_STEP
+        box = canvas.text(x, y + 12, label, 12, fill="#444", cls="group")
+        if not cards:
+            canvas.text(x, y + 18 + CARD_H / 2, "none", 12, fill="#777")
+            x += max(box.width, 40) + 22
+            continue
+        start = x
+        for card in cards:
+            if x + CARD_W > right:
+                x, y = MARGIN, y + ROW_STEP
+                start = x
+            _card(canvas, cfg, card, x, y + 18, card in used)
+            x += CARD_W + CARD_GAP
+        x = max(x, start + box.width) + 16
+    return y + 18 + CARD_H
+
+
+def _legend(canvas: Canvas, y: float, solution: bool) -> float:
+    canvas.shape('<g class="legend">')
+    canvas.text(MARGIN, y, "Legend", 13, bold=True)
+    y += 22
+    x = MARGIN
+    for colour, name in _COLOUR_NAMES.items():
+        canvas.shape(f'<rect x="{x}" y="{y - 14}" width="24" height="18" rx="3" fill="{_FILL[colour]}" '
+                     'stroke="#000"/>')
+        box = canvas.text(x + 30, y, f"{name} (the card's colour: the equipment it demands and raises)"
+                          if colour == 0 else name, 12)
+        x = box.x + box.width + 24
+    y += 22
+    text_width = canvas.width - 2 * MARGIN
+    y = canvas.paragraph(MARGIN, y, "On a card: d4 = demand 4: it joins as a member only if your equipment of "
+                         "its colour is at least 4; $2 = money it pays each round as a member; +2 = what it adds to "
+                         "its colour's equipment when played as equipment; below: its action when it joins as a "
+                         "member (none: no action).", 12, text_width)
+    y = canvas.paragraph(MARGIN, y, "Income: money of your members; each card left in hand costs 2 at the end of "
+                         "the round. Round margin: your round money minus the best opponent's.", 12, text_width)
+    if solution:
+        y += 8
+        canvas.shape(f'<rect x="{MARGIN}" y="{y - 14}" width="24" height="18" rx="3" fill="none" '
+                     f'stroke="{USED}" stroke-width="4"/>')
+        y = canvas.paragraph(MARGIN + 32, y, "green frame: a card the best play uses", 12, text_width - 32)
+    canvas.shape("</g>")
+    return y
 
 
 def render_svg(puzzle: Puzzle, solution: bool = False) -> str:
-    """Each player's row (hand, members, equipment) as coloured cards; the solution picture rings the cards
-    the best play uses."""
+    """The question, each player's board, hand, members and equipment as cards (every action spelled out),
+    the pile in order and a legend; the solution picture states the best play and frames the cards it uses."""
     state = puzzle.state
     cfg = state.config
     used = {getattr(a, "card", -1) for a in puzzle.solution} if solution else set()
-    width, card_w, card_h = 900, 52, 64
-    rows: list[str] = []
-    y = 10
+    width = PICTURE_WIDTH
+    canvas = Canvas(width)
+    text_width = width - 2 * MARGIN
+    title = (f"Solution to Adventure Tours puzzle {puzzle.seed}" if solution
+             else f"Adventure Tours puzzle {puzzle.seed} ({puzzle.grade.value})")
+    y = canvas.paragraph(MARGIN, MARGIN + 14, title, 16, bold=True, width=text_width, cls="title")
+    y = canvas.paragraph(MARGIN, y + 2, f"Question: {QUESTION}", 13, text_width, cls="question")
+    if solution:
+        y = canvas.paragraph(MARGIN, y + 2, f"Answer: {play_label(state, puzzle.solution)} (round margin "
+                             f"{puzzle.values[0][1]:+d}; the next best play {puzzle.margin} less)", 13, text_width,
+                             bold=True, cls="answer", fill="#b3261e")
     for q in range(cfg.players):
-        title = f"Player {q}{' (you)' if q == puzzle.player else ''}"
-        rows.append(f'<text x="10" y="{y + 14}" font-size="14" font-family="sans-serif">{escape(title)}</text>')
-        y += 20
-        for label, cards in (("hand", state.hands[q]), ("members", state.members[q]), ("equip", state.equipment[q])):
-            rows.append(f'<text x="10" y="{y + 36}" font-size="12" font-family="sans-serif">{label}</text>')
-            for i, c in enumerate(cards):
-                x = 80 + i * (card_w + 6)
-                stroke = "#000" if c not in used else "#2e7d32"
-                sw = 1 if c not in used else 4
-                rows.append(
-                    f'<rect x="{x}" y="{y}" width="{card_w}" height="{card_h}" rx="5" fill="{_FILL[cfg.colour[c]]}" '
-                    f'stroke="{stroke}" stroke-width="{sw}"/>'
-                    f'<text x="{x + 4}" y="{y + 16}" font-size="12" font-family="sans-serif">d{cfg.demand[c]}</text>'
-                    f'<text x="{x + 4}" y="{y + 32}" font-size="12" font-family="sans-serif">${cfg.money[c]}</text>'
-                    f'<text x="{x + 4}" y="{y + 48}" font-size="12" font-family="sans-serif">+{cfg.value[c]}</text>'
-                    f'<text x="{x + 4}" y="{y + 60}" font-size="8" font-family="sans-serif">'
-                    f"{escape(cfg.action[c].value[:10])}</text>"
-                )
-            y += card_h + 6
-        y += 6
-    rows.append(f'<text x="10" y="{y + 14}" font-size="14" font-family="sans-serif">pile (top first): '
-                f'{escape(", ".join(cfg.deck[c].label() for c in state.deck))}</text>')
-    y += 24
-    legend = " ".join(f"{k.name.lower()}" for k in COLOURS)
-    rows.append(f'<text x="10" y="{y + 12}" font-size="10" font-family="sans-serif">colours: {legend}</text>')
-    height = y + 24
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}">'
-        + "".join(rows)
-        + "</svg>"
-    )
+        board = state.board(q)
+        ability = "" if board.ability.value == "none" else f", ability: {board.ability.value}"
+        levels = ", ".join(f"{name.split(':')[0]} {state.equipment_level(q, colour)}"
+                           for colour, name in _COLOUR_NAMES.items())
+        header = (f"Player {q}{' (you)' if q == puzzle.player else ''}: {board.name} board{ability}; "
+                  f"equipment {levels}; income {state.income(q)}")
+        y = canvas.paragraph(MARGIN, y + 14, header, 14, text_width, bold=q == puzzle.player, cls="player")
+        y = _cards_row(canvas, cfg, [("hand", state.hands[q]), ("members", state.members[q]),
+                                     ("equipment", state.equipment[q])], y - 12, used) + 8
+    y = canvas.paragraph(MARGIN, y + 14, "Draw pile, top card first (its order is known):", 14, text_width,
+                         cls="pile")
+    y = _cards_row(canvas, cfg, [("", state.deck)], y - 26, used)
+    y = _legend(canvas, y + 30, solution)
+    return canvas.document(y - 16 + MARGIN, title)

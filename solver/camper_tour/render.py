@@ -9,8 +9,6 @@ place markers are shown as "A^" under their plate. Tokens, phases and markers ar
 
 from __future__ import annotations
 
-from html import escape
-
 from campsolver.solver.camper_tour.rules import (
     MAX_ANNOUNCEMENT,
     STARTING_PLATE,
@@ -21,6 +19,7 @@ from campsolver.solver.camper_tour.rules import (
     PlateKind,
     TourState,
 )
+from campsolver.solver.core.picture import Canvas
 
 ROW_PLATES = 20
 LETTER = {PlateKind.NORMAL: ".", PlateKind.UNEXPECTED_COMFORTS: "C", PlateKind.MECHANICAL_PROBLEM: "M",
@@ -89,53 +88,128 @@ def text_board(state: TourState) -> str:
     return "\n".join(lines)
 
 
-def _cell_origin(plate: int) -> tuple[int, int]:
-    row, column = divmod(plate - 1, ROW_PLATES)
-    return 10 + column * CELL, 30 + row * (CELL + 34)
+#: Plates per row of the picture, the side of a plate, and the band under a row for place markers.
+PICTURE_ROW_PLATES = 15
+PLATE = 44
+MARKER_BAND = 30
+MARGIN = 20
+PICTURE_WIDTH = 2 * MARGIN + PICTURE_ROW_PLATES * PLATE
 
 
-def svg_strip(state: TourState, *, answer: Action | None = None) -> str:
-    """An SVG of the route strip (plates, specials, campers, markers); with `answer`, the move drawn in."""
+def _plate_origin(plate: int, top: float) -> tuple[float, float]:
+    row, column = divmod(plate - 1, PICTURE_ROW_PLATES)
+    return MARGIN + column * PLATE, top + row * (PLATE + MARKER_BAND)
+
+
+def _legend(canvas: Canvas, y: float, state: TourState) -> float:
+    """Every mark of the strip explained; returns the baseline below the legend."""
+    canvas.shape('<g class="legend">')
+    canvas.text(MARGIN, y, "Legend", 13, bold=True)
+    y += 24
+    entries: list[tuple[str, str, str]] = [
+        (COLOUR[PlateKind.NORMAL], "H", "plate 1: home, where the tour starts and ends"),
+        (COLOUR[PlateKind.NORMAL], "", "normal plate (small number: plate number)"),
+    ]
+    entries += [(COLOUR[kind], LETTER[kind], NAME[kind]) for kind in NAME]
+    column = (PICTURE_WIDTH - 2 * MARGIN) / 2
+    for index, (fill, letter, meaning) in enumerate(entries):
+        x = MARGIN + (index % 2) * column
+        canvas.shape(f'<rect x="{x}" y="{y - 15}" width="20" height="20" fill="{fill}" stroke="#555"/>')
+        if letter:
+            canvas.text(x + 10, y, letter, 11, anchor="middle", bold=True)
+        canvas.text(x + 28, y, meaning, 12)
+        if index % 2 == 1 or index == len(entries) - 1:
+            y += 24
+    for i in range(len(state.campers)):
+        colour = CAMPER_COLOUR[i]
+        letter = camper_letter(i)
+        canvas.shape(f'<circle cx="{MARGIN + 10}" cy="{y - 5}" r="10" fill="{colour}"/>')
+        canvas.text(MARGIN + 10, y - 1, letter, 12, anchor="middle", bold=True, fill="#ffffff")
+        canvas.shape(f'<polygon points="{MARGIN + column},{y + 4} {MARGIN + column + 8},{y - 10} '
+                     f'{MARGIN + column + 16},{y + 4}" fill="{colour}"/>')
+        canvas.text(MARGIN + 28, y, f"camper {letter} on its plate", 12)
+        canvas.text(MARGIN + column + 20, y, f"{letter}: camper {letter}'s place marker (under its plate)", 12)
+        y += 24
+    canvas.shape("</g>")
+    return y
+
+
+def _strip(canvas: Canvas, state: TourState, top: float) -> float:
+    """Plates, specials, campers and markers from `top`; returns the y below the last marker band."""
     length = len(state.laid)
-    rows = (length - 1) // ROW_PLATES + 1
-    width = 20 + ROW_PLATES * CELL
-    height = 40 + rows * (CELL + 34) + 18 * (len(state.campers) + 1)
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-             f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="11">',
-             f'<rect width="{width}" height="{height}" fill="white"/>',
-             '<text x="10" y="16" font-size="13">Camper Tour: plate 1 is home (H)</text>']
+    canvas.shape('<g class="route">')
     for plate in range(1, length + 1):
-        x, y = _cell_origin(plate)
+        x, y = _plate_origin(plate, top)
         kind = state.plate_kind(plate)
-        parts.append(f'<rect x="{x}" y="{y}" width="{CELL - 2}" height="{CELL - 2}" fill="{COLOUR[kind]}" '
+        canvas.shape(f'<rect class="plate" x="{x}" y="{y}" width="{PLATE - 2}" height="{PLATE - 2}" '
+                     f'fill="{COLOUR[kind]}" '
                      'stroke="#555"/>')
-        parts.append(f'<text x="{x + 2}" y="{y + 10}" font-size="8" fill="#444">{plate}</text>')
+        canvas.text(x + 3, y + 11, str(plate), 10, fill="#444", cls="plate")
         label = "H" if plate == STARTING_PLATE else ("" if kind == PlateKind.NORMAL else LETTER[kind])
         if label:
-            parts.append(f'<text x="{x + CELL - 12}" y="{y + 10}" font-size="9" font-weight="bold">{label}</text>')
-    for i, camper in enumerate(state.campers):
-        colour = CAMPER_COLOUR[i]
-        if camper.active and camper.position >= STARTING_PLATE:
-            x, y = _cell_origin(camper.position)
-            parts.append(f'<circle cx="{x + CELL / 2 - 1}" cy="{y + CELL / 2 + 3}" r="9" fill="{colour}"/>')
-            parts.append(f'<text x="{x + CELL / 2 - 4}" y="{y + CELL / 2 + 7}" fill="white" '
-                         f'font-weight="bold">{camper_letter(i)}</text>')
-        if camper.phase == Phase.RETURN and STARTING_PLATE <= camper.marker <= length:
-            x, y = _cell_origin(camper.marker)
-            top = y + CELL
-            parts.append(f'<polygon points="{x + 8},{top + 12} {x + 16},{top + 2} {x + 24},{top + 12}" '
-                         f'fill="{colour}"/>')
-            parts.append(f'<text x="{x + 9}" y="{top + 24}" font-size="9">{camper_letter(i)}^</text>')
+            canvas.text(x + PLATE - 5, y + 12, label, 11, anchor="end", bold=True, cls="kind")
+    for plate in range(STARTING_PLATE, length + 1):
+        here = [i for i, c in enumerate(state.campers) if c.active and c.position == plate]
+        x, y = _plate_origin(plate, top)
+        for k, i in enumerate(here):
+            cx = x + (PLATE - 2) / 2 + (k - (len(here) - 1) / 2) * 20
+            canvas.shape(f'<circle cx="{cx:g}" cy="{y + 28}" r="10" fill="{CAMPER_COLOUR[i]}"/>')
+            canvas.text(cx, y + 32, camper_letter(i), 12, anchor="middle", bold=True, fill="#ffffff", cls="camper")
+        marked = [i for i, c in enumerate(state.campers) if c.phase == Phase.RETURN and c.marker == plate]
+        for k, i in enumerate(marked):
+            mx = x + 2 + k * 21
+            base = y + PLATE + 14
+            canvas.shape(f'<polygon points="{mx},{base} {mx + 8},{base - 12} {mx + 16},{base}" '
+                         f'fill="{CAMPER_COLOUR[i]}"/>')
+            canvas.text(mx + 8, base + 13, camper_letter(i), 10, anchor="middle", bold=True, cls="marker")
+    canvas.shape("</g>")
+    rows = (length - 1) // PICTURE_ROW_PLATES + 1
+    return top + rows * (PLATE + MARKER_BAND)
+
+
+def svg_strip(state: TourState, *, answer: Action | None = None, title: str = "Camper Tour position",
+              question_text: str = "", answer_text: str = "") -> str:
+    """The route strip (plates, specials, campers, markers) with the title, the question and a legend; with
+    `answer`, the plate the announcement aims at outlined in red and `answer_text` above the strip."""
+    width = PICTURE_WIDTH
+    text_width = width - 2 * MARGIN
+    canvas = Canvas(width)
+    y = canvas.paragraph(MARGIN, MARGIN + 14, title, 16, text_width, bold=True, cls="title")
+    if question_text:
+        y = canvas.paragraph(MARGIN, y + 2, f"Question: {question_text}", 13, text_width, cls="question")
+    if answer is not None and answer_text:
+        y = canvas.paragraph(MARGIN, y + 2, answer_text, 13, text_width, bold=True, cls="answer",
+                             fill="#b3261e")
+    top = y + 4
     if isinstance(answer, Announce):
         mover = state.mover
         target = mover.position - answer.plates if mover.phase == Phase.RETURN else mover.position + answer.plates
-        x, y = _cell_origin(target)
-        parts.append(f'<rect x="{x - 2}" y="{y - 2}" width="{CELL + 2}" height="{CELL + 2}" fill="none" '
-                     'stroke="#d1495b" stroke-width="3"/>')
-        parts.append(f'<text x="{x}" y="{y - 5}" font-weight="bold" fill="#d1495b">announce {answer.plates}</text>')
-    base = 40 + rows * (CELL + 34)
+        x, y0 = _plate_origin(target, top)
+        canvas.shape(f'<rect class="answer" x="{x - 2}" y="{y0 - 2}" width="{PLATE + 2}" height="{PLATE + 2}" '
+                     'fill="none" stroke="#d1495b" stroke-width="3"/>')
+    y = _strip(canvas, state, top) + 14
     for i, camper in enumerate(state.campers):
-        parts.append(f'<text x="10" y="{base + 18 * i}" fill="{CAMPER_COLOUR[i]}">'
-                     f'{escape(_describe(i, camper, state.to_move))}</text>')
-    parts.append("</svg>")
-    return "\n".join(parts)
+        y = canvas.paragraph(MARGIN, y, _describe(i, camper, state.to_move), 12, text_width, cls="camper-line",
+                             fill=CAMPER_COLOUR[i])
+    y = _legend(canvas, y + 10, state)
+    return canvas.document(y - 24 + MARGIN, title)
+
+
+def puzzle_svg(state: TourState, *, seed: int, grade: str) -> str:
+    """The puzzle picture: title, question, route and legend (no answer)."""
+    return svg_strip(state, title=f"Camper Tour puzzle {seed} ({grade})", question_text=question(state))
+
+
+def solution_svg(state: TourState, answer: Action, *, seed: int) -> str:
+    """The solution picture: the question, the answer in words, and its target plate outlined on the route."""
+    text = f"Answer: {answer_label(answer)}"
+    if isinstance(answer, Announce) and state.mover.phase == Phase.RETURN:
+        text += (f" (outlined in red: plate {state.mover.position - answer.plates}, where camper "
+                 f"{camper_letter(state.to_move)} lands when the roll is above {answer.plates})")
+    return svg_strip(state, answer=answer, title=f"Solution to Camper Tour puzzle {seed}",
+                     question_text=question(state), answer_text=text)
+
+
+def answer_label(action: Action) -> str:
+    """An announcement as the solution names it ("announce 3")."""
+    return f"announce {action.plates}" if isinstance(action, Announce) else str(action)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 
 from campsolver.solver.core.budget import Budget, SolveInterrupted
 from campsolver.solver.core.grade import Grade
+from campsolver.solver.core.picture import Canvas
 from campsolver.solver.core.proof import Proof
 from campsolver.solver.core.seeding import rng_for
 from campsolver.solver.deluxe_camping import maximise as maxima
@@ -125,8 +126,11 @@ def generate(seed: int, budget: Budget, *, barriers: int = DEFAULT_BARRIERS, gra
         question = (
             f"Place at most {barriers} barriers so that player {player_letter(player)} secures the most points."
         )
-        text = f"Deluxe Camping fence puzzle (seed {seed}, {found.value})\n{question}\n{render_text(state)}"
+        text = (f"Deluxe Camping fence puzzle (seed {seed}, {found.value})\n{question}\n{render_text(state)}\n"
+                f"Legend: {LEGEND}\n{SITE_RULE}")
         solved = maxima.final_board(state, best.partition.added)
+        answer = (f"Answer: barriers {describe_edges(state.config, best.partition.added)}; player "
+                  f"{player_letter(player)} then secures {best.value} points.")
         return Puzzle(
             seed=seed,
             state=state,
@@ -145,10 +149,11 @@ def generate(seed: int, budget: Budget, *, barriers: int = DEFAULT_BARRIERS, gra
                 ("attempts", float(attempt), "candidates drawn before this one"),
             ],
             text=text,
-            svg=render_svg(state),
-            solution_text=f"{best.value} points with barriers {describe_edges(state.config, best.partition.added)}"
-            f"\n{render_text(solved, highlight=best.partition.added)}",
-            solution_svg=render_svg(solved, highlight=best.partition.added),
+            svg=render_svg(state, title=f"Deluxe Camping puzzle {seed} ({found.value})", question=question),
+            solution_text=f"{answer}\n{render_text(solved, highlight=best.partition.added)}\n"
+            "Legend: as in the puzzle; # and = are the answer's barriers.",
+            solution_svg=render_svg(solved, highlight=best.partition.added, title=f"Solution to Deluxe Camping "
+                                    f"puzzle {seed}", question=question, answer=answer),
             question=question,
             wall_time_s=budget.elapsed(),
         )
@@ -190,8 +195,8 @@ def describe_edges(config: Config, edges: frozenset[Edge]) -> str:
 
 
 def render_text(state: DCState, highlight: frozenset[Edge] = frozenset()) -> str:
-    """ASCII board: pieces (P pool, I ice cream, N pain-in-the-neck, A/B.. bungalows, a/b.. trailers),
-    barriers as | and - (new ones as # and =)."""
+    """ASCII board: pieces (P pool, I ice cream, N pain-in-the-neck, ? mystery token, A/B.. bungalows, a/b..
+    trailers), barriers as | and - (new ones as # and =); `LEGEND` says so for a reader."""
     config = state.config
     marks = symbols(state)
     lines = []
@@ -215,35 +220,105 @@ def render_text(state: DCState, highlight: frozenset[Edge] = frozenset()) -> str
     return "\n".join([border, *lines, border])
 
 
-def render_svg(state: DCState, highlight: frozenset[Edge] = frozenset()) -> str:
+#: What each letter of the board means (text and picture); players by letter, bungalow upper case.
+LEGEND = (
+    "A, B: bungalow of player A, B; a, b: trailer of player A, B; P swimming pool (its site x2); "
+    "I ice-cream stand (its site +5); N pain-in-the-neck (its site -10, not below 0); ? face-down mystery token; "
+    "| and - barriers (the board edge is a wall); . empty square."
+)
+SITE_RULE = ("A site is a region closed by barriers holding pieces of one player only; it scores 1 a square, "
+             "x2 with the pool, +5 an ice-cream stand, -10 with the pain-in-the-neck (not below 0).")
+PLAYER_COLOURS = {"A": "#c0392b", "B": "#2471a3", "C": "#229954", "D": "#b7950b"}
+CELL = 48
+MARGIN = 20
+PICTURE_WIDTH = 680
+NEW_BARRIER = "#e67e22"
+
+
+def _board(canvas: Canvas, state: DCState, left: float, top: float, highlight: frozenset[Edge]) -> float:
+    """Grid, coordinates, pieces and barriers; returns the y below the board."""
     config = state.config
-    size = 40
-    width, height = config.cols * size, config.rows * size
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width + 8}" height="{height + 8}" '
-        f'viewBox="-4 -4 {width + 8} {height + 8}">',
-        f'<rect x="0" y="0" width="{width}" height="{height}" fill="#f4f1e6" stroke="#333" stroke-width="3"/>',
-    ]
-    colours = {"A": "#c0392b", "B": "#2471a3", "C": "#229954", "D": "#b7950b"}
-    for s, mark in symbols(state).items():
-        r, c = config.cell(s)
-        fill = colours.get(mark.upper(), "#555")
-        parts.append(
-            f'<text x="{c * size + size / 2}" y="{r * size + size * 0.68}" font-size="{size * 0.55}" '
-            f'text-anchor="middle" font-family="sans-serif" fill="{fill}">{mark}</text>'
-        )
+    width, height = config.cols * CELL, config.rows * CELL
+    canvas.shape('<g class="board">')
+    canvas.shape(f'<rect x="{left}" y="{top}" width="{width}" height="{height}" fill="#f4f1e6"/>')
+    for c in range(1, config.cols):
+        canvas.shape(f'<line x1="{left + c * CELL}" y1="{top}" x2="{left + c * CELL}" y2="{top + height}" '
+                     'stroke="#c9c3b0" stroke-width="1"/>')
+    for r in range(1, config.rows):
+        canvas.shape(f'<line x1="{left}" y1="{top + r * CELL}" x2="{left + width}" y2="{top + r * CELL}" '
+                     'stroke="#c9c3b0" stroke-width="1"/>')
+    for c in range(config.cols):
+        canvas.text(left + (c + 0.5) * CELL, top - 7, f"c{c}", 11, anchor="middle", fill="#555", cls="coordinate")
+    for r in range(config.rows):
+        canvas.text(left - 7, top + (r + 0.5) * CELL + 4, f"r{r}", 11, anchor="end", fill="#555", cls="coordinate")
+    for square, mark in sorted(symbols(state).items()):
+        r, c = config.cell(square)
+        canvas.text(left + (c + 0.5) * CELL, top + (r + 0.5) * CELL + 8, mark, 22, anchor="middle",
+                    bold=mark.isupper() and mark in PLAYER_COLOURS, fill=PLAYER_COLOURS.get(mark.upper(), "#444"),
+                    cls="piece")
+    canvas.shape(f'<rect x="{left}" y="{top}" width="{width}" height="{height}" fill="none" stroke="#333" '
+                 'stroke-width="4"/>')
     for a, b in sorted(state.barriers):
         (ra, ca), (rb, cb) = config.cell(a), config.cell(b)
-        if ra == rb:  # vertical wall between columns
-            x1 = x2 = max(ca, cb) * size
-            y1, y2 = ra * size, (ra + 1) * size
+        if ra == rb:  # a wall between two columns
+            x1 = x2 = left + max(ca, cb) * CELL
+            y1, y2 = top + ra * CELL, top + (ra + 1) * CELL
         else:
-            y1 = y2 = max(ra, rb) * size
-            x1, x2 = ca * size, (ca + 1) * size
-        colour = "#e67e22" if (a, b) in highlight else "#333"
-        parts.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{colour}" stroke-width="4"/>')
-    parts.append("</svg>")
-    return "\n".join(parts)
+            y1 = y2 = top + max(ra, rb) * CELL
+            x1, x2 = left + ca * CELL, left + (ca + 1) * CELL
+        colour = NEW_BARRIER if (a, b) in highlight else "#333"
+        canvas.shape(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{colour}" stroke-width="5" '
+                     'stroke-linecap="round"/>')
+    canvas.shape("</g>")
+    return top + height
+
+
+def _legend(canvas: Canvas, y: float, state: DCState, solution: bool) -> float:
+    canvas.shape('<g class="legend">')
+    canvas.text(MARGIN, y, "Legend", 13, bold=True)
+    y += 22
+    column = (canvas.width - 2 * MARGIN) / 2
+    entries = []
+    for p in range(state.config.players):
+        letter = LETTERS[p]
+        entries += [(letter, f"bungalow of player {letter}"), (letter.lower(), f"trailer of player {letter}")]
+    entries += [("P", "swimming pool: its site x2"), ("I", "ice-cream stand: its site +5"),
+                ("N", "pain-in-the-neck: its site -10"), ("?", "face-down mystery token")]
+    for index, (mark, meaning) in enumerate(entries):
+        x = MARGIN + (index % 2) * column
+        canvas.text(x + 10, y + 2, mark, 18, anchor="middle", bold=mark in PLAYER_COLOURS,
+                    fill=PLAYER_COLOURS.get(mark.upper(), "#444"))
+        canvas.text(x + 28, y, meaning, 12)
+        if index % 2 == 1 or index == len(entries) - 1:
+            y += 26
+    lines = [("#333", "barrier (the board edge is a wall too)")]
+    if solution:
+        lines.append((NEW_BARRIER, "barrier of the answer"))
+    for index, (colour, meaning) in enumerate(lines):
+        x = MARGIN + index * column
+        canvas.shape(f'<line x1="{x}" y1="{y - 5}" x2="{x + 22}" y2="{y - 5}" stroke="{colour}" stroke-width="5"/>')
+        canvas.text(x + 28, y, meaning, 12)
+    y += 26
+    y = canvas.paragraph(MARGIN, y, SITE_RULE, 12, canvas.width - 2 * MARGIN)
+    canvas.shape("</g>")
+    return y
+
+
+def render_svg(state: DCState, highlight: frozenset[Edge] = frozenset(), *, title: str = "Deluxe Camping board",
+               question: str = "", answer: str = "") -> str:
+    """The board on a grid with row and column numbers (as in r2c3), every piece's letter and the barriers
+    (`highlight`: new ones, in orange), under the title, the question and the answer, over a legend."""
+    canvas = Canvas(PICTURE_WIDTH)
+    text_width = PICTURE_WIDTH - 2 * MARGIN
+    y = canvas.paragraph(MARGIN, MARGIN + 14, title, 16, text_width, bold=True, cls="title")
+    if question:
+        y = canvas.paragraph(MARGIN, y + 2, f"Question: {question}", 13, text_width, cls="question")
+    if answer:
+        y = canvas.paragraph(MARGIN, y + 2, answer, 13, text_width, bold=True, cls="answer", fill="#b3261e")
+    left = (PICTURE_WIDTH - state.config.cols * CELL) / 2
+    y = _board(canvas, state, left, y + 22, highlight)
+    y = _legend(canvas, y + 30, state, solution=bool(highlight))
+    return canvas.document(y - 16 + MARGIN, title)
 
 
 __all__ = ["DEFAULT_BARRIERS", "Grade", "Puzzle", "SolveInterrupted", "generate", "render_svg", "render_text"]

@@ -14,8 +14,8 @@ the solution is outlined.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from xml.sax.saxutils import escape
 
+from campsolver.solver.core.picture import Canvas
 from campsolver.solver.happy_campers.puzzle import Puzzle
 from campsolver.solver.happy_campers.rules import (
     ANY_FACE,
@@ -45,7 +45,6 @@ MARGIN = 20
 TITLE_HEIGHT = 28
 LEGEND_LINE = 24
 LEGEND_WIDTH = 640
-FONT = 'font-family="DejaVu Sans, Verdana, sans-serif"'
 
 
 def cell_label(cell: Cell) -> str:
@@ -67,6 +66,12 @@ def _cards(puzzle: Puzzle) -> str:
     return ", ".join(card.display_name for card in puzzle.challenges) or "none"
 
 
+#: How a roll is read (the rulebook: "Each player can choose which shape to draw and which element to fill this
+#: shape with": with 4 and 2, shape 2 with element 4 or shape 4 with element 2).
+ROLL_RULE = ("Each roll: either number may be the shape and the other the element (4 and 2: shape 2 with "
+             "element 4, or shape 4 with element 2).")
+
+
 def puzzle_question(puzzle: Puzzle) -> str:
     """The task in one sentence."""
     return (
@@ -84,15 +89,21 @@ def _face_lines(components: Components) -> list[str]:
         shapes.append(f"{face}={drawing}")
     elements = [f"{face}={_element_name(e)}" for face, e in enumerate(components.elements, start=1)]
     return [
-        f"Shape die: {'  '.join(shapes)}  6=any shape ('#' a square, '/' a new row)",
-        f"Element die: {'  '.join(elements)}  6=any element",
+        f"Shapes by number: {'  '.join(shapes)}{_any_shape_text(components, '  6=any shape')} ('#' a square, "
+        "'/' a new row)",
+        f"Elements by number: {'  '.join(elements)}  6=any element",
     ]
+
+
+def _any_shape_text(components: Components, text: str) -> str:
+    """`text` when shape number 6 means any shape (five shapes); empty when it is the sixth shape."""
+    return text if len(components.shapes) < ANY_FACE else ""
 
 
 def puzzle_text(puzzle: Puzzle) -> str:
     """The statement alone: map, rolls, cards, what the symbols and die faces mean, and the task."""
     comp = puzzle.components
-    rolls = "  ".join(f"{t + 1}:{a}-{b}" for t, (a, b) in enumerate(puzzle.rolls))
+    rolls = ", ".join(f"#{t + 1} {roll_label(roll)}" for t, roll in enumerate(puzzle.rolls))
     legend = "  ".join(f"{ELEMENT_SYMBOLS[int(e)]} {_element_name(e)}" for e in Element)
     lines = [
         f"Happy Campers puzzle (seed {puzzle.seed}, candidate {puzzle.candidate}) - grade {puzzle.grade.value}",
@@ -103,7 +114,8 @@ def puzzle_text(puzzle: Puzzle) -> str:
         "Start map:",
         render_grid(puzzle.start_grid),
         "",
-        f"Rolls, in order (shape die-element die): {rolls}",
+        f"Rolls, in order: {rolls}",
+        ROLL_RULE,
         "",
         f"Task: {puzzle_question(puzzle)}",
         "Exactly one final map reaches the best score.",
@@ -111,21 +123,25 @@ def puzzle_text(puzzle: Puzzle) -> str:
     return "\n".join(lines) + "\n"
 
 
+def roll_label(roll: tuple[int, int]) -> str:
+    """A roll as the rules read it: two numbers, either of which may be the shape ("3 and 6")."""
+    return f"{roll[0]} and {roll[1]}"
+
+
 def solution_text(puzzle: Puzzle) -> str:
-    """The answer, apart from the statement: each drawing, the final map, the score and the grade evidence."""
+    """The answer, apart from the statement: each drawing, the final map and the score (the grade's evidence
+    travels beside it in the envelope's `evidence`)."""
     comp = puzzle.components
     lines = [f"Solution: {puzzle.optimum} points ({puzzle.proof.value}, unique: {puzzle.unique})"]
     for step in puzzle.solution:
         cells = " ".join(cell_label(cell) for cell in sorted(step.cells))
         lines.append(
-            f"  turn {step.turn + 1}, roll {step.roll[0]}-{step.roll[1]}: {_option_text(step.option)} -> "
+            f"  turn {step.turn + 1}, roll {roll_label(step.roll)}: {_option_text(step.option)} -> "
             f"{_element_name(step.element)} on {cells}"
         )
     if puzzle.turns_played < len(puzzle.rolls):
         t = puzzle.turns_played
-        lines.append(
-            f"  turn {t + 1}, roll {puzzle.rolls[t][0]}-{puzzle.rolls[t][1]}: fits nowhere: the game ended early"
-        )
+        lines.append(f"  turn {t + 1}, roll {roll_label(puzzle.rolls[t])}: fits nowhere: the game ended early")
     breakdown = score(puzzle.solution_grid, puzzle.challenges, comp)
     clusters = ", ".join(f"{_element_name(e)} {n}" for e, n in breakdown.clusters.items())
     card_points = ", ".join(f"{c.display_name} {p:+d}" for c, p in breakdown.challenge_points.items()) or "none"
@@ -134,35 +150,23 @@ def solution_text(puzzle: Puzzle) -> str:
         "Final map:",
         render_grid(puzzle.solution_grid),
         f"Largest clusters: {clusters}; empty squares {breakdown.empty_points:+d}; cards: {card_points}",
-        "",
-        "Grade evidence:",
     ]
-    for item in puzzle.evidence:
-        value = (
-            f"{item.value:.3f}" if isinstance(item.value, float) and not float(item.value).is_integer() else item.value
-        )
-        lines.append(f"  {item.name} = {value}: {item.description}")
     return "\n".join(lines) + "\n"
 
 
-def _text(x: float, y: float, content: str, size: int = 12, extra: str = "") -> str:
-    return f'<text x="{x:g}" y="{y:g}" {FONT} font-size="{size}"{extra}>{escape(content)}</text>'
-
-
 def _grid_group(
+    canvas: Canvas,
     grid: Grid,
     x: float,
     y: float,
     *,
-    title: str,
     predrawn: Grid | None,
     turn_of: Mapping[Cell, int],
     cell_size: int,
-) -> list[str]:
-    """SVG elements of one map whose top-left corner (below the title) is (x, y)."""
+) -> None:
+    """One map whose top-left corner is (x, y), drawn on `canvas`."""
     rows, cols = len(grid), len(grid[0])
-    heading = _text(x, y - 8, title, 15, ' font-weight="bold"')
-    parts = [f'<g class="map">{heading}']
+    canvas.shape('<g class="map">')
     for r in range(rows):
         for c in range(cols):
             value = grid[r][c]
@@ -170,23 +174,18 @@ def _grid_group(
             fill = EMPTY_COLOUR if value == 0 else (PALE_COLOURS if pre else ELEMENT_COLOURS)[value]
             cx, cy = x + c * cell_size, y + r * cell_size
             kind = "empty" if value == 0 else ("predrawn" if pre else "drawn")
-            parts.append(
+            canvas.shape(
                 f'<rect class="{kind}" x="{cx}" y="{cy}" width="{cell_size}" height="{cell_size}" '
                 f'fill="{fill}" stroke="{GRID_LINE_COLOUR}" stroke-width="1"/>'
             )
             if value:
                 colour = "#212121" if pre else "#ffffff"
-                parts.append(
-                    f'<text class="element" x="{cx + cell_size / 2}" y="{cy + cell_size * 0.72:.1f}" '
-                    f'text-anchor="middle" {FONT} font-weight="bold" font-size="{cell_size * 0.36:.0f}" '
-                    f'fill="{colour}">{escape(ELEMENT_LETTERS[value])}</text>'
-                )
+                canvas.text(cx + cell_size / 2, cy + cell_size * 0.76, ELEMENT_LETTERS[value],
+                            round(cell_size * 0.36), anchor="middle", bold=True, fill=colour, cls="element")
             turn = turn_of.get((r, c))
             if turn is not None:
-                parts.append(
-                    f'<text class="turn" x="{cx + 3}" y="{cy + cell_size * 0.3:.1f}" {FONT} '
-                    f'font-size="{cell_size * 0.26:.0f}" fill="#ffffff">{turn}</text>'
-                )
+                canvas.text(cx + 3, cy + cell_size * 0.3, str(turn), max(10, round(cell_size * 0.26)),
+                            fill="#ffffff", cls="turn")
     # Outline every solution drawing: a thick edge wherever the neighbour is not the same drawing.
     for (r, c), turn in sorted(turn_of.items()):
         cx, cy = x + c * cell_size, y + r * cell_size
@@ -198,90 +197,71 @@ def _grid_group(
         )
         for neighbour, (x1, y1, x2, y2) in edges:
             if turn_of.get(neighbour) != turn:
-                parts.append(
+                canvas.shape(
                     f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{PIECE_OUTLINE_COLOUR}" '
                     f'stroke-width="3" stroke-linecap="square"/>'
                 )
-    parts.append(
+    canvas.shape(
         f'<rect x="{x}" y="{y}" width="{cols * cell_size}" height="{rows * cell_size}" fill="none" '
         f'stroke="#212121" stroke-width="2"/></g>'
     )
-    return parts
 
 
-def _swatch(x: float, y: float, fill: str, letter: str = "", letter_fill: str = "#ffffff") -> str:
-    parts = f'<rect x="{x}" y="{y - 13}" width="18" height="18" fill="{fill}" stroke="{GRID_LINE_COLOUR}"/>'
+def _swatch(canvas: Canvas, x: float, y: float, fill: str, letter: str = "", letter_fill: str = "#ffffff") -> None:
+    canvas.shape(f'<rect x="{x}" y="{y - 14}" width="22" height="20" fill="{fill}" stroke="{GRID_LINE_COLOUR}"/>')
     if letter:
-        parts += (
-            f'<text x="{x + 9}" y="{y + 1}" text-anchor="middle" {FONT} font-weight="bold" font-size="9" '
-            f'fill="{letter_fill}">{escape(letter)}</text>'
-        )
-    return parts
+        canvas.text(x + 11, y + 1, letter, 10, anchor="middle", bold=True, fill=letter_fill, cls="swatch")
 
 
-def _mini_shape(x: float, y: float, shape: frozenset[Cell], size: int = 7) -> str:
-    return "".join(
+def _mini_shape(canvas: Canvas, x: float, y: float, shape: frozenset[Cell], size: int = 7) -> None:
+    canvas.shape("".join(
         f'<rect x="{x + c * size}" y="{y - 13 + r * size}" width="{size}" height="{size}" fill="#424242" '
         f'stroke="#fafafa" stroke-width="0.5"/>'
         for r, c in sorted(shape)
-    )
+    ))
 
 
-def _legend(x: float, y: float, components: Components, *, solution: bool, notes: Sequence[str]) -> list[str]:
-    """Every mark explained: element letters and colours, pale versus placed, turn numbers, die faces."""
-    parts = ['<g class="legend">']
+def _legend(canvas: Canvas, x: float, y: float, components: Components, *, solution: bool,
+            notes: Sequence[str]) -> float:
+    """Every mark explained: element letters and colours, pale versus placed, turn numbers, what each number
+    of a roll means; returns the baseline below the legend."""
+    canvas.shape('<g class="legend">')
+    canvas.text(x, y, "Legend", 13, bold=True)
+    y += LEGEND_LINE
     for k, element in enumerate(e for e in Element if e != Element.EMPTY):
         lx = x + k * 125
-        parts.append(_swatch(lx, y, ELEMENT_COLOURS[int(element)], ELEMENT_LETTERS[int(element)]))
-        parts.append(_text(lx + 24, y, _element_name(element)))
+        _swatch(canvas, lx, y, ELEMENT_COLOURS[int(element)], ELEMENT_LETTERS[int(element)])
+        canvas.text(lx + 26, y, _element_name(element), 12)
     y += LEGEND_LINE
-    parts.append(_swatch(x, y, PALE_COLOURS[1], ELEMENT_LETTERS[1], "#212121"))
-    parts.append(_text(x + 24, y, "pale: drawn before the puzzle starts (the start map)"))
+    _swatch(canvas, x, y, PALE_COLOURS[1], ELEMENT_LETTERS[1], "#212121")
+    canvas.text(x + 30, y, "pale: drawn before the puzzle starts (the start map)", 12)
     if solution:
         y += LEGEND_LINE
-        parts.append(_swatch(x, y, ELEMENT_COLOURS[1], ELEMENT_LETTERS[1]))
-        parts.append(_text(x + 3, y - 5, "3", 8, ' fill="#ffffff"'))
-        parts.append(
-            _text(x + 24, y, "full colour: drawn in the solution; the small number is the turn (roll) that drew it")
-        )
+        _swatch(canvas, x, y, ELEMENT_COLOURS[1])
+        canvas.text(x + 2, y - 4, "3", 10, fill="#ffffff", cls="turn")
+        canvas.text(x + 30, y, "full colour: drawn in the solution; the small number is the turn that drew it", 12)
     y += LEGEND_LINE
-    parts.append(_text(x, y, "Shape die:"))
-    lx = x + 70
+    box = canvas.text(x, y, "Shapes by number:", 12)
+    lx = box.x + box.width + 10
     for face, shape in enumerate(components.shapes, start=1):
-        parts.append(_text(lx, y, f"{face}"))
-        parts.append(_mini_shape(lx + 10, y, shape))
-        width = (max(c for _, c in shape) + 1) * 7
-        lx += 10 + width + 16
-    parts.append(_text(lx, y, f"{ANY_FACE} any shape"))
+        box = canvas.text(lx, y, f"{face}", 12)
+        _mini_shape(canvas, box.x + box.width + 3, y, shape)
+        lx = box.x + box.width + 3 + (max(c for _, c in shape) + 1) * 7 + 14
+    if _any_shape_text(components, "any"):
+        canvas.text(lx, y, f"{ANY_FACE} any shape", 12)
     y += LEGEND_LINE
-    parts.append(_text(x, y, "Element die:"))
-    lx = x + 80
+    box = canvas.text(x, y, "Elements by number:", 12)
+    lx = box.x + box.width + 10
     for face, element in enumerate(components.elements, start=1):
-        parts.append(_text(lx, y, f"{face}"))
-        parts.append(_swatch(lx + 10, y, ELEMENT_COLOURS[int(element)], ELEMENT_LETTERS[int(element)]))
-        lx += 40
-    parts.append(_text(lx, y, f"{ANY_FACE} any element"))
+        box = canvas.text(lx, y, f"{face}", 12)
+        _swatch(canvas, box.x + box.width + 3, y, ELEMENT_COLOURS[int(element)], ELEMENT_LETTERS[int(element)])
+        lx = box.x + box.width + 3 + 22 + 12
+    canvas.text(lx, y, f"{ANY_FACE} any element", 12)
     for note in notes:
         y += LEGEND_LINE
-        parts.append(_text(x, y, note, 12, ' class="note"'))
-    parts.append("</g>")
-    return parts
-
-
-def _legend_height(solution: bool, notes: Sequence[str]) -> int:
-    return LEGEND_LINE * (4 + int(solution) + len(notes))
-
-
-def _document(width: float, height: float, body: list[str], label: str) -> str:
-    return "\n".join(
-        [
-            f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}" height="{height:g}" '
-            f'viewBox="0 0 {width:g} {height:g}" role="img" aria-label="{escape(label, {chr(34): "&quot;"})}">',
-            f'<rect width="{width:g}" height="{height:g}" fill="#fafafa"/>',
-            *body,
-            "</svg>",
-        ]
-    )
+        canvas.text(x, y, note, 12, cls="note")
+    canvas.shape("</g>")
+    return y + LEGEND_LINE
 
 
 def grid_svg(
@@ -294,12 +274,12 @@ def grid_svg(
 ) -> str:
     """A standalone SVG of one map. `predrawn` marks squares to show pale; `turn_of` numbers drawings."""
     rows, cols = len(grid), len(grid[0])
-    width = 2 * MARGIN + cols * cell_size
-    height = MARGIN + TITLE_HEIGHT + rows * cell_size + MARGIN
-    body = _grid_group(
-        grid, MARGIN, MARGIN + TITLE_HEIGHT, title=title, predrawn=predrawn, turn_of=turn_of or {}, cell_size=cell_size
-    )
-    return _document(width, height, body, title or "Happy Campers map")
+    canvas = Canvas(2 * MARGIN + cols * cell_size)
+    canvas.text(MARGIN, MARGIN + TITLE_HEIGHT - 8, title, 15, bold=True, cls="title")
+    _grid_group(canvas, grid, MARGIN, MARGIN + TITLE_HEIGHT, predrawn=predrawn, turn_of=turn_of or {},
+                cell_size=cell_size)
+    return canvas.document(MARGIN + TITLE_HEIGHT + rows * cell_size + MARGIN, title or "Happy Campers map",
+                           "#fafafa")
 
 
 def solution_turns(puzzle: Puzzle) -> dict[Cell, int]:
@@ -307,47 +287,49 @@ def solution_turns(puzzle: Puzzle) -> dict[Cell, int]:
     return {cell: step.turn + 1 for step in puzzle.solution for cell in step.cells}
 
 
-def _picture(puzzle: Puzzle, grid: Grid, title: str, lines: Sequence[str], *, solution: bool, cell_size: int) -> str:
+def _picture(puzzle: Puzzle, grid: Grid, title: str, above: Sequence[str], below: Sequence[str], *,
+             solution: bool, cell_size: int) -> str:
+    """Title, the sentences `above` (the question), the map, the sentences `below`, then the legend."""
     comp = puzzle.components
-    top = MARGIN + TITLE_HEIGHT
-    panel_h = comp.rows * cell_size
     width = max(2 * MARGIN + comp.cols * cell_size, 2 * MARGIN + LEGEND_WIDTH)
-    body = _grid_group(
-        grid,
-        MARGIN,
-        top,
-        title=title,
-        predrawn=puzzle.start_grid,
-        turn_of=solution_turns(puzzle) if solution else {},
-        cell_size=cell_size,
-    )
-    y = top + panel_h + 24
-    for line in lines:
-        body.append(_text(MARGIN, y, line, 13, ' class="caption"'))
-        y += 20
+    canvas = Canvas(width)
+    text_width = width - 2 * MARGIN
+    y = canvas.paragraph(MARGIN, MARGIN + 16, title, 16, text_width, bold=True, cls="title")
+    for sentence in above:
+        y = canvas.paragraph(MARGIN, y + 2, sentence, 13, text_width, cls="question")
+    _grid_group(canvas, grid, MARGIN, y, predrawn=puzzle.start_grid,
+                turn_of=solution_turns(puzzle) if solution else {}, cell_size=cell_size)
+    y += comp.rows * cell_size + 24
+    for sentence in below:
+        y = canvas.paragraph(MARGIN, y, sentence, 13, text_width, cls="caption")
     ended = puzzle.turns_played < len(puzzle.rolls)
     notes = (
         [f"The game ended early: roll {puzzle.turns_played + 1} fits nowhere on this map."]
         if solution and ended
         else []
     )
-    body += _legend(MARGIN, y + 8, comp, solution=solution, notes=notes)
-    height = y + 8 + _legend_height(solution, notes) + MARGIN
-    return _document(width, height, body, title)
+    y = _legend(canvas, MARGIN, y + 10, comp, solution=solution, notes=notes)
+    return canvas.document(y - LEGEND_LINE + MARGIN, title, "#fafafa")
+
+
+def _rolls_line(puzzle: Puzzle) -> str:
+    return "Rolls in order: " + ", ".join(f"#{t + 1} {roll_label(roll)}" for t, roll in enumerate(puzzle.rolls))
 
 
 def puzzle_svg(puzzle: Puzzle, *, cell_size: int = CELL_SIZE) -> str:
-    """The puzzle alone: the start map, the rolls, the cards and the legend (no answer in it)."""
-    rolls = ", ".join(f"#{t + 1} {a}-{b}" for t, (a, b) in enumerate(puzzle.rolls))
-    lines = [f"Rolls in order (shape die-element die): {rolls}", f"Challenge cards: {_cards(puzzle)}",
-             "Find the final map with the most points (exactly one reaches it)."]
+    """The puzzle alone: the question, the start map, the rolls, the cards and the legend (no answer in it)."""
+    below = [_rolls_line(puzzle), ROLL_RULE, f"Challenge cards: {_cards(puzzle)}"]
     title = f"Happy Campers puzzle {puzzle.seed} ({puzzle.grade.value})"
-    return _picture(puzzle, puzzle.start_grid, title, lines, solution=False, cell_size=cell_size)
+    above = [f"Question: {puzzle_question(puzzle)} Exactly one final map reaches the best score."]
+    return _picture(puzzle, puzzle.start_grid, title, above, below, solution=False, cell_size=cell_size)
 
 
 def solution_svg(puzzle: Puzzle, *, cell_size: int = CELL_SIZE) -> str:
     """The answer: the solved map with the turn of each drawing, and whether the game ended early."""
-    title = f"Solution to puzzle {puzzle.seed}: {puzzle.optimum} points"
+    title = f"Solution to Happy Campers puzzle {puzzle.seed}: {puzzle.optimum} points"
     played = f"{puzzle.turns_played} of {len(puzzle.rolls)} rolls drawn"
-    lines = [f"{played}; optimum {puzzle.proof.value}, unique: {'yes' if puzzle.unique else 'no'}"]
-    return _picture(puzzle, puzzle.solution_grid, title, lines, solution=True, cell_size=cell_size)
+    above = [f"Question: {puzzle_question(puzzle)}",
+             f"Answer: the final map below ({played}; proof {puzzle.proof.value}"
+             f"{', the only map with this score' if puzzle.unique else ''})."]
+    below = [_rolls_line(puzzle), f"Challenge cards: {_cards(puzzle)}"]
+    return _picture(puzzle, puzzle.solution_grid, title, above, below, solution=True, cell_size=cell_size)

@@ -54,7 +54,7 @@ def test_puzzle_statement_a_person_can_read_with_the_answer_apart():
     import xml.etree.ElementTree as ElementTree
 
     from campsolver.service.games import camper_tour as service
-    from campsolver.solver.camper_tour.render import svg_strip, text_board
+    from campsolver.solver.camper_tour.render import puzzle_svg, text_board
 
     from campsolver.v1 import camper_tour_pb2 as pb
 
@@ -78,6 +78,11 @@ def test_puzzle_statement_a_person_can_read_with_the_answer_apart():
     # both pictures are well-formed SVG with one square per laid plate
     for picture in (envelope.svg, envelope.solution_svg):
         root = ElementTree.fromstring(picture)
-        squares = [e for e in root.iter("{http://www.w3.org/2000/svg}rect") if e.get("stroke") == "#555"]
+        squares = [e for e in root.iter("{http://www.w3.org/2000/svg}rect") if e.get("class") == "plate"]
         assert len(squares) == len(state.laid)
-    assert envelope.svg == svg_strip(state)
+    grade = envelope.DESCRIPTOR.fields_by_name["grade"].enum_type.values_by_number[envelope.grade].name
+    assert envelope.svg == puzzle_svg(state, seed=4, grade=grade.removeprefix("DIFFICULTY_GRADE_").lower())
+    # the solution's label sits in the text above the route, never on the title (it overlapped it once)
+    answer = [t for t in ElementTree.fromstring(envelope.solution_svg).iter("{http://www.w3.org/2000/svg}text")
+              if t.get("class") == "answer"]
+    assert answer and label in " ".join(t.text or "" for t in answer)

@@ -228,7 +228,11 @@ def test_puzzle_statement_keeps_the_answer_apart(puzzle: puzzles.Puzzle) -> None
     for picture in (puzzle.svg, puzzle.solution_svg):
         ET.fromstring(picture)
     assert puzzle.svg != puzzle.solution_svg
-    assert rules.parse_board(puzzle.text.split("\n", 2)[2], supply=puzzle.state.config.supply) is not None
+    board, legend = puzzle.text.split("\n", 2)[2].split("\nLegend: ")
+    assert rules.parse_board(board, supply=puzzle.state.config.supply) is not None
+    for letter, piece in (("P", "swimming pool"), ("I", "ice-cream"), ("N", "pain-in-the-neck"), ("a", "trailer"),
+                          ("A", "bungalow"), ("?", "mystery")):  # every letter of the board is explained
+        assert f"{letter} " in legend and piece in legend
 
 
 def test_hint_answers_even_when_the_budget_is_spent_before_any_choice_is_valued() -> None:

@@ -32,18 +32,22 @@ def puzzle() -> Puzzle:
 def test_text_states_map_rolls_and_cards_and_the_solution_is_apart(puzzle: Puzzle) -> None:
     statement = puzzle_text(puzzle)
     solution = solution_text(puzzle)
-    for turn, (a, b) in enumerate(puzzle.rolls):
-        assert f"{turn + 1}:{a}-{b}" in statement
+    for turn, (a, b) in enumerate(puzzle.rolls):  # a roll is two numbers, either may be the shape (the rules)
+        assert f"#{turn + 1} {a} and {b}" in statement
+    assert "either number may be the shape" in statement
     for card in puzzle.challenges:
         assert card.value.replace("_", " ") in statement
     start_block = statement.split("Start map:\n")[1].split("\n\n")[0]
     assert rules.parse_grid(start_block, puzzle.components) == puzzle.start_grid
-    assert "Shape die:" in statement and "Element die:" in statement and "6=any" in statement
+    assert "Shapes by number:" in statement and "Elements by number:" in statement and "6=any" in statement
+    assert "shape die" not in statement.lower() and "-element die" not in statement
     assert "Solution" not in statement and "turn 1," not in statement  # no answer in the statement
     final_block = solution.split("Final map:\n")[1].split("\nLargest")[0]
     assert rules.parse_grid(final_block, puzzle.components) == puzzle.solution_grid
     assert rules.render_grid(puzzle.solution_grid) not in statement
     assert f"Solution: {puzzle.optimum} points" in solution
+    step = puzzle.solution[0]
+    assert f"turn {step.turn + 1}, roll {step.roll[0]} and {step.roll[1]}: " in solution
     assert solution.count("  turn ") == puzzle.turns_played + (puzzle.turns_played < len(puzzle.rolls))
     for step in puzzle.solution:  # cells in the one notation, rRcC
         assert all(f"r{r}c{c}" in solution for r, c in step.cells)
@@ -86,7 +90,7 @@ def test_legend_explains_every_mark(puzzle: Puzzle) -> None:
         words = " ".join(t.text or "" for t in legend.iter(f"{SVG}text"))
         for element in rules.ELEMENTS:
             assert element.name.lower() in words and ELEMENT_LETTERS[int(element)] in words
-        assert "pale" in words and "Shape die" in words and "Element die" in words
+        assert "pale" in words and "Shapes by number" in words and "Elements by number" in words
         assert "any shape" in words and "any element" in words
         assert ("turn" in words) == solution
 

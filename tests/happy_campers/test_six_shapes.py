@@ -158,6 +158,11 @@ def test_puzzle_with_six_shapes_replays_to_its_proven_optimum():
     assert score(final, found.challenges, components).total == found.optimum
     oracle = exhaustive.clairvoyant_max(found.start_grid, found.rolls, found.challenges, components)
     assert oracle.score == found.optimum
+    # the statement and its picture show number 6 as the sixth shape, never as "any shape"
+    from campsolver.solver.happy_campers import render
+
+    assert "6=#" in render.puzzle_text(found) and "any shape" not in render.puzzle_text(found)
+    assert "any shape" not in render.puzzle_svg(found)
 
 
 def _six_shape_components() -> pb.HappyCampersComponents:
