@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from types import SimpleNamespace
 from typing import Any
 
@@ -377,10 +377,11 @@ def has_flow(message: pb.AdventureToursState) -> bool:
 
 def game_state_from_proto(message: pb.AdventureToursState, field: str = "state") -> State:
     """Every hand known; the flow fields (`pending`, `starter`, ...) give the turn in progress."""
-    parsed = parse_state(message, field, finished_ok=has_flow(message))
-    base = full_state(parsed, field)
     if not has_flow(message):
-        return base
+        return full_state(parse_state(message, field), field)
+    parsed = parse_state(message, field, finished_ok=True)
+    for q, hand in enumerate(parsed.hands):
+        require(hand is not None, f"{field}.players[{q}].hand", "a game in flight lists every hand")
     n = parsed.config.players
     pending = []
     for index, step in enumerate(message.pending):
@@ -397,9 +398,26 @@ def game_state_from_proto(message: pb.AdventureToursState, field: str = "state")
     require(-1 <= ender < n, f"{field}.ender", f"-1 or a seat 0-{n - 1}")
     for index, board in enumerate(message.choosing):
         require(0 <= board < len(parsed.config.boards), f"{field}.choosing[{index}]", "a board index")
-    state = replace(
-        base, pending=tuple(pending), starter=starter, extra_turns=message.extra_turns,
-        ability_used=message.ability_used, over=message.over, last_round=tuple(message.last_round), ender=ender,
+    ordered = parsed.pile is not None
+    state = State(
+        config=parsed.config,
+        hands=tuple(tuple(sorted(h or ())) for h in parsed.hands),
+        equipment=tuple(parsed.equipment),
+        members=tuple(parsed.members),
+        deck=tuple(parsed.rest) if ordered else tuple(sorted(parsed.rest)),
+        discard=tuple(sorted(parsed.discard)),
+        seat_boards=tuple(parsed.seat_boards),
+        pending=tuple(pending),
+        to_move=parsed.to_move,
+        starter=starter,
+        round_index=parsed.round_index,
+        totals=tuple(parsed.totals),
+        extra_turns=message.extra_turns,
+        ability_used=message.ability_used,
+        deck_ordered=ordered,
+        over=message.over,
+        last_round=tuple(message.last_round),
+        ender=ender,
         choosing=tuple(message.choosing),
     )
     try:
@@ -499,7 +517,9 @@ TABLE_PLAY = shared.TablePlay(
 )
 
 
-def new_game(request: pb.AdventureToursServiceNewGameRequest, budget: Budget) -> pb.AdventureToursServiceNewGameResponse:
+def new_game(
+    request: pb.AdventureToursServiceNewGameRequest, budget: Budget
+) -> pb.AdventureToursServiceNewGameResponse:
     players = request.players or rules.MIN_PLAYERS
     require(rules.MIN_PLAYERS <= players <= rules.MAX_PLAYERS, "players",
             f"{rules.MIN_PLAYERS}-{rules.MAX_PLAYERS}, got {players}")
