@@ -325,3 +325,33 @@ def test_every_state_of_a_random_game_reads_back_as_the_same_rules_state(name: s
                 break
             state = state.child(draw_outcome(state, rng) if player == CHANCE else rng.choice(state.legal_actions()))
         assert checked > 10
+
+
+def test_the_seed_picks_who_begins_where_the_rulebook_draws_the_first_player() -> None:
+    """Deluxe Camping ("The first player is randomly selected") and Camper Tour (the dice go to "the first
+    player"): NewGame draws the first seat from its seed, every seat possible, the same seed the same seat."""
+    for service, pb, prefix in ((dc_service, dc, "DeluxeCamping"), (ct_service, ct, "CamperTour")):
+        request_type = getattr(pb, f"{prefix}ServiceNewGameRequest")
+        firsts = {service.new_game(request_type(players=3, seed=seed), None).turn.to_move for seed in range(30)}
+        assert firsts == {0, 1, 2}, (prefix, firsts)
+        once, twice = (service.new_game(request_type(players=3, seed=5), None) for _ in range(2))
+        assert once.state == twice.state
+
+
+def test_deluxe_camping_scores_zero_during_the_setup() -> None:
+    """No site can be allotted before the turns (barriers come only then): Score answers 0 for everyone on a
+    setup state, mystery tokens unrevealed included, instead of refusing the state NewGame returned."""
+    state = dc_service.new_game(dc.DeluxeCampingServiceNewGameRequest(players=3, seed=1), None).state
+    while state.stage != dc.DELUXE_CAMPING_STAGE_BUNGALOW:
+        move = dc_service.legal_moves(dc.DeluxeCampingServiceLegalMovesRequest(state=state), None).moves[0]
+        state = dc_service.play(dc.DeluxeCampingServicePlayRequest(state=state, move=move), None).state
+    assert len(state.mystery) == 3
+    assert list(dc_service.score(dc.DeluxeCampingServiceScoreRequest(state=state), None).scores) == [0, 0, 0]
+
+
+def test_happy_campers_solo_without_second_cards_gives_map_1_the_same_cards() -> None:
+    """As the solo hint reads a request without `second_challenges`: the same challenge cards on both maps."""
+    new = hc_service.new_game(
+        hc.HappyCampersServiceNewGameRequest(players=1, seed=1, challenges=[hc.CHALLENGE_PRIVACY]), None
+    )
+    assert list(new.state.second_challenges) == [hc.CHALLENGE_PRIVACY] and new.state.solo
