@@ -23,6 +23,7 @@ from campsolver.service.games import camper_tour as ct_service
 from campsolver.service.games import campsite as cs_service
 from campsolver.service.games import deluxe_camping as dc_service
 from campsolver.service.games import happy_campers as hc_service
+from campsolver.solver.core.budget import Budget
 from google.protobuf import json_format
 
 from campsolver.v1 import adventure_tours_pb2 as at
@@ -122,7 +123,7 @@ def test_a_seeded_game_from_new_game_to_the_end(client: Any, name: str) -> None:
             break
         assert turn.HasField("to_move") and not turn.chance_next, "chance is resolved from the seed"
         assert turn.description.startswith(("player", "camper"))
-        if hinted < 2 and (name != "deluxe-camping" or state.stage >= dc.DELUXE_CAMPING_STAGE_MOVE):
+        if hinted < 2:
             hint = game.hint(_state_request(pb, f"{prefix}ServiceHintRequest", state, options=HINT_OPTIONS))
             assert hint.alternatives
             hinted += 1
@@ -355,3 +356,28 @@ def test_happy_campers_solo_without_second_cards_gives_map_1_the_same_cards() ->
         hc.HappyCampersServiceNewGameRequest(players=1, seed=1, challenges=[hc.CHALLENGE_PRIVACY]), None
     )
     assert list(new.state.second_challenges) == [hc.CHALLENGE_PRIVACY] and new.state.solo
+
+
+def test_deluxe_camping_hints_every_setup_placement() -> None:
+    """The setup is played too: Hint ranks every legal placement of each setup stage (one placement deep by the
+    territory estimate, the reveal's exact expectation once it is next), within the hint contract."""
+    from campsolver.service.games.shared import ranking_contract_violations
+
+    state = dc_service.new_game(dc.DeluxeCampingServiceNewGameRequest(players=2, seed=4), None).state
+    stages = set()
+    while state.stage != dc.DELUXE_CAMPING_STAGE_MOVE:
+        if state.stage == dc.DELUXE_CAMPING_STAGE_REVEAL:
+            state = dc_service.play(dc.DeluxeCampingServicePlayRequest(state=state, seed=1), None).state
+            continue
+        hint = dc_service.hint(dc.DeluxeCampingServiceHintRequest(state=state, options=HINT_OPTIONS), Budget(5.0))
+        legal = dc_service.legal_moves(dc.DeluxeCampingServiceLegalMovesRequest(state=state), None).moves
+        assert sorted(a.move.SerializeToString() for a in hint.alternatives) == sorted(
+            m.SerializeToString() for m in legal
+        )
+        assert not ranking_contract_violations([a.ranking for a in hint.alternatives])
+        assert hint.proof == common_pb2.PROOF_STATUS_HEURISTIC and "setup" in hint.stats.method
+        stages.add(state.stage)
+        best = hint.alternatives[0].move
+        state = dc_service.play(dc.DeluxeCampingServicePlayRequest(state=state, move=best), None).state
+    assert stages == {dc.DELUXE_CAMPING_STAGE_POOL, dc.DELUXE_CAMPING_STAGE_MYSTERY, dc.DELUXE_CAMPING_STAGE_BUNGALOW,
+                      dc.DELUXE_CAMPING_STAGE_TRAILER}
