@@ -381,3 +381,29 @@ def test_deluxe_camping_hints_every_setup_placement() -> None:
         state = dc_service.play(dc.DeluxeCampingServicePlayRequest(state=state, move=best), None).state
     assert stages == {dc.DELUXE_CAMPING_STAGE_POOL, dc.DELUXE_CAMPING_STAGE_MYSTERY, dc.DELUXE_CAMPING_STAGE_BUNGALOW,
                       dc.DELUXE_CAMPING_STAGE_TRAILER}
+
+
+def test_happy_campers_solo_hint_between_the_two_drawings_of_a_turn() -> None:
+    """After map 0's drawing of a two-map turn the hint ranks map 1's drawings of the other option (the rules
+    model's `SoloStep.SECOND`), within the hint contract, and its best one completes the turn."""
+    from campsolver.service.games.shared import ranking_contract_violations
+
+    for seed in range(20):
+        state = hc_service.new_game(hc.HappyCampersServiceNewGameRequest(players=1, seed=seed), None).state
+        if hc_service.game_from_proto(state).step.value == "first_of_two":
+            break
+    first = hc_service.legal_moves(hc.HappyCampersServiceLegalMovesRequest(game=state), None).moves[0]
+    halfway = hc_service.play(hc.HappyCampersServicePlayRequest(
+        state=state, move=hc.HappyCampersHintMove(placements=[first])), None)
+    assert halfway.state.HasField("solo_follow") and halfway.turn.to_move == 0
+    hint = hc_service.hint(hc.HappyCampersServiceHintRequest(game=halfway.state, options=HINT_OPTIONS), Budget(5.0))
+    legal = hc_service.legal_moves(hc.HappyCampersServiceLegalMovesRequest(game=halfway.state), None).moves
+    assert [p for a in hint.alternatives for p in a.move.placements] and all(
+        len(a.move.placements) == 1 and a.move.placements[0].map_index == 1 for a in hint.alternatives
+    )
+    assert {a.move.placements[0].SerializeToString() for a in hint.alternatives} == {
+        m.SerializeToString() for m in legal
+    }
+    assert not ranking_contract_violations([a.ranking for a in hint.alternatives])
+    done = hc_service.play(hc.HappyCampersServicePlayRequest(state=halfway.state, move=hint.alternatives[0].move), None)
+    assert done.turn.chance_next and not done.state.HasField("solo_follow")
