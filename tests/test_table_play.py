@@ -259,6 +259,12 @@ def test_new_game_and_play_examples_round_trip_as_json() -> None:
             assert json_format.Parse(json_format.MessageToJson(answer), type(answer)()) == answer
 
 
+SERVICES = {
+    "happy-campers": hc_service, "deluxe-camping": dc_service, "campsite": cs_service, "camper-tour": ct_service,
+    "adventure-tours": at_service,
+}
+
+
 def _round_trips(name: str) -> tuple[list[Any], Callable[[Any], Any], Callable[[Any], Any], Callable[[Any], bool]]:
     """Start states, the state message's writer and reader, and which states the message holds."""
     from campsolver.solver.adventure_tours import rules as at_rules
@@ -309,17 +315,19 @@ def _same(read: Any, state: Any) -> bool:
 @pytest.mark.parametrize("name", list(GAMES))
 def test_every_state_of_a_random_game_reads_back_as_the_same_rules_state(name: str) -> None:
     """What NewGame and Play write is read back as the very rules state (every flow field kept), so a client
-    that sends a state back continues the same game."""
+    that sends a state back continues the same game; every such state has a picture and a description."""
     from campsolver.service.games.shared import draw_outcome
     from campsolver.solver.core.game import CHANCE, TERMINAL
 
     starts, write, read, held = _round_trips(name)
+    play = SERVICES[name].TABLE_PLAY
     rng = random.Random(11)
     for state in starts:
         checked = 0
         while True:
             if held(state):
                 assert _same(read(write(state)), state), f"step {checked}: {state}"
+                assert play.picture(state).startswith("<svg") and play.describe(state)
                 checked += 1
             player = state.current_player()
             if player == TERMINAL:
