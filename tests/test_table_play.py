@@ -415,3 +415,25 @@ def test_happy_campers_solo_hint_between_the_two_drawings_of_a_turn() -> None:
     assert not ranking_contract_violations([a.ranking for a in hint.alternatives])
     done = hc_service.play(hc.HappyCampersServicePlayRequest(state=halfway.state, move=hint.alternatives[0].move), None)
     assert done.turn.chance_next and not done.state.HasField("solo_follow")
+
+
+def test_chance_needs_a_seed_or_a_listing_and_not_both() -> None:
+    """At a state that waits on chance, Play with no move needs `seed` or `list_outcomes` (the field is named),
+    never both; after a move whose chance the state message cannot hold, the same."""
+    from campsolver.service.errors import InvalidArgument
+
+    waiting = hc_service.new_game(hc.HappyCampersServiceNewGameRequest(players=2, seed=2), None).state
+    waiting.ClearField("roll")
+    waiting.ClearField("to_draw")
+    cases = [
+        (hc_service.play, hc.HappyCampersServicePlayRequest(state=waiting), "seed"),
+        (hc_service.play, hc.HappyCampersServicePlayRequest(state=waiting, seed=1, list_outcomes=True),
+         "list_outcomes"),
+    ]
+    tour = ct_service.new_game(ct.CamperTourServiceNewGameRequest(players=2, seed=1), None).state
+    cases.append((ct_service.play, ct.CamperTourServicePlayRequest(state=tour, move=ct.CamperTourMove(announce=2)),
+                  "seed"))
+    for handler, request, field in cases:
+        with pytest.raises(InvalidArgument) as caught:
+            handler(request, None)
+        assert caught.value.violations[0].field == field
