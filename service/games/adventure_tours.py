@@ -364,6 +364,8 @@ def state_to_proto(state: State) -> pb.AdventureToursState:
 
 # --- a whole game in flight (NewGame, Play; Hint, Score and LegalMoves read the same fields) ---------------------
 
+#: Most pending steps a state may carry (a deal of 6 hands to 6 players is 37; RESOURCE_EXHAUSTED beyond).
+MAX_PENDING_STEPS = 200
 #: The step kinds of the rules model's turn queue.
 STEP_KINDS = rules.DECISION_STEPS | rules.CHANCE_STEPS | {"after_turn", "end_turn"}
 VARIATION_TO_PROTO = {v: n for n, v in VARIATION_FROM_PROTO.items() if n}
@@ -385,6 +387,7 @@ def game_state_from_proto(message: pb.AdventureToursState, field: str = "state")
     for q, hand in enumerate(parsed.hands):
         require(hand is not None, f"{field}.players[{q}].hand", "a game in flight lists every hand")
     n = parsed.config.players
+    require_limit(len(message.pending), MAX_PENDING_STEPS, f"{field}.pending", "pending steps")
     pending = []
     for index, step in enumerate(message.pending):
         where = f"{field}.pending[{index}]"
@@ -392,7 +395,12 @@ def game_state_from_proto(message: pb.AdventureToursState, field: str = "state")
         nobody = step.kind == "shuffle_boards"  # the one step that is nobody's
         require(step.player == -1 if nobody else 0 <= step.player < n, f"{where}.player",
                 "-1 (nobody's step)" if nobody else f"a seat 0-{n - 1}")
+        require(-1 <= step.card < len(parsed.config.deck), f"{where}.card", "-1 or a card id of the deck")
+        require(-1 <= step.aux < n, f"{where}.aux", f"-1 or a seat 0-{n - 1}")
         pending.append(Step(step.kind, step.player, step.card, step.aux))
+    # The rules model settles turn ends on its own: a state rests on a decision or a chance step.
+    require(not pending or pending[0].kind in rules.DECISION_STEPS | rules.CHANCE_STEPS, f"{field}.pending[0].kind",
+            "a decision or a chance step (turn ends settle on their own)")
     require(bool(pending) or message.over, f"{field}.pending", "a game not over has a step pending")
     starter = message.starter if message.HasField("starter") else parsed.to_move
     require(0 <= starter < n, f"{field}.starter", f"a seat 0-{n - 1}")
@@ -428,6 +436,10 @@ def game_state_from_proto(message: pb.AdventureToursState, field: str = "state")
         rules.validate(state)
     except ValueError as error:
         raise InvalidArgument(field, str(error)) from None
+    try:  # a queue the rules model never builds (a step's card not where the step needs it) shows here
+        state.legal_actions() if state.current_player() >= 0 else state.chance_outcomes()
+    except (AssertionError, IndexError, KeyError, ValueError, TypeError) as error:
+        raise InvalidArgument(f"{field}.pending", f"not a turn the rules can be in: {error}") from None
     return state
 
 

@@ -300,6 +300,18 @@ def game_from_proto(message: pb.CampsiteGame, field: str = "game") -> rules.Camp
         require(bool(state.tokens[state.to_move]), f"{field}.tokens[{state.to_move}]", "no tent token left")
     if stage in (rules.Stage.DEAL, rules.Stage.DRAW):
         require(bool(state.pile), f"{field}.stage", "a chance step with an empty draw pile")
+    if stage is rules.Stage.DEAL:
+        laid = len(table.placements)
+        dealt = sum(len(hand) for hand in hands)
+        due = rules.STARTING_CARDS - min(laid, rules.STARTING_CARDS) + rules.HAND_SIZE * players - dealt
+        require(laid <= rules.STARTING_CARDS and not table.tents and message.turn == 0, f"{field}.table",
+                "the deal comes before any turn: the starting cards only")
+        for index, placement in enumerate(table.placements):
+            start = Placement(placement.card, 0, rules.CARD_COLS * index, 0)
+            require(placement == start, f"{field}.table.placements[{index}]",
+                    f"starting card {index} lies at row 0, column {rules.CARD_COLS * index}, rotation 0")
+        require(0 < due <= len(state.pile), f"{field}.hands",
+                f"the deal gives {rules.HAND_SIZE} cards a hand from the pile, after the starting cards")
     return state
 
 

@@ -119,14 +119,14 @@ def state_from_proto(message: pb.DeluxeCampingState, field: str = "state") -> DC
         f"must index a player (0-{config.players - 1})",
     )
     turns = stage in (Stage.MOVE, Stage.BARRIER, Stage.OVER)
-    if turns:
+    if stage in (Stage.POOL, Stage.MYSTERY):
+        require(not message.players, f"{field}.players", "no bungalow or trailer before the bungalows are placed")
+    else:  # from the bungalows on, the rules model keeps one entry per player
         require(
             len(message.players) == config.players,
             f"{field}.players",
             f"one entry per player ({config.players}), got {len(message.players)}",
         )
-    else:
-        require_limit(len(message.players), config.players, f"{field}.players", "player entries")
     seen: dict[int, str] = {}
 
     def place(square_message: pb.DeluxeCampingSquare, where: str) -> int:

@@ -370,7 +370,8 @@ def _top(scores: Sequence[int]) -> list[int]:
 
 def new_game(request: pb.HappyCampersServiceNewGameRequest, budget: Budget) -> pb.HappyCampersServiceNewGameResponse:
     players = request.players or 2
-    require(1 <= players <= MAX_HINT_PLAYERS, "players", f"1 (solo) to {MAX_HINT_PLAYERS}, got {players}")
+    require(players >= 1, "players", f"1 (solo) or more, got {players}")
+    require_limit(players, MAX_HINT_PLAYERS, "players", "players")  # the rulebook names no maximum: our cap
     components = components_from_proto(request.components)
     challenges = challenges_from_proto(request.challenges, "challenges")
     try:

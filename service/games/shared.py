@@ -164,6 +164,8 @@ def seeded_rng(seed: int) -> random.Random:
 def draw_outcome(state: GameState, rng: random.Random) -> Any:
     """One chance outcome, drawn with its exact probability (integer arithmetic: no rounding)."""
     outcomes = state.chance_outcomes()
+    # Only a state the rules never reach (sent by a client) can wait on a chance step with nothing to draw.
+    require(bool(outcomes), "state", "a chance step with no outcome: not a state the game can be in")
     common = math.lcm(*(p.denominator for _, p in outcomes))
     pick = rng.randrange(common)
     for outcome, probability in outcomes:
@@ -204,6 +206,7 @@ def list_outcomes(state: GameState, play: TablePlay) -> list[ListedOutcome]:
             else:
                 found[after] = ListedOutcome(after, known.probability + probability * p, known.label)
 
+    require(bool(state.chance_outcomes()), "state", "a chance step with no outcome: not a state the game can be in")
     walk(state, Fraction(1), ())
     return list(found.values())
 
