@@ -6,6 +6,7 @@ shapes as rows of '#'. Every conversion error names the request field at fault.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -348,11 +349,33 @@ def _describe(state: GameFlow) -> str:
 
 
 def game_svg(state: GameFlow) -> str:
+    """Every map of the game, each drawn by the game's own map renderer, side by side."""
     titles = (
         [f"map {i}" for i in range(2)] if isinstance(state, modes.SoloState)
         else [f"player {i}" + ("" if state.in_game[i] else " (out)") for i in range(len(state.maps))]
     )
-    return render.maps_svg([render.grid_svg(grid, title=t) for grid, t in zip(state.maps, titles, strict=True)])
+    return side_by_side([render.grid_svg(grid, title=t) for grid, t in zip(state.maps, titles, strict=True)])
+
+
+def side_by_side(pictures: Sequence[str], gap: int = render.MARGIN) -> str:
+    """Standalone map pictures (the game's own `render.grid_svg`) side by side in one SVG: a whole game."""
+    sizes = [(float(_svg_attribute(p, "width")), float(_svg_attribute(p, "height"))) for p in pictures]
+    width = sum(w for w, _ in sizes) + gap * max(len(sizes) - 1, 0)
+    height = max((h for _, h in sizes), default=0.0)
+    parts, x = [], 0.0
+    for picture, (w, _) in zip(pictures, sizes, strict=True):
+        parts.append(picture.replace("<svg ", f'<svg x="{x:g}" y="0" ', 1))
+        x += w + gap
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}" height="{height:g}" '
+        f'viewBox="0 0 {width:g} {height:g}">' + "".join(parts) + "</svg>"
+    )
+
+
+def _svg_attribute(svg: str, name: str) -> str:
+    match = re.search(rf'<svg[^>]*\s{name}="([0-9.]+)', svg)
+    assert match is not None, f"a picture without its {name}"
+    return match.group(1)
 
 
 TABLE_PLAY = shared.TablePlay(
