@@ -508,6 +508,22 @@ def at_players(count: int) -> Any:
 
 AT_DECK = len(DEFAULT_DECK)
 
+
+def at_pending(count: int) -> at_pb.AdventureToursServiceLegalMovesRequest:
+    """A new game's state whose turn queue holds `count` steps (the mover's play, then turn ends)."""
+    state = at_service.new_game(at_pb.AdventureToursServiceNewGameRequest(players=3, seed=1), None).state
+    mover = state.to_move
+    del state.pending[:]
+    state.pending.add(kind="play", player=mover, card=-1, aux=-1)
+    state.pending.extend(
+        at_pb.AdventurePendingStep(kind="end_turn", player=mover, card=-1, aux=-1) for _ in range(count - 1)
+    )
+    return at_pb.AdventureToursServiceLegalMovesRequest(state=state)
+
+
+def hc_new_game(players: int) -> hc_pb.HappyCampersServiceNewGameRequest:
+    return hc_pb.HappyCampersServiceNewGameRequest(players=players, seed=1)
+
 ADVENTURE_TOURS = [
     Limit("deck size", "adventure_tours", "score", at_deck, at_service.MAX_DECK - AT_DECK,
           at_service.MAX_DECK - AT_DECK + 1, EXHAUSTED, "state.rules.deck"),
@@ -525,6 +541,11 @@ ADVENTURE_TOURS = [
           "state.players[0].hand[0]"),
     Limit("players (most)", "adventure_tours", "legal_moves", at_players, at_rules.MAX_PLAYERS,
           at_rules.MAX_PLAYERS + 1, INVALID, "state.players"),
+    Limit("pending steps", "adventure_tours", "legal_moves", at_pending, at_service.MAX_PENDING_STEPS,
+          at_service.MAX_PENDING_STEPS + 1, EXHAUSTED, "state.pending"),
+    Limit("new game players (most)", "happy_campers", "new_game", hc_new_game, hc_service.MAX_HINT_PLAYERS,
+          hc_service.MAX_HINT_PLAYERS + 1, EXHAUSTED, "players"),
+    Limit("new game players (fewest)", "happy_campers", "new_game", hc_new_game, 1, -1, INVALID, "players"),
 ]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from campsolver.service.errors import InvalidArgument, require, require_limit
+from campsolver.service.games import shared
 from campsolver.service.games.shared import PROOF_TO_PROTO, grade_from_proto, grade_to_proto, set_value
 from campsolver.solver.core.budget import Budget
 from campsolver.solver.deluxe_camping import hint as hints
@@ -38,6 +39,8 @@ STAGE_FROM_PROTO = {
     pb.DELUXE_CAMPING_STAGE_BARRIER: Stage.BARRIER,
     pb.DELUXE_CAMPING_STAGE_OVER: Stage.OVER,
 }
+#: The stages before the turns (the setup and the reveal): no site is allotted yet.
+SETUP_STAGES = frozenset({Stage.POOL, Stage.MYSTERY, Stage.BUNGALOW, Stage.TRAILER, Stage.REVEAL})
 STAGE_TO_PROTO = {stage: number for number, stage in STAGE_FROM_PROTO.items() if number}
 MAX_OBJECTIVE_FROM_PROTO = {
     pb.DELUXE_CAMPING_MAX_OBJECTIVE_UNSPECIFIED: maxima.Objective.OWN,
@@ -116,14 +119,14 @@ def state_from_proto(message: pb.DeluxeCampingState, field: str = "state") -> DC
         f"must index a player (0-{config.players - 1})",
     )
     turns = stage in (Stage.MOVE, Stage.BARRIER, Stage.OVER)
-    if turns:
+    if stage in (Stage.POOL, Stage.MYSTERY):
+        require(not message.players, f"{field}.players", "no bungalow or trailer before the bungalows are placed")
+    else:  # from the bungalows on, the rules model keeps one entry per player
         require(
             len(message.players) == config.players,
             f"{field}.players",
             f"one entry per player ({config.players}), got {len(message.players)}",
         )
-    else:
-        require_limit(len(message.players), config.players, f"{field}.players", "player entries")
     seen: dict[int, str] = {}
 
     def place(square_message: pb.DeluxeCampingSquare, where: str) -> int:
@@ -297,6 +300,13 @@ def hint(request: pb.DeluxeCampingServiceHintRequest, budget: Budget) -> pb.Delu
             "0 or more reply plies, or unset for as deep as the budget allows")
     if max_replies is not None:
         require_limit(max_replies, HINT_REPLY_PLIES_LIMIT, "max_reply_plies", "reply plies")
+    state = state_from_proto(request.state)
+    if state.stage in hints.SETUP_STAGES:
+        require(request.leaf == pb.DELUXE_CAMPING_HINT_LEAF_UNSPECIFIED, "leaf", "the setup hint has no leaves")
+        require(max_replies is None, "max_reply_plies", "the setup hint models no replies")
+        if not request.options.time_limit_seconds:
+            budget = budget.limited(DEFAULT_HINT_SECONDS)
+        return _setup_hint(state, budget, objective)
     state = _turn_state(request.state)
     if not request.options.time_limit_seconds:
         budget = budget.limited(DEFAULT_HINT_SECONDS)
@@ -350,6 +360,36 @@ def hint(request: pb.DeluxeCampingServiceHintRequest, budget: Budget) -> pb.Delu
             method="territory search with iterative deepening over the opponents' replies"
             + (", CP-SAT securable-score leaves" if result.leaf is hints.Leaf.SECURABLE else ", estimate leaves"),
             interrupted=result.interrupted,
+        ),
+    )
+
+
+def _setup_hint(
+    state: DCState, budget: Budget, objective: hints.HintObjective
+) -> pb.DeluxeCampingServiceHintResponse:
+    """A setup placement's hint: every legal placement one placement deep by the territory estimate."""
+    result = hints.setup_hint(state, budget, objective)
+    if {m.action for m in result.moves} != set(state.legal_actions()):
+        raise RuntimeError("hint moves disagree with the rules model's legal moves")
+    best = max((m.value for m in result.moves if m.value is not None), default=0.0)
+    alternatives = []
+    for rank, move in enumerate(result.moves, start=1):
+        ranking = common_pb2.RankedAlternative(rank=rank, label=rules.describe_action(state.config, move.action))
+        if move.value is None:
+            ranking.note = _value_note(move)
+        else:
+            ranking.note = ("territory estimate right after this placement (the reveal's exact expectation once "
+                            "it is next); no reply modelled")
+            set_value(ranking, move.value, best, exact=False)
+        alternatives.append(pb.DeluxeCampingAlternative(move=move_to_proto(state.config, move.action), ranking=ranking))
+    return pb.DeluxeCampingServiceHintResponse(
+        alternatives=alternatives,
+        proof=PROOF_TO_PROTO[result.proof],
+        note=(f"{objective.value}: a setup placement, every choice valued one placement deep by the nearest-piece "
+              "territory estimate (pieces placed so far claim their nearest squares); a heuristic"),
+        stats=common_pb2.SolveStats(
+            wall_time_seconds=result.wall_time_s, nodes=result.nodes, depth=1,
+            method="territory estimate one placement deep (setup)", interrupted=result.interrupted,
         ),
     )
 
@@ -461,6 +501,11 @@ def generate_puzzle(
 def score(request: pb.DeluxeCampingServiceScoreRequest, budget: Budget) -> pb.DeluxeCampingServiceScoreResponse:
     require(request.HasField("state"), "state", "a position is required")
     state = state_from_proto(request.state)
+    if state.stage in SETUP_STAGES:
+        # No site can be allotted before the turns (barriers come only then): every player has 0.
+        return pb.DeluxeCampingServiceScoreResponse(
+            scores=[0] * state.config.players, winner=-1, barriers_left=state.supply_left
+        )
     require(not state.mystery, "state.mystery", "scores are defined once the mystery tokens are revealed")
     scores = state.scores()
     game_over = state.stage is Stage.OVER
@@ -494,6 +539,74 @@ def legal_moves(
     )
 
 
+# --- thin-client play ------------------------------------------------------------------------------------------
+
+
+def _describe(state: DCState) -> str:
+    player = state.current_player()
+    if player == rules.TERMINAL:
+        return "game over"
+    if player == rules.CHANCE:
+        return "chance: the pain-in-the-neck is revealed under one of the mystery tokens"
+    what = {
+        Stage.POOL: "place the swimming pool",
+        Stage.MYSTERY: "place a mystery token",
+        Stage.BUNGALOW: "place your bungalow",
+        Stage.TRAILER: "place a trailer",
+        Stage.MOVE: "move your trailers (or stay)",
+        Stage.BARRIER: "place a barrier",
+    }[state.stage]
+    return f"player {player}: {what}"
+
+
+def _running_scores(state: DCState) -> list[int]:
+    return [0] * state.config.players if state.stage in SETUP_STAGES else list(state.scores())
+
+
+def _winners(state: DCState) -> list[int]:
+    scores = state.scores()
+    return [p for p, s in enumerate(scores) if s == max(scores)]
+
+
+TABLE_PLAY = shared.TablePlay(
+    scores=_running_scores,
+    winners=_winners,
+    describe=_describe,
+    chance_label=lambda state, square: rules.describe_action(state.config, square),
+    picture=lambda state: puzzles.render_svg(state),
+)
+
+
+def new_game(request: pb.DeluxeCampingServiceNewGameRequest, budget: Budget) -> pb.DeluxeCampingServiceNewGameResponse:
+    settings = pb.DeluxeCampingRules()
+    settings.CopyFrom(request.rules)
+    if request.players:
+        require(
+            not request.rules.HasField("players") or request.rules.players == request.players,
+            "players",
+            f"{request.players} players, but rules.players says {request.rules.players}",
+        )
+        settings.players = request.players
+    config = config_from_proto(settings, "rules" if not request.players else "players")
+    # The setup's one chance: who begins (any seat, equally likely).
+    first = shared.seeded_rng(request.seed).randrange(config.players)
+    state = rules.initial_state(config, first_player=first)
+    return shared.new_game_answer(
+        pb.DeluxeCampingServiceNewGameResponse, state, TABLE_PLAY, state_to_proto, request.want_picture
+    )
+
+
+def _apply_move(state: DCState, message: pb.DeluxeCampingMove) -> DCState:
+    shared.require_decision(state)
+    return shared.apply_action(state, move_from_proto(message, state.config, "move"))
+
+
+def play(request: pb.DeluxeCampingServicePlayRequest, budget: Budget) -> pb.DeluxeCampingServicePlayResponse:
+    return shared.play_answer(
+        request, state_from_proto, _apply_move, TABLE_PLAY, state_to_proto, pb.DeluxeCampingServicePlayResponse
+    )
+
+
 # --- examples ---------------------------------------------------------------------------------------------
 
 
@@ -502,6 +615,13 @@ def example_state() -> pb.DeluxeCampingState:
     from campsolver.solver.core.seeding import rng_for
 
     return state_to_proto(rules.random_setup(Config(), rng_for(8, "deluxe-camping example")))
+
+
+def _example_play() -> pb.DeluxeCampingServicePlayRequest:
+    state = state_from_proto(example_state())
+    return pb.DeluxeCampingServicePlayRequest(
+        state=example_state(), move=move_to_proto(state.config, state.legal_actions()[0]), seed=1
+    )
 
 
 EXAMPLES: dict[str, Any] = {
@@ -516,6 +636,8 @@ EXAMPLES: dict[str, Any] = {
     ),
     "Score": lambda: pb.DeluxeCampingServiceScoreRequest(state=example_state()),
     "LegalMoves": lambda: pb.DeluxeCampingServiceLegalMovesRequest(state=example_state()),
+    "NewGame": lambda: pb.DeluxeCampingServiceNewGameRequest(players=2, seed=1),
+    "Play": lambda: _example_play(),
 }
 
 HANDLERS: dict[str, Any] = {
@@ -524,4 +646,6 @@ HANDLERS: dict[str, Any] = {
     "GeneratePuzzle": generate_puzzle,
     "Score": score,
     "LegalMoves": legal_moves,
+    "NewGame": new_game,
+    "Play": play,
 }
