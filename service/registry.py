@@ -26,6 +26,8 @@ COMMANDS: dict[str, str] = {
     "puzzle": "GeneratePuzzle",
     "score": "Score",
     "legal": "LegalMoves",
+    "new": "NewGame",
+    "play": "Play",
 }
 
 #: CLI game name -> (generated module, service name, handler module under campsolver.service.games; "" = none).

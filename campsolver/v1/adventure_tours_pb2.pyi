@@ -155,20 +155,36 @@ class AdventurePlayer(_message.Message):
     def __init__(self, hand: _Optional[_Iterable[int]] = ..., hand_size: _Optional[int] = ..., equipment: _Optional[_Iterable[int]] = ..., members: _Optional[_Iterable[int]] = ..., board: _Optional[int] = ..., money: _Optional[int] = ...) -> None: ...
 
 class AdventureToursState(_message.Message):
-    __slots__ = ("rules", "players", "pile", "discard", "to_move", "round")
+    __slots__ = ("rules", "players", "pile", "discard", "to_move", "round", "pending", "starter", "extra_turns", "ability_used", "over", "last_round", "ender", "choosing")
     RULES_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     PILE_FIELD_NUMBER: _ClassVar[int]
     DISCARD_FIELD_NUMBER: _ClassVar[int]
     TO_MOVE_FIELD_NUMBER: _ClassVar[int]
     ROUND_FIELD_NUMBER: _ClassVar[int]
+    PENDING_FIELD_NUMBER: _ClassVar[int]
+    STARTER_FIELD_NUMBER: _ClassVar[int]
+    EXTRA_TURNS_FIELD_NUMBER: _ClassVar[int]
+    ABILITY_USED_FIELD_NUMBER: _ClassVar[int]
+    OVER_FIELD_NUMBER: _ClassVar[int]
+    LAST_ROUND_FIELD_NUMBER: _ClassVar[int]
+    ENDER_FIELD_NUMBER: _ClassVar[int]
+    CHOOSING_FIELD_NUMBER: _ClassVar[int]
     rules: AdventureToursRules
     players: _containers.RepeatedCompositeFieldContainer[AdventurePlayer]
     pile: _containers.RepeatedScalarFieldContainer[int]
     discard: _containers.RepeatedScalarFieldContainer[int]
     to_move: int
     round: int
-    def __init__(self, rules: _Optional[_Union[AdventureToursRules, _Mapping]] = ..., players: _Optional[_Iterable[_Union[AdventurePlayer, _Mapping]]] = ..., pile: _Optional[_Iterable[int]] = ..., discard: _Optional[_Iterable[int]] = ..., to_move: _Optional[int] = ..., round: _Optional[int] = ...) -> None: ...
+    pending: _containers.RepeatedCompositeFieldContainer[AdventurePendingStep]
+    starter: int
+    extra_turns: int
+    ability_used: bool
+    over: bool
+    last_round: _containers.RepeatedScalarFieldContainer[int]
+    ender: int
+    choosing: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, rules: _Optional[_Union[AdventureToursRules, _Mapping]] = ..., players: _Optional[_Iterable[_Union[AdventurePlayer, _Mapping]]] = ..., pile: _Optional[_Iterable[int]] = ..., discard: _Optional[_Iterable[int]] = ..., to_move: _Optional[int] = ..., round: _Optional[int] = ..., pending: _Optional[_Iterable[_Union[AdventurePendingStep, _Mapping]]] = ..., starter: _Optional[int] = ..., extra_turns: _Optional[int] = ..., ability_used: _Optional[bool] = ..., over: _Optional[bool] = ..., last_round: _Optional[_Iterable[int]] = ..., ender: _Optional[int] = ..., choosing: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class AdventurePlay(_message.Message):
     __slots__ = ("card", "member")
@@ -359,3 +375,75 @@ class AdventureToursServiceLegalMovesResponse(_message.Message):
     moves: _containers.RepeatedCompositeFieldContainer[AdventureMove]
     to_move: int
     def __init__(self, moves: _Optional[_Iterable[_Union[AdventureMove, _Mapping]]] = ..., to_move: _Optional[int] = ...) -> None: ...
+
+class AdventureToursServiceNewGameRequest(_message.Message):
+    __slots__ = ("players", "seed", "rules", "want_picture")
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    RULES_FIELD_NUMBER: _ClassVar[int]
+    WANT_PICTURE_FIELD_NUMBER: _ClassVar[int]
+    players: int
+    seed: int
+    rules: AdventureToursRules
+    want_picture: bool
+    def __init__(self, players: _Optional[int] = ..., seed: _Optional[int] = ..., rules: _Optional[_Union[AdventureToursRules, _Mapping]] = ..., want_picture: _Optional[bool] = ...) -> None: ...
+
+class AdventureToursServiceNewGameResponse(_message.Message):
+    __slots__ = ("state", "turn", "picture_svg")
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    TURN_FIELD_NUMBER: _ClassVar[int]
+    PICTURE_SVG_FIELD_NUMBER: _ClassVar[int]
+    state: AdventureToursState
+    turn: _common_pb2.TurnInfo
+    picture_svg: str
+    def __init__(self, state: _Optional[_Union[AdventureToursState, _Mapping]] = ..., turn: _Optional[_Union[_common_pb2.TurnInfo, _Mapping]] = ..., picture_svg: _Optional[str] = ...) -> None: ...
+
+class AdventureToursServicePlayRequest(_message.Message):
+    __slots__ = ("state", "move", "seed", "list_outcomes", "want_picture")
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    MOVE_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    LIST_OUTCOMES_FIELD_NUMBER: _ClassVar[int]
+    WANT_PICTURE_FIELD_NUMBER: _ClassVar[int]
+    state: AdventureToursState
+    move: AdventureMove
+    seed: int
+    list_outcomes: bool
+    want_picture: bool
+    def __init__(self, state: _Optional[_Union[AdventureToursState, _Mapping]] = ..., move: _Optional[_Union[AdventureMove, _Mapping]] = ..., seed: _Optional[int] = ..., list_outcomes: _Optional[bool] = ..., want_picture: _Optional[bool] = ...) -> None: ...
+
+class AdventureToursChanceOutcome(_message.Message):
+    __slots__ = ("state", "probability", "label", "turn")
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    PROBABILITY_FIELD_NUMBER: _ClassVar[int]
+    LABEL_FIELD_NUMBER: _ClassVar[int]
+    TURN_FIELD_NUMBER: _ClassVar[int]
+    state: AdventureToursState
+    probability: _common_pb2.Probability
+    label: str
+    turn: _common_pb2.TurnInfo
+    def __init__(self, state: _Optional[_Union[AdventureToursState, _Mapping]] = ..., probability: _Optional[_Union[_common_pb2.Probability, _Mapping]] = ..., label: _Optional[str] = ..., turn: _Optional[_Union[_common_pb2.TurnInfo, _Mapping]] = ...) -> None: ...
+
+class AdventureToursServicePlayResponse(_message.Message):
+    __slots__ = ("state", "turn", "outcomes", "picture_svg")
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    TURN_FIELD_NUMBER: _ClassVar[int]
+    OUTCOMES_FIELD_NUMBER: _ClassVar[int]
+    PICTURE_SVG_FIELD_NUMBER: _ClassVar[int]
+    state: AdventureToursState
+    turn: _common_pb2.TurnInfo
+    outcomes: _containers.RepeatedCompositeFieldContainer[AdventureToursChanceOutcome]
+    picture_svg: str
+    def __init__(self, state: _Optional[_Union[AdventureToursState, _Mapping]] = ..., turn: _Optional[_Union[_common_pb2.TurnInfo, _Mapping]] = ..., outcomes: _Optional[_Iterable[_Union[AdventureToursChanceOutcome, _Mapping]]] = ..., picture_svg: _Optional[str] = ...) -> None: ...
+
+class AdventurePendingStep(_message.Message):
+    __slots__ = ("kind", "player", "card", "aux")
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    PLAYER_FIELD_NUMBER: _ClassVar[int]
+    CARD_FIELD_NUMBER: _ClassVar[int]
+    AUX_FIELD_NUMBER: _ClassVar[int]
+    kind: str
+    player: int
+    card: int
+    aux: int
+    def __init__(self, kind: _Optional[str] = ..., player: _Optional[int] = ..., card: _Optional[int] = ..., aux: _Optional[int] = ...) -> None: ...

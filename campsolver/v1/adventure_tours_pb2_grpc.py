@@ -63,6 +63,16 @@ class AdventureToursServiceStub:
                 request_serializer=campsolver_dot_v1_dot_adventure__tours__pb2.AdventureToursServiceLegalMovesRequest.SerializeToString,
                 response_deserializer=campsolver_dot_v1_dot_adventure__tours__pb2.AdventureToursServiceLegalMovesResponse.FromString,
                 _registered_method=True)
+        self.NewGame = channel.unary_unary(
+                '/campsolver.v1.AdventureToursService/NewGame',
+                request_serializer=campsolver_dot_v1_dot_adventure__tours__pb2.AdventureToursServiceNewGameRequest.SerializeToString,
+                response_deserializer=campsolver_dot_v1_dot_adventure__tours__pb2.AdventureToursServiceNewGameResponse.FromString,
+                _registered_method=True)
+        self.Play = channel.unary_unary(
+                '/campsolver.v1.AdventureToursService/Play',
+                request_serializer=campsolver_dot_v1_dot_adventure__tours__pb2.AdventureToursServicePlayRequest.SerializeToString,
+                response_deserializer=campsolver_dot_v1_dot_adventure__tours__pb2.AdventureToursServicePlayResponse.FromString,
+                _registered_method=True)
 
 
 class AdventureToursServiceServicer:
@@ -108,6 +118,21 @@ class AdventureToursServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def NewGame(self, request, context):
+        """A seeded new game for N players with the game's options: the state and whose turn it is.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Play(self, request, context):
+        """A state and a move -> the next state; a chance step is resolved from a seed or listed with exact
+        probabilities (the client's choice).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_AdventureToursServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -135,6 +160,16 @@ def add_AdventureToursServiceServicer_to_server(servicer, server):
                     servicer.LegalMoves,
                     request_deserializer=campsolver_dot_v1_dot_adventure__tours__pb2.AdventureToursServiceLegalMovesRequest.FromString,
                     response_serializer=campsolver_dot_v1_dot_adventure__tours__pb2.AdventureToursServiceLegalMovesResponse.SerializeToString,
+            ),
+            'NewGame': grpc.unary_unary_rpc_method_handler(
+                    servicer.NewGame,
+                    request_deserializer=campsolver_dot_v1_dot_adventure__tours__pb2.AdventureToursServiceNewGameRequest.FromString,
+                    response_serializer=campsolver_dot_v1_dot_adventure__tours__pb2.AdventureToursServiceNewGameResponse.SerializeToString,
+            ),
+            'Play': grpc.unary_unary_rpc_method_handler(
+                    servicer.Play,
+                    request_deserializer=campsolver_dot_v1_dot_adventure__tours__pb2.AdventureToursServicePlayRequest.FromString,
+                    response_serializer=campsolver_dot_v1_dot_adventure__tours__pb2.AdventureToursServicePlayResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -276,6 +311,60 @@ class AdventureToursService:
             '/campsolver.v1.AdventureToursService/LegalMoves',
             campsolver_dot_v1_dot_adventure__tours__pb2.AdventureToursServiceLegalMovesRequest.SerializeToString,
             campsolver_dot_v1_dot_adventure__tours__pb2.AdventureToursServiceLegalMovesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def NewGame(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/campsolver.v1.AdventureToursService/NewGame',
+            campsolver_dot_v1_dot_adventure__tours__pb2.AdventureToursServiceNewGameRequest.SerializeToString,
+            campsolver_dot_v1_dot_adventure__tours__pb2.AdventureToursServiceNewGameResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Play(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/campsolver.v1.AdventureToursService/Play',
+            campsolver_dot_v1_dot_adventure__tours__pb2.AdventureToursServicePlayRequest.SerializeToString,
+            campsolver_dot_v1_dot_adventure__tours__pb2.AdventureToursServicePlayResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -270,3 +270,63 @@ class CamperTourServiceLegalMovesResponse(_message.Message):
     moves: _containers.RepeatedCompositeFieldContainer[CamperTourMove]
     to_move: int
     def __init__(self, moves: _Optional[_Iterable[_Union[CamperTourMove, _Mapping]]] = ..., to_move: _Optional[int] = ...) -> None: ...
+
+class CamperTourServiceNewGameRequest(_message.Message):
+    __slots__ = ("players", "seed", "rules", "want_picture")
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    RULES_FIELD_NUMBER: _ClassVar[int]
+    WANT_PICTURE_FIELD_NUMBER: _ClassVar[int]
+    players: int
+    seed: int
+    rules: CamperTourRules
+    want_picture: bool
+    def __init__(self, players: _Optional[int] = ..., seed: _Optional[int] = ..., rules: _Optional[_Union[CamperTourRules, _Mapping]] = ..., want_picture: _Optional[bool] = ...) -> None: ...
+
+class CamperTourServiceNewGameResponse(_message.Message):
+    __slots__ = ("state", "turn", "picture_svg")
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    TURN_FIELD_NUMBER: _ClassVar[int]
+    PICTURE_SVG_FIELD_NUMBER: _ClassVar[int]
+    state: CamperTourState
+    turn: _common_pb2.TurnInfo
+    picture_svg: str
+    def __init__(self, state: _Optional[_Union[CamperTourState, _Mapping]] = ..., turn: _Optional[_Union[_common_pb2.TurnInfo, _Mapping]] = ..., picture_svg: _Optional[str] = ...) -> None: ...
+
+class CamperTourServicePlayRequest(_message.Message):
+    __slots__ = ("state", "move", "seed", "list_outcomes", "want_picture")
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    MOVE_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    LIST_OUTCOMES_FIELD_NUMBER: _ClassVar[int]
+    WANT_PICTURE_FIELD_NUMBER: _ClassVar[int]
+    state: CamperTourState
+    move: CamperTourMove
+    seed: int
+    list_outcomes: bool
+    want_picture: bool
+    def __init__(self, state: _Optional[_Union[CamperTourState, _Mapping]] = ..., move: _Optional[_Union[CamperTourMove, _Mapping]] = ..., seed: _Optional[int] = ..., list_outcomes: _Optional[bool] = ..., want_picture: _Optional[bool] = ...) -> None: ...
+
+class CamperTourChanceOutcome(_message.Message):
+    __slots__ = ("state", "probability", "label", "turn")
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    PROBABILITY_FIELD_NUMBER: _ClassVar[int]
+    LABEL_FIELD_NUMBER: _ClassVar[int]
+    TURN_FIELD_NUMBER: _ClassVar[int]
+    state: CamperTourState
+    probability: _common_pb2.Probability
+    label: str
+    turn: _common_pb2.TurnInfo
+    def __init__(self, state: _Optional[_Union[CamperTourState, _Mapping]] = ..., probability: _Optional[_Union[_common_pb2.Probability, _Mapping]] = ..., label: _Optional[str] = ..., turn: _Optional[_Union[_common_pb2.TurnInfo, _Mapping]] = ...) -> None: ...
+
+class CamperTourServicePlayResponse(_message.Message):
+    __slots__ = ("state", "turn", "outcomes", "picture_svg")
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    TURN_FIELD_NUMBER: _ClassVar[int]
+    OUTCOMES_FIELD_NUMBER: _ClassVar[int]
+    PICTURE_SVG_FIELD_NUMBER: _ClassVar[int]
+    state: CamperTourState
+    turn: _common_pb2.TurnInfo
+    outcomes: _containers.RepeatedCompositeFieldContainer[CamperTourChanceOutcome]
+    picture_svg: str
+    def __init__(self, state: _Optional[_Union[CamperTourState, _Mapping]] = ..., turn: _Optional[_Union[_common_pb2.TurnInfo, _Mapping]] = ..., outcomes: _Optional[_Iterable[_Union[CamperTourChanceOutcome, _Mapping]]] = ..., picture_svg: _Optional[str] = ...) -> None: ...

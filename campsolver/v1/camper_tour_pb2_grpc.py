@@ -62,6 +62,16 @@ class CamperTourServiceStub:
                 request_serializer=campsolver_dot_v1_dot_camper__tour__pb2.CamperTourServiceLegalMovesRequest.SerializeToString,
                 response_deserializer=campsolver_dot_v1_dot_camper__tour__pb2.CamperTourServiceLegalMovesResponse.FromString,
                 _registered_method=True)
+        self.NewGame = channel.unary_unary(
+                '/campsolver.v1.CamperTourService/NewGame',
+                request_serializer=campsolver_dot_v1_dot_camper__tour__pb2.CamperTourServiceNewGameRequest.SerializeToString,
+                response_deserializer=campsolver_dot_v1_dot_camper__tour__pb2.CamperTourServiceNewGameResponse.FromString,
+                _registered_method=True)
+        self.Play = channel.unary_unary(
+                '/campsolver.v1.CamperTourService/Play',
+                request_serializer=campsolver_dot_v1_dot_camper__tour__pb2.CamperTourServicePlayRequest.SerializeToString,
+                response_deserializer=campsolver_dot_v1_dot_camper__tour__pb2.CamperTourServicePlayResponse.FromString,
+                _registered_method=True)
 
 
 class CamperTourServiceServicer:
@@ -106,6 +116,21 @@ class CamperTourServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def NewGame(self, request, context):
+        """A seeded new game for N players with the game's options: the state and whose turn it is.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Play(self, request, context):
+        """A state and a move -> the next state; a chance step is resolved from a seed or listed with exact
+        probabilities (the client's choice).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_CamperTourServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -133,6 +158,16 @@ def add_CamperTourServiceServicer_to_server(servicer, server):
                     servicer.LegalMoves,
                     request_deserializer=campsolver_dot_v1_dot_camper__tour__pb2.CamperTourServiceLegalMovesRequest.FromString,
                     response_serializer=campsolver_dot_v1_dot_camper__tour__pb2.CamperTourServiceLegalMovesResponse.SerializeToString,
+            ),
+            'NewGame': grpc.unary_unary_rpc_method_handler(
+                    servicer.NewGame,
+                    request_deserializer=campsolver_dot_v1_dot_camper__tour__pb2.CamperTourServiceNewGameRequest.FromString,
+                    response_serializer=campsolver_dot_v1_dot_camper__tour__pb2.CamperTourServiceNewGameResponse.SerializeToString,
+            ),
+            'Play': grpc.unary_unary_rpc_method_handler(
+                    servicer.Play,
+                    request_deserializer=campsolver_dot_v1_dot_camper__tour__pb2.CamperTourServicePlayRequest.FromString,
+                    response_serializer=campsolver_dot_v1_dot_camper__tour__pb2.CamperTourServicePlayResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -273,6 +308,60 @@ class CamperTourService:
             '/campsolver.v1.CamperTourService/LegalMoves',
             campsolver_dot_v1_dot_camper__tour__pb2.CamperTourServiceLegalMovesRequest.SerializeToString,
             campsolver_dot_v1_dot_camper__tour__pb2.CamperTourServiceLegalMovesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def NewGame(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/campsolver.v1.CamperTourService/NewGame',
+            campsolver_dot_v1_dot_camper__tour__pb2.CamperTourServiceNewGameRequest.SerializeToString,
+            campsolver_dot_v1_dot_camper__tour__pb2.CamperTourServiceNewGameResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Play(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/campsolver.v1.CamperTourService/Play',
+            campsolver_dot_v1_dot_camper__tour__pb2.CamperTourServicePlayRequest.SerializeToString,
+            campsolver_dot_v1_dot_camper__tour__pb2.CamperTourServicePlayResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -34,6 +34,14 @@ class CampsiteMaxMethod(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     CAMPSITE_MAX_METHOD_UNSPECIFIED: _ClassVar[CampsiteMaxMethod]
     CAMPSITE_MAX_METHOD_EXACT: _ClassVar[CampsiteMaxMethod]
     CAMPSITE_MAX_METHOD_CP_SAT: _ClassVar[CampsiteMaxMethod]
+
+class CampsiteStage(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    CAMPSITE_STAGE_UNSPECIFIED: _ClassVar[CampsiteStage]
+    CAMPSITE_STAGE_DEAL: _ClassVar[CampsiteStage]
+    CAMPSITE_STAGE_CARD: _ClassVar[CampsiteStage]
+    CAMPSITE_STAGE_DRAW: _ClassVar[CampsiteStage]
+    CAMPSITE_STAGE_OVER: _ClassVar[CampsiteStage]
 TERRAIN_UNSPECIFIED: Terrain
 TERRAIN_DESERT: Terrain
 TERRAIN_FOREST: Terrain
@@ -52,6 +60,11 @@ TENT_TOKEN_WILDERNESS: TentToken
 CAMPSITE_MAX_METHOD_UNSPECIFIED: CampsiteMaxMethod
 CAMPSITE_MAX_METHOD_EXACT: CampsiteMaxMethod
 CAMPSITE_MAX_METHOD_CP_SAT: CampsiteMaxMethod
+CAMPSITE_STAGE_UNSPECIFIED: CampsiteStage
+CAMPSITE_STAGE_DEAL: CampsiteStage
+CAMPSITE_STAGE_CARD: CampsiteStage
+CAMPSITE_STAGE_DRAW: CampsiteStage
+CAMPSITE_STAGE_OVER: CampsiteStage
 
 class CampsiteCard(_message.Message):
     __slots__ = ("first", "second", "rows", "fair_weather", "text")
@@ -146,16 +159,18 @@ class CampsiteAlternative(_message.Message):
     def __init__(self, play: _Optional[_Union[CampsitePlay, _Mapping]] = ..., ranking: _Optional[_Union[_common_pb2.RankedAlternative, _Mapping]] = ..., immediate_gain: _Optional[int] = ..., future_estimate: _Optional[float] = ..., opponent_gain: _Optional[int] = ...) -> None: ...
 
 class CampsiteServiceHintRequest(_message.Message):
-    __slots__ = ("state", "objective", "top", "options")
+    __slots__ = ("state", "objective", "top", "options", "game")
     STATE_FIELD_NUMBER: _ClassVar[int]
     OBJECTIVE_FIELD_NUMBER: _ClassVar[int]
     TOP_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
     state: CampsiteTurnState
     objective: _common_pb2.Objective
     top: int
     options: _common_pb2.SolveOptions
-    def __init__(self, state: _Optional[_Union[CampsiteTurnState, _Mapping]] = ..., objective: _Optional[_Union[_common_pb2.Objective, str]] = ..., top: _Optional[int] = ..., options: _Optional[_Union[_common_pb2.SolveOptions, _Mapping]] = ...) -> None: ...
+    game: CampsiteGame
+    def __init__(self, state: _Optional[_Union[CampsiteTurnState, _Mapping]] = ..., objective: _Optional[_Union[_common_pb2.Objective, str]] = ..., top: _Optional[int] = ..., options: _Optional[_Union[_common_pb2.SolveOptions, _Mapping]] = ..., game: _Optional[_Union[CampsiteGame, _Mapping]] = ...) -> None: ...
 
 class CampsiteServiceHintResponse(_message.Message):
     __slots__ = ("alternatives", "plays_ranked", "objective", "proof", "stats")
@@ -238,14 +253,16 @@ class CampsiteServiceGeneratePuzzleResponse(_message.Message):
     def __init__(self, puzzle: _Optional[_Union[_common_pb2.PuzzleEnvelope, _Mapping]] = ..., state: _Optional[_Union[CampsiteTurnState, _Mapping]] = ..., solution: _Optional[_Union[CampsitePlay, _Mapping]] = ..., best_score: _Optional[int] = ..., second_best_score: _Optional[int] = ..., stats: _Optional[_Union[_common_pb2.SolveStats, _Mapping]] = ...) -> None: ...
 
 class CampsiteServiceScoreRequest(_message.Message):
-    __slots__ = ("table", "players", "options")
+    __slots__ = ("table", "players", "options", "game")
     TABLE_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
     table: CampsiteTable
     players: int
     options: _common_pb2.SolveOptions
-    def __init__(self, table: _Optional[_Union[CampsiteTable, _Mapping]] = ..., players: _Optional[int] = ..., options: _Optional[_Union[_common_pb2.SolveOptions, _Mapping]] = ...) -> None: ...
+    game: CampsiteGame
+    def __init__(self, table: _Optional[_Union[CampsiteTable, _Mapping]] = ..., players: _Optional[int] = ..., options: _Optional[_Union[_common_pb2.SolveOptions, _Mapping]] = ..., game: _Optional[_Union[CampsiteGame, _Mapping]] = ...) -> None: ...
 
 class CampsiteTentScore(_message.Message):
     __slots__ = ("tent", "base", "doubled", "points")
@@ -270,14 +287,16 @@ class CampsiteServiceScoreResponse(_message.Message):
     def __init__(self, scores: _Optional[_Iterable[int]] = ..., tents: _Optional[_Iterable[_Union[CampsiteTentScore, _Mapping]]] = ..., details: _Optional[_Iterable[_Union[_common_pb2.ScoreDetail, _Mapping]]] = ...) -> None: ...
 
 class CampsiteServiceLegalMovesRequest(_message.Message):
-    __slots__ = ("state", "after", "options")
+    __slots__ = ("state", "after", "options", "game")
     STATE_FIELD_NUMBER: _ClassVar[int]
     AFTER_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
     state: CampsiteTurnState
     after: CampsitePlacement
     options: _common_pb2.SolveOptions
-    def __init__(self, state: _Optional[_Union[CampsiteTurnState, _Mapping]] = ..., after: _Optional[_Union[CampsitePlacement, _Mapping]] = ..., options: _Optional[_Union[_common_pb2.SolveOptions, _Mapping]] = ...) -> None: ...
+    game: CampsiteGame
+    def __init__(self, state: _Optional[_Union[CampsiteTurnState, _Mapping]] = ..., after: _Optional[_Union[CampsitePlacement, _Mapping]] = ..., options: _Optional[_Union[_common_pb2.SolveOptions, _Mapping]] = ..., game: _Optional[_Union[CampsiteGame, _Mapping]] = ...) -> None: ...
 
 class CampsiteServiceLegalMovesResponse(_message.Message):
     __slots__ = ("placements", "tent_squares", "tokens")
@@ -288,3 +307,105 @@ class CampsiteServiceLegalMovesResponse(_message.Message):
     tent_squares: _containers.RepeatedCompositeFieldContainer[CampsiteCell]
     tokens: _containers.RepeatedScalarFieldContainer[TentToken]
     def __init__(self, placements: _Optional[_Iterable[_Union[CampsitePlacement, _Mapping]]] = ..., tent_squares: _Optional[_Iterable[_Union[CampsiteCell, _Mapping]]] = ..., tokens: _Optional[_Iterable[_Union[TentToken, str]]] = ...) -> None: ...
+
+class CampsiteServiceNewGameRequest(_message.Message):
+    __slots__ = ("players", "seed", "deck", "want_picture")
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    DECK_FIELD_NUMBER: _ClassVar[int]
+    WANT_PICTURE_FIELD_NUMBER: _ClassVar[int]
+    players: int
+    seed: int
+    deck: _containers.RepeatedCompositeFieldContainer[CampsiteCard]
+    want_picture: bool
+    def __init__(self, players: _Optional[int] = ..., seed: _Optional[int] = ..., deck: _Optional[_Iterable[_Union[CampsiteCard, _Mapping]]] = ..., want_picture: _Optional[bool] = ...) -> None: ...
+
+class CampsiteServiceNewGameResponse(_message.Message):
+    __slots__ = ("state", "turn", "picture_svg")
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    TURN_FIELD_NUMBER: _ClassVar[int]
+    PICTURE_SVG_FIELD_NUMBER: _ClassVar[int]
+    state: CampsiteGame
+    turn: _common_pb2.TurnInfo
+    picture_svg: str
+    def __init__(self, state: _Optional[_Union[CampsiteGame, _Mapping]] = ..., turn: _Optional[_Union[_common_pb2.TurnInfo, _Mapping]] = ..., picture_svg: _Optional[str] = ...) -> None: ...
+
+class CampsiteServicePlayRequest(_message.Message):
+    __slots__ = ("state", "move", "seed", "list_outcomes", "want_picture")
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    MOVE_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    LIST_OUTCOMES_FIELD_NUMBER: _ClassVar[int]
+    WANT_PICTURE_FIELD_NUMBER: _ClassVar[int]
+    state: CampsiteGame
+    move: CampsitePlay
+    seed: int
+    list_outcomes: bool
+    want_picture: bool
+    def __init__(self, state: _Optional[_Union[CampsiteGame, _Mapping]] = ..., move: _Optional[_Union[CampsitePlay, _Mapping]] = ..., seed: _Optional[int] = ..., list_outcomes: _Optional[bool] = ..., want_picture: _Optional[bool] = ...) -> None: ...
+
+class CampsiteChanceOutcome(_message.Message):
+    __slots__ = ("state", "probability", "label", "turn")
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    PROBABILITY_FIELD_NUMBER: _ClassVar[int]
+    LABEL_FIELD_NUMBER: _ClassVar[int]
+    TURN_FIELD_NUMBER: _ClassVar[int]
+    state: CampsiteGame
+    probability: _common_pb2.Probability
+    label: str
+    turn: _common_pb2.TurnInfo
+    def __init__(self, state: _Optional[_Union[CampsiteGame, _Mapping]] = ..., probability: _Optional[_Union[_common_pb2.Probability, _Mapping]] = ..., label: _Optional[str] = ..., turn: _Optional[_Union[_common_pb2.TurnInfo, _Mapping]] = ...) -> None: ...
+
+class CampsiteServicePlayResponse(_message.Message):
+    __slots__ = ("state", "turn", "outcomes", "picture_svg")
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    TURN_FIELD_NUMBER: _ClassVar[int]
+    OUTCOMES_FIELD_NUMBER: _ClassVar[int]
+    PICTURE_SVG_FIELD_NUMBER: _ClassVar[int]
+    state: CampsiteGame
+    turn: _common_pb2.TurnInfo
+    outcomes: _containers.RepeatedCompositeFieldContainer[CampsiteChanceOutcome]
+    picture_svg: str
+    def __init__(self, state: _Optional[_Union[CampsiteGame, _Mapping]] = ..., turn: _Optional[_Union[_common_pb2.TurnInfo, _Mapping]] = ..., outcomes: _Optional[_Iterable[_Union[CampsiteChanceOutcome, _Mapping]]] = ..., picture_svg: _Optional[str] = ...) -> None: ...
+
+class CampsiteHand(_message.Message):
+    __slots__ = ("cards",)
+    CARDS_FIELD_NUMBER: _ClassVar[int]
+    cards: _containers.RepeatedCompositeFieldContainer[CampsiteCard]
+    def __init__(self, cards: _Optional[_Iterable[_Union[CampsiteCard, _Mapping]]] = ...) -> None: ...
+
+class CampsiteTokens(_message.Message):
+    __slots__ = ("tokens",)
+    TOKENS_FIELD_NUMBER: _ClassVar[int]
+    tokens: _containers.RepeatedScalarFieldContainer[TentToken]
+    def __init__(self, tokens: _Optional[_Iterable[_Union[TentToken, str]]] = ...) -> None: ...
+
+class CampsiteRoundScores(_message.Message):
+    __slots__ = ("scores",)
+    SCORES_FIELD_NUMBER: _ClassVar[int]
+    scores: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, scores: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class CampsiteGame(_message.Message):
+    __slots__ = ("players", "deck", "round", "turn", "stage", "hands", "table", "tokens", "totals", "round_scores")
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    DECK_FIELD_NUMBER: _ClassVar[int]
+    ROUND_FIELD_NUMBER: _ClassVar[int]
+    TURN_FIELD_NUMBER: _ClassVar[int]
+    STAGE_FIELD_NUMBER: _ClassVar[int]
+    HANDS_FIELD_NUMBER: _ClassVar[int]
+    TABLE_FIELD_NUMBER: _ClassVar[int]
+    TOKENS_FIELD_NUMBER: _ClassVar[int]
+    TOTALS_FIELD_NUMBER: _ClassVar[int]
+    ROUND_SCORES_FIELD_NUMBER: _ClassVar[int]
+    players: int
+    deck: _containers.RepeatedCompositeFieldContainer[CampsiteCard]
+    round: int
+    turn: int
+    stage: CampsiteStage
+    hands: _containers.RepeatedCompositeFieldContainer[CampsiteHand]
+    table: CampsiteTable
+    tokens: _containers.RepeatedCompositeFieldContainer[CampsiteTokens]
+    totals: _containers.RepeatedScalarFieldContainer[int]
+    round_scores: _containers.RepeatedCompositeFieldContainer[CampsiteRoundScores]
+    def __init__(self, players: _Optional[int] = ..., deck: _Optional[_Iterable[_Union[CampsiteCard, _Mapping]]] = ..., round: _Optional[int] = ..., turn: _Optional[int] = ..., stage: _Optional[_Union[CampsiteStage, str]] = ..., hands: _Optional[_Iterable[_Union[CampsiteHand, _Mapping]]] = ..., table: _Optional[_Union[CampsiteTable, _Mapping]] = ..., tokens: _Optional[_Iterable[_Union[CampsiteTokens, _Mapping]]] = ..., totals: _Optional[_Iterable[int]] = ..., round_scores: _Optional[_Iterable[_Union[CampsiteRoundScores, _Mapping]]] = ...) -> None: ...

@@ -63,6 +63,16 @@ class CampsiteServiceStub:
                 request_serializer=campsolver_dot_v1_dot_campsite__pb2.CampsiteServiceLegalMovesRequest.SerializeToString,
                 response_deserializer=campsolver_dot_v1_dot_campsite__pb2.CampsiteServiceLegalMovesResponse.FromString,
                 _registered_method=True)
+        self.NewGame = channel.unary_unary(
+                '/campsolver.v1.CampsiteService/NewGame',
+                request_serializer=campsolver_dot_v1_dot_campsite__pb2.CampsiteServiceNewGameRequest.SerializeToString,
+                response_deserializer=campsolver_dot_v1_dot_campsite__pb2.CampsiteServiceNewGameResponse.FromString,
+                _registered_method=True)
+        self.Play = channel.unary_unary(
+                '/campsolver.v1.CampsiteService/Play',
+                request_serializer=campsolver_dot_v1_dot_campsite__pb2.CampsiteServicePlayRequest.SerializeToString,
+                response_deserializer=campsolver_dot_v1_dot_campsite__pb2.CampsiteServicePlayResponse.FromString,
+                _registered_method=True)
 
 
 class CampsiteServiceServicer:
@@ -108,6 +118,21 @@ class CampsiteServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def NewGame(self, request, context):
+        """A seeded new game for N players with the game's options: the state and whose turn it is.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Play(self, request, context):
+        """A state and a move -> the next state; a chance step is resolved from a seed or listed with exact
+        probabilities (the client's choice).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_CampsiteServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -135,6 +160,16 @@ def add_CampsiteServiceServicer_to_server(servicer, server):
                     servicer.LegalMoves,
                     request_deserializer=campsolver_dot_v1_dot_campsite__pb2.CampsiteServiceLegalMovesRequest.FromString,
                     response_serializer=campsolver_dot_v1_dot_campsite__pb2.CampsiteServiceLegalMovesResponse.SerializeToString,
+            ),
+            'NewGame': grpc.unary_unary_rpc_method_handler(
+                    servicer.NewGame,
+                    request_deserializer=campsolver_dot_v1_dot_campsite__pb2.CampsiteServiceNewGameRequest.FromString,
+                    response_serializer=campsolver_dot_v1_dot_campsite__pb2.CampsiteServiceNewGameResponse.SerializeToString,
+            ),
+            'Play': grpc.unary_unary_rpc_method_handler(
+                    servicer.Play,
+                    request_deserializer=campsolver_dot_v1_dot_campsite__pb2.CampsiteServicePlayRequest.FromString,
+                    response_serializer=campsolver_dot_v1_dot_campsite__pb2.CampsiteServicePlayResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -276,6 +311,60 @@ class CampsiteService:
             '/campsolver.v1.CampsiteService/LegalMoves',
             campsolver_dot_v1_dot_campsite__pb2.CampsiteServiceLegalMovesRequest.SerializeToString,
             campsolver_dot_v1_dot_campsite__pb2.CampsiteServiceLegalMovesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def NewGame(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/campsolver.v1.CampsiteService/NewGame',
+            campsolver_dot_v1_dot_campsite__pb2.CampsiteServiceNewGameRequest.SerializeToString,
+            campsolver_dot_v1_dot_campsite__pb2.CampsiteServiceNewGameResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Play(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/campsolver.v1.CampsiteService/Play',
+            campsolver_dot_v1_dot_campsite__pb2.CampsiteServicePlayRequest.SerializeToString,
+            campsolver_dot_v1_dot_campsite__pb2.CampsiteServicePlayResponse.FromString,
             options,
             channel_credentials,
             insecure,

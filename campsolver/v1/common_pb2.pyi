@@ -139,3 +139,29 @@ class ScoreDetail(_message.Message):
     name: str
     points: float
     def __init__(self, name: _Optional[str] = ..., points: _Optional[float] = ...) -> None: ...
+
+class Probability(_message.Message):
+    __slots__ = ("numerator", "denominator", "value")
+    NUMERATOR_FIELD_NUMBER: _ClassVar[int]
+    DENOMINATOR_FIELD_NUMBER: _ClassVar[int]
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    numerator: int
+    denominator: int
+    value: float
+    def __init__(self, numerator: _Optional[int] = ..., denominator: _Optional[int] = ..., value: _Optional[float] = ...) -> None: ...
+
+class TurnInfo(_message.Message):
+    __slots__ = ("to_move", "chance_next", "game_over", "scores", "description", "winners")
+    TO_MOVE_FIELD_NUMBER: _ClassVar[int]
+    CHANCE_NEXT_FIELD_NUMBER: _ClassVar[int]
+    GAME_OVER_FIELD_NUMBER: _ClassVar[int]
+    SCORES_FIELD_NUMBER: _ClassVar[int]
+    DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    WINNERS_FIELD_NUMBER: _ClassVar[int]
+    to_move: int
+    chance_next: bool
+    game_over: bool
+    scores: _containers.RepeatedScalarFieldContainer[int]
+    description: str
+    winners: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, to_move: _Optional[int] = ..., chance_next: _Optional[bool] = ..., game_over: _Optional[bool] = ..., scores: _Optional[_Iterable[int]] = ..., description: _Optional[str] = ..., winners: _Optional[_Iterable[int]] = ...) -> None: ...

@@ -62,6 +62,16 @@ class DeluxeCampingServiceStub:
                 request_serializer=campsolver_dot_v1_dot_deluxe__camping__pb2.DeluxeCampingServiceLegalMovesRequest.SerializeToString,
                 response_deserializer=campsolver_dot_v1_dot_deluxe__camping__pb2.DeluxeCampingServiceLegalMovesResponse.FromString,
                 _registered_method=True)
+        self.NewGame = channel.unary_unary(
+                '/campsolver.v1.DeluxeCampingService/NewGame',
+                request_serializer=campsolver_dot_v1_dot_deluxe__camping__pb2.DeluxeCampingServiceNewGameRequest.SerializeToString,
+                response_deserializer=campsolver_dot_v1_dot_deluxe__camping__pb2.DeluxeCampingServiceNewGameResponse.FromString,
+                _registered_method=True)
+        self.Play = channel.unary_unary(
+                '/campsolver.v1.DeluxeCampingService/Play',
+                request_serializer=campsolver_dot_v1_dot_deluxe__camping__pb2.DeluxeCampingServicePlayRequest.SerializeToString,
+                response_deserializer=campsolver_dot_v1_dot_deluxe__camping__pb2.DeluxeCampingServicePlayResponse.FromString,
+                _registered_method=True)
 
 
 class DeluxeCampingServiceServicer:
@@ -105,6 +115,21 @@ class DeluxeCampingServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def NewGame(self, request, context):
+        """A seeded new game for N players with the game's options: the state and whose turn it is.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Play(self, request, context):
+        """A state and a move -> the next state; a chance step is resolved from a seed or listed with exact
+        probabilities (the client's choice).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_DeluxeCampingServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -132,6 +157,16 @@ def add_DeluxeCampingServiceServicer_to_server(servicer, server):
                     servicer.LegalMoves,
                     request_deserializer=campsolver_dot_v1_dot_deluxe__camping__pb2.DeluxeCampingServiceLegalMovesRequest.FromString,
                     response_serializer=campsolver_dot_v1_dot_deluxe__camping__pb2.DeluxeCampingServiceLegalMovesResponse.SerializeToString,
+            ),
+            'NewGame': grpc.unary_unary_rpc_method_handler(
+                    servicer.NewGame,
+                    request_deserializer=campsolver_dot_v1_dot_deluxe__camping__pb2.DeluxeCampingServiceNewGameRequest.FromString,
+                    response_serializer=campsolver_dot_v1_dot_deluxe__camping__pb2.DeluxeCampingServiceNewGameResponse.SerializeToString,
+            ),
+            'Play': grpc.unary_unary_rpc_method_handler(
+                    servicer.Play,
+                    request_deserializer=campsolver_dot_v1_dot_deluxe__camping__pb2.DeluxeCampingServicePlayRequest.FromString,
+                    response_serializer=campsolver_dot_v1_dot_deluxe__camping__pb2.DeluxeCampingServicePlayResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -272,6 +307,60 @@ class DeluxeCampingService:
             '/campsolver.v1.DeluxeCampingService/LegalMoves',
             campsolver_dot_v1_dot_deluxe__camping__pb2.DeluxeCampingServiceLegalMovesRequest.SerializeToString,
             campsolver_dot_v1_dot_deluxe__camping__pb2.DeluxeCampingServiceLegalMovesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def NewGame(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/campsolver.v1.DeluxeCampingService/NewGame',
+            campsolver_dot_v1_dot_deluxe__camping__pb2.DeluxeCampingServiceNewGameRequest.SerializeToString,
+            campsolver_dot_v1_dot_deluxe__camping__pb2.DeluxeCampingServiceNewGameResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Play(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/campsolver.v1.DeluxeCampingService/Play',
+            campsolver_dot_v1_dot_deluxe__camping__pb2.DeluxeCampingServicePlayRequest.SerializeToString,
+            campsolver_dot_v1_dot_deluxe__camping__pb2.DeluxeCampingServicePlayResponse.FromString,
             options,
             channel_credentials,
             insecure,

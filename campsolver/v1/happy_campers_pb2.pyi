@@ -173,7 +173,7 @@ class HappyCampersServiceMaxScoreResponse(_message.Message):
     def __init__(self, score: _Optional[int] = ..., proof: _Optional[_Union[_common_pb2.ProofStatus, str]] = ..., final_map: _Optional[_Iterable[str]] = ..., placements: _Optional[_Iterable[_Union[HappyCampersPlacement, _Mapping]]] = ..., rolls_used: _Optional[int] = ..., ended_by_blocked_roll: _Optional[bool] = ..., breakdown: _Optional[_Union[HappyCampersScore, _Mapping]] = ..., card_maxima: _Optional[_Iterable[_Union[HappyCampersCardMax, _Mapping]]] = ..., stats: _Optional[_Union[_common_pb2.SolveStats, _Mapping]] = ...) -> None: ...
 
 class HappyCampersServiceHintRequest(_message.Message):
-    __slots__ = ("components", "map", "second_map", "roll", "challenges", "mode", "second_challenges", "options", "objective", "solo_double_gap", "solo_last_turn_map", "other_maps", "players", "bonus_turn")
+    __slots__ = ("components", "map", "second_map", "roll", "challenges", "mode", "second_challenges", "options", "objective", "solo_double_gap", "solo_last_turn_map", "other_maps", "players", "bonus_turn", "game")
     COMPONENTS_FIELD_NUMBER: _ClassVar[int]
     MAP_FIELD_NUMBER: _ClassVar[int]
     SECOND_MAP_FIELD_NUMBER: _ClassVar[int]
@@ -188,6 +188,7 @@ class HappyCampersServiceHintRequest(_message.Message):
     OTHER_MAPS_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     BONUS_TURN_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
     components: HappyCampersComponents
     map: _containers.RepeatedScalarFieldContainer[str]
     second_map: _containers.RepeatedScalarFieldContainer[str]
@@ -202,7 +203,8 @@ class HappyCampersServiceHintRequest(_message.Message):
     other_maps: _containers.RepeatedCompositeFieldContainer[HappyCampersMap]
     players: int
     bonus_turn: bool
-    def __init__(self, components: _Optional[_Union[HappyCampersComponents, _Mapping]] = ..., map: _Optional[_Iterable[str]] = ..., second_map: _Optional[_Iterable[str]] = ..., roll: _Optional[_Union[HappyCampersRoll, _Mapping]] = ..., challenges: _Optional[_Iterable[_Union[Challenge, str]]] = ..., mode: _Optional[_Union[HintMode, str]] = ..., second_challenges: _Optional[_Iterable[_Union[Challenge, str]]] = ..., options: _Optional[_Union[_common_pb2.SolveOptions, _Mapping]] = ..., objective: _Optional[_Union[HintObjective, str]] = ..., solo_double_gap: _Optional[int] = ..., solo_last_turn_map: _Optional[int] = ..., other_maps: _Optional[_Iterable[_Union[HappyCampersMap, _Mapping]]] = ..., players: _Optional[int] = ..., bonus_turn: _Optional[bool] = ...) -> None: ...
+    game: HappyCampersGame
+    def __init__(self, components: _Optional[_Union[HappyCampersComponents, _Mapping]] = ..., map: _Optional[_Iterable[str]] = ..., second_map: _Optional[_Iterable[str]] = ..., roll: _Optional[_Union[HappyCampersRoll, _Mapping]] = ..., challenges: _Optional[_Iterable[_Union[Challenge, str]]] = ..., mode: _Optional[_Union[HintMode, str]] = ..., second_challenges: _Optional[_Iterable[_Union[Challenge, str]]] = ..., options: _Optional[_Union[_common_pb2.SolveOptions, _Mapping]] = ..., objective: _Optional[_Union[HintObjective, str]] = ..., solo_double_gap: _Optional[int] = ..., solo_last_turn_map: _Optional[int] = ..., other_maps: _Optional[_Iterable[_Union[HappyCampersMap, _Mapping]]] = ..., players: _Optional[int] = ..., bonus_turn: _Optional[bool] = ..., game: _Optional[_Union[HappyCampersGame, _Mapping]] = ...) -> None: ...
 
 class HappyCampersMap(_message.Message):
     __slots__ = ("rows",)
@@ -275,36 +277,42 @@ class HappyCampersServiceGeneratePuzzleResponse(_message.Message):
     def __init__(self, puzzle: _Optional[_Union[_common_pb2.PuzzleEnvelope, _Mapping]] = ..., start_map: _Optional[_Iterable[str]] = ..., rolls: _Optional[_Iterable[_Union[HappyCampersRoll, _Mapping]]] = ..., challenges: _Optional[_Iterable[_Union[Challenge, str]]] = ..., optimum: _Optional[int] = ..., solution: _Optional[_Iterable[_Union[HappyCampersPlacement, _Mapping]]] = ..., solution_map: _Optional[_Iterable[str]] = ..., stats: _Optional[_Union[_common_pb2.SolveStats, _Mapping]] = ...) -> None: ...
 
 class HappyCampersServiceScoreRequest(_message.Message):
-    __slots__ = ("components", "map", "challenges", "festival_won", "options")
+    __slots__ = ("components", "map", "challenges", "festival_won", "options", "game")
     COMPONENTS_FIELD_NUMBER: _ClassVar[int]
     MAP_FIELD_NUMBER: _ClassVar[int]
     CHALLENGES_FIELD_NUMBER: _ClassVar[int]
     FESTIVAL_WON_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
     components: HappyCampersComponents
     map: _containers.RepeatedScalarFieldContainer[str]
     challenges: _containers.RepeatedScalarFieldContainer[Challenge]
     festival_won: bool
     options: _common_pb2.SolveOptions
-    def __init__(self, components: _Optional[_Union[HappyCampersComponents, _Mapping]] = ..., map: _Optional[_Iterable[str]] = ..., challenges: _Optional[_Iterable[_Union[Challenge, str]]] = ..., festival_won: _Optional[bool] = ..., options: _Optional[_Union[_common_pb2.SolveOptions, _Mapping]] = ...) -> None: ...
+    game: HappyCampersGame
+    def __init__(self, components: _Optional[_Union[HappyCampersComponents, _Mapping]] = ..., map: _Optional[_Iterable[str]] = ..., challenges: _Optional[_Iterable[_Union[Challenge, str]]] = ..., festival_won: _Optional[bool] = ..., options: _Optional[_Union[_common_pb2.SolveOptions, _Mapping]] = ..., game: _Optional[_Union[HappyCampersGame, _Mapping]] = ...) -> None: ...
 
 class HappyCampersServiceScoreResponse(_message.Message):
-    __slots__ = ("score",)
+    __slots__ = ("score", "map_scores")
     SCORE_FIELD_NUMBER: _ClassVar[int]
+    MAP_SCORES_FIELD_NUMBER: _ClassVar[int]
     score: HappyCampersScore
-    def __init__(self, score: _Optional[_Union[HappyCampersScore, _Mapping]] = ...) -> None: ...
+    map_scores: _containers.RepeatedCompositeFieldContainer[HappyCampersScore]
+    def __init__(self, score: _Optional[_Union[HappyCampersScore, _Mapping]] = ..., map_scores: _Optional[_Iterable[_Union[HappyCampersScore, _Mapping]]] = ...) -> None: ...
 
 class HappyCampersServiceLegalMovesRequest(_message.Message):
-    __slots__ = ("components", "map", "roll", "options")
+    __slots__ = ("components", "map", "roll", "options", "game")
     COMPONENTS_FIELD_NUMBER: _ClassVar[int]
     MAP_FIELD_NUMBER: _ClassVar[int]
     ROLL_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
     components: HappyCampersComponents
     map: _containers.RepeatedScalarFieldContainer[str]
     roll: HappyCampersRoll
     options: _common_pb2.SolveOptions
-    def __init__(self, components: _Optional[_Union[HappyCampersComponents, _Mapping]] = ..., map: _Optional[_Iterable[str]] = ..., roll: _Optional[_Union[HappyCampersRoll, _Mapping]] = ..., options: _Optional[_Union[_common_pb2.SolveOptions, _Mapping]] = ...) -> None: ...
+    game: HappyCampersGame
+    def __init__(self, components: _Optional[_Union[HappyCampersComponents, _Mapping]] = ..., map: _Optional[_Iterable[str]] = ..., roll: _Optional[_Union[HappyCampersRoll, _Mapping]] = ..., options: _Optional[_Union[_common_pb2.SolveOptions, _Mapping]] = ..., game: _Optional[_Union[HappyCampersGame, _Mapping]] = ...) -> None: ...
 
 class HappyCampersServiceLegalMovesResponse(_message.Message):
     __slots__ = ("moves", "can_draw")
@@ -313,3 +321,99 @@ class HappyCampersServiceLegalMovesResponse(_message.Message):
     moves: _containers.RepeatedCompositeFieldContainer[HappyCampersPlacement]
     can_draw: bool
     def __init__(self, moves: _Optional[_Iterable[_Union[HappyCampersPlacement, _Mapping]]] = ..., can_draw: _Optional[bool] = ...) -> None: ...
+
+class HappyCampersServiceNewGameRequest(_message.Message):
+    __slots__ = ("players", "seed", "components", "challenges", "second_challenges", "solo_double_gap", "want_picture")
+    PLAYERS_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    COMPONENTS_FIELD_NUMBER: _ClassVar[int]
+    CHALLENGES_FIELD_NUMBER: _ClassVar[int]
+    SECOND_CHALLENGES_FIELD_NUMBER: _ClassVar[int]
+    SOLO_DOUBLE_GAP_FIELD_NUMBER: _ClassVar[int]
+    WANT_PICTURE_FIELD_NUMBER: _ClassVar[int]
+    players: int
+    seed: int
+    components: HappyCampersComponents
+    challenges: _containers.RepeatedScalarFieldContainer[Challenge]
+    second_challenges: _containers.RepeatedScalarFieldContainer[Challenge]
+    solo_double_gap: int
+    want_picture: bool
+    def __init__(self, players: _Optional[int] = ..., seed: _Optional[int] = ..., components: _Optional[_Union[HappyCampersComponents, _Mapping]] = ..., challenges: _Optional[_Iterable[_Union[Challenge, str]]] = ..., second_challenges: _Optional[_Iterable[_Union[Challenge, str]]] = ..., solo_double_gap: _Optional[int] = ..., want_picture: _Optional[bool] = ...) -> None: ...
+
+class HappyCampersServiceNewGameResponse(_message.Message):
+    __slots__ = ("state", "turn", "picture_svg")
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    TURN_FIELD_NUMBER: _ClassVar[int]
+    PICTURE_SVG_FIELD_NUMBER: _ClassVar[int]
+    state: HappyCampersGame
+    turn: _common_pb2.TurnInfo
+    picture_svg: str
+    def __init__(self, state: _Optional[_Union[HappyCampersGame, _Mapping]] = ..., turn: _Optional[_Union[_common_pb2.TurnInfo, _Mapping]] = ..., picture_svg: _Optional[str] = ...) -> None: ...
+
+class HappyCampersServicePlayRequest(_message.Message):
+    __slots__ = ("state", "move", "seed", "list_outcomes", "want_picture")
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    MOVE_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    LIST_OUTCOMES_FIELD_NUMBER: _ClassVar[int]
+    WANT_PICTURE_FIELD_NUMBER: _ClassVar[int]
+    state: HappyCampersGame
+    move: HappyCampersHintMove
+    seed: int
+    list_outcomes: bool
+    want_picture: bool
+    def __init__(self, state: _Optional[_Union[HappyCampersGame, _Mapping]] = ..., move: _Optional[_Union[HappyCampersHintMove, _Mapping]] = ..., seed: _Optional[int] = ..., list_outcomes: _Optional[bool] = ..., want_picture: _Optional[bool] = ...) -> None: ...
+
+class HappyCampersChanceOutcome(_message.Message):
+    __slots__ = ("state", "probability", "label", "turn")
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    PROBABILITY_FIELD_NUMBER: _ClassVar[int]
+    LABEL_FIELD_NUMBER: _ClassVar[int]
+    TURN_FIELD_NUMBER: _ClassVar[int]
+    state: HappyCampersGame
+    probability: _common_pb2.Probability
+    label: str
+    turn: _common_pb2.TurnInfo
+    def __init__(self, state: _Optional[_Union[HappyCampersGame, _Mapping]] = ..., probability: _Optional[_Union[_common_pb2.Probability, _Mapping]] = ..., label: _Optional[str] = ..., turn: _Optional[_Union[_common_pb2.TurnInfo, _Mapping]] = ...) -> None: ...
+
+class HappyCampersServicePlayResponse(_message.Message):
+    __slots__ = ("state", "turn", "outcomes", "picture_svg")
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    TURN_FIELD_NUMBER: _ClassVar[int]
+    OUTCOMES_FIELD_NUMBER: _ClassVar[int]
+    PICTURE_SVG_FIELD_NUMBER: _ClassVar[int]
+    state: HappyCampersGame
+    turn: _common_pb2.TurnInfo
+    outcomes: _containers.RepeatedCompositeFieldContainer[HappyCampersChanceOutcome]
+    picture_svg: str
+    def __init__(self, state: _Optional[_Union[HappyCampersGame, _Mapping]] = ..., turn: _Optional[_Union[_common_pb2.TurnInfo, _Mapping]] = ..., outcomes: _Optional[_Iterable[_Union[HappyCampersChanceOutcome, _Mapping]]] = ..., picture_svg: _Optional[str] = ...) -> None: ...
+
+class HappyCampersGame(_message.Message):
+    __slots__ = ("components", "maps", "challenges", "second_challenges", "solo", "solo_double_gap", "roll", "over", "in_game", "to_draw", "bonus_next", "bonus_turn", "solo_last_turn_map")
+    COMPONENTS_FIELD_NUMBER: _ClassVar[int]
+    MAPS_FIELD_NUMBER: _ClassVar[int]
+    CHALLENGES_FIELD_NUMBER: _ClassVar[int]
+    SECOND_CHALLENGES_FIELD_NUMBER: _ClassVar[int]
+    SOLO_FIELD_NUMBER: _ClassVar[int]
+    SOLO_DOUBLE_GAP_FIELD_NUMBER: _ClassVar[int]
+    ROLL_FIELD_NUMBER: _ClassVar[int]
+    OVER_FIELD_NUMBER: _ClassVar[int]
+    IN_GAME_FIELD_NUMBER: _ClassVar[int]
+    TO_DRAW_FIELD_NUMBER: _ClassVar[int]
+    BONUS_NEXT_FIELD_NUMBER: _ClassVar[int]
+    BONUS_TURN_FIELD_NUMBER: _ClassVar[int]
+    SOLO_LAST_TURN_MAP_FIELD_NUMBER: _ClassVar[int]
+    components: HappyCampersComponents
+    maps: _containers.RepeatedCompositeFieldContainer[HappyCampersMap]
+    challenges: _containers.RepeatedScalarFieldContainer[Challenge]
+    second_challenges: _containers.RepeatedScalarFieldContainer[Challenge]
+    solo: bool
+    solo_double_gap: int
+    roll: HappyCampersRoll
+    over: bool
+    in_game: _containers.RepeatedScalarFieldContainer[bool]
+    to_draw: _containers.RepeatedScalarFieldContainer[int]
+    bonus_next: bool
+    bonus_turn: bool
+    solo_last_turn_map: int
+    def __init__(self, components: _Optional[_Union[HappyCampersComponents, _Mapping]] = ..., maps: _Optional[_Iterable[_Union[HappyCampersMap, _Mapping]]] = ..., challenges: _Optional[_Iterable[_Union[Challenge, str]]] = ..., second_challenges: _Optional[_Iterable[_Union[Challenge, str]]] = ..., solo: _Optional[bool] = ..., solo_double_gap: _Optional[int] = ..., roll: _Optional[_Union[HappyCampersRoll, _Mapping]] = ..., over: _Optional[bool] = ..., in_game: _Optional[_Iterable[bool]] = ..., to_draw: _Optional[_Iterable[int]] = ..., bonus_next: _Optional[bool] = ..., bonus_turn: _Optional[bool] = ..., solo_last_turn_map: _Optional[int] = ...) -> None: ...

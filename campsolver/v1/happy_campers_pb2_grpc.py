@@ -64,6 +64,16 @@ class HappyCampersServiceStub:
                 request_serializer=campsolver_dot_v1_dot_happy__campers__pb2.HappyCampersServiceLegalMovesRequest.SerializeToString,
                 response_deserializer=campsolver_dot_v1_dot_happy__campers__pb2.HappyCampersServiceLegalMovesResponse.FromString,
                 _registered_method=True)
+        self.NewGame = channel.unary_unary(
+                '/campsolver.v1.HappyCampersService/NewGame',
+                request_serializer=campsolver_dot_v1_dot_happy__campers__pb2.HappyCampersServiceNewGameRequest.SerializeToString,
+                response_deserializer=campsolver_dot_v1_dot_happy__campers__pb2.HappyCampersServiceNewGameResponse.FromString,
+                _registered_method=True)
+        self.Play = channel.unary_unary(
+                '/campsolver.v1.HappyCampersService/Play',
+                request_serializer=campsolver_dot_v1_dot_happy__campers__pb2.HappyCampersServicePlayRequest.SerializeToString,
+                response_deserializer=campsolver_dot_v1_dot_happy__campers__pb2.HappyCampersServicePlayResponse.FromString,
+                _registered_method=True)
 
 
 class HappyCampersServiceServicer:
@@ -109,6 +119,21 @@ class HappyCampersServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def NewGame(self, request, context):
+        """A seeded new game for N players with the game's options: the state and whose turn it is.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Play(self, request, context):
+        """A state and a move -> the next state; a chance step is resolved from a seed or listed with exact
+        probabilities (the client's choice).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_HappyCampersServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -136,6 +161,16 @@ def add_HappyCampersServiceServicer_to_server(servicer, server):
                     servicer.LegalMoves,
                     request_deserializer=campsolver_dot_v1_dot_happy__campers__pb2.HappyCampersServiceLegalMovesRequest.FromString,
                     response_serializer=campsolver_dot_v1_dot_happy__campers__pb2.HappyCampersServiceLegalMovesResponse.SerializeToString,
+            ),
+            'NewGame': grpc.unary_unary_rpc_method_handler(
+                    servicer.NewGame,
+                    request_deserializer=campsolver_dot_v1_dot_happy__campers__pb2.HappyCampersServiceNewGameRequest.FromString,
+                    response_serializer=campsolver_dot_v1_dot_happy__campers__pb2.HappyCampersServiceNewGameResponse.SerializeToString,
+            ),
+            'Play': grpc.unary_unary_rpc_method_handler(
+                    servicer.Play,
+                    request_deserializer=campsolver_dot_v1_dot_happy__campers__pb2.HappyCampersServicePlayRequest.FromString,
+                    response_serializer=campsolver_dot_v1_dot_happy__campers__pb2.HappyCampersServicePlayResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -278,6 +313,60 @@ class HappyCampersService:
             '/campsolver.v1.HappyCampersService/LegalMoves',
             campsolver_dot_v1_dot_happy__campers__pb2.HappyCampersServiceLegalMovesRequest.SerializeToString,
             campsolver_dot_v1_dot_happy__campers__pb2.HappyCampersServiceLegalMovesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def NewGame(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/campsolver.v1.HappyCampersService/NewGame',
+            campsolver_dot_v1_dot_happy__campers__pb2.HappyCampersServiceNewGameRequest.SerializeToString,
+            campsolver_dot_v1_dot_happy__campers__pb2.HappyCampersServiceNewGameResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Play(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/campsolver.v1.HappyCampersService/Play',
+            campsolver_dot_v1_dot_happy__campers__pb2.HappyCampersServicePlayRequest.SerializeToString,
+            campsolver_dot_v1_dot_happy__campers__pb2.HappyCampersServicePlayResponse.FromString,
             options,
             channel_credentials,
             insecure,

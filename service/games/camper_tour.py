@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from campsolver.service.errors import InvalidArgument, require, require_limit
+from campsolver.service.games import shared
 from campsolver.service.games.shared import (
     MIN_SAMPLES_FOR_STANDARD_ERROR,
     PROOF_TO_PROTO,
@@ -83,6 +84,8 @@ NO_PARKING_FROM_PROTO = {
     pb.NO_PARKING_RETURN_TOWARD_START: rules.NoParkingReturn.TOWARD_START,
     pb.NO_PARKING_RETURN_AWAY_FROM_HOME: rules.NoParkingReturn.AWAY_FROM_HOME,
 }
+TOKEN_RULE_TO_PROTO = {rule: number for number, rule in TOKEN_RULE_FROM_PROTO.items() if number}
+NO_PARKING_TO_PROTO = {reading: number for number, reading in NO_PARKING_FROM_PROTO.items() if number}
 COMFORTS_TO_PROTO = {
     ComfortsChoice.RECOVER: pb.COMFORTS_CHOICE_RECOVER,
     ComfortsChoice.DISCARD: pb.COMFORTS_CHOICE_DISCARD,
@@ -242,6 +245,8 @@ def state_to_proto(state: TourState) -> pb.CamperTourState:
         village_festival=counts.get(PlateKind.VILLAGE_FESTIVAL, 0),
         no_parking=counts.get(PlateKind.NO_PARKING, 0),
         layout=[PLATE_TO_PROTO[k] for k in config.layout] if config.layout is not None else [],
+        token_rule=TOKEN_RULE_TO_PROTO[config.token_rule],
+        no_parking_return=NO_PARKING_TO_PROTO[config.no_parking_return],
     )
     return pb.CamperTourState(
         rules=rules_message,
@@ -609,6 +614,73 @@ def legal_moves(
     )
 
 
+# --- thin-client play ------------------------------------------------------------------------------------------
+
+
+def _describe(state: TourState) -> str:
+    player = state.current_player()
+    if player == rules.TERMINAL:
+        return "game over"
+    if player == rules.CHANCE:
+        return f"chance: {state.stage.value}"
+    if state.mover.pending == rules.Pending.COMFORTS_CHOICE:
+        return f"camper {player}: choose what Unexpected Comforts gives (or turn back)"
+    return f"camper {player}: announce how many plates to drive (or turn back, or pass)"
+
+
+def _chance_label(state: TourState, outcome: Any) -> str:
+    if state.stage == Stage.ROLL:
+        return f"dice {outcome}"
+    if state.stage == Stage.LAY:
+        return f"plate {len(state.laid) + 1}: {PlateKind(outcome).name.lower().replace('_', ' ')}"
+    return f"die {outcome}"
+
+
+def _winners(state: TourState) -> list[int]:
+    winner = state.winner()
+    return [] if winner is None else [winner]
+
+
+TABLE_PLAY = shared.TablePlay(
+    scores=lambda state: [c.score for c in state.campers],
+    winners=_winners,
+    describe=_describe,
+    chance_label=_chance_label,
+    picture=lambda state: render.svg_strip(state),
+    chance_states=False,  # the state message holds decisions and the end only
+)
+
+
+def new_game(request: pb.CamperTourServiceNewGameRequest, budget: Budget) -> pb.CamperTourServiceNewGameResponse:
+    campers = request.players or 2
+    require(
+        rules.MIN_CAMPERS <= campers <= rules.MAX_CAMPERS,
+        "players",
+        f"{rules.MIN_CAMPERS}-{rules.MAX_CAMPERS} campers, got {campers}",
+    )
+    config = config_from_proto(request.rules, "rules")
+    # The setup's one chance: who begins (any seat, equally likely).
+    first = shared.seeded_rng(request.seed).randrange(campers)
+    try:
+        state = rules.new_game(config, campers, first=first)
+    except ValueError as error:
+        raise InvalidArgument("players", str(error)) from None
+    return shared.new_game_answer(
+        pb.CamperTourServiceNewGameResponse, state, TABLE_PLAY, state_to_proto, request.want_picture
+    )
+
+
+def _apply_move(state: TourState, message: pb.CamperTourMove) -> TourState:
+    shared.require_decision(state)
+    return shared.apply_action(state, move_from_proto(message, "move"))
+
+
+def play(request: pb.CamperTourServicePlayRequest, budget: Budget) -> pb.CamperTourServicePlayResponse:
+    return shared.play_answer(
+        request, state_from_proto, _apply_move, TABLE_PLAY, state_to_proto, pb.CamperTourServicePlayResponse
+    )
+
+
 # --- examples, warm-up, bench requests -------------------------------------------------------------------
 
 ALL_NORMAL_RULES = pb.CamperTourRules(unexpected_comforts=0, mechanical_problem=0, village_festival=0, no_parking=0)
@@ -644,6 +716,10 @@ EXAMPLES: dict[str, Any] = {
         )
     ),
     "LegalMoves": lambda: pb.CamperTourServiceLegalMovesRequest(state=_example_state()),
+    "NewGame": lambda: pb.CamperTourServiceNewGameRequest(players=2, seed=1),
+    "Play": lambda: pb.CamperTourServicePlayRequest(
+        state=_example_state(), move=move_to_proto(state_from_proto(_example_state()).legal_actions()[0]), seed=1
+    ),
 }
 
 HANDLERS: dict[str, Any] = {
@@ -652,6 +728,8 @@ HANDLERS: dict[str, Any] = {
     "GeneratePuzzle": generate_puzzle,
     "Score": score,
     "LegalMoves": legal_moves,
+    "NewGame": new_game,
+    "Play": play,
 }
 
 

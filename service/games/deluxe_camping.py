@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from campsolver.service.errors import InvalidArgument, require, require_limit
+from campsolver.service.games import shared
 from campsolver.service.games.shared import PROOF_TO_PROTO, grade_from_proto, grade_to_proto, set_value
 from campsolver.solver.core.budget import Budget
 from campsolver.solver.deluxe_camping import hint as hints
@@ -494,6 +495,74 @@ def legal_moves(
     )
 
 
+# --- thin-client play ------------------------------------------------------------------------------------------
+
+
+def _describe(state: DCState) -> str:
+    player = state.current_player()
+    if player == rules.TERMINAL:
+        return "game over"
+    if player == rules.CHANCE:
+        return "chance: the pain-in-the-neck is revealed under one of the mystery tokens"
+    what = {
+        Stage.POOL: "place the swimming pool",
+        Stage.MYSTERY: "place a mystery token",
+        Stage.BUNGALOW: "place your bungalow",
+        Stage.TRAILER: "place a trailer",
+        Stage.MOVE: "move your trailers (or stay)",
+        Stage.BARRIER: "place a barrier",
+    }[state.stage]
+    return f"player {player}: {what}"
+
+
+def _running_scores(state: DCState) -> list[int]:
+    return [] if state.mystery or state.stage is Stage.REVEAL else list(state.scores())
+
+
+def _winners(state: DCState) -> list[int]:
+    scores = state.scores()
+    return [p for p, s in enumerate(scores) if s == max(scores)]
+
+
+TABLE_PLAY = shared.TablePlay(
+    scores=_running_scores,
+    winners=_winners,
+    describe=_describe,
+    chance_label=lambda state, square: rules.describe_action(state.config, square),
+    picture=lambda state: puzzles.render_svg(state),
+)
+
+
+def new_game(request: pb.DeluxeCampingServiceNewGameRequest, budget: Budget) -> pb.DeluxeCampingServiceNewGameResponse:
+    settings = pb.DeluxeCampingRules()
+    settings.CopyFrom(request.rules)
+    if request.players:
+        require(
+            not request.rules.HasField("players") or request.rules.players == request.players,
+            "players",
+            f"{request.players} players, but rules.players says {request.rules.players}",
+        )
+        settings.players = request.players
+    config = config_from_proto(settings, "rules" if not request.players else "players")
+    # The setup's one chance: who begins (any seat, equally likely).
+    first = shared.seeded_rng(request.seed).randrange(config.players)
+    state = rules.initial_state(config, first_player=first)
+    return shared.new_game_answer(
+        pb.DeluxeCampingServiceNewGameResponse, state, TABLE_PLAY, state_to_proto, request.want_picture
+    )
+
+
+def _apply_move(state: DCState, message: pb.DeluxeCampingMove) -> DCState:
+    shared.require_decision(state)
+    return shared.apply_action(state, move_from_proto(message, state.config, "move"))
+
+
+def play(request: pb.DeluxeCampingServicePlayRequest, budget: Budget) -> pb.DeluxeCampingServicePlayResponse:
+    return shared.play_answer(
+        request, state_from_proto, _apply_move, TABLE_PLAY, state_to_proto, pb.DeluxeCampingServicePlayResponse
+    )
+
+
 # --- examples ---------------------------------------------------------------------------------------------
 
 
@@ -502,6 +571,13 @@ def example_state() -> pb.DeluxeCampingState:
     from campsolver.solver.core.seeding import rng_for
 
     return state_to_proto(rules.random_setup(Config(), rng_for(8, "deluxe-camping example")))
+
+
+def _example_play() -> pb.DeluxeCampingServicePlayRequest:
+    state = state_from_proto(example_state())
+    return pb.DeluxeCampingServicePlayRequest(
+        state=example_state(), move=move_to_proto(state.config, state.legal_actions()[0]), seed=1
+    )
 
 
 EXAMPLES: dict[str, Any] = {
@@ -516,6 +592,8 @@ EXAMPLES: dict[str, Any] = {
     ),
     "Score": lambda: pb.DeluxeCampingServiceScoreRequest(state=example_state()),
     "LegalMoves": lambda: pb.DeluxeCampingServiceLegalMovesRequest(state=example_state()),
+    "NewGame": lambda: pb.DeluxeCampingServiceNewGameRequest(players=2, seed=1),
+    "Play": lambda: _example_play(),
 }
 
 HANDLERS: dict[str, Any] = {
@@ -524,4 +602,6 @@ HANDLERS: dict[str, Any] = {
     "GeneratePuzzle": generate_puzzle,
     "Score": score,
     "LegalMoves": legal_moves,
+    "NewGame": new_game,
+    "Play": play,
 }

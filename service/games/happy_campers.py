@@ -9,16 +9,19 @@ from __future__ import annotations
 import threading
 from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from functools import cache
 from typing import Any
 
 from campsolver.service.errors import DeadlineExceeded, InvalidArgument, require, require_limit
+from campsolver.service.games import shared
 from campsolver.service.games.shared import PROOF_TO_PROTO, grade_from_proto, grade_to_proto, set_value
 from campsolver.solver.core.budget import Budget, SolveInterrupted
+from campsolver.solver.core.game import TERMINAL
 from campsolver.solver.core.geometry import Cell
 from campsolver.solver.core.proof import Proof
 from campsolver.solver.happy_campers import hint as hint_engine
-from campsolver.solver.happy_campers import maximise, render, rules
+from campsolver.solver.happy_campers import maximise, modes, render, rules
 from campsolver.solver.happy_campers import puzzle as puzzles
 from campsolver.solver.happy_campers.max_caps import clairvoyant_card_caps, target_value
 from campsolver.solver.happy_campers.max_problem import MAP_INDEPENDENT_CARDS, MaxProblem, SolveStats, TurnPlay
@@ -166,10 +169,291 @@ def score_to_proto(breakdown: rules.ScoreBreakdown) -> pb.HappyCampersScore:
     return pb.HappyCampersScore(total=breakdown.total, complete=breakdown.complete, details=details)
 
 
+# --- a whole game (NewGame, Play; Hint, Score and LegalMoves accept it as `game`) ---------------------------
+
+GameFlow = modes.SoloState | modes.MultiplayerState
+
+
+def components_to_proto(components: Components) -> pb.HappyCampersComponents:
+    message = pb.HappyCampersComponents(rows=components.rows, cols=components.cols)
+    if components.shapes != rules.DEFAULT_COMPONENTS.shapes:
+        for shape in components.shapes:
+            rows = max(r for r, _ in shape) + 1
+            cols = max(c for _, c in shape) + 1
+            message.shapes.add(
+                rows=["".join("#" if (r, c) in shape else "." for c in range(cols)) for r in range(rows)]
+            )
+    return message
+
+
+def game_from_proto(message: pb.HappyCampersGame, field: str = "game") -> GameFlow:
+    """A game state from its message, checked against the rules model's invariants (fields named)."""
+    components = components_from_proto(message.components, f"{field}.components")
+    require(len(message.maps) >= 1, f"{field}.maps", "one map per player (solo: two)")
+    require_limit(len(message.maps), MAX_HINT_PLAYERS, f"{field}.maps", "maps")
+    grids = tuple(
+        grid_from_rows(m.rows, components, f"{field}.maps[{i}].rows", connected=not message.solo)
+        for i, m in enumerate(message.maps)
+    )
+    challenges = challenges_from_proto(message.challenges, f"{field}.challenges")
+    roll = roll_from_proto(message.roll, f"{field}.roll") if message.HasField("roll") else None
+    require(not (message.over and roll), f"{field}.roll", "no roll once the game is over")
+    if message.solo:
+        require(len(grids) == 2, f"{field}.maps", "solo mode plays two maps")
+        second = challenges_from_proto(message.second_challenges, f"{field}.second_challenges")
+        gap = message.solo_double_gap if message.HasField("solo_double_gap") else modes.SOLO_DOUBLE_GAP
+        require(1 <= gap <= 3, f"{field}.solo_double_gap", "a gap of 1 to 3 squares")
+        last = message.solo_last_turn_map if message.HasField("solo_last_turn_map") else None
+        try:
+            base = modes.SoloState.new((challenges, second), components, maps=(grids[0], grids[1]),
+                                       double_gap=gap, last_turn_map=last)
+        except rules.RulesError as error:
+            raise _qualify(field, error) from None
+        if message.over:
+            return replace(base, over=True)
+        if roll is None:
+            return base
+        state = base.child(roll)
+        require(not state.over, f"{field}.roll", "neither map can take this roll: the game is over")
+        return state
+    require(not message.second_challenges, f"{field}.second_challenges", "only in the solo game")
+    players = len(grids)
+    require(players >= 2, f"{field}.maps", "the multi-player game has 2 or more maps (solo: set `solo`)")
+    try:
+        base = modes.MultiplayerState.new(players, challenges, components, maps=grids)
+    except rules.RulesError as error:
+        raise _qualify(field, error) from None
+    in_game = tuple(message.in_game) if message.in_game else (True,) * players
+    require(len(in_game) == players, f"{field}.in_game", f"one entry per map ({players})")
+    to_draw = tuple(message.to_draw)
+    for index, j in enumerate(to_draw):
+        where = f"{field}.to_draw[{index}]"
+        require(0 <= j < players and in_game[j], where, "a map still in the game")
+        require(index == 0 or j > to_draw[index - 1], where, "maps are drawn on in seat order, each once")
+    require(message.over or any(in_game), f"{field}.in_game", "a game not over has a map in it")
+    if not message.over:
+        require(bool(to_draw) == (roll is not None), f"{field}.to_draw", "maps are due exactly while a roll is on")
+    require(not (message.bonus_next and message.bonus_turn), f"{field}.bonus_turn", "not with bonus_next")
+    state = replace(
+        base, in_game=in_game, bonus_next=message.bonus_next, bonus_turn=message.bonus_turn,
+        over=message.over, roll=None if message.over else roll, to_draw=() if message.over else to_draw,
+    )
+    if roll is not None and not message.over:
+        require(bool(state.legal_actions()), f"{field}.to_draw[0]", "this map cannot take the roll")
+    return state
+
+
+def game_to_proto(state: GameFlow) -> pb.HappyCampersGame:
+    message = pb.HappyCampersGame(
+        components=components_to_proto(state.components),
+        maps=[pb.HappyCampersMap(rows=grid_to_rows(grid)) for grid in state.maps],
+        over=state.over,
+    )
+    if state.roll is not None:
+        message.roll.CopyFrom(pb.HappyCampersRoll(first=state.roll[0], second=state.roll[1]))
+    if isinstance(state, modes.SoloState):
+        message.solo = True
+        message.challenges.extend(CHALLENGE_TO_PROTO[c] for c in state.challenges[0])
+        message.second_challenges.extend(CHALLENGE_TO_PROTO[c] for c in state.challenges[1])
+        message.solo_double_gap = state.double_gap
+        if state.last_turn_map is not None:
+            message.solo_last_turn_map = state.last_turn_map
+        return message
+    message.challenges.extend(CHALLENGE_TO_PROTO[c] for c in state.challenges)
+    message.in_game.extend(state.in_game)
+    message.to_draw.extend(state.to_draw)
+    message.bonus_next, message.bonus_turn = state.bonus_next, state.bonus_turn
+    return message
+
+
+def placement_from_proto(message: pb.HappyCampersPlacement, components: Components, field: str) -> Placement:
+    """A drawing as the rules model takes it (its legality is the caller's check)."""
+    symbols = {element_symbol(e): e for e in rules.ELEMENTS}
+    require(message.element in symbols, f"{field}.element", f"one of {sorted(symbols)}")
+    cells = frozenset((c.row, c.col) for c in message.cells)
+    require(len(cells) == len(message.cells) and cells, f"{field}.cells", "distinct squares, at least one")
+    try:
+        option = rules.Option(message.shape_face, message.element_face)
+    except rules.RulesError as error:
+        raise _qualify(field, error) from None
+    return Placement(cells, symbols[message.element], option)
+
+
+def _apply_move(state: GameFlow, message: pb.HappyCampersHintMove) -> GameFlow:
+    """One drawing (solo: one, or both drawings of a two-map turn, as the hint lists them)."""
+    shared.require_decision(state)
+    require(len(message.placements) >= 1, "move.placements", "a drawing is required")
+    solo = isinstance(state, modes.SoloState)
+    require(solo or len(message.placements) == 1, "move.placements", "one drawing a move")
+    for index, drawn in enumerate(message.placements):
+        field = f"move.placements[{index}]"
+        if index:
+            require(
+                state.current_player() == 0 and getattr(state, "step", None) is modes.SoloStep.SECOND,
+                field, "the turn has no second drawing",
+            )
+        placement = placement_from_proto(drawn, state.components, field)
+        action: Any = modes.SoloDraw(drawn.map_index, placement) if solo else placement
+        state = shared.apply_action(state, action, field)
+    return state
+
+
+def _scores(state: GameFlow) -> list[int]:
+    if isinstance(state, modes.SoloState):
+        return [state.final_score()]
+    return list(state.final_scores())
+
+
+def _describe(state: GameFlow) -> str:
+    player = state.current_player()
+    if player == TERMINAL:
+        return "game over"
+    if state.roll is None:
+        return "chance: roll the two dice"
+    roll = f"roll {state.roll[0]}-{state.roll[1]}"
+    if isinstance(state, modes.SoloState):
+        where = {
+            modes.SoloStep.FIRST_OF_TWO: "draw one option on map 0, then the other on map 1",
+            modes.SoloStep.SECOND: "draw the other option on map 1",
+            modes.SoloStep.ONLY_ONE: "only one map can take the roll: draw on it",
+            modes.SoloStep.LAST_TURN: f"the last turn: draw on map {state.last_turn_map}",
+        }[state.step]  # type: ignore[index]
+        return f"player 0, {roll}: {where}"
+    target = state.to_draw[0]
+    on = "your map" if target == player else f"player {target}'s map (a double)"
+    return f"player {player}, {roll}: draw on {on}" + (" (bonus turn: the last)" if state.bonus_turn else "")
+
+
+def game_svg(state: GameFlow) -> str:
+    titles = (
+        [f"map {i}" for i in range(2)] if isinstance(state, modes.SoloState)
+        else [f"player {i}" + ("" if state.in_game[i] else " (out)") for i in range(len(state.maps))]
+    )
+    return render.maps_svg([render.grid_svg(grid, title=t) for grid, t in zip(state.maps, titles, strict=True)])
+
+
+TABLE_PLAY = shared.TablePlay(
+    scores=_scores,
+    winners=lambda state: _top(_scores(state)),
+    describe=_describe,
+    chance_label=lambda state, roll: f"roll {roll[0]}-{roll[1]}",
+    picture=game_svg,
+)
+
+
+def _top(scores: Sequence[int]) -> list[int]:
+    return [i for i, s in enumerate(scores) if s == max(scores)]
+
+
+def new_game(request: pb.HappyCampersServiceNewGameRequest, budget: Budget) -> pb.HappyCampersServiceNewGameResponse:
+    players = request.players or 2
+    require(1 <= players <= MAX_HINT_PLAYERS, "players", f"1 (solo) to {MAX_HINT_PLAYERS}, got {players}")
+    components = components_from_proto(request.components)
+    challenges = challenges_from_proto(request.challenges, "challenges")
+    try:
+        if players == 1:
+            gap = request.solo_double_gap if request.HasField("solo_double_gap") else modes.SOLO_DOUBLE_GAP
+            require(1 <= gap <= 3, "solo_double_gap", "a gap of 1 to 3 squares")
+            # As the solo hint reads it: no second list means the same cards on both maps.
+            second = challenges_from_proto(request.second_challenges, "second_challenges") or challenges
+            state: GameFlow = modes.SoloState.new((challenges, second), components, double_gap=gap)
+        else:
+            require(not request.second_challenges, "second_challenges", "only in the solo game (players 1)")
+            require(not request.HasField("solo_double_gap"), "solo_double_gap", "only in the solo game (players 1)")
+            state = modes.MultiplayerState.new(players, challenges, components)
+    except rules.RulesError as error:
+        raise _qualify("", error) from None
+    state = shared.resolve_chance(state, shared.seeded_rng(request.seed))
+    return shared.new_game_answer(
+        pb.HappyCampersServiceNewGameResponse, state, TABLE_PLAY, game_to_proto, request.want_picture
+    )
+
+
+def play(request: pb.HappyCampersServicePlayRequest, budget: Budget) -> pb.HappyCampersServicePlayResponse:
+    return shared.play_answer(
+        request, game_from_proto, _apply_move, TABLE_PLAY, game_to_proto, pb.HappyCampersServicePlayResponse
+    )
+
+
+def _hint_request_of_game(request: pb.HappyCampersServiceHintRequest) -> pb.HappyCampersServiceHintRequest:
+    """The plain Hint request of the drawing due in `request.game` (mode, maps, roll and cards from the game)."""
+    for name in ("map", "second_map", "challenges", "second_challenges", "other_maps"):
+        require(not getattr(request, name), name, "not with `game`")
+    for name in ("roll", "players", "solo_double_gap", "solo_last_turn_map", "components"):
+        require(not request.HasField(name), name, "not with `game`")
+    require(request.mode == pb.HINT_MODE_UNSPECIFIED, "mode", "not with `game` (the game says it)")
+    require(not request.bonus_turn, "bonus_turn", "not with `game`")
+    state = game_from_proto(request.game)
+    require(state.current_player() >= 0, "game", "no drawing is due: the dice are to be rolled or the game is over")
+    assert state.roll is not None
+    plain = pb.HappyCampersServiceHintRequest(
+        components=request.game.components, roll=pb.HappyCampersRoll(first=state.roll[0], second=state.roll[1]),
+        options=request.options, objective=request.objective,
+    )
+    if isinstance(state, modes.SoloState):
+        require(state.step is not modes.SoloStep.SECOND, "game", "the solo hint ranks both drawings of a turn "
+                "together: ask it before the first")
+        plain.mode = pb.HINT_MODE_SOLO
+        plain.map.extend(grid_to_rows(state.maps[0]))
+        plain.second_map.extend(grid_to_rows(state.maps[1]))
+        plain.challenges.extend(CHALLENGE_TO_PROTO[c] for c in state.challenges[0])
+        plain.second_challenges.extend(CHALLENGE_TO_PROTO[c] for c in state.challenges[1])
+        plain.solo_double_gap = state.double_gap
+        if state.last_turn_map is not None:
+            plain.solo_last_turn_map = state.last_turn_map
+        return plain
+    target = state.to_draw[0]
+    plain.challenges.extend(CHALLENGE_TO_PROTO[c] for c in state.challenges)
+    plain.map.extend(grid_to_rows(state.maps[target]))
+    if state.roll[0] == state.roll[1]:
+        plain.mode = pb.HINT_MODE_NEIGHBOUR_MAP
+        return plain
+    plain.mode = pb.HINT_MODE_MULTIPLAYER
+    count = len(state.maps)
+    plain.other_maps.extend(
+        pb.HappyCampersMap(rows=grid_to_rows(state.maps[(target + k) % count])) for k in range(1, count)
+    )
+    plain.bonus_turn = state.bonus_turn
+    return plain
+
+
+def _score_game(request: pb.HappyCampersServiceScoreRequest) -> pb.HappyCampersServiceScoreResponse:
+    require(not request.map, "map", "not with `game`")
+    require(not request.challenges, "challenges", "not with `game`")
+    require(not request.HasField("components"), "components", "not with `game`")
+    require(not request.HasField("festival_won"), "festival_won", "not with `game` (the game decides it)")
+    state = game_from_proto(request.game)
+    if isinstance(state, modes.SoloState):
+        breakdowns = [rules.score(m, ch, state.components) for m, ch in zip(state.maps, state.challenges, strict=True)]
+    else:
+        won = rules.festival_winners(state.maps, state.components)
+        breakdowns = [
+            rules.score(m, state.challenges, state.components, festival_won=w)
+            for m, w in zip(state.maps, won, strict=True)
+        ]
+    return pb.HappyCampersServiceScoreResponse(map_scores=[score_to_proto(b) for b in breakdowns])
+
+
+def _legal_in_game(request: pb.HappyCampersServiceLegalMovesRequest) -> pb.HappyCampersServiceLegalMovesResponse:
+    require(not request.map, "map", "not with `game`")
+    require(not request.HasField("roll"), "roll", "not with `game`")
+    require(not request.HasField("components"), "components", "not with `game`")
+    state = game_from_proto(request.game)
+    moves = [
+        placement_to_proto(a.placement, map_index=a.map_index)
+        if isinstance(a, modes.SoloDraw)
+        else placement_to_proto(a)
+        for a in state.legal_actions()
+    ]
+    return pb.HappyCampersServiceLegalMovesResponse(moves=moves, can_draw=bool(moves))
+
+
 # --- handlers -------------------------------------------------------------------------------------------
 
 
 def score(request: pb.HappyCampersServiceScoreRequest, budget: Budget) -> pb.HappyCampersServiceScoreResponse:
+    if request.HasField("game"):
+        return _score_game(request)
     components = components_from_proto(request.components)
     grid = grid_from_rows(request.map, components, "map", connected=False)
     challenges = challenges_from_proto(request.challenges, "challenges")
@@ -179,6 +463,8 @@ def score(request: pb.HappyCampersServiceScoreRequest, budget: Budget) -> pb.Hap
 
 
 def hint(request: pb.HappyCampersServiceHintRequest, budget: Budget) -> pb.HappyCampersServiceHintResponse:
+    if request.HasField("game"):
+        request = _hint_request_of_game(request)
     components = components_from_proto(request.components)
     mode = HINT_MODE_FROM_PROTO.get(request.mode)
     require(mode is not None, "mode", "unknown hint mode")
@@ -517,6 +803,8 @@ def max_score(
 def legal_moves(
     request: pb.HappyCampersServiceLegalMovesRequest, budget: Budget
 ) -> pb.HappyCampersServiceLegalMovesResponse:
+    if request.HasField("game"):
+        return _legal_in_game(request)
     components = components_from_proto(request.components)
     grid = grid_from_rows(request.map, components, "map")
     roll = roll_from_proto(request.roll, "roll")
@@ -558,12 +846,22 @@ def _example_hint() -> pb.HappyCampersServiceHintRequest:
     )
 
 
+def _example_play() -> pb.HappyCampersServicePlayRequest:
+    game = new_game(pb.HappyCampersServiceNewGameRequest(players=2, seed=1), Budget(1.0)).state
+    first = game_from_proto(game).legal_actions()[0]
+    return pb.HappyCampersServicePlayRequest(
+        state=game, move=pb.HappyCampersHintMove(placements=[placement_to_proto(first)]), seed=1
+    )
+
+
 HANDLERS: dict[str, Any] = {
     "Hint": hint,
     "MaxScore": max_score,
     "GeneratePuzzle": generate_puzzle,
     "Score": score,
     "LegalMoves": legal_moves,
+    "NewGame": new_game,
+    "Play": play,
 }
 EXAMPLES: dict[str, Any] = {
     "Hint": _example_hint,
@@ -573,4 +871,6 @@ EXAMPLES: dict[str, Any] = {
     "MaxScore": _example_max,
     "Score": _example_score,
     "LegalMoves": _example_legal,
+    "NewGame": lambda: pb.HappyCampersServiceNewGameRequest(players=2, seed=1, challenges=[pb.CHALLENGE_PRIVACY]),
+    "Play": lambda: _example_play(),
 }

@@ -13,6 +13,7 @@ the solution is outlined.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from xml.sax.saxutils import escape
 
@@ -351,3 +352,24 @@ def solution_svg(puzzle: Puzzle, *, cell_size: int = CELL_SIZE) -> str:
     played = f"{puzzle.turns_played} of {len(puzzle.rolls)} rolls drawn"
     lines = [f"{played}; optimum {puzzle.proof.value}, unique: {'yes' if puzzle.unique else 'no'}"]
     return _picture(puzzle, puzzle.solution_grid, title, lines, solution=True, cell_size=cell_size)
+
+
+def maps_svg(pictures: Sequence[str], gap: int = MARGIN) -> str:
+    """Standalone map pictures (`grid_svg`) side by side in one SVG: a whole game's maps."""
+    sizes = [(float(_attribute(p, "width")), float(_attribute(p, "height"))) for p in pictures]
+    width = sum(w for w, _ in sizes) + gap * max(len(sizes) - 1, 0)
+    height = max((h for _, h in sizes), default=0.0)
+    parts, x = [], 0.0
+    for picture, (w, _) in zip(pictures, sizes, strict=True):
+        parts.append(picture.replace("<svg ", f'<svg x="{x:g}" y="0" ', 1))
+        x += w + gap
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}" height="{height:g}" '
+        f'viewBox="0 0 {width:g} {height:g}">' + "".join(parts) + "</svg>"
+    )
+
+
+def _attribute(svg: str, name: str) -> str:
+    match = re.search(rf'<svg[^>]*\s{name}="([0-9.]+)', svg)
+    assert match is not None, f"a picture without its {name}"
+    return match.group(1)
