@@ -46,6 +46,7 @@ from google.rpc import status_pb2
 from grpc_health.v1 import health, health_pb2
 from protobuf.wkt import Any as WireAny
 from starlette.middleware.cors import CORSMiddleware
+from starlette.middleware.exceptions import ExceptionMiddleware
 from starlette.staticfiles import StaticFiles
 
 log = logging.getLogger("campsolver.http")
@@ -171,7 +172,7 @@ class HttpServer:
         self.rpc_paths = frozenset(endpoints)
         connect_app = _Application(service=None, endpoints=lambda _service: endpoints,
                                    read_max_bytes=config.max_message_bytes, codecs=CODECS)
-        static = StaticFiles(directory=WEB_ROOT, html=True)
+        static = ExceptionMiddleware(StaticFiles(directory=WEB_ROOT, html=True))  # a missing file: a plain 404
 
         async def route(scope: Any, receive: Any, send: Any) -> None:
             if scope["type"] == "http" and scope["path"] in self.rpc_paths:
