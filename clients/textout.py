@@ -18,6 +18,7 @@ from google.protobuf.message import Message
 
 _PUZZLE_ENVELOPE = "campsolver.v1.PuzzleEnvelope"
 _SOLVE_STATS = "campsolver.v1.SolveStats"
+_TURN_INFO = "campsolver.v1.TurnInfo"
 
 
 def _label(name: str) -> str:
@@ -136,8 +137,37 @@ def _alternatives_table(items: list[Message]) -> list[str]:
     return lines + (["notes:", *notes] if notes else [])
 
 
+def _table_play_text(message: Message) -> str:
+    """A NewGame/Play answer: whose turn and what to decide, scores, listed chance outcomes (the state itself is
+    data for the next call: --format json)."""
+    turn = message.turn  # type: ignore[attr-defined]
+    lines = [f"turn: {turn.description}"]
+    if turn.HasField("to_move"):
+        lines.append(f"to move: player {turn.to_move}")
+    if turn.chance_next:
+        lines.append("next: a chance step (play with no move, and a seed or list_outcomes)")
+    if turn.game_over:
+        lines.append("game over")
+    if turn.scores:
+        lines.append(f"scores: {', '.join(str(s) for s in turn.scores)}")
+    if turn.winners:
+        lines.append(f"winners: {', '.join(f'player {w}' for w in turn.winners)}")
+    outcomes = list(getattr(message, "outcomes", []))
+    if outcomes:
+        lines.append("chance outcomes:")
+        lines.extend(
+            f"  - {o.label}: {o.probability.numerator}/{o.probability.denominator} ({o.turn.description})"
+            for o in outcomes
+        )
+    lines.append("(the state for the next call, and its picture with wantPicture: --format json)")
+    return "\n".join(lines)
+
+
 def to_text(message: Message, indent: str = "") -> str:
     """The message as aligned, labelled text (ends without a newline)."""
+    fields_by_name = message.DESCRIPTOR.fields_by_name
+    if not indent and "turn" in fields_by_name and fields_by_name["turn"].message_type.full_name == _TURN_INFO:
+        return _table_play_text(message)
     lines: list[str] = []
     stats_line = ""
     fields = message.ListFields()

@@ -50,6 +50,14 @@ class HappyCampersClient(GameClient):
         """The legal moves of a state."""
         return self._invoke("LegalMoves", request, timeout)
 
+    def new_game(self, request: happy_campers_pb2.HappyCampersServiceNewGameRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> happy_campers_pb2.HappyCampersServiceNewGameResponse:
+        """A seeded new game: the state and whose turn it is."""
+        return self._invoke("NewGame", request, timeout)
+
+    def play(self, request: happy_campers_pb2.HappyCampersServicePlayRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> happy_campers_pb2.HappyCampersServicePlayResponse:
+        """Play a move (or a chance step: seeded, or listed with exact probabilities) and get the next state."""
+        return self._invoke("Play", request, timeout)
+
 
 class DeluxeCampingClient(GameClient):
     """DeluxeCamping RPCs (blocking)."""
@@ -76,6 +84,14 @@ class DeluxeCampingClient(GameClient):
     def legal_moves(self, request: deluxe_camping_pb2.DeluxeCampingServiceLegalMovesRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> deluxe_camping_pb2.DeluxeCampingServiceLegalMovesResponse:
         """The legal moves of a state."""
         return self._invoke("LegalMoves", request, timeout)
+
+    def new_game(self, request: deluxe_camping_pb2.DeluxeCampingServiceNewGameRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> deluxe_camping_pb2.DeluxeCampingServiceNewGameResponse:
+        """A seeded new game: the state and whose turn it is."""
+        return self._invoke("NewGame", request, timeout)
+
+    def play(self, request: deluxe_camping_pb2.DeluxeCampingServicePlayRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> deluxe_camping_pb2.DeluxeCampingServicePlayResponse:
+        """Play a move (or a chance step: seeded, or listed with exact probabilities) and get the next state."""
+        return self._invoke("Play", request, timeout)
 
 
 class CampsiteClient(GameClient):
@@ -104,6 +120,14 @@ class CampsiteClient(GameClient):
         """The legal moves of a state."""
         return self._invoke("LegalMoves", request, timeout)
 
+    def new_game(self, request: campsite_pb2.CampsiteServiceNewGameRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> campsite_pb2.CampsiteServiceNewGameResponse:
+        """A seeded new game: the state and whose turn it is."""
+        return self._invoke("NewGame", request, timeout)
+
+    def play(self, request: campsite_pb2.CampsiteServicePlayRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> campsite_pb2.CampsiteServicePlayResponse:
+        """Play a move (or a chance step: seeded, or listed with exact probabilities) and get the next state."""
+        return self._invoke("Play", request, timeout)
+
 
 class CamperTourClient(GameClient):
     """CamperTour RPCs (blocking)."""
@@ -130,6 +154,14 @@ class CamperTourClient(GameClient):
     def legal_moves(self, request: camper_tour_pb2.CamperTourServiceLegalMovesRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> camper_tour_pb2.CamperTourServiceLegalMovesResponse:
         """The legal moves of a state."""
         return self._invoke("LegalMoves", request, timeout)
+
+    def new_game(self, request: camper_tour_pb2.CamperTourServiceNewGameRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> camper_tour_pb2.CamperTourServiceNewGameResponse:
+        """A seeded new game: the state and whose turn it is."""
+        return self._invoke("NewGame", request, timeout)
+
+    def play(self, request: camper_tour_pb2.CamperTourServicePlayRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> camper_tour_pb2.CamperTourServicePlayResponse:
+        """Play a move (or a chance step: seeded, or listed with exact probabilities) and get the next state."""
+        return self._invoke("Play", request, timeout)
 
 
 class AdventureToursClient(GameClient):
@@ -158,6 +190,14 @@ class AdventureToursClient(GameClient):
         """The legal moves of a state."""
         return self._invoke("LegalMoves", request, timeout)
 
+    def new_game(self, request: adventure_tours_pb2.AdventureToursServiceNewGameRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> adventure_tours_pb2.AdventureToursServiceNewGameResponse:
+        """A seeded new game: the state and whose turn it is."""
+        return self._invoke("NewGame", request, timeout)
+
+    def play(self, request: adventure_tours_pb2.AdventureToursServicePlayRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> adventure_tours_pb2.AdventureToursServicePlayResponse:
+        """Play a move (or a chance step: seeded, or listed with exact probabilities) and get the next state."""
+        return self._invoke("Play", request, timeout)
+
 
 class AsyncHappyCampersClient(AsyncGameClient):
     """HappyCampers RPCs (asyncio: every method is a coroutine)."""
@@ -184,6 +224,14 @@ class AsyncHappyCampersClient(AsyncGameClient):
     async def legal_moves(self, request: happy_campers_pb2.HappyCampersServiceLegalMovesRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> happy_campers_pb2.HappyCampersServiceLegalMovesResponse:
         """The legal moves of a state."""
         return await self._invoke("LegalMoves", request, timeout)
+
+    async def new_game(self, request: happy_campers_pb2.HappyCampersServiceNewGameRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> happy_campers_pb2.HappyCampersServiceNewGameResponse:
+        """A seeded new game: the state and whose turn it is."""
+        return await self._invoke("NewGame", request, timeout)
+
+    async def play(self, request: happy_campers_pb2.HappyCampersServicePlayRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> happy_campers_pb2.HappyCampersServicePlayResponse:
+        """Play a move (or a chance step: seeded, or listed with exact probabilities) and get the next state."""
+        return await self._invoke("Play", request, timeout)
 
 
 class AsyncDeluxeCampingClient(AsyncGameClient):
@@ -212,6 +260,14 @@ class AsyncDeluxeCampingClient(AsyncGameClient):
         """The legal moves of a state."""
         return await self._invoke("LegalMoves", request, timeout)
 
+    async def new_game(self, request: deluxe_camping_pb2.DeluxeCampingServiceNewGameRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> deluxe_camping_pb2.DeluxeCampingServiceNewGameResponse:
+        """A seeded new game: the state and whose turn it is."""
+        return await self._invoke("NewGame", request, timeout)
+
+    async def play(self, request: deluxe_camping_pb2.DeluxeCampingServicePlayRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> deluxe_camping_pb2.DeluxeCampingServicePlayResponse:
+        """Play a move (or a chance step: seeded, or listed with exact probabilities) and get the next state."""
+        return await self._invoke("Play", request, timeout)
+
 
 class AsyncCampsiteClient(AsyncGameClient):
     """Campsite RPCs (asyncio: every method is a coroutine)."""
@@ -238,6 +294,14 @@ class AsyncCampsiteClient(AsyncGameClient):
     async def legal_moves(self, request: campsite_pb2.CampsiteServiceLegalMovesRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> campsite_pb2.CampsiteServiceLegalMovesResponse:
         """The legal moves of a state."""
         return await self._invoke("LegalMoves", request, timeout)
+
+    async def new_game(self, request: campsite_pb2.CampsiteServiceNewGameRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> campsite_pb2.CampsiteServiceNewGameResponse:
+        """A seeded new game: the state and whose turn it is."""
+        return await self._invoke("NewGame", request, timeout)
+
+    async def play(self, request: campsite_pb2.CampsiteServicePlayRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> campsite_pb2.CampsiteServicePlayResponse:
+        """Play a move (or a chance step: seeded, or listed with exact probabilities) and get the next state."""
+        return await self._invoke("Play", request, timeout)
 
 
 class AsyncCamperTourClient(AsyncGameClient):
@@ -266,6 +330,14 @@ class AsyncCamperTourClient(AsyncGameClient):
         """The legal moves of a state."""
         return await self._invoke("LegalMoves", request, timeout)
 
+    async def new_game(self, request: camper_tour_pb2.CamperTourServiceNewGameRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> camper_tour_pb2.CamperTourServiceNewGameResponse:
+        """A seeded new game: the state and whose turn it is."""
+        return await self._invoke("NewGame", request, timeout)
+
+    async def play(self, request: camper_tour_pb2.CamperTourServicePlayRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> camper_tour_pb2.CamperTourServicePlayResponse:
+        """Play a move (or a chance step: seeded, or listed with exact probabilities) and get the next state."""
+        return await self._invoke("Play", request, timeout)
+
 
 class AsyncAdventureToursClient(AsyncGameClient):
     """AdventureTours RPCs (asyncio: every method is a coroutine)."""
@@ -292,6 +364,14 @@ class AsyncAdventureToursClient(AsyncGameClient):
     async def legal_moves(self, request: adventure_tours_pb2.AdventureToursServiceLegalMovesRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> adventure_tours_pb2.AdventureToursServiceLegalMovesResponse:
         """The legal moves of a state."""
         return await self._invoke("LegalMoves", request, timeout)
+
+    async def new_game(self, request: adventure_tours_pb2.AdventureToursServiceNewGameRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> adventure_tours_pb2.AdventureToursServiceNewGameResponse:
+        """A seeded new game: the state and whose turn it is."""
+        return await self._invoke("NewGame", request, timeout)
+
+    async def play(self, request: adventure_tours_pb2.AdventureToursServicePlayRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> adventure_tours_pb2.AdventureToursServicePlayResponse:
+        """Play a move (or a chance step: seeded, or listed with exact probabilities) and get the next state."""
+        return await self._invoke("Play", request, timeout)
 
 
 #: Game CLI name -> client class.

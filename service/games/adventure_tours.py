@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import Any
 
 from campsolver.service.errors import InvalidArgument, RequestError, require, require_limit
+from campsolver.service.games import shared
 from campsolver.service.games.shared import PROOF_TO_PROTO, grade_from_proto, grade_to_proto, set_value
 from campsolver.solver.adventure_tours import hint as hints
 from campsolver.solver.adventure_tours import puzzle as puzzles
@@ -358,6 +360,189 @@ def state_to_proto(state: State) -> pb.AdventureToursState:
     )
 
 
+# --- a whole game in flight (NewGame, Play; Hint, Score and LegalMoves read the same fields) ---------------------
+
+#: The step kinds of the rules model's turn queue.
+STEP_KINDS = rules.DECISION_STEPS | rules.CHANCE_STEPS | {"after_turn", "end_turn"}
+VARIATION_TO_PROTO = {v: n for n, v in VARIATION_FROM_PROTO.items() if n}
+
+
+def has_flow(message: pb.AdventureToursState) -> bool:
+    """True when the message carries a turn in progress (NewGame/Play fill these fields), not a turn's start."""
+    return bool(
+        message.pending or message.HasField("starter") or message.extra_turns or message.ability_used
+        or message.over or message.last_round or message.HasField("ender") or message.choosing
+    )
+
+
+def game_state_from_proto(message: pb.AdventureToursState, field: str = "state") -> State:
+    """Every hand known; the flow fields (`pending`, `starter`, ...) give the turn in progress."""
+    if not has_flow(message):
+        return full_state(parse_state(message, field), field)
+    parsed = parse_state(message, field, finished_ok=True)
+    for q, hand in enumerate(parsed.hands):
+        require(hand is not None, f"{field}.players[{q}].hand", "a game in flight lists every hand")
+    n = parsed.config.players
+    pending = []
+    for index, step in enumerate(message.pending):
+        where = f"{field}.pending[{index}]"
+        require(step.kind in STEP_KINDS, f"{where}.kind", f"one of {sorted(STEP_KINDS)}")
+        require(0 <= step.player < n, f"{where}.player", f"a seat 0-{n - 1}")
+        pending.append(Step(step.kind, step.player, step.card, step.aux))
+    require(bool(pending) or message.over, f"{field}.pending", "a game not over has a step pending")
+    starter = message.starter if message.HasField("starter") else parsed.to_move
+    require(0 <= starter < n, f"{field}.starter", f"a seat 0-{n - 1}")
+    require(message.extra_turns >= 0, f"{field}.extra_turns", "must not be negative")
+    require(not message.last_round or len(message.last_round) == n, f"{field}.last_round", f"{n} entries")
+    ender = message.ender if message.HasField("ender") else -1
+    require(-1 <= ender < n, f"{field}.ender", f"-1 or a seat 0-{n - 1}")
+    for index, board in enumerate(message.choosing):
+        require(0 <= board < len(parsed.config.boards), f"{field}.choosing[{index}]", "a board index")
+    ordered = parsed.pile is not None
+    state = State(
+        config=parsed.config,
+        hands=tuple(tuple(sorted(h or ())) for h in parsed.hands),
+        equipment=tuple(parsed.equipment),
+        members=tuple(parsed.members),
+        deck=tuple(parsed.rest) if ordered else tuple(sorted(parsed.rest)),
+        discard=tuple(sorted(parsed.discard)),
+        seat_boards=tuple(parsed.seat_boards),
+        pending=tuple(pending),
+        to_move=parsed.to_move,
+        starter=starter,
+        round_index=parsed.round_index,
+        totals=tuple(parsed.totals),
+        extra_turns=message.extra_turns,
+        ability_used=message.ability_used,
+        deck_ordered=ordered,
+        over=message.over,
+        last_round=tuple(message.last_round),
+        ender=ender,
+        choosing=tuple(message.choosing),
+    )
+    try:
+        rules.validate(state)
+    except ValueError as error:
+        raise InvalidArgument(field, str(error)) from None
+    return state
+
+
+def game_state_to_proto(state: State) -> pb.AdventureToursState:
+    """`state_to_proto` with the rules (variation, rounds, expert boards) and the turn in progress."""
+    message = state_to_proto(state)
+    config = state.config
+    message.rules.CopyFrom(pb.AdventureToursRules(
+        expert=config.expert, variation=VARIATION_TO_PROTO[config.variation], rounds=config.rounds
+    ))
+    message.pending.extend(pb.AdventurePendingStep(kind=s.kind, player=s.player, card=s.card, aux=s.aux)
+                           for s in state.pending)
+    message.starter, message.extra_turns, message.ability_used = state.starter, state.extra_turns, state.ability_used
+    message.over, message.ender = state.over, state.ender
+    message.last_round.extend(state.last_round)
+    message.choosing.extend(state.choosing)
+    return message
+
+
+def _decision_observation(message: pb.AdventureToursState, field: str = "state") -> Observation:
+    """What the player deciding now sees: a turn's start (`observation`) or a turn in progress."""
+    if not has_flow(message):
+        return observation(parse_state(message, field))
+    state = game_state_from_proto(message, field)
+    player = state.current_player()
+    require(player >= 0, field, "no player decides now (chance is next or the game is over)")
+    return observe(state, player)
+
+
+def _apply_move(state: State, message: pb.AdventureMove) -> State:
+    """The move's steps in order, each checked by the rules model (the step at fault is named)."""
+    shared.require_decision(state)
+    require(len(message.steps) >= 1, "move.steps", "at least one step")
+    for index, step in enumerate(message.steps):
+        field = f"move.steps[{index}]"
+        try:
+            action = step_from_proto(step)
+        except ValueError:
+            raise InvalidArgument(field, "an empty step") from None
+        state = shared.apply_action(state, action, field)
+    return state
+
+
+_STEP_TEXT = {
+    "play": "play a card (as a member or as equipment)",
+    "action": "carry out the card's action",
+    "defend": "protect against the attack or not",
+    "offer_a": "place an extra equipment card (or skip)",
+    "offer_b": "draw and/or give a card",
+    "offer_c": "use the card's action (or skip)",
+    "offer_d": "place an extra member (or skip)",
+    "offer_e": "use the action twice (or skip)",
+    "offer_f": "take an extra turn (or skip)",
+    "choose_board": "choose a board",
+}
+
+
+def _describe(state: State) -> str:
+    player = state.current_player()
+    if player == rules.TERMINAL:
+        return "game over"
+    step = state.pending[0]
+    if player == rules.CHANCE:
+        return {"deal": "chance: the deal", "draw": f"chance: player {step.player} draws",
+                "shuffle_boards": "chance: the boards are shuffled"}[step.kind]
+    return f"player {player}: {_STEP_TEXT[step.kind]}"
+
+
+def _chance_label(state: State, outcome: Any) -> str:
+    step = state.pending[0]
+    if step.kind == "shuffle_boards":
+        return f"boards {list(outcome)}"
+    return f"player {step.player} gets {rules.card_label(state.config, outcome)}"
+
+
+def _winners(state: State) -> list[int]:
+    return [q for q, t in enumerate(state.totals) if t == max(state.totals)]
+
+
+def _picture(state: State) -> str:
+    player = max(state.current_player(), 0)
+    return puzzles.render_svg(SimpleNamespace(state=state, player=player, solution=()))  # type: ignore[arg-type]
+
+
+TABLE_PLAY = shared.TablePlay(
+    scores=lambda state: list(state.totals),
+    winners=_winners,
+    describe=_describe,
+    chance_label=_chance_label,
+    picture=_picture,
+)
+
+
+def new_game(
+    request: pb.AdventureToursServiceNewGameRequest, budget: Budget
+) -> pb.AdventureToursServiceNewGameResponse:
+    players = request.players or rules.MIN_PLAYERS
+    require(rules.MIN_PLAYERS <= players <= rules.MAX_PLAYERS, "players",
+            f"{rules.MIN_PLAYERS}-{rules.MAX_PLAYERS}, got {players}")
+    require(not request.rules.deck, "rules.deck", "a new game plays the shipped deck")
+    require(not request.rules.boards, "rules.boards", "a new game plays the shipped boards")
+    config = config_from_proto(request.rules, players, "rules", allow_small=False)
+    try:
+        state = rules.new_game(config)
+    except ValueError as error:
+        raise InvalidArgument("players", str(error)) from None
+    state = shared.resolve_chance(state, shared.seeded_rng(request.seed))
+    return shared.new_game_answer(
+        pb.AdventureToursServiceNewGameResponse, state, TABLE_PLAY, game_state_to_proto, request.want_picture
+    )
+
+
+def play(request: pb.AdventureToursServicePlayRequest, budget: Budget) -> pb.AdventureToursServicePlayResponse:
+    return shared.play_answer(
+        request, game_state_from_proto, _apply_move, TABLE_PLAY, game_state_to_proto,
+        pb.AdventureToursServicePlayResponse,
+    )
+
+
 # --- handlers ---------------------------------------------------------------------------------------------------
 
 
@@ -365,7 +550,7 @@ def hint(request: pb.AdventureToursServiceHintRequest, budget: Budget) -> pb.Adv
     require(request.HasField("state"), "state", "a position is required")
     objective = OBJECTIVE_FROM_PROTO.get(request.objective)
     require(objective is not None, "objective", "unknown objective")
-    obs = observation(parse_state(request.state))
+    obs = _decision_observation(request.state)
     if request.options.time_limit_seconds <= 0:
         budget = budget.limited(DEFAULT_HINT_SECONDS)
     started = time.monotonic()
@@ -543,7 +728,7 @@ def legal_moves(
     request: pb.AdventureToursServiceLegalMovesRequest, budget: Budget
 ) -> pb.AdventureToursServiceLegalMovesResponse:
     require(request.HasField("state"), "state", "a position is required")
-    obs = observation(parse_state(request.state))
+    obs = _decision_observation(request.state)
     view = public_state(obs)
     # A cheap call: bounded by the deadline, but never consulting the solve budget, which would take a solver slot.
     plays = hints.enumerate_plays(view, obs.player, Budget.until(budget.started, budget.deadline))
@@ -576,6 +761,14 @@ def _example_max() -> pb.AdventureToursServiceMaxScoreRequest:
     )
 
 
+def _example_play() -> pb.AdventureToursServicePlayRequest:
+    game = new_game(pb.AdventureToursServiceNewGameRequest(players=3, seed=1), Budget(1.0)).state
+    state = game_state_from_proto(game)
+    return pb.AdventureToursServicePlayRequest(
+        state=game, move=pb.AdventureMove(steps=[step_to_proto(state.legal_actions()[0])]), seed=1
+    )
+
+
 EXAMPLES: dict[str, Any] = {
     "Hint": lambda: pb.AdventureToursServiceHintRequest(
         state=example_state(hidden=True), options=common_pb2.SolveOptions(time_limit_seconds=1.0)
@@ -586,6 +779,8 @@ EXAMPLES: dict[str, Any] = {
     ),
     "Score": lambda: pb.AdventureToursServiceScoreRequest(state=example_state(hidden=True)),
     "LegalMoves": lambda: pb.AdventureToursServiceLegalMovesRequest(state=example_state(hidden=True)),
+    "NewGame": lambda: pb.AdventureToursServiceNewGameRequest(players=3, seed=1),
+    "Play": lambda: _example_play(),
 }
 
 HANDLERS: dict[str, Any] = {
@@ -594,6 +789,8 @@ HANDLERS: dict[str, Any] = {
     "GeneratePuzzle": generate_puzzle,
     "Score": score,
     "LegalMoves": legal_moves,
+    "NewGame": new_game,
+    "Play": play,
 }
 
 __all__ = ["EXAMPLES", "HANDLERS", "RequestError", "observe"]

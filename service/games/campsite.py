@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
 from campsolver.service.errors import InvalidArgument, require, require_limit
+from campsolver.service.games import shared
 from campsolver.service.games.shared import PROOF_TO_PROTO, grade_from_proto, grade_to_proto, set_value
 from campsolver.solver.campsite import best_round as rounds
 from campsolver.solver.campsite import best_turn as cpsat_turn
@@ -241,10 +243,185 @@ def _check_play(turn: Turn, placement: Placement, tent: Tent, placed: dict[Place
     table.check_tent(tent)
 
 
+# --- a whole game (NewGame, Play; Hint, Score and LegalMoves accept it as `game`) ---------------------------
+
+GAME_STAGE_FROM_PROTO = {
+    pb.CAMPSITE_STAGE_DEAL: rules.Stage.DEAL,
+    pb.CAMPSITE_STAGE_CARD: rules.Stage.CARD,
+    pb.CAMPSITE_STAGE_DRAW: rules.Stage.DRAW,
+    pb.CAMPSITE_STAGE_OVER: rules.Stage.OVER,
+}
+GAME_STAGE_TO_PROTO = {stage: number for number, stage in GAME_STAGE_FROM_PROTO.items()}
+
+
+def game_from_proto(message: pb.CampsiteGame, field: str = "game") -> rules.CampsiteState:
+    """A whole game from its message; the draw pile is the deck minus the table and the hands."""
+    players = message.players
+    require(rules.MIN_PLAYERS <= players <= rules.MAX_PLAYERS, f"{field}.players",
+            f"{rules.MIN_PLAYERS}-{rules.MAX_PLAYERS}, got {players}")
+    deck = _deck(message.deck, f"{field}.deck")
+    stage = GAME_STAGE_FROM_PROTO.get(message.stage)
+    require(stage is not None, f"{field}.stage", "DEAL, CARD, DRAW or OVER")
+    require(0 <= message.round < rules.ROUNDS, f"{field}.round", f"0-{rules.ROUNDS - 1}")
+    turns = rules.TURNS_PER_ROUND * players
+    require(0 <= message.turn <= turns, f"{field}.turn", f"0-{turns}")
+    require(len(message.hands) == players, f"{field}.hands", f"one hand per player ({players})")
+    hands = []
+    for seat, hand in enumerate(message.hands):
+        require_limit(len(hand.cards), MAX_HAND, f"{field}.hands[{seat}].cards", "hand size")
+        hands.append(tuple(sorted(card_from_proto(c, f"{field}.hands[{seat}].cards[{i}]")
+                                  for i, c in enumerate(hand.cards))))
+    table = table_from_proto(message.table, f"{field}.table")
+    require(len(message.tokens) == players, f"{field}.tokens", f"one token list per player ({players})")
+    tokens = []
+    for seat, held in enumerate(message.tokens):
+        found = {token_from_proto(v, f"{field}.tokens[{seat}].tokens[{i}]") for i, v in enumerate(held.tokens)}
+        require(len(found) == len(held.tokens), f"{field}.tokens[{seat}].tokens", "a token listed twice")
+        tokens.append(frozenset(found))
+    totals = tuple(message.totals) or (0,) * players
+    require(len(totals) == players, f"{field}.totals", f"one total per player ({players})")
+    require(len(message.round_scores) == message.round + (stage is rules.Stage.OVER), f"{field}.round_scores",
+            "one entry per round already scored")
+    round_scores = tuple(tuple(r.scores) for r in message.round_scores)
+    for index, scores in enumerate(round_scores):
+        require(len(scores) == players, f"{field}.round_scores[{index}].scores", f"one score per player ({players})")
+    pile = Counter(deck)
+    pile.subtract(p.card for p in table.placements)
+    pile.subtract(card for hand in hands for card in hand)
+    require(all(n >= 0 for n in pile.values()), f"{field}.table",
+            "the table and the hands hold cards the deck does not")
+    state = rules.CampsiteState(
+        players=players, deck=deck, round=message.round, turn=message.turn, stage=stage,
+        pile=tuple(sorted(pile.elements())), hands=tuple(hands), table=table, tokens=tuple(tokens),
+        totals=totals, round_scores=round_scores, starter=message.round % players,
+    )
+    if stage is rules.Stage.CARD:
+        require(bool(state.hands[state.to_move]), f"{field}.hands[{state.to_move}]", "the player to move has no card")
+        require(bool(state.tokens[state.to_move]), f"{field}.tokens[{state.to_move}]", "no tent token left")
+    if stage in (rules.Stage.DEAL, rules.Stage.DRAW):
+        require(bool(state.pile), f"{field}.stage", "a chance step with an empty draw pile")
+    return state
+
+
+def game_to_proto(state: rules.CampsiteState) -> pb.CampsiteGame:
+    return pb.CampsiteGame(
+        players=state.players,
+        deck=[] if state.deck == rules.default_deck() else [card_to_proto(c) for c in state.deck],
+        round=state.round,
+        turn=state.turn,
+        stage=GAME_STAGE_TO_PROTO[state.stage],
+        hands=[pb.CampsiteHand(cards=[card_to_proto(c) for c in hand]) for hand in state.hands],
+        table=table_to_proto(state.table),
+        tokens=[pb.CampsiteTokens(tokens=[TOKEN_TO_PROTO[t] for t in sorted(held)]) for held in state.tokens],
+        totals=state.totals,
+        round_scores=[pb.CampsiteRoundScores(scores=scores) for scores in state.round_scores],
+    )
+
+
+def _turn_of_game(message: pb.CampsiteGame, field: str = "game") -> pb.CampsiteTurnState:
+    """The turn of the player to move in a whole game, as Hint and LegalMoves take it."""
+    state = game_from_proto(message, field)
+    require(state.stage is rules.Stage.CARD, f"{field}.stage", "no player decides now (chance is next or it is over)")
+    mover = state.to_move
+    return pb.CampsiteTurnState(
+        table=message.table, hand=message.hands[mover].cards,
+        tokens=[TOKEN_TO_PROTO[t] for t in sorted(state.tokens[mover])],
+        player=mover, players=state.players, deck=message.deck,
+    )
+
+
+def _with_turn_of_game(request: Any) -> Any:
+    """A copy of a Hint or LegalMoves request with `game` replaced by the turn of its player to move (the
+    request itself is left alone: the dispatcher may run a handler twice)."""
+    plain = type(request)()
+    plain.CopyFrom(request)
+    plain.ClearField("game")
+    plain.state.CopyFrom(_turn_of_game(request.game))
+    return plain
+
+
+def _apply_play(state: rules.CampsiteState, message: pb.CampsitePlay) -> rules.CampsiteState:
+    """Lay the card, then pitch the tent (the rules model checks both; the field at fault is named)."""
+    shared.require_decision(state)
+    require(message.HasField("placement"), "move.placement", "a card placement is required")
+    require(message.HasField("tent"), "move.tent", "a tent is required")
+    placement = placement_from_proto(message.placement, "move.placement")
+    tent = tent_from_proto(message.tent, "move.tent")
+    require(tent.player == state.to_move, "move.tent.player", f"player {state.to_move} is to move")
+    try:
+        laid = state.child(rules.PlayCard(placement))
+    except IllegalMove as error:
+        raise InvalidArgument("move.placement", str(error)) from None
+    require(tent.token in laid.tokens[tent.player], "move.tent.token", "this token is already used this round")
+    try:
+        return laid.child(rules.PitchTent(tent.token, tent.row, tent.col))
+    except IllegalMove as error:
+        raise InvalidArgument("move.tent", str(error)) from None
+
+
+def _running_scores(state: rules.CampsiteState) -> list[int]:
+    if state.stage is rules.Stage.OVER:
+        return list(state.totals)
+    table = rules.player_scores(state.table, state.players)
+    return [t + s for t, s in zip(state.totals, table, strict=True)]
+
+
+def _describe(state: rules.CampsiteState) -> str:
+    if state.stage is rules.Stage.OVER:
+        return "game over"
+    if state.stage is rules.Stage.DEAL:
+        return f"chance: round {state.round + 1}, the deal"
+    if state.stage is rules.Stage.DRAW:
+        return f"chance: player {state.to_move} draws a card"
+    return f"player {state.to_move}: lay a card and pitch a tent"
+
+
+def _chance_label(state: rules.CampsiteState, card: Card) -> str:
+    if state.stage is rules.Stage.DRAW:
+        return f"player {state.to_move} draws {card}"
+    if len(state.table.placements) < rules.STARTING_CARDS:
+        return f"starting card {card}"
+    dealt = sum(len(hand) for hand in state.hands)
+    return f"player {(state.starter + dealt // rules.HAND_SIZE) % state.players} is dealt {card}"
+
+
+TABLE_PLAY = shared.TablePlay(
+    scores=_running_scores,
+    winners=lambda state: state.winners(),
+    describe=_describe,
+    chance_label=_chance_label,
+    picture=lambda state: render.table_svg(state.table),
+)
+
+
+def new_game(request: pb.CampsiteServiceNewGameRequest, budget: Budget) -> pb.CampsiteServiceNewGameResponse:
+    players = request.players or 2
+    require(rules.MIN_PLAYERS <= players <= rules.MAX_PLAYERS, "players",
+            f"{rules.MIN_PLAYERS}-{rules.MAX_PLAYERS}, got {players}")
+    deck = _deck(request.deck, "deck")
+    try:
+        state = rules.new_game(players, deck)
+    except IllegalMove as error:
+        raise InvalidArgument("deck", str(error)) from None
+    state = shared.resolve_chance(state, shared.seeded_rng(request.seed))
+    return shared.new_game_answer(
+        pb.CampsiteServiceNewGameResponse, state, TABLE_PLAY, game_to_proto, request.want_picture
+    )
+
+
+def play(request: pb.CampsiteServicePlayRequest, budget: Budget) -> pb.CampsiteServicePlayResponse:
+    return shared.play_answer(
+        request, game_from_proto, _apply_play, TABLE_PLAY, game_to_proto, pb.CampsiteServicePlayResponse
+    )
+
+
 # --- handlers -------------------------------------------------------------------------------------------
 
 
 def hint(request: pb.CampsiteServiceHintRequest, budget: Budget) -> pb.CampsiteServiceHintResponse:
+    if request.HasField("game"):
+        require(not request.HasField("state"), "state", "either state or game")
+        request = _with_turn_of_game(request)
     require(request.HasField("state"), "state", "a turn is required")
     require(request.top >= 0, "top", "must not be negative")
     require_limit(request.top, MAX_TOP, "top", "alternatives")
@@ -486,6 +663,10 @@ def generate_puzzle(
 
 
 def score(request: pb.CampsiteServiceScoreRequest, budget: Budget) -> pb.CampsiteServiceScoreResponse:
+    if request.HasField("game"):
+        require(not request.HasField("table") and not request.players, "table", "either table or game")
+        state = game_from_proto(request.game)
+        request = pb.CampsiteServiceScoreRequest(table=request.game.table, players=state.players)
     table = table_from_proto(request.table, "table")
     players = _players(request.players, table, 0, "players")
     tent_scores = [rules.score_tent(table, t) for t in table.tents]
@@ -508,6 +689,9 @@ def score(request: pb.CampsiteServiceScoreRequest, budget: Budget) -> pb.Campsit
 
 
 def legal_moves(request: pb.CampsiteServiceLegalMovesRequest, budget: Budget) -> pb.CampsiteServiceLegalMovesResponse:
+    if request.HasField("game"):
+        require(not request.HasField("state"), "state", "either state or game")
+        request = _with_turn_of_game(request)
     require(request.HasField("state"), "state", "a turn is required")
     turn = Turn(request.state, "state")
     placements = turn.table.legal_placements(turn.hand)
@@ -553,6 +737,17 @@ def example_turn() -> pb.CampsiteTurnState:
     )
 
 
+def _example_play() -> pb.CampsiteServicePlayRequest:
+    game = new_game(pb.CampsiteServiceNewGameRequest(players=2, seed=1), Budget(1.0)).state
+    state = game_from_proto(game)
+    card = next(a for a in state.legal_actions() if isinstance(a, rules.PlayCard))
+    laid = state.child(card)
+    tent = laid.legal_actions()[0]
+    return pb.CampsiteServicePlayRequest(
+        state=game, move=play_to_proto(card.placement, Tent(laid.to_move, tent.token, tent.row, tent.col)), seed=1
+    )
+
+
 EXAMPLES: dict[str, Any] = {
     "Hint": lambda: pb.CampsiteServiceHintRequest(
         state=example_turn(), top=5, options=common_pb2.SolveOptions(time_limit_seconds=5.0)
@@ -565,6 +760,8 @@ EXAMPLES: dict[str, Any] = {
     ),
     "Score": lambda: pb.CampsiteServiceScoreRequest(table=example_turn().table, players=2),
     "LegalMoves": lambda: pb.CampsiteServiceLegalMovesRequest(state=example_turn()),
+    "NewGame": lambda: pb.CampsiteServiceNewGameRequest(players=2, seed=1),
+    "Play": lambda: _example_play(),
 }
 
 HANDLERS: dict[str, Any] = {
@@ -573,4 +770,6 @@ HANDLERS: dict[str, Any] = {
     "GeneratePuzzle": generate_puzzle,
     "Score": score,
     "LegalMoves": legal_moves,
+    "NewGame": new_game,
+    "Play": play,
 }

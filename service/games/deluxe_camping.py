@@ -39,6 +39,8 @@ STAGE_FROM_PROTO = {
     pb.DELUXE_CAMPING_STAGE_BARRIER: Stage.BARRIER,
     pb.DELUXE_CAMPING_STAGE_OVER: Stage.OVER,
 }
+#: The stages before the turns (the setup and the reveal): no site is allotted yet.
+SETUP_STAGES = frozenset({Stage.POOL, Stage.MYSTERY, Stage.BUNGALOW, Stage.TRAILER, Stage.REVEAL})
 STAGE_TO_PROTO = {stage: number for number, stage in STAGE_FROM_PROTO.items() if number}
 MAX_OBJECTIVE_FROM_PROTO = {
     pb.DELUXE_CAMPING_MAX_OBJECTIVE_UNSPECIFIED: maxima.Objective.OWN,
@@ -462,6 +464,11 @@ def generate_puzzle(
 def score(request: pb.DeluxeCampingServiceScoreRequest, budget: Budget) -> pb.DeluxeCampingServiceScoreResponse:
     require(request.HasField("state"), "state", "a position is required")
     state = state_from_proto(request.state)
+    if state.stage in SETUP_STAGES:
+        # No site can be allotted before the turns (barriers come only then): every player has 0.
+        return pb.DeluxeCampingServiceScoreResponse(
+            scores=[0] * state.config.players, winner=-1, barriers_left=state.supply_left
+        )
     require(not state.mystery, "state.mystery", "scores are defined once the mystery tokens are revealed")
     scores = state.scores()
     game_over = state.stage is Stage.OVER
@@ -516,7 +523,7 @@ def _describe(state: DCState) -> str:
 
 
 def _running_scores(state: DCState) -> list[int]:
-    return [] if state.mystery or state.stage is Stage.REVEAL else list(state.scores())
+    return [0] * state.config.players if state.stage in SETUP_STAGES else list(state.scores())
 
 
 def _winners(state: DCState) -> list[int]:

@@ -1,0 +1,257 @@
+"""NewGame and Play of every game over gRPC: seeded games from the setup to the end with moves from LegalMoves,
+every state checked by Score and LegalMoves (and Hint where a player decides), final scores equal to the rules
+model's, listed chance outcomes summing to exactly 1, illegal moves INVALID_ARGUMENT naming the field, and the
+CLI's exit 2 with one line on a bad move."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from collections.abc import Callable
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import grpc
+import pytest
+from campsolver.clients import CampsolverError
+from campsolver.service.games import adventure_tours as at_service
+from campsolver.service.games import camper_tour as ct_service
+from campsolver.service.games import campsite as cs_service
+from campsolver.service.games import deluxe_camping as dc_service
+from campsolver.service.games import happy_campers as hc_service
+from google.protobuf import json_format
+
+from campsolver.v1 import adventure_tours_pb2 as at
+from campsolver.v1 import camper_tour_pb2 as ct
+from campsolver.v1 import campsite_pb2 as cs
+from campsolver.v1 import common_pb2
+from campsolver.v1 import deluxe_camping_pb2 as dc
+from campsolver.v1 import happy_campers_pb2 as hc
+
+ROOT = Path(__file__).resolve().parents[1]
+#: A short hint budget: the test checks the state is accepted, not the hint's quality.
+HINT_OPTIONS = common_pb2.SolveOptions(time_limit_seconds=0.2, seed=1)
+
+
+def _state_request(pb: Any, name: str, state: Any, **fields: Any) -> Any:
+    """A Score/LegalMoves/Hint request holding a NewGame/Play state (as `state`, or `game` where the state
+    message is the game's whole-game message)."""
+    request_type = getattr(pb, name)
+    key = "game" if "game" in request_type.DESCRIPTOR.fields_by_name else "state"
+    return request_type(**{key: state}, **fields)
+
+
+def _pick_simple(pb: Any, prefix: str) -> Callable[[Any, Any, Any, random.Random], Any]:
+    def pick(client: Any, state: Any, turn: Any, rng: random.Random) -> Any:
+        moves = client.legal_moves(_state_request(pb, f"{prefix}ServiceLegalMovesRequest", state), timeout=30).moves
+        assert moves, "a player decides, so there is a legal move"
+        return rng.choice(list(moves))
+
+    return pick
+
+
+def _pick_happy_campers(client: Any, state: Any, turn: Any, rng: random.Random) -> Any:
+    moves = client.legal_moves(hc.HappyCampersServiceLegalMovesRequest(game=state), timeout=30).moves
+    assert moves
+    return hc.HappyCampersHintMove(placements=[rng.choice(list(moves))])
+
+
+def _pick_campsite(client: Any, state: Any, turn: Any, rng: random.Random) -> Any:
+    placement = rng.choice(list(client.legal_moves(cs.CampsiteServiceLegalMovesRequest(game=state)).placements))
+    after = client.legal_moves(cs.CampsiteServiceLegalMovesRequest(game=state, after=placement), timeout=30)
+    square = rng.choice(list(after.tent_squares))
+    tent = cs.CampsiteTent(player=turn.to_move, token=rng.choice(list(after.tokens)), row=square.row, col=square.col)
+    return cs.CampsitePlay(placement=placement, tent=tent)
+
+
+def _final_scores(parse: Callable[[Any], Any], scores: Callable[[Any], list[int]]) -> Callable[[Any], list[int]]:
+    return lambda message: scores(parse(message))
+
+
+#: game -> (its pb module, message prefix, NewGame fields, move picker, final scores by the rules model)
+GAMES: dict[str, tuple[Any, str, dict[str, Any], Any, Callable[[Any], list[int]]]] = {
+    "happy-campers": (
+        hc, "HappyCampers", {"players": 3, "challenges": [hc.CHALLENGE_FESTIVAL]}, _pick_happy_campers,
+        _final_scores(hc_service.game_from_proto, lambda s: list(s.final_scores())),
+    ),
+    "deluxe-camping": (
+        dc, "DeluxeCamping", {"players": 2}, _pick_simple(dc, "DeluxeCamping"),
+        _final_scores(dc_service.state_from_proto, lambda s: list(s.scores())),
+    ),
+    "campsite": (
+        cs, "Campsite", {"players": 2}, _pick_campsite,
+        _final_scores(cs_service.game_from_proto, lambda s: list(s.totals)),
+    ),
+    "camper-tour": (
+        ct, "CamperTour", {"players": 3}, _pick_simple(ct, "CamperTour"),
+        _final_scores(ct_service.state_from_proto, lambda s: [c.score for c in s.campers]),
+    ),
+    "adventure-tours": (
+        at, "AdventureTours", {"players": 3}, _pick_simple(at, "AdventureTours"),
+        _final_scores(at_service.game_state_from_proto, lambda s: list(s.totals)),
+    ),
+}
+
+
+def _check_listing(response: Any) -> None:
+    total = sum(Fraction(o.probability.numerator, o.probability.denominator) for o in response.outcomes)
+    assert total == 1, f"listed probabilities sum to {total}"
+    for outcome in response.outcomes:
+        assert outcome.label
+        assert abs(outcome.probability.value - outcome.probability.numerator / outcome.probability.denominator) < 1e-12
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_a_seeded_game_from_new_game_to_the_end(client: Any, name: str) -> None:
+    pb, prefix, settings, pick, final_scores = GAMES[name]
+    game = client.game(name)
+    new = game.new_game(getattr(pb, f"{prefix}ServiceNewGameRequest")(seed=7, want_picture=True, **settings))
+    again = game.new_game(getattr(pb, f"{prefix}ServiceNewGameRequest")(seed=7, **settings))
+    assert again.state == new.state, "the same seed gives the same game"
+    assert "<svg" in new.picture_svg and not again.picture_svg
+    state, turn = new.state, new.turn
+    rng = random.Random(7)
+    listed = hinted = 0
+    for step in range(1, 400):
+        assert game.score(_state_request(pb, f"{prefix}ServiceScoreRequest", state), timeout=30)
+        if turn.game_over:
+            break
+        assert turn.HasField("to_move") and not turn.chance_next, "chance is resolved from the seed"
+        assert turn.description.startswith(("player", "camper"))
+        if hinted < 2 and (name != "deluxe-camping" or state.stage >= dc.DELUXE_CAMPING_STAGE_MOVE):
+            hint = game.hint(_state_request(pb, f"{prefix}ServiceHintRequest", state, options=HINT_OPTIONS))
+            assert hint.alternatives
+            hinted += 1
+        move = pick(game, state, turn, rng)
+        if listed < 2:
+            try:
+                listing = game.play(
+                    getattr(pb, f"{prefix}ServicePlayRequest")(state=state, move=move, list_outcomes=True)
+                )
+            except CampsolverError as error:  # too many outcomes to list: the field says what to change
+                assert error.code == grpc.StatusCode.RESOURCE_EXHAUSTED, error
+                assert error.violations[0].field == "list_outcomes"
+                listing = None
+            if listing is not None and listing.outcomes:
+                _check_listing(listing)
+                listed += 1
+        answer = game.play(getattr(pb, f"{prefix}ServicePlayRequest")(state=state, move=move, seed=step))
+        assert not answer.outcomes
+        state, turn = answer.state, answer.turn
+    assert turn.game_over and not turn.HasField("to_move")
+    assert list(turn.scores) == final_scores(state)
+    assert (turn.winners and all(turn.scores[w] == max(turn.scores) for w in turn.winners)) or name == "camper-tour"
+    assert hinted >= 1
+    assert listed >= 1 or name == "deluxe-camping", "a move followed by chance was listed"
+
+
+def test_happy_campers_waits_on_the_dice_and_lists_the_roll() -> None:
+    """A state may wait on chance: Play with no move lists the 21 rolls (1/36 a double, 2/36 otherwise) or
+    resolves them from a seed."""
+    new = hc_service.new_game(hc.HappyCampersServiceNewGameRequest(players=1, seed=3), budget=None)
+    state = new.state
+    move = hc.HappyCampersHintMove(
+        placements=[hc_service.placement_to_proto(a.placement, map_index=a.map_index)
+                    for a in _solo_turn(hc_service.game_from_proto(state))]
+    )
+    waiting = hc_service.play(hc.HappyCampersServicePlayRequest(state=state, move=move), budget=None)
+    assert waiting.turn.chance_next and not waiting.turn.HasField("to_move")
+    assert waiting.turn.description.startswith("chance")
+    listed = hc_service.play(hc.HappyCampersServicePlayRequest(state=waiting.state, list_outcomes=True), budget=None)
+    assert len(listed.outcomes) == 21
+    _check_listing(listed)
+    assert {o.probability.denominator for o in listed.outcomes} == {36, 18}
+    assert listed.turn.chance_next, "the state message holds the chance state itself"
+    rolled = hc_service.play(hc.HappyCampersServicePlayRequest(state=waiting.state, seed=5), budget=None)
+    assert rolled.state in [o.state for o in listed.outcomes]
+
+
+def _solo_turn(state: Any) -> list[Any]:
+    """The first legal solo turn: one drawing, or two on a two-map turn."""
+    first = state.legal_actions()[0]
+    after = state.child(first)
+    return [first, after.legal_actions()[0]] if after.current_player() == 0 and after.roll is not None else [first]
+
+
+def _illegal(name: str, client: Any) -> tuple[Any, str]:
+    """A Play request whose move breaks a rule, and the field the answer must name."""
+    game = client.game(name)
+    if name == "happy-campers":
+        state = game.new_game(hc.HappyCampersServiceNewGameRequest(players=2, seed=1)).state
+        cells = [hc.HappyCampersCell(row=0, col=c) for c in range(5)]  # no shape is five squares long
+        move = hc.HappyCampersHintMove(placements=[hc.HappyCampersPlacement(
+            shape_face=state.roll.first, element_face=state.roll.second, element="T", cells=cells)])
+        return hc.HappyCampersServicePlayRequest(state=state, move=move), "move.placements[0]"
+    if name == "deluxe-camping":
+        state = game.new_game(dc.DeluxeCampingServiceNewGameRequest(players=2, seed=1)).state
+        move = dc.DeluxeCampingMove(place=dc.DeluxeCampingSquare(row=99, col=0))
+        return dc.DeluxeCampingServicePlayRequest(state=state, move=move), "move.place.row"
+    if name == "campsite":
+        new = game.new_game(cs.CampsiteServiceNewGameRequest(players=2, seed=1))
+        play = cs_service.EXAMPLES["Play"]().move
+        play.tent.player = 1 - new.turn.to_move
+        return cs.CampsiteServicePlayRequest(state=new.state, move=play), "move.tent.player"
+    if name == "camper-tour":
+        state = game.new_game(ct.CamperTourServiceNewGameRequest(players=2, seed=1)).state
+        return ct.CamperTourServicePlayRequest(state=state, move=ct.CamperTourMove(announce=99)), "move.announce"
+    new = game.new_game(at.AdventureToursServiceNewGameRequest(players=3, seed=1))
+    other = (new.turn.to_move + 1) % 3
+    card = new.state.players[other].hand[0]  # a card of another player's hand
+    move = at.AdventureMove(steps=[at.AdventureStep(play=at.AdventurePlay(card=card, member=False))])
+    return at.AdventureToursServicePlayRequest(state=new.state, move=move), "move.steps[0]"
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_an_illegal_move_is_invalid_argument_naming_the_field(client: Any, name: str) -> None:
+    request, field = _illegal(name, client)
+    with pytest.raises(CampsolverError) as caught:
+        client.game(name).play(request)
+    assert caught.value.code == grpc.StatusCode.INVALID_ARGUMENT
+    assert caught.value.violations[0].field == field, caught.value.violations
+
+
+def test_no_move_when_a_player_decides_and_no_move_after_the_end(client: Any) -> None:
+    game = client.game("camper-tour")
+    state = game.new_game(ct.CamperTourServiceNewGameRequest(players=2, seed=1)).state
+    with pytest.raises(CampsolverError) as caught:
+        game.play(ct.CamperTourServicePlayRequest(state=state, seed=1))
+    assert caught.value.code == grpc.StatusCode.INVALID_ARGUMENT and caught.value.violations[0].field == "move"
+    waiting = hc_service.new_game(hc.HappyCampersServiceNewGameRequest(players=2, seed=2), budget=None).state
+    waiting.ClearField("roll")
+    waiting.ClearField("to_draw")
+    with pytest.raises(CampsolverError) as caught:
+        client.happy_campers.play(hc.HappyCampersServicePlayRequest(
+            state=waiting, move=hc.HappyCampersHintMove(placements=[hc.HappyCampersPlacement()])))
+    assert caught.value.violations[0].field == "move" and "chance" in caught.value.violations[0].description
+
+
+def test_cli_new_then_play_and_a_bad_move_exits_2_with_one_line(tmp_path: Path) -> None:
+    new = _cli("camper-tour", "new", stdin=json.dumps({"players": 2, "seed": 4}))
+    assert new.returncode == 0, new.stderr
+    state = json.loads(new.stdout)["state"]
+    legal = _cli("camper-tour", "legal", stdin=json.dumps({"state": state}))
+    move = json.loads(legal.stdout)["moves"][0]
+    request = json.dumps({"state": state, "move": move, "seed": "1"})
+    played = _cli("camper-tour", "play", "--format", "text", stdin=request)
+    assert played.returncode == 0 and "to move" in played.stdout, played.stdout + played.stderr
+    bad = _cli("camper-tour", "play", stdin=json.dumps({"state": state, "move": {"announce": 99}, "seed": "1"}))
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "move.announce" in bad.stderr, bad.stderr
+
+
+def _cli(*args: str, stdin: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "campsolver", *args[:2], "--request", "-", *args[2:]],
+        input=stdin, capture_output=True, text=True, cwd=ROOT, timeout=120, check=False,
+    )
+
+
+def test_new_game_and_play_examples_round_trip_as_json() -> None:
+    for service in (hc_service, dc_service, cs_service, ct_service, at_service):
+        for rpc in ("NewGame", "Play"):
+            request = service.EXAMPLES[rpc]()
+            answer = service.HANDLERS[rpc](request, None)
+            assert answer.HasField("turn") and answer.HasField("state")
+            assert json_format.Parse(json_format.MessageToJson(answer), type(answer)()) == answer
