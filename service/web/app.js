@@ -6,11 +6,12 @@
 // Per game: its service, the players it seats, how a Hint request holds the state, where an alternative keeps
 // the move that Play takes.
 const GAMES = {
-  "happy-campers": { service: "HappyCampersService", players: [1, 4], def: 2, hintState: "game", altMove: "move" },
+  "happy-campers": { service: "HappyCampersService", players: [1, 6], def: 2, hintState: "game", altMove: "move" },
   "deluxe-camping": { service: "DeluxeCampingService", players: [2, 4], def: 2, hintState: "state", altMove: "move" },
-  "campsite": { service: "CampsiteService", players: [2, 4], def: 2, hintState: "game", altMove: "play" },
+  // Campsite's LegalMoves lists card placements and tent squares, not whole plays: its moves come from Hint.
+  "campsite": { service: "CampsiteService", players: [1, 6], def: 2, hintState: "game", altMove: "play", noLegal: true },
   "camper-tour": { service: "CamperTourService", players: [1, 4], def: 2, hintState: "state", altMove: "move" },
-  "adventure-tours": { service: "AdventureToursService", players: [1, 4], def: 2, hintState: "state", altMove: "move" },
+  "adventure-tours": { service: "AdventureToursService", players: [3, 6], def: 3, hintState: "state", altMove: "move" },
 };
 // A greedy bot asks for a hint with no time to search: the service answers its rule of thumb's move.
 const GREEDY_SECONDS = 0.01;
@@ -260,6 +261,7 @@ async function showLegal() {
 
 async function legalMoves() {
   const spec = GAMES[table.game];
+  if (spec.noLegal) throw new Error("this game lists whole plays only in the hint: press Hint, or type a move");
   const response = await rpc(spec.service, "LegalMoves", { [spec.hintState]: table.state });
   return response.moves || response.plays || [];
 }
