@@ -183,11 +183,22 @@ def test_a_seeded_game_in_the_browser_ends_with_the_python_clients_scores(
     (SCREENSHOTS / f"{game_name}.png").write_bytes(shot)
 
 
-def test_an_illegal_move_shows_a_readable_error(page: Any, server: CampsolverServer) -> None:
+def test_the_hint_table_and_an_illegal_moves_readable_error(page: Any, server: CampsolverServer) -> None:
     assert server.http is not None
     start_game(page, server.http.url, FAST_GAME, seed=5)
     page.wait_for_function("() => !document.getElementById('hint').disabled", timeout=60_000)
     played = page.evaluate("() => window.table.ply")  # the bot may have moved first
+    # The hint table: every ranked move with its value, standard error, loss and note, and the proof status.
+    page.fill("#hint-seconds", "1")
+    page.click("#hint")
+    page.wait_for_selector("#hint-table:not([hidden]) tbody tr", timeout=60_000)
+    rows = page.locator("#hint-table tbody tr")
+    assert rows.count() >= 2
+    first = rows.nth(0).locator("td").all_inner_texts()
+    assert first[0] == "1" and first[1] and first[4] in ("0", "—"), first
+    assert page.inner_text("#hint-summary").startswith("proof: ")
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    (SCREENSHOTS / "hint-table.png").write_bytes(page.screenshot(full_page=True))
     page.click("#move-entry summary")
     page.fill("#move-json", '{"announce": 99}')
     page.click("#play-json")

@@ -229,7 +229,10 @@ function showHint(response, playable) {
     ];
     for (const [text, cls] of cells) {
       const cell = row.insertCell();
-      cell.textContent = text;
+      const full = String(text ?? "");
+      // Long notes are cut to a line; the whole note is the cell's tooltip.
+      cell.textContent = cls === "note" && full.length > 90 ? `${full.slice(0, 88)}…` : full;
+      if (cls === "note") cell.title = full;
       cell.className = cls;
     }
     if (playable) {
