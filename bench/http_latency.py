@@ -15,11 +15,15 @@ connection open (the HTTP client is the Connect project's own, `connectrpc`, ove
 from __future__ import annotations
 
 import argparse
+import http.client
+import json
+import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
-from campsolver.clients.client import CampsolverClient
+from campsolver.clients.client import CampsolverClient, CampsolverError
 from campsolver.clients.http_client import HttpCampsolverClient
 from campsolver.service.registry import GAME_TABLE, games
 from campsolver.service.server import CampsolverServer, ServerConfig
@@ -37,11 +41,35 @@ def _request(game_name: str, rpc: str, body: dict[str, Any]) -> Message:
     return json_format.ParseDict(body, games()[game_name].by_rpc(rpc).request_type())
 
 
+class FetchLike:
+    """What the web table's `fetch` does: a kept-alive HTTP/1.1 POST of proto3 JSON, the answer read with a
+    plain JSON parser (the browser's JSON.parse), no protobuf library on the client."""
+
+    def __init__(self, port: int) -> None:
+        self._connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+
+    def call(self, path: str, body: dict[str, Any]) -> Any:
+        self._connection.request("POST", path, body=json.dumps(body), headers={
+            "Content-Type": "application/json", "Connect-Protocol-Version": "1", "Connect-Timeout-Ms": "60000",
+        })
+        response = self._connection.getresponse()
+        data = json.loads(response.read())
+        if response.status != 200:
+            raise RuntimeError(f"{path}: {data}")
+        return data
+
+    def close(self) -> None:
+        self._connection.close()
+
+
 def seeded_positions(client: CampsolverClient, game_name: str, seed: int, limit: int) -> list[dict[str, Any]]:
-    """Up to `limit` decision positions of a seeded two-player game, each as its Hint, Score and Play requests."""
+    """Up to `limit` decision positions of a seeded game (two players; Adventure Tours three), each as its Hint,
+    Score and Play requests."""
     service = client.game(game_name)
     key, move_key = STATE_KEY.get(game_name, "state"), MOVE_KEY.get(game_name, "move")
-    response = service.call("NewGame", _request(game_name, "NewGame", {"players": 2, "seed": seed}), timeout=60)
+    players = 3 if game_name == "adventure-tours" else 2
+    new_game = _request(game_name, "NewGame", {"players": players, "seed": seed})
+    response = service.call("NewGame", new_game, timeout=60)
     positions: list[dict[str, Any]] = []
     ply = 0
     while not response.turn.game_over and len(positions) < limit:
@@ -49,9 +77,14 @@ def seeded_positions(client: CampsolverClient, game_name: str, seed: int, limit:
         play: dict[str, Any] = {"state": state, "seed": seed * 1000 + ply}
         if not response.turn.chance_next:
             hint_body = {key: state, "options": {"timeLimitSeconds": 0.01}}
-            hint = service.call("Hint", _request(game_name, "Hint", hint_body), timeout=60)
-            play["move"] = json_format.MessageToDict(getattr(hint.alternatives[0], move_key))
-            positions.append({"state": state, "play": play})
+            try:
+                hint = service.call("Hint", _request(game_name, "Hint", hint_body), timeout=60)
+            except CampsolverError:  # a position the hint does not rank (a setup step): not measured
+                legal = service.call("LegalMoves", _request(game_name, "LegalMoves", {key: state}), timeout=60)
+                play["move"] = json_format.MessageToDict(legal.moves[0])
+            else:
+                play["move"] = json_format.MessageToDict(getattr(hint.alternatives[0], move_key))
+                positions.append({"state": state, "play": play})
         response = service.call("Play", _request(game_name, "Play", play), timeout=60)
         ply += 1
     return positions
@@ -62,6 +95,7 @@ def measure(server: CampsolverServer, game_name: str, n: int, hint_seconds: floa
     assert server.http is not None
     key = STATE_KEY.get(game_name, "state")
     rows: list[dict[str, Any]] = []
+    fetch = FetchLike(server.http.port)
     with (
         CampsolverClient(server.address) as grpc_client,
         HttpCampsolverClient(server.http.url) as http_client,
@@ -80,38 +114,43 @@ def measure(server: CampsolverServer, game_name: str, n: int, hint_seconds: floa
         }
         for rpc, build in calls.items():
             requests = [build(positions[i % len(positions)]) for i in range(n)]
-            over_grpc: list[float] = []
-            over_http: list[float] = []
-            over_binary: list[float] = []
+            path = f"/{games()[game_name].service_full_name}/{rpc}"
+            bodies = [json_format.MessageToDict(request) for request in requests]  # the page's JS objects
+            timings: dict[str, list[float]] = {"grpc": [], "fetch": [], "json_py": [], "binary": []}
             service = grpc_client.game(game_name)
-            service.call(rpc, requests[0], timeout=60)  # warm-up, not counted
+            service.call(rpc, requests[0], timeout=60)  # warm-ups, not counted
+            fetch.call(path, bodies[0])
             http_client.call(game_name, rpc, requests[0], timeout=60)
             binary_client.call(game_name, rpc, requests[0], timeout=60)
-            for request in requests:
-                started = time.perf_counter()
-                service.call(rpc, request, timeout=60)
-                over_grpc.append(time.perf_counter() - started)
-                started = time.perf_counter()
-                http_client.call(game_name, rpc, request, timeout=60)
-                over_http.append(time.perf_counter() - started)
-                started = time.perf_counter()
-                binary_client.call(game_name, rpc, request, timeout=60)
-                over_binary.append(time.perf_counter() - started)
-            grpc_stats, http_stats = summary_ms(over_grpc), summary_ms(over_http)
-            binary_stats = summary_ms(over_binary)
+            for request, body in zip(requests, bodies, strict=True):
+                paths: tuple[tuple[str, Callable[[], Any]], ...] = (
+                    ("grpc", partial(service.call, rpc, request, timeout=60)),
+                    ("fetch", partial(fetch.call, path, body)),
+                    ("json_py", partial(http_client.call, game_name, rpc, request, timeout=60)),
+                    ("binary", partial(binary_client.call, game_name, rpc, request, timeout=60)),
+                )
+                for name, call in paths:
+                    started = time.perf_counter()
+                    call()
+                    timings[name].append(time.perf_counter() - started)
+            stats = {name: summary_ms(values) for name, values in timings.items()}
             rows.append({
                 "game": game_name, "rpc": rpc,
-                "grpc_p50_ms": grpc_stats["p50_ms"], "http_p50_ms": http_stats["p50_ms"],
-                "p50_gap_ms": http_stats["p50_ms"] - grpc_stats["p50_ms"],
-                "grpc_p99_ms": grpc_stats["p99_ms"], "http_p99_ms": http_stats["p99_ms"],
-                "binary_p50_ms": binary_stats["p50_ms"], "binary_p99_ms": binary_stats["p99_ms"],
+                "grpc_p50_ms": stats["grpc"]["p50_ms"], "http_p50_ms": stats["fetch"]["p50_ms"],
+                "p50_gap_ms": stats["fetch"]["p50_ms"] - stats["grpc"]["p50_ms"],
+                "grpc_p99_ms": stats["grpc"]["p99_ms"], "http_p99_ms": stats["fetch"]["p99_ms"],
+                "binary_p50_ms": stats["binary"]["p50_ms"], "binary_p99_ms": stats["binary"]["p99_ms"],
+                "json_py_p50_ms": stats["json_py"]["p50_ms"], "json_py_p99_ms": stats["json_py"]["p99_ms"],
                 "n": n, "positions": len(positions),
             })
+    fetch.close()
     return rows
 
 
 def run(game_names: Sequence[str], n: int, hint_seconds: float) -> dict[str, Any]:
-    server = CampsolverServer(ServerConfig(port=0, http_port=0, workers=2))
+    config = ServerConfig(port=0, http_port=0, workers=2)
+    sys.setswitchinterval(config.gil_switch_interval_s)  # as `campsolver serve` sets it
+    server = CampsolverServer(config)
     server.start()
     try:
         assert server.http is not None and server.http.wait_started()
