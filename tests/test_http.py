@@ -8,8 +8,12 @@ As in test_service.py, nothing waits on the clock: tests wait on the solver-slot
 from __future__ import annotations
 
 import json
+import signal
 import socket
 import ssl
+import subprocess
+import sys
+import threading
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -27,6 +31,7 @@ from tests.test_client import _self_signed
 from tests.test_service import long_hint_request
 
 HEALTH = "/grpc.health.v1.Health/Check"
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
@@ -65,9 +70,13 @@ def test_every_protocol_gives_the_grpc_answer(server: CampsolverServer, grpc_cli
     request = command.example()
     expected = grpc_client.game(game_name).call("Score", request, timeout=30)
     assert expected.ByteSize(), "the example position has a score"
+    new_game = games()[game_name].by_rpc("NewGame").request_type(seed=11, want_picture=True)
+    expected_game = grpc_client.game(game_name).call("NewGame", new_game, timeout=30)
+    assert expected_game.picture_svg.startswith("<svg")
     for protocol in PROTOCOLS:
         with HttpCampsolverClient(server.http.url, protocol) as client:
             assert client.call(game_name, "Score", request, timeout=30) == expected, protocol
+            assert client.call(game_name, "NewGame", new_game, timeout=30) == expected_game, protocol
     # The browser's way: a plain POST of proto3 JSON to /SERVICE/METHOD.
     status, body, _ = post_json(f"{server.http.url}/{games()[game_name].service_full_name}/Score",
                                 json.loads(json_format.MessageToJson(request)))
@@ -212,3 +221,54 @@ def test_the_web_table_is_served_at_the_root(server: CampsolverServer) -> None:
         assert response.status == 200
         assert "text/html" in response.headers["Content-Type"]
         assert b"campsolver" in response.read()
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def test_sigterm_drains_the_http_port_too() -> None:
+    port, http_port = _free_port(), _free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "campsolver", "serve", "--port", str(port), "--http-port", str(http_port),
+         "--workers", "1", "--drain-announce-seconds", "3"],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        assert process.stdout is not None and "listening on" in process.stdout.readline()
+        assert f"http://127.0.0.1:{http_port}" in process.stdout.readline()
+        url = f"http://127.0.0.1:{http_port}"
+        with CampsolverClient(f"127.0.0.1:{port}") as connected:
+            connected.wait_ready()  # the HTTP side answers health from the same servicer
+        assert post_json(url + HEALTH, {})[1] == {"status": "SERVING"}
+        # A solve in flight over HTTP when SIGTERM comes still gets its answer.
+        with HttpCampsolverClient(url) as client:
+            in_flight = threading.Thread(target=lambda: answers.append(
+                client.call("camper-tour", "Hint", long_hint_request(2.0), timeout=60)))
+            answers: list = []
+            in_flight.start()
+            process.send_signal(signal.SIGTERM)
+            seen = []
+            while not seen or seen[-1] != {"status": "NOT_SERVING"}:
+                seen.append(post_json(url + HEALTH, {})[1])
+                assert len(seen) < 10_000, "HTTP health never said NOT_SERVING after SIGTERM"
+            in_flight.join(timeout=60)
+            assert answers and answers[0].alternatives
+        assert process.wait(timeout=60) == 0
+        assert "Traceback" not in process.stderr.read()
+    finally:
+        if process.poll() is None:
+            process.kill()
+
+
+def test_cli_refuses_cors_without_http_and_a_path_for_an_origin(capsys: pytest.CaptureFixture[str]) -> None:
+    from campsolver.clients import cli
+
+    assert cli.main(["serve", "--port", "0", "--cors-origin", "https://a.example"]) == cli.EXIT_BAD_INPUT
+    assert "--cors-origin: only with --http-port" in capsys.readouterr().err
+    assert cli.main(["serve", "--port", "0", "--http-port", "0", "--cors-origin", "https://a.example/x"]) == 2
+    assert "is not an origin" in capsys.readouterr().err
+    assert cli.main(["serve", "--port", "0", "--http-port", "70000"]) == cli.EXIT_BAD_INPUT
+    assert "--http-port" in capsys.readouterr().err
