@@ -141,7 +141,7 @@ def _table_play_text(message: Message) -> str:
     """A NewGame/Play answer: whose turn and what to decide, scores, listed chance outcomes (the state itself is
     data for the next call: --format json)."""
     turn = message.turn  # type: ignore[attr-defined]
-    lines = [f"turn: {turn.description}"]
+    lines = [f"turn: {turn.description}"] if message.HasField("turn") else []
     if turn.HasField("to_move"):
         lines.append(f"to move: player {turn.to_move}")
     if turn.chance_next:
@@ -155,10 +155,7 @@ def _table_play_text(message: Message) -> str:
     outcomes = list(getattr(message, "outcomes", []))
     if outcomes:
         lines.append("chance outcomes:")
-        lines.extend(
-            f"  - {o.label}: {o.probability.numerator}/{o.probability.denominator} ({o.turn.description})"
-            for o in outcomes
-        )
+        lines.extend(f"  - {o.label}: {o.probability.numerator}/{o.probability.denominator}" for o in outcomes)
     lines.append("(the state for the next call, and its picture with wantPicture: --format json)")
     return "\n".join(lines)
 

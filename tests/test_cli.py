@@ -95,7 +95,7 @@ def _compare_examples(server: CampsolverServer, capsys: pytest.CaptureFixture[st
 
 
 def test_cheap_examples_answer_the_same_in_process_and_with_server(server: CampsolverServer, capsys) -> None:
-    _compare_examples(server, capsys, ["score", "legal"])
+    _compare_examples(server, capsys, ["score", "legal", "new", "play"])
 
 
 @pytest.mark.slow  # every solve example twice (about 30 s); tests/test_service_games.py compares them by default

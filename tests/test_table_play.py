@@ -5,6 +5,7 @@ CLI's exit 2 with one line on a bad move."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import subprocess
@@ -255,3 +256,102 @@ def test_new_game_and_play_examples_round_trip_as_json() -> None:
             answer = service.HANDLERS[rpc](request, None)
             assert answer.HasField("turn") and answer.HasField("state")
             assert json_format.Parse(json_format.MessageToJson(answer), type(answer)()) == answer
+
+
+def _round_trips(name: str) -> tuple[list[Any], Callable[[Any], Any], Callable[[Any], Any], Callable[[Any], bool]]:
+    """Start states, the state message's writer and reader, and which states the message holds."""
+    from campsolver.solver.adventure_tours import rules as at_rules
+    from campsolver.solver.camper_tour import rules as ct_rules
+    from campsolver.solver.campsite import rules as cs_rules
+    from campsolver.solver.core.game import CHANCE
+    from campsolver.solver.deluxe_camping import rules as dc_rules
+    from campsolver.solver.happy_campers import modes
+
+    if name == "happy-campers":
+        from campsolver.solver.happy_campers.rules import Challenge
+
+        starts = [
+            modes.SoloState.new(((Challenge.PRIVACY,), (Challenge.RIVER_TOWN,))),
+            modes.MultiplayerState.new(3, (Challenge.FESTIVAL, Challenge.NOISY_NEIGHBOURS)),
+        ]
+        return starts, hc_service.game_to_proto, hc_service.game_from_proto, lambda s: True
+    if name == "deluxe-camping":
+        return [dc_rules.initial_state(dc_rules.Config(players=3), first_player=1)], dc_service.state_to_proto, \
+            dc_service.state_from_proto, lambda s: True
+    if name == "campsite":
+        return [cs_rules.new_game(2)], cs_service.game_to_proto, cs_service.game_from_proto, \
+            lambda s: s.stage is not cs_rules.Stage.TENT  # Play lays the card and pitches the tent in one move
+    if name == "camper-tour":
+        config = ct_rules.Config(token_rule=ct_rules.TokenRule.PER_CAMPER_CAP)
+        return [ct_rules.new_game(config, 3, first=2)], ct_service.state_to_proto, ct_service.state_from_proto, \
+            lambda s: s.current_player() != CHANCE
+    configs = [
+        at_rules.Config(4, expert=True, variation=at_rules.Variation.LOWEST_CHOOSES),
+        at_rules.Config(3, expert=True, variation=at_rules.Variation.SHUFFLE),
+    ]
+    return [at_rules.new_game(c) for c in configs], at_service.game_state_to_proto, at_service.game_state_from_proto, \
+        lambda s: True
+
+
+def _same(read: Any, state: Any) -> bool:
+    """Equal rules states; Adventure Tours compares its table (`Config`) by identity, so here by content."""
+    if hasattr(state, "config") and type(state).__name__ == "State":
+        a, b = read.config, state.config
+        same_table = (a.players, a.deck, a.boards, a.expert, a.rounds, a.variation, a.hand_size) == (
+            b.players, b.deck, b.boards, b.expert, b.rounds, b.variation, b.hand_size
+        )
+        fields = [f.name for f in dataclasses.fields(state) if f.name != "config"]
+        return same_table and all(getattr(read, f) == getattr(state, f) for f in fields)
+    return read == state
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_every_state_of_a_random_game_reads_back_as_the_same_rules_state(name: str) -> None:
+    """What NewGame and Play write is read back as the very rules state (every flow field kept), so a client
+    that sends a state back continues the same game."""
+    from campsolver.service.games.shared import draw_outcome
+    from campsolver.solver.core.game import CHANCE, TERMINAL
+
+    starts, write, read, held = _round_trips(name)
+    rng = random.Random(11)
+    for state in starts:
+        checked = 0
+        while True:
+            if held(state):
+                assert _same(read(write(state)), state), f"step {checked}: {state}"
+                checked += 1
+            player = state.current_player()
+            if player == TERMINAL:
+                break
+            state = state.child(draw_outcome(state, rng) if player == CHANCE else rng.choice(state.legal_actions()))
+        assert checked > 10
+
+
+def test_the_seed_picks_who_begins_where_the_rulebook_draws_the_first_player() -> None:
+    """Deluxe Camping ("The first player is randomly selected") and Camper Tour (the dice go to "the first
+    player"): NewGame draws the first seat from its seed, every seat possible, the same seed the same seat."""
+    for service, pb, prefix in ((dc_service, dc, "DeluxeCamping"), (ct_service, ct, "CamperTour")):
+        request_type = getattr(pb, f"{prefix}ServiceNewGameRequest")
+        firsts = {service.new_game(request_type(players=3, seed=seed), None).turn.to_move for seed in range(30)}
+        assert firsts == {0, 1, 2}, (prefix, firsts)
+        once, twice = (service.new_game(request_type(players=3, seed=5), None) for _ in range(2))
+        assert once.state == twice.state
+
+
+def test_deluxe_camping_scores_zero_during_the_setup() -> None:
+    """No site can be allotted before the turns (barriers come only then): Score answers 0 for everyone on a
+    setup state, mystery tokens unrevealed included, instead of refusing the state NewGame returned."""
+    state = dc_service.new_game(dc.DeluxeCampingServiceNewGameRequest(players=3, seed=1), None).state
+    while state.stage != dc.DELUXE_CAMPING_STAGE_BUNGALOW:
+        move = dc_service.legal_moves(dc.DeluxeCampingServiceLegalMovesRequest(state=state), None).moves[0]
+        state = dc_service.play(dc.DeluxeCampingServicePlayRequest(state=state, move=move), None).state
+    assert len(state.mystery) == 3
+    assert list(dc_service.score(dc.DeluxeCampingServiceScoreRequest(state=state), None).scores) == [0, 0, 0]
+
+
+def test_happy_campers_solo_without_second_cards_gives_map_1_the_same_cards() -> None:
+    """As the solo hint reads a request without `second_challenges`: the same challenge cards on both maps."""
+    new = hc_service.new_game(
+        hc.HappyCampersServiceNewGameRequest(players=1, seed=1, challenges=[hc.CHALLENGE_PRIVACY]), None
+    )
+    assert list(new.state.second_challenges) == [hc.CHALLENGE_PRIVACY] and new.state.solo

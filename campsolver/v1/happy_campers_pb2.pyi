@@ -389,7 +389,7 @@ class HappyCampersServicePlayResponse(_message.Message):
     def __init__(self, state: _Optional[_Union[HappyCampersGame, _Mapping]] = ..., turn: _Optional[_Union[_common_pb2.TurnInfo, _Mapping]] = ..., outcomes: _Optional[_Iterable[_Union[HappyCampersChanceOutcome, _Mapping]]] = ..., picture_svg: _Optional[str] = ...) -> None: ...
 
 class HappyCampersGame(_message.Message):
-    __slots__ = ("components", "maps", "challenges", "second_challenges", "solo", "solo_double_gap", "roll", "over", "in_game", "to_draw", "bonus_next", "bonus_turn", "solo_last_turn_map")
+    __slots__ = ("components", "maps", "challenges", "second_challenges", "solo", "solo_double_gap", "roll", "over", "in_game", "to_draw", "bonus_next", "bonus_turn", "solo_last_turn_map", "solo_follow")
     COMPONENTS_FIELD_NUMBER: _ClassVar[int]
     MAPS_FIELD_NUMBER: _ClassVar[int]
     CHALLENGES_FIELD_NUMBER: _ClassVar[int]
@@ -403,6 +403,7 @@ class HappyCampersGame(_message.Message):
     BONUS_NEXT_FIELD_NUMBER: _ClassVar[int]
     BONUS_TURN_FIELD_NUMBER: _ClassVar[int]
     SOLO_LAST_TURN_MAP_FIELD_NUMBER: _ClassVar[int]
+    SOLO_FOLLOW_FIELD_NUMBER: _ClassVar[int]
     components: HappyCampersComponents
     maps: _containers.RepeatedCompositeFieldContainer[HappyCampersMap]
     challenges: _containers.RepeatedScalarFieldContainer[Challenge]
@@ -416,4 +417,13 @@ class HappyCampersGame(_message.Message):
     bonus_next: bool
     bonus_turn: bool
     solo_last_turn_map: int
-    def __init__(self, components: _Optional[_Union[HappyCampersComponents, _Mapping]] = ..., maps: _Optional[_Iterable[_Union[HappyCampersMap, _Mapping]]] = ..., challenges: _Optional[_Iterable[_Union[Challenge, str]]] = ..., second_challenges: _Optional[_Iterable[_Union[Challenge, str]]] = ..., solo: _Optional[bool] = ..., solo_double_gap: _Optional[int] = ..., roll: _Optional[_Union[HappyCampersRoll, _Mapping]] = ..., over: _Optional[bool] = ..., in_game: _Optional[_Iterable[bool]] = ..., to_draw: _Optional[_Iterable[int]] = ..., bonus_next: _Optional[bool] = ..., bonus_turn: _Optional[bool] = ..., solo_last_turn_map: _Optional[int] = ...) -> None: ...
+    solo_follow: HappyCampersOption
+    def __init__(self, components: _Optional[_Union[HappyCampersComponents, _Mapping]] = ..., maps: _Optional[_Iterable[_Union[HappyCampersMap, _Mapping]]] = ..., challenges: _Optional[_Iterable[_Union[Challenge, str]]] = ..., second_challenges: _Optional[_Iterable[_Union[Challenge, str]]] = ..., solo: _Optional[bool] = ..., solo_double_gap: _Optional[int] = ..., roll: _Optional[_Union[HappyCampersRoll, _Mapping]] = ..., over: _Optional[bool] = ..., in_game: _Optional[_Iterable[bool]] = ..., to_draw: _Optional[_Iterable[int]] = ..., bonus_next: _Optional[bool] = ..., bonus_turn: _Optional[bool] = ..., solo_last_turn_map: _Optional[int] = ..., solo_follow: _Optional[_Union[HappyCampersOption, _Mapping]] = ...) -> None: ...
+
+class HappyCampersOption(_message.Message):
+    __slots__ = ("shape_face", "element_face")
+    SHAPE_FACE_FIELD_NUMBER: _ClassVar[int]
+    ELEMENT_FACE_FIELD_NUMBER: _ClassVar[int]
+    shape_face: int
+    element_face: int
+    def __init__(self, shape_face: _Optional[int] = ..., element_face: _Optional[int] = ...) -> None: ...

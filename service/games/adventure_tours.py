@@ -201,7 +201,10 @@ def parse_state(
         totals.append(player.money)
         board = player.board if player.HasField("board") else q
         require(0 <= board < len(config.boards), f"{path}.board", f"must index a board (0-{len(config.boards) - 1})")
-        require(board not in boards, f"{path}.board", f"board {board} is already another player's")
+        # While boards are being chosen (variation 2, `choosing`), a seat keeps last round's until it picks.
+        require(
+            board not in boards or bool(message.choosing), f"{path}.board", f"board {board} is already another player's"
+        )
         boards.append(board)
     discard = cards(message.discard, f"{field}.discard")
     pile = list(cards(message.pile, f"{field}.pile")) if message.pile else None
@@ -387,7 +390,9 @@ def game_state_from_proto(message: pb.AdventureToursState, field: str = "state")
     for index, step in enumerate(message.pending):
         where = f"{field}.pending[{index}]"
         require(step.kind in STEP_KINDS, f"{where}.kind", f"one of {sorted(STEP_KINDS)}")
-        require(0 <= step.player < n, f"{where}.player", f"a seat 0-{n - 1}")
+        nobody = step.kind == "shuffle_boards"  # the one step that is nobody's
+        require(step.player == -1 if nobody else 0 <= step.player < n, f"{where}.player",
+                "-1 (nobody's step)" if nobody else f"a seat 0-{n - 1}")
         pending.append(Step(step.kind, step.player, step.card, step.aux))
     require(bool(pending) or message.over, f"{field}.pending", "a game not over has a step pending")
     starter = message.starter if message.HasField("starter") else parsed.to_move

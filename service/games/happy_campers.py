@@ -209,10 +209,13 @@ def game_from_proto(message: pb.HappyCampersGame, field: str = "game") -> GameFl
                                        double_gap=gap, last_turn_map=last)
         except rules.RulesError as error:
             raise _qualify(field, error) from None
+        require(not message.HasField("solo_follow") or roll is not None, f"{field}.solo_follow", "only with a roll")
         if message.over:
             return replace(base, over=True)
         if roll is None:
             return base
+        if message.HasField("solo_follow"):
+            return _solo_second_drawing(base, roll, message.solo_follow, f"{field}.solo_follow")
         state = base.child(roll)
         require(not state.over, f"{field}.roll", "neither map can take this roll: the game is over")
         return state
@@ -243,6 +246,21 @@ def game_from_proto(message: pb.HappyCampersGame, field: str = "game") -> GameFl
     return state
 
 
+def _solo_second_drawing(
+    base: modes.SoloState, roll: tuple[int, int], follow: pb.HappyCampersOption, field: str
+) -> modes.SoloState:
+    """The state between the two drawings of a two-map solo turn (map 0 drawn, map 1 due with `follow`)."""
+    try:
+        option = rules.Option(follow.shape_face, follow.element_face)
+    except rules.RulesError as error:
+        raise _qualify(field, error) from None
+    require(option in rules.roll_options(roll), field, "an option of the roll")
+    require(base.last_turn_map is None, field, "not in the extra turn (one map only)")
+    state = replace(base, roll=roll, step=modes.SoloStep.SECOND, allowed=((1, option),))
+    require(bool(state.legal_actions()), field, "map 1 cannot take this option")
+    return state
+
+
 def game_to_proto(state: GameFlow) -> pb.HappyCampersGame:
     message = pb.HappyCampersGame(
         components=components_to_proto(state.components),
@@ -258,6 +276,11 @@ def game_to_proto(state: GameFlow) -> pb.HappyCampersGame:
         message.solo_double_gap = state.double_gap
         if state.last_turn_map is not None:
             message.solo_last_turn_map = state.last_turn_map
+        if state.step is modes.SoloStep.SECOND:
+            (_, follow), = state.allowed
+            message.solo_follow.CopyFrom(
+                pb.HappyCampersOption(shape_face=follow.shape_face, element_face=follow.element_face)
+            )
         return message
     message.challenges.extend(CHALLENGE_TO_PROTO[c] for c in state.challenges)
     message.in_game.extend(state.in_game)

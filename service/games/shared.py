@@ -309,7 +309,9 @@ def play_answer(
     names the field at fault), handle chance as asked, and answer the next state or the listed outcomes."""
     require(request.HasField("state"), "state", "the state to play from is required")
     state = parse_state(request.state)
-    mover = (lambda s: apply_move(s, request.move)) if request.HasField("move") else None
+    # An empty move message (`"move": {}` from a JSON client) is no move.
+    given = request.HasField("move") and request.move.ByteSize() > 0
+    mover = (lambda s: apply_move(s, request.move)) if given else None
     seed = request.seed if request.HasField("seed") else None
     result = play_flow(state, mover, play, seed=seed, listing=request.list_outcomes)
     response = response_type()

@@ -458,7 +458,8 @@ def validate(state: State) -> None:
             raise ValueError(f"card {card} lies in {count} places")
     if len(counts) != len(cfg.deck):
         raise ValueError(f"{len(cfg.deck) - len(counts)} cards of the deck lie nowhere")
-    if len(state.seat_boards) != n or len(set(state.seat_boards)) != n:
+    # While the boards are chosen (variation 2) a seat keeps last round's board until it picks one.
+    if len(state.seat_boards) != n or (len(set(state.seat_boards)) != n and not state.choosing):
         raise ValueError("every player needs a board of their own")
     if any(not 0 <= b < len(cfg.boards) for b in state.seat_boards):
         raise ValueError("board index out of range")
