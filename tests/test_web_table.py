@@ -80,8 +80,9 @@ def play_to_the_end(page: Any, max_turns: int = 400) -> dict[str, Any]:
     refused = 0
     for _ in range(max_turns):
         page.wait_for_function(
-            "() => window.table.done || window.table.errors.length > 0 || !document.getElementById('hint').disabled",
-            timeout=120_000,
+            "(refused) => window.table.done || window.table.errors.length > refused"
+            " || !document.getElementById('hint').disabled",
+            arg=refused, timeout=120_000,
         )
         table = page.evaluate("() => window.table")
         assert len(table["errors"]) == refused, table["errors"]
