@@ -165,7 +165,7 @@ def test_cors_allows_only_configured_origins(server: CampsolverServer) -> None:
     assert "access-control-allow-origin" not in _preflight(server.http.url + path, "https://games.example")
     _, _, headers = post_json(server.http.url + path, {}, {"Origin": "https://games.example"})
     assert "access-control-allow-origin" not in {k.lower() for k in headers}
-    allowing = CampsolverServer(ServerConfig(port=0, http_port=0, workers=1,
+    allowing = CampsolverServer(ServerConfig(port=0, http_port=0, workers=1, solve_in_process=True,
                                              cors_origins=("https://games.example",)))
     allowing.start()
     try:
@@ -179,7 +179,7 @@ def test_cors_allows_only_configured_origins(server: CampsolverServer) -> None:
 
 
 def test_health_over_http_follows_the_servers_and_drain_says_not_serving() -> None:
-    running = CampsolverServer(ServerConfig(port=0, http_port=0, workers=1))
+    running = CampsolverServer(ServerConfig(port=0, http_port=0, workers=1, solve_in_process=True))
     running.start()
     try:
         assert running.http is not None and running.http.wait_started()
@@ -201,7 +201,7 @@ def test_health_over_http_follows_the_servers_and_drain_says_not_serving() -> No
 def test_tls_on_the_http_port_with_the_grpc_certificate(tmp_path: Path) -> None:
     cert, key = _self_signed(tmp_path)
     running = CampsolverServer(ServerConfig(port=0, http_port=0, workers=1, tls_cert_chain=cert,
-                                            tls_private_key=key))
+                                            tls_private_key=key, solve_in_process=True))
     running.start()
     try:
         assert running.http is not None and running.http.wait_started()
