@@ -113,11 +113,12 @@ def test_json_that_is_no_request_is_invalid_argument_naming_what_is_wrong(server
     assert reasons == ["google.rpc.ErrorInfo"]
 
 
-def test_the_timeout_header_is_the_solve_budget(server: CampsolverServer) -> None:
+@pytest.mark.parametrize("protocol", ["connect-json", "grpc-web"])
+def test_the_timeout_header_is_the_solve_budget(server: CampsolverServer, protocol: str) -> None:
     assert server.http is not None
-    # A 40-ply search with 60 s asked for, and a 3 s deadline in the Connect timeout header: an answer at all
-    # (the client would fail at its deadline) proves the budget came from the header.
-    with HttpCampsolverClient(server.http.url, "connect-json") as client:
+    # A 40-ply search with 60 s asked for, and a 3 s deadline in the timeout header (Connect-Timeout-Ms, or
+    # grpc-timeout): an answer at all (the client would fail at its deadline) proves the budget came from it.
+    with HttpCampsolverClient(server.http.url, protocol) as client:  # type: ignore[arg-type]
         response = client.call("camper-tour", "Hint", long_hint_request(60.0), timeout=3.0)
     assert response.stats.interrupted and response.alternatives
 
@@ -272,3 +273,36 @@ def test_cli_refuses_cors_without_http_and_a_path_for_an_origin(capsys: pytest.C
     assert "is not an origin" in capsys.readouterr().err
     assert cli.main(["serve", "--port", "0", "--http-port", "70000"]) == cli.EXIT_BAD_INPUT
     assert "--http-port" in capsys.readouterr().err
+
+
+def test_the_web_tables_calls_name_fields_the_protos_have() -> None:
+    """The page calls Connect JSON by hand (no generated client): its per-game table must name the services and
+    fields the protos define, so a proto change that breaks the page fails here."""
+    import re
+
+    from campsolver.service.http_server import WEB_ROOT
+
+    script = (WEB_ROOT / "app.js").read_text()
+    entries = dict(re.findall(r'"([a-z-]+)": \{ (service: .*?) \},', script))
+    assert set(entries) == set(GAME_TABLE)
+    for game_name, entry in entries.items():
+        spec = dict(re.findall(r'(\w+): "?([\w]+)"?', entry))
+        game = games()[game_name]
+        assert game.service_full_name == f"campsolver.v1.{spec['service']}"
+        hint = game.by_rpc("Hint")
+        assert spec["hintState"] in hint.request_type.DESCRIPTOR.fields_by_name
+        assert spec["hintState"] in game.by_rpc("Score").request_type.DESCRIPTOR.fields_by_name
+        alternative = hint.response_type.DESCRIPTOR.fields_by_name["alternatives"].message_type
+        play = game.by_rpc("Play").request_type.DESCRIPTOR
+        assert alternative.fields_by_name[spec["altMove"]].message_type == play.fields_by_name["move"].message_type
+        assert {"state", "seed", "want_picture"} <= set(play.fields_by_name)
+        assert {"players", "seed", "want_picture"} <= set(game.by_rpc("NewGame").request_type.DESCRIPTOR.fields_by_name)
+        if "noLegal" not in spec:
+            legal = game.by_rpc("LegalMoves")
+            assert spec["hintState"] in legal.request_type.DESCRIPTOR.fields_by_name
+            moves = legal.response_type.DESCRIPTOR.fields_by_name["moves"].message_type
+            move = play.fields_by_name["move"].message_type
+            if "legalIn" in spec:  # the page wraps each listed move in this field of Play's move
+                assert move.fields_by_name[spec["legalIn"]].message_type == moves
+            else:
+                assert moves == move

@@ -6,7 +6,8 @@
 // Per game: its service, the players it seats, how a Hint request holds the state, where an alternative keeps
 // the move that Play takes.
 const GAMES = {
-  "happy-campers": { service: "HappyCampersService", players: [1, 6], def: 2, hintState: "game", altMove: "move" },
+  // Happy Campers' LegalMoves lists single placements; a move holds them in `placements` (one a map drawn on).
+  "happy-campers": { service: "HappyCampersService", players: [1, 6], def: 2, hintState: "game", altMove: "move", legalIn: "placements" },
   "deluxe-camping": { service: "DeluxeCampingService", players: [2, 4], def: 2, hintState: "state", altMove: "move" },
   // Campsite's LegalMoves lists card placements and tent squares, not whole plays: its moves come from Hint.
   "campsite": { service: "CampsiteService", players: [1, 6], def: 2, hintState: "game", altMove: "play", noLegal: true },
@@ -266,7 +267,8 @@ async function legalMoves() {
   const spec = GAMES[table.game];
   if (spec.noLegal) throw new Error("this game lists whole plays only in the hint: press Hint, or type a move");
   const response = await rpc(spec.service, "LegalMoves", { [spec.hintState]: table.state });
-  return response.moves || response.plays || [];
+  const moves = response.moves || [];
+  return spec.legalIn ? moves.map((move) => ({ [spec.legalIn]: [move] })) : moves;
 }
 
 async function botMove(seat) {
