@@ -310,13 +310,13 @@ def test_calls_while_the_workers_start_are_unavailable_or_the_rule_of_thumb() ->
 def test_every_games_score_and_legal_moves_answer_while_every_slot_is_busy(
     one_worker: tuple[CampsolverServer, CampsolverClient],
 ) -> None:
-    """Score and LegalMoves belong to the cheap lane in every game: they never wait for a solver slot (Adventure
-    Tours LegalMoves did: UNAVAILABLE after 0.86 s with both slots busy)."""
+    """Score, LegalMoves, NewGame and Play belong to the cheap lane in every game: they never wait for a solver
+    slot (Adventure Tours LegalMoves did: UNAVAILABLE after 0.86 s with both slots busy)."""
     server, client = one_worker
     future = busy_with_a_long_hint(server, client)
     try:
         for name, game in games().items():
-            for command_name in ("score", "legal"):
+            for command_name in ("score", "legal", "new", "play"):
                 command = game.commands[command_name]
                 assert command.example is not None
                 raw = client.channel.unary_unary(f"/{game.service_full_name}/{command.rpc_name}")

@@ -23,6 +23,7 @@ from campsolver.service.games import camper_tour as ct_service
 from campsolver.service.games import campsite as cs_service
 from campsolver.service.games import deluxe_camping as dc_service
 from campsolver.service.games import happy_campers as hc_service
+from campsolver.solver.core.budget import Budget
 from google.protobuf import json_format
 
 from campsolver.v1 import adventure_tours_pb2 as at
@@ -122,7 +123,7 @@ def test_a_seeded_game_from_new_game_to_the_end(client: Any, name: str) -> None:
             break
         assert turn.HasField("to_move") and not turn.chance_next, "chance is resolved from the seed"
         assert turn.description.startswith(("player", "camper"))
-        if hinted < 2 and (name != "deluxe-camping" or state.stage >= dc.DELUXE_CAMPING_STAGE_MOVE):
+        if hinted < 2:
             hint = game.hint(_state_request(pb, f"{prefix}ServiceHintRequest", state, options=HINT_OPTIONS))
             assert hint.alternatives
             hinted += 1
@@ -258,6 +259,12 @@ def test_new_game_and_play_examples_round_trip_as_json() -> None:
             assert json_format.Parse(json_format.MessageToJson(answer), type(answer)()) == answer
 
 
+SERVICES = {
+    "happy-campers": hc_service, "deluxe-camping": dc_service, "campsite": cs_service, "camper-tour": ct_service,
+    "adventure-tours": at_service,
+}
+
+
 def _round_trips(name: str) -> tuple[list[Any], Callable[[Any], Any], Callable[[Any], Any], Callable[[Any], bool]]:
     """Start states, the state message's writer and reader, and which states the message holds."""
     from campsolver.solver.adventure_tours import rules as at_rules
@@ -308,17 +315,19 @@ def _same(read: Any, state: Any) -> bool:
 @pytest.mark.parametrize("name", list(GAMES))
 def test_every_state_of_a_random_game_reads_back_as_the_same_rules_state(name: str) -> None:
     """What NewGame and Play write is read back as the very rules state (every flow field kept), so a client
-    that sends a state back continues the same game."""
+    that sends a state back continues the same game; every such state has a picture and a description."""
     from campsolver.service.games.shared import draw_outcome
     from campsolver.solver.core.game import CHANCE, TERMINAL
 
     starts, write, read, held = _round_trips(name)
+    play = SERVICES[name].TABLE_PLAY
     rng = random.Random(11)
     for state in starts:
         checked = 0
         while True:
             if held(state):
                 assert _same(read(write(state)), state), f"step {checked}: {state}"
+                assert play.picture(state).startswith("<svg") and play.describe(state)
                 checked += 1
             player = state.current_player()
             if player == TERMINAL:
@@ -355,3 +364,76 @@ def test_happy_campers_solo_without_second_cards_gives_map_1_the_same_cards() ->
         hc.HappyCampersServiceNewGameRequest(players=1, seed=1, challenges=[hc.CHALLENGE_PRIVACY]), None
     )
     assert list(new.state.second_challenges) == [hc.CHALLENGE_PRIVACY] and new.state.solo
+
+
+def test_deluxe_camping_hints_every_setup_placement() -> None:
+    """The setup is played too: Hint ranks every legal placement of each setup stage (one placement deep by the
+    territory estimate, the reveal's exact expectation once it is next), within the hint contract."""
+    from campsolver.service.games.shared import ranking_contract_violations
+
+    state = dc_service.new_game(dc.DeluxeCampingServiceNewGameRequest(players=2, seed=4), None).state
+    stages = set()
+    while state.stage != dc.DELUXE_CAMPING_STAGE_MOVE:
+        if state.stage == dc.DELUXE_CAMPING_STAGE_REVEAL:
+            state = dc_service.play(dc.DeluxeCampingServicePlayRequest(state=state, seed=1), None).state
+            continue
+        hint = dc_service.hint(dc.DeluxeCampingServiceHintRequest(state=state, options=HINT_OPTIONS), Budget(5.0))
+        legal = dc_service.legal_moves(dc.DeluxeCampingServiceLegalMovesRequest(state=state), None).moves
+        assert sorted(a.move.SerializeToString() for a in hint.alternatives) == sorted(
+            m.SerializeToString() for m in legal
+        )
+        assert not ranking_contract_violations([a.ranking for a in hint.alternatives])
+        assert hint.proof == common_pb2.PROOF_STATUS_HEURISTIC and "setup" in hint.stats.method
+        stages.add(state.stage)
+        best = hint.alternatives[0].move
+        state = dc_service.play(dc.DeluxeCampingServicePlayRequest(state=state, move=best), None).state
+    assert stages == {dc.DELUXE_CAMPING_STAGE_POOL, dc.DELUXE_CAMPING_STAGE_MYSTERY, dc.DELUXE_CAMPING_STAGE_BUNGALOW,
+                      dc.DELUXE_CAMPING_STAGE_TRAILER}
+
+
+def test_happy_campers_solo_hint_between_the_two_drawings_of_a_turn() -> None:
+    """After map 0's drawing of a two-map turn the hint ranks map 1's drawings of the other option (the rules
+    model's `SoloStep.SECOND`), within the hint contract, and its best one completes the turn."""
+    from campsolver.service.games.shared import ranking_contract_violations
+
+    for seed in range(20):
+        state = hc_service.new_game(hc.HappyCampersServiceNewGameRequest(players=1, seed=seed), None).state
+        if hc_service.game_from_proto(state).step.value == "first_of_two":
+            break
+    first = hc_service.legal_moves(hc.HappyCampersServiceLegalMovesRequest(game=state), None).moves[0]
+    halfway = hc_service.play(hc.HappyCampersServicePlayRequest(
+        state=state, move=hc.HappyCampersHintMove(placements=[first])), None)
+    assert halfway.state.HasField("solo_follow") and halfway.turn.to_move == 0
+    hint = hc_service.hint(hc.HappyCampersServiceHintRequest(game=halfway.state, options=HINT_OPTIONS), Budget(5.0))
+    legal = hc_service.legal_moves(hc.HappyCampersServiceLegalMovesRequest(game=halfway.state), None).moves
+    assert [p for a in hint.alternatives for p in a.move.placements] and all(
+        len(a.move.placements) == 1 and a.move.placements[0].map_index == 1 for a in hint.alternatives
+    )
+    assert {a.move.placements[0].SerializeToString() for a in hint.alternatives} == {
+        m.SerializeToString() for m in legal
+    }
+    assert not ranking_contract_violations([a.ranking for a in hint.alternatives])
+    done = hc_service.play(hc.HappyCampersServicePlayRequest(state=halfway.state, move=hint.alternatives[0].move), None)
+    assert done.turn.chance_next and not done.state.HasField("solo_follow")
+
+
+def test_chance_needs_a_seed_or_a_listing_and_not_both() -> None:
+    """At a state that waits on chance, Play with no move needs `seed` or `list_outcomes` (the field is named),
+    never both; after a move whose chance the state message cannot hold, the same."""
+    from campsolver.service.errors import InvalidArgument
+
+    waiting = hc_service.new_game(hc.HappyCampersServiceNewGameRequest(players=2, seed=2), None).state
+    waiting.ClearField("roll")
+    waiting.ClearField("to_draw")
+    cases = [
+        (hc_service.play, hc.HappyCampersServicePlayRequest(state=waiting), "seed"),
+        (hc_service.play, hc.HappyCampersServicePlayRequest(state=waiting, seed=1, list_outcomes=True),
+         "list_outcomes"),
+    ]
+    tour = ct_service.new_game(ct.CamperTourServiceNewGameRequest(players=2, seed=1), None).state
+    cases.append((ct_service.play, ct.CamperTourServicePlayRequest(state=tour, move=ct.CamperTourMove(announce=2)),
+                  "seed"))
+    for handler, request, field in cases:
+        with pytest.raises(InvalidArgument) as caught:
+            handler(request, None)
+        assert caught.value.violations[0].field == field

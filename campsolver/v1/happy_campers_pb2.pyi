@@ -173,7 +173,7 @@ class HappyCampersServiceMaxScoreResponse(_message.Message):
     def __init__(self, score: _Optional[int] = ..., proof: _Optional[_Union[_common_pb2.ProofStatus, str]] = ..., final_map: _Optional[_Iterable[str]] = ..., placements: _Optional[_Iterable[_Union[HappyCampersPlacement, _Mapping]]] = ..., rolls_used: _Optional[int] = ..., ended_by_blocked_roll: _Optional[bool] = ..., breakdown: _Optional[_Union[HappyCampersScore, _Mapping]] = ..., card_maxima: _Optional[_Iterable[_Union[HappyCampersCardMax, _Mapping]]] = ..., stats: _Optional[_Union[_common_pb2.SolveStats, _Mapping]] = ...) -> None: ...
 
 class HappyCampersServiceHintRequest(_message.Message):
-    __slots__ = ("components", "map", "second_map", "roll", "challenges", "mode", "second_challenges", "options", "objective", "solo_double_gap", "solo_last_turn_map", "other_maps", "players", "bonus_turn", "game")
+    __slots__ = ("components", "map", "second_map", "roll", "challenges", "mode", "second_challenges", "options", "objective", "solo_double_gap", "solo_last_turn_map", "other_maps", "players", "bonus_turn", "game", "solo_follow")
     COMPONENTS_FIELD_NUMBER: _ClassVar[int]
     MAP_FIELD_NUMBER: _ClassVar[int]
     SECOND_MAP_FIELD_NUMBER: _ClassVar[int]
@@ -189,6 +189,7 @@ class HappyCampersServiceHintRequest(_message.Message):
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     BONUS_TURN_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
+    SOLO_FOLLOW_FIELD_NUMBER: _ClassVar[int]
     components: HappyCampersComponents
     map: _containers.RepeatedScalarFieldContainer[str]
     second_map: _containers.RepeatedScalarFieldContainer[str]
@@ -204,7 +205,8 @@ class HappyCampersServiceHintRequest(_message.Message):
     players: int
     bonus_turn: bool
     game: HappyCampersGame
-    def __init__(self, components: _Optional[_Union[HappyCampersComponents, _Mapping]] = ..., map: _Optional[_Iterable[str]] = ..., second_map: _Optional[_Iterable[str]] = ..., roll: _Optional[_Union[HappyCampersRoll, _Mapping]] = ..., challenges: _Optional[_Iterable[_Union[Challenge, str]]] = ..., mode: _Optional[_Union[HintMode, str]] = ..., second_challenges: _Optional[_Iterable[_Union[Challenge, str]]] = ..., options: _Optional[_Union[_common_pb2.SolveOptions, _Mapping]] = ..., objective: _Optional[_Union[HintObjective, str]] = ..., solo_double_gap: _Optional[int] = ..., solo_last_turn_map: _Optional[int] = ..., other_maps: _Optional[_Iterable[_Union[HappyCampersMap, _Mapping]]] = ..., players: _Optional[int] = ..., bonus_turn: _Optional[bool] = ..., game: _Optional[_Union[HappyCampersGame, _Mapping]] = ...) -> None: ...
+    solo_follow: HappyCampersOption
+    def __init__(self, components: _Optional[_Union[HappyCampersComponents, _Mapping]] = ..., map: _Optional[_Iterable[str]] = ..., second_map: _Optional[_Iterable[str]] = ..., roll: _Optional[_Union[HappyCampersRoll, _Mapping]] = ..., challenges: _Optional[_Iterable[_Union[Challenge, str]]] = ..., mode: _Optional[_Union[HintMode, str]] = ..., second_challenges: _Optional[_Iterable[_Union[Challenge, str]]] = ..., options: _Optional[_Union[_common_pb2.SolveOptions, _Mapping]] = ..., objective: _Optional[_Union[HintObjective, str]] = ..., solo_double_gap: _Optional[int] = ..., solo_last_turn_map: _Optional[int] = ..., other_maps: _Optional[_Iterable[_Union[HappyCampersMap, _Mapping]]] = ..., players: _Optional[int] = ..., bonus_turn: _Optional[bool] = ..., game: _Optional[_Union[HappyCampersGame, _Mapping]] = ..., solo_follow: _Optional[_Union[HappyCampersOption, _Mapping]] = ...) -> None: ...
 
 class HappyCampersMap(_message.Message):
     __slots__ = ("rows",)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from types import SimpleNamespace
 from typing import Any
 
 from campsolver.service.errors import InvalidArgument, RequestError, require, require_limit
@@ -12,7 +11,7 @@ from campsolver.service.games import shared
 from campsolver.service.games.shared import PROOF_TO_PROTO, grade_from_proto, grade_to_proto, set_value
 from campsolver.solver.adventure_tours import hint as hints
 from campsolver.solver.adventure_tours import puzzle as puzzles
-from campsolver.solver.adventure_tours import rules, search
+from campsolver.solver.adventure_tours import render, rules, search
 from campsolver.solver.adventure_tours.deck import (
     DEFAULT_DECK,
     DESERT,
@@ -508,17 +507,12 @@ def _winners(state: State) -> list[int]:
     return [q for q, t in enumerate(state.totals) if t == max(state.totals)]
 
 
-def _picture(state: State) -> str:
-    player = max(state.current_player(), 0)
-    return puzzles.render_svg(SimpleNamespace(state=state, player=player, solution=()))  # type: ignore[arg-type]
-
-
 TABLE_PLAY = shared.TablePlay(
     scores=lambda state: list(state.totals),
     winners=_winners,
     describe=_describe,
     chance_label=_chance_label,
-    picture=_picture,
+    picture=render.state_svg,
 )
 
 

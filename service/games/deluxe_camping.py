@@ -300,6 +300,13 @@ def hint(request: pb.DeluxeCampingServiceHintRequest, budget: Budget) -> pb.Delu
             "0 or more reply plies, or unset for as deep as the budget allows")
     if max_replies is not None:
         require_limit(max_replies, HINT_REPLY_PLIES_LIMIT, "max_reply_plies", "reply plies")
+    state = state_from_proto(request.state)
+    if state.stage in hints.SETUP_STAGES:
+        require(request.leaf == pb.DELUXE_CAMPING_HINT_LEAF_UNSPECIFIED, "leaf", "the setup hint has no leaves")
+        require(max_replies is None, "max_reply_plies", "the setup hint models no replies")
+        if not request.options.time_limit_seconds:
+            budget = budget.limited(DEFAULT_HINT_SECONDS)
+        return _setup_hint(state, budget, objective)
     state = _turn_state(request.state)
     if not request.options.time_limit_seconds:
         budget = budget.limited(DEFAULT_HINT_SECONDS)
@@ -353,6 +360,36 @@ def hint(request: pb.DeluxeCampingServiceHintRequest, budget: Budget) -> pb.Delu
             method="territory search with iterative deepening over the opponents' replies"
             + (", CP-SAT securable-score leaves" if result.leaf is hints.Leaf.SECURABLE else ", estimate leaves"),
             interrupted=result.interrupted,
+        ),
+    )
+
+
+def _setup_hint(
+    state: DCState, budget: Budget, objective: hints.HintObjective
+) -> pb.DeluxeCampingServiceHintResponse:
+    """A setup placement's hint: every legal placement one placement deep by the territory estimate."""
+    result = hints.setup_hint(state, budget, objective)
+    if {m.action for m in result.moves} != set(state.legal_actions()):
+        raise RuntimeError("hint moves disagree with the rules model's legal moves")
+    best = max((m.value for m in result.moves if m.value is not None), default=0.0)
+    alternatives = []
+    for rank, move in enumerate(result.moves, start=1):
+        ranking = common_pb2.RankedAlternative(rank=rank, label=rules.describe_action(state.config, move.action))
+        if move.value is None:
+            ranking.note = _value_note(move)
+        else:
+            ranking.note = ("territory estimate right after this placement (the reveal's exact expectation once "
+                            "it is next); no reply modelled")
+            set_value(ranking, move.value, best, exact=False)
+        alternatives.append(pb.DeluxeCampingAlternative(move=move_to_proto(state.config, move.action), ranking=ranking))
+    return pb.DeluxeCampingServiceHintResponse(
+        alternatives=alternatives,
+        proof=PROOF_TO_PROTO[result.proof],
+        note=(f"{objective.value}: a setup placement, every choice valued one placement deep by the nearest-piece "
+              "territory estimate (pieces placed so far claim their nearest squares); a heuristic"),
+        stats=common_pb2.SolveStats(
+            wall_time_seconds=result.wall_time_s, nodes=result.nodes, depth=1,
+            method="territory estimate one placement deep (setup)", interrupted=result.interrupted,
         ),
     )
 

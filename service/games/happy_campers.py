@@ -402,7 +402,7 @@ def _hint_request_of_game(request: pb.HappyCampersServiceHintRequest) -> pb.Happ
     """The plain Hint request of the drawing due in `request.game` (mode, maps, roll and cards from the game)."""
     for name in ("map", "second_map", "challenges", "second_challenges", "other_maps"):
         require(not getattr(request, name), name, "not with `game`")
-    for name in ("roll", "players", "solo_double_gap", "solo_last_turn_map", "components"):
+    for name in ("roll", "players", "solo_double_gap", "solo_last_turn_map", "components", "solo_follow"):
         require(not request.HasField(name), name, "not with `game`")
     require(request.mode == pb.HINT_MODE_UNSPECIFIED, "mode", "not with `game` (the game says it)")
     require(not request.bonus_turn, "bonus_turn", "not with `game`")
@@ -414,9 +414,9 @@ def _hint_request_of_game(request: pb.HappyCampersServiceHintRequest) -> pb.Happ
         options=request.options, objective=request.objective,
     )
     if isinstance(state, modes.SoloState):
-        require(state.step is not modes.SoloStep.SECOND, "game", "the solo hint ranks both drawings of a turn "
-                "together: ask it before the first")
         plain.mode = pb.HINT_MODE_SOLO
+        if state.step is modes.SoloStep.SECOND:
+            plain.solo_follow.CopyFrom(request.game.solo_follow)
         plain.map.extend(grid_to_rows(state.maps[0]))
         plain.second_map.extend(grid_to_rows(state.maps[1]))
         plain.challenges.extend(CHALLENGE_TO_PROTO[c] for c in state.challenges[0])
@@ -509,6 +509,13 @@ def hint(request: pb.HappyCampersServiceHintRequest, budget: Budget) -> pb.Happy
         if request.HasField("solo_last_turn_map"):
             require(request.solo_last_turn_map in (0, 1), "solo_last_turn_map", "0 or 1")
             solo_options["solo_last_turn_map"] = request.solo_last_turn_map
+        if request.HasField("solo_follow"):
+            try:
+                solo_options["solo_follow"] = rules.Option(
+                    request.solo_follow.shape_face, request.solo_follow.element_face
+                )
+            except rules.RulesError as error:
+                raise _qualify("solo_follow", error) from None
         second_grid = grid_from_rows(request.second_map, components, "second_map", connected=False)
         second_challenges = challenges_from_proto(request.second_challenges, "second_challenges") or challenges
     else:
@@ -516,6 +523,7 @@ def hint(request: pb.HappyCampersServiceHintRequest, budget: Budget) -> pb.Happy
         require(not request.second_challenges, "second_challenges", "only in HINT_MODE_SOLO")
         require(not request.HasField("solo_double_gap"), "solo_double_gap", "only in HINT_MODE_SOLO")
         require(not request.HasField("solo_last_turn_map"), "solo_last_turn_map", "only in HINT_MODE_SOLO")
+        require(not request.HasField("solo_follow"), "solo_follow", "only in HINT_MODE_SOLO")
     if mode is hint_engine.HintMode.NEIGHBOUR_MAP:
         require(roll[0] == roll[1], "roll", "you draw on a neighbour's map only on a double")
     multiplayer: dict[str, Any] = {}

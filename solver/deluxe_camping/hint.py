@@ -102,6 +102,7 @@ class ValueKind(enum.Enum):
     SECURABLE_FOUND = "securable, best found"  # a securable partition's value (<= the optimum <= `bound`)
     SEARCHED = "estimate after the replies"  # territory estimate at the end of the searched line
     SCREENED = "estimate one turn deep"  # territory estimate before the next player's reply (screen)
+    SETUP = "estimate one placement deep"  # a setup placement: the territory estimate right after it
     NONE = "not evaluated"  # the budget ran out first
 
 
@@ -320,6 +321,44 @@ def rule_of_thumb(state: DCState) -> Action:
     if state.stage is Stage.MOVE and stay in state.legal_actions():
         return stay
     return state.legal_actions()[0]
+
+
+#: The setup stages: placements before the reveal (`setup_hint` ranks them).
+SETUP_STAGES = frozenset({Stage.POOL, Stage.MYSTERY, Stage.BUNGALOW, Stage.TRAILER})
+
+
+def setup_value(after: DCState, player: int, objective: HintObjective) -> float:
+    """The territory estimate of a setup position for `player`: the pieces placed so far claim their nearest
+    squares; once the reveal is next, its exact expectation (each mystery token the pain-in-the-neck with
+    probability 1/3, through the rules model's reveal and automatic barriers)."""
+    if after.current_player() == rules.CHANCE:
+        return sum(float(p) * evaluate(after.child(outcome), player, objective)
+                   for outcome, p in after.chance_outcomes())
+    return evaluate(after, player, objective)
+
+
+def setup_hint(state: DCState, budget: Budget, objective: HintObjective = HintObjective.MARGIN) -> HintResult:
+    """Rank every setup placement (pool, mystery token, bungalow, trailer) one placement deep by
+    `setup_value`: a heuristic (no reply is modelled), best first; the choices the budget left unvalued last,
+    the first legal one first when nothing was valued."""
+    if state.stage not in SETUP_STAGES:
+        raise ValueError(f"no setup hint at stage {state.stage.value}")
+    started = time.monotonic()
+    player = state.to_move
+    actions = state.legal_actions()
+    valued: list[RankedMove] = []
+    interrupted = False
+    for action in actions:
+        if budget.expired():
+            interrupted = True
+            break
+        value = setup_value(state.child(action), player, objective)
+        valued.append(RankedMove(action, value, depth=1, kind=ValueKind.SETUP, estimate=value))
+    valued.sort(key=lambda m: -m.value)  # type: ignore[operator]
+    rest = [RankedMove(a, None) for a in actions[len(valued):]]
+    if not valued and rest:
+        rest[0].rule_of_thumb = True
+    return HintResult(valued + rest, Proof.HEURISTIC, len(valued), time.monotonic() - started, interrupted)
 
 
 class _OutOfTime(Exception):

@@ -60,7 +60,7 @@ import enum
 import math
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from operator import itemgetter
 
@@ -442,6 +442,7 @@ def hint(
     other_grids: Sequence[Grid] | None = None,
     bonus_turn: bool = False,
     multiplayer_value: MultiplayerValue | str = MultiplayerValue.MARGIN,
+    solo_follow: Option | None = None,
 ) -> HintResult:
     """Rank every legal move of `roll` on `grid` (solo: on `grid` and `second_grid`), best first.
 
@@ -450,7 +451,9 @@ def hint(
     `second_challenges` (solo) defaults to `challenges`. `rollouts` replaces the schedule's planned total
     (a machine-independent way to ask for a given effort; the budget still stops it).
     Solo only: `solo_double_gap` is `modes.SoloState.double_gap` (the doubles' gap rule); `solo_last_turn_map`
-    (0 or 1) says the other map is already out and this roll is the one extra turn of that map.
+    (0 or 1) says the other map is already out and this roll is the one extra turn of that map; `solo_follow`
+    says map 0 is already drawn this turn and map 1 must take this option (`SoloStep.SECOND`): the moves are
+    map 1's drawings.
     Multi-player only (`HintMode.MULTIPLAYER`, your own map on a plain roll): `other_grids` are the other
     players' maps in seat order (your left neighbour first, your right neighbour last; omitted: blank maps,
     then `players` says how many players there are); `bonus_turn` says this roll is the bonus turn (a
@@ -472,10 +475,12 @@ def hint(
         )
         # The rules model validates (solo maps may hold detached pieces) and decides the turn's moves.
         state = SoloState.new((cards, second_cards), components, maps, solo_double_gap, solo_last_turn_map)
-        setup = _solo_setup(state, roll, missing_penalty)
+        setup = _solo_setup(state, roll, missing_penalty, _solo_second(state, roll, solo_follow))
     else:
         if solo_last_turn_map is not None:
             raise RulesError("solo_last_turn_map", "only in solo mode")
+        if solo_follow is not None:
+            raise RulesError("solo_follow", "only in solo mode")
         if mode is not HintMode.MULTIPLAYER:
             for name, value in (("players", players), ("other_grids", other_grids), ("bonus_turn", bonus_turn or None)):
                 if value is not None:
@@ -580,13 +585,28 @@ def _single_setup(
     return _Setup(moves, move_class, classes, not moves, (), False, 0, False, [], (start,), options)
 
 
-def _solo_setup(state: SoloState, roll: Roll, penalty: float) -> _Setup:
+def _solo_second(state: SoloState, roll: Roll, follow: Option | None) -> SoloState | None:
+    """The rules state between the two drawings of a two-map turn (map 0 drawn, map 1 due with `follow`), or
+    None without `follow`."""
+    if follow is None:
+        return None
+    if follow not in roll_options(roll):
+        raise RulesError("solo_follow", "an option of the roll")
+    if state.last_turn_map is not None:
+        raise RulesError("solo_follow", "not in the extra turn (one map only)")
+    turn = replace(state, roll=roll, step=SoloStep.SECOND, allowed=((1, follow),))
+    if not turn.legal_actions():
+        raise RulesError("solo_follow", "map 1 cannot take this option")
+    return turn
+
+
+def _solo_setup(state: SoloState, roll: Roll, penalty: float, turn: SoloState | None = None) -> _Setup:
     """Solo moves exactly as `modes.SoloState` allows them after `roll`: pairs (one option per map, a double
     on both with the gap rule), a single drawing when no assignment fits both maps (that map then gets one
     extra turn, the other is out), or the extra turn itself. The rollouts continue with
     `policies.modes_solo_rollout`, which follows the same flow."""
     components = state.components
-    turn = state.child(roll)
+    turn = state.child(roll) if turn is None else turn  # given: the second drawing of a two-map turn
     grids = state.maps
     maps = tuple(FastMap.from_grid(g, cards, components) for g, cards in zip(grids, state.challenges, strict=True))
     flats = [[v for row in g for v in row] for g in grids]
@@ -614,9 +634,13 @@ def _solo_setup(state: SoloState, roll: Roll, penalty: float) -> _Setup:
             )
     else:
         last_turn = turn.step is SoloStep.LAST_TURN
+        second = turn.step is SoloStep.SECOND
+        ends = not second
         open_maps = {m for m, _ in turn.allowed}
-        blocked_maps = tuple(m for m in (0, 1) if m not in open_maps)
-        if last_turn:
+        blocked_maps = () if second else tuple(m for m in (0, 1) if m not in open_maps)
+        if second:
+            notes.append("the second drawing of the turn: map 0 is drawn, map 1 takes the roll's other option")
+        elif last_turn:
             notes.append(f"the one extra turn of map {state.last_turn_map + 1}: a double is a plain roll")
         elif blocked_maps:
             survivor = 1 - blocked_maps[0]
@@ -630,7 +654,7 @@ def _solo_setup(state: SoloState, roll: Roll, penalty: float) -> _Setup:
                 "map gets one extra turn"
             )
         for m, option in turn.allowed:
-            phase = SOLO_OVER if last_turn else m
+            phase = SOLO_OVER if last_turn else SOLO_NORMAL if second else m
             for placement in turn.drawings(m, option):
                 candidate = candidate_of(placement, components)
                 pair_c = (candidate, None) if m == 0 else (None, candidate)
