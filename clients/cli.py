@@ -7,7 +7,7 @@
     campsolver GAME example COMMAND
     campsolver --version
 
-COMMAND is one of hint, max, puzzle, score, legal. Requests and responses are the proto3 JSON of the RPC's
+COMMAND is one of hint, max, puzzle, score, legal, new, play. Requests and responses are the proto3 JSON of the RPC's
 messages. In-process solving goes through `service.dispatch.run`, the very function the servicer calls.
 
 Conventions: bad input exits 2 with one line on stderr (argparse usage errors keep their usage line first);
@@ -64,6 +64,8 @@ COMMAND_HELP = {
     "puzzle": "a seeded puzzle with a proven unique best answer and a difficulty grade",
     "score": "score a state by the rules model",
     "legal": "the legal moves of a state",
+    "new": "a seeded new game for N players: the state and whose turn it is",
+    "play": "a state and a move -> the next state (chance from a seed, or listed with exact probabilities)",
     "example": "print an example request for COMMAND (pipe it back with --request -)",
 }
 

@@ -52,7 +52,7 @@ def test_a_puzzle_prints_its_statement_and_its_solution_once(game_name: str) -> 
 def test_command_help_says_what_the_request_holds(game_name: str, capsys: pytest.CaptureFixture[str]) -> None:
     from campsolver.clients.cli import main
 
-    for command_name in ("hint", "max", "puzzle", "score", "legal"):
+    for command_name in ("hint", "max", "puzzle", "score", "legal", "new", "play"):
         assert main([game_name, command_name, "--help"]) == 0
         out = capsys.readouterr().out
         request = games()[game_name].commands[command_name].request_type.DESCRIPTOR
