@@ -47,6 +47,7 @@ from grpc_health.v1 import health, health_pb2
 from protobuf.wkt import Any as WireAny
 from starlette.middleware.cors import CORSMiddleware
 from starlette.middleware.exceptions import ExceptionMiddleware
+from starlette.responses import PlainTextResponse
 from starlette.staticfiles import StaticFiles
 
 log = logging.getLogger("campsolver.http")
@@ -66,6 +67,8 @@ CORS_ALLOW_HEADERS = (
     "Connect-Content-Encoding", "Grpc-Timeout", "X-Grpc-Web", "X-User-Agent",
 )
 CORS_EXPOSE_HEADERS = ("Grpc-Status", "Grpc-Message", "Grpc-Status-Details-Bin", "Content-Encoding")
+#: The answer to a native gRPC call on the HTTP port (uvicorn speaks HTTP/1.1, without the trailers gRPC needs).
+NATIVE_GRPC_REFUSED = "native gRPC is served on the gRPC port (--port); this port speaks Connect and gRPC-Web\n"
 
 
 def connect_error(status: status_pb2.Status) -> ConnectError:
@@ -176,6 +179,9 @@ class HttpServer:
 
         async def route(scope: Any, receive: Any, send: Any) -> None:
             if scope["type"] == "http" and scope["path"] in self.rpc_paths:
+                if _native_grpc(scope):  # needs HTTP/2 trailers, which this port does not speak
+                    await PlainTextResponse(NATIVE_GRPC_REFUSED, status_code=415)(scope, receive, send)
+                    return
                 await connect_app(scope, receive, send)
             elif scope["type"] == "http":
                 await static(scope, receive, send)
@@ -268,6 +274,15 @@ class HttpServer:
         if self._thread is not None:
             self._thread.join(timeout=(grace_s if grace_s is not None else self.config.shutdown_grace_s) + 5)
         self._executor.shutdown(wait=False, cancel_futures=True)
+
+
+def _native_grpc(scope: Any) -> bool:
+    """Whether the request is native gRPC (application/grpc...), not gRPC-Web or Connect."""
+    for name, value in scope.get("headers", ()):
+        if name == b"content-type":
+            kind = value.decode("latin-1").lower()
+            return kind.startswith("application/grpc") and not kind.startswith("application/grpc-web")
+    return False
 
 
 class _HealthContext:

@@ -306,3 +306,13 @@ def test_the_web_tables_calls_name_fields_the_protos_have() -> None:
                 assert move.fields_by_name[spec["legalIn"]].message_type == moves
             else:
                 assert moves == move
+
+
+def test_native_grpc_on_the_http_port_is_told_where_to_go(server: CampsolverServer) -> None:
+    assert server.http is not None
+    url = f"{server.http.url}/{games()['camper-tour'].service_full_name}/Score"
+    request = urllib.request.Request(url, data=b"\0\0\0\0\0", headers={"Content-Type": "application/grpc"})
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request, timeout=30)
+    assert refused.value.code == 415
+    assert "gRPC port" in refused.value.read().decode()
