@@ -152,7 +152,7 @@ class HttpServer:
         self,
         config: HttpConfig,
         games: Mapping[str, Game],
-        answer: Callable[[Command, Message, bytes, Any], bytes],
+        answer: Answer,
         failure: Callable[[Command, Exception], status_pb2.Status],
         health_servicer: health.HealthServicer,
     ) -> None:
