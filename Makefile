@@ -5,6 +5,8 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 HOST   ?= 127.0.0.1
 PORT   ?= 50051
+# Connect, gRPC-Web and the web table (http://$(HOST):$(HTTP_PORT)/); empty: gRPC only.
+HTTP_PORT ?= 8080
 WORKERS ?= 2
 PROTO_FILES := $(wildcard protos/campsolver/v1/*.proto)
 
@@ -24,9 +26,10 @@ help:
 ## Create the virtualenv and install the pinned dependencies and the package (editable).
 setup: $(STAMP)
 
-## Set everything up and start the gRPC service on $(HOST):$(PORT).
+## Set everything up and start the gRPC service on $(HOST):$(PORT), and Connect, gRPC-Web and the web table on
+## http://$(HOST):$(HTTP_PORT)/ (HTTP_PORT= for gRPC only).
 serve: $(STAMP)
-	$(BIN)/campsolver serve --host $(HOST) --port $(PORT) --workers $(WORKERS)
+	$(BIN)/campsolver serve --host $(HOST) --port $(PORT) --workers $(WORKERS) $(if $(HTTP_PORT),--http-port $(HTTP_PORT))
 
 ## Set everything up and run the default test suite (slow cases are deselected and counted, never skipped).
 test: $(STAMP)

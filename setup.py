@@ -38,6 +38,10 @@ setup(
         *(name for root in MAPPED_ROOTS for name in _mapped(root)),
     ],
     package_dir={"campsolver": "campsolver", **{f"campsolver.{root}": root for root in MAPPED_ROOTS}},
-    package_data={"campsolver": ["py.typed"], "campsolver.solver": ["**/*.json", "**/*.txt"]},
+    package_data={
+        "campsolver": ["py.typed"],
+        "campsolver.solver": ["**/*.json", "**/*.txt"],
+        "campsolver.service": ["web/*"],  # the web table's static files, served at / of the HTTP port
+    },
     cmdclass={"build_py": BuildWithProtos},
 )

@@ -15,6 +15,7 @@ SUITES = (
     "camper-tour",
     "camper-tour-head-to-head",
     "grpc",
+    "http",
     "load",
     "happy-campers-max",
     "happy-campers-proofs",
@@ -42,6 +43,10 @@ def run_suite(name: str, quick: bool) -> None:
 
         requests = grpc_latency.camper_tour_hint_requests(seed=1, n=20 if quick else 60)
         write_json("camper-tour_grpc_latency", grpc_latency.run("camper-tour", requests))
+    elif name == "http":
+        from bench import http_latency
+
+        write_json("http_latency", http_latency.run(list(http_latency.GAME_TABLE), 30 if quick else 200, 0.01))
     elif name == "happy-campers-max":
         module = importlib.import_module("bench.happy_campers_max")
         module.main(["--quick"] if quick else [])

@@ -1,7 +1,7 @@
 """The `campsolver` command line.
 
     campsolver serve [--host H] [--port P] [--workers N] [--solve-in-process] [--drain-announce-seconds S]
-                     [--tls-cert F --tls-key F]
+                     [--tls-cert F --tls-key F] [--http-port P [--cors-origin ORIGIN ...]]
     campsolver GAME COMMAND --request FILE|- [--server HOST:PORT [--tls | --tls-ca F]] [--timeout S]
                      [--format json|text] [--quiet]
     campsolver GAME example COMMAND
@@ -352,8 +352,17 @@ def build_parser() -> argparse.ArgumentParser:
         default=5.0,
         help="after SIGTERM, report NOT_SERVING on health for this long while still accepting calls",
     )
-    serve.add_argument("--tls-cert", help="PEM certificate chain: serve TLS (with --tls-key)")
+    serve.add_argument("--tls-cert", help="PEM certificate chain: serve TLS (with --tls-key), on the HTTP port too")
     serve.add_argument("--tls-key", help="PEM private key of --tls-cert")
+    serve.add_argument(
+        "--http-port", type=int, metavar="PORT",
+        help="also serve Connect (JSON and binary) and gRPC-Web, and the web table at /, on this port of --host",
+    )
+    serve.add_argument(
+        "--cors-origin", action="append", default=[], metavar="ORIGIN",
+        help="with --http-port: a browser origin (e.g. https://games.example) allowed to call cross-origin; "
+        "repeatable; none by default",
+    )
     sub.add_parser(
         "batch", help="puzzle books, maxima sweeps and tournaments on Ray (campsolver batch -h)", add_help=False
     )
@@ -446,6 +455,15 @@ def _serve(args: argparse.Namespace) -> int:
         raise CliError(f"--port: must be 0 to 65535, got {args.port}")
     if bool(args.tls_cert) != bool(args.tls_key):
         raise CliError("--tls-cert and --tls-key: give both or neither")
+    if args.http_port is not None and not 0 <= args.http_port <= 65535:
+        raise CliError(f"--http-port: must be 0 to 65535, got {args.http_port}")
+    if args.http_port is not None and args.http_port == args.port != 0:
+        raise CliError("--http-port: must differ from --port")
+    if args.cors_origin and args.http_port is None:
+        raise CliError("--cors-origin: only with --http-port")
+    for origin in args.cors_origin:
+        if not re.fullmatch(r"https?://[^/\s]+", origin):
+            raise CliError(f"--cors-origin: {origin!r} is not an origin (scheme://host[:port], no path)")
     tls: dict[str, bytes] = {}
     if args.tls_cert:
         tls["tls_cert_chain"] = _read_pem(args.tls_cert, "--tls-cert", PEM_CERTIFICATE, "a PEM certificate chain")
@@ -453,7 +471,8 @@ def _serve(args: argparse.Namespace) -> int:
         _check_key_pair(args.tls_cert, args.tls_key)
     config = ServerConfig(
         host=args.host, port=args.port, workers=args.workers, drain_announce_s=args.drain_announce_seconds,
-        solve_in_process=args.solve_in_process, **tls,
+        solve_in_process=args.solve_in_process, http_port=args.http_port, cors_origins=tuple(args.cors_origin),
+        **tls,
     )
     try:
         serve(config)

@@ -31,8 +31,9 @@ from campsolver.service.dispatch import SolveGate
 from campsolver.service.errors import InternalError, MalformedRequest, RequestError
 from campsolver.service.registry import Command, Game, games
 from campsolver.service.workers import WORKER_NICE, WorkerPool
-from campsolver.solver.core.budget import freeze_long_lived_objects
-from google.protobuf.message import DecodeError
+from campsolver.solver.core.budget import Budget, freeze_long_lived_objects
+from google.protobuf.message import DecodeError, Message
+from google.rpc import status_pb2
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection, reflection_pb2, reflection_pb2_grpc
 from grpc_status import rpc_status
@@ -75,36 +76,63 @@ class ServerConfig:
     worker_start_method: str | None = None
     #: Niceness added to the solver workers, so cheap calls get the CPU first on a busy machine (0: none).
     worker_nice: int = WORKER_NICE
+    #: Port of the HTTP side (Connect, gRPC-Web, the web table) on `host`; None: no HTTP, 0: any free port.
+    http_port: int | None = None
+    #: Origins whose browser pages may call the HTTP side cross-origin (CORS); none by default.
+    cors_origins: tuple[str, ...] = ()
+
+
+def answer(command: Command, request: Message, raw: bytes, budget: Budget, gate: SolveGate,
+           pool: WorkerPool | None) -> bytes:
+    """The response bytes of one parsed call, the one path of every transport (gRPC and HTTP).
+
+    In-process solves run here under `gate`; otherwise the handler first runs here until it consults its budget
+    (`dispatch.answer_cheaply`: cheap calls and refused requests are answered at once), and only a call that
+    starts solving takes a slot and goes, as the request bytes `raw`, to that slot's worker. Raises
+    `RequestError`s for the transport to render.
+    """
+    if pool is None:
+        return dispatch.run(command, request, budget, gate).SerializeToString()
+    probe_started = time.monotonic()
+    response = dispatch.answer_cheaply(command, request, budget)
+    if response is not None:
+        return response.SerializeToString()
+    probe_s = time.monotonic() - probe_started
+    if probe_s > SLOW_PROBE_S:  # that work ran on this process's GIL, and runs again in the worker
+        log.warning("%s %s worked %.0f ms before consulting its budget", command.game_name,
+                    command.rpc_name, 1000 * probe_s)
+    return pool.solve(command, raw, budget, gate)
+
+
+def parse_request(command: Command, raw: bytes) -> Message:
+    """The request message of `raw` (bad bytes or invalid UTF-8: MalformedRequest, INVALID_ARGUMENT)."""
+    try:
+        return command.request_type.FromString(raw)
+    except (DecodeError, ValueError) as error:
+        raise MalformedRequest(
+            f"the request is not a valid {command.request_type.DESCRIPTOR.full_name} ({error})"
+        ) from None
+
+
+def failure_status(command: Command, error: Exception) -> status_pb2.Status:
+    """The `google.rpc.Status` a failed call answers, whatever its transport: a RequestError's own status, and
+    for anything else INTERNAL with no detail (the traceback is logged here, never sent)."""
+    if not isinstance(error, RequestError):
+        log.error("internal error in %s %s", command.game_name, command.rpc_name, exc_info=error)
+        error = InternalError("internal error (logged on the server)")
+    return error.to_status()
 
 
 def _unary_handler(command: Command, gate: SolveGate, pool: WorkerPool | None):
     def handle(raw: bytes, context: grpc.ServicerContext) -> bytes:
         try:
-            try:
-                request = command.request_type.FromString(raw)
-            except (DecodeError, ValueError) as error:
-                raise MalformedRequest(
-                    f"the request is not a valid {command.request_type.DESCRIPTOR.full_name} ({error})"
-                ) from None
+            request = parse_request(command, raw)
             budget = dispatch.budget_for(request, context.time_remaining())
             context.add_callback(budget.cancel)
-            if pool is None:
-                return dispatch.run(command, request, budget, gate).SerializeToString()
-            probe_started = time.monotonic()
-            response = dispatch.answer_cheaply(command, request, budget)
-            if response is not None:
-                return response.SerializeToString()
-            probe_s = time.monotonic() - probe_started
-            if probe_s > SLOW_PROBE_S:  # that work ran on this process's GIL, and runs again in the worker
-                log.warning("%s %s worked %.0f ms before consulting its budget", command.game_name,
-                            command.rpc_name, 1000 * probe_s)
-            return pool.solve(command, raw, budget, gate)
-        except RequestError as error:
-            failure = error
-        except Exception:  # never a traceback to the client, never a dead server
-            log.exception("internal error in %s %s", command.game_name, command.rpc_name)
-            failure = InternalError("internal error (logged on the server)")
-        context.abort_with_status(rpc_status.to_status(failure.to_status()))
+            return answer(command, request, raw, budget, gate, pool)
+        except Exception as error:  # never a traceback to the client, never a dead server
+            failure = failure_status(command, error)
+        context.abort_with_status(rpc_status.to_status(failure))
         raise AssertionError("abort_with_status returns only by raising")
 
     return handle
@@ -212,6 +240,22 @@ class CampsolverServer:
             raise OSError(f"cannot listen on {address} ({error})") from None
         if self.port == 0:
             raise OSError(f"cannot listen on {address}")
+        self.http = None
+        if config.http_port is not None:
+            from campsolver.service.http_server import HttpConfig, HttpServer
+
+            self.http = HttpServer(
+                HttpConfig(
+                    host=config.host, port=config.http_port, cors_origins=config.cors_origins,
+                    max_message_bytes=config.max_message_bytes, tls_cert_chain=config.tls_cert_chain,
+                    tls_private_key=config.tls_private_key, shutdown_grace_s=config.shutdown_grace_s,
+                    threads=config.workers + 32,
+                ),
+                games(),
+                lambda command, request, raw, budget: answer(command, request, raw, budget, self.gate, self.pool),
+                failure_status,
+                self.health,
+            )
         self.draining = threading.Event()
 
     @property
@@ -222,6 +266,8 @@ class CampsolverServer:
         """Start serving; a game service says SERVING once warmed up (and its solver workers are ready), and only
         if it is implemented."""
         self.server.start()
+        if self.http is not None:
+            self.http.start()
         if self.pool is not None:
             self.pool.start()
         for game in games().values():
@@ -241,7 +287,11 @@ class CampsolverServer:
     def stop(self, grace_s: float | None = None) -> None:
         """Stop taking calls, let in-flight calls finish (up to `grace_s`), then stop."""
         self.announce_draining()
-        self.server.stop(self.config.shutdown_grace_s if grace_s is None else grace_s).wait()
+        grace = self.config.shutdown_grace_s if grace_s is None else grace_s
+        stopped = self.server.stop(grace)
+        if self.http is not None:
+            self.http.stop(grace)  # meanwhile gRPC's in-flight calls finish too
+        stopped.wait()
         self._pool.shutdown(wait=False, cancel_futures=True)
         if self.pool is not None:
             self.pool.close()
@@ -263,6 +313,10 @@ def serve(config: ServerConfig) -> None:
     scheme = "TLS" if config.tls_cert_chain else "plaintext"
     where = "in-process" if config.solve_in_process else "worker processes"
     print(f"campsolver listening on {server.address} ({scheme}, workers={config.workers}, {where})", flush=True)
+    if server.http is not None:
+        cors = ", ".join(config.cors_origins) or "none"
+        print(f"campsolver HTTP (Connect, gRPC-Web, web table) on {server.http.url} (CORS origins: {cors})",
+              flush=True)
     stop_requested = threading.Event()
     announce = {"seconds": config.drain_announce_s}
 

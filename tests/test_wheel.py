@@ -57,6 +57,8 @@ def test_wheel_installs_one_top_level_package(wheel: Path) -> None:
     assert "campsolver/py.typed" in names
     for package in ("solver/core", "service", "clients", "v1", "openspiel"):
         assert f"campsolver/{package}/__init__.py" in names, package
+    for page in ("index.html", "app.js", "style.css"):  # the web table the HTTP port serves
+        assert f"campsolver/service/web/{page}" in names, page
     assert not any(name.startswith(("campsolver/bench", "campsolver/tools", "bench/", "tools/")) for name in names)
     assert f"Version: {campsolver.__version__}" in metadata
     assert "Requires-Dist: ortools" in metadata and "Requires-Dist: grpcio" in metadata
