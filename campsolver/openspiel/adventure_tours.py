@@ -29,11 +29,14 @@ MAX_PLAYERS = at.MAX_PLAYERS
 HIDDEN_INFORMATION = True
 SEATS = at.MAX_PLAYERS
 VARIATIONS = {"none": at.Variation.NONE, "shuffle": at.Variation.SHUFFLE, "lowest_chooses": at.Variation.LOWEST_CHOOSES}
+#: Where the floor at 0 applies to the hand costs: the money pile (default) or each round (named variant).
+MONEY_FLOORS = {"money_pile": at.MoneyFloor.PILE, "per_round": at.MoneyFloor.ROUND}
 
 DEFAULTS: dict[str, Any] = {
     "players": 3,
     "expert": False,
     "variation": "none",
+    "money_floor": "money_pile",
     "rounds": at.ROUNDS,
     "hand_size": at.HAND_SIZE,
     "returns": RETURNS_WIN,
@@ -42,6 +45,7 @@ DEFAULTS: dict[str, Any] = {
 VARIANTS: list[dict[str, Any]] = [
     {"players": 3, "expert": True, "variation": "shuffle"},
     {"players": 4, "expert": True, "variation": "lowest_chooses", "rounds": 2},
+    {"players": 3, "money_floor": "per_round", "rounds": 2},
 ]
 
 
@@ -222,12 +226,15 @@ class AdventureToursGame(AdapterGame):
         check_returns_mode(full["returns"])
         if full["variation"] not in VARIATIONS:
             raise ValueError(f"variation must be one of {sorted(VARIATIONS)}, got {full['variation']!r}")
+        if full["money_floor"] not in MONEY_FLOORS:
+            raise ValueError(f"money_floor must be one of {sorted(MONEY_FLOORS)}, got {full['money_floor']!r}")
         config = at.Config(
             full["players"],
             expert=full["expert"],
             rounds=full["rounds"],
             variation=VARIATIONS[full["variation"]],
             hand_size=full["hand_size"],
+            money_floor=MONEY_FLOORS[full["money_floor"]],
         )
         initial = at.new_game(config)  # refuses a table the rules model refuses
         scores = full["returns"] != RETURNS_WIN

@@ -11,11 +11,14 @@ from campsolver.solver.adventure_tours.rules import (
     GiftChoice,
     GiveTwo,
     IllegalAction,
+    MoneyFloor,
     Place,
     Play,
     Protect,
     Skip,
+    State,
     Target,
+    money_change,
     new_game,
 )
 from campsolver.solver.core.game import CHANCE, TERMINAL
@@ -377,3 +380,41 @@ def test_default_deck_summary_figures() -> None:
         assert min(c.money for c in DEFAULT_DECK if c.demand == high) >= max(
             c.money for c in DEFAULT_DECK if c.demand == low
         )
+
+
+def _hand_costs_eat_money_position(money_floor: MoneyFloor) -> State:
+    """The rulebook's floor clause at work: player 1 holds 20 coins, has members paying 3 and 4 cards in hand
+    when player 0 ends the round by laying their last card."""
+    cards = [card(R, 1, money=1), card(B, 1, money=3), *filler(6)]
+    return table(
+        cards, [[0], [2, 3, 4, 5], [6]], members=[[], [1], []], pile=[7], totals=[0, 20, 5], rounds=2,
+        money_floor=money_floor,
+    )
+
+
+def test_money_pile_floor_by_default_hand_costs_eat_earlier_money() -> None:
+    # "Every adventurer still held in the hand costs 2 coins ... a player can drop no lower than 0 with his money":
+    # 20 held + income 3 - 4 x 2 = 15; player 2 (5 held, no income, 1 card) pays 2 from the pile: 3.
+    state = _hand_costs_eat_money_position(MoneyFloor.PILE)
+    assert state.config.money_floor is MoneyFloor.PILE == Config(3).money_floor
+    end = state.child(Play(0, True))
+    assert end.round_index == 1 and end.last_round == (1, -5, -2)
+    assert end.totals == (1, 15, 3)
+
+
+def test_per_round_floor_variant_keeps_earlier_money() -> None:
+    # The named variant "per-round floor": each round's income minus hand costs is at least 0 (the same case: 20).
+    end = _hand_costs_eat_money_position(MoneyFloor.ROUND).child(Play(0, True))
+    assert end.last_round == (1, 0, 0) and end.totals == (1, 20, 5)
+
+
+@pytest.mark.parametrize("floor", list(MoneyFloor))
+def test_the_money_pile_never_drops_below_zero(floor: MoneyFloor) -> None:
+    for held in range(0, 12):
+        for income in range(0, 8):
+            for cards in range(0, 7):
+                after = held + money_change(floor, held, income, cards)
+                assert after >= 0
+                net = income - 2 * cards
+                expected = held + max(net, 0) if floor is MoneyFloor.ROUND else max(held + net, 0)
+                assert after == expected
