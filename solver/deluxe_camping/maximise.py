@@ -305,17 +305,16 @@ def maximise(
         raise ValueError("the securable score is defined once the turns have started (after the reveal)")
     player = state.to_move if player is None else player
     firsts = first_solutions(state, player, supply) if use_hint else []
-    if objective is Objective.TOTAL:
-        # The players' total does not care which owner takes an empty square: the owner labels are symmetric
-        # under that swap and CP-SAT cannot close even tiny boards; the piece-rooted model has no such symmetry.
-        model, handles = build_model(state, player=player, objective=objective, forbid=forbid, supply=supply)
-        if firsts:
-            handles.add_hint(model, firsts[0])
-        result = cpsat.solve(model, _solve_budget(budget), seed=seed, workers=workers or cpsat.DEFAULT_WORKERS,
-                             whole_problem=forbid is None)
-        outcome = _single(state, handles, result, objective, player)
-    else:
-        outcome = _solve_cases(state, budget, player, objective, firsts, seed, workers, forbid, supply)
+    spent = _Outcome()
+    if objective is Objective.TOTAL and use_hint:
+        # Warm start: the boards that maximise each owner's own score (cheap: the owner-labelled model proves
+        # them in about a second) are first solutions of the total too; the best is the incumbent every case
+        # must beat, so the total is never below the total of any OWN board found.
+        firsts, spent = _own_boards_as_firsts(state, budget, firsts, seed, workers, forbid, supply)
+    outcome = _solve_cases(state, budget, player, objective, firsts, seed, workers, forbid, supply)
+    outcome.wall_time_s += spent.wall_time_s
+    outcome.branches += spent.branches
+    outcome.conflicts += spent.conflicts
     if outcome.infeasible:
         model, handles = build_model(
             state, player=player, objective=objective, forbid=forbid, supply=supply, allow_dead=True
@@ -426,7 +425,7 @@ def nuisance_cases(state: DCState, player: int, objective: Objective) -> list[Nu
     for q in owners:
         if objective is Objective.OWN and q != player:
             continue
-        cases.append(NuisanceCase(NuisanceMode.PAYS, (q,), plain=q == player))
+        cases.append(NuisanceCase(NuisanceMode.PAYS, (q,), plain=_plain_penalty(objective, player, q)))
         cases.append(NuisanceCase(NuisanceMode.TINY, (q,)))
     others = tuple(q for q in owners if q != player)
     if objective is Objective.OWN and others:
@@ -447,8 +446,15 @@ def case_of(state: DCState, labels: dict[int, int], player: int, objective: Obje
         owners = sorted(state.sites[state.region_of[state.nuisance]].owners)
         return NuisanceCase(NuisanceMode.IGNORED, tuple(o for o in owners if o != player))
     if worth >= rules.NUISANCE_PENALTY:
-        return NuisanceCase(NuisanceMode.PAYS, (q,), plain=q == player)
+        return NuisanceCase(NuisanceMode.PAYS, (q,), plain=_plain_penalty(objective, player, q))
     return NuisanceCase(NuisanceMode.TINY, (q,))
+
+
+def _plain_penalty(objective: Objective, player: int, owner: int) -> bool:
+    """Whether a PAYS case may charge the penalty as a constant on `owner` (the pain-in-the-neck in one of its
+    plain sites): safe when a lower score for that owner can only lower the objective, so for the objective's
+    own player, and for every owner under TOTAL (the sum is monotone in each score)."""
+    return owner == player or objective is Objective.TOTAL
 
 
 def _case_hint(state: DCState, labels: dict[int, int], case: NuisanceCase | None) -> dict[int, Label]:
@@ -489,6 +495,11 @@ def _solve_cases(
             fallback = (value, partition)
     order = sorted(cases, key=lambda c: (c not in hints, -hints[c][0] if c in hints else 0))
     outcome = _Outcome()
+    # The best first solution is the incumbent from the start: every case must reach it (its own hint does, so
+    # the hint stays feasible); a case that cannot is closed, the first solution then optimal for it.
+    seeded = fallback is not None
+    if fallback is not None:
+        outcome.value, outcome.partition = fallback
     closed: set[int] = set()  # indices into `order` of the cases CP-SAT closed
     open_bound: dict[int, float | None] = {}
     build_s = 0.0  # wall time of the last model build: no case starts unless its build and stop fit the budget
@@ -498,7 +509,7 @@ def _solve_cases(
             if budget.remaining() <= build_s + SOLVE_MARGIN_S:
                 break
             case = order[i]
-            at_least = None if outcome.value is None else outcome.value + 1
+            at_least = None if outcome.value is None else outcome.value + (0 if seeded else 1)
             started = time.monotonic()
             model, handles = build_owner_model(
                 state, player=player, objective=objective, forbid=forbid, supply=supply, case=case,
@@ -519,6 +530,7 @@ def _solve_cases(
                 partition, value = _rescored(state, handles, result, objective, player, exact=case is None)
                 if outcome.value is None or value > outcome.value:
                     outcome.partition, outcome.value = partition, value
+                    seeded = False
             if result.status in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
                 closed.add(i)
                 open_bound.pop(i, None)
@@ -539,6 +551,55 @@ def _solve_cases(
         outcome.bound = max([float(outcome.value), *[top if b is None else b for b in bounds]])
         outcome.proof = Proof.FEASIBLE_WITH_BOUND
     return outcome
+
+
+#: Share of the budget the TOTAL objective spends on its warm start (each owner's OWN board), split evenly.
+OWN_WARM_START_SHARE = 0.3
+
+
+def piece_labels_of(state: DCState, partition: Partition) -> dict[int, int] | None:
+    """A final board as piece-rooted labels of the open squares (each site labelled by its smallest piece
+    index); None when a site holds no piece (not a board every site of which is allotted)."""
+    index_at = {square: k for k, (square, _) in enumerate(pieces(state))}
+    labels: dict[int, int] = {}
+    for site in partition.sites:
+        roots = [index_at[s] for s in site if s in index_at]
+        if not roots:
+            return None
+        root = min(roots)
+        labels.update((s, root) for s in site if state.allotted(s) is None)
+    return labels
+
+
+def _own_boards_as_firsts(
+    state: DCState,
+    budget: Budget,
+    firsts: list[dict[int, int]],
+    seed: int,
+    workers: int | None,
+    forbid: list[frozenset[Edge]] | None,
+    supply: int | None,
+) -> tuple[list[dict[int, int]], _Outcome]:
+    """The first solutions plus the board that maximises each player's own score (solved with an even share
+    of `OWN_WARM_START_SHARE` of the budget), and the effort spent on them."""
+    spent = _Outcome()
+    players = state.config.players
+    boards = list(firsts)
+    share = budget.remaining() * OWN_WARM_START_SHARE / players
+    for q in range(players):
+        if share <= 2 * SOLVE_MARGIN_S or budget.remaining() <= share:
+            break
+        own_firsts = first_solutions(state, q, supply)
+        result = _solve_cases(state, budget.limited(share), q, Objective.OWN, own_firsts, seed, workers, forbid, supply)
+        spent.wall_time_s += result.wall_time_s
+        spent.branches += result.branches
+        spent.conflicts += result.conflicts
+        if result.partition is None:
+            continue
+        labels = piece_labels_of(state, result.partition)
+        if labels is not None and labels not in boards and fits(state, labels, supply):
+            boards.append(labels)
+    return boards, spent
 
 
 @dataclass
@@ -898,6 +959,18 @@ def build_owner_model(
                 options.append((NUISANCE_SITE, q))
         label[s] = {key: model.new_bool_var(f"square{s}_{key[0]}_{key[1]}") for key in options}
         model.add_exactly_one(label[s].values())
+    # There is one pool site and one nuisance site, each rooted at its special square: a square joins q's pool
+    # (nuisance) site only if the special square itself is in it. Redundant with the flow in integers, but the
+    # LP otherwise spreads every square over several owners' pool sites and values the whole board doubled.
+    for special, kind in ((state.pool, POOL_SITE), (state.nuisance, NUISANCE_SITE)):
+        if special not in open_set:
+            continue
+        for key, var in label[special].items():
+            if key[0] != kind:
+                continue
+            for s in open_squares:
+                if s != special and key in label[s]:
+                    model.add_implication(label[s][key], var)
     # A pool or nuisance site holds a trailer or bungalow of its owner, so it spans at least the squares of a
     # shortest path from its special square to one of them (a cut the flow's LP does not see).
     site_floor: dict[Label, tuple[cp_model.IntVar, int]] = {}
