@@ -396,8 +396,16 @@ class State:
 # --- construction ---------------------------------------------------------------------------------------------
 
 
+def boards_differ(config: Config) -> bool:
+    """Whether the boards on offer are not all alike (expert sides, or custom boards): then who gets which one
+    matters and the deal is a chance node."""
+    return config.expert or len(set(config.boards)) > 1
+
+
 def new_game(config: Config) -> State:
-    """The start of a game: boards by seat (seat i gets board i), deck shuffled, hands dealt by chance."""
+    """The start of a game: "each player receives a board at random" (a chance node over the boards' ordered
+    choices, uniform, when the boards differ; seat i holds board i until it is resolved), deck shuffled, hands
+    dealt by chance. Whoever resolves the chance nodes from a seed deals the boards from that seed too."""
     n = config.players
     empty = ((),) * n
     deck = tuple(range(len(config.deck)))
@@ -414,13 +422,17 @@ def new_game(config: Config) -> State:
         pending=(),
         totals=(0,) * n,
     )
-    return _settle(replace(state, pending=_round_setup(config, starter=0, order=None)))
+    return _settle(
+        replace(state, pending=_round_setup(config, starter=0, order=None, deal_boards=boards_differ(config)))
+    )
 
 
-def _round_setup(config: Config, starter: int, order: list[int] | None) -> tuple[Step, ...]:
+def _round_setup(
+    config: Config, starter: int, order: list[int] | None, deal_boards: bool = False
+) -> tuple[Step, ...]:
     n = config.players
     steps: list[Step] = []
-    if config.variation is Variation.SHUFFLE and config.expert:
+    if deal_boards or (config.variation is Variation.SHUFFLE and config.expert):
         steps.append(Step("shuffle_boards", -1))
     if config.variation is Variation.LOWEST_CHOOSES and config.expert and order is not None:
         steps += [Step("choose_board", p) for p in order]

@@ -403,6 +403,11 @@ def dual_bound(result: cpsat.CpSolveResult) -> float | None:
     has no finite bound."""
     if result.wall_time_s == 0.0 and result.branches == 0:
         return None  # the budget was spent before this solve started
+    if result.status == cp_model.UNKNOWN and result.solver.response_proto.inner_objective_lower_bound == 0:
+        # Stopped before any bound was computed (in presolve): CP-SAT then reports 0 (measured on Deluxe Camping
+        # case models stopped after 0.1-0.3 s), which is no bound at all and once closed a case whose optimum was
+        # above the incumbent. A genuine bound moves the inner bound off its default 0.
+        return None
     bound = result.solver.best_objective_bound
     return bound if bound == bound and abs(bound) < float("inf") else None
 

@@ -279,3 +279,35 @@ def test_each_case_of_the_nuisance_split_is_exact_and_can_carry_the_optimum(
 def test_no_pain_in_the_neck_on_the_board_needs_no_split() -> None:
     state = parse_board(WALLED, supply=8, add_automatic=True, stage=Stage.OVER)
     assert maxima.nuisance_cases(state, 0, maxima.Objective.OWN) == [None]
+
+
+def test_total_starts_from_every_own_board_and_is_never_below_one() -> None:
+    # A default 10 x 10 board at the first turn: the players' total is proven by the owner-labelled split, and
+    # never below the total of the board that maximises any one player's own score (the warm start).
+    from bench.deluxe_camping_total import seeded_board
+
+    state = seeded_board(3)
+    total = maxima.maximise(state, Budget(30), player=0, objective=maxima.Objective.TOTAL)
+    assert total.proof is Proof.OPTIMAL
+    rescored = maxima.score_partition(state, total.partition.added)
+    assert sum(rescored.scores) == total.value and len(total.partition.added) <= state.supply_left
+    for q in range(state.config.players):
+        own = maxima.maximise(state, Budget(30), player=q, objective=maxima.Objective.OWN)
+        assert own.proof is Proof.OPTIMAL
+        assert total.value >= sum(own.partition.scores)
+        labels = maxima.piece_labels_of(state, own.partition)
+        assert labels is not None and maxima.added_barriers(state, labels) == own.partition.added
+
+
+def test_a_solve_stopped_before_any_bound_gives_no_bound() -> None:
+    # CP-SAT stopped in presolve reports a bound of 0 (its default): not a bound, or a case of the nuisance split
+    # would be closed below its optimum. A genuine bound of a stopped solve is kept.
+    from types import SimpleNamespace
+
+    def stopped(inner: int, bound: float) -> cpsat.CpSolveResult:
+        solver = SimpleNamespace(response_proto=SimpleNamespace(inner_objective_lower_bound=inner),
+                                 best_objective_bound=bound)
+        return cpsat.CpSolveResult(cp_model.UNKNOWN, None, None, None, 0.2, 0, 0, solver)  # type: ignore[arg-type]
+
+    assert maxima.dual_bound(stopped(0, 0.0)) is None
+    assert maxima.dual_bound(stopped(-207, 207.0)) == 207.0
