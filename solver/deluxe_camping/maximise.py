@@ -166,14 +166,24 @@ def _solve_budget(budget: Budget) -> Budget:
 
 
 def fits(state: DCState, labels: dict[int, int], supply: int | None) -> bool:
-    """True when a labelling needs no more barriers than are available."""
+    """True when a labelling needs no more barriers than are available, none of them where the rules forbid
+    one (the strict-colours variant: between two pieces of one player)."""
     available = state.supply_left if supply is None else supply
-    needed = sum(
-        1
+    needed = [
+        (a, b)
         for a, b in rules.all_edges(state.config.rows, state.config.cols)
         if a in labels and b in labels and labels[a] != labels[b] and (a, b) not in state.barriers
-    )
-    return needed <= available
+    ]
+    return len(needed) <= available and not any(_uncuttable(state, edge) for edge in needed)
+
+
+def _uncuttable(state: DCState, edge: Edge) -> bool:
+    """Under the strict-colours variant, no barrier may go between two adjacent pieces of one player."""
+    if not state.config.strict_colours:
+        return False
+    owners = state.owner_at
+    a, b = edge
+    return a in owners and owners.get(b) == owners[a]
 
 
 def isolation_labels(
@@ -702,6 +712,8 @@ def build_model(
         same[edge] = var
         if edge not in state.barriers:
             cut[edge] = var.Not()
+            if _uncuttable(state, edge):
+                model.add(var == 1)
     available = state.supply_left if supply is None else supply
     model.add(sum(cut.values()) <= available)
     capacity = max(len(open_squares) - 1, 1)
@@ -1012,6 +1024,8 @@ def build_owner_model(
         same[(a, b)] = var
         if (a, b) not in state.barriers:
             cut[(a, b)] = var.Not()
+            if _uncuttable(state, (a, b)):
+                model.add(var == 1)
     available = state.supply_left if supply is None else supply
     extra: dict[Edge, cp_model.IntVar] = {}
     paid: dict[Edge, cp_model.IntVar] = {}
