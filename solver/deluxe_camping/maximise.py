@@ -492,8 +492,10 @@ def _solve_cases(
     supply: int | None,
 ) -> _Outcome:
     """Solve every case of the split; each case after the first must beat the best board so far (a case whose
-    LP bound cannot is closed at once). Two passes: the first gives each case an equal share of what is left,
-    the second gives the cases still open the rest. OPTIMAL only when every case is closed by CP-SAT."""
+    LP bound cannot is closed at once). Passes: the first gives each case an equal share of what is left, each
+    later one shares what is left among the cases still open (a second pass gives them the rest of a wall-clock
+    budget; a CPU budget on a loaded machine, whose CP-SAT limits are wall seconds, may leave more passes room).
+    OPTIMAL only when every case is closed by CP-SAT."""
     cases = nuisance_cases(state, player, objective)
     hints: dict[NuisanceCase | None, tuple[int, dict[int, int]]] = {}
     fallback: tuple[int, Partition] | None = None  # the best first solution: the answer if CP-SAT finds none
@@ -518,8 +520,10 @@ def _solve_cases(
     closed: set[int] = set()  # indices into `order` of the cases CP-SAT closed
     open_bound: dict[int, float | None] = {}
     build_s = 0.0  # wall time of the last model build: no case starts unless its build and stop fit the budget
-    for attempt in range(2):
+    for attempt in range(MAX_CASE_PASSES):
         pending = [i for i in range(len(order)) if i not in closed]
+        if not pending or budget.remaining() <= build_s + SOLVE_MARGIN_S:
+            break
         for n, i in enumerate(pending):
             if budget.remaining() <= build_s + SOLVE_MARGIN_S:
                 break
@@ -567,6 +571,9 @@ def _solve_cases(
         outcome.proof = Proof.FEASIBLE_WITH_BOUND
     return outcome
 
+
+#: Passes over the open cases of the nuisance split (see `_solve_cases`).
+MAX_CASE_PASSES = 6
 
 #: Share of the budget the TOTAL objective spends on its warm start (each owner's OWN board), split evenly.
 OWN_WARM_START_SHARE = 0.3
