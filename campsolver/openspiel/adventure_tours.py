@@ -6,8 +6,9 @@ Play card c as equipment 2c, as a member 2c + 1; Place c (extra equipment, a sam
 Target player p 3D + p; GiveTwo(a, b) 3D + 6 + 6a + b; Accept 3D + 42; Skip 3D + 43; Protect(no) 3D + 44,
 Protect(yes) 3D + 45; GiftChoice(draw, gift) 3D + 46 + 7 draw + gift + 1 (gift -1 = none); ChooseBoard b
 3D + 60 + b. Chance ids: a dealt or drawn card is its deck index (the rules model offers one card of each
-kind left, with probability copies left / cards left); Variation 1's board shuffle is the index of the
-boards' permutation in `itertools.permutations(range(boards), players)`. Documented in docs/openspiel.md.
+kind left, with probability copies left / cards left); the boards' deal (a new game whose boards differ, and
+Variation 1 before each round) is the index of the boards' permutation in
+`itertools.permutations(range(boards), players)`. Documented in docs/openspiel.md.
 """
 
 from __future__ import annotations

@@ -21,7 +21,8 @@ Model (one builder, variables named for what they mean):
 Regions already allotted are fixed (no barrier may go inside them) and add a constant.
 
 Objectives: one player's own score, that player's margin over the best opponent, or the players' total.
-A first solution (nearest-piece partition merged per owner) is given as a hint when it fits the supply.
+A first solution (nearest-piece partition merged per owner; for the total, each player's own-score board too) is
+given as a hint when it fits the supply, and is the incumbent from the start.
 """
 
 from __future__ import annotations
@@ -307,10 +308,11 @@ def maximise(
     """Solve the securable-score model. `forbid` excludes barrier sets (puzzle uniqueness); `supply` overrides
     the barriers available (puzzles place exactly K); `workers` overrides the per-model worker counts.
 
-    OWN and MARGIN: the owner-labelled model, split exactly on the pain-in-the-neck's site (`nuisance_cases`),
-    each case solved in turn, later ones required to beat the best board found so far. TOTAL: the
-    piece-rooted model in one solve. When every site cannot be allotted within the supply, the piece-rooted
-    model with shared (dead) sites."""
+    Every objective: the owner-labelled model, split exactly on the pain-in-the-neck's site (`nuisance_cases`),
+    each case solved in turn, required to reach the best board found so far (the best first solution from the
+    start). TOTAL first solves each player's OWN board (`OWN_WARM_START_SHARE` of the budget) and starts from
+    the best of them. When every site cannot be allotted within the supply, the piece-rooted model with shared
+    (dead) sites."""
     if state.stage not in (rules.Stage.MOVE, rules.Stage.BARRIER, rules.Stage.OVER):
         raise ValueError("the securable score is defined once the turns have started (after the reveal)")
     player = state.to_move if player is None else player
@@ -320,7 +322,7 @@ def maximise(
         # Warm start: the boards that maximise each owner's own score (cheap: the owner-labelled model proves
         # them in about a second) are first solutions of the total too; the best is the incumbent every case
         # must beat, so the total is never below the total of any OWN board found.
-        firsts, spent = _own_boards_as_firsts(state, budget, firsts, seed, workers, forbid, supply)
+        firsts, spent = _own_boards_as_firsts(state, budget, player, firsts, seed, workers, forbid, supply)
     outcome = _solve_cases(state, budget, player, objective, firsts, seed, workers, forbid, supply)
     outcome.wall_time_s += spent.wall_time_s
     outcome.branches += spent.branches
@@ -400,12 +402,14 @@ def _close_by_bound(closed: set[int], open_bound: dict[int, float | None], best:
             del open_bound[i]
 
 
-def ceiling(state: DCState, player: int) -> int:
-    """A valid upper bound of the player's own score (so of the margin too, opponents never score below 0):
-    the points already allotted, plus every open square doubled and every open ice-cream stand."""
+def ceiling(state: DCState, player: int, objective: Objective = Objective.OWN) -> int:
+    """A valid upper bound of the player's own score (so of the margin too, opponents never score below 0), or of
+    the players' total: the points already allotted (the player's, or everyone's), plus every open square doubled
+    and every open ice-cream stand."""
     open_squares = [s for s in range(state.config.squares) if state.allotted(s) is None]
     ice = sum(1 for s in state.ice_creams if state.allotted(s) is None)
-    return state.scores()[player] + rules.POOL_FACTOR * len(open_squares) + rules.ICE_CREAM_BONUS * ice
+    held = sum(state.scores()) if objective is Objective.TOTAL else state.scores()[player]
+    return held + rules.POOL_FACTOR * len(open_squares) + rules.ICE_CREAM_BONUS * ice
 
 
 def dual_bound(result: cpsat.CpSolveResult) -> float | None:
@@ -565,7 +569,7 @@ def _solve_cases(
         outcome.bound = float(outcome.value) if outcome.value is not None else None
     elif outcome.value is not None:
         # A case never started (or stopped without a dual bound) is bounded by the obvious ceiling.
-        top = float(ceiling(state, player))
+        top = float(ceiling(state, player, objective))
         bounds = [open_bound.get(i) for i in range(len(order)) if i not in closed]
         outcome.bound = max([float(outcome.value), *[top if b is None else b for b in bounds]])
         outcome.proof = Proof.FEASIBLE_WITH_BOUND
@@ -576,7 +580,7 @@ def _solve_cases(
 MAX_CASE_PASSES = 6
 
 #: Share of the budget the TOTAL objective spends on its warm start (each owner's OWN board), split evenly.
-OWN_WARM_START_SHARE = 0.3
+OWN_WARM_START_SHARE = 0.2
 
 
 def piece_labels_of(state: DCState, partition: Partition) -> dict[int, int] | None:
@@ -596,19 +600,20 @@ def piece_labels_of(state: DCState, partition: Partition) -> dict[int, int] | No
 def _own_boards_as_firsts(
     state: DCState,
     budget: Budget,
+    player: int,
     firsts: list[dict[int, int]],
     seed: int,
     workers: int | None,
     forbid: list[frozenset[Edge]] | None,
     supply: int | None,
 ) -> tuple[list[dict[int, int]], _Outcome]:
-    """The first solutions plus the board that maximises each player's own score (solved with an even share
-    of `OWN_WARM_START_SHARE` of the budget), and the effort spent on them."""
+    """The first solutions plus the board that maximises each player's own score (`player`'s first, each with
+    an even share of `OWN_WARM_START_SHARE` of the budget), and the effort spent on them."""
     spent = _Outcome()
     players = state.config.players
     boards = list(firsts)
     share = budget.remaining() * OWN_WARM_START_SHARE / players
-    for q in range(players):
+    for q in sorted(range(players), key=lambda q: q != player):  # the asking player's own board first
         if share <= 2 * SOLVE_MARGIN_S or budget.remaining() <= share:
             break
         own_firsts = first_solutions(state, q, supply)

@@ -332,3 +332,13 @@ def test_strict_colours_variant_is_honoured_and_matches_the_oracle(seed: int) ->
         assert not [(a, b) for a, b in result.partition.added if a in owners and owners.get(b) == owners[a]]
     if seed == 7:
         assert oracle_best(strict, "own", 0) < oracle_best(default, "own", 0)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_ceiling_bounds_each_objective(seed: int) -> None:
+    # An unfinished case of the split is bounded by the ceiling: of the player's own score (so of the margin),
+    # or of the players' total, never below the oracle's optimum.
+    state = random_position(seed)
+    assert maxima.ceiling(state, 0) >= oracle_best(state, "own", 0) >= oracle_best(state, "margin", 0)
+    assert maxima.ceiling(state, 0, maxima.Objective.TOTAL) >= oracle_best(state, "total", 0)
+    assert maxima.ceiling(state, 0, maxima.Objective.TOTAL) >= maxima.ceiling(state, 0)
