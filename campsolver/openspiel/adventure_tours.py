@@ -6,8 +6,9 @@ Play card c as equipment 2c, as a member 2c + 1; Place c (extra equipment, a sam
 Target player p 3D + p; GiveTwo(a, b) 3D + 6 + 6a + b; Accept 3D + 42; Skip 3D + 43; Protect(no) 3D + 44,
 Protect(yes) 3D + 45; GiftChoice(draw, gift) 3D + 46 + 7 draw + gift + 1 (gift -1 = none); ChooseBoard b
 3D + 60 + b. Chance ids: a dealt or drawn card is its deck index (the rules model offers one card of each
-kind left, with probability copies left / cards left); Variation 1's board shuffle is the index of the
-boards' permutation in `itertools.permutations(range(boards), players)`. Documented in docs/openspiel.md.
+kind left, with probability copies left / cards left); the boards' deal (a new game whose boards differ, and
+Variation 1 before each round) is the index of the boards' permutation in
+`itertools.permutations(range(boards), players)`. Documented in docs/openspiel.md.
 """
 
 from __future__ import annotations
@@ -29,11 +30,14 @@ MAX_PLAYERS = at.MAX_PLAYERS
 HIDDEN_INFORMATION = True
 SEATS = at.MAX_PLAYERS
 VARIATIONS = {"none": at.Variation.NONE, "shuffle": at.Variation.SHUFFLE, "lowest_chooses": at.Variation.LOWEST_CHOOSES}
+#: Where the floor at 0 applies to the hand costs: the money pile (default) or each round (named variant).
+MONEY_FLOORS = {"money_pile": at.MoneyFloor.PILE, "per_round": at.MoneyFloor.ROUND}
 
 DEFAULTS: dict[str, Any] = {
     "players": 3,
     "expert": False,
     "variation": "none",
+    "money_floor": "money_pile",
     "rounds": at.ROUNDS,
     "hand_size": at.HAND_SIZE,
     "returns": RETURNS_WIN,
@@ -42,6 +46,7 @@ DEFAULTS: dict[str, Any] = {
 VARIANTS: list[dict[str, Any]] = [
     {"players": 3, "expert": True, "variation": "shuffle"},
     {"players": 4, "expert": True, "variation": "lowest_chooses", "rounds": 2},
+    {"players": 3, "money_floor": "per_round", "rounds": 2},
 ]
 
 
@@ -222,12 +227,15 @@ class AdventureToursGame(AdapterGame):
         check_returns_mode(full["returns"])
         if full["variation"] not in VARIATIONS:
             raise ValueError(f"variation must be one of {sorted(VARIATIONS)}, got {full['variation']!r}")
+        if full["money_floor"] not in MONEY_FLOORS:
+            raise ValueError(f"money_floor must be one of {sorted(MONEY_FLOORS)}, got {full['money_floor']!r}")
         config = at.Config(
             full["players"],
             expert=full["expert"],
             rounds=full["rounds"],
             variation=VARIATIONS[full["variation"]],
             hand_size=full["hand_size"],
+            money_floor=MONEY_FLOORS[full["money_floor"]],
         )
         initial = at.new_game(config)  # refuses a table the rules model refuses
         scores = full["returns"] != RETURNS_WIN

@@ -9,7 +9,8 @@ Squares are the rules model's r * cols + c (S squares). Decision action ids: set
 (pool, mystery token, bungalow, trailer: the stage says which) is s; a movement is S + m, with m = 0 for
 staying put, 1 + k for one step and 1 + 4S + 4S k1 + k2 for two, where a step's k = 4 x from-square +
 direction (0 up, 1 right, 2 down, 3 left); the free barrier on the edge between a and b (a < b) is
-S + M + 2a + (0 if b = a + 1 else 1), M = 1 + 4S + (4S)^2 movement ids. Chance id (the reveal) = the square of
+S + M + 2a + (0 if b = a + 1 else 1), M = 1 + 4S + (4S)^2 movement ids; no free barrier (the optional-free-barrier
+variant) is the last id, S + M + 2S. Chance id (the reveal) = the square of
 the pain-in-the-neck. Documented in docs/openspiel.md.
 """
 
@@ -34,12 +35,18 @@ DEFAULTS: dict[str, Any] = {
     "cols": dc.DEFAULT_COLS,
     "trailers": -1,  # -1: the rulebook's count for the player count (6, 4 or 2)
     "supply": dc.DEFAULT_SUPPLY,
+    # Named variants (docs/rules/deluxe-camping.md): no free barrier between one player's own pieces; the free
+    # barrier may be left out (action id `no_barrier_id`).
+    "strict_colours": False,
+    "optional_free_barrier": False,
     "returns": RETURNS_WIN,
 }
 #: Rule options and variants the conformance test runs besides the defaults.
 VARIANTS: list[dict[str, Any]] = [
     {"players": 3, "rows": 6, "cols": 7, "supply": 30},
     {"players": 2, "rows": 5, "cols": 5, "trailers": 2, "supply": 12, "returns": "scores"},
+    {"players": 2, "rows": 5, "cols": 6, "trailers": 2, "supply": 14, "strict_colours": True,
+     "optional_free_barrier": True},
 ]
 
 
@@ -51,8 +58,14 @@ def _sizes(config: dc.Config) -> tuple[int, int]:
 
 
 def num_actions(config: dc.Config) -> int:
+    """Placements, movements, free barriers (two edges per square), and leaving the free barrier out."""
     squares, moves = _sizes(config)
-    return squares + moves + 2 * squares
+    return squares + moves + 2 * squares + 1
+
+
+def no_barrier_id(config: dc.Config) -> int:
+    """The action id of `Barrier(None)` (no free barrier: the optional-free-barrier variant only)."""
+    return num_actions(config) - 1
 
 
 def _step_code(config: dc.Config, step: tuple[int, int]) -> int:
@@ -80,6 +93,8 @@ def encode(state: dc.DCState, move: Any) -> int:
         if len(codes) == 1:
             return squares + 1 + codes[0]
         return squares + 1 + DIRECTIONS * squares + DIRECTIONS * squares * codes[0] + codes[1]
+    if move.edge is None:
+        return no_barrier_id(config)
     a, b = move.edge
     return squares + moves + 2 * a + (0 if b == a + 1 else 1)
 
@@ -99,6 +114,8 @@ def decode(state: dc.DCState, action: int) -> Any:
             return dc.Move((_step(config, m - 1),))
         first, second = divmod(m - 1 - steps, steps)
         return dc.Move((_step(config, first), _step(config, second)))
+    if action == no_barrier_id(config):
+        return dc.Barrier(None)
     a, vertical = divmod(action - squares - moves, 2)
     if a >= squares:
         raise ValueError(f"no Deluxe Camping action has id {action}")
@@ -140,7 +157,8 @@ class DeluxeCampingGame(AdapterGame):
         check_returns_mode(full["returns"])
         config = dc.Config(
             rows=full["rows"], cols=full["cols"], players=full["players"], trailers=full["trailers"],
-            supply=full["supply"],
+            supply=full["supply"], strict_colours=bool(full["strict_colours"]),
+            optional_free_barrier=bool(full["optional_free_barrier"]),
         )
         scores = full["returns"] != RETURNS_WIN
         squares = config.squares

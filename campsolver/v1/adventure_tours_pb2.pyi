@@ -48,6 +48,12 @@ class AdventureVariation(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ADVENTURE_VARIATION_SHUFFLE: _ClassVar[AdventureVariation]
     ADVENTURE_VARIATION_LOWEST_CHOOSES: _ClassVar[AdventureVariation]
 
+class AdventureMoneyFloor(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    ADVENTURE_MONEY_FLOOR_UNSPECIFIED: _ClassVar[AdventureMoneyFloor]
+    ADVENTURE_MONEY_FLOOR_MONEY_PILE: _ClassVar[AdventureMoneyFloor]
+    ADVENTURE_MONEY_FLOOR_PER_ROUND: _ClassVar[AdventureMoneyFloor]
+
 class AdventureMaxObjective(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     ADVENTURE_MAX_OBJECTIVE_UNSPECIFIED: _ClassVar[AdventureMaxObjective]
@@ -87,6 +93,9 @@ ADVENTURE_VARIATION_UNSPECIFIED: AdventureVariation
 ADVENTURE_VARIATION_NONE: AdventureVariation
 ADVENTURE_VARIATION_SHUFFLE: AdventureVariation
 ADVENTURE_VARIATION_LOWEST_CHOOSES: AdventureVariation
+ADVENTURE_MONEY_FLOOR_UNSPECIFIED: AdventureMoneyFloor
+ADVENTURE_MONEY_FLOOR_MONEY_PILE: AdventureMoneyFloor
+ADVENTURE_MONEY_FLOOR_PER_ROUND: AdventureMoneyFloor
 ADVENTURE_MAX_OBJECTIVE_UNSPECIFIED: AdventureMaxObjective
 ADVENTURE_MAX_OBJECTIVE_INCOME: AdventureMaxObjective
 ADVENTURE_MAX_OBJECTIVE_MARGIN: AdventureMaxObjective
@@ -125,18 +134,20 @@ class AdventureBoard(_message.Message):
     def __init__(self, name: _Optional[str] = ..., technology: _Optional[int] = ..., provisions: _Optional[int] = ..., clothing: _Optional[int] = ..., ability: _Optional[_Union[AdventureAbility, str]] = ...) -> None: ...
 
 class AdventureToursRules(_message.Message):
-    __slots__ = ("expert", "deck", "boards", "variation", "rounds")
+    __slots__ = ("expert", "deck", "boards", "variation", "rounds", "money_floor")
     EXPERT_FIELD_NUMBER: _ClassVar[int]
     DECK_FIELD_NUMBER: _ClassVar[int]
     BOARDS_FIELD_NUMBER: _ClassVar[int]
     VARIATION_FIELD_NUMBER: _ClassVar[int]
     ROUNDS_FIELD_NUMBER: _ClassVar[int]
+    MONEY_FLOOR_FIELD_NUMBER: _ClassVar[int]
     expert: bool
     deck: _containers.RepeatedCompositeFieldContainer[AdventureCard]
     boards: _containers.RepeatedCompositeFieldContainer[AdventureBoard]
     variation: AdventureVariation
     rounds: int
-    def __init__(self, expert: _Optional[bool] = ..., deck: _Optional[_Iterable[_Union[AdventureCard, _Mapping]]] = ..., boards: _Optional[_Iterable[_Union[AdventureBoard, _Mapping]]] = ..., variation: _Optional[_Union[AdventureVariation, str]] = ..., rounds: _Optional[int] = ...) -> None: ...
+    money_floor: AdventureMoneyFloor
+    def __init__(self, expert: _Optional[bool] = ..., deck: _Optional[_Iterable[_Union[AdventureCard, _Mapping]]] = ..., boards: _Optional[_Iterable[_Union[AdventureBoard, _Mapping]]] = ..., variation: _Optional[_Union[AdventureVariation, str]] = ..., rounds: _Optional[int] = ..., money_floor: _Optional[_Union[AdventureMoneyFloor, str]] = ...) -> None: ...
 
 class AdventurePlayer(_message.Message):
     __slots__ = ("hand", "hand_size", "equipment", "members", "board", "money")

@@ -28,7 +28,8 @@ if _version_not_supported:
 class AdventureToursServiceStub:
     """Adventure Tours (expedition card game): play a card to the right to raise one of three equipment values
     (and draw), or on top as a member when its demand does not exceed that equipment (its action at once, no
-    draw). Members pay their money at the round end; every card left in hand costs 2 (never below 0).
+    draw). Members pay their money at the round end; every card left in hand costs 2; the money pile never
+    drops below 0 (default; the per-round floor is a named variant: `AdventureMoneyFloor`).
     Cards are identified by their index in the deck (`AdventureToursRules.deck`, or the documented default).
     """
 
@@ -78,7 +79,8 @@ class AdventureToursServiceStub:
 class AdventureToursServiceServicer:
     """Adventure Tours (expedition card game): play a card to the right to raise one of three equipment values
     (and draw), or on top as a member when its demand does not exceed that equipment (its action at once, no
-    draw). Members pay their money at the round end; every card left in hand costs 2 (never below 0).
+    draw). Members pay their money at the round end; every card left in hand costs 2; the money pile never
+    drops below 0 (default; the per-round floor is a named variant: `AdventureMoneyFloor`).
     Cards are identified by their index in the deck (`AdventureToursRules.deck`, or the documented default).
     """
 
@@ -182,7 +184,8 @@ def add_AdventureToursServiceServicer_to_server(servicer, server):
 class AdventureToursService:
     """Adventure Tours (expedition card game): play a card to the right to raise one of three equipment values
     (and draw), or on top as a member when its demand does not exceed that equipment (its action at once, no
-    draw). Members pay their money at the round end; every card left in hand costs 2 (never below 0).
+    draw). Members pay their money at the round end; every card left in hand costs 2; the money pile never
+    drops below 0 (default; the per-round floor is a named variant: `AdventureMoneyFloor`).
     Cards are identified by their index in the deck (`AdventureToursRules.deck`, or the documented default).
     """
 

@@ -50,18 +50,22 @@ DELUXE_CAMPING_MAX_OBJECTIVE_MARGIN: DeluxeCampingMaxObjective
 DELUXE_CAMPING_MAX_OBJECTIVE_TOTAL: DeluxeCampingMaxObjective
 
 class DeluxeCampingRules(_message.Message):
-    __slots__ = ("rows", "cols", "players", "trailers", "supply")
+    __slots__ = ("rows", "cols", "players", "trailers", "supply", "strict_colours", "optional_free_barrier")
     ROWS_FIELD_NUMBER: _ClassVar[int]
     COLS_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     TRAILERS_FIELD_NUMBER: _ClassVar[int]
     SUPPLY_FIELD_NUMBER: _ClassVar[int]
+    STRICT_COLOURS_FIELD_NUMBER: _ClassVar[int]
+    OPTIONAL_FREE_BARRIER_FIELD_NUMBER: _ClassVar[int]
     rows: int
     cols: int
     players: int
     trailers: int
     supply: int
-    def __init__(self, rows: _Optional[int] = ..., cols: _Optional[int] = ..., players: _Optional[int] = ..., trailers: _Optional[int] = ..., supply: _Optional[int] = ...) -> None: ...
+    strict_colours: bool
+    optional_free_barrier: bool
+    def __init__(self, rows: _Optional[int] = ..., cols: _Optional[int] = ..., players: _Optional[int] = ..., trailers: _Optional[int] = ..., supply: _Optional[int] = ..., strict_colours: _Optional[bool] = ..., optional_free_barrier: _Optional[bool] = ...) -> None: ...
 
 class DeluxeCampingSquare(_message.Message):
     __slots__ = ("row", "col")
@@ -129,14 +133,16 @@ class DeluxeCampingMovement(_message.Message):
     def __init__(self, steps: _Optional[_Iterable[_Union[DeluxeCampingStep, _Mapping]]] = ...) -> None: ...
 
 class DeluxeCampingMove(_message.Message):
-    __slots__ = ("place", "movement", "barrier")
+    __slots__ = ("place", "movement", "barrier", "no_barrier")
     PLACE_FIELD_NUMBER: _ClassVar[int]
     MOVEMENT_FIELD_NUMBER: _ClassVar[int]
     BARRIER_FIELD_NUMBER: _ClassVar[int]
+    NO_BARRIER_FIELD_NUMBER: _ClassVar[int]
     place: DeluxeCampingSquare
     movement: DeluxeCampingMovement
     barrier: DeluxeCampingBarrier
-    def __init__(self, place: _Optional[_Union[DeluxeCampingSquare, _Mapping]] = ..., movement: _Optional[_Union[DeluxeCampingMovement, _Mapping]] = ..., barrier: _Optional[_Union[DeluxeCampingBarrier, _Mapping]] = ...) -> None: ...
+    no_barrier: bool
+    def __init__(self, place: _Optional[_Union[DeluxeCampingSquare, _Mapping]] = ..., movement: _Optional[_Union[DeluxeCampingMovement, _Mapping]] = ..., barrier: _Optional[_Union[DeluxeCampingBarrier, _Mapping]] = ..., no_barrier: _Optional[bool] = ...) -> None: ...
 
 class DeluxeCampingAlternative(_message.Message):
     __slots__ = ("move", "ranking")

@@ -30,6 +30,7 @@ from campsolver.solver.adventure_tours.rules import (
     Config,
     GiftChoice,
     GiveTwo,
+    MoneyFloor,
     Place,
     Play,
     Protect,
@@ -78,6 +79,11 @@ ABILITY_FROM_PROTO = {
     pb.ADVENTURE_ABILITY_EXTRA_MEMBER: Ability.EXTRA_MEMBER,
     pb.ADVENTURE_ABILITY_DOUBLE_ACTION: Ability.DOUBLE_ACTION,
     pb.ADVENTURE_ABILITY_EXTRA_TURN: Ability.EXTRA_TURN,
+}
+MONEY_FLOOR_FROM_PROTO = {
+    pb.ADVENTURE_MONEY_FLOOR_UNSPECIFIED: MoneyFloor.PILE,
+    pb.ADVENTURE_MONEY_FLOOR_MONEY_PILE: MoneyFloor.PILE,
+    pb.ADVENTURE_MONEY_FLOOR_PER_ROUND: MoneyFloor.ROUND,
 }
 VARIATION_FROM_PROTO = {
     pb.ADVENTURE_VARIATION_UNSPECIFIED: Variation.NONE,
@@ -129,13 +135,15 @@ def config_from_proto(message: pb.AdventureToursRules, players: int, field: str,
         boards = EXPERT_BOARDS if message.expert else (DESERT,) * rules.MAX_PLAYERS
     variation = VARIATION_FROM_PROTO.get(message.variation)
     require(variation is not None, f"{field}.variation", "unknown variation")
+    money_floor = MONEY_FLOOR_FROM_PROTO.get(message.money_floor)
+    require(money_floor is not None, f"{field}.money_floor", "unknown money floor")
     rounds = message.rounds if message.HasField("rounds") else rules.ROUNDS
     require(rounds >= 1, f"{field}.rounds", f"at least one round, got {rounds}")
     require_limit(rounds, MAX_ROUNDS, f"{field}.rounds", "rounds")
     try:
         return Config(
             players, deck=deck, expert=message.expert, boards=boards, rounds=rounds, variation=variation,
-            allow_small=allow_small,
+            allow_small=allow_small, money_floor=money_floor,
         )
     except ValueError as error:
         raise InvalidArgument(field, str(error)) from None
@@ -718,14 +726,18 @@ def score(request: pb.AdventureToursServiceScoreRequest, budget: Budget) -> pb.A
     parsed = parse_state(request.state, finished_ok=True)  # a round that is over can be scored too
     money = parsed.config.money
     incomes = [sum(money[c] for c in row) for row in parsed.members]
-    scores = [max(0, inc - rules.HAND_PENALTY * size) for inc, size in zip(incomes, parsed.hand_sizes, strict=True)]
+    scores = [
+        rules.money_change(parsed.config.money_floor, held, inc, size)
+        for held, inc, size in zip(parsed.totals, incomes, parsed.hand_sizes, strict=True)
+    ]
     totals = [t + s for t, s in zip(parsed.totals, scores, strict=True)]
     top = max(totals)
     details = []
     for q, (inc, size, sc) in enumerate(zip(incomes, parsed.hand_sizes, scores, strict=True)):
         details.append(common_pb2.ScoreDetail(name=f"player {q} members' money", points=inc))
         details.append(common_pb2.ScoreDetail(name=f"player {q} hand ({size} cards x -2)", points=-2 * size))
-        details.append(common_pb2.ScoreDetail(name=f"player {q} round score (at least 0)", points=sc))
+        floor = "money at least 0" if parsed.config.money_floor is MoneyFloor.PILE else "round at least 0"
+        details.append(common_pb2.ScoreDetail(name=f"player {q} round score ({floor})", points=sc))
     return pb.AdventureToursServiceScoreResponse(
         round_scores=scores,
         incomes=incomes,

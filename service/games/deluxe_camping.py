@@ -79,7 +79,8 @@ def config_from_proto(message: pb.DeluxeCampingRules, field: str) -> Config:
     require(supply >= 0, f"{field}.supply", "must not be negative")
     require_limit(supply, MAX_SUPPLY, f"{field}.supply", "barrier supply")
     try:
-        return Config(rows=rows, cols=cols, players=players, trailers=trailers, supply=supply)
+        return Config(rows=rows, cols=cols, players=players, trailers=trailers, supply=supply,
+                      strict_colours=message.strict_colours, optional_free_barrier=message.optional_free_barrier)
     except ValueError as error:
         raise InvalidArgument(field, str(error)) from None
 
@@ -198,7 +199,8 @@ def state_to_proto(state: DCState) -> pb.DeluxeCampingState:
     config = state.config
     message = pb.DeluxeCampingState(
         rules=pb.DeluxeCampingRules(
-            rows=config.rows, cols=config.cols, players=config.players, trailers=config.trailers, supply=config.supply
+            rows=config.rows, cols=config.cols, players=config.players, trailers=config.trailers, supply=config.supply,
+            strict_colours=config.strict_colours, optional_free_barrier=config.optional_free_barrier,
         ),
         stage=STAGE_TO_PROTO[state.stage],
         to_move=state.to_move,
@@ -234,13 +236,18 @@ def move_to_proto(config: Config, action: rules.Action) -> pb.DeluxeCampingMove:
             )
         )
     if isinstance(action, Barrier):
+        if action.edge is None:
+            return pb.DeluxeCampingMove(no_barrier=True)
         return pb.DeluxeCampingMove(barrier=barrier_to_proto(config, action.edge))
     raise TypeError(f"not a Deluxe Camping decision: {action!r}")
 
 
 def move_from_proto(message: pb.DeluxeCampingMove, config: Config, field: str) -> rules.Action:
     which = message.WhichOneof("choice")
-    require(which is not None, field, "choose place, movement or barrier")
+    require(which is not None, field, "choose place, movement, barrier or no_barrier")
+    if which == "no_barrier":
+        require(message.no_barrier, f"{field}.no_barrier", "true to leave the free barrier out")
+        return Barrier(None)
     if which == "place":
         return Place(square_from_proto(message.place, config, f"{field}.place"))
     if which == "barrier":

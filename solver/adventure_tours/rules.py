@@ -52,6 +52,25 @@ class Variation(enum.Enum):
     LOWEST_CHOOSES = "variation 2"  # lowest scorer of the round chooses first among the boards in use
 
 
+class MoneyFloor(enum.Enum):
+    """Where "a player can drop no lower than 0 with his money" applies to the hand costs at a round end.
+
+    PILE (default): money is the pile in front of the player, so hand costs may eat earlier rounds' money and
+    only the pile stops at 0 (20 coins held, income 3, 4 cards in hand: 20 + 3 - 8 = 15). ROUND (named variant
+    "per-round floor"): each round's income minus hand costs is floored at 0 on its own (the same case: 20).
+    """
+
+    PILE = "money pile"
+    ROUND = "per round"
+
+
+def money_change(floor: MoneyFloor, money: int, income: int, hand_cards: int) -> int:
+    """What a round end adds to a player's money: income minus 2 per card in hand, floored as `floor` reads
+    the rulebook (never below 0 for the round under ROUND; the pile `money` never below 0 under PILE)."""
+    net = income - HAND_PENALTY * hand_cards
+    return max(0, net) if floor is MoneyFloor.ROUND else max(-money, net)
+
+
 # --- Actions (decisions) --------------------------------------------------------------------------------------
 
 
@@ -158,6 +177,7 @@ class Config:
         variation: Variation = Variation.NONE,
         hand_size: int = HAND_SIZE,
         allow_small: bool = False,
+        money_floor: MoneyFloor = MoneyFloor.PILE,
     ) -> None:
         low = MIN_SOLVER_PLAYERS if allow_small else MIN_PLAYERS
         if not low <= players <= MAX_PLAYERS:
@@ -175,6 +195,7 @@ class Config:
         self.rounds = rounds
         self.variation = variation
         self.hand_size = hand_size
+        self.money_floor = money_floor
         self.colour = [int(c.colour) for c in self.deck]
         self.demand = [c.demand for c in self.deck]
         self.money = [c.money for c in self.deck]
@@ -289,8 +310,16 @@ class State:
         return sum(self.config.money[c] for c in self.members[player])
 
     def round_score(self, player: int) -> int:
-        """What the player would receive if the round ended now: income minus 2 per hand card, at least 0."""
-        return max(0, self.income(player) - HAND_PENALTY * len(self.hands[player]))
+        """What the round would add to the player's money if it ended now: income minus 2 per hand card, floored
+        as `Config.money_floor` says (under the default PILE floor it is negative when hand costs eat earlier
+        rounds' money, never below minus the money held)."""
+        return money_change(
+            self.config.money_floor, self.totals[player], self.income(player), len(self.hands[player])
+        )
+
+    def round_score_floor(self, player: int) -> int:
+        """The lowest `round_score` the player can have this round whatever happens (a bound for the solvers)."""
+        return 0 if self.config.money_floor is MoneyFloor.ROUND else -self.totals[player]
 
     def round_scores(self) -> list[int]:
         return [self.round_score(p) for p in range(self.config.players)]
@@ -367,8 +396,16 @@ class State:
 # --- construction ---------------------------------------------------------------------------------------------
 
 
+def boards_differ(config: Config) -> bool:
+    """Whether the boards on offer are not all alike (expert sides, or custom boards): then who gets which one
+    matters and the deal is a chance node."""
+    return config.expert or len(set(config.boards)) > 1
+
+
 def new_game(config: Config) -> State:
-    """The start of a game: boards by seat (seat i gets board i), deck shuffled, hands dealt by chance."""
+    """The start of a game: "each player receives a board at random" (a chance node over the boards' ordered
+    choices, uniform, when the boards differ; seat i holds board i until it is resolved), deck shuffled, hands
+    dealt by chance. Whoever resolves the chance nodes from a seed deals the boards from that seed too."""
     n = config.players
     empty = ((),) * n
     deck = tuple(range(len(config.deck)))
@@ -385,13 +422,17 @@ def new_game(config: Config) -> State:
         pending=(),
         totals=(0,) * n,
     )
-    return _settle(replace(state, pending=_round_setup(config, starter=0, order=None)))
+    return _settle(
+        replace(state, pending=_round_setup(config, starter=0, order=None, deal_boards=boards_differ(config)))
+    )
 
 
-def _round_setup(config: Config, starter: int, order: list[int] | None) -> tuple[Step, ...]:
+def _round_setup(
+    config: Config, starter: int, order: list[int] | None, deal_boards: bool = False
+) -> tuple[Step, ...]:
     n = config.players
     steps: list[Step] = []
-    if config.variation is Variation.SHUFFLE and config.expert:
+    if deal_boards or (config.variation is Variation.SHUFFLE and config.expert):
         steps.append(Step("shuffle_boards", -1))
     if config.variation is Variation.LOWEST_CHOOSES and config.expert and order is not None:
         steps += [Step("choose_board", p) for p in order]

@@ -60,6 +60,17 @@ def round_value(state: State, player: int, objective: MaxObjective) -> int:
     return scores[player] - (max(others) if others else 0)
 
 
+def value_bound(state: State, player: int, objective: MaxObjective) -> int:
+    """No line gives a round value above this: the income bound, and for MARGIN that bound minus the lowest the
+    best other round score can be (0 under the per-round floor; under the money-pile floor hand costs may take
+    an opponent's round score down to minus the money they hold)."""
+    bound = income_bound(state, player)
+    others = [q for q in range(state.config.players) if q != player]
+    if objective is MaxObjective.MARGIN and others:
+        bound -= max(state.round_score_floor(q) for q in others)
+    return bound
+
+
 def income_bound(state: State, player: int) -> int:
     """No line can give `player` more than this round income: members already laid, plus every card in hand
     or pile (only those can still join them) whose demand some line could still meet. A colour's equipment
@@ -94,11 +105,11 @@ class _Search:
         self.best_final: State = root
         self.path: list[tuple[State, Action]] = []
         #: For progress reports: the root's upper bound and the deepest line (plies) the search has reached.
-        self.root_bound = income_bound(root, player)
+        self.root_bound = value_bound(root, player, objective)
         self.deepest = 0
 
     def bound(self, state: State) -> int:
-        return income_bound(state, self.player)
+        return value_bound(state, self.player, self.objective)
 
     def controlled(self, state: State) -> bool:
         return self.others is Others.COOPERATIVE or state.current_player() == self.player
@@ -206,7 +217,8 @@ def maximise(
         )
     except SolveInterrupted:
         return MaxResult(
-            value=search.best, bound=max(income_bound(root, player), search.best), proof=Proof.FEASIBLE_WITH_BOUND,
+            value=search.best, bound=max(value_bound(root, player, objective), search.best),
+            proof=Proof.FEASIBLE_WITH_BOUND,
             line=search.best_line, final=search.best_final, nodes=search.nodes, states=len(search.memo),
         )
     finally:

@@ -323,7 +323,8 @@ class Table:
         return Table(self.placements, (*self.tents, tent))
 
     def legal_placements(self, cards: Iterable[Card], budget: Budget | None = None) -> list[Placement]:
-        """Every distinct legal placement of the given cards (one per resulting table picture).
+        """Every distinct legal placement of the given cards (one per resulting table picture, whichever card of
+        the hand shows it).
 
         With a budget, raises `SolveInterrupted` when it runs out (checked once per card).
         """
@@ -343,14 +344,18 @@ class Table:
             covered = {(r - dr, c - dc) for r, c in blocked for dr, dc in foot}
             corners[outline] = sorted(touching - covered)
         found: list[Placement] = []
+        # One play per resulting picture, across the whole hand: a 180-degree symmetric pattern shows the same
+        # picture turned 0 and 180 degrees, and two different cards of one terrain pair and Fair Weather whose
+        # patterns are half turns of each other (WF #.#/.## and WF ##./#.#) show the same pictures as each other.
+        # The first card in sorted order keeps them; the hand left over is the same either way up to a half turn.
+        seen: set[tuple] = set()
         for index, card in enumerate(sorted(set(cards))):
             if budget is not None and index:
                 budget.check()
-            seen: set[tuple] = set()
             for rotation in ROTATIONS:
-                picture = _rotated_squares(card.pattern, rotation)
+                picture = (card.terrains, card.fair_weather, _rotated_squares(card.pattern, rotation))
                 if picture in seen:
-                    continue  # a 180-degree symmetric pattern: the same picture as an earlier rotation
+                    continue  # the same picture as an earlier rotation of this card or an earlier card
                 seen.add(picture)
                 outline = (CARD_ROWS, CARD_COLS) if rotation % 2 == 0 else (CARD_COLS, CARD_ROWS)
                 found.extend(Placement(card, row, col, rotation) for row, col in corners[outline])

@@ -200,9 +200,11 @@ class _Search:
 
     def best_barrier(self, state: DCState, edges: list[Edge], player: int,
                      objective: HintObjective) -> tuple[float, Edge | None]:
-        """The best of `edges` for `player` at a BARRIER decision (value for that player and objective)."""
+        """The best of `edges` for `player` at a BARRIER decision (value for that player and objective); under
+        the optional-free-barrier variant leaving it out (`None`) is one of the choices."""
         best: tuple[float, Edge | None] = (float("-inf"), None)
-        for edge in edges:
+        options: list[Edge | None] = [*edges, None] if state.config.optional_free_barrier else list(edges)
+        for edge in options:
             self.check()
             v = self.value(state, edge, player, objective)
             if v > best[0]:
@@ -406,7 +408,7 @@ def _start_line(search: _Search, action: Action) -> _Line:
     line: tuple[Action, ...] = ()
     if state.stage is Stage.BARRIER and state.to_move == search.me:
         _, edge = search.best_barrier(state, state.legal_barriers(), search.me, search.objective)
-        if edge is not None:
+        if edge is not None or state.config.optional_free_barrier:
             state = state.child(Barrier(edge))
             line = (Barrier(edge),)
     return _Line(state=state, actions=line, base=base)
@@ -427,7 +429,7 @@ def _extend(search: _Search, line: _Line) -> None:
             played = (Move(()),)
         if state.stage is Stage.BARRIER and state.to_move == player:
             _, edge = search.best_barrier(state, state.legal_barriers(), player, objective)
-            if edge is not None:
+            if edge is not None or state.config.optional_free_barrier:
                 state = state.child(Barrier(edge))
                 played = (*played, Barrier(edge))
         if not played:

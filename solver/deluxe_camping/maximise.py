@@ -21,7 +21,8 @@ Model (one builder, variables named for what they mean):
 Regions already allotted are fixed (no barrier may go inside them) and add a constant.
 
 Objectives: one player's own score, that player's margin over the best opponent, or the players' total.
-A first solution (nearest-piece partition merged per owner) is given as a hint when it fits the supply.
+A first solution (nearest-piece partition merged per owner; for the total, each player's own-score board too) is
+given as a hint when it fits the supply, and is the incumbent from the start.
 """
 
 from __future__ import annotations
@@ -166,14 +167,24 @@ def _solve_budget(budget: Budget) -> Budget:
 
 
 def fits(state: DCState, labels: dict[int, int], supply: int | None) -> bool:
-    """True when a labelling needs no more barriers than are available."""
+    """True when a labelling needs no more barriers than are available, none of them where the rules forbid
+    one (the strict-colours variant: between two pieces of one player)."""
     available = state.supply_left if supply is None else supply
-    needed = sum(
-        1
+    needed = [
+        (a, b)
         for a, b in rules.all_edges(state.config.rows, state.config.cols)
         if a in labels and b in labels and labels[a] != labels[b] and (a, b) not in state.barriers
-    )
-    return needed <= available
+    ]
+    return len(needed) <= available and not any(_uncuttable(state, edge) for edge in needed)
+
+
+def _uncuttable(state: DCState, edge: Edge) -> bool:
+    """Under the strict-colours variant, no barrier may go between two adjacent pieces of one player."""
+    if not state.config.strict_colours:
+        return False
+    owners = state.owner_at
+    a, b = edge
+    return a in owners and owners.get(b) == owners[a]
 
 
 def isolation_labels(
@@ -297,25 +308,25 @@ def maximise(
     """Solve the securable-score model. `forbid` excludes barrier sets (puzzle uniqueness); `supply` overrides
     the barriers available (puzzles place exactly K); `workers` overrides the per-model worker counts.
 
-    OWN and MARGIN: the owner-labelled model, split exactly on the pain-in-the-neck's site (`nuisance_cases`),
-    each case solved in turn, later ones required to beat the best board found so far. TOTAL: the
-    piece-rooted model in one solve. When every site cannot be allotted within the supply, the piece-rooted
-    model with shared (dead) sites."""
+    Every objective: the owner-labelled model, split exactly on the pain-in-the-neck's site (`nuisance_cases`),
+    each case solved in turn, required to reach the best board found so far (the best first solution from the
+    start). TOTAL first solves each player's OWN board (`OWN_WARM_START_SHARE` of the budget) and starts from
+    the best of them. When every site cannot be allotted within the supply, the piece-rooted model with shared
+    (dead) sites."""
     if state.stage not in (rules.Stage.MOVE, rules.Stage.BARRIER, rules.Stage.OVER):
         raise ValueError("the securable score is defined once the turns have started (after the reveal)")
     player = state.to_move if player is None else player
     firsts = first_solutions(state, player, supply) if use_hint else []
-    if objective is Objective.TOTAL:
-        # The players' total does not care which owner takes an empty square: the owner labels are symmetric
-        # under that swap and CP-SAT cannot close even tiny boards; the piece-rooted model has no such symmetry.
-        model, handles = build_model(state, player=player, objective=objective, forbid=forbid, supply=supply)
-        if firsts:
-            handles.add_hint(model, firsts[0])
-        result = cpsat.solve(model, _solve_budget(budget), seed=seed, workers=workers or cpsat.DEFAULT_WORKERS,
-                             whole_problem=forbid is None)
-        outcome = _single(state, handles, result, objective, player)
-    else:
-        outcome = _solve_cases(state, budget, player, objective, firsts, seed, workers, forbid, supply)
+    spent = _Outcome()
+    if objective is Objective.TOTAL and use_hint:
+        # Warm start: the boards that maximise each owner's own score (cheap: the owner-labelled model proves
+        # them in about a second) are first solutions of the total too; the best is the incumbent every case
+        # must beat, so the total is never below the total of any OWN board found.
+        firsts, spent = _own_boards_as_firsts(state, budget, player, firsts, seed, workers, forbid, supply)
+    outcome = _solve_cases(state, budget, player, objective, firsts, seed, workers, forbid, supply)
+    outcome.wall_time_s += spent.wall_time_s
+    outcome.branches += spent.branches
+    outcome.conflicts += spent.conflicts
     if outcome.infeasible:
         model, handles = build_model(
             state, player=player, objective=objective, forbid=forbid, supply=supply, allow_dead=True
@@ -391,12 +402,14 @@ def _close_by_bound(closed: set[int], open_bound: dict[int, float | None], best:
             del open_bound[i]
 
 
-def ceiling(state: DCState, player: int) -> int:
-    """A valid upper bound of the player's own score (so of the margin too, opponents never score below 0):
-    the points already allotted, plus every open square doubled and every open ice-cream stand."""
+def ceiling(state: DCState, player: int, objective: Objective = Objective.OWN) -> int:
+    """A valid upper bound of the player's own score (so of the margin too, opponents never score below 0), or of
+    the players' total: the points already allotted (the player's, or everyone's), plus every open square doubled
+    and every open ice-cream stand."""
     open_squares = [s for s in range(state.config.squares) if state.allotted(s) is None]
     ice = sum(1 for s in state.ice_creams if state.allotted(s) is None)
-    return state.scores()[player] + rules.POOL_FACTOR * len(open_squares) + rules.ICE_CREAM_BONUS * ice
+    held = sum(state.scores()) if objective is Objective.TOTAL else state.scores()[player]
+    return held + rules.POOL_FACTOR * len(open_squares) + rules.ICE_CREAM_BONUS * ice
 
 
 def dual_bound(result: cpsat.CpSolveResult) -> float | None:
@@ -404,6 +417,11 @@ def dual_bound(result: cpsat.CpSolveResult) -> float | None:
     has no finite bound."""
     if result.wall_time_s == 0.0 and result.branches == 0:
         return None  # the budget was spent before this solve started
+    if result.status == cp_model.UNKNOWN and result.solver.response_proto.inner_objective_lower_bound == 0:
+        # Stopped before any bound was computed (in presolve): CP-SAT then reports 0 (measured on Deluxe Camping
+        # case models stopped after 0.1-0.3 s), which is no bound at all and once closed a case whose optimum was
+        # above the incumbent. A genuine bound moves the inner bound off its default 0.
+        return None
     bound = result.solver.best_objective_bound
     return bound if bound == bound and abs(bound) < float("inf") else None
 
@@ -426,7 +444,7 @@ def nuisance_cases(state: DCState, player: int, objective: Objective) -> list[Nu
     for q in owners:
         if objective is Objective.OWN and q != player:
             continue
-        cases.append(NuisanceCase(NuisanceMode.PAYS, (q,), plain=q == player))
+        cases.append(NuisanceCase(NuisanceMode.PAYS, (q,), plain=_plain_penalty(objective, player, q)))
         cases.append(NuisanceCase(NuisanceMode.TINY, (q,)))
     others = tuple(q for q in owners if q != player)
     if objective is Objective.OWN and others:
@@ -447,8 +465,15 @@ def case_of(state: DCState, labels: dict[int, int], player: int, objective: Obje
         owners = sorted(state.sites[state.region_of[state.nuisance]].owners)
         return NuisanceCase(NuisanceMode.IGNORED, tuple(o for o in owners if o != player))
     if worth >= rules.NUISANCE_PENALTY:
-        return NuisanceCase(NuisanceMode.PAYS, (q,), plain=q == player)
+        return NuisanceCase(NuisanceMode.PAYS, (q,), plain=_plain_penalty(objective, player, q))
     return NuisanceCase(NuisanceMode.TINY, (q,))
+
+
+def _plain_penalty(objective: Objective, player: int, owner: int) -> bool:
+    """Whether a PAYS case may charge the penalty as a constant on `owner` (the pain-in-the-neck in one of its
+    plain sites): safe when a lower score for that owner can only lower the objective, so for the objective's
+    own player, and for every owner under TOTAL (the sum is monotone in each score)."""
+    return owner == player or objective is Objective.TOTAL
 
 
 def _case_hint(state: DCState, labels: dict[int, int], case: NuisanceCase | None) -> dict[int, Label]:
@@ -471,8 +496,10 @@ def _solve_cases(
     supply: int | None,
 ) -> _Outcome:
     """Solve every case of the split; each case after the first must beat the best board so far (a case whose
-    LP bound cannot is closed at once). Two passes: the first gives each case an equal share of what is left,
-    the second gives the cases still open the rest. OPTIMAL only when every case is closed by CP-SAT."""
+    LP bound cannot is closed at once). Passes: the first gives each case an equal share of what is left, each
+    later one shares what is left among the cases still open (a second pass gives them the rest of a wall-clock
+    budget; a CPU budget on a loaded machine, whose CP-SAT limits are wall seconds, may leave more passes room).
+    OPTIMAL only when every case is closed by CP-SAT."""
     cases = nuisance_cases(state, player, objective)
     hints: dict[NuisanceCase | None, tuple[int, dict[int, int]]] = {}
     fallback: tuple[int, Partition] | None = None  # the best first solution: the answer if CP-SAT finds none
@@ -489,16 +516,23 @@ def _solve_cases(
             fallback = (value, partition)
     order = sorted(cases, key=lambda c: (c not in hints, -hints[c][0] if c in hints else 0))
     outcome = _Outcome()
+    # The best first solution is the incumbent from the start: every case must reach it (its own hint does, so
+    # the hint stays feasible); a case that cannot is closed, the first solution then optimal for it.
+    seeded = fallback is not None
+    if fallback is not None:
+        outcome.value, outcome.partition = fallback
     closed: set[int] = set()  # indices into `order` of the cases CP-SAT closed
     open_bound: dict[int, float | None] = {}
     build_s = 0.0  # wall time of the last model build: no case starts unless its build and stop fit the budget
-    for attempt in range(2):
+    for attempt in range(MAX_CASE_PASSES):
         pending = [i for i in range(len(order)) if i not in closed]
+        if not pending or budget.remaining() <= build_s + SOLVE_MARGIN_S:
+            break
         for n, i in enumerate(pending):
             if budget.remaining() <= build_s + SOLVE_MARGIN_S:
                 break
             case = order[i]
-            at_least = None if outcome.value is None else outcome.value + 1
+            at_least = None if outcome.value is None else outcome.value + (0 if seeded else 1)
             started = time.monotonic()
             model, handles = build_owner_model(
                 state, player=player, objective=objective, forbid=forbid, supply=supply, case=case,
@@ -519,6 +553,7 @@ def _solve_cases(
                 partition, value = _rescored(state, handles, result, objective, player, exact=case is None)
                 if outcome.value is None or value > outcome.value:
                     outcome.partition, outcome.value = partition, value
+                    seeded = False
             if result.status in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
                 closed.add(i)
                 open_bound.pop(i, None)
@@ -534,11 +569,64 @@ def _solve_cases(
         outcome.bound = float(outcome.value) if outcome.value is not None else None
     elif outcome.value is not None:
         # A case never started (or stopped without a dual bound) is bounded by the obvious ceiling.
-        top = float(ceiling(state, player))
+        top = float(ceiling(state, player, objective))
         bounds = [open_bound.get(i) for i in range(len(order)) if i not in closed]
         outcome.bound = max([float(outcome.value), *[top if b is None else b for b in bounds]])
         outcome.proof = Proof.FEASIBLE_WITH_BOUND
     return outcome
+
+
+#: Passes over the open cases of the nuisance split (see `_solve_cases`).
+MAX_CASE_PASSES = 6
+
+#: Share of the budget the TOTAL objective spends on its warm start (each owner's OWN board), split evenly.
+OWN_WARM_START_SHARE = 0.2
+
+
+def piece_labels_of(state: DCState, partition: Partition) -> dict[int, int] | None:
+    """A final board as piece-rooted labels of the open squares (each site labelled by its smallest piece
+    index); None when a site holds no piece (not a board every site of which is allotted)."""
+    index_at = {square: k for k, (square, _) in enumerate(pieces(state))}
+    labels: dict[int, int] = {}
+    for site in partition.sites:
+        roots = [index_at[s] for s in site if s in index_at]
+        if not roots:
+            return None
+        root = min(roots)
+        labels.update((s, root) for s in site if state.allotted(s) is None)
+    return labels
+
+
+def _own_boards_as_firsts(
+    state: DCState,
+    budget: Budget,
+    player: int,
+    firsts: list[dict[int, int]],
+    seed: int,
+    workers: int | None,
+    forbid: list[frozenset[Edge]] | None,
+    supply: int | None,
+) -> tuple[list[dict[int, int]], _Outcome]:
+    """The first solutions plus the board that maximises each player's own score (`player`'s first, each with
+    an even share of `OWN_WARM_START_SHARE` of the budget), and the effort spent on them."""
+    spent = _Outcome()
+    players = state.config.players
+    boards = list(firsts)
+    share = budget.remaining() * OWN_WARM_START_SHARE / players
+    for q in sorted(range(players), key=lambda q: q != player):  # the asking player's own board first
+        if share <= 2 * SOLVE_MARGIN_S or budget.remaining() <= share:
+            break
+        own_firsts = first_solutions(state, q, supply)
+        result = _solve_cases(state, budget.limited(share), q, Objective.OWN, own_firsts, seed, workers, forbid, supply)
+        spent.wall_time_s += result.wall_time_s
+        spent.branches += result.branches
+        spent.conflicts += result.conflicts
+        if result.partition is None:
+            continue
+        labels = piece_labels_of(state, result.partition)
+        if labels is not None and labels not in boards and fits(state, labels, supply):
+            boards.append(labels)
+    return boards, spent
 
 
 @dataclass
@@ -636,6 +724,8 @@ def build_model(
         same[edge] = var
         if edge not in state.barriers:
             cut[edge] = var.Not()
+            if _uncuttable(state, edge):
+                model.add(var == 1)
     available = state.supply_left if supply is None else supply
     model.add(sum(cut.values()) <= available)
     capacity = max(len(open_squares) - 1, 1)
@@ -898,6 +988,18 @@ def build_owner_model(
                 options.append((NUISANCE_SITE, q))
         label[s] = {key: model.new_bool_var(f"square{s}_{key[0]}_{key[1]}") for key in options}
         model.add_exactly_one(label[s].values())
+    # There is one pool site and one nuisance site, each rooted at its special square: a square joins q's pool
+    # (nuisance) site only if the special square itself is in it. Redundant with the flow in integers, but the
+    # LP otherwise spreads every square over several owners' pool sites and values the whole board doubled.
+    for special, kind in ((state.pool, POOL_SITE), (state.nuisance, NUISANCE_SITE)):
+        if special not in open_set:
+            continue
+        for key, var in label[special].items():
+            if key[0] != kind:
+                continue
+            for s in open_squares:
+                if s != special and key in label[s]:
+                    model.add_implication(label[s][key], var)
     # A pool or nuisance site holds a trailer or bungalow of its owner, so it spans at least the squares of a
     # shortest path from its special square to one of them (a cut the flow's LP does not see).
     site_floor: dict[Label, tuple[cp_model.IntVar, int]] = {}
@@ -934,6 +1036,8 @@ def build_owner_model(
         same[(a, b)] = var
         if (a, b) not in state.barriers:
             cut[(a, b)] = var.Not()
+            if _uncuttable(state, (a, b)):
+                model.add(var == 1)
     available = state.supply_left if supply is None else supply
     extra: dict[Edge, cp_model.IntVar] = {}
     paid: dict[Edge, cp_model.IntVar] = {}

@@ -84,9 +84,10 @@ class Move:
 
 @dataclass(frozen=True)
 class Barrier:
-    """The free barrier, on the edge between squares `edge[0] < edge[1]`."""
+    """The free barrier, on the edge between squares `edge[0] < edge[1]`; `None`: no free barrier this turn
+    (legal only under the optional-free-barrier variant)."""
 
-    edge: Edge
+    edge: Edge | None
 
 
 Action = Place | Move | Barrier | int  # int: the reveal outcome (square of the pain-in-the-neck)
@@ -101,6 +102,12 @@ class Config:
     players: int = 2
     trailers: int = -1  # -1: the rulebook count for `players` (6, 4 or 2)
     supply: int = DEFAULT_SUPPLY
+    #: Named variant "strict colours": the setup's "Do not place barriers between trailers or bungalows of the
+    #: same colour" also binds the free barrier (default: it may go between one player's own pieces).
+    strict_colours: bool = False
+    #: Named variant "optional free barrier": a player may end the turn without the free barrier (`Barrier(None)`;
+    #: default: compulsory whenever one is legal).
+    optional_free_barrier: bool = False
 
     def __post_init__(self) -> None:
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
@@ -352,7 +359,8 @@ class DCState:
         if stage is Stage.MOVE:
             return list(self.legal_moves())
         if stage is Stage.BARRIER:
-            return [Barrier(e) for e in self.legal_barriers()]
+            skip = [Barrier(None)] if self.config.optional_free_barrier else []
+            return [Barrier(e) for e in self.legal_barriers()] + skip
         return []
 
     def child(self, action: Action) -> DCState:
@@ -557,20 +565,28 @@ class DCState:
         so a region that is not allotted holds pieces of two players, and then an edge on a cycle (splits
         nothing) or the first edge of the path between two such pieces (a bridge with a piece on each side) is
         legal. So: some region is not allotted and the supply is not empty (property-tested against
-        `legal_barriers`)."""
+        `legal_barriers`). Under the strict-colours variant too: the first edge of a shortest path between two
+        players' pieces leaves a piece for an empty square, never joins two pieces of one colour."""
         return self.supply_left > 0 and any(site.allotted_to is None for site in self.sites)
 
     def legal_barriers(self) -> list[Edge]:
         """Edges where the free barrier may go: free, not inside an allotted site, not creating a region
-        without a trailer or bungalow."""
+        without a trailer or bungalow; under the strict-colours variant, not between two pieces of one player."""
         key = "barriers"
         if key in self._cache:
             return list(self._cache[key])
         found = legal_barrier_edges(self) if self.supply_left > 0 else []
+        if self.config.strict_colours:
+            owners = self.owner_at
+            found = [(a, b) for a, b in found if not (a in owners and owners.get(b) == owners[a])]
         self._cache[key] = found
         return list(found)
 
-    def _apply_barrier(self, edge: Sequence[int]) -> DCState:
+    def _apply_barrier(self, edge: Sequence[int] | None) -> DCState:
+        if edge is None:
+            if not self.config.optional_free_barrier:
+                raise IllegalAction("the free barrier is compulsory (the optional-free-barrier variant is off)")
+            return self._end_turn()
         edge = tuple(edge)
         if edge not in set(self.legal_barriers()):
             raise IllegalAction(f"the free barrier may not go on {edge}")
@@ -790,6 +806,8 @@ def describe_action(config: Config, action: Action) -> str:
             return "stay"
         return ", ".join(f"{at(a)}->{at(b)}" for a, b in action.steps)
     if isinstance(action, Barrier):
+        if action.edge is None:
+            return "no free barrier"
         return f"barrier {at(action.edge[0])}|{at(action.edge[1])}"
     return f"pain-in-the-neck under {at(int(action))}"
 

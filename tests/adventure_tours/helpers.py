@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from campsolver.solver.adventure_tours.deck import Ability, Act, Board, Card, Colour
-from campsolver.solver.adventure_tours.rules import Config, State, position
+from campsolver.solver.adventure_tours.rules import Config, MoneyFloor, State, position
 
 R, B, Y = Colour.RED, Colour.BLUE, Colour.YELLOW
 
@@ -28,14 +28,17 @@ def table(
     abilities: list[Ability] | None = None,
     to_move: int = 0,
     rounds: int = 1,
+    totals: list[int] | None = None,
+    money_floor: MoneyFloor = MoneyFloor.PILE,
 ) -> State:
-    """A position with a known pile order (default: every other card, in id order)."""
+    """A position with a known pile order (default: every other card, in id order); `totals`: money held."""
     players = len(hands)
     if abilities is not None:
         boards = [Board(f"b{i}", (3, 3, 3), a) for i, a in enumerate(abilities)]
-        config = Config(players, deck=cards, expert=True, boards=boards, rounds=rounds, allow_small=True)
+        config = Config(players, deck=cards, expert=True, boards=boards, rounds=rounds, allow_small=True,
+                        money_floor=money_floor)
     else:
-        config = Config(players, deck=cards, rounds=rounds, allow_small=True)
+        config = Config(players, deck=cards, rounds=rounds, allow_small=True, money_floor=money_floor)
     placed = {c for row in (*hands, *(equipment or []), *(members or [])) for c in row} | set(discard)
     if pile is None:
         pile = [c for c in range(len(cards)) if c not in placed]
@@ -48,6 +51,7 @@ def table(
         deck=pile,
         deck_ordered=True,
         to_move=to_move,
+        totals=totals,
     )
 
 

@@ -11,11 +11,14 @@ from campsolver.solver.adventure_tours.rules import (
     GiftChoice,
     GiveTwo,
     IllegalAction,
+    MoneyFloor,
     Place,
     Play,
     Protect,
     Skip,
+    State,
     Target,
+    money_change,
     new_game,
 )
 from campsolver.solver.core.game import CHANCE, TERMINAL
@@ -377,3 +380,90 @@ def test_default_deck_summary_figures() -> None:
         assert min(c.money for c in DEFAULT_DECK if c.demand == high) >= max(
             c.money for c in DEFAULT_DECK if c.demand == low
         )
+
+
+def _hand_costs_eat_money_position(money_floor: MoneyFloor) -> State:
+    """The rulebook's floor clause at work: player 1 holds 20 coins, has members paying 3 and 4 cards in hand
+    when player 0 ends the round by laying their last card."""
+    cards = [card(R, 1, money=1), card(B, 1, money=3), *filler(6)]
+    return table(
+        cards, [[0], [2, 3, 4, 5], [6]], members=[[], [1], []], pile=[7], totals=[0, 20, 5], rounds=2,
+        money_floor=money_floor,
+    )
+
+
+def test_money_pile_floor_by_default_hand_costs_eat_earlier_money() -> None:
+    # "Every adventurer still held in the hand costs 2 coins ... a player can drop no lower than 0 with his money":
+    # 20 held + income 3 - 4 x 2 = 15; player 2 (5 held, no income, 1 card) pays 2 from the pile: 3.
+    state = _hand_costs_eat_money_position(MoneyFloor.PILE)
+    assert state.config.money_floor is MoneyFloor.PILE == Config(3).money_floor
+    end = state.child(Play(0, True))
+    assert end.round_index == 1 and end.last_round == (1, -5, -2)
+    assert end.totals == (1, 15, 3)
+
+
+def test_per_round_floor_variant_keeps_earlier_money() -> None:
+    # The named variant "per-round floor": each round's income minus hand costs is at least 0 (the same case: 20).
+    end = _hand_costs_eat_money_position(MoneyFloor.ROUND).child(Play(0, True))
+    assert end.last_round == (1, 0, 0) and end.totals == (1, 20, 5)
+
+
+@pytest.mark.parametrize("floor", list(MoneyFloor))
+def test_the_money_pile_never_drops_below_zero(floor: MoneyFloor) -> None:
+    for held in range(0, 12):
+        for income in range(0, 8):
+            for cards in range(0, 7):
+                after = held + money_change(floor, held, income, cards)
+                assert after >= 0
+                net = income - 2 * cards
+                expected = held + max(net, 0) if floor is MoneyFloor.ROUND else max(held + net, 0)
+                assert after == expected
+
+
+def _dealt_boards(config: Config, seed: int) -> tuple[int, ...]:
+    """The boards of a new game once its first chance node is resolved from `seed` (as every seeded player of
+    new games does: the bench, the batch tournaments, OpenSpiel's chance sampling)."""
+    from campsolver.solver.core.game import sample_outcome
+    from campsolver.solver.core.seeding import rng_for
+
+    state = new_game(config)
+    assert state.current_player() == CHANCE and state.step().kind == "shuffle_boards"
+    return state.child(sample_outcome(state, rng_for(seed, "adventure-tours board deal"))).seat_boards
+
+
+def test_boards_are_dealt_at_random_from_the_seed() -> None:
+    # "each player receives a board at random": a 3-player expert game sees all six boards over seeds (seat i no
+    # longer always gets board i), every seat a board of its own, and a seed deals the same boards every time.
+    config = Config(3, expert=True)
+    deals = [_dealt_boards(config, seed) for seed in range(40)]
+    assert {board for deal in deals for board in deal} == set(range(6))
+    assert len(set(deals)) > 10 and all(len(set(deal)) == 3 for deal in deals)
+    assert deals == [_dealt_boards(Config(3, expert=True), seed) for seed in range(40)]
+    outcomes = new_game(config).chance_outcomes()
+    assert len(outcomes) == 6 * 5 * 4 and all(p == Fraction(1, 120) for _, p in outcomes)
+
+
+def test_the_basic_game_deals_no_boards_and_variation_one_deals_once_a_round() -> None:
+    # Desert sides are all alike: no chance node for them. Variation 1 reshuffles before each round, the first
+    # deal included (one shuffle, not two).
+    from campsolver.solver.adventure_tours.rules import Variation
+
+    assert new_game(Config(3)).step().kind == "deal"
+    shuffled = new_game(Config(3, expert=True, variation=Variation.SHUFFLE))
+    assert shuffled.step().kind == "shuffle_boards"
+    after = shuffled.child(shuffled.chance_outcomes()[0][0])
+    assert after.step().kind == "deal"
+
+
+def test_a_game_seats_three_to_six_players_and_the_solvers_one_to_six() -> None:
+    # The rulebook gives no player count: six boards in the box bound it at 6; attacks and gifts on "any player"
+    # and "the player on the left" want a table, so a game seats at least 3. MaxScore and puzzles also take a
+    # solo table or two players (`allow_small`).
+    for players in (3, 4, 5, 6):
+        assert new_game(Config(players)).config.players == players
+    for players in (1, 2, 7):
+        with pytest.raises(ValueError, match="3-6 players"):
+            Config(players)
+    assert Config(1, allow_small=True).players == 1 and Config(2, allow_small=True).players == 2
+    with pytest.raises(ValueError, match="1-6 players"):
+        Config(7, allow_small=True)

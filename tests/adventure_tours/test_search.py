@@ -103,3 +103,22 @@ def test_a_weakened_bound_is_caught_by_the_brute_force(monkeypatch: pytest.Monke
         if result.value != brute_force(state, 0, search.MaxObjective.INCOME, search.Others.COOPERATIVE):
             wrong += 1
     assert wrong > 0
+
+
+@pytest.mark.parametrize("seed", [0, 3, 15, 19, 37, 38])
+def test_margin_bound_allows_opponents_money_eaten_by_hand_costs(seed: int) -> None:
+    # Under the default money-pile floor an opponent's round can be negative (hand costs eat the money held),
+    # so the best margin may exceed the player's income bound: the search's bound allows for it and stays exact.
+    from dataclasses import replace
+
+    state = random_tiny(seed)
+    state = replace(state, totals=tuple(0 if q == 0 else 4 + 3 * q for q in range(state.config.players)))
+    for others in search.Others:
+        truth = brute_force(state, 0, search.MaxObjective.MARGIN, others)
+        assert search.value_bound(state, 0, search.MaxObjective.MARGIN) >= truth
+        result = search.maximise(state, 0, Budget(30), objective=search.MaxObjective.MARGIN, others=others)
+        assert result.proof is Proof.EXACT and result.value == truth
+    if seed != 3:  # these positions' best margin is above the income bound: the plain bound would cut it
+        assert brute_force(state, 0, search.MaxObjective.MARGIN, search.Others.COOPERATIVE) > search.income_bound(
+            state, 0
+        )

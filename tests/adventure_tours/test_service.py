@@ -198,3 +198,39 @@ def test_score_accepts_a_finished_round() -> None:
     del mover.hand[:]
     response = service.score(request, Budget(10))
     assert response.round_scores[request.state.to_move] == response.incomes[request.state.to_move]
+
+
+def test_money_floor_default_and_variant_through_the_request_and_the_cli(capsys: pytest.CaptureFixture[str]) -> None:
+    """`rules.money_floor` reaches the rules model: unset is the money pile (hand costs eat money held), PER_ROUND
+    the named variant; the CLI's JSON request carries it by name. Every figure re-checked by the rules model."""
+    from campsolver.solver.adventure_tours.rules import MoneyFloor, money_change
+    from campsolver.solver.core.budget import Budget
+
+    from tests.test_cli import main_in_process
+
+    request = service.EXAMPLES["Score"]()
+    for q, player in enumerate(request.state.players):
+        player.money = 20 + q
+    results = {}
+    for floor in (pb.ADVENTURE_MONEY_FLOOR_UNSPECIFIED, pb.ADVENTURE_MONEY_FLOOR_PER_ROUND):
+        request.state.rules.money_floor = floor
+        response = service.score(request, Budget(10))
+        state = full(service.EXAMPLES["MaxScore"]().state)
+        expected_floor = MoneyFloor.ROUND if floor == pb.ADVENTURE_MONEY_FLOOR_PER_ROUND else MoneyFloor.PILE
+        hands = [len(p.hand) or p.hand_size for p in request.state.players]
+        expected = [
+            money_change(expected_floor, 20 + q, state.income(q), hands[q]) for q in range(3)
+        ]
+        assert list(response.round_scores) == expected
+        assert list(response.totals) == [20 + q + s for q, s in enumerate(expected)]
+        code, out, _ = main_in_process(
+            capsys, "adventure-tours", "score", "--request", "-", stdin=json_format.MessageToJson(request)
+        )
+        assert code == 0 and json.loads(out)["roundScores"] == expected
+        results[floor] = expected
+    # The example has hands bigger than incomes for someone: the two floors must differ there.
+    assert results[pb.ADVENTURE_MONEY_FLOOR_UNSPECIFIED] != results[pb.ADVENTURE_MONEY_FLOOR_PER_ROUND]
+    assert min(results[pb.ADVENTURE_MONEY_FLOOR_UNSPECIFIED]) < 0 == min(results[pb.ADVENTURE_MONEY_FLOOR_PER_ROUND])
+    request.state.rules.money_floor = 9  # not a floor
+    with pytest.raises(Exception, match="money_floor"):
+        service.score(request, Budget(10))

@@ -324,3 +324,46 @@ def test_three_rounds_of_seven_turns_with_fresh_shuffles() -> None:
     assert seen_rounds == {0, 1, 2}
     assert len(state.round_scores) == 3
     assert list(state.totals) == [sum(r[i] for r in state.round_scores) for i in range(2)]
+
+
+def _resulting_pictures_by_brute_force(table: Table, hand: list[str]) -> set[tuple]:
+    """Every distinct table that laying one card of `hand` can leave, by the oracle: each card, each quarter
+    turn, each corner near the table; the picture is every visible square (terrain pair, coloured, Fair Weather)."""
+    laid, tents = _laid(table), _tents(table)
+    rows = [r for _, r, _, _ in laid]
+    cols = [c for _, _, c, _ in laid]
+    pictures = set()
+    for card in hand:
+        for t in range(4):
+            for r in range(min(rows) - 4, max(rows) + 5):
+                for c in range(min(cols) - 4, max(cols) + 6):
+                    if oracle.may_lay(laid, tents, card, r, c, t):
+                        top = oracle.view([*laid, (card, r, c, t)])
+                        pictures.add(
+                            tuple(sorted((cell, "".join(sorted(letters)), coloured, fair)
+                                         for cell, (letters, coloured, fair) in top.items()))
+                        )
+    return pictures
+
+
+@pytest.mark.parametrize(
+    "hand",
+    [
+        ["WF #.#/.##"],
+        ["WF #.#/.##", "FW ##./#.#"],  # two different cards, each the other turned 180 degrees
+        ["WF #.#/.##", "FW ##./#.#", "DM .#./###"],
+        ["DM #.#/#.#", "DM .#./.#."],  # symmetric patterns: two rotations each
+        ["PT ##./... x2", "PT .../.## x2", "PT .../.##"],  # half turns; the third differs by Fair Weather
+    ],
+)
+def test_one_placement_per_resulting_picture_across_the_hand(hand: list[str]) -> None:
+    table = start().pitch(Tent(0, Token.MEADOW, 1, 4))
+    table = table.place(Placement(parse_card("WT ##./#.#"), 2, 2, 1))
+    ours = table.legal_placements([parse_card(text) for text in hand])
+    pictures = [
+        tuple(sorted((cell, "".join(sorted(t.letter for t in Terrain if sq.mask & t.bit)), sq.coloured,
+                      sq.fair_weather) for cell, sq in table.place(p).grid.items()))
+        for p in ours
+    ]
+    assert len(set(pictures)) == len(pictures)  # no picture twice
+    assert set(pictures) == _resulting_pictures_by_brute_force(table, hand)  # and every one there

@@ -12,6 +12,7 @@ import pytest
 from campsolver.clients.client import CampsolverClient, CampsolverError
 from campsolver.service.games import campsite as cs_service
 from campsolver.solver.campsite import rules as R
+from campsolver.solver.core.budget import CpuBudget
 from google.protobuf import json_format
 
 from campsolver.v1 import campsite_pb2 as pb
@@ -270,3 +271,46 @@ def test_every_terrain_maps_to_the_proto_terrain_of_its_name_and_back() -> None:
         number = cs_service.TERRAIN_TO_PROTO[terrain]
         assert pb.Terrain.Name(number) == f"TERRAIN_{terrain.name}"
         assert cs_service.TERRAIN_FROM_PROTO[number] is terrain
+
+
+def test_a_half_turned_twin_card_adds_no_optimal_play_nor_legal_move() -> None:
+    """MaxScore's optimal-play count and LegalMoves count one play per resulting picture: adding to the hand a
+    different card that is a half turn of one already there changes neither (every resulting table is already
+    reachable), and each optimal play counted is a distinct table by the oracle's brute force."""
+    counts = []
+    for hand in (["WF #.#/.##"], ["WF #.#/.##", "FW ##./#.#"]):
+        request = cs_service.EXAMPLES["MaxScore"]()
+        del request.turn.hand[:]
+        request.turn.hand.extend(pb.CampsiteCard(text=text) for text in hand)
+        request.method = pb.CAMPSITE_MAX_METHOD_EXACT
+        best = cs_service.max_score(request, CpuBudget(60))
+        assert best.proof == common_pb2.PROOF_STATUS_EXACT
+        legal = cs_service.legal_moves(pb.CampsiteServiceLegalMovesRequest(state=request.turn), CpuBudget(10))
+        turn = turn_of(request.turn)
+        # Brute force: every (card, corner, turn, token, square) whose total is the optimum; distinct final tables.
+        optimal_tables = {
+            (*tuple(sorted(oracle.view([*laid(turn.table), (card, r, c, t)]).items())), (token, tr, tc))
+            for card, r, c, t, token, tr, tc, total in oracle.turns(
+                laid(turn.table), tents(turn.table), hand, "".join(x.letter for x in turn.tokens)
+            )
+            if total == best.score
+        }
+        distinct_layouts = {
+            tuple(sorted(oracle.view([*laid(turn.table), (p.card.text, p.row, p.col, p.rotation)]).items()))
+            for p in legal.placements
+        }
+        assert len(distinct_layouts) == len(legal.placements)
+        counts.append((best.optimal_plays, len(legal.placements), best.score))
+        assert best.optimal_plays == len(_normalised(optimal_tables))
+    assert counts[0] == counts[1]
+
+
+def _normalised(tables: set[tuple]) -> set[tuple]:
+    """The oracle names a card's terrains as written (WF, FW): the same picture either way."""
+    return {
+        (
+            *((cell, ("".join(sorted(letters)), coloured, fair)) for cell, (letters, coloured, fair) in table[:-1]),
+            table[-1],
+        )
+        for table in tables
+    }

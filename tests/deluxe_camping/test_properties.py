@@ -135,3 +135,29 @@ def test_free_barriers_listed_are_exactly_those_leaving_no_empty_region(seed: in
     assert set(state.legal_barriers()) == expected
     for edge in expected:
         state.child(Barrier(edge))
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 10_000), strict=st.booleans(), optional=st.booleans())
+def test_random_games_under_the_free_barrier_variants(seed: int, strict: bool, optional: bool) -> None:
+    # Whole random games under the named variants: under strict colours no free barrier ever goes between one
+    # player's own pieces (while the free barrier stays available whenever the default would offer one); under
+    # the optional free barrier, leaving it out is offered at every free-barrier decision and only then.
+    rng = np.random.default_rng(seed)
+    config = Config(rows=5, cols=5, players=2, trailers=2, supply=20, strict_colours=strict,
+                    optional_free_barrier=optional)
+    state = rules.random_setup(config, rng)
+    steps = 0
+    while state.stage is not Stage.OVER:
+        actions = state.legal_actions()
+        assert actions and len(set(actions)) == len(actions)
+        if state.stage is Stage.BARRIER:
+            assert (Barrier(None) in actions) is optional
+            edges = [a.edge for a in actions if isinstance(a, Barrier) and a.edge is not None]
+            assert edges  # the turn only stops at BARRIER when a free barrier is legal
+            owners = state.owner_at
+            own = [(a, b) for a, b in edges if a in owners and owners.get(b) == owners[a]]
+            assert not (strict and own)
+        state = state.child(actions[int(rng.integers(len(actions)))])
+        steps += 1
+        assert steps < 10_000

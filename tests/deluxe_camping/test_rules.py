@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from fractions import Fraction
 
 import numpy as np
@@ -11,6 +12,7 @@ from campsolver.solver.deluxe_camping import rules
 from campsolver.solver.deluxe_camping.rules import (
     Barrier,
     Config,
+    DCState,
     IllegalAction,
     Move,
     Place,
@@ -426,3 +428,50 @@ def test_supply_exhausted_ends_the_game_after_the_turn() -> None:
     state = parse_board(OPEN, supply=1)
     after = state.child(Move(())).child(Barrier(rules.edge_of(sq(state, 1, 0), sq(state, 1, 1))))
     assert after.stage is Stage.OVER
+
+
+OWN_NEIGHBOURS = """
++---------+
+|A a I . b|
++ + + + + +
+|. N P I B|
++---------+
+"""
+
+
+def _with_variants(state: DCState, **variants: bool) -> DCState:
+    """The same position under named variants of the rules (a fresh state: no cached legal lists)."""
+    return replace(state, config=replace(state.config, **variants))
+
+
+def test_a_free_barrier_between_ones_own_pieces_is_legal_by_default_not_under_strict_colours() -> None:
+    # Default reading: "Do not place barriers between trailers or bungalows of the same colour" stands in the
+    # setup paragraph, so the free barrier may go between one player's own pieces (A|a, b|B). The named variant
+    # "strict colours" applies it to the free barrier too; every other legal edge stays legal.
+    position = parse_board(OWN_NEIGHBOURS)
+    own = {rules.edge_of(sq(position, 0, 0), sq(position, 0, 1)), rules.edge_of(sq(position, 0, 4), sq(position, 1, 4))}
+    default = position.child(Move(()))
+    assert not default.config.strict_colours and own <= set(default.legal_barriers())
+    strict = _with_variants(position, strict_colours=True).child(Move(()))
+    assert set(strict.legal_barriers()) == set(default.legal_barriers()) - own and strict.legal_barriers()
+    for edge in own:
+        with pytest.raises(IllegalAction):
+            strict.child(Barrier(edge))
+        assert default.child(Barrier(edge)).barriers == default.barriers | {edge}
+
+
+def test_the_free_barrier_is_compulsory_by_default_optional_under_the_variant() -> None:
+    # Default reading: "A player almost places a barrier where they wants" is unmarked in the summary (movement is
+    # "nonobligatory", the automatic barriers "obligatory"): the turn's free barrier is compulsory whenever one is
+    # legal. The named variant "optional free barrier" adds leaving it out (`Barrier(None)`).
+    position = parse_board(OWN_NEIGHBOURS)
+    default = position.child(Move(()))
+    assert Barrier(None) not in default.legal_actions()
+    with pytest.raises(IllegalAction, match="compulsory"):
+        default.child(Barrier(None))
+    optional = _with_variants(position, optional_free_barrier=True).child(Move(()))
+    assert optional.legal_actions() == [*default.legal_actions(), Barrier(None)]
+    after = optional.child(Barrier(None))
+    assert after.stage is Stage.MOVE and after.to_move == 1 and after.barriers == optional.barriers
+    assert after.idle_turns == optional.idle_turns + 1
+    assert rules.describe_action(optional.config, Barrier(None)) == "no free barrier"

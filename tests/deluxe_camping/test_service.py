@@ -312,3 +312,44 @@ def test_cli_bad_input_is_one_line_naming_the_field() -> None:
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "INVALID_ARGUMENT" in lines[0] and "state.players[0].trailers[0]" in lines[0]
+
+
+def test_free_barrier_variants_through_the_request_the_cli_and_the_hint(capsys: pytest.CaptureFixture[str]) -> None:
+    """`rules.strict_colours` and `rules.optional_free_barrier` reach the rules model: LegalMoves lists no
+    barrier between one player's own pieces under the first and a `no_barrier` move under the second (neither
+    by default); the hint only ranks those legal moves (every alternative re-applied by the rules model); the
+    CLI's JSON request carries both by name."""
+    from campsolver.solver.core.budget import Budget
+
+    from tests.deluxe_camping.test_rules import OWN_NEIGHBOURS
+    from tests.test_cli import main_in_process
+
+    position = rules.parse_board(OWN_NEIGHBOURS).child(rules.Move(()))
+    owners = position.owner_at
+    for strict in (False, True):
+        for optional in (False, True):
+            message = service.state_to_proto(position)
+            message.rules.strict_colours, message.rules.optional_free_barrier = strict, optional
+            state = service.state_from_proto(message)
+            assert (state.config.strict_colours, state.config.optional_free_barrier) == (strict, optional)
+            legal = service.legal_moves(pb.DeluxeCampingServiceLegalMovesRequest(state=message), Budget(10))
+            moves = [service.move_from_proto(m, state.config, "move") for m in legal.moves]
+            assert moves == state.legal_actions()
+            own_edges = [m for m in moves if m.edge is not None and m.edge[0] in owners
+                         and owners.get(m.edge[1]) == owners[m.edge[0]]]
+            assert bool(own_edges) is not strict
+            assert any(m.no_barrier for m in legal.moves) is optional
+            request = pb.DeluxeCampingServiceHintRequest(
+                state=message, options=common_pb2.SolveOptions(time_limit_seconds=1.0)
+            )
+            answer = service.hint(request, Budget(1.0))
+            ranked = [service.move_from_proto(a.move, state.config, "move") for a in answer.alternatives]
+            assert ranked and set(ranked) <= set(moves)
+            for action in ranked:
+                state.child(action)  # raises IllegalAction when the variant forbids it
+            code, out, _ = main_in_process(
+                capsys, "deluxe-camping", "legal", "--request", "-",
+                stdin=json_format.MessageToJson(pb.DeluxeCampingServiceLegalMovesRequest(state=message)),
+            )
+            assert code == 0 and len(json.loads(out)["moves"]) == len(moves)
+            assert any("noBarrier" in m for m in json.loads(out)["moves"]) is optional
