@@ -77,7 +77,7 @@ GAME_RULE_TESTS = {
 }
 #: The wire-level tests every game's handler answers to: its input limits and proof claims (cheap, first), its
 #: service tests, and the shared in-process-versus-gRPC comparisons (narrowed to the game by `-k`).
-WIRE_TESTS = ("tests/test_input_limits.py", "tests/test_proof_claims.py")
+WIRE_TESTS = ("tests/test_input_edges.py", "tests/test_input_limits.py", "tests/test_proof_claims.py")
 SHARED_SERVICE_TESTS = ("tests/test_service_games.py", "tests/test_card_names.py")
 
 
@@ -372,8 +372,13 @@ def select(sites: tuple[Site, ...], sample: int | None, seed: int,
             mutants = sorted(random.Random(f"{seed}:{site.area}:{site.path}").sample(mutants, count),
                              key=lambda m: m.start)
         per_site.append(mutants)
-    # Round robin over the sites: a run cut short by --max-minutes has still covered every area.
-    return [m for layer in itertools.zip_longest(*per_site) for m in layer if m is not None]
+    # Round robin over the areas, and within an area over its sites: a run cut short by --max-minutes has still
+    # covered every area about evenly (an area of 15 sites does not crowd out one of 5).
+    per_area_lists: dict[str, list[Mutant]] = {}
+    for area in dict.fromkeys(site.area for site in sites):
+        lists = [mutants for site, mutants in zip(sites, per_site, strict=True) if site.area == area]
+        per_area_lists[area] = [m for layer in itertools.zip_longest(*lists) for m in layer if m is not None]
+    return [m for layer in itertools.zip_longest(*per_area_lists.values()) for m in layer if m is not None]
 
 
 def summary(outcomes: list[Outcome]) -> dict[str, dict[str, float]]:
@@ -409,7 +414,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sample-area", action="append", default=[], metavar="AREA=N",
                         help="at most N mutants a site in AREA (overrides --sample there; repeatable)")
     parser.add_argument("--rerun", type=Path, help="run only the survivors recorded in this --json or --log file")
-    parser.add_argument("--log", type=Path, help="append each outcome here as a JSON line as it is known")
+    parser.add_argument("--log", type=Path,
+                        help="append each outcome here as a JSON line as it is known (a run resumes from it)")
     parser.add_argument("--seed", type=int, default=29)
     parser.add_argument("--list", action="store_true", help="list the mutants, run nothing")
     parser.add_argument("--json", type=Path, help="write the outcomes here")
@@ -423,6 +429,10 @@ def main(argv: list[str] | None = None) -> int:
     sites = tuple(s for s in SITES if (not args.area or s.area in args.area) and (not args.path or s.path in args.path))
     per_area = {area: int(n) for area, n in (item.split("=", 1) for item in args.sample_area)}
     mutants = survivors_of(args.rerun) if args.rerun else select(sites, args.sample, args.seed, per_area)
+    if args.log and args.log.exists() and not args.rerun:  # resume: what the log already judged is not run again
+        done = {(e["path"], e["start"], e["end"], e["text"])
+                for e in (json.loads(line) for line in args.log.read_text().splitlines() if line.strip())}
+        mutants = [m for m in mutants if (m.path, m.start, m.end, m.text) not in done]
     if args.list:
         for m in mutants:
             print(f"{m.area:13} {m.path}:{m.line:<5} {m.operator:13} {m.label}")

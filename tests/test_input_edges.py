@@ -1,0 +1,47 @@
+"""More request edges, each found by the mutation run (docs/mutation-run.md) as a check that could be loosened or
+tightened by one without any test noticing. Same table and same two checks as tests/test_input_limits.py: the
+value on the edge gets past the field's check, the value one past it is refused naming the field."""
+
+from __future__ import annotations
+
+import pytest
+from campsolver.clients.client import CampsolverClient, CampsolverError
+
+from campsolver.v1 import happy_campers_pb2 as hc_pb
+from tests.test_input_limits import INVALID, Limit, _call, _solve_options
+
+
+def hc_solo(**fields: object) -> hc_pb.HappyCampersServiceHintRequest:
+    """A solo hint on the empty map (roll 4-2) with `fields` set."""
+    return hc_pb.HappyCampersServiceHintRequest(
+        roll=hc_pb.HappyCampersRoll(first=4, second=2), mode=hc_pb.HINT_MODE_SOLO, options=_solve_options(),
+        **fields)
+
+
+EDGES = [
+    Limit("solo double gap (least)", "happy_campers", "hint", lambda v: hc_solo(solo_double_gap=v), 1, 0, INVALID,
+          "solo_double_gap", cheap=False),
+    Limit("solo double gap (most)", "happy_campers", "hint", lambda v: hc_solo(solo_double_gap=v), 3, 4, INVALID,
+          "solo_double_gap", cheap=False),
+    Limit("solo last-turn map (least)", "happy_campers", "hint", lambda v: hc_solo(solo_last_turn_map=v), 0, -1,
+          INVALID, "solo_last_turn_map", cheap=False),
+    Limit("solo last-turn map (most)", "happy_campers", "hint", lambda v: hc_solo(solo_last_turn_map=v), 1, 2,
+          INVALID, "solo_last_turn_map", cheap=False),
+]
+
+
+@pytest.mark.parametrize("limit", EDGES, ids=lambda limit: f"{limit.game}: {limit.id}")
+def test_one_past_the_edge_is_refused_naming_the_field(client: CampsolverClient, limit: Limit) -> None:
+    with pytest.raises(CampsolverError) as caught:
+        _call(client, limit, limit.past)
+    assert (caught.value.code, caught.value.violations[0].field) == (limit.code, limit.field), caught.value
+
+
+@pytest.mark.parametrize("limit", EDGES, ids=lambda limit: f"{limit.game}: {limit.id}")
+def test_the_edge_itself_is_accepted(client: CampsolverClient, limit: Limit) -> None:
+    try:
+        _call(client, limit, limit.edge)
+    except CampsolverError as error:
+        assert not limit.cheap, f"the edge value was refused: {error}"
+        refused = error.code == limit.code and any(v.field == limit.field for v in error.violations)
+        assert not refused, f"the edge value was refused: {error}"
