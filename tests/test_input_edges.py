@@ -18,7 +18,22 @@ def hc_solo(**fields: object) -> hc_pb.HappyCampersServiceHintRequest:
         **fields)
 
 
+def hc_mode_roll(mode: int, second: int) -> hc_pb.HappyCampersServiceHintRequest:
+    """A hint in `mode` with the roll 4-`second` (a double at 4) on the empty map; multi-player with 2 players."""
+    request = hc_pb.HappyCampersServiceHintRequest(
+        roll=hc_pb.HappyCampersRoll(first=4, second=second), mode=mode, options=_solve_options())
+    if mode == hc_pb.HINT_MODE_MULTIPLAYER:
+        request.players = 2
+    return request
+
+
 EDGES = [
+    # a neighbour's map only on a double, and the multi-player hint never on one (the rulebook's double rule)
+    Limit("neighbour map on a double", "happy_campers", "hint",
+          lambda v: hc_mode_roll(hc_pb.HINT_MODE_NEIGHBOUR_MAP, v),
+          4, 2, INVALID, "roll", cheap=False),
+    Limit("multi-player off a double", "happy_campers", "hint", lambda v: hc_mode_roll(hc_pb.HINT_MODE_MULTIPLAYER, v),
+          2, 4, INVALID, "roll", cheap=False),
     Limit("solo double gap (least)", "happy_campers", "hint", lambda v: hc_solo(solo_double_gap=v), 1, 0, INVALID,
           "solo_double_gap", cheap=False),
     Limit("solo double gap (most)", "happy_campers", "hint", lambda v: hc_solo(solo_double_gap=v), 3, 4, INVALID,
