@@ -75,6 +75,9 @@ GAME_RULE_TESTS = {
     "camper_tour": ("tests/camper_tour/test_rules.py", "tests/camper_tour/test_game_over_state.py"),
     "adventure_tours": ("tests/adventure_tours/test_rules.py", "tests/adventure_tours/test_properties.py"),
 }
+#: Every game's rules tests also check that the model's values stay frozen (one cheap case a game).
+GAME_RULE_TESTS = {game: (f"tests/test_rules_values_frozen.py::test_every_rules_dataclass_is_frozen[{game}]", *tests)
+                   for game, tests in GAME_RULE_TESTS.items()}
 #: The wire-level tests every game's handler answers to: its input limits and proof claims (cheap, first), its
 #: service tests, and the shared in-process-versus-gRPC comparisons (narrowed to the game by `-k`).
 WIRE_TESTS = ("tests/test_input_edges.py", "tests/test_input_limits.py", "tests/test_proof_claims.py")
