@@ -109,7 +109,7 @@ SITES: tuple[Site, ...] = (
          _proof_tests("tests/happy_campers/test_maximise.py", "tests/happy_campers/test_max_levels.py"),
          "happy_campers"),
     Site("proof-claims", "solver/camper_tour/solo.py", PROOF_LINES,
-         _proof_tests("tests/camper_tour/test_solo.py"), "camper_tour"),
+         _proof_tests("tests/camper_tour/test_layout_count.py", "tests/camper_tour/test_solo.py"), "camper_tour"),
     Site("proof-claims", "solver/deluxe_camping/maximise.py", PROOF_LINES,
          _proof_tests("tests/deluxe_camping/test_maximise.py"), "deluxe_camping"),
     Site("proof-claims", "solver/adventure_tours/search.py", PROOF_LINES,
