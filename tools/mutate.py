@@ -80,7 +80,8 @@ GAME_RULE_TESTS = {game: (f"tests/test_rules_values_frozen.py::test_every_rules_
                    for game, tests in GAME_RULE_TESTS.items()}
 #: The wire-level tests every game's handler answers to: its input limits and proof claims (cheap, first), its
 #: service tests, and the shared in-process-versus-gRPC comparisons (narrowed to the game by `-k`).
-WIRE_TESTS = ("tests/test_input_edges.py", "tests/test_input_limits.py", "tests/test_proof_claims.py")
+WIRE_TESTS = ("tests/test_proto_maps.py", "tests/test_input_edges.py", "tests/test_input_limits.py",
+              "tests/test_proof_claims.py")
 SHARED_SERVICE_TESTS = ("tests/test_service_games.py", "tests/test_card_names.py")
 
 
