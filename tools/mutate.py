@@ -87,7 +87,8 @@ SHARED_SERVICE_TESTS = ("tests/test_service_games.py", "tests/test_card_names.py
 
 
 def _service_tests(game: str) -> tuple[str, ...]:
-    own = tuple(f"tests/{game}/{name}" for name in ("test_service.py", "test_hint_contract.py")
+    own = tuple(f"tests/{game}/{name}" for name in ("test_max_fallback_claims.py", "test_service.py",
+                                                    "test_hint_contract.py")
                 if (ROOT / "tests" / game / name).exists())
     return WIRE_TESTS + own + SHARED_SERVICE_TESTS
 
