@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import pytest
 from campsolver.clients.client import CampsolverClient, CampsolverError
+from campsolver.service.games import adventure_tours as at_service
 
+from campsolver.v1 import adventure_tours_pb2 as at_pb
 from campsolver.v1 import happy_campers_pb2 as hc_pb
-from tests.test_input_limits import INVALID, Limit, _call, _solve_options
+from tests.test_input_limits import EXHAUSTED, INVALID, Limit, _call, _solve_options
 
 
 def hc_solo(**fields: object) -> hc_pb.HappyCampersServiceHintRequest:
@@ -27,6 +29,16 @@ def hc_mode_roll(mode: int, second: int) -> hc_pb.HappyCampersServiceHintRequest
     return request
 
 
+def at_board_start(technology: int) -> at_pb.AdventureToursServiceScoreRequest:
+    """The example position with a board for every seat given (desert 3/3/3), the first starting at
+    `technology`."""
+    state = at_service.example_state(hidden=True)
+    for seat in range(len(state.players)):
+        state.rules.boards.add(name=f"board {seat}", technology=technology if seat == 0 else 3, provisions=3,
+                               clothing=3)
+    return at_pb.AdventureToursServiceScoreRequest(state=state)
+
+
 EDGES = [
     # a neighbour's map only on a double, and the multi-player hint never on one (the rulebook's double rule)
     Limit("neighbour map on a double", "happy_campers", "hint",
@@ -42,6 +54,10 @@ EDGES = [
           INVALID, "solo_last_turn_map", cheap=False),
     Limit("solo last-turn map (most)", "happy_campers", "hint", lambda v: hc_solo(solo_last_turn_map=v), 1, 2,
           INVALID, "solo_last_turn_map", cheap=False),
+    Limit("board starting value (least)", "adventure_tours", "score", at_board_start, 0, -1, INVALID,
+          "state.rules.boards[0]"),
+    Limit("board starting value (most)", "adventure_tours", "score", at_board_start, at_service.MAX_CARD_NUMBER,
+          at_service.MAX_CARD_NUMBER + 1, EXHAUSTED, "state.rules.boards[0]"),
 ]
 
 
