@@ -86,10 +86,12 @@ WIRE_TESTS = ("tests/test_proto_maps.py", "tests/test_input_edges.py", "tests/te
 SHARED_SERVICE_TESTS = ("tests/test_service_games.py", "tests/test_card_names.py")
 
 
+#: A game's own handler tests, where they exist (the cheap claim and note checks first).
+OWN_SERVICE_TESTS = ("test_max_fallback_claims.py", "test_value_notes.py", "test_service.py", "test_hint_contract.py")
+
+
 def _service_tests(game: str) -> tuple[str, ...]:
-    own = tuple(f"tests/{game}/{name}" for name in ("test_max_fallback_claims.py", "test_service.py",
-                                                    "test_hint_contract.py")
-                if (ROOT / "tests" / game / name).exists())
+    own = tuple(f"tests/{game}/{name}" for name in OWN_SERVICE_TESTS if (ROOT / "tests" / game / name).exists())
     return WIRE_TESTS + own + SHARED_SERVICE_TESTS
 
 
