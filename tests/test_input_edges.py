@@ -7,10 +7,12 @@ from __future__ import annotations
 import pytest
 from campsolver.clients.client import CampsolverClient, CampsolverError
 from campsolver.service.games import adventure_tours as at_service
+from campsolver.solver.campsite import rules as cs_rules
 
 from campsolver.v1 import adventure_tours_pb2 as at_pb
+from campsolver.v1 import campsite_pb2 as cs_pb
 from campsolver.v1 import happy_campers_pb2 as hc_pb
-from tests.test_input_limits import EXHAUSTED, INVALID, Limit, _call, _solve_options
+from tests.test_input_limits import EXHAUSTED, INVALID, Limit, _call, _solve_options, cs_chain
 
 
 def hc_solo(**fields: object) -> hc_pb.HappyCampersServiceHintRequest:
@@ -39,6 +41,13 @@ def at_board_start(technology: int) -> at_pb.AdventureToursServiceScoreRequest:
     return at_pb.AdventureToursServiceScoreRequest(state=state)
 
 
+def cs_score_players(players: int) -> cs_pb.CampsiteServiceScoreRequest:
+    """A table of cards without tents scored for `players` seats (0: unset, the service's default)."""
+    request = cs_chain(3)
+    request.players = players
+    return request
+
+
 EDGES = [
     # a neighbour's map only on a double, and the multi-player hint never on one (the rulebook's double rule)
     Limit("neighbour map on a double", "happy_campers", "hint",
@@ -58,6 +67,9 @@ EDGES = [
           "state.rules.boards[0]"),
     Limit("board starting value (most)", "adventure_tours", "score", at_board_start, at_service.MAX_CARD_NUMBER,
           at_service.MAX_CARD_NUMBER + 1, EXHAUSTED, "state.rules.boards[0]"),
+    # a solo table (1 seat) is a game; 0 is the unset default, so the value past the least is -1
+    Limit("score players (least)", "campsite", "score", cs_score_players, cs_rules.MIN_PLAYERS,
+          cs_rules.MIN_PLAYERS - 2, INVALID, "players"),
 ]
 
 
