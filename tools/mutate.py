@@ -73,7 +73,8 @@ GAME_RULE_TESTS = {
                       "tests/happy_campers/test_rules_properties.py"),
     "deluxe_camping": ("tests/deluxe_camping/test_rules.py", "tests/deluxe_camping/test_properties.py"),
     "campsite": ("tests/campsite/test_rules.py", "tests/campsite/test_properties.py"),
-    "camper_tour": ("tests/camper_tour/test_rules.py", "tests/camper_tour/test_game_over_state.py"),
+    "camper_tour": ("tests/camper_tour/test_ended_by_arrival.py", "tests/camper_tour/test_rules.py",
+                    "tests/camper_tour/test_game_over_state.py"),
     "adventure_tours": ("tests/adventure_tours/test_rules.py", "tests/adventure_tours/test_properties.py"),
 }
 #: Every game's rules tests also check that the model's values stay frozen (one cheap case a game).
