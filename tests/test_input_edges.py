@@ -12,7 +12,7 @@ from campsolver.solver.campsite import rules as cs_rules
 from campsolver.v1 import adventure_tours_pb2 as at_pb
 from campsolver.v1 import campsite_pb2 as cs_pb
 from campsolver.v1 import happy_campers_pb2 as hc_pb
-from tests.test_input_limits import EXHAUSTED, INVALID, Limit, _call, _solve_options, cs_chain
+from tests.test_input_limits import EXHAUSTED, INVALID, Limit, _call, _solve_options, cs_chain, ct_outward
 
 
 def hc_solo(**fields: object) -> hc_pb.HappyCampersServiceHintRequest:
@@ -48,6 +48,13 @@ def cs_score_players(players: int) -> cs_pb.CampsiteServiceScoreRequest:
     return request
 
 
+def ct_arrival(arrival: int) -> object:
+    """An outward camper (on plate 10, 20 tokens) with `arrival` set (0: not home yet)."""
+    request = ct_outward()
+    request.state.campers[0].arrival = arrival
+    return request
+
+
 EDGES = [
     # a neighbour's map only on a double, and the multi-player hint never on one (the rulebook's double rule)
     Limit("neighbour map on a double", "happy_campers", "hint",
@@ -70,6 +77,7 @@ EDGES = [
     # a solo table (1 seat) is a game; 0 is the unset default, so the value past the least is -1
     Limit("score players (least)", "campsite", "score", cs_score_players, cs_rules.MIN_PLAYERS,
           cs_rules.MIN_PLAYERS - 2, INVALID, "players"),
+    Limit("camper arrival (least)", "camper_tour", "score", ct_arrival, 0, -1, INVALID, "state.campers[0].arrival"),
 ]
 
 
