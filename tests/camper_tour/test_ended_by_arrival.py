@@ -1,7 +1,8 @@
 """`ended_by_arrival` read on its own (it is the reading of a table whose sender does not say whether the game
 goes on): a table with nobody on the journey is over, whoever finished or dropped out; one with a camper still
-travelling and nobody home is not. Found by the mutation run: the first answer negated survived every test (the
-callers in the rules model check that case before they ask)."""
+travelling and nobody home is not; a table near the start is read by the arrival rule. Found by the mutation
+run: the first answer negated (the rules model's own callers check that case before they ask), and the route read
+from the campers allowed to be 1 plate long, survived every test."""
 
 from __future__ import annotations
 
@@ -18,3 +19,11 @@ def test_nobody_on_the_journey_is_over() -> None:
 
 def test_a_camper_travelling_with_nobody_home_is_not_over() -> None:
     assert not ended_by_arrival([Camper(position=3), Camper(position=5, phase=Phase.RETURN, marker=6)])
+
+
+def test_a_table_near_the_start_is_read_by_the_arrival_rule() -> None:
+    """Every camper at home or on plate 1 (a route read from the campers is still at least 2 plates long): over
+    when the camper home is strictly ahead of the outward one, not over when the outward one could still tie."""
+    starting = Camper(position=1)
+    assert ended_by_arrival([Camper(position=0, phase=Phase.FINISHED, marker=5, tokens=0, arrival=1), starting])
+    assert not ended_by_arrival([Camper(position=0, phase=Phase.FINISHED, marker=1, tokens=1, arrival=1), starting])
