@@ -108,3 +108,11 @@ def test_each_proto_value_maps_to_the_member_of_its_own_name(game: str, mapping:
         assert set(table) == set(type(next(iter(table)))), "every member has a proto value"
     assert all(n in names for n, _ in pairs)
     assert {names[n]: m.name for n, m in pairs if not _reads_as(game, names[n], m)} == {}
+
+
+def test_every_puzzle_grade_name_maps_to_the_proto_grade_of_its_name() -> None:
+    from campsolver.service.games import shared
+
+    assert {name: common_pb2.DifficultyGrade.Name(value) for name, value in shared.GRADE_BY_NAME.items()} == {
+        name: f"DIFFICULTY_GRADE_{name.upper()}" for name in shared.GRADE_BY_NAME}
+    assert set(shared.GRADE_BY_NAME.values()) == set(common_pb2.DifficultyGrade.values()) - {0}

@@ -105,7 +105,8 @@ def _proof_tests(*own: str) -> tuple[str, ...]:
 SITES: tuple[Site, ...] = (
     # proof claims: where a solver or a handler says OPTIMAL / EXACT / FEASIBLE_WITH_BOUND
     Site("proof-claims", "service/games/shared.py", MAPS,
-         ("tests/test_proof_labels.py", "tests/test_proof_claims.py", "tests/test_service_games.py")),
+         ("tests/test_proof_labels.py", "tests/test_proto_maps.py", "tests/test_proof_claims.py",
+          "tests/test_service_games.py")),
     Site("proof-claims", "solver/campsite/best_round.py", PROOF_LINES,
          _proof_tests("tests/campsite/test_one_turn_round.py", "tests/campsite/test_best_round.py"), "campsite"),
     Site("proof-claims", "solver/campsite/best_turn.py", PROOF_LINES,
