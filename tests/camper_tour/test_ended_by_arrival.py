@@ -6,7 +6,10 @@ from the campers allowed to be 1 plate long, survived every test."""
 
 from __future__ import annotations
 
-from campsolver.solver.camper_tour.rules import Camper, Phase, ended_by_arrival
+from dataclasses import replace
+
+import pytest
+from campsolver.solver.camper_tour.rules import Camper, Config, Phase, TourState, ended_by_arrival, validate
 
 
 def test_nobody_on_the_journey_is_over() -> None:
@@ -27,3 +30,13 @@ def test_a_table_near_the_start_is_read_by_the_arrival_rule() -> None:
     starting = Camper(position=1)
     assert ended_by_arrival([Camper(position=0, phase=Phase.FINISHED, marker=5, tokens=0, arrival=1), starting])
     assert not ended_by_arrival([Camper(position=0, phase=Phase.FINISHED, marker=1, tokens=1, arrival=1), starting])
+
+
+def test_the_rules_model_refuses_a_finished_marker_beyond_the_route_only() -> None:
+    """`validate`: a camper home with its marker past the last plate is refused; an outward camper (marker 0) and
+    a camper home within the route are not."""
+    config = Config(plate_count=10, specials=())
+    home = Camper(position=0, phase=Phase.FINISHED, marker=10, tokens=0, arrival=1)
+    validate(TourState(config=config, campers=(home, Camper()), to_move=1))
+    with pytest.raises(ValueError, match="beyond the route"):
+        validate(TourState(config=config, campers=(replace(home, marker=11), Camper()), to_move=1))
