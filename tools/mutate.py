@@ -68,7 +68,8 @@ class Site:
 
 GAMES = ("happy_campers", "deluxe_camping", "campsite", "camper_tour", "adventure_tours")
 GAME_RULE_TESTS = {
-    "happy_campers": ("tests/happy_campers/test_legal_placements_complete.py", "tests/happy_campers/test_rules.py",
+    "happy_campers": ("tests/happy_campers/test_legal_placements_complete.py",
+                      "tests/happy_campers/test_river_paths_brute_force.py", "tests/happy_campers/test_rules.py",
                       "tests/happy_campers/test_rules_modes.py",
                       "tests/happy_campers/test_rules_properties.py"),
     "deluxe_camping": ("tests/deluxe_camping/test_rules.py", "tests/deluxe_camping/test_properties.py"),
