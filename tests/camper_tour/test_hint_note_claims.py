@@ -1,6 +1,6 @@
 """A Camper Tour hint's note says "exact" only when its answer is EXACT: a depth-limited expected-score search
-(solo values at its leaves, HEURISTIC) says it is a depth-N search. Found by the mutation run: the two notes
-swapped (a search called an exact expected score) survived every test."""
+(solo values at its leaves, HEURISTIC) says it is a depth-N search; an EXACT MaxScore states a standard error of 0.
+Found by the mutation run: the two notes swapped, and the standard error's test inverted, survived every test."""
 
 from __future__ import annotations
 
@@ -22,3 +22,10 @@ def test_a_depth_limited_hint_does_not_call_itself_exact() -> None:
     response = ct_service.hint(request, CpuBudget(2.0))
     assert response.proof == common_pb2.PROOF_STATUS_HEURISTIC
     assert "exact" not in response.note.lower() and "depth-1 search" in response.note, response.note
+
+
+def test_an_exact_max_states_a_standard_error_of_zero() -> None:
+    """An EXACT expected score is no estimate: its standard error is stated as 0 (the ranking contract)."""
+    response = ct_service.max_score(ct_service.EXAMPLES["MaxScore"](), CpuBudget(5.0))
+    assert response.proof == common_pb2.PROOF_STATUS_EXACT
+    assert response.HasField("standard_error") and response.standard_error == 0.0
