@@ -90,6 +90,7 @@ SHARED_SERVICE_TESTS = ("tests/test_service_games.py", "tests/test_card_names.py
 
 #: A game's own handler tests, where they exist (the cheap claim and note checks first).
 OWN_SERVICE_TESTS = ("test_max_fallback_claims.py", "test_value_notes.py", "test_max_no_partition_note.py",
+                     "test_max_note_claims.py",
                      "test_hint_note_claims.py",
                      "test_service.py", "test_hint_contract.py")
 
