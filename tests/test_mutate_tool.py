@@ -4,6 +4,7 @@ names, its draws are reproducible, and its private copy imports the mutated code
 from __future__ import annotations
 
 import ast
+import dataclasses
 import os
 import subprocess
 import sys
@@ -63,3 +64,20 @@ def test_summary_counts_timeouts_as_killed() -> None:
                 mutate.Outcome(mutant, "survived", "", 1.0)]
     assert mutate.summary(outcomes)["a"] == {"run": 3, "killed": 2, "survived": 1, "kill_rate": 0.667}
     assert "| a | 3 | 2 | 1 | 67% |" in mutate.table(outcomes)
+
+
+def test_per_area_sample_and_rerun_of_survivors_with_todays_tests(tmp_path: Path) -> None:
+    """`--sample-area` draws per area; `--rerun` takes a run's survivors (log or JSON) with today's test command."""
+    sites = tuple(s for s in mutate.SITES if s.area in ("rules", "validators"))
+    drawn = mutate.select(sites, 1, seed=3, per_area={"validators": 2})
+    per_area = {area: sum(m.area == area for m in drawn) for area in ("rules", "validators")}
+    assert per_area == {"rules": 5, "validators": 10}
+    survivor, killed = drawn[0], drawn[1]
+    stale = {"tests": ["tests/gone.py"], "keyword": None}
+    lines = [{**mutate._outcome_json(mutate.Outcome(survivor, "survived", "", 1.0)), **stale},
+             mutate._outcome_json(mutate.Outcome(killed, "killed", "t", 1.0))]
+    log = tmp_path / "run.jsonl"
+    log.write_text("".join(mutate.json.dumps(line) + "\n" for line in lines))
+    again = mutate.survivors_of(log)
+    site = next(s for s in mutate.SITES if (s.area, s.path) == (survivor.area, survivor.path))
+    assert again == [dataclasses.replace(survivor, tests=site.tests, keyword=site.keyword)]

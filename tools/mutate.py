@@ -13,12 +13,15 @@ What it mutates (AST-based, each mutant one change, spliced into the original te
 - enum members: `Proof.OPTIMAL` -> another member of the same enum seen in the file (also proto enum constants
   such as `common_pb2.PROOF_STATUS_OPTIMAL`).
 
-Where: the sites in `SITES` (area, file, which nodes, which tests), sampled with `--sample` per site. Each mutant
-runs the tests of its module (`-m "not slow" -x`) with a timeout; killed = the tests failed (or timed out),
-survived = they passed. Results: a table on stdout and JSON (`--json`).
+Where: the sites in `SITES` (area, file, which nodes, which tests), sampled with `--sample` per site (or
+`--sample-area AREA=N`). Each mutant runs its site's default tests (`-m "not slow" -x`, the cheapest judges first,
+narrowed to the game by `-k` in the shared test files) with a timeout; killed = the tests failed (or timed out),
+survived = they passed. Results: a table on stdout, JSON (`--json`), and one JSON line an outcome as it comes
+(`--log`); `--rerun FILE` runs a past run's survivors again against today's tests.
 
-    python -m tools.mutate --sample 20 --json mutation.json        # about what `make mutate` runs
+    make mutate                                                    # the sampled run of docs/mutation-run.md
     python -m tools.mutate --area proof-claims --list              # the mutants, without running anything
+    python -m tools.mutate --rerun mutation.json --no-baseline     # the survivors, after adding tests
 """
 
 from __future__ import annotations
@@ -52,48 +55,84 @@ VALIDATOR_LINES = r"require\(|raise_invalid|_invalid|INVALID"
 
 @dataclasses.dataclass(frozen=True)
 class Site:
-    """Where to mutate and what tests judge it."""
+    """Where to mutate and what tests judge it: `tests` (files, run in this order with `-x`, so the quickest
+    judges first), narrowed by `keyword` (`pytest -k`, e.g. the game's name: the shared files' cases of that game
+    and every case in the game's own folder) when given."""
 
     area: str
     path: str
     select: str  # ALL, MAPS, or a regex over source lines
     tests: tuple[str, ...]
+    keyword: str | None = None
 
 
 GAMES = ("happy_campers", "deluxe_camping", "campsite", "camper_tour", "adventure_tours")
 GAME_RULE_TESTS = {
-    "happy_campers": ("tests/happy_campers/test_rules.py", "tests/happy_campers/test_rules_modes.py",
+    "happy_campers": ("tests/happy_campers/test_legal_placements_complete.py",
+                      "tests/happy_campers/test_river_paths_brute_force.py", "tests/happy_campers/test_rules.py",
+                      "tests/happy_campers/test_rules_modes.py",
                       "tests/happy_campers/test_rules_properties.py"),
     "deluxe_camping": ("tests/deluxe_camping/test_rules.py", "tests/deluxe_camping/test_properties.py"),
     "campsite": ("tests/campsite/test_rules.py", "tests/campsite/test_properties.py"),
-    "camper_tour": ("tests/camper_tour/test_rules.py",),
+    "camper_tour": ("tests/camper_tour/test_ended_by_arrival.py", "tests/camper_tour/test_rules.py",
+                    "tests/camper_tour/test_game_over_state.py"),
     "adventure_tours": ("tests/adventure_tours/test_rules.py", "tests/adventure_tours/test_properties.py"),
 }
-SERVICE_TESTS = ("tests/test_service_games.py",)
+#: Every game's rules tests also check that the model's values stay frozen (one cheap case a game).
+GAME_RULE_TESTS = {game: (f"tests/test_rules_values_frozen.py::test_every_rules_dataclass_is_frozen[{game}]", *tests)
+                   for game, tests in GAME_RULE_TESTS.items()}
+#: The wire-level tests every game's handler answers to: its input limits and proof claims (cheap, first), its
+#: service tests, and the shared in-process-versus-gRPC comparisons (narrowed to the game by `-k`).
+WIRE_TESTS = ("tests/test_proto_maps.py", "tests/test_input_edges.py", "tests/test_input_limits.py",
+              "tests/test_proof_claims.py")
+SHARED_SERVICE_TESTS = ("tests/test_service_games.py", "tests/test_card_names.py")
+
+
+#: A game's own handler tests, where they exist (the cheap claim and note checks first).
+OWN_SERVICE_TESTS = ("test_max_fallback_claims.py", "test_value_notes.py", "test_max_no_partition_note.py",
+                     "test_max_note_claims.py",
+                     "test_hint_note_claims.py",
+                     "test_service.py", "test_hint_contract.py")
 
 
 def _service_tests(game: str) -> tuple[str, ...]:
-    own = f"tests/{game}/test_service.py"
-    return ((own,) if (ROOT / own).exists() else ()) + SERVICE_TESTS
+    own = tuple(f"tests/{game}/{name}" for name in OWN_SERVICE_TESTS if (ROOT / "tests" / game / name).exists())
+    return WIRE_TESTS + own + SHARED_SERVICE_TESTS
+
+
+def _proof_tests(*own: str) -> tuple[str, ...]:
+    """A solver's proof-claim site: the outside-in claim tests first (cheap), then the solver's own tests."""
+    return ("tests/test_proof_claims.py", *own)
 
 
 SITES: tuple[Site, ...] = (
     # proof claims: where a solver or a handler says OPTIMAL / EXACT / FEASIBLE_WITH_BOUND
-    Site("proof-claims", "service/games/shared.py", MAPS, ("tests/test_service_games.py", "tests/test_service.py")),
-    Site("proof-claims", "solver/campsite/best_round.py", PROOF_LINES, ("tests/campsite/test_best_round.py",)),
-    Site("proof-claims", "solver/campsite/best_turn.py", PROOF_LINES, ("tests/campsite/test_best_turn.py",)),
-    Site("proof-claims", "solver/campsite/round_cpsat.py", PROOF_LINES, ("tests/campsite/test_round_cpsat.py",)),
+    Site("proof-claims", "service/games/shared.py", MAPS,
+         ("tests/test_proof_labels.py", "tests/test_proto_maps.py", "tests/test_proof_claims.py",
+          "tests/test_service_games.py")),
+    Site("proof-claims", "solver/campsite/best_round.py", PROOF_LINES,
+         _proof_tests("tests/campsite/test_one_turn_round.py", "tests/campsite/test_best_round.py"), "campsite"),
+    Site("proof-claims", "solver/campsite/best_turn.py", PROOF_LINES,
+         _proof_tests("tests/campsite/test_best_turn.py"), "campsite"),
+    Site("proof-claims", "solver/campsite/round_cpsat.py", PROOF_LINES,
+         _proof_tests("tests/campsite/test_round_cpsat.py"), "campsite"),
     Site("proof-claims", "solver/happy_campers/maximise.py", PROOF_LINES,
-         ("tests/happy_campers/test_maximise.py", "tests/happy_campers/test_max_levels.py")),
-    Site("proof-claims", "solver/camper_tour/solo.py", PROOF_LINES, ("tests/camper_tour/test_solo.py",)),
-    Site("proof-claims", "solver/deluxe_camping/maximise.py", PROOF_LINES, ("tests/deluxe_camping/test_maximise.py",)),
-    Site("proof-claims", "solver/adventure_tours/search.py", PROOF_LINES, ("tests/adventure_tours/test_search.py",)),
+         _proof_tests("tests/happy_campers/test_max_fallback_claims.py", "tests/happy_campers/test_maximise.py",
+                      "tests/happy_campers/test_max_levels.py"),
+         "happy_campers"),
+    Site("proof-claims", "solver/camper_tour/solo.py", PROOF_LINES,
+         _proof_tests("tests/camper_tour/test_layout_count.py", "tests/camper_tour/test_solo.py"), "camper_tour"),
+    Site("proof-claims", "solver/deluxe_camping/maximise.py", PROOF_LINES,
+         _proof_tests("tests/deluxe_camping/test_maximise.py"), "deluxe_camping"),
+    Site("proof-claims", "solver/adventure_tours/search.py", PROOF_LINES,
+         _proof_tests("tests/adventure_tours/test_search.py",
+                      "tests/adventure_tours/test_search_on_the_bound.py"), "adventure_tours"),
     Site("proof-claims", "solver/core/cpsat.py", PROOF_LINES, ("tests/core/test_core_helpers.py",)),
-    *(Site("proof-claims", f"service/games/{game}.py", PROOF_LINES, _service_tests(game)) for game in GAMES),
+    *(Site("proof-claims", f"service/games/{game}.py", PROOF_LINES, _service_tests(game), game) for game in GAMES),
     # the proto mappings: enum maps of every game's handler
-    *(Site("proto-maps", f"service/games/{game}.py", MAPS, _service_tests(game)) for game in GAMES),
+    *(Site("proto-maps", f"service/games/{game}.py", MAPS, _service_tests(game), game) for game in GAMES),
     # the request validators
-    *(Site("validators", f"service/games/{game}.py", VALIDATOR_LINES, _service_tests(game)) for game in GAMES),
+    *(Site("validators", f"service/games/{game}.py", VALIDATOR_LINES, _service_tests(game), game) for game in GAMES),
     # each game's rules model
     *(Site("rules", f"solver/{game}/rules.py", ALL, GAME_RULE_TESTS[game]) for game in GAMES),
 )
@@ -118,6 +157,7 @@ class Mutant:
     original: str
     text: str
     tests: tuple[str, ...]
+    keyword: str | None = None
 
     @property
     def label(self) -> str:
@@ -189,7 +229,7 @@ def mutants_of(site: Site) -> list[Mutant]:
         original = source[start:end].decode()
         if " ".join(original.split()) != text:
             found.append(Mutant(site.area, site.path, node.lineno, operator, start, end,
-                                " ".join(original.split()), text, site.tests))
+                                " ".join(original.split()), text, site.tests, site.keyword))
 
     for node in ast.walk(tree):
         if id(node) in skipped or (chosen is not None and id(node) not in chosen):
@@ -246,11 +286,13 @@ class Outcome:
     seconds: float
 
 
-def _run_tests(copy_root: Path, tests: tuple[str, ...], timeout_s: float) -> tuple[str, str, float]:
-    """Run `tests` in the copy: ("passed" | "failed" | "timeout", first failing test, seconds)."""
+def _run_tests(copy_root: Path, tests: tuple[str, ...], keyword: str | None,
+               timeout_s: float) -> tuple[str, str, float]:
+    """Run `tests` (narrowed by `-k keyword`) in the copy: ("passed" | "failed" | "timeout", first failing test,
+    seconds)."""
     env = {**os.environ, "PYTHONPATH": str(copy_root), "PYTHONDONTWRITEBYTECODE": "1", "CI": "true"}
     command = [sys.executable, "-m", "pytest", "-x", "-q", "-m", "not slow", "-p", "no:cacheprovider",
-               "--timeout", str(int(timeout_s)), *tests]
+               "--timeout", str(int(timeout_s)), *(["-k", keyword] if keyword else []), *tests]
     started = time.monotonic()
     try:
         done = subprocess.run(command, cwd=copy_root, env=env, capture_output=True, text=True, timeout=timeout_s,
@@ -265,52 +307,93 @@ def _run_tests(copy_root: Path, tests: tuple[str, ...], timeout_s: float) -> tup
 
 
 def run(mutants: list[Mutant], timeout_factor: float, min_timeout_s: float, deadline: float,
-        progress: bool = True, check_baseline: bool = True) -> list[Outcome]:
-    """Each mutant against its tests, in a private copy of the repository; stops starting new ones at `deadline`."""
+        progress: bool = True, check_baseline: bool = True, log: Path | None = None) -> list[Outcome]:
+    """Each mutant against its tests, in a private copy of the repository; stops starting new ones at `deadline`.
+    `log`: each outcome appended as a JSON line as soon as it is known (a long run can be read while it goes)."""
     outcomes: list[Outcome] = []
     with tempfile.TemporaryDirectory(prefix="campsolver-mutate-") as scratch:
         copy_root = Path(scratch) / "repo"
         copy_root.mkdir()
         _copy_tree(copy_root)
-        baselines: dict[tuple[str, ...], float] = {}
+        baselines: dict[tuple[tuple[str, ...], str | None], float] = {}
         for mutant in mutants:
             if time.monotonic() > deadline:
                 break
-            if mutant.tests not in baselines and not check_baseline:
-                baselines[mutant.tests] = min_timeout_s / timeout_factor
-            if mutant.tests not in baselines:
-                status, failing, seconds = _run_tests(copy_root, mutant.tests, 1800)
+            command = (mutant.tests, mutant.keyword)
+            if command not in baselines and not check_baseline:
+                baselines[command] = min_timeout_s / timeout_factor
+            if command not in baselines:
+                status, failing, seconds = _run_tests(copy_root, mutant.tests, mutant.keyword, 1800)
                 if status != "passed":
                     raise SystemExit(f"the unmutated tests fail ({failing}): {' '.join(mutant.tests)}")
-                baselines[mutant.tests] = seconds
+                baselines[command] = seconds
             target = copy_root / mutant.path
             original = target.read_bytes()
             target.write_bytes(original[:mutant.start] + mutant.text.encode() + original[mutant.end:])
             try:
-                timeout = max(min_timeout_s, timeout_factor * baselines[mutant.tests])
-                status, failing, seconds = _run_tests(copy_root, mutant.tests, timeout)
+                timeout = max(min_timeout_s, timeout_factor * baselines[command])
+                status, failing, seconds = _run_tests(copy_root, mutant.tests, mutant.keyword, timeout)
             finally:
                 target.write_bytes(original)
             outcome = Outcome(mutant, {"passed": "survived", "failed": "killed"}.get(status, status), failing,
                               seconds)
             outcomes.append(outcome)
+            if log is not None:
+                with log.open("a") as stream:
+                    stream.write(json.dumps(_outcome_json(outcome)) + "\n")
             if progress:
                 print(f"{outcome.status:8} {mutant.path}:{mutant.line} {mutant.operator} {mutant.label} "
                       f"{failing}", flush=True)
     return outcomes
 
 
-def select(sites: tuple[Site, ...], sample: int | None, seed: int) -> list[Mutant]:
-    """Every site's mutants, or `sample` of them drawn per site (seeded: the same run gives the same mutants)."""
+def _outcome_json(outcome: Outcome) -> dict[str, object]:
+    return {**dataclasses.asdict(outcome.mutant), "status": outcome.status, "killed_by": outcome.killed_by,
+            "seconds": round(outcome.seconds, 2)}
+
+
+def survivors_of(path: Path) -> list[Mutant]:
+    """The survivors recorded in a run's --json or --log file, still present in today's source, with today's test
+    command of their site (to re-run them after adding tests)."""
+    text = path.read_text()
+    entries = json.loads(text)["mutants"] if text.lstrip().startswith("{\n") else [
+        json.loads(line) for line in text.splitlines() if line.strip()]
+    found: list[Mutant] = []
+    for entry in entries:
+        if entry["status"] != "survived":
+            continue
+        site = next((s for s in SITES if (s.area, s.path) == (entry["area"], entry["path"])), None)
+        tests, keyword = (site.tests, site.keyword) if site else (tuple(entry["tests"]), entry.get("keyword"))
+        # today's test command of its site: the tests added since judge it too
+        mutant = Mutant(**{**{k: entry[k] for k in entry if k in Mutant.__dataclass_fields__},
+                           "tests": tests, "keyword": keyword})
+        source = (ROOT / mutant.path).read_bytes()[mutant.start:mutant.end].decode()
+        if " ".join(source.split()) != mutant.original:
+            print(f"skipped (source changed): {mutant.path}:{mutant.line} {mutant.label}", file=sys.stderr)
+            continue
+        found.append(mutant)
+    return found
+
+
+def select(sites: tuple[Site, ...], sample: int | None, seed: int,
+           per_area: dict[str, int] | None = None) -> list[Mutant]:
+    """Every site's mutants, or `sample` of them drawn per site (`per_area[area]` instead where given; seeded: the
+    same run gives the same mutants)."""
     per_site: list[list[Mutant]] = []
     for site in sites:
         mutants = mutants_of(site)
-        if sample is not None and len(mutants) > sample:
-            mutants = sorted(random.Random(f"{seed}:{site.area}:{site.path}").sample(mutants, sample),
+        count = (per_area or {}).get(site.area, sample)
+        if count is not None and len(mutants) > count:
+            mutants = sorted(random.Random(f"{seed}:{site.area}:{site.path}").sample(mutants, count),
                              key=lambda m: m.start)
         per_site.append(mutants)
-    # Round robin over the sites: a run cut short by --max-minutes has still covered every area.
-    return [m for layer in itertools.zip_longest(*per_site) for m in layer if m is not None]
+    # Round robin over the areas, and within an area over its sites: a run cut short by --max-minutes has still
+    # covered every area about evenly (an area of 15 sites does not crowd out one of 5).
+    per_area_lists: dict[str, list[Mutant]] = {}
+    for area in dict.fromkeys(site.area for site in sites):
+        lists = [mutants for site, mutants in zip(sites, per_site, strict=True) if site.area == area]
+        per_area_lists[area] = [m for layer in itertools.zip_longest(*lists) for m in layer if m is not None]
+    return [m for layer in itertools.zip_longest(*per_area_lists.values()) for m in layer if m is not None]
 
 
 def summary(outcomes: list[Outcome]) -> dict[str, dict[str, float]]:
@@ -343,6 +426,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--area", action="append", help="only these areas (repeatable)")
     parser.add_argument("--path", action="append", help="only sites in these files (repeatable)")
     parser.add_argument("--sample", type=int, help="at most this many mutants a site (seeded draw)")
+    parser.add_argument("--sample-area", action="append", default=[], metavar="AREA=N",
+                        help="at most N mutants a site in AREA (overrides --sample there; repeatable)")
+    parser.add_argument("--rerun", type=Path, help="run only the survivors recorded in this --json or --log file")
+    parser.add_argument("--log", type=Path,
+                        help="append each outcome here as a JSON line as it is known (a run resumes from it)")
     parser.add_argument("--seed", type=int, default=29)
     parser.add_argument("--list", action="store_true", help="list the mutants, run nothing")
     parser.add_argument("--json", type=Path, help="write the outcomes here")
@@ -354,14 +442,19 @@ def main(argv: list[str] | None = None) -> int:
                         help="skip the unmutated run of each test command (when main is known green)")
     args = parser.parse_args(argv)
     sites = tuple(s for s in SITES if (not args.area or s.area in args.area) and (not args.path or s.path in args.path))
-    mutants = select(sites, args.sample, args.seed)
+    per_area = {area: int(n) for area, n in (item.split("=", 1) for item in args.sample_area)}
+    mutants = survivors_of(args.rerun) if args.rerun else select(sites, args.sample, args.seed, per_area)
+    if args.log and args.log.exists() and not args.rerun:  # resume: what the log already judged is not run again
+        done = {(e["path"], e["start"], e["end"], e["text"])
+                for e in (json.loads(line) for line in args.log.read_text().splitlines() if line.strip())}
+        mutants = [m for m in mutants if (m.path, m.start, m.end, m.text) not in done]
     if args.list:
         for m in mutants:
             print(f"{m.area:13} {m.path}:{m.line:<5} {m.operator:13} {m.label}")
         print(f"{len(mutants)} mutants")
         return 0
     outcomes = run(mutants, args.timeout_factor, args.min_timeout, time.monotonic() + 60 * args.max_minutes,
-                   check_baseline=not args.no_baseline)
+                   check_baseline=not args.no_baseline, log=args.log)
     text = table(outcomes)
     print(text)
     if args.markdown:
@@ -369,8 +462,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         args.json.write_text(json.dumps({
             "summary": summary(outcomes),
-            "mutants": [{**dataclasses.asdict(o.mutant), "status": o.status, "killed_by": o.killed_by,
-                         "seconds": round(o.seconds, 2)} for o in outcomes],
+            "mutants": [_outcome_json(o) for o in outcomes],
         }, indent=1) + "\n")
     return 0
 
