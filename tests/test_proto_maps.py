@@ -48,6 +48,17 @@ MAPS = {
     ("adventure_tours", "ABILITY_FROM_PROTO"): "AdventureAbility",
     ("adventure_tours", "VARIATION_FROM_PROTO"): "AdventureVariation",
     ("adventure_tours", "OBJECTIVE_FROM_PROTO"): "Objective",
+    ("campsite", "GAME_STAGE_FROM_PROTO"): "CampsiteStage",
+    ("campsite", "GAME_STAGE_TO_PROTO"): "CampsiteStage",
+    ("camper_tour", "TOKEN_RULE_TO_PROTO"): "TokenRule",
+    ("camper_tour", "NO_PARKING_TO_PROTO"): "NoParkingReturn",
+    ("adventure_tours", "MONEY_FLOOR_FROM_PROTO"): "AdventureMoneyFloor",
+    ("adventure_tours", "VARIATION_TO_PROTO"): "AdventureVariation",
+}
+#: Members a state message never carries (names of the member), so they have no proto value.
+NOT_ON_THE_WIRE = {
+    # A Campsite move is a card and its tent in one Play: a whole-game state is never between the two.
+    ("campsite", "GAME_STAGE_TO_PROTO"): {"TENT"},
 }
 #: Proto values that are not the name of a member: the member each stands for (defaults and synonyms).
 READ_AS = {
@@ -64,6 +75,7 @@ READ_AS = {
     ("camper_tour", "NO_PARKING_RETURN_UNSPECIFIED"): "TOWARD_START",
     ("adventure_tours", "ADVENTURE_VARIATION_UNSPECIFIED"): "NONE",
     ("adventure_tours", "OBJECTIVE_UNSPECIFIED"): "MARGIN",
+    ("adventure_tours", "ADVENTURE_MONEY_FLOOR_UNSPECIFIED"): "PILE",
 }
 
 
@@ -105,7 +117,9 @@ def test_each_proto_value_maps_to_the_member_of_its_own_name(game: str, mapping:
             assert unread <= {n for n in names.values() if n.endswith("_UNSPECIFIED")}
     else:
         pairs = [(n, m) for m, n in table.items()]
-        assert set(table) == set(type(next(iter(table)))), "every member has a proto value"
+        skipped = NOT_ON_THE_WIRE.get((game, mapping), set())
+        members = {member for member in type(next(iter(table))) if member.name not in skipped}
+        assert set(table) == members, "every member has a proto value"
     assert all(n in names for n, _ in pairs)
     assert {names[n]: m.name for n, m in pairs if not _reads_as(game, names[n], m)} == {}
 
