@@ -562,9 +562,26 @@ def summary(run_dir: Path, cells: list[Cell], hint_cpu_s: float, name: str = "op
                                 "bot_simulations")}
              for r in rows]
     print_table(f"hint ({hint_cpu_s:g} CPU-s a call) vs greedy / OpenSpiel bots", short)
+    print(markdown(rows))
     write_json(name, {"hint_cpu_s": hint_cpu_s, "rows": rows,
                       "settings": json.loads(_settings_path(run_dir).read_text())
                       if _settings_path(run_dir).exists() else {}})
+
+
+def markdown(rows: list[dict[str, Any]]) -> str:
+    """The summary as the table in docs/openspiel.md."""
+    lines = ["| game | players | opponent | games | hint's share [Wilson 95%] | fair | hint CPU-s a call | "
+             "opponent CPU-s a decision | bot simulations |", "|---|---|---|---|---|---|---|---|---|"]
+    names = {"greedy": "greedy", "bot1": "bot 1x", "bot4": "bot 4x"}
+    for r in rows:
+        bot = "IS-MCTS" if GAMES[r["game"]].hidden else "MCTS"
+        opponent = names[r["opponent"]].replace("bot", bot)
+        sims = r["bot_simulations"] if r["bot_simulations"] is not None else "-"
+        opp = f"{r['opp_cpu_decision_s']:.4f}" if r["opp_cpu_decision_s"] is not None else "-"
+        lines.append(f"| {r['game'].replace('_', ' ')} | {r['players']} | {opponent} | {r['games']} | "
+                     f"{r['hint_share']:.3f} [{r['wilson95_low']:.3f}, {r['wilson95_high']:.3f}] | "
+                     f"{r['fair_share']:.3f} | {r['hint_cpu_call_s']:.4f} | {opp} | {sims} |")
+    return "\n".join(lines)
 
 
 def tune(spec: GameSpec, games: int, run_dir: Path, hint_cpu_s: float, calibrations: Calibrations) -> BotSetting:
