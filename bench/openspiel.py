@@ -618,6 +618,7 @@ def main(argv: list[str] | None = None) -> None:
                         help="game:players:opponent,... (opponent greedy, bot1 or bot4), most important first")
     parser.add_argument("--games", type=int, default=200, help="games a cell")
     parser.add_argument("--chunk", type=int, default=50, help="games a cell per pass (every cell gets some soon)")
+    parser.add_argument("--greedy-chunks", type=int, default=1, help="chunks a pass for the cells against greedy")
     parser.add_argument("--hint-cpu", type=float, default=DEFAULT_HINT_CPU_S, help="the hint's CPU seconds a call")
     parser.add_argument("--tune", default="", help="games to tune on first: comma list or 'all'")
     parser.add_argument("--tune-games", type=int, default=16)
@@ -637,7 +638,9 @@ def main(argv: list[str] | None = None) -> None:
                 if cell.opponent != "greedy" and cell.game in to_tune and not _tuned(run_dir, cell.game):
                     tune(cell.spec, args.tune_games, run_dir, args.hint_cpu, calibrations)
                     to_tune.discard(cell.game)
-                run_cell(cell, target, run_dir, args.hint_cpu, calibrations)
+                # A greedy cell costs a fraction of a bot cell: it goes ahead by `--greedy-chunks` chunks a pass.
+                ahead = target if cell.opponent != "greedy" else target + (args.greedy_chunks - 1) * args.chunk
+                run_cell(cell, min(ahead, args.games), run_dir, args.hint_cpu, calibrations)
             summary(run_dir, cells, args.hint_cpu)
     summary(run_dir, cells, args.hint_cpu)
 
