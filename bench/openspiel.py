@@ -601,7 +601,9 @@ def tune(spec: GameSpec, games: int, run_dir: Path, hint_cpu_s: float, calibrati
     best = min(scores, key=lambda item: item[0])[1]
     path = _settings_path(run_dir)
     saved = json.loads(path.read_text()) if path.exists() else {}
-    saved[spec.key] = {**asdict(best), "tuned_on_seeds": f"{TUNE_FIRST_SEED}..{TUNE_FIRST_SEED + games}",
+    last_seed = TUNE_FIRST_SEED + (games - 1) // players
+    saved[spec.key] = {**asdict(best), "tuned_on_seeds": f"{TUNE_FIRST_SEED}..{last_seed}",
+                       "games_per_setting": games,
                        "grid": {f"c{s.uct_c:g}_r{s.rollouts}": share for share, s in scores}}
     path.write_text(json.dumps(saved, indent=2) + "\n")
     return best
