@@ -15,7 +15,7 @@ from typing import Any
 
 from campsolver.clients.batch import book, sweeps
 from campsolver.clients.batch.engine import Task
-from campsolver.clients.batch.policies import POLICY_SETS
+from campsolver.clients.batch.policies import NAMED_ONLY, POLICY_SETS
 from campsolver.clients.batch.service_calls import NotImplementedGames, check_games
 from campsolver.clients.batch.store import Row
 from campsolver.clients.batch.svg import interval_chart
@@ -78,7 +78,7 @@ def build_tasks(config: JobConfig) -> list[Task]:
 def _policies_for(config: JobConfig, game: str) -> tuple[str, ...]:
     available = POLICY_SETS[game].policies
     if not config.policies:
-        return available
+        return tuple(name for name in available if name not in NAMED_ONLY)
     chosen = tuple(name for name in config.policies if name in available)
     if len(chosen) < 2:
         raise NotImplementedGames(f"--policies: {game} needs two of {', '.join(available)}")

@@ -42,6 +42,17 @@ ADVENTURE_TOURS_HINT_SAMPLES = 16
 SEEDS_PER_GAME = 10_000
 #: Safety stop for a Deluxe Camping, Campsite or Adventure Tours game (real games take at most a few hundred).
 TABLE_MAX_DECISIONS = 5_000
+#: OpenSpiel's bots as tournament policies (`mcts` for Deluxe Camping and Camper Tour, `ismcts` for Campsite and
+#: Adventure Tours; needs the `openspiel` extra): a fixed effort of this many simulations a decision, UCT
+#: constant and random rollouts a leaf as `python -m bench.openspiel` uses them, so a game depends on its seed
+#: only, never on the machine's load.
+OPENSPIEL_SIMULATIONS = 100
+OPENSPIEL_UCT_C = 2.0
+OPENSPIEL_ROLLOUTS = 1
+#: Policies a tournament plays only when `--policies` names them (they need the openspiel extra and cost far
+#: more CPU a game than the others).
+NAMED_ONLY = ("mcts", "ismcts")
+_BOT = f"; mcts / ismcts (named only): OpenSpiel's bot, {OPENSPIEL_SIMULATIONS} simulations a decision"
 
 
 @dataclass(frozen=True)
@@ -59,6 +70,50 @@ class PolicySet:
     seats: int
     play: Callable[[dict[str, Any], Budget], dict[str, Any]]
     description: str
+
+
+# --- OpenSpiel's MCTS / IS-MCTS on the rules state, through the adapter ------------------------------------
+
+
+def _openspiel_game(short_name: str, players: int) -> Any:
+    """The adapter's game (`campsolver.openspiel`), loaded once a process."""
+    cached = _OPENSPIEL_GAMES.get((short_name, players))
+    if cached is None:
+        try:
+            import pyspiel
+
+            import campsolver.openspiel  # noqa: F401  (registers the games)
+        except ImportError as missing:
+            raise RuntimeError("the mcts / ismcts policies need the openspiel extra "
+                               "(pip install 'campsolver[openspiel]')") from missing
+        cached = _OPENSPIEL_GAMES[(short_name, players)] = pyspiel.load_game(short_name, {"players": players})
+    return cached
+
+
+_OPENSPIEL_GAMES: dict[tuple[str, int], Any] = {}
+
+
+def openspiel_move(short_name: str, players: int, rules_state: Any, seed: int,
+                   simulations: int = OPENSPIEL_SIMULATIONS) -> Any:
+    """The rules-model move OpenSpiel's bot picks for the player to move in `rules_state`: `MCTSBot` (random
+    rollouts) in a perfect-information game, `ISMCTSBot` (worlds redrawn by the adapter's resampler from what
+    the player may know) in a hidden-information one; `simulations` a decision, everything seeded by `seed`."""
+    import numpy as np
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    from campsolver.openspiel.common import AdapterState
+
+    game = _openspiel_game(short_name, players)
+    rng = np.random.RandomState(seed % 2**32)
+    evaluator = mcts.RandomRolloutEvaluator(OPENSPIEL_ROLLOUTS, rng)
+    if game.imperfect:
+        bot: Any = ismcts.ISMCTSBot(game, evaluator, OPENSPIEL_UCT_C, simulations, random_state=rng,
+                                    allow_inconsistent_action_sets=True)
+        bot.set_resampler(lambda state, player: state.resample_from_infostate(player, bot.random_number))
+    else:
+        bot = mcts.MCTSBot(game, OPENSPIEL_UCT_C, simulations, evaluator, random_state=rng, solve=False)
+    action = bot.step(AdapterState(game, rules_state))
+    return game.encoding.decode(rules_state, int(action))
 
 
 # --- Happy Campers: the same 40 seeded rolls for every policy; the higher final score wins -------------------
@@ -167,6 +222,9 @@ def play_camper_tour(params: dict[str, Any], budget: Budget) -> dict[str, Any]:
             action = result.moves[0].action
         elif name == "rule-of-thumb":
             action = camper_tour_rule_of_thumb(state)
+        elif name == "mcts":
+            action = openspiel_move("campsolver_camper_tour", len(names), state,
+                                    seed * CAMPER_TOUR_SEEDS_PER_GAME + decisions)
         else:
             actions = state.legal_actions()
             action = actions[int(random_choice[player].integers(len(actions)))]
@@ -231,6 +289,8 @@ def play_deluxe_camping(params: dict[str, Any], budget: Budget) -> dict[str, Any
             if result.interrupted or budget.expired():
                 raise _interrupted()
             action = result.moves[0].action
+        elif name == "mcts":
+            action = openspiel_move("campsolver_deluxe_camping", len(names), state, seed * SEEDS_PER_GAME + decisions)
         else:
             action = baselines[name](state, seat_rng[seat])
         state = state.child(action)  # the rules model checks the move
@@ -252,6 +312,11 @@ def play_campsite(params: dict[str, Any], budget: Budget) -> dict[str, Any]:
 
     def move(state: Any, mover: int, decisions: int) -> Any:
         name = names[state.to_move]
+        if name == "ismcts":  # the card, then the tent: two decisions of the bot
+            for half in range(2):
+                state = state.child(openspiel_move("campsolver_campsite", len(names), state,
+                                                   (seed * SEEDS_PER_GAME + decisions) * 2 + half))
+            return state
         try:
             if name == "hint":
                 result = hint_result(state, budget)
@@ -295,6 +360,8 @@ def play_adventure_tours(params: dict[str, Any], budget: Budget) -> dict[str, An
             play = list(result.best.play)
         elif name == "greedy":
             play = [greedy_action(state)]
+        elif name == "ismcts":
+            play = [openspiel_move("campsolver_adventure_tours", len(names), state, seed * SEEDS_PER_GAME + decisions)]
         else:
             play = [random_action(state, seat_rng[mover])]
         for action in play:  # a hint's play can be several actions of the mover
@@ -319,43 +386,43 @@ HAPPY_CAMPERS = PolicySet(
 
 CAMPER_TOUR = PolicySet(
     game="camper-tour",
-    policies=("hint", "lookahead", "rule-of-thumb", "random"),
+    policies=("hint", "lookahead", "rule-of-thumb", "random", "mcts"),
     seats=CAMPER_TOUR_SEATS,
     play=play_camper_tour,
     description=(f"two campers on the default 72-plate stack, seats rotated; the rulebook's winner (highest "
                  f"score among finished campers, ties to the later arrival) wins; hint: win probability from at "
                  f"most {CAMPER_TOUR_HINT_PLAYOUTS} playouts a candidate move, lookahead: at most "
-                 f"{CAMPER_TOUR_LOOKAHEAD_PLAYOUTS}"),
+                 f"{CAMPER_TOUR_LOOKAHEAD_PLAYOUTS}" + _BOT),
 )
 
 DELUXE_CAMPING = PolicySet(
     game="deluxe-camping",
-    policies=("hint", "greedy", "random"),
+    policies=("hint", "greedy", "random", "mcts"),
     seats=DELUXE_CAMPING_SEATS,
     play=play_deluxe_camping,
     description=("two campers from a seeded random setup, seats rotated; the strictly higher score wins (a tie is "
                  "a tie); hint: the full two-ply search within the task budget (interrupted: the game fails), "
-                 "greedy / random: the bench's baselines"),
+                 "greedy / random: the bench's baselines" + _BOT),
 )
 
 CAMPSITE = PolicySet(
     game="campsite",
-    policies=("hint", "greedy", "random"),
+    policies=("hint", "greedy", "random", "ismcts"),
     seats=CAMPSITE_SEATS,
     play=play_campsite,
     description=("two campers, seeded draws, seats rotated; the strictly higher total wins (a tie is a tie); hint: "
                  "every play ranked within the task budget (interrupted: the game fails), greedy: best immediate "
-                 "gain (the bench's baseline), random: a uniformly random card placement and tent"),
+                 "gain (the bench's baseline), random: a uniformly random card placement and tent" + _BOT),
 )
 
 ADVENTURE_TOURS = PolicySet(
     game="adventure-tours",
-    policies=("hint", "greedy", "random"),
+    policies=("hint", "greedy", "random", "ismcts"),
     seats=ADVENTURE_TOURS_SEATS,
     play=play_adventure_tours,
     description=(f"three players (the rulebook's minimum): one policy against two copies of the other, seats "
                  f"rotated; the strictly highest money wins (several winners count as a tie); hint: Monte Carlo "
-                 f"with at most {ADVENTURE_TOURS_HINT_SAMPLES} seeded samples a play"),
+                 f"with at most {ADVENTURE_TOURS_HINT_SAMPLES} seeded samples a play" + _BOT),
 )
 
 #: Game -> its policies. A new game adds one line here.
