@@ -303,8 +303,8 @@ def history_from_proto(request: pb.CamperTourServiceHintRequest, state: TourStat
     The hint reads the first decisions of each other camper still travelling, and only where two or more other
     campers are in the game (`opponents.record_window`), so only those are converted and checked in full (about
     0.15 ms a decision, a few dozen at most whatever the record's length); every decision is checked for its
-    shape (a state with the position's number of campers, and a move). The answer's note says how many were not
-    read.
+    shape (a state with the position's number of campers, and a move the rules know, e.g. announce 1-10). The
+    answer's note says how many were not read.
     """
     history = request.history
     require_limit(len(history), MAX_RECORD, "history", "decisions in the history")
@@ -314,6 +314,7 @@ def history_from_proto(request: pb.CamperTourServiceHintRequest, state: TourStat
         require(decision.HasField("move"), f"history[{i}].move", "each decision needs the move its camper chose")
         count = len(decision.state.campers)
         require(count == campers, f"history[{i}].state.campers", f"{count} campers, the position has {campers}")
+        move_from_proto(decision.move, f"history[{i}].move")  # a move the rules know (range checks, microseconds)
     record, where = [], []
     for i in record_window([decision.state.to_move for decision in history], state):
         decision, field = history[i], f"history[{i}]"
