@@ -6,6 +6,7 @@ shapes as rows of '#'. Every conversion error names the request field at fault.
 
 from __future__ import annotations
 
+import atexit
 import re
 import threading
 from collections import Counter
@@ -728,6 +729,19 @@ def _require_answer(result: maximise.MaxResult, budget: Budget) -> None:
 WITHIN_POLL_S = 0.005
 
 
+#: Searches answered without waiting (cancelled, ending within milliseconds). A process that exits while one is
+#: still inside CP-SAT aborts ("terminate called without an active exception"), so exit waits for them.
+_LEFT_RUNNING: list[threading.Thread] = []
+#: At most this long at exit for each (a cancelled search ends at its next turn or CP-SAT's next check).
+EXIT_WAIT_S = 5.0
+
+
+@atexit.register
+def _wait_for_cancelled_searches() -> None:
+    for thread in _LEFT_RUNNING:
+        thread.join(EXIT_WAIT_S)
+
+
 def _within(budget: Budget, search: Callable[[], maximise.MaxResult]) -> maximise.MaxResult | None:
     """`search()` if it returns before `budget` is spent, else None (and the budget is cancelled).
 
@@ -750,6 +764,7 @@ def _within(budget: Budget, search: Callable[[], maximise.MaxResult]) -> maximis
         thread.join(WITHIN_POLL_S)
     if thread.is_alive():
         budget.cancel()
+        _LEFT_RUNNING[:] = [*(t for t in _LEFT_RUNNING if t.is_alive()), thread]
         return None
     if "error" in box:
         if isinstance(box["error"], SolveInterrupted) and box["error"].reason == "deadline":
