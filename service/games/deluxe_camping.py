@@ -423,6 +423,9 @@ def _value_note(move: hints.RankedMove) -> str:
                 "put); ties broken by the territory estimate at the same leaf")
     if kind is hints.ValueKind.SEARCHED:
         return f"territory estimate {replies} (searched)"
+    if kind is hints.ValueKind.SETUP:
+        return ("setup placement: the mover's territory estimate right after it, one placement deep (a rule of "
+                "thumb for the setup, not a search)")
     return "screened one turn deep: territory estimate before the next player's reply, not comparable with " \
         "the searched choices' values"
 
