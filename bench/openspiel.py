@@ -629,6 +629,8 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     random.seed(0)
     run_dir = Path(args.run_dir)
+    # Another run directory (another hint budget, say) keeps its own summary beside the report's.
+    summary_name = "openspiel_head_to_head" + ("" if run_dir.resolve() == RUN_DIR.resolve() else f"_{run_dir.name}")
     cells = [Cell.parse(text) for text in args.cells.split(",") if text]
     calibrations = Calibrations(run_dir, args.hint_cpu)
     to_tune = set(GAMES if args.tune == "all" else [k for k in args.tune.split(",") if k])
@@ -643,8 +645,8 @@ def main(argv: list[str] | None = None) -> None:
                 # A greedy cell costs a fraction of a bot cell: it goes ahead by `--greedy-chunks` chunks a pass.
                 ahead = target if cell.opponent != "greedy" else target + (args.greedy_chunks - 1) * args.chunk
                 run_cell(cell, min(ahead, args.games), run_dir, args.hint_cpu, calibrations)
-            summary(run_dir, cells, args.hint_cpu)
-    summary(run_dir, cells, args.hint_cpu)
+            summary(run_dir, cells, args.hint_cpu, summary_name)
+    summary(run_dir, cells, args.hint_cpu, summary_name)
 
 
 if __name__ == "__main__":
