@@ -7,12 +7,14 @@ seeded game through the Python gRPC client must end with the same scores. A hint
 not reproducible, so the reference takes the person's moves from the page's log (each checked to be the move the
 page's hint ranked first), and recomputes everything else itself: the setup, every chance step (the page's
 documented seeds), the greedy bot's moves (the service's rule of thumb) and the scores. A screenshot per game is
-checked to be non-blank and kept in docs/web/.
+checked to be non-blank; with CAMPSOLVER_UPDATE_SCREENSHOTS=1 it refreshes the copy kept in docs/web/.
 """
 
 from __future__ import annotations
 
+import os
 import struct
+import tempfile
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,7 +28,10 @@ from campsolver.service.server import CampsolverServer, ServerConfig
 from google.protobuf import json_format
 
 ROOT = Path(__file__).resolve().parents[1]
-SCREENSHOTS = ROOT / "docs" / "web"
+#: The screenshots kept in docs/ are refreshed only when asked (`CAMPSOLVER_UPDATE_SCREENSHOTS=1`), so a test run
+#: leaves the tree as it found it; otherwise they go to a temporary folder (each is checked non-blank either way).
+SCREENSHOTS = (ROOT / "docs" / "web" if os.environ.get("CAMPSOLVER_UPDATE_SCREENSHOTS") == "1"
+               else Path(tempfile.gettempdir()) / "campsolver-web-screenshots")
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync"]
