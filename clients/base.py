@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -44,16 +45,22 @@ class CampsolverError(Exception):
             if key != _STATUS_DETAILS_KEY:
                 continue
             status = status_pb2.Status.FromString(value)
-            for detail in status.details:
-                if detail.Is(error_details_pb2.BadRequest.DESCRIPTOR):
-                    bad_request = error_details_pb2.BadRequest()
-                    detail.Unpack(bad_request)
-                    violations.extend(FieldViolation(v.field, v.description) for v in bad_request.field_violations)
-                elif detail.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
-                    info = error_details_pb2.ErrorInfo()
-                    detail.Unpack(info)
-                    reason = info.reason
+            violations, reason = read_error_details((detail.TypeName(), detail.value) for detail in status.details)
         return cls(code=code, message=error.details() or code.name, violations=violations, reason=reason)
+
+
+def read_error_details(details: Iterable[tuple[str, bytes]]) -> tuple[list[FieldViolation], str]:
+    """The field violations and the ErrorInfo reason among an error's details, each given as (full type name,
+    serialized message): how gRPC trailers and Connect error bodies both carry them."""
+    violations: list[FieldViolation] = []
+    reason = ""
+    for type_name, payload in details:
+        if type_name == error_details_pb2.BadRequest.DESCRIPTOR.full_name:
+            bad_request = error_details_pb2.BadRequest.FromString(payload)
+            violations.extend(FieldViolation(v.field, v.description) for v in bad_request.field_violations)
+        elif type_name == error_details_pb2.ErrorInfo.DESCRIPTOR.full_name:
+            reason = error_details_pb2.ErrorInfo.FromString(payload).reason
+    return violations, reason
 
 
 class _GameClientBase:

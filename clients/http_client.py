@@ -13,8 +13,7 @@ from __future__ import annotations
 from typing import Literal
 
 import grpc
-from campsolver.clients.base import DEFAULT_TIMEOUT_S, CampsolverError
-from campsolver.service.errors import FieldViolation
+from campsolver.clients.base import DEFAULT_TIMEOUT_S, CampsolverError, read_error_details
 from campsolver.service.registry import game
 from connectrpc.client import ConnectClientSync
 from connectrpc.compat import google_protobuf_binary_codec, google_protobuf_json_codec
@@ -22,7 +21,6 @@ from connectrpc.errors import ConnectError
 from connectrpc.method import IdempotencyLevel, MethodInfo, StreamType
 from connectrpc.protocol import ProtocolType
 from google.protobuf.message import Message
-from google.rpc import error_details_pb2
 
 Protocol = Literal["connect-json", "connect-proto", "grpc-web"]
 PROTOCOLS: tuple[Protocol, ...] = ("connect-json", "connect-proto", "grpc-web")
@@ -33,14 +31,7 @@ _CODES["canceled"] = grpc.StatusCode.CANCELLED
 
 def error_of(error: ConnectError) -> CampsolverError:
     """The `CampsolverError` a gRPC client would have raised for the same failure."""
-    violations: list[FieldViolation] = []
-    reason = ""
-    for detail in error.details:
-        if detail.type_name == error_details_pb2.BadRequest.DESCRIPTOR.full_name:
-            bad_request = error_details_pb2.BadRequest.FromString(detail.message_bytes)
-            violations.extend(FieldViolation(v.field, v.description) for v in bad_request.field_violations)
-        elif detail.type_name == error_details_pb2.ErrorInfo.DESCRIPTOR.full_name:
-            reason = error_details_pb2.ErrorInfo.FromString(detail.message_bytes).reason
+    violations, reason = read_error_details((detail.type_name, detail.message_bytes) for detail in error.details)
     code = _CODES.get(error.code.value, grpc.StatusCode.UNKNOWN)
     return CampsolverError(code=code, message=error.message, violations=violations, reason=reason)
 

@@ -5,9 +5,11 @@ warm starts and proof claims live in `maximise`."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
+from typing import Any, TypeVar
 
 from campsolver.solver.core.budget import Budget, SolveInterrupted
 from campsolver.solver.core.cpsat import CpSolveResult
@@ -40,6 +42,8 @@ from ortools.sat.python import cp_model
 
 DECISION_STRATEGY = True
 
+_T = TypeVar("_T")
+
 #: The budget whose cancellation abandons a model still being built. The builders are plain functions of the
 #: problem (called through several layers); the search sets this around its work so that a caller who answered
 #: without waiting (the service at its deadline) does not leave a long build running in the worker.
@@ -54,6 +58,17 @@ def builds_abandoned_on_cancel(budget: Budget) -> Iterator[None]:
         yield
     finally:
         _BUILD_BUDGET.reset(token)
+
+
+def abandons_builds_on_cancel(search: Callable[..., _T]) -> Callable[..., _T]:
+    """`search(problem, budget, ...)` with every model build inside it abandoned once `budget` is cancelled."""
+
+    @functools.wraps(search)
+    def run(problem: MaxProblem, budget: Budget, *args: Any, **kwargs: Any) -> _T:
+        with builds_abandoned_on_cancel(budget):
+            return search(problem, budget, *args, **kwargs)
+
+    return run
 
 
 def _abandon_if_cancelled() -> None:

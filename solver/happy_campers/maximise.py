@@ -72,6 +72,7 @@ from campsolver.solver.happy_campers.max_models import (  # noqa: F401
     _drawing_order,
     _option_for,
     _scoring_objective,
+    abandons_builds_on_cancel,
     builds_abandoned_on_cancel,
 )
 from campsolver.solver.happy_campers.max_problem import (  # noqa: F401
@@ -504,6 +505,7 @@ def _search_share(budget: Budget) -> Budget:
     return budget.limited(remaining - min(POST_SOLVE_RESERVE_S, POST_SOLVE_RESERVE_SHARE * remaining))
 
 
+@abandons_builds_on_cancel
 def _maximise(
     problem: MaxProblem,
     budget: Budget,
@@ -518,24 +520,6 @@ def _maximise(
 
     `given_hint` (clairvoyant only) replaces the warm-start searches. Every model built on the way is abandoned
     (`SolveInterrupted`) once `budget` is cancelled."""
-    with builds_abandoned_on_cancel(budget):
-        return _maximise_phases(
-            problem, budget, builder, incomplete_phase=incomplete_phase, workers=workers, seed=seed,
-            given_hint=given_hint,
-        )
-
-
-def _maximise_phases(
-    problem: MaxProblem,
-    budget: Budget,
-    builder: Callable[[MaxProblem, Mode], _Built],
-    *,
-    incomplete_phase: bool,
-    workers: int,
-    seed: int = 0,
-    given_hint: _Hint | None = None,
-) -> MaxResult:
-    """`_maximise`'s work, within its build budget."""
     tally = _Tally()
     if budget.expired():
         # CP-SAT ignores a stop request made before its search starts, so never start one.
