@@ -340,7 +340,8 @@ def recording_first_solution_only(
 def test_deluxe_camping_total_max_stopped_early_is_feasible_with_bound(
     client: CampsolverClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The players' total is one CP-SAT solve: its own status FEASIBLE must reach the wire as FEASIBLE_WITH_BOUND."""
+    """The players' total (solved case by case, warm-started from the OWN boards): every CP-SAT solve stopped at
+    its first solution (status FEASIBLE) must reach the wire as FEASIBLE_WITH_BOUND, never OPTIMAL."""
     request = dc_service.EXAMPLES["MaxScore"]()
     request.objective = dc_pb.DELUXE_CAMPING_MAX_OBJECTIVE_TOTAL
     request.options.time_limit_seconds = 30  # room for the first solution on a loaded machine (it stops there)
