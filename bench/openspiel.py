@@ -144,10 +144,12 @@ def cs_greedy(s: Any, seat: int, rng: np.random.Generator) -> Plan:
 
 
 def cs_hint(s: Any, seat: int, cpu_s: float, seed: int) -> Plan:
-    from campsolver.solver.campsite.players import hint_result
+    from campsolver.solver.campsite.players import HINT_CPU_S, hint_result
 
     # hint_result reads the seat's own hand, the table, the tokens, the totals and the round deck's composition.
-    best = hint_result(s, CpuBudget(cpu_s)).plays[0]
+    # At least HINT_CPU_S: what a ranking of every play of a 4-player turn needs (the bots are calibrated on the
+    # CPU the hint actually uses, so they get as much).
+    best = hint_result(s, CpuBudget(max(cpu_s, HINT_CPU_S))).plays[0]
     return cs_plan(s, best.placement, best.tent)
 
 

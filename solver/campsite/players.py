@@ -13,6 +13,11 @@ from campsolver.solver.campsite import hint as hints
 from campsolver.solver.campsite import rules as R
 from campsolver.solver.core.budget import Budget
 
+#: CPU seconds a hint call needs to rank every play of a turn (4 players, late in a round: at most 0.12 CPU-s
+#: measured on 200 games). A budget cut ranks only the first placements (card by card), and at 0.05 CPU-s that
+#: was half the 4-player turns and lost the hint its edge over greedy (bench/results/campsite.md).
+HINT_CPU_S = 0.15
+
 
 def hint_result(state: R.CampsiteState, budget: Budget) -> hints.HintResult:
     """The hint for the player to move, with the cards still to come in this round (its `interrupted` flag

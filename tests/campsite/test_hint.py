@@ -101,3 +101,28 @@ def test_margin_is_over_the_leading_opponent_not_any_opponent() -> None:
         assert trailing[key].value == own[key].value  # the leader's standing does not move
         assert leading[key].value < own[key].value  # feeding the leader costs
     assert leading[max(leading, key=lambda k: leading[k].value)].opponent_gain == 0
+
+
+def test_hint_cpu_s_ranks_every_play_of_a_late_four_player_turn() -> None:
+    # HINT_CPU_S is the CPU a hint call is given by the OpenSpiel bench: enough to rank every placement of a
+    # 4-player turn late in a round (a cut ranking sees only the first cards' placements and lost the hint its
+    # edge over greedy). The state: greedy self-play to turn 22 of the first round.
+    import random
+
+    from campsolver.solver.campsite.players import HINT_CPU_S, greedy_policy, hint_result
+    from campsolver.solver.core.budget import CpuBudget
+    from campsolver.solver.core.game import CHANCE
+
+    rng = random.Random(3)
+    state = R.new_game(4)
+    while state.current_player() == CHANCE or state.turn < 22:
+        if state.current_player() == CHANCE:
+            pile = sorted(state.pile)
+            state = state.child(pile[rng.randrange(len(pile))])
+            continue
+        placement, tent = greedy_policy(state, Budget(30))
+        state = state.child(R.PlayCard(placement)).child(R.PitchTent(tent.token, tent.row, tent.col))
+    result = hint_result(state, CpuBudget(HINT_CPU_S))
+    assert not result.interrupted and result.placements == result.total_placements > 500
+    best = result.plays[0]
+    state.child(R.PlayCard(best.placement)).child(R.PitchTent(best.tent.token, best.tent.row, best.tent.col))
