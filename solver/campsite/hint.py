@@ -17,6 +17,12 @@ The future estimate of one tent is `open squares around it x P(a later card show
 - fill: the expected share of open squares covered by the end of the round, 1 - exp(-FILL_RATE x cards still to be
   laid after this turn), and doubled where a Fair Weather card is already adjacent.
 It is a heuristic (proof HEURISTIC); the bench measures it head to head against a greedy player.
+
+Order: the hint ranks the placements in `spread_order` (each card and rotation in turn, corners spread over the
+table), so a budget cut leaves out a sample of every card's placements rather than the last cards of the rules
+model's card-by-card order. Why: a 4-player turn late in a round has up to ~1,200 placements (0.05-0.13 CPU-s to
+rank them all); cut at 0.05 CPU-s in card order, the hint never saw its third card in many turns and lost 2.3
+points a game to greedy (bench/results/campsite.md). The greedy baseline keeps the rules model's order.
 """
 
 from __future__ import annotations
@@ -124,9 +130,12 @@ def rank_plays(
     margin: bool = True,
     top: int = DEFAULT_TOP,
     totals: Sequence[int] | None = None,
+    spread: bool = False,
 ) -> HintResult:
     """The `top` best plays by the hint's value, and how many plays were ranked. `totals`: each player's points of
-    the rounds already scored (default none), for the opponents' standing."""
+    the rounds already scored (default none), for the opponents' standing. `spread`: rank the placements in
+    `spread_order` (a budget cut then leaves out a sample of every card's placements, not the last cards; ties
+    among equal values keep the earlier play in that order) instead of the rules model's card-by-card order."""
     tokens = sorted(set(tokens))
     evaluator = TurnEvaluator(table, max(players, player + 1))
     # No early return on an expired budget: the set-up and the first placement are a few ms of Python, and they
@@ -153,6 +162,8 @@ def rank_plays(
     ranked = 0
     placements = 0
     legal = table.legal_placements(hand)  # one pass over the table, a few ms: never cut
+    if spread:
+        legal = spread_order(legal)
     interrupted = False
     for index, placement in enumerate(legal):
         if index and budget.expired():  # the first placement always (an answer); one check costs ~1 us
@@ -228,6 +239,25 @@ def rank_plays(
     return HintResult(plays, ranked, placements, len(legal), budget.elapsed(), interrupted)
 
 
+def spread_order(placements: Sequence[Placement]) -> list[Placement]:
+    """The same placements, reordered so that every prefix samples each card and rotation evenly across the table:
+    one group per (card, rotation), each group's corners in bit-reversed index order (a low-discrepancy sample of
+    its rows and columns), the groups taken in turn."""
+    groups: dict[tuple[Card, int], list[Placement]] = {}
+    for placement in placements:
+        groups.setdefault((placement.card, placement.rotation), []).append(placement)
+    ordered = [[group[i] for i in _bit_reversed(len(group))] for group in groups.values()]
+    out: list[Placement] = []
+    for index in range(max((len(group) for group in ordered), default=0)):
+        out.extend(group[index] for group in ordered if index < len(group))
+    return out
+
+
+def _bit_reversed(n: int) -> list[int]:
+    bits = max(n - 1, 1).bit_length()
+    return sorted(range(n), key=lambda i: int(format(i, f"0{bits}b")[::-1], 2))
+
+
 def hint(
     table: Table,
     hand: Sequence[Card],
@@ -241,6 +271,7 @@ def hint(
     top: int = DEFAULT_TOP,
     cards_to_come: int | None = None,
     totals: Sequence[int] | None = None,
+    spread: bool = True,
 ) -> HintResult:
     """Rank the plays of the mover's turn. `cards_to_come`: cards laid after this turn in the round (default:
     the turns left by the tents on the table)."""
@@ -251,7 +282,9 @@ def hint(
     future = future_model(unseen_cards(deck, table, hand), cards_to_come)
     if margin is None:
         margin = players > 1
-    return rank_plays(table, hand, tokens, player, players, future, budget, margin=margin, top=top, totals=totals)
+    return rank_plays(
+        table, hand, tokens, player, players, future, budget, margin=margin, top=top, totals=totals, spread=spread
+    )
 
 
 def greedy_play(

@@ -126,3 +126,20 @@ def test_hint_cpu_s_ranks_every_play_of_a_late_four_player_turn() -> None:
     assert not result.interrupted and result.placements == result.total_placements > 500
     best = result.plays[0]
     state.child(R.PlayCard(best.placement)).child(R.PitchTent(best.tent.token, best.tent.row, best.tent.col))
+
+
+def test_spread_order_is_a_permutation_whose_prefixes_sample_every_card() -> None:
+    table, hand = random_table(7, cards=9, tents=5)
+    legal = table.legal_placements(hand)
+    spread = hints.spread_order(legal)
+    assert sorted(map(repr, spread)) == sorted(map(repr, legal))
+    groups = {(p.card, p.rotation) for p in legal}
+    assert {(p.card, p.rotation) for p in spread[: len(groups)]} == groups  # one of each group first
+    # A whole ranking does not depend on the order: the same values, best first.
+    tokens = [Token.DESERT, Token.WATER, Token.WILDERNESS]
+    ranked = [
+        hints.hint(table, hand, tokens, 0, 4, R.default_deck(), Budget(30), top=8, cards_to_come=10, spread=s)
+        for s in (False, True)
+    ]
+    assert [p.value for p in ranked[0].plays] == [p.value for p in ranked[1].plays]
+    assert not ranked[1].interrupted and ranked[1].placements == len(legal)
