@@ -105,6 +105,40 @@ def decode(state: cs.CampsiteState, action: int) -> cs.Action:
     return cs.PlayCard(placement)
 
 
+def legal_ids(state: cs.CampsiteState) -> list[int]:
+    """The sorted ids of the legal decisions, straight from the rules model's placement groups: the ids of
+    `encode` without building a `PlayCard` for each of a late turn's thousand plays (MCTS rollouts live here).
+    """
+    offset, rows, cols = geometry(state.players)
+    if state.stage is cs.Stage.TENT:
+        squares = state.table.free_squares()
+        if squares:
+            for row, col in (squares[0], squares[-1], min(squares, key=lambda rc: rc[1]),
+                             max(squares, key=lambda rc: rc[1])):
+                _square(state, row, col)  # raises beyond the reach of any table
+        cards = card_actions(state) + offset * cols + offset
+        return [
+            cards + int(token) * rows * cols + row * cols + col
+            for token in sorted(state.tokens[state.to_move])
+            for row, col in squares
+        ]
+    if state.stage is not cs.Stage.CARD:
+        return []
+    index = _card_index(state.deck)
+    checked: set[int] = set()
+    ids: list[int] = []
+    for card, rotation, corners in state.table.legal_placement_groups(state.hands[state.to_move]):
+        if corners and id(corners) not in checked:  # groups of one outline share one list of corners
+            checked.add(id(corners))
+            for row, col in (min(corners), max(corners), min(corners, key=lambda rc: rc[1]),
+                             max(corners, key=lambda rc: rc[1])):
+                _square(state, row, col)  # raises beyond the reach of any table
+        base = (index[card] * len(cs.ROTATIONS) + rotation) * rows * cols + offset * cols + offset
+        ids.extend([base + row * cols + col for row, col in corners])
+    ids.sort()
+    return ids
+
+
 def encode_chance(state: cs.CampsiteState, card: cs.Card) -> int:
     return _card_index(state.deck)[card]
 
@@ -172,7 +206,16 @@ def describe(state: cs.CampsiteState) -> str:
 
 
 ENCODING = Encoding(
-    encode, decode, encode_chance, decode_chance, move_text, chance_text, describe, private_chance, observe
+    encode,
+    decode,
+    encode_chance,
+    decode_chance,
+    move_text,
+    chance_text,
+    describe,
+    private_chance,
+    observe,
+    legal_ids=legal_ids,
 )
 
 

@@ -60,7 +60,9 @@ class Encoding:
     decision, `chance_text` a chance outcome, `describe` renders a whole state. `private_chance(state,
     outcome)` returns the players who see a chance outcome (None: everyone); `observe(state, player)` is
     what `player` sees of the state right now (the public part plus their own hidden part); `record_text`
-    is a decision as every player sees it in their record (default `move_text`).
+    is a decision as every player sees it in their record (default `move_text`). `legal_ids(state)`, where a
+    game has one, lists the sorted ids of the legal decisions without building each move (it must equal the
+    ids `encode` gives the rules model's `legal_actions`; the encoding tests check it).
     """
 
     encode: Callable[[Any, Any], int]
@@ -73,6 +75,7 @@ class Encoding:
     private_chance: Callable[[Any, Any], frozenset[int] | None] = lambda state, outcome: None
     observe: Callable[[Any, int], str] | None = None
     record_text: Callable[[Any, Any], str] | None = None
+    legal_ids: Callable[[Any], list[int]] | None = None
 
 
 def win_returns(scores: Sequence[float], winners: Sequence[int]) -> list[float]:
@@ -220,8 +223,11 @@ class AdapterState(pyspiel.State):
         if player != state.current_player():
             return []
         if self._rules.legal is None:
-            encode = self.adapter_game.encoding.encode
-            self._rules.legal = sorted(encode(state, move) for move in state.legal_actions())
+            encoding = self.adapter_game.encoding
+            if encoding.legal_ids is not None:
+                self._rules.legal = encoding.legal_ids(state)
+            else:
+                self._rules.legal = sorted(encoding.encode(state, move) for move in state.legal_actions())
         return list(self._rules.legal)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:

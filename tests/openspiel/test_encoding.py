@@ -33,10 +33,13 @@ def test_every_legal_action_round_trips(name: str, players: int) -> None:
             assert len(set(ids)) == len(ids)
             assert all(0 <= i < game.max_chance_outcomes() for i in ids)
             assert [encoding.decode_chance(rules_state, action) for action in ids] == outcomes
+            exact = sorted((i, float(p)) for i, (_, p) in zip(ids, rules_state.chance_outcomes(), strict=True))
+            assert state.chance_outcomes() == exact
             continue
         moves = list(rules_state.legal_actions())
         ids = state.legal_actions()
         assert len(ids) == len(moves) == len(set(ids))
+        assert ids == sorted(encoding.encode(rules_state, move) for move in moves)  # a game's fast `legal_ids` too
         assert {encoding.decode(rules_state, action) for action in ids} == set(moves)
         for move in moves:
             action = encoding.encode(rules_state, move)
