@@ -453,8 +453,13 @@ class Calibrations:
         return int(row["simulations"]), float(row["bot_median_s"]), float(row["target_s"])
 
     def _save(self) -> None:
+        """Merge into what is on disk, so runs sharing a directory keep each other's new keys."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.path.write_text(json.dumps(self.data, indent=2) + "\n")
+        on_disk = json.loads(self.path.read_text()) if self.path.exists() else {}
+        self.data = {**on_disk, **self.data}
+        tmp = self.path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(self.data, indent=2) + "\n")
+        tmp.replace(self.path)
 
 
 def play_cell_game(cell: Cell, game: pyspiel.Game, index: int, first_seed: int, hint_cpu_s: float,

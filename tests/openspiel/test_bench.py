@@ -68,3 +68,17 @@ def test_default_cells_put_the_smallest_tables_first() -> None:
     first = [bench.Cell.parse(c) for c in cells[:10]]
     assert {(c.opponent, c.players == bench.GAMES[c.game].smallest) for c in first} == {("greedy", True),
                                                                                         ("bot1", True)}
+
+
+def test_two_runs_sharing_a_directory_keep_each_others_calibrations(tmp_path: Path) -> None:
+    """Each run loads calibration.json once and saves on every new key; a save merges with the file, so a key
+    another run wrote since is kept (two runs used to clobber each other's)."""
+    first = bench.Calibrations(tmp_path, 0.05)
+    second = bench.Calibrations(tmp_path, 0.05)
+    first.data["a"] = {"simulations": 2}
+    first._save()
+    second.data["b"] = {"simulations": 4}
+    second._save()
+    saved = json.loads((tmp_path / "calibration.json").read_text())
+    assert saved == {"a": {"simulations": 2}, "b": {"simulations": 4}}
+    assert not list(tmp_path.glob("*.tmp"))
