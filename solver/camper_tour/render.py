@@ -35,6 +35,11 @@ CAMPER_COLOUR = ("#d1495b", "#2e86ab", "#3b8b3b", "#8e5bb5")
 CELL = 34
 
 
+def _tokens(count: int) -> str:
+    """'1 token', '3 tokens'."""
+    return f"{count} token{'' if count == 1 else 's'}"
+
+
 def camper_letter(index: int) -> str:
     return "ABCD"[index]
 
@@ -43,11 +48,11 @@ def _describe(index: int, camper: Camper, to_move: int) -> str:
     who = f"{camper_letter(index)}{' (to move)' if index == to_move else ''}"
     if camper.phase == Phase.OUTWARD:
         where = "at the start, off the route" if camper.position == 0 else f"outward on plate {camper.position}"
-        return f"{who}: {where}, {camper.tokens} tokens"
+        return f"{who}: {where}, {_tokens(camper.tokens)}"
     if camper.phase == Phase.RETURN:
         pending = ", Unexpected Comforts choice pending" if camper.pending.value == "comforts_choice" else ""
         return (f"{who}: heading home on plate {camper.position}, place marker on plate {camper.marker}, "
-                f"{camper.tokens} tokens{pending}")
+                f"{_tokens(camper.tokens)}{pending}")
     if camper.phase == Phase.FINISHED:
         return f"{who}: home, final score {camper.score}"
     return f"{who}: eliminated"
@@ -58,7 +63,7 @@ def question(state: TourState) -> str:
     camper = state.mover
     letter = camper_letter(state.to_move)
     largest = min(MAX_ANNOUNCEMENT, camper.position - STARTING_PLATE)
-    return (f"Camper {letter} is on plate {camper.position} heading home with {camper.tokens} tokens and the place "
+    return (f"Camper {letter} is on plate {camper.position} heading home with {_tokens(camper.tokens)} and the place "
             f"marker on plate {camper.marker}: which number (1-{largest}) should {letter} announce to make the "
             f"best expected final score?")
 

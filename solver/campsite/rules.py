@@ -373,14 +373,6 @@ class Table:
                 found.append((card, rotation, corners[outline]))
         return found
 
-    def bounds(self) -> tuple[int, int, int, int]:
-        """min_row, min_col, max_row, max_col of the cards (0s for an empty table)."""
-        if not self.grid:
-            return (0, 0, 0, 0)
-        rows = [r for r, _ in self.grid]
-        cols = [c for _, c in self.grid]
-        return min(rows), min(cols), max(rows), max(cols)
-
 
 @cache
 def outline_offsets(height: int, width: int) -> tuple[tuple[Cell, ...], tuple[Cell, ...]]:
