@@ -9,6 +9,8 @@ import os
 import time
 from pathlib import Path
 
+import pytest
+
 _TICK = os.sysconf("SC_CLK_TCK")
 
 
@@ -50,14 +52,13 @@ class CpuReport:
         self.path = path
         self.rows: dict[str, list[float]] = {}
 
+    @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_protocol(self, item, nextitem):
         cpu0, wall0 = cpu_now(), time.monotonic()
         yield
         row = self.rows.setdefault(item.nodeid, [0.0, 0.0])
         row[0] += cpu_now() - cpu0
         row[1] += time.monotonic() - wall0
-
-    pytest_runtest_protocol.hookwrapper = True  # type: ignore[attr-defined]
 
     def pytest_sessionfinish(self, session) -> None:
         lines = [f"{node}\t{cpu:.3f}\t{wall:.3f}" for node, (cpu, wall) in
