@@ -489,12 +489,20 @@ def play_cell_game(cell: Cell, game: pyspiel.Game, index: int, first_seed: int, 
 
 
 def read_games(path: Path) -> list[dict[str, Any]]:
+    """The header and each game index once (the first line written for it: two runs sharing a cell may meet
+    on the same index)."""
     if not path.exists():
         return []
-    games = []
+    games: list[dict[str, Any]] = []
+    seen: set[int] = set()
     for line in path.read_text().splitlines():
         with contextlib.suppress(json.JSONDecodeError):  # a line cut by a kill
-            games.append(json.loads(line))
+            row = json.loads(line)
+            if "index" in row:
+                if row["index"] in seen:
+                    continue
+                seen.add(row["index"])
+            games.append(row)
     return games
 
 
@@ -504,8 +512,11 @@ def cell_header(cell: Cell, hint_cpu_s: float, setting: BotSetting, simulations:
 
 
 def run_cell(cell: Cell, target: int, run_dir: Path, hint_cpu_s: float, calibrations: Calibrations,
-             first_seed: int = 0, setting: BotSetting | None = None, log: bool = True) -> list[dict[str, Any]]:
-    """Play the cell's games up to `target` (resuming what its JSONL file has); returns all of them."""
+             first_seed: int = 0, setting: BotSetting | None = None, log: bool = True,
+             reverse: bool = False) -> list[dict[str, Any]]:
+    """Play the cell's games up to `target` (resuming what its JSONL file has); returns all of them. `reverse`
+    plays the missing indices from the last down, so a second run on the same cell meets the first in the
+    middle: the file is read again before each game and an index already there is skipped."""
     spec = cell.spec
     game = load_game(spec, cell.players)
     setting = setting or bot_setting(run_dir, cell.game)
@@ -523,17 +534,17 @@ def run_cell(cell: Cell, target: int, run_dir: Path, hint_cpu_s: float, calibrat
         games = [header]
     done = {g["index"] for g in games[1:]}
     with path.open("a") as out:
-        for index in range(target):
-            if index in done:
+        for index in (reversed(range(target)) if reverse else range(target)):
+            if index in done or index in {g.get("index") for g in read_games(path)[1:]}:
                 continue
             row = play_cell_game(cell, game, index, first_seed, hint_cpu_s, setting, simulations or 0)
             out.write(json.dumps(row) + "\n")
             out.flush()
-            games.append(row)
+            done.add(index)
             if log:
                 print(f"{cell.name} game {index}: hint {row['hint_return']:.2f} scores {row['scores']} "
                       f"{row['wall_s']:.1f}s", flush=True)
-    return games
+    return read_games(path)
 
 
 def wilson(wins: float, n: int, z: float = 1.959964) -> tuple[float, float]:
@@ -642,6 +653,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--tune-games", type=int, default=16)
     parser.add_argument("--run-dir", default=str(RUN_DIR))
     parser.add_argument("--summary", action="store_true", help="print and write the summary only")
+    parser.add_argument("--reverse", action="store_true",
+                        help="play each cell's missing games from the last index down (a second run on the same "
+                             "cells, with --chunk equal to --games, meets the first in the middle)")
     args = parser.parse_args(argv)
     random.seed(0)
     run_dir = Path(args.run_dir)
@@ -660,7 +674,7 @@ def main(argv: list[str] | None = None) -> None:
                     to_tune.discard(cell.game)
                 # A greedy cell costs a fraction of a bot cell: it goes ahead by `--greedy-chunks` chunks a pass.
                 ahead = target if cell.opponent != "greedy" else target + (args.greedy_chunks - 1) * args.chunk
-                run_cell(cell, min(ahead, args.games), run_dir, args.hint_cpu, calibrations)
+                run_cell(cell, min(ahead, args.games), run_dir, args.hint_cpu, calibrations, reverse=args.reverse)
             summary(run_dir, cells, args.hint_cpu, summary_name)
     summary(run_dir, cells, args.hint_cpu, summary_name)
 

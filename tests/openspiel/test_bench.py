@@ -82,3 +82,18 @@ def test_two_runs_sharing_a_directory_keep_each_others_calibrations(tmp_path: Pa
     saved = json.loads((tmp_path / "calibration.json").read_text())
     assert saved == {"a": {"simulations": 2}, "b": {"simulations": 4}}
     assert not list(tmp_path.glob("*.tmp"))
+
+
+def test_a_reverse_run_plays_only_the_indices_missing_and_duplicates_count_once(tmp_path: Path) -> None:
+    """A second run on a cell (`--reverse`) plays the missing games from the last index down and skips what the
+    file already has; a game index written twice (two runs meeting on it) counts once, the first line."""
+    cell = bench.Cell("camper_tour", 2, "greedy")
+    calibrations = bench.Calibrations(tmp_path, 0.005)
+    bench.run_cell(cell, 2, tmp_path, 0.005, calibrations, log=False)
+    games = bench.run_cell(cell, 4, tmp_path, 0.005, calibrations, log=False, reverse=True)
+    path = tmp_path / f"{cell.name}.jsonl"
+    assert [g["index"] for g in games[1:]] == [0, 1, 3, 2]
+    with path.open("a") as out:
+        out.write(json.dumps({**games[2], "hint_return": 0.5}) + "\n")
+    again = bench.read_games(path)
+    assert again == games and bench.summarise(cell, again)["games"] == 4
