@@ -44,7 +44,10 @@ def one_worker() -> Iterator[tuple[CampsolverServer, CampsolverClient]]:
 
 
 def busy_with_a_long_hint(server: CampsolverServer, client: CampsolverClient) -> grpc.Future:
-    """A 60 s Camper Tour hint holding the only solver slot (the caller cancels it)."""
+    """A 60 s Camper Tour hint holding the only solver slot (the caller cancels it). The slot must be idle
+    first: a call answered just before may still hold it (a late worker winding down after the gRPC process
+    answered its rule of thumb, on a loaded machine), and then "busy" would not mean this hint."""
+    assert server.gate.wait_idle(timeout_s=60)
     future = client.camper_tour.call_future("Hint", long_hint_request(60.0), timeout=120)
     assert server.gate.wait_busy(1, timeout_s=60)
     return future
