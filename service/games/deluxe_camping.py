@@ -301,7 +301,7 @@ def hint(request: pb.DeluxeCampingServiceHintRequest, budget: Budget) -> pb.Delu
     objective = HINT_OBJECTIVE_FROM_PROTO.get(request.objective)
     require(objective is not None, "objective", "MARGIN (default) or EXPECTED_SCORE (own score)")
     leaf = HINT_LEAF_FROM_PROTO.get(request.leaf)
-    require(leaf is not None, "leaf", "SECURABLE (default) or ESTIMATE")
+    require(leaf is not None, "leaf", "unset (the reply search, default), SECURABLE or ESTIMATE")
     max_replies = request.max_reply_plies if request.HasField("max_reply_plies") else None
     require(max_replies is None or max_replies >= 0, "max_reply_plies",
             "0 or more reply plies, or unset for as deep as the budget allows")
@@ -343,32 +343,53 @@ def hint(request: pb.DeluxeCampingServiceHintRequest, budget: Budget) -> pb.Delu
         elif move.value is not None:
             ranking.note += f" (that value, {move.value:g}, is not comparable with the ranked values above)"
         alternatives.append(pb.DeluxeCampingAlternative(move=move_to_proto(state.config, move.action), ranking=ranking))
+    if result.leaf is hints.Leaf.REPLY:
+        note = (
+            f"{objective.value}: every choice valued by the territory estimate (allotted points plus the open "
+            "squares each player reaches first), a movement with the mover's best free barrier among the "
+            "likely ones, the best turns first after the next player's best reply (staying put or one of their "
+            "most threatening movements, then their most threatening barrier, by their margin)"
+            + ("" if max_replies is None else f" (reply plies capped at {max_replies} by the request)")
+            + f": {result.reply_plies} reply ply; each value's kind in its note; a heuristic, not a proof unless "
+            "every choice ends the game"
+        )
+        method = "territory estimate of every choice, the best after the next player's best reply"
+    else:
+        note, method = _deepening_note(result, objective, max_replies)
+    return pb.DeluxeCampingServiceHintResponse(
+        alternatives=alternatives,
+        proof=PROOF_TO_PROTO[result.proof],
+        note=note,
+        stats=common_pb2.SolveStats(
+            wall_time_seconds=result.wall_time_s,
+            nodes=result.nodes,
+            depth=result.depth,
+            method=method,
+            interrupted=result.interrupted,
+        ),
+    )
+
+
+def _deepening_note(result: hints.HintResult, objective: hints.HintObjective,
+                    max_replies: int | None) -> tuple[str, str]:
+    """The note and method of the deepening search (estimate or securable leaves, on request)."""
     leaves = (
         f"; their leaves valued by the CP-SAT securable-score model ({result.leaves_solved} solved, "
         f"{result.leaves_proven} proven optimal, CP-SAT at most {hints.LEAF_CAP_S:g} s each on a re-used model), "
         "ranked first by it, the estimate at the leaf breaking ties"
         if result.leaf is hints.Leaf.SECURABLE else "; their leaves valued by the estimate"
     )
-    return pb.DeluxeCampingServiceHintResponse(
-        alternatives=alternatives,
-        proof=PROOF_TO_PROTO[result.proof],
-        note=(
-            f"{objective.value}: every choice one turn deep by the nearest-piece territory estimate, the best "
-            f"{hints.DEEPEN} searched deeper with every free barrier and the opponents' best replies, iterative "
-            f"deepening as deep as the budget allowed"
-            + ("" if max_replies is None else f" (capped at {max_replies} by the request)")
-            + f": {result.reply_plies} reply ply(ies)"
-            f"{leaves}; each value's kind in its note; a heuristic, not a proof unless every choice ends the game"
-        ),
-        stats=common_pb2.SolveStats(
-            wall_time_seconds=result.wall_time_s,
-            nodes=result.nodes,
-            depth=result.depth,
-            method="territory search with iterative deepening over the opponents' replies"
-            + (", CP-SAT securable-score leaves" if result.leaf is hints.Leaf.SECURABLE else ", estimate leaves"),
-            interrupted=result.interrupted,
-        ),
+    note = (
+        f"{objective.value}: every choice one turn deep by the nearest-piece territory estimate, the best "
+        f"{hints.DEEPEN} searched deeper with every free barrier and the opponents' best replies, iterative "
+        f"deepening as deep as the budget allowed"
+        + ("" if max_replies is None else f" (capped at {max_replies} by the request)")
+        + f": {result.reply_plies} reply ply(ies)"
+        f"{leaves}; each value's kind in its note; a heuristic, not a proof unless every choice ends the game"
     )
+    method = ("territory search with iterative deepening over the opponents' replies"
+              + (", CP-SAT securable-score leaves" if result.leaf is hints.Leaf.SECURABLE else ", estimate leaves"))
+    return note, method
 
 
 def _setup_hint(
@@ -423,6 +444,16 @@ def _value_note(move: hints.RankedMove) -> str:
                 "put); ties broken by the territory estimate at the same leaf")
     if kind is hints.ValueKind.SEARCHED:
         return f"territory estimate {replies} (searched)"
+    if kind is hints.ValueKind.REPLY:
+        return ("territory estimate after the next player's best reply (allotted points plus the open squares "
+                "each player reaches first; the reply modelled: staying put or a threatening movement, then a "
+                "threatening barrier)")
+    if kind is hints.ValueKind.TURN:
+        return ("territory estimate after the mover's turn (with the free barrier shown in the line), before any "
+                "reply; not comparable with the values after a reply")
+    if kind is hints.ValueKind.MOVED:
+        return ("territory estimate after the movement alone, before the free barrier; not comparable with the "
+                "values after a whole turn")
     if kind is hints.ValueKind.SETUP:
         return ("setup placement: the mover's territory estimate right after it, one placement deep (a rule of "
                 "thumb for the setup, not a search)")

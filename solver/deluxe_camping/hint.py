@@ -41,6 +41,7 @@ from campsolver.solver.core.budget import Budget, SolveInterrupted
 from campsolver.solver.core.proof import Proof
 from campsolver.solver.deluxe_camping import leaf_model as leaves
 from campsolver.solver.deluxe_camping import maximise as maxima
+from campsolver.solver.deluxe_camping import reply_search as replies
 from campsolver.solver.deluxe_camping import rules
 from campsolver.solver.deluxe_camping.hint_search import edge_id, edge_ids, estimate
 from campsolver.solver.deluxe_camping.rules import Action, Barrier, DCState, Edge, Move, Stage, neighbour_table
@@ -83,14 +84,17 @@ class HintObjective(enum.Enum):
 
 
 class Leaf(enum.Enum):
-    """What values the deepened choices' leaves."""
+    """Which search ranks the choices: the default reply search (`reply_search`), or the deepening search
+    with its leaves valued by the estimate or by the CP-SAT securable-score model."""
 
-    ESTIMATE = "estimate"  # the nearest-piece territory estimate (hint_search)
-    SECURABLE = "securable"  # the CP-SAT securable-score model (maximise), then the estimate breaks ties
+    REPLY = "reply"  # every choice by the territory estimate, the best after the next player's best reply
+    ESTIMATE = "estimate"  # deepening over stay-put replies, leaves by the nearest-piece estimate (hint_search)
+    SECURABLE = "securable"  # the same, leaves by the CP-SAT securable-score model (maximise), estimate ties
 
 
-#: The default leaf: the securable-score model, as issue 8 asks (self-play: bench/results/deluxe_camping.json).
-DEFAULT_LEAF = Leaf.SECURABLE
+#: The default: the reply search. Against a one-ply territory player it won 12 of 13 games where the securable
+#: deepening search won about 1 in 6 (docs/solvers/deluxe-camping.md).
+DEFAULT_LEAF = Leaf.REPLY
 
 
 class ValueKind(enum.Enum):
@@ -103,6 +107,9 @@ class ValueKind(enum.Enum):
     SEARCHED = "estimate after the replies"  # territory estimate at the end of the searched line
     SCREENED = "estimate one turn deep"  # territory estimate before the next player's reply (screen)
     SETUP = "estimate one placement deep"  # a setup placement: the territory estimate right after it
+    REPLY = "territory estimate after the next player's best reply"  # the reply search's deepest value
+    TURN = "territory estimate after the mover's turn"  # movement and free barrier, no reply yet
+    MOVED = "territory estimate after the movement"  # before the free barrier
     NONE = "not evaluated"  # the budget ran out first
 
 
@@ -226,6 +233,8 @@ def hint(
     if state.stage not in (Stage.MOVE, Stage.BARRIER):
         raise ValueError(f"no hint at stage {state.stage.value}: hints are for the turns (move, barrier)")
     leaf = DEFAULT_LEAF if leaf is None else leaf
+    if leaf is Leaf.REPLY:
+        return _reply_hint(state, budget, objective, max_replies)
     max_replies = MAX_REPLY_PLIES if max_replies is None else max_replies
     cap = LEAF_CAP_S if leaf_cap_s is None else leaf_cap_s
     started = time.monotonic()
@@ -314,6 +323,71 @@ def hint(
         leaves_reused=stats.reused,
         leaf_cpu_s=stats.cpu_s,
     )
+
+
+def _reply_hint(state: DCState, budget: Budget, objective: HintObjective, max_replies: int | None) -> HintResult:
+    """The reply search (`reply_search`): every choice valued within the budget, the answer in the hint's
+    shape (each value's kind: exact, final score of the reply line, after the reply, after the turn, after the
+    movement, none)."""
+    started = time.monotonic()
+    checker = _Search(state, budget, objective)
+    search = replies.Search(state, checker.check, own=objective is HintObjective.OWN,
+                            replies=max_replies is None or max_replies > 0)
+    interrupted = False
+    try:
+        search.run()
+        budget.report(depth=2 if search.replies else 1, samples=search.evaluations)
+    except SolveInterrupted:
+        interrupted = True
+    moves = [_reply_ranked(choice) for choice in search.choices]
+    order = sorted(range(len(moves)), key=lambda i: (*_rank_key(moves[i], Leaf.REPLY), i))
+    moves = [moves[i] for i in order]
+    if all(m.value is None for m in moves):
+        thumb = rule_of_thumb(state)
+        moves.sort(key=lambda m: m.action != thumb)
+        moves[0].rule_of_thumb = True
+    every_exact = all(m.exact for m in moves)
+    replied = any(m.kind in _REPLY_KINDS and m.replies for m in moves)
+    return HintResult(
+        moves=moves,
+        proof=Proof.EXACT if every_exact else Proof.HEURISTIC,
+        nodes=search.evaluations,
+        wall_time_s=time.monotonic() - started,
+        interrupted=interrupted,
+        depth=max((m.depth for m in moves), default=0),
+        leaf=Leaf.REPLY,
+        reply_plies=1 if replied else 0,
+    )
+
+
+#: The reply search's kinds that rank together (best first): each an estimate of the final objective after the
+#: next player's reply, or that objective itself where the line ends the game.
+_REPLY_KINDS = frozenset({ValueKind.EXACT, ValueKind.LINE_FINAL, ValueKind.REPLY})
+_REPLY_GROUP = {ValueKind.EXACT: 0, ValueKind.LINE_FINAL: 0, ValueKind.REPLY: 0, ValueKind.TURN: 1,
+                ValueKind.MOVED: 2, ValueKind.NONE: 3}
+
+
+def _reply_ranked(choice: replies.Choice) -> RankedMove:
+    """A reply-search choice as a ranked move: its deepest value and that value's kind."""
+    group = choice.group
+    line = (choice.action, *choice.line)
+    if group is replies.Group.REPLY:
+        if choice.turn_final:
+            exact = choice.turn_exhaustive
+            kind = ValueKind.EXACT if exact else ValueKind.LINE_FINAL
+            return RankedMove(choice.action, choice.reply, depth=1, exact=exact, kind=kind, estimate=choice.turn,
+                              line=line)
+        kind = ValueKind.LINE_FINAL if choice.reply_final else ValueKind.REPLY
+        return RankedMove(choice.action, choice.reply, depth=2, kind=kind, estimate=choice.turn, line=line,
+                          replies=1)
+    if group is replies.Group.TURN:
+        exact = choice.turn_final and choice.turn_exhaustive
+        kind = ValueKind.EXACT if exact else ValueKind.LINE_FINAL if choice.turn_final else ValueKind.TURN
+        return RankedMove(choice.action, choice.turn, depth=1, exact=exact, kind=kind, estimate=choice.turn,
+                          line=line)
+    if group is replies.Group.SCREEN:
+        return RankedMove(choice.action, choice.screen, depth=1, kind=ValueKind.MOVED, estimate=choice.screen)
+    return RankedMove(choice.action, None)
 
 
 def rule_of_thumb(state: DCState) -> Action:
@@ -504,9 +578,12 @@ def _ranked(
 
 
 def comparison_group(move: RankedMove, leaf: Leaf) -> int:
-    """Choices whose values are one quantity (ranked together, best first; groups in order): with estimate
-    leaves, by search depth (searched, screened, unevaluated); with securable leaves, by value kind (securable
-    or exact, searched, screened, unevaluated)."""
+    """Choices whose values are one quantity (ranked together, best first; groups in order): in the reply
+    search, by value kind (after the reply or final, after the turn, after the movement, unevaluated); with
+    estimate leaves, by search depth (searched, screened, unevaluated); with securable leaves, by value kind
+    (securable or exact, searched, screened, unevaluated)."""
+    if leaf is Leaf.REPLY:
+        return _REPLY_GROUP[move.kind]
     if leaf is Leaf.ESTIMATE:
         return 3 if move.value is None else 0 if move.depth >= 2 else 1
     return _GROUP[move.kind]

@@ -62,6 +62,7 @@ class Choice:
     turn: float | None = None
     reply: float | None = None
     turn_final: bool = False  # the turn ends the game: `turn` is the final objective, by the rules
+    turn_exhaustive: bool = False  # every legal free barrier after the movement was tried (or none follows)
     reply_final: bool = False  # the reply line ends the game: `reply` is that line's final objective
     barrier: Barrier | None = None  # after a movement: the mover's barrier in the line
     reply_line: tuple[Action, ...] = ()
@@ -110,10 +111,11 @@ def next_player(f: Features, after: int, players: int) -> int | None:
 class Search:
     """One hint's search (see the module docstring). `check()` raises when the budget is spent."""
 
-    def __init__(self, state: DCState, check: Callable[[], None], own: bool = False) -> None:
+    def __init__(self, state: DCState, check: Callable[[], None], own: bool = False, replies: bool = True) -> None:
         self.state = state
         self.check = check
         self.own = own
+        self.replies = replies
         self.me = state.to_move
         self.players = state.config.players
         self.n = state.config.squares
@@ -134,7 +136,8 @@ class Search:
         `REPLY_BATCH`), so that a short budget still searches replies."""
         if self.state.stage is Stage.BARRIER:
             self._barrier_turns()
-            self._replies()
+            if self.replies:
+                self._replies()
             return
         self._screen_moves()
         self.my_barriers()
@@ -145,6 +148,8 @@ class Search:
                 self._complete(choice)
             waiting = sorted((c for c in self.choices if c.turn is not None and c.reply is None),
                              key=lambda c: (-(c.turn or 0.0), c.index))
+            if not self.replies:
+                waiting = []
             if not waiting and not pending:
                 return
             for choice in waiting[:REPLY_BATCH] if pending else waiting:
@@ -160,6 +165,7 @@ class Search:
             self.evaluations += 1
             choice.turn = self.mine(f)
             choice.turn_final = f.over
+            choice.turn_exhaustive = True
 
     def _screen_moves(self) -> None:
         root, state = self.root, self.state
@@ -171,6 +177,7 @@ class Search:
             choice.screen = self.mine(f)
             if f.over or not f.active[self.me] or f.supply_left <= 0:
                 choice.turn, choice.turn_final = choice.screen, f.over  # no free barrier follows
+                choice.turn_exhaustive = True
 
     def my_barriers(self) -> list[int]:
         """The mover's best barriers if they stayed put (ranked once)."""
@@ -192,9 +199,12 @@ class Search:
         self.check()
         change = terr.move_change(self.state, choice.action)  # type: ignore[arg-type]
         board = self.root.child(change.trailers, change.blocked, change.nuisance)
-        edges = self._touched_edges(board, choice.action.steps, self.my_barriers())  # type: ignore[union-attr]
-        if not edges:
-            edges = board.legal_barriers()[:1]
+        legal = board.legal_barriers()
+        if board.supply_left == 1 or len(legal) <= BARRIER_CANDIDATES:
+            edges = legal  # the last barrier (it ends the game) or few: every one, so a final value is exact
+        else:
+            edges = self._touched_edges(board, choice.action.steps, self.my_barriers())  # type: ignore[union-attr]
+            edges = edges or legal[:1]
         if not edges:  # no free barrier follows (cannot happen when the screen found one possible)
             choice.turn = choice.screen
             return
@@ -208,6 +218,7 @@ class Search:
                 best = (v, e, f)
         assert best is not None
         choice.turn, choice.turn_final = best[0], best[2].over
+        choice.turn_exhaustive = edges is legal
         choice.barrier = Barrier(terr.edge_of_id(self.n, best[1]))
 
     def _touched_edges(self, board: Board, squares: object, candidates: list[int]) -> list[int]:
