@@ -356,7 +356,7 @@ def single_piece_moves(board: Board, player: int) -> list[Move]:
     one step or two, by the rules' steps (free squares, no barrier crossed); one movement per end square."""
     occupied = _occupied(board)
     link, barriers, closed = board.link, board.barriers, board.closed
-    movable = [s for s, who in board.owner_at.items() if who == player and not closed[s]]
+    movable = [s for s, who in board.owner_at.items() if who == player and not closed[s] and s not in board.bungalows]
     if board.nuisance >= 0 and not closed[board.nuisance]:
         movable.append(board.nuisance)
     moves: list[Move] = []
@@ -381,7 +381,7 @@ def change_on(board: Board, move: Move, player: int) -> terr.MoveChange | None:
     occupied = _occupied(board)
     a = move.steps[0][0]
     end = move.steps[-1][1]
-    if a != board.nuisance and board.owner_at.get(a) != player:
+    if a != board.nuisance and (board.owner_at.get(a) != player or a in board.bungalows):
         return None
     if board.closed[a]:
         return None

@@ -105,11 +105,14 @@ class Board:
     """A position with its regions, per-player distances and claims, for incremental valuing.
 
     `owner_at` (square -> player) and `barriers` (edge ids) must not be changed afterwards (shared, not copied).
+    `bungalows`: the squares of the pieces that never move (the searches move trailers only).
     """
 
     def __init__(self, config: rules.Config, owner_at: Mapping[int, int], barriers: frozenset[int], pool: int,
-                 ice_creams: Sequence[int], nuisance: int, supply_left: int) -> None:
+                 ice_creams: Sequence[int], nuisance: int, supply_left: int,
+                 bungalows: frozenset[int] = frozenset()) -> None:
         self.config = config
+        self.bungalows = bungalows
         self.n = n = config.squares
         self.players = config.players
         self.link = links(config.rows, config.cols)
@@ -569,7 +572,7 @@ class Board:
             owner_at[b] = owner_at.pop(a)
         spent = len(blocked) if spent is None else spent
         return Board(self.config, owner_at, self.barriers | frozenset(blocked), self.pool, tuple(self.ice),
-                     self.nuisance if nuisance is None else nuisance, self.supply_left - spent)
+                     self.nuisance if nuisance is None else nuisance, self.supply_left - spent, self.bungalows)
 
 
 @dataclass(frozen=True)
@@ -603,7 +606,8 @@ def board_of(state: DCState) -> Board:
     board = state._cache.get("territory_board")
     if board is None:
         board = state._cache["territory_board"] = Board(state.config, state.owner_at, barrier_ids(state), state.pool,
-                                                        state.ice_creams, state.nuisance, state.supply_left)
+                                                        state.ice_creams, state.nuisance, state.supply_left,
+                                                        frozenset(b for b in state.bungalows if b >= 0))
     return board
 
 
