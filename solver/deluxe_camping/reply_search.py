@@ -88,10 +88,15 @@ class Choice:
         return (*own, *self.reply_line) if self.group is Group.REPLY else own if self.group is Group.TURN else ()
 
 
-def value_of(f: Features, player: int, own: bool = False) -> float:
+def value_of(f: Features, player: int, own: bool = False, closure: bool = False) -> float:
     """The estimate of `player`'s final margin over the best opponent (or own score): allotted points plus
-    territory; once the game is over (no barrier left, nobody left to play), the allotted points alone."""
-    scores = f.allotted if f.over else [f.allotted[p] + f.territory[p] for p in range(len(f.allotted))]
+    territory; once the game is over (no barrier left, nobody left to play), the allotted points alone.
+    `closure`: the territory scaled by the share of the barriers it needs that the supply holds."""
+    if f.over:
+        scores = f.allotted
+    else:
+        share = 1.0 if not closure or f.needed <= f.supply_left else f.supply_left / f.needed
+        scores = [f.allotted[p] + share * f.territory[p] for p in range(len(f.allotted))]
     if own:
         return float(scores[player])
     return float(scores[player] - max(s for p, s in enumerate(scores) if p != player))
@@ -111,8 +116,10 @@ def next_player(f: Features, after: int, players: int) -> int | None:
 class Search:
     """One hint's search (see the module docstring). `check()` raises when the budget is spent."""
 
-    def __init__(self, state: DCState, check: Callable[[], None], own: bool = False, replies: bool = True) -> None:
+    def __init__(self, state: DCState, check: Callable[[], None], own: bool = False, replies: bool = True,
+                 closure: bool = False) -> None:
         self.state = state
+        self.closure = closure
         self.check = check
         self.own = own
         self.replies = replies
@@ -126,7 +133,11 @@ class Search:
         self._threats: dict[int, tuple[list[int], list[Move]]] = {}
 
     def mine(self, f: Features) -> float:
-        return value_of(f, self.me, self.own)
+        return value_of(f, self.me, self.own, self.closure)
+
+    def theirs(self, f: Features, player: int) -> float:
+        """`player`'s margin (how a reply is chosen)."""
+        return value_of(f, player, closure=self.closure)
 
     # --- 1. turn values ------------------------------------------------------------------------------------
 
@@ -189,7 +200,7 @@ class Search:
         scored = []
         for e in board.legal_barriers():
             self.check()
-            scored.append((value_of(board.with_barrier(e), player), e))
+            scored.append((self.theirs(board.with_barrier(e), player), e))
             self.evaluations += 1
         scored.sort(key=lambda pair: (-pair[0], pair[1]))
         return [e for _, e in scored[:BARRIER_CANDIDATES]]
@@ -257,7 +268,7 @@ class Search:
                 continue
             f = root.after(change.trailers, change.blocked, change.nuisance)
             self.evaluations += 1
-            scored.append((value_of(f, player), move))
+            scored.append((self.theirs(f, player), move))
         scored.sort(key=lambda pair: -pair[0])
         return [move for _, move in scored[:REPLY_MOVES]]
 
@@ -304,11 +315,11 @@ class Search:
             self.check()
             f = board.with_barrier(e)
             self.evaluations += 1
-            v = value_of(f, player)
+            v = self.theirs(f, player)
             if v > best_v:
                 best_f, best_v, best_line = f, v, (Move(()), Barrier(terr.edge_of_id(self.n, e)))
         if not edges:
-            best_f, best_v = f0, value_of(f0, player)
+            best_f, best_v = f0, self.theirs(f0, player)
         for move in moves:
             self.check()
             change = change_on(board, move, player)
@@ -320,7 +331,7 @@ class Search:
             legal = set(moved.legal_barriers())
             tried = [e for e in barriers if e in legal][:REPLY_MOVE_BARRIERS]
             if not tried or mf.over:
-                v = value_of(mf, player)
+                v = self.theirs(mf, player)
                 if v > best_v:
                     best_f, best_v, best_line = mf, v, (move,)
                 continue
@@ -328,7 +339,7 @@ class Search:
                 self.check()
                 f = moved.with_barrier(e)
                 self.evaluations += 1
-                v = value_of(f, player)
+                v = self.theirs(f, player)
                 if v > best_v:
                     best_f, best_v = f, v
                     best_line = (move, Barrier(terr.edge_of_id(self.n, e)))
