@@ -116,10 +116,10 @@ def territory_values(state: DCState, half_ties: bool = False) -> list[float]:
             s = stack.pop()
             members.append(s)
             for t in table[s]:
-                if not seen[t] and owner[t] == who and region_of[t] == region_of[s]:
-                    if (s, t) not in barriers and (t, s) not in barriers:
-                        seen[t] = True
-                        stack.append(t)
+                if (not seen[t] and owner[t] == who and region_of[t] == region_of[s]
+                        and (s, t) not in barriers and (t, s) not in barriers):
+                    seen[t] = True
+                    stack.append(t)
         open_value[who] += rules.site_value(len(members), state.pool in members,
                                             sum(s in ice for s in members), state.nuisance in members)
     if half_ties:
@@ -230,7 +230,7 @@ def load_baseline(commit: str = BASELINE_COMMIT) -> types.ModuleType:
         assert spec is not None
         mod = importlib.util.module_from_spec(spec)
         sys.modules[f"{name}.{module}"] = mod
-        exec(compile(source, f"<{commit}:{module}.py>", "exec"), mod.__dict__)  # noqa: S102
+        exec(compile(source, f"<{commit}:{module}.py>", "exec"), mod.__dict__)
     return sys.modules[name + ".hint"]
 
 

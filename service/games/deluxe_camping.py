@@ -350,7 +350,7 @@ def hint(request: pb.DeluxeCampingServiceHintRequest, budget: Budget) -> pb.Delu
             "likely ones, the best turns first after the next player's best reply (staying put or one of their "
             "most threatening movements, then their most threatening barrier, by their margin)"
             + ("" if max_replies is None else f" (reply plies capped at {max_replies} by the request)")
-            + f": {result.reply_plies} reply ply; each value's kind in its note; a heuristic, not a proof unless "
+            + f": {result.reply_plies} reply ply(ies); each value's kind in its note; a heuristic, not a proof unless "
             "every choice ends the game"
         )
         method = "territory estimate of every choice, the best after the next player's best reply"
