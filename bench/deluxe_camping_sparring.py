@@ -13,6 +13,7 @@ Players (each `(state, rng) -> action` at a MOVE or BARRIER decision):
   site, barriers as walls, a square as far from two players' pieces unowned; touching squares of one owner
   scored as a site). Random ties.
 - `territory-half`: the same, squares at equal distance shared half and half.
+- `spoiler`: movements that shrink the best opponent's territory most (invading it), barriers as `territory`.
 - `greedy`: the repository's greedy player (most points allotted to the mover right after the choice).
 - `mcts<N>` / `gmcts<N>`: OpenSpiel's MCTS with N simulations a decision (UCT c = 2), random rollouts /
   truncated greedy-territory rollouts (`TerritoryRolloutEvaluator`).
@@ -151,6 +152,29 @@ def make_territory_player(half_ties: bool = False) -> Player:
     return player
 
 
+def make_spoiler_player() -> Player:
+    """Movements that shrink the best opponent's territory most (trailers walk into it, the pain-in-the-neck
+    toward it); barriers as the territory player's."""
+    barrier_player = make_territory_player()
+
+    def player(state: DCState, rng: np.random.Generator) -> rules.Action:
+        if state.stage is not Stage.MOVE:
+            return barrier_player(state, rng)
+        me = state.to_move
+        best: list[rules.Action] = []
+        top = float("-inf")
+        for action in state.legal_actions():
+            values = territory_values(state.child(action))
+            value = -max(v for p, v in enumerate(values) if p != me)
+            if value > top + 1e-9:
+                top, best = value, [action]
+            elif value > top - 1e-9:
+                best.append(action)
+        return best[int(rng.integers(len(best)))]
+
+    return player
+
+
 # --- MCTS (OpenSpiel) -------------------------------------------------------------------------------------------
 
 
@@ -260,6 +284,8 @@ def make_player(name: str, players: int, seed: int, seat: int, hint_cpu: float) 
         return make_territory_player()
     if base == "territory-half":
         return make_territory_player(half_ties=True)
+    if base == "spoiler":
+        return make_spoiler_player()
     if base == "greedy":
         return lambda state, rng: greedy_player(state, rng)
     if base.startswith("py:"):  # an experiment: py:module.factory, the factory called with the CPU budget

@@ -346,7 +346,8 @@ def hint(request: pb.DeluxeCampingServiceHintRequest, budget: Budget) -> pb.Delu
     if result.leaf is hints.Leaf.REPLY:
         note = (
             f"{objective.value}: every choice valued by the territory estimate (allotted points plus the open "
-            "squares each player reaches first), a movement with the mover's best free barrier among the "
+            "squares each player reaches first, late in the game scaled by the share of its frontier the "
+            "player's share of the supply can close), a movement with the mover's best free barrier among the "
             "likely ones, the best turns first after the next player's best reply (staying put or one of their "
             "most threatening movements, then their most threatening barrier, by their margin)"
             + ("" if max_replies is None else f" (reply plies capped at {max_replies} by the request)")
@@ -446,7 +447,8 @@ def _value_note(move: hints.RankedMove) -> str:
         return f"territory estimate {replies} (searched)"
     if kind is hints.ValueKind.REPLY:
         return ("territory estimate after the next player's best reply (allotted points plus the open squares "
-                "each player reaches first; the reply modelled: staying put or a threatening movement, then a "
+                "each player reaches first, late in the game scaled by the share of its frontier the player's "
+                "share of the supply can close; the reply modelled: staying put or a threatening movement, then a "
                 "threatening barrier)")
     if kind is hints.ValueKind.TURN:
         return ("territory estimate after the mover's turn (with the free barrier shown in the line), before any "

@@ -1,30 +1,37 @@
 """Hints: every choice of the player to move ranked by a search over the legal moves.
 
-A turn is two decisions (the movement, then the free barrier), so a hint is asked at either. The search, all
-within the budget (every loop checks it; the best answer so far is always kept):
+A turn is two decisions (the movement, then the free barrier), so a hint is asked at either. Two searches:
 
-1. Screen: every choice one turn deep, valued by the *estimate* of `hint_search.estimate` (allotted sites
-   exact, open territory by nearest piece, discounted by the barriers it still needs). At a BARRIER decision
-   every legal barrier; at a MOVE decision every movement followed by the mover's best free barrier among the
-   best `BARRIER_CANDIDATES` at the stay-put position and the edges around the squares the movement reaches.
-2. Iterative deepening over the `DEEPEN` best screened choices: the mover's best free barrier among *all* legal
-   ones after the movement, then reply plies, one more each iteration as deep as the budget allows (an
-   iteration starts only when the last one's time, grown by `ITERATION_GROWTH`, fits in what is left; the
-   depth is capped only by the game's end, or by `max_replies` when a caller asks): the next
-   opponent's turn (in a 2-player game, from the second ply on, the mover's own turn first). A turn in a line is
-   the player staying put and placing the barrier best for *their* objective by the estimate (the opponents':
-   their margin over their best opponent). Each iteration values every candidate's line end (the *leaf*); an
-   iteration cut short by the budget is dropped and the previous complete one ranks the candidates.
-3. Leaves (`Leaf`): by default (`SECURABLE`) the CP-SAT securable-score value (`leaf_model.securable_value`: the
-   best final partition if the pieces stay put, for the hint's objective; a model built once per candidate and
-   re-used for its leaves with the new barriers fixed, CP-SAT stopped after `LEAF_CAP_S`, the rules-scored first
-   solutions as the floor). Ranked by that value, the estimate at the same leaf breaking ties (early in a game
-   the securable margin is nearly the same everywhere: the mover walling every opponent into its own squares).
-   With `ESTIMATE`, the estimate at the leaf.
+- The default, the *reply search* (`Leaf.REPLY`, `reply_search`): every choice valued by the territory estimate
+  (`territory`: allotted points plus the open squares each player reaches first), a movement completed with the
+  mover's best free barrier among the likely ones, and the best turns, as many as the budget allows, valued
+  after the next player's best reply (staying put or one of their most threatening movements, then their most
+  threatening barrier, by their own margin). Why: at the bench's 0.05 CPU-s a call the deepening search below
+  never reached its CP-SAT leaves (its answer was the one-turn screen in 97% of calls) and lost 0.16 to a
+  one-ply territory player; the reply search wins most games against it (docs/solvers/deluxe-camping.md).
+- The *deepening search* (`Leaf.SECURABLE` or `Leaf.ESTIMATE`, on request):
+  1. Screen: every choice one turn deep, valued by the *estimate* of `hint_search.estimate` (allotted sites
+     exact, open territory by nearest piece, discounted by the barriers it still needs). At a BARRIER decision
+     every legal barrier; at a MOVE decision every movement followed by the mover's best free barrier among
+     the best `BARRIER_CANDIDATES` at the stay-put position and the edges around the squares the movement
+     reaches.
+  2. Iterative deepening over the `DEEPEN` best screened choices: the mover's best free barrier among *all*
+     legal ones after the movement, then reply plies, one more each iteration as deep as the budget allows (an
+     iteration starts only when the last one's time, grown by `ITERATION_GROWTH`, fits in what is left; the
+     depth is capped only by the game's end, or by `max_replies` when a caller asks): the next opponent's turn
+     (in a 2-player game, from the second ply on, the mover's own turn first). A turn in a line is the player
+     staying put and placing the barrier best for *their* objective by the estimate (the opponents': their
+     margin over their best opponent). Each iteration values every candidate's line end (the *leaf*); an
+     iteration cut short by the budget is dropped and the previous complete one ranks the candidates.
+  3. Leaves: `SECURABLE`: the CP-SAT securable-score value (`leaf_model.securable_value`: the best final
+     partition if the pieces stay put, for the hint's objective; a model built once per candidate and re-used
+     for its leaves with the new barriers fixed, CP-SAT stopped after `LEAF_CAP_S`, the rules-scored first
+     solutions as the floor), the estimate at the same leaf breaking ties. `ESTIMATE`: the estimate at the leaf.
 
-Every value says what it is (`ValueKind`): the final score when the line ends the game; the securable optimum
-(CP-SAT proved it); a securable partition's value with CP-SAT's bound (the leaf's cap stopped it); the estimate
-at the leaf; the one-turn estimate (screened); none. The securable value assumes the pieces stay put and the
+Every value says what it is (`ValueKind`): the final score when the choice (exact) or the searched line ends
+the game; the territory estimate after the next player's reply, after the mover's turn, after the movement
+alone (reply search); the securable optimum or a securable partition's value with CP-SAT's bound; the estimate
+at the leaf or one turn deep (deepening search); none. The securable value assumes the pieces stay put and the
 opponents let the mover place every barrier left: an optimistic leaf, not a forecast. The answer is HEURISTIC
 unless every choice ends the game (then EXACT).
 

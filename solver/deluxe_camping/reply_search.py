@@ -88,15 +88,37 @@ class Choice:
         return (*own, *self.reply_line) if self.group is Group.REPLY else own if self.group is Group.TURN else ()
 
 
-def value_of(f: Features, player: int, own: bool = False, closure: bool = False) -> float:
+#: The closure share phases in as the supply runs down: no share while at least this part of the box's barriers is
+#: left, the whole share from `CLOSURE_FULL` on (on the default 60: from 40 down to 20 barriers).
+CLOSURE_NONE = 2 / 3
+CLOSURE_FULL = 1 / 3
+
+
+def closure_weights(supply: int) -> tuple[float, float]:
+    """The supply levels (no share at or above the first, the whole share at or below the second) for a box of
+    `supply` barriers."""
+    return supply * CLOSURE_NONE, supply * CLOSURE_FULL
+
+
+def value_of(f: Features, player: int, own: bool = False, closure: tuple[float, float] | None = None) -> float:
     """The estimate of `player`'s final margin over the best opponent (or own score): allotted points plus
     territory; once the game is over (no barrier left, nobody left to play), the allotted points alone.
-    `closure`: the territory scaled by the share of the barriers it needs that the supply holds."""
+
+    `closure` = (from, full) supply levels: as the supply runs down from `from` to `full`, each player's
+    territory is scaled more and more by the share of its frontier (the open edges around it) that the player's
+    own share of the supply (the barriers left over the players still playing) could close: territory that
+    cannot be closed before the barriers run out scores nothing (against an opponent who keeps pieces inside it,
+    the plain estimate called a lost game won)."""
     if f.over:
         scores = f.allotted
+    elif closure is None:
+        scores = [f.allotted[p] + f.territory[p] for p in range(len(f.allotted))]
     else:
-        share = 1.0 if not closure or f.needed <= f.supply_left else f.supply_left / f.needed
-        scores = [f.allotted[p] + share * f.territory[p] for p in range(len(f.allotted))]
+        start, full = closure
+        weight = min(1.0, max(0.0, (f.supply_left - full) / (start - full))) if start > full else 0.0
+        own_share = f.supply_left / max(1, sum(f.active))
+        scores = [f.allotted[p] + (weight + (1.0 - weight) * min(1.0, own_share / max(1, f.frontier[p])))
+                  * f.territory[p] for p in range(len(f.allotted))]
     if own:
         return float(scores[player])
     return float(scores[player] - max(s for p, s in enumerate(scores) if p != player))
@@ -117,9 +139,9 @@ class Search:
     """One hint's search (see the module docstring). `check()` raises when the budget is spent."""
 
     def __init__(self, state: DCState, check: Callable[[], None], own: bool = False, replies: bool = True,
-                 closure: bool = False) -> None:
+                 closure: bool = True) -> None:
         self.state = state
-        self.closure = closure
+        self.closure = closure_weights(state.config.supply) if closure else None
         self.check = check
         self.own = own
         self.replies = replies

@@ -41,8 +41,10 @@ def replay(state: DCState, line: tuple[rules.Action, ...], players: list[int] | 
     return state
 
 
-def margin(state: DCState, player: int) -> float:
-    return reply_search.value_of(territory.state_features(state), player)
+def margin(state: DCState, player: int, own: bool = False) -> float:
+    """The reply search's estimate of a position, re-computed from scratch (the closure share as the search's)."""
+    return reply_search.value_of(territory.state_features(state), player, own,
+                                 reply_search.closure_weights(state.config.supply))
 
 
 def final_margin(state: DCState, player: int) -> float:
@@ -160,7 +162,7 @@ def test_own_objective_values_the_movers_own_score() -> None:
     for move in result.moves[:10]:
         leaf = replay(state, move.line)
         if move.kind is hints.ValueKind.REPLY:
-            assert move.value == pytest.approx(reply_search.value_of(territory.state_features(leaf), me, own=True))
+            assert move.value == pytest.approx(margin(leaf, me, own=True))
 
 
 @pytest.mark.parametrize("players", [2, 4])
