@@ -416,6 +416,25 @@ def collapse_games(hint_name: str = "hint", cpu_s: float = 0.05, simulations: in
     return rows
 
 
+def summary_table(directory: Path) -> None:
+    """One row a log: who played whom, seeds, games, the hint's share with its Wilson interval, mean scores,
+    each side's CPU a call (mean and median)."""
+    from bench.common import print_table, write_json
+
+    rows = []
+    for path in sorted(directory.glob("*.jsonl")):
+        games = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+        if not games:
+            continue
+        first = games[0]
+        seeds = sorted({g["seed"] for g in games})
+        rows.append({"log": path.name, "hint": first["hint"], "opponent": first["opponent"],
+                     "players": first["players"], "hint_cpu_s": first["hint_cpu_s"],
+                     "seeds": f"{seeds[0]}-{seeds[-1]}", **summarise(games)})
+    print_table("Deluxe Camping sparring (tuning seeds; seats rotated; ties half; Wilson 95%)", rows)
+    write_json("deluxe_camping_sparring", {"rows": rows})
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hint", default="hint", help="the seat measured: hint, old, hint@0.5, ...")
@@ -428,7 +447,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--log", type=Path, help="append one JSON line a game (resumes: indices present skipped)")
     parser.add_argument("--quiet", action="store_true")
     parser.add_argument("--collapse", action="store_true", help="replay the collapse games against MCTS(10)")
+    parser.add_argument("--summary", type=Path, help="summarise every *.jsonl log in this directory (a table and "
+                        "bench/results/deluxe_camping_sparring.json), play nothing")
     args = parser.parse_args(argv)
+    if args.summary:
+        summary_table(args.summary)
+        return
     if args.collapse:
         rows = collapse_games(args.hint, args.hint_cpu)
         print(json.dumps({"hint": args.hint, "hint_cpu_s": args.hint_cpu,
