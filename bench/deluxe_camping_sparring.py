@@ -390,7 +390,8 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
 COLLAPSE_GAMES = ((990002, 1), (990006, 1), (990007, 0), (990009, 0), (990012, 0), (990015, 0), (990016, 0))
 
 
-def collapse_games(hint_name: str = "hint", cpu_s: float = 0.05, simulations: int = 10) -> list[dict[str, Any]]:
+def collapse_games(hint_name: str = "hint", cpu_s: float = 0.05, simulations: int = 10,
+                   games: tuple[tuple[int, int], ...] = COLLAPSE_GAMES) -> list[dict[str, Any]]:
     """The collapse games replayed through bench.openspiel (its seats, loop and bot settings) with `hint_name`
     in the hint's seat: the hint's score and the bot's in each."""
     from bench import openspiel as bench_openspiel
@@ -400,7 +401,7 @@ def collapse_games(hint_name: str = "hint", cpu_s: float = 0.05, simulations: in
     setting = bench_openspiel.bot_setting(bench_openspiel.RUN_DIR, "deluxe_camping")
     policy = make_player(hint_name, 2, 0, 0, cpu_s)
     rows = []
-    for seed, seat in COLLAPSE_GAMES:
+    for seed, seat in games:
         seats: list[Any] = []
         for p in range(2):
             if p == seat:
