@@ -201,3 +201,16 @@ def test_a_tiny_budget_still_answers_every_choice() -> None:
     assert {m.action for m in result.moves} == set(state.legal_actions())
     assert result.moves[0].rule_of_thumb and result.moves[0].action == Move(())
     assert_ranked(result)
+
+
+@pytest.mark.parametrize("stage", [Stage.MOVE, Stage.BARRIER])
+def test_the_variants_strict_colours_and_optional_free_barrier(stage: Stage) -> None:
+    config = Config(players=2, rows=7, cols=7, trailers=3, supply=30, strict_colours=True,
+                    optional_free_barrier=True)
+    state = position(2, 14, 10, stage, config)
+    result = hints.hint(state, Budget(60))
+    assert {m.action for m in result.moves} == set(state.legal_actions())
+    assert_ranked(result)
+    assert_honest(state, result)
+    if stage is Stage.BARRIER:
+        assert Barrier(None) in {m.action for m in result.moves if m.value is not None}
