@@ -1,0 +1,26 @@
+"""Outside players for every game: simple, decent strategies written from the rulebooks
+(/work/shared/rules/), the project's rule readings (docs/rules/) and the rules-model APIs
+(`solver/<game>/rules.py`, `solver/happy_campers/modes.py`) alone, without reading any hint's code, notes or
+bench results, and never tuned against a hint: they are yardsticks the hints were not shaped on. Each game's
+module holds at least three styles (its docstring says what each does and what it costs); a player is
+`fn(state, seat, rng) -> list[move]` on the rules-model state (what `bench.openspiel.AdapterState.rules_state`
+holds), the list being that seat's moves for its turn, first = now, as `bench.openspiel.PlanSeat` replays them.
+In the hidden-information games (Campsite, Adventure Tours) a player reads only its seat's view (own hand, the
+table, public information, the composition of the unseen cards). `PLAYERS[game][style]` lists them by the game
+keys of `bench.openspiel.GAMES`; `common.play_game` plays a game through the rules model alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from bench.opponents import camper_tour, campsite, deluxe_camping
+
+Player = Callable[..., list[Any]]
+
+PLAYERS: dict[str, dict[str, Player]] = {
+    "deluxe_camping": dict(deluxe_camping.PLAYERS),
+    "campsite": dict(campsite.PLAYERS),
+    "camper_tour": dict(camper_tour.PLAYERS),
+}
