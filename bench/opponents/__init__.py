@@ -15,12 +15,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from bench.opponents import camper_tour, campsite, deluxe_camping
+from bench.opponents import adventure_tours, camper_tour, campsite, deluxe_camping, happy_campers
 
 Player = Callable[..., list[Any]]
 
 PLAYERS: dict[str, dict[str, Player]] = {
+    "happy_campers": dict(happy_campers.PLAYERS),
     "deluxe_camping": dict(deluxe_camping.PLAYERS),
     "campsite": dict(campsite.PLAYERS),
     "camper_tour": dict(camper_tour.PLAYERS),
+    "adventure_tours": dict(adventure_tours.PLAYERS),
 }
