@@ -23,7 +23,8 @@ round's income minus 2 a card in hand). The styles:
   the round while the others still hold cards; gifts of cards go to the player with the fewest cards in hand
   (delaying their end and costing them 2 a card).
 
-Cost: a decision looks at each hand card once or each target once: ~0.05-0.3 ms.
+Cost (3 players, measured in the sanity games): a decision looks at each hand card or each target once: median
+~0.03 ms, at most ~0.3 ms.
 """
 
 from __future__ import annotations
