@@ -329,3 +329,23 @@ def test_deluxe_camping_players_place_setup_pieces(style: str) -> None:
         (move,) = player(state, state.current_player(), rng)
         assert move in state.legal_actions()
         state = state.child(move)
+
+
+@pytest.mark.parametrize("game", list(PLAYERS))
+def test_players_sit_at_the_head_to_head_benchs_seats(game: str) -> None:
+    """Through `bench.openspiel`'s own seats and play loop (the OpenSpiel adapter's action ids), every style of
+    the game at one table, to the end."""
+    from bench import openspiel as bench
+
+    spec = bench.GAMES[game]
+    adapter = bench.load_game(spec, spec.smallest)
+    styles = list(PLAYERS[game].values())
+
+    def seat(p: int) -> bench.PlanSeat:
+        rng = np.random.default_rng([6_000_004, p])
+        player = styles[p % len(styles)]
+        return bench.PlanSeat(lambda state, q: player(state, q, rng), p)
+
+    final = bench.play(spec, adapter, 6_000_004, [seat(p) for p in range(spec.smallest)])
+    assert final.is_terminal()
+    assert sum(final.returns()) == pytest.approx(1.0)
