@@ -21,8 +21,9 @@ exact table of the chance to get home with a score at least the best finished sc
 With pace 0 the tables give the solo expectation of the documented setting (72 plates, 25 tokens, all normal:
 69.894372, the figure docs/rules/camper-tour.md quotes from its independent oracle), which checks them.
 
-Cost: the tables take ~0.1 s once per process (~0.3 s with the last-camper table, built only when needed); a
-decision is a few table lookups, ~0.1 ms.
+Cost: a decision is a few table lookups: median 0.1-0.3 ms (2 players, measured in the sanity games); the tables
+are built once per process on first use, ~0.08 CPU-s a pace and ~0.3 CPU-s for the last-camper table
+(`bench.opponents.prepare("camper_tour")` builds them before timing).
 """
 
 from __future__ import annotations
@@ -340,6 +341,10 @@ def thumb(state: R.TourState, seat: int, rng: np.random.Generator) -> list[Any]:
         return [R.Announce(distance)]
     rate = me.tokens / max(1, distance)
     return [R.Announce(min(announcements, key=lambda n: (abs(_cost_per_plate(n) - rate), -n)))]
+
+
+#: The paces the table styles use (steady's two, sprinter's).
+PACES = (0.8, 2.0, 1.5)
 
 
 def steady(state: R.TourState, seat: int, rng: np.random.Generator) -> list[Any]:
