@@ -155,16 +155,31 @@ def test_max_score_with_the_default_rules_answers_best_so_far_within_a_second() 
     assert not any(a.ranking.HasField("standard_error") for a in response.alternatives)  # estimates, not exact
 
 
+#: Positions (seed, campers, decisions played) whose win hint a 0.2 CPU s budget cuts on the project's machines
+#: (measured: 0.18-0.20 CPU s used, 4-55 playouts a move); elsewhere the stopping rule may end one first.
+CUT_BY_THE_BUDGET = ((2, 2, 20), (6, 3, 30), (7, 3, 20), (1, 2, 10))
+
+
+@pytest.mark.timing
 def test_the_win_hint_uses_most_of_a_cpu_budget() -> None:
-    """A CpuBudget was cut at 0.065 of 0.2 CPU s: a playout's wall time was compared with CPU seconds left."""
-    state, record = played_game(7, 3, stop=30)
-    began = time.process_time()
-    result = hint(state, CpuBudget(0.2), seed=1, history=record)
-    used = time.process_time() - began
-    assert result.samples >= 1 and result.moves[0].evaluated
-    finished_early = len([m for m in result.moves if m.samples]) == 1  # every candidate dropped: done
-    assert finished_early or used >= 0.12, f"{used:.3f} CPU s of 0.2"
-    assert used < 0.3
+    """A CpuBudget was cut at 0.065 of 0.2 CPU s: a playout's wall time was compared with CPU seconds left.
+
+    Judged in CPU seconds (the budget's own clock, so the machine's load does not move it): a hint the budget cut
+    (`interrupted`) used at least 60% of it, and none ran much past it. A hint that ended by its stopping rule
+    (every other candidate dropped after four rounds, `interrupted` False) is done and not judged on its use;
+    enough of the positions must be cut for the test to judge the cut at all."""
+    cut = []
+    for seed, campers, stop in CUT_BY_THE_BUDGET:
+        state, record = played_game(seed, campers, stop=stop)
+        began = time.process_time()
+        result = hint(state, CpuBudget(0.2), seed=1, history=record)
+        used = time.process_time() - began
+        assert result.samples >= 1 and result.moves[0].evaluated
+        assert used < 0.3, f"{used:.3f} CPU s of 0.2"
+        if result.interrupted:
+            cut.append(used)
+            assert used >= 0.12, f"cut at {used:.3f} CPU s of 0.2 (position {seed, campers, stop})"
+    assert len(cut) >= 2, f"only {len(cut)} of {len(CUT_BY_THE_BUDGET)} hints were cut by the budget"
 
 
 def test_max_score_honours_a_cpu_budget() -> None:
