@@ -147,27 +147,31 @@ def grpc_web_frame(payload: bytes, flags: int = 0) -> bytes:
     return bytes([flags]) + len(payload).to_bytes(4, "big") + payload
 
 
-def _grpc_web_error(http_port: int, path: str, payload: bytes, flags: int = 0,
-                    headers: dict[str, str] | None = None) -> dict[str, Any]:
-    status, head, data = _http(http_port, path, grpc_web_frame(payload, flags),
-                               {"Content-Type": "application/grpc-web+proto", "X-Grpc-Web": "1", **(headers or {})})
-    fields = dict(head)
+def grpc_web_status(headers: dict[str, str], body: bytes) -> dict[str, str]:
+    """The gRPC-Web response's status fields (`grpc-status`, `grpc-message`, `grpc-status-details-bin`), from its
+    headers (trailers-only) or its trailer frame (flag 0x80), as sent (percent-encoded, base64)."""
+    fields = {k: v for k, v in headers.items() if k.startswith("grpc-")}
     offset = 0
-    while offset + 5 <= len(data):  # frames: 0x80 marks the trailer frame
-        flag, length = data[offset], int.from_bytes(data[offset + 1:offset + 5], "big")
+    while offset + 5 <= len(body):
+        flag, length = body[offset], int.from_bytes(body[offset + 1:offset + 5], "big")
         if flag & 0x80:
-            for line in data[offset + 5:offset + 5 + length].decode("latin-1").split("\r\n"):
+            for line in body[offset + 5:offset + 5 + length].decode("latin-1").split("\r\n"):
                 if ":" in line:
                     key, value = line.split(":", 1)
                     fields[key.strip().lower()] = value.strip()
         offset += 5 + length
+    return fields
+
+
+def _grpc_web_error(http_port: int, path: str, payload: bytes, flags: int = 0,
+                    headers: dict[str, str] | None = None) -> dict[str, Any]:
+    status, head, data = _http(http_port, path, grpc_web_frame(payload, flags),
+                               {"Content-Type": "application/grpc-web+proto", "X-Grpc-Web": "1", **(headers or {})})
+    fields = grpc_web_status(head, data)
     code = int(fields.get("grpc-status", "-1"))
     message = fields.get("grpc-message", "")
-    size = len(fields.get("grpc-message", "")) + len(fields.get("grpc-status-details-bin", ""))
-    name = grpc.StatusCode.OK.name
-    for item in grpc.StatusCode:
-        if item.value[0] == code:
-            name = item.name
+    size = len(message) + len(fields.get("grpc-status-details-bin", ""))
+    name = next((item.name for item in grpc.StatusCode if item.value[0] == code), "?")
     return {"code": name, "http_status": status, "message_bytes": len(message), "error_bytes": size,
             "excerpt": message[:100]}
 
@@ -275,12 +279,18 @@ def probe_grpc_web_compressed(http_port: int) -> list[dict[str, Any]]:
     return rows
 
 
+PROBES = ("errors", "slow-http", "grpc-web-compressed")
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("probes", nargs="*", default=["errors", "slow-http", "grpc-web-compressed"],
-                        choices=["errors", "slow-http", "grpc-web-compressed"])
+    parser.add_argument("probes", nargs="*", help=f"any of {', '.join(PROBES)} (default: all)")
     parser.add_argument("--label", default="")
     args = parser.parse_args(argv)
+    unknown = set(args.probes) - set(PROBES)
+    if unknown:
+        parser.error(f"unknown probes {sorted(unknown)}; choose from {', '.join(PROBES)}")
+    args.probes = args.probes or list(PROBES)
     result: dict[str, Any] = {"load_avg": load_average()}
     with serving() as (port, http_port):
         if "errors" in args.probes:

@@ -44,6 +44,7 @@ from typing import Any
 
 from campsolver.service import dispatch
 from campsolver.service.errors import Cancelled, InternalError, RequestError, ServerBusy, WarmingUp
+from campsolver.service.metrics import CallRecord
 from campsolver.service.registry import Command, games
 from campsolver.solver.core.budget import Budget, freeze_long_lived_objects
 from google.rpc import status_pb2
@@ -75,6 +76,8 @@ SAFE_START_METHODS = frozenset({None, "forkserver", "spawn"})
 PRELOAD_MODULE = "campsolver.service.worker_preload"
 
 _READY = "ready"
+#: What a worker answers a task: (_OK or _FAILED, response or status bytes, what the metrics need).
+Outcome = tuple[str, bytes, dict[str, Any]]
 _OK = "ok"
 _FAILED = "failed"
 
@@ -92,10 +95,20 @@ def preload() -> None:
 # --- inside a worker process -------------------------------------------------------------------------------
 
 
-def _solve_in_worker(task: tuple[str, str, bytes, float, float], cancel_flag: Any) -> tuple[str, bytes]:
-    """Run one call's handler; (_OK, response bytes) or (_FAILED, google.rpc.Status bytes)."""
+def _solve_in_worker(task: tuple[str, str, bytes, float, float], cancel_flag: Any
+                     ) -> tuple[str, bytes, dict[str, Any]]:
+    """Run one call's handler; (_OK, response bytes, info) or (_FAILED, google.rpc.Status bytes, info), where
+    info is what the metrics need from here: this process's CPU seconds, its CP-SAT solve times, the fallback."""
+    from campsolver.service.metrics import CallRecord, record_cpsat_solves
+
     game_name, rpc_name, raw, started, deadline = task
     finished = threading.Event()
+    cpu_started = time.process_time()
+    record = CallRecord("worker", game_name, rpc_name)
+
+    def info() -> dict[str, Any]:
+        return {"cpu_s": time.process_time() - cpu_started, "cpsat_s": record.cpsat_s, "fallback": record.fallback}
+
     try:
         command = games()[game_name].by_rpc(rpc_name)
         request = command.request_type.FromString(raw)
@@ -109,20 +122,24 @@ def _solve_in_worker(task: tuple[str, str, bytes, float, float], cancel_flag: An
 
         watcher = threading.Thread(target=watch, name="campsolver-cancel-watch", daemon=True)
         watcher.start()
+        record_cpsat_solves(record)
         try:
             response = dispatch.run(command, request, budget)
         finally:
+            record_cpsat_solves(None)
             finished.set()
             watcher.join()
-        return _OK, response.SerializeToString()
+        record.note_response(response)
+        return _OK, response.SerializeToString(), info()
     except RequestError as error:
-        return _FAILED, error.to_status().SerializeToString()
+        return _FAILED, error.to_status().SerializeToString(), info()
     except Exception:  # the parent answers INTERNAL; the traceback stays in the server log
         log.exception("internal error in %s %s (worker %d)", game_name, rpc_name, os.getpid())
-        return _FAILED, InternalError("internal error (logged on the server)").to_status().SerializeToString()
+        return _FAILED, InternalError("internal error (logged on the server)").to_status().SerializeToString(), info()
 
 
-def _worker_main(pipe: connection.Connection, cancel_flag: Any, nice: int = WORKER_NICE) -> None:
+def _worker_main(pipe: connection.Connection, cancel_flag: Any, nice: int = WORKER_NICE,
+                 log_format: str = "text") -> None:
     """Serve tasks from the pipe until told to stop or the parent goes away."""
     if nice:
         os.nice(nice)
@@ -130,8 +147,9 @@ def _worker_main(pipe: connection.Connection, cancel_flag: Any, nice: int = WORK
     # (after draining), so in-flight solves still answer.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    if not logging.getLogger().handlers:
-        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from campsolver.service.metrics import configure_logging
+
+    configure_logging(log_format)  # the server's format: a log shipper reads one kind of line
     preload()  # already done in the forkserver; needed under spawn
     pipe.send((_READY, os.getpid()))
     while True:
@@ -176,9 +194,11 @@ class _Worker:
 class WorkerPool:
     """`size` worker processes, one per solver slot; `solve` runs one call in a free one."""
 
-    def __init__(self, size: int, start_method: str | None = None, nice: int = WORKER_NICE) -> None:
+    def __init__(self, size: int, start_method: str | None = None, nice: int = WORKER_NICE,
+                 log_format: str = "text") -> None:
         self.size = size
         self.nice = nice
+        self.log_format = log_format
         self._context = self._make_context(start_method)
         self._lock = threading.Lock()
         self._free: list[_Worker] = []
@@ -240,7 +260,8 @@ class WorkerPool:
         parent_end, child_end = self._context.Pipe(duplex=True)
         cancel_flag = self._context.Event()
         process = self._context.Process(
-            target=_worker_main, args=(child_end, cancel_flag, self.nice), name="campsolver-worker", daemon=True
+            target=_worker_main, args=(child_end, cancel_flag, self.nice, self.log_format), name="campsolver-worker",
+            daemon=True,
         )
         with _main_module_hidden():
             process.start()
@@ -278,29 +299,32 @@ class WorkerPool:
             self.restarts += 1
         return fresh
 
-    def solve(self, command: Command, raw: bytes, budget: Budget, gate: dispatch.SolveGate) -> bytes:
+    def solve(self, command: Command, raw: bytes, budget: Budget, gate: dispatch.SolveGate,
+              record: CallRecord | None = None) -> bytes:
         """Run `command` on request bytes `raw` in a worker under `budget`; the response bytes.
 
         Waits for a `gate` slot first (as in-process solves do); raises `RequestError`s for the caller to send.
+        `record` (the metrics) learns a fallback answered here and what the worker sent back with its answer.
         """
+        fallback = _Fallback(command, raw, record)
         give_up = dispatch.give_up_waiting_at(command, budget)
         if give_up is not None and budget.remaining() < dispatch.MIN_SEARCH_S:
-            answer = _rule_of_thumb_bytes(command, raw, dispatch.NO_TIME)
+            answer = fallback(dispatch.NO_TIME)
             if answer is not None:
                 return answer
         if not self.ready.is_set() and not self._wait_until_started(budget, give_up):
-            answer = _rule_of_thumb_bytes(command, raw, dispatch.STARTING)
+            answer = fallback(dispatch.STARTING)
             if answer is not None:
                 return answer
             raise WarmingUp("the solver workers are still starting; try again in a few seconds")
         if not gate.acquire(budget, give_up):
             if budget.cancelled:
                 raise Cancelled("the request was cancelled")
-            answer = _rule_of_thumb_bytes(command, raw, dispatch.NO_SLOT)
+            answer = fallback(dispatch.NO_SLOT)
             if answer is not None:  # a hint answers its rule of thumb's move here, in milliseconds
                 return answer
             raise ServerBusy("every solver slot stayed busy for the whole solve budget; try again")
-        result: dict[str, tuple[str, bytes] | None] = {}
+        result: dict[str, Outcome | None] = {}
         done = threading.Event()  # the call's outcome is known (the slot may still be busy replacing a worker)
         try:
             worker, task_id = self._take_a_free_worker()
@@ -308,7 +332,7 @@ class WorkerPool:
             gate.release()
             raise
 
-        def answered(outcome: tuple[str, bytes] | None) -> None:
+        def answered(outcome: Outcome | None) -> None:
             result["outcome"] = outcome
             done.set()
 
@@ -331,12 +355,16 @@ class WorkerPool:
             answer = _rule_of_thumb_bytes(command, raw, dispatch.LATE_WORKER)
             if answer is not None and not done.is_set():
                 budget.cancel()
+                if record is not None:
+                    record.fallback = dispatch.LATE_WORKER
                 return answer
             done.wait()  # no fallback, or the worker answered meanwhile: its answer is the better one
         outcome = result.get("outcome")
         if outcome is None:
             raise InternalError("the solver process of this call stopped unexpectedly; the server is fine, try again")
-        kind, payload = outcome
+        kind, payload, info = outcome
+        if record is not None:
+            record.note_worker(info)
         if kind == _OK:
             return payload
         raise _StatusError(status_pb2.Status.FromString(payload))
@@ -360,13 +388,13 @@ class WorkerPool:
             return worker, self._next_task
 
     def _run_on(self, worker: _Worker, task_id: int, command: Command, raw: bytes, budget: Budget,
-                answered: Callable[[tuple[str, bytes] | None], None]) -> None:
+                answered: Callable[[Outcome | None], None]) -> None:
         """Run the call on `worker`, tell `answered` its outcome (None when the worker died), then free the
         worker, or its replacement."""
         with worker.lock:
             worker.cancel_flag.clear()
             worker.task_id = task_id
-        outcome: tuple[str, bytes] | None = None
+        outcome: Outcome | None = None
         try:
             outcome = self._run_task(worker, task_id, command, raw, budget)
         finally:
@@ -383,7 +411,7 @@ class WorkerPool:
 
     def _run_task(
         self, worker: _Worker, task_id: int, command: Command, raw: bytes, budget: Budget
-    ) -> tuple[str, bytes] | None:
+    ) -> Outcome | None:
         """Send the task and wait for its answer; None when the worker died or had to be killed."""
 
         def cancel() -> None:
@@ -432,6 +460,19 @@ class WorkerPool:
             worker.process.pid, worker.process.exitcode, command.game_name, command.rpc_name,
         )
         return None
+
+
+class _Fallback:
+    """A call's rule-of-thumb answer in this process, noted in its metrics record."""
+
+    def __init__(self, command: Command, raw: bytes, record: CallRecord | None) -> None:
+        self.command, self.raw, self.record = command, raw, record
+
+    def __call__(self, reason: str) -> bytes | None:
+        answer = _rule_of_thumb_bytes(self.command, self.raw, reason)
+        if answer is not None and self.record is not None:
+            self.record.fallback = reason
+        return answer
 
 
 def _rule_of_thumb_bytes(command: Command, raw: bytes, reason: str) -> bytes | None:
