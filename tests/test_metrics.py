@@ -225,7 +225,9 @@ def test_serve_log_format_json_writes_one_json_line_per_call(tmp_path: Path) -> 
     assert len(lines) == len(err.splitlines()), err[:2000]  # every log line is JSON
     calls = [line for line in lines if line.get("event") == "call"]
     assert [(c["game"], c["rpc"], c["code"]) for c in calls] == [
-        ("camper-tour", "Score", "OK"), ("camper-tour", "Hint", "OK"), ("camper-tour", "LegalMoves", "INVALID_ARGUMENT")]
+        ("camper-tour", "Score", "OK"), ("camper-tour", "Hint", "OK"),
+        ("camper-tour", "LegalMoves", "INVALID_ARGUMENT"),
+    ]
     for call in calls:
         assert {"time", "level", "transport", "wall_s", "cpu_s", "server_cpu_s", "worker_cpu_s", "fallback",
                 "cpsat_solves"} <= set(call)
