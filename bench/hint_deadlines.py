@@ -181,10 +181,12 @@ def summarise(game_name: str, phase: str, records: list[dict[str, Any]]) -> dict
     }
 
 
-def run(hints: int, busy: int, seed: int, game_names: Sequence[str]) -> dict[str, Any]:
+def run(hints: int, busy: int, seed: int, game_names: Sequence[str], server_log: str | None = None
+        ) -> dict[str, Any]:
     port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "campsolver", "serve", "--port", str(port), "--workers", "2"],
-                              cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    log = open(server_log, "w") if server_log else subprocess.DEVNULL  # noqa: SIM115 (closed below)
+    server = subprocess.Popen([sys.executable, "-m", "campsolver", "serve", "--port", str(port), "--workers", "2",
+                               "--log-format", "json"], cwd=ROOT, stdout=subprocess.PIPE, stderr=log, text=True)
     rows = []
     try:
         assert server.stdout is not None and "listening" in server.stdout.readline()
@@ -205,6 +207,8 @@ def run(hints: int, busy: int, seed: int, game_names: Sequence[str]) -> dict[str
     finally:
         server.terminate()
         server.wait(timeout=30)
+        if server_log:
+            log.close()  # type: ignore[union-attr]
     return {"hints_per_game": hints, "busy_loops": busy, "seed": seed, "deadline_range_s": DEADLINE_RANGE_S,
             "rows": rows}
 
@@ -216,8 +220,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--games", default=",".join(games()), help="comma-separated game names")
     parser.add_argument("--label", default="")
+    parser.add_argument("--server-log", help="write the server's JSON log (an access line per call) to this file")
     args = parser.parse_args(argv)
-    result = run(args.hints, args.busy_loops, args.seed, args.games.split(","))
+    result = run(args.hints, args.busy_loops, args.seed, args.games.split(","), args.server_log)
     print_table(f"every game's hints under load ({args.busy_loops} busy loops, deadlines 0.1-0.5 s)", result["rows"])
     path = write_json("hint_deadlines" + (f"_{args.label}" if args.label else ""), result)
     print(f"\nwrote {path}")
