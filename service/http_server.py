@@ -142,7 +142,7 @@ class _Codec:
 
 CODECS = (_Codec("proto"), _Codec("json"))
 
-Answer = Callable[[Command, Message, bytes, Any, CallRecord], bytes]
+Answer = Callable[[Command, Message, bytes, Any, CallRecord, float | None], bytes]
 
 
 def _method(service: str, name: str, request_type: type[Message], response_type: type[Message]) -> MethodInfo:
@@ -284,11 +284,14 @@ class HttpServer:
             record = self._watch.record_of(context) or CallRecord("connect", command.game_name, command.rpc_name)
             try:
                 remaining_ms = context.timeout_ms
-                budget = dispatch.budget_for(request, None if remaining_ms is None else max(remaining_ms, 0) / 1000)
+                remaining_s = None if remaining_ms is None else max(remaining_ms, 0) / 1000
+                record.deadline_s = remaining_s
+                answer_by = None if remaining_s is None else time.monotonic() + remaining_s
+                budget = dispatch.budget_for(request, remaining_s)
                 raw = request.SerializeToString()
                 loop = asyncio.get_running_loop()
                 data = await loop.run_in_executor(self._executor, self._answer_counted, command, request, raw,
-                                                  budget, record)
+                                                  budget, record, answer_by)
                 return command.response_type.FromString(data)
             except asyncio.CancelledError:  # the client went away, or its deadline passed: stop the solve
                 if budget is not None:
@@ -301,12 +304,12 @@ class HttpServer:
 
         return call
 
-    def _answer_counted(self, command: Command, request: Message, raw: bytes, budget: Any,
-                        record: CallRecord) -> bytes:
+    def _answer_counted(self, command: Command, request: Message, raw: bytes, budget: Any, record: CallRecord,
+                        answer_by: float | None) -> bytes:
         """The call path on an executor thread, its CPU counted for the call."""
         record.thread_cpu_started = time.thread_time()
         try:
-            return self._answer(command, request, raw, budget, record)
+            return self._answer(command, request, raw, budget, record, answer_by)
         finally:
             record.take_thread_cpu()
 

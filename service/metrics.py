@@ -75,6 +75,7 @@ class CallRecord:
     cpsat_s: list[float] = field(default_factory=list)
     fallback: str = ""  # the response's stats.fallback text
     code: str = "OK"
+    deadline_s: float | None = None  # seconds the call's deadline left it when it arrived (None: no deadline)
 
     def take_thread_cpu(self) -> None:
         """Count the CPU the current thread spent on the call since `thread_cpu_started` (then start again)."""
@@ -175,6 +176,7 @@ class Metrics:
                     "wall_s": round(wall_s, 6), "cpu_s": round(cpu_s, 6),
                     "server_cpu_s": round(record.server_cpu_s, 6), "worker_cpu_s": round(record.worker_cpu_s, 6),
                     "fallback": reason, "fallback_text": record.fallback,
+                    "deadline_s": None if record.deadline_s is None else round(record.deadline_s, 6),
                     "cpsat_solves": len(record.cpsat_s), "cpsat_s": round(sum(record.cpsat_s), 6),
                 }},
             )

@@ -91,14 +91,14 @@ class ServerConfig:
 
 
 def answer(command: Command, request: Message, raw: bytes, budget: Budget, gate: SolveGate,
-           pool: WorkerPool | None, record: CallRecord | None = None) -> bytes:
+           pool: WorkerPool | None, record: CallRecord | None = None, answer_by: float | None = None) -> bytes:
     """The response bytes of one parsed call, the one path of every transport (gRPC and HTTP).
 
     In-process solves run here under `gate`; otherwise the handler first runs here until it consults its budget
     (`dispatch.answer_cheaply`: cheap calls and refused requests are answered at once), and only a call that
     starts solving takes a slot and goes, as the request bytes `raw`, to that slot's worker. Raises
     `RequestError`s for the transport to render. `record` (the metrics) learns the fallback, the worker's CPU
-    seconds and the CP-SAT solves.
+    seconds and the CP-SAT solves; `answer_by` is the RPC deadline (`time.monotonic()`), which a hint keeps.
     """
     if pool is None:
         record_cpsat_solves(record)
@@ -117,7 +117,7 @@ def answer(command: Command, request: Message, raw: bytes, budget: Budget, gate:
     if probe_s > SLOW_PROBE_S:  # that work ran on this process's GIL, and runs again in the worker
         log.warning("%s %s worked %.0f ms before consulting its budget", command.game_name,
                     command.rpc_name, 1000 * probe_s)
-    return pool.solve(command, raw, budget, gate, record)
+    return pool.solve(command, raw, budget, gate, record, answer_by)
 
 
 def parse_request(command: Command, raw: bytes) -> Message:
@@ -142,11 +142,14 @@ def failure_status(command: Command, error: Exception) -> status_pb2.Status:
 def _unary_handler(command: Command, gate: SolveGate, pool: WorkerPool | None, metrics: Metrics):
     def handle(raw: bytes, context: grpc.ServicerContext) -> bytes:
         record = CallRecord("grpc", command.game_name, command.rpc_name)
+        remaining_at_start = context.time_remaining()
+        answer_by = None if remaining_at_start is None else record.started + remaining_at_start
+        record.deadline_s = remaining_at_start
         try:
             request = parse_request(command, raw)
-            budget = dispatch.budget_for(request, context.time_remaining())
+            budget = dispatch.budget_for(request, remaining_at_start)
             context.add_callback(budget.cancel)
-            data = answer(command, request, raw, budget, gate, pool, record)
+            data = answer(command, request, raw, budget, gate, pool, record, answer_by)
             remaining = context.time_remaining()
             if remaining is not None and remaining <= 0:  # answered after the deadline: the client saw that
                 record.code = grpc.StatusCode.DEADLINE_EXCEEDED.name
@@ -288,8 +291,8 @@ class CampsolverServer:
                     body_timeout_s=config.http_body_timeout_s, max_connections=config.http_max_connections,
                 ),
                 games(),
-                lambda command, request, raw, budget, record: answer(command, request, raw, budget, self.gate,
-                                                                     self.pool, record),
+                lambda command, request, raw, budget, record, answer_by: answer(
+                    command, request, raw, budget, self.gate, self.pool, record, answer_by),
                 failure_status,
                 self.health,
                 self.metrics,

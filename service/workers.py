@@ -62,6 +62,14 @@ KILL_AFTER_DEADLINE_S = 5.0
 #: Seconds past its budget's end a hint's worker may take to answer before this process answers the rule of
 #: thumb's move itself (the budget ends a margin of at least 0.15 s before the RPC deadline).
 LATE_WORKER_GRACE_S = 0.03
+#: A hint with an RPC deadline is answered by this process at the latest this long before that deadline, plus
+#: how late this process's timed waits have woken up lately (`_WakeLateness`): the answer still has to cross
+#: gRPC's threads and the client's, which a loaded machine delays as much (measured at load 18: answers the
+#: server sent 10-40 ms before the deadline reached the client after it).
+HINT_SEND_SLACK_S = 0.06
+#: A hint whose RPC deadline is nearer than this has its rule of thumb's answer made before it waits for a slot
+#: or a worker (a few ms of CPU in this process), so that the cut at the deadline only has to send it.
+PRECOMPUTE_WITHIN_S = 3.0
 #: Seconds a new worker may take to say it is ready (imports and warm-up happen once, in the forkserver).
 READY_TIMEOUT_S = 120.0
 #: Seconds a worker gets to exit after being asked to at shutdown, before it is killed.
@@ -205,6 +213,7 @@ class WorkerPool:
         self._all: list[_Worker] = []
         self._next_task = 0
         self.restarts = 0  # workers replaced after a crash or a kill (tests and the log read it)
+        self.lateness = _WakeLateness()  # how late hint waits woke up lately (their cut comes that much earlier)
         #: Set once every worker is ready: the port opens before (health says NOT_SERVING meanwhile), and a solve
         #: asked for in between waits for it within its budget instead of finding no free worker.
         self.ready = threading.Event()
@@ -300,15 +309,23 @@ class WorkerPool:
         return fresh
 
     def solve(self, command: Command, raw: bytes, budget: Budget, gate: dispatch.SolveGate,
-              record: CallRecord | None = None) -> bytes:
+              record: CallRecord | None = None, answer_by: float | None = None) -> bytes:
         """Run `command` on request bytes `raw` in a worker under `budget`; the response bytes.
 
         Waits for a `gate` slot first (as in-process solves do); raises `RequestError`s for the caller to send.
         `record` (the metrics) learns a fallback answered here and what the worker sent back with its answer.
+        `answer_by` (a `time.monotonic()` reading): the call's RPC deadline; a hint then answers from this process
+        early enough before it to reach the client in time (`HINT_SEND_SLACK_S` plus the recent wake-up lateness).
         """
         fallback = _Fallback(command, raw, record)
         give_up = dispatch.give_up_waiting_at(command, budget)
-        if give_up is not None and budget.remaining() < dispatch.MIN_SEARCH_S:
+        cut = None  # when a hint stops waiting (for a slot, then for its worker) and answers from here
+        if give_up is not None and answer_by is not None:
+            cut = answer_by - HINT_SEND_SLACK_S - self.lateness.estimate()
+            give_up = min(give_up, cut)
+            if answer_by - time.monotonic() < PRECOMPUTE_WITHIN_S:
+                fallback.prepare()
+        if give_up is not None and min(budget.remaining(), give_up - time.monotonic()) < dispatch.MIN_SEARCH_S:
             answer = fallback(dispatch.NO_TIME)
             if answer is not None:
                 return answer
@@ -320,10 +337,14 @@ class WorkerPool:
         if not gate.acquire(budget, give_up):
             if budget.cancelled:
                 raise Cancelled("the request was cancelled")
+            if give_up is not None:
+                self.lateness.observe(give_up)
             answer = fallback(dispatch.NO_SLOT)
             if answer is not None:  # a hint answers its rule of thumb's move here, in milliseconds
                 return answer
             raise ServerBusy("every solver slot stayed busy for the whole solve budget; try again")
+        # A hint's worker stops searching in time for its answer to reach this process before the cut.
+        worker_deadline = budget.deadline if cut is None else min(budget.deadline, cut - LATE_WORKER_GRACE_S)
         result: dict[str, Outcome | None] = {}
         done = threading.Event()  # the call's outcome is known (the slot may still be busy replacing a worker)
         try:
@@ -338,7 +359,7 @@ class WorkerPool:
 
         def run_and_free() -> None:
             try:
-                self._run_on(worker, task_id, command, raw, budget, answered)
+                self._run_on(worker, task_id, command, raw, budget, answered, worker_deadline)
             finally:
                 gate.release()
                 done.set()
@@ -347,16 +368,18 @@ class WorkerPool:
         # (seconds when a new forkserver must start) and, for a hint, a late worker's winding down happen after
         # the answer, while the slot stays taken.
         threading.Thread(target=run_and_free, name="campsolver-call", daemon=True).start()
+        late_at = budget.deadline + LATE_WORKER_GRACE_S
+        if cut is not None:
+            late_at = min(late_at, cut)
         if give_up is None:
             done.wait()
-        elif not done.wait(max(budget.deadline + LATE_WORKER_GRACE_S - time.monotonic(), 0.0)):
-            # A hint must answer: its worker has not answered shortly after the budget's end (descheduled on a
-            # loaded machine), so this process answers the rule of thumb's move and the worker is told to stop.
-            answer = _rule_of_thumb_bytes(command, raw, dispatch.LATE_WORKER)
-            if answer is not None and not done.is_set():
+        elif not done.wait(max(late_at - time.monotonic(), 0.0)):
+            # A hint must answer: its worker has not answered by the cut (descheduled on a loaded machine), so this
+            # process answers the rule of thumb's move and the worker is told to stop.
+            self.lateness.observe(late_at)
+            answer = fallback(dispatch.LATE_WORKER, unless=done)
+            if answer is not None:
                 budget.cancel()
-                if record is not None:
-                    record.fallback = dispatch.LATE_WORKER
                 return answer
             done.wait()  # no fallback, or the worker answered meanwhile: its answer is the better one
         outcome = result.get("outcome")
@@ -388,7 +411,7 @@ class WorkerPool:
             return worker, self._next_task
 
     def _run_on(self, worker: _Worker, task_id: int, command: Command, raw: bytes, budget: Budget,
-                answered: Callable[[Outcome | None], None]) -> None:
+                answered: Callable[[Outcome | None], None], worker_deadline: float | None = None) -> None:
         """Run the call on `worker`, tell `answered` its outcome (None when the worker died), then free the
         worker, or its replacement."""
         with worker.lock:
@@ -396,7 +419,7 @@ class WorkerPool:
             worker.task_id = task_id
         outcome: Outcome | None = None
         try:
-            outcome = self._run_task(worker, task_id, command, raw, budget)
+            outcome = self._run_task(worker, task_id, command, raw, budget, worker_deadline)
         finally:
             with worker.lock:
                 worker.task_id = 0  # a late cancel of this call no longer touches the flag
@@ -410,7 +433,8 @@ class WorkerPool:
                 self._free.append(worker)
 
     def _run_task(
-        self, worker: _Worker, task_id: int, command: Command, raw: bytes, budget: Budget
+        self, worker: _Worker, task_id: int, command: Command, raw: bytes, budget: Budget,
+        worker_deadline: float | None = None,
     ) -> Outcome | None:
         """Send the task and wait for its answer; None when the worker died or had to be killed."""
 
@@ -421,7 +445,8 @@ class WorkerPool:
 
         budget.on_cancel(cancel)
         try:
-            worker.pipe.send((command.game_name, command.rpc_name, raw, budget.started, budget.deadline))
+            deadline = budget.deadline if worker_deadline is None else worker_deadline
+            worker.pipe.send((command.game_name, command.rpc_name, raw, budget.started, deadline))
         except (OSError, ValueError):
             log.error("solver worker %s is gone before its call %s", worker.process.pid, command.rpc_name)
             return None
@@ -463,16 +488,50 @@ class WorkerPool:
 
 
 class _Fallback:
-    """A call's rule-of-thumb answer in this process, noted in its metrics record."""
+    """A call's rule-of-thumb answer in this process, noted in its metrics record; made ahead with `prepare` (its
+    `stats.fallback` is set when it is sent, to the reason it is sent for)."""
 
     def __init__(self, command: Command, raw: bytes, record: CallRecord | None) -> None:
         self.command, self.raw, self.record = command, raw, record
+        self._prepared: Any = None
 
-    def __call__(self, reason: str) -> bytes | None:
-        answer = _rule_of_thumb_bytes(self.command, self.raw, reason)
-        if answer is not None and self.record is not None:
+    def prepare(self) -> None:
+        self._prepared = dispatch.rule_of_thumb_answer(self.command, self.command.request_type.FromString(self.raw),
+                                                       "")
+
+    def __call__(self, reason: str, unless: threading.Event | None = None) -> bytes | None:
+        """The answer's bytes (None: the RPC has no rule of thumb, or `unless` was set meanwhile)."""
+        if self._prepared is not None:
+            self._prepared.stats.fallback = reason
+            answer: bytes | None = self._prepared.SerializeToString()
+        else:
+            answer = _rule_of_thumb_bytes(self.command, self.raw, reason)
+        if answer is None or (unless is not None and unless.is_set()):
+            return None
+        if self.record is not None:
             self.record.fallback = reason
         return answer
+
+
+class _WakeLateness:
+    """How late this process's timed waits have woken up lately (seconds past the time asked for): the largest of
+    the last `KEEP` observations, so a burst of load raises it at once and it falls back as waits wake on time."""
+
+    KEEP = 24
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._recent: list[float] = []
+
+    def observe(self, intended: float) -> None:
+        late = max(time.monotonic() - intended, 0.0)
+        with self._lock:
+            self._recent.append(late)
+            del self._recent[: -self.KEEP]
+
+    def estimate(self) -> float:
+        with self._lock:
+            return max(self._recent, default=0.0)
 
 
 def _rule_of_thumb_bytes(command: Command, raw: bytes, reason: str) -> bytes | None:
