@@ -157,6 +157,17 @@ def rule_of_thumb_answer(command: Command, request: Message, reason: str) -> Mes
     return response
 
 
+def answer_without_search(command: Command, request: Message) -> Message | None:
+    """A hint with no time to search, answered at once: its rule of thumb's move (NO_TIME), the request validated
+    on the way (None: the RPC has no such answer, or the budget is not that short)."""
+    if command.rpc_name not in FALLBACK_RPCS or command.handler is None:
+        return None
+    bad_enum = unknown_enum_values(request)
+    if bad_enum is not None:
+        raise bad_enum
+    return rule_of_thumb_answer(command, request, NO_TIME)
+
+
 def budget_for(request: Message, time_remaining_s: float | None) -> Budget:
     """The solve budget: the request's ask, capped by the RPC deadline minus a margin, or the default."""
     return Budget.from_deadline(time_remaining_s, requested_time_limit(request))
