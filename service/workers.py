@@ -63,7 +63,7 @@ KILL_AFTER_DEADLINE_S = 5.0
 #: thumb's move itself (the budget ends a margin of at least 0.15 s before the RPC deadline).
 LATE_WORKER_GRACE_S = 0.03
 #: A hint with an RPC deadline is answered by this process at the latest this long before that deadline, plus
-#: how late this process's timed waits have woken up lately (`_WakeLateness`): the answer still has to cross
+#: twice how late this process's timed waits have woken up lately (`_WakeLateness`): the answer still has to cross
 #: gRPC's threads and the client's, which a loaded machine delays as much (measured at load 18: answers the
 #: server sent 10-40 ms before the deadline reached the client after it).
 HINT_SEND_SLACK_S = 0.06
@@ -321,7 +321,9 @@ class WorkerPool:
         give_up = dispatch.give_up_waiting_at(command, budget)
         cut = None  # when a hint stops waiting (for a slot, then for its worker) and answers from here
         if give_up is not None and answer_by is not None:
-            cut = answer_by - HINT_SEND_SLACK_S - self.lateness.estimate()
+            # Two scheduling hops follow this process's wake-up (gRPC's sending thread, the client's receiving
+            # one), each as late on a loaded machine as the wake-ups measured here.
+            cut = answer_by - HINT_SEND_SLACK_S - 2 * self.lateness.estimate()
             give_up = min(give_up, cut)
             if answer_by - time.monotonic() < PRECOMPUTE_WITHIN_S:
                 fallback.prepare()
