@@ -183,11 +183,14 @@ class Metrics:
 
 
 class JsonFormatter(logging.Formatter):
-    """One JSON object a line: time, level, logger, message, and an access line's fields at the top level."""
+    """One JSON object a line: time (UTC, ISO 8601), level, logger, message, and an access line's fields at the
+    top level."""
+
+    converter = time.gmtime
 
     def format(self, record: logging.LogRecord) -> str:
         line: dict[str, Any] = {
-            "time": self.formatTime(record, "%Y-%m-%dT%H:%M:%S") + f".{int(record.msecs):03d}",
+            "time": self.formatTime(record, "%Y-%m-%dT%H:%M:%S") + f".{int(record.msecs):03d}Z",
             "level": record.levelname,
             "logger": record.name,
         }
