@@ -49,6 +49,8 @@ FALLBACK_REASONS: dict[str, str] = {
     dispatch.STARTING: "workers_starting",
     dispatch.LATE_WORKER: "late_worker",
 }
+#: The fallback text of a hint whose own search valued no move (a game that says so only in its move's note).
+SEARCH_VALUED_NOTHING = "the hint's search valued no move before its budget ended: the rule of thumb's move first"
 #: Wall-second buckets of the call latency: cheap calls in milliseconds, solves up to the 600 s cap.
 LATENCY_BUCKETS = (0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 120.0, 600.0)
 CPSAT_BUCKETS = (0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 120.0, 600.0)
@@ -84,9 +86,15 @@ class CallRecord:
         self.thread_cpu_started = now
 
     def note_response(self, response: Any) -> None:
-        """Read the fallback text of a response message (hints carry it in `stats.fallback`)."""
+        """Read the fallback of a hint's response: its `stats.fallback`, or, where a game says it only in the
+        move's note (Deluxe Camping, Adventure Tours), a first move listed without a value."""
+        if self.rpc != "Hint":
+            return
         stats = getattr(response, "stats", None)
         text = getattr(stats, "fallback", "") if stats is not None else ""
+        alternatives = getattr(response, "alternatives", None)
+        if not text and alternatives and not alternatives[0].ranking.HasField("value"):
+            text = SEARCH_VALUED_NOTHING
         if text:
             self.fallback = text
 

@@ -179,6 +179,24 @@ def test_cp_sat_solve_seconds_come_back_from_the_worker(server: CampsolverServer
     assert 0 < value(after, total, game="deluxe-camping") - value(before, total, game="deluxe-camping") < 5
 
 
+def test_a_hint_whose_search_valued_nothing_counts_as_a_search_fallback() -> None:
+    from campsolver.service.games import deluxe_camping as dc_service
+    from campsolver.service.metrics import SEARCH_VALUED_NOTHING
+    from campsolver.solver.core.budget import Budget
+
+    now = __import__("time").monotonic()
+    spent = Budget.until(now - 1.0, now)  # the game's own rule of thumb, no stats.fallback: only a note says so
+    response = dc_service.hint(dc_service.EXAMPLES["Hint"](), spent)
+    assert not response.stats.fallback and not response.alternatives[0].ranking.HasField("value")
+    record = CallRecord("grpc", "deluxe-camping", "Hint")
+    record.note_response(response)
+    assert record.fallback == SEARCH_VALUED_NOTHING and fallback_reason(record.fallback) == "search"
+    searched = dc_service.hint(dc_service.EXAMPLES["Hint"](), Budget(2.0))
+    record = CallRecord("grpc", "deluxe-camping", "Hint")
+    record.note_response(searched)
+    assert record.fallback == ""
+
+
 def test_fallback_reasons_are_few_and_named() -> None:
     assert fallback_reason("") == ""
     assert fallback_reason(dispatch.NO_SLOT) == "no_slot"
