@@ -363,6 +363,24 @@ def build_parser() -> argparse.ArgumentParser:
         help="with --http-port: a browser origin (e.g. https://games.example) allowed to call cross-origin; "
         "repeatable; none by default",
     )
+    serve.add_argument(
+        "--http-header-timeout", type=_positive_seconds, default=10.0, metavar="SECONDS",
+        help="with --http-port: close a connection whose request headers have not all arrived after this long",
+    )
+    serve.add_argument(
+        "--http-body-timeout", type=_positive_seconds, default=30.0, metavar="SECONDS",
+        help="with --http-port: close a connection whose request body has not all arrived this long after its "
+        "headers",
+    )
+    serve.add_argument(
+        "--http-max-connections", type=int, default=512, metavar="N",
+        help="with --http-port: HTTP connections open at once; one more is closed as it opens",
+    )
+    serve.add_argument(
+        "--log-format", choices=("text", "json"), default="text",
+        help="log lines as text, or one JSON object a line (an access line per call: game, RPC, code, wall and "
+        "CPU seconds, fallback reason)",
+    )
     sub.add_parser(
         "batch", help="puzzle books, maxima sweeps and tournaments on Ray (campsolver batch -h)", add_help=False
     )
@@ -461,6 +479,8 @@ def _serve(args: argparse.Namespace) -> int:
         raise CliError("--http-port: must differ from --port")
     if args.cors_origin and args.http_port is None:
         raise CliError("--cors-origin: only with --http-port")
+    if args.http_max_connections < 1:
+        raise CliError(f"--http-max-connections: must be at least 1, got {args.http_max_connections}")
     for origin in args.cors_origin:
         if not re.fullmatch(r"https?://[^/\s]+", origin):
             raise CliError(f"--cors-origin: {origin!r} is not an origin (scheme://host[:port], no path)")
@@ -472,7 +492,8 @@ def _serve(args: argparse.Namespace) -> int:
     config = ServerConfig(
         host=args.host, port=args.port, workers=args.workers, drain_announce_s=args.drain_announce_seconds,
         solve_in_process=args.solve_in_process, http_port=args.http_port, cors_origins=tuple(args.cors_origin),
-        **tls,
+        log_format=args.log_format, http_header_timeout_s=args.http_header_timeout,
+        http_body_timeout_s=args.http_body_timeout, http_max_connections=args.http_max_connections, **tls,
     )
     try:
         serve(config)
