@@ -30,6 +30,7 @@ from bench.arena.cells import (
     outside_players,
     prepare,
     run_games,
+    tune_bots,
 )
 from bench.arena.tables import curve_markdown, estimate_cpu, markdown, summarise
 from bench.common import RESULTS_DIR, print_table, write_json
@@ -136,9 +137,20 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--curve-cpus", default=",".join(f"{x:g}" for x in CURVE_CPUS))
     parser.add_argument("--estimate", action="store_true", help="print the CPU each cell needs; play nothing")
     parser.add_argument("--summary", action="store_true", help="print and write the tables only")
+    parser.add_argument("--tune-bots", default="", help="games whose greedy-rollout bot settings to tune first "
+                        "(comma list or 'all'; tuning seeds, 4x, the smallest table)")
+    parser.add_argument("--tune-games", type=int, default=16, help="games a setting when tuning")
     args = parser.parse_args(argv)
     run_dir = Path(args.run_dir)
     calibrations = GameCalibrations(run_dir)
+    to_tune = list(GAMES) if args.tune_bots == "all" else [k for k in args.tune_bots.split(",") if k]
+    if to_tune:
+        backend = make_backend(args.workers, args.ray)
+        try:
+            for key in to_tune:
+                tune_bots(GAMES[key], args.tune_games, run_dir, args.hint_cpu, calibrations, backend)
+        finally:
+            backend.close()
     settings = bot_settings(run_dir)
     suffix = "" if run_dir.resolve() == RUN_DIR.resolve() else f"_{run_dir.name}"
     if args.curve:

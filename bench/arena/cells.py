@@ -35,7 +35,17 @@ import numpy as np
 import pyspiel
 
 from bench.arena.bots import GreedyBotSetting, make_search_bot
-from bench.openspiel import GAMES, GameSpec, Plan, PlanSeat, greedy_seat, load_game, play, read_games
+from bench.openspiel import (
+    GAMES,
+    TUNE_FIRST_SEED,
+    GameSpec,
+    Plan,
+    PlanSeat,
+    greedy_seat,
+    load_game,
+    play,
+    read_games,
+)
 
 #: Report seeds of the arena's cells (outside players, greedy-rollout bots, hint at 10x, the budget curve). Never
 #: used for tuning by anyone; apart from the issue's outside seeds (990,000+, 996,000+, 5,000,000+, 9,100,000+),
@@ -313,6 +323,37 @@ def bot_settings(run_dir: Path) -> dict[str, GreedyBotSetting]:
             for game in saved}
 
 
+#: The settings `--tune-bots` tries (UCT constant, prior), each calibrated at 4x and played on tuning seeds.
+TUNE_GRID = (GreedyBotSetting(1.4, "greedy"), GreedyBotSetting(0.5, "greedy"), GreedyBotSetting(4.0, "greedy"),
+             GreedyBotSetting(1.4, "uniform"))
+
+
+def tune_bots(spec: GameSpec, games: int, run_dir: Path, hint_cpu_s: float, calibrations: GameCalibrations,
+              backend: Any, log: Callable[[str], None] = print) -> GreedyBotSetting:
+    """The greedy-rollout bot setting the hint scores least against at 4x, on seeds from TUNE_FIRST_SEED (never
+    the report's), `games` games a setting at the game's smallest table; saved in `bot_settings.json`."""
+    cell = ArenaCell(spec.key, spec.smallest, (Opponent("gbot", 4.0),))
+    scores = []
+    for setting in TUNE_GRID:
+        tune_dir = run_dir / "tune" / f"c{setting.uct_c:g}_{setting.prior}_r{setting.rollouts}"
+        config = prepare(cell, tune_dir, hint_cpu_s, TUNE_FIRST_SEED, calibrations, {spec.key: setting})
+        path = tune_dir / f"{cell.name}.jsonl"
+        run_games([(config, path, i) for i in missing(path, games)], backend, log)
+        share = statistics.fmean(g["hint_return"] for g in read_games(path)[1:games + 1])
+        scores.append((share, setting))
+        log(f"tune {spec.key}: uct_c={setting.uct_c:g} prior={setting.prior}: hint share {share:.3f} of {games}")
+    best = min(scores, key=lambda item: item[0])[1]
+    path = run_dir / "bot_settings.json"
+    saved = json.loads(path.read_text()) if path.exists() else {}
+    last = TUNE_FIRST_SEED + (games - 1) // spec.smallest
+    saved[spec.key] = {**asdict(best), "tuned_on_seeds": f"{TUNE_FIRST_SEED}..{last}",
+                       "games_per_setting": games, "hint_cpu_s": hint_cpu_s,
+                       "grid": {f"c{s.uct_c:g}_{s.prior}": share for share, s in scores}}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(saved, indent=2) + "\n")
+    return best
+
+
 def prepare(cell: ArenaCell, run_dir: Path, hint_cpu_s: float, first_seed: int, calibrations: GameCalibrations,
             settings: dict[str, GreedyBotSetting] | None = None) -> dict[str, Any]:
     """The cell's config (calibrating its bots first if needed) and its JSONL file, created or checked."""
@@ -382,6 +423,13 @@ def make_backend(workers: int, ray_address: str | None) -> Any:
     from campsolver.clients.batch.engine import InProcess, RayBackend
 
     if ray_address:
+        import os
+
+        # Ray's workers on this machine import bench.arena from this checkout (they inherit the environment).
+        root = str(Path(__file__).resolve().parents[2])
+        paths = os.environ.get("PYTHONPATH", "").split(os.pathsep)
+        if root not in paths:
+            os.environ["PYTHONPATH"] = os.pathsep.join([root, *[p for p in paths if p]])
         backend = RayBackend(None if ray_address == "local" else ray_address, workers, warm=False)
         backend.warm(("bench.arena.cells", "numpy"))
         return backend

@@ -77,7 +77,13 @@ def summarise(cell: ArenaCell, rows: list[dict[str, Any]], ceilings: dict[str, C
             if p != g["hint_seat"]:
                 by_kind.setdefault(kind, []).append(g["scores"][p])
     opp_scores = [x for scores in by_kind.values() for x in scores]
+    cpu_by_kind: dict[str, list[float]] = {}
+    for g in games:
+        for p, cpu in g["opponent_cpu"].items():
+            cpu_by_kind.setdefault(g["seats"][int(p)], []).extend(cpu)
     playouts = [x for g in games for seat in g.get("opponent_playouts", {}).values() for x in seat]
+    factors = {o.factor for o in cell.opponents if o.kind in ("gbot", "rbot", "hint")}
+    kinds = {o.kind for o in cell.opponents}
     fn = (ceilings if ceilings is not None else ceiling_functions()).get(cell.game)
     ceiling = fn(cell, games) if fn is not None and games else None
     lost = collapses(games)
@@ -93,6 +99,10 @@ def summarise(cell: ArenaCell, rows: list[dict[str, Any]], ceilings: dict[str, C
         "opponent_cpu_mean_s": opp_mean, "opponent_cpu_median_s": opp_median,
         "ratio_mean": opp_mean / hint_mean if opp_mean is not None and hint_mean else None,
         "ratio_median": opp_median / hint_median if opp_median is not None and hint_median else None,
+        "opponent_cpu_by_kind": {k: dict(zip(("mean_s", "median_s"), _stats(v), strict=True))
+                                 for k, v in cpu_by_kind.items()},
+        # The factor the opponents were given (one kind of bot or hint only), to hold the in-game ratio against.
+        "factor": next(iter(factors)) if len(factors) == 1 and kinds <= {"gbot", "rbot", "hint"} else None,
         "bots": header.get("bots", {}),
         "bot_playouts_mean": statistics.fmean(playouts) if playouts else None,
         "collapses": len(lost), "collapse_games": lost,
@@ -123,7 +133,8 @@ def opponent_label(row: dict[str, Any]) -> str:
 
 
 def markdown(rows: list[dict[str, Any]]) -> str:
-    """The rows as the markdown table of docs/head-to-head.md."""
+    """The rows as the markdown table of docs/head-to-head.md; a bot or 10x-hint cell whose in-game ratio of
+    means is off its factor by more than 0.8-1.25 says so ("over 4x")."""
     lines = ["| game | players | opponent | games | hint's share [Wilson 95%] | fair | mean score hint / opponents | "
              "hint budget (asked) CPU-s | hint CPU-s a call mean / median | opponent CPU-s a decision mean / median | "
              "opponent / hint CPU (means; medians) | collapses | ceiling | first seed |",
@@ -131,6 +142,8 @@ def markdown(rows: list[dict[str, Any]]) -> str:
     for r in rows:
         ceiling = "-" if r["ceiling"] is None else f"{r['ceiling']['share']:.3f}"
         ratio = "-" if r["ratio_mean"] is None else f"{r['ratio_mean']:.2f}x; {r['ratio_median']:.2f}x"
+        if r["factor"] and r["ratio_mean"] is not None and not 0.8 <= r["ratio_mean"] / r["factor"] <= 1.25:
+            ratio += f" ({'under' if r['ratio_mean'] < r['factor'] else 'over'} {r['factor']:g}x)"
         lines.append(
             f"| {r['game'].replace('_', ' ')} | {r['players']} | {opponent_label(r)} | {r['games']} | "
             f"{_f(r['hint_share'])} [{_f(r['wilson95_low'])}, {_f(r['wilson95_high'])}] | {r['fair_share']:.3f} | "

@@ -277,7 +277,9 @@ def test_a_row_counts_collapses_states_cpu_on_both_sides_and_shows_a_ceiling() -
     assert row["hint_mean_score"] == pytest.approx(97) and row["opponent_mean_score"] == pytest.approx(60)
     assert row["ceiling"] == {"share": 0.9, "how": "best response"} and row["bot_playouts_mean"] == pytest.approx(4 / 3)
     text = tables.markdown([row])
-    assert "2 of 5" in text and "0.900" in text and "greedy-rollout MCTS 4x (2 sims)" in text and "15.00x" in text
+    assert "2 of 5" in text and "0.900" in text and "greedy-rollout MCTS 4x (2 sims)" in text
+    assert "15.00x; 10.00x (over 4x)" in text and row["factor"] == 4.0
+    assert row["opponent_cpu_by_kind"] == {"gbot4": {"mean_s": pytest.approx(0.3), "median_s": pytest.approx(0.2)}}
     assert tables.collapses(_rows([(-5, 3), (-2, 1)])[1:]) == []  # no collapse below a median of zero
 
 
@@ -292,3 +294,24 @@ def test_the_curve_table_puts_the_10x_hint_first_and_estimates_come_from_games_o
     assert guess["from"] == "budgets" and guess["total_s"] == pytest.approx(200 * 22 * 0.05 * 11)
     played = tables.estimate_cpu(cell, _rows([(1, 0), (0, 1)]), 10, 0.05)
     assert played["from"] == "played" and played["per_game_s"] == pytest.approx(0.04 + 0.9)
+
+
+def test_tuning_plays_each_setting_on_tuning_seeds_and_keeps_the_strongest(monkeypatch: pytest.MonkeyPatch,
+                                                                          tmp_path: Path) -> None:
+    """`--tune-bots`: each setting calibrated and played on seeds from TUNE_FIRST_SEED; the one the hint scores
+    least against is saved with the grid and chosen by later runs."""
+    from campsolver.clients.batch.engine import InProcess
+
+    grid = (bots.GreedyBotSetting(1.4, "greedy"), bots.GreedyBotSetting(1.4, "uniform"))
+    monkeypatch.setattr(cells, "TUNE_GRID", grid)
+    calibrations = cells.GameCalibrations(tmp_path)
+    best = cells.tune_bots(bench.GAMES["camper_tour"], 2, tmp_path, 0.004, calibrations, InProcess(),
+                           log=lambda line: None)
+    saved = json.loads((tmp_path / "bot_settings.json").read_text())["camper_tour"]
+    assert set(saved["grid"]) == {"c1.4_greedy", "c1.4_uniform"} and best in grid
+    assert saved["grid"][f"c1.4_{best.prior}"] == min(saved["grid"].values())
+    assert cells.bot_settings(tmp_path) == {"camper_tour": best}
+    for setting in grid:
+        games = bench.read_games(tmp_path / "tune" / f"c1.4_{setting.prior}_r1" / "camper_tour_2p_gbot4.jsonl")
+        assert [g["seed"] for g in games[1:]] == [bench.TUNE_FIRST_SEED] * 2
+        assert games[0]["bots"]["gbot4"]["setting"]["prior"] == setting.prior
