@@ -17,11 +17,13 @@ few playouts a decision; with `prior="greedy"` such a bot still plays at least t
 - `prior(state)`: `uniform` (1/n each), or `greedy`: `GREEDY_PRIOR` on the greedy player's move mixed with the
   uniform prior (greedy's move GREEDY_PRIOR + (1 - GREEDY_PRIOR) / n, every other (1 - GREEDY_PRIOR) / n).
   With the greedy prior the bots try the moves in prior order (greedy's move first, then the others at random)
-  before UCT takes over, and a search of 2 simulations plays the greedy move instead of a random one. MCTS:
-  `prior_first_uct` as the child selection (UCT, unvisited children by prior). IS-MCTS:
-  `PriorFirstISMCTSBot` (expands unexpanded actions by prior; the most visited action wins, ties by mean return
-  and then prior, where OpenSpiel breaks them at random: with fewer simulations than actions every action has one
-  visit and the choice would be random).
+  before UCT takes over. The most visited move is played, ties in visits going to the higher prior (greedy's
+  move), then to the higher return: a move must earn more visits than greedy's to replace it. OpenSpiel breaks
+  those ties by total return (MCTS) or at random (IS-MCTS), and with fewer simulations than moves every tried
+  move has one visit, so one lucky playout of a random move would decide. MCTS: `prior_first_uct` as the child
+  selection (UCT, unvisited children by prior) and `PriorFirstMCTSBot` (the final choice); IS-MCTS:
+  `PriorFirstISMCTSBot` (expansion by prior, the final choice). So a bot whose simulations do not reach every
+  move once plays the greedy move, and above that UCT's visits decide.
 """
 
 from __future__ import annotations
@@ -120,9 +122,24 @@ def prior_first_uct(child: mcts.SearchNode, parent_explore_count: int, uct_c: fl
     return float(mcts.SearchNode.uct_value(child, parent_explore_count, uct_c))
 
 
+class PriorFirstMCTSBot(mcts.MCTSBot):
+    """OpenSpiel's MCTS whose final choice breaks ties in visits by prior before total return: a move must earn
+    more visits than greedy's to replace it, never win on one lucky playout (see the module docstring)."""
+
+    def step_with_policy(self, state: Any) -> tuple[list[tuple[int, float]], int]:
+        root = self.mcts_search(state)
+
+        def key(child: mcts.SearchNode) -> tuple[float, int, float, float]:
+            proven = 0.0 if child.outcome is None else float(child.outcome[child.player])
+            return (proven, child.explore_count, child.prior, child.total_reward)
+
+        best = max(root.children, key=key).action
+        return [(a, 1.0 if a == best else 0.0) for a in state.legal_actions(state.current_player())], best
+
+
 class PriorFirstISMCTSBot(ismcts.ISMCTSBot):
-    """OpenSpiel's IS-MCTS with unexpanded actions tried in prior order and the final choice's ties broken by
-    mean return, then prior (see the module docstring)."""
+    """OpenSpiel's IS-MCTS with unexpanded actions tried in prior order and the final choice's ties in visits
+    broken by prior, then mean return (see the module docstring)."""
 
     def check_expand(self, node: Any, legal_actions: list[int]) -> int:
         fresh = [a for a in legal_actions if a not in node.child_info]
@@ -135,7 +152,7 @@ class PriorFirstISMCTSBot(ismcts.ISMCTSBot):
     def get_final_policy(self, state: Any, node: Any) -> list[tuple[int, float]]:
         def key(item: tuple[int, Any]) -> tuple[float, float, float]:
             action, child = item
-            return (child.visits, child.value() if child.visits else -math.inf, node.prior_map.get(action, 0.0))
+            return (child.visits, node.prior_map.get(action, 0.0), child.value() if child.visits else -math.inf)
 
         choice = max(node.child_info.items(), key=key)[0]
         return [(action, 1.0 if action == choice else 0.0) for action in state.legal_actions()]
@@ -181,8 +198,9 @@ def make_search_bot(spec: GameSpec, game: pyspiel.Game, setting: GreedyBotSettin
         bot.set_resampler(lambda state, player: state.resample_from_infostate(player, bot.random_number))
     else:
         selection = prior_first_uct if rollout == "greedy" else mcts.SearchNode.uct_value
-        bot = mcts.MCTSBot(game, setting.uct_c, simulations, evaluator, random_state=random_state, solve=False,
-                           child_selection_fn=selection)
+        kind = PriorFirstMCTSBot if rollout == "greedy" else mcts.MCTSBot
+        bot = kind(game, setting.uct_c, simulations, evaluator, random_state=random_state, solve=False,
+                   child_selection_fn=selection)
     return SearchSeat(bot, evaluator)
 
 
