@@ -51,8 +51,12 @@ from bench.openspiel import (
 #: used for tuning by anyone; apart from the issue's outside seeds (990,000+, 996,000+, 5,000,000+, 9,100,000+),
 #: from bench.openspiel's report (0+), tuning (1,000,000+) and calibration (2,000,000+) seeds.
 REPORT_FIRST_SEED = 7_000_000
-#: In-game calibration of the bots: round r plays one rotation on seed GAME_CALIBRATION_SEED + r.
+#: In-game calibration of the bots: round r plays `CALIBRATION_ROTATIONS` rotations, on seeds
+#: GAME_CALIBRATION_SEED + r x CALIBRATION_ROTATIONS on.
 GAME_CALIBRATION_SEED = 2_200_000
+#: Rotations (the hint once in every seat) a calibration round: one left a Happy Campers bot at 2.9x in games
+#: where its round had measured 4.1x (2 smoke games; the bot's CPU a decision follows the game's phase).
+CALIBRATION_ROTATIONS = 2
 #: The module outside players come from (written apart from this repository's hints).
 OUTSIDE_MODULE = "bench.opponents"
 #: A calibration is done when the bot's mean CPU a decision is within this band of F x the hint's mean.
@@ -243,25 +247,27 @@ def _mean(values: list[float]) -> float:
 def calibrate_in_games(spec: GameSpec, players: int, opponent: Opponent, setting: GreedyBotSetting,
                        hint_cpu_s: float, log: Callable[[str], None] = print) -> dict[str, Any]:
     """The simulation count whose mean CPU a decision, in games against the hint, is `opponent.factor` x the hint's
-    mean CPU a call in the same games. Round r plays one rotation (`players` games, the bot in every other seat)
-    on seed GAME_CALIBRATION_SEED + r; the hint's mean is pooled over the rounds, the bot's is that of the last
-    round; the next count scales the playouts by target / measured. Stops inside `CALIBRATION_BAND`, at the
-    2-simulation floor when even that costs more than the target, or after `CALIBRATION_ROUNDS`."""
+    mean CPU a call in the same games. Round r plays `CALIBRATION_ROTATIONS` rotations (`players` games each, the
+    bot in every other seat) on seeds from GAME_CALIBRATION_SEED + r x CALIBRATION_ROTATIONS; the hint's mean is
+    pooled over the rounds, the bot's is that of the round; the next count scales the playouts by target /
+    measured. Stops inside `CALIBRATION_BAND`, at the 2-simulation floor when even that costs more than the
+    target, or after `CALIBRATION_ROUNDS` (keeping the round closest to the target)."""
     cell = ArenaCell(spec.key, players, (opponent,))
     simulations = MIN_SIMULATIONS
     hint_cpu: list[float] = []
     rounds: list[dict[str, Any]] = []
     for r in range(CALIBRATION_ROUNDS):
         bots = {opponent.name: {"simulations": simulations, "setting": asdict(setting)}}
-        config = cell_config(cell, hint_cpu_s, GAME_CALIBRATION_SEED + r, bots)
+        first_seed = GAME_CALIBRATION_SEED + r * CALIBRATION_ROTATIONS
+        config = cell_config(cell, hint_cpu_s, first_seed, bots)
         bot_cpu: list[float] = []
-        for index in range(players):
+        for index in range(players * CALIBRATION_ROTATIONS):
             row = play_game(config, index)
             hint_cpu += row["hint_cpu"]
             bot_cpu += [x for cpu in row["opponent_cpu"].values() for x in cpu]
         target = opponent.factor * _mean(hint_cpu)
         ratio = _mean(bot_cpu) / target if target > 0 else float("inf")
-        rounds.append({"simulations": simulations, "seed": GAME_CALIBRATION_SEED + r, "bot_mean_s": _mean(bot_cpu),
+        rounds.append({"simulations": simulations, "seed": first_seed, "bot_mean_s": _mean(bot_cpu),
                        "bot_median_s": statistics.median(bot_cpu), "hint_mean_s": _mean(hint_cpu),
                        "hint_median_s": statistics.median(hint_cpu), "target_s": target, "ratio": ratio})
         log(f"calibrate {cell.name}: {simulations} simulations -> bot mean {_mean(bot_cpu):.4f} CPU-s a decision, "

@@ -59,7 +59,7 @@ def test_report_seeds_are_apart_from_tuning_calibration_and_the_issues_outside_s
     for used in (0, bench.TUNE_FIRST_SEED, bench.CALIBRATION_SEED, cells.GAME_CALIBRATION_SEED, 990_000, 996_000,
                  5_000_000, 9_100_000):
         assert not used <= first < used + 1_000_000 or used == first
-    assert first > cells.GAME_CALIBRATION_SEED + cells.CALIBRATION_ROUNDS
+    assert first > cells.GAME_CALIBRATION_SEED + cells.CALIBRATION_ROUNDS * cells.CALIBRATION_ROTATIONS
 
 
 def test_the_hint_at_10x_gets_ten_times_the_real_budget(monkeypatch: pytest.MonkeyPatch) -> None:
