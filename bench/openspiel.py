@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import random
 import statistics
 import time
@@ -480,7 +481,7 @@ class Calibrations:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         on_disk = json.loads(self.path.read_text()) if self.path.exists() else {}
         self.data = {**on_disk, **self.data}
-        tmp = self.path.with_suffix(".tmp")
+        tmp = self.path.with_suffix(f".{os.getpid()}.tmp")  # two runs saving at once never share one
         tmp.write_text(json.dumps(self.data, indent=2) + "\n")
         tmp.replace(self.path)
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import json
+import os
 import re
 import statistics
 import time
@@ -316,7 +317,7 @@ class GameCalibrations:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         on_disk = json.loads(self.path.read_text()) if self.path.exists() else {}
         self.data = {**on_disk, **self.data}
-        tmp = self.path.with_suffix(".tmp")
+        tmp = self.path.with_suffix(f".{os.getpid()}.tmp")  # two runs saving at once never share one
         tmp.write_text(json.dumps(self.data, indent=2) + "\n")
         tmp.replace(self.path)
 
@@ -429,8 +430,6 @@ def make_backend(workers: int, ray_address: str | None) -> Any:
     from campsolver.clients.batch.engine import InProcess, RayBackend
 
     if ray_address:
-        import os
-
         # Ray's workers on this machine import bench.arena from this checkout (they inherit the environment).
         root = str(Path(__file__).resolve().parents[2])
         paths = os.environ.get("PYTHONPATH", "").split(os.pathsep)
