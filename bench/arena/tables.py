@@ -184,13 +184,13 @@ def curve_markdown(rows_by_budget: dict[float, list[dict[str, Any]]]) -> str:
 
 # --- CPU estimates ----------------------------------------------------------------------------------------------
 
-#: Hint calls a game (one seat, smallest table; measured in the arena's smoke games against greedy-rollout bots):
-#: the number of CPU budgets a game's hint seat spends.
-HINT_CALLS_A_GAME = {"happy_campers": 12, "deluxe_camping": 30, "camper_tour": 22, "campsite": 21,
-                     "adventure_tours": 30}
-#: An opponent seat's decisions a game (the same games); a turn of several decisions is one call for a plan seat.
-DECISIONS_A_GAME = {"happy_campers": 12, "deluxe_camping": 30, "camper_tour": 12, "campsite": 42,
-                    "adventure_tours": 36}
+#: Hint calls a game (the hint's seat, smallest table; the means of the arena's smoke games against the 4x
+#: greedy-rollout bots, 2 games a game at seeds 7,000,000: few, so an estimate, no more).
+HINT_CALLS_A_GAME = {"happy_campers": 13, "deluxe_camping": 40, "camper_tour": 12, "campsite": 21,
+                     "adventure_tours": 28}
+#: One opponent seat's decisions a game (the same games); a turn of several decisions is one call for a plan seat.
+DECISIONS_A_GAME = {"happy_campers": 13, "deluxe_camping": 40, "camper_tour": 10, "campsite": 42,
+                    "adventure_tours": 40}
 #: CPU-s a game of one greedy seat (greedy self-play, through the rules model; Deluxe Camping and Campsite's
 #: greedy ranks every move by its immediate score).
 GREEDY_CPU_A_GAME = {"happy_campers": 0.01, "deluxe_camping": 0.7, "camper_tour": 0.01, "campsite": 0.4,

@@ -293,7 +293,8 @@ def test_the_curve_table_puts_the_10x_hint_first_and_estimates_come_from_games_o
     assert len(text.splitlines()) == 4
     cell = cells.ArenaCell.parse("camper_tour:2:hint10x")
     guess = tables.estimate_cpu(cell, [], 200, 0.05)
-    assert guess["from"] == "budgets" and guess["total_s"] == pytest.approx(200 * 22 * 0.05 * 11)
+    calls = tables.HINT_CALLS_A_GAME["camper_tour"]
+    assert guess["from"] == "budgets" and guess["total_s"] == pytest.approx(200 * calls * 0.05 * 11)
     played = tables.estimate_cpu(cell, _rows([(1, 0), (0, 1)]), 10, 0.05)
     assert played["from"] == "played" and played["per_game_s"] == pytest.approx(0.04 + 0.9)
 
