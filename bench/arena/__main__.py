@@ -51,7 +51,7 @@ def styles(game: str) -> list[str]:
 
 def default_cells() -> list[str]:
     """Smallest tables against the greedy-rollout bots at 4x and 16x and each outside player, then mixed tables of
-    outside players (different styles at once) at 3 and 4 players."""
+    outside players (different styles at once): every pair of styles at 3 players, three styles at 4."""
     cells = []
     for opponent in ("gbot4", "gbot16"):
         cells += [f"{key}:{spec.smallest}:{opponent}" for key, spec in GAMES.items()]
@@ -59,11 +59,12 @@ def default_cells() -> list[str]:
         cells += [f"{key}:{spec.smallest}:out:{style}" for style in styles(key)]
     for key in GAMES:
         found = styles(key)
-        for players in (3, 4):
-            if players <= MAX_PLAYERS[key] and len(found) >= 2:
-                kinds = [f"out:{s}" for s in itertools.islice(itertools.cycle(found), players - 1)]
-                if len(set(kinds)) > 1:
-                    cells.append(f"{key}:{players}:{'+'.join(kinds)}")
+        if len(found) < 2:
+            continue
+        # 3 players: every pair of styles; 4 players: three styles (cycling when the game has two).
+        cells += [f"{key}:3:out:{a}+out:{b}" for a, b in itertools.combinations(found, 2)]
+        if MAX_PLAYERS[key] >= 4:
+            cells.append(f"{key}:4:" + "+".join(f"out:{s}" for s in itertools.islice(itertools.cycle(found), 3)))
     return cells
 
 

@@ -150,12 +150,19 @@ class ArenaCell:
 # --- outside players --------------------------------------------------------------------------------------------
 
 
+_PREPARED: set[str] = set()
+
+
 def outside_players(game: str) -> dict[str, Callable[[Any, int, np.random.Generator], Plan]]:
-    """The outside players of `game` (imported when first needed: the module may not exist yet)."""
+    """The outside players of `game` (imported when first needed). The module's `prepare(game)`, where it has one,
+    runs once a process first, so tables it builds once (Camper Tour's) are not charged to a game's first calls."""
     try:
         module = importlib.import_module(OUTSIDE_MODULE)
     except ModuleNotFoundError as missing:
         raise RuntimeError(f"outside players need {OUTSIDE_MODULE} (not found: {missing})") from missing
+    if game not in _PREPARED and hasattr(module, "prepare"):
+        module.prepare(game)
+        _PREPARED.add(game)
     return dict(module.PLAYERS.get(game, {}))
 
 

@@ -175,9 +175,14 @@ def stand_in(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     def cheat(state: Any, seat: int, rng: np.random.Generator) -> bench.Plan:
         return ["not a move"]
 
+    def prepare(game: str) -> None:
+        calls.setdefault("prepared", []).append(game)
+
     module = types.ModuleType("bench.opponents")
     module.PLAYERS = {"camper_tour": {"copy": copy, "cheat": cheat}}  # type: ignore[attr-defined]
+    module.prepare = prepare  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "bench.opponents", module)
+    monkeypatch.setattr(cells, "_PREPARED", set())
     return calls
 
 
@@ -187,6 +192,7 @@ def test_an_outside_player_is_loaded_when_a_game_needs_it(stand_in: dict[str, An
     assert row["seed"] == 7_000_001 and row["hint_seat"] == 1 and row["seats"] == ["greedy", "hint", "out:copy"]
     assert stand_in["copy"] > 0 and set(row["opponent_cpu"]) == {"0", "2"} and row["hint_cpu"]
     assert sorted(cells.outside_players("camper_tour")) == ["cheat", "copy"]
+    assert stand_in["prepared"] == ["camper_tour"]  # once a process, before the first game
     with pytest.raises(RuntimeError, match="illegal move"):
         cells.play_game(cells.cell_config(cells.ArenaCell.parse("camper_tour:2:out:cheat"), 0.005, 7, {}), 0)
     with pytest.raises(RuntimeError, match="no outside player"):
@@ -203,6 +209,7 @@ def test_without_the_outside_module_the_default_cells_leave_outside_players_out(
 
 def test_default_cells_mix_outside_styles_at_three_and_four_players(stand_in: dict[str, Any]) -> None:
     found = default_cells()
+    assert [c for c in found if c.startswith("campsite") and "out:" in c] == []  # the stand-in has Camper Tour only
     assert "camper_tour:2:out:cheat" in found and "camper_tour:3:out:cheat+out:copy" in found
     assert "camper_tour:4:out:cheat+out:copy+out:cheat" in found
 
