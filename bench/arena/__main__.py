@@ -32,7 +32,7 @@ from bench.arena.cells import (
     run_games,
     tune_bots,
 )
-from bench.arena.tables import curve_markdown, estimate_cpu, markdown, summarise
+from bench.arena.tables import calibration_markdown, curve_markdown, estimate_cpu, markdown, summarise
 from bench.common import RESULTS_DIR, print_table, write_json
 from bench.openspiel import DEFAULT_HINT_CPU_S, GAMES
 
@@ -138,12 +138,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--curve-cpus", default=",".join(f"{x:g}" for x in CURVE_CPUS))
     parser.add_argument("--estimate", action="store_true", help="print the CPU each cell needs; play nothing")
     parser.add_argument("--summary", action="store_true", help="print and write the tables only")
+    parser.add_argument("--calibrations", action="store_true", help="print the run directory's bot calibrations")
     parser.add_argument("--tune-bots", default="", help="games whose greedy-rollout bot settings to tune first "
                         "(comma list or 'all'; tuning seeds, 4x, the smallest table)")
     parser.add_argument("--tune-games", type=int, default=16, help="games a setting when tuning")
     args = parser.parse_args(argv)
     run_dir = Path(args.run_dir)
     calibrations = GameCalibrations(run_dir)
+    if args.calibrations:
+        print(calibration_markdown(calibrations.data))
+        return
     to_tune = list(GAMES) if args.tune_bots == "all" else [k for k in args.tune_bots.split(",") if k]
     if to_tune:
         backend = make_backend(args.workers, args.ray)

@@ -182,6 +182,19 @@ def curve_markdown(rows_by_budget: dict[float, list[dict[str, Any]]]) -> str:
     return "\n".join(lines)
 
 
+def calibration_markdown(data: dict[str, Any]) -> str:
+    """The calibrations of a run directory (`calibration_games.json`) as a table: the simulation count kept, the
+    CPU both sides spent in its round, and whether the 2-simulation floor was reached."""
+    lines = ["| calibration | simulations | rounds | hint CPU-s a call mean / median | bot CPU-s a decision mean / "
+             "median | bot / hint (means) | of the target | floor |", "|---|---|---|---|---|---|---|---|"]
+    for key, row in sorted(data.items()):
+        lines.append(f"| {key} | {row['simulations']} | {len(row['rounds'])} | {row['hint_mean_s']:.4f} / "
+                     f"{row['hint_median_s']:.4f} | {row['bot_mean_s']:.4f} / {row['bot_median_s']:.4f} | "
+                     f"{row['bot_mean_s'] / row['hint_mean_s']:.2f}x | {row['ratio']:.2f} | "
+                     f"{'yes' if row['floor'] else 'no'} |")
+    return "\n".join(lines)
+
+
 # --- CPU estimates ----------------------------------------------------------------------------------------------
 
 #: Hint calls a game (the hint's seat, smallest table; the means of the arena's smoke games against the 4x

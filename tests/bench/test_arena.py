@@ -248,6 +248,8 @@ def test_the_calibration_measures_the_mean_in_games_and_keeps_every_round() -> N
     assert result["simulations"] in {r["simulations"] for r in rounds}
     chosen = min(rounds, key=lambda r: abs(np.log(r["ratio"])))  # the round closest to the target
     assert result["simulations"] == chosen["simulations"]
+    line = tables.calibration_markdown({"camper_tour_2p_gbot4": result}).splitlines()[2]
+    assert line.startswith(f"| camper_tour_2p_gbot4 | {result['simulations']} | {len(rounds)} |")
     assert result["ratio"] == chosen["ratio"] and result["bot_mean_s"] == chosen["bot_mean_s"]
 
 
