@@ -92,7 +92,9 @@ def run(cells: list[ArenaCell], run_dir: Path, hint_cpu_s: float, args: argparse
         rows = load_games(path)
         todo = max(args.games - max(len(rows) - 1, 0), 0)
         bots = {name: calibrations.data[key] for name, key in keys.items() if key in calibrations.data}
-        estimate = estimate_cpu(cell, rows, todo, hint_cpu_s, bots)
+        prefix = f"{cell.game}_{cell.players}p_"
+        related = [row for key, row in calibrations.data.items() if key.startswith(prefix)]
+        estimate = estimate_cpu(cell, rows, todo, hint_cpu_s, bots, related)
         total += estimate["total_s"]
         if not args.summary:
             print(f"estimate {cell.text} at {hint_cpu_s:g} CPU-s: {todo} games to play, ~{estimate['per_game_s']:.1f} "
@@ -164,14 +166,16 @@ def main(argv: list[str] | None = None) -> None:
         for cpu in (float(x) for x in args.curve_cpus.split(",")):
             rows = run(cells, run_dir / f"curve_cpu{cpu:g}", cpu, args, calibrations, settings)
             by_budget[cpu] = rows
-            if rows:
+            if rows and not args.estimate:
                 report(rows, f"budget curve: hint at {cpu:g} CPU-s a call", f"arena_curve_cpu{cpu:g}{suffix}")
+        if args.estimate:
+            return
         print(curve_markdown(by_budget))
         write_json(f"arena_curve{suffix}", {str(k): v for k, v in by_budget.items()})
         return
     cells = [ArenaCell.parse(t) for t in (args.cells.split(",") if args.cells else default_cells()) if t]
     rows = run(cells, run_dir, args.hint_cpu, args, calibrations, settings)
-    if rows:
+    if rows and not args.estimate:
         report(rows, f"hint ({args.hint_cpu:g} CPU-s a call asked) vs opponents it was not tuned on",
                f"arena{suffix}")
 

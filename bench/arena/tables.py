@@ -211,10 +211,13 @@ GREEDY_CPU_A_GAME = {"happy_campers": 0.01, "deluxe_camping": 0.7, "camper_tour"
 
 
 def estimate_cpu(cell: ArenaCell, rows: list[dict[str, Any]], games: int, hint_cpu_s: float,
-                 bots: dict[str, dict[str, Any]] | None = None) -> dict[str, float]:
+                 bots: dict[str, dict[str, Any]] | None = None, related: list[dict[str, Any]] | None = None
+                 ) -> dict[str, float]:
     """CPU seconds `games` games of the cell need: from the games already played when there are some (their mean
     CPU a game, both sides), else from the budgets (the hint spending its whole budget a call: an upper bound
-    for hints that stop early), the bots' calibration (their mean CPU a decision) and the constants above."""
+    for hints that stop early), the bots' calibration (their mean CPU a decision; a bot not calibrated yet: its
+    factor x the hint's mean measured by the game's other calibrations, `related`, and at least their 2-simulation
+    floor) and the constants above."""
     played = rows[1:]
     if played:
         per_game = statistics.fmean(sum(g["hint_cpu"]) + sum(sum(c) for c in g["opponent_cpu"].values())
@@ -230,8 +233,14 @@ def estimate_cpu(cell: ArenaCell, rows: list[dict[str, Any]], games: int, hint_c
         if opponent.kind == "hint":
             opponents += calls * budget * opponent.factor
         elif opponent.is_bot:
-            bot = (bots or {}).get(opponent.name, {})
-            mean = bot.get("bot_mean_s", opponent.factor * budget)
+            bot = (bots or {}).get(opponent.name)
+            if bot is not None:
+                mean = bot["bot_mean_s"]
+            else:  # not calibrated yet: factor x the hint's measured mean, never under a known 2-simulation floor
+                known = [row for row in (related or []) if row.get("hint_cpu_s") == hint_cpu_s]
+                hint_mean = max((row["hint_mean_s"] for row in known), default=budget)
+                floor = max((row["bot_mean_s"] for row in known if row.get("floor")), default=0.0)
+                mean = max(opponent.factor * hint_mean, floor)
             opponents += DECISIONS_A_GAME[cell.game] * mean
         else:
             opponents += GREEDY_CPU_A_GAME[cell.game]

@@ -304,6 +304,10 @@ def test_the_curve_table_puts_the_10x_hint_first_and_estimates_come_from_games_o
     guess = tables.estimate_cpu(cell, [], 200, 0.05)
     calls = tables.HINT_CALLS_A_GAME["camper_tour"]
     assert guess["from"] == "budgets" and guess["total_s"] == pytest.approx(200 * calls * 0.05 * 11)
+    floor = {"hint_cpu_s": 0.05, "hint_mean_s": 0.02, "bot_mean_s": 0.45, "floor": True}
+    sixteen = tables.estimate_cpu(cells.ArenaCell.parse("campsite:2:gbot16"), [], 1, 0.05, {}, [floor])
+    assert sixteen["per_game_s"] == pytest.approx(tables.HINT_CALLS_A_GAME["campsite"] * 0.15
+                                                  + tables.DECISIONS_A_GAME["campsite"] * 0.45)  # the floor
     played = tables.estimate_cpu(cell, _rows([(1, 0), (0, 1)]), 10, 0.05)
     assert played["from"] == "played" and played["per_game_s"] == pytest.approx(0.04 + 0.9)
 
