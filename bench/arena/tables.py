@@ -47,16 +47,19 @@ def _stats(values: list[float]) -> tuple[float | None, float | None]:
 
 
 def collapses(games: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Games where the hint scored under `COLLAPSE_FRACTION` of its median score in these games (none when that
-    median is not positive: Camper Tour's scores can be below zero)."""
+    """Games where the hint scored under `COLLAPSE_FRACTION` of a reference score: its own median score in these
+    games, or, when that median is not positive (a hint that scores nothing in most games, or Camper Tour's scores
+    below zero), the opponents' median score; none when neither is positive."""
     hint_scores = [g["scores"][g["hint_seat"]] for g in games]
     if not hint_scores:
         return []
-    median = statistics.median(hint_scores)
-    if median <= 0:
+    reference = statistics.median(hint_scores)
+    if reference <= 0:
+        reference = statistics.median(x for g in games for p, x in enumerate(g["scores"]) if p != g["hint_seat"])
+    if reference <= 0:
         return []
     return [{"seed": g["seed"], "hint_seat": g["hint_seat"], "hint_score": g["scores"][g["hint_seat"]]}
-            for g in games if g["scores"][g["hint_seat"]] < COLLAPSE_FRACTION * median]
+            for g in games if g["scores"][g["hint_seat"]] < COLLAPSE_FRACTION * reference]
 
 
 def summarise(cell: ArenaCell, rows: list[dict[str, Any]], ceilings: dict[str, CeilingFn] | None = None

@@ -291,7 +291,9 @@ def test_a_row_counts_collapses_states_cpu_on_both_sides_and_shows_a_ceiling() -
     assert "2 of 5" in text and "0.900" in text and "greedy-rollout MCTS 4x (2 sims)" in text
     assert "15.00x; 10.00x (over 4x)" in text and row["factor"] == 4.0
     assert row["opponent_cpu_by_kind"] == {"gbot4": {"mean_s": pytest.approx(0.3), "median_s": pytest.approx(0.2)}}
-    assert tables.collapses(_rows([(-5, 3), (-2, 1)])[1:]) == []  # no collapse below a median of zero
+    blanked = tables.collapses(_rows([(0, 20), (0, 25), (12, 30)])[1:])  # the hint's median 0: the opponents' 25
+    assert [c["hint_score"] for c in blanked] == [0, 0]
+    assert tables.collapses(_rows([(-5, -3), (-2, -1)])[1:]) == []  # no positive reference, no collapse
 
 
 def test_the_curve_table_puts_the_10x_hint_first_and_estimates_come_from_games_or_budgets() -> None:
