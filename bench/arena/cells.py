@@ -309,7 +309,8 @@ class GameCalibrations:
 
     @staticmethod
     def key(game: str, players: int, opponent: Opponent, setting: GreedyBotSetting, hint_cpu_s: float) -> str:
-        return (f"{game}_{players}p_{opponent.name}_c{setting.uct_c:g}_{setting.prior}_r{setting.rollouts}"
+        value = "" if setting.value == "win" else f"_{setting.value}"
+        return (f"{game}_{players}p_{opponent.name}_c{setting.uct_c:g}_{setting.prior}_r{setting.rollouts}{value}"
                 f"_hint{hint_cpu_s:g}")
 
     def get(self, spec: GameSpec, players: int, opponent: Opponent, setting: GreedyBotSetting,
@@ -333,13 +334,19 @@ def bot_settings(run_dir: Path) -> dict[str, GreedyBotSetting]:
     """Per game, the greedy-rollout bots' settings `--tune-bots` chose (`bot_settings.json`); else the default."""
     path = run_dir / "bot_settings.json"
     saved = json.loads(path.read_text()) if path.exists() else {}
-    return {game: GreedyBotSetting(**{k: v for k, v in saved[game].items() if k in ("uct_c", "prior", "rollouts")})
-            for game in saved}
+    fields = ("uct_c", "prior", "rollouts", "value")
+    return {game: GreedyBotSetting(**{k: v for k, v in saved[game].items() if k in fields}) for game in saved}
 
 
-#: The settings `--tune-bots` tries (UCT constant, prior), each calibrated at 4x and played on tuning seeds.
+#: The settings `--tune-bots` tries (UCT constant, prior, playout value), each calibrated at 4x and played on
+#: tuning seeds.
 TUNE_GRID = (GreedyBotSetting(1.4, "greedy"), GreedyBotSetting(0.5, "greedy"), GreedyBotSetting(4.0, "greedy"),
-             GreedyBotSetting(1.4, "uniform"))
+             GreedyBotSetting(1.4, "uniform"), GreedyBotSetting(1.4, "greedy", value="margin"),
+             GreedyBotSetting(0.5, "greedy", value="margin"))
+
+
+def _setting_name(setting: GreedyBotSetting) -> str:
+    return f"c{setting.uct_c:g}_{setting.prior}_r{setting.rollouts}_{setting.value}"
 
 
 def tune_bots(spec: GameSpec, games: int, run_dir: Path, hint_cpu_s: float, calibrations: GameCalibrations,
@@ -349,20 +356,20 @@ def tune_bots(spec: GameSpec, games: int, run_dir: Path, hint_cpu_s: float, cali
     cell = ArenaCell(spec.key, spec.smallest, (Opponent("gbot", 4.0),))
     scores = []
     for setting in TUNE_GRID:
-        tune_dir = run_dir / "tune" / f"c{setting.uct_c:g}_{setting.prior}_r{setting.rollouts}"
+        tune_dir = run_dir / "tune" / _setting_name(setting)
         config = prepare(cell, tune_dir, hint_cpu_s, TUNE_FIRST_SEED, calibrations, {spec.key: setting})
         path = tune_dir / f"{cell.name}.jsonl"
         run_games([(config, path, i) for i in missing(path, games)], backend, log)
         share = statistics.fmean(g["hint_return"] for g in read_games(path)[1:games + 1])
         scores.append((share, setting))
-        log(f"tune {spec.key}: uct_c={setting.uct_c:g} prior={setting.prior}: hint share {share:.3f} of {games}")
+        log(f"tune {spec.key}: {_setting_name(setting)}: hint share {share:.3f} of {games}")
     best = min(scores, key=lambda item: item[0])[1]
     path = run_dir / "bot_settings.json"
     saved = json.loads(path.read_text()) if path.exists() else {}
     last = TUNE_FIRST_SEED + (games - 1) // spec.smallest
     saved[spec.key] = {**asdict(best), "tuned_on_seeds": f"{TUNE_FIRST_SEED}..{last}",
                        "games_per_setting": games, "hint_cpu_s": hint_cpu_s,
-                       "grid": {f"c{s.uct_c:g}_{s.prior}": share for share, s in scores}}
+                       "grid": {_setting_name(s): share for share, s in scores}}
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(saved, indent=2) + "\n")
     return best

@@ -85,6 +85,17 @@ def test_the_hint_at_10x_gets_ten_times_the_real_budget(monkeypatch: pytest.Monk
 # --- greedy-rollout bots ----------------------------------------------------------------------------------------
 
 
+def test_the_margin_value_is_half_the_win_and_half_a_scale_free_margin() -> None:
+    value = bots.margin_value([30.0, 10.0, 30.0], [0.5, 0.0, 0.5])
+    assert value[0] == pytest.approx(0.25 + 0.25) and value[2] == value[0]  # level with the best other: margin 0
+    assert value[1] == pytest.approx(0.25 * (1 - 20 / 41)) and all(0 <= v <= 1 for v in value)
+    spec = bench.GAMES["camper_tour"]
+    state = _walk(spec, bench.load_game(spec, 2), 6)
+    margin = bots.GreedyRolloutEvaluator(spec, np.random.default_rng(1), value="margin").evaluate(state)
+    wins = bots.GreedyRolloutEvaluator(spec, np.random.default_rng(1)).evaluate(state)  # the same playout
+    assert all(0.5 * w <= m <= 0.5 * w + 0.5 for w, m in zip(wins, margin, strict=True))
+
+
 def test_a_greedy_playout_ends_the_game_and_the_evaluator_returns_win_shares() -> None:
     spec = bench.GAMES["camper_tour"]
     game = bench.load_game(spec, 2)
@@ -320,16 +331,18 @@ def test_tuning_plays_each_setting_on_tuning_seeds_and_keeps_the_strongest(monke
     least against is saved with the grid and chosen by later runs."""
     from campsolver.clients.batch.engine import InProcess
 
-    grid = (bots.GreedyBotSetting(1.4, "greedy"), bots.GreedyBotSetting(1.4, "uniform"))
+    grid = (bots.GreedyBotSetting(1.4, "greedy"), bots.GreedyBotSetting(1.4, "uniform", value="margin"))
     monkeypatch.setattr(cells, "TUNE_GRID", grid)
     calibrations = cells.GameCalibrations(tmp_path)
     best = cells.tune_bots(bench.GAMES["camper_tour"], 2, tmp_path, 0.004, calibrations, InProcess(),
                            log=lambda line: None)
     saved = json.loads((tmp_path / "bot_settings.json").read_text())["camper_tour"]
-    assert set(saved["grid"]) == {"c1.4_greedy", "c1.4_uniform"} and best in grid
-    assert saved["grid"][f"c1.4_{best.prior}"] == min(saved["grid"].values())
+    names = {"c1.4_greedy_r1_win", "c1.4_uniform_r1_margin"}
+    assert set(saved["grid"]) == names and best in grid
+    assert saved["grid"][f"c1.4_{best.prior}_r1_{best.value}"] == min(saved["grid"].values())
     assert cells.bot_settings(tmp_path) == {"camper_tour": best}
     for setting in grid:
-        games = bench.read_games(tmp_path / "tune" / f"c1.4_{setting.prior}_r1" / "camper_tour_2p_gbot4.jsonl")
+        name = f"c1.4_{setting.prior}_r1_{setting.value}"
+        games = bench.read_games(tmp_path / "tune" / name / "camper_tour_2p_gbot4.jsonl")
         assert [g["seed"] for g in games[1:]] == [bench.TUNE_FIRST_SEED] * 2
         assert games[0]["bots"]["gbot4"]["setting"]["prior"] == setting.prior
