@@ -126,6 +126,14 @@ def report(rows: list[dict[str, Any]], title: str, name: str) -> None:
     write_json(name, {"rows": rows})
 
 
+def _cells(parser: argparse.ArgumentParser, texts: list[str]) -> list[ArenaCell]:
+    """The cells named, or exit 2 with one line naming the bad one."""
+    try:
+        return [ArenaCell.parse(t) for t in texts if t]
+    except ValueError as bad:
+        parser.error(f"--cells: {bad}")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--cells", default="", help="game:players:opponent[+opponent...],... (default: see above)")
@@ -151,6 +159,8 @@ def main(argv: list[str] | None = None) -> None:
         print(calibration_markdown(calibrations.data))
         return
     to_tune = list(GAMES) if args.tune_bots == "all" else [k for k in args.tune_bots.split(",") if k]
+    if unknown := [k for k in to_tune if k not in GAMES]:
+        parser.error(f"--tune-bots: unknown game {unknown[0]!r} (one of {sorted(GAMES)} or 'all')")
     if to_tune:
         backend = make_backend(args.workers, args.ray)
         try:
@@ -161,7 +171,7 @@ def main(argv: list[str] | None = None) -> None:
     settings = bot_settings(run_dir)
     suffix = "" if run_dir.resolve() == RUN_DIR.resolve() else f"_{run_dir.name}"
     if args.curve:
-        cells = [ArenaCell.parse(t) for t in (args.cells.split(",") if args.cells else curve_cells()) if t]
+        cells = _cells(parser, args.cells.split(",") if args.cells else curve_cells())
         by_budget = {}
         for cpu in (float(x) for x in args.curve_cpus.split(",")):
             rows = run(cells, run_dir / f"curve_cpu{cpu:g}", cpu, args, calibrations, settings)
@@ -173,7 +183,7 @@ def main(argv: list[str] | None = None) -> None:
         print(curve_markdown(by_budget))
         write_json(f"arena_curve{suffix}", {str(k): v for k, v in by_budget.items()})
         return
-    cells = [ArenaCell.parse(t) for t in (args.cells.split(",") if args.cells else default_cells()) if t]
+    cells = _cells(parser, args.cells.split(",") if args.cells else default_cells())
     rows = run(cells, run_dir, args.hint_cpu, args, calibrations, settings)
     if rows and not args.estimate:
         report(rows, f"hint ({args.hint_cpu:g} CPU-s a call asked) vs opponents it was not tuned on",

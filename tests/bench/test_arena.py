@@ -51,6 +51,9 @@ def test_cells_parse_every_opponent_kind_and_seat_mixed_tables_in_turn() -> None
     for bad in ("chess:2:greedy", "camper_tour:2:gbot", "camper_tour:2:out:a+out:b", "camper_tour:x:greedy"):
         with pytest.raises(ValueError):
             cells.ArenaCell.parse(bad)
+        with pytest.raises(SystemExit) as stop:
+            main(["--cells", bad, "--estimate"])
+        assert stop.value.code == 2
 
 
 def test_report_seeds_are_apart_from_tuning_calibration_and_the_issues_outside_seeds() -> None:
