@@ -249,16 +249,23 @@ def test_resource_exhausted_for_a_time_limit_past_the_cap(served: tuple[Campsolv
     assert error.violations[0].field == "options.time_limit_seconds"
 
 
+def _short_max() -> Any:
+    """A MaxScore whose own time limit (0.3 s) ends long before the call's deadline (30 s): the service's answer
+    comes, however loaded the machine, before any client gives up on its own."""
+    request = games()["camper-tour"].by_rpc("MaxScore").example()
+    request.options.time_limit_seconds = 0.3
+    return request
+
+
 def test_unavailable_while_every_solver_slot_is_busy(served: tuple[CampsolverServer, CampsolverClient]) -> None:
     """The only slot held (taken here, as a long solve would hold it): a MaxScore has no rule-of-thumb answer and
-    says UNAVAILABLE once its deadline comes without a slot (a client retries)."""
+    says UNAVAILABLE once its time limit passes without a slot (a client retries)."""
     server, client = served
     assert server.gate.wait_idle(timeout_s=60)
     holder = Budget(300.0)
     assert server.gate.acquire(holder)
     try:
-        request = games()["camper-tour"].by_rpc("MaxScore").example()
-        _all_say(_everywhere(server, client, "camper-tour", "MaxScore", request, timeout=0.5),
+        _all_say(_everywhere(server, client, "camper-tour", "MaxScore", _short_max()),
                  grpc.StatusCode.UNAVAILABLE, "SOLVER_SLOTS_BUSY")
     finally:
         server.gate.release()
@@ -273,8 +280,7 @@ def test_unavailable_while_the_solver_workers_start() -> None:
     try:
         assert running.http.wait_started() and running.pool is not None and not running.pool.ready.is_set()
         with CampsolverClient(running.address) as connected:
-            request = games()["camper-tour"].by_rpc("MaxScore").example()
-            _all_say(_everywhere(running, connected, "camper-tour", "MaxScore", request, timeout=0.5),
+            _all_say(_everywhere(running, connected, "camper-tour", "MaxScore", _short_max()),
                      grpc.StatusCode.UNAVAILABLE, "SOLVER_WORKERS_STARTING")
     finally:
         running.stop(grace_s=1.0)
