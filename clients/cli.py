@@ -507,6 +507,7 @@ def run(argv: Sequence[str]) -> int:
     command = game_spec.commands[args.command]
     request = parse_request(command, read_request_text(args.request))
     show_progress = not args.quiet and (sys.stderr.isatty() or os.environ.get(PROGRESS_ENV) == "1")
+    started = time.monotonic()  # the text summary says how long the call really took
     with Progress(show_progress, f"{args.target} {args.command}") as progress:
         if args.server:
             budget = Budget(args.timeout or DEFAULT_SERVER_TIMEOUT_S)
@@ -534,7 +535,7 @@ def run(argv: Sequence[str]) -> int:
     if args.format == "text":
         from campsolver.clients.textout import render
 
-        print(render(args.target, request, response))
+        print(render(args.target, request, response, elapsed_s=time.monotonic() - started))
     else:
         print(to_json(response))
     return EXIT_OK

@@ -142,8 +142,11 @@ def inline(message: Message, zeros: frozenset[str] = frozenset()) -> str:
     return ", ".join(parts) if parts else "(empty)"
 
 
-def _stats_line(stats: Message) -> str:
-    parts = [f"{stats.wall_time_seconds:.2f} s"]  # type: ignore[attr-defined]
+def _stats_line(stats: Message, elapsed_s: float | None = None) -> str:
+    """The solve in one line. `elapsed_s`: the call's time as its caller measured it, which is what "solved in"
+    says when given (a fallback answer's own stats count only the fallback's milliseconds)."""
+    seconds = stats.wall_time_seconds if elapsed_s is None else elapsed_s  # type: ignore[attr-defined]
+    parts = [f"{seconds:.2f} s"]
     for name in ("method", "samples", "nodes", "depth"):
         if name in stats.DESCRIPTOR.fields_by_name and getattr(stats, name):
             parts.append(f"{_label(name)} {getattr(stats, name)}")
@@ -196,8 +199,8 @@ def _table_play_text(message: Message) -> str:
     return "\n".join(lines)
 
 
-def to_text(message: Message, indent: str = "") -> str:
-    """The message as aligned, labelled text (ends without a newline)."""
+def to_text(message: Message, indent: str = "", elapsed_s: float | None = None) -> str:
+    """The message as aligned, labelled text (ends without a newline); `elapsed_s` as in `_stats_line`."""
     fields_by_name = message.DESCRIPTOR.fields_by_name
     if not indent and "turn" in fields_by_name and fields_by_name["turn"].message_type.full_name == _TURN_INFO:
         return _table_play_text(message)
@@ -217,7 +220,7 @@ def to_text(message: Message, indent: str = "") -> str:
         ):
             continue
         if field.message_type is not None and field.message_type.full_name == _SOLVE_STATS:
-            stats_line = _stats_line(value)
+            stats_line = _stats_line(value, elapsed_s)
         elif field.message_type is not None and field.message_type.full_name == _PUZZLE_ENVELOPE:
             envelope = value
             lines.append(f"{indent}{name}:")
@@ -289,9 +292,10 @@ TEXT_FORMATTERS: dict[str, Callable[[Message, Message], str | None]] = {
 }
 
 
-def render(game_name: str, request: Message, response: Message) -> str:
-    """`--format text` of one call: the game's picture of the position (if any), then the response."""
+def render(game_name: str, request: Message, response: Message, elapsed_s: float | None = None) -> str:
+    """`--format text` of one call: the game's picture of the position (if any), then the response.
+    `elapsed_s`: the call's time as the caller measured it (the CLI's), said as the time it was solved in."""
     formatter = TEXT_FORMATTERS.get(game_name)
     board = formatter(request, response) if formatter is not None else None
-    body = to_text(response)
+    body = to_text(response, elapsed_s=elapsed_s)
     return f"{board}\n\n{body}" if board else body

@@ -105,3 +105,19 @@ def test_zeros_that_say_nothing_stay_out() -> None:
     lines = render("happy-campers", request, hc_pb.HappyCampersServiceLegalMovesResponse(moves=moves))
     assert "map index 0" in lines and "map index 1" in lines
     assert "map index" not in inline(hc_pb.HappyCampersPlacement(shape_face=1))
+
+
+def test_a_max_that_fell_back_says_the_time_it_really_took() -> None:
+    """A Happy Campers max whose CP-SAT found no map before the deadline answers the rule of thumb's play, whose
+    own stats count 0 s: the text said "solved in 0.00 s" after seconds of search. It says the call's time."""
+    request = games()["happy-campers"].commands["max"].example()
+    done = subprocess.run([sys.executable, "-m", "campsolver", "happy-campers", "max", "--request", "-", "--format",
+                           "text", "--timeout", "0.3"], input=json_format.MessageToJson(request), capture_output=True,
+                          text=True, cwd=ROOT, timeout=120, check=True).stdout
+    summary = next(line for line in done.splitlines() if line.startswith("solved in "))
+    seconds = float(summary.removeprefix("solved in ").split(" s")[0])
+    assert seconds >= 0.2, summary  # the search ran until its deadline (0.3 s less the reply's margin)
+    stats = common_pb2.SolveStats(wall_time_seconds=0.0, method="fallback")
+    response = hc_pb.HappyCampersServiceMaxScoreResponse(stats=stats)
+    assert render("happy-campers", request, response, elapsed_s=11.04).endswith("solved in 11.04 s, method fallback")
+    assert render("happy-campers", request, response).endswith("solved in 0.00 s, method fallback")
