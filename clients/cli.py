@@ -131,7 +131,7 @@ def json_path(descriptor: Descriptor, path: str) -> str:
     """`options.time_limit_seconds` -> `options.timeLimitSeconds` (indices kept), following the message types."""
     out: list[str] = []
     current: Descriptor | None = descriptor
-    for segment in path.split("."):
+    for segment in (part for part in path.split(".") if part):  # never an empty segment ("phase..")
         match = re.fullmatch(r"(\w+)((?:\[\d+\])*)", segment)
         if current is None or match is None or match.group(1) not in current.fields_by_name:
             out.append(segment)
@@ -160,11 +160,14 @@ def parse_request(command: Command, text: str) -> Message:
         json_format.Parse(text, request)
     except json_format.ParseError as error:
         detail = " ".join(str(error).split())
-        # "Failed to parse x field: Failed to parse y field: <what> at Msg.x.y." -> "x.y: <what>"
-        where = re.search(r" at \w+\.([\w.\[\]]+)\.+$", detail)
+        # "Failed to parse x field: Failed to parse y field: <what> at Msg.x.y..." -> "x.y: <what>" (the path's
+        # segments end before the dots protobuf puts after it; without "at", the "Failed to parse" chain names it)
+        where = re.search(r" at \w+\.([\w\[\]]+(?:\.[\w\[\]]+)*)\.*$", detail)
+        chain = re.findall(r"Failed to parse (\w+) field: ", detail)
         innermost = re.sub(r"^(Failed to parse \w+ field: )+", "", detail)
-        innermost = re.sub(r" at \w+\.[\w.\[\]]+\.+$", "", innermost).rstrip(".")
-        field = f"{json_path(request.DESCRIPTOR, where.group(1))}: " if where else ""
+        innermost = re.sub(r" at \w+\.[\w.\[\]]+$", "", innermost.rstrip(".")).rstrip(".")
+        path = where.group(1) if where else ".".join(chain)
+        field = f"{json_path(request.DESCRIPTOR, path)}: " if path else ""
         raise CliError(f"request: {field}{innermost}{_enum_hint(detail)}") from None
     return request
 
