@@ -37,12 +37,75 @@ def puzzle_seed(base_seed: int, index: int) -> int:
     return base_seed + index
 
 
+#: When the asked seed gives no puzzle (none of that grade, or none before its share of the time limit), the book
+#: tries this many other seeds, this far apart, in the time left: a puzzle from a nearby seed rather than a gap.
+RETRY_SEEDS = 2
+RETRY_SEED_STRIDE = 1000
+#: The asked seed's share of the puzzle's time limit; the other seeds share the rest equally.
+FIRST_SEED_SHARE = 0.6
+#: An attempt is not started with less time than this left (seconds).
+MIN_ATTEMPT_S = 0.5
+
+
+class PuzzleNotMade(Exception):
+    """No seed gave the puzzle within its time limit; the message says which puzzle and why, in words."""
+
+
+def _why(error: Exception) -> tuple[str, bool]:
+    """What went wrong with one seed, in words, and whether it was the time (more time may make it)."""
+    text = str(error)
+    if "DEADLINE_EXCEEDED" in text:
+        return "ran out of time", True
+    if "no puzzle" in text:
+        return "has no puzzle of that grade", False
+    detail = text.split(": ", 2)[-1] if text.count(": ") >= 2 else text
+    return f"failed ({detail})", False
+
+
 def generate(params: dict[str, Any], budget: Budget) -> dict[str, Any]:
-    """One puzzle through the game's GeneratePuzzle RPC: the envelope plus the game's solution fields."""
-    request: dict[str, Any] = {"seed": int(params["seed"])}
-    if params.get("grade"):
-        request["grade"] = "DIFFICULTY_GRADE_" + params["grade"].upper()
-    return puzzle_result(call(params["game"], "puzzle", request, budget))
+    """One puzzle through the game's GeneratePuzzle RPC: the envelope plus the game's solution fields.
+
+    The asked seed gets `FIRST_SEED_SHARE` of the time limit; if it gives no puzzle, up to `RETRY_SEEDS` other
+    seeds (`RETRY_SEED_STRIDE` apart) share the rest, and the result says which seed made it and why the asked
+    one did not (`retried`). If none does, `PuzzleNotMade` says in words which puzzle, what each seed did and
+    what to do (a longer `--time-limit` with `--retry-failed`)."""
+    asked = int(params["seed"])
+    tried: list[dict[str, Any]] = []
+    seeds = [asked + k * RETRY_SEED_STRIDE for k in range(1 + RETRY_SEEDS)]
+    for index, seed in enumerate(seeds):
+        if budget.remaining() < MIN_ATTEMPT_S:
+            break
+        share = FIRST_SEED_SHARE if index == 0 else 1.0 / (len(seeds) - index)
+        seconds = budget.remaining() * share
+        request: dict[str, Any] = {"seed": seed}
+        if params.get("grade"):
+            request["grade"] = "DIFFICULTY_GRADE_" + params["grade"].upper()
+        try:
+            result = puzzle_result(call(params["game"], "puzzle", request,
+                                        budget if index == len(seeds) - 1 else budget.sub_budget(share)))
+        except RuntimeError as error:
+            why, timed_out = _why(error)
+            # The time given, rounded: the book's text depends on the settings, not on how long a call took.
+            tried.append({"seed": seed, "why": why, "seconds": round(seconds), "timed_out": timed_out})
+            continue
+        if tried:
+            result["retried"] = tried
+        return result
+    raise PuzzleNotMade(not_made_text(params, tried, budget.time_limit_s))
+
+
+def not_made_text(params: dict[str, Any], tried: list[dict[str, Any]], time_limit_s: float) -> str:
+    """Which puzzle the book could not make, what each seed did, and what to do, in words."""
+    grade = f"{params['grade']} " if params.get("grade") else ""
+    what = f"{game_title(params['game'])} {grade}puzzle from seed {params['seed']}"
+    if not tried:
+        return f"no {what}: its {time_limit_s:g} s time limit left no time to try"
+    done = "; ".join(f"seed {t['seed']} {t['why']}" + (f" in its {t['seconds']} s" if t["timed_out"] else "")
+                     for t in tried)
+    advice = ("run the book again with --retry-failed and a longer --time-limit (this one was "
+              f"{time_limit_s:g} s)" if any(t["timed_out"] for t in tried)
+              else "ask for another grade or other seeds (--seed)")
+    return f"no {what} or the {len(tried) - 1} seed(s) tried after it: {done}; {advice}"
 
 
 def puzzle_result(response: Any) -> dict[str, Any]:
@@ -90,7 +153,7 @@ pre { font-family: 'DejaVu Sans Mono', monospace; font-size: 8.5pt; white-space:
       padding: 3mm; border-radius: 2mm; }
 p.meta { color: #555; font-size: 10pt; }
 table.evidence { border-collapse: collapse; font-size: 9pt; margin-top: 3mm; }
-li.failed { color: #a00; }
+li.failed { color: #222; }
 @page { size: A4; margin: 0; }
 @media print {
   .page { min-height: auto; border: none; break-after: page; page-break-after: always; }
@@ -140,11 +203,7 @@ def render(title: str, puzzles: list[tuple[Task, dict[str, Any] | None, str | No
         f"<tr><td>{escape(game_title(game))}</td><td>{escape(grade)}</td><td>{count}</td></tr>"
         for (game, grade), count in counts.items()
     )
-    failures = "".join(
-        f'<li class="failed">{escape(game_title(task.game))} {escape(str(task.params.get("grade")))} seed '
-        f"{task.params['seed']}: {escape(error or '')}</li>"
-        for task, error in failed
-    )
+    failures = "".join(f'<li class="failed">{escape(failure_words(task, error))}</li>' for task, error in failed)
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
@@ -155,7 +214,7 @@ def render(title: str, puzzles: list[tuple[Task, dict[str, Any] | None, str | No
         f"<p>{len(made)} puzzles, each with a proven best answer and a difficulty grade. Solutions at the end.</p>",
         f"<table><tr><th>game</th><th>grade</th><th>puzzles</th></tr>{contents}</table>",
         f"<p class=\"meta\">Made by campsolver {escape(__version__)}; every puzzle names its seed.</p>",
-        f"<ul>{failures}</ul>" if failures else "",
+        f'<p class="meta">Not in this book:</p><ul>{failures}</ul>' if failures else "",
         "</section>",
     ]
     for number, (task, result) in enumerate(made, start=1):
@@ -167,8 +226,9 @@ def render(title: str, puzzles: list[tuple[Task, dict[str, Any] | None, str | No
             f'<p class="question">{escape(question)}</p>',
             _inline_svg(_puzzle_picture(result)),
             f"<pre>{escape(_statement(result))}</pre>",
-            f'<p class="meta">Seed {result["seed"]} &middot; grade {escape(result["grade"])} &middot; '
-            f"proof {escape(proof)} &middot; answer: Solution {number}, after the last puzzle</p>",
+            f'<p class="meta">Seed {result["seed"]}{escape(_retried_words(result))} &middot; grade '
+            f"{escape(result['grade'])} &middot; proof {escape(proof)} &middot; answer: Solution {number}, "
+            "after the last puzzle</p>",
             "</section>",
         ]
     for number, (task, result) in enumerate(made, start=1):
@@ -183,6 +243,37 @@ def render(title: str, puzzles: list[tuple[Task, dict[str, Any] | None, str | No
         ]
     parts.append("</body></html>")
     return "\n".join(part for part in parts if part) + "\n"
+
+
+#: How the batch engine writes a task's error: "ExceptionType: message".
+_ERROR_TYPE = re.compile(r"^\w+(?:\([^)]*\))?: ")
+
+
+def failure_words(task: Task, error: str | None) -> str:
+    """A puzzle the book lacks, in words: which one and why (no exception names: a reader is not a programmer)."""
+    text = (error or "").strip()
+    if text.startswith(f"{PuzzleNotMade.__name__}: "):
+        words = text.removeprefix(f"{PuzzleNotMade.__name__}: ")
+        return words[:1].upper() + words[1:] + "."
+    grade = f"{task.params['grade']} " if task.params.get("grade") else ""
+    reason = _ERROR_TYPE.sub("", text)
+    reason = re.sub(r"^[\w-]+ puzzle: ", "", reason)  # "happy-campers puzzle: DEADLINE_EXCEEDED: ..."
+    words = {"DEADLINE_EXCEEDED": "it ran out of time", "UNAVAILABLE": "the solver was busy",
+             "INTERNAL": "the solver failed", "INVALID_ARGUMENT": "the request was refused",
+             "RESOURCE_EXHAUSTED": "a limit was reached"}
+    code, _, detail = reason.partition(": ")
+    if code in words:
+        reason = f"{words[code]} ({detail})" if detail else words[code]
+    return (f"No {game_title(task.game)} {grade}puzzle from seed {task.params['seed']}: {reason or 'no reason given'}"
+            "; run the book again with --retry-failed (and a longer --time-limit if it ran out of time).")
+
+
+def _retried_words(result: dict[str, Any]) -> str:
+    """After the seed of a puzzle made from another seed than the one asked: why the asked one was not used."""
+    tried = result.get("retried") or []
+    if not tried:
+        return ""
+    return " (" + "; ".join(f"seed {t['seed']} {t['why']}" for t in tried) + ")"
 
 
 def _puzzle_picture(result: dict[str, Any]) -> str:
@@ -220,4 +311,5 @@ def _solution(result: dict[str, Any]) -> str:
     return json.dumps(result["solution_fields"], indent=1, sort_keys=True)
 
 
-__all__ = ["DEFAULT_GRADES", "GAME_TABLE", "GRADES", "book_tasks", "generate", "puzzle_result", "render"]
+__all__ = ["DEFAULT_GRADES", "GAME_TABLE", "GRADES", "PuzzleNotMade", "book_tasks", "failure_words", "generate",
+           "puzzle_result", "render"]
