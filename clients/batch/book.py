@@ -220,12 +220,15 @@ def render(title: str, puzzles: list[tuple[Task, dict[str, Any] | None, str | No
     for number, (task, result) in enumerate(made, start=1):
         question = result["question"] or "Find the best answer."
         proof = result["proof"] + (", unique" if result["unique"] else "")
+        picture = _puzzle_picture(result)
+        # The question once on the page: in the picture where it states it (under the picture's own title), else
+        # in words under the heading; the statement below the picture goes without it.
         parts += [
             f'<section class="page puzzle" id="puzzle-{number}">',
             f"<h2>Puzzle {number} &middot; {escape(game_title(task.game))} &middot; {escape(result['grade'])}</h2>",
-            f'<p class="question">{escape(question)}</p>',
-            _inline_svg(_puzzle_picture(result)),
-            f"<pre>{escape(_statement(result))}</pre>",
+            "" if _states_question(picture) else f'<p class="question">{escape(question)}</p>',
+            _inline_svg(picture),
+            f"<pre>{escape(_without_question(_statement(result), result['question']))}</pre>",
             f'<p class="meta">Seed {result["seed"]}{escape(_retried_words(result))} &middot; grade '
             f"{escape(result['grade'])} &middot; proof {escape(proof)} &middot; answer: Solution {number}, "
             "after the last puzzle</p>",
@@ -283,6 +286,25 @@ def _puzzle_picture(result: dict[str, Any]) -> str:
     envelope split them), so its picture waits for the solution page: the book never gives an answer away.
     """
     return result["svg"] if result["solution_svg"] else ""
+
+
+def _states_question(picture: str) -> bool:
+    """Whether a puzzle picture writes its question (every renderer marks those lines `class="question"`)."""
+    return 'class="question"' in (picture or "")
+
+
+def _without_question(text: str, question: str) -> str:
+    """The statement without the line that asks the question (with its label, "Question: " or "Task: "): the page
+    states it already."""
+    if not question:
+        return text
+    lines = text.splitlines()
+    kept = [line for line in lines if not re.fullmatch(r"\s*(?:[A-Z][\w ]{0,20}:\s*)?" + re.escape(question) + r"\s*",
+                                                        line)]
+    if len(kept) == len(lines):
+        return text
+    cleaned = "\n".join(kept)
+    return re.sub(r"\n{3,}", "\n\n", cleaned).strip("\n")
 
 
 def _solution_picture(result: dict[str, Any]) -> str:
