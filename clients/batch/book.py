@@ -6,8 +6,9 @@ answer picture, the answer, and the grade's evidence: a greedy player's score or
 statement would let a reader compute the answer; see `_puzzle_picture` for games that draw statement and answer
 in one picture). Pictures print at most `PRINT_WIDTH_MM` x `PRINT_MAX_HEIGHT_MM` (solver/core/picture.py), the
 size the renderers keep their smallest text readable at.
-Print CSS starts every puzzle and every solution on a new page. The content depends only on the puzzles
-(no dates, no timings), so the same seeds give the same file.
+Print CSS starts every puzzle and every solution on a new page and keeps it on one: each is an A4-high column whose
+picture gives up height (down to `MIN_PICTURE_MM`) when the text and the evidence need it. The content depends only
+on the puzzles (no dates, no timings), so the same seeds give the same file.
 """
 
 from __future__ import annotations
@@ -166,11 +167,28 @@ li.failed { color: #222; }
   p.question { margin: 2mm 0 3mm; }
   table.evidence { font-size: 8pt; margin-top: 1mm; }
   table.evidence td, table.evidence th { padding: 0.4mm 2mm; }
+  /* Each puzzle and solution page is one A4 column: the text and the evidence keep their size and the picture
+     takes what is left of the page (at most its print size), so a long solution never spills onto a second page. */
+  section.puzzle, section.solution { height: PAGE_HEIGHT_MM; display: flex; flex-direction: column;
+                                     overflow: hidden; }
+  section.puzzle > *, section.solution > * { flex: 0 0 auto; }
+  section.solution > table.evidence { align-self: flex-start; }
+  section.puzzle > .picture, section.solution > .picture { flex: 0 1 auto; min-height: MIN_PICTURE_MM;
+                                                          display: flex; justify-content: center; }
+  .picture svg { max-height: 100%; width: auto; }
 }
 """
 
+#: A page's height in print: A4 less a little, so that rounding never pushes a full page onto a second sheet.
+PAGE_HEIGHT_MM = 296.0
+#: The least a picture is shrunk to when a page's text is long: two thirds of the tallest print size, so that the
+#: renderers' smallest text (2 mm at print size, solver/core/picture.py) stays above 1.3 mm. Every picture prints
+#: at least 110 mm tall today; a shorter one would get blank space below it rather than be enlarged.
+MIN_PICTURE_MM = 100.0
+
 _CSS = _CSS.replace("PAGE_SIDE_MM", f"{(210 - PRINT_WIDTH_MM) / 2:g}mm").replace(
-    "PICTURE_HEIGHT_MM", f"{PRINT_MAX_HEIGHT_MM:g}mm")
+    "PICTURE_HEIGHT_MM", f"{PRINT_MAX_HEIGHT_MM:g}mm").replace("PAGE_HEIGHT_MM", f"{PAGE_HEIGHT_MM:g}mm").replace(
+    "MIN_PICTURE_MM", f"{MIN_PICTURE_MM:g}mm")
 
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>\s*")
 
