@@ -42,9 +42,12 @@ def puzzle_seed(base_seed: int, index: int) -> int:
 #: tries this many other seeds, this far apart, in the time left: a puzzle from a nearby seed rather than a gap.
 RETRY_SEEDS = 2
 RETRY_SEED_STRIDE = 1000
-#: The asked seed's share of the puzzle's time limit; the other seeds share the rest equally.
-FIRST_SEED_SHARE = 0.6
-#: An attempt is not started with less time than this left (seconds).
+#: The asked seed's share of the puzzle's time limit (most of it: some puzzles need nearly all of it); the other
+#: seeds share what is left equally, which is much when the asked seed had no puzzle of that grade (said at once).
+FIRST_SEED_SHARE = 0.85
+#: Another seed is tried only with at least this share of the time limit left (and `MIN_ATTEMPT_S`): after the asked
+#: seed ran out of time, a few seconds would not make a puzzle either.
+MIN_RETRY_SHARE = 0.2
 MIN_ATTEMPT_S = 0.5
 
 
@@ -67,14 +70,14 @@ def generate(params: dict[str, Any], budget: Budget) -> dict[str, Any]:
     """One puzzle through the game's GeneratePuzzle RPC: the envelope plus the game's solution fields.
 
     The asked seed gets `FIRST_SEED_SHARE` of the time limit; if it gives no puzzle, up to `RETRY_SEEDS` other
-    seeds (`RETRY_SEED_STRIDE` apart) share the rest, and the result says which seed made it and why the asked
-    one did not (`retried`). If none does, `PuzzleNotMade` says in words which puzzle, what each seed did and
-    what to do (a longer `--time-limit` with `--retry-failed`)."""
+    seeds (`RETRY_SEED_STRIDE` apart) share the rest while enough is left (`MIN_RETRY_SHARE`), and the result says
+    which seed made it and why the asked one did not (`retried`). If none does, `PuzzleNotMade` says in words which
+    puzzle, what each seed did and what to do (a longer `--time-limit` with `--retry-failed`)."""
     asked = int(params["seed"])
     tried: list[dict[str, Any]] = []
     seeds = [asked + k * RETRY_SEED_STRIDE for k in range(1 + RETRY_SEEDS)]
     for index, seed in enumerate(seeds):
-        if budget.remaining() < MIN_ATTEMPT_S:
+        if budget.remaining() < max(MIN_ATTEMPT_S, MIN_RETRY_SHARE * budget.time_limit_s if index else 0.0):
             break
         share = FIRST_SEED_SHARE if index == 0 else 1.0 / (len(seeds) - index)
         seconds = budget.remaining() * share
@@ -106,7 +109,8 @@ def not_made_text(params: dict[str, Any], tried: list[dict[str, Any]], time_limi
     advice = ("run the book again with --retry-failed and a longer --time-limit (this one was "
               f"{time_limit_s:g} s)" if any(t["timed_out"] for t in tried)
               else "ask for another grade or other seeds (--seed)")
-    return f"no {what} or the {len(tried) - 1} seed(s) tried after it: {done}; {advice}"
+    others = f" or the {len(tried) - 1} seed(s) tried after it" if len(tried) > 1 else ""
+    return f"no {what}{others}: {done}; {advice}"
 
 
 def puzzle_result(response: Any) -> dict[str, Any]:

@@ -50,16 +50,31 @@ NO_SUCH_GRADE = RuntimeError("happy-campers puzzle: INVALID_ARGUMENT: grade: no 
 def test_a_seed_that_runs_out_of_time_gives_way_to_the_next_and_the_page_says_so(monkeypatch: pytest.MonkeyPatch
                                                                                   ) -> None:
     response = _example_response()
-    seen = _calls(monkeypatch, {3: OUT_OF_TIME, 1003: response})
+    seen = _calls(monkeypatch, {3: NO_SUCH_GRADE, 1003: response})
     result = book.generate(PARAMS, Budget(100.0))
     assert [seed for seed, _ in seen] == [3, 1003]
     first, second = (limit for _, limit in seen)
-    assert 55 <= first <= 61 and 40 <= second <= 51  # 60% of the time, then half of what is left
+    assert 80 <= first <= 86 and 45 <= second <= 51  # 85% of the time, then half of what is left
     assert result["seed"] == response.puzzle.seed and result["retried"] == [
-        {"seed": 3, "why": "ran out of time", "seconds": 60, "timed_out": True}]
+        {"seed": 3, "why": "has no puzzle of that grade", "seconds": 85, "timed_out": False}]
     html = book.render("Book", [(_task(), result, None)])
     page = html.split('id="puzzle-1"')[1].split("</section>")[0]
-    assert f"Seed {result['seed']} (seed 3 ran out of time)" in page
+    assert f"Seed {result['seed']} (seed 3 has no puzzle of that grade)" in page
+
+
+def test_a_seed_that_ran_out_of_time_leaves_too_little_for_another(monkeypatch: pytest.MonkeyPatch) -> None:
+    """After a time-out only 15% of the limit is left: no other seed is tried with so little, and the words say so."""
+    import time
+
+    def slow(game: str, command: str, request: dict[str, Any], budget: Budget) -> Any:
+        time.sleep(budget.remaining())
+        raise OUT_OF_TIME
+
+    monkeypatch.setattr(book, "call", slow)
+    with pytest.raises(book.PuzzleNotMade) as caught:
+        book.generate(PARAMS, Budget(1.0))
+    assert str(caught.value) == ("no Happy Campers hard puzzle from seed 3: seed 3 ran out of time in its 1 s; run the "
+                                 "book again with --retry-failed and a longer --time-limit (this one was 1 s)")
 
 
 def test_no_puzzle_from_any_seed_is_said_in_words_on_the_title_page(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -71,7 +86,7 @@ def test_no_puzzle_from_any_seed_is_said_in_words_on_the_title_page(monkeypatch:
     line = re.search(r'<li class="failed">(.*?)</li>', title).group(1)
     assert "Error" not in line and "NotMade" not in line and "DEADLINE_EXCEEDED" not in line, line
     assert line.startswith("No Happy Campers hard puzzle from seed 3 or the 2 seed(s) tried after it"), line
-    assert "seed 3 ran out of time in its 60 s" in line and "seed 1003 has no puzzle of that grade" in line
+    assert "seed 3 ran out of time in its 85 s" in line and "seed 1003 has no puzzle of that grade" in line
     assert "--retry-failed and a longer --time-limit (this one was 100 s)" in line
     assert "Not in this book" in title
 
