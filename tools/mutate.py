@@ -150,7 +150,8 @@ SUPPLY_SITES: tuple[tuple[str, str], ...] = (
     ("campsite", defs("minimum_deck_size", "_pitch", "_end_turn", "new_game")),
     ("adventure_tours", defs("new_game", "_resolve_chance")),
 )
-STANDARD_ERROR_LINES = r"standard_error|exact"
+#: Lines that state or test a standard error or an exactness claim ("exactly one camper" in a validator is not one).
+STANDARD_ERROR_LINES = r"standard_error|\bexact\b|EXACT"
 STANDARD_ERROR_TESTS = ("tests/camper_tour/test_standard_error_claims.py", "tests/camper_tour/test_hint_note_claims.py")
 
 SITES: tuple[Site, ...] = (

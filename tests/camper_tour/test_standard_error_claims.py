@@ -117,3 +117,41 @@ def test_exact_values_state_zero_and_sampled_ones_their_own() -> None:
     sampled = _max(SHORTER_WITH_SPECIALS, 1.0)
     assert sampled.proof != EXACT and sampled.stats.samples >= MIN_SAMPLES_FOR_STANDARD_ERROR
     assert sampled.HasField("standard_error") and sampled.standard_error > 0.0
+
+
+@pytest.mark.parametrize(("samples", "stated"), [(9, False), (10, True), (44, True)])
+def test_the_win_probability_note_states_a_standard_error_only_from_enough_playouts(
+        monkeypatch: pytest.MonkeyPatch, samples: int, stated: bool) -> None:
+    """The note's claim follows the ranking's: from `MIN_SAMPLES_FOR_STANDARD_ERROR` playouts of the answered
+    move its standard error, below that "too few" (found by the mutation run: the note's test inverted, and moved
+    by one, survived)."""
+    from campsolver.solver.camper_tour.hint import HintResult, RankedMove
+    from campsolver.solver.core.proof import Proof
+
+    state = ct_pb.CamperTourState(rules=ALL_NORMAL, campers=[ct_pb.Camper(position=10, tokens=20),
+                                                             ct_pb.Camper(position=12, tokens=20)])
+    legal = ct_service.state_from_proto(state).legal_actions()
+    answered = RankedMove(legal[0], 0.5, 0.0, (0.5,), samples=samples, standard_error=0.1234)
+    moves = (answered, *(RankedMove(action, 0.0, 0.5, (0.0,), evaluated=False) for action in legal[1:]))
+    result = HintResult(player=0, moves=moves, depth=0, proof=Proof.HEURISTIC,
+                        method=f"win-probability-playouts:{samples}", nodes=samples, wall_time_s=0.1,
+                        interrupted=False, samples=samples, opponents="the opponents, in turn, race")
+    monkeypatch.setattr(ct_service.hint_search, "hint", lambda *args, **kwargs: result)
+    response = _hint(state, 1.0)
+    assert (f"from {samples} playouts of the answered move (standard error 0.123)" in response.note) == stated
+    assert ("too few for a standard error" in response.note) == (not stated)
+    best = response.alternatives[0].ranking
+    assert best.HasField("standard_error") == stated and best.samples == samples
+
+
+@pytest.mark.parametrize("with_opponents", [False, True])
+def test_a_puzzle_solution_calls_its_values_exact_only_when_its_proof_is(with_opponents: bool) -> None:
+    """Camper Tour puzzles: solo endgames are valued exactly (EXACT); positions with an opponent by a depth-limited
+    search (HEURISTIC), and the solution says which (found by the mutation run: the test inverted survived)."""
+    request = ct_service.EXAMPLES["GeneratePuzzle"]()
+    request.with_opponents = with_opponents
+    puzzle = ct_service.generate_puzzle(request, CpuBudget(60.0)).puzzle
+    exact = puzzle.proof == EXACT
+    assert exact == (not with_opponents)
+    assert ("Values are exact" in puzzle.solution_text) == exact
+    assert ("search (not proven)" in puzzle.solution_text) == (not exact)

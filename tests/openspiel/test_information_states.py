@@ -182,3 +182,32 @@ def test_solo_games_return_the_score_under_returns_win(name: str) -> None:
     game = load(name, 1, returns="win")
     assert game.get_type().utility != pyspiel.GameType.Utility.CONSTANT_SUM
     assert game.max_utility() > 1.0
+
+
+def test_adventure_tours_records_a_play_as_member_or_as_equipment_by_kind_for_everyone() -> None:
+    """A decision is public: every player's record says which kind of card was played and whether as a member or
+    as equipment, never its deck index (which would tell copies of a kind apart). Found by the mutation run: the
+    "as member" turned around survived."""
+    from campsolver.openspiel import adventure_tours
+
+    game = load("campsolver_adventure_tours", 3)
+    checked = set()
+    for state in random_adapter_states(game, seed=5, limit=600):
+        if state.is_terminal() or state.is_chance_node():
+            continue
+        rules_state = state.rules_state
+        plays = [m for m in rules_state.legal_actions() if isinstance(m, adventure_tours.at.Play)]
+        for play in plays:
+            if play.member in checked:
+                continue
+            after = state.child(adventure_tours.ENCODING.encode(rules_state, play))
+            kind = adventure_tours.kind(rules_state, play.card)
+            expected = f"p{state.current_player()}:play {kind}" + (" as member" if play.member else "")
+            for player in range(3):
+                line = after.information_state_string(player).split("\n")[len(state.history()) + 1]
+                assert line == expected, (player, line)
+                assert f"#{play.card} " not in line
+            checked.add(play.member)
+        if checked == {True, False}:
+            return
+    pytest.fail(f"no play of both kinds met: {checked}")
