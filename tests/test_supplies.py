@@ -300,3 +300,16 @@ def test_the_round_ends_as_the_last_card_is_drawn_not_before() -> None:
             else:
                 state = state.child(rng.choice(state.legal_actions()))
     assert seen["last"] and seen["one left"], seen
+
+
+def test_an_adventure_tours_game_deals_from_seat_0_and_seat_0_plays_first() -> None:
+    """The deal of the first round goes round the table from seat 0, a card at a time, and seat 0 plays first
+    (the next rounds begin left of the player who ended the last one). Found by the mutation run: a first round
+    begun by seat 1 survived."""
+    state = at.new_game(at.Config(3))
+    receivers = []
+    while state.current_player() == CHANCE:
+        receivers.append(state.pending[0].player)
+        state = state.child(state.chance_outcomes()[0][0])
+    assert receivers[:6] == [0, 1, 2, 0, 1, 2] and len(receivers) == at.HAND_SIZE * 3
+    assert state.current_player() == 0 and state.to_move == 0

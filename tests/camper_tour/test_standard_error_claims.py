@@ -150,8 +150,14 @@ def test_a_puzzle_solution_calls_its_values_exact_only_when_its_proof_is(with_op
     search (HEURISTIC), and the solution says which (found by the mutation run: the test inverted survived)."""
     request = ct_service.EXAMPLES["GeneratePuzzle"]()
     request.with_opponents = with_opponents
-    puzzle = ct_service.generate_puzzle(request, CpuBudget(60.0)).puzzle
+    response = ct_service.generate_puzzle(request, CpuBudget(60.0))
+    puzzle = response.puzzle
     exact = puzzle.proof == EXACT
     assert exact == (not with_opponents)
     assert ("Values are exact" in puzzle.solution_text) == exact
     assert ("search (not proven)" in puzzle.solution_text) == (not exact)
+    # The ranked alternatives say the same: standard error 0 on exact values, none on a search's.
+    assert response.alternatives and all(a.ranking.HasField("standard_error") == exact for a in response.alternatives)
+    assert all(a.ranking.standard_error == 0.0 for a in response.alternatives)
+    assert response.stats.method == ("exact solo" if exact else "expectimax")
+    assert (response.stats.depth == 0) == exact

@@ -24,6 +24,10 @@ from tests.openspiel.helpers import load, play_rules_model, random_adapter_state
 
 HIDDEN_CASES = [("campsolver_campsite", 2), ("campsolver_campsite", 3), ("campsolver_adventure_tours", 3),
                 ("campsolver_adventure_tours", 4)]
+#: The same with each game's public chance steps: Campsite's starting cards (every round), Adventure Tours' boards
+#: dealt before each round (expert boards, variation 1).
+PUBLIC_CHANCE_CASES = [("campsolver_campsite", 2, {}), ("campsolver_adventure_tours", 3,
+                                                    {"expert": True, "variation": "shuffle"})]
 PERFECT_CASES = [("campsolver_happy_campers", 2), ("campsolver_happy_campers", 1), ("campsolver_camper_tour", 2),
                  ("campsolver_camper_tour", 1), ("campsolver_deluxe_camping", 3)]
 
@@ -41,18 +45,28 @@ def _card_text(rules_state: Any, card: Any) -> str:
 
 
 def _receiver(before: Any, after: Any) -> int | None:
-    """The seat whose hand the chance step grew (None: nobody's, a public draw such as a starting card)."""
+    """The seat whose hand the chance step grew (None: nobody's, a public draw such as a starting card), by the rules
+    model; a draw that ends the round is gathered back at once, so there the rules' draw step names the seat."""
     grew = [seat for seat, (a, b) in enumerate(zip(before.hands, after.hands, strict=True)) if len(b) > len(a)]
     assert len(grew) <= 1
-    return grew[0] if grew else None
+    if grew:
+        return grew[0]
+    if hasattr(before, "pile") and before.stage.value == "draw":  # Campsite: the mover draws
+        return before.to_move
+    if hasattr(before, "pending") and before.pending[0].kind in ("draw", "deal"):  # Adventure Tours
+        return before.pending[0].player
+    return None
 
 
-def _game(name: str, players: int, seed: int) -> list[tuple[pyspiel.State, list[tuple[int | None, str]]]]:
+Events = list[tuple[int | None, str]]
+
+
+def _game(name: str, players: int, seed: int, **params: Any) -> list[tuple[pyspiel.State, Events]]:
     """A seeded random game through the adapter: each state with the draws so far, as (receiver, card text)
     (None, "") for a decision or a public draw."""
     rng = random.Random(seed)
-    state = load(name, players).new_initial_state()
-    events: list[tuple[int | None, str]] = []
+    state = load(name, players, **params).new_initial_state()
+    events: Events = []
     found = []
     while True:
         found.append((state, list(events)))
@@ -90,7 +104,8 @@ def test_each_record_shows_its_own_draws_and_hides_the_others_in_every_round(nam
             hidden_lines = set()
             for (seat, card), line in zip(events, record, strict=True):
                 if seat == player:
-                    assert card in line, f"p{player} cannot see its own draw {card!r}: {line!r}"
+                    # Its own draw, under its own seat: "p<seat> gets <card>" (a wrong seat named misleads it).
+                    assert line == f"p{player} gets {card}", f"p{player}'s own draw {card!r} reads {line!r}"
                     seen[_round(state.rules_state), "own"] += 1
                 elif seat is not None:
                     assert card not in line, f"p{player} sees p{seat}'s draw {card!r}: {line!r}"
@@ -98,6 +113,11 @@ def test_each_record_shows_its_own_draws_and_hides_the_others_in_every_round(nam
                     seen[_round(state.rules_state), "hidden"] += 1
             # Whatever the others drew, this player's record of it reads the same: it tells nothing.
             assert len(hidden_lines) <= 1, f"p{player} tells others' draws apart: {sorted(hidden_lines)[:3]}"
+            # Public events (moves, starting cards, the boards' deal) read the same in everyone's record.
+            public = [line for (seat, _), line in zip(events, record, strict=True) if seat is None]
+            if player == 0:
+                first_public = public
+            assert public == first_public, f"p{player} records a public event differently"
     assert checked_rounds == rounds, f"rounds checked {sorted(checked_rounds)} of {sorted(rounds)}"
     assert all(seen[r, "own"] and seen[r, "hidden"] for r in rounds), f"draws checked per round: {dict(seen)}"
 
@@ -211,3 +231,27 @@ def test_adventure_tours_records_a_play_as_member_or_as_equipment_by_kind_for_ev
         if checked == {True, False}:
             return
     pytest.fail(f"no play of both kinds met: {checked}")
+
+
+@pytest.mark.parametrize(("name", "players", "params"), PUBLIC_CHANCE_CASES)
+def test_public_chance_reads_the_same_for_everyone_and_names_what_came(name: str, players: int,
+                                                                      params: dict[str, Any]) -> None:
+    """A starting card or the boards' deal is seen by all, and every record says what it was: "start card <card>",
+    "boards [..]" (a starting card written as some seat's draw would mislead them all)."""
+    found = 0
+    for state, _ in _game(name, players, seed=21, **params):
+        if not state.is_chance_node():
+            continue
+        rules_state = state.rules_state
+        public = (name == "campsolver_adventure_tours" and rules_state.pending[0].kind == "shuffle_boards") or (
+            name == "campsolver_campsite" and len(rules_state.table.placements) < 2)
+        if not public:
+            continue
+        action = state.chance_outcomes()[0][0]
+        outcome = adapters.GAMES[name].ENCODING.decode_chance(rules_state, action)
+        after = state.child(action)
+        lines = {after.information_state_string(p).split("\n")[len(state.history()) + 1] for p in range(players)}
+        expected = f"boards {list(outcome)}" if isinstance(outcome, tuple) else f"start card {outcome}"
+        assert lines == {expected}, lines
+        found += 1
+    assert found >= 2
