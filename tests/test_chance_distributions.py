@@ -191,6 +191,15 @@ def _at_after_some_deals() -> at.State:
     return state
 
 
+def _at_known_order() -> at.State:
+    """The `max` setting's pile in a known order (top first): the next card is certain."""
+    from dataclasses import replace
+
+    state = replace(at.new_game(at.Config(3, deck=_at_custom_deck())), deck_ordered=True)
+    assert state.current_player() == CHANCE
+    return state
+
+
 def _at_boards() -> at.State:
     state = at.new_game(at.Config(3, expert=True))
     assert state.pending[0].kind == "shuffle_boards"
@@ -232,6 +241,8 @@ NODES = [
          "campsolver_adventure_tours"),
     Node("adventure-tours deal, pile part dealt", _at_after_some_deals, _at_pile_kinds, _at_kind,
          "campsolver_adventure_tours"),
+    Node("adventure-tours deal, pile in a known order", _at_known_order,
+         lambda s: {s.config.deck[s.deck[0]].kind: Fraction(1)}, _at_kind, "campsolver_adventure_tours"),
     Node("adventure-tours board shuffle", _at_boards,
          lambda s: {p: Fraction(1, 6 * 5 * 4) for p in itertools.permutations(range(6), 3)},
          adapter="campsolver_adventure_tours"),
