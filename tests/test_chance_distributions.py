@@ -459,7 +459,7 @@ def test_the_check_fails_a_pair_of_dice_with_no_twelve_and_two_ones_as_often() -
 
 
 
-def test_random_setup_is_begun_by_the_player_it_is_told_and_by_player_0_by_default() -> None:
+def test_deluxe_camping_random_setup_is_begun_by_the_player_it_is_told_and_by_player_0_by_default() -> None:
     """The puzzles' positions come from `random_setup(config, rng)`: player 0 places the pool unless told
     otherwise, so a seed gives the same position everywhere (found by the mutation run: a default of 1 survived)."""
     config = dc.Config(players=3)
