@@ -131,7 +131,7 @@ def json_path(descriptor: Descriptor, path: str) -> str:
     """`options.time_limit_seconds` -> `options.timeLimitSeconds` (indices kept), following the message types."""
     out: list[str] = []
     current: Descriptor | None = descriptor
-    for segment in path.split("."):
+    for segment in (part for part in path.split(".") if part):  # never an empty segment ("phase..")
         match = re.fullmatch(r"(\w+)((?:\[\d+\])*)", segment)
         if current is None or match is None or match.group(1) not in current.fields_by_name:
             out.append(segment)
@@ -160,11 +160,14 @@ def parse_request(command: Command, text: str) -> Message:
         json_format.Parse(text, request)
     except json_format.ParseError as error:
         detail = " ".join(str(error).split())
-        # "Failed to parse x field: Failed to parse y field: <what> at Msg.x.y." -> "x.y: <what>"
-        where = re.search(r" at \w+\.([\w.\[\]]+)\.+$", detail)
+        # "Failed to parse x field: Failed to parse y field: <what> at Msg.x.y..." -> "x.y: <what>" (the path's
+        # segments end before the dots protobuf puts after it; without "at", the "Failed to parse" chain names it)
+        where = re.search(r" at \w+\.([\w\[\]]+(?:\.[\w\[\]]+)*)\.*$", detail)
+        chain = re.findall(r"Failed to parse (\w+) field: ", detail)
         innermost = re.sub(r"^(Failed to parse \w+ field: )+", "", detail)
-        innermost = re.sub(r" at \w+\.[\w.\[\]]+\.+$", "", innermost).rstrip(".")
-        field = f"{json_path(request.DESCRIPTOR, where.group(1))}: " if where else ""
+        innermost = re.sub(r" at \w+\.[\w.\[\]]+$", "", innermost.rstrip(".")).rstrip(".")
+        path = where.group(1) if where else ".".join(chain)
+        field = f"{json_path(request.DESCRIPTOR, path)}: " if path else ""
         raise CliError(f"request: {field}{innermost}{_enum_hint(detail)}") from None
     return request
 
@@ -528,6 +531,7 @@ def run(argv: Sequence[str]) -> int:
     command = game_spec.commands[args.command]
     request = parse_request(command, read_request_text(args.request))
     show_progress = not args.quiet and (sys.stderr.isatty() or os.environ.get(PROGRESS_ENV) == "1")
+    started = time.monotonic()  # the text summary says how long the call really took
     with Progress(show_progress, f"{args.target} {args.command}") as progress:
         if args.server:
             budget = Budget(args.timeout or DEFAULT_SERVER_TIMEOUT_S)
@@ -555,7 +559,7 @@ def run(argv: Sequence[str]) -> int:
     if args.format == "text":
         from campsolver.clients.textout import render
 
-        print(render(args.target, request, response))
+        print(render(args.target, request, response, elapsed_s=time.monotonic() - started))
     else:
         print(to_json(response))
     return EXIT_OK
