@@ -121,3 +121,15 @@ def test_a_max_that_fell_back_says_the_time_it_really_took() -> None:
     response = hc_pb.HappyCampersServiceMaxScoreResponse(stats=stats)
     assert render("happy-campers", request, response, elapsed_s=11.04).endswith("solved in 11.04 s, method fallback")
     assert render("happy-campers", request, response).endswith("solved in 0.00 s, method fallback")
+
+
+def test_a_max_that_fell_back_states_its_search_time_on_the_wire() -> None:
+    """The JSON answer of a max that fell back to the rule of thumb states the time the search ran (JSON clients
+    never see the CLI's own clock), not the fallback's 0 s."""
+    request = games()["happy-campers"].commands["max"].example()
+    done = subprocess.run([sys.executable, "-m", "campsolver", "happy-campers", "max", "--request", "-",
+                           "--timeout", "0.3"], input=json_format.MessageToJson(request), capture_output=True,
+                          text=True, cwd=ROOT, timeout=120, check=True).stdout
+    answer = json.loads(done)
+    assert "found no map" in answer["stats"]["method"], answer["stats"]  # the case this pins: it fell back
+    assert answer["stats"]["wallTimeSeconds"] >= 0.1, answer["stats"]  # 0.3 s less the reply margin (0.15 s)
