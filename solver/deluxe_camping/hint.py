@@ -338,6 +338,11 @@ def _reply_hint(state: DCState, budget: Budget, objective: HintObjective, max_re
     movement, none)."""
     started = time.monotonic()
     checker = _Search(state, budget, objective)
+    try:
+        checker.check()
+    except SolveInterrupted:
+        # No time at all (the service's rule-of-thumb answer under load): no board, no search, every choice listed.
+        return rule_of_thumb_result(state, Leaf.REPLY, started)
     search = replies.Search(state, checker.check, own=objective is HintObjective.OWN,
                             replies=max_replies is None or max_replies > 0)
     interrupted = False
@@ -347,12 +352,10 @@ def _reply_hint(state: DCState, budget: Budget, objective: HintObjective, max_re
     except SolveInterrupted:
         interrupted = True
     moves = [_reply_ranked(choice) for choice in search.choices]
+    if all(m.value is None for m in moves):
+        return rule_of_thumb_result(state, Leaf.REPLY, started, nodes=search.evaluations)
     order = sorted(range(len(moves)), key=lambda i: (*_rank_key(moves[i], Leaf.REPLY), i))
     moves = [moves[i] for i in order]
-    if all(m.value is None for m in moves):
-        thumb = rule_of_thumb(state)
-        moves.sort(key=lambda m: m.action != thumb)
-        moves[0].rule_of_thumb = True
     every_exact = all(m.exact for m in moves)
     replied = any(m.kind in _REPLY_KINDS and m.replies for m in moves)
     return HintResult(
@@ -395,6 +398,19 @@ def _reply_ranked(choice: replies.Choice) -> RankedMove:
     if group is replies.Group.SCREEN:
         return RankedMove(choice.action, choice.screen, depth=1, kind=ValueKind.MOVED, estimate=choice.screen)
     return RankedMove(choice.action, None)
+
+
+def rule_of_thumb_result(state: DCState, leaf: Leaf, started: float, nodes: int = 0) -> HintResult:
+    """The answer when nothing was valued in time: every legal choice unevaluated, in the rules' order, the rule
+    of thumb's choice first and flagged (`rule_of_thumb`). Nothing is computed per choice, so the answer costs
+    little more than listing the legal choices."""
+    actions = state.legal_actions()
+    thumb = rule_of_thumb(state)
+    first = actions.index(thumb)
+    moves = [RankedMove(thumb, None, rule_of_thumb=True)]
+    moves.extend(RankedMove(action, None) for i, action in enumerate(actions) if i != first)
+    return HintResult(moves=moves, proof=Proof.HEURISTIC, nodes=nodes, wall_time_s=time.monotonic() - started,
+                      interrupted=True, depth=0, leaf=leaf)
 
 
 def rule_of_thumb(state: DCState) -> Action:
