@@ -39,6 +39,7 @@ class ReviewStatus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     REVIEW_STATUS_NOT_REVIEWED: _ClassVar[ReviewStatus]
     REVIEW_STATUS_VALUE_MISSING: _ClassVar[ReviewStatus]
     REVIEW_STATUS_INCOMPLETE: _ClassVar[ReviewStatus]
+    REVIEW_STATUS_NOT_RANKED: _ClassVar[ReviewStatus]
 
 class ReviewMark(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -69,6 +70,7 @@ REVIEW_STATUS_FORCED: ReviewStatus
 REVIEW_STATUS_NOT_REVIEWED: ReviewStatus
 REVIEW_STATUS_VALUE_MISSING: ReviewStatus
 REVIEW_STATUS_INCOMPLETE: ReviewStatus
+REVIEW_STATUS_NOT_RANKED: ReviewStatus
 REVIEW_MARK_UNSPECIFIED: ReviewMark
 REVIEW_MARK_BEST: ReviewMark
 REVIEW_MARK_GOOD: ReviewMark
@@ -219,7 +221,7 @@ class ReviewThresholds(_message.Message):
     def __init__(self, inaccuracy: _Optional[float] = ..., mistake: _Optional[float] = ..., blunder: _Optional[float] = ..., unit: _Optional[str] = ..., reason: _Optional[str] = ...) -> None: ...
 
 class ReviewedDecision(_message.Message):
-    __slots__ = ("player", "status", "played", "played_value", "played_standard_error", "played_samples", "best", "best_value", "best_standard_error", "best_samples", "loss", "loss_standard_error", "mark", "exact", "played_rank", "choices", "unit", "note", "cpu_seconds")
+    __slots__ = ("player", "status", "played", "played_value", "played_standard_error", "played_samples", "best", "best_value", "best_standard_error", "best_samples", "loss", "loss_standard_error", "mark", "exact", "played_rank", "choices", "unit", "note")
     PLAYER_FIELD_NUMBER: _ClassVar[int]
     STATUS_FIELD_NUMBER: _ClassVar[int]
     PLAYED_FIELD_NUMBER: _ClassVar[int]
@@ -238,7 +240,6 @@ class ReviewedDecision(_message.Message):
     CHOICES_FIELD_NUMBER: _ClassVar[int]
     UNIT_FIELD_NUMBER: _ClassVar[int]
     NOTE_FIELD_NUMBER: _ClassVar[int]
-    CPU_SECONDS_FIELD_NUMBER: _ClassVar[int]
     player: int
     status: ReviewStatus
     played: str
@@ -257,8 +258,7 @@ class ReviewedDecision(_message.Message):
     choices: int
     unit: str
     note: str
-    cpu_seconds: float
-    def __init__(self, player: _Optional[int] = ..., status: _Optional[_Union[ReviewStatus, str]] = ..., played: _Optional[str] = ..., played_value: _Optional[float] = ..., played_standard_error: _Optional[float] = ..., played_samples: _Optional[int] = ..., best: _Optional[str] = ..., best_value: _Optional[float] = ..., best_standard_error: _Optional[float] = ..., best_samples: _Optional[int] = ..., loss: _Optional[float] = ..., loss_standard_error: _Optional[float] = ..., mark: _Optional[_Union[ReviewMark, str]] = ..., exact: _Optional[bool] = ..., played_rank: _Optional[int] = ..., choices: _Optional[int] = ..., unit: _Optional[str] = ..., note: _Optional[str] = ..., cpu_seconds: _Optional[float] = ...) -> None: ...
+    def __init__(self, player: _Optional[int] = ..., status: _Optional[_Union[ReviewStatus, str]] = ..., played: _Optional[str] = ..., played_value: _Optional[float] = ..., played_standard_error: _Optional[float] = ..., played_samples: _Optional[int] = ..., best: _Optional[str] = ..., best_value: _Optional[float] = ..., best_standard_error: _Optional[float] = ..., best_samples: _Optional[int] = ..., loss: _Optional[float] = ..., loss_standard_error: _Optional[float] = ..., mark: _Optional[_Union[ReviewMark, str]] = ..., exact: _Optional[bool] = ..., played_rank: _Optional[int] = ..., choices: _Optional[int] = ..., unit: _Optional[str] = ..., note: _Optional[str] = ...) -> None: ...
 
 class ReviewedChance(_message.Message):
     __slots__ = ("label", "probability")

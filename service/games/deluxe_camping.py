@@ -699,10 +699,10 @@ def review(request: pb.DeluxeCampingServiceReviewRequest, budget: Budget) -> pb.
                           pb.DeluxeCampingReviewedMove)
 
 
-def example_record(decisions: int = 6, seed: int = 1) -> pb.DeluxeCampingRecord:
-    """A seeded two-player opening as a NewGame/Play client keeps it: the setup placements, each the first legal
-    one, and their seeds."""
-    start = state_from_proto(new_game(pb.DeluxeCampingServiceNewGameRequest(players=2, seed=seed), Budget(1.0)).state)
+def example_record(decisions: int = 4) -> pb.DeluxeCampingRecord:
+    """The first turns of the seeded two-player opening of the other examples (right after the reveal), as a
+    Play client keeps them: each decision the first legal movement or barrier, and a seed."""
+    start = state_from_proto(example_state())
     return reviews.seeded_record(pb.DeluxeCampingRecord(), start, REVIEW_CODEC, DeluxeCampingReview().continues,
                                  decisions)
 

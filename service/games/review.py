@@ -40,6 +40,7 @@ STATUS_TO_PROTO = {
     core.Status.NOT_REVIEWED: common_pb2.REVIEW_STATUS_NOT_REVIEWED,
     core.Status.VALUE_MISSING: common_pb2.REVIEW_STATUS_VALUE_MISSING,
     core.Status.INCOMPLETE: common_pb2.REVIEW_STATUS_INCOMPLETE,
+    core.Status.NOT_RANKED: common_pb2.REVIEW_STATUS_NOT_RANKED,
 }
 MARK_TO_PROTO = {
     core.Mark.BEST: common_pb2.REVIEW_MARK_BEST,
@@ -171,7 +172,7 @@ def _decision_proto(item: core.Reviewed) -> common_pb2.ReviewedDecision:
     message = common_pb2.ReviewedDecision(
         player=item.decision.player, status=STATUS_TO_PROTO[item.status], played=item.played_label,
         best=item.best_label, exact=item.exact, played_rank=item.played_rank, choices=item.choices,
-        unit=item.unit, note=item.note, cpu_seconds=item.cpu_s,
+        unit=item.unit, note=item.note,
     )
     for prefix, value in (("played", item.played), ("best", item.best)):
         if value is None:

@@ -58,6 +58,7 @@ class Status(enum.Enum):
     NOT_REVIEWED = "not reviewed"
     VALUE_MISSING = "value missing"
     INCOMPLETE = "incomplete"
+    NOT_RANKED = "not ranked"
 
 
 class Mark(enum.Enum):
@@ -245,6 +246,9 @@ class Adapter(Protocol):
         """The played move's own value, when `ranking` gives it none."""
         ...
 
+    # Optional: `not_ranked(decision) -> str`, why a decision is listed but not ranked ("" to rank it), for a
+    # decision where the hint's value is not in the review's unit (Deluxe Camping's setup placements).
+
 
 # --- the budget of one decision ------------------------------------------------------------------------------
 
@@ -346,6 +350,10 @@ class ReviewResult:
     cpu_s: float
 
 
+def _ranked_always(decision: Decision) -> str:
+    return ""
+
+
 def decision_seed(seed: int, index: int) -> int:
     """The seed of the ranking of item `index` (a stable function of the review's seed)."""
     return int(rng_for(seed, "review-decision", index).integers(2**62))
@@ -376,6 +384,8 @@ def review(
                                 "of a move the hint ranks as one): not ranked"))
         elif stopped:
             out.append(Reviewed(item, Status.NOT_REVIEWED, label, note=stopped))
+        elif skip := getattr(adapter, "not_ranked", _ranked_always)(item):
+            out.append(Reviewed(item, Status.NOT_RANKED, label, note=skip))
         elif len(item.actions) == 1 and len(item.state.legal_actions()) == 1:
             out.append(Reviewed(item, Status.FORCED, label, loss=0.0, note="the only legal choice"))
         else:
@@ -519,7 +529,7 @@ def summarise(items: Sequence[Reviewed | Chance], players: int, thresholds: Thre
         summary.decisions += 1
         if item.status is Status.FORCED:
             summary.forced += 1
-        elif item.status in (Status.NOT_REVIEWED, Status.INCOMPLETE):
+        elif item.status in (Status.NOT_REVIEWED, Status.INCOMPLETE, Status.NOT_RANKED):
             summary.not_reviewed += 1
         elif item.status is Status.VALUE_MISSING:
             summary.values_missing += 1

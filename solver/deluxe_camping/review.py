@@ -43,6 +43,15 @@ class DeluxeCampingReview:
         self.objective = objective
         self.thresholds = MARGIN_THRESHOLDS if objective is hints.HintObjective.MARGIN else OWN_THRESHOLDS
 
+    def not_ranked(self, decision: review.Decision) -> str:
+        """Setup placements are listed, not ranked: the hint's setup value is the territory estimate one placement
+        deep, which early in the setup is no forecast of the final margin (a bungalow alone on the board 'owns'
+        every square: 200 points), so its losses would swamp the turns'."""
+        if decision.state.stage in hints.SETUP_STAGES:
+            return ("a setup placement: the hint's value here is the territory estimate one placement deep, not a "
+                    "forecast of the final margin, so it is not ranked")
+        return ""
+
     def continues(self, start: DCState, now: DCState, player: int) -> bool:
         return False  # the movement and the free barrier are two decisions, as the hint ranks them
 
