@@ -8,7 +8,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from campsolver.clients.textout import render
@@ -87,12 +87,11 @@ class ToyAdapter:
     def label(self, state: Toy, actions: tuple[Any, ...]) -> str:
         return "+".join(map(str, actions))
 
-    def rank(self, decision: core.Decision, budget: Budget, seed: int, earlier: Sequence[core.Decision]) -> core.Ranking:
+    def rank(self, decision: core.Decision, budget: Budget, seed: int,
+             earlier: Sequence[core.Decision]) -> core.Ranking:
         self.ranked.append(decision.state)
         if self.clock is not None:
             self.clock[0] += 1.0
-        if decision.state.turn == 3:
-            return core.Ranking(((5,), "5", core.Value(0.0, 0.0, exact=True)),)  # type: ignore[arg-type]
         choices = tuple(core.Choice(actions, self.label(decision.state, actions),
                                     None if actions == self.unvalued else core.Value(value, 0.5, 20))
                         for actions, value in VALUES.items())
@@ -184,7 +183,7 @@ def test_a_played_move_without_a_value_is_valued_on_its_own_or_said_missing() ->
 
 
 class ManualBudget(Budget):
-    CLOCK = [0.0]
+    CLOCK: ClassVar[list[float]] = [0.0]
     _now = staticmethod(lambda: ManualBudget.CLOCK[0])
 
 
