@@ -41,7 +41,7 @@ from campsolver.solver.happy_campers.vector_rollout import supports as vector_su
 from campsolver.solver.happy_campers.vector_rollout import vector_rollout
 
 #: Default CPU seconds a decision.
-DECISION_CPU_S = 0.8
+DECISION_CPU_S = 1.0
 #: Fresh rollouts of a played drawing valued on its own (at most; its budget may stop them first).
 OWN_ROLLOUTS = 300
 
