@@ -199,7 +199,8 @@ class Progress:
 
     #: (reported field, shown as): CP-SAT reports best and bound, searches the depth reached (plies) and nodes,
     #: Monte Carlo the samples drawn (`Budget.report`).
-    FIELDS = (("best", "best"), ("bound", "bound"), ("depth", "depth"), ("nodes", "nodes"), ("samples", "samples"))
+    FIELDS = (("best", "best"), ("bound", "bound"), ("depth", "depth"), ("nodes", "nodes"), ("samples", "samples"),
+              ("reviewed", "decisions reviewed"))
 
     def __init__(self, enabled: bool, label: str) -> None:
         self.enabled = enabled

@@ -351,3 +351,54 @@ def test_the_cli_examples_run_and_print_text(tmp_path: Any, capsys: pytest.Captu
                                          stdin=request_text)
         assert code == 0, err
         assert "players:" in out and "total loss" in out
+
+
+# --- the same review in-process, over gRPC and over HTTP ---------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def server() -> Any:
+    from campsolver.service.server import CampsolverServer, ServerConfig
+
+    running = CampsolverServer(ServerConfig(port=0, http_port=0, workers=1))
+    running.start()
+    assert running.http is not None and running.http.wait_started()
+    yield running
+    running.stop(grace_s=2.0)
+
+
+def _without_stats(message: Any) -> Any:
+    copy = type(message)()
+    copy.CopyFrom(message)
+    copy.ClearField("stats")
+    return copy
+
+
+def test_the_review_over_grpc_and_http_equals_in_process(server: Any) -> None:
+    """Campsite's hint is a formula over every play (no sampling): with CPU to rank them all, the review is a
+    function of the record, on any transport."""
+    from campsolver.clients.client import CampsolverClient
+    from campsolver.clients.http_client import PROTOCOLS, HttpCampsolverClient
+    from campsolver.service.games import campsite as cs_service
+    from google.protobuf import json_format
+
+    from tests.test_http import post_json
+
+    request = cs_service.EXAMPLES["Review"]()
+    request.review.decision_cpu_seconds = 3.0
+    local = _run(request, game="campsite", seconds=120)
+    assert local.review.complete and not local.stats.interrupted
+    with CampsolverClient(server.address) as client:
+        remote = client.campsite.review(request, timeout=120)
+    assert _without_stats(remote) == _without_stats(local)
+    for protocol in PROTOCOLS:
+        with HttpCampsolverClient(server.http.url, protocol) as http:
+            answer = http.call("campsite", "Review", request, timeout=120)
+        assert _without_stats(answer) == _without_stats(local), protocol
+    status, body, _ = post_json(f"{server.http.url}/{games()['campsite'].service_full_name}/Review",
+                                json.loads(json_format.MessageToJson(request)))
+    assert status == 200
+    page = json_format.ParseDict(body, _command("campsite").response_type())
+    assert _without_stats(page) == _without_stats(local)
+    totals = [p.total_loss for p in page.review.players]
+    assert totals == [p.total_loss for p in local.review.players]

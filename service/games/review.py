@@ -214,25 +214,35 @@ def review_note(adapter: Any, result: core.ReviewResult) -> str:
     return "; ".join(part for part in parts if part)
 
 
-def _response(result: core.ReviewResult, walk: Walk, codec: ReviewCodec, adapter: Any, objective: int,
-              response_type: type[Message], moved_type: type[Message], want_states: bool) -> Message:
+def game_review_proto(result: core.ReviewResult, adapter: Any, objective: int,
+                      end: common_pb2.TurnInfo) -> common_pb2.GameReview:
+    """The review as the `GameReview` message (the service's answer and the batch tournament's review files)."""
     thresholds = result.thresholds
     game_review = common_pb2.GameReview(
         objective=objective, unit=thresholds.unit, complete=result.complete, note=review_note(adapter, result),
         thresholds=common_pb2.ReviewThresholds(inaccuracy=thresholds.inaccuracy, mistake=thresholds.mistake,
                                                blunder=thresholds.blunder, unit=thresholds.unit,
                                                reason=thresholds.reason),
-        end=shared.turn_info(walk.end, codec.play), decision_cpu_seconds=result.decision_cpu_s,
+        end=end, decision_cpu_seconds=result.decision_cpu_s,
         players=[_summary_proto(s) for s in result.players],
     )
-    response = response_type()
-    for index, item in enumerate(result.items):
+    for item in result.items:
         if isinstance(item, core.Chance):
             game_review.steps.add(record_step=item.source, chance=common_pb2.ReviewedChance(
                 label=item.label, probability=shared.probability_to_proto(item.probability)))
+        else:
+            game_review.steps.add(record_step=item.decision.source, decision=_decision_proto(item))
+    return game_review
+
+
+def _response(result: core.ReviewResult, walk: Walk, codec: ReviewCodec, adapter: Any, objective: int,
+              response_type: type[Message], moved_type: type[Message], want_states: bool) -> Message:
+    game_review = game_review_proto(result, adapter, objective, shared.turn_info(walk.end, codec.play))
+    response = response_type()
+    for index, item in enumerate(result.items):
+        if isinstance(item, core.Chance):
             continue
         decision = item.decision
-        game_review.steps.add(record_step=decision.source, decision=_decision_proto(item))
         moved = moved_type(step=index, played=codec.move_to_proto(decision.state, decision.actions))
         if item.best_actions is not None:
             moved.best.CopyFrom(codec.move_to_proto(decision.state, item.best_actions))

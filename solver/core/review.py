@@ -374,6 +374,7 @@ def review(
     earlier: list[Decision] = []
     stopped = ""  # why the rest is not reviewed (the deadline came)
     interrupted = False
+    total = sum(isinstance(item, Decision) for item in items)
     for index, item in enumerate(items):
         if isinstance(item, Chance):
             out.append(item)
@@ -402,6 +403,7 @@ def review(
                 interrupted |= reviewed.interrupted
                 out.append(reviewed)
         earlier.append(item)
+        budget.report(reviewed=f"{len(earlier)}/{total}")
     summaries = summarise(out, players, adapter.thresholds)
     return ReviewResult(out, summaries, adapter.thresholds, decision_cpu_s, complete=not stopped,
                         interrupted=interrupted, wall_s=time.monotonic() - started,

@@ -18,15 +18,17 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 from campsolver.solver.core import review
 from campsolver.solver.core.budget import Budget, SolveInterrupted
-from campsolver.solver.core.game import TERMINAL
+from campsolver.solver.core.game import CHANCE, TERMINAL
 from campsolver.solver.core.seeding import rng_for
 from campsolver.solver.happy_campers import hint as hints
-from campsolver.solver.happy_campers.modes import MultiplayerState, SoloDraw, SoloState, SoloStep
+from campsolver.solver.happy_campers.modes import MultiplayerState, SoloDraw, SoloState, SoloStep, roll_distribution
 from campsolver.solver.happy_campers.multiplayer_rollout import multiplayer_rollout
 from campsolver.solver.happy_campers.policies import (
     DEFAULT_MISSING_PENALTY,
@@ -36,7 +38,17 @@ from campsolver.solver.happy_campers.policies import (
     modes_solo_rollout,
     rollout,
 )
-from campsolver.solver.happy_campers.rules import Placement
+from campsolver.solver.happy_campers.rules import (
+    DEFAULT_COMPONENTS,
+    Challenge,
+    Components,
+    Grid,
+    Placement,
+    draw,
+    empty_grid,
+    legal_placements,
+    score,
+)
 from campsolver.solver.happy_campers.vector_rollout import supports as vector_supports
 from campsolver.solver.happy_campers.vector_rollout import vector_rollout
 
@@ -57,7 +69,53 @@ MARGIN_THRESHOLDS = review.Thresholds(
     "and a half",
 )
 
-GameFlow = SoloState | MultiplayerState
+
+
+@dataclass(frozen=True)
+class SingleMapGame:
+    """The one-map game under forced play (the batch tournament's Happy Campers game, as `policies.play_game` plays
+    it): roll the dice, draw the roll on the map, until a roll fits nowhere or `rolls_left` run out. Player 0 only."""
+
+    grid: Grid
+    challenges: tuple[Challenge, ...] = ()
+    components: Components = DEFAULT_COMPONENTS
+    roll: tuple[int, int] | None = None
+    over: bool = False
+    rolls_left: int = 40
+
+    @classmethod
+    def new(cls, rolls: int = 40, challenges: tuple[Challenge, ...] = (),
+            components: Components = DEFAULT_COMPONENTS) -> SingleMapGame:
+        return cls(empty_grid(components), challenges, components, rolls_left=rolls)
+
+    def current_player(self) -> int:
+        if self.over:
+            return TERMINAL
+        return CHANCE if self.roll is None else 0
+
+    def chance_outcomes(self) -> tuple[tuple[tuple[int, int], Fraction], ...]:
+        return roll_distribution() if self.current_player() == CHANCE else ()
+
+    def legal_actions(self) -> list[Placement]:
+        if self.roll is None or self.over:
+            return []
+        return legal_placements(self.grid, self.roll, self.components)
+
+    def child(self, action: Any) -> SingleMapGame:
+        if self.current_player() == CHANCE:
+            roll = (min(action), max(action))
+            if not legal_placements(self.grid, roll, self.components):
+                return replace(self, over=True, rolls_left=self.rolls_left - 1)
+            return replace(self, roll=roll, rolls_left=self.rolls_left - 1)
+        if action not in self.legal_actions():
+            raise ValueError(f"{action!r} is not a legal drawing of the roll {self.roll}")
+        return replace(self, grid=draw(self.grid, action, self.components), roll=None, over=self.rolls_left <= 0)
+
+    def returns(self) -> tuple[float]:
+        return (float(score(self.grid, self.challenges, self.components).total),)
+
+
+GameFlow = SoloState | MultiplayerState | SingleMapGame
 
 
 def _actions(state: GameFlow, move: hints.HintMove) -> tuple[Any, ...]:
@@ -99,6 +157,8 @@ class HappyCampersReview:
         """The unit of a decision's values and the sign the hint's values get (the service's wire sign)."""
         if isinstance(state, SoloState):
             return "points of expected final score (the lower map's)", 1.0
+        if isinstance(state, SingleMapGame):
+            return "points of expected final score", 1.0
         assert state.roll is not None
         if state.roll[0] == state.roll[1]:
             return "minus the map owner's expected final score (points; a neighbour's map on a double)", -1.0
@@ -117,6 +177,9 @@ class HappyCampersReview:
                               second_grid=state.maps[1], second_challenges=state.challenges[1],
                               solo_double_gap=state.double_gap, solo_last_turn_map=state.last_turn_map,
                               solo_follow=follow, **common)
+        if isinstance(state, SingleMapGame):
+            return hints.hint(state.grid, roll, state.challenges, state.components, mode=hints.HintMode.OWN_MAP,
+                              **common)
         target = state.to_draw[0]
         if roll[0] == roll[1]:
             return hints.hint(state.maps[target], roll, state.challenges, state.components,
@@ -205,17 +268,27 @@ class HappyCampersReview:
             phase = after.last_turn_map if after.last_turn_map is not None else SOLO_NORMAL
             return lambda dice, keys: float(modes_solo_rollout([m.copy() for m in maps], phase, dice, keys, components,
                                                                DEFAULT_MISSING_PENALTY, after.double_gap))
-        assert isinstance(state, MultiplayerState) and state.roll is not None
-        target = state.to_draw[0]
-        cards = state.challenges
-        drawn = FastMap.from_grid(after.maps[target], cards, components)
-        if state.roll[0] == state.roll[1]:
+        if isinstance(state, SingleMapGame):
+            assert isinstance(after, SingleMapGame)
+            if after.over:
+                final = after.returns()[0]
+                return lambda dice, keys: final
+            drawn = FastMap.from_grid(after.grid, state.challenges, components)
+            single = True
+        else:
+            assert isinstance(state, MultiplayerState) and state.roll is not None
+            target = state.to_draw[0]
+            drawn = FastMap.from_grid(after.maps[target], state.challenges, components)
+            single = state.roll[0] == state.roll[1]
+        if single:
             def one_map(dice: np.ndarray, keys: np.ndarray) -> float:
                 start = drawn.copy()
                 if vector_supports(start):
                     return float(vector_rollout(start, dice, keys, policy, components))
                 return float(rollout(start, dice, keys, policy, components))
             return one_map
+        assert isinstance(state, MultiplayerState) and state.roll is not None
+        cards = state.challenges
         count = len(state.maps)
         others = [FastMap.from_grid(state.maps[(target + k) % count], cards, components) for k in range(1, count)]
         return lambda dice, keys: float(multiplayer_rollout(
