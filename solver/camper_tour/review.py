@@ -33,6 +33,9 @@ REVIEW_PLAYOUTS = 120
 DECISION_CPU_S = 0.8
 #: Playouts of the own valuation of a move the hint did not compare (with the hint's answer, paired).
 OWN_PLAYOUTS = 120
+#: Fewest playouts behind the played move's and the answer's win rates for their difference to be the loss (the
+#: hint's sequential stopping may leave 4); below it both are valued on their own paired playouts.
+MIN_LOSS_SAMPLES = 30
 #: Steps of one playout at most (a real race is a few hundred).
 MAX_PLAYOUT_STEPS = 20_000
 
@@ -98,6 +101,8 @@ class CamperTourReview:
             elif not note:
                 note = "not compared by the hint (outside its candidate moves, or cut by the time limit)"
             choices.append(review.Choice((move.action,), self._label(move.action), value, note))
+        if self.win and choices and choices[0].actions != decision.actions:
+            choices = self._too_few(choices, decision.actions)
         if self.win:
             unit_note = f"win probability against {result.opponents}" if result.opponents else "win probability"
             if result.method == hints.BEST_RESPONSE_METHOD:
@@ -109,6 +114,21 @@ class CamperTourReview:
             unit_note += f"; {result.fallback}"
         return review.Ranking(tuple(choices), self.thresholds.unit, unit_note,
                               interrupted=result.interrupted and not exact)
+
+    @staticmethod
+    def _too_few(choices: list[review.Choice], played: tuple[Action, ...]) -> list[review.Choice]:
+        """The played move's value withheld when it or the answer rests on fewer than MIN_LOSS_SAMPLES playouts:
+        the hint stops sampling a move once it is clearly worse, or the answer once nothing else is left, which is
+        enough to decide but not to measure a loss (4 playouts a side). Such a move is valued on its own."""
+        best = choices[0].value
+        for index, choice in enumerate(choices):
+            if choice.actions != played or choice.value is None or best is None:
+                continue
+            fewest = min(choice.value.samples, best.samples)
+            if 0 < fewest < MIN_LOSS_SAMPLES:
+                choices[index] = review.Choice(choice.actions, choice.label, None,
+                                               f"too few playouts for a loss ({fewest})")
+        return choices
 
     def evaluate(self, decision: review.Decision, ranking: review.Ranking, budget: Budget, seed: int,
                  earlier: Sequence[review.Decision]) -> review.Valuation:
@@ -140,13 +160,17 @@ class CamperTourReview:
             wins = sum(results[action])
             return review.Value(wins / n, hints.win_standard_error(wins, n), n)
 
-        note = (f"the played move was not compared by the hint: it and the hint's answer are valued on the same {n} "
-                "playouts (common random numbers)")
+        note = (f"the hint's playouts did not measure the played move against its answer (not compared, or too few "
+                f"playouts): both are valued on the same {n} playouts (common random numbers)")
         replacement = review.Ranking(
             (review.Choice(best.actions, best.label, value(best_action)),
              review.Choice(decision.actions, self._label(played_action), value(played_action))),
             ranking.unit, ranking.note, interrupted=n < target)
-        return review.Valuation(value(played_action), note, replacement)
+        differences = [b - p for b, p in zip(results[best_action], results[played_action], strict=True)]
+        mean = sum(differences) / n
+        paired = (sum((d - mean) ** 2 for d in differences) / (n - 1) / n) ** 0.5 if n > 1 else None
+        return review.Valuation(value(played_action), note, replacement,
+                                loss_standard_error=paired if n >= review.MIN_SAMPLES_FOR_STANDARD_ERROR else None)
 
 
 def _playout(state: TourState, player: int, opponents: Player, rng: object, budget: Budget) -> float:

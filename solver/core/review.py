@@ -487,8 +487,7 @@ def _with_valuation(result: Reviewed, decision: Decision, label: str, ranking: R
             replaced.played = valuation.value
             replaced = _finish(replaced, False)
         replaced.note = _join(valuation.note, replaced.note)
-        if valuation.loss_standard_error is not None and replaced.status is Status.REVIEWED and \
-                replaced.loss_standard_error is not None and replaced.loss:
+        if valuation.loss_standard_error is not None and replaced.status is Status.REVIEWED:
             replaced.loss_standard_error = valuation.loss_standard_error
         return replaced
     if valuation.value is None:
