@@ -440,8 +440,9 @@ def _review_decision(decision: Decision, label: str, adapter: Adapter, whole: Bu
             cut.cpu_s = time.process_time() - cpu_started
             return cut
         result = _with_valuation(result, decision, label, ranking, valuation)
+        result.interrupted = own.expired() or bool(valuation.ranking and valuation.ranking.interrupted)
     result.cpu_s = time.process_time() - cpu_started
-    result.interrupted = ranking.interrupted or budget.expired()
+    result.interrupted |= ranking.interrupted or budget.expired()
     return result
 
 
