@@ -402,3 +402,32 @@ def test_the_review_over_grpc_and_http_equals_in_process(server: Any) -> None:
     assert _without_stats(page) == _without_stats(local)
     totals = [p.total_loss for p in page.review.players]
     assert totals == [p.total_loss for p in local.review.players]
+
+
+def test_a_long_seeded_chance_sequence_keeps_its_probabilities_in_64_bits() -> None:
+    """The deal of an Adventure Tours round resolved by one Play seed is dozens of cards: that sequence's probability
+    would not fit a `Probability`, so it is cut into entries that do, each exact, their product the sequence's."""
+    from campsolver.service.games import adventure_tours as at_service
+    from campsolver.v1 import adventure_tours_pb2 as at
+
+    start = at_service.game_state_from_proto(at_service.new_game(
+        at.AdventureToursServiceNewGameRequest(players=3, seed=2), Budget(1.0)).state)
+    record = at.AdventureToursRecord(start=at_service.game_state_to_proto(start))
+    state = start
+    while state.round_index == start.round_index and state.current_player() >= 0:
+        action = state.legal_actions()[0]
+        seed = len(record.steps) + 1
+        record.steps.add(move=at.AdventureMove(steps=[at_service.step_to_proto(action)]), seed=seed)
+        state = shared.resolve_chance(state.child(action), shared.seeded_rng(seed))
+    assert state.round_index == start.round_index + 1, "the first round was played to its end"
+    walk = review_service.walk_record(record, at_service.REVIEW_CODEC)
+    last = len(record.steps) - 1
+    deal = [e for e in walk.entries if isinstance(e, core.Chance) and e.source == last]
+    assert len(deal) >= 2, "the new round's deal is cut into entries"
+    product = Fraction(1)
+    for chance in deal:
+        assert chance.probability.denominator <= review_service.MAX_PROBABILITY_DENOMINATOR
+        common_pb2.Probability(numerator=chance.probability.numerator, denominator=chance.probability.denominator)
+        product *= chance.probability
+    assert 0 < product < Fraction(1, 2**63)
+    assert at_service.game_state_to_proto(walk.end) == at_service.game_state_to_proto(state)

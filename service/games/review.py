@@ -31,6 +31,8 @@ from campsolver.v1 import common_pb2
 MAX_RECORD_STEPS = 5_000
 #: Most CPU seconds a decision may ask for.
 MAX_DECISION_CPU_S = 60.0
+#: The largest denominator a `Probability` message holds (int64).
+MAX_PROBABILITY_DENOMINATOR = 2**63 - 1
 
 Triple = tuple[Any, Any, Any]  # (state before, action, state after)
 
@@ -116,12 +118,18 @@ def walk_record(record: Message, codec: ReviewCodec) -> Walk:
             continue
         if seed is not None:
             # Play resolves every chance step until a player decides: one entry, the drawn outcomes in order and
-            # the probability of that sequence.
+            # the probability of that sequence (a new entry where that probability would not fit the message's
+            # 64-bit numbers: a deal of many cards).
             rng = shared.seeded_rng(seed)
-            labels, probability = [], Fraction(1)
+            labels: list[str] = []
+            probability = Fraction(1)
             while state.current_player() == CHANCE:
                 outcome = shared.draw_outcome(state, rng)
-                probability *= next(p for o, p in state.chance_outcomes() if o == outcome)
+                chance = next(p for o, p in state.chance_outcomes() if o == outcome)
+                if labels and (probability * chance).denominator > MAX_PROBABILITY_DENOMINATOR:
+                    entries.append(core.Chance(index, "; ".join(labels), probability))
+                    labels, probability = [], Fraction(1)
+                probability *= chance
                 labels.append(codec.play.chance_label(state, outcome))
                 state = state.child(outcome)
             entries.append(core.Chance(index, "; ".join(labels), probability))
