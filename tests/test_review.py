@@ -408,6 +408,7 @@ def test_a_long_seeded_chance_sequence_keeps_its_probabilities_in_64_bits() -> N
     """The deal of an Adventure Tours round resolved by one Play seed is dozens of cards: that sequence's probability
     would not fit a `Probability`, so it is cut into entries that do, each exact, their product the sequence's."""
     from campsolver.service.games import adventure_tours as at_service
+
     from campsolver.v1 import adventure_tours_pb2 as at
 
     start = at_service.game_state_from_proto(at_service.new_game(
