@@ -163,7 +163,12 @@ def main() -> None:
         print(f"{game}: {row['decisions']} decisions ({row['ranked']} ranked), {row['cpu_s']} CPU-s, complete "
               f"{row['complete']}; bad move {row['bad_move']['played']!r} loss {row['bad_move']['loss']:.3f} "
               f"{row['bad_move']['mark']}; {totals}", flush=True)
-    Path(args.out).write_text(json.dumps({"rows": rows}, indent=1) + "\n")
+    out = Path(args.out)
+    kept = json.loads(out.read_text())["rows"] if out.exists() else []  # other games' rows of an earlier run stay
+    done = {row["game"] for row in rows}
+    merged = [row for row in kept if row["game"] not in done] + rows
+    merged.sort(key=lambda row: list(GAMES).index(row["game"]))
+    out.write_text(json.dumps({"rows": merged}, indent=1) + "\n")
 
 
 if __name__ == "__main__":

@@ -56,6 +56,10 @@ SCORE_THRESHOLDS = review.Thresholds(
 class CamperTourReview:
     """The review adapter of one game (`objective` as the hint takes it; None: the hint's default)."""
 
+    information = ("Camper Tour hides nothing (the stack's order is unknown to everybody): each decision is valued "
+                   "from the position as the player saw it, the opponents' style read from the record before it, as "
+                   "the hint reads a game's history")
+
     def __init__(self, objective: hints.Objective | None, campers: int, label: Callable[[Action], str],
                  playouts: int = REVIEW_PLAYOUTS) -> None:
         self.objective = objective or (hints.Objective.WIN_PROBABILITY if campers >= 2
