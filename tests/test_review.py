@@ -432,3 +432,43 @@ def test_a_long_seeded_chance_sequence_keeps_its_probabilities_in_64_bits() -> N
         product *= chance.probability
     assert 0 < product < Fraction(1, 2**63)
     assert at_service.game_state_to_proto(walk.end) == at_service.game_state_to_proto(state)
+
+
+# --- batch tournaments with reviews -------------------------------------------------------------------------------
+
+
+def test_a_tournament_with_reviews_writes_each_games_record_and_review(tmp_path: Any) -> None:
+    """Each game's record beside its review, the seats' totals in reviews.csv equal to the review's, the review's
+    decisions the record's moves in order, and the games' rows without the record and review."""
+    import csv
+
+    from campsolver.clients.batch.cli import main as batch_main
+
+    out = tmp_path / "t"
+    code = batch_main(["tournament", "--games", "camper-tour,happy-campers", "--policies", "rule-of-thumb,random,greedy",
+                       "--matches", "1", "--review", "--review-cpu", "0.1", "--out", str(out), "--in-process",
+                       "--no-progress", "--time-limit", "300"])
+    assert code == 0
+    games_rows = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
+    assert games_rows and all("review" not in row and "record" not in row for row in games_rows)
+    seats = list(csv.DictReader((out / "reviews.csv").open()))
+    assert len(seats) == sum(len(row["policies"]) for row in games_rows)
+    for row in games_rows:
+        stem = out / "reviews" / row["game"] / f"{row['seed']}-{'-'.join(row['policies'])}"
+        record = json.loads(stem.with_suffix(".record.json").read_text())
+        review = json.loads(stem.with_suffix(".review.json").read_text())
+        decisions = [s["decision"] for s in review["steps"] if "decision" in s]
+        assert len([s for s in record["steps"] if "move" in s]) == len(decisions)
+        for player in review["players"]:
+            mine = [d for d in decisions if d.get("player", 0) == player.get("player", 0)
+                    and d["status"] == "REVIEW_STATUS_REVIEWED"]
+            assert player.get("totalLoss", 0.0) == pytest.approx(sum(d.get("loss", 0.0) for d in mine))
+            seat_row = next(s for s in seats if s["game"] == row["game"] and int(s["seed"]) == row["seed"]
+                            and s["players"] == " vs ".join(row["policies"])
+                            and int(s["seat"]) == player.get("player", 0))
+            assert float(seat_row["total_loss"]) == pytest.approx(player.get("totalLoss", 0.0))
+        # the review's decisions are the record's moves, in order (each applied again by the rules model when the
+        # record was read: `tournament.recorded_entries`)
+        assert [d["played"] for d in decisions] == [s["label"] for s in record["steps"] if "move" in s]
+    summary = json.loads((out / "review-summary.json").read_text())["by_policy"]
+    assert {(s["game"], s["policy"]) for s in summary} == {(s["game"], s["policy"]) for s in seats}
