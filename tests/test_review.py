@@ -446,8 +446,9 @@ def test_a_tournament_with_reviews_writes_each_games_record_and_review(tmp_path:
 
     out = tmp_path / "t"
     code = batch_main(["tournament", "--games", "camper-tour,happy-campers",
-                       "--policies", "rule-of-thumb,random,greedy", "--matches", "1", "--review", "--review-cpu", "0.1", "--out", str(out), "--in-process",
-                       "--no-progress", "--time-limit", "300"])
+                       "--policies", "rule-of-thumb,random,greedy", "--matches", "1", "--review",
+                       "--review-cpu", "0.1", "--out", str(out), "--in-process", "--no-progress",
+                       "--time-limit", "300"])
     assert code == 0
     games_rows = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
     assert games_rows and all("review" not in row and "record" not in row for row in games_rows)
