@@ -69,16 +69,19 @@ def players_of(game: str) -> tuple[Callable[[Any], tuple[Any, ...]], Callable[[A
 
         return greedy, first
     if game == "adventure-tours":
-        from campsolver.solver.adventure_tours.hint import Objective, enumerate_plays
+        from campsolver.solver.adventure_tours.hint import Objective, hint
+        from campsolver.solver.adventure_tours.information import observe
         from campsolver.solver.adventure_tours.policies import greedy_action
         from campsolver.solver.adventure_tours.review import AdventureToursReview
+        from campsolver.solver.core.budget import CpuBudget
 
         continues = AdventureToursReview(Objective.MARGIN, lambda *a: "").continues
 
-        def worst_listed(s: Any) -> tuple[Any, ...]:  # the last play the rules list (the hint ranks it low)
-            return enumerate_plays(s, s.current_player())[-1]
+        def worst(s: Any) -> tuple[Any, ...]:  # the play a well-sampled hint of its own values lowest
+            result = hint(observe(s, s.current_player()), CpuBudget(2.0), seed=99, max_samples=60)
+            return min((p for p in result.plays if p.samples), key=lambda p: p.value).play
 
-        return (lambda s: review_service.first_moves(s, continues, greedy_action)), worst_listed
+        return (lambda s: review_service.first_moves(s, continues, greedy_action)), worst
     if game == "happy-campers":
         from campsolver.solver.core import review as core
         from campsolver.solver.core.budget import CpuBudget
