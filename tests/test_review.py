@@ -473,3 +473,16 @@ def test_a_tournament_with_reviews_writes_each_games_record_and_review(tmp_path:
         assert [d["played"] for d in decisions] == [s["label"] for s in record["steps"] if "move" in s]
     summary = json.loads((out / "review-summary.json").read_text())["by_policy"]
     assert {(s["game"], s["policy"]) for s in summary} == {(s["game"], s["policy"]) for s in seats}
+
+
+@pytest.mark.parametrize(("game", "source", "target"), [
+    ("happy-campers", 0, 2), ("deluxe-camping", 1, 3), ("campsite", 0, 2), ("adventure-tours", 0, 3),
+])
+def test_every_game_names_the_step_whose_move_is_illegal(game: str, source: int, target: int) -> None:
+    """A move played again later (its squares taken, its card gone, its barrier placed) is refused at its step."""
+    command = _command(game)
+    request = command.example()
+    request.record.steps[target].move.CopyFrom(request.record.steps[source].move)
+    with pytest.raises(InvalidArgument) as caught:
+        dispatch.run(command, request, Budget(60))
+    assert caught.value.violations[0].field.startswith(f"record.steps[{target}].move")
