@@ -484,6 +484,7 @@ def _with_valuation(result: Reviewed, decision: Decision, label: str, ranking: R
                     valuation: Valuation) -> Reviewed:
     if valuation.ranking is not None:
         replaced = _compare(decision, label, valuation.ranking)
+        replaced.played_rank, replaced.choices = result.played_rank, result.choices  # as the hint listed them
         if replaced.played is None and valuation.value is not None and replaced.best is not None:
             replaced.played = valuation.value
             replaced = _finish(replaced, False)
