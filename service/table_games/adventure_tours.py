@@ -132,6 +132,9 @@ class AdventureTours(Adapter):
     play_type = "AdventureToursServicePlayRequest"
     hint_type = "AdventureToursServiceHintRequest"
 
+    def to_proto(self, state: Any) -> Message:
+        return service.game_state_to_proto(state)
+
     def parse(self, state: Message) -> State:
         return service.game_state_from_proto(state)
 

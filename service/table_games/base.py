@@ -156,15 +156,15 @@ class Adapter:
 
     # --- the log ---------------------------------------------------------------------------------------------
 
-    def narrate(self, before: Any, move: Message | None, seed: int, after: Any, ply: int) -> list[LogLine]:
-        """The log lines of one Play call: the move, then every chance outcome in order (replayed from the
-        call's seed exactly as Play draws them, each told to the seats that may know it), then what followed."""
-        lines: list[LogLine] = []
-        state = before
-        if move is not None:
-            seat = before.current_player()
-            lines += self.describe_move(before, move, seat, ply)
-            state = self.apply(before, move)
+    def to_proto(self, state: Any) -> Message:
+        """The game's state message of a rules state (as NewGame and Play answer it)."""
+        raise NotImplementedError
+
+    def replay(self, before: Any, move: Message | None, seed: int) -> tuple[Any, list[tuple[Any, Any, Any]]]:
+        """One Play call done again on the rules model: the move, then every chance outcome drawn from the call's
+        seed exactly as Play draws them (`shared.seeded_rng`, `shared.draw_outcome`); the state reached and the
+        chance steps (state, outcome, next state) in order. Tests check it reaches Play's own answer."""
+        state = self.apply(before, move) if move is not None else before
         rng = shared.seeded_rng(seed)
         outcomes = []
         while state.current_player() == CHANCE:
@@ -172,6 +172,15 @@ class Adapter:
             following = state.child(outcome)
             outcomes.append((state, outcome, following))
             state = following
+        return state, outcomes
+
+    def narrate(self, before: Any, move: Message | None, seed: int, after: Any, ply: int) -> list[LogLine]:
+        """The log lines of one Play call: the move, then every chance outcome in order (each told to the seats
+        that may know it), then what followed."""
+        lines: list[LogLine] = []
+        if move is not None:
+            lines += self.describe_move(before, move, before.current_player(), ply)
+        state, outcomes = self.replay(before, move, seed)
         lines += self.describe_chance(outcomes, ply)
         lines += self.describe_events(before, state, ply)
         return lines

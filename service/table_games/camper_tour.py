@@ -47,6 +47,9 @@ class CamperTour(Adapter):
     play_type = "CamperTourServicePlayRequest"
     hint_type = "CamperTourServiceHintRequest"
 
+    def to_proto(self, state: Any) -> Message:
+        return service.state_to_proto(state)
+
     def parse(self, state: Message) -> TourState:
         return service.state_from_proto(state)
 

@@ -33,6 +33,9 @@ class Campsite(Adapter):
     play_type = "CampsiteServicePlayRequest"
     hint_type = "CampsiteServiceHintRequest"
 
+    def to_proto(self, state: Any) -> Message:
+        return service.game_to_proto(state)
+
     def parse(self, state: Message) -> CampsiteState:
         return service.game_from_proto(state)
 

@@ -29,6 +29,9 @@ class DeluxeCamping(Adapter):
     play_type = "DeluxeCampingServicePlayRequest"
     hint_type = "DeluxeCampingServiceHintRequest"
 
+    def to_proto(self, state: Any) -> Message:
+        return service.state_to_proto(state)
+
     def parse(self, state: Message) -> DCState:
         return service.state_from_proto(state)
 
@@ -110,9 +113,9 @@ class DeluxeCamping(Adapter):
         if after.stage in (Stage.MOVE, Stage.BARRIER, Stage.OVER):
             for p in range(after.config.players):
                 if after.stopped(p) and not before.stopped(p):
-                    lines.append(LogLine(ply, p, "out", f"{seat_letter(p)} is out of the game: every one of "
-                                                        f"{seat_letter(p)}'s pieces stands in a site of its own, "
-                                                        "so it takes no more turns (its sites still score)"))
+                    lines.append(LogLine(ply, p, "event", f"{seat_letter(p)} stops: every one of "
+                                                          f"{seat_letter(p)}'s pieces stands in a site of its own "
+                                                          "(no more turns; its sites score)"))
         if after.stage is Stage.OVER and before.stage is not Stage.OVER:
             active = [p for p in range(after.config.players) if not after.stopped(p)]
             if not active:
@@ -143,7 +146,8 @@ class DeluxeCamping(Adapter):
                 placed = len(state.trailers[p]) if p < len(state.trailers) else 0
                 notes.append(f"{placed} of {config.trailers} trailers placed")
             else:
-                notes.append(f"sites score {scores[p]}" + ("; stopped" if state.stopped(p) else ""))
+                notes.append(f"sites score {scores[p]}" + ("; stopped: every piece in a site of its own"
+                                                           if state.stopped(p) else ""))
         facts = [f"barriers: {len(state.barriers)} placed, {state.supply_left} in the supply",
                  render_rule()]
         if state.stage in (Stage.MOVE, Stage.BARRIER) and state.idle_turns:

@@ -49,6 +49,9 @@ class HappyCampers(Adapter):
     play_type = "HappyCampersServicePlayRequest"
     hint_type = "HappyCampersServiceHintRequest"
 
+    def to_proto(self, state: Any) -> Message:
+        return service.game_to_proto(state)
+
     def parse(self, state: Message) -> modes.MultiplayerState:
         return service.game_from_proto(state)
 

@@ -9,6 +9,7 @@ SVG: the same letters on every square, Fair Weather squares hatched, tents as tr
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from campsolver.solver.campsite.rules import Card, Placement, Table, Tent, Token
@@ -214,7 +215,8 @@ TOKEN_NAMES = {"D": "Desert", "F": "Forest", "M": "Meadow", "P": "Mountains", "W
                "X": "Wilderness"}
 
 
-def _seat_square(parts: list[str], x: float, y: float, size: float, mask: int, coloured: bool, fair: bool) -> None:
+def _seat_square(parts: list[str], x: float, y: float, size: float, mask: int, coloured: bool, fair: bool,
+                 font: float = 12) -> None:
     """One visible square: split between its two terrain colours (coloured) or pale (empty); a sun dot on a
     Fair Weather card's squares."""
     if coloured:
@@ -222,7 +224,8 @@ def _seat_square(parts: list[str], x: float, y: float, size: float, mask: int, c
         first, second = TERRAIN_COLOURS[letters[0]], TERRAIN_COLOURS[letters[-1]]
         parts.append(f'<polygon points="{x},{y} {x + size},{y} {x},{y + size}" fill="{first}"/>'
                      f'<polygon points="{x + size},{y} {x + size},{y + size} {x},{y + size}" fill="{second}"/>')
-        parts.append(f'<text x="{x + size / 2:g}" y="{y + size / 2 + 4.5:g}" font-size="12" font-weight="bold" '
+        parts.append(f'<text x="{x + size / 2:g}" y="{y + size / 2 + font * 0.37:g}" font-size="{font:g}" '
+                     'font-weight="bold" '
                      f'text-anchor="middle" fill="#111" stroke="#ffffff" stroke-width="3" paint-order="stroke">'
                      f'{letters}</text>')
     else:
@@ -233,12 +236,13 @@ def _seat_square(parts: list[str], x: float, y: float, size: float, mask: int, c
         parts.append(f'<circle cx="{x + size - 6:g}" cy="{y + 6:g}" r="4" fill="#ffb703" stroke="#9a6700"/>')
 
 
-def _seat_tent(parts: list[str], x: float, y: float, size: float, seat: int, letter: str, bold: bool) -> None:
+def _seat_tent(parts: list[str], x: float, y: float, size: float, seat: int, letter: str, bold: bool,
+               font: float = 12) -> None:
     colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
     width = 3 if bold else 1
     parts.append(f'<polygon points="{x + size / 2:g},{y + 3:g} {x + 3:g},{y + size - 3:g} {x + size - 3:g},'
                  f'{y + size - 3:g}" fill="{colour}" stroke="#111" stroke-width="{width}"/>')
-    parts.append(f'<text x="{x + size / 2:g}" y="{y + size - 7:g}" font-size="12" font-weight="bold" '
+    parts.append(f'<text x="{x + size / 2:g}" y="{y + size - 6:g}" font-size="{font:g}" font-weight="bold" '
                  f'text-anchor="middle" fill="#ffffff">{letter}</text>')
 
 
@@ -258,6 +262,9 @@ def seat_table_svg(table: Table, *, laid: Placement | None = None, new_tent: Ten
     size = max(26, min(36, (SEAT_MAX_WIDTH - SEAT_AXIS - 10) // columns))
     width = SEAT_AXIS + columns * size + 10
     height = SEAT_AXIS + (max_r - min_r + 1) * size + 10
+    # A table wider than the page's picture area is shrunk to fit it: its letters grow to stay readable.
+    font = min(16, max(12, math.ceil(11.5 * width / SEAT_MAX_WIDTH)))
+    step = 1 if size >= 2.6 * font else 2  # column numbers on every column, or every other one
     parts: list[str] = []
     canvas = Canvas(width)
 
@@ -267,14 +274,15 @@ def seat_table_svg(table: Table, *, laid: Placement | None = None, new_tent: Ten
     canvas.shape(f'<rect x="{SEAT_AXIS}" y="{SEAT_AXIS}" width="{columns * size}" '
                  f'height="{(max_r - min_r + 1) * size}" fill="#eef1f3"/>')
     for c in range(min_c, max_c + 1):
-        canvas.text(SEAT_AXIS + (c - min_c + 0.5) * size, SEAT_AXIS - 9, f"c{c}", 12, anchor="middle", fill="#555",
-                    cls="coordinate")
+        if (c - min_c) % step == 0:
+            canvas.text(SEAT_AXIS + (c - min_c + 0.5) * size, SEAT_AXIS - 9, f"c{c}", font, anchor="middle",
+                        fill="#555", cls="coordinate")
     for r in range(min_r, max_r + 1):
-        canvas.text(SEAT_AXIS - 4, SEAT_AXIS + (r - min_r + 0.5) * size + 4.5, f"r{r}", 12, anchor="end",
+        canvas.text(SEAT_AXIS - 4, SEAT_AXIS + (r - min_r + 0.5) * size + 4.5, f"r{r}", font, anchor="end",
                     fill="#555", cls="coordinate")
     for (r, c), square in sorted(table.grid.items()):
         x, y = xy(r, c)
-        _seat_square(parts, x, y, size, square.mask, square.coloured, square.fair_weather)
+        _seat_square(parts, x, y, size, square.mask, square.coloured, square.fair_weather, font)
     for layer, placement in enumerate(table.placements):
         covered = [cell for cell in placement.squares() if table.grid[cell].layer == layer]
         for r, c in covered:  # the card's visible outline: a thick edge where the next square is not this card
@@ -289,7 +297,7 @@ def seat_table_svg(table: Table, *, laid: Placement | None = None, new_tent: Ten
                                  'stroke-width="2"/>')
     for tent in table.tents:
         x, y = xy(tent.row, tent.col)
-        _seat_tent(parts, x, y, size, tent.player, tent.token.letter, tent == new_tent)
+        _seat_tent(parts, x, y, size, tent.player, tent.token.letter, tent == new_tent, font)
     if laid is not None:
         for r, c in laid.squares():
             x, y = xy(r, c)
