@@ -190,10 +190,24 @@ def check_adventure_tours_view(sessions: TableSessions, view: dict[str, Any]) ->
         if not cards:
             continue
         then = hidden_all_through(table, line["ply"])
-        if line["kind"] == "move":  # the cards a move plays are shown by playing them
-            step = table.steps[line["ply"] - 1]
-            then -= {getattr(action, "card", -1) for action in adapter.steps(step.move)}
+        then -= seen_in_line(table, line)
         assert not cards & then, (line, sorted(cards & then))
+
+
+def seen_in_line(table: Any, line: dict[str, Any]) -> set[int]:
+    """The cards a log line may name beyond those public during its Play call: a move's own cards (shown by
+    playing them), and in a line only the person reads, the cards the person received in that call."""
+    if line["ply"] == 0:
+        return set(table.adapter.parse(table.start).hands[table.person]) if line.get("private") else set()
+    step = table.steps[line["ply"] - 1]
+    adapter = table.adapter
+    if line["kind"] == "move":
+        return {getattr(action, "card", -1) for action in adapter.steps(step.move)}
+    if not line.get("private"):
+        return set()
+    before = adapter.parse(table.start if line["ply"] == 1 else table.steps[line["ply"] - 2].state)
+    return {outcome for state, outcome, _ in adapter.replay(before, step.move, step.seed)[1]
+            if state.pending[0].kind in ("draw", "deal") and state.pending[0].player == table.person}
 
 
 _HIDDEN: dict[tuple[str, int], set[int]] = {}
@@ -452,4 +466,4 @@ def test_the_persons_hint_over_http_ranks_moves_the_person_can_play(server: Camp
 def test_log_lines_have_the_page_shape() -> None:
     line = LogLine(3, 1, "chance", "B draws a card", {1: "you draw #4"})
     assert line.text_for(0) == {"ply": 3, "seat": "B", "kind": "chance", "text": "B draws a card"}
-    assert line.text_for(1)["text"] == "you draw #4"
+    assert line.text_for(1) == {"ply": 3, "seat": "B", "kind": "chance", "text": "you draw #4", "private": True}

@@ -67,8 +67,11 @@ class LogLine:
     private: dict[int, str] = field(default_factory=dict)
 
     def text_for(self, viewer: int) -> dict[str, Any]:
-        return {"ply": self.ply, "seat": None if self.seat is None else seat_letter(self.seat), "kind": self.kind,
+        line = {"ply": self.ply, "seat": None if self.seat is None else seat_letter(self.seat), "kind": self.kind,
                 "text": self.private.get(viewer, self.text)}
+        if viewer in self.private:
+            line["private"] = True  # what this seat alone reads (its own draw)
+        return line
 
 
 @dataclass

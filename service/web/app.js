@@ -206,6 +206,10 @@ function showLog(lines) {
   for (const line of shown) {
     const item = element("li", line.text, line.kind);
     item.value = line.ply;
+    if (line.private) {
+      item.dataset.private = "1";
+      item.title = "only you see this line";
+    }
     list.append(item);
   }
   const more = $("log-more");
@@ -591,4 +595,6 @@ document.addEventListener("keydown", (event) => {
   if (event.key === "Enter" && event.target === document.body && $("play-chosen")) $("play-chosen").click();
   if (event.key === "Escape") clearSelection();
 });
+// On a narrow screen the legend starts folded (it is long); the board and the move box come first.
+if (window.innerWidth < 700) $("legend-box").open = false;
 fillPlayers();
