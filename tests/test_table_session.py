@@ -463,6 +463,23 @@ def test_the_persons_hint_over_http_ranks_moves_the_person_can_play(server: Camp
     assert any(line["text"] == f"A: {hint['rows'][0]['label']}" for line in after["log"]), after["log"][-3:]
 
 
+def test_the_page_and_the_adapters_agree_with_the_protos() -> None:
+    """The page's seat bounds are the adapters' (the server checks them again), and each adapter's request
+    types are its game's NewGame, Play and Hint requests (a proto change that breaks the table fails here)."""
+    from campsolver.service.http_server import WEB_ROOT
+
+    script = (WEB_ROOT / "app.js").read_text()
+    bounds = {name: [int(n) for n in numbers.split(",")]
+              for name, numbers in re.findall(r'"([a-z-]+)": \[(\d+, \d+, \d+)\]', script)}
+    assert bounds == {name: list(adapter.players) for name, adapter in ADAPTERS.items()}
+    for name, adapter in ADAPTERS.items():
+        game = games()[name]
+        for rpc, type_name in (("NewGame", adapter.new_game_type), ("Play", adapter.play_type),
+                               ("Hint", adapter.hint_type)):
+            assert game.by_rpc(rpc).request_type.DESCRIPTOR.name == type_name
+        assert adapter.move_type() is type(game.by_rpc("Play").request_type().move)
+
+
 def test_log_lines_have_the_page_shape() -> None:
     line = LogLine(3, 1, "chance", "B draws a card", {1: "you draw #4"})
     assert line.text_for(0) == {"ply": 3, "seat": "B", "kind": "chance", "text": "B draws a card"}

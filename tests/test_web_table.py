@@ -365,3 +365,27 @@ def test_a_typed_move_is_the_fallback_and_its_error_one_line(page: Any, server: 
     page.click("#play-json")
     page.wait_for_function("(p) => window.table.ply > p", arg=played, timeout=60_000)
     assert page.is_hidden("#error")
+
+
+def test_the_readability_checks_catch_small_text_and_clipped_lines(page: Any, server: CampsolverServer) -> None:
+    """The checks above are not vacuous: an 8 px text, a box cutting its line, an SVG label leaving its picture
+    and a page wider than the window are each reported."""
+    assert server.http is not None
+    page.goto(f"{server.http.url}/?fast=1")
+    assert not page.evaluate(SMALLEST_TEXT_JS, MIN_FONT_PX)["found"]
+    assert not page.evaluate(CLIPPED_JS)
+    page.evaluate("""() => {
+      const tiny = document.createElement('p'); tiny.style.fontSize = '8px'; tiny.textContent = 'tiny words';
+      const cut = document.createElement('div');
+      cut.style.cssText = 'width: 60px; overflow: hidden; white-space: nowrap';
+      cut.textContent = 'a line far too long for its box';
+      const picture = document.createElement('div');
+      picture.innerHTML = '<svg width="100" height="40" viewBox="0 0 100 40"><text x="70" y="20" font-size="14">'
+        + 'outside</text></svg>';
+      const wide = document.createElement('div'); wide.style.cssText = 'width: 3000px; height: 2px';
+      document.body.append(tiny, cut, picture, wide);
+    }""")
+    small = page.evaluate(SMALLEST_TEXT_JS, MIN_FONT_PX)
+    assert small["smallest"] == 8 and any("tiny words" in item for item in small["found"])
+    clipped = " | ".join(page.evaluate(CLIPPED_JS))
+    assert "DIV#." in clipped and "svg text outside its picture: outside" in clipped and "page 3" in clipped

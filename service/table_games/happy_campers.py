@@ -99,8 +99,9 @@ class HappyCampers(Adapter):
             lines.append(LogLine(ply, None, "chance", text))
             for q in range(before.players):
                 if before.in_game[q] and not after.in_game[q]:
+                    last = "" if after.over else " (the next turn is the last)"
                     lines.append(LogLine(ply, q, "out", f"{seat_letter(q)}'s map cannot take roll {a} and {b}: "
-                                                      f"{seat_letter(q)} is out (the next turn is the last)"))
+                                                      f"{seat_letter(q)} is out{last}"))
             if after.bonus_turn:
                 lines.append(LogLine(ply, None, "event", "the bonus turn: the last turn of the game"))
         return lines

@@ -487,7 +487,8 @@ function showHint() {
   const summary = hint.summary;
   $("hint-summary").textContent = [
     summary.unit ? `value: ${summary.unit}` : "", `proof: ${summary.proof}`, summary.method,
-    summary.seconds !== null ? `${fmt(summary.seconds, 2)} s` : "", summary.fallback,
+    summary.seconds === null ? "" : summary.seconds < 0.01 ? "under 0.01 s" : `${fmt(summary.seconds, 2)} s`,
+    summary.fallback,
   ].filter(Boolean).join(" · ");
   $("hint-note").textContent = summary.note;
   $("hint-table").hidden = false;
