@@ -59,6 +59,9 @@ MAX_BOT_SECONDS = 5.0
 GREEDY_SECONDS = 0.01
 #: Seconds a call to the service may take beyond its own time limit before it is given up.
 CALL_SLACK_S = 30.0
+#: The review of a game at the table: seconds the whole review may take (default and most a request may ask).
+REVIEW_SECONDS = 30.0
+MAX_REVIEW_SECONDS = 300.0
 #: Chance of the k-th Play of a table with seed s comes from seed s * PLAY_SEED_STRIDE + k.
 PLAY_SEED_STRIDE = 1000
 #: Largest seed a request may give (the Play seeds derived from it must fit a uint64).
@@ -116,6 +119,8 @@ class Table:
     offered_ply: int = -1
     pending: dict[str, Any] = field(default_factory=dict)  # a two-stage choice in progress (Campsite)
     review: dict[str, Any] | None = None
+    review_response: Message | None = None  # the Review RPC's answer, kept on the server (it names every move)
+    best_moves: dict[int, Message] = field(default_factory=dict)  # the review's best move at the person's steps
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
@@ -323,7 +328,13 @@ class TableSessions:
             state = adapter.parse(before)
             shown = adapter.seat_view(state, table.person, table.players)
             assert step.move is not None
-            return {"ply": ply, "played": adapter.label(state, step.move, table.person), **shown}
+            answer = {"ply": ply, "played": adapter.label(state, step.move, table.person),
+                      "playedGhost": adapter.ghost(state, step.move), **shown}
+            best = table.best_moves.get(ply)
+            if best is not None:
+                answer["best"] = adapter.label(state, best, table.person)
+                answer["bestGhost"] = adapter.ghost(state, best)
+            return answer
 
         return self._run(table_id, work)
 
@@ -335,7 +346,7 @@ class TableSessions:
             if not table.turn.game_over:
                 raise TableError(409, "the review comes at the end of the game")
             if table.review is None:
-                table.review = self._review(table, _number(body, "seconds", 0.0, 0.0, 600.0))
+                table.review = self._review(table, _number(body, "seconds", REVIEW_SECONDS, 1.0, MAX_REVIEW_SECONDS))
             return table.review
 
         return self._run(table_id, work)
@@ -352,9 +363,10 @@ class TableSessions:
             raise TableError(501, "this server has no Review RPC yet") from None
         request = table.adapter.review_request(command.request_type, table.start, table.steps, seconds)
         try:
-            response = self.call(table, "Review", request, seconds or 120.0)
+            response = self.call(table, "Review", request, seconds)
         except RequestError as error:
             raise TableError(503, error.detail()) from None
+        table.review_response = response
         return review_panel(table, response)
 
     def _check_ply(self, table: Table, body: dict[str, Any]) -> None:
@@ -568,8 +580,24 @@ def _ties(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def review_panel(table: Table, response: Message) -> dict[str, Any]:
     """The review as the person may see it: every seat's totals (losses, accuracy, counts) and the person's own
-    decisions with their losses; another seat's moves are named only by what the table saw of them."""
+    decisions with their losses, their moves named as the table names them (seats A, B, ...); nothing of another
+    seat's decisions beyond its totals."""
     review = response.review
+    adapter = table.adapter
+    states = [table.start] + [step.state for step in table.steps]
+    labels: dict[int, tuple[str, str]] = {}
+    for moved in getattr(response, "moves", []):
+        step = review.steps[moved.step]
+        if step.WhichOneof("kind") != "decision" or step.decision.player != table.person:
+            continue
+        ply = step.record_step
+        before = adapter.parse(states[ply])
+        played = adapter.label(before, moved.played, table.person) if moved.HasField("played") else ""
+        best = ""
+        if moved.HasField("best"):
+            table.best_moves[ply] = moved.best
+            best = adapter.label(before, moved.best, table.person)
+        labels[moved.step] = (played, best)
     players = []
     for summary in review.players:
         item: dict[str, Any] = {
@@ -582,14 +610,14 @@ def review_panel(table: Table, response: Message) -> dict[str, Any]:
         if summary.HasField("total_loss_standard_error"):
             item["totalLossSe"] = _fmt(summary.total_loss_standard_error)
         if summary.player == table.person:
-            item["costliest"] = [_reviewed(table, review.steps[i], i) for i in summary.costliest]
+            item["costliest"] = [_reviewed(review.steps[i], i, labels) for i in summary.costliest]
         players.append(item)
-    mine = [_reviewed(table, step, i) for i, step in enumerate(review.steps)
+    mine = [_reviewed(step, i, labels) for i, step in enumerate(review.steps)
             if step.WhichOneof("kind") == "decision" and step.decision.player == table.person]
     thresholds = review.thresholds
     return {
         "unit": review.unit, "complete": review.complete, "note": review.note, "players": players,
-        "decisions": mine,
+        "decisions": mine, "notReviewed": sum(p["decisions"] - p["reviewed"] for p in players),
         "thresholds": {"inaccuracy": thresholds.inaccuracy, "mistake": thresholds.mistake,
                        "blunder": thresholds.blunder, "reason": thresholds.reason},
         "decisionCpuSeconds": review.decision_cpu_seconds,
@@ -601,11 +629,12 @@ _STATUS = {0: "", 1: "reviewed", 2: "forced", 3: "not reviewed", 4: "value missi
            6: "not ranked"}
 
 
-def _reviewed(table: Table, step: Any, index: int) -> dict[str, Any]:
+def _reviewed(step: Any, index: int, labels: dict[int, tuple[str, str]]) -> dict[str, Any]:
     decision = step.decision
+    played, best = labels.get(index, (decision.played, decision.best))
     item: dict[str, Any] = {
         "index": index, "ply": step.record_step, "status": _STATUS.get(decision.status, ""),
-        "mark": _MARKS.get(decision.mark, ""), "played": decision.played, "best": decision.best,
+        "mark": _MARKS.get(decision.mark, ""), "played": played or decision.played, "best": best or decision.best,
         "note": decision.note, "rank": decision.played_rank, "choices": decision.choices,
     }
     for name, key in (("played_value", "playedValue"), ("best_value", "bestValue"), ("loss", "loss"),

@@ -299,8 +299,7 @@ function hover(keys, entering) {
   }
 }
 
-function markCells(cells, cls) {
-  const holder = $("pictures");
+function markCells(cells, cls, holder = $("pictures")) {
   for (const cell of cells || []) {
     for (const hit of holder.querySelectorAll(`[data-cell="${CSS.escape(cell)}"]`)) hit.classList.add(cls);
   }
@@ -512,7 +511,7 @@ function reviewButton() {
 }
 
 async function askReview() {
-  $("review").replaceChildren(element("p", "Reviewing every decision…", "muted"));
+  $("review").replaceChildren(element("p", "Reviewing every decision (up to 30 s)…", "muted"));
   try {
     table.review = await api("POST", `/table/${table.id}/review`, {});
   } catch (error) {
@@ -540,34 +539,49 @@ function showReview(review) {
     for (const text of cells) row.insertCell().textContent = text;
   }
   holder.append(tableNode);
+  if (!review.complete) {
+    holder.append(element("p", `${review.notReviewed} decisions were not reviewed: the review's time ran out.`, "muted"));
+  }
   const mine = review.players.find((player) => player.player === table.view.you);
   if (mine && mine.costliest && mine.costliest.length) {
     holder.append(element("h2", "Your costliest decisions"));
-    const list = element("ol");
-    list.id = "costliest";
-    for (const decision of mine.costliest) {
-      const item = element("li");
-      const button = element("button", `${decision.played}: loss ${fmt(decision.loss)} (best: ${decision.best})`);
-      button.type = "button";
-      button.className = `mark-${decision.mark}`;
-      button.addEventListener("click", () => guarded(() => openPosition(decision)));
-      item.append(button);
-      list.append(item);
-    }
-    holder.append(list);
+    holder.append(decisionList(mine.costliest, "costliest"));
   } else {
-    holder.append(element("p", "None of your decisions lost anything against the hint's best.", "muted"));
+    holder.append(element("p", "None of your reviewed decisions lost anything against the hint's best.", "muted"));
   }
+  const all = element("details");
+  all.append(element("summary", `All your decisions (${review.decisions.length})`));
+  all.append(decisionList(review.decisions, "my-decisions"));
+  holder.append(all);
   if (review.note) holder.append(element("p", review.note, "muted"));
+}
+
+function decisionList(decisions, id) {
+  const list = element("ol");
+  list.id = id;
+  for (const decision of decisions) {
+    const item = element("li");
+    const loss = decision.loss === undefined ? decision.status : `loss ${fmt(decision.loss)}`;
+    const mark = decision.mark && decision.mark !== "best" ? `, ${decision.mark}` : "";
+    const button = element("button", `move ${decision.ply + 1}: ${decision.played} (${loss}${mark}; best: ${decision.best})`);
+    button.type = "button";
+    button.className = `mark-${decision.mark}`;
+    button.addEventListener("click", () => guarded(() => openPosition(decision)));
+    item.append(button);
+    list.append(item);
+  }
+  return list;
 }
 
 async function openPosition(decision) {
   const position = await api("GET", `/table/${table.id}/position/${decision.ply}`);
   $("position").hidden = false;
   $("position-title").textContent = `The position before your move ${decision.ply + 1}`;
-  $("position-text").textContent = `You played ${position.played}; the hint's best: ${decision.best} `
-    + `(loss ${fmt(decision.loss)}${decision.mark ? `, ${decision.mark}` : ""}).`;
+  $("position-text").textContent = `You played ${position.played} (yellow); the hint's best: `
+    + `${position.best || decision.best} (green); loss ${fmt(decision.loss)}${decision.mark ? `, ${decision.mark}` : ""}.`;
   showPictures($("position-pictures"), position.pictures, false);
+  markCells(position.playedGhost, "sel", $("position-pictures"));
+  markCells(position.bestGhost, "ghost", $("position-pictures"));
   $("position").scrollIntoView({ block: "nearest" });
 }
 
