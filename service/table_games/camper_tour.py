@@ -79,11 +79,11 @@ class CamperTour(Adapter):
 
     def ghost(self, state: TourState, move: Message) -> list[str]:
         action = self.action(move)
+        camper = state.mover
         if isinstance(action, Announce):
-            camper = state.mover
             sign = 1 if camper.phase == Phase.OUTWARD else -1
             return [f"plate:{camper.position + sign * action.plates}"]
-        return []
+        return [f"plate:{camper.position}"] if camper.position else []
 
     def opening(self, state: TourState, players: int) -> str:
         first = seat_letter(state.to_move)

@@ -15,6 +15,8 @@ const GAMES = {
 const LETTERS = "ABCDEF";
 // Seconds between two bot moves, so a person can follow them (0 with ?fast=1).
 const BOT_PAUSE_MS = new URLSearchParams(location.search).has("fast") ? 0 : 450;
+// Seconds the whole review of a game may take (?review=S: another budget, e.g. for a quick test).
+const REVIEW_SECONDS = Number(new URLSearchParams(location.search).get("review")) || 30;
 // Hint rows shown before "show all".
 const HINT_ROWS = 5;
 
@@ -511,9 +513,9 @@ function reviewButton() {
 }
 
 async function askReview() {
-  $("review").replaceChildren(element("p", "Reviewing every decision (up to 30 s)…", "muted"));
+  $("review").replaceChildren(element("p", `Reviewing every decision (up to ${REVIEW_SECONDS} s)…`, "muted"));
   try {
-    table.review = await api("POST", `/table/${table.id}/review`, {});
+    table.review = await api("POST", `/table/${table.id}/review`, { seconds: REVIEW_SECONDS });
   } catch (error) {
     $("review").replaceChildren(element("p", `No review: ${error.message}`, "muted"), reviewButton());
     throw error;
@@ -525,20 +527,24 @@ function showReview(review) {
   const holder = $("review");
   holder.replaceChildren();
   holder.append(element("p", `Each decision's loss against the hint's best, in ${review.unit}.`, "muted"));
-  const tableNode = element("table");
-  tableNode.id = "review-totals";
-  const head = tableNode.createTHead().insertRow();
-  for (const text of ["seat", "total loss", "accuracy", "mistakes", "reviewed"]) head.append(element("th", text));
-  const body = tableNode.createTBody();
+  const totals = element("ul");
+  totals.id = "review-totals";
   for (const player of review.players) {
-    const row = body.insertRow();
-    row.dataset.seat = player.seat;
-    row.dataset.totalLoss = String(player.totalLoss);
-    const cells = [player.seat, fmt(player.totalLoss), player.accuracy === undefined ? "—" : `${fmt(player.accuracy, 1)}%`,
-      `${player.mistakes} + ${player.blunders} blunders`, `${player.reviewed} of ${player.decisions}`];
-    for (const text of cells) row.insertCell().textContent = text;
+    const item = element("li");
+    item.dataset.seat = player.seat;
+    item.dataset.totalLoss = String(player.totalLoss);
+    item.dataset.accuracy = player.accuracy === undefined ? "" : String(player.accuracy);
+    item.dataset.reviewed = String(player.reviewed);
+    const who = player.player === table.view.you ? `${player.seat} (you)` : player.seat;
+    const se = player.totalLossSe === undefined ? "" : ` ± ${fmt(player.totalLossSe)}`;
+    const accuracy = player.accuracy === undefined ? "no accuracy (nothing reviewed)" : `accuracy ${fmt(player.accuracy, 1)}%`;
+    item.append(element("strong", `${who}: `), document.createTextNode(
+      `total loss ${fmt(player.totalLoss)}${se}, ${accuracy}; ${player.inaccuracies} inaccuracies, `
+      + `${player.mistakes} mistakes, ${player.blunders} blunders; ${player.reviewed} of ${player.decisions} `
+      + "decisions reviewed"));
+    totals.append(item);
   }
-  holder.append(tableNode);
+  holder.append(totals);
   if (!review.complete) {
     holder.append(element("p", `${review.notReviewed} decisions were not reviewed: the review's time ran out.`, "muted"));
   }
@@ -563,7 +569,7 @@ function decisionList(decisions, id) {
     const item = element("li");
     const loss = decision.loss === undefined ? decision.status : `loss ${fmt(decision.loss)}`;
     const mark = decision.mark && decision.mark !== "best" ? `, ${decision.mark}` : "";
-    const button = element("button", `move ${decision.ply + 1}: ${decision.played} (${loss}${mark}; best: ${decision.best})`);
+    const button = element("button", `step ${decision.ply + 1}: ${decision.played} (${loss}${mark}; best: ${decision.best})`);
     button.type = "button";
     button.className = `mark-${decision.mark}`;
     button.addEventListener("click", () => guarded(() => openPosition(decision)));
@@ -576,7 +582,7 @@ function decisionList(decisions, id) {
 async function openPosition(decision) {
   const position = await api("GET", `/table/${table.id}/position/${decision.ply}`);
   $("position").hidden = false;
-  $("position-title").textContent = `The position before your move ${decision.ply + 1}`;
+  $("position-title").textContent = `Step ${decision.ply + 1} of the game, before your move`;
   $("position-text").textContent = `You played ${position.played} (yellow); the hint's best: `
     + `${position.best || decision.best} (green); loss ${fmt(decision.loss)}${decision.mark ? `, ${decision.mark}` : ""}.`;
   showPictures($("position-pictures"), position.pictures, false);
