@@ -13,6 +13,7 @@ CAMPSOLVER_UPDATE_SCREENSHOTS=1.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -173,10 +174,8 @@ class Responses:
 
     def _seen(self, response: Any) -> None:
         if "/table/" in response.url and response.request.method in ("GET", "POST"):
-            try:
+            with contextlib.suppress(Exception):  # a body that never arrived: nothing the page received
                 self.bodies.append(json.loads(response.body()))
-            except Exception:  # noqa: BLE001 (a body the page never read: nothing it received)
-                pass
 
 
 def table_of(server: CampsolverServer, page: Any) -> Any:
