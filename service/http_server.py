@@ -1,5 +1,5 @@
 """HTTP serving of the same services: the Connect protocol (JSON and binary, unary) and gRPC-Web, plus the web
-table's static files, on one port beside the gRPC one.
+table (its static files, and its sessions under /table/: `service.table`), on one port beside the gRPC one.
 
 The protocols come from `connectrpc` (the Connect project's Python runtime: Connect, gRPC and gRPC-Web on ASGI,
 checked by the Connect conformance suite) served by uvicorn (HTTP/1.1, which is all Connect unary and gRPC-Web
