@@ -68,7 +68,7 @@ READ_AS = {
     ("deluxe_camping", "DELUXE_CAMPING_MAX_OBJECTIVE_UNSPECIFIED"): "OWN",
     ("deluxe_camping", "OBJECTIVE_UNSPECIFIED"): "MARGIN",
     ("deluxe_camping", "OBJECTIVE_EXPECTED_SCORE"): "OWN",
-    ("deluxe_camping", "DELUXE_CAMPING_HINT_LEAF_UNSPECIFIED"): "SECURABLE",
+    ("deluxe_camping", "DELUXE_CAMPING_HINT_LEAF_UNSPECIFIED"): "REPLY",  # the reply search, the default
     ("camper_tour", "CAMPER_PHASE_UNSPECIFIED"): "OUTWARD",
     ("camper_tour", "PENDING_EFFECT_UNSPECIFIED"): "NONE",
     ("camper_tour", "TOKEN_RULE_UNSPECIFIED"): "SUPPLY",

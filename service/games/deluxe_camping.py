@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from campsolver.service.errors import InvalidArgument, require, require_limit
@@ -224,22 +225,44 @@ def state_to_proto(state: DCState) -> pb.DeluxeCampingState:
 
 
 def move_to_proto(config: Config, action: rules.Action) -> pb.DeluxeCampingMove:
-    if isinstance(action, Place):
-        return pb.DeluxeCampingMove(place=square_to_proto(config, action.square))
+    message = pb.DeluxeCampingMove()
+    write_move(message, cells_of(config), action)
+    return message
+
+
+@functools.lru_cache(maxsize=256)
+def _cells(rows: int, cols: int) -> tuple[tuple[int, int], ...]:
+    return tuple((r, c) for r in range(rows) for c in range(cols))
+
+
+def cells_of(config: Config) -> tuple[tuple[int, int], ...]:
+    """(row, col) of every square by number, computed once a board shape (a hint writes hundreds of moves)."""
+    return _cells(config.rows, config.cols)
+
+
+def write_move(message: pb.DeluxeCampingMove, cells: tuple[tuple[int, int], ...], action: rules.Action) -> None:
+    """Fill an empty `message` with `action` in place: no intermediate messages to build and copy (a third of the
+    CPU of building them, which counts when a hint lists a few hundred choices)."""
     if isinstance(action, Move):
-        return pb.DeluxeCampingMove(
-            movement=pb.DeluxeCampingMovement(
-                steps=[
-                    pb.DeluxeCampingStep(**{"from": square_to_proto(config, a), "to": square_to_proto(config, b)})
-                    for a, b in action.steps
-                ]
-            )
-        )
-    if isinstance(action, Barrier):
+        movement = message.movement
+        movement.SetInParent()  # staying put is an empty movement, still chosen
+        add = movement.steps.add
+        for a, b in action.steps:
+            step = add()
+            origin = getattr(step, "from")
+            origin.row, origin.col = cells[a]
+            step.to.row, step.to.col = cells[b]
+    elif isinstance(action, Barrier):
         if action.edge is None:
-            return pb.DeluxeCampingMove(no_barrier=True)
-        return pb.DeluxeCampingMove(barrier=barrier_to_proto(config, action.edge))
-    raise TypeError(f"not a Deluxe Camping decision: {action!r}")
+            message.no_barrier = True
+        else:
+            barrier = message.barrier
+            barrier.a.row, barrier.a.col = cells[action.edge[0]]
+            barrier.b.row, barrier.b.col = cells[action.edge[1]]
+    elif isinstance(action, Place):
+        message.place.row, message.place.col = cells[action.square]
+    else:
+        raise TypeError(f"not a Deluxe Camping decision: {action!r}")
 
 
 def move_from_proto(message: pb.DeluxeCampingMove, config: Config, field: str) -> rules.Action:
@@ -272,14 +295,6 @@ def sites_to_proto(state: DCState) -> list[pb.DeluxeCampingSite]:
     ]
 
 
-def _turn_state(message: pb.DeluxeCampingState, field: str = "state") -> DCState:
-    state = state_from_proto(message, field)
-    require(
-        state.stage in (Stage.MOVE, Stage.BARRIER), f"{field}.stage", "a position during the turns (MOVE or BARRIER)"
-    )
-    return state
-
-
 # --- handlers -------------------------------------------------------------------------------------------
 
 
@@ -301,7 +316,7 @@ def hint(request: pb.DeluxeCampingServiceHintRequest, budget: Budget) -> pb.Delu
     objective = HINT_OBJECTIVE_FROM_PROTO.get(request.objective)
     require(objective is not None, "objective", "MARGIN (default) or EXPECTED_SCORE (own score)")
     leaf = HINT_LEAF_FROM_PROTO.get(request.leaf)
-    require(leaf is not None, "leaf", "SECURABLE (default) or ESTIMATE")
+    require(leaf is not None, "leaf", "unset (the reply search, default), SECURABLE or ESTIMATE")
     max_replies = request.max_reply_plies if request.HasField("max_reply_plies") else None
     require(max_replies is None or max_replies >= 0, "max_reply_plies",
             "0 or more reply plies, or unset for as deep as the budget allows")
@@ -314,7 +329,8 @@ def hint(request: pb.DeluxeCampingServiceHintRequest, budget: Budget) -> pb.Delu
         if not request.options.time_limit_seconds:
             budget = budget.limited(DEFAULT_HINT_SECONDS)
         return _setup_hint(state, budget, objective)
-    state = _turn_state(request.state)
+    require(state.stage in (Stage.MOVE, Stage.BARRIER), "state.stage",
+            "a position during the turns (MOVE or BARRIER)")
     if not request.options.time_limit_seconds:
         budget = budget.limited(DEFAULT_HINT_SECONDS)
     # Writing the answer costs CPU per legal choice (hundreds at a movement): kept back from the search, at the
@@ -334,41 +350,66 @@ def hint(request: pb.DeluxeCampingServiceHintRequest, budget: Budget) -> pb.Delu
     top_values = [m.value for m in result.moves
                   if m.value is not None and hints.comparison_group(m, result.leaf) == top_group]
     best = max(top_values, default=0.0)
-    alternatives = []
+    # Written in place, each square's and label's text looked up once a board shape: an answer lists every legal
+    # choice (a few hundred at a movement), and the rule of thumb's answer, which has no time at all, is mostly this.
+    response = pb.DeluxeCampingServiceHintResponse(proof=PROOF_TO_PROTO[result.proof])
+    cells = cells_of(state.config)
+    add = response.alternatives.add
     for rank, move in enumerate(result.moves, start=1):
-        ranking = common_pb2.RankedAlternative(rank=rank, label=rules.describe_action(state.config, move.action))
+        alternative = add()
+        write_move(alternative.move, cells, move.action)
+        ranking = alternative.ranking
+        ranking.rank = rank
+        ranking.label = rules.describe_action(state.config, move.action)
         ranking.note = _value_note(move)
         if move.value is not None and hints.comparison_group(move, result.leaf) == top_group:
             set_value(ranking, move.value, best, exact=move.exact)  # a heuristic value has no SE to state
         elif move.value is not None:
             ranking.note += f" (that value, {move.value:g}, is not comparable with the ranked values above)"
-        alternatives.append(pb.DeluxeCampingAlternative(move=move_to_proto(state.config, move.action), ranking=ranking))
+    if result.leaf is hints.Leaf.REPLY:
+        note = (
+            f"{objective.value}: every choice valued by the territory estimate (allotted points plus the open "
+            "squares each player reaches first, late in the game scaled by the share of its frontier the "
+            "player's share of the supply can close), a movement with the mover's best free barrier among the "
+            "likely ones, the best turns first after the next player's best reply (staying put or one of their "
+            "most threatening movements, then their most threatening barrier, by their margin)"
+            + ("" if max_replies is None else f" (reply plies capped at {max_replies} by the request)")
+            + f": {result.reply_plies} reply ply(ies); each value's kind in its note; a heuristic, not a proof unless "
+            "every choice ends the game"
+        )
+        method = "territory estimate of every choice, the best after the next player's best reply"
+    else:
+        note, method = _deepening_note(result, objective, max_replies)
+    response.note = note
+    stats = response.stats
+    stats.wall_time_seconds = result.wall_time_s
+    stats.nodes = result.nodes
+    stats.depth = result.depth
+    stats.method = method
+    stats.interrupted = result.interrupted
+    return response
+
+
+def _deepening_note(result: hints.HintResult, objective: hints.HintObjective,
+                    max_replies: int | None) -> tuple[str, str]:
+    """The note and method of the deepening search (estimate or securable leaves, on request)."""
     leaves = (
         f"; their leaves valued by the CP-SAT securable-score model ({result.leaves_solved} solved, "
         f"{result.leaves_proven} proven optimal, CP-SAT at most {hints.LEAF_CAP_S:g} s each on a re-used model), "
         "ranked first by it, the estimate at the leaf breaking ties"
         if result.leaf is hints.Leaf.SECURABLE else "; their leaves valued by the estimate"
     )
-    return pb.DeluxeCampingServiceHintResponse(
-        alternatives=alternatives,
-        proof=PROOF_TO_PROTO[result.proof],
-        note=(
-            f"{objective.value}: every choice one turn deep by the nearest-piece territory estimate, the best "
-            f"{hints.DEEPEN} searched deeper with every free barrier and the opponents' best replies, iterative "
-            f"deepening as deep as the budget allowed"
-            + ("" if max_replies is None else f" (capped at {max_replies} by the request)")
-            + f": {result.reply_plies} reply ply(ies)"
-            f"{leaves}; each value's kind in its note; a heuristic, not a proof unless every choice ends the game"
-        ),
-        stats=common_pb2.SolveStats(
-            wall_time_seconds=result.wall_time_s,
-            nodes=result.nodes,
-            depth=result.depth,
-            method="territory search with iterative deepening over the opponents' replies"
-            + (", CP-SAT securable-score leaves" if result.leaf is hints.Leaf.SECURABLE else ", estimate leaves"),
-            interrupted=result.interrupted,
-        ),
+    note = (
+        f"{objective.value}: every choice one turn deep by the nearest-piece territory estimate, the best "
+        f"{hints.DEEPEN} searched deeper with every free barrier and the opponents' best replies, iterative "
+        f"deepening as deep as the budget allowed"
+        + ("" if max_replies is None else f" (capped at {max_replies} by the request)")
+        + f": {result.reply_plies} reply ply(ies)"
+        f"{leaves}; each value's kind in its note; a heuristic, not a proof unless every choice ends the game"
     )
+    method = ("territory search with iterative deepening over the opponents' replies"
+              + (", CP-SAT securable-score leaves" if result.leaf is hints.Leaf.SECURABLE else ", estimate leaves"))
+    return note, method
 
 
 def _setup_hint(
@@ -423,6 +464,17 @@ def _value_note(move: hints.RankedMove) -> str:
                 "put); ties broken by the territory estimate at the same leaf")
     if kind is hints.ValueKind.SEARCHED:
         return f"territory estimate {replies} (searched)"
+    if kind is hints.ValueKind.REPLY:
+        return ("territory estimate after the next player's best reply (allotted points plus the open squares "
+                "each player reaches first, late in the game scaled by the share of its frontier the player's "
+                "share of the supply can close; the reply modelled: staying put or a threatening movement, then a "
+                "threatening barrier)")
+    if kind is hints.ValueKind.TURN:
+        return ("territory estimate after the mover's turn (with the free barrier shown in the line), before any "
+                "reply; not comparable with the values after a reply")
+    if kind is hints.ValueKind.MOVED:
+        return ("territory estimate after the movement alone, before the free barrier; not comparable with the "
+                "values after a whole turn")
     if kind is hints.ValueKind.SETUP:
         return ("setup placement: the mover's territory estimate right after it, one placement deep (a rule of "
                 "thumb for the setup, not a search)")

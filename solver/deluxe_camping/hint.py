@@ -1,30 +1,37 @@
 """Hints: every choice of the player to move ranked by a search over the legal moves.
 
-A turn is two decisions (the movement, then the free barrier), so a hint is asked at either. The search, all
-within the budget (every loop checks it; the best answer so far is always kept):
+A turn is two decisions (the movement, then the free barrier), so a hint is asked at either. Two searches:
 
-1. Screen: every choice one turn deep, valued by the *estimate* of `hint_search.estimate` (allotted sites
-   exact, open territory by nearest piece, discounted by the barriers it still needs). At a BARRIER decision
-   every legal barrier; at a MOVE decision every movement followed by the mover's best free barrier among the
-   best `BARRIER_CANDIDATES` at the stay-put position and the edges around the squares the movement reaches.
-2. Iterative deepening over the `DEEPEN` best screened choices: the mover's best free barrier among *all* legal
-   ones after the movement, then reply plies, one more each iteration as deep as the budget allows (an
-   iteration starts only when the last one's time, grown by `ITERATION_GROWTH`, fits in what is left; the
-   depth is capped only by the game's end, or by `max_replies` when a caller asks): the next
-   opponent's turn (in a 2-player game, from the second ply on, the mover's own turn first). A turn in a line is
-   the player staying put and placing the barrier best for *their* objective by the estimate (the opponents':
-   their margin over their best opponent). Each iteration values every candidate's line end (the *leaf*); an
-   iteration cut short by the budget is dropped and the previous complete one ranks the candidates.
-3. Leaves (`Leaf`): by default (`SECURABLE`) the CP-SAT securable-score value (`leaf_model.securable_value`: the
-   best final partition if the pieces stay put, for the hint's objective; a model built once per candidate and
-   re-used for its leaves with the new barriers fixed, CP-SAT stopped after `LEAF_CAP_S`, the rules-scored first
-   solutions as the floor). Ranked by that value, the estimate at the same leaf breaking ties (early in a game
-   the securable margin is nearly the same everywhere: the mover walling every opponent into its own squares).
-   With `ESTIMATE`, the estimate at the leaf.
+- The default, the *reply search* (`Leaf.REPLY`, `reply_search`): every choice valued by the territory estimate
+  (`territory`: allotted points plus the open squares each player reaches first), a movement completed with the
+  mover's best free barrier among the likely ones, and the best turns, as many as the budget allows, valued
+  after the next player's best reply (staying put or one of their most threatening movements, then their most
+  threatening barrier, by their own margin). Why: at the bench's 0.05 CPU-s a call the deepening search below
+  never reached its CP-SAT leaves (its answer was the one-turn screen in 97% of calls) and lost 0.16 to a
+  one-ply territory player; the reply search wins most games against it (docs/solvers/deluxe-camping.md).
+- The *deepening search* (`Leaf.SECURABLE` or `Leaf.ESTIMATE`, on request):
+  1. Screen: every choice one turn deep, valued by the *estimate* of `hint_search.estimate` (allotted sites
+     exact, open territory by nearest piece, discounted by the barriers it still needs). At a BARRIER decision
+     every legal barrier; at a MOVE decision every movement followed by the mover's best free barrier among
+     the best `BARRIER_CANDIDATES` at the stay-put position and the edges around the squares the movement
+     reaches.
+  2. Iterative deepening over the `DEEPEN` best screened choices: the mover's best free barrier among *all*
+     legal ones after the movement, then reply plies, one more each iteration as deep as the budget allows (an
+     iteration starts only when the last one's time, grown by `ITERATION_GROWTH`, fits in what is left; the
+     depth is capped only by the game's end, or by `max_replies` when a caller asks): the next opponent's turn
+     (in a 2-player game, from the second ply on, the mover's own turn first). A turn in a line is the player
+     staying put and placing the barrier best for *their* objective by the estimate (the opponents': their
+     margin over their best opponent). Each iteration values every candidate's line end (the *leaf*); an
+     iteration cut short by the budget is dropped and the previous complete one ranks the candidates.
+  3. Leaves: `SECURABLE`: the CP-SAT securable-score value (`leaf_model.securable_value`: the best final
+     partition if the pieces stay put, for the hint's objective; a model built once per candidate and re-used
+     for its leaves with the new barriers fixed, CP-SAT stopped after `LEAF_CAP_S`, the rules-scored first
+     solutions as the floor), the estimate at the same leaf breaking ties. `ESTIMATE`: the estimate at the leaf.
 
-Every value says what it is (`ValueKind`): the final score when the line ends the game; the securable optimum
-(CP-SAT proved it); a securable partition's value with CP-SAT's bound (the leaf's cap stopped it); the estimate
-at the leaf; the one-turn estimate (screened); none. The securable value assumes the pieces stay put and the
+Every value says what it is (`ValueKind`): the final score when the choice (exact) or the searched line ends
+the game; the territory estimate after the next player's reply, after the mover's turn, after the movement
+alone (reply search); the securable optimum or a securable partition's value with CP-SAT's bound; the estimate
+at the leaf or one turn deep (deepening search); none. The securable value assumes the pieces stay put and the
 opponents let the mover place every barrier left: an optimistic leaf, not a forecast. The answer is HEURISTIC
 unless every choice ends the game (then EXACT).
 
@@ -41,6 +48,7 @@ from campsolver.solver.core.budget import Budget, SolveInterrupted
 from campsolver.solver.core.proof import Proof
 from campsolver.solver.deluxe_camping import leaf_model as leaves
 from campsolver.solver.deluxe_camping import maximise as maxima
+from campsolver.solver.deluxe_camping import reply_search as replies
 from campsolver.solver.deluxe_camping import rules
 from campsolver.solver.deluxe_camping.hint_search import edge_id, edge_ids, estimate
 from campsolver.solver.deluxe_camping.rules import Action, Barrier, DCState, Edge, Move, Stage, neighbour_table
@@ -83,14 +91,17 @@ class HintObjective(enum.Enum):
 
 
 class Leaf(enum.Enum):
-    """What values the deepened choices' leaves."""
+    """Which search ranks the choices: the default reply search (`reply_search`), or the deepening search
+    with its leaves valued by the estimate or by the CP-SAT securable-score model."""
 
-    ESTIMATE = "estimate"  # the nearest-piece territory estimate (hint_search)
-    SECURABLE = "securable"  # the CP-SAT securable-score model (maximise), then the estimate breaks ties
+    REPLY = "reply"  # every choice by the territory estimate, the best after the next player's best reply
+    ESTIMATE = "estimate"  # deepening over stay-put replies, leaves by the nearest-piece estimate (hint_search)
+    SECURABLE = "securable"  # the same, leaves by the CP-SAT securable-score model (maximise), estimate ties
 
 
-#: The default leaf: the securable-score model, as issue 8 asks (self-play: bench/results/deluxe_camping.json).
-DEFAULT_LEAF = Leaf.SECURABLE
+#: The default: the reply search. Against a one-ply territory player it won 12 of 13 games where the securable
+#: deepening search won about 1 in 6 (docs/solvers/deluxe-camping.md).
+DEFAULT_LEAF = Leaf.REPLY
 
 
 class ValueKind(enum.Enum):
@@ -103,6 +114,9 @@ class ValueKind(enum.Enum):
     SEARCHED = "estimate after the replies"  # territory estimate at the end of the searched line
     SCREENED = "estimate one turn deep"  # territory estimate before the next player's reply (screen)
     SETUP = "estimate one placement deep"  # a setup placement: the territory estimate right after it
+    REPLY = "territory estimate after the next player's best reply"  # the reply search's deepest value
+    TURN = "territory estimate after the mover's turn"  # movement and free barrier, no reply yet
+    MOVED = "territory estimate after the movement"  # before the free barrier
     NONE = "not evaluated"  # the budget ran out first
 
 
@@ -226,6 +240,8 @@ def hint(
     if state.stage not in (Stage.MOVE, Stage.BARRIER):
         raise ValueError(f"no hint at stage {state.stage.value}: hints are for the turns (move, barrier)")
     leaf = DEFAULT_LEAF if leaf is None else leaf
+    if leaf is Leaf.REPLY:
+        return _reply_hint(state, budget, objective, max_replies)
     max_replies = MAX_REPLY_PLIES if max_replies is None else max_replies
     cap = LEAF_CAP_S if leaf_cap_s is None else leaf_cap_s
     started = time.monotonic()
@@ -314,6 +330,87 @@ def hint(
         leaves_reused=stats.reused,
         leaf_cpu_s=stats.cpu_s,
     )
+
+
+def _reply_hint(state: DCState, budget: Budget, objective: HintObjective, max_replies: int | None) -> HintResult:
+    """The reply search (`reply_search`): every choice valued within the budget, the answer in the hint's
+    shape (each value's kind: exact, final score of the reply line, after the reply, after the turn, after the
+    movement, none)."""
+    started = time.monotonic()
+    checker = _Search(state, budget, objective)
+    try:
+        checker.check()
+    except SolveInterrupted:
+        # No time at all (the service's rule-of-thumb answer under load): no board, no search, every choice listed.
+        return rule_of_thumb_result(state, Leaf.REPLY, started)
+    search = replies.Search(state, checker.check, own=objective is HintObjective.OWN,
+                            replies=max_replies is None or max_replies > 0)
+    interrupted = False
+    try:
+        search.run()
+        budget.report(depth=2 if search.replies else 1, samples=search.evaluations)
+    except SolveInterrupted:
+        interrupted = True
+    moves = [_reply_ranked(choice) for choice in search.choices]
+    if all(m.value is None for m in moves):
+        return rule_of_thumb_result(state, Leaf.REPLY, started, nodes=search.evaluations)
+    order = sorted(range(len(moves)), key=lambda i: (*_rank_key(moves[i], Leaf.REPLY), i))
+    moves = [moves[i] for i in order]
+    every_exact = all(m.exact for m in moves)
+    replied = any(m.kind in _REPLY_KINDS and m.replies for m in moves)
+    return HintResult(
+        moves=moves,
+        proof=Proof.EXACT if every_exact else Proof.HEURISTIC,
+        nodes=search.evaluations,
+        wall_time_s=time.monotonic() - started,
+        interrupted=interrupted,
+        depth=max((m.depth for m in moves), default=0),
+        leaf=Leaf.REPLY,
+        reply_plies=1 if replied else 0,
+    )
+
+
+#: The reply search's kinds that rank together (best first): each an estimate of the final objective after the
+#: next player's reply, or that objective itself where the line ends the game.
+_REPLY_KINDS = frozenset({ValueKind.EXACT, ValueKind.LINE_FINAL, ValueKind.REPLY})
+_REPLY_GROUP = {ValueKind.EXACT: 0, ValueKind.LINE_FINAL: 0, ValueKind.REPLY: 0, ValueKind.TURN: 1,
+                ValueKind.MOVED: 2, ValueKind.NONE: 3}
+
+
+def _reply_ranked(choice: replies.Choice) -> RankedMove:
+    """A reply-search choice as a ranked move: its deepest value and that value's kind."""
+    group = choice.group
+    line = (choice.action, *choice.line)
+    if group is replies.Group.REPLY:
+        if choice.turn_final:
+            exact = choice.turn_exhaustive
+            kind = ValueKind.EXACT if exact else ValueKind.LINE_FINAL
+            return RankedMove(choice.action, choice.reply, depth=1, exact=exact, kind=kind, estimate=choice.turn,
+                              line=line)
+        kind = ValueKind.LINE_FINAL if choice.reply_final else ValueKind.REPLY
+        return RankedMove(choice.action, choice.reply, depth=2, kind=kind, estimate=choice.turn, line=line,
+                          replies=1)
+    if group is replies.Group.TURN:
+        exact = choice.turn_final and choice.turn_exhaustive
+        kind = ValueKind.EXACT if exact else ValueKind.LINE_FINAL if choice.turn_final else ValueKind.TURN
+        return RankedMove(choice.action, choice.turn, depth=1, exact=exact, kind=kind, estimate=choice.turn,
+                          line=line)
+    if group is replies.Group.SCREEN:
+        return RankedMove(choice.action, choice.screen, depth=1, kind=ValueKind.MOVED, estimate=choice.screen)
+    return RankedMove(choice.action, None)
+
+
+def rule_of_thumb_result(state: DCState, leaf: Leaf, started: float, nodes: int = 0) -> HintResult:
+    """The answer when nothing was valued in time: every legal choice unevaluated, in the rules' order, the rule
+    of thumb's choice first and flagged (`rule_of_thumb`). Nothing is computed per choice, so the answer costs
+    little more than listing the legal choices."""
+    actions = state.legal_actions()
+    thumb = rule_of_thumb(state)
+    first = actions.index(thumb)
+    moves = [RankedMove(thumb, None, rule_of_thumb=True)]
+    moves.extend(RankedMove(action, None) for i, action in enumerate(actions) if i != first)
+    return HintResult(moves=moves, proof=Proof.HEURISTIC, nodes=nodes, wall_time_s=time.monotonic() - started,
+                      interrupted=True, depth=0, leaf=leaf)
 
 
 def rule_of_thumb(state: DCState) -> Action:
@@ -504,9 +601,12 @@ def _ranked(
 
 
 def comparison_group(move: RankedMove, leaf: Leaf) -> int:
-    """Choices whose values are one quantity (ranked together, best first; groups in order): with estimate
-    leaves, by search depth (searched, screened, unevaluated); with securable leaves, by value kind (securable
-    or exact, searched, screened, unevaluated)."""
+    """Choices whose values are one quantity (ranked together, best first; groups in order): in the reply
+    search, by value kind (after the reply or final, after the turn, after the movement, unevaluated); with
+    estimate leaves, by search depth (searched, screened, unevaluated); with securable leaves, by value kind
+    (securable or exact, searched, screened, unevaluated)."""
+    if leaf is Leaf.REPLY:
+        return _REPLY_GROUP[move.kind]
     if leaf is Leaf.ESTIMATE:
         return 3 if move.value is None else 0 if move.depth >= 2 else 1
     return _GROUP[move.kind]

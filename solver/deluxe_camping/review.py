@@ -1,11 +1,12 @@
 """Deluxe Camping review adapter: each decision ranked by the hint for `solver.core.review`.
 
 A decision is one choice: a setup placement (ranked by `hint.setup_hint`, the territory estimate one placement
-deep), a turn's movement or its free barrier (ranked by `hint.hint` as the service runs it: every choice one turn
-deep by the territory estimate, the best few searched deeper with securable-score leaves, as deep as the
-decision's CPU budget allows). Only the searched choices' values are one quantity (the service lists the others
-without a value): a played choice outside them is valued again with every choice, best included, one turn deep
-by the estimate (`max_replies=0`: one quantity for all), and the loss is read there. Nothing is hidden in Deluxe
+deep), a turn's movement or its free barrier (ranked by `hint.hint` as the service runs it: the reply search by
+default, every choice by the territory estimate and the best turns after the next player's best reply, as many as
+the decision's CPU budget allows; the deepening search with securable-score or estimate leaves on request). Only
+the top group's values are one quantity (the service lists the others without a value): a played choice outside
+it is valued again with every choice, best included, one turn deep by the estimate (`leaf=ESTIMATE,
+max_replies=0`: one quantity for all), and the loss is read there. Nothing is hidden in Deluxe
 Camping but the pain-in-the-neck before the reveal, which nobody knows: the hint sees what the player saw.
 """
 
@@ -84,9 +85,13 @@ class DeluxeCampingReview:
             return review.Ranking(tuple(self._choices(state, result, lambda m: 0)), self.thresholds.unit, note,
                                   interrupted=result.interrupted)
         result = hints.hint(state, budget, self.objective)
-        leaves = "securable-score leaves" if result.leaf is hints.Leaf.SECURABLE else "estimate leaves"
-        note = (f"the hint's search: every choice one turn deep by the territory estimate, the best {hints.DEEPEN} "
-                f"searched {result.reply_plies} reply ply(ies) deeper with {leaves}; a heuristic")
+        if result.leaf is hints.Leaf.REPLY:
+            note = ("the hint's reply search: every choice by the territory estimate, the best turns after the next "
+                    f"player's best reply ({result.reply_plies} reply ply); a heuristic")
+        else:
+            leaves = "securable-score leaves" if result.leaf is hints.Leaf.SECURABLE else "estimate leaves"
+            note = (f"the hint's search: every choice one turn deep by the territory estimate, the best {hints.DEEPEN} "
+                    f"searched {result.reply_plies} reply ply(ies) deeper with {leaves}; a heuristic")
         choices = self._choices(state, result, lambda m: hints.comparison_group(m, result.leaf))
         return review.Ranking(tuple(choices), self.thresholds.unit, note, interrupted=result.interrupted)
 
@@ -97,8 +102,9 @@ class DeluxeCampingReview:
             return review.Valuation(None, "the setup ranking ended before it reached the played placement")
         result = hints.hint(state, budget, self.objective, leaf=hints.Leaf.ESTIMATE, max_replies=0)
         choices = self._choices(state, result, lambda m: hints.comparison_group(m, hints.Leaf.ESTIMATE))
-        note = (f"the played choice is outside the hint's {hints.DEEPEN} searched choices: every choice, the best "
-                "included, valued again one turn deep by the territory estimate (one quantity), the loss read there")
+        note = ("the played choice is outside the choices the hint valued by its ranking's own quantity: every "
+                "choice, the best included, valued again one turn deep by the territory estimate (one quantity), the "
+                "loss read there")
         replacement = review.Ranking(tuple(choices), ranking.unit, "territory estimate one turn deep",
                                      interrupted=result.interrupted)
         return review.Valuation(None, note, replacement)

@@ -20,7 +20,7 @@ import enum
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from functools import cache, cached_property
+from functools import cache, cached_property, lru_cache
 
 from campsolver.solver.core.game import CHANCE, TERMINAL
 
@@ -792,12 +792,16 @@ def random_setup(config: Config, rng, first_player: int = 0) -> DCState:
     return state
 
 
+@lru_cache(maxsize=256)
+def square_names(rows: int, cols: int) -> tuple[str, ...]:
+    """Every square's name in text (rRcC), by square number: computed once a board shape, since a hint labels
+    hundreds of choices."""
+    return tuple(f"r{r}c{c}" for r in range(rows) for c in range(cols))
+
+
 def describe_action(config: Config, action: Action) -> str:
     """A human-readable move: squares as rRcC (row R, column C from 0, as everywhere in text)."""
-
-    def at(s: int) -> str:
-        r, c = config.cell(s)
-        return f"r{r}c{c}"
+    at = square_names(config.rows, config.cols).__getitem__
 
     if isinstance(action, Place):
         return f"place at {at(action.square)}"

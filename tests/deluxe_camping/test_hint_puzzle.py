@@ -40,9 +40,10 @@ def assert_ranked(result: hints.HintResult) -> None:
     assert {m.depth for m in result.moves if m.depth > 1} <= {1 + result.reply_plies}
 
 
-def test_hint_finds_the_barrier_that_closes_the_movers_site() -> None:
+@pytest.mark.parametrize("leaf", list(hints.Leaf))
+def test_hint_finds_the_barrier_that_closes_the_movers_site(leaf: hints.Leaf) -> None:
     state = parse_board(CLOSE_ME, stage=Stage.BARRIER)
-    result = hints.hint(state, Budget(5))
+    result = hints.hint(state, Budget(5), leaf=leaf)
     assert result.moves[0].action == Barrier((11, 17))
     assert result.moves[0].exact  # closing it ends the game: the value is the final margin
     assert {m.action for m in result.moves} == set(state.legal_actions())
@@ -107,21 +108,21 @@ def test_deepening_goes_as_deep_as_the_budget_allows_by_default() -> None:
     assert hints.MAX_REPLY_PLIES is None
     plies = {}
     for seconds in (0.6, 4.0):
-        result = hints.hint(state, CpuBudget(seconds))
-        assert result.leaf is hints.Leaf.SECURABLE is hints.DEFAULT_LEAF
+        result = hints.hint(state, CpuBudget(seconds), leaf=hints.Leaf.SECURABLE)
+        assert result.leaf is hints.Leaf.SECURABLE
         assert_ranked(result)
         assert_kinds(result)
         plies[seconds] = result.reply_plies
     assert plies[4.0] > max(plies[0.6], 2)
     with Timed() as timed:
-        result = hints.hint(state, Budget(0.6))
+        result = hints.hint(state, Budget(0.6), leaf=hints.Leaf.SECURABLE)
     assert result.wall_time_s <= timed.wall and timed.within(0.6, 0.05), timed.explain(0.6, 0.05)
     assert_ranked(result)
 
 
 def test_max_replies_caps_the_deepening() -> None:
     state = barrier_position(6, 10)
-    result = hints.hint(state, Budget(30), max_replies=2)
+    result = hints.hint(state, Budget(30), leaf=hints.Leaf.SECURABLE, max_replies=2)
     assert result.reply_plies == 2 and not result.interrupted
     assert_ranked(result)
 
@@ -163,7 +164,7 @@ def test_a_cut_short_iteration_keeps_the_previous_complete_one(monkeypatch: pyte
         return real(search, line, *rest)
 
     monkeypatch.setattr(hints, "_value_line", value_line)
-    result = hints.hint(state, Budget(30))
+    result = hints.hint(state, Budget(30), leaf=hints.Leaf.SECURABLE)
     assert result.interrupted and result.reply_plies == 1
     searched = [m for m in result.moves if m.depth > 1]
     assert len(searched) == hints.DEEPEN and {m.depth for m in searched} == {2}
@@ -180,7 +181,7 @@ def test_hint_ranks_every_movement_within_its_budget(players: int) -> None:
     assert [m.action for m in result.moves if m.value is not None]
     assert {m.action for m in result.moves} == set(state.legal_actions())
     assert result.proof is Proof.HEURISTIC
-    assert result.leaf is hints.Leaf.SECURABLE  # the default
+    assert result.leaf is hints.Leaf.REPLY is hints.DEFAULT_LEAF
     assert_ranked(result)
 
 
@@ -326,7 +327,7 @@ def assert_kinds(result: hints.HintResult) -> None:
             assert move.bound is not None and move.bound >= move.value
     groups = [hints.comparison_group(m, result.leaf) for m in result.moves]
     assert groups == sorted(groups)
-    for group in set(groups) - {max(hints._GROUP.values())}:
+    for group in set(groups) - {3}:  # 3: not evaluated, in every search
         values = [m.value for m, g in zip(result.moves, groups, strict=True) if g == group]
         assert values == sorted(values, reverse=True)
 
@@ -341,7 +342,7 @@ def test_securable_hint_answers_within_its_budget_on_the_default_board(players: 
             state = state.child(rules.Move(()))
         for seconds in (0.15, 0.6):  # too short for every iteration, and long enough for some
             with Timed() as timed:
-                result = hints.hint(state, Budget(seconds))
+                result = hints.hint(state, Budget(seconds), leaf=hints.Leaf.SECURABLE)
             assert timed.within(seconds, 0.1), timed.explain(seconds, 0.1)  # the overrun goal is 50 ms
             assert {m.action for m in result.moves} == set(state.legal_actions())
             assert_kinds(result)
@@ -365,7 +366,7 @@ def test_lines_searched_to_the_end_are_final_scores_not_proofs() -> None:
     # CPU seconds: the same search under any load. About 4 CPU-s reach the end on an idle core; under heavy
     # load the same work takes more CPU (one CI run at load 5 fell short), and the search stops by itself once
     # every line has ended, so a larger budget costs nothing where it is not needed.
-    result = hints.hint(state, CpuBudget(12.0))
+    result = hints.hint(state, CpuBudget(12.0), leaf=hints.Leaf.SECURABLE)
     ended = [m for m in result.moves if m.kind is hints.ValueKind.LINE_FINAL]
     assert ended, "12 CPU-s play the searched lines of this position to the end"
     for move in ended:

@@ -132,16 +132,18 @@ def test_every_stage_maps_to_the_proto_stage_of_its_name_and_back() -> None:
 
 @pytest.mark.timing
 @pytest.mark.parametrize("leaf", [None, pb.DELUXE_CAMPING_HINT_LEAF_SECURABLE, pb.DELUXE_CAMPING_HINT_LEAF_ESTIMATE])
-def test_hint_leaves_over_grpc_securable_by_default(client: CampsolverClient, leaf: int | None) -> None:
-    """Unset, the hint's leaves are the CP-SAT securable-score model's (the default); the estimate is the option.
-    Every move stays legal and every value says its kind."""
+def test_hint_leaves_over_grpc_reply_search_by_default(client: CampsolverClient, leaf: int | None) -> None:
+    """Unset, the hint is the reply search (territory estimate, the next player's best reply); the deepening
+    search with CP-SAT securable-score leaves or estimate leaves is the option. Every move stays legal and every
+    value says its kind."""
     request = service.EXAMPLES["Hint"]()
     if leaf is not None:
         request.leaf = leaf
     response = searched_hint(client, request)
-    securable = leaf != pb.DELUXE_CAMPING_HINT_LEAF_ESTIMATE
+    securable = leaf == pb.DELUXE_CAMPING_HINT_LEAF_SECURABLE
     assert ("CP-SAT securable-score model" in response.note) is securable
-    assert ("estimate leaves" in response.stats.method) is not securable
+    assert ("estimate leaves" in response.stats.method) is (leaf == pb.DELUXE_CAMPING_HINT_LEAF_ESTIMATE)
+    assert ("the next player's best reply" in response.stats.method) is (leaf is None)
     solved = re.search(r"\((\d+) solved", response.note)  # securable leaves solved by CP-SAT
     assert (solved is not None and int(solved.group(1)) > 0) is securable
     # the budget plus half a second of finishing work (stretched on a loaded machine)
@@ -149,7 +151,7 @@ def test_hint_leaves_over_grpc_securable_by_default(client: CampsolverClient, le
     assert within_loaded(overrun, 0.5), response.stats.wall_time_seconds
 
 
-def test_cli_hint_uses_securable_leaves_by_default() -> None:
+def test_cli_hint_uses_the_reply_search_by_default() -> None:
     example = run_cli("deluxe-camping", "example", "hint")
     assert example.returncode == 0, example.stderr
     request = json.loads(example.stdout)
@@ -158,9 +160,8 @@ def test_cli_hint_uses_securable_leaves_by_default() -> None:
     result = run_cli("deluxe-camping", "hint", "--request", "-", stdin=json.dumps(request))
     assert result.returncode == 0, result.stderr
     answer = json.loads(result.stdout)
-    assert "CP-SAT securable-score model" in answer["note"]
-    # The leaves were solved by it (with time to spare, the last iteration's lines may all end the game).
-    assert int(re.search(r"\((\d+) solved", answer["note"]).group(1)) > 0
+    assert "after the next player's best reply" in answer["note"]
+    assert any("after the next player's best reply" in a["ranking"]["note"] for a in answer["alternatives"])
 
 
 def test_unknown_hint_leaf_names_the_field(client: CampsolverClient) -> None:
@@ -182,8 +183,9 @@ def test_hint_reply_plies_capped_by_the_request(client: CampsolverClient, cap: i
     assert f"capped at {cap} by the request" in response.note
     reached = int(re.search(r": (\d+) reply ply\(ies\)", response.note).group(1))
     assert reached == cap and response.stats.depth == 1 + reached
-    if cap == 0:
-        assert all("screened" in a.ranking.note for a in response.alternatives if a.ranking.HasField("value"))
+    if cap == 0:  # no value is after a reply
+        assert all("after the next player's best reply" not in a.ranking.note
+                   for a in response.alternatives if a.ranking.HasField("value"))
 
 
 @pytest.mark.parametrize(("cap", "code"), [(-1, grpc.StatusCode.INVALID_ARGUMENT),
