@@ -65,7 +65,8 @@ test-loaded: system-deps $(STAMP)
 
 MUTATE_ARGS ?= --sample 3 --sample-area proto-maps=4 --sample-area validators=7 --sample-area rules=7 --max-minutes 90
 
-## A mutation run over the proof-claim sites, proto mappings, request validators and rules models (tools/mutate.py);
+## A mutation run over the proof-claim sites, proto mappings, request validators, rules models, chance draws, HTTP
+## codes, OpenSpiel information states, supplies and standard-error claims (tools/mutate.py);
 ## by default 3-7 mutants a site (seeded, docs/mutation-run.md); results in mutation.json / mutation.md.
 mutate: $(STAMP)
 	$(BIN)/python -m tools.mutate $(MUTATE_ARGS) --json mutation.json --markdown mutation.md

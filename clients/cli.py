@@ -66,6 +66,7 @@ COMMAND_HELP = {
     "legal": "the legal moves of a state",
     "new": "a seeded new game for N players: the state and whose turn it is",
     "play": "a state and a move -> the next state (chance from a seed, or listed with exact probabilities)",
+    "review": "a game's record -> each decision's loss against the hint's best, marks and each player's totals",
     "example": "print an example request for COMMAND (pipe it back with --request -)",
 }
 
@@ -131,7 +132,7 @@ def json_path(descriptor: Descriptor, path: str) -> str:
     """`options.time_limit_seconds` -> `options.timeLimitSeconds` (indices kept), following the message types."""
     out: list[str] = []
     current: Descriptor | None = descriptor
-    for segment in path.split("."):
+    for segment in (part for part in path.split(".") if part):  # never an empty segment ("phase..")
         match = re.fullmatch(r"(\w+)((?:\[\d+\])*)", segment)
         if current is None or match is None or match.group(1) not in current.fields_by_name:
             out.append(segment)
@@ -160,11 +161,14 @@ def parse_request(command: Command, text: str) -> Message:
         json_format.Parse(text, request)
     except json_format.ParseError as error:
         detail = " ".join(str(error).split())
-        # "Failed to parse x field: Failed to parse y field: <what> at Msg.x.y." -> "x.y: <what>"
-        where = re.search(r" at \w+\.([\w.\[\]]+)\.+$", detail)
+        # "Failed to parse x field: Failed to parse y field: <what> at Msg.x.y..." -> "x.y: <what>" (the path's
+        # segments end before the dots protobuf puts after it; without "at", the "Failed to parse" chain names it)
+        where = re.search(r" at \w+\.([\w\[\]]+(?:\.[\w\[\]]+)*)\.*$", detail)
+        chain = re.findall(r"Failed to parse (\w+) field: ", detail)
         innermost = re.sub(r"^(Failed to parse \w+ field: )+", "", detail)
-        innermost = re.sub(r" at \w+\.[\w.\[\]]+\.+$", "", innermost).rstrip(".")
-        field = f"{json_path(request.DESCRIPTOR, where.group(1))}: " if where else ""
+        innermost = re.sub(r" at \w+\.[\w.\[\]]+$", "", innermost.rstrip(".")).rstrip(".")
+        path = where.group(1) if where else ".".join(chain)
+        field = f"{json_path(request.DESCRIPTOR, path)}: " if path else ""
         raise CliError(f"request: {field}{innermost}{_enum_hint(detail)}") from None
     return request
 
@@ -198,7 +202,8 @@ class Progress:
 
     #: (reported field, shown as): CP-SAT reports best and bound, searches the depth reached (plies) and nodes,
     #: Monte Carlo the samples drawn (`Budget.report`).
-    FIELDS = (("best", "best"), ("bound", "bound"), ("depth", "depth"), ("nodes", "nodes"), ("samples", "samples"))
+    FIELDS = (("best", "best"), ("bound", "bound"), ("depth", "depth"), ("nodes", "nodes"), ("samples", "samples"),
+              ("reviewed", "decisions reviewed"))
 
     def __init__(self, enabled: bool, label: str) -> None:
         self.enabled = enabled
@@ -528,6 +533,7 @@ def run(argv: Sequence[str]) -> int:
     command = game_spec.commands[args.command]
     request = parse_request(command, read_request_text(args.request))
     show_progress = not args.quiet and (sys.stderr.isatty() or os.environ.get(PROGRESS_ENV) == "1")
+    started = time.monotonic()  # the text summary says how long the call really took
     with Progress(show_progress, f"{args.target} {args.command}") as progress:
         if args.server:
             budget = Budget(args.timeout or DEFAULT_SERVER_TIMEOUT_S)
@@ -555,7 +561,7 @@ def run(argv: Sequence[str]) -> int:
     if args.format == "text":
         from campsolver.clients.textout import render
 
-        print(render(args.target, request, response))
+        print(render(args.target, request, response, elapsed_s=time.monotonic() - started))
     else:
         print(to_json(response))
     return EXIT_OK
