@@ -6,8 +6,9 @@
 Positions: short games on the default 5x9 map, seeded. One map (the own-map hint's game): a game played by the
 hint's rollout policy (shaped greedy) on seeded rolls, stopped at the first map with at most `--single-empty`
 empty squares. Solo (two maps, the lower score counts): a solo game played by the solo rollout policy
-(`policies.modes_solo_turn`) until both maps have at most `--solo-empty` empty squares. A position is before a
-roll; a seed whose game ends first is skipped (and counted).
+(`policies.modes_solo_turn`) until both maps have at most `--solo-empty` empty squares, kept when at least
+`MIN_TWO_MAP_ROLLS` of the 21 rolls still fit both maps. A position is before a roll; a seed whose game ends first
+(or leaves too little choice) is skipped (and counted).
 
 For each position:
 - optimum: `solo_optimum.SingleOptimum` / `SoloOptimum`, exact expectimax over the dice (every roll, every
@@ -44,7 +45,7 @@ from campsolver.solver.core.cpsat import Proof
 from campsolver.solver.core.seeding import rng_for
 from campsolver.solver.happy_campers import maximise, solo_optimum
 from campsolver.solver.happy_campers.hint import HintMode, hint, rollout_policy
-from campsolver.solver.happy_campers.modes import SoloDraw, SoloState
+from campsolver.solver.happy_campers.modes import SoloDraw, SoloState, SoloStep, roll_distribution
 from campsolver.solver.happy_campers.policies import (
     SOLO_NORMAL,
     FastMap,
@@ -85,9 +86,13 @@ def single_position(seed: int, max_empty: int) -> Grid | None:
     return None
 
 
+#: A solo position must leave a choice: at least this many of the 21 rolls still give a drawing on both maps.
+MIN_TWO_MAP_ROLLS = 6
+
+
 def solo_position(seed: int, max_empty: int) -> SoloState | None:
     """Both maps of a seeded greedy solo game once each has at most `max_empty` empty squares (None: the game left
-    the two-map phase before)."""
+    the two-map phase before, or by then fewer than `MIN_TWO_MAP_ROLLS` rolls fit both maps)."""
     rng = rng_for(seed, "solo-ceiling-solo-position")
     tables = board_tables(DEFAULT_COMPONENTS)
     maps = [FastMap(tables, frozenset()), FastMap(tables, frozenset())]
@@ -99,7 +104,9 @@ def solo_position(seed: int, max_empty: int) -> SoloState | None:
             return None
         grids = (maps[0].to_grid(), maps[1].to_grid())
         if max(empties(g) for g in grids) <= max_empty:
-            return SoloState.new(maps=grids)
+            state = SoloState.new(maps=grids)
+            both = sum(1 for roll, _ in roll_distribution() if state.child(roll).step is SoloStep.FIRST_OF_TWO)
+            return state if both >= MIN_TWO_MAP_ROLLS else None
     return None
 
 
