@@ -1,7 +1,7 @@
 """Happy Campers hint honesty bench: the ranking contract on the wire and the coverage of value +- 2 SE.
 
     python -m bench.happy_campers_hint_coverage [--budget 0.3] [--positions 80] [--first-seed 7000]
-        [--reference 2000] [--contract 100] [--label NAME]
+        [--reference 2000] [--contract 100] [--mode own|multiplayer] [--wall] [--top-only] [--label NAME]
 
 - Contract: `--contract` seeded positions in every hint mode (own map, neighbour's map for either objective,
   solo, multi-player) answered by the service handler under a `CpuBudget(--budget)`; counts the answers whose
@@ -11,7 +11,13 @@
   that can be drawn) hinted under `CpuBudget(--budget)`; every move listed with a standard error (the service
   reports one from 10 samples on) is checked against a reference: `--reference` rollouts of the hint's rollout
   policy from the map after the move, on futures from another seed stream. Covered: |value - reference| <=
-  2 * sqrt(SE^2 + SE_ref^2) (also given without the reference's SE). Top move and all moves apart.
+  2 * sqrt(SE^2 + SE_ref^2) (also given without the reference's SE). Top move and all moves apart, with the
+  Wilson 95% interval of the top move's coverage and every miss listed (value, reference, z, samples, estimate).
+- `--mode multiplayer`: the same positions as your map in a two-player game (the other map from seed + 50,000, a
+  plain roll), values the margin over the other player (the hint's default); the reference plays
+  `multiplayer_rollout` (margin) from the maps after the move, the other map still to draw the roll.
+- `--wall`: a wall-clock `Budget` instead of the CPU one (what the service gives a request; on a loaded machine
+  the deadline then cuts more rollouts). `--top-only`: reference only the top move (a faster long run).
 
 Seeds: positions from `--first-seed` (default 7000, a range no test or other bench uses: the tests use 0-199,
 the quality bench 0-133). CPU budgets, so the machine's load does not change the sample counts much. Writes
@@ -29,15 +35,17 @@ from typing import Any
 import numpy as np
 from campsolver.service.games import happy_campers as hc_service
 from campsolver.service.games.shared import MIN_SAMPLES_FOR_STANDARD_ERROR, ranking_contract_violations
-from campsolver.solver.core.budget import CpuBudget
+from campsolver.solver.core.budget import Budget, CpuBudget
 from campsolver.solver.core.seeding import rng_for
-from campsolver.solver.happy_campers.hint import hint, rollout_policy
+from campsolver.solver.happy_campers.hint import HintMode, hint, rollout_policy
+from campsolver.solver.happy_campers.multiplayer_rollout import multiplayer_rollout
 from campsolver.solver.happy_campers.policies import RANDOM, FastMap, board_tables, play_game, random_rolls, rollout
 from campsolver.solver.happy_campers.rules import DEFAULT_COMPONENTS, Grid, can_draw, draw
 from campsolver.solver.happy_campers.vector_rollout import supports as vector_supports
 from campsolver.solver.happy_campers.vector_rollout import vector_rollout
 
 from bench.common import print_table, write_json
+from bench.openspiel import wilson
 from campsolver.v1 import common_pb2
 from campsolver.v1 import happy_campers_pb2 as pb
 
@@ -114,28 +122,63 @@ def contract(count: int, first_seed: int, budget_s: float) -> dict[str, Any]:
     }
 
 
-def reference(grid: Grid, seed: int, count: int) -> tuple[float, float]:
-    """(mean, SE) of `count` rollouts of the hint's policy from `grid`, futures from an independent stream."""
+def reference(
+    grid: Grid, seed: int, count: int, other: Grid | None = None, roll: tuple[int, int] | None = None
+) -> tuple[float, float]:
+    """(mean, SE) of `count` rollouts of the hint's policy from `grid`, futures from an independent stream; with
+    `other`, the two-player margin (`multiplayer_rollout`: `other` still draws `roll` this turn)."""
     tables = board_tables(DEFAULT_COMPONENTS)
     rng = rng_for(seed, "hint-coverage-bench-reference")
     dice = rng.integers(1, 7, size=(count, tables.max_turns(), 2), dtype=np.int64)
     keys = rng.integers(0, 2**31, size=(count, tables.max_turns()), dtype=np.int64)
     start = FastMap.from_grid(grid, (), DEFAULT_COMPONENTS)
     policy = rollout_policy()
-    play = vector_rollout if vector_supports(start) else rollout
-    finals = np.array([play(start.copy(), dice[k], keys[k], policy, DEFAULT_COMPONENTS) for k in range(count)])
+    if other is not None:
+        rival = FastMap.from_grid(other, (), DEFAULT_COMPONENTS)
+        finals = np.array([
+            multiplayer_rollout([start.copy(), rival.copy()], roll, False, dice[k], keys[k], policy, (),
+                                DEFAULT_COMPONENTS, margin=True)
+            for k in range(count)
+        ])
+    else:
+        play = vector_rollout if vector_supports(start) else rollout
+        finals = np.array([play(start.copy(), dice[k], keys[k], policy, DEFAULT_COMPONENTS) for k in range(count)])
     return float(finals.mean()), float(finals.std(ddof=1) / math.sqrt(count))
 
 
-def coverage(positions: int, first_seed: int, budget_s: float, ref_count: int) -> tuple[dict[str, Any], list[dict]]:
+def multiplayer_position(seed: int) -> tuple[Grid, Grid, tuple[int, int]]:
+    """Position `seed` as your map in a two-player game: the other map from seed + 50,000, a plain roll both maps
+    can take."""
+    grid, _ = position(seed)
+    other, _ = position(seed + 50_000)
+    rng = rng_for(seed, "hint-coverage-bench-multiplayer-roll")
+    while True:
+        roll = (int(rng.integers(1, 7)), int(rng.integers(1, 7)))
+        if roll[0] != roll[1] and can_draw(grid, roll) and can_draw(other, roll):
+            return grid, other, roll
+
+
+def coverage(
+    positions: int, first_seed: int, budget_s: float, ref_count: int, *, mode: str = "own", wall: bool = False,
+    top_only: bool = False,
+) -> tuple[dict[str, Any], list[dict]]:
     rows = []
     refs: dict[Grid, tuple[float, float]] = {}
+    cpu: list[float] = []
     started = time.perf_counter()
     for seed in range(first_seed, first_seed + positions):
-        grid, roll = position(seed)
-        result = hint(grid, roll, (), budget=CpuBudget(budget_s), seed=seed)
+        budget = Budget(budget_s) if wall else CpuBudget(budget_s)
+        began = time.process_time()
+        if mode == "multiplayer":
+            grid, other, roll = multiplayer_position(seed)
+            result = hint(grid, roll, (), budget=budget, seed=seed, mode=HintMode.MULTIPLAYER, other_grids=[other])
+        else:
+            grid, roll = position(seed)
+            other = None
+            result = hint(grid, roll, (), budget=budget, seed=seed)
+        cpu.append(time.process_time() - began)
         for a in result.alternatives:
-            if a.value is None:
+            if a.value is None or (top_only and a.rank != 1):
                 continue
             # (getattr: the bench also runs against the earlier engine, whose values came from `samples`)
             value_samples = getattr(a, "value_samples", a.samples)
@@ -146,7 +189,7 @@ def coverage(positions: int, first_seed: int, budget_s: float, ref_count: int) -
             if has_se:
                 after = draw(grid, a.move.placements[0])
                 if after not in refs:
-                    refs[after] = reference(after, seed, ref_count)
+                    refs[after] = reference(after, seed, ref_count, other, roll if other is not None else None)
                 truth, truth_se = refs[after]
                 row.update(reference=truth, reference_se=truth_se,
                            z=(a.value - truth) / math.hypot(a.standard_error, truth_se))
@@ -158,12 +201,15 @@ def coverage(positions: int, first_seed: int, budget_s: float, ref_count: int) -
 
     def share(selected: list[dict], key: str) -> dict[str, Any]:
         hits = sum(r[key] for r in selected)
-        return {"covered": hits, "total": len(selected), "share": hits / len(selected) if selected else None}
+        low, high = wilson(hits, len(selected)) if selected else (None, None)
+        return {"covered": hits, "total": len(selected), "share": hits / len(selected) if selected else None,
+                "wilson_low": low, "wilson_high": high}
 
     checked = [r for r in rows if "covered" in r]
     top = [r for r in checked if r["rank"] == 1]
     summary = {
-        "positions": positions, "seeds": [first_seed, first_seed + positions - 1], "budget_cpu_s": budget_s,
+        "mode": mode, "budget": "wall" if wall else "cpu",
+        "positions": positions, "seeds": [first_seed, first_seed + positions - 1], "budget_s": budget_s,
         "reference_rollouts": ref_count, "valued_moves": len(rows), "valued_without_se": len(rows) - len(checked),
         "top_without_se": sum(1 for r in rows if r["rank"] == 1 and "covered" not in r),
         "hints_interrupted": len({r["seed"] for r in rows if r["interrupted"]}),
@@ -171,8 +217,13 @@ def coverage(positions: int, first_seed: int, budget_s: float, ref_count: int) -
         "top_without_reference_se": share(top, "covered_plain"),
         "all_without_reference_se": share(checked, "covered_plain"),
         "top_mean_z": float(np.mean([r["z"] for r in top])) if top else None,
+        "top_sd_z": float(np.std([r["z"] for r in top], ddof=1)) if len(top) > 1 else None,
         "all_mean_z": float(np.mean([r["z"] for r in checked])) if checked else None,
-        "top_estimates": {e: sum(1 for r in top if r["estimate"] == e) for e in ("fresh", "selection")},
+        "top_estimates": {e: sum(1 for r in rows if r["rank"] == 1 and r["estimate"] == e)
+                          for e in ("fresh", "selection")},
+        "top_misses": [{k: r[k] for k in ("seed", "value", "reference", "z", "value_samples", "estimate")}
+                       for r in top if not r["covered"]],
+        "hint_cpu_mean_s": float(np.mean(cpu)), "hint_cpu_median_s": float(np.median(cpu)),
     }
     return summary, rows
 
@@ -184,6 +235,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--first-seed", type=int, default=7000)
     parser.add_argument("--reference", type=int, default=2000, help="rollouts a reference value")
     parser.add_argument("--contract", type=int, default=100, help="hints for the contract count (0: none)")
+    parser.add_argument("--mode", choices=("own", "multiplayer"), default="own")
+    parser.add_argument("--wall", action="store_true", help="a wall-clock budget (as the service) instead of CPU")
+    parser.add_argument("--top-only", action="store_true", help="reference the top move only")
     parser.add_argument("--label", default="")
     args = parser.parse_args(argv)
     payload: dict[str, Any] = {"args": vars(args)}
@@ -193,8 +247,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                     [{"figure": k, "value": v} for k, v in found.items()])
         payload["contract"] = found
     if args.positions:
-        summary, rows = coverage(args.positions, args.first_seed, args.budget, args.reference)
-        print_table(f"coverage of value +- {Z:g} SE (own map, CpuBudget {args.budget} s)",
+        summary, rows = coverage(args.positions, args.first_seed, args.budget, args.reference, mode=args.mode,
+                                 wall=args.wall, top_only=args.top_only)
+        clock = "wall Budget" if args.wall else "CpuBudget"
+        print_table(f"coverage of value +- {Z:g} SE ({args.mode}, {clock} {args.budget} s)",
                     [{"figure": k, "value": v} for k, v in summary.items()])
         payload["coverage"] = summary
         payload["rows"] = rows

@@ -647,7 +647,7 @@ def _hint_note(alternative: hint_engine.HintAlternative, result: hint_engine.Hin
     if alternative.estimate == "selection":
         return (
             f"{scale}value: the deadline cut the confirmation rollouts, so this is the mean of the "
-            f"{alternative.value_samples} rollouts that chose the move (may read high)"
+            f"{alternative.value_samples} rollouts that chose the move (may read high; no standard error claimed)"
         )
     how = (
         "a finalist" if alternative.stage is hint_engine.Stage.FINALIST

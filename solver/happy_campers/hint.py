@@ -19,6 +19,8 @@ rollouts:
 - Confirmation: the race picks the top move (the finalist with the best mean over every future the finalists
   shared); then `CONFIRM_SHARE` of the rollouts goes to fresh futures for that move alone. Its value is their
   mean: unbiased, not inflated by the selection (the maximum of noisy means reads high: the winner's curse).
+  Its standard error takes the spread of every rollout of the move, never below the pooled spread of all
+  sampled moves (`_top_variance`: a few fresh rollouts that missed the long low tail read high and narrow).
 - Values and order: every other sampled move is ranked by its paired shortfall against the top move on the
   futures the race compared them on (>= 0: successive halving kept the top move over each move it dropped on
   exactly those futures), and its value is the top value minus that shortfall. So rank order is value order,
@@ -34,8 +36,9 @@ added one future at a time across the raced moves, the unfinished layer is dropp
 layers are kept (paired), `interrupted` is set, and a race cut before `MIN_LAYERS_TO_RANK` futures a move is
 ordered by the rollout policy's evaluation and listed without values (`ranked_by_screen`: the rule of thumb's
 move first). The race stops early enough to leave time for the confirmation rollouts (in proportion to the
-rollouts it did); a confirmation cut short falls back to the mean of the rollouts that chose the move and says
-so (`HintAlternative.estimate`). Times are read on the budget's own clock, so a `CpuBudget` counts CPU seconds.
+rollouts it did); a confirmation cut short keeps the mean of its fresh rollouts from 2 on, and below that falls
+back to the mean of the rollouts that chose the move, says so (`HintAlternative.estimate`) and claims no standard
+error. Times are read on the budget's own clock, so a `CpuBudget` counts CPU seconds.
 
 Modes (readings in docs/solvers/happy-campers.md, "Happy Campers: hints"). Every legal move comes from the rules
 model, never from a private copy of the rules:
@@ -148,9 +151,10 @@ FINAL_ROUND_SHARE = 0.4
 #: alone: its reported value is their mean, an unbiased estimate (the race's own means of the move it picked are
 #: the maximum of noisy means and read high: the winner's curse).
 CONFIRM_SHARE = 0.2
-#: Fewest fresh rollouts behind the top move's value (a standard error needs about this many, see
-#: `service.games.shared.MIN_SAMPLES_FOR_STANDARD_ERROR`); a confirmation cut shorter by the deadline falls back
-#: to the mean of the rollouts that chose the move and says so.
+#: Fewest confirmation rollouts planned for the top move (the wire shows a standard error from about this many,
+#: see `service.games.shared.MIN_SAMPLES_FOR_STANDARD_ERROR`). A confirmation cut by the deadline keeps the mean of
+#: its fresh rollouts from 2 on (unbiased; no standard error on the wire below 10); below 2 the value is the mean
+#: of the rollouts that chose the move ("selection": may read high), with no standard error at all.
 MIN_CONFIRM_SAMPLES = 10
 #: 1: the race's last round picks the top move by the mean over every future the finalists shared (what the
 #: halving rounds also rank by); 0: by the final round's futures alone (the earlier rule, kept for `--variant`).
@@ -256,15 +260,18 @@ class HintAlternative:
       `multiplayer_value="score"`) after this move when every later drawing is made by the rollout policy
       (`rollout_policy()`; solo: greedy). Which estimate it is, `estimate` says: "fresh" (the top move: the
       mean of rollouts on futures drawn after the race chose it, unbiased), "selection" (the top move when the
-      deadline cut that confirmation: the mean of the rollouts that chose it, may read high), "paired" (every
+      deadline cut that confirmation below 2 rollouts: the mean of the rollouts that chose it, may read high,
+      so neither it nor the paired values built on it carry a standard error), "paired" (every
       other move: the top value minus this move's mean shortfall against the top on the futures the race
       compared them on, so rank order is value order; the move lost on those futures, so it may read low).
       None when the move got no value: screened out before any rollout, or the deadline cut the race so
       early that every move is ordered by the rollout policy's evaluation (`HintResult.ranked_by_screen`).
     sample_value: the same number (kept for callers of the earlier shrunk value).
     standard_error: of `value` (the top value's and the paired shortfall's variances added: their futures are
-      disjoint; each variance pulled towards the pooled one by a couple of pseudo-samples), None when not
-      estimable (fewer than 2 samples). The service reports it only from `value_samples` >= 10.
+      disjoint; each variance pulled towards the pooled one by a couple of pseudo-samples; the top value's from
+      every rollout of the move and never below the pooled one, `_top_variance`), None when not estimable (fewer
+      than 2 samples) or when the top value is a "selection" estimate. The service reports it only from
+      `value_samples` >= 10.
     loss: the paired shortfall against the top move in the objective's direction (>= 0; the top: 0), None
       without a value.
     loss_standard_error: of `loss` (0 for the top move itself).
@@ -1074,6 +1081,22 @@ def _shrunk_variance(variance: float, n: int, pooled: float) -> float:
     return (own * variance + VARIANCE_PRIOR_WEIGHT * pooled) / (own + VARIANCE_PRIOR_WEIGHT)
 
 
+def _top_variance(fresh: np.ndarray, race: np.ndarray | None, pooled: float) -> float:
+    """Variance of one rollout of the top move, for the standard error of its fresh mean.
+
+    The move's own spread, from every rollout it had (the fresh ones around their mean and the race's around
+    theirs, pulled towards `pooled` by VARIANCE_PRIOR_WEIGHT pseudo-samples), but never below `pooled`, the
+    spread of all the position's sampled moves. Why: final scores have a long low tail, and 10-20 rollouts that
+    missed it read both high and narrow, so with the fresh rollouts' own variance the misses all fell high
+    (top-move coverage 0.915, sd of z 1.17, 7 of 8 misses high on 94 positions); the race's rollouts of the
+    chosen move are the lucky ones and read narrow too (median 0.90 of the pooled variance). This rule: 0.953,
+    sd of z 1.03 on the same positions (bench/happy_campers_hint_coverage.py, development seeds 6,100,000+)."""
+    groups = [fresh] if race is None or len(race) < 2 else [fresh, race]
+    df = sum(max(len(g) - 1, 0) for g in groups)
+    within = sum(float(np.var(g, ddof=1)) * (len(g) - 1) for g in groups if len(g) > 1) / df if df else 0.0
+    return max((df * within + VARIANCE_PRIOR_WEIGHT * pooled) / (df + VARIANCE_PRIOR_WEIGHT), pooled)
+
+
 def _pooled(vectors: Iterable[np.ndarray]) -> float:
     weight = 0
     total = 0.0
@@ -1091,8 +1114,9 @@ def _alternatives(setup: _Setup, sign: float, top: _Class | None) -> list[HintAl
     move is ordered by the rollout policy's evaluation and listed without a value). Otherwise, in the oriented
     scale (higher = better for the objective):
     - the top move's value is the mean of its confirmation rollouts (fresh futures: unbiased; an only move's
-      rollouts are all fresh), or, when the deadline cut the confirmation below `MIN_CONFIRM_SAMPLES`, the mean
-      of every rollout it had (estimate "selection": the maximum of noisy means, may read high);
+      rollouts are all fresh) from 2 of them on, its standard error from `_top_variance`; when the deadline cut
+      the confirmation below 2, the mean of every rollout it had (estimate "selection": the maximum of noisy
+      means, may read high), and then no standard error for it or the values below (they are built on it);
     - every other sampled move's loss is its paired shortfall against the top move on the futures the two
       shared when the race compared them (>= 0 by construction of successive halving: the top move beat every
       move it eliminated on exactly those futures), and its value is the top value minus that loss (estimate
@@ -1114,17 +1138,24 @@ def _alternatives(setup: _Setup, sign: float, top: _Class | None) -> list[HintAl
     if top is not None:
         t = classes.index(top)
         y_top = oriented[t]
-        if top.stage is Stage.ONLY_MOVE or len(top.confirm) >= max(MIN_CONFIRM_SAMPLES, 2):
-            fresh = y_top if top.stage is Stage.ONLY_MOVE else sign * np.asarray(top.confirm, dtype=float)
-            estimates[t] = "fresh"
-        else:
-            fresh = np.concatenate([y_top, sign * np.asarray(top.confirm, dtype=float)])
-            estimates[t] = "selection"
-        m = len(fresh)
+        confirm = sign * np.asarray(top.confirm, dtype=float)
         pooled = _pooled(y for y in oriented if len(y))
-        top_var = _shrunk_variance(float(np.var(fresh, ddof=1)) if m > 1 else 0.0, m, pooled) / m
-        values[t], losses[t], errors[t], loss_errors[t], value_samples[t] = float(fresh.mean()), 0.0, None, 0.0, m
-        errors[t] = math.sqrt(top_var) if m > 1 else None
+        if top.stage is Stage.ONLY_MOVE or len(confirm) >= 2:
+            # Fresh futures only: unbiased whatever the race did.
+            fresh = y_top if top.stage is Stage.ONLY_MOVE else confirm
+            estimates[t] = "fresh"
+            m = len(fresh)
+            top_var = _top_variance(fresh, y_top if top.stage is not Stage.ONLY_MOVE else None, pooled) / m
+            errors[t] = math.sqrt(top_var) if m > 1 else None
+        else:
+            # The deadline cut the confirmation: the mean of the rollouts that chose the move reads high by an
+            # unknown amount (the winner's curse), so no standard error is claimed for it or for values built on it.
+            fresh = np.concatenate([y_top, confirm])
+            estimates[t] = "selection"
+            m = len(fresh)
+            top_var = math.nan
+            errors[t] = None
+        values[t], losses[t], loss_errors[t], value_samples[t] = float(fresh.mean()), 0.0, 0.0, m
         window = _decision_window(top)
         diffs: dict[int, np.ndarray] = {}
         for i, c in enumerate(classes):
@@ -1143,7 +1174,7 @@ def _alternatives(setup: _Setup, sign: float, top: _Class | None) -> list[HintAl
             var_d = _shrunk_variance(float(np.var(d, ddof=1)) if n > 1 else 0.0, n, pooled_diff) / n
             loss_errors[i] = math.sqrt(var_d)
             # The top value's futures are disjoint from the compared ones: the variances add.
-            errors[i] = math.sqrt(top_var + var_d) if n > 1 and m > 1 else None
+            errors[i] = math.sqrt(top_var + var_d) if n > 1 and errors[t] is not None else None
             value_samples[i] = min(n, m)
             estimates[i] = "paired"
     class_order = sorted(

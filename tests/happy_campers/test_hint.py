@@ -10,6 +10,7 @@ import math
 from collections import Counter
 from fractions import Fraction
 
+import numpy as np
 import pytest
 from campsolver.solver.core.budget import Budget
 from campsolver.solver.happy_campers.hint import HintMode, HintResult, Objective, Stage, hint
@@ -66,7 +67,9 @@ def assert_ranking_invariants(result: HintResult, maximise: bool = True, positiv
         assert a.loss == pytest.approx(top.value - a.value if maximise else a.value - top.value, abs=1e-9)
         assert a.loss >= 0 and a.value_samples >= 1
         assert a.standard_error is None or (a.standard_error >= 0 and math.isfinite(a.standard_error))
-        if a.value_samples >= 2 and positive_se:
+        if top.estimate == "selection":
+            assert a.standard_error is None  # a value that may read high claims no standard error
+        elif a.value_samples >= 2 and positive_se:
             assert a.standard_error > 0
     for a in unvalued:
         assert a.stage is Stage.SCREENED_OUT or result.ranked_by_screen
@@ -511,6 +514,42 @@ def test_a_race_cut_late_still_ranks_by_the_sampled_values():
     assert not result.ranked_by_screen
     assert not any("ordered by the rollout policy's evaluation" in note for note in result.notes)
     assert result.best is not None and result.best.value is not None
+
+
+def test_a_cut_confirmation_keeps_the_top_value_fresh_or_claims_no_standard_error():
+    """The deadline striking during the top move's confirmation: from 2 fresh rollouts on, the value is their mean
+    (unbiased, with its standard error); below that it is the mean of the rollouts that chose the move (may read
+    high: the winner's curse), and then neither it nor the values built on it claim a standard error."""
+    grid = mid_game(3)
+    full = hint(grid, (2, 5), (), budget=Budget(GENEROUS), seed=4, rollouts=600)
+    top = full.best
+    assert top is not None and top.estimate == "fresh" and top.value_samples >= 10
+    race = full.rollouts - top.value_samples  # one budget check a rollout
+    for extra in (0, 1, 2, 5):
+        result = hint(grid, (2, 5), (), budget=_StopsAfter(race + extra), seed=4, rollouts=600)
+        best = result.best
+        assert result.interrupted and best is not None and best.move == top.move
+        assert_ranking_invariants(result)
+        if extra >= 2:
+            assert best.estimate == "fresh" and best.value_samples == extra and best.standard_error > 0
+        else:
+            assert best.estimate == "selection" and best.value_samples > extra
+            assert all(a.standard_error is None for a in result.alternatives)
+            assert all(a.loss_standard_error is not None for a in result.alternatives if a.value is not None)
+
+
+def test_top_move_variance_uses_every_rollout_of_the_move_and_never_reads_below_the_pooled_spread():
+    """A few fresh rollouts that missed the low tail read narrow: the top move's variance takes the race's
+    rollouts of the move too and is floored at the pooled variance of all sampled moves."""
+    from campsolver.solver.happy_campers.hint import VARIANCE_PRIOR_WEIGHT, _top_variance
+
+    narrow = np.array([40.0, 41.0, 40.0, 41.0])
+    assert _top_variance(narrow, None, 25.0) == 25.0
+    wide_race = np.array([20.0, 40.0, 30.0, 50.0, 10.0])
+    within = (3 * np.var(narrow, ddof=1) + 4 * np.var(wide_race, ddof=1)) / 7
+    expected = (7 * within + VARIANCE_PRIOR_WEIGHT * 25.0) / (7 + VARIANCE_PRIOR_WEIGHT)
+    assert _top_variance(narrow, wide_race, 25.0) == pytest.approx(expected)
+    assert expected > 25.0
 
 
 def test_hint_bench_variants_set_hint_constants_for_their_calls_only() -> None:
