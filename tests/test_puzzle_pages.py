@@ -97,3 +97,31 @@ def test_campsite_tent_outlines_clear_their_labels(seed: int) -> None:
             box = Box(*map(float, (label.get("data-box") or "").split()))
             assert box.y >= bottom, (label.text, box, bottom)
             assert min(px for px, _ in points) <= box.x + box.width / 2 <= max(px for px, _ in points)
+
+
+@pytest.mark.parametrize(("seed", "opponents"), [(7, False), (0, True)])
+def test_camper_tour_page_names_its_rules_variants_and_the_solution_its_expected_value(seed: int,
+                                                                                      opponents: bool) -> None:
+    from campsolver.service.games.camper_tour import state_from_proto
+    from campsolver.solver.camper_tour.render import rules_words
+
+    request = {"seed": seed, "withOpponents": True} if opponents else {"seed": seed}
+    response: Any = call("camper-tour", "puzzle", request, Budget(60))
+    envelope = response.puzzle
+    state = state_from_proto(response.state)
+    words = rules_words(state)
+    said = " ".join(words)
+    assert "No Parking moves a camper back toward the starting plate" in said
+    assert "from the box's 100 tokens" in said
+    if len(state.campers) == 1:
+        assert "the last-camper rule does not apply" in said
+    else:
+        assert opponents and f"{len(state.campers)} campers: the last-camper rule applies" in said
+    for line in words:
+        assert line in envelope.text
+    for svg in (envelope.svg, envelope.solution_svg):
+        assert " ".join(said.split()) in _words(svg)
+    best = response.alternatives[0].ranking.value
+    assert f"expected final score {best:.3f}" in _words(envelope.solution_svg)
+    assert f"expected final score {best:.3f}" in envelope.solution_text
+    assert f"{best:.3f}" not in _words(envelope.svg)
