@@ -125,3 +125,24 @@ def test_camper_tour_page_names_its_rules_variants_and_the_solution_its_expected
     assert f"expected final score {best:.3f}" in _words(envelope.solution_svg)
     assert f"expected final score {best:.3f}" in envelope.solution_text
     assert f"{best:.3f}" not in _words(envelope.svg)
+
+
+def test_happy_campers_maps_carry_the_coordinates_the_answer_names_and_the_page_says_doubles_are_off(
+        example_puzzles: dict[str, Any]) -> None:
+    import re
+
+    from campsolver.solver.happy_campers.render import COORDINATE_RULE, DOUBLE_RULE
+
+    envelope = example_puzzles["happy-campers"].puzzle
+    named = {(int(r), int(c)) for r, c in re.findall(r"\br(\d+)c(\d+)\b", envelope.solution_text)}
+    assert named, "the solution text names the cells it draws"
+    for svg in (envelope.svg, envelope.solution_svg):
+        labels = {t.text for t in _texts(svg) if t.get("class") == "coordinate"}
+        height, width = map(int, re.search(r"Map (\d+)x(\d+)", envelope.text).groups())  # type: ignore[union-attr]
+        rows = {f"r{r}" for r in range(height)}
+        cols = {f"c{c}" for c in range(width)}
+        assert labels == rows | cols
+        assert {f"r{r}" for r, _ in named} <= labels and {f"c{c}" for _, c in named} <= labels
+        words = _words(svg)
+        assert " ".join(DOUBLE_RULE.split()) in words and " ".join(COORDINATE_RULE.split()) in words
+    assert DOUBLE_RULE in envelope.text and COORDINATE_RULE in envelope.text
