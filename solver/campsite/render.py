@@ -130,7 +130,7 @@ def _hand(canvas: Canvas, hand: Sequence[Card], tokens: Sequence[Token], y: floa
         pair = "".join(t.letter for t in card.terrains)
         for (r, c), coloured in sorted(card.squares(0).items()):
             _square(canvas, x + c * size, top + r * size, size, coloured, card.fair_weather,
-                    pair if coloured else "", 11)
+                    pair if coloured else "", 12)
         caption = f"card {number}: {card.text()}"
         canvas.text(x, top + 2 * size + 16, caption, 12, cls="card")
         x += max(3 * size, text_width(caption, 12)) + 18
@@ -146,10 +146,9 @@ def _legend(canvas: Canvas, y: float, solution: bool, opponents: Sequence[int] =
     canvas.text(MARGIN, y, "Legend", 13, bold=True)
     y += 22
     terrains = ", ".join(f"{letter} {name}" for letter, name in zip("DFMPWT", TERRAIN_NAMES, strict=True))
-    y = canvas.paragraph(MARGIN, y, f"Letters on a square: its two terrains ({terrains}). A card in hand is "
-                         "drawn as it lies unturned; \"turned 90 clockwise\", \"turned 180\" and \"turned 270 "
-                         "clockwise\" are quarter turns clockwise; a position names the card's top-left square "
-                         "after the turn.", 12, canvas.width - 2 * MARGIN) + 8
+    y = canvas.paragraph(MARGIN, y, f"Letters on a square: its two terrains ({terrains}). Hand cards lie "
+                         "unturned; turns are quarter turns clockwise (\"turned 270 clockwise\"); a position is the "
+                         "turned card's top-left square.", 12, canvas.width - 2 * MARGIN) + 8
     rows: list[tuple[str, str]] = [("coloured", "grey square: coloured, features both its terrains"),
                                    ("empty", "white square: an empty card square (tents go here)"),
                                    ("fair", "hatched: a Fair Weather card's square (its tents score x2)"),
