@@ -143,6 +143,6 @@ def test_happy_campers_maps_carry_the_coordinates_the_answer_names_and_the_page_
         cols = {f"c{c}" for c in range(width)}
         assert labels == rows | cols
         assert {f"r{r}" for r, _ in named} <= labels and {f"c{c}" for _, c in named} <= labels
-        words = _words(svg)
-        assert " ".join(DOUBLE_RULE.split()) in words and " ".join(COORDINATE_RULE.split()) in words
+    words = _words(envelope.svg)  # the puzzle picture; the solution's states the answer
+    assert " ".join(DOUBLE_RULE.split()) in words and " ".join(COORDINATE_RULE.split()) in words
     assert DOUBLE_RULE in envelope.text and COORDINATE_RULE in envelope.text

@@ -307,7 +307,7 @@ def _picture(puzzle: Puzzle, grid: Grid, title: str, above: Sequence[str], below
     y = canvas.paragraph(MARGIN, MARGIN + 16, title, 16, text_width, bold=True, cls="title")
     for sentence in above:
         y = canvas.paragraph(MARGIN, y + 2, sentence, 13, text_width, cls="question")
-    left, y = MARGIN + AXIS, y + 16
+    left, y = MARGIN + AXIS, y + 14
     for c in range(comp.cols):  # row and column numbers, as the answer names cells (r2c3)
         canvas.text(left + (c + 0.5) * cell_size, y - 6, f"c{c}", 12, anchor="middle", fill="#555",
                     cls="coordinate")
@@ -316,7 +316,7 @@ def _picture(puzzle: Puzzle, grid: Grid, title: str, above: Sequence[str], below
                     cls="coordinate")
     _grid_group(canvas, grid, left, y, predrawn=puzzle.start_grid,
                 turn_of=solution_turns(puzzle) if solution else {}, cell_size=cell_size)
-    y += comp.rows * cell_size + 24
+    y += comp.rows * cell_size + 20
     for sentence in below:
         y = canvas.paragraph(MARGIN, y, sentence, 13, text_width, cls="caption")
     ended = puzzle.turns_played < len(puzzle.rolls)
@@ -325,7 +325,7 @@ def _picture(puzzle: Puzzle, grid: Grid, title: str, above: Sequence[str], below
         if solution and ended
         else []
     )
-    y = _legend(canvas, MARGIN, y + 10, comp, solution=solution, notes=notes)
+    y = _legend(canvas, MARGIN, y + 4, comp, solution=solution, notes=notes)
     return canvas.document(y - LEGEND_LINE + MARGIN, title, "#fafafa")
 
 
@@ -335,7 +335,7 @@ def _rolls_line(puzzle: Puzzle) -> str:
 
 def puzzle_svg(puzzle: Puzzle, *, cell_size: int = CELL_SIZE) -> str:
     """The puzzle alone: the question, the start map, the rolls, the cards and the legend (no answer in it)."""
-    below = [COORDINATE_RULE, _rolls_line(puzzle), ROLL_RULE, DOUBLE_RULE, f"Challenge cards: {_cards(puzzle)}"]
+    below = [COORDINATE_RULE, f"{_rolls_line(puzzle)}; challenge cards: {_cards(puzzle)}.", ROLL_RULE, DOUBLE_RULE]
     title = f"Happy Campers puzzle {puzzle.seed} ({puzzle.grade.value})"
     above = [f"Question: {puzzle_question(puzzle)} Exactly one final map reaches the best score."]
     return _picture(puzzle, puzzle.start_grid, title, above, below, solution=False, cell_size=cell_size)
@@ -348,7 +348,7 @@ def solution_svg(puzzle: Puzzle, *, cell_size: int = CELL_SIZE) -> str:
     above = [f"Question: {puzzle_question(puzzle)}",
              f"Answer: the final map below ({played}; proof {puzzle.proof.value}"
              f"{', the only map with this score' if puzzle.unique else ''})."]
-    below = [COORDINATE_RULE, _rolls_line(puzzle), DOUBLE_RULE, f"Challenge cards: {_cards(puzzle)}"]
+    below = [f"{_rolls_line(puzzle)}; challenge cards: {_cards(puzzle)}."]
     return _picture(puzzle, puzzle.solution_grid, title, above, below, solution=True, cell_size=cell_size)
 
 
