@@ -540,15 +540,19 @@ def generate_puzzle(
         raise InvalidArgument("grade", f"no puzzle of that grade for this seed: {error}") from None
     evidence = puzzle.evidence
     question = render.question(puzzle.state)
-    text = (f"Camper Tour puzzle (seed {puzzle.seed}, {puzzle.grade.value})\n{render.text_board(puzzle.state)}\n\n"
-            f"Question: {question}")
+    text = (f"Camper Tour puzzle (seed {puzzle.seed}, {puzzle.grade.value})\n{render.text_board(puzzle.state)}\n"
+            + "\n".join(render.rules_words(puzzle.state)) + f"\n\nQuestion: {question}")
     second = evidence.moves[1]
+    exact = evidence.proof is Proof.EXACT
     solution_text = (
         f"Answer: {move_label(puzzle.solution)} (expected final score {evidence.moves[0].value:.3f}); the next best, "
         f"{move_label(second.action)}, is worth {second.value:.3f} ({puzzle.margin:.3f} less). "
-        + ("Values are exact (the solo solver)." if evidence.proof is Proof.EXACT
+        + ("Values are exact (the solo solver)." if exact
            else f"Values come from a depth-{evidence.depth} search (not proven).")
     )
+    how = "exact" if exact else f"depth-{evidence.depth} search, not proven"
+    value = (f"expected final score {evidence.moves[0].value:.3f}, {how} (the next best, {move_label(second.action)}: "
+             f"{second.value:.3f})")
     return pb.CamperTourServiceGeneratePuzzleResponse(
         puzzle=common_pb2.PuzzleEnvelope(
             seed=puzzle.seed,
@@ -577,7 +581,7 @@ def generate_puzzle(
             text=text,
             svg=render.puzzle_svg(puzzle.state, seed=puzzle.seed, grade=puzzle.grade.value),
             solution_text=solution_text,
-            solution_svg=render.solution_svg(puzzle.state, puzzle.solution, seed=puzzle.seed),
+            solution_svg=render.solution_svg(puzzle.state, puzzle.solution, seed=puzzle.seed, value=value),
             question=question,
         ),
         state=state_to_proto(puzzle.state),

@@ -12,14 +12,15 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from campsolver.solver.adventure_tours import rules
+from campsolver.solver.adventure_tours.deck import Act
 from campsolver.solver.adventure_tours.hint import apply_play, enumerate_plays, greedy_play
 from campsolver.solver.adventure_tours.policies import greedy_action
-from campsolver.solver.adventure_tours.rules import Action, Config, State, action_label, card_label
+from campsolver.solver.adventure_tours.rules import Action, Config, Place, Play, State, action_label
 from campsolver.solver.adventure_tours.search import MaxObjective, Others, maximise
 from campsolver.solver.core.budget import Budget
 from campsolver.solver.core.game import CHANCE
 from campsolver.solver.core.grade import Grade
-from campsolver.solver.core.picture import Canvas, wrap
+from campsolver.solver.core.picture import Canvas, text_width, wrap
 from campsolver.solver.core.proof import Proof
 from campsolver.solver.core.seeding import rng_for
 
@@ -131,10 +132,16 @@ def generate(seed: int, budget: Budget, grade: Grade | None = None) -> Puzzle | 
 
 
 def play_label(state: State, play: tuple[Action, ...]) -> str:
+    """The play in words, each card named by its number as the puzzle page shows it: `#31 (red 8)`."""
     parts = []
     s = state
     for action in play:
-        parts.append(action_label(s, action))
+        if isinstance(action, Play):
+            parts.append(f"play {card_name(s.config, action.card)} as {'a member' if action.member else 'equipment'}")
+        elif isinstance(action, Place):
+            parts.append(f"place {card_name(s.config, action.card)}")
+        else:
+            parts.append(action_label(s, action))
         s = s.child(action)
     return "; ".join(parts)
 
@@ -143,6 +150,67 @@ QUESTION = (
     "You are the player to move; the others follow the greedy rule. Which play gives you the largest round "
     "margin over the best opponent?"
 )
+#: The others' rule of thumb in words (`policies.greedy_action`, as it plays on a board without ability).
+GREEDY_RULE = (
+    "The greedy rule: lay as a member the best-paying card that can join (ties: the higher demand), else as "
+    "equipment the card that lets the most money in hand join (none: the one paying least). Gifts go to the "
+    "opponent with the fewest cards in hand; member attacks hit the opponent whose last member pays most, "
+    "equipment attacks the highest income. Take every extra turn and same-colour member, extra equipment with 2+ "
+    "cards in hand; Pater Miller parries attacks on members only. Other ties: the lower card number, the first "
+    "opponent in turn order."
+)
+#: What each card action does, spelled out (`deck.Act`); "any player" includes yourself.
+ACTION_WORDS = {
+    Act.GIVE_ONE: "a player you choose (you too) draws 1 card",
+    Act.GIVE_TWO: "2 cards drawn: both to one player, or 1 each to two",
+    Act.EXTRA_EQUIPMENT: "lay one more hand card as equipment (and draw)",
+    Act.DISCARD_EQUIPMENT: "any player's last equipment card is discarded",
+    Act.STEAL_EQUIPMENT: "another's last equipment card becomes yours",
+    Act.EXTRA_TURN: "take another complete turn",
+    Act.SAME_COLOUR_MEMBER: "lay one more hand card of its colour as a member",
+    Act.DISCARD_MEMBER: "any player's last member is discarded",
+    Act.STEAL_MEMBER: "any player's last member becomes your equipment",
+    Act.PATER_MILLER: "none; a member parries one attack, then is discarded",
+}
+#: How a turn goes and scores, for the reader who has not got the rulebook.
+TURN_RULE = (
+    "A turn: lay a hand card as a member (demand met; its action may follow) or as equipment (its colour rises by "
+    "its value, then draw the top card of the pile); turns go 0, 1, 2, 0 ... The round ends when a turn ends with "
+    "an empty hand, or at once when a draw empties the pile. Round money: members' money, minus 2 a card in hand. "
+    "Attacks: discard or steal."
+)
+CARD_KEY = (
+    "On a card: #31 = its number (the answer names cards by it); d4 = demand: joins as a member only with 4 or more "
+    "equipment of its colour; $2 = money a round as a member; +2 = value added to its colour as equipment; below: "
+    "its action, right after it joins as a member (none: no action; a card on the table shows only Pater "
+    "Miller's, the others are spent). Actions:"
+)
+
+
+_COLOUR_WORDS = ("red", "blue", "yellow")
+
+
+def card_name(cfg: Config, card: int) -> str:
+    """A card as the answer names it: its number, colour and demand (`#31 (red 8)`)."""
+    return f"#{card} ({_COLOUR_WORDS[cfg.colour[card]]} {cfg.demand[card]})"
+
+
+def card_words(cfg: Config, card: int) -> str:
+    """A card in full words: number, colour, demand, money, equipment value and action."""
+    action = cfg.action[card]
+    return (f"#{card} {_COLOUR_WORDS[cfg.colour[card]]} demand {cfg.demand[card]}, pays {cfg.money[card]}, "
+            f"equipment +{cfg.value[card]}, {'no action' if action is Act.NONE else 'action ' + action.value}")
+
+
+def _all_cards(state: State) -> list[int]:
+    return [c for q in range(state.config.players) for c in (*state.hands[q], *state.members[q],
+                                                            *state.equipment[q])] + list(state.deck)
+
+
+def actions_on_the_page(state: State) -> list[Act]:
+    """The actions of the cards the puzzle shows, in the deck's order of actions."""
+    present = {state.config.action[c] for c in _all_cards(state)}
+    return [act for act in ACTION_WORDS if act in present]
 
 
 def render_text(puzzle: Puzzle) -> str:
@@ -150,14 +218,16 @@ def render_text(puzzle: Puzzle) -> str:
     cfg = state.config
     lines = [f"Adventure Tours puzzle (seed {puzzle.seed}, {puzzle.grade.value})", ""]
     for q in range(cfg.players):
-        mark = " <- you" if q == puzzle.player else ""
-        lines.append(f"Player {q}{mark}: equipment R{state.equipment_level(q, 0)} B{state.equipment_level(q, 1)} "
-                     f"Y{state.equipment_level(q, 2)}, income {state.income(q)}")
-        lines.append("  hand: " + ", ".join(card_label(cfg, c) for c in state.hands[q]))
-        lines.append("  members: " + (", ".join(card_label(cfg, c) for c in state.members[q]) or "-"))
-        lines.append("  equipment: " + (", ".join(card_label(cfg, c) for c in state.equipment[q]) or "-"))
-    lines.append("Pile, top first: " + ", ".join(card_label(cfg, c) for c in state.deck))
-    lines += ["", QUESTION]
+        mark = " (you)" if q == puzzle.player else ""
+        lines.append(f"Player {q}{mark}: equipment red {state.equipment_level(q, 0)}, blue "
+                     f"{state.equipment_level(q, 1)}, yellow {state.equipment_level(q, 2)}; income {state.income(q)}")
+        for label, cards in (("hand", state.hands[q]), ("members", state.members[q]),
+                             ("equipment", state.equipment[q])):
+            lines.append(f"  {label}: " + ("; ".join(card_words(cfg, c) for c in cards) or "none"))
+    lines.append("Draw pile, top card first: " + "; ".join(card_words(cfg, c) for c in state.deck))
+    lines += ["", "Actions (any player: yourself too):"]
+    lines += [f"  {act.value}: {ACTION_WORDS[act]}" for act in actions_on_the_page(state)]
+    lines += [TURN_RULE, "Round margin: your round money minus the best opponent's.", GREEDY_RULE, "", QUESTION]
     return "\n".join(lines)
 
 
@@ -171,57 +241,76 @@ def render_solution_text(puzzle: Puzzle) -> str:
 
 _FILL = {0: "#e57373", 1: "#64b5f6", 2: "#fff176"}
 _COLOUR_NAMES = {0: "red: technology", 1: "blue: provisions", 2: "yellow: clothing"}
-CARD_W, CARD_H, CARD_GAP = 88, 56, 6
+CARD_W, CARD_H, CARD_GAP = 88, 62, 6
 MARGIN = 20
-#: Picture width: its 12-unit text prints above 2 mm on A4 while the picture is no taller than 0.82 x this.
-PICTURE_WIDTH = 1000
+#: Picture width: its 12-unit text prints at 2 mm or more on A4 while the picture is at most 900 units tall.
+PICTURE_WIDTH = 1090
 USED = "#2e7d32"
-ROW_STEP = 18 + CARD_H + 10  # a group label, the cards, a gap
+#: A card on the table (a member or equipment): no action to show but Pater Miller's.
+TABLE_W, TABLE_H = 80, 48
 
 
-def _card(canvas: Canvas, cfg: Config, card: int, x: float, y: float, used: bool) -> None:
-    """One adventurer: demand, money and value on the first line, its whole action below (never cut)."""
+def _card(canvas: Canvas, cfg: Config, card: int, x: float, y: float, used: bool, in_hand: bool) -> None:
+    """One adventurer: its number (as the answer names it), then demand, money and value; a hand card's whole
+    action below (never cut); a card on the table only Pater Miller's, the one action that still counts there."""
     stroke, width = (USED, 4) if used else ("#000", 1)
-    canvas.shape(f'<rect x="{x}" y="{y}" width="{CARD_W}" height="{CARD_H}" rx="5" fill="{_FILL[cfg.colour[card]]}" '
+    card_w, card_h = (CARD_W, CARD_H) if in_hand else (TABLE_W, TABLE_H)
+    canvas.shape(f'<rect x="{x}" y="{y}" width="{card_w}" height="{card_h}" rx="5" fill="{_FILL[cfg.colour[card]]}" '
                  f'stroke="{stroke}" stroke-width="{width}"/>')
-    canvas.text(x + 5, y + 15, f"d{cfg.demand[card]} ${cfg.money[card]} +{cfg.value[card]}", 12, bold=True,
+    canvas.text(x + 5, y + 14, f"#{card}", 12, bold=True, cls="card-number")
+    canvas.text(x + 5, y + 28, f"d{cfg.demand[card]} ${cfg.money[card]} +{cfg.value[card]}", 12, bold=True,
                 cls="card")
-    line_y = y + 31
-    for line in wrap(cfg.action[card].value, 12, CARD_W - 10):
-        canvas.text(x + 5, line_y, line, 12, cls="ability")
-        line_y += 14.5
+    action = cfg.action[card]
+    lines = wrap(action.value, 12, CARD_W - 10) if in_hand else ([action.value] if action is Act.PATER_MILLER else [])
+    for k, line in enumerate(lines):
+        canvas.text(x + 5, y + 42 + 14 * k, line, 12, cls="ability")
 
 
-def _cards_row(canvas: Canvas, cfg: Config, groups: list[tuple[str, tuple[int, ...]]], y: float,
+def _cards_row(canvas: Canvas, cfg: Config, groups: list[tuple[str, tuple[int, ...], bool]], y: float,
                used: set[int]) -> float:
-    """Labelled groups of cards side by side from the left margin, continued on a new line when the picture's
-    width is reached; returns the y below them."""
+    """Labelled groups of cards side by side from the left margin, flowing onto a new line when the picture's
+    width is reached (a group split there is labelled again, "continued"); a line is as tall as its tallest
+    card. Returns the y below them."""
     right = canvas.width - MARGIN
+    lines: list[list[tuple[float, str, int | None, bool]]] = [[]]  # per line: (x, label, card, in hand)
     x = MARGIN
-    for label, cards in groups:
-        needed = max(len(cards), 1) * (CARD_W + CARD_GAP)
-        if x > MARGIN and x + needed - CARD_GAP > right:  # a group starts a new line rather than split
-            x, y = MARGIN, y + ROW_STEP
-        box = canvas.text(x, y + 12, label, 12, fill="#444", cls="group")
+    for label, cards, in_hand in groups:
+        card_w = CARD_W if in_hand else TABLE_W
+        if x > MARGIN and x + card_w > right:
+            x = MARGIN
+            lines.append([])
+        width = text_width(label, 12)
+        lines[-1].append((x, label, None, in_hand))
         if not cards:
-            canvas.text(x, y + 18 + CARD_H / 2, "none", 12, fill="#777")
-            x += max(box.width, 40) + 22
+            lines[-1].append((x, "none", -1, in_hand))
+            x += max(width, 40) + 22
             continue
         start = x
         for card in cards:
-            if x + CARD_W > right:
-                x, y = MARGIN, y + ROW_STEP
-                start = x
-            _card(canvas, cfg, card, x, y + 18, card in used)
-            x += CARD_W + CARD_GAP
-        x = max(x, start + box.width) + 16
-    return y + 18 + CARD_H
+            if x + card_w > right:
+                x = start = MARGIN
+                lines.append([(x, f"{label}, continued" if label else "", None, in_hand)])
+                width = text_width(lines[-1][0][1], 12)
+            lines[-1].append((x, "", card, in_hand))
+            x += card_w + CARD_GAP
+        x = max(x, start + width + 8) + 16
+    for line in lines:
+        tall = any(card is not None and in_hand for _, _, card, in_hand in line)
+        for x, label, card, in_hand in line:
+            if card is None:
+                canvas.text(x, y + 12, label, 12, fill="#444", cls="group")
+            elif card < 0:
+                canvas.text(x, y + 18 + TABLE_H / 2, "none", 12, fill="#777")
+            else:
+                _card(canvas, cfg, card, x, y + 18, card in used, in_hand)
+        y += 18 + (CARD_H if tall else TABLE_H) + 10
+    return y - 10
 
 
-def _legend(canvas: Canvas, y: float, solution: bool) -> float:
+def _legend(canvas: Canvas, y: float, state: State, solution: bool) -> float:
     canvas.shape('<g class="legend">')
     canvas.text(MARGIN, y, "Legend", 13, bold=True)
-    y += 22
+    y += 20
     x = MARGIN
     for colour, name in _COLOUR_NAMES.items():
         canvas.shape(f'<rect x="{x}" y="{y - 14}" width="24" height="18" rx="3" fill="{_FILL[colour]}" '
@@ -231,12 +320,20 @@ def _legend(canvas: Canvas, y: float, solution: bool) -> float:
         x = box.x + box.width + 24
     y += 22
     text_width = canvas.width - 2 * MARGIN
-    y = canvas.paragraph(MARGIN, y, "On a card: d4 = demand 4: it joins as a member only if your equipment of "
-                         "its colour is at least 4; $2 = money it pays each round as a member; +2 = what it adds to "
-                         "its colour's equipment when played as equipment; below: its action when it joins as a "
-                         "member (none: no action).", 12, text_width)
-    y = canvas.paragraph(MARGIN, y, "Income: money of your members; each card left in hand costs 2 at the end of "
-                         "the round. Round margin: your round money minus the best opponent's.", 12, text_width)
+    y = canvas.paragraph(MARGIN, y, CARD_KEY, 12, text_width)
+    column = text_width / 2
+    rows = [0.0, 0.0]
+    for index, act in enumerate(actions_on_the_page(state)):  # two columns, row by row
+        side = index % 2
+        x = MARGIN + side * column
+        box = canvas.text(x, y, f"{act.value}:", 12, bold=True, cls="action-name")
+        rows[side] = canvas.paragraph(box.x + box.width + 4, y, ACTION_WORDS[act], 12,
+                                      column - box.width - 16, cls="action-words")
+        if side == 1:
+            y, rows = max(rows), [0.0, 0.0]
+    y = max(y, *rows)
+    y = canvas.paragraph(MARGIN, y, f"{TURN_RULE} Round margin: your round money minus the best opponent's.", 12,
+                         text_width)
     if solution:
         y += 8
         canvas.shape(f'<rect x="{MARGIN}" y="{y - 14}" width="24" height="18" rx="3" fill="none" '
@@ -259,6 +356,7 @@ def render_svg(puzzle: Puzzle, solution: bool = False) -> str:
              else f"Adventure Tours puzzle {puzzle.seed} ({puzzle.grade.value})")
     y = canvas.paragraph(MARGIN, MARGIN + 14, title, 16, bold=True, width=text_width, cls="title")
     y = canvas.paragraph(MARGIN, y + 2, f"Question: {QUESTION}", 13, text_width, cls="question")
+    y = canvas.paragraph(MARGIN, y, GREEDY_RULE, 12, text_width, cls="greedy-rule")
     if solution:
         y = canvas.paragraph(MARGIN, y + 2, f"Answer: {play_label(state, puzzle.solution)} (round margin "
                              f"{puzzle.values[0][1]:+d}; the next best play {puzzle.margin} less)", 13, text_width,
@@ -270,11 +368,9 @@ def render_svg(puzzle: Puzzle, solution: bool = False) -> str:
                            for colour, name in _COLOUR_NAMES.items())
         header = (f"Player {q}{' (you)' if q == puzzle.player else ''}: {board.name} board{ability}; "
                   f"equipment {levels}; income {state.income(q)}")
-        y = canvas.paragraph(MARGIN, y + 14, header, 14, text_width, bold=q == puzzle.player, cls="player")
-        y = _cards_row(canvas, cfg, [("hand", state.hands[q]), ("members", state.members[q]),
-                                     ("equipment", state.equipment[q])], y - 12, used) + 8
-    y = canvas.paragraph(MARGIN, y + 14, "Draw pile, top card first (its order is known):", 14, text_width,
-                         cls="pile")
-    y = _cards_row(canvas, cfg, [("", state.deck)], y - 26, used)
-    y = _legend(canvas, y + 30, solution)
+        y = canvas.paragraph(MARGIN, y + 8, header, 14, text_width, bold=q == puzzle.player, cls="player")
+        y = _cards_row(canvas, cfg, [("hand", state.hands[q], True), ("members", state.members[q], False),
+                                     ("equipment", state.equipment[q], False)], y - 12, used) + 8
+    y = _cards_row(canvas, cfg, [("draw pile, top card first (its order is known)", state.deck, True)], y + 2, used)
+    y = _legend(canvas, y + 24, state, solution)
     return canvas.document(y - 16 + MARGIN, title)

@@ -15,8 +15,10 @@ from campsolver.solver.camper_tour.rules import (
     Action,
     Announce,
     Camper,
+    NoParkingReturn,
     Phase,
     PlateKind,
+    TokenRule,
     TourState,
 )
 from campsolver.solver.core.picture import Canvas
@@ -66,6 +68,32 @@ def question(state: TourState) -> str:
     return (f"Camper {letter} is on plate {camper.position} heading home with {_tokens(camper.tokens)} and the place "
             f"marker on plate {camper.marker}: which number (1-{largest}) should {letter} announce to make the "
             f"best expected final score?")
+
+
+def rules_words(state: TourState) -> list[str]:
+    """The rules variants the position is played under, in words (docs/rules/camper-tour.md): the last-camper
+    rule, the No Parking reading and the token limit."""
+    config = state.config
+    campers = len(state.campers)
+    if campers == 1:
+        last = ("One camper (solo): the last-camper rule does not apply, so a roll not above the announcement never "
+                "eliminates; it only passes the turn.")
+    else:
+        last = (f"{campers} campers: the last-camper rule applies: once only one camper is still travelling, a roll "
+                "not above its announcement eliminates it.")
+    if config.no_parking_return is NoParkingReturn.TOWARD_START:
+        parking = ("No Parking moves a camper back toward the starting plate (the default reading): on the way home "
+                   "a free advance, reaching plate 1 exactly is arriving; a result past plate 1 means staying and "
+                   "losing 3 tokens; an occupied result is rolled again.")
+    else:
+        parking = ("No Parking moves a camper back the way it came (variant away from home), never past the furthest "
+                   "plate laid (there: staying and losing 3 tokens); an occupied result is rolled again.")
+    if config.token_rule is TokenRule.SUPPLY:
+        tokens = (f"Tokens gained come from the box's {config.token_supply} tokens that nobody holds (the default "
+                  "reading).")
+    else:
+        tokens = f"Nobody holds more than {config.starting_tokens} tokens (variant per-camper cap)."
+    return [f"Rules: {last}", parking, tokens]
 
 
 def text_board(state: TourState) -> str:
@@ -196,6 +224,7 @@ def svg_strip(state: TourState, *, answer: Action | None = None, title: str = "C
     for i, camper in enumerate(state.campers):
         y = canvas.paragraph(MARGIN, y, _describe(i, camper, state.to_move), 12, text_width, cls="camper-line",
                              fill=CAMPER_COLOUR[i])
+    y = canvas.paragraph(MARGIN, y + 6, " ".join(rules_words(state)), 12, text_width, cls="rules")
     y = _legend(canvas, y + 10, state)
     return canvas.document(y - 24 + MARGIN, title)
 
@@ -205,12 +234,13 @@ def puzzle_svg(state: TourState, *, seed: int, grade: str) -> str:
     return svg_strip(state, title=f"Camper Tour puzzle {seed} ({grade})", question_text=question(state))
 
 
-def solution_svg(state: TourState, answer: Action, *, seed: int) -> str:
-    """The solution picture: the question, the answer in words, and its target plate outlined on the route."""
-    text = f"Answer: {answer_label(answer)}"
+def solution_svg(state: TourState, answer: Action, *, seed: int, value: str = "") -> str:
+    """The solution picture: the question, the answer in words with its expected value (`value`, e.g. "expected
+    final score 30.424, exact"), and its target plate outlined on the route."""
+    text = f"Answer: {answer_label(answer)}" + (f": {value}." if value else ".")
     if isinstance(answer, Announce) and state.mover.phase == Phase.RETURN:
-        text += (f" (outlined in red: plate {state.mover.position - answer.plates}, where camper "
-                 f"{camper_letter(state.to_move)} lands when the roll is above {answer.plates})")
+        text += (f" Outlined in red: plate {state.mover.position - answer.plates}, where camper "
+                 f"{camper_letter(state.to_move)} lands when the roll is above {answer.plates}.")
     return svg_strip(state, answer=answer, title=f"Solution to Camper Tour puzzle {seed}",
                      question_text=question(state), answer_text=text)
 

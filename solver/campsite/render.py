@@ -17,7 +17,8 @@ from campsolver.solver.core.picture import Canvas, text_width
 
 LEGEND = (
     "Legend: D Desert, F Forest, M Meadow, P Mountains, W Water, T Trail; '..' empty square; "
-    "'*' Fair Weather card (x2); '^Wn' tent of seat n with token W (X = Wilderness)."
+    "'*' Fair Weather card (x2); '^Wn' tent of seat n with token W (X = Wilderness). Seat 0 is you; a tent of "
+    "another seat (an opponent) scores for that seat only and blocks its square: no tent or card goes there."
 )
 CELL = 36
 
@@ -73,14 +74,17 @@ def _square(canvas: Canvas, x: float, y: float, size: float, coloured: bool, fai
                  f'fill="{COLOURED if coloured else "#ffffff"}" stroke="#000"/>')
     if fair:
         canvas.shape(f'<rect x="{x:g}" y="{y:g}" width="{size:g}" height="{size:g}" fill="url(#fair)"/>')
-    if letters:
-        canvas.text(x + 4, y + letter_size + 2, letters, letter_size, cls="terrain")
+    if letters:  # centred, clear of the square's edges (where a laid card's outline runs)
+        canvas.text(x + size / 2, y + size / 2 + 0.36 * letter_size, letters, letter_size, anchor="middle",
+                    cls="terrain")
 
 
 def _tent(canvas: Canvas, x: float, y: float, size: float, label: str, bold: bool) -> None:
-    canvas.shape(f'<polygon points="{x + size / 2:g},{y + 5:g} {x + 5:g},{y + size - 3:g} {x + size - 5:g},'
-                 f'{y + size - 3:g}" fill="#ffffff" stroke="#000" stroke-width="{3 if bold else 1}"/>')
-    canvas.text(x + size / 2, y + size - 6, label, 12, anchor="middle", bold=bold, cls="tent")
+    """A tent: the triangle in the square's upper half, its label below it (no outline runs through the label)."""
+    base = y + size - 17
+    canvas.shape(f'<polygon class="tent" points="{x + size / 2:g},{y + 3:g} {x + 7:g},{base:g} {x + size - 7:g},'
+                 f'{base:g}" fill="#ffffff" stroke="#000" stroke-width="{3 if bold else 1}"/>')
+    canvas.text(x + size / 2, y + size - 3.5, label, 12, anchor="middle", bold=bold, cls="tent")
 
 
 def _table(canvas: Canvas, table: Table, left: float, top: float, highlight: Placement | None,
@@ -126,7 +130,7 @@ def _hand(canvas: Canvas, hand: Sequence[Card], tokens: Sequence[Token], y: floa
         pair = "".join(t.letter for t in card.terrains)
         for (r, c), coloured in sorted(card.squares(0).items()):
             _square(canvas, x + c * size, top + r * size, size, coloured, card.fair_weather,
-                    pair if coloured else "", 11)
+                    pair if coloured else "", 12)
         caption = f"card {number}: {card.text()}"
         canvas.text(x, top + 2 * size + 16, caption, 12, cls="card")
         x += max(3 * size, text_width(caption, 12)) + 18
@@ -137,17 +141,21 @@ def _hand(canvas: Canvas, hand: Sequence[Card], tokens: Sequence[Token], y: floa
     return y
 
 
-def _legend(canvas: Canvas, y: float, solution: bool) -> float:
+def _legend(canvas: Canvas, y: float, solution: bool, opponents: Sequence[int] = ()) -> float:
     canvas.shape('<g class="legend">')
     canvas.text(MARGIN, y, "Legend", 13, bold=True)
     y += 22
     terrains = ", ".join(f"{letter} {name}" for letter, name in zip("DFMPWT", TERRAIN_NAMES, strict=True))
-    y = canvas.paragraph(MARGIN, y, f"Letters on a square: its two terrains ({terrains}).", 12,
-                         canvas.width - 2 * MARGIN) + 8
+    y = canvas.paragraph(MARGIN, y, f"Letters on a square: its two terrains ({terrains}). Hand cards lie "
+                         "unturned; turns are quarter turns clockwise (\"turned 270 clockwise\"); a position is the "
+                         "turned card's top-left square.", 12, canvas.width - 2 * MARGIN) + 8
     rows: list[tuple[str, str]] = [("coloured", "grey square: coloured, features both its terrains"),
                                    ("empty", "white square: an empty card square (tents go here)"),
                                    ("fair", "hatched: a Fair Weather card's square (its tents score x2)"),
                                    ("tent", "tent W0: seat 0's tent with token W (X = Wilderness); seat 0 is you")]
+    for seat in opponents:
+        rows.append(("tent", f"tent W{seat}: a tent of seat {seat}, an opponent: it scores for seat {seat} only "
+                             "and blocks its square (no tent or card goes there)"))
     if solution:
         rows += [("new", "thick tent: the tent the best play pitches"),
                  ("laid", "dashed outline: the card the best play lays")]
@@ -185,7 +193,8 @@ def puzzle_svg(table: Table, hand: Sequence[Card], tokens: Sequence[Token], *, t
     y = _table(canvas, table, left, y + 20, highlight, new_tent)
     if not answer:
         y = _hand(canvas, hand, tokens, y + 30)
-    y = _legend(canvas, y + 20, solution=bool(answer))
+    opponents = sorted({tent.player for tent in table.tents} - {0})
+    y = _legend(canvas, y + 20, solution=bool(answer), opponents=opponents)
     return canvas.document(y - 16 + MARGIN, title)
 
 

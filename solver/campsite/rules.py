@@ -242,7 +242,7 @@ class Placement:
         )
 
     def label(self) -> str:
-        turned = f" turned {90 * self.rotation}" if self.rotation else ""
+        turned = f" turned {90 * self.rotation}{'' if self.rotation == 2 else ' clockwise'}" if self.rotation else ""
         return f"{self.card.text()} at r{self.row}c{self.col}{turned}"
 
 

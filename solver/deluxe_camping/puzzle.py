@@ -127,7 +127,7 @@ def generate(seed: int, budget: Budget, *, barriers: int = DEFAULT_BARRIERS, gra
             f"Place at most {barriers} barriers so that player {player_letter(player)} secures the most points."
         )
         text = (f"Deluxe Camping fence puzzle (seed {seed}, {found.value})\n{question}\n{render_text(state)}\n"
-                f"Legend: {LEGEND}\n{SITE_RULE}")
+                f"Legend: {text_legend(state)}\n{SITE_RULE} {PUZZLE_RULE}")
         solved = maxima.final_board(state, best.partition.added)
         answer = (f"Answer: barriers {describe_edges(state.config, best.partition.added)}; player "
                   f"{player_letter(player)} then secures {best.value} points.")
@@ -176,7 +176,7 @@ def symbols(state: DCState) -> dict[int, str]:
     if state.pool >= 0:
         marks[state.pool] = "P"
     for s in state.ice_creams:
-        marks[s] = "I"
+        marks[s] = ICE
     for s in state.mystery:
         marks[s] = "?"
     if state.nuisance >= 0:
@@ -195,8 +195,8 @@ def describe_edges(config: Config, edges: frozenset[Edge]) -> str:
 
 
 def render_text(state: DCState, highlight: frozenset[Edge] = frozenset()) -> str:
-    """ASCII board: pieces (P pool, I ice cream, N pain-in-the-neck, ? mystery token, A/B.. bungalows, a/b..
-    trailers), barriers as | and - (new ones as # and =); `LEGEND` says so for a reader."""
+    """ASCII board: pieces (P pool, S ice-cream stand, N pain-in-the-neck, ? mystery token, A/B.. bungalows,
+    a/b.. trailers), barriers as | and - (new ones as # and =); `text_legend` says so for a reader."""
     config = state.config
     marks = symbols(state)
     lines = []
@@ -220,19 +220,48 @@ def render_text(state: DCState, highlight: frozenset[Edge] = frozenset()) -> str
     return "\n".join([border, *lines, border])
 
 
-#: What each letter of the board means (text and picture); players by letter, bungalow upper case.
-LEGEND = (
-    "A, B: bungalow of player A, B; a, b: trailer of player A, B; P swimming pool (its site x2); "
-    "I ice-cream stand (its site +5); N pain-in-the-neck (its site -10, not below 0); ? face-down mystery token; "
-    "| and - barriers (the board edge is a wall); . empty square."
+#: The ice-cream stand's letter in the text board: "S" (stand), which no barrier line resembles ("I" did).
+ICE = "S"
+#: Every mark of the board: (letter, what it is), in legend order; a legend lists those on the board.
+MARKS = (
+    ("P", "swimming pool: its site x2"),
+    (ICE, "ice-cream stand: its site +5"),
+    ("N", "pain-in-the-neck: its site -10, not below 0"),
+    ("?", "face-down mystery token"),
 )
 SITE_RULE = ("A site is a region closed by barriers holding pieces of one player only; it scores 1 a square, "
              "x2 with the pool, +5 an ice-cream stand, -10 with the pain-in-the-neck (not below 0).")
+#: What the puzzle's question takes for granted, said on the page (the securable-score model's reading).
+PUZZLE_RULE = ("No piece moves. No empty site: every region the barriers close must hold a trailer or bungalow "
+               "(the pool, a stand or the pain-in-the-neck alone do not count); a region with pieces of several "
+               "players scores nothing.")
+
+
+def marks_present(state: DCState) -> list[tuple[str, str]]:
+    """(letter, meaning) of every kind of mark on the board, players' pieces first: what a legend lists."""
+    present = set(symbols(state).values())
+    entries = []
+    for p in range(state.config.players):
+        letter = LETTERS[p]
+        if letter in present:
+            entries.append((letter, f"bungalow of player {letter}"))
+        if letter.lower() in present:
+            entries.append((letter.lower(), f"trailer of player {letter}"))
+    return entries + [(mark, meaning) for mark, meaning in MARKS if mark in present]
+
+
+def text_legend(state: DCState) -> str:
+    """The text board's legend: the marks on it, the barriers and the empty square."""
+    return "; ".join(f"{mark} {meaning}" for mark, meaning in marks_present(state)) + (
+        "; | and - barriers (the board edge is a wall); . empty square.")
+
+
 PLAYER_COLOURS = {"A": "#c0392b", "B": "#2471a3", "C": "#229954", "D": "#b7950b"}
 CELL = 48
 MARGIN = 20
 PICTURE_WIDTH = 680
 NEW_BARRIER = "#e67e22"
+ICE_SCOOP, ICE_CONE = "#f48fb1", "#e0b07a"
 
 
 def _board(canvas: Canvas, state: DCState, left: float, top: float, highlight: frozenset[Edge]) -> float:
@@ -253,9 +282,7 @@ def _board(canvas: Canvas, state: DCState, left: float, top: float, highlight: f
         canvas.text(left - 7, top + (r + 0.5) * CELL + 4, f"r{r}", 11, anchor="end", fill="#555", cls="coordinate")
     for square, mark in sorted(symbols(state).items()):
         r, c = config.cell(square)
-        canvas.text(left + (c + 0.5) * CELL, top + (r + 0.5) * CELL + 8, mark, 22, anchor="middle",
-                    bold=mark.isupper() and mark in PLAYER_COLOURS, fill=PLAYER_COLOURS.get(mark.upper(), "#444"),
-                    cls="piece")
+        _mark(canvas, mark, left + (c + 0.5) * CELL, top + (r + 0.5) * CELL, 22)
     canvas.shape(f'<rect x="{left}" y="{top}" width="{width}" height="{height}" fill="none" stroke="#333" '
                  'stroke-width="4"/>')
     for a, b in sorted(state.barriers):
@@ -273,22 +300,33 @@ def _board(canvas: Canvas, state: DCState, left: float, top: float, highlight: f
     return top + height
 
 
+def _ice_cream(canvas: Canvas, cx: float, cy: float, size: float) -> None:
+    """The ice-cream stand: a pink scoop on a cone, drawn (no letter: a thin "I" read as a barrier)."""
+    k = size / 22
+    canvas.shape(f'<g class="ice-cream"><polygon points="{cx - 8 * k:g},{cy - 1 * k:g} {cx + 8 * k:g},{cy - 1 * k:g} '
+                 f'{cx:g},{cy + 16 * k:g}" fill="{ICE_CONE}" stroke="#8d6e63"/><circle cx="{cx:g}" '
+                 f'cy="{cy - 6 * k:g}" r="{9 * k:g}" fill="{ICE_SCOOP}" stroke="#ad1457"/></g>')
+
+
+def _mark(canvas: Canvas, mark: str, cx: float, cy: float, size: float) -> None:
+    """A piece centred at (cx, cy): the ice-cream stand drawn, every other piece as its letter."""
+    if mark == ICE:
+        _ice_cream(canvas, cx, cy, size)
+        return
+    canvas.text(cx, cy + size * 0.36, mark, size, anchor="middle", bold=mark.isupper() and mark in PLAYER_COLOURS,
+                fill=PLAYER_COLOURS.get(mark.upper(), "#444"), cls="piece")
+
+
 def _legend(canvas: Canvas, y: float, state: DCState, solution: bool) -> float:
     canvas.shape('<g class="legend">')
     canvas.text(MARGIN, y, "Legend", 13, bold=True)
     y += 22
     column = (canvas.width - 2 * MARGIN) / 2
-    entries = []
-    for p in range(state.config.players):
-        letter = LETTERS[p]
-        entries += [(letter, f"bungalow of player {letter}"), (letter.lower(), f"trailer of player {letter}")]
-    entries += [("P", "swimming pool: its site x2"), ("I", "ice-cream stand: its site +5"),
-                ("N", "pain-in-the-neck: its site -10"), ("?", "face-down mystery token")]
+    entries = marks_present(state)
     for index, (mark, meaning) in enumerate(entries):
         x = MARGIN + (index % 2) * column
-        canvas.text(x + 10, y + 2, mark, 18, anchor="middle", bold=mark in PLAYER_COLOURS,
-                    fill=PLAYER_COLOURS.get(mark.upper(), "#444"))
-        canvas.text(x + 28, y, meaning, 12)
+        _mark(canvas, mark, x + 10, y - 4, 18)
+        canvas.text(x + 28, y, meaning, 12, cls="legend-entry")
         if index % 2 == 1 or index == len(entries) - 1:
             y += 26
     lines = [("#333", "barrier (the board edge is a wall too)")]
@@ -300,6 +338,7 @@ def _legend(canvas: Canvas, y: float, state: DCState, solution: bool) -> float:
         canvas.text(x + 28, y, meaning, 12)
     y += 26
     y = canvas.paragraph(MARGIN, y, SITE_RULE, 12, canvas.width - 2 * MARGIN)
+    y = canvas.paragraph(MARGIN, y, PUZZLE_RULE, 12, canvas.width - 2 * MARGIN, cls="puzzle-rule")
     canvas.shape("</g>")
     return y
 

@@ -832,7 +832,7 @@ def parse_board(
 ) -> DCState:
     """A position from its picture: a frame of `+`/`-`/`|`, squares on odd lines and columns, walls between
     them (`|` or `#` between columns, `-` or `=` between rows, a space for none). Squares: `.` empty,
-    `P` pool, `I` ice-cream stand, `N` pain-in-the-neck, `A`-`D` bungalows, `a`-`d` trailers.
+    `P` pool, `S` (or `I`) ice-cream stand, `N` pain-in-the-neck, `A`-`D` bungalows, `a`-`d` trailers.
 
     `add_automatic` adds the automatic barriers between neighbouring pieces of different players."""
     lines = [line for line in text.strip("\n").splitlines() if line.strip()]
@@ -868,7 +868,7 @@ def parse_board(
             pool = square
         elif mark == "N":
             nuisance = square
-        elif mark == "I":
+        elif mark in "SI":  # the puzzle text writes S; I, the older letter, still reads
             ice.append(square)
         elif mark in PLAYER_LETTERS:
             bungalows[PLAYER_LETTERS.index(mark)] = square

@@ -70,6 +70,13 @@ def _cards(puzzle: Puzzle) -> str:
 #: shape with": with 4 and 2, shape 2 with element 4 or shape 4 with element 2).
 ROLL_RULE = ("Each roll: either number may be the shape and the other the element (4 and 2: shape 2 with "
              "element 4, or shape 4 with element 2).")
+#: Doubles in a puzzle (one map): the multi-player and solo double rules are off (docs/rules/happy-campers.md).
+DOUBLE_RULE = ("Doubles are off: with one map a double is an ordinary roll (5 and 5: shape 5 with element 5; 6 and "
+               "6: any shape with any element); no neighbour draws it and there is no second map.")
+#: How cells are named (the answer's `rRcC`), said beside a map that carries its row and column numbers.
+COORDINATE_RULE = "Cells are named rRcC: row R from the top, column C from the left, both from 0 (r0c0 top left)."
+#: The band left of and above a puzzle picture's map for its row and column numbers.
+AXIS = 30
 
 
 def puzzle_question(puzzle: Puzzle) -> str:
@@ -114,8 +121,11 @@ def puzzle_text(puzzle: Puzzle) -> str:
         "Start map:",
         render_grid(puzzle.start_grid),
         "",
+        COORDINATE_RULE,
+        "",
         f"Rolls, in order: {rolls}",
         ROLL_RULE,
+        DOUBLE_RULE,
         "",
         f"Task: {puzzle_question(puzzle)}",
         "Exactly one final map reaches the best score.",
@@ -291,15 +301,22 @@ def _picture(puzzle: Puzzle, grid: Grid, title: str, above: Sequence[str], below
              solution: bool, cell_size: int) -> str:
     """Title, the sentences `above` (the question), the map, the sentences `below`, then the legend."""
     comp = puzzle.components
-    width = max(2 * MARGIN + comp.cols * cell_size, 2 * MARGIN + LEGEND_WIDTH)
+    width = max(2 * MARGIN + AXIS + comp.cols * cell_size, 2 * MARGIN + LEGEND_WIDTH)
     canvas = Canvas(width)
     text_width = width - 2 * MARGIN
     y = canvas.paragraph(MARGIN, MARGIN + 16, title, 16, text_width, bold=True, cls="title")
     for sentence in above:
         y = canvas.paragraph(MARGIN, y + 2, sentence, 13, text_width, cls="question")
-    _grid_group(canvas, grid, MARGIN, y, predrawn=puzzle.start_grid,
+    left, y = MARGIN + AXIS, y + 14
+    for c in range(comp.cols):  # row and column numbers, as the answer names cells (r2c3)
+        canvas.text(left + (c + 0.5) * cell_size, y - 6, f"c{c}", 12, anchor="middle", fill="#555",
+                    cls="coordinate")
+    for r in range(comp.rows):
+        canvas.text(left - 6, y + (r + 0.5) * cell_size + 4, f"r{r}", 12, anchor="end", fill="#555",
+                    cls="coordinate")
+    _grid_group(canvas, grid, left, y, predrawn=puzzle.start_grid,
                 turn_of=solution_turns(puzzle) if solution else {}, cell_size=cell_size)
-    y += comp.rows * cell_size + 24
+    y += comp.rows * cell_size + 20
     for sentence in below:
         y = canvas.paragraph(MARGIN, y, sentence, 13, text_width, cls="caption")
     ended = puzzle.turns_played < len(puzzle.rolls)
@@ -308,7 +325,7 @@ def _picture(puzzle: Puzzle, grid: Grid, title: str, above: Sequence[str], below
         if solution and ended
         else []
     )
-    y = _legend(canvas, MARGIN, y + 10, comp, solution=solution, notes=notes)
+    y = _legend(canvas, MARGIN, y + 4, comp, solution=solution, notes=notes)
     return canvas.document(y - LEGEND_LINE + MARGIN, title, "#fafafa")
 
 
@@ -318,7 +335,7 @@ def _rolls_line(puzzle: Puzzle) -> str:
 
 def puzzle_svg(puzzle: Puzzle, *, cell_size: int = CELL_SIZE) -> str:
     """The puzzle alone: the question, the start map, the rolls, the cards and the legend (no answer in it)."""
-    below = [_rolls_line(puzzle), ROLL_RULE, f"Challenge cards: {_cards(puzzle)}"]
+    below = [COORDINATE_RULE, f"{_rolls_line(puzzle)}; challenge cards: {_cards(puzzle)}.", ROLL_RULE, DOUBLE_RULE]
     title = f"Happy Campers puzzle {puzzle.seed} ({puzzle.grade.value})"
     above = [f"Question: {puzzle_question(puzzle)} Exactly one final map reaches the best score."]
     return _picture(puzzle, puzzle.start_grid, title, above, below, solution=False, cell_size=cell_size)
@@ -331,7 +348,7 @@ def solution_svg(puzzle: Puzzle, *, cell_size: int = CELL_SIZE) -> str:
     above = [f"Question: {puzzle_question(puzzle)}",
              f"Answer: the final map below ({played}; proof {puzzle.proof.value}"
              f"{', the only map with this score' if puzzle.unique else ''})."]
-    below = [_rolls_line(puzzle), f"Challenge cards: {_cards(puzzle)}"]
+    below = [f"{_rolls_line(puzzle)}; challenge cards: {_cards(puzzle)}."]
     return _picture(puzzle, puzzle.solution_grid, title, above, below, solution=True, cell_size=cell_size)
 
 

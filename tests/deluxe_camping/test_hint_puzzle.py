@@ -231,9 +231,35 @@ def test_puzzle_statement_keeps_the_answer_apart(puzzle: puzzles.Puzzle) -> None
     assert puzzle.svg != puzzle.solution_svg
     board, legend = puzzle.text.split("\n", 2)[2].split("\nLegend: ")
     assert rules.parse_board(board, supply=puzzle.state.config.supply) is not None
-    for letter, piece in (("P", "swimming pool"), ("I", "ice-cream"), ("N", "pain-in-the-neck"), ("a", "trailer"),
-                          ("A", "bungalow"), ("?", "mystery")):  # every letter of the board is explained
-        assert f"{letter} " in legend and piece in legend
+    names = {"P": "swimming pool", "S": "ice-cream", "N": "pain-in-the-neck", "a": "trailer", "b": "trailer",
+             "A": "bungalow", "B": "bungalow", "?": "face-down mystery"}
+    on_board = {mark for mark in board if mark in names}
+    for letter, piece in names.items():  # every letter of the board is explained, and only those
+        assert (f"{letter} {piece}" in legend) == (letter in on_board), (letter, legend)
+    assert "I" not in board.replace("|", "")  # the stand's letter is S: an I reads as a barrier
+
+
+def test_puzzle_pictures_draw_the_stand_and_list_only_the_marks_on_the_board(puzzle: puzzles.Puzzle) -> None:
+    """The legend of both pictures lists exactly the kinds of piece on the board (no mystery token unless one is
+    there); the ice-cream stand is a drawn cone, not a letter; the page says the no-empty-site rule applies."""
+    present = {mark for mark in puzzles.symbols(puzzle.state).values()}
+    for picture in (puzzle.svg, puzzle.solution_svg):
+        root = ET.fromstring(picture)
+        svg = "{http://www.w3.org/2000/svg}"
+        legend = next(g for g in root.iter(f"{svg}g") if g.get("class") == "legend")
+        listed = {t.text for t in legend.iter(f"{svg}text") if t.get("class") == "legend-entry"}
+        assert listed == {meaning for _, meaning in puzzles.marks_present(puzzle.state)}
+        assert {mark for mark, _ in puzzles.marks_present(puzzle.state)} == present
+        board = next(g for g in root.iter(f"{svg}g") if g.get("class") == "board")
+        letters = [t.text for t in board.iter(f"{svg}text") if t.get("class") == "piece"]
+        stands = len(puzzle.state.ice_creams)
+        assert puzzles.ICE not in letters and "I" not in letters
+        assert len([g for g in board.iter(f"{svg}g") if g.get("class") == "ice-cream"]) == stands
+        assert len([g for g in legend.iter(f"{svg}g") if g.get("class") == "ice-cream"]) == (stands > 0)
+        words = " ".join(" ".join(t.text or "" for t in root.iter(f"{svg}text")).split())
+        assert "No empty site" in words and " ".join(puzzles.PUZZLE_RULE.split()) in words
+    assert "?" not in present or "mystery" in puzzle.text
+    assert puzzles.PUZZLE_RULE in puzzle.text
 
 
 def test_hint_answers_even_when_the_budget_is_spent_before_any_choice_is_valued() -> None:
