@@ -1,0 +1,372 @@
+"""The Campsite hint's search: every play valued one ply deep by tent value tables, then the best few played on
+through the next turns in sampled worlds (the unseen cards dealt to the other seats and the pile).
+
+What the mover may know (`SeatView`): its own hand, the table (every tent, hence every seat's unused tokens and
+the turns played this round), the totals of earlier rounds and the deck, hence the unseen cards' composition
+(the deck minus the table and its own hand). Nothing else is read: the other hands and the pile's order are
+drawn from that composition by a generator seeded from the seed and the view itself, so the answer is the same
+whatever the hidden cards are (tests/campsite/test_hint_search.py).
+
+Values. A tent's value is a table lookup: the mean final points of a tent standing so (token; matching squares,
+or terrains seen for Wilderness; open surrounding squares; doubled now) with so many cards still to come from
+its owner and from the others, fitted on self-play (`hint_tables.py`, made by `bench/campsite_hint_fit.py`).
+A seat's standing = its totals of earlier rounds + the values of its tents. The one-ply value of a play is the
+mover's standing after it minus the best other seat's (MARGIN; own standing for EXPECTED_SCORE): the new tent's
+value less what keeping its token is worth, every pitched tent's change of value, and the open square the new
+tent takes from the tents around it. The look-ahead value of a play is the mean, over sampled worlds, of the
+same margin after the other seats and then the mover have each played one more turn by the one-ply rule (the
+round's end, if it comes first, is scored exactly). Both are HEURISTIC estimates of the final margin; the
+look-ahead's is a sample mean with its standard error.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from campsolver.solver.campsite import rules as R
+from campsolver.solver.campsite.fast import (
+    N_TOKENS,
+    SURROUNDING,
+    Board,
+    Picture,
+    Placements,
+    TentOptions,
+    best_tents,
+    hand_pictures,
+    points_table,
+)
+from campsolver.solver.core.budget import Budget
+
+ALL_TOKENS = frozenset(range(N_TOKENS))
+
+
+# --- what the mover may know ------------------------------------------------------------------------------------
+
+
+@dataclass
+class SeatView:
+    """The mover's information in the engine's terms (see the module docstring)."""
+
+    board: Board
+    hand: tuple[R.Card, ...]
+    player: int
+    players: int
+    tokens: list[frozenset[int]]  # every seat's unused tokens
+    hand_sizes: list[int]
+    unseen: list[R.Card]  # the other hands and the pile, as a sorted multiset
+    pile_size: int
+    totals: list[float]
+    played: int  # turns played this round
+
+    @property
+    def total_turns(self) -> int:
+        return R.TURNS_PER_ROUND * self.players
+
+    def mover_at(self, turn: int) -> int:
+        """The seat that plays turn `turn` (0-based) of this round."""
+        return (self.player + turn - self.played) % self.players
+
+    def cards_to_come(self, after_turn: int, owner: int) -> tuple[int, int]:
+        """(owner's, others') cards laid after turn `after_turn` (0-based) this round."""
+        own = sum(1 for t in range(after_turn + 1, self.total_turns) if self.mover_at(t) == owner)
+        return own, max(self.total_turns - after_turn - 1 - own, 0)
+
+
+def seat_view(
+    table: R.Table,
+    hand: Sequence[R.Card],
+    tokens: Sequence[R.Token],
+    player: int,
+    players: int,
+    deck: Sequence[R.Card],
+    totals: Sequence[float] | None = None,
+) -> SeatView:
+    board = Board(table, players)
+    players = board.players
+    pitched: list[set[int]] = [set() for _ in range(players)]
+    for tent in table.tents:
+        pitched[tent.player].add(int(tent.token))
+    seat_tokens = [ALL_TOKENS - frozenset(p) for p in pitched]
+    seat_tokens[player] = frozenset(int(t) for t in tokens)
+    left = Counter(deck)
+    for card in [p.card for p in table.placements] + list(hand):
+        if left[card] > 0:
+            left[card] -= 1
+    unseen = sorted(left.elements())
+    played = len(table.tents)
+    # Hand sizes: 3 dealt, one laid a turn, one drawn a turn while the pile lasts.
+    initial_pile = max(len(deck) - R.STARTING_CARDS - R.HAND_SIZE * players, 0)
+    starter = (player - played) % players
+    sizes = [R.HAND_SIZE] * players
+    for turn in range(played):
+        mover = (starter + turn) % players
+        sizes[mover] -= 1
+        if turn < initial_pile:
+            sizes[mover] += 1
+    sizes[player] = len(hand)
+    others = sum(sizes[k] for k in range(players) if k != player)
+    if others > len(unseen):  # a request whose deck cannot hold the other hands: deal what there is
+        for k in range(players):
+            if k != player:
+                sizes[k] = min(sizes[k], len(unseen) * sizes[k] // max(others, 1))
+        others = sum(sizes[k] for k in range(players) if k != player)
+    totals = [float(totals[k]) if totals is not None and k < len(totals) else 0.0 for k in range(players)]
+    return SeatView(board, tuple(hand), player, players, seat_tokens, sizes, unseen, len(unseen) - others, totals,
+                    played)
+
+
+# --- tent values ------------------------------------------------------------------------------------------------
+
+
+class ValueModel:
+    """Tent value tables by (owner's cards to come, others' cards to come) for a number of players."""
+
+    def __init__(self, players: int) -> None:
+        from campsolver.solver.campsite import hint_tables
+
+        self.players = players
+        self._tables = hint_tables.tables_for(players)
+        self._cache: dict[tuple[int, int], np.ndarray] = {}
+        self._points = points_table()
+
+    def table(self, own: int, other: int) -> np.ndarray:
+        key = (own, other)
+        found = self._cache.get(key)
+        if found is None:
+            found = self._points if own + other == 0 else self._tables(own, other)
+            self._cache[key] = found
+        return found
+
+    def reserve(self, own: int, other: int) -> np.ndarray:
+        """What keeping each token is worth with so many cards to come (subtracted from a new tent's value)."""
+        from campsolver.solver.campsite import hint_tables
+
+        return hint_tables.reserve(self.players, own, other)
+
+
+# --- one ply ----------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Ply:
+    """Every placement of one seat's hand valued one ply deep: the best tent for each, and the value."""
+
+    pl: Placements
+    options: TentOptions
+    value: np.ndarray  # (P,) the mover's standing after minus the best other seat's (or own standing)
+    own_delta: np.ndarray  # (P,) change of the mover's pitched tents' values
+    rise: np.ndarray  # (P,) how much the best other seat's standing rises
+    standing: np.ndarray  # (players,) standings before the play
+    tables: np.ndarray  # (players, 7, 9, 9, 2) each seat's tent values after the play
+    new_table: np.ndarray  # the mover's new-tent values (less the kept tokens' worth)
+    bonus: np.ndarray  # per square: what a new tent there takes from (or denies) the tents around it
+
+
+def standings(board: Board, tables: np.ndarray, totals: Sequence[float]) -> np.ndarray:
+    out = np.array(totals, dtype=np.float64)
+    if len(board.t_r):
+        values = tables[board.t_player, board.t_token, board.t_base, np.clip(board.t_open, 0, 8),
+                        board.t_fair.astype(np.int64)]
+        np.add.at(out, board.t_player, values)
+    return out
+
+
+def one_ply(
+    view: SeatView,
+    board: Board,
+    hand: Sequence[R.Card] | Sequence[Picture],
+    mover: int,
+    tokens: frozenset[int],
+    turn: int,
+    model: ValueModel,
+    totals: Sequence[float],
+    margin: bool = True,
+) -> Ply:
+    """Every placement of `hand` by `mover` on `board` at turn `turn` (0-based) of the round, valued one ply."""
+    players = view.players
+    tables = np.stack([model.table(*view.cards_to_come(turn, k)) for k in range(players)])
+    pl = board.placements(hand)
+    standing = standings(board, tables, totals)
+    delta = np.zeros((players, len(pl)))
+    bonus = np.zeros(board.occ.shape)
+    others = [k for k in range(players) if k != mover]
+    leader = max(others, key=lambda k: standing[k]) if others else None
+    if len(board.t_r):
+        owner, token = board.t_player, board.t_token
+        open_ = np.clip(board.t_open, 0, 8)
+        fair = board.t_fair.astype(np.int64)
+        before = tables[owner, token, board.t_base, open_, fair]
+        after = tables[owner[:, None], token[:, None], pl.tent_base, np.clip(pl.tent_open, 0, 8),
+                       pl.tent_fair.astype(np.int64)]
+        np.add.at(delta, owner, after - before[:, None])
+        # A new tent on an open square next to a pitched tent takes that square from it.
+        blocked = tables[owner, token, board.t_base, np.clip(board.t_open - 1, 0, 8), fair] - before
+        weight = np.where(owner == mover, 1.0, 0.0)
+        if margin and leader is not None:
+            weight = np.where(owner == leader, -1.0, weight)
+        for (dr, dc) in SURROUNDING:
+            np.add.at(bonus, (board.t_r + dr, board.t_c + dc), weight * blocked)
+    own_table = tables[mover]
+    new_table = own_table - model.reserve(*view.cards_to_come(turn, mover))[:, None, None, None]
+    options = best_tents(board, pl, sorted(tokens), new_table, bonus)
+    own = delta[mover] + options.value
+    if margin and others:
+        before_best = standing[others].max()
+        rise = (standing[others][:, None] + delta[others]).max(axis=0) - before_best
+        value = standing[mover] - before_best + own - rise
+    else:
+        rise = np.zeros(len(pl))
+        value = standing[mover] + own
+    return Ply(pl, options, value, delta[mover], rise, standing, tables, new_table, bonus)
+
+
+# --- worlds and the look-ahead ----------------------------------------------------------------------------------
+
+
+def view_seed(view: SeatView, seed: int) -> int:
+    """A seed from the request seed and what the mover sees (never from hidden cards)."""
+    text = repr((
+        seed,
+        sorted(c.text() for c in view.hand),
+        sorted((int(v), int(w)) for v, w in zip(*np.nonzero(view.board.occ), strict=True)),
+        view.board.cmask[view.board.occ].tolist(),
+        list(zip(view.board.t_player.tolist(), view.board.t_token.tolist(), view.board.t_r.tolist(),
+                 view.board.t_c.tolist(), strict=True)),
+        view.player,
+    ))
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "little")
+
+
+@dataclass
+class World:
+    """One deal of the unseen cards: every other seat's hand, then the pile in order."""
+
+    hands: list[list[R.Card]]
+    pile: list[R.Card]
+
+
+def sample_world(view: SeatView, rng: np.random.Generator) -> World:
+    cards = list(view.unseen)
+    order = rng.permutation(len(cards))
+    shuffled = [cards[i] for i in order]
+    hands: list[list[R.Card]] = []
+    pos = 0
+    for k in range(view.players):
+        if k == view.player:
+            hands.append(list(view.hand))
+        else:
+            hands.append(shuffled[pos: pos + view.hand_sizes[k]])
+            pos += view.hand_sizes[k]
+    return World(hands, shuffled[pos: pos + view.pile_size])
+
+
+@dataclass
+class Candidate:
+    index: int  # placement index at the root
+    token: int
+    row: int  # array cell of the tent (root board)
+    col: int
+    one_ply: float
+    samples: list[float] = field(default_factory=list)
+
+    @property
+    def mean(self) -> float:
+        return float(np.mean(self.samples)) if self.samples else self.one_ply
+
+    @property
+    def standard_error(self) -> float | None:
+        if len(self.samples) < 2:
+            return None
+        return float(np.std(self.samples, ddof=1) / np.sqrt(len(self.samples)))
+
+
+def play_out(view: SeatView, root: Ply, candidate: Candidate, world: World, model: ValueModel, margin: bool,
+             depth: int) -> float:
+    """The mover's margin (or standing) after its candidate play and `depth` more turns by the one-ply rule in
+    `world`, valued by the tent tables at that point (exactly at the round's end)."""
+    board = view.board.copy()
+    pl = root.pl
+    pic = pl.pictures[int(pl.pic[candidate.index])]
+    r, c = view.board.cell(candidate.row, candidate.col)
+    board.place(pic, int(pl.row[candidate.index]), int(pl.col[candidate.index]))
+    board.pitch(view.player, candidate.token, r - board.r0, c - board.c0)
+    hands = [list(h) for h in world.hands]
+    hands[view.player].remove(pic.card)
+    tokens = list(view.tokens)
+    tokens[view.player] = tokens[view.player] - {candidate.token}
+    pile = list(world.pile)
+    if pile:
+        hands[view.player].append(pile.pop(0))
+    turn = view.played + 1
+    for _ in range(depth):
+        if turn >= view.total_turns:
+            break
+        mover = view.mover_at(turn)
+        if not hands[mover] or not tokens[mover]:
+            break
+        ply = one_ply(view, board, hands[mover], mover, tokens[mover], turn, model, view.totals, margin)
+        if not len(ply.pl):
+            break
+        best = int(np.argmax(ply.value))
+        pic = ply.pl.pictures[int(ply.pl.pic[best])]
+        tr, tc = board.cell(ply.options.row[best], ply.options.col[best])
+        token = int(ply.options.token[best])
+        board.place(pic, int(ply.pl.row[best]), int(ply.pl.col[best]))
+        board.pitch(mover, token, tr - board.r0, tc - board.c0)
+        hands[mover].remove(pic.card)
+        tokens[mover] = tokens[mover] - {token}
+        if pile:
+            hands[mover].append(pile.pop(0))
+        turn += 1
+    tables = np.stack([model.table(*view.cards_to_come(turn - 1, k)) for k in range(view.players)])
+    standing = standings(board, tables, view.totals)
+    others = [k for k in range(view.players) if k != view.player]
+    if margin and others:
+        return float(standing[view.player] - standing[others].max())
+    return float(standing[view.player])
+
+
+@dataclass
+class SearchResult:
+    root: Ply
+    candidates: list[Candidate]  # the plays looked ahead, best first
+    worlds: int  # worlds every candidate was played out in
+    depth: int
+
+
+def search(view: SeatView, budget: Budget, *, margin: bool = True, seed: int = 0, width: int = 6,
+           depth: int | None = None, max_worlds: int = 64) -> SearchResult:
+    """One ply over every play, then the `width` best (by one-ply value) played out `depth` more turns (default:
+    until the mover has played once more) in sampled worlds, all candidates in the same worlds, while the budget
+    lasts (a world is counted only when every candidate was played out in it)."""
+    model = ValueModel(view.players)
+    root = one_ply(view, view.board, hand_pictures(view.hand), view.player, view.tokens[view.player], view.played,
+                   model, view.totals, margin)
+    if depth is None:
+        depth = view.players
+    order = np.argsort(-root.value, kind="stable")[:width]
+    candidates = [Candidate(int(i), int(root.options.token[i]), int(root.options.row[i]), int(root.options.col[i]),
+                            float(root.value[i])) for i in order]
+    remaining = view.total_turns - view.played - 1
+    worlds = 0
+    if len(candidates) > 1 and remaining > 0 and depth > 0:
+        rng = np.random.default_rng(view_seed(view, seed))
+        while worlds < max_worlds and not budget.expired():
+            world = sample_world(view, rng)
+            done = 0
+            for candidate in candidates:
+                if budget.expired():
+                    break
+                candidate.samples.append(play_out(view, root, candidate, world, model, margin, depth))
+                done += 1
+            if done < len(candidates):
+                for candidate in candidates[:done]:
+                    candidate.samples.pop()  # an unfinished world is dropped for every candidate
+                break
+            worlds += 1
+    candidates.sort(key=lambda c: -c.mean)
+    return SearchResult(root, candidates, worlds, depth)
