@@ -292,7 +292,7 @@ def make_policy(name: str, cpu_s: float, seed: int, mc_cpu_s: float) -> Policy:
         def old(s: R.CampsiteState) -> tuple[R.Placement, R.Tent]:
             seat = s.to_move
             cards_to_come = R.TURNS_PER_ROUND * s.players - s.turn - 1
-            best = hints.hint(s.table, s.hands[seat], s.tokens[seat], seat, s.players, s.deck,
+            best = hints.hint_one_ply(s.table, s.hands[seat], s.tokens[seat], seat, s.players, s.deck,
                               CpuBudget(max(cpu_s, 0.15)), top=1, cards_to_come=cards_to_come,
                               totals=s.totals).plays[0]
             return best.placement, best.tent

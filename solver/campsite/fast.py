@@ -20,7 +20,7 @@ so the new value of every reach square and every pitched tent is a few array loo
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from campsolver.solver.campsite.rules import (
@@ -42,7 +42,8 @@ PAD = 6
 WILD = int(Token.WILDERNESS)
 N_TOKENS = 7
 POPCOUNT = np.array([bin(i).count("1") for i in range(256)], dtype=np.int8)
-_SURR = np.array(SURROUNDING, dtype=np.int64)
+POPCOUNT16 = POPCOUNT.astype(np.int16)
+_SIX = np.arange(6, dtype=np.uint8)
 
 
 @dataclass(frozen=True)
@@ -95,6 +96,28 @@ def picture(card: Card, rotation: int) -> Picture:
     return found
 
 
+_LUTS: dict[int, np.ndarray] = {}
+
+
+def _luts(pic: Picture) -> np.ndarray:
+    """The picture's reach lookup tables as one (4, 20) uint8 array: colbits, footbits, infoot, cellcol."""
+    key = id(pic)
+    found = _LUTS.get(key)
+    if found is None:
+        found = np.stack([pic.colbits, pic.footbits, pic.infoot.astype(np.uint8), pic.cellcol.astype(np.uint8)])
+        _LUTS[key] = found
+    return found
+
+
+def _stack_luts(pictures: Sequence[Picture]) -> np.ndarray:
+    return np.stack([_luts(p) for p in pictures])
+
+
+def _info(pictures: Sequence[Picture]) -> np.ndarray:
+    """(mask, fair, height, width) per picture."""
+    return np.array([(p.mask, p.fair, p.height, p.width) for p in pictures], dtype=np.int64)
+
+
 def hand_pictures(hand: Sequence[Card]) -> list[Picture]:
     """One picture per distinct table picture the hand can show (the rules model's de-duplication)."""
     seen: set[tuple] = set()
@@ -117,14 +140,6 @@ def _reach_offsets(height: int, width: int) -> tuple[np.ndarray, np.ndarray]:
 _REACH = {(h, w): _reach_offsets(h, w) for h, w in ((CARD_ROWS, CARD_COLS), (CARD_COLS, CARD_ROWS))}
 
 
-def _shift(a: np.ndarray, dr: int, dc: int) -> np.ndarray:
-    """out[r, c] = a[r + dr, c + dc] (zero outside)."""
-    out = np.zeros_like(a)
-    n, m = a.shape[-2:]
-    out[..., max(-dr, 0): n - max(dr, 0), max(-dc, 0): m - max(dc, 0)] = a[
-        ..., max(dr, 0): n - max(-dr, 0), max(dc, 0): m - max(-dc, 0)
-    ]
-    return out
 
 
 def _window_sum(a: np.ndarray, h: int, w: int) -> np.ndarray:
@@ -146,16 +161,24 @@ class Placements:
     cell_r: np.ndarray
     cell_c: np.ndarray
     free: np.ndarray  # bool: a tent may stand there after the card
-    base: np.ndarray  # (7, P, 20) int: matching squares (terrain) or terrains seen (Wilderness), undoubled
+    base: np.ndarray  # (K, P, 20) int: matching squares (terrain) or terrains seen (Wilderness), undoubled, for
+    #                   each of `tokens`
     open: np.ndarray  # (P, 20) int
     fair: np.ndarray  # (P, 20) bool
     # Pitched tents (T, P) after the card:
     tent_base: np.ndarray
     tent_open: np.ndarray
     tent_fair: np.ndarray
+    tokens: tuple[int, ...] = tuple(range(N_TOKENS))  # the tokens `base` has a row for, in order
+    height: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))  # (P,) the card's rows
+    width: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))  # (P,) its columns
 
     def __len__(self) -> int:
         return len(self.pic)
+
+    def base_of(self, token: int) -> np.ndarray:
+        """(P, 20) matching squares (or terrains seen) of the reach cells for `token`."""
+        return self.base[self.tokens.index(token)]
 
 
 class Board:
@@ -222,28 +245,33 @@ class Board:
         self.tent[i, j] = True
 
     def _derive(self) -> None:
+        n, m = self.cmask.shape
         coloured = self.cmask > 0
-        bits = ((self.cmask[None, :, :] >> np.arange(6, dtype=np.uint8)[:, None, None]) & 1).astype(np.int8)
-        openable = ~(coloured | self.tent)
-        cnt = np.zeros(bits.shape, dtype=np.int8)
-        seen = np.zeros(self.cmask.shape, dtype=np.uint8)
-        fwbits = np.zeros(self.cmask.shape, dtype=np.uint8)
-        opn = np.zeros(self.cmask.shape, dtype=np.int8)
+        # Per cell: the 6 terrain bits of its coloured square and whether it is open; summed over the 8 squares
+        # around every inner cell (the window's border cells are never read: see the module docstring).
+        stack = np.empty((7, n, m), dtype=np.int8)
+        stack[:6] = (self.cmask[None, :, :] >> _SIX[:, None, None]) & 1
+        stack[6] = ~(coloured | self.tent)
+        acc = np.zeros((7, n, m), dtype=np.int8)
+        seen = np.zeros((n, m), dtype=np.uint8)
+        fwbits = np.zeros((n, m), dtype=np.uint8)
         fw_int = self.fw.astype(np.uint8)
-        open_int = openable.astype(np.int8)
+        inner = acc[:, 1:-1, 1:-1]
+        seen_inner = seen[1:-1, 1:-1]
+        fw_inner = fwbits[1:-1, 1:-1]
         for bit, (dr, dc) in enumerate(SURROUNDING):
-            cnt += _shift(bits, dr, dc)
-            seen |= _shift(self.cmask, dr, dc)
-            fwbits |= _shift(fw_int, dr, dc) << bit
-            opn += _shift(open_int, dr, dc)
-        # Cells beyond the window are empty table surface (open): the border cells' counts are never used
-        # (nothing within reach of a card lies on the border), so they need no correction.
-        self.cnt, self.seen, self.fwbits, self.opn = cnt, seen, fwbits, opn
+            rows, cols = slice(1 + dr, n - 1 + dr), slice(1 + dc, m - 1 + dc)
+            inner += stack[:, rows, cols]
+            seen_inner |= self.cmask[rows, cols]
+            fw_inner |= fw_int[rows, cols] << bit
+        self.cnt, self.seen, self.fwbits, self.opn = acc[:6], seen, fwbits, acc[6]
         self.free = self.occ & ~coloured & ~self.tent
         self.blocked = coloured | self.tent
         touch = self.occ.copy()
-        for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
-            touch |= _shift(self.occ, dr, dc)
+        touch[1:, :] |= self.occ[:-1, :]
+        touch[:-1, :] |= self.occ[1:, :]
+        touch[:, 1:] |= self.occ[:, :-1]
+        touch[:, :-1] |= self.occ[:, 1:]
         self.touch = touch
         if self.tent_r:
             tr, tc = np.array(self.tent_r), np.array(self.tent_c)
@@ -293,60 +321,64 @@ class Board:
         r, c = np.nonzero(ok)
         return r, c
 
-    def placements(self, hand: Sequence[Card] | Sequence[Picture]) -> Placements:
+    def placements(self, hand: Sequence[Card] | Sequence[Picture], tokens: Sequence[int] | None = None) -> Placements:
         """Every legal placement of the hand (one per resulting picture), with each reach cell's state after it
-        and each pitched tent's state after it."""
+        (for `tokens`, default all) and each pitched tent's state after it."""
         pictures = list(hand) if hand and isinstance(hand[0], Picture) else hand_pictures(hand)  # type: ignore[arg-type]
-        pic_parts, r_parts, c_parts, q_parts = [], [], [], []
-        cell_r_parts, cell_c_parts = [], []
-        colb_parts, footb_parts, infoot_parts, cellcol_parts = [], [], [], []
-        corners = {}
+        tokens = tuple(range(N_TOKENS)) if tokens is None else tuple(sorted(tokens))
+        width_all = self.occ.shape[1]
+        groups: dict[tuple[int, int], list[int]] = {}
         for index, pic in enumerate(pictures):
-            outline = (pic.height, pic.width)
-            if outline not in corners:
-                corners[outline] = self.legal_corners(*outline)
-            r, c = corners[outline]
-            if not len(r):
+            groups.setdefault((pic.height, pic.width), []).append(index)
+        pic_parts, r_parts, c_parts, cell_parts, lut_parts = [], [], [], [], []
+        for outline, ids in groups.items():
+            r, c = self.legal_corners(*outline)
+            n = len(r)
+            if not n:
                 continue
+            m = len(ids)
             qr, qc = _REACH[outline]
-            pic_parts.append(np.full(len(r), index))
-            r_parts.append(r)
-            c_parts.append(c)
-            cell_r_parts.append(r[:, None] + qr[None, :])
-            cell_c_parts.append(c[:, None] + qc[None, :])
-            colb_parts.append(np.broadcast_to(pic.colbits, (len(r), len(qr))))
-            footb_parts.append(np.broadcast_to(pic.footbits, (len(r), len(qr))))
-            infoot_parts.append(np.broadcast_to(pic.infoot, (len(r), len(qr))))
-            cellcol_parts.append(np.broadcast_to(pic.cellcol, (len(r), len(qr))))
-            q_parts.append((pic, len(r)))
+            pic_parts.append(np.repeat(np.array(ids), n))
+            r_parts.append(np.tile(r, m))
+            c_parts.append(np.tile(c, m))
+            corner = np.tile(r * width_all + c, m)
+            cell_parts.append(corner[:, None] + (qr * width_all + qc)[None, :])
+            lut = np.stack([_luts(pictures[i]) for i in ids])  # (m, 4, 20)
+            lut_parts.append(np.repeat(lut, n, axis=0))
+        count_tokens = len(tokens)
         if not pic_parts:
             zero = np.zeros(0, dtype=np.int64)
             z2 = np.zeros((0, 20), dtype=np.int64)
             t = len(self.t_r)
-            return Placements(pictures, zero, zero, zero, z2, z2, z2.astype(bool), np.zeros((7, 0, 20), np.int64),
-                              z2, z2.astype(bool), np.zeros((t, 0), np.int64), np.zeros((t, 0), np.int64),
-                              np.zeros((t, 0), bool))
+            return Placements(pictures, zero, zero, zero, z2, z2, z2.astype(bool),
+                              np.zeros((count_tokens, 0, 20), np.int64), z2, z2.astype(bool),
+                              np.zeros((t, 0), np.int64), np.zeros((t, 0), np.int64), np.zeros((t, 0), bool), tokens)
         pic = np.concatenate(pic_parts)
         row = np.concatenate(r_parts)
         col = np.concatenate(c_parts)
-        cr = np.concatenate(cell_r_parts)
-        cc = np.concatenate(cell_c_parts)
-        colb = np.concatenate(colb_parts)
-        footb = np.concatenate(footb_parts)
-        infoot = np.concatenate(infoot_parts)
-        cellcol = np.concatenate(cellcol_parts)
-        masks = np.array([p.mask for p in pictures], dtype=np.uint8)[pic]
-        fairs = np.array([p.fair for p in pictures], dtype=bool)[pic]
-        heights = np.array([p.height for p in pictures])[pic]
-        widths = np.array([p.width for p in pictures])[pic]
-        ncol = POPCOUNT[colb].astype(np.int64)
-        has = ((masks[None, :] >> np.arange(6, dtype=np.uint8)[:, None]) & 1).astype(np.int64)  # (6, P)
-        cnt = self.cnt[:, cr, cc].astype(np.int64) + ncol[None] * has[:, :, None]
-        seen = self.seen[cr, cc] | np.where(ncol > 0, masks[:, None], 0).astype(np.uint8)
-        base = np.concatenate([cnt, POPCOUNT[seen][None].astype(np.int64)], axis=0)
-        fair = (fairs[:, None] & (footb != 0)) | ((self.fwbits[cr, cc] & ~footb) != 0)
-        free = np.where(infoot, ~cellcol, self.free[cr, cc])
-        opn = self.opn[cr, cc].astype(np.int64) - ncol
+        cells = np.concatenate(cell_parts)
+        luts = np.concatenate(lut_parts)  # (P, 4, 20): colbits, footbits, infoot, cellcol
+        colb, footb = luts[:, 0], luts[:, 1]
+        infoot, cellcol = luts[:, 2].astype(bool), luts[:, 3].astype(bool)
+        cr, cc = np.divmod(cells, width_all)
+        pic_info = _info(pictures)  # (npic, 4): mask, fair, height, width
+        info = pic_info[pic]
+        masks, fairs, heights, widths = info[:, 0], info[:, 1].astype(bool), info[:, 2], info[:, 3]
+        ncol = np.take(POPCOUNT16, colb)
+        terrains = [t for t in tokens if t != WILD]
+        base = np.empty((count_tokens, len(pic), cells.shape[1]), dtype=np.int16)
+        if terrains:
+            has = (masks[None, :] >> np.array(terrains)[:, None]) & 1  # (K', P)
+            cnt_flat = self.cnt.reshape(6, -1)[terrains]
+            base[: len(terrains)] = np.take(cnt_flat, cells, axis=1) + ncol[None] * has[:, :, None].astype(np.int16)
+        touched = ncol > 0
+        if WILD in tokens:
+            seen = np.take(self.seen.ravel(), cells) | np.where(touched, masks[:, None], 0).astype(np.uint8)
+            base[-1] = np.take(POPCOUNT16, seen)
+        fwb = np.take(self.fwbits.ravel(), cells)
+        fair = (fairs[:, None] & (footb != 0)) | ((fwb & ~footb) != 0)
+        free = np.where(infoot, ~cellcol, np.take(self.free.ravel(), cells))
+        opn = np.take(self.opn.ravel(), cells).astype(np.int16) - ncol
         # Pitched tents.
         t = len(self.t_r)
         if t:
@@ -354,24 +386,22 @@ class Board:
             rel_c = self.t_c[:, None] - col[None, :]
             inside = (rel_r >= -1) & (rel_r <= heights[None]) & (rel_c >= -1) & (rel_c <= widths[None])
             q = np.where(inside, (rel_r + 1) * (widths[None] + 2) + rel_c + 1, 0)
-            pics_colbits = _stack(pictures, "colbits")
-            pics_footbits = _stack(pictures, "footbits")
-            tcolb = np.where(inside, pics_colbits[pic[None, :], q], 0).astype(np.uint8)
-            tfootb = np.where(inside, pics_footbits[pic[None, :], q], 0).astype(np.uint8)
-            tn = POPCOUNT[tcolb].astype(np.int64)
+            stacked = _stack_luts(pictures)  # (npic, 4, 20)
+            tcolb = np.where(inside, np.take(stacked[:, 0].ravel(), pic[None, :] * 20 + q), 0).astype(np.uint8)
+            tfootb = np.where(inside, np.take(stacked[:, 1].ravel(), pic[None, :] * 20 + q), 0).astype(np.uint8)
+            tn = np.take(POPCOUNT16, tcolb)
             token = self.t_token[:, None]
-            has_t = (masks[None, :] >> np.minimum(token, 5).astype(np.uint8)) & 1
+            has_t = (masks[None, :] >> np.minimum(token, 5)) & 1
             seen_t = self.seen[self.t_r, self.t_c][:, None] | np.where(tn > 0, masks[None, :], 0).astype(np.uint8)
-            tent_base = np.where(
-                token == WILD, POPCOUNT[seen_t].astype(np.int64), self.t_base[:, None] + tn * has_t
-            )
+            tent_base = np.where(token == WILD, np.take(POPCOUNT16, seen_t), self.t_base[:, None] + tn * has_t)
             tent_fair = (fairs[None, :] & (tfootb != 0)) | ((self.fwbits[self.t_r, self.t_c][:, None] & ~tfootb) != 0)
             tent_open = self.t_open[:, None] - tn
         else:
             tent_base = np.zeros((0, len(row)), np.int64)
             tent_open = np.zeros((0, len(row)), np.int64)
             tent_fair = np.zeros((0, len(row)), bool)
-        return Placements(pictures, pic, row, col, cr, cc, free, base, opn, fair, tent_base, tent_open, tent_fair)
+        return Placements(pictures, pic, row, col, cr, cc, free, base, opn, fair, tent_base, tent_open, tent_fair,
+                          tokens, heights, widths)
 
     def placement_of(self, placements: Placements, index: int) -> Placement:
         pic = placements.pictures[int(placements.pic[index])]
@@ -391,8 +421,9 @@ class Board:
             setattr(other, name, list(getattr(self, name)))
         return other
 
-    def place(self, pic: Picture, i: int, j: int) -> None:
-        """Lay picture `pic` with its corner at array cell (i, j) (assumed legal), then re-derive."""
+    def place(self, pic: Picture, i: int, j: int, derive: bool = True) -> None:
+        """Lay picture `pic` with its corner at array cell (i, j) (assumed legal), then re-derive (`derive=False`:
+        the caller pitches a tent next, which re-derives)."""
         r, c = self.r0 + int(i), self.c0 + int(j)
         self._grow(r, r + pic.height - 1, c, c + pic.width - 1)
         i, j = r - self.r0, c - self.c0
@@ -401,7 +432,8 @@ class Board:
             self.occ[i + dr, j + dc] = True
             self.cmask[i + dr, j + dc] = pic.mask if coloured else 0
             self.fw[i + dr, j + dc] = pic.fair
-        self._derive()
+        if derive:
+            self._derive()
 
     def place_table(self, placement: Placement) -> None:
         """Lay a rules-model placement (table coordinates)."""
@@ -453,57 +485,46 @@ def best_tents(board: Board, pl: Placements, tokens: Sequence[int], table: np.nd
     if not len(tokens) or not count:
         zero = np.zeros(count)
         return TentOptions(np.full(count, -np.inf), zero.astype(int), zero.astype(int), zero.astype(int))
-    fair = pl.fair.astype(np.int64)
-    # Reach cells: (K, P, 20).
-    values = table[tokens[:, None, None], pl.base[tokens], np.clip(pl.open, 0, 8)[None], fair[None]]
+    # Reach cells: (K, P, 20), the table read by flat index.
+    rows = [pl.tokens.index(int(t)) for t in tokens]
+    cellcode = pl.open * 2 + pl.fair  # int16; open squares are 0-8 (a card colours only open squares)
+    index = pl.base[rows] * 18 + cellcode[None] + (tokens.astype(np.int16) * 162)[:, None, None]
+    values = np.take(table.ravel(), index)
     if cell_bonus is not None:
-        values = values + cell_bonus[pl.cell_r, pl.cell_c][None]
+        values = values + np.take(cell_bonus.ravel(), pl.cell_r * cell_bonus.shape[1] + pl.cell_c)[None]
     values = np.where(pl.free[None], values, -np.inf)
     flat = values.transpose(1, 0, 2).reshape(count, -1)  # (P, K * 20)
     best_reach = flat.argmax(axis=1)
-    reach_value = flat[np.arange(count), best_reach]
-    reach_token = tokens[best_reach // 20]
-    reach_r = pl.cell_r[np.arange(count), best_reach % 20]
-    reach_c = pl.cell_c[np.arange(count), best_reach % 20]
-    # Far cells: value as the table stands, unless the placement reaches them.
+    everyone = np.arange(count)
+    value = flat[everyone, best_reach]
+    token = tokens[best_reach // 20]
+    row = pl.cell_r[everyone, best_reach % 20]
+    col = pl.cell_c[everyone, best_reach % 20]
+    # Far cells: valued as the table stands, unless the placement reaches them. Only a cell's best token can be
+    # a placement's best far tent; cells best first, each settling the placements that do not reach it.
     fr, fc = board.free_cells()
     if not len(fr):
-        return TentOptions(reach_value, reach_token, reach_r, reach_c)
+        return TentOptions(value, token, row, col)
     base = board.base_at(tokens[:, None], fr[None, :], fc[None, :])  # (K, F)
     far = table[tokens[:, None], base, np.clip(board.opn[fr, fc], 0, 8)[None],
                 (board.fwbits[fr, fc] != 0).astype(np.int64)[None]]
     if cell_bonus is not None:
         far = far + cell_bonus[fr, fc][None]
-    order = np.argsort(-far, axis=None, kind="stable")
-    far_value = far.ravel()[order]
-    far_token = np.repeat(tokens, len(fr))[order]
-    far_r = np.tile(fr, len(tokens))[order]
-    far_c = np.tile(fc, len(tokens))[order]
-    heights = np.array([p.height for p in pl.pictures])[pl.pic]
-    widths = np.array([p.width for p in pl.pictures])[pl.pic]
-    value = reach_value.copy()
-    token, row, col = reach_token.copy(), reach_r.copy(), reach_c.copy()
-    pending = np.arange(count)
-    start = 0
-    step = 48
-    while len(pending) and start < len(order):
-        stop = min(start + step, len(order))
-        rr, cc = far_r[start:stop], far_c[start:stop]
-        r0, c0 = pl.row[pending][:, None], pl.col[pending][:, None]
-        h, w = heights[pending][:, None], widths[pending][:, None]
-        inside = (rr[None] >= r0 - 1) & (rr[None] <= r0 + h) & (cc[None] >= c0 - 1) & (cc[None] <= c0 + w)
-        outside = ~inside
-        found = outside.any(axis=1)
-        first = outside.argmax(axis=1) + start
-        hit = pending[found]
-        k = first[found]
-        better = far_value[k] > value[hit]
-        sel = hit[better]
-        value[sel] = far_value[k[better]]
-        token[sel] = far_token[k[better]]
-        row[sel] = far_r[k[better]]
-        col[sel] = far_c[k[better]]
-        pending = pending[~found]
-        start = stop
-        step *= 4
+    far_best = far.max(axis=0)
+    far_token = tokens[far.argmax(axis=0)]
+    top, bottom = pl.row - 1, pl.row + pl.height
+    left, right = pl.col - 1, pl.col + pl.width
+    pending = everyone
+    for k in np.argsort(-far_best, kind="stable").tolist():
+        pending = pending[value[pending] < far_best[k]]  # the rest already have a tent at least as good
+        if not len(pending):
+            break
+        rr, cc = fr[k], fc[k]
+        inside = (rr >= top[pending]) & (rr <= bottom[pending]) & (cc >= left[pending]) & (cc <= right[pending])
+        better = pending[~inside]
+        value[better] = far_best[k]
+        token[better] = far_token[k]
+        row[better] = rr
+        col[better] = cc
+        pending = pending[inside]
     return TentOptions(value, token, row, col)

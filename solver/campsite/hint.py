@@ -312,6 +312,8 @@ def greedy_play(
 
 #: Plays looked ahead (the best by one-ply value).
 SEARCH_WIDTH = 6
+#: Most worlds the look-ahead samples (then it stops, whatever the budget).
+MAX_WORLDS = 64
 
 
 def hint(
@@ -330,6 +332,7 @@ def hint(
     seed: int = 0,
     width: int = SEARCH_WIDTH,
     depth: int | None = None,
+    max_worlds: int = MAX_WORLDS,
 ) -> HintResult:
     """Rank the plays of the mover's turn (`lookahead.search`): every play valued one ply deep by the tent value
     tables, the best `width` played on in sampled worlds while the budget lasts. Reads the table, the hand, the
@@ -345,7 +348,8 @@ def hint(
     view = lookahead.seat_view(table, hand, tokens, player, players, deck, totals)
     if cards_to_come is not None:
         view.played = max(view.total_turns - 1 - cards_to_come, 0)
-    result = lookahead.search(view, budget, margin=margin, seed=seed, width=width, depth=depth)
+    result = lookahead.search(view, budget, margin=margin, seed=seed, width=width, depth=depth,
+                              max_worlds=max_worlds)
     plays = _listed_plays(view, result, top, table)
     root = result.root
     return HintResult(plays, _plays_valued(view, root), len(root.pl), len(root.pl), budget.elapsed(),
@@ -388,28 +392,43 @@ def _listed_plays(view, result, top: int, table: Table) -> list[RankedPlay]:
     for value, index, token, row, col in more[: max(top - len(entries), 0)]:
         entries.append((value, index, token, row, col, "ONE_PLY", 0, None))
     entries = entries[:top] if top else entries
-    now = board.scores()
+    points_now = board.tent_points()
     plays = []
     for value, index, token, row, col, kind, samples, se in entries:
         placement = board.placement_of(pl, index)
         r, c = board.cell(row, col)
-        tent = Tent(view.player, Token(token), r, c)
-        after = board.copy()
-        after.place_table(placement)
-        after.pitch_table(tent)
-        scores = after.scores()
-        others = [k for k in range(view.players) if k != view.player]
-        gain = scores[view.player] - now[view.player]
-        opponent_gain = max((scores[k] - now[k] for k in others), default=0)
-        tables = root.tables
-        own_value = 0.0
-        if len(after.t_r):
-            mine = after.t_player == view.player
-            own_value = float(tables[view.player, after.t_token[mine], after.t_base[mine],
-                                     np.clip(after.t_open[mine], 0, 8), after.t_fair[mine].astype(np.int64)].sum())
-        plays.append(RankedPlay(placement, tent, float(value), int(gain), own_value - scores[view.player],
+        base, opens, fair = _square_after(board, pl, index, token, row, col)
+        new_points = base * (2 if fair else 1)
+        gains = [0] * view.players
+        own_future = 0.0
+        mine = view.player
+        for j in range(len(board.t_r)):
+            after = int(pl.tent_base[j, index]) * (2 if pl.tent_fair[j, index] else 1)
+            owner = int(board.t_player[j])
+            gains[owner] += after - int(points_now[j])
+            if owner == mine:
+                own_future += float(root.tables[mine, board.t_token[j], pl.tent_base[j, index],
+                                                min(max(int(pl.tent_open[j, index]), 0), 8),
+                                                int(pl.tent_fair[j, index])]) - after
+        own_future += float(root.tables[mine, token, base, min(max(opens, 0), 8), int(fair)]) - new_points
+        gain = gains[mine] + new_points
+        opponent_gain = max((gains[k] for k in range(view.players) if k != mine), default=0)
+        plays.append(RankedPlay(placement, Tent(mine, Token(token), r, c), float(value), int(gain), own_future,
                                 int(opponent_gain), kind, samples, se))
     return plays
+
+
+def _square_after(board, pl, index: int, token: int, row: int, col: int) -> tuple[int, int, bool]:
+    """(matching squares or terrains seen, open squares, doubled) of array cell (row, col) after placement
+    `index`: from the placement's reach when the cell lies in it, else as the table stands."""
+    import numpy as np
+
+    hits = np.flatnonzero((pl.cell_r[index] == row) & (pl.cell_c[index] == col))
+    if len(hits):
+        q = int(hits[0])
+        return int(pl.base_of(token)[index, q]), int(pl.open[index, q]), bool(pl.fair[index, q])
+    base = int(board.base_at(np.array([token]), np.array([row]), np.array([col]))[0])
+    return base, int(board.opn[row, col]), bool(board.fwbits[row, col])
 
 
 def _placement_tents(board, pl, index: int, tokens: list[int], table, bonus) -> list[tuple[float, int, int, int]]:
@@ -425,7 +444,7 @@ def _placement_tents(board, pl, index: int, tokens: list[int], table, bonus) -> 
         if not pl.free[index, q]:
             continue
         for token in tokens:
-            value = table[token, pl.base[token, index, q], min(max(pl.open[index, q], 0), 8), int(pl.fair[index, q])]
+            value = table[token, pl.base_of(token)[index, q], min(max(pl.open[index, q], 0), 8), int(pl.fair[index, q])]
             value += bonus[pl.cell_r[index, q], pl.cell_c[index, q]]
             out.append((float(value), token, int(pl.cell_r[index, q]), int(pl.cell_c[index, q])))
     fr, fc = board.free_cells()

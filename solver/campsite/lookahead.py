@@ -132,6 +132,7 @@ class ValueModel:
         self._tables = hint_tables.tables_for(players)
         self._cache: dict[tuple[int, int], np.ndarray] = {}
         self._points = points_table()
+        self.stacks: dict[tuple[int, int, int], np.ndarray] = {}  # (mover, turns played, turn) -> tables
 
     def table(self, own: int, other: int) -> np.ndarray:
         key = (own, other)
@@ -166,13 +167,28 @@ class Ply:
     bonus: np.ndarray  # per square: what a new tent there takes from (or denies) the tents around it
 
 
+def _tent_index(owner: np.ndarray, token: np.ndarray, base: np.ndarray, opens: np.ndarray, fair: np.ndarray
+                ) -> np.ndarray:
+    """Flat index into a (players, 7, 9, 9, 2) stack of tables."""
+    return (owner * 7 + token) * 162 + base * 18 + opens * 2 + fair  # opens 0-8 (callers clip what may not be)
+
+
 def standings(board: Board, tables: np.ndarray, totals: Sequence[float]) -> np.ndarray:
     out = np.array(totals, dtype=np.float64)
     if len(board.t_r):
-        values = tables[board.t_player, board.t_token, board.t_base, np.clip(board.t_open, 0, 8),
-                        board.t_fair.astype(np.int64)]
-        np.add.at(out, board.t_player, values)
+        index = _tent_index(board.t_player, board.t_token, board.t_base, board.t_open, board.t_fair)
+        np.add.at(out, board.t_player, np.take(tables.ravel(), index))
     return out
+
+
+def _tables(view: SeatView, model: ValueModel, turn: int) -> np.ndarray:
+    """Each seat's tent values after turn `turn` (cached on the model)."""
+    key = (view.player, view.played, turn)
+    found = model.stacks.get(key)
+    if found is None:
+        found = np.stack([model.table(*view.cards_to_come(turn, k)) for k in range(view.players)])
+        model.stacks[key] = found
+    return found
 
 
 def one_ply(
@@ -188,8 +204,9 @@ def one_ply(
 ) -> Ply:
     """Every placement of `hand` by `mover` on `board` at turn `turn` (0-based) of the round, valued one ply."""
     players = view.players
-    tables = np.stack([model.table(*view.cards_to_come(turn, k)) for k in range(players)])
-    pl = board.placements(hand)
+    tables = _tables(view, model, turn)
+    flat_tables = tables.ravel()
+    pl = board.placements(hand, sorted(tokens))
     standing = standings(board, tables, totals)
     delta = np.zeros((players, len(pl)))
     bonus = np.zeros(board.occ.shape)
@@ -197,21 +214,22 @@ def one_ply(
     leader = max(others, key=lambda k: standing[k]) if others else None
     if len(board.t_r):
         owner, token = board.t_player, board.t_token
-        open_ = np.clip(board.t_open, 0, 8)
-        fair = board.t_fair.astype(np.int64)
-        before = tables[owner, token, board.t_base, open_, fair]
-        after = tables[owner[:, None], token[:, None], pl.tent_base, np.clip(pl.tent_open, 0, 8),
-                       pl.tent_fair.astype(np.int64)]
+        before = np.take(flat_tables, _tent_index(owner, token, board.t_base, board.t_open, board.t_fair))
+        after = np.take(flat_tables, _tent_index(owner[:, None], token[:, None], pl.tent_base, pl.tent_open,
+                                                 pl.tent_fair))
         np.add.at(delta, owner, after - before[:, None])
         # A new tent on an open square next to a pitched tent takes that square from it.
-        blocked = tables[owner, token, board.t_base, np.clip(board.t_open - 1, 0, 8), fair] - before
+        blocked = np.take(flat_tables, _tent_index(owner, token, board.t_base, np.maximum(board.t_open - 1, 0),
+                                                   board.t_fair)) \
+            - before
         weight = np.where(owner == mover, 1.0, 0.0)
         if margin and leader is not None:
             weight = np.where(owner == leader, -1.0, weight)
-        for (dr, dc) in SURROUNDING:
-            np.add.at(bonus, (board.t_r + dr, board.t_c + dc), weight * blocked)
-    own_table = tables[mover]
-    new_table = own_table - model.reserve(*view.cards_to_come(turn, mover))[:, None, None, None]
+        if weight.any():
+            width = bonus.shape[1]
+            cells = (board.t_r * width + board.t_c)[None, :] + _SURROUND_OFFSETS(width)[:, None]
+            np.add.at(bonus.ravel(), cells.ravel(), np.broadcast_to(weight * blocked, cells.shape).ravel())
+    new_table = tables[mover] - model.reserve(*view.cards_to_come(turn, mover))[:, None, None, None]
     options = best_tents(board, pl, sorted(tokens), new_table, bonus)
     own = delta[mover] + options.value
     if margin and others:
@@ -222,6 +240,17 @@ def one_ply(
         rise = np.zeros(len(pl))
         value = standing[mover] + own
     return Ply(pl, options, value, delta[mover], rise, standing, tables, new_table, bonus)
+
+
+def _SURROUND_OFFSETS(width: int) -> np.ndarray:
+    found = _OFFSETS.get(width)
+    if found is None:
+        found = np.array([dr * width + dc for dr, dc in SURROUNDING])
+        _OFFSETS[width] = found
+    return found
+
+
+_OFFSETS: dict[int, np.ndarray] = {}
 
 
 # --- worlds and the look-ahead ----------------------------------------------------------------------------------
@@ -285,14 +314,15 @@ class Candidate:
 
 
 def play_out(view: SeatView, root: Ply, candidate: Candidate, world: World, model: ValueModel, margin: bool,
-             depth: int) -> float:
+             depth: int, budget: Budget | None = None) -> float | None:
     """The mover's margin (or standing) after its candidate play and `depth` more turns by the one-ply rule in
-    `world`, valued by the tent tables at that point (exactly at the round's end)."""
+    `world`, valued by the tent tables at that point (exactly at the round's end); None when `budget` ran out
+    first (checked before every turn)."""
     board = view.board.copy()
     pl = root.pl
     pic = pl.pictures[int(pl.pic[candidate.index])]
     r, c = view.board.cell(candidate.row, candidate.col)
-    board.place(pic, int(pl.row[candidate.index]), int(pl.col[candidate.index]))
+    board.place(pic, int(pl.row[candidate.index]), int(pl.col[candidate.index]), derive=False)
     board.pitch(view.player, candidate.token, r - board.r0, c - board.c0)
     hands = [list(h) for h in world.hands]
     hands[view.player].remove(pic.card)
@@ -308,6 +338,8 @@ def play_out(view: SeatView, root: Ply, candidate: Candidate, world: World, mode
         mover = view.mover_at(turn)
         if not hands[mover] or not tokens[mover]:
             break
+        if budget is not None and budget.expired():
+            return None
         ply = one_ply(view, board, hands[mover], mover, tokens[mover], turn, model, view.totals, margin)
         if not len(ply.pl):
             break
@@ -315,15 +347,14 @@ def play_out(view: SeatView, root: Ply, candidate: Candidate, world: World, mode
         pic = ply.pl.pictures[int(ply.pl.pic[best])]
         tr, tc = board.cell(ply.options.row[best], ply.options.col[best])
         token = int(ply.options.token[best])
-        board.place(pic, int(ply.pl.row[best]), int(ply.pl.col[best]))
+        board.place(pic, int(ply.pl.row[best]), int(ply.pl.col[best]), derive=False)
         board.pitch(mover, token, tr - board.r0, tc - board.c0)
         hands[mover].remove(pic.card)
         tokens[mover] = tokens[mover] - {token}
         if pile:
             hands[mover].append(pile.pop(0))
         turn += 1
-    tables = np.stack([model.table(*view.cards_to_come(turn - 1, k)) for k in range(view.players)])
-    standing = standings(board, tables, view.totals)
+    standing = standings(board, _tables(view, model, turn - 1), view.totals)
     others = [k for k in range(view.players) if k != view.player]
     if margin and others:
         return float(standing[view.player] - standing[others].max())
@@ -359,9 +390,10 @@ def search(view: SeatView, budget: Budget, *, margin: bool = True, seed: int = 0
             world = sample_world(view, rng)
             done = 0
             for candidate in candidates:
-                if budget.expired():
+                value = play_out(view, root, candidate, world, model, margin, depth, budget)
+                if value is None:
                     break
-                candidate.samples.append(play_out(view, root, candidate, world, model, margin, depth))
+                candidate.samples.append(value)
                 done += 1
             if done < len(candidates):
                 for candidate in candidates[:done]:
