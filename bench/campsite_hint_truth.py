@@ -54,6 +54,8 @@ class Position:
     candidates: list[tuple[int, int, int, int]]  # (root placement index, token, array row, array col)
     labels: list[str]
     samples: np.ndarray  # (candidates, rollouts) final round margins
+    mean_margins: np.ndarray | None = None  # (candidates, rollouts) mover minus the others' mean
+    wins: np.ndarray | None = None  # (candidates, rollouts) 1 / k when the mover is among k best, else 0
 
 
 def _view(state: R.CampsiteState) -> L.SeatView:
@@ -94,16 +96,24 @@ def candidates_of(state: R.CampsiteState, per: int = 4) -> tuple[L.SeatView, L.P
 
 
 def measure(view: L.SeatView, root: L.Ply, candidates: list[tuple[int, int, int, int]], rollouts: int,
-            seed: int) -> np.ndarray:
+            seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(margin over the best other, margin over the others' mean, win share) per candidate and rollout, of the
+    round's final scores plus the earlier rounds' totals."""
     model = PointsModel(view.players)
     rng = np.random.default_rng(seed)
-    out = np.zeros((len(candidates), rollouts))
+    shape = (len(candidates), rollouts)
+    margin, mean_margin, wins = np.zeros(shape), np.zeros(shape), np.zeros(shape)
     for r in range(rollouts):
         world = L.sample_world(view, rng)
         for k, (index, token, row, col) in enumerate(candidates):
             candidate = L.Candidate(index, token, row, col, 0.0)
-            out[k, r] = L.play_out(view, root, candidate, world, model, True, 10_000)
-    return out
+            final = L.play_out(view, root, candidate, world, model, True, 10_000, standings_out=True)
+            others = np.delete(final, view.player)
+            margin[k, r] = final[view.player] - others.max()
+            mean_margin[k, r] = final[view.player] - others.mean()
+            best = final.max()
+            wins[k, r] = (1.0 / np.sum(final == best)) if final[view.player] == best else 0.0
+    return margin, mean_margin, wins
 
 
 def make(players: int, positions: int, rollouts: int, first_seed: int, every: float, out: Path) -> None:
@@ -125,8 +135,8 @@ def make(players: int, positions: int, rollouts: int, first_seed: int, every: fl
             if not last and rng.random() < every:
                 view, root, candidates, labels = candidates_of(state)
                 if len(candidates) > 1:
-                    samples = measure(view, root, candidates, rollouts, seed * 100 + state.turn)
-                    found.append(Position(state, seed, candidates, labels, samples))
+                    samples, mean_margins, wins = measure(view, root, candidates, rollouts, seed * 100 + state.turn)
+                    found.append(Position(state, seed, candidates, labels, samples, mean_margins, wins))
                     print(f"position {len(found)}: seed {seed} round {state.round} turn {state.turn}, "
                           f"{len(candidates)} candidates, spread {np.ptp(samples.mean(axis=1)):.2f}",
                           file=sys.stderr, flush=True)
@@ -190,8 +200,28 @@ def _old_scores(position: Position) -> np.ndarray:
     return scores
 
 
+def _look_ahead_scores(position: Position, worlds: int, depth: int | None = None, seed: int = 1) -> np.ndarray:
+    """The hint's look-ahead value of every candidate: mean over `worlds` sampled worlds (its own seed)."""
+    view = _view(position.state)
+    model = L.ValueModel(view.players)
+    root = _root(view, model)
+    rng = np.random.default_rng(L.view_seed(view, seed))
+    sampled = [L.sample_world(view, rng) for _ in range(worlds)]
+    depth = view.players if depth is None else depth
+    scores = []
+    for index, token, row, col in position.candidates:
+        candidate = L.Candidate(index, token, row, col, 0.0)
+        scores.append(np.mean([L.play_out(view, root, candidate, w, model, True, depth) for w in sampled]))
+    return np.array(scores)
+
+
 def default_evaluators() -> dict:
     return {
+        "look-ahead 2 worlds": lambda p: _look_ahead_scores(p, 2),
+        "look-ahead 4 worlds": lambda p: _look_ahead_scores(p, 4),
+        "look-ahead 8 worlds": lambda p: _look_ahead_scores(p, 8),
+        "look-ahead 16 worlds": lambda p: _look_ahead_scores(p, 16),
+        "look-ahead 8 worlds depth 1": lambda p: _look_ahead_scores(p, 8, 1),
         "immediate margin": lambda p: _one_ply_scores(p, PointsModel(p.state.players)),
         "one-ply fitted": lambda p: _one_ply_scores(p, L.ValueModel(p.state.players)),
         "old one-ply ranking": _old_scores,

@@ -264,7 +264,8 @@ def make_policy(name: str, cpu_s: float, seed: int, mc_cpu_s: float) -> Policy:
     if name == "mc":
         return lambda s: mc(s, rng, mc_cpu_s)
     if (name.startswith("hint") and name != "hint10") or name == "hint10":
-        # hint, hint10 (10x the CPU), hint-w4-d1-x3 (look-ahead width 4, depth 1, CPU x3) ...
+        # hint, hint10 (10x the CPU), hint-w4-d1-x3-m8-u-h2 (look-ahead width 4, depth 1, CPU x3, at most 8
+        # worlds, distinct candidates, one leaves the race every 2 worlds) ...
         from campsolver.solver.campsite.players import hint_policy
 
         options: dict[str, Any] = {}
@@ -277,6 +278,16 @@ def make_policy(name: str, cpu_s: float, seed: int, mc_cpu_s: float) -> Policy:
                 options["depth"] = int(value)
             elif key == "x":
                 factor = float(value)
+            elif key == "m":
+                options["max_worlds"] = int(value)
+            elif key == "u":
+                options["distinct"] = True
+            elif key == "h":
+                options["halving"] = int(value)
+            elif key == "l":
+                options["leak"] = float(value)
+            elif key == "r":
+                options["reserve_wild"] = float(value)
             else:
                 raise SystemExit(f"unknown hint option {part!r}")
         calls = [0]
@@ -378,6 +389,33 @@ def read_log(path: Path) -> list[dict[str, Any]]:
     return rows
 
 
+def table(paths: list[Path]) -> list[dict[str, Any]]:
+    """One row per (hint, opponent, players, CPU-s) over the logs' games."""
+    groups: dict[tuple, list[dict[str, Any]]] = {}
+    for path in paths:
+        for row in read_log(path):
+            groups.setdefault((row["hint"], row["opponent"], row["players"], row["cpu_s"]), []).append(row)
+    out = []
+    for (hint, opponent, players, cpu_s), rows in sorted(groups.items()):
+        seeds = sorted({r["seed"] for r in rows})
+        out.append({"hint": hint, "opponent": opponent, "players": players, "cpu_s": cpu_s,
+                    "seeds": f"{seeds[0]}-{seeds[-1]}", **summarise(rows)})
+    return out
+
+
+def markdown(rows: list[dict[str, Any]]) -> str:
+    lines = ["| hint | opponent | players | CPU-s a call | games | share [Wilson 95%] | margin +- s.e. | "
+             "score / opponents' | hint CPU-s mean / median / max | seeds |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        lines.append(
+            f"| {r['hint']} | {r['opponent']} | {r['players']} | {r['cpu_s']:g} | {r['games']} | "
+            f"{r['share']:.3f} [{r['wilson_low']:.3f}, {r['wilson_high']:.3f}] | {r['margin']:+.1f} +- "
+            f"{r['margin_se'] or 0:.1f} | {r['score']:.1f} / {r['opponent_score']:.1f} | "
+            f"{r['cpu_mean']:.3f} / {r['cpu_median']:.3f} / {r['cpu_max']:.3f} | {r['seeds']} |")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--hint", default="hint")
@@ -389,7 +427,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--mc-cpu", type=float, default=0.2, help="the mc partner's CPU-s a turn")
     parser.add_argument("--log", type=Path, required=True)
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--table", type=Path, nargs="*", help="print the markdown table of these logs (and --log)")
     args = parser.parse_args(argv)
+    if args.table is not None:
+        print(markdown(table([args.log, *args.table])))
+        return
     if not (args.first_seed >= 8_300_000 and args.first_seed + args.games // args.players <= 8_400_000):
         raise SystemExit("tune only on seeds 8,300,000-8,399,999")
     done = {(r["seed"], r["hint_seat"]) for r in read_log(args.log)

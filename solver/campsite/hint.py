@@ -333,6 +333,10 @@ def hint(
     width: int = SEARCH_WIDTH,
     depth: int | None = None,
     max_worlds: int = MAX_WORLDS,
+    distinct: bool = False,
+    halving: int = 0,
+    leak: float = 0.0,
+    reserve_wild: float | None = None,
 ) -> HintResult:
     """Rank the plays of the mover's turn (`lookahead.search`): every play valued one ply deep by the tent value
     tables, the best `width` played on in sampled worlds while the budget lasts. Reads the table, the hand, the
@@ -349,7 +353,8 @@ def hint(
     if cards_to_come is not None:
         view.played = max(view.total_turns - 1 - cards_to_come, 0)
     result = lookahead.search(view, budget, margin=margin, seed=seed, width=width, depth=depth,
-                              max_worlds=max_worlds)
+                              max_worlds=max_worlds, distinct=distinct, halving=halving, leak=leak,
+                              reserve_wild=reserve_wild)
     plays = _listed_plays(view, result, top, table)
     root = result.root
     return HintResult(plays, _plays_valued(view, root), len(root.pl), len(root.pl), budget.elapsed(),

@@ -14,10 +14,12 @@ from functools import cache
 import numpy as np
 from campsolver.solver.campsite.hint_growth import GROWTH
 
-#: What keeping a token is worth, subtracted from a new tent's value: (terrain, Wilderness) per own card to
-#: come (a token kept is pitched on one of the owner's later turns). Tuned on self-play (seeds 8,3xx,xxx).
-RESERVE_PER_OWN_CARD = (0.0, 0.0)
-RESERVE_CAP_CARDS = 3
+#: What keeping the Wilderness token is worth while the owner still has a later turn this round, subtracted from
+#: a new Wilderness tent's value. Why: greedy play spends it early (it scores 4-6 almost anywhere), and the last
+#: turns then force a terrain token onto a poor square (self-play of the sparring partners, 60 games: a terrain
+#: tent pitched on the owner's 1st turn ends with 11.7 points on average, on the 7th with 6.2; Wilderness
+#: pitched on the 6th turn still 9.4). Tuned on self-play (seeds 8,300,000-8,399,999).
+RESERVE_WILD = 0.0
 
 
 def _growth_key(players: int, own: int, other: int) -> tuple[int, int, int]:
@@ -55,9 +57,10 @@ def tables_for(players: int) -> Callable[[int, int], np.ndarray]:
     return lambda own, other: _table(_growth_key(players, own, other))
 
 
-def reserve(players: int, own: int, other: int) -> np.ndarray:
-    """Per token, what keeping it for a later turn is worth (see RESERVE_PER_OWN_CARD)."""
-    cards = min(own, RESERVE_CAP_CARDS)
-    out = np.full(7, RESERVE_PER_OWN_CARD[0] * cards)
-    out[6] = RESERVE_PER_OWN_CARD[1] * cards
+def reserve(players: int, own: int, other: int, wild: float | None = None) -> np.ndarray:
+    """Per token, what keeping it for a later turn is worth with `own` of the owner's cards still to come after
+    this one (see RESERVE_WILD; `wild` overrides it)."""
+    out = np.zeros(7)
+    if own >= 1:
+        out[6] = RESERVE_WILD if wild is None else wild
     return out

@@ -125,10 +125,11 @@ def seat_view(
 class ValueModel:
     """Tent value tables by (owner's cards to come, others' cards to come) for a number of players."""
 
-    def __init__(self, players: int) -> None:
+    def __init__(self, players: int, reserve_wild: float | None = None) -> None:
         from campsolver.solver.campsite import hint_tables
 
         self.players = players
+        self.reserve_wild = reserve_wild
         self._tables = hint_tables.tables_for(players)
         self._cache: dict[tuple[int, int], np.ndarray] = {}
         self._points = points_table()
@@ -146,7 +147,7 @@ class ValueModel:
         """What keeping each token is worth with so many cards to come (subtracted from a new tent's value)."""
         from campsolver.solver.campsite import hint_tables
 
-        return hint_tables.reserve(self.players, own, other)
+        return hint_tables.reserve(self.players, own, other, self.reserve_wild)
 
 
 # --- one ply ----------------------------------------------------------------------------------------------------
@@ -201,12 +202,20 @@ def one_ply(
     model: ValueModel,
     totals: Sequence[float],
     margin: bool = True,
+    leak: float = 0.0,
 ) -> Ply:
-    """Every placement of `hand` by `mover` on `board` at turn `turn` (0-based) of the round, valued one ply."""
+    """Every placement of `hand` by `mover` on `board` at turn `turn` (0-based) of the round, valued one ply.
+    `leak`: weight of how much better the best square for any other seat's unused tokens gets by the card
+    (that seat may take it on its turn), subtracted under MARGIN."""
     players = view.players
     tables = _tables(view, model, turn)
     flat_tables = tables.ravel()
-    pl = board.placements(hand, sorted(tokens))
+    needed = set(tokens)
+    if leak and margin:
+        for k in range(players):
+            if k != mover:
+                needed |= view.tokens[k]
+    pl = board.placements(hand, sorted(needed))
     standing = standings(board, tables, totals)
     delta = np.zeros((players, len(pl)))
     bonus = np.zeros(board.occ.shape)
@@ -236,10 +245,32 @@ def one_ply(
         before_best = standing[others].max()
         rise = (standing[others][:, None] + delta[others]).max(axis=0) - before_best
         value = standing[mover] - before_best + own - rise
+        if leak:
+            value = value - leak * _leak(view, board, pl, others, tables)
     else:
         rise = np.zeros(len(pl))
         value = standing[mover] + own
     return Ply(pl, options, value, delta[mover], rise, standing, tables, new_table, bonus)
+
+
+def _leak(view: SeatView, board: Board, pl: Placements, others: list[int], tables: np.ndarray) -> np.ndarray:
+    """(P,) the most any other seat's best new-tent value (its unused tokens, its tent values) rises by each
+    placement."""
+    fr, fc = board.free_cells()
+    out = np.zeros(len(pl))
+    for k in others:
+        tokens = sorted(view.tokens[k])
+        if not tokens:
+            continue
+        after = best_tents(board, pl, tokens, tables[k]).value
+        now = -np.inf
+        if len(fr):
+            token_arr = np.array(tokens)[:, None]
+            base = board.base_at(token_arr, fr[None, :], fc[None, :])
+            now = float(tables[k][token_arr, base, board.opn[fr, fc][None], (board.fwbits[fr, fc] != 0)[None]
+                                  .astype(np.int64)].max())
+        out = np.maximum(out, np.where(np.isfinite(after), after - now, 0.0) if np.isfinite(now) else 0.0)
+    return out
 
 
 def _SURROUND_OFFSETS(width: int) -> np.ndarray:
@@ -314,10 +345,10 @@ class Candidate:
 
 
 def play_out(view: SeatView, root: Ply, candidate: Candidate, world: World, model: ValueModel, margin: bool,
-             depth: int, budget: Budget | None = None) -> float | None:
+             depth: int, budget: Budget | None = None, standings_out: bool = False) -> float | np.ndarray | None:
     """The mover's margin (or standing) after its candidate play and `depth` more turns by the one-ply rule in
     `world`, valued by the tent tables at that point (exactly at the round's end); None when `budget` ran out
-    first (checked before every turn)."""
+    first (checked before every turn). `standings_out`: every seat's standing instead."""
     board = view.board.copy()
     pl = root.pl
     pic = pl.pictures[int(pl.pic[candidate.index])]
@@ -355,6 +386,8 @@ def play_out(view: SeatView, root: Ply, candidate: Candidate, world: World, mode
             hands[mover].append(pile.pop(0))
         turn += 1
     standing = standings(board, _tables(view, model, turn - 1), view.totals)
+    if standings_out:
+        return standing
     others = [k for k in range(view.players) if k != view.player]
     if margin and others:
         return float(standing[view.player] - standing[others].max())
@@ -370,35 +403,50 @@ class SearchResult:
 
 
 def search(view: SeatView, budget: Budget, *, margin: bool = True, seed: int = 0, width: int = 6,
-           depth: int | None = None, max_worlds: int = 64) -> SearchResult:
+           depth: int | None = None, max_worlds: int = 64, distinct: bool = False, halving: int = 0,
+           leak: float = 0.0, reserve_wild: float | None = None) -> SearchResult:
     """One ply over every play, then the `width` best (by one-ply value) played out `depth` more turns (default:
     until the mover has played once more) in sampled worlds, all candidates in the same worlds, while the budget
-    lasts (a world is counted only when every candidate was played out in it)."""
-    model = ValueModel(view.players)
+    lasts (a world is counted only when every candidate still in the race was played out in it). `distinct`: at
+    most one candidate per (card, token, tent square). `halving`: every that many worlds, the candidate with
+    the lowest mean leaves the race (while more than two are left); its samples stay."""
+    model = ValueModel(view.players, reserve_wild)
     root = one_ply(view, view.board, hand_pictures(view.hand), view.player, view.tokens[view.player], view.played,
-                   model, view.totals, margin)
+                   model, view.totals, margin, leak)
     if depth is None:
         depth = view.players
-    order = np.argsort(-root.value, kind="stable")[:width]
-    candidates = [Candidate(int(i), int(root.options.token[i]), int(root.options.row[i]), int(root.options.col[i]),
-                            float(root.value[i])) for i in order]
+    candidates: list[Candidate] = []
+    keys: set[tuple] = set()
+    for i in np.argsort(-root.value, kind="stable").tolist():
+        if len(candidates) >= width:
+            break
+        token, row, col = int(root.options.token[i]), int(root.options.row[i]), int(root.options.col[i])
+        key = (root.pl.pictures[int(root.pl.pic[i])].card, token, row, col)
+        if distinct and key in keys:
+            continue
+        keys.add(key)
+        candidates.append(Candidate(int(i), token, row, col, float(root.value[i])))
     remaining = view.total_turns - view.played - 1
     worlds = 0
+    racing = list(candidates)
     if len(candidates) > 1 and remaining > 0 and depth > 0:
         rng = np.random.default_rng(view_seed(view, seed))
         while worlds < max_worlds and not budget.expired():
             world = sample_world(view, rng)
             done = 0
-            for candidate in candidates:
+            for candidate in racing:
                 value = play_out(view, root, candidate, world, model, margin, depth, budget)
                 if value is None:
                     break
                 candidate.samples.append(value)
                 done += 1
-            if done < len(candidates):
-                for candidate in candidates[:done]:
+            if done < len(racing):
+                for candidate in racing[:done]:
                     candidate.samples.pop()  # an unfinished world is dropped for every candidate
                 break
             worlds += 1
-    candidates.sort(key=lambda c: -c.mean)
+            if halving and worlds % halving == 0 and len(racing) > 2:
+                racing.remove(min(racing, key=lambda c: c.mean))
+    # The candidates still in the race (every world) first, best mean first; then those that left it.
+    candidates.sort(key=lambda c: (c not in racing, -c.mean))
     return SearchResult(root, candidates, worlds, depth)
