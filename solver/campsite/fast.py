@@ -118,8 +118,21 @@ def _info(pictures: Sequence[Picture]) -> np.ndarray:
     return np.array([(p.mask, p.fair, p.height, p.width) for p in pictures], dtype=np.int64)
 
 
+_HANDS: dict[tuple[Card, ...], list[Picture]] = {}
+
+
 def hand_pictures(hand: Sequence[Card]) -> list[Picture]:
     """One picture per distinct table picture the hand can show (the rules model's de-duplication)."""
+    key = tuple(sorted(set(hand)))
+    found = _HANDS.get(key)
+    if found is None:
+        found = _hand_pictures(key)
+        if len(_HANDS) < 100_000:
+            _HANDS[key] = found
+    return found
+
+
+def _hand_pictures(hand: Sequence[Card]) -> list[Picture]:
     seen: set[tuple] = set()
     out = []
     for card in sorted(set(hand)):

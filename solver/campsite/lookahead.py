@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
+from campsolver.solver.campsite import hint_tables
 from campsolver.solver.campsite import rules as R
 from campsolver.solver.campsite.fast import (
     N_TOKENS,
@@ -126,11 +127,10 @@ class ValueModel:
     """Tent value tables by (owner's cards to come, others' cards to come) for a number of players."""
 
     def __init__(self, players: int, reserve_wild: float | None = None) -> None:
-        from campsolver.solver.campsite import hint_tables
-
         self.players = players
         self.reserve_wild = reserve_wild
         self._tables = hint_tables.tables_for(players)
+        self._reserve: dict[tuple[int, int], np.ndarray] = {}
         self._cache: dict[tuple[int, int], np.ndarray] = {}
         self._points = points_table()
         self.stacks: dict[tuple[int, int, int], np.ndarray] = {}  # (mover, turns played, turn) -> tables
@@ -145,9 +145,11 @@ class ValueModel:
 
     def reserve(self, own: int, other: int) -> np.ndarray:
         """What keeping each token is worth with so many cards to come (subtracted from a new tent's value)."""
-        from campsolver.solver.campsite import hint_tables
-
-        return hint_tables.reserve(self.players, own, other, self.reserve_wild)
+        found = self._reserve.get((own, other))
+        if found is None:
+            found = hint_tables.reserve(self.players, own, other, self.reserve_wild)
+            self._reserve[(own, other)] = found
+        return found
 
 
 # --- one ply ----------------------------------------------------------------------------------------------------
@@ -386,6 +388,9 @@ def play_out(view: SeatView, root: Ply, candidate: Candidate, world: World, mode
             hands[mover].append(pile.pop(0))
         turn += 1
     standing = standings(board, _tables(view, model, turn - 1), view.totals)
+    for k in range(view.players):
+        if N_TOKENS - 1 in tokens[k]:  # what keeping the Wilderness token is still worth (see `reserve`)
+            standing[k] += model.reserve(*view.cards_to_come(turn - 1, k))[N_TOKENS - 1]
     if standings_out:
         return standing
     others = [k for k in range(view.players) if k != view.player]
