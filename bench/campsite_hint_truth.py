@@ -217,11 +217,14 @@ def _look_ahead_scores(position: Position, worlds: int, depth: int | None = None
 
 def default_evaluators() -> dict:
     return {
+        "look-ahead 1 world": lambda p: _look_ahead_scores(p, 1),
         "look-ahead 2 worlds": lambda p: _look_ahead_scores(p, 2),
         "look-ahead 4 worlds": lambda p: _look_ahead_scores(p, 4),
         "look-ahead 8 worlds": lambda p: _look_ahead_scores(p, 8),
         "look-ahead 16 worlds": lambda p: _look_ahead_scores(p, 16),
+        "look-ahead 32 worlds": lambda p: _look_ahead_scores(p, 32),
         "look-ahead 8 worlds depth 1": lambda p: _look_ahead_scores(p, 8, 1),
+        "look-ahead 8 worlds depth 4": lambda p: _look_ahead_scores(p, 8, 4),
         "immediate margin": lambda p: _one_ply_scores(p, PointsModel(p.state.players)),
         "one-ply fitted": lambda p: _one_ply_scores(p, L.ValueModel(p.state.players)),
         "old one-ply ranking": _old_scores,
