@@ -4,7 +4,7 @@ tune the hint's evaluation offline (cheaper and steadier than whole games).
     python -m bench.campsite_hint_truth make --players 2 --positions 200 --rollouts 24 --out /tmp/truth2.pkl
     python -m bench.campsite_hint_truth judge /tmp/truth2.pkl
 
-make: positions from games among the sparring partners (seeds 8,350,000+, the tuning range), one decision in
+make: positions from games among the sparring partners (seeds 6,350,000+, the tuning range), one decision in
 every few; candidates = the best few plays by immediate margin, by the hint's one-ply value and by the one-ply
 ranking the hint used before; each candidate played out to the round's end `rollouts` times (the same sampled
 worlds for every candidate of a position: the other hands and the pile drawn from the mover's unseen cards),
@@ -238,7 +238,7 @@ def main(argv: list[str] | None = None) -> None:
     m.add_argument("--players", type=int, default=2)
     m.add_argument("--positions", type=int, default=200)
     m.add_argument("--rollouts", type=int, default=24)
-    m.add_argument("--first-seed", type=int, default=8_350_000)
+    m.add_argument("--first-seed", type=int, default=6_350_000)
     m.add_argument("--every", type=float, default=0.15)
     m.add_argument("--out", type=Path, required=True)
     j = sub.add_parser("judge")

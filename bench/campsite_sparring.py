@@ -1,13 +1,13 @@
 """Campsite sparring: the hint against players written here from the rulebook, for developing the hint.
 
     python -m bench.campsite_sparring --hint hint --opponent cardtent --players 2 --games 100 \
-        --first-seed 8300000 --cpu 0.05 --log /tmp/x.jsonl [--jobs 2]
+        --first-seed 6300000 --cpu 0.05 --log /tmp/x.jsonl [--jobs 2]
 
 These sparring partners are sensible strategies written from the rulebook (docs/rules/campsite.md) and the rules
 model alone, by the hint's author, to develop and tune the hint: they are NOT the independent outside players the
 hint is judged against (those live in bench/opponents/, which neither this module nor the hint reads). Every
 partner reads only what its seat may know: its own hand, the table, every seat's unused tokens, the totals and
-the unseen cards' composition (never another hand or the pile's order). Tune only on seeds 8,300,000-8,399,999.
+the unseen cards' composition (never another hand or the pile's order). Tune only on seeds 6,300,000-6,399,999.
 
 Partners (each a few ms a turn on the numpy engine `solver/campsite/fast.py`, except the hints and `mc`):
 - `greedy`: the repository's greedy (the play with the best immediate own gain).
@@ -422,7 +422,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--opponent", default="cardtent")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--games", type=int, default=100, help="games (each seed gives `players` games)")
-    parser.add_argument("--first-seed", type=int, default=8_300_000)
+    parser.add_argument("--first-seed", type=int, default=6_300_000)
     parser.add_argument("--cpu", type=float, default=0.05, help="the hint's CPU-s a call")
     parser.add_argument("--mc-cpu", type=float, default=0.2, help="the mc partner's CPU-s a turn")
     parser.add_argument("--log", type=Path, required=True)
@@ -432,8 +432,8 @@ def main(argv: list[str] | None = None) -> None:
     if args.table is not None:
         print(markdown(table([args.log, *args.table])))
         return
-    if not (args.first_seed >= 8_300_000 and args.first_seed + args.games // args.players <= 8_400_000):
-        raise SystemExit("tune only on seeds 8,300,000-8,399,999")
+    if not (args.first_seed >= 6_300_000 and args.first_seed + args.games // args.players <= 6_400_000):
+        raise SystemExit("tune only on seeds 6,300,000-6,399,999")
     done = {(r["seed"], r["hint_seat"]) for r in read_log(args.log)
             if r.get("hint") == args.hint and r.get("opponent") == args.opponent and r.get("cpu_s") == args.cpu}
     jobs = []

@@ -18,7 +18,8 @@ from campsolver.solver.campsite.hint_growth import GROWTH
 #: a new Wilderness tent's value. Why: greedy play spends it early (it scores 4-6 almost anywhere), and the last
 #: turns then force a terrain token onto a poor square (self-play of the sparring partners, 60 games: a terrain
 #: tent pitched on the owner's 1st turn ends with 11.7 points on average, on the 7th with 6.2; Wilderness
-#: pitched on the 6th turn still 9.4). Tuned on self-play (seeds 8,300,000-8,399,999).
+#: pitched on the 6th turn still 9.4). Tuned on self-play (seeds 8,300,000-8,399,999, before the tuning range
+#: moved below 7,000,000; disjoint from the report seeds 7,000,000 + game // players).
 RESERVE_WILD = 0.0
 
 
