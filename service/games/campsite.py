@@ -431,8 +431,10 @@ def play(request: pb.CampsiteServicePlayRequest, budget: Budget) -> pb.CampsiteS
 
 
 def hint(request: pb.CampsiteServiceHintRequest, budget: Budget) -> pb.CampsiteServiceHintResponse:
+    totals = None
     if request.HasField("game"):
         require(not request.HasField("state"), "state", "either state or game")
+        totals = game_from_proto(request.game, "game").totals  # earlier rounds count in the margin
         request = _with_turn_of_game(request)
     require(request.HasField("state"), "state", "a turn is required")
     require(request.top >= 0, "top", "must not be negative")
@@ -451,6 +453,7 @@ def hint(request: pb.CampsiteServiceHintRequest, budget: Budget) -> pb.CampsiteS
     # The rules model re-checks every play answered (a few ms each on a loaded machine): kept back from the
     # search so the answer is still sent in time.
     budget = budget.limited(max(budget.remaining() * (1 - HINT_CHECK_SHARE), 0.001))
+    margin = objective == common_pb2.OBJECTIVE_MARGIN
     result = hints.hint(
         turn.table,
         turn.hand,
@@ -459,21 +462,37 @@ def hint(request: pb.CampsiteServiceHintRequest, budget: Budget) -> pb.CampsiteS
         turn.players,
         turn.deck,
         budget,
-        margin=objective == common_pb2.OBJECTIVE_MARGIN,
+        margin=margin,
         top=request.top or hints.DEFAULT_TOP,
+        totals=totals,
+        seed=request.options.seed,
     )
     placed: dict[Placement, Table] = {}
     for play in result.plays:
         _check_play(turn, play.placement, play.tent, placed)
-    best = result.plays[0].value if result.plays else 0.0
-    note = "immediate gain + future estimate" + (" - best opponent's" if turn.players > 1 else "")
-    if result.interrupted:
-        note += (f"; ranked among the first {result.placements} of {result.total_placements} placements "
-                 "(the budget ended there)")
+    quantity = "final margin over the best opponent" if margin else "final score"
+    # The looked-ahead plays' values (sample means) are the ranking's own quantity and come first; the one-ply
+    # values are another estimate, ranked below them: listed without a value, the number in the note, so that
+    # no listed value contradicts its rank. With no look-ahead (too little budget, or the round's last turn)
+    # the one-ply values are the ranking.
+    searched = [p for p in result.plays if p.kind == "LOOK_AHEAD"]
+    best = max((p.value for p in searched or result.plays), default=0.0)
     alternatives = []
     for i, p in enumerate(result.plays):
-        ranking = common_pb2.RankedAlternative(rank=i + 1, label=play_label(p.placement, p.tent), note=note)
-        set_value(ranking, p.value, best, exact=False)  # a heuristic value, no sampling error to state
+        ranking = common_pb2.RankedAlternative(rank=i + 1, label=play_label(p.placement, p.tent))
+        if p.kind == "LOOK_AHEAD":
+            ranking.note = (f"look-ahead: mean {quantity} this round (earlier rounds counted) over {p.samples} "
+                            f"sampled deals of the unseen cards, after the other players and then you play "
+                            f"{result.depth - 1} more turn(s) by the one-ply rule, tents valued by the fitted "
+                            "tables")
+            set_value(ranking, p.value, best, samples=p.samples, standard_error=p.standard_error)
+        else:
+            ranking.note = (f"one-ply: {quantity} estimated right after this play by the fitted tent tables "
+                            "(tent points + expected growth; what keeping the token is worth)")
+            if searched:
+                ranking.note += f" = {p.value:.2f}, not comparable with the looked-ahead values above"
+            else:
+                set_value(ranking, p.value, best, exact=False)  # a heuristic value, no sampling error to state
         alternatives.append(pb.CampsiteAlternative(
             play=play_to_proto(p.placement, p.tent), ranking=ranking, immediate_gain=p.immediate_gain,
             future_estimate=p.future_estimate, opponent_gain=p.opponent_gain,
@@ -486,8 +505,9 @@ def hint(request: pb.CampsiteServiceHintRequest, budget: Budget) -> pb.CampsiteS
         stats=common_pb2.SolveStats(
             wall_time_seconds=result.wall_time_s,
             states=result.placements,
-            method="ranked enumeration + future estimate",
-            interrupted=result.interrupted,
+            method=(f"every play one ply by fitted tent tables; the best {len(searched)} looked ahead in "
+                    f"{result.worlds} sampled deals" if searched else "every play one ply by fitted tent tables"),
+            interrupted=False,  # every play is valued one ply; the look-ahead is anytime
         ),
     )
 

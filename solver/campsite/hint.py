@@ -61,6 +61,11 @@ class RankedPlay:
     immediate_gain: int
     future_estimate: float
     opponent_gain: int
+    #: LOOK_AHEAD (a sample mean over `samples` worlds, with its standard error from 2 samples on) or ONE_PLY
+    #: (the tent tables' estimate right after the play); the one-ply ranking (`hint_one_ply`) says ONE_PLY.
+    kind: str = "ONE_PLY"
+    samples: int = 0
+    standard_error: float | None = None
 
 
 @dataclass
@@ -71,6 +76,8 @@ class HintResult:
     total_placements: int
     wall_time_s: float
     interrupted: bool = False  # the budget ran out: only the first `placements` placements were ranked
+    worlds: int = 0  # worlds every look-ahead play was played out in
+    depth: int = 0  # turns played out after the play (the other seats', then the mover's)
 
 
 @dataclass(frozen=True)
@@ -259,7 +266,7 @@ def _bit_reversed(n: int) -> list[int]:
     return sorted(range(n), key=lambda i: int(format(i, f"0{bits}b")[::-1], 2))
 
 
-def hint(
+def hint_one_ply(
     table: Table,
     hand: Sequence[Card],
     tokens: Iterable[Token],
@@ -274,8 +281,9 @@ def hint(
     totals: Sequence[int] | None = None,
     spread: bool = True,
 ) -> HintResult:
-    """Rank the plays of the mover's turn. `cards_to_come`: cards laid after this turn in the round (default:
-    the turns left by the tents on the table)."""
+    """The one-ply ranking this hint used before the look-ahead (`rank_plays` with the open-square future
+    estimate): kept for comparisons in the bench. `cards_to_come`: cards laid after this turn in the round
+    (default: the turns left by the tents on the table)."""
     tokens = list(tokens)
     if cards_to_come is None:
         turns_total = 7 * max(players, 1)
@@ -298,3 +306,158 @@ def greedy_play(
         raise SolveInterrupted("deadline")
     best = result.plays[0]
     return best.placement, best.tent
+
+
+# --- the hint: one ply over every play, then a look-ahead on the best few ----------------------------------------
+
+#: Plays looked ahead (the best by one-ply value).
+SEARCH_WIDTH = 6
+#: Most worlds the look-ahead samples (then it stops, whatever the budget).
+MAX_WORLDS = 64
+
+
+def hint(
+    table: Table,
+    hand: Sequence[Card],
+    tokens: Iterable[Token],
+    player: int,
+    players: int,
+    deck: Sequence[Card],
+    budget: Budget,
+    *,
+    margin: bool | None = None,
+    top: int = DEFAULT_TOP,
+    cards_to_come: int | None = None,
+    totals: Sequence[int] | None = None,
+    seed: int = 0,
+    width: int = SEARCH_WIDTH,
+    depth: int | None = None,
+    max_worlds: int = MAX_WORLDS,
+    distinct: bool = False,
+    halving: int = 0,
+    leak: float = 0.0,
+    reserve_wild: float | None = None,
+) -> HintResult:
+    """Rank the plays of the mover's turn (`lookahead.search`): every play valued one ply deep by the tent value
+    tables, the best `width` played on in sampled worlds while the budget lasts. Reads the table, the hand, the
+    tokens, the totals and the deck only. `cards_to_come`: cards laid after this turn in the round (default:
+    the turns left by the tents on the table). The best looked-ahead plays come first (value: the mean final
+    margin, or own standing, over the worlds), then the other plays by their one-ply value (their `kind`
+    says so)."""
+    from campsolver.solver.campsite import lookahead
+
+    tokens = list(tokens)
+    if margin is None:
+        margin = players > 1
+    view = lookahead.seat_view(table, hand, tokens, player, players, deck, totals)
+    if cards_to_come is not None:
+        view.played = max(view.total_turns - 1 - cards_to_come, 0)
+    result = lookahead.search(view, budget, margin=margin, seed=seed, width=width, depth=depth,
+                              max_worlds=max_worlds, distinct=distinct, halving=halving, leak=leak,
+                              reserve_wild=reserve_wild)
+    plays = _listed_plays(view, result, top, table)
+    root = result.root
+    return HintResult(plays, _plays_valued(view, root), len(root.pl), len(root.pl), budget.elapsed(),
+                      worlds=result.worlds, depth=result.depth if result.worlds else 0)
+
+
+def _plays_valued(view, root) -> int:
+    """Plays (placement x token x square) the one-ply ranking valued."""
+    board, pl = view.board, root.pl
+    if not len(pl):
+        return 0
+    free_now = board.free[pl.cell_r, pl.cell_c].sum(axis=1)
+    squares = pl.free.sum(axis=1) + int(board.free.sum()) - free_now
+    return int(squares.sum()) * len(view.tokens[view.player])
+
+
+def _listed_plays(view, result, top: int, table: Table) -> list[RankedPlay]:
+    import numpy as np
+
+    board, root = view.board, result.root
+    pl = root.pl
+    if not len(pl):
+        return []
+    searched = result.candidates if result.worlds else []
+    entries: list[tuple[float, int, int, int, int, str, int, float | None]] = []
+    seen: set[tuple[int, int, int, int]] = set()
+    for c in searched:
+        entries.append((c.mean, c.index, c.token, c.row, c.col, "LOOK_AHEAD", len(c.samples), c.standard_error))
+        seen.add((c.index, c.token, c.row, c.col))
+    # One-ply plays: the best `top` placements, every tent of each.
+    order = np.argsort(-root.value, kind="stable")[: max(top, 1)]
+    tokens = sorted(view.tokens[view.player])
+    more: list[tuple[float, int, int, int, int]] = []
+    for index in order.tolist():
+        placement_value = float(root.value[index] - root.options.value[index])
+        for value, token, row, col in _placement_tents(board, pl, index, tokens, root.new_table, root.bonus):
+            if (index, token, row, col) not in seen:
+                more.append((placement_value + value, index, token, row, col))
+    more.sort(key=lambda e: -e[0])
+    for value, index, token, row, col in more[: max(top - len(entries), 0)]:
+        entries.append((value, index, token, row, col, "ONE_PLY", 0, None))
+    entries = entries[:top] if top else entries
+    points_now = board.tent_points()
+    plays = []
+    for value, index, token, row, col, kind, samples, se in entries:
+        placement = board.placement_of(pl, index)
+        r, c = board.cell(row, col)
+        base, opens, fair = _square_after(board, pl, index, token, row, col)
+        new_points = base * (2 if fair else 1)
+        gains = [0] * view.players
+        own_future = 0.0
+        mine = view.player
+        for j in range(len(board.t_r)):
+            after = int(pl.tent_base[j, index]) * (2 if pl.tent_fair[j, index] else 1)
+            owner = int(board.t_player[j])
+            gains[owner] += after - int(points_now[j])
+            if owner == mine:
+                own_future += float(root.tables[mine, board.t_token[j], pl.tent_base[j, index],
+                                                min(max(int(pl.tent_open[j, index]), 0), 8),
+                                                int(pl.tent_fair[j, index])]) - after
+        own_future += float(root.tables[mine, token, base, min(max(opens, 0), 8), int(fair)]) - new_points
+        gain = gains[mine] + new_points
+        opponent_gain = max((gains[k] for k in range(view.players) if k != mine), default=0)
+        plays.append(RankedPlay(placement, Tent(mine, Token(token), r, c), float(value), int(gain), own_future,
+                                int(opponent_gain), kind, samples, se))
+    return plays
+
+
+def _square_after(board, pl, index: int, token: int, row: int, col: int) -> tuple[int, int, bool]:
+    """(matching squares or terrains seen, open squares, doubled) of array cell (row, col) after placement
+    `index`: from the placement's reach when the cell lies in it, else as the table stands."""
+    import numpy as np
+
+    hits = np.flatnonzero((pl.cell_r[index] == row) & (pl.cell_c[index] == col))
+    if len(hits):
+        q = int(hits[0])
+        return int(pl.base_of(token)[index, q]), int(pl.open[index, q]), bool(pl.fair[index, q])
+    base = int(board.base_at(np.array([token]), np.array([row]), np.array([col]))[0])
+    return base, int(board.opn[row, col]), bool(board.fwbits[row, col])
+
+
+def _placement_tents(board, pl, index: int, tokens: list[int], table, bonus) -> list[tuple[float, int, int, int]]:
+    """Every tent (value by `table` + the square's `bonus`, token, array cell) after placement `index`: its reach
+    cells as they stand after it, every other free square as it stands now."""
+    import numpy as np
+
+    out = []
+    h = pl.pictures[int(pl.pic[index])].height
+    w = pl.pictures[int(pl.pic[index])].width
+    r0, c0 = int(pl.row[index]), int(pl.col[index])
+    for q in range(pl.cell_r.shape[1]):
+        if not pl.free[index, q]:
+            continue
+        for token in tokens:
+            value = table[token, pl.base_of(token)[index, q], min(max(pl.open[index, q], 0), 8), int(pl.fair[index, q])]
+            value += bonus[pl.cell_r[index, q], pl.cell_c[index, q]]
+            out.append((float(value), token, int(pl.cell_r[index, q]), int(pl.cell_c[index, q])))
+    fr, fc = board.free_cells()
+    outside = ~((fr >= r0 - 1) & (fr <= r0 + h) & (fc >= c0 - 1) & (fc <= c0 + w))
+    fr, fc = fr[outside], fc[outside]
+    for token in tokens:
+        base = board.base_at(np.full(len(fr), token), fr, fc)
+        values = table[token, base, np.clip(board.opn[fr, fc], 0, 8), (board.fwbits[fr, fc] != 0).astype(np.int64)]
+        values = values + bonus[fr, fc]
+        out.extend((float(v), token, int(r), int(c)) for v, r, c in zip(values, fr, fc, strict=True))
+    return out

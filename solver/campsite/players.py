@@ -19,9 +19,9 @@ from campsolver.solver.core.budget import Budget
 HINT_CPU_S = 0.15
 
 
-def hint_result(state: R.CampsiteState, budget: Budget) -> hints.HintResult:
-    """The hint for the player to move, with the cards still to come in this round (its `interrupted` flag
-    says whether the budget cut the ranking short)."""
+def hint_result(state: R.CampsiteState, budget: Budget, seed: int = 0, **options: object) -> hints.HintResult:
+    """The hint for the player to move, from what its seat may know (own hand, table, tokens, totals, deck),
+    with the cards still to come in this round."""
     seat = state.to_move
     cards_to_come = R.TURNS_PER_ROUND * state.players - state.turn - 1
     return hints.hint(
@@ -35,12 +35,14 @@ def hint_result(state: R.CampsiteState, budget: Budget) -> hints.HintResult:
         top=1,
         cards_to_come=cards_to_come,
         totals=state.totals,
+        seed=seed,
+        **options,  # type: ignore[arg-type]
     )
 
 
-def hint_policy(state: R.CampsiteState, budget: Budget) -> tuple[R.Placement, R.Tent]:
+def hint_policy(state: R.CampsiteState, budget: Budget, seed: int = 0, **options: object) -> tuple[R.Placement, R.Tent]:
     """The hint's best play (whatever it ranked within `budget`)."""
-    best = hint_result(state, budget).plays[0]
+    best = hint_result(state, budget, seed, **options).plays[0]
     return best.placement, best.tent
 
 

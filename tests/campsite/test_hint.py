@@ -1,4 +1,8 @@
-"""Campsite hints: legal, consistent with the rules model, exact when nothing is left to come, margin-aware."""
+"""Campsite hints: legal, consistent with the rules model, exact when nothing is left to come, margin-aware.
+
+`hints.hint` is the hint (one ply over every play, then a look-ahead: tests/campsite/test_hint_search.py has the
+rest); `hints.hint_one_ply` is the one-ply ranking it used before (kept for the bench's comparisons and as the
+round solver's rollout ranking `rank_plays`)."""
 
 from __future__ import annotations
 
@@ -21,18 +25,25 @@ def test_hint_without_a_future_is_the_exact_best_turn(seed: int) -> None:
     )
     exact = best_turn_search(table, hand, tokens, 0, 2, Budget(30))
     assert result.plays[0].immediate_gain == exact.plays[0].gain
-    assert result.plays[0].value == exact.plays[0].gain  # own score, no future: value = immediate own gain
+    assert result.plays[0].value == exact.plays[0].score  # own score, no future: the round's final score
+    assert result.worlds == 0 and result.plays[0].kind == "ONE_PLY"
+    old = hints.hint_one_ply(
+        table, hand, tokens, 0, 2, R.default_deck(), Budget(30), top=5, cards_to_come=0, margin=False
+    )
+    assert old.plays[0].value == exact.plays[0].gain  # the old ranking: value = immediate own gain
 
 
 @pytest.mark.parametrize("seed", range(3))
 def test_every_hinted_play_is_legal_and_its_gains_are_the_rules_model(seed: int) -> None:
     table, hand = random_table(10 + seed, cards=7, tents=5)
     tokens = [t for t in Token if t not in {x.token for x in table.tents if x.player == 0}]
-    result = hints.hint(table, hand, tokens, 0, 2, R.default_deck(), Budget(30), top=30, cards_to_come=6)
+    result = hints.hint(table, hand, tokens, 0, 2, R.default_deck(), Budget(30), top=30, cards_to_come=6,
+                        max_worlds=2)
     before = R.player_scores(table, 2)
-    values = [p.value for p in result.plays]
-    assert values == sorted(values, reverse=True) and len(values) == 30
-    assert result.plays_ranked >= len(values)
+    for kind in ("LOOK_AHEAD", "ONE_PLY"):
+        values = [p.value for p in result.plays if p.kind == kind]
+        assert values == sorted(values, reverse=True) and values
+    assert len(result.plays) == 30 and result.plays_ranked >= 30
     for play in result.plays:
         after = R.player_scores(table.place(play.placement).pitch(play.tent), 2)
         assert play.immediate_gain == after[0] - before[0]
@@ -60,15 +71,17 @@ def test_future_estimate_prefers_open_surroundings() -> None:
     assert hints.future_model(R.default_deck(), cards_to_come=0).tent_future(Token.DESERT, evaluator_open) == 0
 
 
-def test_a_spent_budget_returns_what_was_ranked() -> None:
+def test_a_spent_budget_still_values_every_play_one_ply() -> None:
     table, hand = random_table(3, cards=8, tents=5)
     budget = Budget(0.001)
     import time
 
     time.sleep(0.01)
     result = hints.hint(table, hand, list(Token), 0, 2, R.default_deck(), budget)
-    assert result.interrupted and result.placements <= result.total_placements
-    assert len(result.plays) <= result.plays_ranked  # nothing is reported that was not ranked
+    assert not result.interrupted and result.placements == result.total_placements == len(table.legal_placements(hand))
+    assert result.worlds == 0 and result.plays and all(p.kind == "ONE_PLY" for p in result.plays)
+    old = hints.hint_one_ply(table, hand, list(Token), 0, 2, R.default_deck(), Budget(0.001))
+    assert len(old.plays) <= old.plays_ranked  # the old ranking reports nothing it did not rank
 
 
 def test_greedy_play_is_legal() -> None:
@@ -87,7 +100,7 @@ def test_margin_is_over_the_leading_opponent_not_any_opponent() -> None:
     deck = R.default_deck()
 
     def values(totals: list[int], margin: bool) -> dict:
-        result = hints.hint(
+        result = hints.hint_one_ply(
             table, hand, [Token.FOREST], 0, 3, deck, Budget(30), top=10_000, margin=margin, totals=totals
         )
         return {(p.placement, p.tent): p for p in result.plays}
@@ -103,10 +116,11 @@ def test_margin_is_over_the_leading_opponent_not_any_opponent() -> None:
     assert leading[max(leading, key=lambda k: leading[k].value)].opponent_gain == 0
 
 
-def test_hint_cpu_s_ranks_every_play_of_a_late_four_player_turn() -> None:
-    # HINT_CPU_S is the CPU a hint call is given by the OpenSpiel bench: enough to rank every placement of a
-    # 4-player turn late in a round (a cut ranking sees only the first cards' placements and lost the hint its
-    # edge over greedy). The state: greedy self-play to turn 22 of the first round.
+@pytest.mark.timing
+def test_hint_cpu_s_values_every_play_of_a_late_four_player_turn_and_looks_ahead() -> None:
+    # HINT_CPU_S is the hint's default CPU a call: every play of a 4-player turn late in a round valued one ply
+    # (~1,000 placements) and the best looked ahead in at least one sampled deal. The state: greedy self-play
+    # to turn 22 of the first round.
     import random
 
     from campsolver.solver.campsite.players import HINT_CPU_S, greedy_policy, hint_result
@@ -124,6 +138,7 @@ def test_hint_cpu_s_ranks_every_play_of_a_late_four_player_turn() -> None:
         state = state.child(R.PlayCard(placement)).child(R.PitchTent(tent.token, tent.row, tent.col))
     result = hint_result(state, CpuBudget(HINT_CPU_S))
     assert not result.interrupted and result.placements == result.total_placements > 500
+    assert result.worlds >= 1
     best = result.plays[0]
     state.child(R.PlayCard(best.placement)).child(R.PitchTent(best.tent.token, best.tent.row, best.tent.col))
 
@@ -138,7 +153,7 @@ def test_spread_order_is_a_permutation_whose_prefixes_sample_every_card() -> Non
     # A whole ranking does not depend on the order: the same values, best first.
     tokens = [Token.DESERT, Token.WATER, Token.WILDERNESS]
     ranked = [
-        hints.hint(table, hand, tokens, 0, 4, R.default_deck(), Budget(30), top=8, cards_to_come=10, spread=s)
+        hints.hint_one_ply(table, hand, tokens, 0, 4, R.default_deck(), Budget(30), top=8, cards_to_come=10, spread=s)
         for s in (False, True)
     ]
     assert [p.value for p in ranked[0].plays] == [p.value for p in ranked[1].plays]

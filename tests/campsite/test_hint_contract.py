@@ -31,8 +31,8 @@ def test_seeded_hints_keep_the_ranking_contract_and_answer_in_time(client: Camps
         turn = service.Turn(request.state, "state")
         for alternative in response.alternatives:
             _check_legal(turn, alternative.play)
-        if response.stats.interrupted:
-            assert "ranked among the first" in response.alternatives[0].ranking.note
+        if response.stats.interrupted:  # no time left to search: the one-ply ranking of every play
+            assert response.stats.fallback and response.alternatives[0].ranking.note.startswith("one-ply")
 
 
 def test_a_tiny_deadline_max_answers_best_so_far_with_a_sound_bound(client: CampsolverClient) -> None:

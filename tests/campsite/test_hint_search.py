@@ -1,0 +1,154 @@
+"""The Campsite hint's search (`solver/campsite/lookahead.py` through `hint.hint`): every listed play legal and
+re-scored by the rules model, the answer independent of the cards the mover cannot see, values in rank order
+and of the kind they say, the round's last turn exact, and the CPU budget kept."""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import replace
+from itertools import pairwise
+
+import numpy as np
+import pytest
+from campsolver.solver.campsite import hint as hints
+from campsolver.solver.campsite import lookahead as L
+from campsolver.solver.campsite import rules as R
+from campsolver.solver.campsite.players import hint_result
+from campsolver.solver.core.budget import Budget, CpuBudget
+from campsolver.solver.core.game import CHANCE
+
+
+def game_state(seed: int, players: int, turn: int, round_index: int = 0) -> R.CampsiteState:
+    """A state of a seeded game with random legal play, at turn `turn` of round `round_index`, the mover to lay
+    a card."""
+    rng = random.Random(seed)
+    state = R.new_game(players)
+    while True:
+        if state.current_player() == CHANCE:
+            pile = sorted(state.pile)
+            state = state.child(pile[rng.randrange(len(pile))])
+            continue
+        if state.round == round_index and state.turn == turn and state.stage is R.Stage.CARD:
+            return state
+        actions = state.legal_actions()
+        state = state.child(actions[rng.randrange(len(actions))])
+
+
+def run_hint(state: R.CampsiteState, budget: Budget, **options: object) -> hints.HintResult:
+    seat = state.to_move
+    return hints.hint(state.table, state.hands[seat], state.tokens[seat], seat, state.players, state.deck, budget,
+                      totals=state.totals, **options)  # type: ignore[arg-type]
+
+
+CASES = [(1, 2, 3), (2, 2, 8), (3, 4, 5), (4, 4, 20), (5, 3, 11)]
+
+
+@pytest.mark.parametrize(("seed", "players", "turn"), CASES)
+def test_every_listed_play_is_legal_and_its_gains_are_the_rules_model(seed: int, players: int, turn: int) -> None:
+    state = game_state(seed, players, turn, round_index=seed % 2)
+    result = run_hint(state, Budget(60), top=25, max_worlds=3)
+    seat = state.to_move
+    before = R.player_scores(state.table, players)
+    assert len(result.plays) == 25
+    for play in result.plays:
+        after_state = state.child(R.PlayCard(play.placement)).child(
+            R.PitchTent(play.tent.token, play.tent.row, play.tent.col))  # the rules model refuses an illegal move
+        after = R.player_scores(state.table.place(play.placement).pitch(play.tent), players)
+        assert play.tent.player == seat and after_state.tokens[seat] == state.tokens[seat] - {play.tent.token}
+        assert play.immediate_gain == after[seat] - before[seat]
+        assert play.opponent_gain == max(after[k] - before[k] for k in range(players) if k != seat)
+        assert play.future_estimate >= -1e-9  # a tent's value is never below its points
+
+
+@pytest.mark.parametrize(("seed", "players", "turn"), CASES[:4])
+def test_values_are_in_rank_order_and_say_their_kind(seed: int, players: int, turn: int) -> None:
+    state = game_state(seed, players, turn)
+    result = run_hint(state, Budget(60), top=30, max_worlds=4)
+    kinds = [p.kind for p in result.plays]
+    assert kinds == sorted(kinds, key=lambda k: k != "LOOK_AHEAD")  # the looked-ahead plays first
+    assert result.worlds == 4 and kinds.count("LOOK_AHEAD") == hints.SEARCH_WIDTH
+    for group in ("LOOK_AHEAD", "ONE_PLY"):
+        values = [p.value for p in result.plays if p.kind == group]
+        assert all(a >= b for a, b in pairwise(values)), group
+    for play in result.plays:
+        if play.kind == "LOOK_AHEAD":
+            assert play.samples == 4 and play.standard_error is not None and play.standard_error >= 0
+        else:
+            assert play.samples == 0 and play.standard_error is None
+
+
+def test_a_looked_ahead_value_is_the_mean_of_its_play_outs_and_its_standard_error_theirs() -> None:
+    state = game_state(7, 2, 6)
+    seat = state.to_move
+    view = L.seat_view(state.table, state.hands[seat], state.tokens[seat], seat, 2, state.deck, state.totals)
+    result = L.search(view, Budget(60), seed=3, max_worlds=5)
+    model = L.ValueModel(2)
+    rng = np.random.default_rng(L.view_seed(view, 3))
+    worlds = [L.sample_world(view, rng) for _ in range(5)]
+    for candidate in result.candidates:
+        fresh = L.Candidate(candidate.index, candidate.token, candidate.row, candidate.col, 0.0)
+        samples = [L.play_out(view, result.root, fresh, world, model, True, 2) for world in worlds]
+        assert candidate.samples == samples
+        assert candidate.mean == pytest.approx(np.mean(samples))
+        assert candidate.standard_error == pytest.approx(np.std(samples, ddof=1) / np.sqrt(5))
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_answer_does_not_depend_on_the_cards_the_mover_cannot_see(players: int) -> None:
+    state = game_state(11 + players, players, 2 * players + 1)
+    seat = state.to_move
+    rng = random.Random(5)
+    for _ in range(3):
+        hidden = [c for k in range(players) if k != seat for c in state.hands[k]] + list(state.pile)
+        rng.shuffle(hidden)
+        hands = list(state.hands)
+        for k in range(players):
+            if k != seat:
+                hands[k], hidden = tuple(sorted(hidden[: len(hands[k])])), hidden[len(hands[k]):]
+        other = replace(state, hands=tuple(hands), pile=tuple(sorted(hidden)))
+        assert other.hands != state.hands
+        first = hint_result(state, Budget(60), seed=9, max_worlds=3)
+        again = hint_result(other, Budget(60), seed=9, max_worlds=3)
+        assert [(p.placement, p.tent, p.value) for p in first.plays] == [
+            (p.placement, p.tent, p.value) for p in again.plays]
+
+
+@pytest.mark.parametrize(("seed", "players"), [(1, 2), (2, 3)])
+def test_the_rounds_last_turn_is_the_exact_best_margin(seed: int, players: int) -> None:
+    state = game_state(seed, players, R.TURNS_PER_ROUND * players - 1)
+    result = run_hint(state, Budget(60), top=1)
+    seat = state.to_move
+    best = -10**9
+    for action in state.legal_actions():
+        after_card = state.child(action)
+        for pitch in after_card.legal_actions():
+            table = after_card.table.pitch(R.Tent(seat, pitch.token, pitch.row, pitch.col))
+            scores = [a + b for a, b in zip(state.totals, R.player_scores(table, players), strict=True)]
+            best = max(best, scores[seat] - max(s for k, s in enumerate(scores) if k != seat))
+    assert result.worlds == 0 and result.plays[0].kind == "ONE_PLY"
+    assert result.plays[0].value == best
+
+
+def test_the_seat_view_counts_hands_tokens_and_the_unseen_cards() -> None:
+    state = game_state(3, 3, 7)
+    seat = state.to_move
+    view = L.seat_view(state.table, state.hands[seat], state.tokens[seat], seat, 3, state.deck, state.totals)
+    assert view.hand_sizes == [len(h) for h in state.hands]
+    assert view.tokens == [frozenset(int(t) for t in tokens) for tokens in state.tokens]
+    hidden = sorted([c for k in range(3) if k != seat for c in state.hands[k]] + list(state.pile))
+    assert view.unseen == hidden and view.pile_size == len(state.pile)
+    assert view.played == state.turn and all(view.mover_at(t) == (state.starter + t) % 3 for t in range(21))
+
+
+@pytest.mark.timing
+@pytest.mark.parametrize(("seed", "players", "turn"), [(1, 2, 4), (4, 4, 18)])
+def test_the_cpu_budget_holds(seed: int, players: int, turn: int) -> None:
+    state = game_state(seed, players, turn)
+    run_hint(state, Budget(60), top=1, max_worlds=1)  # imports and caches warm
+    for limit in (0.05, 0.15):
+        started = time.process_time()
+        result = hint_result(state, CpuBudget(limit))
+        spent = time.process_time() - started
+        assert result.plays
+        assert spent <= limit + 0.03, f"{spent:.3f} CPU-s at a {limit} CPU-s budget"
