@@ -32,7 +32,6 @@ from campsolver.solver.campsite.rules import (
     Placement,
     Token,
 )
-from numpy.lib.stride_tricks import sliding_window_view
 
 #: Squares of margin around the round's box: a card's reach (its squares and the ring around) plus the 8 squares
 #: around each square of the reach.
@@ -256,37 +255,33 @@ def stacked_reach(board: Board, coloured: np.ndarray, card: Card, corners: np.nd
     return _around(bits, col, fair, cov, 1, height + 3, 1, width + 3)
 
 
-#: Weights of the 3 x 3 window giving the open-squares mask: bit i for `SURROUNDING[i]`, 0 at the centre.
-_OPEN_WEIGHTS = np.zeros((3, 3), dtype=np.uint16)
-for _bit, (_dr, _dc) in enumerate(SURROUNDING):
-    _OPEN_WEIGHTS[_dr + 1, _dc + 1] = 1 << _bit
 _TERRAIN_SHIFTS = np.arange(TERRAINS, dtype=np.uint8)
 
 
 def _around(
     bits: np.ndarray, col: np.ndarray, fair_squares: np.ndarray, cov: np.ndarray, i0: int, i1: int, j0: int, j1: int
 ) -> Around:
-    """The neighbourhoods of rows i0..i1-1, columns j0..j1-1 of the last two axes (any leading axes kept)."""
+    """The neighbourhoods of rows i0..i1-1, columns j0..j1-1 of the last two axes (any leading axes kept): 8
+    shifted slices of the terrain bits (unpacked once), the coloured squares and the Fair Weather squares."""
+    lead = bits.shape[:-2]
+    h, w = i1 - i0, j1 - j0
     rows, cols = slice(i0 - 1, i1 + 1), slice(j0 - 1, j1 + 1)
     near_bits = bits[..., rows, cols]
-    terrain = (near_bits[..., None] >> _TERRAIN_SHIFTS) & 1  # (..., h + 2, w + 2, terrain)
-    windows = sliding_window_view(terrain, (3, 3), axis=(-3, -2))  # (..., h, w, terrain, 3, 3)
-    counts = windows.sum(axis=(-2, -1), dtype=np.int16) - terrain[..., 1:-1, 1:-1, :]
-    counts = np.moveaxis(counts, -1, 0)
-    seen = _seen_without_centre(sliding_window_view(near_bits, (3, 3), axis=(-2, -1)))
-    centre = (slice(None),) * (bits.ndim - 2) + (slice(i0, i1), slice(j0, j1))
-    open_windows = sliding_window_view(~col[..., rows, cols], (3, 3), axis=(-2, -1))
-    open_mask = (open_windows * _OPEN_WEIGHTS).sum(axis=(-2, -1), dtype=np.uint16)
-    fair_windows = sliding_window_view(fair_squares[..., rows, cols], (3, 3), axis=(-2, -1)).copy()
-    fair_windows[..., 1, 1] = False
-    fair = fair_windows.any(axis=(-2, -1))
+    terrain = (near_bits[None] >> _TERRAIN_SHIFTS.reshape((TERRAINS,) + (1,) * near_bits.ndim)) & 1
+    open_squares = (~col[..., rows, cols]).astype(np.uint16)
+    near_fair = fair_squares[..., rows, cols]
+    counts = np.zeros((TERRAINS, *lead, h, w), dtype=np.int16)
+    seen = np.zeros((*lead, h, w), dtype=np.uint8)
+    open_mask = np.zeros((*lead, h, w), dtype=np.uint16)
+    fair = np.zeros((*lead, h, w), dtype=bool)
+    for bit, (dr, dc) in enumerate(SURROUNDING):
+        window = (Ellipsis, slice(1 + dr, 1 + dr + h), slice(1 + dc, 1 + dc + w))
+        counts += terrain[window]
+        seen |= near_bits[window]
+        open_mask |= open_squares[window] << np.uint16(bit)
+        fair |= near_fair[window]
+    centre = (Ellipsis, slice(i0, i1), slice(j0, j1))
     return Around(counts, seen, open_mask, fair, ~cov[centre], ~col[centre])
-
-
-def _seen_without_centre(windows: np.ndarray) -> np.ndarray:
-    """The OR of the 8 squares around (the centre left out) over (..., 3, 3) windows."""
-    edges = np.bitwise_or.reduce(windows[..., 0, :], axis=-1) | np.bitwise_or.reduce(windows[..., 2, :], axis=-1)
-    return edges | windows[..., 1, 0] | windows[..., 1, 2]
 
 
 @dataclass

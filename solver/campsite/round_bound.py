@@ -330,6 +330,7 @@ def placed_bounds(
     coloured: np.ndarray,
     corners: np.ndarray,
     places: Places,
+    best: int,
 ) -> np.ndarray:
     """The bound of each child laying `card` as the picture `coloured[k]` at `corners[k]` (one outline), the card
     placed exactly. Per set F of `left - 1` of `rest` (the cards laid after it), the smaller of two bounds:
@@ -339,14 +340,15 @@ def placed_bounds(
       its best potential with F' out of the card's reach, with F on the child's squares within it, and with F on
       the node's squares within Z's reach at q (squares in neither reach gain nothing from Z; squares in both are
       in the card's reach); maximised over the places Z may take (`Places`), the smallest over the choice of Z.
-    The best `turns` tokens summed, maximised over F."""
+    The best `turns` tokens summed, maximised over F. `best`: the coupled bound is worked out only for children
+    whose first bound beats it (it can only cut those), and its costly part only where it may cut."""
     region = potentials.region
     count, height, width = coloured.shape
     order = potentials.tables.order
     reach = Squares.of(stacked_reach(board, coloured, order[card], corners, 0))
     rows = corners[:, 0] - 1 - region.i0
     cols = corners[:, 1] - 1 - region.j0
-    best = np.zeros(count, dtype=np.int64)
+    result = np.zeros(count, dtype=np.int64)
     tokens = len(potentials.tokens)
     for others in subsets(rest, min(left - 1, len(rest)), potentials.card_key):
         key = potentials.key(others)
@@ -355,23 +357,30 @@ def placed_bounds(
         )
         outside = potentials.outside(key, height + 2, width + 2)[:, rows, cols]
         bound = top_sum(np.maximum(inside, outside), turns)
-        if len(key) and bound.max() > 0:
-            coupled = None
+        live = np.nonzero((bound > best) & (bound > result))[0]  # only these can still be cut, or raise the max
+        if len(key) and live.size:
+            coupled = bound[live]
             for fixed in dict.fromkeys(key):
                 free = list(key)
                 free.remove(fixed)
-                free_out = potentials.outside(tuple(free), height + 2, width + 2)[:, rows, cols]
-                near = np.maximum(inside, free_out).T  # (child, token)
+                free_out = potentials.outside(tuple(free), height + 2, width + 2)[:, rows[live], cols[live]]
+                near = np.maximum(inside[:, live], free_out).T  # (child, token)
                 outlines = places.outlines[fixed]
                 value = coupled_top_sum(near, potentials.reach_rows(key, places.of(outlines), places.tag), turns)
                 if places.last:
-                    # Z is the last card: it may also lie where it touches only the card laid now.
-                    touching = _near_bound(potentials, key, outlines, corners, height, width, near, turns)
-                    value = np.maximum(value, touching)
-                coupled = value if coupled is None else np.minimum(coupled, value)
-            bound = np.minimum(bound, coupled)
-        best = np.maximum(best, bound)
-    return best
+                    # Z is the last card: it may also lie where it touches only the card laid now. Worked out only
+                    # where it may cut the child (elsewhere the first bound stands in for this one).
+                    low = np.nonzero(value <= best)[0]
+                    if low.size:
+                        touching = _near_bound(
+                            potentials, key, outlines, corners[live[low]], height, width, near[low], turns
+                        )
+                        value[low] = np.maximum(value[low], touching)
+                    value[value > best] = np.maximum(value[value > best], bound[live][value > best])
+                coupled = np.minimum(coupled, value)
+            bound[live] = coupled
+        result = np.maximum(result, bound)
+    return result
 
 
 class Places:

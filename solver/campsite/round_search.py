@@ -36,6 +36,7 @@ round found: every round not searched lies in one of those branches.
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -67,6 +68,10 @@ INFEASIBLE = -1
 LEAF_STRIDE = 16
 #: No open branch above the best.
 CLOSED = -1
+#: Branches with at most this many turns to go are searched depth first (best first above).
+DEPTH_FIRST_LEFT = 2
+#: One branch in this many taken best first is dived into (followed down its best child to a depth-first subtree).
+DIVE_EVERY = 8
 _POPCOUNT = tuple(bin(mask).count("1") for mask in range(1 << 8))  # token subsets and 8-square masks
 
 
@@ -259,7 +264,9 @@ class _Search:
                 picks = np.repeat(np.arange(len(shape_pictures)), kept.size)
                 at = np.tile(kept, len(shape_pictures))
                 coloured = self.coloured[(index, shape)][picks]
-                exact = placed_bounds(potentials, board, index, rest, left, self.turns, coloured, where[at], places)
+                exact = placed_bounds(
+                    potentials, board, index, rest, left, self.turns, coloured, where[at], places, self.best
+                )
                 bounds = np.minimum(exact, rough[at])
                 for k in np.nonzero(bounds > self.best)[0].tolist():
                     i, j = where[at[k]].tolist()
@@ -297,6 +304,64 @@ class _Search:
                 waiting = [c.bound for c in children[number + 1 :] if c.bound > self.best]
                 return min(bound, max([open_bound, *waiting]))
         return CLOSED
+
+    def best_first(self, board: Board, hand: tuple[int, ...], drawn: int, bound: int) -> int:
+        """The best-first loop (`search_round`): the highest bound among the branches left open when the budget runs
+        out, CLOSED when none is above the best. Every `DIVE_EVERY`-th branch taken (the first included) is followed
+        down its best child to a depth-first subtree (its other children queued), so rounds are found early."""
+        start = board
+        queue: list[tuple[int, int, int, tuple[_Child, ...], tuple[int, ...], int]] = [(-bound, 0, 0, (), hand, drawn)]
+        count = taken = 0
+        while queue:
+            negative, _, _, plays, hand, drawn = queue[0]
+            if -negative <= self.best:
+                return CLOSED  # every open branch is at most the best
+            if self.stopped or self.budget.expired():
+                self.stopped = True
+                return -negative
+            heapq.heappop(queue)
+            board = start
+            for depth, child in enumerate(plays, start=1):
+                board = board.child(child.picture, child.i, child.j, depth)
+            dive = taken % DIVE_EVERY == 0
+            taken += 1
+            node_bound = -negative
+            while True:
+                left = self.turns - len(plays)
+                if left <= DEPTH_FIRST_LEFT:
+                    open_bound = self.search(board, hand, drawn, list(plays), node_bound)
+                    if self.stopped:
+                        waiting = -queue[0][0] if queue else CLOSED
+                        return max(open_bound, waiting)
+                    break
+                self.nodes += 1
+                try:
+                    children = self.children(board, hand, drawn, left)
+                except SolveInterrupted:
+                    self.stopped = True
+                    return max(node_bound, -queue[0][0] if queue else CLOSED)
+                children = [child for child in children if child.bound > self.best]
+                if not children:
+                    break
+                for child in children[1:] if dive else children:
+                    count += 1
+                    rest, next_drawn = self.after(hand, drawn, child)
+                    heapq.heappush(queue, (-child.bound, -len(plays) - 1, count, (*plays, child), rest, next_drawn))
+                if not dive:
+                    break
+                first = children[0]
+                board = board.child(first.picture, first.i, first.j, len(plays) + 1)
+                hand, drawn = self.after(hand, drawn, first)
+                plays = (*plays, first)
+                node_bound = first.bound
+        return CLOSED
+
+    def after(self, hand: tuple[int, ...], drawn: int, child: _Child) -> tuple[tuple[int, ...], int]:
+        """The hand after laying the child's card (the next card of the order drawn), and the cards drawn."""
+        rest = tuple(h for h in hand if h != child.index)
+        if drawn < len(self.order):
+            return (*rest, drawn), drawn + 1
+        return rest, drawn
 
     def last_turn(self, board: Board, plays: list[_Child], children: list[_Child], bound: int) -> int:
         """Score every last placement whose bound (its exact squares against the best of the others) beats the best:
@@ -337,11 +402,21 @@ def _start(search: _Search) -> tuple[Board, tuple[int, ...], int]:
 def root_bound(
     order: Sequence[Card], turns: int, budget: Budget, *, hand_size: int = 3, tokens: Sequence[Token] = tuple(Token)
 ) -> int:
-    """The root's own bound (each token at its best potential with the round's cards, one set of them for every
-    tent), without searching."""
+    """The root's own bound (`_Search.own_bound`), without searching."""
     search = _Search(order, turns, hand_size, tokens, budget)
     board, hand, drawn = _start(search)
     return search.own_bound(board, hand, drawn, turns)
+
+
+def first_level_bound(
+    order: Sequence[Card], turns: int, budget: Budget, *, hand_size: int = 3, tokens: Sequence[Token] = tuple(Token)
+) -> int:
+    """The highest bound among the root's children: what the search reports once every first card is bounded."""
+    search = _Search(order, turns, hand_size, tokens, budget)
+    board, hand, drawn = _start(search)
+    if turns == 1:
+        return search.own_bound(board, hand, drawn, turns)
+    return max((child.bound for child in search.children(board, hand, drawn, turns)), default=0)
 
 
 def search_round(
@@ -354,7 +429,12 @@ def search_round(
     incumbent: int = -1,
 ) -> RoundSearch:
     """Branch and bound over the placements of a `turns`-turn solo round. `incumbent`: a score known to be reachable
-    (a warm start); the search then only looks for better rounds and reports `best = -1` if none exists."""
+    (a warm start); the search then only looks for better rounds and reports `best = -1` if none exists.
+
+    Best first: the open branch with the highest bound is expanded next (its children bounded and queued), so the
+    bound reported when the budget runs out (the highest open bound) falls as fast as the bounds allow; a branch
+    with at most `DEPTH_FIRST_LEFT` turns to go is searched depth first at once (small subtrees, where the leaves
+    are)."""
     search = _Search(order, turns, hand_size, tokens, budget)
     board, hand, drawn = _start(search)
     try:
@@ -363,7 +443,9 @@ def search_round(
         start_bound = 2 * 8 * turns
         search.stopped = True
     search.best = incumbent
-    open_bound = start_bound if search.stopped else search.search(board, hand, drawn, [], start_bound)
+    open_bound = CLOSED
+    if not search.stopped:
+        open_bound = search.best_first(board, hand, drawn, start_bound)
     found_better = search.best > incumbent and search.best_board is not None
     placements: list[Placement] = []
     tents: list[tuple[Token, Cell, int]] = []
