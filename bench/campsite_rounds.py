@@ -1,12 +1,13 @@
 """Campsite round maxima bench: the best solo round of a known deck order, proven or with its bound, per round length
 at a fixed CPU budget, quiet or beside busy loops.
 
-Seeds 5,500,000 + k (k = 0..n-1; no test uses them): the default deck shuffled by `random.Random(seed)`, dealt as
-the service deals a round (order[0..1] start, order[2..4] the hand, then one draw a turn). Each round is solved by
-`best_round` (what MaxScore runs) under a `CpuBudget` (process CPU seconds, every thread counted), and the answer is
-replayed and scored by the rules model. Per length: proven share (EXACT or OPTIMAL), median CPU seconds to a proof
-(proven rounds only), median and largest gap (bound - best), the root bound (the search's bound before any card is
-laid) and the first bound the search reports after looking at every first card (`round_search.root_bound`).
+Seeds 5,500,000 + k (k = 0..n-1; no test uses them; `--first-seed` moves the range): the default deck shuffled by
+`random.Random(seed)`, dealt as the service deals a round (order[0..1] start, order[2..4] the hand, then one draw a
+turn). Each round is solved by `best_round` (what MaxScore runs) under a `CpuBudget` (process CPU seconds, every thread
+counted), and the answer is replayed and scored by the rules model. Per length: proven share (EXACT or OPTIMAL), median
+CPU seconds to a proof (proven rounds only), median and largest gap (bound - best), the root bound (the search's bound
+before any card is laid) and the first bound the search reports after looking at every first card
+(`round_search.root_bound`).
 
     python -m bench.campsite_rounds                       # 3-7 turns, 10 seeds, budgets 60 CPU-s (3-5), 120 (6-7)
     python -m bench.campsite_rounds --turns 4 5 --n 5 --busy 4 --tag loaded
@@ -131,13 +132,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--turns", type=int, nargs="+", default=[3, 4, 5, 6, 7])
     parser.add_argument("--n", type=int, default=10, help="seeds per length (5,500,000 + 0..n-1)")
     parser.add_argument("--first", type=int, default=0, help="first seed offset")
+    parser.add_argument("--first-seed", type=int, default=FIRST_SEED, help="the range's first seed (no test's seed)")
     parser.add_argument("--budget", type=float, default=None, help="CPU seconds per round (default: by length)")
     parser.add_argument("--busy", type=int, default=0, help="busy loops beside the bench (tools.busy)")
     parser.add_argument("--tag", default="", help="suffix of the JSON file")
     parser.add_argument("--root-only", action="store_true", help="root bounds only")
     args = parser.parse_args(argv)
-    seeds = [FIRST_SEED + args.first + k for k in range(args.n)]
-    payload: dict[str, Any] = {"seeds": seeds, "busy_loops": args.busy, "load_1min_start": os.getloadavg()[0]}
+    seeds = [args.first_seed + args.first + k for k in range(args.n)]
+    payload: dict[str, Any] = {
+        "seeds": seeds,
+        "busy_loops": args.busy,
+        "load_1min_start": os.getloadavg()[0],
+        "solver": rounds.__file__,
+    }
     with contextlib.ExitStack() as stack:
         if args.busy:
             from tools.busy import busy_loops
