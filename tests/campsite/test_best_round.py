@@ -125,3 +125,35 @@ def test_a_spent_budget_gives_no_proof_but_a_legal_round_within_its_bound() -> N
     if result.plays:
         assert replay_score(order, result.plays, 3, list(R.Token)) == result.score
         assert result.score <= result.bound
+
+
+class _StopsAfter(Budget):
+    """A budget spent after `steps` looks at it (`expired`): a search stopped part-way, the same on any machine."""
+
+    def __init__(self, steps: int | None = None) -> None:
+        super().__init__(900)
+        self.steps = steps
+        self.looks = 0
+
+    def expired(self) -> bool:
+        self.looks += 1
+        return (self.steps is not None and self.looks > self.steps) or super().expired()
+
+
+@pytest.mark.parametrize("seed", [6, 13, 14])
+def test_a_stopped_search_reports_the_highest_open_bound_never_below_the_optimum(seed: int) -> None:
+    """Three-turn rounds whose root bound is above the optimum, stopped after each tenth of the looks a whole search
+    takes: no stopped search claims completion, each reports a bound at least the optimum and a best at most it,
+    and some report an open bound below the root's (the claim this forces: the highest bound still open)."""
+    order = dense_order(seed)
+    tokens = random.Random(seed).sample(list(R.Token), 3)
+    whole = _StopsAfter()
+    full = search_round(order, 3, whole, hand_size=2, tokens=tokens)
+    assert full.complete and full.bound == full.best < full.root_bound
+    below_root = 0
+    for tenth in range(1, 10):
+        stopped = search_round(order, 3, _StopsAfter(whole.looks * tenth // 10), hand_size=2, tokens=tokens)
+        assert not stopped.complete
+        assert stopped.best <= full.best <= stopped.bound <= stopped.root_bound == full.root_bound
+        below_root += stopped.bound < stopped.root_bound
+    assert below_root, "every stopped search reported its root bound: the open-bound case never arose"
