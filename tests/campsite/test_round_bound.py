@@ -13,7 +13,7 @@ from campsolver.solver.campsite import round_board as B
 from campsolver.solver.campsite import round_bound as RB
 from campsolver.solver.campsite import round_search as RS
 from campsolver.solver.campsite import rules as R
-from campsolver.solver.core.budget import Budget
+from campsolver.solver.core.budget import Budget, CpuBudget
 
 from tests.campsite.test_round_board import picture_of
 
@@ -32,8 +32,8 @@ def random_round(order: list[R.Card], turns: int, rng: random.Random) -> list[R.
 
 
 def strong_round(order: list[R.Card], turns: int) -> list[R.Placement]:
-    """A good round (the search's best within a few seconds): where the bounds come closest to the value."""
-    found = RS.search_round(order, turns, Budget(4))
+    """A good round (the search's best within 4 CPU-s): where the bounds come closest to the value."""
+    found = RS.search_round(order, turns, CpuBudget(4))  # CPU seconds: the same search on a loaded machine
     assert found.placements, "the search found no round"
     return found.placements
 
