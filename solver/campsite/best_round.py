@@ -51,7 +51,7 @@ BEAM_WIDTH = 8
 #: Plays expanded per state.
 EXPANSIONS = 6
 #: Share of the budget the beam search (the warm start) may use before the exact branch and bound.
-BEAM_SHARE = 0.35
+BEAM_SHARE = 0.15
 
 
 @dataclass
@@ -151,7 +151,6 @@ def best_round(
     search = round_search.search_round(
         order, turns, budget, hand_size=hand_size, tokens=tokens, incumbent=incumbent
     )
-    bound = min(bound, search.bound)
     if search.best > incumbent:
         plays, table_after = _replay(order, search, table)
         score = player_scores(table_after, 1)[0]
@@ -169,9 +168,11 @@ def best_round(
             f"{how}; branch and bound over every placement sequence proved it optimal ({search.nodes} nodes)",
             search.nodes,
         )
+    bound = max(min(bound, search.bound), score)
     return RoundResult(
-        plays, score, max(bound, score), Proof.FEASIBLE_WITH_BOUND, table_after, True,
-        f"{how}; branch and bound interrupted after {search.nodes} nodes; proven bound {bound}",
+        plays, score, bound, Proof.FEASIBLE_WITH_BOUND, table_after, True,
+        f"{how}; branch and bound interrupted after {search.nodes} nodes; proven bound {bound} (the highest bound "
+        "among the branches left open)",
         search.nodes,
     )
 

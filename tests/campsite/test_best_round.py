@@ -11,7 +11,6 @@ import itertools
 import random
 
 import pytest
-from campsolver.solver.campsite import round_search as RS
 from campsolver.solver.campsite import rules as R
 from campsolver.solver.campsite.best_round import best_round
 from campsolver.solver.campsite.evaluate import best_turn_search
@@ -128,120 +127,33 @@ def test_a_spent_budget_gives_no_proof_but_a_legal_round_within_its_bound() -> N
         assert result.score <= result.bound
 
 
-# --- The geometric tent bound (tent_bound.py) and the node bound of round_search --------------------------------
+class _StopsAfter(Budget):
+    """A budget spent after `steps` looks at it (`expired`): a search stopped part-way, the same on any machine."""
+
+    def __init__(self, steps: int | None = None) -> None:
+        super().__init__(900)
+        self.steps = steps
+        self.looks = 0
+
+    def expired(self) -> bool:
+        self.looks += 1
+        return (self.steps is not None and self.looks > self.steps) or super().expired()
 
 
-def random_round(order: list[R.Card], turns: int, rng: random.Random) -> list[R.Placement]:
-    """A legal placement sequence of a solo round (rules model), each card from the hand of the known order."""
-    table = R.starting_table(order[0], order[1])
-    hand = list(order[2:5])
-    drawn = 5
-    plays = []
-    for _ in range(turns):
-        placement = rng.choice(table.legal_placements(hand))
-        table = table.place(placement)
-        hand.remove(placement.card)
-        hand.append(order[drawn])
-        drawn += 1
-        plays.append(placement)
-    return plays
-
-
-def final_points(grid: dict, token: R.Token, cell: R.Cell) -> int:
-    base, doubled = R.tent_points(grid, token, cell)
-    return base * (R.FAIR_WEATHER_FACTOR if doubled else 1)
-
-
-@pytest.mark.parametrize("seed", range(16))
-def test_node_bound_holds_along_legal_rounds(seed: int) -> None:
-    """At every prefix of a legal round, each token's bound (with any `left` of the cards to come, and with the very
-    cards that were laid) is at least that token's rules-model points on every free square of the final table, and
-    the node bound is at least the best tents of the final table (`best_tents`, times as laid)."""
-    rng = random.Random(seed)
-    order = list(R.default_deck())
-    rng.shuffle(order)
-    turns = 3 + seed % 3
-    if seed % 2:  # a strong round (the beam search's), where the bound is nearly tight
-        beam = best_round(order, turns, Budget(60), exact=False)
-        plays = [placement for placement, _ in beam.plays]
-    else:
-        plays = random_round(order, turns, rng)
-    final = R.table_from_placements([*R.starting_table(order[0], order[1]).placements, *plays])
-    search = RS._Search(order, turns, 3, list(R.Token), Budget(60))
-    free = final.free_squares()
-    best_final = [max(final_points(final.grid, token, cell) for cell in free) for token in search.tokens]
-    # Which index of the order each play lays (the hand as the rules deal it).
-    hand, drawn, indices = [2, 3, 4], 5, []
-    for placement in plays:
-        index = next(i for i in hand if order[i] == placement.card)
-        indices.append(index)
-        hand.remove(index)
-        hand.append(drawn)
-        drawn += 1
-    top = RS.start_top(order)
-    hand_now = (2, 3, 4)
-    for depth in range(turns):
-        left = turns - depth
-        groups = search.configs(top)
-        drawn_now = 5 + depth
-        pool = search.future_cards(hand_now, drawn_now, left)
-        assert set(indices[depth:]) <= set(pool)
-        for cards in (pool, indices[depth:]):
-            values = search.token_values(groups, cards, left)
-            assert all(v >= a for v, a in zip(values, best_final, strict=True)), (depth, cards, values, best_final)
-        assert search.node_bound(top, hand_now, drawn_now, left) >= RS.best_tents(
-            RS.final_values(final_top(order, plays), search.tokens), len(search.tokens), turns
-        )
-        placement = plays[depth]
-        card = placement.card
-        before = search.cell_kinds(top)
-        for cell, coloured in placement.squares().items():
-            top[cell] = RS.Sq(coloured, card.mask if coloured else 0, card.fair_weather, depth + 1)
-        hand_now = (*(i for i in hand_now if i != indices[depth]), drawn_now)
-        # The incremental squares of a child (what the search uses one turn before the end) equal a full recount.
-        rows = [r for r, _ in placement.squares()]
-        cols = [c for _, c in placement.squares()]
-        reach = [(r, c) for r in range(min(rows) - 1, max(rows) + 2) for c in range(min(cols) - 1, max(cols) + 2)]
-        assert search.kinds_after(before, top, reach) == search.cell_kinds(top)
-
-
-def final_top(order: list[R.Card], plays: list[R.Placement]) -> dict:
-    top = RS.start_top(order)
-    for turn, placement in enumerate(plays, start=1):
-        card = placement.card
-        for cell, coloured in placement.squares().items():
-            top[cell] = RS.Sq(coloured, card.mask if coloured else 0, card.fair_weather, turn)
-    return top
-
-
-@pytest.mark.parametrize("seed", range(3))
-def test_last_card_bound_from_the_parents_ranking_equals_a_full_recount(seed: int) -> None:
-    """The children of a node two turns before the end take their last-card bound from the parent's ranked squares
-    plus the squares their card reaches (`last_card_bound_after`): the same value as over all their squares."""
-    rng = random.Random(seed)
-    order = list(R.default_deck())
-    rng.shuffle(order)
-    turns = 3
-    search = RS._Search(order, turns, 3, list(R.Token), Budget(60))
-    top = RS.start_top(order)
-    first = random_round(order, 1, rng)[0]
-    index = next(i for i in (2, 3, 4) if order[i] == first.card)
-    for cell, coloured in first.squares().items():
-        top[cell] = RS.Sq(coloured, first.card.mask if coloured else 0, first.card.fair_weather, 1)
-    hand = (*(i for i in (2, 3, 4) if i != index), 5)
-    cells = search.cell_kinds(top)
-    ranking = search.last_card_ranking(cells, (*hand, 6))
-    children = search.children(top, hand)
-    for child_index, picture, (row, col) in rng.sample(children, min(60, len(children))):
-        child = dict(top)
-        card = picture.card
-        for (dr, dc), coloured in picture.squares:
-            child[(row + dr, col + dc)] = RS.Sq(coloured, card.mask if coloured else 0, card.fair_weather, 2)
-        rest = (*(i for i in hand if i != child_index), 6)
-        height, width = (3, 2) if picture.rotation % 2 else (2, 3)
-        reach = [(r, c) for r in range(row - 1, row + height + 1) for c in range(col - 1, col + width + 1)]
-        child_cells = search.kinds_after(cells, child, reach)
-        assert child_cells == search.cell_kinds(child)
-        assert search.last_card_bound_after(ranking, child_cells, reach, rest) == search.last_card_bound(
-            set(child_cells.values()), rest
-        )
+@pytest.mark.parametrize("seed", [6, 13, 14])
+def test_a_stopped_search_reports_the_highest_open_bound_never_below_the_optimum(seed: int) -> None:
+    """Three-turn rounds whose root bound is above the optimum, stopped after each tenth of the looks a whole search
+    takes: no stopped search claims completion, each reports a bound at least the optimum and a best at most it,
+    and some report an open bound below the root's (the claim this forces: the highest bound still open)."""
+    order = dense_order(seed)
+    tokens = random.Random(seed).sample(list(R.Token), 3)
+    whole = _StopsAfter()
+    full = search_round(order, 3, whole, hand_size=2, tokens=tokens)
+    assert full.complete and full.bound == full.best < full.root_bound
+    below_root = 0
+    for tenth in range(1, 10):
+        stopped = search_round(order, 3, _StopsAfter(whole.looks * tenth // 10), hand_size=2, tokens=tokens)
+        assert not stopped.complete
+        assert stopped.best <= full.best <= stopped.bound <= stopped.root_bound == full.root_bound
+        below_root += stopped.bound < stopped.root_bound
+    assert below_root, "every stopped search reported its root bound: the open-bound case never arose"
