@@ -546,8 +546,10 @@ def _maximise(
         # The solve had too little time to load even the hint (a heavy load): the hint is still a legal
         # play; answered as HEURISTIC (no bound) when its map is complete.
         answer = _hint_answer(problem, hint.plays)
+    if answer is not None and built.assignment_bound is not None and answer[2] > built.assignment_bound:
+        raise ModelMismatch(f"rules score {answer[2]} above the assignment bound {built.assignment_bound}")
     # -inf: no complete map at all; None: nothing found and nothing proven.
-    bound_a = float("-inf") if res_a.status == cp_model.INFEASIBLE else res_a.bound
+    bound_a = float("-inf") if res_a.status == cp_model.INFEASIBLE else _tighter(res_a.bound, built.assignment_bound)
     a_value = answer[2] if answer else None
 
     if (answer is not None and a_value is not None and a_value >= 0) or not incomplete_phase:
@@ -556,7 +558,7 @@ def _maximise(
             return MaxResult(None, proof, None, None, (), None, tally.stats(), problem)
         grid, turns, value, breakdown = answer
         proof = Proof.OPTIMAL if res_a.status == cp_model.OPTIMAL else Proof.FEASIBLE_WITH_BOUND
-        bound = int(res_a.bound + 1e-6) if res_a.bound is not None else None
+        bound = _tighter(res_a.bound, built.assignment_bound)
         if by_levels and res_a.has_solution and proof is not Proof.OPTIMAL and not budget.expired():
             if LEVEL_HINT_INCUMBENT:
                 _hint_solution(built.model, res_a)
@@ -607,6 +609,16 @@ def _maximise(
     if res_b is not None and res_b.status == cp_model.INFEASIBLE and res_a.status == cp_model.INFEASIBLE:
         raise ModelMismatch("neither a complete nor an incomplete outcome exists")
     return MaxResult(None, None, None, None, (), None, tally.stats(), problem)
+
+
+def _tighter(cpsat_bound: float | None, assignment: int | None) -> int | None:
+    """The proven bound to report: CP-SAT's, or the per-roll assignment bound (`max_assignment`) when it is lower
+    or CP-SAT proved none (a solve stopped before it loaded the hint). Only ever a bound: OPTIMAL still comes
+    from CP-SAT's status alone."""
+    bounds = [int(cpsat_bound + 1e-6)] if cpsat_bound is not None else []
+    if assignment is not None:
+        bounds.append(assignment)
+    return min(bounds) if bounds else None
 
 
 def _normalised_start(start_grid: Grid | None, components: Components) -> Grid:
