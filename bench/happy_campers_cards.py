@@ -52,8 +52,8 @@ CARDS = (
 )
 ROLL_COUNTS = (10, 15, 20)
 #: A CP-SAT call's wall limit, as a multiple of its CPU share: the watchdog stops it first unless the machine
-#: gives this process less than 1/WALL_FACTOR of a core.
-WALL_FACTOR = 8.0
+#: gives this process less than 1/WALL_FACTOR of a core (a load of 25 on 2 cores left 1/13).
+WALL_FACTOR = 50.0
 #: How often the watchdog reads the process's CPU time.
 WATCH_EVERY_S = 0.01
 
@@ -111,6 +111,25 @@ def cpu_budgets() -> Iterator[None]:
     finally:
         for module, original in saved:
             module.solve = original
+
+
+def _apply_settings(pairs: list[str]) -> dict[str, str]:
+    """Set `solver.happy_campers.<module>.<NAME>` constants (ints, floats, True/False) for this run."""
+    import importlib
+
+    applied = {}
+    for pair in pairs:
+        target, value = pair.split("=", 1)
+        module_name, name = target.rsplit(".", 1)
+        module = importlib.import_module(f"campsolver.solver.happy_campers.{module_name}")
+        current = getattr(module, name)
+        if isinstance(current, bool):
+            parsed: object = value.lower() in ("1", "true", "on")
+        else:
+            parsed = type(current)(value)
+        setattr(module, name, parsed)
+        applied[target] = value
+    return applied
 
 
 def run_one(card: Challenge, rolls: int, seed: int, cpu_s: float, workers: int) -> dict[str, Any]:
@@ -203,7 +222,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--load", type=int, default=0, help="busy loops beside the bench (tools.busy)")
     parser.add_argument("--tag", default="after", help="results file name: happy_campers_cards_<tag>")
     parser.add_argument("--table-only", action="store_true")
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="MODULE.NAME=VALUE",
+        help="set a constant of a solver/happy_campers module for an A/B run (e.g. maximise.IMPROVE_OR_PROVE=0)",
+    )
+    parser.add_argument("--first", type=int, default=0, help="skip this many (seed, rolls, card) cases")
+    parser.add_argument("--every", type=int, default=1, help="run every k-th case only (parallel runs split work)")
     args = parser.parse_args(argv)
+    settings = _apply_settings(args.set)
     jsonl = RESULTS_DIR / f"happy_campers_cards_{args.tag}.jsonl"
     if args.table_only:
         print_table(summarise(read_runs(jsonl)))
@@ -215,23 +244,26 @@ def main(argv: list[str] | None = None) -> None:
     load_before = [round(x, 2) for x in os.getloadavg()]
     from tools.busy import busy_loops
 
+    cases = [
+        (card, count, seed)
+        for seed in range(args.first_seed, args.first_seed + args.seeds)
+        for count in counts
+        for card in cards
+    ][args.first :: args.every]
     with busy_loops(args.load, max_s=86_400.0) if args.load else contextlib.nullcontext():
-        for seed in range(args.first_seed, args.first_seed + args.seeds):
-            for count in counts:
-                for card in cards:
-                    if (card.value, count, seed) in done:
-                        continue
-                    run = run_one(card, count, seed, args.cpu, args.workers)
-                    run.update(workers=args.workers, cpu_budget_s=args.cpu, busy_loops=args.load)
-                    with jsonl.open("a") as out:
-                        out.write(json.dumps(run) + "\n")
-                    print(
-                        f"{card.value:<18} {count:>2} {seed} {run['score']!s:>4}/{run['bound']!s:<4} "
-                        f"{run['proof']!s:<20} cpu {run['cpu_s']:6.2f} wall {run['wall_s']:6.2f} "
-                        f"load {run['load_1m']}",
-                        flush=True,
-                    )
-    runs = [r for r in read_runs(jsonl)]
+        for card, count, seed in cases:
+            if (card.value, count, seed) in done:
+                continue
+            run = run_one(card, count, seed, args.cpu, args.workers)
+            run.update(workers=args.workers, cpu_budget_s=args.cpu, busy_loops=args.load, settings=settings)
+            with jsonl.open("a") as out:
+                out.write(json.dumps(run) + "\n")
+            print(
+                f"{card.value:<18} {count:>2} {seed} {run['score']!s:>4}/{run['bound']!s:<4} "
+                f"{run['proof']!s:<20} cpu {run['cpu_s']:6.2f} wall {run['wall_s']:6.2f} load {run['load_1m']}",
+                flush=True,
+            )
+    runs = read_runs(jsonl)
     rows = summarise(runs)
     print_table(rows)
     report = {

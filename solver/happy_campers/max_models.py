@@ -15,7 +15,7 @@ from campsolver.solver.core.budget import Budget, SolveInterrupted
 from campsolver.solver.core.cpsat import CpSolveResult
 from campsolver.solver.core.geometry import Cell, neighbours, orientations
 from campsolver.solver.happy_campers import cpsat_map
-from campsolver.solver.happy_campers.max_assignment import AssignmentBound, assignment_bound
+from campsolver.solver.happy_campers.max_assignment import AssignmentProgramme
 from campsolver.solver.happy_campers.max_caps import clairvoyant_card_caps, divide_crossing_columns, most_squares
 from campsolver.solver.happy_campers.max_card_cuts import TurnVars, add_card_cuts
 from campsolver.solver.happy_campers.max_nature import caps_for
@@ -94,14 +94,59 @@ def clairvoyant_nature_caps(problem: MaxProblem) -> dict[int, int] | None:
     return caps_for(problem.components)
 
 
-@functools.lru_cache(maxsize=64)
-def _assignment_bound_of(problem: MaxProblem, nature_key: tuple[tuple[int, int], ...] | None) -> AssignmentBound:
-    return assignment_bound(problem, dict(nature_key) if nature_key is not None else None)
+@functools.lru_cache(maxsize=4)
+def _programme_of(problem: MaxProblem, nature_key: tuple[tuple[int, int], ...] | None) -> AssignmentProgramme:
+    return AssignmentProgramme(problem, dict(nature_key) if nature_key is not None else None)
 
 
-def cached_assignment_bound(problem: MaxProblem, nature_caps: dict[int, int] | None) -> AssignmentBound:
-    """`max_assignment.assignment_bound`, computed once per problem (the model is built several times)."""
-    return _assignment_bound_of(problem, tuple(sorted(nature_caps.items())) if nature_caps else None)
+def cached_programme(problem: MaxProblem, nature_caps: dict[int, int] | None) -> AssignmentProgramme:
+    """`max_assignment.AssignmentProgramme`, built once per problem (the model is built several times)."""
+    return _programme_of(problem, tuple(sorted(nature_caps.items())) if nature_caps else None)
+
+
+def _add_assignment_fixing(
+    model: cp_model.CpModel,
+    programme: AssignmentProgramme,
+    turn_vars: Sequence[TurnVars],
+    active: Sequence[cp_model.IntVar],
+    pairs_per_turn: Sequence[dict[int, set[int]]],
+    table: dict[frozenset[Cell], set[int]],
+    floor: int,
+) -> int:
+    """Forbid every drawing (turn, squares, element), and every ending, through which no complete final map
+    scores `floor` or more by the per-roll assignment bound (`AssignmentProgramme.best_through`). Every map
+    scoring at least `floor` stays (the programme bounds each map through its own drawings), so the maximum is
+    unchanged whenever some map reaches `floor` (the warm start's, for instance). Returns how many drawings
+    were forbidden."""
+    forbidden = 0
+    for t, turn in enumerate(turn_vars):
+        best: dict[tuple[int, int, tuple[int, ...]], int] = {}
+        for cells, allowed in turn.candidates.items():
+            shapes = [s for s in sorted(table[cells]) if s in pairs_per_turn[t]]
+            dead = []
+            for e in sorted(allowed):
+                shape = next(s for s in shapes if e in pairs_per_turn[t][s])
+                key = programme.key_of(cells, e, shape)
+                if key not in best:
+                    best[key] = programme.best_through(t, key)
+                if best[key] < floor:
+                    dead.append(e)
+            if len(dead) == len(allowed):
+                model.add(turn.use[cells] == 0)
+            else:
+                for e in dead:
+                    model.add_bool_or([turn.use[cells].Not(), turn.element[e].Not()])
+            forbidden += len(dead)
+    n_turns = len(active)
+    for t in range(n_turns + 1):
+        if programme.best_stopping(t) >= floor:
+            continue
+        # The game may not end with exactly rolls 0..t-1 drawn.
+        clause = [active[t]] if t < n_turns else []
+        if t > 0:
+            clause.append(active[t - 1].Not())
+        model.add_bool_or(clause)
+    return forbidden
 
 
 def _grid_symmetries(rows: int, cols: int) -> list[Callable[[Cell], Cell]]:
@@ -221,8 +266,13 @@ def _build_clairvoyant(
     *,
     cuts: bool | None = None,
     targets: dict[Challenge, int] | None = None,
+    floor: int | None = None,
 ) -> _Built:
     """Forced play of a known roll sequence, with time-indexed adjacency and an exact ending rule.
+
+    `floor` (complete mode): drop every drawing through which no map scores `floor` or more by the per-roll
+    assignment bound (`_add_assignment_fixing`); the model then keeps exactly the maps it had that score at
+    least `floor`, plus some below.
 
     Variables: `use[t][P]` (turn t draws cell set P), `element[t][e]`, `active[t]` (turn t draws; active
     turns form a prefix). Adjacency in order uses `before[c][t]` = square c drawn before turn t. The ending
@@ -412,11 +462,14 @@ def _build_clairvoyant(
             nature_caps=nature_caps,
         )
         if use_cuts and ASSIGNMENT_BOUND:
-            assignment = cached_assignment_bound(problem, nature_caps)
-            if assignment.value is None:
+            programme = cached_programme(problem, nature_caps)
+            assignment = programme.bound()
+            if assignment is None:
                 model.add_bool_or([])  # no prefix of the rolls holds every element: no complete map
             else:
-                model.add(objective <= assignment.value)
+                model.add(objective <= assignment)
+                if floor is not None:
+                    _add_assignment_fixing(model, programme, turn_vars, active, pairs_per_turn, table, floor)
         model.maximize(objective)
     if DECISION_STRATEGY:
         order = []
@@ -441,9 +494,7 @@ def _build_clairvoyant(
         return tuple(turns)
 
     _abandon_if_cancelled()  # the cuts and objective above take a good share of the build
-    return _Built(
-        model, objective, mv, read_turns, parts.get("bonus"), assignment.value if assignment is not None else None
-    )
+    return _Built(model, objective, mv, read_turns, parts.get("bonus"), assignment)
 
 
 def _add_play_hint(
