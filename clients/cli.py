@@ -66,6 +66,7 @@ COMMAND_HELP = {
     "legal": "the legal moves of a state",
     "new": "a seeded new game for N players: the state and whose turn it is",
     "play": "a state and a move -> the next state (chance from a seed, or listed with exact probabilities)",
+    "review": "a game's record -> each decision's loss against the hint's best, marks and each player's totals",
     "example": "print an example request for COMMAND (pipe it back with --request -)",
 }
 
@@ -201,7 +202,8 @@ class Progress:
 
     #: (reported field, shown as): CP-SAT reports best and bound, searches the depth reached (plies) and nodes,
     #: Monte Carlo the samples drawn (`Budget.report`).
-    FIELDS = (("best", "best"), ("bound", "bound"), ("depth", "depth"), ("nodes", "nodes"), ("samples", "samples"))
+    FIELDS = (("best", "best"), ("bound", "bound"), ("depth", "depth"), ("nodes", "nodes"), ("samples", "samples"),
+              ("reviewed", "decisions reviewed"))
 
     def __init__(self, enabled: bool, label: str) -> None:
         self.enabled = enabled

@@ -199,9 +199,78 @@ def _table_play_text(message: Message) -> str:
     return "\n".join(lines)
 
 
+_GAME_REVIEW = "campsolver.v1.GameReview"
+#: Longest move label a review table shows (the rest is in --format json).
+REVIEW_LABEL_WIDTH = 34
+
+
+def _short(text: str, width: int = REVIEW_LABEL_WIDTH) -> str:
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def _review_number(message: Message, name: str) -> str:
+    return f"{getattr(message, name):.3f}" if message.HasField(name) else "-"
+
+
+def review_text(review: Message) -> str:
+    """A `GameReview` as a person reads it: a table of the decisions (the move made and its value, the best and its
+    value, the loss and the mark), then each player's summary; chance steps and notes are in --format json."""
+    thresholds = review.thresholds  # type: ignore[attr-defined]
+    lines = [
+        f"review in {review.unit}: inaccuracy from a loss of {thresholds.inaccuracy:g}, mistake from "  # type: ignore[attr-defined]
+        f"{thresholds.mistake:g}, blunder from {thresholds.blunder:g}",
+    ]
+    rows = [("#", "player", "played", "value", "best", "value", "loss", "mark")]
+    chances = 0
+    for index, step in enumerate(review.steps):  # type: ignore[attr-defined]
+        if step.WhichOneof("kind") != "decision":
+            chances += 1
+            continue
+        decision = step.decision
+        mark = decision.mark if decision.mark else 0
+        shown = _scalar(decision.DESCRIPTOR.fields_by_name["mark"], mark) if mark else ""
+        if decision.status != 1:  # not REVIEWED: the status says why there is no loss
+            shown = _scalar(decision.DESCRIPTOR.fields_by_name["status"], decision.status)
+        loss = _review_number(decision, "loss")
+        if decision.HasField("loss_standard_error") and decision.loss_standard_error > 0:
+            loss += f" +-{decision.loss_standard_error:.3f}"
+        rows.append((str(index), str(decision.player), _short(decision.played),
+                     _review_number(decision, "played_value"), _short(decision.best),
+                     _review_number(decision, "best_value"), loss, shown))
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    lines += ["  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip() for row in rows]
+    if chances:
+        lines.append(f"({chances} chance steps between them, with their probabilities: --format json)")
+    lines.append("players:")
+    for summary in review.players:  # type: ignore[attr-defined]
+        spread = (f" +-{summary.total_loss_standard_error:.3f}"
+                  if summary.HasField("total_loss_standard_error") and summary.total_loss_standard_error else "")
+        accuracy = f"accuracy {summary.accuracy:.0f}%" if summary.HasField("accuracy") else "accuracy -"
+        costly = ", ".join(f"#{index}" for index in summary.costliest) or "none"
+        others = [f"{summary.forced} forced"] if summary.forced else []
+        if summary.not_reviewed:
+            others.append(f"{summary.not_reviewed} not reviewed")
+        if summary.values_missing:
+            others.append(f"{summary.values_missing} without a value")
+        extra = f" ({', '.join(others)})" if others else ""
+        lines.append(
+            f"  player {summary.player}: total loss {summary.total_loss:.3f}{spread} over {summary.reviewed} reviewed "
+            f"decisions{extra}; {accuracy}; {summary.inaccuracies} inaccuracies, {summary.mistakes} mistakes, "
+            f"{summary.blunders} blunders; costliest: {costly}"
+        )
+    if not review.complete:  # type: ignore[attr-defined]
+        lines.append("not complete: the deadline came first (allow more time: --timeout)")
+    return "\n".join(lines)
+
+
 def to_text(message: Message, indent: str = "", elapsed_s: float | None = None) -> str:
     """The message as aligned, labelled text (ends without a newline); `elapsed_s` as in `_stats_line`."""
     fields_by_name = message.DESCRIPTOR.fields_by_name
+    if not indent and "review" in fields_by_name and fields_by_name["review"].message_type is not None \
+            and fields_by_name["review"].message_type.full_name == _GAME_REVIEW:
+        body = review_text(message.review)  # type: ignore[attr-defined]
+        stats = message.stats if "stats" in fields_by_name else None  # type: ignore[attr-defined]
+        return body + (f"\n{_stats_line(stats)}" if stats is not None and message.HasField("stats") else "")
     if not indent and "turn" in fields_by_name and fields_by_name["turn"].message_type.full_name == _TURN_INFO:
         return _table_play_text(message)
     lines: list[str] = []

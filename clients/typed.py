@@ -58,6 +58,10 @@ class HappyCampersClient(GameClient):
         """Play a move (or a chance step: seeded, or listed with exact probabilities) and get the next state."""
         return self._invoke("Play", request, timeout)
 
+    def review(self, request: happy_campers_pb2.HappyCampersServiceReviewRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> happy_campers_pb2.HappyCampersServiceReviewResponse:
+        """A game's record reviewed: each decision's loss against the hint's best, marks and each player's totals."""
+        return self._invoke("Review", request, timeout)
+
 
 class DeluxeCampingClient(GameClient):
     """DeluxeCamping RPCs (blocking)."""
@@ -92,6 +96,10 @@ class DeluxeCampingClient(GameClient):
     def play(self, request: deluxe_camping_pb2.DeluxeCampingServicePlayRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> deluxe_camping_pb2.DeluxeCampingServicePlayResponse:
         """Play a move (or a chance step: seeded, or listed with exact probabilities) and get the next state."""
         return self._invoke("Play", request, timeout)
+
+    def review(self, request: deluxe_camping_pb2.DeluxeCampingServiceReviewRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> deluxe_camping_pb2.DeluxeCampingServiceReviewResponse:
+        """A game's record reviewed: each decision's loss against the hint's best, marks and each player's totals."""
+        return self._invoke("Review", request, timeout)
 
 
 class CampsiteClient(GameClient):
@@ -128,6 +136,10 @@ class CampsiteClient(GameClient):
         """Play a move (or a chance step: seeded, or listed with exact probabilities) and get the next state."""
         return self._invoke("Play", request, timeout)
 
+    def review(self, request: campsite_pb2.CampsiteServiceReviewRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> campsite_pb2.CampsiteServiceReviewResponse:
+        """A game's record reviewed: each decision's loss against the hint's best, marks and each player's totals."""
+        return self._invoke("Review", request, timeout)
+
 
 class CamperTourClient(GameClient):
     """CamperTour RPCs (blocking)."""
@@ -162,6 +174,10 @@ class CamperTourClient(GameClient):
     def play(self, request: camper_tour_pb2.CamperTourServicePlayRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> camper_tour_pb2.CamperTourServicePlayResponse:
         """Play a move (or a chance step: seeded, or listed with exact probabilities) and get the next state."""
         return self._invoke("Play", request, timeout)
+
+    def review(self, request: camper_tour_pb2.CamperTourServiceReviewRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> camper_tour_pb2.CamperTourServiceReviewResponse:
+        """A game's record reviewed: each decision's loss against the hint's best, marks and each player's totals."""
+        return self._invoke("Review", request, timeout)
 
 
 class AdventureToursClient(GameClient):
@@ -198,6 +214,10 @@ class AdventureToursClient(GameClient):
         """Play a move (or a chance step: seeded, or listed with exact probabilities) and get the next state."""
         return self._invoke("Play", request, timeout)
 
+    def review(self, request: adventure_tours_pb2.AdventureToursServiceReviewRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> adventure_tours_pb2.AdventureToursServiceReviewResponse:
+        """A game's record reviewed: each decision's loss against the hint's best, marks and each player's totals."""
+        return self._invoke("Review", request, timeout)
+
 
 class AsyncHappyCampersClient(AsyncGameClient):
     """HappyCampers RPCs (asyncio: every method is a coroutine)."""
@@ -232,6 +252,10 @@ class AsyncHappyCampersClient(AsyncGameClient):
     async def play(self, request: happy_campers_pb2.HappyCampersServicePlayRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> happy_campers_pb2.HappyCampersServicePlayResponse:
         """Play a move (or a chance step: seeded, or listed with exact probabilities) and get the next state."""
         return await self._invoke("Play", request, timeout)
+
+    async def review(self, request: happy_campers_pb2.HappyCampersServiceReviewRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> happy_campers_pb2.HappyCampersServiceReviewResponse:
+        """A game's record reviewed: each decision's loss against the hint's best, marks and each player's totals."""
+        return await self._invoke("Review", request, timeout)
 
 
 class AsyncDeluxeCampingClient(AsyncGameClient):
@@ -268,6 +292,10 @@ class AsyncDeluxeCampingClient(AsyncGameClient):
         """Play a move (or a chance step: seeded, or listed with exact probabilities) and get the next state."""
         return await self._invoke("Play", request, timeout)
 
+    async def review(self, request: deluxe_camping_pb2.DeluxeCampingServiceReviewRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> deluxe_camping_pb2.DeluxeCampingServiceReviewResponse:
+        """A game's record reviewed: each decision's loss against the hint's best, marks and each player's totals."""
+        return await self._invoke("Review", request, timeout)
+
 
 class AsyncCampsiteClient(AsyncGameClient):
     """Campsite RPCs (asyncio: every method is a coroutine)."""
@@ -302,6 +330,10 @@ class AsyncCampsiteClient(AsyncGameClient):
     async def play(self, request: campsite_pb2.CampsiteServicePlayRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> campsite_pb2.CampsiteServicePlayResponse:
         """Play a move (or a chance step: seeded, or listed with exact probabilities) and get the next state."""
         return await self._invoke("Play", request, timeout)
+
+    async def review(self, request: campsite_pb2.CampsiteServiceReviewRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> campsite_pb2.CampsiteServiceReviewResponse:
+        """A game's record reviewed: each decision's loss against the hint's best, marks and each player's totals."""
+        return await self._invoke("Review", request, timeout)
 
 
 class AsyncCamperTourClient(AsyncGameClient):
@@ -338,6 +370,10 @@ class AsyncCamperTourClient(AsyncGameClient):
         """Play a move (or a chance step: seeded, or listed with exact probabilities) and get the next state."""
         return await self._invoke("Play", request, timeout)
 
+    async def review(self, request: camper_tour_pb2.CamperTourServiceReviewRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> camper_tour_pb2.CamperTourServiceReviewResponse:
+        """A game's record reviewed: each decision's loss against the hint's best, marks and each player's totals."""
+        return await self._invoke("Review", request, timeout)
+
 
 class AsyncAdventureToursClient(AsyncGameClient):
     """AdventureTours RPCs (asyncio: every method is a coroutine)."""
@@ -372,6 +408,10 @@ class AsyncAdventureToursClient(AsyncGameClient):
     async def play(self, request: adventure_tours_pb2.AdventureToursServicePlayRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> adventure_tours_pb2.AdventureToursServicePlayResponse:
         """Play a move (or a chance step: seeded, or listed with exact probabilities) and get the next state."""
         return await self._invoke("Play", request, timeout)
+
+    async def review(self, request: adventure_tours_pb2.AdventureToursServiceReviewRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> adventure_tours_pb2.AdventureToursServiceReviewResponse:
+        """A game's record reviewed: each decision's loss against the hint's best, marks and each player's totals."""
+        return await self._invoke("Review", request, timeout)
 
 
 #: Game CLI name -> client class.

@@ -1,5 +1,5 @@
 """HTTP serving of the same services: the Connect protocol (JSON and binary, unary) and gRPC-Web, plus the web
-table's static files, on one port beside the gRPC one.
+table (its static files, and its sessions under /table/: `service.table`), on one port beside the gRPC one.
 
 The protocols come from `connectrpc` (the Connect project's Python runtime: Connect, gRPC and gRPC-Web on ASGI,
 checked by the Connect conformance suite) served by uvicorn (HTTP/1.1, which is all Connect unary and gRPC-Web
@@ -52,6 +52,8 @@ from campsolver.service import dispatch
 from campsolver.service.errors import MAX_MESSAGE_BYTES, MalformedRequest, excerpt
 from campsolver.service.metrics import CallRecord, Metrics
 from campsolver.service.registry import Command, Game
+from campsolver.service.table import TableSessions
+from campsolver.service.table import routes as table_routes
 from connectrpc.code import Code
 from connectrpc.errors import ConnectError, ErrorDetail
 from connectrpc.method import IdempotencyLevel, MethodInfo, StreamType
@@ -98,6 +100,8 @@ MAX_CONNECTIONS = 512
 KEEP_ALIVE_S = 5
 #: Where the Prometheus metrics are served (GET).
 METRICS_PATH = "/metrics"
+#: Where the web table's sessions are served (`service.table`).
+TABLE_PREFIX = "/table"
 #: The library's message for a gRPC-Web frame flagged compressed with no (or identity) grpc-encoding.
 _FLAGGED_WITHOUT_ENCODING = "protocol error: sent compressed message without compression support"
 
@@ -219,6 +223,9 @@ class HttpServer:
                                    read_max_bytes=config.max_message_bytes, codecs=CODECS)
         static = ExceptionMiddleware(StaticFiles(directory=WEB_ROOT, html=True))  # a missing file: a plain 404
         metrics_app = make_asgi_app(metrics.registry)
+        self._games = games
+        self.tables = TableSessions(self._table_call)
+        table_app = table_routes(self.tables, self._executor)
 
         async def route(scope: Any, receive: Any, send: Any) -> None:
             if scope["type"] == "http" and scope["path"] in self.rpc_paths:
@@ -228,6 +235,8 @@ class HttpServer:
                 await connect_app(scope, receive, send)
             elif scope["type"] == "http" and scope["path"] == METRICS_PATH:
                 await metrics_app(scope, receive, send)
+            elif scope["type"] == "http" and scope["path"].startswith(TABLE_PREFIX + "/"):
+                await table_app(scope, receive, send)
             elif scope["type"] == "http":
                 await static(scope, receive, send)
 
@@ -312,6 +321,24 @@ class HttpServer:
             return self._answer(command, request, raw, budget, record, answer_by)
         finally:
             record.take_thread_cpu()
+
+    def _table_call(self, game_name: str, rpc: str, request: Message, seconds: float) -> Message:
+        """One call of the web table's sessions, on the server's one call path (`answer`: the same solver slots,
+        workers and errors as a gRPC call), counted in the metrics as transport `table`."""
+        command = self._games[game_name].by_rpc(rpc)
+        record = CallRecord("table", game_name, rpc)
+        record.deadline_s = seconds
+        try:
+            budget = dispatch.budget_for(request, seconds)
+            data = self._answer(command, request, request.SerializeToString(), budget, record,
+                                time.monotonic() + seconds)
+            return command.response_type.FromString(data)
+        except Exception as error:
+            record.code = _grpc_code_name(connect_error(self._failure(command, error)).code)
+            raise
+        finally:
+            record.take_thread_cpu()
+            self.metrics.finish(record)
 
     async def _health_check(self, request: health_pb2.HealthCheckRequest, _context: RequestContext) -> Message:
         """grpc.health.v1.Health/Check from the gRPC server's own health servicer (NOT_FOUND for an unknown

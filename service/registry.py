@@ -28,6 +28,7 @@ COMMANDS: dict[str, str] = {
     "legal": "LegalMoves",
     "new": "NewGame",
     "play": "Play",
+    "review": "Review",
 }
 
 #: CLI game name -> (generated module, service name, handler module under campsolver.service.games; "" = none).

@@ -23,7 +23,7 @@ from campsolver.v1 import happy_campers_pb2 as hc
 
 METHOD_OF_RPC = {
     "Hint": "hint", "MaxScore": "max_score", "GeneratePuzzle": "generate_puzzle", "Score": "score",
-    "LegalMoves": "legal_moves", "NewGame": "new_game", "Play": "play",
+    "LegalMoves": "legal_moves", "NewGame": "new_game", "Play": "play", "Review": "review",
 }
 
 

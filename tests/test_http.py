@@ -275,39 +275,6 @@ def test_cli_refuses_cors_without_http_and_a_path_for_an_origin(capsys: pytest.C
     assert "--http-port" in capsys.readouterr().err
 
 
-def test_the_web_tables_calls_name_fields_the_protos_have() -> None:
-    """The page calls Connect JSON by hand (no generated client): its per-game table must name the services and
-    fields the protos define, so a proto change that breaks the page fails here."""
-    import re
-
-    from campsolver.service.http_server import WEB_ROOT
-
-    script = (WEB_ROOT / "app.js").read_text()
-    entries = dict(re.findall(r'"([a-z-]+)": \{ (service: .*?) \},', script))
-    assert set(entries) == set(GAME_TABLE)
-    for game_name, entry in entries.items():
-        spec = dict(re.findall(r'(\w+): "?([\w]+)"?', entry))
-        game = games()[game_name]
-        assert game.service_full_name == f"campsolver.v1.{spec['service']}"
-        hint = game.by_rpc("Hint")
-        assert spec["hintState"] in hint.request_type.DESCRIPTOR.fields_by_name
-        assert spec["hintState"] in game.by_rpc("Score").request_type.DESCRIPTOR.fields_by_name
-        alternative = hint.response_type.DESCRIPTOR.fields_by_name["alternatives"].message_type
-        play = game.by_rpc("Play").request_type.DESCRIPTOR
-        assert alternative.fields_by_name[spec["altMove"]].message_type == play.fields_by_name["move"].message_type
-        assert {"state", "seed", "want_picture"} <= set(play.fields_by_name)
-        assert {"players", "seed", "want_picture"} <= set(game.by_rpc("NewGame").request_type.DESCRIPTOR.fields_by_name)
-        if "noLegal" not in spec:
-            legal = game.by_rpc("LegalMoves")
-            assert spec["hintState"] in legal.request_type.DESCRIPTOR.fields_by_name
-            moves = legal.response_type.DESCRIPTOR.fields_by_name["moves"].message_type
-            move = play.fields_by_name["move"].message_type
-            if "legalIn" in spec:  # the page wraps each listed move in this field of Play's move
-                assert move.fields_by_name[spec["legalIn"]].message_type == moves
-            else:
-                assert moves == move
-
-
 def test_native_grpc_on_the_http_port_is_told_where_to_go(server: CampsolverServer) -> None:
     assert server.http is not None
     url = f"{server.http.url}/{games()['camper-tour'].service_full_name}/Score"

@@ -458,3 +458,55 @@ class AdventurePendingStep(_message.Message):
     card: int
     aux: int
     def __init__(self, kind: _Optional[str] = ..., player: _Optional[int] = ..., card: _Optional[int] = ..., aux: _Optional[int] = ...) -> None: ...
+
+class AdventureToursRecord(_message.Message):
+    __slots__ = ("start", "steps")
+    START_FIELD_NUMBER: _ClassVar[int]
+    STEPS_FIELD_NUMBER: _ClassVar[int]
+    start: AdventureToursState
+    steps: _containers.RepeatedCompositeFieldContainer[AdventureToursRecordStep]
+    def __init__(self, start: _Optional[_Union[AdventureToursState, _Mapping]] = ..., steps: _Optional[_Iterable[_Union[AdventureToursRecordStep, _Mapping]]] = ...) -> None: ...
+
+class AdventureToursRecordStep(_message.Message):
+    __slots__ = ("move", "seed", "state")
+    MOVE_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    move: AdventureMove
+    seed: int
+    state: AdventureToursState
+    def __init__(self, move: _Optional[_Union[AdventureMove, _Mapping]] = ..., seed: _Optional[int] = ..., state: _Optional[_Union[AdventureToursState, _Mapping]] = ...) -> None: ...
+
+class AdventureToursServiceReviewRequest(_message.Message):
+    __slots__ = ("record", "options", "review", "objective")
+    RECORD_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    REVIEW_FIELD_NUMBER: _ClassVar[int]
+    OBJECTIVE_FIELD_NUMBER: _ClassVar[int]
+    record: AdventureToursRecord
+    options: _common_pb2.SolveOptions
+    review: _common_pb2.ReviewOptions
+    objective: _common_pb2.Objective
+    def __init__(self, record: _Optional[_Union[AdventureToursRecord, _Mapping]] = ..., options: _Optional[_Union[_common_pb2.SolveOptions, _Mapping]] = ..., review: _Optional[_Union[_common_pb2.ReviewOptions, _Mapping]] = ..., objective: _Optional[_Union[_common_pb2.Objective, str]] = ...) -> None: ...
+
+class AdventureToursReviewedMove(_message.Message):
+    __slots__ = ("step", "played", "best", "state")
+    STEP_FIELD_NUMBER: _ClassVar[int]
+    PLAYED_FIELD_NUMBER: _ClassVar[int]
+    BEST_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    step: int
+    played: AdventureMove
+    best: AdventureMove
+    state: AdventureToursState
+    def __init__(self, step: _Optional[int] = ..., played: _Optional[_Union[AdventureMove, _Mapping]] = ..., best: _Optional[_Union[AdventureMove, _Mapping]] = ..., state: _Optional[_Union[AdventureToursState, _Mapping]] = ...) -> None: ...
+
+class AdventureToursServiceReviewResponse(_message.Message):
+    __slots__ = ("review", "moves", "stats")
+    REVIEW_FIELD_NUMBER: _ClassVar[int]
+    MOVES_FIELD_NUMBER: _ClassVar[int]
+    STATS_FIELD_NUMBER: _ClassVar[int]
+    review: _common_pb2.GameReview
+    moves: _containers.RepeatedCompositeFieldContainer[AdventureToursReviewedMove]
+    stats: _common_pb2.SolveStats
+    def __init__(self, review: _Optional[_Union[_common_pb2.GameReview, _Mapping]] = ..., moves: _Optional[_Iterable[_Union[AdventureToursReviewedMove, _Mapping]]] = ..., stats: _Optional[_Union[_common_pb2.SolveStats, _Mapping]] = ...) -> None: ...

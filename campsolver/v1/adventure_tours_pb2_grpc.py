@@ -74,6 +74,11 @@ class AdventureToursServiceStub:
                 request_serializer=campsolver_dot_v1_dot_adventure__tours__pb2.AdventureToursServicePlayRequest.SerializeToString,
                 response_deserializer=campsolver_dot_v1_dot_adventure__tours__pb2.AdventureToursServicePlayResponse.FromString,
                 _registered_method=True)
+        self.Review = channel.unary_unary(
+                '/campsolver.v1.AdventureToursService/Review',
+                request_serializer=campsolver_dot_v1_dot_adventure__tours__pb2.AdventureToursServiceReviewRequest.SerializeToString,
+                response_deserializer=campsolver_dot_v1_dot_adventure__tours__pb2.AdventureToursServiceReviewResponse.FromString,
+                _registered_method=True)
 
 
 class AdventureToursServiceServicer:
@@ -135,6 +140,14 @@ class AdventureToursServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Review(self, request, context):
+        """A game's record (its start and every Play after it) -> each decision's move against the hint's best
+        (value, loss, a mistake mark), the chance steps with their probabilities, and each player's totals.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_AdventureToursServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -172,6 +185,11 @@ def add_AdventureToursServiceServicer_to_server(servicer, server):
                     servicer.Play,
                     request_deserializer=campsolver_dot_v1_dot_adventure__tours__pb2.AdventureToursServicePlayRequest.FromString,
                     response_serializer=campsolver_dot_v1_dot_adventure__tours__pb2.AdventureToursServicePlayResponse.SerializeToString,
+            ),
+            'Review': grpc.unary_unary_rpc_method_handler(
+                    servicer.Review,
+                    request_deserializer=campsolver_dot_v1_dot_adventure__tours__pb2.AdventureToursServiceReviewRequest.FromString,
+                    response_serializer=campsolver_dot_v1_dot_adventure__tours__pb2.AdventureToursServiceReviewResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -368,6 +386,33 @@ class AdventureToursService:
             '/campsolver.v1.AdventureToursService/Play',
             campsolver_dot_v1_dot_adventure__tours__pb2.AdventureToursServicePlayRequest.SerializeToString,
             campsolver_dot_v1_dot_adventure__tours__pb2.AdventureToursServicePlayResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Review(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/campsolver.v1.AdventureToursService/Review',
+            campsolver_dot_v1_dot_adventure__tours__pb2.AdventureToursServiceReviewRequest.SerializeToString,
+            campsolver_dot_v1_dot_adventure__tours__pb2.AdventureToursServiceReviewResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -330,3 +330,55 @@ class CamperTourServicePlayResponse(_message.Message):
     outcomes: _containers.RepeatedCompositeFieldContainer[CamperTourChanceOutcome]
     picture_svg: str
     def __init__(self, state: _Optional[_Union[CamperTourState, _Mapping]] = ..., turn: _Optional[_Union[_common_pb2.TurnInfo, _Mapping]] = ..., outcomes: _Optional[_Iterable[_Union[CamperTourChanceOutcome, _Mapping]]] = ..., picture_svg: _Optional[str] = ...) -> None: ...
+
+class CamperTourRecord(_message.Message):
+    __slots__ = ("start", "steps")
+    START_FIELD_NUMBER: _ClassVar[int]
+    STEPS_FIELD_NUMBER: _ClassVar[int]
+    start: CamperTourState
+    steps: _containers.RepeatedCompositeFieldContainer[CamperTourRecordStep]
+    def __init__(self, start: _Optional[_Union[CamperTourState, _Mapping]] = ..., steps: _Optional[_Iterable[_Union[CamperTourRecordStep, _Mapping]]] = ...) -> None: ...
+
+class CamperTourRecordStep(_message.Message):
+    __slots__ = ("move", "seed", "state")
+    MOVE_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    move: CamperTourMove
+    seed: int
+    state: CamperTourState
+    def __init__(self, move: _Optional[_Union[CamperTourMove, _Mapping]] = ..., seed: _Optional[int] = ..., state: _Optional[_Union[CamperTourState, _Mapping]] = ...) -> None: ...
+
+class CamperTourServiceReviewRequest(_message.Message):
+    __slots__ = ("record", "options", "review", "objective")
+    RECORD_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    REVIEW_FIELD_NUMBER: _ClassVar[int]
+    OBJECTIVE_FIELD_NUMBER: _ClassVar[int]
+    record: CamperTourRecord
+    options: _common_pb2.SolveOptions
+    review: _common_pb2.ReviewOptions
+    objective: _common_pb2.Objective
+    def __init__(self, record: _Optional[_Union[CamperTourRecord, _Mapping]] = ..., options: _Optional[_Union[_common_pb2.SolveOptions, _Mapping]] = ..., review: _Optional[_Union[_common_pb2.ReviewOptions, _Mapping]] = ..., objective: _Optional[_Union[_common_pb2.Objective, str]] = ...) -> None: ...
+
+class CamperTourReviewedMove(_message.Message):
+    __slots__ = ("step", "played", "best", "state")
+    STEP_FIELD_NUMBER: _ClassVar[int]
+    PLAYED_FIELD_NUMBER: _ClassVar[int]
+    BEST_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    step: int
+    played: CamperTourMove
+    best: CamperTourMove
+    state: CamperTourState
+    def __init__(self, step: _Optional[int] = ..., played: _Optional[_Union[CamperTourMove, _Mapping]] = ..., best: _Optional[_Union[CamperTourMove, _Mapping]] = ..., state: _Optional[_Union[CamperTourState, _Mapping]] = ...) -> None: ...
+
+class CamperTourServiceReviewResponse(_message.Message):
+    __slots__ = ("review", "moves", "stats")
+    REVIEW_FIELD_NUMBER: _ClassVar[int]
+    MOVES_FIELD_NUMBER: _ClassVar[int]
+    STATS_FIELD_NUMBER: _ClassVar[int]
+    review: _common_pb2.GameReview
+    moves: _containers.RepeatedCompositeFieldContainer[CamperTourReviewedMove]
+    stats: _common_pb2.SolveStats
+    def __init__(self, review: _Optional[_Union[_common_pb2.GameReview, _Mapping]] = ..., moves: _Optional[_Iterable[_Union[CamperTourReviewedMove, _Mapping]]] = ..., stats: _Optional[_Union[_common_pb2.SolveStats, _Mapping]] = ...) -> None: ...

@@ -72,6 +72,11 @@ class CamperTourServiceStub:
                 request_serializer=campsolver_dot_v1_dot_camper__tour__pb2.CamperTourServicePlayRequest.SerializeToString,
                 response_deserializer=campsolver_dot_v1_dot_camper__tour__pb2.CamperTourServicePlayResponse.FromString,
                 _registered_method=True)
+        self.Review = channel.unary_unary(
+                '/campsolver.v1.CamperTourService/Review',
+                request_serializer=campsolver_dot_v1_dot_camper__tour__pb2.CamperTourServiceReviewRequest.SerializeToString,
+                response_deserializer=campsolver_dot_v1_dot_camper__tour__pb2.CamperTourServiceReviewResponse.FromString,
+                _registered_method=True)
 
 
 class CamperTourServiceServicer:
@@ -131,6 +136,14 @@ class CamperTourServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Review(self, request, context):
+        """A game's record (its start and every Play after it) -> each decision's move against the hint's best
+        (value, loss, a mistake mark), the chance steps with their probabilities, and each player's totals.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_CamperTourServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -168,6 +181,11 @@ def add_CamperTourServiceServicer_to_server(servicer, server):
                     servicer.Play,
                     request_deserializer=campsolver_dot_v1_dot_camper__tour__pb2.CamperTourServicePlayRequest.FromString,
                     response_serializer=campsolver_dot_v1_dot_camper__tour__pb2.CamperTourServicePlayResponse.SerializeToString,
+            ),
+            'Review': grpc.unary_unary_rpc_method_handler(
+                    servicer.Review,
+                    request_deserializer=campsolver_dot_v1_dot_camper__tour__pb2.CamperTourServiceReviewRequest.FromString,
+                    response_serializer=campsolver_dot_v1_dot_camper__tour__pb2.CamperTourServiceReviewResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -362,6 +380,33 @@ class CamperTourService:
             '/campsolver.v1.CamperTourService/Play',
             campsolver_dot_v1_dot_camper__tour__pb2.CamperTourServicePlayRequest.SerializeToString,
             campsolver_dot_v1_dot_camper__tour__pb2.CamperTourServicePlayResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Review(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/campsolver.v1.CamperTourService/Review',
+            campsolver_dot_v1_dot_camper__tour__pb2.CamperTourServiceReviewRequest.SerializeToString,
+            campsolver_dot_v1_dot_camper__tour__pb2.CamperTourServiceReviewResponse.FromString,
             options,
             channel_credentials,
             insecure,

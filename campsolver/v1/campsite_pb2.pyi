@@ -409,3 +409,55 @@ class CampsiteGame(_message.Message):
     totals: _containers.RepeatedScalarFieldContainer[int]
     round_scores: _containers.RepeatedCompositeFieldContainer[CampsiteRoundScores]
     def __init__(self, players: _Optional[int] = ..., deck: _Optional[_Iterable[_Union[CampsiteCard, _Mapping]]] = ..., round: _Optional[int] = ..., turn: _Optional[int] = ..., stage: _Optional[_Union[CampsiteStage, str]] = ..., hands: _Optional[_Iterable[_Union[CampsiteHand, _Mapping]]] = ..., table: _Optional[_Union[CampsiteTable, _Mapping]] = ..., tokens: _Optional[_Iterable[_Union[CampsiteTokens, _Mapping]]] = ..., totals: _Optional[_Iterable[int]] = ..., round_scores: _Optional[_Iterable[_Union[CampsiteRoundScores, _Mapping]]] = ...) -> None: ...
+
+class CampsiteRecord(_message.Message):
+    __slots__ = ("start", "steps")
+    START_FIELD_NUMBER: _ClassVar[int]
+    STEPS_FIELD_NUMBER: _ClassVar[int]
+    start: CampsiteGame
+    steps: _containers.RepeatedCompositeFieldContainer[CampsiteRecordStep]
+    def __init__(self, start: _Optional[_Union[CampsiteGame, _Mapping]] = ..., steps: _Optional[_Iterable[_Union[CampsiteRecordStep, _Mapping]]] = ...) -> None: ...
+
+class CampsiteRecordStep(_message.Message):
+    __slots__ = ("move", "seed", "state")
+    MOVE_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    move: CampsitePlay
+    seed: int
+    state: CampsiteGame
+    def __init__(self, move: _Optional[_Union[CampsitePlay, _Mapping]] = ..., seed: _Optional[int] = ..., state: _Optional[_Union[CampsiteGame, _Mapping]] = ...) -> None: ...
+
+class CampsiteServiceReviewRequest(_message.Message):
+    __slots__ = ("record", "options", "review", "objective")
+    RECORD_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    REVIEW_FIELD_NUMBER: _ClassVar[int]
+    OBJECTIVE_FIELD_NUMBER: _ClassVar[int]
+    record: CampsiteRecord
+    options: _common_pb2.SolveOptions
+    review: _common_pb2.ReviewOptions
+    objective: _common_pb2.Objective
+    def __init__(self, record: _Optional[_Union[CampsiteRecord, _Mapping]] = ..., options: _Optional[_Union[_common_pb2.SolveOptions, _Mapping]] = ..., review: _Optional[_Union[_common_pb2.ReviewOptions, _Mapping]] = ..., objective: _Optional[_Union[_common_pb2.Objective, str]] = ...) -> None: ...
+
+class CampsiteReviewedMove(_message.Message):
+    __slots__ = ("step", "played", "best", "state")
+    STEP_FIELD_NUMBER: _ClassVar[int]
+    PLAYED_FIELD_NUMBER: _ClassVar[int]
+    BEST_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    step: int
+    played: CampsitePlay
+    best: CampsitePlay
+    state: CampsiteGame
+    def __init__(self, step: _Optional[int] = ..., played: _Optional[_Union[CampsitePlay, _Mapping]] = ..., best: _Optional[_Union[CampsitePlay, _Mapping]] = ..., state: _Optional[_Union[CampsiteGame, _Mapping]] = ...) -> None: ...
+
+class CampsiteServiceReviewResponse(_message.Message):
+    __slots__ = ("review", "moves", "stats")
+    REVIEW_FIELD_NUMBER: _ClassVar[int]
+    MOVES_FIELD_NUMBER: _ClassVar[int]
+    STATS_FIELD_NUMBER: _ClassVar[int]
+    review: _common_pb2.GameReview
+    moves: _containers.RepeatedCompositeFieldContainer[CampsiteReviewedMove]
+    stats: _common_pb2.SolveStats
+    def __init__(self, review: _Optional[_Union[_common_pb2.GameReview, _Mapping]] = ..., moves: _Optional[_Iterable[_Union[CampsiteReviewedMove, _Mapping]]] = ..., stats: _Optional[_Union[_common_pb2.SolveStats, _Mapping]] = ...) -> None: ...

@@ -73,6 +73,11 @@ class CampsiteServiceStub:
                 request_serializer=campsolver_dot_v1_dot_campsite__pb2.CampsiteServicePlayRequest.SerializeToString,
                 response_deserializer=campsolver_dot_v1_dot_campsite__pb2.CampsiteServicePlayResponse.FromString,
                 _registered_method=True)
+        self.Review = channel.unary_unary(
+                '/campsolver.v1.CampsiteService/Review',
+                request_serializer=campsolver_dot_v1_dot_campsite__pb2.CampsiteServiceReviewRequest.SerializeToString,
+                response_deserializer=campsolver_dot_v1_dot_campsite__pb2.CampsiteServiceReviewResponse.FromString,
+                _registered_method=True)
 
 
 class CampsiteServiceServicer:
@@ -133,6 +138,14 @@ class CampsiteServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Review(self, request, context):
+        """A game's record (its start and every Play after it) -> each decision's move against the hint's best
+        (value, loss, a mistake mark), the chance steps with their probabilities, and each player's totals.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_CampsiteServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -170,6 +183,11 @@ def add_CampsiteServiceServicer_to_server(servicer, server):
                     servicer.Play,
                     request_deserializer=campsolver_dot_v1_dot_campsite__pb2.CampsiteServicePlayRequest.FromString,
                     response_serializer=campsolver_dot_v1_dot_campsite__pb2.CampsiteServicePlayResponse.SerializeToString,
+            ),
+            'Review': grpc.unary_unary_rpc_method_handler(
+                    servicer.Review,
+                    request_deserializer=campsolver_dot_v1_dot_campsite__pb2.CampsiteServiceReviewRequest.FromString,
+                    response_serializer=campsolver_dot_v1_dot_campsite__pb2.CampsiteServiceReviewResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -365,6 +383,33 @@ class CampsiteService:
             '/campsolver.v1.CampsiteService/Play',
             campsolver_dot_v1_dot_campsite__pb2.CampsiteServicePlayRequest.SerializeToString,
             campsolver_dot_v1_dot_campsite__pb2.CampsiteServicePlayResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Review(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/campsolver.v1.CampsiteService/Review',
+            campsolver_dot_v1_dot_campsite__pb2.CampsiteServiceReviewRequest.SerializeToString,
+            campsolver_dot_v1_dot_campsite__pb2.CampsiteServiceReviewResponse.FromString,
             options,
             channel_credentials,
             insecure,

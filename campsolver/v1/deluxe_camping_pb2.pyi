@@ -349,3 +349,55 @@ class DeluxeCampingServicePlayResponse(_message.Message):
     outcomes: _containers.RepeatedCompositeFieldContainer[DeluxeCampingChanceOutcome]
     picture_svg: str
     def __init__(self, state: _Optional[_Union[DeluxeCampingState, _Mapping]] = ..., turn: _Optional[_Union[_common_pb2.TurnInfo, _Mapping]] = ..., outcomes: _Optional[_Iterable[_Union[DeluxeCampingChanceOutcome, _Mapping]]] = ..., picture_svg: _Optional[str] = ...) -> None: ...
+
+class DeluxeCampingRecord(_message.Message):
+    __slots__ = ("start", "steps")
+    START_FIELD_NUMBER: _ClassVar[int]
+    STEPS_FIELD_NUMBER: _ClassVar[int]
+    start: DeluxeCampingState
+    steps: _containers.RepeatedCompositeFieldContainer[DeluxeCampingRecordStep]
+    def __init__(self, start: _Optional[_Union[DeluxeCampingState, _Mapping]] = ..., steps: _Optional[_Iterable[_Union[DeluxeCampingRecordStep, _Mapping]]] = ...) -> None: ...
+
+class DeluxeCampingRecordStep(_message.Message):
+    __slots__ = ("move", "seed", "state")
+    MOVE_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    move: DeluxeCampingMove
+    seed: int
+    state: DeluxeCampingState
+    def __init__(self, move: _Optional[_Union[DeluxeCampingMove, _Mapping]] = ..., seed: _Optional[int] = ..., state: _Optional[_Union[DeluxeCampingState, _Mapping]] = ...) -> None: ...
+
+class DeluxeCampingServiceReviewRequest(_message.Message):
+    __slots__ = ("record", "options", "review", "objective")
+    RECORD_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    REVIEW_FIELD_NUMBER: _ClassVar[int]
+    OBJECTIVE_FIELD_NUMBER: _ClassVar[int]
+    record: DeluxeCampingRecord
+    options: _common_pb2.SolveOptions
+    review: _common_pb2.ReviewOptions
+    objective: _common_pb2.Objective
+    def __init__(self, record: _Optional[_Union[DeluxeCampingRecord, _Mapping]] = ..., options: _Optional[_Union[_common_pb2.SolveOptions, _Mapping]] = ..., review: _Optional[_Union[_common_pb2.ReviewOptions, _Mapping]] = ..., objective: _Optional[_Union[_common_pb2.Objective, str]] = ...) -> None: ...
+
+class DeluxeCampingReviewedMove(_message.Message):
+    __slots__ = ("step", "played", "best", "state")
+    STEP_FIELD_NUMBER: _ClassVar[int]
+    PLAYED_FIELD_NUMBER: _ClassVar[int]
+    BEST_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    step: int
+    played: DeluxeCampingMove
+    best: DeluxeCampingMove
+    state: DeluxeCampingState
+    def __init__(self, step: _Optional[int] = ..., played: _Optional[_Union[DeluxeCampingMove, _Mapping]] = ..., best: _Optional[_Union[DeluxeCampingMove, _Mapping]] = ..., state: _Optional[_Union[DeluxeCampingState, _Mapping]] = ...) -> None: ...
+
+class DeluxeCampingServiceReviewResponse(_message.Message):
+    __slots__ = ("review", "moves", "stats")
+    REVIEW_FIELD_NUMBER: _ClassVar[int]
+    MOVES_FIELD_NUMBER: _ClassVar[int]
+    STATS_FIELD_NUMBER: _ClassVar[int]
+    review: _common_pb2.GameReview
+    moves: _containers.RepeatedCompositeFieldContainer[DeluxeCampingReviewedMove]
+    stats: _common_pb2.SolveStats
+    def __init__(self, review: _Optional[_Union[_common_pb2.GameReview, _Mapping]] = ..., moves: _Optional[_Iterable[_Union[DeluxeCampingReviewedMove, _Mapping]]] = ..., stats: _Optional[_Union[_common_pb2.SolveStats, _Mapping]] = ...) -> None: ...

@@ -72,6 +72,11 @@ class DeluxeCampingServiceStub:
                 request_serializer=campsolver_dot_v1_dot_deluxe__camping__pb2.DeluxeCampingServicePlayRequest.SerializeToString,
                 response_deserializer=campsolver_dot_v1_dot_deluxe__camping__pb2.DeluxeCampingServicePlayResponse.FromString,
                 _registered_method=True)
+        self.Review = channel.unary_unary(
+                '/campsolver.v1.DeluxeCampingService/Review',
+                request_serializer=campsolver_dot_v1_dot_deluxe__camping__pb2.DeluxeCampingServiceReviewRequest.SerializeToString,
+                response_deserializer=campsolver_dot_v1_dot_deluxe__camping__pb2.DeluxeCampingServiceReviewResponse.FromString,
+                _registered_method=True)
 
 
 class DeluxeCampingServiceServicer:
@@ -130,6 +135,14 @@ class DeluxeCampingServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Review(self, request, context):
+        """A game's record (its start and every Play after it) -> each decision's move against the hint's best
+        (value, loss, a mistake mark), the chance steps with their probabilities, and each player's totals.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_DeluxeCampingServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -167,6 +180,11 @@ def add_DeluxeCampingServiceServicer_to_server(servicer, server):
                     servicer.Play,
                     request_deserializer=campsolver_dot_v1_dot_deluxe__camping__pb2.DeluxeCampingServicePlayRequest.FromString,
                     response_serializer=campsolver_dot_v1_dot_deluxe__camping__pb2.DeluxeCampingServicePlayResponse.SerializeToString,
+            ),
+            'Review': grpc.unary_unary_rpc_method_handler(
+                    servicer.Review,
+                    request_deserializer=campsolver_dot_v1_dot_deluxe__camping__pb2.DeluxeCampingServiceReviewRequest.FromString,
+                    response_serializer=campsolver_dot_v1_dot_deluxe__camping__pb2.DeluxeCampingServiceReviewResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -361,6 +379,33 @@ class DeluxeCampingService:
             '/campsolver.v1.DeluxeCampingService/Play',
             campsolver_dot_v1_dot_deluxe__camping__pb2.DeluxeCampingServicePlayRequest.SerializeToString,
             campsolver_dot_v1_dot_deluxe__camping__pb2.DeluxeCampingServicePlayResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Review(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/campsolver.v1.DeluxeCampingService/Review',
+            campsolver_dot_v1_dot_deluxe__camping__pb2.DeluxeCampingServiceReviewRequest.SerializeToString,
+            campsolver_dot_v1_dot_deluxe__camping__pb2.DeluxeCampingServiceReviewResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -429,3 +429,55 @@ class HappyCampersOption(_message.Message):
     shape_face: int
     element_face: int
     def __init__(self, shape_face: _Optional[int] = ..., element_face: _Optional[int] = ...) -> None: ...
+
+class HappyCampersRecord(_message.Message):
+    __slots__ = ("start", "steps")
+    START_FIELD_NUMBER: _ClassVar[int]
+    STEPS_FIELD_NUMBER: _ClassVar[int]
+    start: HappyCampersGame
+    steps: _containers.RepeatedCompositeFieldContainer[HappyCampersRecordStep]
+    def __init__(self, start: _Optional[_Union[HappyCampersGame, _Mapping]] = ..., steps: _Optional[_Iterable[_Union[HappyCampersRecordStep, _Mapping]]] = ...) -> None: ...
+
+class HappyCampersRecordStep(_message.Message):
+    __slots__ = ("move", "seed", "state")
+    MOVE_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    move: HappyCampersHintMove
+    seed: int
+    state: HappyCampersGame
+    def __init__(self, move: _Optional[_Union[HappyCampersHintMove, _Mapping]] = ..., seed: _Optional[int] = ..., state: _Optional[_Union[HappyCampersGame, _Mapping]] = ...) -> None: ...
+
+class HappyCampersServiceReviewRequest(_message.Message):
+    __slots__ = ("record", "options", "review", "objective")
+    RECORD_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    REVIEW_FIELD_NUMBER: _ClassVar[int]
+    OBJECTIVE_FIELD_NUMBER: _ClassVar[int]
+    record: HappyCampersRecord
+    options: _common_pb2.SolveOptions
+    review: _common_pb2.ReviewOptions
+    objective: _common_pb2.Objective
+    def __init__(self, record: _Optional[_Union[HappyCampersRecord, _Mapping]] = ..., options: _Optional[_Union[_common_pb2.SolveOptions, _Mapping]] = ..., review: _Optional[_Union[_common_pb2.ReviewOptions, _Mapping]] = ..., objective: _Optional[_Union[_common_pb2.Objective, str]] = ...) -> None: ...
+
+class HappyCampersReviewedMove(_message.Message):
+    __slots__ = ("step", "played", "best", "state")
+    STEP_FIELD_NUMBER: _ClassVar[int]
+    PLAYED_FIELD_NUMBER: _ClassVar[int]
+    BEST_FIELD_NUMBER: _ClassVar[int]
+    STATE_FIELD_NUMBER: _ClassVar[int]
+    step: int
+    played: HappyCampersHintMove
+    best: HappyCampersHintMove
+    state: HappyCampersGame
+    def __init__(self, step: _Optional[int] = ..., played: _Optional[_Union[HappyCampersHintMove, _Mapping]] = ..., best: _Optional[_Union[HappyCampersHintMove, _Mapping]] = ..., state: _Optional[_Union[HappyCampersGame, _Mapping]] = ...) -> None: ...
+
+class HappyCampersServiceReviewResponse(_message.Message):
+    __slots__ = ("review", "moves", "stats")
+    REVIEW_FIELD_NUMBER: _ClassVar[int]
+    MOVES_FIELD_NUMBER: _ClassVar[int]
+    STATS_FIELD_NUMBER: _ClassVar[int]
+    review: _common_pb2.GameReview
+    moves: _containers.RepeatedCompositeFieldContainer[HappyCampersReviewedMove]
+    stats: _common_pb2.SolveStats
+    def __init__(self, review: _Optional[_Union[_common_pb2.GameReview, _Mapping]] = ..., moves: _Optional[_Iterable[_Union[HappyCampersReviewedMove, _Mapping]]] = ..., stats: _Optional[_Union[_common_pb2.SolveStats, _Mapping]] = ...) -> None: ...

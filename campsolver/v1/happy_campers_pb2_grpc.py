@@ -74,6 +74,11 @@ class HappyCampersServiceStub:
                 request_serializer=campsolver_dot_v1_dot_happy__campers__pb2.HappyCampersServicePlayRequest.SerializeToString,
                 response_deserializer=campsolver_dot_v1_dot_happy__campers__pb2.HappyCampersServicePlayResponse.FromString,
                 _registered_method=True)
+        self.Review = channel.unary_unary(
+                '/campsolver.v1.HappyCampersService/Review',
+                request_serializer=campsolver_dot_v1_dot_happy__campers__pb2.HappyCampersServiceReviewRequest.SerializeToString,
+                response_deserializer=campsolver_dot_v1_dot_happy__campers__pb2.HappyCampersServiceReviewResponse.FromString,
+                _registered_method=True)
 
 
 class HappyCampersServiceServicer:
@@ -134,6 +139,14 @@ class HappyCampersServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Review(self, request, context):
+        """A game's record (its start and every Play after it) -> each decision's move against the hint's best
+        (value, loss, a mistake mark), the chance steps with their probabilities, and each player's totals.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_HappyCampersServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -171,6 +184,11 @@ def add_HappyCampersServiceServicer_to_server(servicer, server):
                     servicer.Play,
                     request_deserializer=campsolver_dot_v1_dot_happy__campers__pb2.HappyCampersServicePlayRequest.FromString,
                     response_serializer=campsolver_dot_v1_dot_happy__campers__pb2.HappyCampersServicePlayResponse.SerializeToString,
+            ),
+            'Review': grpc.unary_unary_rpc_method_handler(
+                    servicer.Review,
+                    request_deserializer=campsolver_dot_v1_dot_happy__campers__pb2.HappyCampersServiceReviewRequest.FromString,
+                    response_serializer=campsolver_dot_v1_dot_happy__campers__pb2.HappyCampersServiceReviewResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -367,6 +385,33 @@ class HappyCampersService:
             '/campsolver.v1.HappyCampersService/Play',
             campsolver_dot_v1_dot_happy__campers__pb2.HappyCampersServicePlayRequest.SerializeToString,
             campsolver_dot_v1_dot_happy__campers__pb2.HappyCampersServicePlayResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Review(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/campsolver.v1.HappyCampersService/Review',
+            campsolver_dot_v1_dot_happy__campers__pb2.HappyCampersServiceReviewRequest.SerializeToString,
+            campsolver_dot_v1_dot_happy__campers__pb2.HappyCampersServiceReviewResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -18,7 +18,9 @@ from campsolver.clients.batch.jobs import JOBS, JobConfig, build_tasks, check_po
 from campsolver.clients.batch.progress import Progress, format_duration
 from campsolver.clients.batch.service_calls import NotImplementedGames
 from campsolver.clients.batch.store import STORE_NAME, Store, StoreMismatch
+from campsolver.clients.batch.tournament import DEFAULT_REVIEW_CPU_S
 from campsolver.service.dispatch import MAX_TIME_LIMIT_S
+from campsolver.service.games.review import MAX_DECISION_CPU_S
 from campsolver.service.registry import GAME_TABLE
 from campsolver.solver.deluxe_camping.rules import MAX_PLAYERS, MIN_PLAYERS
 
@@ -104,6 +106,12 @@ def build_parser() -> argparse.ArgumentParser:
     group = parser.add_argument_group("tournament")
     group.add_argument("--matches", type=int, default=100, help="games per pair of policies (seats rotated)")
     group.add_argument("--policies", type=_names("policies"), default=(), help="policies to play (default: all)")
+    group.add_argument("--review", action="store_true",
+                       help="review every game after it is played (the games' Review engine, within the task's "
+                            "--time-limit): a record and a review file per game under reviews/, reviews.csv and "
+                            "review-summary.json")
+    group.add_argument("--review-cpu", type=float, default=DEFAULT_REVIEW_CPU_S,
+                       help="with --review: CPU seconds each decision's ranking may use")
     return parser
 
 
@@ -122,10 +130,13 @@ def config_from(args: argparse.Namespace) -> JobConfig:
         raise BatchError("--plates/--tokens: must be at least 1")
     if not MIN_PLAYERS <= min(args.players) <= max(args.players) <= MAX_PLAYERS:
         raise BatchError(f"--players: Deluxe Camping seats {MIN_PLAYERS} to {MAX_PLAYERS} players")
+    if not 0 < args.review_cpu <= MAX_DECISION_CPU_S:
+        raise BatchError(f"--review-cpu: must be in (0, {MAX_DECISION_CPU_S:g}] CPU seconds, got {args.review_cpu:g}")
     options = sweeps.SweepOptions(seeds=args.seeds, rolls=args.rolls, cards=args.cards or (), plates=args.plates,
                                   tokens=args.tokens, specials=args.specials, players=args.players)
     return JobConfig(job=args.job, games=args.games or default_games(args.job), seed=args.seed, count=args.count,
-                     grades=args.grades, title=args.title, sweep=options, matches=args.matches, policies=args.policies)
+                     grades=args.grades, title=args.title, sweep=options, matches=args.matches, policies=args.policies,
+                     review_cpu=args.review_cpu if args.review else None)
 
 
 def check_out_directory(out: Path, force: bool) -> None:

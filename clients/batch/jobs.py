@@ -19,7 +19,14 @@ from campsolver.clients.batch.policies import NAMED_ONLY, POLICY_SETS
 from campsolver.clients.batch.service_calls import NotImplementedGames, check_games
 from campsolver.clients.batch.store import Row
 from campsolver.clients.batch.svg import interval_chart
-from campsolver.clients.batch.tournament import head_to_head, policy_scores, tournament_tasks
+from campsolver.clients.batch.tournament import (
+    REVIEW_FIELDS,
+    head_to_head,
+    policy_scores,
+    review_rows,
+    review_summary,
+    tournament_tasks,
+)
 from campsolver.service.registry import GAME_TABLE
 
 JOBS = ("book", "sweep", "tournament")
@@ -41,6 +48,8 @@ class JobConfig:
     # tournament
     matches: int = 100
     policies: tuple[str, ...] = ()
+    #: Review every game with this many CPU seconds a decision (None: no reviews).
+    review_cpu: float | None = None
 
 
 def default_games(job: str) -> tuple[str, ...]:
@@ -71,7 +80,7 @@ def build_tasks(config: JobConfig) -> list[Task]:
     tasks = []
     for game in games:
         spec = POLICY_SETS[game]
-        tasks += tournament_tasks(spec, _policies_for(config, game), config.matches)
+        tasks += tournament_tasks(spec, _policies_for(config, game), config.matches, review_cpu=config.review_cpu)
     return tasks
 
 
@@ -224,6 +233,7 @@ def _write_tournament(config: JobConfig, tasks: list[Task], stored: dict[str, Ro
     rows = table_rows(tasks, stored)
     for row in rows:
         row["players"] = " vs ".join(row["policies"])
+    reviews = write_reviews(out, rows)  # takes each game's record and review out of its row
     paths = [write_jsonl(out / "games.jsonl", rows)]
     paths.append(write_csv(out / "games.csv", ["game", "players", "seed", "status", "scores", "winner", "error"],
                            rows))
@@ -250,4 +260,35 @@ def _write_tournament(config: JobConfig, tasks: list[Task], stored: dict[str, Ro
         path.write_text(interval_chart("Head-to-head win rates (95% Wilson)", "win rate of the first policy",
                                        chart_rows), encoding="utf-8")
         paths.append(path)
+    return paths + reviews
+
+
+def write_reviews(out: Path, rows: list[dict[str, Any]]) -> list[Path]:
+    """Each reviewed game's record and review beside each other under reviews/GAME/ (`SEED-SEATS.record.json`,
+    `SEED-SEATS.review.json`), `reviews.csv` (a row per game and seat) and `review-summary.json` (per game and
+    policy); the record and review are taken out of the rows (games.jsonl keeps the totals)."""
+    paths: list[Path] = []
+    for row in rows:
+        record, review = row.pop("record", None), row.pop("review", None)
+        if record is None or review is None:
+            continue
+        folder = out / "reviews" / row["game"]
+        folder.mkdir(parents=True, exist_ok=True)
+        stem = f"{row['seed']}-{'-'.join(row['policies'])}"
+        paths.append(write_json(folder / f"{stem}.record.json", {
+            "game": row["game"], "seed": row["seed"], "policies": row["policies"], **record}))
+        paths.append(write_json(folder / f"{stem}.review.json", review))
+    seats = review_rows(rows)
+    if not seats:
+        return paths
+    columns = ["game", "seed", "players", "seat", "policy", "complete", *REVIEW_FIELDS]
+    paths.append(write_csv(out / "reviews.csv", columns, seats))
+    paths.append(write_json(out / "review-summary.json", {
+        "by_policy": review_summary(seats),
+        "about": ("each game reviewed by the games' Review engine: every decision ranked by the game's hint "
+                  "within the given CPU seconds, loss = best value - played value in the hint's unit, accuracy = "
+                  "percentage of reviewed decisions below the inaccuracy threshold (docs/review.md)"),
+    }))
+    for row in rows:
+        row.pop("review_seats", None)
     return paths

@@ -9,6 +9,7 @@ answered with a shallower search).
 
 from __future__ import annotations
 
+import contextvars
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -53,6 +54,19 @@ OPENSPIEL_ROLLOUTS = 1
 #: more CPU a game than the others).
 NAMED_ONLY = ("mcts", "ismcts")
 _BOT = f"; mcts / ismcts (named only): OpenSpiel's bot, {OPENSPIEL_SIMULATIONS} simulations a decision"
+
+
+#: Set by a tournament that reviews its games (`tournament.play_and_review`): every play function appends the game's
+#: transitions as it plays them, `("act", state, action)` and `("chance", state, outcome)` (Happy Campers:
+#: `("roll", roll)` and `("draw", placement)`), so the game's record is the game as played, not a replay.
+RECORDING: contextvars.ContextVar[list[tuple[Any, ...]] | None] = contextvars.ContextVar(
+    "campsolver_tournament_recording", default=None)
+
+
+def _record(*entry: Any) -> None:
+    recording = RECORDING.get()
+    if recording is not None:
+        recording.append(entry)
 
 
 @dataclass(frozen=True)
@@ -131,6 +145,11 @@ def play_happy_campers(params: dict[str, Any], budget: Budget) -> dict[str, Any]
     rolls = [(int(a), int(b)) for a, b in dice]
     if policy in ("greedy", "random"):
         played = play_game(None, rolls, (), policy=policy, seed=seed, budget=budget)
+        for roll, placement in zip(rolls, played.placements, strict=False):
+            _record("roll", roll)
+            _record("draw", placement)
+        if played.rolls_used > len(played.placements):
+            _record("roll", rolls[played.rolls_used - 1])  # the roll that fitted nowhere ended the game
         return {"scores": [played.breakdown.total], "rolls_used": played.rolls_used}
     if policy != "hint":
         raise ValueError(f"unknown Happy Campers policy {policy!r}")
@@ -139,11 +158,13 @@ def play_happy_campers(params: dict[str, Any], budget: Budget) -> dict[str, Any]
     for turn, roll in enumerate(rolls):
         budget.check()
         used = turn + 1
+        _record("roll", roll)
         if not can_draw(grid, roll):
             break
         result = hint(grid, roll, (), budget=budget, seed=seed * 1000 + turn, rollouts=HAPPY_CAMPERS_HINT_ROLLOUTS)
         if result.interrupted:
             raise TimeoutError("the task budget ran out inside a hint; allow more --time-limit")
+        _record("draw", result.best.move.placements[0])
         grid = draw(grid, result.best.move.placements[0])  # the rules model checks the hinted move
     return {"scores": [score(grid).total], "rolls_used": used}
 
@@ -188,10 +209,13 @@ def play_out(state: Any, chance: Any, budget: Budget, move: Callable[[Any, int, 
     from campsolver.solver.core.game import CHANCE, TERMINAL, sample_outcome
 
     decisions = 0
+    _record("start", state)
     while (mover := state.current_player()) != TERMINAL:
         budget.check()
         if mover == CHANCE:
-            state = state.child(sample_outcome(state, chance))
+            outcome = sample_outcome(state, chance)
+            _record("chance", state, outcome)
+            state = state.child(outcome)
             continue
         decisions += 1
         if decisions > max_decisions:
@@ -229,6 +253,7 @@ def play_camper_tour(params: dict[str, Any], budget: Budget) -> dict[str, Any]:
             actions = state.legal_actions()
             action = actions[int(random_choice[player].integers(len(actions)))]
         record.append(Decision(state, action))
+        _record("act", state, action)
         return state.child(action)  # the rules model checks the move
 
     state, decisions = play_out(new_game(Config(), len(names)), chance, budget, move, CAMPER_TOUR_MAX_DECISIONS)
@@ -272,6 +297,7 @@ def play_deluxe_camping(params: dict[str, Any], budget: Budget) -> dict[str, Any
 
     names, seed = _seated(params, DELUXE_CAMPING)
     state = rules.random_setup(rules.Config(players=len(names)), rng_for(seed, "batch-tournament-deluxe-camping"))
+    _record("start", state)
     seat_rng = [rng_for(seed, "batch-tournament-deluxe-camping-player", seat) for seat in range(len(names))]
     baselines = {"greedy": greedy_player, "random": random_player}
     decisions = 0
@@ -293,6 +319,7 @@ def play_deluxe_camping(params: dict[str, Any], budget: Budget) -> dict[str, Any
             action = openspiel_move("campsolver_deluxe_camping", len(names), state, seed * SEEDS_PER_GAME + decisions)
         else:
             action = baselines[name](state, seat_rng[seat])
+        _record("act", state, action)
         state = state.child(action)  # the rules model checks the move
     scores = [int(value) for value in state.scores()]
     return {"scores": scores, "winner": unique_winner(scores), "decisions": decisions}
@@ -314,8 +341,10 @@ def play_campsite(params: dict[str, Any], budget: Budget) -> dict[str, Any]:
         name = names[state.to_move]
         if name == "ismcts":  # the card, then the tent: two decisions of the bot
             for half in range(2):
-                state = state.child(openspiel_move("campsolver_campsite", len(names), state,
-                                                   (seed * SEEDS_PER_GAME + decisions) * 2 + half))
+                action = openspiel_move("campsolver_campsite", len(names), state,
+                                        (seed * SEEDS_PER_GAME + decisions) * 2 + half)
+                _record("act", state, action)
+                state = state.child(action)
             return state
         try:
             if name == "hint":
@@ -332,7 +361,11 @@ def play_campsite(params: dict[str, Any], budget: Budget) -> dict[str, Any]:
         if budget.expired():
             raise _interrupted()  # the move may have been ranked only in part
         # The rules model checks both halves of the turn.
-        return state.child(R.PlayCard(placement)).child(R.PitchTent(tent.token, tent.row, tent.col))
+        card, pitch = R.PlayCard(placement), R.PitchTent(tent.token, tent.row, tent.col)
+        _record("act", state, card)
+        laid = state.child(card)
+        _record("act", laid, pitch)
+        return laid.child(pitch)
 
     state, decisions = play_out(R.new_game(len(names)), chance, budget, move, TABLE_MAX_DECISIONS)
     scores = [int(value) for value in state.totals]
@@ -367,6 +400,7 @@ def play_adventure_tours(params: dict[str, Any], budget: Budget) -> dict[str, An
         for action in play:  # a hint's play can be several actions of the mover
             if state.current_player() != mover:
                 break
+            _record("act", state, action)
             state = state.child(action)  # the rules model checks the move
         return state
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import statistics
@@ -13,6 +14,8 @@ from campsolver.clients.batch.policies import POLICY_SETS, PolicySet
 
 #: Two-sided 95% normal quantile.
 Z95 = 1.959963984540054
+#: One review task function per game (a Ray task stores each function once: the same object every task).
+_REVIEWERS: dict[str, Any] = {}
 
 
 def wilson(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:
@@ -28,11 +31,18 @@ def wilson(successes: float, trials: int, z: float = Z95) -> tuple[float, float]
     return low, high
 
 
-def tournament_tasks(spec: PolicySet, policies: tuple[str, ...], games_per_pair: int) -> list[Task]:
+def tournament_tasks(spec: PolicySet, policies: tuple[str, ...], games_per_pair: int,
+                     review_cpu: float | None = None) -> list[Task]:
     """Solo games: every policy plays seeds 0..N-1. Table games: each pair plays N games, seats rotated (two
-    consecutive games share a seed)."""
+    consecutive games share a seed). With `review_cpu` each game is reviewed after it is played (`play_and_review`,
+    that many CPU seconds a decision; the task's key says so, so reviewed and plain runs never share a store row)."""
+    function: Any = spec.play
+    extra: dict[str, Any] = {}
+    if review_cpu is not None:
+        function, extra = _REVIEWERS.setdefault(spec.game, functools.partial(play_and_review, spec.game)), {
+            "review_cpu": review_cpu}
     if spec.seats == 1:
-        return [Task("tournament", spec.game, "game", {"policies": [name], "seed": seed}, spec.play)
+        return [Task("tournament", spec.game, "game", {"policies": [name], "seed": seed, **extra}, function)
                 for name in policies for seed in range(games_per_pair)]
     tasks = []
     for first, second in itertools.combinations(policies, 2):
@@ -45,8 +55,8 @@ def tournament_tasks(spec: PolicySet, policies: tuple[str, ...], games_per_pair:
                 lone, rest = (first, second) if game_index % 2 == 0 else (second, first)
                 seats = [rest] * spec.seats
                 seats[(game_index // 2) % spec.seats] = lone
-            tasks.append(Task("tournament", spec.game, "game", {"policies": seats, "seed": game_index // 2},
-                              spec.play))
+            tasks.append(Task("tournament", spec.game, "game", {"policies": seats, "seed": game_index // 2, **extra},
+                              function))
     return tasks
 
 
@@ -121,3 +131,163 @@ def policy_scores(spec: PolicySet, policies: tuple[str, ...], rows: list[dict[st
 
 def policy_set(game: str) -> PolicySet | None:
     return POLICY_SETS.get(game)
+
+
+# --- reviews: each game's record reviewed by the games' Review engine --------------------------------------------
+
+#: CPU seconds a decision of a tournament game's review (`--review-cpu`; the service's defaults are 0.5-1 s).
+DEFAULT_REVIEW_CPU_S = 0.3
+#: A seat's review totals, as the games' rows and `reviews.csv` carry them.
+REVIEW_FIELDS = ("decisions", "reviewed", "forced", "not_reviewed", "values_missing", "total_loss", "mean_loss",
+                 "accuracy", "inaccuracies", "mistakes", "blunders")
+
+
+def _service_module(game: str) -> Any:
+    import importlib
+
+    from campsolver.service.registry import GAME_TABLE
+
+    return importlib.import_module(f"campsolver.service.games.{GAME_TABLE[game][2]}")
+
+
+def recorded_entries(game: str, recording: list[tuple[Any, ...]]) -> tuple[Any, list[Any], Any]:
+    """A played game's transitions (`policies.RECORDING`) as the review engine's record: (start state, `Act` and
+    `Chance` entries, end state). Every action is applied again by the rules model here."""
+    from campsolver.solver.core import review as core
+
+    if game == "happy-campers":
+        from campsolver.clients.batch.policies import HAPPY_CAMPERS_ROLLS
+        from campsolver.solver.happy_campers.review import SingleMapGame
+
+        state = start = SingleMapGame.new(rolls=HAPPY_CAMPERS_ROLLS)
+        entries: list[Any] = []
+        for index, (kind, what) in enumerate(recording):
+            if kind == "roll":
+                roll = (min(what), max(what))
+                probability = dict(state.chance_outcomes())[roll]
+                entries.append(core.Chance(index, f"roll {what[0]}-{what[1]}", probability))
+                state = state.child(roll)
+            else:
+                after = state.child(what)
+                entries.append(core.Act(index, state, what, after))
+                state = after
+        return start, entries, state
+    play = _service_module(game).TABLE_PLAY
+    starts = [entry[1] for entry in recording if entry[0] == "start"]
+    start = state = starts[0]
+    entries = []
+    for index, (kind, before, what) in enumerate(entry for entry in recording if entry[0] != "start"):
+        assert before == state, "the recording is not one line of play"
+        if kind == "chance":
+            probability = next(p for o, p in state.chance_outcomes() if o == what)
+            entries.append(core.Chance(index, play.chance_label(state, what), probability))
+            state = state.child(what)
+        else:
+            after = state.child(what)
+            entries.append(core.Act(index, state, what, after))
+            state = after
+    return start, entries, state
+
+
+def review_recorded(game: str, recording: list[tuple[Any, ...]], budget: Any, *, decision_cpu_s: float,
+                    seed: int) -> dict[str, Any]:
+    """Review a tournament game from its recording with the game's review adapter (as the Review RPC ranks, under
+    `budget`, anytime): the record (moves as the RPC's JSON, chance with its probability) and the review as JSON."""
+    from campsolver.service.games import review as review_service
+    from campsolver.service.games import shared
+    from campsolver.solver.core import review as core
+    from google.protobuf import json_format
+
+    from campsolver.v1 import common_pb2
+
+    start, entries, end = recorded_entries(game, recording)
+    if game == "happy-campers":
+        from campsolver.service.games.happy_campers import _review_move_to_proto
+        from campsolver.solver.happy_campers.review import HappyCampersReview
+
+        adapter: Any = HappyCampersReview(solo=True)
+        objective, players = common_pb2.OBJECTIVE_EXPECTED_SCORE, 1
+        move_to_proto = _review_move_to_proto
+        start_json = None
+        end_turn = common_pb2.TurnInfo(game_over=end.over, scores=[int(end.returns()[0])])
+    else:
+        codec = _service_module(game).REVIEW_CODEC
+        adapter, objective = codec.adapter(start, common_pb2.OBJECTIVE_UNSPECIFIED)
+        players = codec.players(start)
+        move_to_proto = codec.move_to_proto
+        start_json = json_format.MessageToDict(codec.to_proto(start))
+        end_turn = shared.turn_info(end, codec.play)
+    items = core.decisions(entries, adapter.continues)
+    result = core.review(items, adapter, budget, players=players, decision_cpu_s=decision_cpu_s, seed=seed)
+    steps: list[dict[str, Any]] = []
+    for item in items:
+        if isinstance(item, core.Chance):
+            steps.append({"chance": item.label, "probability": f"{item.probability.numerator}/"
+                                                               f"{item.probability.denominator}"})
+        else:
+            steps.append({"player": item.player, "label": adapter.label(item.state, item.actions),
+                          "move": json_format.MessageToDict(move_to_proto(item.state, item.actions))})
+    game_review = review_service.game_review_proto(result, adapter, objective, end_turn)
+    return {"record": {"start": start_json, "steps": steps},
+            "review": json_format.MessageToDict(game_review),
+            "review_seats": [{field: _summary_value(summary, field) for field in REVIEW_FIELDS}
+                             for summary in game_review.players],
+            "review_complete": game_review.complete}
+
+
+def _summary_value(summary: Any, field: str) -> Any:
+    if field == "accuracy":
+        return summary.accuracy if summary.HasField("accuracy") else None
+    return getattr(summary, field)
+
+
+def play_and_review(game: str, params: dict[str, Any], budget: Any) -> dict[str, Any]:
+    """A tournament game (the policy set's `play`, recording its transitions), then its review within what is left of
+    the task's budget (anytime: the decisions the budget leaves are marked not reviewed)."""
+    from campsolver.clients.batch.policies import RECORDING
+
+    recording: list[tuple[Any, ...]] = []
+    token = RECORDING.set(recording)
+    try:
+        result = POLICY_SETS[game].play(params, budget)
+    finally:
+        RECORDING.reset(token)
+    result.update(review_recorded(game, recording, budget, decision_cpu_s=float(params["review_cpu"]),
+                                  seed=int(params["seed"])))
+    return result
+
+
+def review_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One row per game and seat of the reviewed games: the seat's policy and its review totals."""
+    out = []
+    for row in rows:
+        if row["status"] != "ok" or "review_seats" not in row:
+            continue
+        for seat, (policy, seats) in enumerate(zip(row["policies"], row["review_seats"], strict=True)):
+            out.append({"game": row["game"], "seed": row["seed"], "players": " vs ".join(row["policies"]),
+                        "seat": seat, "policy": policy, "complete": row["review_complete"], **seats})
+    return out
+
+
+def review_summary(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per game and policy over its seats: games, reviewed decisions, the mean loss a decision (over every reviewed
+    decision, with its standard error over games), the mean accuracy over games, mistakes and blunders a game."""
+    grouped: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for row in rows:
+        grouped.setdefault((row["game"], row["policy"]), []).append(row)
+    out = []
+    for (game, policy), seats in grouped.items():
+        reviewed = sum(seat["reviewed"] for seat in seats)
+        per_game = [seat["mean_loss"] for seat in seats if seat["reviewed"]]
+        accuracies = [seat["accuracy"] for seat in seats if seat["accuracy"] is not None]
+        out.append({
+            "game": game, "policy": policy, "seats": len(seats), "reviewed_decisions": reviewed,
+            "mean_loss_per_decision": sum(seat["total_loss"] for seat in seats) / reviewed if reviewed else None,
+            "mean_loss_standard_error": (statistics.stdev(per_game) / math.sqrt(len(per_game))
+                                         if len(per_game) > 1 else None),
+            "mean_accuracy": statistics.fmean(accuracies) if accuracies else None,
+            "mistakes_per_game": statistics.fmean(seat["mistakes"] for seat in seats),
+            "blunders_per_game": statistics.fmean(seat["blunders"] for seat in seats),
+            "complete_reviews": sum(bool(seat["complete"]) for seat in seats),
+        })
+    return out

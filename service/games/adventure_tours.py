@@ -817,3 +817,69 @@ HANDLERS: dict[str, Any] = {
 }
 
 __all__ = ["EXAMPLES", "HANDLERS", "RequestError", "observe"]
+
+
+# --- review ------------------------------------------------------------------------------------------------
+
+from campsolver.service.games import review as reviews  # noqa: E402
+from campsolver.solver.adventure_tours.policies import greedy_action  # noqa: E402
+from campsolver.solver.adventure_tours.review import DECISION_CPU_S, AdventureToursReview  # noqa: E402
+
+
+def _review_move_acts(state: State, message: pb.AdventureMove, field: str) -> list[reviews.Triple]:
+    """The move's steps in order, each checked by the rules model (as Play checks them; the step named)."""
+    shared.require_decision(state, field)
+    require(len(message.steps) >= 1, f"{field}.steps", "at least one step")
+    out: list[reviews.Triple] = []
+    for index, step in enumerate(message.steps):
+        where = f"{field}.steps[{index}]"
+        try:
+            action = step_from_proto(step)
+        except ValueError:
+            raise InvalidArgument(where, "an empty step") from None
+        before = state
+        out += reviews.acts_of(state, [action], where, lambda a, s=before: rules.action_label(s, a))
+        state = out[-1][2]
+    return out
+
+
+def _review_adapter(start: State, objective: int) -> tuple[AdventureToursReview, int]:
+    chosen = OBJECTIVE_FROM_PROTO.get(objective)
+    require(chosen is not None, "objective", "MARGIN (default), EXPECTED_SCORE or WIN_PROBABILITY")
+    assert chosen is not None
+    resolved = {number: value for number, value in OBJECTIVE_FROM_PROTO.items() if number}
+    return AdventureToursReview(chosen, puzzles.play_label), next(n for n, v in resolved.items() if v is chosen)
+
+
+REVIEW_CODEC = reviews.ReviewCodec(
+    play=TABLE_PLAY,
+    parse_state=game_state_from_proto,
+    to_proto=game_state_to_proto,
+    move_acts=_review_move_acts,
+    move_to_proto=move_to_proto,
+    adapter=_review_adapter,
+    players=lambda state: state.config.players,
+    default_cpu_s=DECISION_CPU_S,
+)
+
+
+def review(request: pb.AdventureToursServiceReviewRequest, budget: Budget) -> pb.AdventureToursServiceReviewResponse:
+    return reviews.review(request, budget, REVIEW_CODEC, pb.AdventureToursServiceReviewResponse,
+                          pb.AdventureToursReviewedMove)
+
+
+def example_record(decisions: int = 4, seed: int = 1) -> pb.AdventureToursRecord:
+    """A seeded three-player game's first plays as a NewGame/Play client keeps them: each the greedy rule's play
+    and the seed of the draws after it."""
+    start = game_state_from_proto(new_game(pb.AdventureToursServiceNewGameRequest(players=3, seed=seed),
+                                           Budget(1.0)).state)
+    adapter = AdventureToursReview(hints.Objective.MARGIN, puzzles.play_label)
+    return reviews.seeded_record(pb.AdventureToursRecord(), start, REVIEW_CODEC, adapter.continues, decisions,
+                                 choose=greedy_action)
+
+
+HANDLERS["Review"] = review
+EXAMPLES["Review"] = lambda: pb.AdventureToursServiceReviewRequest(
+    record=example_record(), review=common_pb2.ReviewOptions(decision_cpu_seconds=0.3),
+    options=common_pb2.SolveOptions(seed=1),
+)

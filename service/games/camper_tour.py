@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from campsolver.service.errors import InvalidArgument, require, require_limit
+from campsolver.service.games import review as reviews
 from campsolver.service.games import shared
 from campsolver.service.games.shared import (
     MIN_SAMPLES_FOR_STANDARD_ERROR,
@@ -18,6 +19,7 @@ from campsolver.solver.camper_tour import hint as hint_search
 from campsolver.solver.camper_tour import puzzle as puzzles
 from campsolver.solver.camper_tour.hint import RankedMove
 from campsolver.solver.camper_tour.opponents import MAX_RECORD, Decision, check_record, record_window
+from campsolver.solver.camper_tour.review import DECISION_CPU_S, CamperTourReview
 from campsolver.solver.camper_tour.rules import (
     Action,
     Announce,
@@ -682,6 +684,59 @@ def play(request: pb.CamperTourServicePlayRequest, budget: Budget) -> pb.CamperT
     )
 
 
+# --- review ------------------------------------------------------------------------------------------------
+
+
+def _review_move_acts(state: TourState, message: pb.CamperTourMove, field: str) -> list[reviews.Triple]:
+    shared.require_decision(state, field)
+    return reviews.acts_of(state, [move_from_proto(message, field)], field, move_label)
+
+
+def _review_adapter(start: TourState, objective: int) -> tuple[CamperTourReview, int]:
+    chosen = None
+    if objective != common_pb2.OBJECTIVE_UNSPECIFIED:
+        chosen = OBJECTIVE_FROM_PROTO.get(objective)
+        require(chosen is not None, "objective", "Camper Tour reviews rank by WIN_PROBABILITY or EXPECTED_SCORE")
+    adapter = CamperTourReview(chosen, len(start.campers), move_label)
+    return adapter, OBJECTIVE_TO_PROTO[adapter.objective]
+
+
+REVIEW_CODEC = reviews.ReviewCodec(
+    play=TABLE_PLAY,
+    parse_state=state_from_proto,
+    to_proto=state_to_proto,
+    move_acts=_review_move_acts,
+    move_to_proto=lambda state, actions: move_to_proto(actions[0]),
+    adapter=_review_adapter,
+    players=lambda state: len(state.campers),
+    default_cpu_s=DECISION_CPU_S,
+)
+
+
+def review(request: pb.CamperTourServiceReviewRequest, budget: Budget) -> pb.CamperTourServiceReviewResponse:
+    return reviews.review(request, budget, REVIEW_CODEC, pb.CamperTourServiceReviewResponse,
+                          pb.CamperTourReviewedMove)
+
+
+def example_record(moves: int = 8, seed: int = 1) -> pb.CamperTourRecord:
+    """A short seeded two-camper game as a NewGame/Play client keeps it: the start and `moves` Play calls, each
+    the race rule of thumb's move (the first camper's third one a deliberate 10) and its seed."""
+    from campsolver.solver.camper_tour.players import race
+
+    start = state_from_proto(new_game(pb.CamperTourServiceNewGameRequest(players=2, seed=seed), Budget(1.0)).state)
+    record = pb.CamperTourRecord(start=state_to_proto(start))
+    state = start
+    for step in range(moves):
+        if state.game_over:
+            break
+        action = race(state)
+        if step == 4 and Announce(10) in state.legal_actions():
+            action = Announce(10)
+        state = shared.resolve_chance(state.child(action), shared.seeded_rng(step + 1))
+        record.steps.add(move=move_to_proto(action), seed=step + 1)
+    return record
+
+
 # --- examples, warm-up, bench requests -------------------------------------------------------------------
 
 ALL_NORMAL_RULES = pb.CamperTourRules(unexpected_comforts=0, mechanical_problem=0, village_festival=0, no_parking=0)
@@ -721,6 +776,10 @@ EXAMPLES: dict[str, Any] = {
     "Play": lambda: pb.CamperTourServicePlayRequest(
         state=_example_state(), move=move_to_proto(state_from_proto(_example_state()).legal_actions()[0]), seed=1
     ),
+    "Review": lambda: pb.CamperTourServiceReviewRequest(
+        record=example_record(), review=common_pb2.ReviewOptions(decision_cpu_seconds=0.3),
+        options=common_pb2.SolveOptions(seed=1),
+    ),
 }
 
 HANDLERS: dict[str, Any] = {
@@ -731,6 +790,7 @@ HANDLERS: dict[str, Any] = {
     "LegalMoves": legal_moves,
     "NewGame": new_game,
     "Play": play,
+    "Review": review,
 }
 
 

@@ -791,3 +791,78 @@ HANDLERS: dict[str, Any] = {
     "NewGame": new_game,
     "Play": play,
 }
+
+
+# --- review ------------------------------------------------------------------------------------------------
+
+from campsolver.service.games import review as reviews  # noqa: E402
+from campsolver.solver.campsite.review import DECISION_CPU_S, CampsiteReview  # noqa: E402
+
+
+def _review_move_acts(state: rules.CampsiteState, message: pb.CampsitePlay, field: str) -> list[reviews.Triple]:
+    """The card, then the tent, each checked by the rules model (as Play checks them; the field named)."""
+    shared.require_decision(state, field)
+    require(message.HasField("placement"), f"{field}.placement", "a card placement is required")
+    require(message.HasField("tent"), f"{field}.tent", "a tent is required")
+    placement = placement_from_proto(message.placement, f"{field}.placement")
+    tent = tent_from_proto(message.tent, f"{field}.tent")
+    require(tent.player == state.to_move, f"{field}.tent.player", f"player {state.to_move} is to move")
+    card = rules.PlayCard(placement)
+    try:
+        laid = state.child(card)
+    except IllegalMove as error:
+        raise InvalidArgument(f"{field}.placement", f"lay {placement.label()}: {error}") from None
+    require(tent.token in laid.tokens[tent.player], f"{field}.tent.token", "this token is already used this round")
+    pitch = rules.PitchTent(tent.token, tent.row, tent.col)
+    try:
+        after = laid.child(pitch)
+    except IllegalMove as error:
+        raise InvalidArgument(f"{field}.tent", str(error)) from None
+    return [(state, card, laid), (laid, pitch, after)]
+
+
+def _review_move_to_proto(state: rules.CampsiteState, actions: tuple[Any, ...]) -> pb.CampsitePlay:
+    card = actions[0]
+    if len(actions) < 2:
+        return pb.CampsitePlay(placement=placement_to_proto(card.placement))
+    pitch = actions[1]
+    return play_to_proto(card.placement, Tent(state.to_move, pitch.token, pitch.row, pitch.col))
+
+
+def _review_adapter(start: rules.CampsiteState, objective: int) -> tuple[CampsiteReview, int]:
+    if objective == common_pb2.OBJECTIVE_UNSPECIFIED:
+        objective = common_pb2.OBJECTIVE_MARGIN if start.players > 1 else common_pb2.OBJECTIVE_EXPECTED_SCORE
+    require(objective in (common_pb2.OBJECTIVE_MARGIN, common_pb2.OBJECTIVE_EXPECTED_SCORE), "objective",
+            "Campsite reviews rank by MARGIN or EXPECTED_SCORE")
+    return CampsiteReview(objective == common_pb2.OBJECTIVE_MARGIN, play_label), objective
+
+
+REVIEW_CODEC = reviews.ReviewCodec(
+    play=TABLE_PLAY,
+    parse_state=game_from_proto,
+    to_proto=game_to_proto,
+    move_acts=_review_move_acts,
+    move_to_proto=_review_move_to_proto,
+    adapter=_review_adapter,
+    players=lambda state: state.players,
+    default_cpu_s=DECISION_CPU_S,
+)
+
+
+def review(request: pb.CampsiteServiceReviewRequest, budget: Budget) -> pb.CampsiteServiceReviewResponse:
+    return reviews.review(request, budget, REVIEW_CODEC, pb.CampsiteServiceReviewResponse, pb.CampsiteReviewedMove)
+
+
+def example_record(decisions: int = 4, seed: int = 1) -> pb.CampsiteRecord:
+    """A seeded two-player game's first turns as a NewGame/Play client keeps them: each turn the first legal card
+    placement and tent, and the seed of its draw."""
+    start = game_from_proto(new_game(pb.CampsiteServiceNewGameRequest(players=2, seed=seed), Budget(1.0)).state)
+    return reviews.seeded_record(pb.CampsiteRecord(), start, REVIEW_CODEC, CampsiteReview(True, play_label).continues,
+                                 decisions)
+
+
+HANDLERS["Review"] = review
+EXAMPLES["Review"] = lambda: pb.CampsiteServiceReviewRequest(
+    record=example_record(), review=common_pb2.ReviewOptions(decision_cpu_seconds=0.3),
+    options=common_pb2.SolveOptions(seed=1),
+)

@@ -659,3 +659,56 @@ HANDLERS: dict[str, Any] = {
     "NewGame": new_game,
     "Play": play,
 }
+
+
+# --- review ------------------------------------------------------------------------------------------------
+
+from campsolver.service.games import review as reviews  # noqa: E402
+from campsolver.solver.deluxe_camping.review import DECISION_CPU_S, DeluxeCampingReview  # noqa: E402
+
+
+def _review_move_acts(state: DCState, message: pb.DeluxeCampingMove, field: str) -> list[reviews.Triple]:
+    shared.require_decision(state, field)
+    action = move_from_proto(message, state.config, field)
+    return reviews.acts_of(state, [action], field, lambda a: rules.describe_action(state.config, a))
+
+
+def _review_adapter(start: DCState, objective: int) -> tuple[DeluxeCampingReview, int]:
+    chosen = HINT_OBJECTIVE_FROM_PROTO.get(objective)
+    require(chosen is not None, "objective", "MARGIN (default) or EXPECTED_SCORE (own score)")
+    assert chosen is not None
+    adapter = DeluxeCampingReview(chosen)
+    return adapter, (common_pb2.OBJECTIVE_MARGIN if chosen is hints.HintObjective.MARGIN
+                     else common_pb2.OBJECTIVE_EXPECTED_SCORE)
+
+
+REVIEW_CODEC = reviews.ReviewCodec(
+    play=TABLE_PLAY,
+    parse_state=state_from_proto,
+    to_proto=state_to_proto,
+    move_acts=_review_move_acts,
+    move_to_proto=lambda state, actions: move_to_proto(state.config, actions[0]),
+    adapter=_review_adapter,
+    players=lambda state: state.config.players,
+    default_cpu_s=DECISION_CPU_S,
+)
+
+
+def review(request: pb.DeluxeCampingServiceReviewRequest, budget: Budget) -> pb.DeluxeCampingServiceReviewResponse:
+    return reviews.review(request, budget, REVIEW_CODEC, pb.DeluxeCampingServiceReviewResponse,
+                          pb.DeluxeCampingReviewedMove)
+
+
+def example_record(decisions: int = 4) -> pb.DeluxeCampingRecord:
+    """The first turns of the seeded two-player opening of the other examples (right after the reveal), as a
+    Play client keeps them: each decision the first legal movement or barrier, and a seed."""
+    start = state_from_proto(example_state())
+    return reviews.seeded_record(pb.DeluxeCampingRecord(), start, REVIEW_CODEC, DeluxeCampingReview().continues,
+                                 decisions)
+
+
+HANDLERS["Review"] = review
+EXAMPLES["Review"] = lambda: pb.DeluxeCampingServiceReviewRequest(
+    record=example_record(), review=common_pb2.ReviewOptions(decision_cpu_seconds=0.2),
+    options=common_pb2.SolveOptions(seed=1),
+)

@@ -945,3 +945,83 @@ EXAMPLES: dict[str, Any] = {
     "NewGame": lambda: pb.HappyCampersServiceNewGameRequest(players=2, seed=1, challenges=[pb.CHALLENGE_PRIVACY]),
     "Play": lambda: _example_play(),
 }
+
+
+# --- review ------------------------------------------------------------------------------------------------
+
+from campsolver.service.games import review as reviews  # noqa: E402
+from campsolver.solver.happy_campers.review import DECISION_CPU_S, HappyCampersReview  # noqa: E402
+
+
+def _drawing_label(action: Any) -> str:
+    placement = action.placement if isinstance(action, modes.SoloDraw) else action
+    cells = " ".join(f"r{r}c{c}" for r, c in sorted(placement.cells))
+    return f"{Element(placement.element).name.lower()} on {cells}"
+
+
+def _review_move_acts(state: GameFlow, message: pb.HappyCampersHintMove, field: str) -> list[reviews.Triple]:
+    """One drawing (solo: one, or both drawings of a two-map turn), each checked by the rules model (as Play)."""
+    shared.require_decision(state, field)
+    require(len(message.placements) >= 1, f"{field}.placements", "a drawing is required")
+    solo = isinstance(state, modes.SoloState)
+    require(solo or len(message.placements) == 1, f"{field}.placements", "one drawing a move")
+    out: list[reviews.Triple] = []
+    for index, drawn in enumerate(message.placements):
+        where = f"{field}.placements[{index}]"
+        if index:
+            require(state.current_player() == 0 and getattr(state, "step", None) is modes.SoloStep.SECOND,
+                    where, "the turn has no second drawing")
+        placement = placement_from_proto(drawn, state.components, where)
+        action: Any = modes.SoloDraw(drawn.map_index, placement) if solo else placement
+        out += reviews.acts_of(state, [action], where, _drawing_label)
+        state = out[-1][2]
+    return out
+
+
+def _review_move_to_proto(state: GameFlow, actions: tuple[Any, ...]) -> pb.HappyCampersHintMove:
+    return pb.HappyCampersHintMove(placements=[
+        placement_to_proto(a.placement, map_index=a.map_index) if isinstance(a, modes.SoloDraw)
+        else placement_to_proto(a) for a in actions
+    ])
+
+
+def _review_adapter(start: GameFlow, objective: int) -> tuple[HappyCampersReview, int]:
+    solo = isinstance(start, modes.SoloState)
+    if objective == common_pb2.OBJECTIVE_UNSPECIFIED:
+        objective = common_pb2.OBJECTIVE_EXPECTED_SCORE if solo else common_pb2.OBJECTIVE_MARGIN
+    allowed = (common_pb2.OBJECTIVE_EXPECTED_SCORE,) if solo else (common_pb2.OBJECTIVE_MARGIN,
+                                                                  common_pb2.OBJECTIVE_EXPECTED_SCORE)
+    require(objective in allowed, "objective", "solo: EXPECTED_SCORE; multi-player: MARGIN or EXPECTED_SCORE")
+    return HappyCampersReview(solo, margin=objective == common_pb2.OBJECTIVE_MARGIN), objective
+
+
+REVIEW_CODEC = reviews.ReviewCodec(
+    play=TABLE_PLAY,
+    parse_state=game_from_proto,
+    to_proto=game_to_proto,
+    move_acts=_review_move_acts,
+    move_to_proto=_review_move_to_proto,
+    adapter=_review_adapter,
+    players=lambda state: 1 if isinstance(state, modes.SoloState) else len(state.maps),
+    default_cpu_s=DECISION_CPU_S,
+)
+
+
+def review(request: pb.HappyCampersServiceReviewRequest, budget: Budget) -> pb.HappyCampersServiceReviewResponse:
+    return reviews.review(request, budget, REVIEW_CODEC, pb.HappyCampersServiceReviewResponse,
+                          pb.HappyCampersReviewedMove)
+
+
+def example_record(decisions: int = 4, seed: int = 1) -> pb.HappyCampersRecord:
+    """A seeded two-player game's first drawings as a NewGame/Play client keeps them: each the first legal drawing,
+    and the seed of the roll after it."""
+    start = game_from_proto(new_game(pb.HappyCampersServiceNewGameRequest(players=2, seed=seed), Budget(1.0)).state)
+    return reviews.seeded_record(pb.HappyCampersRecord(), start, REVIEW_CODEC,
+                                 HappyCampersReview(solo=False).continues, decisions)
+
+
+HANDLERS["Review"] = review
+EXAMPLES["Review"] = lambda: pb.HappyCampersServiceReviewRequest(
+    record=example_record(), review=common_pb2.ReviewOptions(decision_cpu_seconds=0.3),
+    options=common_pb2.SolveOptions(seed=1),
+)

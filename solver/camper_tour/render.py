@@ -218,3 +218,111 @@ def solution_svg(state: TourState, answer: Action, *, seed: int) -> str:
 def answer_label(action: Action) -> str:
     """An announcement as the solution names it ("announce 3")."""
     return f"announce {action.plates}" if isinstance(action, Announce) else str(action)
+
+
+# --- the web table's seat view ---------------------------------------------------------------------------------
+
+#: The seat view's plates: per row, their side, the band under a row for place markers (every text >= 12 units,
+#: so the page shows it at 12 CSS px or more when the picture is not shrunk).
+SEAT_ROW_PLATES = 15
+SEAT_PLATE = 46
+SEAT_BAND = 30
+SEAT_MARGIN = 16
+SEAT_WIDTH = 2 * SEAT_MARGIN + SEAT_ROW_PLATES * SEAT_PLATE
+#: Plates not laid yet that the seat view draws ahead of the furthest camper (an announcement reaches 10).
+SEAT_AHEAD = MAX_ANNOUNCEMENT
+INK_DARK = "#212121"
+
+
+def _seat_plate_origin(plate: int) -> tuple[float, float]:
+    row, column = divmod(plate - 1, SEAT_ROW_PLATES)
+    return SEAT_MARGIN + column * SEAT_PLATE, SEAT_MARGIN + row * (SEAT_PLATE + SEAT_BAND)
+
+
+def seat_svg(state: TourState, viewer: int) -> str:
+    """The route as camper `viewer` sees it at the web table (everything in Camper Tour is public): the plates
+    laid (number, special letter, home), the plates an announcement could still reach drawn dashed (not laid
+    yet), the campers and place markers. Over every plate lies a transparent hit mark (`class="hit"`,
+    `data-key="plate:N"`, `data-cell="plate:N"`) a client can take clicks on."""
+    laid = len(state.laid)
+    reach = max([c.position for c in state.campers if c.active] + [0]) + SEAT_AHEAD
+    shown = max(laid, min(state.config.plate_count, reach), 1)
+    rows = (shown - 1) // SEAT_ROW_PLATES + 1
+    height = 2 * SEAT_MARGIN + rows * (SEAT_PLATE + SEAT_BAND) - 6
+    canvas = Canvas(SEAT_WIDTH)
+    inner = SEAT_PLATE - 2
+    for plate in range(1, shown + 1):
+        x, y = _seat_plate_origin(plate)
+        if plate > laid:
+            canvas.shape(f'<rect x="{x}" y="{y}" width="{inner}" height="{inner}" fill="#ffffff" stroke="#999" '
+                         'stroke-dasharray="4 3"/>')
+            canvas.text(x + 3, y + 14, str(plate), 12, fill="#888", cls="plate")
+            continue
+        kind = state.plate_kind(plate)
+        canvas.shape(f'<rect x="{x}" y="{y}" width="{inner}" height="{inner}" fill="{COLOUR[kind]}" stroke="#555"/>')
+        canvas.text(x + 3, y + 14, str(plate), 12, fill="#333", cls="plate")
+        label = "H" if plate == STARTING_PLATE else ("" if kind == PlateKind.NORMAL else LETTER[kind])
+        if label:
+            canvas.text(x + inner - 3, y + 14, label, 12, anchor="end", bold=True, cls="kind")
+    for plate in range(STARTING_PLATE, shown + 1):
+        x, y = _seat_plate_origin(plate)
+        here = [i for i, c in enumerate(state.campers) if c.active and c.position == plate]
+        for k, i in enumerate(here):
+            cx = x + inner / 2 + (k - (len(here) - 1) / 2) * 20
+            ring = ' stroke="#111" stroke-width="2.5"' if i == viewer else ""
+            canvas.shape(f'<circle cx="{cx:g}" cy="{y + 30}" r="11" fill="{CAMPER_COLOUR[i]}"{ring}/>')
+            canvas.text(cx, y + 34.5, camper_letter(i), 12, anchor="middle", bold=True, fill="#ffffff", cls="camper")
+        marked = [i for i, c in enumerate(state.campers) if c.phase == Phase.RETURN and c.marker == plate]
+        for k, i in enumerate(marked):
+            mx = x + 2 + k * 21
+            base = y + SEAT_PLATE + 12
+            canvas.shape(f'<polygon points="{mx},{base} {mx + 8},{base - 12} {mx + 16},{base}" '
+                         f'fill="{CAMPER_COLOUR[i]}"/>')
+            canvas.text(mx + 8, base + 14, camper_letter(i), 12, anchor="middle", bold=True, cls="marker")
+    canvas.shape('<g class="hits">')
+    for plate in range(1, shown + 1):
+        x, y = _seat_plate_origin(plate)
+        canvas.shape(f'<rect class="hit" x="{x}" y="{y}" width="{inner}" height="{inner}" fill="transparent" '
+                     f'data-key="plate:{plate}" data-cell="plate:{plate}"><title>plate {plate}</title></rect>')
+    canvas.shape("</g>")
+    return canvas.document(height, "Camper Tour route")
+
+
+def _swatch(fill: str, letter: str = "", *, dashed: bool = False, shape: str = "rect", letter_fill: str = INK_DARK
+            ) -> str:
+    """A 24 x 24 legend mark (a plate, a camper or a marker), as a standalone SVG."""
+    if shape == "circle":
+        mark = f'<circle cx="12" cy="12" r="11" fill="{fill}"/>'
+    elif shape == "triangle":
+        mark = f'<polygon points="3,21 12,5 21,21" fill="{fill}"/>'
+    else:
+        dash = ' stroke-dasharray="4 3" stroke="#999"' if dashed else ' stroke="#555"'
+        mark = f'<rect x="1" y="1" width="22" height="22" fill="{fill}"{dash}/>'
+    text = (f'<text x="12" y="16.5" font-size="12" font-weight="bold" text-anchor="middle" fill="{letter_fill}">'
+            f'{letter}</text>') if letter else ""
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="24" height="24" viewBox="0 0 24 24" '
+            f'font-family="DejaVu Sans, Verdana, sans-serif">{mark}{text}</svg>')
+
+
+
+def seat_legend(state: TourState) -> list[tuple[str, str]]:
+    """Every mark of `seat_svg`, as (a small SVG of the mark, what it means)."""
+    entries = [
+        (_swatch(COLOUR[PlateKind.NORMAL], "H"), "plate 1, home: where the tour starts and ends"),
+        (_swatch(COLOUR[PlateKind.NORMAL]), "a normal plate (its number at the top left)"),
+        (_swatch("#ffffff", dashed=True), "not laid yet: laid from the stack when a camper drives onto it"),
+    ]
+    effects = {
+        PlateKind.UNEXPECTED_COMFORTS: "next turn, stay and recover 3 tokens, discard 3, or neither",
+        PlateKind.MECHANICAL_PROBLEM: "outward: roll a die, lose that many tokens and the next turn",
+        PlateKind.VILLAGE_FESTIVAL: "roll a die: 4-6 gains that many tokens, 1-3 loses the next turn",
+        PlateKind.NO_PARKING: "roll a die and move back that many plates (no room: lose 3 tokens)",
+    }
+    entries += [(_swatch(COLOUR[kind], LETTER[kind]), f"{NAME[kind]}: {effects[kind]}") for kind in NAME]
+    for i in range(len(state.campers)):
+        letter = camper_letter(i)
+        entries.append((_swatch(CAMPER_COLOUR[i], letter, shape="circle", letter_fill="#ffffff"),
+                        f"camper {letter} on its plate"))
+        entries.append((_swatch(CAMPER_COLOUR[i], shape="triangle"),
+                        f"camper {letter}'s place marker, under its plate (set when {letter} turned back)"))
+    return entries

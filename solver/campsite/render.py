@@ -9,6 +9,7 @@ SVG: the same letters on every square, Fair Weather squares hatched, tents as tr
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from campsolver.solver.campsite.rules import Card, Placement, Table, Tent, Token
@@ -197,3 +198,201 @@ def table_svg(table: Table, highlight: Placement | None = None, new_tent: Tent |
     canvas.shape(HATCH)
     y = _table(canvas, table, MARGIN + 30, MARGIN + 14, highlight, new_tent)
     return canvas.document(y + MARGIN, "Campsite table")
+
+
+# --- the web table's seat view ---------------------------------------------------------------------------------
+
+#: Terrain colours of the seat view (each coloured square is split between its two terrains, letters on top).
+TERRAIN_COLOURS = {"D": "#e9c46a", "F": "#2d6a4f", "M": "#95d5b2", "P": "#9e9e9e", "W": "#4895ef", "T": "#b08968"}
+SEAT_COLOURS = ("#d1495b", "#2e86ab", "#3b8b3b", "#8e5bb5", "#e07a1f", "#455a64")
+SEAT_LETTERS = "ABCDEF"
+EMPTY_SQUARE = "#fffdf5"
+#: Cells of table surface drawn around the cards (a card laid beside the table reaches 3 squares out).
+SEAT_SURROUND = 3
+SEAT_AXIS = 30
+SEAT_MAX_WIDTH = 800
+TOKEN_NAMES = {"D": "Desert", "F": "Forest", "M": "Meadow", "P": "Mountains", "W": "Water", "T": "Trail",
+               "X": "Wilderness"}
+
+
+def _seat_square(parts: list[str], x: float, y: float, size: float, mask: int, coloured: bool, fair: bool,
+                 font: float = 12) -> None:
+    """One visible square: split between its two terrain colours (coloured) or pale (empty); a sun dot on a
+    Fair Weather card's squares."""
+    if coloured:
+        letters = _letters(mask)
+        first, second = TERRAIN_COLOURS[letters[0]], TERRAIN_COLOURS[letters[-1]]
+        parts.append(f'<polygon points="{x},{y} {x + size},{y} {x},{y + size}" fill="{first}"/>'
+                     f'<polygon points="{x + size},{y} {x + size},{y + size} {x},{y + size}" fill="{second}"/>')
+        parts.append(f'<text x="{x + size / 2:g}" y="{y + size / 2 + font * 0.37:g}" font-size="{font:g}" '
+                     'font-weight="bold" '
+                     f'text-anchor="middle" fill="#111" stroke="#ffffff" stroke-width="3" paint-order="stroke">'
+                     f'{letters}</text>')
+    else:
+        parts.append(f'<rect x="{x}" y="{y}" width="{size}" height="{size}" fill="{EMPTY_SQUARE}"/>')
+    parts.append(f'<rect x="{x}" y="{y}" width="{size}" height="{size}" fill="none" stroke="#8d8d8d" '
+                 'stroke-width="0.8"/>')
+    if fair:
+        parts.append(f'<circle cx="{x + size - 6:g}" cy="{y + 6:g}" r="4" fill="#ffb703" stroke="#9a6700"/>')
+
+
+def _seat_tent(parts: list[str], x: float, y: float, size: float, seat: int, letter: str, bold: bool,
+               font: float = 12) -> None:
+    colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+    width = 3 if bold else 1
+    parts.append(f'<polygon points="{x + size / 2:g},{y + 3:g} {x + 3:g},{y + size - 3:g} {x + size - 3:g},'
+                 f'{y + size - 3:g}" fill="{colour}" stroke="#111" stroke-width="{width}"/>')
+    parts.append(f'<text x="{x + size / 2:g}" y="{y + size - 6:g}" font-size="{font:g}" font-weight="bold" '
+                 f'text-anchor="middle" fill="#ffffff">{letter}</text>')
+
+
+def seat_table_svg(table: Table, *, laid: Placement | None = None, new_tent: Tent | None = None,
+                   surround: int = SEAT_SURROUND) -> str:
+    """The play area as every seat sees it (the table is public): rows and columns numbered as the moves name
+    them, each square in its two terrains' colours with their letters, tents in their seat's colour with their
+    token's letter, the card laid last outlined; `surround` squares of table surface around the cards. Over
+    every square lies a transparent hit mark (`class="hit"`, `data-key="at:R,C sq:R,C"`: a card's top-left
+    corner or a tent's square; `data-cell="c:R,C"`) for a client's clicks."""
+    cells = list(table.grid) or [(0, 0)]
+    min_r = min(r for r, _ in cells) - surround
+    max_r = max(r for r, _ in cells) + surround
+    min_c = min(c for _, c in cells) - surround
+    max_c = max(c for _, c in cells) + surround
+    columns = max_c - min_c + 1
+    size = max(26, min(36, (SEAT_MAX_WIDTH - SEAT_AXIS - 10) // columns))
+    width = SEAT_AXIS + columns * size + 10
+    height = SEAT_AXIS + (max_r - min_r + 1) * size + 10
+    # A table wider than the page's picture area is shrunk to fit it: its letters grow to stay readable.
+    font = min(16, max(12, math.ceil(11.5 * width / SEAT_MAX_WIDTH)))
+    step = 1 if size >= 2.6 * font else 2  # column numbers on every column, or every other one
+    parts: list[str] = []
+    canvas = Canvas(width)
+
+    def xy(r: int, c: int) -> tuple[float, float]:
+        return SEAT_AXIS + (c - min_c) * size, SEAT_AXIS + (r - min_r) * size
+
+    canvas.shape(f'<rect x="{SEAT_AXIS}" y="{SEAT_AXIS}" width="{columns * size}" '
+                 f'height="{(max_r - min_r + 1) * size}" fill="#eef1f3"/>')
+    for c in range(min_c, max_c + 1):
+        if (c - min_c) % step == 0:
+            canvas.text(SEAT_AXIS + (c - min_c + 0.5) * size, SEAT_AXIS - 9, f"c{c}", font, anchor="middle",
+                        fill="#555", cls="coordinate")
+    for r in range(min_r, max_r + 1):
+        canvas.text(SEAT_AXIS - 4, SEAT_AXIS + (r - min_r + 0.5) * size + 4.5, f"r{r}", font, anchor="end",
+                    fill="#555", cls="coordinate")
+    for (r, c), square in sorted(table.grid.items()):
+        x, y = xy(r, c)
+        _seat_square(parts, x, y, size, square.mask, square.coloured, square.fair_weather, font)
+    for layer, placement in enumerate(table.placements):
+        covered = [cell for cell in placement.squares() if table.grid[cell].layer == layer]
+        for r, c in covered:  # the card's visible outline: a thick edge where the next square is not this card
+            x, y = xy(r, c)
+            for (nr, nc), (x1, y1, x2, y2) in (((r - 1, c), (x, y, x + size, y)),
+                                               ((r + 1, c), (x, y + size, x + size, y + size)),
+                                               ((r, c - 1), (x, y, x, y + size)),
+                                               ((r, c + 1), (x + size, y, x + size, y + size))):
+                other = table.grid.get((nr, nc))
+                if other is None or other.layer != layer:
+                    parts.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#37474f" '
+                                 'stroke-width="2"/>')
+    for tent in table.tents:
+        x, y = xy(tent.row, tent.col)
+        _seat_tent(parts, x, y, size, tent.player, tent.token.letter, tent == new_tent, font)
+    if laid is not None:
+        for r, c in laid.squares():
+            x, y = xy(r, c)
+            for (nr, nc), (x1, y1, x2, y2) in (((r - 1, c), (x, y, x + size, y)),
+                                               ((r + 1, c), (x, y + size, x + size, y + size)),
+                                               ((r, c - 1), (x, y, x, y + size)),
+                                               ((r, c + 1), (x + size, y, x + size, y + size))):
+                if (nr, nc) not in laid.squares():
+                    parts.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#e67e22" '
+                                 'stroke-width="4" stroke-dasharray="7 3"/>')
+    for part in parts:
+        canvas.shape(part)
+    canvas.shape('<g class="hits">')
+    for r in range(min_r, max_r + 1):
+        for c in range(min_c, max_c + 1):
+            x, y = xy(r, c)
+            canvas.shape(f'<rect class="hit" x="{x}" y="{y}" width="{size}" height="{size}" fill="transparent" '
+                         f'data-key="at:{r},{c} sq:{r},{c}" data-cell="c:{r},{c}"><title>r{r}c{c}</title></rect>')
+    canvas.shape("</g>")
+    return canvas.document(height, "Campsite table")
+
+
+def seat_hand_svg(hand: Sequence[Card], tokens: Sequence[Token], seat: int) -> str:
+    """The seat's own hand and unused tent tokens (nobody else's): each card landscape, as its first rotation
+    lies, with a hit mark `card:I` (I: the first hand index of an equal card); each token a tent in the seat's
+    colour with a hit mark `token:L` (L: the token's letter)."""
+    size = 26
+    card_w = 3 * size
+    width = max(SEAT_AXIS, 12 + len(hand) * (card_w + 18) + 10, 12 + len(tokens) * 40 + 10, 300)
+    canvas = Canvas(width)
+    parts: list[str] = []
+    y0 = 10
+    firsts: dict[Card, int] = {}
+    for index, card in enumerate(hand):
+        first = firsts.setdefault(card, index)
+        x0 = 12 + index * (card_w + 18)
+        for (r, c), coloured in sorted(card.squares(0).items()):
+            _seat_square(parts, x0 + c * size, y0 + r * size, size, card.mask if coloured else 0, coloured,
+                         card.fair_weather)
+        parts.append(f'<rect x="{x0}" y="{y0}" width="{card_w}" height="{2 * size}" fill="none" stroke="#37474f" '
+                     'stroke-width="2"/>')
+        parts.append(f'<rect class="hit" x="{x0 - 4}" y="{y0 - 4}" width="{card_w + 8}" height="{2 * size + 8}" '
+                     f'fill="transparent" data-key="card:{first}" data-cell="card:{first}"><title>card {index + 1}: '
+                     f'{card.text()}</title></rect>')
+    for part in parts:
+        canvas.shape(part)
+    label_y = y0 + 2 * size + 17
+    for index, card in enumerate(hand):
+        x0 = 12 + index * (card_w + 18)
+        canvas.text(x0, label_y, f"card {index + 1}" + (" x2" if card.fair_weather else ""), 12, cls="card")
+    top = label_y + 10
+    parts = []
+    for index, token in enumerate(tokens):
+        x = 12 + index * 40
+        _seat_tent(parts, x, top, 32, seat, token.letter, False)
+        parts.append(f'<rect class="hit" x="{x}" y="{top}" width="32" height="32" fill="transparent" '
+                     f'data-key="token:{token.letter}" data-cell="token:{token.letter}"><title>'
+                     f'{TOKEN_NAMES[token.letter]} token</title></rect>')
+    for part in parts:
+        canvas.shape(part)
+    return canvas.document(top + 42, "your hand and tokens")
+
+
+def seat_legend_entries(players: int) -> list[tuple[str, str]]:
+    """Every mark of `seat_table_svg` and `seat_hand_svg`, as (a small SVG of the mark, what it means)."""
+
+    def mark(inner: str) -> str:
+        return (f'<svg xmlns="http://www.w3.org/2000/svg" width="28" height="28" viewBox="0 0 28 28" '
+                f'font-family="DejaVu Sans, Verdana, sans-serif">{inner}</svg>')
+
+    entries = []
+    for letter, name in zip("DFMPWT", TERRAIN_NAMES, strict=True):
+        entries.append((mark(f'<rect x="1" y="1" width="26" height="26" fill="{TERRAIN_COLOURS[letter]}"/>'
+                             f'<text x="14" y="18.5" font-size="12" font-weight="bold" text-anchor="middle" '
+                             f'fill="#111" stroke="#fff" stroke-width="3" paint-order="stroke">{letter}</text>'),
+                        f"{letter}: {name}"))
+    square: list[str] = []
+    _seat_square(square, 1, 1, 26, 0b10001, True, False)
+    entries.append((mark("".join(square)), "a coloured square: it features both its terrains (here D and W)"))
+    square = []
+    _seat_square(square, 1, 1, 26, 0, False, False)
+    entries.append((mark("".join(square)), "an empty card square: a tent may go here, or a card on top"))
+    square = []
+    _seat_square(square, 1, 1, 26, 0, False, True)
+    entries.append((mark("".join(square)), "sun: a Fair Weather card's square; a tent next to one scores x2"))
+    entries.append((mark('<rect x="1" y="1" width="26" height="26" fill="#eef1f3"/>'),
+                    "table surface: a card may be laid here, touching or overlapping a card"))
+    for seat in range(players):
+        tent: list[str] = []
+        _seat_tent(tent, 0, 0, 28, seat, "F", False)
+        entries.append((mark("".join(tent)), f"{SEAT_LETTERS[seat]}'s tent with the Forest token: 1 point per "
+                                              "square around it showing its terrain"))
+    tent = []
+    _seat_tent(tent, 0, 0, 28, 0, "X", False)
+    entries.append((mark("".join(tent)), "X: the Wilderness token, 1 point per different terrain around it"))
+    entries.append((mark('<line x1="2" y1="14" x2="26" y2="14" stroke="#e67e22" stroke-width="4" '
+                         'stroke-dasharray="7 3"/>'), "dashed orange: the card laid last"))
+    return entries

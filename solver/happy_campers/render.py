@@ -333,3 +333,69 @@ def solution_svg(puzzle: Puzzle, *, cell_size: int = CELL_SIZE) -> str:
              f"{', the only map with this score' if puzzle.unique else ''})."]
     below = [_rolls_line(puzzle), f"Challenge cards: {_cards(puzzle)}"]
     return _picture(puzzle, puzzle.solution_grid, title, above, below, solution=True, cell_size=cell_size)
+
+
+# --- the web table's seat view ---------------------------------------------------------------------------------
+
+#: The seat view's square, and the band left and above a map for its coordinates (text at 12-13 units).
+SEAT_CELL = 36
+SEAT_AXIS = 30
+
+
+def seat_map_svg(grid: Grid, map_index: int, *, recent: frozenset[Cell] = frozenset(), label: str = "") -> str:
+    """One player's map as the web table shows it: row and column numbers (r0.., c0.., as hint labels name
+    cells), each drawn square in its element's colour with its letters, the last drawing outlined, and over
+    every square a transparent hit mark (`class="hit"`, `data-key` and `data-cell` "cell:M:rRcC") a client
+    can take clicks on. Happy Campers is played in the open: every seat sees every map."""
+    rows, cols = len(grid), len(grid[0])
+    width = SEAT_AXIS + cols * SEAT_CELL + 8
+    height = SEAT_AXIS + rows * SEAT_CELL + 8
+    canvas = Canvas(width)
+    left, top = SEAT_AXIS, SEAT_AXIS
+    for c in range(cols):
+        canvas.text(left + (c + 0.5) * SEAT_CELL, top - 9, f"c{c}", 12, anchor="middle", fill="#555",
+                    cls="coordinate")
+    for r in range(rows):
+        canvas.text(left - 4, top + (r + 0.5) * SEAT_CELL + 4.5, f"r{r}", 12, anchor="end", fill="#555",
+                    cls="coordinate")
+    for r in range(rows):
+        for c in range(cols):
+            value = grid[r][c]
+            x, y = left + c * SEAT_CELL, top + r * SEAT_CELL
+            fill = EMPTY_COLOUR if value == 0 else ELEMENT_COLOURS[value]
+            canvas.shape(f'<rect x="{x}" y="{y}" width="{SEAT_CELL}" height="{SEAT_CELL}" fill="{fill}" '
+                         f'stroke="{GRID_LINE_COLOUR}"/>')
+            if value:
+                canvas.text(x + SEAT_CELL / 2, y + SEAT_CELL * 0.68, ELEMENT_LETTERS[value], 13, anchor="middle",
+                            bold=True, fill="#ffffff", cls="element")
+    for r, c in sorted(recent):
+        x, y = left + c * SEAT_CELL, top + r * SEAT_CELL
+        for (nr, nc), (x1, y1, x2, y2) in (
+            ((r - 1, c), (x, y, x + SEAT_CELL, y)), ((r + 1, c), (x, y + SEAT_CELL, x + SEAT_CELL, y + SEAT_CELL)),
+            ((r, c - 1), (x, y, x, y + SEAT_CELL)), ((r, c + 1), (x + SEAT_CELL, y, x + SEAT_CELL, y + SEAT_CELL)),
+        ):
+            if (nr, nc) not in recent:
+                canvas.shape(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{PIECE_OUTLINE_COLOUR}" '
+                             'stroke-width="3" stroke-linecap="square"/>')
+    canvas.shape(f'<rect x="{left}" y="{top}" width="{cols * SEAT_CELL}" height="{rows * SEAT_CELL}" fill="none" '
+                 'stroke="#212121" stroke-width="2"/>')
+    canvas.shape('<g class="hits">')
+    for r in range(rows):
+        for c in range(cols):
+            key = f"cell:{map_index}:r{r}c{c}"
+            canvas.shape(f'<rect class="hit" x="{left + c * SEAT_CELL}" y="{top + r * SEAT_CELL}" '
+                         f'width="{SEAT_CELL}" height="{SEAT_CELL}" fill="transparent" data-key="{key}" '
+                         f'data-cell="{key}"><title>r{r}c{c}</title></rect>')
+    canvas.shape("</g>")
+    return canvas.document(height, label or f"map {map_index}")
+
+
+def shape_svg(shape: frozenset[Cell], size: int = 9) -> str:
+    """A shape of the reference card as a small standalone SVG (the legend's mark of a shape number)."""
+    rows = max(r for r, _ in shape) + 1
+    cols = max(c for _, c in shape) + 1
+    cells = "".join(f'<rect x="{1 + c * size}" y="{1 + r * size}" width="{size}" height="{size}" fill="#424242" '
+                    'stroke="#fafafa"/>' for r, c in sorted(shape))
+    width, height = cols * size + 2, rows * size + 2
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+            f'viewBox="0 0 {width} {height}">{cells}</svg>')
