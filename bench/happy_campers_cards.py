@@ -16,7 +16,9 @@ CPU as on a quiet one, only later. `--load N` runs N busy loops beside the bench
 Run: `python -m bench.happy_campers_cards [--seeds 10] [--cpu 10] [--rolls 10,15,20] [--cards privacy,...]
 [--load 0] [--workers 2] [--tag after]`. Each run is appended to bench/results/happy_campers_cards_<tag>.jsonl
 as it ends (a stopped bench resumes from it: runs already there are skipped); the table is printed and written
-to bench/results/happy_campers_cards_<tag>.json. `--table-only` prints the table of an existing run file.
+to bench/results/happy_campers_cards_<tag>.json. `--table-only` prints the table of an existing run file;
+`--table-only --compare BEFORE_TAG` also pairs it with another run on the same seeds (`compare`: better / worse
+maps, bound change, and of the open gaps the part the finder misses and the part left to the bound).
 """
 
 from __future__ import annotations
@@ -205,6 +207,58 @@ def print_table(rows: list[dict[str, Any]]) -> None:
     print(f"overall {proven}/{total}")
 
 
+def compare(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per (card, rolls), over the seeds both runs hold: proven before/after, how often the after run's best map
+    is worse / better than the before run's, the mean bound change (open or proven: a proof's bound is its score),
+    and of the after run's open gaps the part the finder misses (the best map of either run minus the after run's)
+    and the part left to the bound (its bound minus that best map): which side limits the rest."""
+    key = lambda r: (r["card"], r["rolls"], r["seed"])  # noqa: E731
+    old = {key(r): r for r in before}
+    order = {card.value: i for i, card in enumerate(CARDS)}
+    cells: dict[tuple[str, int], list[tuple[dict[str, Any], dict[str, Any]]]] = {}
+    for run in after:
+        if key(run) in old and run["score"] is not None and old[key(run)]["score"] is not None:
+            cells.setdefault((run["card"], run["rolls"]), []).append((old[key(run)], run))
+    rows = []
+    for (card, rolls), pairs in sorted(cells.items(), key=lambda kv: (order.get(kv[0][0], 99), kv[0][1])):
+        open_after = [(b, a) for b, a in pairs if a["proof"] != "OPTIMAL" and a["bound"] is not None]
+        rows.append(
+            {
+                "card": card,
+                "rolls": rolls,
+                "n": len(pairs),
+                "proven_before": sum(b["proof"] == "OPTIMAL" for b, _ in pairs),
+                "proven_after": sum(a["proof"] == "OPTIMAL" for _, a in pairs),
+                "worse_map": sum(a["score"] < b["score"] for b, a in pairs),
+                "better_map": sum(a["score"] > b["score"] for b, a in pairs),
+                "mean_bound_change": round(
+                    statistics.mean(
+                        (a["bound"] if a["bound"] is not None else a["score"])
+                        - (b["bound"] if b["bound"] is not None else b["score"])
+                        for b, a in pairs
+                    ),
+                    2,
+                ),
+                "open_finder_part": sum(max(b["score"], a["score"]) - a["score"] for b, a in open_after),
+                "open_bound_part": sum(a["bound"] - max(b["score"], a["score"]) for b, a in open_after),
+            }
+        )
+    return rows
+
+
+def print_comparison(rows: list[dict[str, Any]]) -> None:
+    print(
+        f"{'card':<18} {'rolls':>5} {'n':>3} {'proven b->a':>11} {'worse':>5} {'better':>6} {'bound d':>7}"
+        f" {'finder':>6} {'bound':>5}"
+    )
+    for row in rows:
+        print(
+            f"{row['card']:<18} {row['rolls']:>5} {row['n']:>3} {row['proven_before']:>5}->{row['proven_after']:<5}"
+            f" {row['worse_map']:>5} {row['better_map']:>6} {row['mean_bound_change']:>7}"
+            f" {row['open_finder_part']:>6} {row['open_bound_part']:>5}"
+        )
+
+
 def read_runs(path: Path) -> list[dict[str, Any]]:
     if not path.exists():
         return []
@@ -223,6 +277,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--tag", default="after", help="results file name: happy_campers_cards_<tag>")
     parser.add_argument("--table-only", action="store_true")
     parser.add_argument(
+        "--compare",
+        metavar="BEFORE_TAG",
+        help="with --table-only: also pair this tag's runs with BEFORE_TAG's on the same seeds (compare)",
+    )
+    parser.add_argument(
         "--set",
         action="append",
         default=[],
@@ -236,6 +295,11 @@ def main(argv: list[str] | None = None) -> None:
     jsonl = RESULTS_DIR / f"happy_campers_cards_{args.tag}.jsonl"
     if args.table_only:
         print_table(summarise(read_runs(jsonl)))
+        if args.compare:
+            print()
+            print_comparison(
+                compare(read_runs(RESULTS_DIR / f"happy_campers_cards_{args.compare}.jsonl"), read_runs(jsonl))
+            )
         return
     cards = [Challenge(c) for c in args.cards.split(",") if c] or list(CARDS)
     counts = [int(x) for x in args.rolls.split(",")]
