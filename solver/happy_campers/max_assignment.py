@@ -353,7 +353,8 @@ class AssignmentProgramme:
     def best_through(self, turn: int, key: tuple[int, int, tuple[int, ...]]) -> int:
         """The most a complete final map scores when roll `turn` is drawn as `key` (NO_VALUE: never)."""
         reach, to_go = self.reach(), self.to_go()
-        if turn >= len(self.moves) or turn + 1 >= len(to_go) or not reach[turn].any():
+        # `reach` stops at the first roll no state survives (every choice overfills the map): nothing after it.
+        if turn >= len(self.moves) or turn >= len(reach) or turn + 1 >= len(to_go) or not reach[turn].any():
             return NO_VALUE
         after = self._push(reach[turn], key)
         return int(to_go[turn + 1][after].max()) if after.any() else NO_VALUE

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from campsolver.solver.core.budget import Budget
+from campsolver.solver.core.cpsat import Proof
 from campsolver.solver.core.seeding import rng_for
-from campsolver.solver.happy_campers import exhaustive, max_assignment, rules
+from campsolver.solver.happy_campers import exhaustive, max_assignment, maximise, rules
 from campsolver.solver.happy_campers.cpsat_warmstart import greedy_play
 from campsolver.solver.happy_campers.max_nature import caps_for
 from campsolver.solver.happy_campers.max_problem import MaxProblem
@@ -180,3 +182,50 @@ def test_saturating_shift_and_mask_step():
     masks[[0b000, 0b010, 0b101]] = True
     moved = max_assignment._set_bits(masks, 0, 0b011, 3)
     assert set(np.flatnonzero(moved)) == {0b011, 0b111}
+
+
+def test_best_through_after_every_choice_overfills_the_map():
+    """Ten rolls on a 12-square map: after six drawings every choice has filled it, so the programme's reach stops
+    early. `best_through` (the fixing's question, asked of every roll's drawings) answers "never" there instead of
+    failing (it raised IndexError on the default map with 20 rolls), and never more than the bound elsewhere."""
+    rng = rng_for(11, "test_max_assignment", "overfill")
+    for _ in range(500):  # rolls that can complete a map (else there is no bound to compare with)
+        programme = max_assignment.AssignmentProgramme(
+            problem_of(TINY_3x4, random_rolls(rng, 10), (Challenge.PRIVACY,))
+        )
+        top = programme.bound()
+        if top is not None:
+            break
+    assert top is not None
+    assert len(programme.reach()) < len(programme.moves) + 1
+    for t, moves in enumerate(programme.moves):
+        for key in moves:
+            value = programme.best_through(t, key)
+            assert value <= top
+            if t >= len(programme.reach()) - 1:
+                assert value == max_assignment.NO_VALUE
+
+
+@pytest.mark.parametrize(
+    "challenges",
+    [(Challenge.PRIVACY,), pytest.param((Challenge.NATURE_RESERVE,), marks=pytest.mark.slow)],
+    ids=lambda cs: cs[0].value,
+)
+def test_fixing_at_the_optimum_keeps_it_on_tiny_maps(challenges):
+    """Started from the exhaustive oracle's best play, the maximiser removes every drawing that cannot reach that
+    score (the fixing at the warm start's score) and must still prove exactly the oracle's maximum, with rolls
+    left over after the map is full."""
+    rng = rng_for(5, "test_max_assignment", "fixing", challenges[0].value)
+    checked = 0
+    for _ in range(60):
+        rolls = random_rolls(rng, 8)
+        oracle = exhaustive.clairvoyant_max(None, rolls, challenges, TINY_3x4)
+        if oracle.score <= 0:
+            continue  # no complete map: nothing to fix at
+        plays = [*oracle.placements, *([None] * (len(rolls) - len(oracle.placements)))]
+        found = maximise.clairvoyant_max(None, rolls, challenges, TINY_3x4, Budget(60.0), start_plays=plays)
+        assert found.score == oracle.score and found.proof is Proof.OPTIMAL, (rolls, found.score, oracle.score)
+        checked += 1
+        if checked == 2:
+            break
+    assert checked == 2
