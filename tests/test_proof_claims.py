@@ -270,18 +270,23 @@ def test_happy_campers_level_proof_with_a_level_open_is_not_optimal(
         return proof
 
     monkeypatch.setattr(hc_maximise, "prove_by_levels", one_level_then_out_of_time)
-    cards, seeds = LEVEL_CASES[0]
-    for seed in seeds:
-        components, rolls = instance(seed, cards)
-        request = _hc_request(rolls, cards, components.rows, components.cols)
-        response = client.happy_campers.max_score(request, timeout=60)
-        if not proofs:
-            continue  # the main solve closed it alone (its first map was proven): nothing to check here
-        assert not proofs[-1].closed and proofs[-1].levels_closed < proofs[-1].levels_total
-        assert name(response.proof) == "PROOF_STATUS_FEASIBLE_WITH_BOUND", seed
-        assert response.stats.bound >= response.score
-        _hc_check_map(response, cards, components)
-    assert proofs, "the levels were never reached"
+    checked = 0
+    for cards, seeds in LEVEL_CASES[:2]:
+        for seed in seeds:
+            components, rolls = instance(seed, cards)
+            request = _hc_request(rolls, cards, components.rows, components.cols)
+            seen = len(proofs)
+            response = client.happy_campers.max_score(request, timeout=60)
+            if len(proofs) == seen or proofs[-1].levels_total == 0:
+                # The main solve closed it alone, or its bound (the per-roll assignment bound included) already
+                # met the first map, so no level was open and CP-SAT's rest solve proved it: nothing to check.
+                continue
+            checked += 1
+            assert not proofs[-1].closed and proofs[-1].levels_closed < proofs[-1].levels_total
+            assert name(response.proof) == "PROOF_STATUS_FEASIBLE_WITH_BOUND", seed
+            assert response.stats.bound >= response.score
+            _hc_check_map(response, cards, components)
+    assert checked, "no case reached the levels with a level open"
 
 
 # --- Deluxe Camping ------------------------------------------------------------------------------------------

@@ -88,13 +88,15 @@ def greedy_play(
     festival_won: bool = True,
     bonus: Callable[[Grid, Placement], float] | None = None,
     budget: Budget | None = None,
+    guide: Callable[[int, Grid, Sequence[Placement]], Sequence[float | None]] | None = None,
 ) -> tuple[int, list[Placement | None]] | None:
     """The best of `rollouts` randomised greedy forced plays: (rules score, placement per roll).
 
     `bonus` (the cards' move terms, `card_moves`) is added to each move's value with a weight that varies
     over the rollouts (`BONUS_SCALES`), as the right balance of squares against card points differs
     from one roll sequence to the next. With a `budget`, no new rollout starts once it has expired (the
-    first one always finishes)."""
+    first one always finishes). `guide(turn, map, moves)` adds a term per move, or None for a move it rules
+    out (the rest are chosen among; if it rules out every move, all stay: the roll must be drawn)."""
     best: tuple[int, list[Placement | None]] | None = None
     for rollout in range(rollouts):
         if rollout and budget is not None and budget.expired():
@@ -117,6 +119,10 @@ def greedy_play(
             if scale:
                 assert bonus is not None
                 values = [v + scale * bonus(grid, m) for v, m in zip(values, moves, strict=True)]
+            if guide is not None:
+                terms = guide(len(plays), grid, moves)
+                if any(term is not None for term in terms):
+                    values = [v + term if term is not None else -np.inf for v, term in zip(values, terms, strict=True)]
             chosen = moves[int(np.argmax(values))]
             grid = fill(grid, chosen.cells, chosen.element)
             plays.append(chosen)

@@ -15,8 +15,10 @@ from campsolver.solver.core.budget import Budget, SolveInterrupted
 from campsolver.solver.core.cpsat import CpSolveResult
 from campsolver.solver.core.geometry import Cell, neighbours, orientations
 from campsolver.solver.happy_campers import cpsat_map
+from campsolver.solver.happy_campers.max_assignment import AssignmentProgramme
 from campsolver.solver.happy_campers.max_caps import clairvoyant_card_caps, divide_crossing_columns, most_squares
 from campsolver.solver.happy_campers.max_card_cuts import TurnVars, add_card_cuts
+from campsolver.solver.happy_campers.max_nature import caps_for
 from campsolver.solver.happy_campers.max_problem import (
     MODEL_ELEMENTS,
     MaxProblem,
@@ -78,6 +80,74 @@ def _abandon_if_cancelled() -> None:
         raise SolveInterrupted("cancelled")
 #: Add the per-turn card cuts of `max_card_cuts` to the clairvoyant model.
 CARD_CUTS = True
+#: Add the per-roll assignment bound (`max_assignment`) to the clairvoyant model as `objective <= bound`.
+ASSIGNMENT_BOUND = True
+#: Bound Nature Reserve's part of the score by the shipped roll-independent caps (`max_nature`).
+NATURE_CAPS = True
+
+
+def clairvoyant_nature_caps(problem: MaxProblem) -> dict[int, int] | None:
+    """The shipped Nature Reserve caps when they hold for this problem: Nature Reserve in play, an empty start
+    map (the caps hold for maps drawn from an empty map) and the components they were derived for."""
+    if Challenge.NATURE_RESERVE not in problem.challenges or any(v for row in problem.start_grid for v in row):
+        return None
+    return caps_for(problem.components)
+
+
+@functools.lru_cache(maxsize=4)
+def _programme_of(problem: MaxProblem, nature_key: tuple[tuple[int, int], ...] | None) -> AssignmentProgramme:
+    return AssignmentProgramme(problem, dict(nature_key) if nature_key is not None else None)
+
+
+def cached_programme(problem: MaxProblem, nature_caps: dict[int, int] | None) -> AssignmentProgramme:
+    """`max_assignment.AssignmentProgramme`, built once per problem (the model is built several times)."""
+    return _programme_of(problem, tuple(sorted(nature_caps.items())) if nature_caps else None)
+
+
+def _add_assignment_fixing(
+    model: cp_model.CpModel,
+    programme: AssignmentProgramme,
+    turn_vars: Sequence[TurnVars],
+    active: Sequence[cp_model.IntVar],
+    pairs_per_turn: Sequence[dict[int, set[int]]],
+    table: dict[frozenset[Cell], set[int]],
+    floor: int,
+) -> int:
+    """Forbid every drawing (turn, squares, element), and every ending, through which no complete final map
+    scores `floor` or more by the per-roll assignment bound (`AssignmentProgramme.best_through`). Every map
+    scoring at least `floor` stays (the programme bounds each map through its own drawings), so the maximum is
+    unchanged whenever some map reaches `floor` (the warm start's, for instance). Returns how many drawings
+    were forbidden."""
+    forbidden = 0
+    for t, turn in enumerate(turn_vars):
+        best: dict[tuple[int, int, tuple[int, ...]], int] = {}
+        for cells, allowed in turn.candidates.items():
+            shapes = [s for s in sorted(table[cells]) if s in pairs_per_turn[t]]
+            dead = []
+            for e in sorted(allowed):
+                shape = next(s for s in shapes if e in pairs_per_turn[t][s])
+                key = programme.key_of(cells, e, shape)
+                if key not in best:
+                    best[key] = programme.best_through(t, key)
+                if best[key] < floor:
+                    dead.append(e)
+            if len(dead) == len(allowed):
+                model.add(turn.use[cells] == 0)
+            else:
+                for e in dead:
+                    model.add_bool_or([turn.use[cells].Not(), turn.element[e].Not()])
+            forbidden += len(dead)
+    n_turns = len(active)
+    for t in range(n_turns + 1):
+        if programme.best_stopping(t) >= floor:
+            continue
+        # The game may not end with exactly rolls 0..t-1 drawn.
+        clause = [active[t]] if t < n_turns else []
+        if t > 0:
+            clause.append(active[t - 1].Not())
+        model.add_bool_or(clause)
+    return forbidden
+
 
 def _grid_symmetries(rows: int, cols: int) -> list[Callable[[Cell], Cell]]:
     """The map's flips that every challenge card respects (left/right, top/bottom, half turn).
@@ -99,6 +169,7 @@ def _scoring_objective(
     *,
     card_cuts: Callable[[cpsat_map.CardTerms], None] | None = None,
     parts: dict[str, cp_model.LinearExprT] | None = None,
+    nature_caps: dict[int, int] | None = None,
 ) -> cp_model.LinearExprT:
     """The full score of a complete map (clusters, empty squares, every card in play).
 
@@ -106,7 +177,8 @@ def _scoring_objective(
     CP-SAT's relaxation does not find them, and with them a perfect map meeting every cap is proven at once.
     `card_cuts` adds redundant cuts on the card terms
     (`max_card_cuts`). `parts`, when given, receives "bonus": the capped cards' points (the objective's part
-    that the proof by card levels, `max_levels`, splits on).
+    that the proof by card levels, `max_levels`, splits on). `nature_caps` (drawn squares -> cap, `max_nature`)
+    bounds Nature Reserve's part of the score (clusters - empty + its card) by the number of drawn squares.
     """
     sizes = cpsat_map.largest_cluster_sizes(model, mv)
     terms = _card_terms(model, mv, problem.challenges, problem.festival_won)
@@ -126,7 +198,25 @@ def _scoring_objective(
     model.add(clustered <= drawn)
     if parts is not None:
         parts["bonus"] = sum(terms.by_card[card.value] for card in (card_caps or {}))
+    if nature_caps and Challenge.NATURE_RESERVE in problem.challenges:
+        _add_nature_caps(model, drawn, clustered, terms.by_card[Challenge.NATURE_RESERVE.value], n, nature_caps)
     return clustered + cpsat_map.EMPTY_POINTS * (n - drawn) + sum(terms.by_card.values())
+
+
+def _add_nature_caps(
+    model: cp_model.CpModel,
+    drawn: cp_model.IntVar,
+    clustered: cp_model.IntVar,
+    nature: cp_model.LinearExprT,
+    n: int,
+    caps: dict[int, int],
+) -> None:
+    """clusters - empty + Nature Reserve <= cap[drawn squares] (`max_nature`; a drawn count with no cap entry
+    has no such map at all, so it gets the plain 2n - D)."""
+    table = [caps.get(d, 2 * n - d) for d in range(n + 1)]
+    cap = model.new_int_var(min(table), max(table), "nature_cap")
+    model.add_element(drawn, table, cap)
+    model.add(clustered + cpsat_map.EMPTY_POINTS * (n - drawn) + nature <= cap)
 
 
 #: Add Quick Pee's cluster cut (`_add_toilet_cluster_cut`).
@@ -176,8 +266,13 @@ def _build_clairvoyant(
     *,
     cuts: bool | None = None,
     targets: dict[Challenge, int] | None = None,
+    floor: int | None = None,
 ) -> _Built:
     """Forced play of a known roll sequence, with time-indexed adjacency and an exact ending rule.
+
+    `floor` (complete mode): drop every drawing through which no map scores `floor` or more by the per-roll
+    assignment bound (`_add_assignment_fixing`); the model then keeps exactly the maps it had that score at
+    least `floor`, plus some below.
 
     Variables: `use[t][P]` (turn t draws cell set P), `element[t][e]`, `active[t]` (turn t draws; active
     turns form a prefix). Adjacency in order uses `before[c][t]` = square c drawn before turn t. The ending
@@ -350,18 +445,31 @@ def _build_clairvoyant(
             terms = _card_terms(model, mv, list(targets), problem.festival_won)
             for card, cap in targets.items():
                 model.add(terms.by_card[card.value] >= cap)
+    assignment = None
     if mode == "complete":
         def card_cuts(terms: cpsat_map.CardTerms) -> None:
             add_card_cuts(model, mv, turn_vars, fixed, problem.challenges, terms.by_card, terms.isolated)
 
+        use_cuts = CARD_CUTS if cuts is None else cuts
+        nature_caps = clairvoyant_nature_caps(problem) if use_cuts and NATURE_CAPS else None
         objective = _scoring_objective(
             model,
             mv,
             problem,
             card_caps=clairvoyant_card_caps(problem),
-            card_cuts=card_cuts if (CARD_CUTS if cuts is None else cuts) else None,
+            card_cuts=card_cuts if use_cuts else None,
             parts=parts,
+            nature_caps=nature_caps,
         )
+        if use_cuts and ASSIGNMENT_BOUND:
+            programme = cached_programme(problem, nature_caps)
+            assignment = programme.bound()
+            if assignment is None:
+                model.add_bool_or([])  # no prefix of the rolls holds every element: no complete map
+            else:
+                model.add(objective <= assignment)
+                if floor is not None:
+                    _add_assignment_fixing(model, programme, turn_vars, active, pairs_per_turn, table, floor)
         model.maximize(objective)
     if DECISION_STRATEGY:
         order = []
@@ -386,7 +494,7 @@ def _build_clairvoyant(
         return tuple(turns)
 
     _abandon_if_cancelled()  # the cuts and objective above take a good share of the build
-    return _Built(model, objective, mv, read_turns, parts.get("bonus"))
+    return _Built(model, objective, mv, read_turns, parts.get("bonus"), assignment)
 
 
 def _add_play_hint(

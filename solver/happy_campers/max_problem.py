@@ -125,6 +125,8 @@ class _Built:
     #: The capped cards' points (`max_caps.clairvoyant_card_caps`) inside the objective, for the proof by
     #: card levels (`max_levels`); None when the model has no such part.
     bonus: cp_model.LinearExprT | None = None
+    #: The per-roll assignment bound the model was given (`max_assignment`), None when it was not added.
+    assignment_bound: int | None = None
 
 
 def _fixed_cells(grid: Grid) -> dict[Cell, int]:

@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 from campsolver.solver.core.budget import Budget
 from campsolver.solver.core.cpsat import CpSolveResult, Proof, add_nogood, check_unique_optimum, solve
 from campsolver.solver.core.seeding import rng_for
-from campsolver.solver.happy_campers import cpsat_map
+from campsolver.solver.happy_campers import cpsat_map, max_models, max_warmstarts
 from campsolver.solver.happy_campers.card_moves import card_bonus
 from campsolver.solver.happy_campers.cpsat_warmstart import PerfectSearch, greedy_play, perfect_play
 from campsolver.solver.happy_campers.max_ascent import ascent_applies, final_grid, perfect_card_ascent
@@ -307,7 +307,38 @@ def _target_caps(problem: MaxProblem) -> dict[Challenge, int]:
     return clairvoyant_card_caps(problem)
 
 
+#: Also start from the guided greedy and the game's own players (`max_warmstarts`) when they beat the hint below;
+#: their share of the budget.
+MORE_WARM_STARTS = True
+MORE_WARM_STARTS_SHARE = 0.1
+GUIDED_ROLLOUTS = 12
+
+
 def _clairvoyant_hint(problem: MaxProblem, budget: Budget, seed: int, workers: int, tally: _Tally) -> _Hint:
+    """The best warm start: `_searched_hint`'s, or a guided greedy play or a player's play (`max_warmstarts`)
+    when it scores more by the rules (skipped when the first already meets the per-roll assignment bound)."""
+    found = _searched_hint(problem, budget, seed, workers, tally)
+    if not MORE_WARM_STARTS or budget.expired():
+        return found
+    programme = max_models.cached_programme(problem, max_models.clairvoyant_nature_caps(problem))
+    top = programme.bound()
+    if top is None:
+        return found
+    current = _hint_floor(problem, found.plays)
+    if current is not None and current >= top:
+        return found
+    share = budget.limited(budget.remaining() * MORE_WARM_STARTS_SHARE)
+    rng = rng_for(seed, "happy_campers.maximise.guided")
+    guided = max_warmstarts.guided_plays(problem, programme, rng, GUIDED_ROLLOUTS, share.limited(share.remaining() / 2))
+    best = found
+    if guided is not None:
+        best = _better_hint(problem, best, _Hint(guided[1], found.no_perfect_map))
+    for plays in max_warmstarts.policy_plays(problem, share, seed):
+        best = _better_hint(problem, best, _Hint(plays, found.no_perfect_map))
+    return best
+
+
+def _searched_hint(problem: MaxProblem, budget: Budget, seed: int, workers: int, tally: _Tally) -> _Hint:
     """A legal play for CP-SAT to start from: a map at the target value when one is found quickly, else
     the best greedy play.
 
@@ -372,6 +403,24 @@ def _ascent_hint(problem: MaxProblem, budget: Budget, seed: int, workers: int, t
         final_grid(problem, greedy.plays), problem.challenges, problem.components, festival_won=problem.festival_won
     ).total
     return _Hint(ascent.plays, no_target_map) if ascent.total >= greedy_total else greedy
+
+
+def _better_hint(problem: MaxProblem, first: _Hint, second: _Hint) -> _Hint:
+    """Of two warm starts, the one whose final map scores more by the rules (an incomplete map counts as none;
+    a tie keeps the first)."""
+
+    def value(hint: _Hint) -> int | None:
+        if hint.plays is None:
+            return None
+        answer = _hint_answer(problem, hint.plays)
+        return answer[2] if answer is not None else None
+
+    a, b = value(first), value(second)
+    if a is None:
+        return second
+    if b is None:
+        return first
+    return first if a >= b else second
 
 
 def _target_model_play(
@@ -527,7 +576,8 @@ def _maximise(
     hint: _Hint | None = None
     if problem.kind == "clairvoyant":
         hint = given_hint or _clairvoyant_hint(problem, budget, seed, workers, tally)
-        built = _build_clairvoyant(problem, "complete", hint=hint.plays)
+        floor = _hint_floor(problem, hint.plays) if ASSIGNMENT_FIXING else None
+        built = _build_clairvoyant(problem, "complete", hint=hint.plays, floor=floor)
         if hint.no_perfect_map:
             assert built.objective is not None
             built.model.add(built.objective <= target_value(problem, _target_caps(problem)) - 1)
@@ -535,7 +585,13 @@ def _maximise(
     else:
         built = builder(problem, "complete")
     by_levels = LEVEL_PROOF and levels_apply(problem) and built.bonus is not None
-    main_share = budget.limited(budget.remaining() * LEVEL_MAIN_SHARE) if by_levels else _search_share(budget)
+    improving = IMPROVE_OR_PROVE and problem.kind == "clairvoyant" and built.assignment_bound is not None
+    if by_levels:
+        main_share = budget.limited(budget.remaining() * LEVEL_MAIN_SHARE)
+    elif improving:
+        main_share = budget.limited(budget.remaining() * IMPROVE_MAIN_SHARE)
+    else:
+        main_share = _search_share(budget)
     configure = _configure_clairvoyant if problem.kind == "clairvoyant" else _configure
     res_a = solve(built.model, main_share, workers=workers, configure=configure)
     tally.add(res_a)
@@ -546,8 +602,10 @@ def _maximise(
         # The solve had too little time to load even the hint (a heavy load): the hint is still a legal
         # play; answered as HEURISTIC (no bound) when its map is complete.
         answer = _hint_answer(problem, hint.plays)
+    if answer is not None and built.assignment_bound is not None and answer[2] > built.assignment_bound:
+        raise ModelMismatch(f"rules score {answer[2]} above the assignment bound {built.assignment_bound}")
     # -inf: no complete map at all; None: nothing found and nothing proven.
-    bound_a = float("-inf") if res_a.status == cp_model.INFEASIBLE else res_a.bound
+    bound_a = float("-inf") if res_a.status == cp_model.INFEASIBLE else _tighter(res_a.bound, built.assignment_bound)
     a_value = answer[2] if answer else None
 
     if (answer is not None and a_value is not None and a_value >= 0) or not incomplete_phase:
@@ -556,7 +614,7 @@ def _maximise(
             return MaxResult(None, proof, None, None, (), None, tally.stats(), problem)
         grid, turns, value, breakdown = answer
         proof = Proof.OPTIMAL if res_a.status == cp_model.OPTIMAL else Proof.FEASIBLE_WITH_BOUND
-        bound = int(res_a.bound + 1e-6) if res_a.bound is not None else None
+        bound = _tighter(res_a.bound, built.assignment_bound)
         if by_levels and res_a.has_solution and proof is not Proof.OPTIMAL and not budget.expired():
             if LEVEL_HINT_INCUMBENT:
                 _hint_solution(built.model, res_a)
@@ -576,6 +634,11 @@ def _maximise(
             bound = levels.bound
             # OPTIMAL only when CP-SAT closed every level and the rest (`max_levels`).
             proof = Proof.OPTIMAL if levels.closed else Proof.FEASIBLE_WITH_BOUND
+        if improving and proof is not Proof.OPTIMAL and not budget.expired():
+            better = _improve_or_prove(problem, (grid, turns, value, breakdown), bound, budget, workers, tally)
+            (grid, turns, value, breakdown), bound = better.answer, better.bound
+            # OPTIMAL only on CP-SAT's own verdict on the "strictly better" model (`_improve_or_prove`).
+            proof = Proof.OPTIMAL if better.closed else Proof.FEASIBLE_WITH_BOUND
         if bound is None:
             proof = Proof.HEURISTIC
         return MaxResult(value, proof, bound, grid, turns, breakdown, tally.stats(), problem)
@@ -607,6 +670,83 @@ def _maximise(
     if res_b is not None and res_b.status == cp_model.INFEASIBLE and res_a.status == cp_model.INFEASIBLE:
         raise ModelMismatch("neither a complete nor an incomplete outcome exists")
     return MaxResult(None, None, None, None, (), None, tally.stats(), problem)
+
+
+#: After the main solve (IMPROVE_MAIN_SHARE of the budget), ask CP-SAT for a strictly better map with the
+#: per-roll fixing at that level (`_improve_or_prove`) until it says none exists or the budget is spent.
+IMPROVE_OR_PROVE = False
+IMPROVE_MAIN_SHARE = 0.5
+
+
+@dataclass
+class _Improved:
+    answer: tuple[Grid, tuple[TurnPlay, ...], int, ScoreBreakdown]
+    bound: int | None
+    closed: bool
+
+
+def _improve_or_prove(
+    problem: MaxProblem,
+    answer: tuple[Grid, tuple[TurnPlay, ...], int, ScoreBreakdown],
+    bound: int | None,
+    budget: Budget,
+    workers: int,
+    tally: _Tally,
+) -> _Improved:
+    """Close the gap above a checked answer worth v: CP-SAT on the clairvoyant model with "objective >= v + 1"
+    and every drawing that cannot lead to v + 1 by the per-roll assignment bound removed (`floor`, which keeps
+    every map scoring v + 1 or more). INFEASIBLE: no map beats v, the answer is the maximum. A map found is
+    replayed and re-scored (`_checked_answer`) and becomes the answer; when that solve is OPTIMAL it is the
+    maximum (the model holds every better map), else the next round asks for more. A round stopped by the
+    budget leaves the bound at the larger of v and that round's proven bound (maps above v are in its model)."""
+    value = answer[2]
+    while not budget.expired():
+        if bound is not None and value >= bound:
+            return _Improved(answer, value, True)
+        built = _build_clairvoyant(problem, "complete", floor=value + 1)
+        assert built.objective is not None
+        built.model.add(built.objective >= value + 1)
+        result = solve(built.model, _search_share(budget), workers=workers, configure=_configure)
+        tally.add(result)
+        if result.status == cp_model.INFEASIBLE:
+            return _Improved(answer, value, True)
+        if result.has_solution:
+            found = _checked_answer(problem, built, result)
+            if found[2] <= value:
+                raise ModelMismatch(f"a map worth {found[2]} from the model asking for more than {value}")
+            answer, value = found, found[2]
+            if result.status == cp_model.OPTIMAL:
+                return _Improved(answer, value, True)
+        if result.bound is not None:
+            round_bound = max(value, int(result.bound + 1e-6))
+            bound = round_bound if bound is None else min(bound, round_bound)
+        if not result.has_solution:
+            break  # the round ran out of time without a map: nothing more to learn with what is left
+    return _Improved(answer, bound if bound is None else max(bound, value), False)
+
+
+#: Drop from the main model every drawing through which no map can reach the warm start's score by the per-roll
+#: assignment bound (`max_models._add_assignment_fixing`): the warm start and every better map stay.
+ASSIGNMENT_FIXING = True
+
+
+def _hint_floor(problem: MaxProblem, plays: Sequence[Placement | None] | None) -> int | None:
+    """The rules score of the warm start's final map when it is complete (a score some map of the model reaches),
+    else None."""
+    if plays is None:
+        return None
+    answer = _hint_answer(problem, plays)
+    return answer[2] if answer is not None else None
+
+
+def _tighter(cpsat_bound: float | None, assignment: int | None) -> int | None:
+    """The proven bound to report: CP-SAT's, or the per-roll assignment bound (`max_assignment`) when it is lower
+    or CP-SAT proved none (a solve stopped before it loaded the hint). Only ever a bound: OPTIMAL still comes
+    from CP-SAT's status alone."""
+    bounds = [int(cpsat_bound + 1e-6)] if cpsat_bound is not None else []
+    if assignment is not None:
+        bounds.append(assignment)
+    return min(bounds) if bounds else None
 
 
 def _normalised_start(start_grid: Grid | None, components: Components) -> Grid:

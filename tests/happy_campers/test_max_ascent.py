@@ -8,7 +8,7 @@ import pytest
 from campsolver.solver.core.budget import Budget
 from campsolver.solver.core.cpsat import Proof
 from campsolver.solver.core.seeding import rng_for
-from campsolver.solver.happy_campers import exhaustive, max_ascent, maximise, rules
+from campsolver.solver.happy_campers import exhaustive, max_ascent, max_assignment, max_models, maximise, rules
 from campsolver.solver.happy_campers.cpsat_warmstart import perfect_play
 from campsolver.solver.happy_campers.max_caps import clairvoyant_card_caps, divide_viability
 from campsolver.solver.happy_campers.policies import cells_mask
@@ -147,9 +147,10 @@ def test_clairvoyant_with_the_ascent_hint_matches_the_oracle(challenges):
     assert ran == 2, ran
 
 
-def test_a_main_solve_without_time_answers_the_checked_hint_as_heuristic(monkeypatch):
+def test_a_main_solve_without_time_answers_the_checked_hint_with_the_assignment_bound(monkeypatch):
     """Under a heavy load the main solve may stop before it has loaded the hint (status UNKNOWN): the answer
-    is then the warm-start play itself, replayed by the rules model, with no bound and no proof claim."""
+    is then the warm-start play itself, replayed by the rules model, with the per-roll assignment bound (proven
+    without CP-SAT) and no OPTIMAL claim; with that bound off, no bound and HEURISTIC."""
     import dataclasses
 
     from ortools.sat.python import cp_model
@@ -175,7 +176,16 @@ def test_a_main_solve_without_time_answers_the_checked_hint_as_heuristic(monkeyp
     rolls = random_rolls(3, 15, "starved")
     result = maximise.clairvoyant_max(None, rolls, (Challenge.PRIVACY,), DEFAULT_COMPONENTS, Budget(3.0))
     assert starved, "the main solve ran"
-    assert result.proof is Proof.HEURISTIC and result.bound is None and result.score is not None
+    problem = maximise.MaxProblem(
+        "clairvoyant", DEFAULT_COMPONENTS, (Challenge.PRIVACY,), rules.empty_grid(), tuple(rolls)
+    )
+    expected = max_assignment.assignment_bound(problem).value
+    assert result.proof is Proof.FEASIBLE_WITH_BOUND and result.bound == expected and result.score is not None
+    assert result.score <= result.bound
+    monkeypatch.setattr(max_models, "ASSIGNMENT_BOUND", False)
+    starved.clear()
+    plain = maximise.clairvoyant_max(None, rolls, (Challenge.PRIVACY,), DEFAULT_COMPONENTS, Budget(3.0))
+    assert starved and plain.proof is Proof.HEURISTIC and plain.bound is None and plain.score is not None
     grid = rules.empty_grid(DEFAULT_COMPONENTS)
     for placement in result.placements:
         grid = rules.draw(grid, placement, DEFAULT_COMPONENTS)

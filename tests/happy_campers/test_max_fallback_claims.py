@@ -64,3 +64,50 @@ def test_an_unclosed_incomplete_map_answer_is_feasible_with_its_bound(monkeypatc
     found = maximise.clairvoyant_max(None, [(1, 2), (3, 4)], (), Components(rows=3, cols=4), Budget(30.0))
     assert statuses[-1] == cp_model.OPTIMAL and cp_model.OPTIMAL not in statuses[:-1], statuses
     assert (found.score, found.proof, found.bound) == (0, Proof.FEASIBLE_WITH_BOUND, 0)
+
+
+# --- The start map as the absolute maximum's answer: OPTIMAL only on a closed search below ---------------------
+
+#: An incomplete start map (no toilets, no water): untouched, it is a legal outcome worth 0.
+INCOMPLETE_START = [".........", "...TT....", "...AA....", "...EE....", "........."]
+
+
+def _search_below(monkeypatch: pytest.MonkeyPatch, proof: Proof, score: int, bound: int) -> list[int]:
+    """Make `absolute_max`'s search answer a complete map worth `score` with `proof` and `bound`: the search below
+    the start-map fallback stopped with only a bound (or closed), whatever the clock says. Returns the call log."""
+    calls: list[int] = []
+
+    def answered(problem, budget, builder, **kwargs):
+        calls.append(1)
+        grid = rules.parse_grid("TTWW~~AAE\nTTWW~~AAE\n.........\n.........\n.........")
+        breakdown = rules.score(grid, problem.challenges, problem.components)
+        return maximise.MaxResult(score, proof, bound, grid, (), breakdown, maximise.SolveStats(0.0, 0, 0, 1), problem)
+
+    monkeypatch.setattr(maximise, "_maximise", answered)
+    return calls
+
+
+def test_the_start_map_is_not_called_optimal_when_the_search_below_had_only_a_bound(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The search found only a map worth -3 and proved the bound 5: the start map's 0 is the best known answer,
+    but a map worth up to 5 may exist, so the answer is FEASIBLE_WITH_BOUND with the bound 5, in the library and
+    on the wire (a server solving in this process). Forced by replacing the search's answer; the same start map
+    with the search closed (OPTIMAL at -3: every complete map below 0) is OPTIMAL, so the forcing is what
+    changed the claim."""
+    from tests.conftest import serving
+
+    calls = _search_below(monkeypatch, Proof.FEASIBLE_WITH_BOUND, -3, 5)
+    start = rules.parse_grid("\n".join(INCOMPLETE_START))
+    found = maximise.absolute_max(start_grid=start, budget=Budget(5.0))
+    assert calls and found.grid == start and found.score == 0
+    assert (found.proof, found.bound) == (Proof.FEASIBLE_WITH_BOUND, 5)
+    request = pb.HappyCampersServiceMaxScoreRequest(start_map=INCOMPLETE_START, mode=pb.MAX_MODE_ABSOLUTE)
+    with serving(workers=1, solve_in_process=True) as client:
+        response = client.happy_campers.max_score(request, timeout=60)
+        assert list(response.final_map) == INCOMPLETE_START and response.score == 0
+        assert common_pb2.ProofStatus.Name(response.proof) == "PROOF_STATUS_FEASIBLE_WITH_BOUND"
+        assert response.stats.bound == 5
+        _search_below(monkeypatch, Proof.OPTIMAL, -3, -3)
+        closed = client.happy_campers.max_score(request, timeout=60)
+    assert common_pb2.ProofStatus.Name(closed.proof) == "PROOF_STATUS_OPTIMAL" and closed.score == 0
