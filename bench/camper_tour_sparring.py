@@ -17,8 +17,15 @@ they go, how much they announce, how they spend tokens on the way home and how m
 * `shadow`: out 7 and keeps an eye on the others: home once 4 plates beyond everybody's reach with enough tokens,
   else as steady; `burn` home.
 * `careful`: out 4, home early (0.5 x plate + 4), `burn` home with announcements of at most 5.
+* `sprint`: a racer: out 5, home from plate 12 on (or short of tokens), home 7 at most a turn; it knows the last
+  camper's task (`_last_camper_planned`).
+* `sentinel`: out 6; home as soon as another camper heads home, or once 6 plates beyond everybody's reach;
+  plans as the last camper too.
 
-As the last camper on the journey every one of them plays safe (announce 2, or 3 with plenty in hand). The
+As the last camper on the journey steady, far and careful play safe (announce 2, or 3 with plenty in hand); dash,
+shadow, sprint and sentinel plan (`_last_camper_planned`): with nobody home any arrival wins, so announce 1; else
+the announcement with the best chance of never failing among those whose kept-up cost still leaves a score at
+least the leader's. The
 bench plays the win hint against each (seats alternated, hint at `--hint-cpu` CPU seconds a call, Wilson 95%),
 on development seeds only (8,200,000-8,299,999: never the report seeds), and prints the exact best-response
 ceiling of each on the all-normal route beside it (`--ceiling`).
@@ -40,7 +47,6 @@ from campsolver.solver.camper_tour.rules import (
     Announce,
     ComfortsChoice,
     Config,
-    Pass,
     Pending,
     Phase,
     TourState,
@@ -48,7 +54,6 @@ from campsolver.solver.camper_tour.rules import (
     new_game,
 )
 from campsolver.solver.core.game import sample_outcome
-from campsolver.solver.core.seeding import rng_for
 
 Player = Callable[[TourState], Action]
 
@@ -93,6 +98,38 @@ def _last_camper(state: TourState) -> Action:
     return _capped(state, 3 if camper.tokens >= 2 * (camper.position - STARTING_PLATE) else 2)
 
 
+def _last_camper_planned(state: TourState) -> Action:
+    """The last camper who plans: nobody home, any arrival wins (announce 1 never fails); else the announcement
+    with the best chance of no failed roll all the way home among those whose cost, kept up, leaves a score at
+    least the best finished one (the latest arrival wins a tie), or the best expected score if none does."""
+    camper = state.mover
+    finished = [c.score for c in state.campers if c.phase == Phase.FINISHED]
+    if camper.phase == Phase.OUTWARD:
+        if camper.position > STARTING_PLATE and (not finished or camper.position >= max(finished)):
+            return TurnBack()
+        if camper.position > STARTING_PLATE and camper.tokens <= 2:
+            return TurnBack()
+        return _capped(state, 1 if not finished else 6)
+    legal = _announcements(state)
+    if not legal:
+        return state.legal_actions()[0]
+    if not finished:
+        return Announce(min(legal))
+    target = max(finished)
+    to_go = camper.position - STARTING_PLATE
+
+    def plan(a: int) -> tuple[float, float]:
+        moves = -(-to_go // a)
+        cost = to_go * _PAY[a] / a
+        score = camper.marker - abs(camper.tokens - cost)
+        return _SUCCESS[a] ** moves, score
+
+    good = [a for a in legal if plan(a)[1] >= target]
+    if good:
+        return Announce(max(good, key=lambda a: (plan(a)[0], a)))
+    return Announce(max(legal, key=lambda a: (plan(a)[1], a)))
+
+
 def _comforts(state: TourState) -> Action:
     camper = state.mover
     if camper.phase == Phase.OUTWARD:
@@ -131,8 +168,7 @@ class Style:
             return _burn(state, self.home_largest)
         if camper.position > STARTING_PLATE and camper.tokens <= self.per_plate * camper.position + self.base:
             return TurnBack()
-        action = _capped(state, self.out)
-        return action if not isinstance(action, Pass) else action
+        return _capped(state, self.out)
 
 
 STEADY = Style(out=6, per_plate=0.45, base=2)
@@ -146,7 +182,7 @@ def dash(state: TourState) -> Action:
     if camper.pending == Pending.COMFORTS_CHOICE:
         return _comforts(state)
     if state.last_camper_rule:
-        return _last_camper(state)
+        return _last_camper_planned(state)
     if camper.phase == Phase.RETURN:
         to_go = camper.position - STARTING_PLATE
         if camper.tokens > to_go * _PAY[6] / 6 + 2:
@@ -168,7 +204,7 @@ def shadow(state: TourState) -> Action:
     if camper.pending == Pending.COMFORTS_CHOICE:
         return _comforts(state)
     if state.last_camper_rule:
-        return _last_camper(state)
+        return _last_camper_planned(state)
     if camper.phase == Phase.RETURN:
         return _burn(state)
     if camper.position > STARTING_PLATE:
@@ -180,7 +216,41 @@ def shadow(state: TourState) -> Action:
     return _capped(state, 7)
 
 
-PLAYERS: dict[str, Player] = {"steady": STEADY, "dash": dash, "far": FAR, "shadow": shadow, "careful": CAREFUL}
+def sprint(state: TourState) -> Action:
+    """A racer: out 5, home from plate 12 (or when tokens run short), 7 at most a turn home."""
+    camper = state.mover
+    if camper.pending == Pending.COMFORTS_CHOICE:
+        return _comforts(state)
+    if state.last_camper_rule:
+        return _last_camper_planned(state)
+    if camper.phase == Phase.RETURN:
+        return _burn(state, 7)
+    if camper.position >= 12 or (camper.position > STARTING_PLATE and camper.tokens <= 0.5 * camper.position + 3):
+        return TurnBack()
+    return _capped(state, 5)
+
+
+def sentinel(state: TourState) -> Action:
+    """Out 6; home as soon as another camper heads home (or is home), or once 6 plates beyond every reach."""
+    camper = state.mover
+    if camper.pending == Pending.COMFORTS_CHOICE:
+        return _comforts(state)
+    if state.last_camper_rule:
+        return _last_camper_planned(state)
+    if camper.phase == Phase.RETURN:
+        return _burn(state)
+    if camper.position > STARTING_PLATE:
+        others = [state.campers[i] for i in range(len(state.campers)) if i != state.to_move]
+        if any(c.phase in (Phase.RETURN, Phase.FINISHED) for c in others):
+            return TurnBack()
+        best = max([_reach(state, i) for i in range(len(state.campers)) if i != state.to_move], default=0)
+        if camper.position >= best + 6 or camper.tokens <= 0.45 * camper.position + 2:
+            return TurnBack()
+    return _capped(state, 6)
+
+
+PLAYERS: dict[str, Player] = {"steady": STEADY, "dash": dash, "far": FAR, "shadow": shadow, "careful": CAREFUL,
+                              "sprint": sprint, "sentinel": sentinel}
 
 
 # --- the bench ---------------------------------------------------------------------------------------------------

@@ -62,6 +62,8 @@ from campsolver.solver.core.budget import Budget
 MARKER_FLOOR = -30
 #: Largest payment of one move (a roll of 12 over an announcement of 1).
 MAX_PAY = 11
+#: Opponent states solved together (the tables of a batch are CHUNK x X states).
+CHUNK = 32
 
 ROLLS: tuple[tuple[int, float], ...] = tuple((total, float(p)) for total, p in TWO_DICE)
 #: FAIL[a]: P(2d6 <= a), the turn passes without a move (FAIL[0] = 0).
@@ -628,6 +630,8 @@ class _Duel:
         self.win_if_y_home: dict[YKey, np.ndarray] = {}
         self.y_eliminated_alone: dict[YKey, float] = {}
         self.actions: dict[YKey, list[tuple[int, int, int]]] = {}  # y -> [(lo, hi, dist id)] over X storage
+        self.record_policy = False
+        self.policy: dict[YKey, np.ndarray] = {}  # y -> X's best move code in every X state (record_policy)
 
     # Y as the last camper ------------------------------------------------------------------------------------
 
@@ -735,22 +739,21 @@ class _Duel:
     # the backward induction --------------------------------------------------------------------------------
 
     def solve(self) -> DuelResult:
-        space, last = self.space, self.last
+        space = self.space
         N, T = self.N, self.T
         start: YKey = (0, 0, T, 0)
         keys = self.enumerate_y(start)
-        # Order: returning Y nearest home first, then outward Y furthest first; batches share phase and plate.
+        # Order: returning Y nearest home first, then outward Y furthest first; a batch shares phase and plate (no
+        # move within a batch) and holds at most CHUNK states (the tables of a batch are CHUNK x X states).
         order = sorted(keys, key=lambda k: (0, k[1]) if k[0] == 1 else (1, -k[1]))
         batches: list[list[YKey]] = []
         for key in order:
-            if batches and (batches[-1][0][0], batches[-1][0][1]) == (key[0], key[1]):
-                batches[-1].append(key)
+            last_batch = batches[-1] if batches else None
+            if last_batch and last_batch[0][:2] == key[:2] and len(last_batch) < CHUNK:
+                last_batch.append(key)
             else:
                 batches.append([key])
-        position_in_order = {}
-        for b, batch in enumerate(batches):
-            for key in batch:
-                position_in_order[key] = b
+        batch_of = {key: b for b, batch in enumerate(batches) for key in batch}
         last_use: dict[YKey, int] = {}
         fresh_needed: set[YKey] = set()
         for key in keys:
@@ -758,135 +761,170 @@ class _Duel:
                 for code, _ in self.opp.dists[dist_id]:
                     for _, what, detail in y_outcomes(key, code, N, self.floor):
                         if what in ("move", "turn"):
-                            last_use[detail] = max(last_use.get(detail, -1), position_in_order[key])
+                            last_use[detail] = max(last_use.get(detail, -1), batch_of[key])
                             if what == "turn":
                                 fresh_needed.add(detail)
-        vx: dict[YKey, np.ndarray] = {}
-        vy_fresh: dict[YKey, np.ndarray] = {}
+        free_after: dict[int, list[YKey]] = {}
+        for key in keys:
+            free_after.setdefault(last_use.get(key, batch_of[key]), []).append(key)
+        self.vx: dict[YKey, np.ndarray] = {}
+        self.vy_fresh: dict[YKey, np.ndarray] = {}
         x0 = space.out_index(0, T)
         result_x_first = result_y_first = 0.0
-        f_count = len(self.finished)
         for b, batch in enumerate(batches):
             self.budget.check()
-            nb = len(batch)
-            q = batch[0][1]
-            blocked = q if q >= STARTING_PLATE else None
-            R = np.zeros((space.size, nb))
-            F = np.zeros((space.size, nb))
+            codes = np.zeros((len(batch), space.size), np.int8) if self.record_policy else None
+            VX, VY = self._solve_batch(batch, codes)
             for j, key in enumerate(batch):
-                for lo, hi, dist_id in self.actions[key]:
-                    for code, weight in self.opp.dists[dist_id]:
-                        for chance, what, detail in y_outcomes(key, code, N, self.floor):
-                            w = weight * chance
-                            if what == "stay":
-                                F[lo:hi, j] += w
-                            elif what == "move":
-                                R[lo:hi, j] += w * vx[detail][lo:hi]
-                            elif what == "turn":
-                                R[lo:hi, j] += w * vy_fresh[detail][lo:hi]
-                            elif what == "elim":
-                                R[lo:hi, j] += w * last.nobody_home[lo:hi]
-                            else:
-                                marker, tokens = detail
-                                R[lo:hi, j] += w * last.against_score(marker - tokens)[lo:hi]
-            # X's arrival: the game ends if X is strictly beyond Y's reach, else Y plays on as the last camper.
-            reach = np.array([k[1] if k[0] == 0 else k[3] for k in batch])
-            home = np.stack([self._y_home_chances(k) for k in batch], axis=1)
-            arrival = np.where(self.f_score[:, None] > reach[None, :], 1.0, 1.0 - home)
-            eliminated = np.array([0.5 * self._y_eliminated(k) for k in batch])
-            VX = np.zeros((space.size, nb))
-            VY = np.zeros((space.size, nb))
-            for level in space.levels:
-                phase, p = level
-                lo, hi = space.level_range(level)
-                Rl, Fl = R[lo:hi], F[lo:hi]
-                candidates: list[np.ndarray] = []
-                if phase == 1:
-                    for a in range(1, min(MAX_ANNOUNCEMENT, p - STARTING_PLATE) + 1):
-                        target = p - a
-                        if blocked is not None and target == blocked:
-                            continue
-                        S = self._return_move(VY, p, target, arrival, f_count)
-                        candidates.append((FAIL[a] * Rl + S) / (1.0 - FAIL[a] * Fl))
-                else:
-                    for a in range(1, MAX_ANNOUNCEMENT + 1):
-                        target = p + a
-                        if target > N:
-                            break
-                        if blocked is not None and target == blocked:
-                            continue
-                        S = self._outward_move(VY, target, a, eliminated)
-                        candidates.append((FAIL[a] * Rl + S) / (1.0 - FAIL[a] * Fl))
-                    if p > STARTING_PLATE:
-                        a0 = space.a_off[p]
-                        candidates.append(VX[a0:a0 + T])  # turn back: marker here, the same turn goes on
-                if candidates:
-                    best = candidates[0]
-                    for other in candidates[1:]:
-                        best = np.maximum(best, other)
-                else:  # pass: nothing moves; both passing forever means nobody ever gets home
-                    with np.errstate(divide="ignore", invalid="ignore"):
-                        best = np.where(Fl < 1.0, Rl / (1.0 - Fl), 0.5)
-                if blocked is not None and phase == 0 and p == blocked:
-                    best = np.zeros_like(best)  # X cannot stand on Y's plate: unreachable
-                if blocked is not None and phase == 1 and p == blocked:
-                    best = np.zeros_like(best)
-                VX[lo:hi] = best
-                VY[lo:hi] = Fl * best + Rl
-            for j, key in enumerate(batch):
-                vx[key] = VX[:, j].copy()
+                if codes is not None:
+                    self.policy[key] = codes[j]
+                self.vx[key] = VX[j].copy()
                 if key in fresh_needed:
-                    vy_fresh[key] = VY[:, j].copy()
+                    self.vy_fresh[key] = VY[j].copy()
                 if key == start:
-                    result_x_first = float(VX[x0, j])
-                    result_y_first = float(VY[x0, j])
-            for key in [k for k in vx if last_use.get(k, -1) <= b and k not in batch]:
-                del vx[key]
-            for key in batch:
-                if last_use.get(key, -1) < b:
-                    vx.pop(key, None)
+                    result_x_first = float(VX[j, x0])
+                    result_y_first = float(VY[j, x0])
+            for key in free_after.get(b, ()):
+                self.vx.pop(key, None)
         return DuelResult(x_first=result_x_first, y_first=result_y_first, x_seat=self.x_seat,
                           opponent_states=len(keys), opponent_calls=self.opp.calls, read_laid=self.opp.read_laid,
                           read_x=frozenset(self.opp.read_x))
 
-    def _return_move(self, VY: np.ndarray, p: int, target: int, arrival: np.ndarray, f_count: int) -> np.ndarray:
-        """Over returning level p: the expected Y-to-move value after a successful announcement home to `target`
-        (unconditional probabilities: failures are added by the caller)."""
+    def _y_move(self, key: YKey, dist_id: int, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
+        """Over X states lo..hi, Y to move in `key` playing distribution `dist_id`: the expected X-to-move value
+        after Y's move when it changes something (R), and the chance that nothing changes (F: a failed roll)."""
+        last = self.last
+        R = np.zeros(hi - lo)
+        F = 0.0
+        for code, weight in self.opp.dists[dist_id]:
+            for chance, what, detail in y_outcomes(key, code, self.N, self.floor):
+                w = weight * chance
+                if what == "stay":
+                    F += w
+                elif what == "move":
+                    R += w * self.vx[detail][lo:hi]
+                elif what == "turn":
+                    R += w * self.vy_fresh[detail][lo:hi]
+                elif what == "elim":
+                    R += w * last.nobody_home[lo:hi]
+                else:
+                    marker, tokens = detail
+                    R += w * last.against_score(marker - tokens)[lo:hi]
+        return R, np.full(hi - lo, F)
+
+    def _solve_batch(self, batch: list[YKey], policy: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """X's values (X to move) and Y's (Y to move) over every X state, for each Y state of the batch; with
+        `policy` ([batch, X state]), X's best move codes (the first best in announcement order, turning back last)."""
         space = self.space
-        N, T, nD, floor = space.N, space.T, space.nD, space.m_lo
+        N, T, size = self.N, self.T, space.size
+        nb = len(batch)
+        q = batch[0][1]
+        blocked = q if q >= STARTING_PLATE else None
+        R = np.empty((nb, size))
+        F = np.empty((nb, size))
+        for j, key in enumerate(batch):
+            runs = self.actions[key]
+            cover: dict[int, int] = {}
+            for lo, hi, d in runs:
+                cover[d] = cover.get(d, 0) + hi - lo
+            main = max(cover, key=lambda d: cover[d])
+            R[j], F[j] = self._y_move(key, main, 0, size)
+            for lo, hi, d in runs:
+                if d != main:
+                    R[j, lo:hi], F[j, lo:hi] = self._y_move(key, d, lo, hi)
+        # X's arrival: the game ends if X is strictly beyond Y's reach, else Y plays on as the last camper.
+        reach = np.array([k[1] if k[0] == 0 else k[3] for k in batch])
+        home = np.stack([self._y_home_chances(k) for k in batch])
+        arrival = np.where(self.f_score[None, :] > reach[:, None], 1.0, 1.0 - home)
+        eliminated = np.array([0.5 * self._y_eliminated(k) for k in batch])
+        VX = np.zeros((nb, size))
+        VY = np.zeros((nb, size))
+        for level in space.levels:
+            phase, p = level
+            lo, hi = space.level_range(level)
+            if blocked is not None and p == blocked:
+                continue  # X cannot stand on Y's plate: no such state
+            Rl, Fl = R[:, lo:hi], F[:, lo:hi]
+            best: np.ndarray | None = None
+            code = np.zeros(Rl.shape, np.int8) if policy is not None else None
+            if phase == 1:
+                for a in range(1, min(MAX_ANNOUNCEMENT, p - STARTING_PLATE) + 1):
+                    if p - a == blocked:
+                        continue
+                    S = self._return_move(VY, p, p - a, arrival)
+                    best = _consider(best, code, (FAIL[a] * Rl + S) / (1.0 - FAIL[a] * Fl), a)
+            else:
+                for a in range(1, MAX_ANNOUNCEMENT + 1):
+                    if p + a > N:
+                        break
+                    if p + a == blocked:
+                        continue
+                    S = self._outward_move(VY, p + a, a, eliminated)
+                    best = _consider(best, code, (FAIL[a] * Rl + S) / (1.0 - FAIL[a] * Fl), a)
+                if p > STARTING_PLATE:
+                    a0 = space.a_off[p]
+                    best = _consider(best, code, VX[:, a0:a0 + T], TURN)  # turn back, the same turn goes on
+            if best is None:  # pass: nothing moves; both passing forever means nobody ever gets home
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    best = np.where(Fl < 1.0, Rl / (1.0 - Fl), 0.5)
+            if policy is not None and code is not None:
+                policy[:, lo:hi] = code
+            VX[:, lo:hi] = best
+            VY[:, lo:hi] = Fl * best + Rl
+        return VX, VY
+
+    def _return_move(self, VY: np.ndarray, p: int, target: int, arrival: np.ndarray) -> np.ndarray:
+        """Over returning level p: the expected Y-to-move value after a successful announcement home to `target`
+        (unconditional probabilities: the failures are added by the caller). Arrays are [batch, X state]."""
+        space = self.space
+        N, T, nD = space.N, space.T, space.nD
         a = p - target
         nM = N - p + 1
-        nb = VY.shape[1]
-        out_a = np.zeros((nM, T, nb))
-        out_d = np.zeros((nD, nb))
-        m0 = np.arange(p, N + 1)
+        nb = VY.shape[0]
+        out_a = np.zeros((nb, nM, T))
+        out_d = np.zeros((nb, nD))
         if target == STARTING_PLATE:
-            t = np.arange(1, T + 1)
-            mD = np.arange(floor, N + 1)
+            idx_a, idx_d = self._arrival_indices(p)
             for c, chance in PAYS[a]:
-                left = t - c
-                marker = np.maximum(m0[:, None] + np.minimum(left, 0)[None, :], floor)
-                tokens = np.broadcast_to(np.maximum(left, 0)[None, :], marker.shape)
-                idx = self._f_indices(marker, tokens)
-                out_a += chance * arrival[idx]
-                idx_d = self._f_indices(np.maximum(mD - c, floor), np.zeros(nD, int))
-                out_d += chance * arrival[idx_d]
-            return np.concatenate([out_a.reshape(nM * T, nb), out_d])
+                out_a += chance * arrival[:, idx_a[c]]
+                out_d += chance * arrival[:, idx_d[c]]
+            return np.concatenate([out_a.reshape(nb, nM * T), out_d], axis=1)
         a0, d0 = space.a_off[target], space.d_off[target]
-        below_a = VY[a0:d0].reshape(N - target + 1, T, nb)[p - target:]  # markers p..N
-        below_d = VY[d0:d0 + nD]
-        # ext[:, k] for tokens k - MAX_PAY + 1 .. T: k <= MAX_PAY - 1 means no tokens left (marker moved back)
-        ext = np.empty((nM, MAX_PAY - 1 + T + 1, nb))
-        offsets = np.arange(-(MAX_PAY - 1), 1)  # tokens left -10 .. 0
-        rows = np.clip(m0[:, None] + offsets[None, :] - floor, 0, nD - 1)
-        ext[:, :MAX_PAY] = below_d[rows]
-        ext[:, MAX_PAY:] = below_a
-        padded = np.concatenate([np.repeat(below_d[:1], MAX_PAY, axis=0), below_d])
+        below_a = VY[:, a0:d0].reshape(nb, N - target + 1, T)[:, p - target:]  # markers p..N
+        below_d = VY[:, d0:d0 + nD]
+        # ext[..., k]: tokens left k - (MAX_PAY - 1), from -10 (the marker moved back 10) to T
+        ext = np.empty((nb, nM, MAX_PAY + T))
+        ext[:, :, :MAX_PAY] = below_d[:, self._hankel(p)]
+        ext[:, :, MAX_PAY:] = below_a
+        padded = np.concatenate([np.repeat(below_d[:, :1], MAX_PAY, axis=1), below_d], axis=1)
         for c, chance in PAYS[a]:
-            # tokens t (1..T) -> t - c; column of tokens u is u + MAX_PAY - 1
-            out_a += chance * ext[:, MAX_PAY - c:MAX_PAY - c + T]
-            out_d += chance * padded[MAX_PAY - c:MAX_PAY - c + nD]
-        return np.concatenate([out_a.reshape(nM * T, nb), out_d])
+            out_a += chance * ext[:, :, MAX_PAY - c:MAX_PAY - c + T]
+            out_d += chance * padded[:, MAX_PAY - c:MAX_PAY - c + nD]
+        return np.concatenate([out_a.reshape(nb, nM * T), out_d], axis=1)
+
+    @cache  # noqa: B019  (one duel object; a handful of plates)
+    def _hankel(self, p: int) -> np.ndarray:
+        """[marker p..N, tokens left -10..0]: the no-token row of marker + tokens left (the marker moved back)."""
+        space = self.space
+        m0 = np.arange(p, space.N + 1)
+        return np.clip(m0[:, None] + np.arange(-(MAX_PAY - 1), 1)[None, :] - space.m_lo, 0, space.nD - 1)
+
+    @cache  # noqa: B019
+    def _arrival_indices(self, p: int) -> tuple[dict[int, np.ndarray], dict[int, np.ndarray]]:
+        """Finished-X variant of each returning state of level p arriving with each payment."""
+        space = self.space
+        N, T, floor = space.N, space.T, space.m_lo
+        m0 = np.arange(p, N + 1)
+        t = np.arange(1, T + 1)
+        m_d = np.arange(floor, N + 1)
+        idx_a, idx_d = {}, {}
+        for c in range(1, MAX_PAY + 1):
+            left = t - c
+            marker = np.maximum(m0[:, None] + np.minimum(left, 0)[None, :], floor)
+            tokens = np.broadcast_to(np.maximum(left, 0)[None, :], marker.shape)
+            idx_a[c] = self._f_indices(marker, tokens)
+            idx_d[c] = self._f_indices(np.maximum(m_d - c, floor), np.zeros(space.nD, int))
+        return idx_a, idx_d
 
     def _f_indices(self, marker: np.ndarray, tokens: np.ndarray) -> np.ndarray:
         floor, nD, T = self.space.m_lo, self.space.nD, self.T
@@ -896,13 +934,12 @@ class _Duel:
         space = self.space
         T = space.T
         lo = space.out_off[target]
-        above = VY[lo:lo + T]
-        nb = VY.shape[1]
-        padded = np.concatenate([np.broadcast_to(eliminated[None, :], (MAX_PAY, nb)), above])
-        out = np.zeros((T, nb))
+        nb = VY.shape[0]
+        padded = np.concatenate([np.broadcast_to(eliminated[:, None], (nb, MAX_PAY)), VY[:, lo:lo + T]], axis=1)
+        out = np.zeros((nb, T))
         for c, chance in PAYS[a]:
-            # tokens t (1..T) -> t - c; row of tokens u is u + MAX_PAY - 1 (u <= 0: eliminated)
-            out += chance * padded[MAX_PAY - c:MAX_PAY - c + T]
+            # tokens t (1..T) -> t - c, at column t - c + MAX_PAY - 1 (columns below MAX_PAY: eliminated)
+            out += chance * padded[:, MAX_PAY - c:MAX_PAY - c + T]
         return out
 
 
@@ -915,11 +952,54 @@ def solve_duel(opponent: OpponentPolicy, config: Config, *, x_seat: int = 0, bud
     return _Duel(opponent, config, x_seat, budget or Budget(float("inf")), marker_floor).solve()
 
 
-def ceiling_of(opponent: OpponentPolicy, config: Config, budget: Budget | None = None,
-               marker_floor: int = MARKER_FLOOR) -> tuple[float, float]:
-    """(X in seat 0 moving first, X in seat 1 moving second): the two games of a seat-alternating bench."""
-    budget = budget or Budget(float("inf"))
-    first = solve_duel(opponent, config, x_seat=0, budget=budget, marker_floor=marker_floor).x_first
-    second = solve_duel(opponent, config, x_seat=1, budget=budget, marker_floor=marker_floor).y_first
-    return first, second
+def _consider(best: np.ndarray | None, code: np.ndarray | None, value: np.ndarray, move: int) -> np.ndarray:
+    """The better of `best` and a move's `value` (the first best kept), recording the move in `code`."""
+    if best is None:
+        if code is not None:
+            code[:] = move
+        return value
+    if code is not None:
+        code[value > best] = move
+    return np.maximum(best, value)
 
+
+class BestResponsePolicy:
+    """The best response as a player (`solve_duel(..., record_policy=True)`): X's recorded best move in the joint
+    state, for X in `x_seat` of a two-camper game on the duel's route (no pending effect: no specials)."""
+
+    def __init__(self, duel: _Duel) -> None:
+        self.duel = duel
+        self.space = duel.space
+
+    def x_index(self, camper: Camper) -> int:
+        space = self.space
+        if camper.phase == Phase.OUTWARD:
+            return space.out_index(camper.position, camper.tokens)
+        p, m = camper.position, max(camper.marker, space.m_lo)
+        if camper.tokens == 0:
+            return space.d_off[p] + m - space.m_lo
+        return space.a_off[p] + (m - p) * space.T + camper.tokens - 1
+
+    def __call__(self, state: TourState) -> Action:
+        x = state.campers[self.duel.x_seat]
+        y = state.campers[1 - self.duel.x_seat]
+        if state.last_camper_rule or y.phase not in (Phase.OUTWARD, Phase.RETURN):
+            raise ValueError("the recorded best response covers the race with both campers on the journey")
+        key: YKey = (0, y.position, y.tokens, 0) if y.phase == Phase.OUTWARD else (1, y.position, y.tokens,
+                                                                                    max(y.marker, self.space.m_lo))
+        code = int(self.duel.policy[key][self.x_index(x)])
+        if code == TURN:
+            return TurnBack()
+        return Pass() if code == PASS else Announce(code)
+
+
+def best_response_policy(opponent: OpponentPolicy, config: Config, *, x_seat: int = 0,
+                         budget: Budget | None = None, marker_floor: int = MARKER_FLOOR
+                         ) -> tuple[DuelResult, BestResponsePolicy]:
+    """`solve_duel` and the best response's move in every joint state with both campers on the journey (memory:
+    one byte per X state per opponent state, a few hundred MB on the 72-plate route). The last-camper phase is
+    not recorded (X's exact play there is the last camper's table, `XLastCamper`)."""
+    duel = _Duel(opponent, config, x_seat, budget or Budget(float("inf")), marker_floor)
+    duel.record_policy = True
+    result = duel.solve()
+    return result, BestResponsePolicy(duel)
