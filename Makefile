@@ -9,12 +9,27 @@ PORT   ?= 50051
 HTTP_PORT ?= 8080
 WORKERS ?= 2
 PROTO_FILES := $(wildcard protos/campsolver/v1/*.proto)
+# Debian packages `make test` needs, as command=package: rsvg-convert renders every puzzle SVG to PNG, headless
+# Chromium prints the batch puzzle book and drives the web table's browser tests (Playwright runs Debian's
+# /usr/bin/chromium, no driver). Serving needs none. `make test SYSTEM_DEPS=` skips the check (those tests fail).
+SYSTEM_DEPS ?= rsvg-convert=librsvg2-bin chromium=chromium
+APT_GET := DEBIAN_FRONTEND=noninteractive apt-get
+# The packages of SYSTEM_DEPS whose command is missing (evaluated when a recipe that uses it runs).
+missing_packages = $(strip $(foreach pair,$(SYSTEM_DEPS),$(if $(shell command -v $(firstword $(subst =, ,$(pair))) \
+	2>/dev/null),,$(lastword $(subst =, ,$(pair))))))
 
 .PHONY: help system-deps setup serve test test-slow test-all test-loaded mutate lint protos bench clean
 
 # Create the virtualenv if missing and install the pinned dependencies plus the package (editable).
+# A Debian python3 without its venv module (python3-venv) gets it installed as root, else one line says so.
 $(STAMP): pyproject.toml requirements.lock
-	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	@$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null || { echo "setup: campsolver \
+	needs Python 3.11 or newer as $(PYTHON) (make PYTHON=python3.11 ...)"; exit 1; }
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV) >/dev/null 2>&1 || { rm -rf $(VENV); \
+	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then echo "setup: installing python3-venv (apt-get)"; \
+	$(APT_GET) update -qq && $(APT_GET) install -y -qq --no-install-recommends python3-venv >/dev/null && \
+	$(PYTHON) -m venv $(VENV); else echo "setup: $(PYTHON) cannot create a virtualenv; install the Debian package \
+	python3-venv with \`sudo apt-get install -y python3-venv\`"; exit 1; fi; }
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c requirements.lock -e '.[dev,batch,openspiel]'
 	$(BIN)/python -m pip check
 	@touch $(STAMP)
@@ -31,25 +46,27 @@ setup: $(STAMP)
 serve: $(STAMP)
 	$(BIN)/campsolver serve --host $(HOST) --port $(PORT) --workers $(WORKERS) $(if $(HTTP_PORT),--http-port $(HTTP_PORT))
 
-## Set everything up and run the default test suite (slow cases are deselected and counted, never skipped).
-test: $(STAMP)
+## Set everything up (the Debian packages the tests drive included, see system-deps) and run the default test
+## suite (slow cases are deselected and counted, never skipped).
+test: system-deps $(STAMP)
 	$(BIN)/python -m pytest -m "not slow"
 
 ## The long cases only.
-test-slow: $(STAMP)
+test-slow: system-deps $(STAMP)
 	$(BIN)/python -m pytest -m slow
 
 ## Every test, default and slow.
-test-all: $(STAMP)
+test-all: system-deps $(STAMP)
 	$(BIN)/python -m pytest
 
 ## The time-limit tests (`-m timing`) beside 4 busy loops (bounded: the loops stop by themselves after 15 min).
-test-loaded: $(STAMP)
+test-loaded: system-deps $(STAMP)
 	$(BIN)/python -m pytest -m slow tests/test_timing_under_load.py
 
 MUTATE_ARGS ?= --sample 3 --sample-area proto-maps=4 --sample-area validators=7 --sample-area rules=7 --max-minutes 90
 
-## A mutation run over the proof-claim sites, proto mappings, request validators and rules models (tools/mutate.py);
+## A mutation run over the proof-claim sites, proto mappings, request validators, rules models, chance draws, HTTP
+## codes, OpenSpiel information states, supplies and standard-error claims (tools/mutate.py);
 ## by default 3-7 mutants a site (seeded, docs/mutation-run.md); results in mutation.json / mutation.md.
 mutate: $(STAMP)
 	$(BIN)/python -m tools.mutate $(MUTATE_ARGS) --json mutation.json --markdown mutation.md
@@ -59,12 +76,16 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	@if command -v buf >/dev/null 2>&1; then cd protos && buf lint; else echo "buf not installed: proto lint covered by tests/test_protos.py"; fi
 
-## Debian packages some tests drive: rsvg-convert (SVG -> PNG) and headless Chromium (book -> PDF/PNG).
-## Installed only when missing and when we may (root); the tests that need them fail loudly without them.
+## The Debian packages the tests drive (SYSTEM_DEPS: rsvg-convert, headless Chromium), only those missing: as
+## root apt-get installs them quietly; otherwise one line names them and the command, and make stops at once.
 system-deps:
-	@if command -v rsvg-convert >/dev/null 2>&1 && command -v chromium >/dev/null 2>&1; then :; \
-	elif [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq --no-install-recommends librsvg2-bin chromium >/dev/null; \
-	else echo "system-deps: install librsvg2-bin and chromium (Debian) for the picture and book tests"; fi
+	$(if $(missing_packages),$(if $(filter 0,$(shell id -u)),$(if $(shell command -v apt-get 2>/dev/null),,$(error \
+	system-deps: install the packages $(missing_packages) with your system's package manager, or run \
+	`make test SYSTEM_DEPS=` without the tests that drive them)),$(error \
+	system-deps: the tests need the Debian packages $(missing_packages); install them with `sudo apt-get update && \
+	sudo apt-get install -y --no-install-recommends $(missing_packages)` (or run `sudo make system-deps`))))
+	@$(if $(missing_packages),echo "system-deps: installing $(missing_packages) (apt-get)" && \
+	$(APT_GET) update -qq && $(APT_GET) install -y -qq --no-install-recommends $(missing_packages) >/dev/null,:)
 
 ## Regenerate the protobuf/gRPC Python code (the only way generated code enters the tree).
 protos: $(STAMP)

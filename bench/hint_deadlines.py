@@ -1,6 +1,6 @@
 """Hints on a busy machine: does every hint answer before its deadline?
 
-    python -m bench.hint_deadlines [--hints 200] [--busy-loops 4] [--seed 0] [--label L]
+    python -m bench.hint_deadlines [--hints 200] [--busy-loops 4] [--seed 0] [--label L] [--server-log FILE]
 
 A `campsolver serve` process with two solver workers, four busy loops beside it on the 2-core machine, and two
 phases per game, half of the hints each:
@@ -9,7 +9,9 @@ phases per game, half of the hints each:
 - `slots shared`: two client threads send the hints back to back, so the hints themselves keep both slots busy.
 Each hint carries only a gRPC deadline, drawn uniformly in [0.1, 0.5] s (seeded). Per game and phase: answers,
 DEADLINE_EXCEEDED and other errors, fallback answers, and the overrun (answer time minus deadline; negative is
-early) p50 / p99 / max. Camper Tour hints alternate with and without a 30-decision game record.
+early) p50 / p99 / max. Camper Tour hints alternate with and without a 30-decision game record. With
+`--server-log FILE` the server's JSON access log is kept there and summed up per game (`server_view`): which late
+answers the server itself sent late, and which arrived with their deadline already spent.
 """
 
 from __future__ import annotations
@@ -181,10 +183,12 @@ def summarise(game_name: str, phase: str, records: list[dict[str, Any]]) -> dict
     }
 
 
-def run(hints: int, busy: int, seed: int, game_names: Sequence[str]) -> dict[str, Any]:
+def run(hints: int, busy: int, seed: int, game_names: Sequence[str], server_log: str | None = None
+        ) -> dict[str, Any]:
     port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "campsolver", "serve", "--port", str(port), "--workers", "2"],
-                              cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    log = open(server_log, "w") if server_log else subprocess.DEVNULL  # noqa: SIM115 (closed below)
+    server = subprocess.Popen([sys.executable, "-m", "campsolver", "serve", "--port", str(port), "--workers", "2",
+                               "--log-format", "json"], cwd=ROOT, stdout=subprocess.PIPE, stderr=log, text=True)
     rows = []
     try:
         assert server.stdout is not None and "listening" in server.stdout.readline()
@@ -205,8 +209,38 @@ def run(hints: int, busy: int, seed: int, game_names: Sequence[str]) -> dict[str
     finally:
         server.terminate()
         server.wait(timeout=30)
-    return {"hints_per_game": hints, "busy_loops": busy, "seed": seed, "deadline_range_s": DEADLINE_RANGE_S,
-            "rows": rows}
+        if server_log:
+            log.close()  # type: ignore[union-attr]
+    result = {"hints_per_game": hints, "busy_loops": busy, "seed": seed, "deadline_range_s": DEADLINE_RANGE_S,
+              "rows": rows}
+    if server_log:
+        result["server_view"] = server_view(server_log, hints)
+    return result
+
+
+def server_view(path: str, sent: int) -> list[dict[str, Any]]:
+    """Per game, the hints as the server saw them (its JSON access log): answered after the deadline by its own
+    clock, and of those how many arrived with the deadline already spent, or answered the rule of thumb at once
+    (no_time) and still took longer than the time left; and the hints (of `sent` a game) gRPC dropped before
+    any handler saw them (their deadline passed on the way in)."""
+    import json
+
+    with open(path) as log:
+        lines = [json.loads(text) for text in log if text.startswith("{")]
+    calls = [line for line in lines if line.get("event") == "call" and line["rpc"] == "Hint"
+             and line.get("deadline_s") is not None and line["deadline_s"] < DEADLINE_RANGE_S[1] + 0.1]
+    view = []
+    for game_name in dict.fromkeys(line["game"] for line in calls):
+        mine = [line for line in calls if line["game"] == game_name]
+        late = [line for line in mine if line["code"] == "DEADLINE_EXCEEDED"]
+        view.append({
+            "game": game_name, "hints_seen": len(mine), "dropped_before_a_handler": sent - len(mine),
+            "late_by_server_clock": len(late),
+            "arrived_spent": sum(line["deadline_s"] <= 0.001 for line in late),
+            "late_no_time": sum(line["fallback"] == "no_time" for line in late),
+            "fallbacks": dict(Counter(line["fallback"] or "searched" for line in mine)),
+        })
+    return view
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -216,9 +250,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--games", default=",".join(games()), help="comma-separated game names")
     parser.add_argument("--label", default="")
+    parser.add_argument("--server-log", help="write the server's JSON log (an access line per call) to this file")
     args = parser.parse_args(argv)
-    result = run(args.hints, args.busy_loops, args.seed, args.games.split(","))
+    result = run(args.hints, args.busy_loops, args.seed, args.games.split(","), args.server_log)
     print_table(f"every game's hints under load ({args.busy_loops} busy loops, deadlines 0.1-0.5 s)", result["rows"])
+    if "server_view" in result:
+        print_table("the same hints as the server saw them (its access log)", result["server_view"])
     path = write_json("hint_deadlines" + (f"_{args.label}" if args.label else ""), result)
     print(f"\nwrote {path}")
 

@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import os
 import random
 import statistics
 import time
@@ -141,18 +142,39 @@ def cs_plan(s: Any, placement: Any, tent: Any) -> Plan:
 
 
 def cs_greedy(s: Any, seat: int, rng: np.random.Generator) -> Plan:
+    """The greedy play of a turn; asked at a tent (a search or playout that laid the card itself), the tent with the
+    most round points for the mover as the table then stands (greedy's immediate own gain, the card fixed)."""
+    from campsolver.solver.campsite import rules as R
     from campsolver.solver.campsite.players import greedy_policy
 
+    if s.stage is R.Stage.TENT:
+        player = s.to_move
+
+        def points(move: Any) -> int:
+            tent = R.Tent(player, move.token, move.row, move.col)
+            return R.player_scores(s.table.pitch(tent), s.players)[player]
+
+        return [max(s.legal_actions(), key=points)]  # ties: the first in the rules model's order
     return cs_plan(s, *greedy_policy(s, CpuBudget(60.0)))
 
 
+def cs_budget(cpu_s: float) -> float:
+    """Campsite's hint gets at least `players.HINT_CPU_S`: what a ranking of every play of a 4-player turn needs
+    (the bots are calibrated on the CPU the hint actually uses, so they get as much)."""
+    from campsolver.solver.campsite.players import HINT_CPU_S
+
+    return max(cpu_s, HINT_CPU_S)
+
+
+def same_budget(cpu_s: float) -> float:
+    return cpu_s
+
+
 def cs_hint(s: Any, seat: int, cpu_s: float, seed: int) -> Plan:
-    from campsolver.solver.campsite.players import HINT_CPU_S, hint_result
+    from campsolver.solver.campsite.players import hint_result
 
     # hint_result reads the seat's own hand, the table, the tokens, the totals and the round deck's composition.
-    # At least HINT_CPU_S: what a ranking of every play of a 4-player turn needs (the bots are calibrated on the
-    # CPU the hint actually uses, so they get as much).
-    best = hint_result(s, CpuBudget(max(cpu_s, HINT_CPU_S))).plays[0]
+    best = hint_result(s, CpuBudget(cs_budget(cpu_s))).plays[0]
     return cs_plan(s, best.placement, best.tent)
 
 
@@ -191,6 +213,8 @@ class GameSpec:
     greedy: Callable[[Any, int, np.random.Generator], Plan]
     start: Callable[[pyspiel.Game, int], AdapterState] | None = None
     hint_reads: str = "own view; no game record"
+    #: The CPU seconds a hint call is really given when `--hint-cpu` asks for x (Campsite: at least 0.15).
+    budget: Callable[[float], float] = same_budget
 
 
 GAMES: dict[str, GameSpec] = {
@@ -199,7 +223,7 @@ GAMES: dict[str, GameSpec] = {
         GameSpec("happy_campers", "campsolver_happy_campers", 2, False, hc_hint, hc_greedy),
         GameSpec("deluxe_camping", "campsolver_deluxe_camping", 2, False, dc_hint, dc_greedy, dc_start),
         GameSpec("camper_tour", "campsolver_camper_tour", 2, False, ct_hint, ct_greedy),
-        GameSpec("campsite", "campsolver_campsite", 2, True, cs_hint, cs_greedy),
+        GameSpec("campsite", "campsolver_campsite", 2, True, cs_hint, cs_greedy, budget=cs_budget),
         GameSpec("adventure_tours", "campsolver_adventure_tours", 3, True, at_hint, at_greedy),
     )
 }
@@ -457,7 +481,7 @@ class Calibrations:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         on_disk = json.loads(self.path.read_text()) if self.path.exists() else {}
         self.data = {**on_disk, **self.data}
-        tmp = self.path.with_suffix(".tmp")
+        tmp = self.path.with_suffix(f".{os.getpid()}.tmp")  # two runs saving at once never share one
         tmp.write_text(json.dumps(self.data, indent=2) + "\n")
         tmp.replace(self.path)
 

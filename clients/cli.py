@@ -131,7 +131,7 @@ def json_path(descriptor: Descriptor, path: str) -> str:
     """`options.time_limit_seconds` -> `options.timeLimitSeconds` (indices kept), following the message types."""
     out: list[str] = []
     current: Descriptor | None = descriptor
-    for segment in path.split("."):
+    for segment in (part for part in path.split(".") if part):  # never an empty segment ("phase..")
         match = re.fullmatch(r"(\w+)((?:\[\d+\])*)", segment)
         if current is None or match is None or match.group(1) not in current.fields_by_name:
             out.append(segment)
@@ -160,11 +160,14 @@ def parse_request(command: Command, text: str) -> Message:
         json_format.Parse(text, request)
     except json_format.ParseError as error:
         detail = " ".join(str(error).split())
-        # "Failed to parse x field: Failed to parse y field: <what> at Msg.x.y." -> "x.y: <what>"
-        where = re.search(r" at \w+\.([\w.\[\]]+)\.+$", detail)
+        # "Failed to parse x field: Failed to parse y field: <what> at Msg.x.y..." -> "x.y: <what>" (the path's
+        # segments end before the dots protobuf puts after it; without "at", the "Failed to parse" chain names it)
+        where = re.search(r" at \w+\.([\w\[\]]+(?:\.[\w\[\]]+)*)\.*$", detail)
+        chain = re.findall(r"Failed to parse (\w+) field: ", detail)
         innermost = re.sub(r"^(Failed to parse \w+ field: )+", "", detail)
-        innermost = re.sub(r" at \w+\.[\w.\[\]]+\.+$", "", innermost).rstrip(".")
-        field = f"{json_path(request.DESCRIPTOR, where.group(1))}: " if where else ""
+        innermost = re.sub(r" at \w+\.[\w.\[\]]+$", "", innermost.rstrip(".")).rstrip(".")
+        path = where.group(1) if where else ".".join(chain)
+        field = f"{json_path(request.DESCRIPTOR, path)}: " if path else ""
         raise CliError(f"request: {field}{innermost}{_enum_hint(detail)}") from None
     return request
 
@@ -363,6 +366,24 @@ def build_parser() -> argparse.ArgumentParser:
         help="with --http-port: a browser origin (e.g. https://games.example) allowed to call cross-origin; "
         "repeatable; none by default",
     )
+    serve.add_argument(
+        "--http-header-timeout", type=_positive_seconds, default=10.0, metavar="SECONDS",
+        help="with --http-port: close a connection whose request headers have not all arrived after this long",
+    )
+    serve.add_argument(
+        "--http-body-timeout", type=_positive_seconds, default=30.0, metavar="SECONDS",
+        help="with --http-port: close a connection whose request body has not all arrived this long after its "
+        "headers",
+    )
+    serve.add_argument(
+        "--http-max-connections", type=int, default=512, metavar="N",
+        help="with --http-port: HTTP connections open at once; one more is closed as it opens",
+    )
+    serve.add_argument(
+        "--log-format", choices=("text", "json"), default="text",
+        help="log lines as text, or one JSON object a line (an access line per call: game, RPC, code, wall and "
+        "CPU seconds, fallback reason)",
+    )
     sub.add_parser(
         "batch", help="puzzle books, maxima sweeps and tournaments on Ray (campsolver batch -h)", add_help=False
     )
@@ -461,6 +482,8 @@ def _serve(args: argparse.Namespace) -> int:
         raise CliError("--http-port: must differ from --port")
     if args.cors_origin and args.http_port is None:
         raise CliError("--cors-origin: only with --http-port")
+    if args.http_max_connections < 1:
+        raise CliError(f"--http-max-connections: must be at least 1, got {args.http_max_connections}")
     for origin in args.cors_origin:
         if not re.fullmatch(r"https?://[^/\s]+", origin):
             raise CliError(f"--cors-origin: {origin!r} is not an origin (scheme://host[:port], no path)")
@@ -472,7 +495,8 @@ def _serve(args: argparse.Namespace) -> int:
     config = ServerConfig(
         host=args.host, port=args.port, workers=args.workers, drain_announce_s=args.drain_announce_seconds,
         solve_in_process=args.solve_in_process, http_port=args.http_port, cors_origins=tuple(args.cors_origin),
-        **tls,
+        log_format=args.log_format, http_header_timeout_s=args.http_header_timeout,
+        http_body_timeout_s=args.http_body_timeout, http_max_connections=args.http_max_connections, **tls,
     )
     try:
         serve(config)
@@ -507,6 +531,7 @@ def run(argv: Sequence[str]) -> int:
     command = game_spec.commands[args.command]
     request = parse_request(command, read_request_text(args.request))
     show_progress = not args.quiet and (sys.stderr.isatty() or os.environ.get(PROGRESS_ENV) == "1")
+    started = time.monotonic()  # the text summary says how long the call really took
     with Progress(show_progress, f"{args.target} {args.command}") as progress:
         if args.server:
             budget = Budget(args.timeout or DEFAULT_SERVER_TIMEOUT_S)
@@ -534,7 +559,7 @@ def run(argv: Sequence[str]) -> int:
     if args.format == "text":
         from campsolver.clients.textout import render
 
-        print(render(args.target, request, response))
+        print(render(args.target, request, response, elapsed_s=time.monotonic() - started))
     else:
         print(to_json(response))
     return EXIT_OK

@@ -4,9 +4,10 @@ Generic over every game's response messages, so a new game gets readable output 
 repeated strings of equal width print as a board, `alternatives` (anything with a `ranking`) as a table,
 a `PuzzleEnvelope` as its statement text, `stats` as one summary line, other fields as `name: value`.
 
-A game whose position is not in its responses (Camper Tour answers with moves, the route is in the request)
-adds a picture of the request's position above that through `TEXT_FORMATTERS`, reusing its solver's own text
-rendering (the same text its puzzles print), so a board is drawn in one place only.
+A game whose responses carry no picture of the position (Camper Tour answers with moves, the route is in the
+request; Play answers the next state as data) adds one above that through `TEXT_FORMATTERS`: the position after
+the move where the answer holds it, else the request's, reusing its solver's own text rendering (the same text
+its puzzles print), so a board is drawn in one place only.
 """
 
 from __future__ import annotations
@@ -66,14 +67,47 @@ def _is_board(field: FieldDescriptor, values: list) -> bool:
 NONE_WHEN_NEGATIVE = frozenset({"winner", "to_move"})
 
 
+#: Number fields (a proto3 number without presence cannot tell 0 from unset: the text decides when a 0 is said).
+_NUMBER_TYPES = frozenset({
+    FieldDescriptor.TYPE_DOUBLE, FieldDescriptor.TYPE_FLOAT, FieldDescriptor.TYPE_INT64, FieldDescriptor.TYPE_UINT64,
+    FieldDescriptor.TYPE_INT32, FieldDescriptor.TYPE_FIXED64, FieldDescriptor.TYPE_FIXED32,
+    FieldDescriptor.TYPE_UINT32, FieldDescriptor.TYPE_SFIXED32, FieldDescriptor.TYPE_SFIXED64,
+    FieldDescriptor.TYPE_SINT32, FieldDescriptor.TYPE_SINT64,
+})
+#: Number fields whose 0 is always a value worth saying (a challenge that scored no points, player 0 owning a
+#: site, no tokens left), matched by the end of the field's name.
+ZERO_IS_A_VALUE = ("points", "score", "scores", "total", "owner", "player", "value", "tokens", "money", "income",
+                   "left", "loss", "margin", "count", "winner", "to_move")
+
+
+def _is_number(field: FieldDescriptor) -> bool:
+    """A singular number field that always has a value (no presence)."""
+    return field.type in _NUMBER_TYPES and not field.is_repeated and not field.has_presence
+
+
+def _says_zero(field: FieldDescriptor) -> bool:
+    """Whether a 0 in this number field is printed: a quantity or a seat, by its name."""
+    return _is_number(field) and field.name.endswith(ZERO_IS_A_VALUE)
+
+
+def _varying_numbers(items: list[Message]) -> frozenset[str]:
+    """Number fields of a list's messages that are not 0 in some item: a column whose 0s mean something (map 0 of
+    two, rotation 0 of four) and are said in every item."""
+    if not items:
+        return frozenset()
+    return frozenset(f.name for f in items[0].DESCRIPTOR.fields
+                     if _is_number(f) and any(getattr(item, f.name) for item in items))
+
+
 def _is_cell(message: Message) -> bool:
     names = set(message.DESCRIPTOR.fields_by_name)
     return {"row", "col"} <= names
 
 
-def inline(message: Message) -> str:
+def inline(message: Message, zeros: frozenset[str] = frozenset()) -> str:
     """A message on one line as a person reads it: a move by its label when it has one, squares as `rRcC`
-    (zeros included: r0c0 is a square), nested messages inline, default scalars left out."""
+    (zeros included: r0c0 is a square), nested messages inline, default scalars left out but for the numbers
+    whose 0 is a value (`ZERO_IS_A_VALUE`, and the fields named in `zeros`: those that vary along its list)."""
     fields = message.DESCRIPTOR.fields_by_name
     if "label" in fields and getattr(message, "label", ""):
         return str(message.label)  # type: ignore[attr-defined]
@@ -94,20 +128,25 @@ def inline(message: Message) -> str:
             if not items:
                 continue
             if field.message_type is not None:
-                shown = " ".join(inline(item) for item in items)
+                varying = _varying_numbers(items)
+                shown = " ".join(inline(item, varying) for item in items)
             else:
                 shown = ", ".join(_scalar(field, item) for item in items)
             parts.append(f"{name} {shown}")
         elif field.message_type is not None:
             if message.HasField(field.name):
                 parts.append(f"{name} {inline(value)}" if not _is_cell(value) or len(fields) > 2 else inline(value))
-        elif value or (field.has_presence and message.HasField(field.name)):
+        elif (value or (field.has_presence and message.HasField(field.name)) or _says_zero(field)
+              or (field.name in zeros and _is_number(field))):
             parts.append(f"{name} {_scalar(field, value)}")
     return ", ".join(parts) if parts else "(empty)"
 
 
-def _stats_line(stats: Message) -> str:
-    parts = [f"{stats.wall_time_seconds:.2f} s"]  # type: ignore[attr-defined]
+def _stats_line(stats: Message, elapsed_s: float | None = None) -> str:
+    """The solve in one line. `elapsed_s`: the call's time as its caller measured it, which is what "solved in"
+    says when given (a fallback answer's own stats count only the fallback's milliseconds)."""
+    seconds = stats.wall_time_seconds if elapsed_s is None else elapsed_s  # type: ignore[attr-defined]
+    parts = [f"{seconds:.2f} s"]
     for name in ("method", "samples", "nodes", "depth"):
         if name in stats.DESCRIPTOR.fields_by_name and getattr(stats, name):
             parts.append(f"{_label(name)} {getattr(stats, name)}")
@@ -160,14 +199,17 @@ def _table_play_text(message: Message) -> str:
     return "\n".join(lines)
 
 
-def to_text(message: Message, indent: str = "") -> str:
-    """The message as aligned, labelled text (ends without a newline)."""
+def to_text(message: Message, indent: str = "", elapsed_s: float | None = None) -> str:
+    """The message as aligned, labelled text (ends without a newline); `elapsed_s` as in `_stats_line`."""
     fields_by_name = message.DESCRIPTOR.fields_by_name
     if not indent and "turn" in fields_by_name and fields_by_name["turn"].message_type.full_name == _TURN_INFO:
         return _table_play_text(message)
     lines: list[str] = []
     stats_line = ""
-    fields = message.ListFields()
+    listed = {field.name for field, _ in message.ListFields()}
+    # The fields set, and the numbers whose 0 is a value (a total of 0 is a total), in the message's own order.
+    fields = [(field, getattr(message, field.name)) for field in message.DESCRIPTOR.fields
+              if field.name in listed or (_says_zero(field) and not field.containing_oneof)]
     # A puzzle answer prints its statement and, apart, its solution once: the position and the solution as data
     # (the same things again) are for --format json.
     puzzle = any(f.message_type is not None and f.message_type.full_name == _PUZZLE_ENVELOPE for f, _ in fields)
@@ -178,7 +220,7 @@ def to_text(message: Message, indent: str = "") -> str:
         ):
             continue
         if field.message_type is not None and field.message_type.full_name == _SOLVE_STATS:
-            stats_line = _stats_line(value)
+            stats_line = _stats_line(value, elapsed_s)
         elif field.message_type is not None and field.message_type.full_name == _PUZZLE_ENVELOPE:
             envelope = value
             lines.append(f"{indent}{name}:")
@@ -201,8 +243,9 @@ def to_text(message: Message, indent: str = "") -> str:
                 lines.append(f"{indent}{name}:")
                 lines.extend(f"{indent}  {row}" for row in items)
             elif field.message_type is not None:
+                varying = _varying_numbers(items)
                 lines.append(f"{indent}{name}:")
-                lines.extend(f"{indent}  - {inline(item)}" for item in items)
+                lines.extend(f"{indent}  - {inline(item, varying)}" for item in items)
             else:
                 lines.append(f"{indent}{name}: {', '.join(_scalar(field, v) for v in items)}")
         elif field.message_type is not None:
@@ -217,30 +260,42 @@ def to_text(message: Message, indent: str = "") -> str:
     return "\n".join(line for line in lines if line.strip())
 
 
-def _camper_tour_route(request: Message) -> str | None:
-    """The route strip of the request's position: plates with specials marked, campers, markers, tokens."""
-    if "state" not in request.DESCRIPTOR.fields_by_name or not request.HasField("state"):  # type: ignore[attr-defined]
-        return None
+def _has_state(message: Message) -> bool:
+    return "state" in message.DESCRIPTOR.fields_by_name and message.HasField("state")  # type: ignore[attr-defined]
+
+
+def _camper_tour_route(request: Message, response: Message) -> str | None:
+    """The route strip (plates with specials marked, campers, markers, tokens) of the position the answer is
+    about: the one after the move where the answer holds the game's next state (Play, NewGame), else the
+    request's (a hint, a score: the position asked about; Play's listed outcomes: the position they follow)."""
     from campsolver.service.errors import RequestError
     from campsolver.service.games.camper_tour import state_from_proto
     from campsolver.solver.camper_tour.render import text_board
 
+    after = _has_state(response)
+    if not after and not _has_state(request):
+        return None
     try:
-        state = state_from_proto(request.state)  # type: ignore[attr-defined]
+        state = state_from_proto(response.state if after else request.state)  # type: ignore[attr-defined]
     except RequestError:  # the server judged the request; a position this side cannot read is just not drawn
         return None
-    return text_board(state)
+    board = text_board(state)
+    if not after and "outcomes" in response.DESCRIPTOR.fields_by_name and list(response.outcomes):  # type: ignore[attr-defined]
+        return "Before the move (the outcomes below each follow it):\n" + board
+    return board
 
 
-#: Game (CLI name) -> the request's position as text, printed above the response (None: nothing to draw).
-TEXT_FORMATTERS: dict[str, Callable[[Message], str | None]] = {
+#: Game (CLI name) -> the position of a call as text (from its request and response), printed above the response
+#: (None: nothing to draw).
+TEXT_FORMATTERS: dict[str, Callable[[Message, Message], str | None]] = {
     "camper-tour": _camper_tour_route,
 }
 
 
-def render(game_name: str, request: Message, response: Message) -> str:
-    """`--format text` of one call: the game's picture of the request's position (if any), then the response."""
+def render(game_name: str, request: Message, response: Message, elapsed_s: float | None = None) -> str:
+    """`--format text` of one call: the game's picture of the position (if any), then the response.
+    `elapsed_s`: the call's time as the caller measured it (the CLI's), said as the time it was solved in."""
     formatter = TEXT_FORMATTERS.get(game_name)
-    board = formatter(request) if formatter is not None else None
-    body = to_text(response)
+    board = formatter(request, response) if formatter is not None else None
+    body = to_text(response, elapsed_s=elapsed_s)
     return f"{board}\n\n{body}" if board else body

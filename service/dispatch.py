@@ -37,6 +37,7 @@ class SolveGate:
     def __init__(self, workers: int) -> None:
         self.workers = workers
         self._busy = 0
+        self._waiting = 0
         self._changed = threading.Condition()
 
     @property
@@ -45,19 +46,34 @@ class SolveGate:
         with self._changed:
             return self._busy
 
+    @property
+    def waiting(self) -> int:
+        """Calls waiting for a slot now."""
+        with self._changed:
+            return self._waiting
+
+    def state(self) -> tuple[int, int, int]:
+        """(slots, slots in use, calls waiting for one), read together (the metrics)."""
+        with self._changed:
+            return self.workers, self._busy, self._waiting
+
     def acquire(self, budget: Budget, give_up_at: float | None = None) -> bool:
         """Wait for a slot until the budget's deadline (or `give_up_at`, a `time.monotonic()` reading, when
         earlier) or its cancel; True when a slot was taken."""
         budget.on_cancel(self._wake)
         until = budget.deadline if give_up_at is None else min(budget.deadline, give_up_at)
         with self._changed:
-            while self._busy >= self.workers:
-                if budget.cancelled:
-                    return False
-                left = until - time.monotonic()
-                if left <= 0:
-                    return False
-                self._changed.wait(timeout=left)
+            self._waiting += 1
+            try:
+                while self._busy >= self.workers:
+                    if budget.cancelled:
+                        return False
+                    left = until - time.monotonic()
+                    if left <= 0:
+                        return False
+                    self._changed.wait(timeout=left)
+            finally:
+                self._waiting -= 1
             self._busy += 1
             self._changed.notify_all()
             return True
@@ -139,6 +155,17 @@ def rule_of_thumb_answer(command: Command, request: Message, reason: str) -> Mes
         stats.interrupted = True
         stats.fallback = reason
     return response
+
+
+def answer_without_search(command: Command, request: Message) -> Message | None:
+    """A hint with no time to search, answered at once: its rule of thumb's move (NO_TIME), the request validated
+    on the way (None: the RPC has no such answer, or the budget is not that short)."""
+    if command.rpc_name not in FALLBACK_RPCS or command.handler is None:
+        return None
+    bad_enum = unknown_enum_values(request)
+    if bad_enum is not None:
+        raise bad_enum
+    return rule_of_thumb_answer(command, request, NO_TIME)
 
 
 def budget_for(request: Message, time_remaining_s: float | None) -> Budget:

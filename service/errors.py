@@ -6,6 +6,13 @@ exit code 2. Nothing else about a failure reaches a client.
 
 Field paths are proto field names, dotted, with `[index]` (`options.time_limit_seconds`), as a gRPC client
 builds its messages; the CLI shows the JSON names its user typed (`options.timeLimitSeconds`).
+
+Size: an error names the field and what is wrong with a short excerpt of what was given, never the whole input.
+Every text is cut here (`excerpt`), whatever a game's validator wrote into it: a field path to
+`MAX_FIELD_BYTES`, a description to `MAX_DESCRIPTION_BYTES`, a message to `MAX_MESSAGE_BYTES` (UTF-8), so a
+status's message and details stay under `MAX_STATUS_BYTES` (1 KiB) on every transport. (A 60 KB request with one
+malformed card once answered a 94 KB message, and over gRPC its trailers passed a default client's 16 KiB
+metadata limit, which then reported RESOURCE_EXHAUSTED instead of INVALID_ARGUMENT.)
 """
 
 from __future__ import annotations
@@ -18,6 +25,25 @@ from google.rpc import error_details_pb2, status_pb2
 
 #: `google.rpc.ErrorInfo.domain` of every campsolver error.
 ERROR_DOMAIN = "campsolver.v1"
+#: Longest field path, description and message an error carries, in UTF-8 bytes (longer ones are excerpted).
+MAX_FIELD_BYTES = 100
+MAX_DESCRIPTION_BYTES = 240
+MAX_MESSAGE_BYTES = MAX_FIELD_BYTES + 2 + MAX_DESCRIPTION_BYTES
+#: Field violations an error carries at most (the first ones; the message says how many were left out).
+MAX_VIOLATIONS = 1
+#: What a whole `google.rpc.Status` (message and details) may take: the caps above keep it below (tests check).
+MAX_STATUS_BYTES = 1024
+
+
+def excerpt(text: str, limit: int) -> str:
+    """`text` when its UTF-8 takes at most `limit` bytes, else its start (cut at a character) and how long it was,
+    within `limit` bytes: what a person needs to find the place, never the whole input back."""
+    data = text.encode("utf-8", "replace")
+    if len(data) <= limit:
+        return text
+    note = f"... ({len(text)} characters)"
+    head = data[: max(limit - len(note), 0)].decode("utf-8", "ignore")
+    return head + note
 
 
 @dataclass(frozen=True)
@@ -26,6 +52,10 @@ class FieldViolation:
 
     field: str
     description: str
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "field", excerpt(self.field, MAX_FIELD_BYTES))
+        object.__setattr__(self, "description", excerpt(self.description, MAX_DESCRIPTION_BYTES))
 
     def __str__(self) -> str:
         return f"{self.field}: {self.description}"
@@ -39,15 +69,21 @@ class RequestError(Exception):
     reason: str = "INVALID_FIELD"
 
     def __init__(self, message: str, violations: list[FieldViolation] | None = None, reason: str | None = None) -> None:
+        message = excerpt(message, MAX_MESSAGE_BYTES)
         super().__init__(message)
         self.message = message
-        self.violations = list(violations or [])
+        violations = list(violations or [])
+        self.violations = violations[:MAX_VIOLATIONS]
+        self.left_out = len(violations) - len(self.violations)
         if reason is not None:
             self.reason = reason
 
     def detail(self) -> str:
-        """What is wrong, naming the fields at fault when there are any."""
-        return "; ".join(str(v) for v in self.violations) or self.message
+        """What is wrong, naming the fields at fault when there are any (within MAX_MESSAGE_BYTES)."""
+        named = "; ".join(str(v) for v in self.violations)
+        if named and self.left_out:
+            named += f" (and {self.left_out} more)"
+        return excerpt(named or self.message, MAX_MESSAGE_BYTES + 20)
 
     def one_line(self) -> str:
         """The CLI's one-line rendering."""

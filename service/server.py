@@ -28,7 +28,8 @@ from dataclasses import dataclass
 import grpc
 from campsolver.service import dispatch
 from campsolver.service.dispatch import SolveGate
-from campsolver.service.errors import InternalError, MalformedRequest, RequestError
+from campsolver.service.errors import InternalError, MalformedRequest, RequestError, excerpt
+from campsolver.service.metrics import CallRecord, Metrics, configure_logging, record_cpsat_solves
 from campsolver.service.registry import Command, Game, games
 from campsolver.service.workers import WORKER_NICE, WorkerPool
 from campsolver.solver.core.budget import Budget, freeze_long_lived_objects
@@ -80,19 +81,40 @@ class ServerConfig:
     http_port: int | None = None
     #: Origins whose browser pages may call the HTTP side cross-origin (CORS); none by default.
     cors_origins: tuple[str, ...] = ()
+    #: Log lines as text or as one JSON object a line ("json"), the access log's line per call included.
+    log_format: str = "text"
+    #: HTTP side: seconds a connection may take to send a request's headers, and its body (then it is closed),
+    #: and the most connections open at once (see `service.http_server`).
+    http_header_timeout_s: float | None = None
+    http_body_timeout_s: float | None = None
+    http_max_connections: int | None = None
 
 
 def answer(command: Command, request: Message, raw: bytes, budget: Budget, gate: SolveGate,
-           pool: WorkerPool | None) -> bytes:
+           pool: WorkerPool | None, record: CallRecord | None = None, answer_by: float | None = None) -> bytes:
     """The response bytes of one parsed call, the one path of every transport (gRPC and HTTP).
 
     In-process solves run here under `gate`; otherwise the handler first runs here until it consults its budget
     (`dispatch.answer_cheaply`: cheap calls and refused requests are answered at once), and only a call that
     starts solving takes a slot and goes, as the request bytes `raw`, to that slot's worker. Raises
-    `RequestError`s for the transport to render.
+    `RequestError`s for the transport to render. `record` (the metrics) learns the fallback, the worker's CPU
+    seconds and the CP-SAT solves; `answer_by` is the RPC deadline (`time.monotonic()`), which a hint keeps.
     """
     if pool is None:
-        return dispatch.run(command, request, budget, gate).SerializeToString()
+        record_cpsat_solves(record)
+        try:
+            response = dispatch.run(command, request, budget, gate)
+        finally:
+            record_cpsat_solves(None)
+        if record is not None:
+            record.note_response(response)
+        return response.SerializeToString()
+    if budget.remaining() < dispatch.MIN_SEARCH_S:  # a hint with no time to search: validated and answered here,
+        response = dispatch.answer_without_search(command, request)  # once (a loaded machine needs every ms)
+        if response is not None:
+            if record is not None:
+                record.note_response(response)
+            return response.SerializeToString()
     probe_started = time.monotonic()
     response = dispatch.answer_cheaply(command, request, budget)
     if response is not None:
@@ -101,7 +123,7 @@ def answer(command: Command, request: Message, raw: bytes, budget: Budget, gate:
     if probe_s > SLOW_PROBE_S:  # that work ran on this process's GIL, and runs again in the worker
         log.warning("%s %s worked %.0f ms before consulting its budget", command.game_name,
                     command.rpc_name, 1000 * probe_s)
-    return pool.solve(command, raw, budget, gate)
+    return pool.solve(command, raw, budget, gate, record, answer_by)
 
 
 def parse_request(command: Command, raw: bytes) -> Message:
@@ -110,7 +132,7 @@ def parse_request(command: Command, raw: bytes) -> Message:
         return command.request_type.FromString(raw)
     except (DecodeError, ValueError) as error:
         raise MalformedRequest(
-            f"the request is not a valid {command.request_type.DESCRIPTOR.full_name} ({error})"
+            f"the request is not a valid {command.request_type.DESCRIPTOR.full_name} ({excerpt(str(error), 160)})"
         ) from None
 
 
@@ -123,24 +145,45 @@ def failure_status(command: Command, error: Exception) -> status_pb2.Status:
     return error.to_status()
 
 
-def _unary_handler(command: Command, gate: SolveGate, pool: WorkerPool | None):
+def _unary_handler(command: Command, gate: SolveGate, pool: WorkerPool | None, metrics: Metrics):
     def handle(raw: bytes, context: grpc.ServicerContext) -> bytes:
+        record = CallRecord("grpc", command.game_name, command.rpc_name)
+        remaining_at_start = context.time_remaining()
+        answer_by = None if remaining_at_start is None else record.started + remaining_at_start
+        record.deadline_s = remaining_at_start
         try:
             request = parse_request(command, raw)
-            budget = dispatch.budget_for(request, context.time_remaining())
+            budget = dispatch.budget_for(request, remaining_at_start)
             context.add_callback(budget.cancel)
-            return answer(command, request, raw, budget, gate, pool)
+            data = answer(command, request, raw, budget, gate, pool, record, answer_by)
+            remaining = context.time_remaining()
+            if remaining is not None and remaining <= 0:  # answered after the deadline: the client saw that
+                record.code = grpc.StatusCode.DEADLINE_EXCEEDED.name
+            return data
         except Exception as error:  # never a traceback to the client, never a dead server
             failure = failure_status(command, error)
+            record.code = code_name(failure.code)
+        finally:
+            record.take_thread_cpu()
+            metrics.finish(record)
         context.abort_with_status(rpc_status.to_status(failure))
         raise AssertionError("abort_with_status returns only by raising")
 
     return handle
 
 
-def _generic_handler(game: Game, gate: SolveGate, pool: WorkerPool | None) -> grpc.GenericRpcHandler:
+def code_name(number: int) -> str:
+    """The gRPC code name of a status number (UNKNOWN for a number gRPC does not define)."""
+    for code in grpc.StatusCode:
+        if code.value[0] == number:
+            return code.name
+    return grpc.StatusCode.UNKNOWN.name
+
+
+def _generic_handler(game: Game, gate: SolveGate, pool: WorkerPool | None, metrics: Metrics
+                     ) -> grpc.GenericRpcHandler:
     methods = {
-        command.rpc_name: grpc.unary_unary_rpc_method_handler(_unary_handler(command, gate, pool))
+        command.rpc_name: grpc.unary_unary_rpc_method_handler(_unary_handler(command, gate, pool, metrics))
         for command in game.commands.values()
     }
     return grpc.method_handlers_generic_handler(game.service_full_name, methods)
@@ -215,13 +258,14 @@ class CampsolverServer:
         self.server = grpc.server(self._pool, options=options)
         self.gate = SolveGate(config.workers)
         self.pool = None if config.solve_in_process else WorkerPool(
-            config.workers, config.worker_start_method, config.worker_nice
+            config.workers, config.worker_start_method, config.worker_nice, config.log_format
         )
+        self.metrics = Metrics(self.gate.state, lambda: self.pool.restarts if self.pool is not None else 0)
         self.health = health.HealthServicer(experimental_non_blocking=True)
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self.server)
         service_names = [health.SERVICE_NAME, reflection.SERVICE_NAME, REFLECTION_V1_SERVICE]
         for game in games().values():
-            self.server.add_generic_rpc_handlers((_generic_handler(game, self.gate, self.pool),))
+            self.server.add_generic_rpc_handlers((_generic_handler(game, self.gate, self.pool, self.metrics),))
             service_names.append(game.service_full_name)
             self.health.set(game.service_full_name, health_pb2.HealthCheckResponse.NOT_SERVING)
         self.health.set("", health_pb2.HealthCheckResponse.NOT_SERVING)
@@ -249,12 +293,15 @@ class CampsolverServer:
                     host=config.host, port=config.http_port, cors_origins=config.cors_origins,
                     max_message_bytes=config.max_message_bytes, tls_cert_chain=config.tls_cert_chain,
                     tls_private_key=config.tls_private_key, shutdown_grace_s=config.shutdown_grace_s,
-                    threads=config.workers + 32,
+                    threads=config.workers + 32, header_timeout_s=config.http_header_timeout_s,
+                    body_timeout_s=config.http_body_timeout_s, max_connections=config.http_max_connections,
                 ),
                 games(),
-                lambda command, request, raw, budget: answer(command, request, raw, budget, self.gate, self.pool),
+                lambda command, request, raw, budget, record, answer_by: answer(
+                    command, request, raw, budget, self.gate, self.pool, record, answer_by),
                 failure_status,
                 self.health,
+                self.metrics,
             )
         self.draining = threading.Event()
 
@@ -305,7 +352,7 @@ class CampsolverServer:
 
 def serve(config: ServerConfig) -> None:
     """Run until SIGTERM or SIGINT, then announce, drain in-flight calls and exit."""
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    configure_logging(config.log_format)
     if config.gil_switch_interval_s:
         sys.setswitchinterval(config.gil_switch_interval_s)
     server = CampsolverServer(config)

@@ -44,6 +44,7 @@ from typing import Any
 
 from campsolver.service import dispatch
 from campsolver.service.errors import Cancelled, InternalError, RequestError, ServerBusy, WarmingUp
+from campsolver.service.metrics import CallRecord
 from campsolver.service.registry import Command, games
 from campsolver.solver.core.budget import Budget, freeze_long_lived_objects
 from google.rpc import status_pb2
@@ -61,6 +62,14 @@ KILL_AFTER_DEADLINE_S = 5.0
 #: Seconds past its budget's end a hint's worker may take to answer before this process answers the rule of
 #: thumb's move itself (the budget ends a margin of at least 0.15 s before the RPC deadline).
 LATE_WORKER_GRACE_S = 0.03
+#: A hint with an RPC deadline is answered by this process at the latest this long before that deadline, plus
+#: twice how late this process's timed waits have woken up lately (`_WakeLateness`): the answer still has to cross
+#: gRPC's threads and the client's, which a loaded machine delays as much (measured at load 18: answers the
+#: server sent 10-40 ms before the deadline reached the client after it).
+HINT_SEND_SLACK_S = 0.06
+#: A hint whose RPC deadline is nearer than this has its rule of thumb's answer made before it waits for a slot
+#: or a worker (a few ms of CPU in this process), so that the cut at the deadline only has to send it.
+PRECOMPUTE_WITHIN_S = 3.0
 #: Seconds a new worker may take to say it is ready (imports and warm-up happen once, in the forkserver).
 READY_TIMEOUT_S = 120.0
 #: Seconds a worker gets to exit after being asked to at shutdown, before it is killed.
@@ -75,6 +84,8 @@ SAFE_START_METHODS = frozenset({None, "forkserver", "spawn"})
 PRELOAD_MODULE = "campsolver.service.worker_preload"
 
 _READY = "ready"
+#: What a worker answers a task: (_OK or _FAILED, response or status bytes, what the metrics need).
+Outcome = tuple[str, bytes, dict[str, Any]]
 _OK = "ok"
 _FAILED = "failed"
 
@@ -92,10 +103,20 @@ def preload() -> None:
 # --- inside a worker process -------------------------------------------------------------------------------
 
 
-def _solve_in_worker(task: tuple[str, str, bytes, float, float], cancel_flag: Any) -> tuple[str, bytes]:
-    """Run one call's handler; (_OK, response bytes) or (_FAILED, google.rpc.Status bytes)."""
+def _solve_in_worker(task: tuple[str, str, bytes, float, float], cancel_flag: Any
+                     ) -> tuple[str, bytes, dict[str, Any]]:
+    """Run one call's handler; (_OK, response bytes, info) or (_FAILED, google.rpc.Status bytes, info), where
+    info is what the metrics need from here: this process's CPU seconds, its CP-SAT solve times, the fallback."""
+    from campsolver.service.metrics import CallRecord, record_cpsat_solves
+
     game_name, rpc_name, raw, started, deadline = task
     finished = threading.Event()
+    cpu_started = time.process_time()
+    record = CallRecord("worker", game_name, rpc_name)
+
+    def info() -> dict[str, Any]:
+        return {"cpu_s": time.process_time() - cpu_started, "cpsat_s": record.cpsat_s, "fallback": record.fallback}
+
     try:
         command = games()[game_name].by_rpc(rpc_name)
         request = command.request_type.FromString(raw)
@@ -109,20 +130,24 @@ def _solve_in_worker(task: tuple[str, str, bytes, float, float], cancel_flag: An
 
         watcher = threading.Thread(target=watch, name="campsolver-cancel-watch", daemon=True)
         watcher.start()
+        record_cpsat_solves(record)
         try:
             response = dispatch.run(command, request, budget)
         finally:
+            record_cpsat_solves(None)
             finished.set()
             watcher.join()
-        return _OK, response.SerializeToString()
+        record.note_response(response)
+        return _OK, response.SerializeToString(), info()
     except RequestError as error:
-        return _FAILED, error.to_status().SerializeToString()
+        return _FAILED, error.to_status().SerializeToString(), info()
     except Exception:  # the parent answers INTERNAL; the traceback stays in the server log
         log.exception("internal error in %s %s (worker %d)", game_name, rpc_name, os.getpid())
-        return _FAILED, InternalError("internal error (logged on the server)").to_status().SerializeToString()
+        return _FAILED, InternalError("internal error (logged on the server)").to_status().SerializeToString(), info()
 
 
-def _worker_main(pipe: connection.Connection, cancel_flag: Any, nice: int = WORKER_NICE) -> None:
+def _worker_main(pipe: connection.Connection, cancel_flag: Any, nice: int = WORKER_NICE,
+                 log_format: str = "text") -> None:
     """Serve tasks from the pipe until told to stop or the parent goes away."""
     if nice:
         os.nice(nice)
@@ -130,8 +155,9 @@ def _worker_main(pipe: connection.Connection, cancel_flag: Any, nice: int = WORK
     # (after draining), so in-flight solves still answer.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    if not logging.getLogger().handlers:
-        logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from campsolver.service.metrics import configure_logging
+
+    configure_logging(log_format)  # the server's format: a log shipper reads one kind of line
     preload()  # already done in the forkserver; needed under spawn
     pipe.send((_READY, os.getpid()))
     while True:
@@ -176,15 +202,18 @@ class _Worker:
 class WorkerPool:
     """`size` worker processes, one per solver slot; `solve` runs one call in a free one."""
 
-    def __init__(self, size: int, start_method: str | None = None, nice: int = WORKER_NICE) -> None:
+    def __init__(self, size: int, start_method: str | None = None, nice: int = WORKER_NICE,
+                 log_format: str = "text") -> None:
         self.size = size
         self.nice = nice
+        self.log_format = log_format
         self._context = self._make_context(start_method)
         self._lock = threading.Lock()
         self._free: list[_Worker] = []
         self._all: list[_Worker] = []
         self._next_task = 0
         self.restarts = 0  # workers replaced after a crash or a kill (tests and the log read it)
+        self.lateness = _WakeLateness()  # how late hint waits woke up lately (their cut comes that much earlier)
         #: Set once every worker is ready: the port opens before (health says NOT_SERVING meanwhile), and a solve
         #: asked for in between waits for it within its budget instead of finding no free worker.
         self.ready = threading.Event()
@@ -240,7 +269,8 @@ class WorkerPool:
         parent_end, child_end = self._context.Pipe(duplex=True)
         cancel_flag = self._context.Event()
         process = self._context.Process(
-            target=_worker_main, args=(child_end, cancel_flag, self.nice), name="campsolver-worker", daemon=True
+            target=_worker_main, args=(child_end, cancel_flag, self.nice, self.log_format), name="campsolver-worker",
+            daemon=True,
         )
         with _main_module_hidden():
             process.start()
@@ -278,29 +308,46 @@ class WorkerPool:
             self.restarts += 1
         return fresh
 
-    def solve(self, command: Command, raw: bytes, budget: Budget, gate: dispatch.SolveGate) -> bytes:
+    def solve(self, command: Command, raw: bytes, budget: Budget, gate: dispatch.SolveGate,
+              record: CallRecord | None = None, answer_by: float | None = None) -> bytes:
         """Run `command` on request bytes `raw` in a worker under `budget`; the response bytes.
 
         Waits for a `gate` slot first (as in-process solves do); raises `RequestError`s for the caller to send.
+        `record` (the metrics) learns a fallback answered here and what the worker sent back with its answer.
+        `answer_by` (a `time.monotonic()` reading): the call's RPC deadline; a hint then answers from this process
+        early enough before it to reach the client in time (`HINT_SEND_SLACK_S` plus the recent wake-up lateness).
         """
+        fallback = _Fallback(command, raw, record)
         give_up = dispatch.give_up_waiting_at(command, budget)
-        if give_up is not None and budget.remaining() < dispatch.MIN_SEARCH_S:
-            answer = _rule_of_thumb_bytes(command, raw, dispatch.NO_TIME)
+        cut = None  # when a hint stops waiting (for a slot, then for its worker) and answers from here
+        if give_up is not None and answer_by is not None:
+            # Two scheduling hops follow this process's wake-up (gRPC's sending thread, the client's receiving
+            # one), each as late on a loaded machine as the wake-ups measured here.
+            cut = answer_by - HINT_SEND_SLACK_S - 2 * self.lateness.estimate()
+            give_up = min(give_up, cut)
+            if answer_by - time.monotonic() < PRECOMPUTE_WITHIN_S:
+                fallback.prepare()
+        if give_up is not None and min(budget.remaining(), give_up - time.monotonic()) < dispatch.MIN_SEARCH_S:
+            answer = fallback(dispatch.NO_TIME)
             if answer is not None:
                 return answer
         if not self.ready.is_set() and not self._wait_until_started(budget, give_up):
-            answer = _rule_of_thumb_bytes(command, raw, dispatch.STARTING)
+            answer = fallback(dispatch.STARTING)
             if answer is not None:
                 return answer
             raise WarmingUp("the solver workers are still starting; try again in a few seconds")
         if not gate.acquire(budget, give_up):
             if budget.cancelled:
                 raise Cancelled("the request was cancelled")
-            answer = _rule_of_thumb_bytes(command, raw, dispatch.NO_SLOT)
+            if give_up is not None:
+                self.lateness.observe(give_up)
+            answer = fallback(dispatch.NO_SLOT)
             if answer is not None:  # a hint answers its rule of thumb's move here, in milliseconds
                 return answer
             raise ServerBusy("every solver slot stayed busy for the whole solve budget; try again")
-        result: dict[str, tuple[str, bytes] | None] = {}
+        # A hint's worker stops searching in time for its answer to reach this process before the cut.
+        worker_deadline = budget.deadline if cut is None else min(budget.deadline, cut - LATE_WORKER_GRACE_S)
+        result: dict[str, Outcome | None] = {}
         done = threading.Event()  # the call's outcome is known (the slot may still be busy replacing a worker)
         try:
             worker, task_id = self._take_a_free_worker()
@@ -308,13 +355,13 @@ class WorkerPool:
             gate.release()
             raise
 
-        def answered(outcome: tuple[str, bytes] | None) -> None:
+        def answered(outcome: Outcome | None) -> None:
             result["outcome"] = outcome
             done.set()
 
         def run_and_free() -> None:
             try:
-                self._run_on(worker, task_id, command, raw, budget, answered)
+                self._run_on(worker, task_id, command, raw, budget, answered, worker_deadline)
             finally:
                 gate.release()
                 done.set()
@@ -323,20 +370,29 @@ class WorkerPool:
         # (seconds when a new forkserver must start) and, for a hint, a late worker's winding down happen after
         # the answer, while the slot stays taken.
         threading.Thread(target=run_and_free, name="campsolver-call", daemon=True).start()
+        late_at = budget.deadline + LATE_WORKER_GRACE_S
+        if cut is not None:
+            late_at = min(late_at, cut)
         if give_up is None:
             done.wait()
-        elif not done.wait(max(budget.deadline + LATE_WORKER_GRACE_S - time.monotonic(), 0.0)):
-            # A hint must answer: its worker has not answered shortly after the budget's end (descheduled on a
-            # loaded machine), so this process answers the rule of thumb's move and the worker is told to stop.
-            answer = _rule_of_thumb_bytes(command, raw, dispatch.LATE_WORKER)
-            if answer is not None and not done.is_set():
-                budget.cancel()
+        elif not done.wait(max(late_at - time.monotonic(), 0.0)):
+            # A hint must answer: its worker has not answered by the cut (descheduled on a loaded machine), so this
+            # process answers the rule of thumb's move and the worker is told to stop.
+            self.lateness.observe(late_at)
+            answer = fallback(dispatch.LATE_WORKER, unless=done)
+            if answer is not None:
+                # The worker is told to stop on another thread: setting its cancel flag takes a lock the worker
+                # shares, and a worker descheduled while it holds it (niced, on a loaded machine) made this answer
+                # wait 50-110 ms for it (measured at load 19).
+                threading.Thread(target=budget.cancel, name="campsolver-cancel", daemon=True).start()
                 return answer
             done.wait()  # no fallback, or the worker answered meanwhile: its answer is the better one
         outcome = result.get("outcome")
         if outcome is None:
             raise InternalError("the solver process of this call stopped unexpectedly; the server is fine, try again")
-        kind, payload = outcome
+        kind, payload, info = outcome
+        if record is not None:
+            record.note_worker(info)
         if kind == _OK:
             return payload
         raise _StatusError(status_pb2.Status.FromString(payload))
@@ -360,15 +416,15 @@ class WorkerPool:
             return worker, self._next_task
 
     def _run_on(self, worker: _Worker, task_id: int, command: Command, raw: bytes, budget: Budget,
-                answered: Callable[[tuple[str, bytes] | None], None]) -> None:
+                answered: Callable[[Outcome | None], None], worker_deadline: float | None = None) -> None:
         """Run the call on `worker`, tell `answered` its outcome (None when the worker died), then free the
         worker, or its replacement."""
         with worker.lock:
             worker.cancel_flag.clear()
             worker.task_id = task_id
-        outcome: tuple[str, bytes] | None = None
+        outcome: Outcome | None = None
         try:
-            outcome = self._run_task(worker, task_id, command, raw, budget)
+            outcome = self._run_task(worker, task_id, command, raw, budget, worker_deadline)
         finally:
             with worker.lock:
                 worker.task_id = 0  # a late cancel of this call no longer touches the flag
@@ -382,8 +438,9 @@ class WorkerPool:
                 self._free.append(worker)
 
     def _run_task(
-        self, worker: _Worker, task_id: int, command: Command, raw: bytes, budget: Budget
-    ) -> tuple[str, bytes] | None:
+        self, worker: _Worker, task_id: int, command: Command, raw: bytes, budget: Budget,
+        worker_deadline: float | None = None,
+    ) -> Outcome | None:
         """Send the task and wait for its answer; None when the worker died or had to be killed."""
 
         def cancel() -> None:
@@ -393,7 +450,8 @@ class WorkerPool:
 
         budget.on_cancel(cancel)
         try:
-            worker.pipe.send((command.game_name, command.rpc_name, raw, budget.started, budget.deadline))
+            deadline = budget.deadline if worker_deadline is None else worker_deadline
+            worker.pipe.send((command.game_name, command.rpc_name, raw, budget.started, deadline))
         except (OSError, ValueError):
             log.error("solver worker %s is gone before its call %s", worker.process.pid, command.rpc_name)
             return None
@@ -432,6 +490,53 @@ class WorkerPool:
             worker.process.pid, worker.process.exitcode, command.game_name, command.rpc_name,
         )
         return None
+
+
+class _Fallback:
+    """A call's rule-of-thumb answer in this process, noted in its metrics record; made ahead with `prepare` (its
+    `stats.fallback` is set when it is sent, to the reason it is sent for)."""
+
+    def __init__(self, command: Command, raw: bytes, record: CallRecord | None) -> None:
+        self.command, self.raw, self.record = command, raw, record
+        self._prepared: Any = None
+
+    def prepare(self) -> None:
+        self._prepared = dispatch.rule_of_thumb_answer(self.command, self.command.request_type.FromString(self.raw),
+                                                       "")
+
+    def __call__(self, reason: str, unless: threading.Event | None = None) -> bytes | None:
+        """The answer's bytes (None: the RPC has no rule of thumb, or `unless` was set meanwhile)."""
+        if self._prepared is not None:
+            self._prepared.stats.fallback = reason
+            answer: bytes | None = self._prepared.SerializeToString()
+        else:
+            answer = _rule_of_thumb_bytes(self.command, self.raw, reason)
+        if answer is None or (unless is not None and unless.is_set()):
+            return None
+        if self.record is not None:
+            self.record.fallback = reason
+        return answer
+
+
+class _WakeLateness:
+    """How late this process's timed waits have woken up lately (seconds past the time asked for): the largest of
+    the last `KEEP` observations, so a burst of load raises it at once and it falls back as waits wake on time."""
+
+    KEEP = 24
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._recent: list[float] = []
+
+    def observe(self, intended: float) -> None:
+        late = max(time.monotonic() - intended, 0.0)
+        with self._lock:
+            self._recent.append(late)
+            del self._recent[: -self.KEEP]
+
+    def estimate(self) -> float:
+        with self._lock:
+            return max(self._recent, default=0.0)
 
 
 def _rule_of_thumb_bytes(command: Command, raw: bytes, reason: str) -> bytes | None:

@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tools import mutate
 
 
@@ -81,3 +83,30 @@ def test_per_area_sample_and_rerun_of_survivors_with_todays_tests(tmp_path: Path
     again = mutate.survivors_of(log)
     site = next(s for s in mutate.SITES if (s.area, s.path) == (survivor.area, survivor.path))
     assert again == [dataclasses.replace(survivor, tests=site.tests, keyword=site.keyword)]
+
+
+def test_named_definitions_select_only_their_own_nodes() -> None:
+    """`defs(...)` mutates inside the named functions and module-level assignments only, and refuses a name the
+    file does not define (a renamed function must not silently leave a site empty)."""
+    site = mutate.Site("chance", "solver/camper_tour/rules.py", mutate.defs("TWO_DICE", "_effect_outcomes"), ())
+    mutants = mutate.mutants_of(site)
+    source = (mutate.ROOT / site.path).read_text().splitlines()
+    tree = ast.parse("\n".join(source))
+    spans = [(n.lineno, n.end_lineno) for n in ast.walk(tree)
+             if (isinstance(n, ast.FunctionDef) and n.name == "_effect_outcomes")
+             or (isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name) and n.target.id == "TWO_DICE")]
+    assert len(spans) == 2 and mutants
+    assert all(any(a <= m.line <= b for a, b in spans) for m in mutants)
+    assert {a for a, _ in spans} <= {m.line for m in mutants} | {a for a, b in spans if b > a}
+    with pytest.raises(ValueError, match="no definition"):
+        mutate.mutants_of(mutate.Site("chance", site.path, mutate.defs("no_such_function"), ()))
+
+
+def test_the_new_areas_name_existing_tests_and_have_mutants() -> None:
+    for area in ("chance", "http-codes", "openspiel-info", "supplies", "standard-errors"):
+        sites = [s for s in mutate.SITES if s.area == area]
+        assert sites, area
+        for site in sites:
+            assert mutate.mutants_of(site), f"{area}: {site.path} has no mutant"
+            for test in site.tests:
+                assert (mutate.ROOT / test.split("::")[0]).exists(), test

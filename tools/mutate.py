@@ -46,9 +46,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 MAPPED = ("solver", "service", "clients")  # installed as campsolver.<name> (setup.py package_dir)
 
-#: Which nodes of a file are mutated: every node, those on lines matching a pattern, or those inside module-level
-#: ALL_CAPS dict literals (the proto mappings).
+#: Which nodes of a file are mutated: every node, those on lines matching a pattern, those inside module-level
+#: ALL_CAPS dict literals (the proto mappings), or (`defs(...)`) those inside the named functions, methods and
+#: classes and the named module-level assignments.
 ALL, MAPS = "all", "maps"
+DEFS_PREFIX = "def:"
+
+
+def defs(*names: str) -> str:
+    """A `select` of the nodes inside the functions, methods, classes or module-level assignments named."""
+    return DEFS_PREFIX + ",".join(names)
+
 PROOF_LINES = r"Proof\.|proof|interrupted|converged|exact|optimal|OPTIMAL|EXACT"
 VALIDATOR_LINES = r"require\(|raise_invalid|_invalid|INVALID"
 
@@ -105,6 +113,47 @@ def _proof_tests(*own: str) -> tuple[str, ...]:
     return ("tests/test_proof_claims.py", *own)
 
 
+CHANCE_TESTS = ("tests/test_chance_distributions.py",)
+#: (file, nodes, tests, `-k` keyword): the chance tests, then the game's rules tests (a mutant that leaves the
+#: odds alone may still break a rule), narrowed to the game.
+CHANCE_SITES: tuple[tuple[str, str, tuple[str, ...], str | None], ...] = (
+    ("solver/core/game.py", defs("sample_outcome"), CHANCE_TESTS, "numpy"),
+    ("service/games/shared.py", defs("seeded_rng", "draw_outcome", "resolve_chance", "play_flow"),
+     (*CHANCE_TESTS, "tests/test_table_play.py"), None),
+    ("solver/happy_campers/modes.py", defs("roll_distribution", "chance_outcomes"),
+     (*CHANCE_TESTS, *GAME_RULE_TESTS["happy_campers"]), "happy_campers or happy-campers"),
+    ("solver/camper_tour/rules.py", defs("TWO_DICE", "ONE_DIE", "chance_outcomes", "stack_counts", "remaining_stack",
+                                         "next_plate_distribution", "_effect_outcomes", "_no_parking_destination",
+                                         "occupied"),
+     (*CHANCE_TESTS, *GAME_RULE_TESTS["camper_tour"]), "camper_tour or camper-tour"),
+    ("solver/deluxe_camping/rules.py", defs("chance_outcomes", "random_setup"),
+     (*CHANCE_TESTS, *GAME_RULE_TESTS["deluxe_camping"]), "deluxe_camping or deluxe-camping"),
+    ("solver/campsite/rules.py", defs("chance_outcomes", "_take"),
+     (*CHANCE_TESTS, *GAME_RULE_TESTS["campsite"]), "campsite"),
+    ("solver/adventure_tours/rules.py", defs("chance_outcomes"),
+     (*CHANCE_TESTS, *GAME_RULE_TESTS["adventure_tours"]), "adventure_tours or adventure-tours"),
+)
+HTTP_CODE_TESTS = ("tests/test_connect_codes.py",)
+OPENSPIEL_INFO_TESTS = ("tests/openspiel/test_information_states.py", "tests/openspiel/test_information.py",
+                        "tests/openspiel/test_scoring.py")
+OPENSPIEL_INFO_SITES: tuple[tuple[str, str], ...] = (
+    ("common", defs("win_returns", "returns", "information_string", "observation_text", "_apply_action",
+                    "resample_from_infostate")),
+    ("campsite", defs("_receiver", "private_chance", "observe", "chance_text", "resample")),
+    ("adventure_tours", defs("private_chance", "observe", "record_text", "chance_text", "resample")),
+)
+#: (game, nodes): the supply tests, then the game's rules tests.
+SUPPLY_SITES: tuple[tuple[str, str], ...] = (
+    ("deluxe_camping", defs("TRAILERS_BY_PLAYERS", "supply_left", "_placement_ok", "_walls_needed", "_apply_move",
+                            "has_free_barrier", "legal_barriers", "_next_active")),
+    ("camper_tour", defs("token_limit", "gain_limit", "_apply_effect", "new_game")),
+    ("campsite", defs("minimum_deck_size", "_pitch", "_end_turn", "new_game")),
+    ("adventure_tours", defs("new_game", "_resolve_chance")),
+)
+#: Lines that state or test a standard error or an exactness claim ("exactly one camper" in a validator is not one).
+STANDARD_ERROR_LINES = r"standard_error|\bexact\b|EXACT"
+STANDARD_ERROR_TESTS = ("tests/camper_tour/test_standard_error_claims.py", "tests/camper_tour/test_hint_note_claims.py")
+
 SITES: tuple[Site, ...] = (
     # proof claims: where a solver or a handler says OPTIMAL / EXACT / FEASIBLE_WITH_BOUND
     Site("proof-claims", "service/games/shared.py", MAPS,
@@ -135,6 +184,20 @@ SITES: tuple[Site, ...] = (
     *(Site("validators", f"service/games/{game}.py", VALIDATOR_LINES, _service_tests(game), game) for game in GAMES),
     # each game's rules model
     *(Site("rules", f"solver/{game}/rules.py", ALL, GAME_RULE_TESTS[game]) for game in GAMES),
+    # chance: every kind of chance node's odds, and the draws made from them (the service's seeded stream, the
+    # solvers' numpy draw, the OpenSpiel adapters' outcomes, the set-up draws)
+    *(Site("chance", path, select, tests, keyword) for path, select, tests, keyword in CHANCE_SITES),
+    # the gRPC status of every error on the HTTP protocols (Connect JSON, Connect binary, gRPC-Web)
+    Site("http-codes", "service/http_server.py", defs("CODES", "connect_error", "decode"), HTTP_CODE_TESTS),
+    Site("http-codes", "service/server.py", defs("failure_status"), HTTP_CODE_TESTS),
+    # what each player's OpenSpiel information state and observation show, and the solo returns
+    *(Site("openspiel-info", f"campsolver/openspiel/{name}.py", select, OPENSPIEL_INFO_TESTS)
+      for name, select in OPENSPIEL_INFO_SITES),
+    # every supply used up exactly: barriers, trailers, tokens, tent tokens, draw piles
+    *(Site("supplies", f"solver/{game}/rules.py", select, ("tests/test_supplies.py", *GAME_RULE_TESTS[game]))
+      for game, select in SUPPLY_SITES),
+    # a Camper Tour value's standard error: 0 only for exact values, none for values neither sampled nor exact
+    Site("standard-errors", "service/games/camper_tour.py", STANDARD_ERROR_LINES, STANDARD_ERROR_TESTS),
 )
 
 COMPARE_SWAP: dict[type, type] = {
@@ -200,6 +263,27 @@ def _map_nodes(tree: ast.Module) -> set[int]:
     return inside
 
 
+def _named_nodes(tree: ast.Module, names: set[str]) -> set[int]:
+    """Ids of the nodes inside the functions, methods and classes called one of `names` (at any depth), and
+    inside the module-level assignments to one of `names`."""
+    inside: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) and node.name in names:
+            inside.update(id(n) for n in ast.walk(node))
+    for statement in tree.body:
+        targets = statement.targets if isinstance(statement, ast.Assign) else (
+            [statement.target] if isinstance(statement, ast.AnnAssign) else [])
+        if any(isinstance(t, ast.Name) and t.id in names for t in targets):
+            inside.update(id(n) for n in ast.walk(statement))
+    found = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)}
+    found |= {t.id for st in tree.body if isinstance(st, ast.Assign | ast.AnnAssign)
+              for t in (st.targets if isinstance(st, ast.Assign) else [st.target]) if isinstance(t, ast.Name)}
+    missing = names - found
+    if missing:
+        raise ValueError(f"no definition named {sorted(missing)}")
+    return inside
+
+
 def mutants_of(site: Site) -> list[Mutant]:
     """Every mutant of a site, in source order."""
     source = (ROOT / site.path).read_bytes()
@@ -210,6 +294,8 @@ def mutants_of(site: Site) -> list[Mutant]:
     chosen: set[int] | None = None
     if site.select == MAPS:
         chosen = _map_nodes(tree)
+    elif site.select.startswith(DEFS_PREFIX):
+        chosen = _named_nodes(tree, set(site.select[len(DEFS_PREFIX):].split(",")))
     elif site.select != ALL:
         pattern = re.compile(site.select)
         chosen = {id(n) for n in ast.walk(tree) if hasattr(n, "lineno") and pattern.search(lines[n.lineno - 1])}

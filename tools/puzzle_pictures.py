@@ -11,6 +11,7 @@ of a `book.html` in headless Chromium with the book's print CSS applied on scree
 
 from __future__ import annotations
 
+import argparse
 import re
 import shutil
 import subprocess
@@ -81,11 +82,42 @@ def book_page(book_html: Path, page_id: str, out: Path, scale: float = 1.5) -> P
     return out
 
 
+def parser() -> argparse.ArgumentParser:
+    """`OUT_DIR` for every game's example pictures, or `--book BOOK_HTML PAGE_ID OUT_PNG` for one book page."""
+    command = argparse.ArgumentParser(
+        prog="python -m tools.puzzle_pictures",
+        description="Write every game's example puzzle and solution pictures as PNG at the book's print size "
+                    f"({DPI} dpi, rsvg-convert), or one page of a puzzle book as printed (headless Chromium).",
+    )
+    command.add_argument("out_dir", nargs="?", type=Path, default=Path("docs/pictures"), metavar="OUT_DIR",
+                         help="where the PNGs go (default: docs/pictures)")
+    command.add_argument("--book", nargs=3, metavar=("BOOK_HTML", "PAGE_ID", "OUT_PNG"),
+                         help="screenshot page PAGE_ID (e.g. puzzle-1) of BOOK_HTML to OUT_PNG instead")
+    return command
+
+
 def main(argv: list[str]) -> int:
-    if argv[:1] == ["--book"]:
-        print(book_page(Path(argv[1]), argv[2], Path(argv[3])))
+    args = parser().parse_args(argv)
+    try:
+        return _run(args)
+    except (OSError, subprocess.SubprocessError) as error:  # no rsvg-convert or Chromium, or one failed: one line
+        detail = getattr(error, "stderr", None) or ""
+        detail = detail.decode(errors="replace") if isinstance(detail, bytes) else detail
+        print(f"puzzle_pictures: {error}{': ' + detail.strip().splitlines()[-1] if detail.strip() else ''}",
+              file=sys.stderr)
+        return 1
+
+
+def _run(args: argparse.Namespace) -> int:
+    if args.book:
+        book_html, page_id, out_png = args.book
+        if not Path(book_html).is_file():
+            parser().error(f"--book: no book at {book_html}")
+        print(book_page(Path(book_html), page_id, Path(out_png)))
         return 0
-    out = Path(argv[0] if argv else "docs/pictures")
+    out = args.out_dir
+    if out.exists() and not out.is_dir():
+        parser().error(f"OUT_DIR {out} is a file")
     out.mkdir(parents=True, exist_ok=True)
     for name, (puzzle, solution) in example_pictures().items():
         for kind, svg in (("puzzle", puzzle), ("solution", solution)):

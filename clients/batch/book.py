@@ -6,8 +6,9 @@ answer picture, the answer, and the grade's evidence: a greedy player's score or
 statement would let a reader compute the answer; see `_puzzle_picture` for games that draw statement and answer
 in one picture). Pictures print at most `PRINT_WIDTH_MM` x `PRINT_MAX_HEIGHT_MM` (solver/core/picture.py), the
 size the renderers keep their smallest text readable at.
-Print CSS starts every puzzle and every solution on a new page. The content depends only on the puzzles
-(no dates, no timings), so the same seeds give the same file.
+Print CSS starts every puzzle and every solution on a new page and keeps it on one: each is an A4-high column whose
+picture gives up height (down to `MIN_PICTURE_MM`) when the text and the evidence need it. The content depends only
+on the puzzles (no dates, no timings), so the same seeds give the same file.
 """
 
 from __future__ import annotations
@@ -37,12 +38,79 @@ def puzzle_seed(base_seed: int, index: int) -> int:
     return base_seed + index
 
 
+#: When the asked seed gives no puzzle (none of that grade, or none before its share of the time limit), the book
+#: tries this many other seeds, this far apart, in the time left: a puzzle from a nearby seed rather than a gap.
+RETRY_SEEDS = 2
+RETRY_SEED_STRIDE = 1000
+#: The asked seed's share of the puzzle's time limit (most of it: some puzzles need nearly all of it); the other
+#: seeds share what is left equally, which is much when the asked seed had no puzzle of that grade (said at once).
+FIRST_SEED_SHARE = 0.85
+#: Another seed is tried only with at least this share of the time limit left (and `MIN_ATTEMPT_S`): after the asked
+#: seed ran out of time, a few seconds would not make a puzzle either.
+MIN_RETRY_SHARE = 0.2
+MIN_ATTEMPT_S = 0.5
+
+
+class PuzzleNotMade(Exception):
+    """No seed gave the puzzle within its time limit; the message says which puzzle and why, in words."""
+
+
+def _why(error: Exception) -> tuple[str, bool]:
+    """What went wrong with one seed, in words, and whether it was the time (more time may make it)."""
+    text = str(error)
+    if "DEADLINE_EXCEEDED" in text:
+        return "ran out of time", True
+    if "no puzzle" in text:
+        return "has no puzzle of that grade", False
+    detail = text.split(": ", 2)[-1] if text.count(": ") >= 2 else text
+    return f"failed ({detail})", False
+
+
 def generate(params: dict[str, Any], budget: Budget) -> dict[str, Any]:
-    """One puzzle through the game's GeneratePuzzle RPC: the envelope plus the game's solution fields."""
-    request: dict[str, Any] = {"seed": int(params["seed"])}
-    if params.get("grade"):
-        request["grade"] = "DIFFICULTY_GRADE_" + params["grade"].upper()
-    return puzzle_result(call(params["game"], "puzzle", request, budget))
+    """One puzzle through the game's GeneratePuzzle RPC: the envelope plus the game's solution fields.
+
+    The asked seed gets `FIRST_SEED_SHARE` of the time limit; if it gives no puzzle, up to `RETRY_SEEDS` other
+    seeds (`RETRY_SEED_STRIDE` apart) share the rest while enough is left (`MIN_RETRY_SHARE`), and the result says
+    which seed made it and why the asked one did not (`retried`). If none does, `PuzzleNotMade` says in words which
+    puzzle, what each seed did and what to do (a longer `--time-limit` with `--retry-failed`)."""
+    asked = int(params["seed"])
+    tried: list[dict[str, Any]] = []
+    seeds = [asked + k * RETRY_SEED_STRIDE for k in range(1 + RETRY_SEEDS)]
+    for index, seed in enumerate(seeds):
+        if budget.remaining() < max(MIN_ATTEMPT_S, MIN_RETRY_SHARE * budget.time_limit_s if index else 0.0):
+            break
+        share = FIRST_SEED_SHARE if index == 0 else 1.0 / (len(seeds) - index)
+        seconds = budget.remaining() * share
+        request: dict[str, Any] = {"seed": seed}
+        if params.get("grade"):
+            request["grade"] = "DIFFICULTY_GRADE_" + params["grade"].upper()
+        try:
+            result = puzzle_result(call(params["game"], "puzzle", request,
+                                        budget if index == len(seeds) - 1 else budget.sub_budget(share)))
+        except RuntimeError as error:
+            why, timed_out = _why(error)
+            # The time given, rounded: the book's text depends on the settings, not on how long a call took.
+            tried.append({"seed": seed, "why": why, "seconds": round(seconds), "timed_out": timed_out})
+            continue
+        if tried:
+            result["retried"] = tried
+        return result
+    raise PuzzleNotMade(not_made_text(params, tried, budget.time_limit_s))
+
+
+def not_made_text(params: dict[str, Any], tried: list[dict[str, Any]], time_limit_s: float) -> str:
+    """Which puzzle the book could not make, what each seed did, and what to do, in words."""
+    grade = f"{params['grade']} " if params.get("grade") else ""
+    what = f"{game_title(params['game'])} {grade}puzzle from seed {params['seed']}"
+    if not tried:
+        return f"no {what}: its {time_limit_s:g} s time limit left no time to try"
+    done = "; ".join(f"seed {t['seed']} {t['why']}" + (f" in its {t['seconds']} s" if t["timed_out"] else "")
+                     for t in tried)
+    advice = ("run the book again with --retry-failed and a longer --time-limit (this one was "
+              f"{time_limit_s:g} s)" if any(t["timed_out"] for t in tried)
+              else "ask for another grade or other seeds (--seed)")
+    others = f" or the {len(tried) - 1} seed(s) tried after it" if len(tried) > 1 else ""
+    return f"no {what}{others}: {done}; {advice}"
 
 
 def puzzle_result(response: Any) -> dict[str, Any]:
@@ -90,7 +158,7 @@ pre { font-family: 'DejaVu Sans Mono', monospace; font-size: 8.5pt; white-space:
       padding: 3mm; border-radius: 2mm; }
 p.meta { color: #555; font-size: 10pt; }
 table.evidence { border-collapse: collapse; font-size: 9pt; margin-top: 3mm; }
-li.failed { color: #a00; }
+li.failed { color: #222; }
 @page { size: A4; margin: 0; }
 @media print {
   .page { min-height: auto; border: none; break-after: page; page-break-after: always; }
@@ -103,11 +171,28 @@ li.failed { color: #a00; }
   p.question { margin: 2mm 0 3mm; }
   table.evidence { font-size: 8pt; margin-top: 1mm; }
   table.evidence td, table.evidence th { padding: 0.4mm 2mm; }
+  /* Each puzzle and solution page is one A4 column: the text and the evidence keep their size and the picture
+     takes what is left of the page (at most its print size), so a long solution never spills onto a second page. */
+  section.puzzle, section.solution { height: PAGE_HEIGHT_MM; display: flex; flex-direction: column;
+                                     overflow: hidden; }
+  section.puzzle > *, section.solution > * { flex: 0 0 auto; }
+  section.solution > table.evidence { align-self: flex-start; }
+  section.puzzle > .picture, section.solution > .picture { flex: 0 1 auto; min-height: MIN_PICTURE_MM;
+                                                          display: flex; justify-content: center; }
+  .picture svg { max-height: 100%; width: auto; }
 }
 """
 
+#: A page's height in print: A4 less a little, so that rounding never pushes a full page onto a second sheet.
+PAGE_HEIGHT_MM = 296.0
+#: The least a picture is shrunk to when a page's text is long: two thirds of the tallest print size, so that the
+#: renderers' smallest text (2 mm at print size, solver/core/picture.py) stays above 1.3 mm. Every picture prints
+#: at least 110 mm tall today; a shorter one would get blank space below it rather than be enlarged.
+MIN_PICTURE_MM = 100.0
+
 _CSS = _CSS.replace("PAGE_SIDE_MM", f"{(210 - PRINT_WIDTH_MM) / 2:g}mm").replace(
-    "PICTURE_HEIGHT_MM", f"{PRINT_MAX_HEIGHT_MM:g}mm")
+    "PICTURE_HEIGHT_MM", f"{PRINT_MAX_HEIGHT_MM:g}mm").replace("PAGE_HEIGHT_MM", f"{PAGE_HEIGHT_MM:g}mm").replace(
+    "MIN_PICTURE_MM", f"{MIN_PICTURE_MM:g}mm")
 
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>\s*")
 
@@ -140,11 +225,7 @@ def render(title: str, puzzles: list[tuple[Task, dict[str, Any] | None, str | No
         f"<tr><td>{escape(game_title(game))}</td><td>{escape(grade)}</td><td>{count}</td></tr>"
         for (game, grade), count in counts.items()
     )
-    failures = "".join(
-        f'<li class="failed">{escape(game_title(task.game))} {escape(str(task.params.get("grade")))} seed '
-        f"{task.params['seed']}: {escape(error or '')}</li>"
-        for task, error in failed
-    )
+    failures = "".join(f'<li class="failed">{escape(failure_words(task, error))}</li>' for task, error in failed)
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
@@ -155,20 +236,24 @@ def render(title: str, puzzles: list[tuple[Task, dict[str, Any] | None, str | No
         f"<p>{len(made)} puzzles, each with a proven best answer and a difficulty grade. Solutions at the end.</p>",
         f"<table><tr><th>game</th><th>grade</th><th>puzzles</th></tr>{contents}</table>",
         f"<p class=\"meta\">Made by campsolver {escape(__version__)}; every puzzle names its seed.</p>",
-        f"<ul>{failures}</ul>" if failures else "",
+        f'<p class="meta">Not in this book:</p><ul>{failures}</ul>' if failures else "",
         "</section>",
     ]
     for number, (task, result) in enumerate(made, start=1):
         question = result["question"] or "Find the best answer."
         proof = result["proof"] + (", unique" if result["unique"] else "")
+        picture = _puzzle_picture(result)
+        # The question once on the page: in the picture where it states it (under the picture's own title), else
+        # in words under the heading; the statement below the picture goes without it.
         parts += [
             f'<section class="page puzzle" id="puzzle-{number}">',
             f"<h2>Puzzle {number} &middot; {escape(game_title(task.game))} &middot; {escape(result['grade'])}</h2>",
-            f'<p class="question">{escape(question)}</p>',
-            _inline_svg(_puzzle_picture(result)),
-            f"<pre>{escape(_statement(result))}</pre>",
-            f'<p class="meta">Seed {result["seed"]} &middot; grade {escape(result["grade"])} &middot; '
-            f"proof {escape(proof)} &middot; answer: Solution {number}, after the last puzzle</p>",
+            "" if _states_question(picture) else f'<p class="question">{escape(question)}</p>',
+            _inline_svg(picture),
+            f"<pre>{escape(_without_question(_statement(result), result['question']))}</pre>",
+            f'<p class="meta">Seed {result["seed"]}{escape(_retried_words(result))} &middot; grade '
+            f"{escape(result['grade'])} &middot; proof {escape(proof)} &middot; answer: Solution {number}, "
+            "after the last puzzle</p>",
             "</section>",
         ]
     for number, (task, result) in enumerate(made, start=1):
@@ -185,6 +270,37 @@ def render(title: str, puzzles: list[tuple[Task, dict[str, Any] | None, str | No
     return "\n".join(part for part in parts if part) + "\n"
 
 
+#: How the batch engine writes a task's error: "ExceptionType: message".
+_ERROR_TYPE = re.compile(r"^\w+(?:\([^)]*\))?: ")
+
+
+def failure_words(task: Task, error: str | None) -> str:
+    """A puzzle the book lacks, in words: which one and why (no exception names: a reader is not a programmer)."""
+    text = (error or "").strip()
+    if text.startswith(f"{PuzzleNotMade.__name__}: "):
+        words = text.removeprefix(f"{PuzzleNotMade.__name__}: ")
+        return words[:1].upper() + words[1:] + "."
+    grade = f"{task.params['grade']} " if task.params.get("grade") else ""
+    reason = _ERROR_TYPE.sub("", text)
+    reason = re.sub(r"^[\w-]+ puzzle: ", "", reason)  # "happy-campers puzzle: DEADLINE_EXCEEDED: ..."
+    words = {"DEADLINE_EXCEEDED": "it ran out of time", "UNAVAILABLE": "the solver was busy",
+             "INTERNAL": "the solver failed", "INVALID_ARGUMENT": "the request was refused",
+             "RESOURCE_EXHAUSTED": "a limit was reached"}
+    code, _, detail = reason.partition(": ")
+    if code in words:
+        reason = f"{words[code]} ({detail})" if detail else words[code]
+    return (f"No {game_title(task.game)} {grade}puzzle from seed {task.params['seed']}: {reason or 'no reason given'}"
+            "; run the book again with --retry-failed (and a longer --time-limit if it ran out of time).")
+
+
+def _retried_words(result: dict[str, Any]) -> str:
+    """After the seed of a puzzle made from another seed than the one asked: why the asked one was not used."""
+    tried = result.get("retried") or []
+    if not tried:
+        return ""
+    return " (" + "; ".join(f"seed {t['seed']} {t['why']}" for t in tried) + ")"
+
+
 def _puzzle_picture(result: dict[str, Any]) -> str:
     """The statement's picture, only when the game draws the answer apart (`solution_svg`).
 
@@ -192,6 +308,25 @@ def _puzzle_picture(result: dict[str, Any]) -> str:
     envelope split them), so its picture waits for the solution page: the book never gives an answer away.
     """
     return result["svg"] if result["solution_svg"] else ""
+
+
+def _states_question(picture: str) -> bool:
+    """Whether a puzzle picture writes its question (every renderer marks those lines `class="question"`)."""
+    return 'class="question"' in (picture or "")
+
+
+def _without_question(text: str, question: str) -> str:
+    """The statement without the line that asks the question (with its label, "Question: " or "Task: "): the page
+    states it already."""
+    if not question:
+        return text
+    lines = text.splitlines()
+    kept = [line for line in lines if not re.fullmatch(r"\s*(?:[A-Z][\w ]{0,20}:\s*)?" + re.escape(question) + r"\s*",
+                                                        line)]
+    if len(kept) == len(lines):
+        return text
+    cleaned = "\n".join(kept)
+    return re.sub(r"\n{3,}", "\n\n", cleaned).strip("\n")
 
 
 def _solution_picture(result: dict[str, Any]) -> str:
@@ -220,4 +355,5 @@ def _solution(result: dict[str, Any]) -> str:
     return json.dumps(result["solution_fields"], indent=1, sort_keys=True)
 
 
-__all__ = ["DEFAULT_GRADES", "GAME_TABLE", "GRADES", "book_tasks", "generate", "puzzle_result", "render"]
+__all__ = ["DEFAULT_GRADES", "GAME_TABLE", "GRADES", "PuzzleNotMade", "book_tasks", "failure_words", "generate",
+           "puzzle_result", "render"]

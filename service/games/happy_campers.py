@@ -853,6 +853,7 @@ def max_score(
             if mode == pb.MAX_MODE_CLAIRVOYANT
             else "the start map (no drawing): CP-SAT found no map before the deadline"
         )
+        response.stats.wall_time_seconds = budget.elapsed()  # the search ran until now, not the fallback's 0 s
     if request.card_maxima:
         for index, card in enumerate(cards):
             card_budget = budget.sub_budget(1.0 / (len(cards) - index))

@@ -28,6 +28,14 @@ __all__ = [
 
 #: Search workers per solve. Two cores per machine, and the service may run solves side by side.
 DEFAULT_WORKERS = 2
+#: Called with each searched solve's wall seconds (the service's metrics; empty unless someone listens).
+_SOLVE_OBSERVERS: list[Callable[[float], None]] = []
+
+
+def add_solve_observer(observer: Callable[[float], None]) -> None:
+    """Call `observer(wall_seconds)` after every CP-SAT search, on the thread that ran it (idempotent)."""
+    if observer not in _SOLVE_OBSERVERS:
+        _SOLVE_OBSERVERS.append(observer)
 
 
 def full_linearization(solver: cp_model.CpSolver) -> None:
@@ -150,6 +158,9 @@ def solve(
         status = solver.solve(model, _ProgressCallback(budget, has_objective, whole_problem))
     else:
         status = solver.solve(model)
+    if searched:
+        for observer in _SOLVE_OBSERVERS:
+            observer(solver.wall_time)
     objective = solver.objective_value if has_objective and status in (cp_model.OPTIMAL, cp_model.FEASIBLE) else None
     bound = solver.best_objective_bound if has_objective and status in (cp_model.OPTIMAL, cp_model.FEASIBLE) else None
     return CpSolveResult(

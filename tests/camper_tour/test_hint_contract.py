@@ -11,7 +11,7 @@ from campsolver.service.errors import InvalidArgument
 from campsolver.service.games import camper_tour as ct_service
 from campsolver.service.games.shared import ranking_contract_violations
 from campsolver.solver.camper_tour import rules
-from campsolver.solver.camper_tour.hint import RULE_OF_THUMB_METHOD, _win_ranking, hint, win_standard_error
+from campsolver.solver.camper_tour.hint import RULE_OF_THUMB_METHOD, _win_ranking, win_standard_error
 from campsolver.solver.camper_tour.opponents import MAX_RECORD, Decision
 from campsolver.solver.camper_tour.players import announce_seven, greedy, race, solo_optimal
 from campsolver.solver.camper_tour.rules import Announce, Config, TourState, new_game
@@ -155,16 +155,51 @@ def test_max_score_with_the_default_rules_answers_best_so_far_within_a_second() 
     assert not any(a.ranking.HasField("standard_error") for a in response.alternatives)  # estimates, not exact
 
 
-def test_the_win_hint_uses_most_of_a_cpu_budget() -> None:
-    """A CpuBudget was cut at 0.065 of 0.2 CPU s: a playout's wall time was compared with CPU seconds left."""
-    state, record = played_game(7, 3, stop=30)
+#: Positions (seed, campers, decisions played) whose win hint a 0.2 CPU s budget cuts on the project's machines
+#: (measured: 0.18-0.20 CPU s used, 4-55 playouts a move); elsewhere the stopping rule may end one first.
+CUT_BY_THE_BUDGET = ((2, 2, 20), (6, 3, 30), (7, 3, 20), (1, 2, 10))
+#: The hints of CUT_BY_THE_BUDGET in a process of their own: a CpuBudget counts every thread of its process, and
+#: in the whole suite threads other tests leave behind (a Ray driver's, a server's) spent it for the hint.
+CUT_SCRIPT = """
+import json, sys, time
+from tests.camper_tour.test_hint_contract import CUT_BY_THE_BUDGET, played_game
+from campsolver.solver.camper_tour.hint import hint
+from campsolver.solver.core.budget import CpuBudget
+rows = []
+for seed, campers, stop in CUT_BY_THE_BUDGET:
+    state, record = played_game(seed, campers, stop=stop)
     began = time.process_time()
     result = hint(state, CpuBudget(0.2), seed=1, history=record)
-    used = time.process_time() - began
-    assert result.samples >= 1 and result.moves[0].evaluated
-    finished_early = len([m for m in result.moves if m.samples]) == 1  # every candidate dropped: done
-    assert finished_early or used >= 0.12, f"{used:.3f} CPU s of 0.2"
-    assert used < 0.3
+    rows.append({"position": [seed, campers, stop], "used": time.process_time() - began, "samples": result.samples,
+                 "evaluated": result.moves[0].evaluated, "interrupted": result.interrupted})
+print(json.dumps(rows))
+"""
+
+
+@pytest.mark.timing
+def test_the_win_hint_uses_most_of_a_cpu_budget() -> None:
+    """A CpuBudget was cut at 0.065 of 0.2 CPU s: a playout's wall time was compared with CPU seconds left.
+
+    Judged in CPU seconds (the budget's own clock, so the machine's load does not move it), in a process of its
+    own (`CUT_SCRIPT`): a hint the budget cut (`interrupted`) used at least 60% of it, and none ran much past it.
+    A hint that ended by its stopping rule (every other candidate dropped after four rounds, `interrupted` False)
+    is done and not judged on its use; enough of the positions must be cut for the test to judge the cut at all."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-c", CUT_SCRIPT], cwd=root, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    cut = []
+    for row in json.loads(done.stdout):
+        assert row["samples"] >= 1 and row["evaluated"], row
+        assert row["used"] < 0.3, row
+        if row["interrupted"]:
+            cut.append(row["used"])
+            assert row["used"] >= 0.12, f"cut at {row['used']:.3f} CPU s of 0.2: {row}"
+    assert len(cut) >= 2, f"only {len(cut)} of {len(CUT_BY_THE_BUDGET)} hints were cut by the budget"
 
 
 def test_max_score_honours_a_cpu_budget() -> None:
