@@ -121,6 +121,7 @@ def _solve_in_worker(task: tuple[str, str, bytes, float, float], cancel_flag: An
         command = games()[game_name].by_rpc(rpc_name)
         request = command.request_type.FromString(raw)
         budget = Budget.until(started, deadline)
+        budget.poll_cancel(cancel_flag.is_set)  # the watcher below can be starved of the GIL; the solver polls too
 
         def watch() -> None:
             while not finished.is_set():

@@ -36,6 +36,7 @@ from campsolver.clients.http_client import PROTOCOLS, HttpCampsolverClient
 from campsolver.service import dispatch
 from campsolver.service.errors import FieldViolation, RequestError
 from campsolver.service.http_server import HttpConfig, HttpServer
+from campsolver.service.metrics import Metrics
 from campsolver.service.registry import games
 from campsolver.service.server import CampsolverServer, ServerConfig, failure_status
 from campsolver.solver.core.budget import Budget
@@ -69,7 +70,7 @@ class _Raising:
         self.error: BaseException = RuntimeError("no error chosen")
         self.lock = threading.Lock()
 
-    def __call__(self, command: Any, request: Any, raw: bytes, budget: Budget) -> bytes:
+    def __call__(self, command: Any, request: Any, raw: bytes, budget: Budget, *call_info: Any) -> bytes:
         raise self.error
 
 
@@ -77,7 +78,7 @@ class _Raising:
 def raising() -> Iterator[tuple[HttpServer, _Raising]]:
     call_path = _Raising()
     server = HttpServer(HttpConfig(host="127.0.0.1", port=0), games(), call_path, failure_status,
-                        health.HealthServicer())
+                        health.HealthServicer(), Metrics(lambda: (0, 0, 0), lambda: 0))
     server.start()
     assert server.wait_started()
     yield server, call_path

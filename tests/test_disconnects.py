@@ -18,7 +18,7 @@ from campsolver.clients.client import CampsolverClient
 from campsolver.service import dispatch
 from campsolver.service.registry import GAME_TABLE, games
 from campsolver.service.server import CampsolverServer, ServerConfig
-from campsolver.solver.core.budget import Budget
+from campsolver.solver.core.budget import Budget, SolveInterrupted
 
 from bench.disconnects import STOP_WITHIN_S, _grpc_try, _http_try, long_solves
 from tests.timing import within_loaded
@@ -109,3 +109,19 @@ def test_fifty_disconnects_in_every_game_all_stop_within_half_a_second(
     late = [round(stop, 3) for stop in stops if not within_loaded(stop, STOP_WITHIN_S)]
     assert not late, f"{len(late)} of 50 stopped late: {late}"
     assert running.pool.restarts == restarts
+
+
+def test_a_budget_sees_a_cancel_kept_elsewhere_without_a_watcher_thread() -> None:
+    """A solver worker's budget polls the parent's cancel flag itself: a watcher thread can be starved of the GIL
+    by a search that drops and retakes it often (an Adventure Tours hint ignored a cancel for 0.6-0.8 s)."""
+    flag = threading.Event()
+    budget = Budget(60.0)
+    budget.poll_cancel(flag.is_set)
+    phase = budget.sub_budget(0.5).limited(10.0)
+    budget.check()
+    phase.check()
+    flag.set()
+    time.sleep(0.02)  # past the poll interval
+    with pytest.raises(SolveInterrupted):
+        phase.check()  # the phase budget asks its parent, which polls the flag
+    assert budget.cancelled and budget.remaining() == 0.0

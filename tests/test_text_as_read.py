@@ -116,7 +116,8 @@ def test_a_max_that_fell_back_says_the_time_it_really_took() -> None:
                           text=True, cwd=ROOT, timeout=120, check=True).stdout
     summary = next(line for line in done.splitlines() if line.startswith("solved in "))
     seconds = float(summary.removeprefix("solved in ").split(" s")[0])
-    assert seconds >= 0.2, summary  # the search ran until its deadline (0.3 s less the reply's margin)
+    # the search ran until its deadline: 0.3 s less the reply's margin (0.15 s) leaves it 0.15 s; before, 0.00
+    assert seconds >= 0.1, summary
     stats = common_pb2.SolveStats(wall_time_seconds=0.0, method="fallback")
     response = hc_pb.HappyCampersServiceMaxScoreResponse(stats=stats)
     assert render("happy-campers", request, response, elapsed_s=11.04).endswith("solved in 11.04 s, method fallback")

@@ -26,6 +26,8 @@ DEFAULT_TIME_LIMIT_S = 30.0
 DEADLINE_MARGIN_S = 0.15
 DEADLINE_MARGIN_FRACTION = 0.1
 DEADLINE_MARGIN_MAX_S = 1.0
+#: Seconds between a budget's looks at a cancel kept elsewhere (`Budget.poll_cancel`).
+POLL_EVERY_S = 0.01
 #: The smallest CPU share `Budget.cpu_share` reports: a search descheduled for most of its budget so far still
 #: plans with this much.
 MIN_CPU_SHARE = 0.05
@@ -58,6 +60,9 @@ class Budget:
         self._callbacks: list[Callable[[], None]] = []
         self._lock = threading.Lock()
         self._admission: Callable[[Budget], None] | None = None
+        #: A cancel kept elsewhere (another process's flag), polled by `check`/`expired`; see `poll_cancel`.
+        self._poll: Callable[[], bool] | None = None
+        self._next_poll = 0.0
         #: Receives `report(...)` fields (e.g. elapsed_s, best, bound, depth, samples); None: nobody listens.
         self.progress: Callable[[dict[str, Any]], None] | None = None
 
@@ -83,8 +88,29 @@ class Budget:
         self._admit()
         child = type(self)(max(min(self._remaining(), seconds), 0.001))
         child.progress = self.progress
+        child._poll = self._poll_parent if self._poll is not None else None
         self.on_cancel(child.cancel)
         return child
+
+    def poll_cancel(self, is_set: Callable[[], bool]) -> None:
+        """Also stop when `is_set()` says so, asked from `check`/`expired`/`remaining` at most every
+        `POLL_EVERY_S`. Why: a watcher thread turning another process's flag into `cancel()` needs the GIL, and a
+        search that drops and retakes it often (small numpy calls) can starve that thread for a second or more
+        (an Adventure Tours hint ignored its disconnected client for 0.6-0.8 s)."""
+        self._poll = is_set
+
+    def _poll_parent(self) -> bool:
+        self._polled()
+        return self._cancelled.is_set()
+
+    def _polled(self) -> None:
+        if self._poll is None or self._cancelled.is_set():
+            return
+        now = time.monotonic()
+        if now >= self._next_poll:
+            self._next_poll = now + POLL_EVERY_S
+            if self._poll():
+                self.cancel()
 
     @classmethod
     def from_deadline(
@@ -139,6 +165,8 @@ class Budget:
         on a loaded machine: each pass asked only `remaining()`.)"""
         if self._admission is not None:
             self._admit()
+        if self._poll is not None:
+            self._polled()
         if self._cancelled.is_set():
             return 0.0
         return self._remaining()
@@ -148,17 +176,23 @@ class Budget:
 
     @property
     def cancelled(self) -> bool:
+        if self._poll is not None:
+            self._polled()
         return self._cancelled.is_set()
 
     def expired(self) -> bool:
         if self._admission is not None:
             self._admit()
+        if self._poll is not None:
+            self._polled()
         return self._cancelled.is_set() or self._now() >= self.deadline
 
     def check(self) -> None:
         """Raise `SolveInterrupted` when the search must stop now."""
         if self._admission is not None:
             self._admit()
+        if self._poll is not None:
+            self._polled()
         if self._cancelled.is_set():
             raise SolveInterrupted("cancelled")
         if self._now() >= self.deadline:
