@@ -41,12 +41,14 @@ def main() -> None:
     parser.add_argument("--opponents", default=",".join(SPARRING))
     parser.add_argument("--plates", type=int, default=72)
     parser.add_argument("--tokens", type=int, default=25)
+    parser.add_argument("--seat-symmetric", action="store_true",
+                        help="one solve for both seats (for players that read their own camper as state.mover)")
     parser.add_argument("--out", default="")
     args = parser.parse_args()
     config = all_normal(args.plates, args.tokens)
     rows = []
     for name in args.opponents.split(","):
-        report = ceiling_report(opponent(name), config)
+        report = ceiling_report(opponent(name), config, seat_symmetric=args.seat_symmetric)
         row = {"opponent": name, "ceiling": report.value, "first": report.first, "second": report.second,
                "exact": report.exact, "plates": report.plates, "tokens": report.tokens,
                "opponent_states": report.opponent_states, "opponent_calls": report.opponent_calls,

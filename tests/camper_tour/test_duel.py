@@ -163,6 +163,14 @@ def test_ceiling_averages_the_two_seats_and_reports_specials_left_out():
     assert ceiling(greedy, _tiny(4, 3)) == pytest.approx(report.value, abs=1e-12)
 
 
+@pytest.mark.parametrize("name", ["greedy", "watcher", "mixed"])
+def test_a_seat_symmetric_opponent_gives_both_seats_from_one_solve(name):
+    config = _tiny(4, 3)
+    both = ceiling_report(OPPONENTS[name], config, marker_floor=-80)
+    one = ceiling_report(OPPONENTS[name], config, marker_floor=-80, seat_symmetric=True)
+    assert one.first == pytest.approx(both.first, abs=1e-12) and one.second == pytest.approx(both.second, abs=1e-12)
+
+
 def test_an_illegal_opponent_move_is_refused():
     with pytest.raises(ValueError, match="not a legal move"):
         solve_duel(lambda state: Announce(10), _tiny(4, 3))
