@@ -111,6 +111,9 @@ class HintResult:
     #: The answer is a rule of thumb's move because the budget ended before anything better was known
     #: (`RULE_OF_THUMB_METHOD`); the text says which rule and why.
     fallback: str = ""
+    #: What the values are, in words, when the method alone does not say (a solo answer that is not exact: the
+    #: look-ahead values beside the policy's own sampled value, with its games and standard error).
+    note: str = ""
 
     @property
     def best(self) -> RankedMove:
@@ -637,13 +640,28 @@ def _rank(alternatives: list[tuple[Action, tuple[float, ...]]], player: int, *, 
 
 
 def _solo_hint(state: TourState, budget: Budget, started: float) -> HintResult:
+    """The solo solver's answer. Not exact: every move valued by the layout-aware policy's one-step look-ahead
+    (not sampled: no samples, no standard error); when the solver also played the policy out (`monte-carlo-policy`),
+    `samples` and `note` give those games and their mean with its standard error, the sampled value of the
+    policy's move (the answer), beside the look-ahead values rather than mixed into their ranking."""
     camper: Camper = state.campers[0]
     position = SoloPosition(position=camper.position, tokens=camper.tokens, phase=camper.phase,
                             marker=camper.marker, pending=camper.pending, laid=state.laid)
     solved = solve_solo(state.config, position, budget)  # answers best-so-far when the budget ends
     alternatives = [(alt.action, (alt.value,)) for alt in solved.alternatives]
+    exact = solved.proof is Proof.EXACT
+    note = ""
+    if not exact:
+        note = ("expected final score: the layout-aware solo policy's one-step look-ahead estimates (all-normal "
+                "tables, the stack's odds for unlaid plates), not sampled and without a standard error")
+        if solved.method == "monte-carlo-policy" and solved.samples:
+            spread = (f"standard error {solved.standard_error:.3f}" if solved.standard_error is not None
+                      else "too few games for a standard error")
+            note += (f"; the policy's own move played out to the end over {solved.samples} games scores "
+                     f"{solved.value:.3f} ({spread}), a sampled value of that policy")
     return HintResult(
-        player=0, moves=_rank(alternatives, 0, exact=solved.proof is Proof.EXACT, kind="look-ahead"), depth=0,
+        player=0, moves=_rank(alternatives, 0, exact=exact, kind="look-ahead"), depth=0,
         proof=solved.proof, method=f"solo:{solved.method}",
         nodes=solved.states_evaluated, wall_time_s=time.monotonic() - started, interrupted=False,
+        samples=solved.samples if solved.method == "monte-carlo-policy" else 0, note=note,
     )
