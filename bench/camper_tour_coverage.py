@@ -16,6 +16,7 @@ bench/results/camper_tour_coverage.json.
 from __future__ import annotations
 
 import argparse
+import random
 import time
 
 from campsolver.solver.camper_tour.hint import _playout, hint, opponent_models, win_standard_error
@@ -61,7 +62,7 @@ def reference(state: TourState, action: object, playouts: int, seed: int) -> tup
     models = opponent_models(state)
     budget = Budget(3600)
     wins = sum(_playout(state.child(action), state.to_move, models[i % len(models)],
-                        rng_for(seed, "camper-tour-coverage-reference", i), budget) for i in range(playouts))
+                        random.Random(f"camper-tour-coverage-reference:{seed}:{i}"), budget) for i in range(playouts))
     return wins / playouts, win_standard_error(wins, playouts)
 
 

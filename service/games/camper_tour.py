@@ -424,6 +424,8 @@ def hint(request: pb.CamperTourServiceHintRequest, budget: Budget) -> pb.CamperT
                 f"the move the mover plays the race rule of thumb and {result.opponents}; the answer is the rule "
                 "of thumb's move unless another is clearly better in paired playouts; a move without a value "
                 "says why in its note")
+    elif result.note:
+        note = result.note
     elif result.proof is Proof.EXACT:
         note = "exact expected final score"
     else:

@@ -30,6 +30,7 @@ solver instead.
 from __future__ import annotations
 
 import enum
+import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -39,6 +40,7 @@ from campsolver.solver.camper_tour import best_response
 from campsolver.solver.camper_tour.opponents import Decision, check_record, solo_field
 from campsolver.solver.camper_tour.players import Player, announce_seven, greedy, race, slow_field, solo_optimal
 from campsolver.solver.camper_tour.rules import (
+    DIE_FACES,
     Action,
     Announce,
     Camper,
@@ -54,9 +56,7 @@ from campsolver.solver.camper_tour.rules import (
 from campsolver.solver.camper_tour.search import search
 from campsolver.solver.camper_tour.solo import SoloPosition, all_normal_tables, comforts_tokens, solve_solo
 from campsolver.solver.core.budget import Budget, SolveInterrupted
-from campsolver.solver.core.game import sample_outcome
 from campsolver.solver.core.proof import Proof
-from campsolver.solver.core.seeding import rng_for
 
 #: Deepest iterative-deepening level tried (decision plies).
 MAX_DEPTH = 12
@@ -73,7 +73,13 @@ class RankedMove:
     loss: float
     values: tuple[float, ...]
     samples: int = 0  # playouts behind `value` (win-probability hints; 0 for search values)
-    standard_error: float = 0.0  # of `value` when it is a playout estimate
+    #: Of `value`: its sampling error when it is a playout mean (from MIN_SAMPLES playouts on), 0.0 when it is
+    #: exact, None when it is neither (a depth-limited search, a model): `value_kind` then says what it is.
+    standard_error: float | None = None
+    #: What `value` is: "exact", "playouts" (a win rate over `samples` playouts), "search" (a depth-limited
+    #: expectimax with solo values at its leaves), "model" (the best-response model), "look-ahead" (the solo
+    #: policy's one-step look-ahead), "" for a move without a value.
+    value_kind: str = ""
     #: False for a move the win-probability hint did not compare (outside its candidates, or cut by the time
     #: limit before its first playout), or whose estimate is above the answered move's without being clearly
     #: better (`note` says so): `value` is then not shown, so that the ranks shown follow the values shown.
@@ -105,6 +111,9 @@ class HintResult:
     #: The answer is a rule of thumb's move because the budget ended before anything better was known
     #: (`RULE_OF_THUMB_METHOD`); the text says which rule and why.
     fallback: str = ""
+    #: What the values are, in words, when the method alone does not say (a solo answer that is not exact: the
+    #: look-ahead values beside the policy's own sampled value, with its games and standard error).
+    note: str = ""
 
     @property
     def best(self) -> RankedMove:
@@ -173,9 +182,11 @@ class Objective(enum.Enum):
 SWITCH_Z = 2.0
 #: Paired standard errors below the baseline at which a candidate stops being sampled (sequential stopping).
 DROP_Z = 1.0
-#: Rounds before a candidate may be dropped, and before one may replace the baseline: multiples of the
-#: opponent models, so each model is sampled alike.
-MIN_DROP_ROUNDS = 4
+#: Playouts a move needs for a value (shown with its standard error, the service's MIN_SAMPLES_FOR_STANDARD_ERROR),
+#: and rounds before a candidate may be dropped (so a dropped candidate keeps its value).
+MIN_SAMPLES = 10
+MIN_DROP_ROUNDS = MIN_SAMPLES
+#: Pairs before a candidate may replace the baseline.
 MIN_ROUNDS = 8
 #: Playouts per candidate move at most (the budget usually stops it first).
 MAX_PLAYOUTS = 2_000
@@ -269,7 +280,7 @@ def hint(state: TourState, budget: Budget, *, max_depth: int = MAX_DEPTH,
     alternatives, depth, exact, nodes = best
     return HintResult(
         player=player,
-        moves=_rank(alternatives, player),
+        moves=_rank(alternatives, player, exact=exact, kind="search"),
         depth=depth,
         proof=Proof.EXACT if exact else Proof.HEURISTIC,
         method="expectimax-iterative-deepening",
@@ -373,7 +384,7 @@ def _best_response_hint(state: TourState, budget: Budget, started: float) -> Hin
         return None
     ordered = sorted(response.values.items(), key=lambda item: -item[1])
     top = ordered[0][1]
-    moves = tuple(RankedMove(a, v, top - v, (v,)) for a, v in ordered)
+    moves = tuple(RankedMove(a, v, top - v, (v,), value_kind="model") for a, v in ordered)
     moves += tuple(RankedMove(a, 0.0, top, (0.0,), evaluated=False)
                    for a in state.legal_actions() if a not in response.values)
     return HintResult(player=state.to_move, moves=moves, depth=0, proof=Proof.HEURISTIC,
@@ -420,21 +431,22 @@ def _win_hint(state: TourState, budget: Budget, started: float, seed: int, max_p
 
     A playout plays the candidate, then the mover continues with `race` and every opponent with the playout's
     model from `opponent_models` (OPPONENT_MODELS, or SLOW_FIELD_MODELS where the field is slow or the record shows
-    solo-policy campers), to the end of
-    the game through the rules model (the race, the arrival rule, the last-camper rule and the tie rule all
-    played out); it scores 1 if the mover wins. Rounds go over the
-    candidates still sampled, with common random numbers. Sequential stopping: after MIN_ROUNDS rounds a
-    candidate whose paired difference to the baseline is below 0 by DROP_Z standard errors (or exactly 0 with
-    no spread) is no longer sampled, and the hint answers as soon as only the baseline is left, the playout cap
-    is reached or the budget ends (the budget is checked before every playout, and a playout starts only if the
-    slowest so far still fits). The baseline stays the answer unless a candidate beats it by SWITCH_Z paired
-    standard errors. Each value is an estimate (HEURISTIC) over that move's own playouts (`RankedMove.samples`,
-    with its standard error `win_standard_error`); it is the win rate against `opponent_models` (the mixture, or
-    solo-policy campers where the field is slow or the record shows them), not against a known table. The
-    ranking shows what was decided (`_win_ranking`): the answer first; a move whose mean is higher without being
-    clearly better is listed without a value, with a note. The budget is checked before every playout and inside
-    it; a playout starts only if its foreseen time (the costliest playout's CPU seconds over `Budget.cpu_share`)
-    still fits, on the budget's own clock, so wall-clock and CPU budgets are both used to their end.
+    solo-policy campers), to the end of the game through the rules model (the race, the arrival rule, the
+    last-camper rule and the tie rule all played out); it scores 1 if the mover wins. Rounds go over the
+    candidates still sampled, with common random numbers (playout i of every candidate: the same model and dice).
+
+    The budget decides how many candidates are compared: after each round the playouts the time left allows are
+    foreseen from the costliest playout so far, and only as many candidates are kept (in `win_candidates`' order,
+    the baseline first) as can each reach MIN_SAMPLES playouts, so that every value shown carries its standard
+    error. Sequential stopping: from MIN_SAMPLES rounds on, a candidate whose paired difference to the baseline is
+    below 0 by DROP_Z standard errors (or exactly 0 with no spread) is no longer sampled, and the hint answers as soon
+    as only the baseline is left, the playout cap is reached or the budget ends (checked before every playout and
+    inside it; a playout starts only if its foreseen time, the costliest playout's CPU seconds over
+    `Budget.cpu_share`, still fits, on the budget's own clock). The baseline stays the answer unless a candidate
+    beats it by SWITCH_Z paired standard errors over at least MIN_ROUNDS pairs. Each value is the win rate over
+    that move's own playouts (HEURISTIC) with its standard error (`win_standard_error`), against
+    `opponent_models`, not a known table; a move with fewer than MIN_SAMPLES playouts gets no value (`note` says
+    how many it had), and the ranking shows what was decided (`_win_ranking`).
     """
     player = state.to_move
     legal = state.legal_actions()
@@ -444,6 +456,7 @@ def _win_hint(state: TourState, budget: Budget, started: float, seed: int, max_p
     sampled = list(candidates)
     interrupted = False
     slowest = 0.0  # CPU seconds of the costliest playout so far
+    spent, played = 0.0, 0  # CPU seconds of all playouts so far, and how many
     models = opponents.models
     for i in range(max_playouts):
         model = models[i % len(models)]
@@ -455,9 +468,10 @@ def _win_hint(state: TourState, budget: Budget, started: float, seed: int, max_p
                 if budget.remaining() < slowest / budget.cpu_share():
                     raise SolveInterrupted("deadline")
                 began = time.process_time()
-                result = _playout(state.child(action), player, model, rng_for(seed, "camper-tour-win", i), budget)
+                result = _playout(state.child(action), player, model, playout_rng(seed, i), budget)
                 outcomes[action].append(result)
-                slowest = max(slowest, time.process_time() - began)
+                cost = time.process_time() - began
+                slowest, spent, played = max(slowest, cost), spent + cost, played + 1
         except SolveInterrupted:
             if budget.cancelled:
                 raise
@@ -466,10 +480,16 @@ def _win_hint(state: TourState, budget: Budget, started: float, seed: int, max_p
         done = i + 1
         top = outcomes[baseline]
         budget.report(samples=sum(len(v) for v in outcomes.values()), best=sum(top) / len(top))
-        if done >= MIN_DROP_ROUNDS:
+        if done >= MIN_SAMPLES:
             sampled = [a for a in sampled if a == baseline or not _clearly_worse(outcomes[a], outcomes[baseline])]
             if sampled == [baseline]:
                 break
+        elif spent > 0.0:
+            # Keep only the candidates that can each still reach MIN_SAMPLES playouts in the time left (at the
+            # mean playout's cost so far).
+            affordable = int(budget.remaining() * budget.cpu_share() * played / spent)
+            keep = max(1, affordable // max(1, MIN_SAMPLES - done))
+            sampled = sampled[:keep]
     if not outcomes[baseline]:
         # Not one playout fitted the time limit (a loaded machine): the baseline rule's move, values not estimated.
         answer = rule_of_thumb_hint(state, started, race, "no playout finished within the time limit")
@@ -503,26 +523,38 @@ def win_standard_error(wins: float, n: int) -> float:
 
 def _win_ranking(chosen: Action, baseline: Action, candidates: list[Action], outcomes: dict[Action, list[float]],
                  legal: list[Action]) -> tuple[RankedMove, ...]:
-    """The answered move first with its win rate, then so that the ranks shown follow the values shown.
+    """The answered move first, then so that the ranks shown follow the values shown; every value shown is a win
+    rate over at least MIN_SAMPLES playouts with its standard error.
 
     The hint keeps the baseline (rule of thumb) move unless another is clearly better in the paired comparison:
     a move whose own mean is above the answer's without being clearly better is listed next, without a value
     (its `note` gives the mean, the paired difference and why it is not the answer), rather than shown with a
-    value that contradicts its rank. Then the other compared moves by their win rate, then the moves not
+    value that contradicts its rank. Then the other compared moves by their win rate, then the moves with fewer
+    than MIN_SAMPLES playouts (no value: too few for a standard error; the note says how many), then the moves not
     compared, without a value.
     """
     def estimate(action: Action) -> tuple[float, int]:
         results = outcomes[action]
         return sum(results) / len(results), len(results)
 
+    def few(action: Action, n: int) -> RankedMove:
+        return RankedMove(action, 0.0, 0.0, (0.0,), samples=n, evaluated=False,
+                          note=f"{n} playouts: too few for a value with a standard error (from {MIN_SAMPLES} on)")
+
     top, top_n = estimate(chosen)
-    moves = [RankedMove(chosen, top, 0.0, (top,), samples=top_n,
-                        standard_error=win_standard_error(top * top_n, top_n))]
-    above, below = [], []
+    if top_n < MIN_SAMPLES:
+        moves = [few(chosen, top_n)]
+    else:
+        moves = [RankedMove(chosen, top, 0.0, (top,), samples=top_n,
+                            standard_error=win_standard_error(top * top_n, top_n), value_kind="playouts")]
+    above, below, short = [], [], []
     for action in candidates:
         if action == chosen or not outcomes[action]:
             continue
         value, n = estimate(action)
+        if n < MIN_SAMPLES:
+            short.append((action, n))
+            continue
         (above if value > top else below).append((action, value, n))
     for action, value, n in sorted(above, key=lambda item: -item[1]):
         difference = paired_difference(outcomes[action], outcomes[baseline])
@@ -538,7 +570,8 @@ def _win_ranking(chosen: Action, baseline: Action, candidates: list[Action], out
         moves.append(RankedMove(action, 0.0, top, (value,), samples=n, evaluated=False, note=note))
     for action, value, n in sorted(below, key=lambda item: -item[1]):
         moves.append(RankedMove(action, value, top - value, (value,), samples=n,
-                                standard_error=win_standard_error(value * n, n)))
+                                standard_error=win_standard_error(value * n, n), value_kind="playouts"))
+    moves += [few(action, n) for action, n in short]
     # Moves not compared (see `win_candidates`, or cut by the budget before their first playout): listed last
     # with no estimate of their own (evaluated=False: the service leaves their value and loss absent).
     moves += [RankedMove(a, 0.0, top, (0.0,), evaluated=False) for a in legal if not outcomes.get(a)]
@@ -556,7 +589,33 @@ def _clearly_worse(candidate: list[float], baseline: list[float]) -> bool:
 PLAYOUT_CHECK_EVERY = 8
 
 
-def _playout(state: TourState, player: int, opponents: Player, rng: object, budget: Budget) -> float:
+def draw(state: TourState, rng: random.Random) -> object:
+    """One chance outcome of `state` with the rules model's exact odds (`rules.TourState.chance_outcomes`), drawn
+    from a stdlib generator: the dice as two dice, a plate from the stack's counts, a die face (every special
+    plate's die, No Parking's re-rolls conditioned away, is uniform over its outcomes)."""
+    stage = state.stage
+    if stage is Stage.ROLL:
+        return rng.randint(1, DIE_FACES) + rng.randint(1, DIE_FACES)
+    if stage is Stage.LAY:
+        layout = state.config.layout
+        if layout is not None:
+            return layout[len(state.laid)]
+        counts = state.remaining_stack()
+        pick = rng.randrange(sum(counts))
+        for kind, count in enumerate(counts):
+            if pick < count:
+                return PlateKind(kind)
+            pick -= count
+    outcomes = state.chance_outcomes()
+    return outcomes[rng.randrange(len(outcomes))][0]
+
+
+def playout_rng(seed: int, index: int) -> random.Random:
+    """The dice of playout `index` (the same for every candidate move: common random numbers)."""
+    return random.Random(f"camper-tour-win:{seed}:{index}")
+
+
+def _playout(state: TourState, player: int, opponents: Player, rng: random.Random, budget: Budget) -> float:
     """1 if `player` wins after it plays `race` and everybody else `opponents` to the end (ties by the tie rule)."""
     for step in range(MAX_ROLLOUT_STEPS):
         if state.game_over:
@@ -566,23 +625,43 @@ def _playout(state: TourState, player: int, opponents: Player, rng: object, budg
                 budget.check()
             state = state.child((race if state.to_move == player else opponents)(state))
         else:
-            state = state.child(sample_outcome(state, rng))  # type: ignore[arg-type]
+            state = state.child(draw(state, rng))
     raise RuntimeError("playout did not end")
 
 
-def _rank(alternatives: list[tuple[Action, tuple[float, ...]]], player: int) -> tuple[RankedMove, ...]:
+def _rank(alternatives: list[tuple[Action, tuple[float, ...]]], player: int, *, exact: bool, kind: str
+          ) -> tuple[RankedMove, ...]:
+    """Best first; an exact value states standard error 0, any other (`kind`) none."""
     ordered = sorted(alternatives, key=lambda item: -item[1][player])
     top = ordered[0][1][player]
-    return tuple(RankedMove(action, values[player], top - values[player], values) for action, values in ordered)
+    return tuple(RankedMove(action, values[player], top - values[player], values,
+                            standard_error=0.0 if exact else None, value_kind="exact" if exact else kind)
+                 for action, values in ordered)
 
 
 def _solo_hint(state: TourState, budget: Budget, started: float) -> HintResult:
+    """The solo solver's answer. Not exact: every move valued by the layout-aware policy's one-step look-ahead
+    (not sampled: no samples, no standard error); when the solver also played the policy out (`monte-carlo-policy`),
+    `samples` and `note` give those games and their mean with its standard error, the sampled value of the
+    policy's move (the answer), beside the look-ahead values rather than mixed into their ranking."""
     camper: Camper = state.campers[0]
     position = SoloPosition(position=camper.position, tokens=camper.tokens, phase=camper.phase,
                             marker=camper.marker, pending=camper.pending, laid=state.laid)
     solved = solve_solo(state.config, position, budget)  # answers best-so-far when the budget ends
     alternatives = [(alt.action, (alt.value,)) for alt in solved.alternatives]
+    exact = solved.proof is Proof.EXACT
+    note = ""
+    if not exact:
+        note = ("expected final score: the layout-aware solo policy's one-step look-ahead estimates (all-normal "
+                "tables, the stack's odds for unlaid plates), not sampled and without a standard error")
+        if solved.method == "monte-carlo-policy" and solved.samples:
+            spread = (f"standard error {solved.standard_error:.3f}" if solved.standard_error is not None
+                      else "too few games for a standard error")
+            note += (f"; the policy's own move played out to the end over {solved.samples} games scores "
+                     f"{solved.value:.3f} ({spread}), a sampled value of that policy")
     return HintResult(
-        player=0, moves=_rank(alternatives, 0), depth=0, proof=solved.proof, method=f"solo:{solved.method}",
+        player=0, moves=_rank(alternatives, 0, exact=exact, kind="look-ahead"), depth=0,
+        proof=solved.proof, method=f"solo:{solved.method}",
         nodes=solved.states_evaluated, wall_time_s=time.monotonic() - started, interrupted=False,
+        samples=solved.samples if solved.method == "monte-carlo-policy" else 0, note=note,
     )

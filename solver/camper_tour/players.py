@@ -72,8 +72,7 @@ SEVEN = 7
 #: Largest announcement the greedy player risks as the last camper on the journey.
 SAFE_ANNOUNCEMENT = 2
 SEVEN_TURN_BACK_TOKENS = 12
-#: `race` with two campers on the journey: the largest announcement, both ways, and the turn-back tokens.
-RUSH_ANNOUNCEMENT = 5
+#: `race` with two campers on the journey: the turn-back tokens (see `DuelParameters` for the rest).
 RUSH_TURN_BACK_TOKENS = 16
 #: `race` with three or more on the journey: turn back at CROWD_RESERVE_MIN + CROWD_RESERVE_PER_PLATE x plate.
 CROWD_RESERVE_MIN = 6
@@ -89,6 +88,19 @@ def _announcements(state: TourState) -> list[int]:
     return [a.plates for a in state.legal_actions() if isinstance(a, Announce)]
 
 
+@lru_cache(maxsize=65_536)
+def _return_costs(plate_count: int, limit: int, plate: int, tokens: int) -> dict[int, float]:
+    """The all-normal return table's expected |tokens at arrival| per announcement (cached: the playouts ask the
+    same few thousand cells again and again)."""
+    return all_normal_tables(plate_count, limit).back.announce_costs(plate, tokens)
+
+
+@lru_cache(maxsize=65_536)
+def _outward_options(plate_count: int, limit: int, plate: int, tokens: int) -> tuple[tuple[Action, float], ...]:
+    """The solo policy's outward alternatives with their values (cached like `_return_costs`)."""
+    return tuple(all_normal_tables(plate_count, limit).outward_alternatives(plate, tokens))
+
+
 def _table_return(state: TourState) -> Action:
     """The exact all-normal return play (least expected marker loss)."""
     camper = state.mover
@@ -101,7 +113,8 @@ def _table_return(state: TourState) -> Action:
     legal = set(_announcements(state))
     if not legal:
         return Pass()
-    costs = {a: c for a, c in tables.back.announce_costs(camper.position, tokens).items() if a in legal}
+    costs = {a: c for a, c in _return_costs(state.config.plate_count, state.config.token_limit, camper.position,
+                                            tokens).items() if a in legal}
     return Announce(min(costs, key=lambda a: costs[a]))
 
 
@@ -143,7 +156,8 @@ def _last_camper(state: TourState) -> Action:
     if not legal:
         return state.legal_actions()[0]
     tables = all_normal_tables(state.config.plate_count, state.config.token_limit)
-    costs = tables.back.announce_costs(camper.position, min(camper.tokens, tables.axis.cap))
+    costs = _return_costs(state.config.plate_count, state.config.token_limit, camper.position,
+                          min(camper.tokens, tables.axis.cap))
     return Announce(min(legal, key=lambda a: costs[a]))
 
 
@@ -222,7 +236,66 @@ def slow_field(state: TourState) -> bool:
         c.phase == Phase.OUTWARD and c.position <= SLOW_FRACTION * mover.position for c in others)
 
 
-def race(state: TourState, crowd: CrowdParameters | None = None) -> Action:
+@dataclass(frozen=True)
+class DuelParameters:
+    """`race` with two campers on the journey and nobody home (a duel): whoever gets home first either ends the
+    game furthest ahead or leaves the other as the last camper, whom any failed roll eliminates.
+
+    Out: announce at most `out_announcement`; turn back at `turn_back_tokens` tokens, or once `lead_margin` plates
+    beyond a returning rival's marker (then its arrival cannot end the game, and this camper is the one that can),
+    or from plate `rush_from_plate` on when the rival is `chase_gap` plates or more further out (home first: the
+    rival then comes home from far as the last camper). Home: the announcement (at most `home_announcement`) whose
+    token cost per plate, kept up, spends the tokens in hand by the starting plate (`burn`).
+
+    Chosen on development seeds (8,220,000+, 300 games a pairing, seats alternated, default specials) against
+    sparring partners written from the rulebook (bench/camper_tour_sparring.py) and this repository's players:
+    the earlier rush (announce at most 5 both ways, turn back at 16 tokens) won 0.51-0.53 against the racers
+    (dash, sprint, sentinel) and 0.84 against steady; out 6 and burning tokens home 0.58-0.67 and 0.76; the chase
+    rule brought steady, far and greedy back up (0.84, 0.99, 0.98). The best-response study behind it (the exact
+    duel, `duel.best_response_policy`): against sprint and dash the best response announces 6 (or 5) out, turns
+    back 2-3 plates beyond a returning rival's marker, and spends its tokens on the way home.
+    """
+
+    out_announcement: int = 6
+    home_announcement: int = 6
+    turn_back_tokens: int = RUSH_TURN_BACK_TOKENS
+    lead_margin: int = 2
+    chase_gap: int = 6
+    rush_from_plate: int = 8
+
+
+DUEL = DuelParameters()
+_PAY_PER_MOVE = _PAYMENT  # expected payment of a successful announcement (tokens), by announcement
+
+
+def burn(state: TourState, largest: int) -> Action:
+    """Home-bound: the announcement (at most `largest`) whose expected token cost per plate, kept up to the starting
+    plate, best matches the tokens in hand (the larger on a tie): arrive with none left and no marker lost."""
+    camper = state.mover
+    legal = _announcements(state)
+    if not legal:
+        return state.legal_actions()[0]
+    candidates = [a for a in legal if a <= largest] or legal
+    to_go = camper.position - STARTING_PLATE
+    return Announce(min(candidates, key=lambda a: (abs(camper.tokens - to_go * _PAY_PER_MOVE[a] / a), -a)))
+
+
+def _duel(state: TourState, rival: Camper, params: DuelParameters) -> Action:
+    camper = state.mover
+    if camper.phase == Phase.RETURN:
+        return burn(state, params.home_announcement)
+    if camper.position > STARTING_PLATE:
+        if camper.tokens <= params.turn_back_tokens:
+            return TurnBack()
+        if rival.phase == Phase.RETURN and camper.position >= rival.marker + params.lead_margin:
+            return TurnBack()
+        if (rival.phase == Phase.OUTWARD and rival.position >= camper.position + params.chase_gap
+                and camper.position >= params.rush_from_plate):
+            return TurnBack()
+    return _capped(state, params.out_announcement)
+
+
+def race(state: TourState, crowd: CrowdParameters | None = None, duel: DuelParameters | None = None) -> Action:
     """Play to win the race (see the module docstring): rush with two on the journey, `crowd` with more."""
     camper = state.mover
     travelling = sum(c.active for c in state.campers)
@@ -230,21 +303,19 @@ def race(state: TourState, crowd: CrowdParameters | None = None) -> Action:
         return _last_camper_to_win(state)
     if state.last_camper_rule:
         return _last_camper_comforts(state)
-    # Rushing home pays only if arriving ends the game or leaves the other as the last camper: not when a
+    # A duel (rushing home) pays only if arriving ends the game or leaves the other as the last camper: not when a
     # camper already home may hold a better score than a rushed journey.
     rush = travelling <= 2 and not any(c.phase == Phase.FINISHED for c in state.campers)
-    params = crowd or (CROWD if rush or not slow_field(state) else AGAINST_SLOW)  # a rush uses neither
-    largest = RUSH_ANNOUNCEMENT if rush else (
-        params.out_announcement if camper.phase == Phase.OUTWARD else params.return_announcement)
     if camper.pending == Pending.COMFORTS_CHOICE:
         if camper.phase == Phase.OUTWARD:
             return ComfortsChoice.RECOVER
         return ComfortsChoice.DISCARD if camper.tokens > COMFORTS_TOKENS else ComfortsChoice.DECLINE
+    if rush:
+        rival = next(c for i, c in enumerate(state.campers) if i != state.to_move and c.active)
+        return _duel(state, rival, duel or DUEL)
+    params = crowd or (CROWD if not slow_field(state) else AGAINST_SLOW)
+    largest = params.out_announcement if camper.phase == Phase.OUTWARD else params.return_announcement
     if camper.phase == Phase.OUTWARD and camper.position > STARTING_PLATE:
-        if rush:
-            if camper.tokens <= RUSH_TURN_BACK_TOKENS:
-                return TurnBack()
-            return _capped(state, largest)
         reserve = params.reserve_min + params.reserve_per_plate * camper.position
         # In a crowd a marker that does not pass a returner's (or a finished camper's score) can only win if
         # they fail: go on while more than the token floor is left.
@@ -379,7 +450,7 @@ def solo_optimal(state: TourState) -> Action:
     if camper.pending == Pending.COMFORTS_CHOICE:
         options = tables.comforts_alternatives(camper.position, tokens)
     else:
-        options = tables.outward_alternatives(camper.position, tokens)
+        options = _outward_options(state.config.plate_count, state.config.token_limit, camper.position, tokens)
     options = [(a, v) for a, v in options if a in legal]
     return max(options, key=lambda item: item[1])[0] if options else state.legal_actions()[0]
 

@@ -156,8 +156,9 @@ def test_max_score_with_the_default_rules_answers_best_so_far_within_a_second() 
 
 
 #: Positions (seed, campers, decisions played) whose win hint a 0.2 CPU s budget cuts on the project's machines
-#: (measured: 0.18-0.20 CPU s used, 4-55 playouts a move); elsewhere the stopping rule may end one first.
-CUT_BY_THE_BUDGET = ((2, 2, 20), (6, 3, 30), (7, 3, 20), (1, 2, 10))
+#: (measured: 0.19-0.20 CPU s used, 16-65 playouts of the answer, with the duel's faster playouts; the earlier
+#: positions now mostly end by the stopping rule); elsewhere the stopping rule may end one first.
+CUT_BY_THE_BUDGET = ((2, 2, 10), (4, 2, 20), (1, 3, 10), (4, 3, 10))
 #: The hints of CUT_BY_THE_BUDGET in a process of their own: a CpuBudget counts every thread of its process, and
 #: in the whole suite threads other tests leave behind (a Ray driver's, a server's) spent it for the hint.
 CUT_SCRIPT = """

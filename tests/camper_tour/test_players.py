@@ -38,20 +38,38 @@ def test_rules_of_thumb_do_what_they_say():
     assert isinstance(greedy(position_state(NORMAL, [Camper(position=2, tokens=25)])), Announce)
 
 
-def test_race_rushes_with_two_on_the_journey_and_plays_seven_in_a_crowd():
+def test_race_duels_with_two_on_the_journey_and_plays_seven_in_a_crowd():
     from campsolver.solver.camper_tour.players import (
         CROWD_RESERVE_MIN,
         CROWD_RESERVE_PER_PLATE,
-        RUSH_ANNOUNCEMENT,
+        DUEL,
         RUSH_TURN_BACK_TOKENS,
         race,
     )
     from campsolver.solver.camper_tour.rules import Phase
 
     two = position_state(NORMAL, [Camper(position=10, tokens=20), Camper(position=3, tokens=20)])
-    assert race(two) == Announce(RUSH_ANNOUNCEMENT)
+    assert race(two) == Announce(DUEL.out_announcement)
     two = position_state(NORMAL, [Camper(position=10, tokens=RUSH_TURN_BACK_TOKENS), Camper(position=3, tokens=20)])
     assert race(two) == TurnBack()
+    # a duel: home once lead_margin plates beyond a returning rival's marker, not before
+    rival = Camper(position=6, tokens=8, phase=Phase.RETURN, marker=12)
+    ahead = position_state(NORMAL, [Camper(position=12 + DUEL.lead_margin, tokens=20), rival])
+    assert race(ahead) == TurnBack()
+    behind = position_state(NORMAL, [Camper(position=12 + DUEL.lead_margin - 1, tokens=20), rival])
+    assert race(behind) == Announce(DUEL.out_announcement)
+    # ...and home from rush_from_plate on when the rival is chase_gap plates or more further out
+    chased = position_state(NORMAL, [Camper(position=DUEL.rush_from_plate, tokens=20),
+                                     Camper(position=DUEL.rush_from_plate + DUEL.chase_gap, tokens=20)])
+    assert race(chased) == TurnBack()
+    early = position_state(NORMAL, [Camper(position=DUEL.rush_from_plate - 1, tokens=20),
+                                    Camper(position=DUEL.rush_from_plate + DUEL.chase_gap, tokens=20)])
+    assert race(early) == Announce(DUEL.out_announcement)
+    # home-bound, the announcement whose cost per plate spends the tokens in hand by the starting plate:
+    # 10 plates to go with 6 tokens is 0.6 a plate, announcing 5 (0.63)
+    home = position_state(NORMAL, [Camper(position=11, tokens=6, phase=Phase.RETURN, marker=14),
+                                   Camper(position=20, tokens=10)])
+    assert race(home) == Announce(5)
     crowd = [Camper(position=10, tokens=RUSH_TURN_BACK_TOKENS), Camper(position=3, tokens=20),
              Camper(position=6, tokens=20)]  # not a slow field: one camper is beyond half the mover's plate
     assert race(position_state(NORMAL, crowd)) == Announce(7)

@@ -161,3 +161,15 @@ def test_a_puzzle_solution_calls_its_values_exact_only_when_its_proof_is(with_op
     assert all(a.ranking.standard_error == 0.0 for a in response.alternatives)
     assert response.stats.method == ("exact solo" if exact else "expectimax")
     assert (response.stats.depth == 0) == exact
+
+
+def test_the_solo_monte_carlo_hint_states_its_games_and_their_standard_error() -> None:
+    """A solo hint that played its policy out says so: the games in `stats.samples`, their mean with its standard
+    error in the note, and the ranked values called what they are (look-ahead estimates, not sampled)."""
+    response = _solo_monte_carlo()
+    assert response.stats.method == "solo:monte-carlo-policy"
+    games = response.stats.samples
+    assert games >= MIN_SAMPLES_FOR_STANDARD_ERROR
+    assert f"over {games} games scores " in response.note and "standard error" in response.note
+    assert "look-ahead estimates" in response.note and "search" not in response.note
+    assert not any(a.ranking.sampled or a.ranking.samples for a in response.alternatives)

@@ -1,0 +1,98 @@
+"""Ceilings for bench.arena's tables (`bench.arena.tables.ceiling_functions` reads `CEILINGS`).
+
+Camper Tour with 2 campers against one fixed opponent (the repository's `greedy`, or an outside player
+`out:<style>`): the exact best response's share (`solver.camper_tour.ceiling`), both seats averaged, on the
+table's route with its special plates left out (the exact duel covers routes without specials; the row says so).
+Bots and the hint at another budget are no fixed policies: no ceiling. An outside player's turn is a plan (a list of
+moves): its first move is its answer in the state asked, and after a turn back the state it reached is asked again
+(a plan whose second move differs from its own answer there would be played differently). A player that draws
+from its generator is answered with a generator seeded the same on every call: the ceiling is then against that
+fixed version of it, and the row's `how` says so.
+
+An outside player plays the same from either seat (it reads its own camper as the mover), so one solve gives
+both seats' values (`ceiling_report(seat_symmetric=True)`); the repository's greedy is solved in both seats.
+A ceiling costs minutes of CPU, so each is kept in `bench/results/camper_tour_ceilings.json`, keyed by the opponent,
+the route and the source text of the player's module and of the solver (a changed player is solved again).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from campsolver.solver.camper_tour import duel
+from campsolver.solver.camper_tour.ceiling import ceiling_report
+from campsolver.solver.camper_tour.rules import Action, Config, TourState
+
+from bench.arena.cells import ArenaCell, outside_players
+from bench.arena.tables import Ceiling
+from bench.common import RESULTS_DIR
+
+CACHE = RESULTS_DIR / "camper_tour_ceilings.json"
+
+
+class _RecordingRng:
+    """A seeded generator that remembers whether the player drew from it."""
+
+    def __init__(self, flags: dict[str, bool]) -> None:
+        self._rng = np.random.default_rng(0)
+        self._flags = flags
+
+    def __getattr__(self, name: str) -> Any:
+        self._flags["random"] = True
+        return getattr(self._rng, name)
+
+
+def _policy(fn: Any, flags: dict[str, bool]) -> Any:
+    def policy(state: TourState) -> Action:
+        plan = list(fn(state, state.to_move, _RecordingRng(flags)))
+        return plan[0]
+
+    return policy
+
+
+def camper_tour_ceiling(cell: ArenaCell, games: list[dict[str, Any]], *, config: Config | None = None,
+                        cache_path: Path = CACHE) -> Ceiling | None:
+    """The best response's share against the cell's one fixed opponent (None for any other cell); `config` the
+    route (default: the OpenSpiel game's, whose specials are left out), solved once and kept in `cache_path`."""
+    if cell.players != 2 or len(cell.opponents) != 1 or cell.opponents[0].kind not in ("greedy", "out"):
+        return None
+    from campsolver.solver.camper_tour.players import greedy
+
+    from campsolver.openspiel.camper_tour import DEFAULTS, config_from
+
+    opponent = cell.opponents[0]
+    config = config or config_from(dict(DEFAULTS))
+    flags: dict[str, bool] = {}
+    if opponent.kind == "greedy":
+        policy, module = greedy, inspect.getmodule(greedy)
+    else:
+        fn = outside_players(cell.game)[opponent.style]
+        policy, module = _policy(fn, flags), inspect.getmodule(fn)
+    # The player's whole module (its helpers and tables) and the solver's: a change to either is solved again.
+    source = inspect.getsource(module) + inspect.getsource(duel)  # type: ignore[arg-type]
+    digest = hashlib.sha256(source.encode()).hexdigest()
+    key = f"{opponent.name}|{config.plate_count}|{config.starting_tokens}|{digest}"
+    cache = json.loads(cache_path.read_text()) if cache_path.exists() else {}
+    if key not in cache:
+        # The outside players read their own camper as the mover and the other as the other, whatever the seat
+        # (tests/test_ceilings.py checks that on a short route): one solve values both seats.
+        report = ceiling_report(policy, config, seat_symmetric=opponent.kind == "out")
+        how = (f"exact best response, both seats averaged ({report.first:.3f} first, {report.second:.3f} second), "
+               f"{report.plates} plates, {report.tokens} tokens, " + "; ".join(report.notes))
+        if flags.get("random"):
+            how += ("; the player draws random numbers: each call got the same seeded generator, so this is the "
+                    "ceiling against that fixed version of it")
+        cache[key] = {"share": report.value, "how": how, "cpu_seconds": report.cpu_seconds}
+        # Read again before writing: another process may have added its own ceiling meanwhile.
+        cache = {**(json.loads(cache_path.read_text()) if cache_path.exists() else {}), key: cache[key]}
+        cache_path.write_text(json.dumps(cache, indent=1, sort_keys=True) + "\n")
+    entry = cache[key]
+    return Ceiling(share=entry["share"], how=entry["how"])
+
+
+CEILINGS = {"camper_tour": camper_tour_ceiling}

@@ -1,0 +1,55 @@
+"""bench.ceilings: the arena's Camper Tour ceiling (the exact best response to a fixed opponent) on short routes."""
+
+from __future__ import annotations
+
+import pytest
+from campsolver.solver.camper_tour.ceiling import ceiling_report
+from campsolver.solver.camper_tour.rules import all_normal
+
+from bench import ceilings
+from bench.arena.cells import ArenaCell, outside_players
+from bench.arena.tables import ceiling_functions, summarise
+
+STYLES = sorted(outside_players("camper_tour"))
+
+
+def _short():
+    return all_normal(6, 4)
+
+
+@pytest.mark.parametrize("style", STYLES)
+def test_outside_players_are_seat_symmetric_so_one_solve_gives_both_seats(style):
+    policy = ceilings._policy(outside_players("camper_tour")[style], {})
+    both = ceiling_report(policy, _short())
+    one = ceiling_report(policy, _short(), seat_symmetric=True)
+    assert one.first == pytest.approx(both.first, abs=1e-12)
+    assert one.second == pytest.approx(both.second, abs=1e-12)
+    assert 0.0 < both.value < 1.0
+
+
+def test_the_hook_answers_fixed_two_camper_opponents_only_and_keeps_its_answer(tmp_path):
+    assert ceiling_functions()["camper_tour"] is ceilings.camper_tour_ceiling
+    cache = tmp_path / "ceilings.json"
+    for text in ("camper_tour:3:out:thumb", "camper_tour:2:gbot4", "camper_tour:2:hint10x"):
+        assert ceilings.camper_tour_ceiling(ArenaCell.parse(text), [], config=_short(), cache_path=cache) is None
+    cell = ArenaCell.parse("camper_tour:2:out:thumb")
+    found = ceilings.camper_tour_ceiling(cell, [], config=_short(), cache_path=cache)
+    assert found is not None and cache.exists()
+    policy = ceilings._policy(outside_players("camper_tour")["thumb"], {})
+    assert found.share == pytest.approx(ceiling_report(policy, _short()).value, abs=1e-12)
+    assert "both seats averaged" in found.how
+    again = ceilings.camper_tour_ceiling(cell, [], config=_short(), cache_path=cache)
+    assert again == found
+
+
+def test_the_arena_row_shows_the_ceiling(tmp_path):
+    cell = ArenaCell.parse("camper_tour:2:out:thumb")
+    header = {"hint_cpu_s": 0.05, "hint_budget_s": 0.05, "first_seed": 1}
+    game = {"hint_return": 1.0, "hint_seat": 0, "seats": ["hint", "out:thumb"], "scores": [30, 20],
+            "hint_cpu": [0.01], "opponent_cpu": {"1": [0.001]}, "seed": 1}
+
+    def fn(c, games):
+        return ceilings.camper_tour_ceiling(c, games, config=_short(), cache_path=tmp_path / "c.json")
+
+    row = summarise(cell, [header, game], {"camper_tour": fn})
+    assert row["ceiling"] is not None and 0.0 < row["ceiling"]["share"] < 1.0
