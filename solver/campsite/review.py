@@ -1,9 +1,10 @@
 """Campsite review adapter: each turn (a card and a tent) ranked by the hint for `solver.core.review`.
 
 The hint sees what the mover sees: the table, its own hand and unused tokens, and the deck's composition (the
-other hands are unseen cards to it), exactly as the service's hint of a game is asked. Its value is the immediate
-gain plus an estimate of the future gain, minus the best opponent's rise (margin), or the own part alone
-(expected score): a heuristic. The hint lists its best plays only (`REVIEW_TOP`); a played turn outside them is
+other hands are unseen cards to it), exactly as the service's hint of a game is asked. Its value is the hint's
+one-ply value (`hint_one_ply`: the immediate gain plus an estimate of the future gain, minus the best opponent's
+rise (margin), or the own part alone (expected score); a heuristic), not the sampled look-ahead the live hint
+adds on top, so that a review does not depend on its budget or seed. The hint lists its best plays only (`REVIEW_TOP`); a played turn outside them is
 valued by the same formula on its own (the hint's ranking restricted to the played card and token, with the
 future estimated from the whole hand as before), so its value is the same quantity.
 """
@@ -73,8 +74,10 @@ class CampsiteReview:
              earlier: Sequence[review.Decision]) -> review.Ranking:
         state: R.CampsiteState = decision.state
         hand, tokens = self._view(state)
-        result = hints.hint(state.table, hand, tokens, state.to_move, state.players, state.deck, budget,
-                            margin=self.margin, top=REVIEW_TOP)
+        # The one-ply ranking, not the hint's sampled look-ahead: a played turn outside the list is valued by the
+        # same deterministic formula (`evaluate`), so best and played are one quantity whatever the budget.
+        result = hints.hint_one_ply(state.table, hand, tokens, state.to_move, state.players, state.deck, budget,
+                                    margin=self.margin, top=REVIEW_TOP)
         note = "immediate gain + future estimate" + (" - best opponent's" if self.margin and state.players > 1 else "")
         if result.interrupted:
             note += f"; ranked among the first {result.placements} of {result.total_placements} placements"

@@ -73,6 +73,14 @@ ROLL_RULE = ("Each roll: either number may be the shape and the other the elemen
 #: Doubles in a puzzle (one map): the multi-player and solo double rules are off (docs/rules/happy-campers.md).
 DOUBLE_RULE = ("Doubles are off: with one map a double is an ordinary roll (5 and 5: shape 5 with element 5; 6 and "
                "6: any shape with any element); no neighbour draws it and there is no second map.")
+#: The same with a sixth shape, where a 6 is that shape (only the element 6 is "any").
+DOUBLE_RULE_SIX_SHAPES = ("Doubles are off: with one map a double is an ordinary roll (5 and 5: shape 5 with element "
+                          "5; 6 and 6: shape 6 with any element); no neighbour draws it and there is no second map.")
+
+
+def double_rule(components: Components) -> str:
+    """The doubles sentence for these components (what a 6 is depends on the number of shapes)."""
+    return DOUBLE_RULE if len(components.shapes) < ANY_FACE else DOUBLE_RULE_SIX_SHAPES
 #: How cells are named (the answer's `rRcC`), said beside a map that carries its row and column numbers.
 COORDINATE_RULE = "Cells are named rRcC: row R from the top, column C from the left, both from 0 (r0c0 top left)."
 #: The band left of and above a puzzle picture's map for its row and column numbers.
@@ -125,7 +133,7 @@ def puzzle_text(puzzle: Puzzle) -> str:
         "",
         f"Rolls, in order: {rolls}",
         ROLL_RULE,
-        DOUBLE_RULE,
+        double_rule(comp),
         "",
         f"Task: {puzzle_question(puzzle)}",
         "Exactly one final map reaches the best score.",
@@ -335,7 +343,7 @@ def _rolls_line(puzzle: Puzzle) -> str:
 
 def puzzle_svg(puzzle: Puzzle, *, cell_size: int = CELL_SIZE) -> str:
     """The puzzle alone: the question, the start map, the rolls, the cards and the legend (no answer in it)."""
-    below = [COORDINATE_RULE, f"{_rolls_line(puzzle)}; challenge cards: {_cards(puzzle)}.", ROLL_RULE, DOUBLE_RULE]
+    below = [COORDINATE_RULE, f"{_rolls_line(puzzle)}; challenge cards: {_cards(puzzle)}.", ROLL_RULE, double_rule(puzzle.components)]
     title = f"Happy Campers puzzle {puzzle.seed} ({puzzle.grade.value})"
     above = [f"Question: {puzzle_question(puzzle)} Exactly one final map reaches the best score."]
     return _picture(puzzle, puzzle.start_grid, title, above, below, solution=False, cell_size=cell_size)
