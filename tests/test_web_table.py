@@ -26,6 +26,7 @@ from typing import Any
 
 import pytest
 from campsolver.service.server import CampsolverServer, ServerConfig
+from campsolver.service.table_games.base import seat_letter
 
 from tests.test_table_session import CARD_ID, hidden_all_through, hidden_cards_at, seen_in_line
 from tests.web_table_driver import (
@@ -34,6 +35,7 @@ from tests.web_table_driver import (
     ClickLog,
     choose_by_clicks,
     play_game,
+    players_of,
     start,
     wait_for_person,
 )
@@ -388,3 +390,38 @@ def test_the_readability_checks_catch_small_text_and_clipped_lines(page: Any, se
     assert small["smallest"] == 8 and any("tiny words" in item for item in small["found"])
     clipped = " | ".join(page.evaluate(CLIPPED_JS))
     assert "DIV#." in clipped and "svg text outside its picture: outside" in clipped and "page 3" in clipped
+
+
+@pytest.mark.parametrize("game", ["camper-tour"])
+def test_the_review_panel_shows_the_review_rpcs_totals(page: Any, server: CampsolverServer, game: str) -> None:
+    """A game played to its end by clicks, then "Review this game": the panel's totals for every seat are the
+    Review RPC's answer on the table's record (kept on the server), the page stays readable, and the end with its
+    review is the screenshot kept in docs/web."""
+    assert server.http is not None
+    page.goto(f"{server.http.url}/?fast=1&review=30")
+    page.select_option("#game", game)
+    page.select_option("#players", str(players_of(game)))
+    page.fill("#seed", str(SEED))
+    page.click("#new-game")
+    wait_for_person(page)
+    play_game(page, seed=SEED + 2)
+    assert page.evaluate("() => window.table.done")
+    page.click("#review-button")
+    page.wait_for_selector("#review-totals li", timeout=120_000)
+    table = table_of(server, page)
+    assert table.review_response is not None, "the panel answered without the Review RPC"
+    summaries = {summary.player: summary for summary in table.review_response.review.players}
+    items = page.locator("#review-totals li")
+    assert items.count() == len(summaries) == table.players
+    for index in range(items.count()):
+        item = items.nth(index)
+        text = item.inner_text()
+        seat = item.get_attribute("data-seat")
+        summary = next(s for p, s in summaries.items() if seat_letter(p) == seat)
+        assert float(item.get_attribute("data-total-loss")) == pytest.approx(summary.total_loss, abs=1e-4)
+        assert int(item.get_attribute("data-reviewed")) == summary.reviewed
+        if summary.HasField("accuracy"):
+            assert float(item.get_attribute("data-accuracy")) == pytest.approx(summary.accuracy, abs=1e-4)
+        assert f"{summary.reviewed} of {summary.decisions} decisions reviewed" in text
+    check_readable(page)
+    screenshot(page, f"{game}-review")
