@@ -343,7 +343,8 @@ def _rolls_line(puzzle: Puzzle) -> str:
 
 def puzzle_svg(puzzle: Puzzle, *, cell_size: int = CELL_SIZE) -> str:
     """The puzzle alone: the question, the start map, the rolls, the cards and the legend (no answer in it)."""
-    below = [COORDINATE_RULE, f"{_rolls_line(puzzle)}; challenge cards: {_cards(puzzle)}.", ROLL_RULE, double_rule(puzzle.components)]
+    below = [COORDINATE_RULE, f"{_rolls_line(puzzle)}; challenge cards: {_cards(puzzle)}.", ROLL_RULE,
+             double_rule(puzzle.components)]
     title = f"Happy Campers puzzle {puzzle.seed} ({puzzle.grade.value})"
     above = [f"Question: {puzzle_question(puzzle)} Exactly one final map reaches the best score."]
     return _picture(puzzle, puzzle.start_grid, title, above, below, solution=False, cell_size=cell_size)
