@@ -5,8 +5,8 @@ other hands are unseen cards to it), exactly as the service's hint of a game is 
 one-ply value (`hint_one_ply`: the immediate gain plus an estimate of the future gain, minus the best opponent's
 rise (margin), or the own part alone (expected score); a heuristic), not the sampled look-ahead the live hint
 adds on top, so that a review does not depend on its budget or seed. The hint lists its best plays only
-(`REVIEW_TOP`); a played turn outside them is valued by the same formula on its own (the hint's ranking restricted to the played card and token, with the
-future estimated from the whole hand as before), so its value is the same quantity.
+(`REVIEW_TOP`); a played turn outside them is valued by the same formula on its own (the hint's ranking restricted
+to the played card and token, with the future estimated from the whole hand as before), so its value is the same quantity.
 """
 
 from __future__ import annotations
