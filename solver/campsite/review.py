@@ -6,7 +6,8 @@ one-ply value (`hint_one_ply`: the immediate gain plus an estimate of the future
 rise (margin), or the own part alone (expected score); a heuristic), not the sampled look-ahead the live hint
 adds on top, so that a review does not depend on its budget or seed. The hint lists its best plays only
 (`REVIEW_TOP`); a played turn outside them is valued by the same formula on its own (the hint's ranking restricted
-to the played card and token, with the future estimated from the whole hand as before), so its value is the same quantity.
+to the played card and token, with the future estimated from the whole hand as before), so its value is the same
+quantity.
 """
 
 from __future__ import annotations
