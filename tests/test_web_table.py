@@ -392,7 +392,7 @@ def test_the_readability_checks_catch_small_text_and_clipped_lines(page: Any, se
     assert "DIV#." in clipped and "svg text outside its picture: outside" in clipped and "page 3" in clipped
 
 
-@pytest.mark.parametrize("game", ["camper-tour"])
+@pytest.mark.parametrize("game", [g if g == "camper-tour" else pytest.param(g, marks=pytest.mark.slow) for g in GAMES])
 def test_the_review_panel_shows_the_review_rpcs_totals(page: Any, server: CampsolverServer, game: str) -> None:
     """A game played to its end by clicks, then "Review this game": the panel's totals for every seat are the
     Review RPC's answer on the table's record (kept on the server), the page stays readable, and the end with its
