@@ -56,6 +56,8 @@ from campsolver.solver.camper_tour.rules import (
 )
 from campsolver.solver.core.game import sample_outcome
 
+from bench.common import wilson
+
 Player = Callable[[TourState], Action]
 
 #: Development seeds (tuning and sparring); the report seeds are elsewhere and never used here.
@@ -257,13 +259,6 @@ PLAYERS: dict[str, Player] = {"steady": STEADY, "dash": dash, "far": FAR, "shado
 # --- the bench ---------------------------------------------------------------------------------------------------
 
 
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * ((p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5) / (1 + z * z / n)
-    return centre - half, centre + half
 
 
 def play(config: Config, seats: list[Callable[[TourState], Action]], seed: int) -> TourState:

@@ -48,6 +48,8 @@ from campsolver.solver.campsite.fast import WILD, Board, best_tents, points_tabl
 from campsolver.solver.core.budget import Budget, CpuBudget
 from campsolver.solver.core.game import CHANCE, TERMINAL
 
+from bench.common import wilson
+
 Policy = Callable[[R.CampsiteState], tuple[R.Placement, R.Tent]]
 POINTS = points_table()
 
@@ -350,13 +352,6 @@ def _one(job: tuple) -> dict[str, Any]:
     return row
 
 
-def wilson(wins: float, n: int, z: float = 1.959964) -> tuple[float, float]:
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (max(centre - half, 0.0), min(centre + half, 1.0))
 
 
 def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:

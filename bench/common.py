@@ -8,6 +8,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from campsolver.clients.batch.tournament import wilson  # noqa: F401  (the one Wilson interval, tested there)
+
 RESULTS_DIR = Path(__file__).resolve().parent / "results"
 
 

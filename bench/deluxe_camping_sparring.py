@@ -47,6 +47,8 @@ from campsolver.solver.deluxe_camping import rules
 from campsolver.solver.deluxe_camping.players import greedy_player
 from campsolver.solver.deluxe_camping.rules import DCState, Stage, neighbour_table
 
+from bench.common import wilson
+
 #: The seeds the hint may be tuned on (nothing else: report seeds are elsewhere).
 TUNE_SEEDS = range(3_100_000, 3_200_000)
 #: Where the reply search and its closure blend were tuned first: never report seeds either.
@@ -358,13 +360,6 @@ def replay(row: dict[str, Any]) -> list[DCState]:
     return states
 
 
-def wilson(wins: float, n: int, z: float = 1.959964) -> tuple[float, float]:
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * (p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5 / (1 + z * z / n)
-    return (max(centre - half, 0.0), min(centre + half, 1.0))
 
 
 def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:

@@ -48,7 +48,7 @@ from campsolver.solver.core.budget import CpuBudget
 from open_spiel.python.algorithms import ismcts, mcts
 
 import campsolver.openspiel  # noqa: F401  (registers the games)
-from bench.common import RESULTS_DIR, print_table, write_json
+from bench.common import RESULTS_DIR, print_table, wilson, write_json
 from campsolver.openspiel.common import AdapterState
 
 #: Tuning and calibration seeds start here; report seeds start at 0, so they never meet.
@@ -571,14 +571,6 @@ def run_cell(cell: Cell, target: int, run_dir: Path, hint_cpu_s: float, calibrat
     return read_games(path)
 
 
-def wilson(wins: float, n: int, z: float = 1.959964) -> tuple[float, float]:
-    """Wilson score 95% interval of a win rate (ties counted as half a win, so `wins` may be fractional)."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * (p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5 / (1 + z * z / n)
-    return (max(centre - half, 0.0), min(centre + half, 1.0))
 
 
 def summarise(cell: Cell, games: list[dict[str, Any]]) -> dict[str, Any]:

@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from bench.common import wilson
 from bench.opponents import PLAYERS
 from bench.opponents.common import play_game
 
@@ -35,13 +36,6 @@ def random_player(state: Any, seat: int, rng: np.random.Generator) -> list[Any]:
     return [legal[int(rng.integers(len(legal)))]]
 
 
-def wilson(wins: float, n: int, z: float = 1.959964) -> tuple[float, float]:
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * (p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5 / (1 + z * z / n)
-    return (max(centre - half, 0.0), min(centre + half, 1.0))
 
 
 def cell(game: str, a: str, b: str, games: int, first_seed: int) -> dict[str, Any]:
