@@ -443,7 +443,8 @@ def search_round(
         start_bound = 2 * 8 * turns
         search.stopped = True
     search.best = incumbent
-    open_bound = CLOSED
+    # Stopped while bounding the root: nothing below it is closed, so the root's (fallback) bound is what is open.
+    open_bound = start_bound if search.stopped else CLOSED
     if not search.stopped:
         open_bound = search.best_first(board, hand, drawn, start_bound)
     found_better = search.best > incumbent and search.best_board is not None

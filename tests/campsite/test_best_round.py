@@ -157,3 +157,16 @@ def test_a_stopped_search_reports_the_highest_open_bound_never_below_the_optimum
         assert stopped.best <= full.best <= stopped.bound <= stopped.root_bound == full.root_bound
         below_root += stopped.bound < stopped.root_bound
     assert below_root, "every stopped search reported its root bound: the open-bound case never arose"
+
+
+def test_a_search_stopped_while_bounding_the_root_reports_an_open_bound_not_its_warm_start() -> None:
+    """Stopped before the root is bounded, nothing is closed: the reported bound is the root's fallback cap, at
+    least the optimum, never the warm start's score (that would claim the warm start optimal unsearched)."""
+    order = dense_order(6)
+    tokens = random.Random(6).sample(list(R.Token), 3)
+    full = search_round(order, 3, _StopsAfter(), hand_size=2, tokens=tokens)
+    spent = Budget(900)
+    spent.cancel()  # the root's cover tables check the budget: the search stops inside the root's bound
+    stopped = search_round(order, 3, spent, hand_size=2, tokens=tokens, incumbent=full.best - 3)
+    assert not stopped.complete
+    assert stopped.bound >= full.best > full.best - 3
