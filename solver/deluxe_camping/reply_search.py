@@ -64,7 +64,7 @@ class Choice:
     turn: float | None = None
     reply: float | None = None
     turn_final: bool = False  # the turn ends the game: `turn` is the final objective, by the rules
-    turn_exhaustive: bool = False  # every legal free barrier after the movement was tried (or none follows)
+    turn_exhaustive: bool = False  # every legal free barrier was tried and valued final (or none follows)
     reply_final: bool = False  # the reply line ends the game: `reply` is that line's final objective
     barrier: Barrier | None = None  # after a movement: the mover's barrier in the line
     reply_line: tuple[Action, ...] = ()
@@ -244,16 +244,20 @@ class Search:
             choice.turn = choice.screen
             return
         best: tuple[float, int, Features] | None = None
+        every_final = True
         for e in edges:
             self.check()
             f = board.with_barrier(e)
             self.evaluations += 1
+            every_final = every_final and f.over
             v = self.mine(f)
             if best is None or v > best[0]:
                 best = (v, e, f)
         assert best is not None
         choice.turn, choice.turn_final = best[0], best[2].over
-        choice.turn_exhaustive = edges is legal
+        # Exact only if every barrier was tried and each ended the game: the best of one final value and several
+        # estimates is not the turn's value (an estimated barrier may really be worth more).
+        choice.turn_exhaustive = edges is legal and every_final
         choice.barrier = Barrier(terr.edge_of_id(self.n, best[1]))
 
     def _touched_edges(self, board: Board, squares: object, candidates: list[int]) -> list[int]:
