@@ -86,11 +86,15 @@ class Budget:
 
     def _child(self, seconds: float) -> Budget:
         self._admit()
-        child = type(self)(max(min(self._remaining(), seconds), 0.001))
+        child = self._new_child(max(min(self._remaining(), seconds), 0.001))
         child.progress = self.progress
         child._poll = self._poll_parent if self._poll is not None else None
         self.on_cancel(child.cancel)
         return child
+
+    def _new_child(self, seconds: float) -> Budget:
+        """A fresh budget of `seconds` of this kind (`_child` links it: progress, cancel poll, cancel)."""
+        return type(self)(seconds)
 
     def poll_cancel(self, is_set: Callable[[], bool]) -> None:
         """Also stop when `is_set()` says so, asked from `check`/`expired`/`remaining` at most every

@@ -278,12 +278,8 @@ class DecisionBudget(Budget):
         if self.parent is not None:
             self.parent.check()
 
-    def _child(self, seconds: float) -> Budget:
-        self._admit()
-        child = DecisionBudget(max(min(self._remaining(), seconds), 0.001), self.parent)
-        child.progress = self.progress
-        self.on_cancel(child.cancel)
-        return child
+    def _new_child(self, seconds: float) -> Budget:
+        return DecisionBudget(seconds, self.parent)
 
 
 # --- the review ----------------------------------------------------------------------------------------------
