@@ -644,9 +644,15 @@ def _reviewed(step: Any, index: int, labels: dict[int, tuple[str, str]]) -> dict
     return item
 
 
+def _decimal(text: str, digits: int = 18) -> bool:
+    """`text` is a plain ASCII decimal number of at most `digits` digits (`str.isdigit` also takes '²', which
+    `int` refuses, and a string of thousands of digits that `int` refuses too)."""
+    return text.isascii() and text.isdigit() and len(text) <= digits
+
+
 def _int(body: dict[str, Any], name: str, default: int, low: int, high: int) -> int:
     value = body.get(name, default)
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+    if isinstance(value, str) and _decimal(value.strip().removeprefix("-")):
         value = int(value)
     if not isinstance(value, int) or isinstance(value, bool):
         raise _bad(name, f"an integer {low}-{high}")
@@ -700,7 +706,7 @@ def routes(sessions: TableSessions, executor: futures.Executor) -> Callable[...,
         if len(parts) == 3 and parts[1] == "position":
             if method != "GET":
                 raise TableError(405, "/table/{id}/position/{ply} takes GET")
-            if not parts[2].isdigit() or len(parts[2]) > 9:
+            if not _decimal(parts[2], 9):
                 raise _bad("ply", "a step number")
             return lambda _body: sessions.position(parts[0], int(parts[2]))
         raise TableError(404, f"no such table route: {excerpt('/'.join(parts), 80)}")
@@ -735,7 +741,7 @@ def routes(sessions: TableSessions, executor: futures.Executor) -> Callable[...,
 
 async def _read_body(request: Request) -> bytes:
     declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > MAX_BODY_BYTES:
+    if declared is not None and _decimal(declared) and int(declared) > MAX_BODY_BYTES:
         raise TableError(413, f"body: {declared} bytes, more than the {MAX_BODY_BYTES} a table request may send")
     chunks, size = [], 0
     async for chunk in request.stream():

@@ -96,6 +96,10 @@ def test_malformed_bodies_methods_and_paths(server: CampsolverServer) -> None:
     assert http(server, "GET", "/table/a/b/c/d")[0] == 404
     assert http(server, "POST", "/table/a/unknown", {})[0] == 404
     assert http(server, "GET", "/table/a/position/x")[0] == 400
+    assert http(server, "GET", "/table/a/position/%C2%B2")[0] == 400  # '²' passes str.isdigit, not int
+    for players in ("\u00b2", "9" * 5000):  # a number `int` refuses: one line, 400, never a 500
+        code, answer = http(server, "POST", "/table/new", {"game": "camper-tour", "players": players})
+        assert code == 400 and answer["error"].startswith("players: "), answer
 
 
 def test_moves_out_of_turn_stale_or_malformed_are_refused(server: CampsolverServer) -> None:
