@@ -27,7 +27,7 @@ def test_outside_players_are_seat_symmetric_so_one_solve_gives_both_seats(style)
     assert 0.0 < both.value < 1.0
 
 
-def test_the_hook_answers_fixed_two_camper_opponents_only_and_keeps_its_answer(tmp_path):
+def test_the_hook_answers_fixed_two_camper_opponents_only_and_keeps_its_answer(tmp_path, monkeypatch):
     assert ceiling_functions()["camper_tour"] is ceilings.camper_tour_ceiling
     cache = tmp_path / "ceilings.json"
     for text in ("camper_tour:3:out:thumb", "camper_tour:2:gbot4", "camper_tour:2:hint10x"):
@@ -38,6 +38,10 @@ def test_the_hook_answers_fixed_two_camper_opponents_only_and_keeps_its_answer(t
     policy = ceilings._policy(outside_players("camper_tour")["thumb"], {})
     assert found.share == pytest.approx(ceiling_report(policy, _short()).value, abs=1e-12)
     assert "both seats averaged" in found.how
+    def no_solve(*args, **kwargs):
+        raise AssertionError("solved again: the cache was not read")
+
+    monkeypatch.setattr(ceilings, "ceiling_report", no_solve)
     again = ceilings.camper_tour_ceiling(cell, [], config=_short(), cache_path=cache)
     assert again == found
 
