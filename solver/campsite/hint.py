@@ -266,6 +266,16 @@ def _bit_reversed(n: int) -> list[int]:
     return sorted(range(n), key=lambda i: int(format(i, f"0{bits}b")[::-1], 2))
 
 
+def one_ply_future(
+    table: Table, hand: Sequence[Card], players: int, deck: Sequence[Card], cards_to_come: int | None = None
+) -> FutureModel:
+    """The one-ply ranking's future estimate: the unseen cards and the cards laid after this turn in the round
+    (default: the turns left by the tents on the table)."""
+    if cards_to_come is None:
+        cards_to_come = max(7 * max(players, 1) - len(table.tents) - 1, 0)
+    return future_model(unseen_cards(deck, table, hand), cards_to_come)
+
+
 def hint_one_ply(
     table: Table,
     hand: Sequence[Card],
@@ -285,10 +295,7 @@ def hint_one_ply(
     estimate): kept for comparisons in the bench. `cards_to_come`: cards laid after this turn in the round
     (default: the turns left by the tents on the table)."""
     tokens = list(tokens)
-    if cards_to_come is None:
-        turns_total = 7 * max(players, 1)
-        cards_to_come = max(turns_total - len(table.tents) - 1, 0)
-    future = future_model(unseen_cards(deck, table, hand), cards_to_come)
+    future = one_ply_future(table, hand, players, deck, cards_to_come)
     if margin is None:
         margin = players > 1
     return rank_plays(

@@ -78,7 +78,7 @@ class CampsiteReview:
         # The one-ply ranking, not the hint's sampled look-ahead: a played turn outside the list is valued by the
         # same deterministic formula (`evaluate`), so best and played are one quantity whatever the budget.
         result = hints.hint_one_ply(state.table, hand, tokens, state.to_move, state.players, state.deck, budget,
-                                    margin=self.margin, top=REVIEW_TOP)
+                                    margin=self.margin and state.players > 1, top=REVIEW_TOP)
         note = "immediate gain + future estimate" + (" - best opponent's" if self.margin and state.players > 1 else "")
         if result.interrupted:
             note += f"; ranked among the first {result.placements} of {result.total_placements} placements"
@@ -92,8 +92,7 @@ class CampsiteReview:
         assert isinstance(card, R.PlayCard) and isinstance(tent, R.PitchTent)
         hand, _ = self._view(state)
         players = state.players
-        cards_to_come = max(7 * max(players, 1) - len(state.table.tents) - 1, 0)  # as `hint.hint` counts them
-        future = hints.future_model(hints.unseen_cards(state.deck, state.table, hand), cards_to_come)
+        future = hints.one_ply_future(state.table, hand, players, state.deck)  # as `rank` (hint_one_ply) has it
         result = hints.rank_plays(state.table, (card.placement.card,), (tent.token,), state.to_move, players, future,
                                   budget, margin=self.margin and players > 1, top=OWN_TOP)
         for play in result.plays:
