@@ -19,7 +19,7 @@ from campsolver.solver.deluxe_camping.rules import Edge, neighbour_table
 
 
 @cache
-def _edge_keys(rows: int, cols: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+def edge_links(rows: int, cols: int) -> tuple[tuple[tuple[int, int], ...], ...]:
     """Per square: (neighbour, edge id) pairs; an edge `(a, b)` has the id `a * squares + b` (an int set
     lookup is several times cheaper than hashing an edge tuple, and this loop does thousands per estimate)."""
     table = neighbour_table(rows, cols)
@@ -32,7 +32,7 @@ def edge_id(squares: int, edge: Edge) -> int:
 
 
 def edge_ids(squares: int, barriers: Collection[Edge]) -> set[int]:
-    """The ids of a set of barriers (see `_edge_keys`)."""
+    """The ids of a set of barriers (see `edge_links`)."""
     return {a * squares + b for a, b in barriers}
 
 
@@ -48,7 +48,7 @@ def estimate(
     """Per-player estimate of the final score (see the module docstring); exact on a board with no open
     region. `barriers` holds edge ids (`edge_ids`)."""
     n = config.squares
-    links = _edge_keys(config.rows, config.cols)
+    links = edge_links(config.rows, config.cols)
     # Regions (barriers and the board edge as walls) and who has pieces in each.
     region = [-1] * n
     region_owners: list[set[int]] = []

@@ -22,24 +22,13 @@ from __future__ import annotations
 import heapq
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
 
 from campsolver.solver.deluxe_camping import rules
-from campsolver.solver.deluxe_camping.rules import DCState, Edge, neighbour_table
+from campsolver.solver.deluxe_camping.hint_search import edge_id, edge_ids
+from campsolver.solver.deluxe_camping.hint_search import edge_links as links
+from campsolver.solver.deluxe_camping.rules import DCState, Edge
 
 INF = 1 << 30
-
-
-@cache
-def links(rows: int, cols: int) -> tuple[tuple[tuple[int, int], ...], ...]:
-    """Per square: (neighbour, edge id) pairs; edge `(a, b)`, a < b, has id `a * squares + b`."""
-    table = neighbour_table(rows, cols)
-    n = rows * cols
-    return tuple(tuple((t, min(s, t) * n + max(s, t)) for t in table[s]) for s in range(n))
-
-
-def edge_id(squares: int, edge: Edge) -> int:
-    return edge[0] * squares + edge[1]
 
 
 def edge_of_id(squares: int, ident: int) -> Edge:
@@ -52,7 +41,7 @@ def barrier_ids(state: DCState) -> frozenset[int]:
     ids = state._cache.get("territory_barrier_ids")
     if ids is None:
         n = state.config.squares
-        ids = state._cache["territory_barrier_ids"] = frozenset(a * n + b for a, b in state.barriers)
+        ids = state._cache["territory_barrier_ids"] = frozenset(edge_ids(n, state.barriers))
     return ids
 
 
