@@ -75,3 +75,23 @@ def test_a_move_of_the_pain_in_the_neck_only_moves_its_penalty() -> None:
         change = territory.move_change(state, move)
         got = territory.board_of(state).after(change.trailers, change.blocked, change.nuisance)
         assert got == territory.state_features(state.child(move))
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=["2p", "3p-6x7", "4p-8x8"])
+def test_allotted_points_are_the_rules_models_scores(config: Config) -> None:
+    """The board's own region scoring (the reply search's final values) against the rules model's `scores()`, at
+    every state of random games, and every finished game is `over` on the board."""
+    rng = rng_for(21, "territory vs rules scores")
+    ends = 0
+    for _ in range(3):
+        state = rules.random_setup(config, rng)
+        while True:
+            found = territory.state_features(state)
+            assert found.allotted == pytest.approx([float(s) for s in state.scores()]), state
+            if state.stage is Stage.OVER:
+                assert found.over
+                ends += 1
+                break
+            actions = state.legal_actions()
+            state = state.child(actions[int(rng.integers(len(actions)))])
+    assert ends == 3
