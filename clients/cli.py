@@ -369,16 +369,16 @@ def build_parser() -> argparse.ArgumentParser:
         "repeatable; none by default",
     )
     serve.add_argument(
-        "--http-header-timeout", type=_positive_seconds, default=10.0, metavar="SECONDS",
+        "--http-header-timeout", type=_positive_seconds, default=None, metavar="SECONDS",
         help="with --http-port: close a connection whose request headers have not all arrived after this long",
     )
     serve.add_argument(
-        "--http-body-timeout", type=_positive_seconds, default=30.0, metavar="SECONDS",
+        "--http-body-timeout", type=_positive_seconds, default=None, metavar="SECONDS",
         help="with --http-port: close a connection whose request body has not all arrived this long after its "
         "headers",
     )
     serve.add_argument(
-        "--http-max-connections", type=int, default=512, metavar="N",
+        "--http-max-connections", type=int, default=None, metavar="N",
         help="with --http-port: HTTP connections open at once; one more is closed as it opens",
     )
     serve.add_argument(
@@ -484,7 +484,7 @@ def _serve(args: argparse.Namespace) -> int:
         raise CliError("--http-port: must differ from --port")
     if args.cors_origin and args.http_port is None:
         raise CliError("--cors-origin: only with --http-port")
-    if args.http_max_connections < 1:
+    if args.http_max_connections is not None and args.http_max_connections < 1:
         raise CliError(f"--http-max-connections: must be at least 1, got {args.http_max_connections}")
     for origin in args.cors_origin:
         if not re.fullmatch(r"https?://[^/\s]+", origin):

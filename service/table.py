@@ -624,9 +624,17 @@ def review_panel(table: Table, response: Message) -> dict[str, Any]:
     }
 
 
-_MARKS = {0: "", 1: "best", 2: "good", 3: "inaccuracy", 4: "mistake", 5: "blunder"}
-_STATUS = {0: "", 1: "reviewed", 2: "forced", 3: "not reviewed", 4: "value missing", 5: "incomplete",
-           6: "not ranked"}
+def _enum_words(enum_name: str, prefix: str) -> dict[int, str]:
+    """A review enum's values as the page words them, from the proto's names ("REVIEW_MARK_BLUNDER" -> "blunder";
+    the unspecified value -> "")."""
+    from campsolver.v1 import common_pb2
+
+    values = common_pb2.DESCRIPTOR.enum_types_by_name[enum_name].values
+    return {v.number: "" if v.number == 0 else v.name.removeprefix(prefix).lower().replace("_", " ") for v in values}
+
+
+_MARKS = _enum_words("ReviewMark", "REVIEW_MARK_")
+_STATUS = _enum_words("ReviewStatus", "REVIEW_STATUS_")
 
 
 def _reviewed(step: Any, index: int, labels: dict[int, tuple[str, str]]) -> dict[str, Any]:
