@@ -25,18 +25,16 @@ from typing import Any
 
 from campsolver.service.games import shared
 from campsolver.solver.core.game import CHANCE
+from campsolver.solver.core.picture import SEAT_LETTERS
 from google.protobuf.message import Message
 
 from campsolver.v1 import common_pb2
-
-#: Seats are named as the pictures name them.
-LETTERS = "ABCDEF"
 
 ServiceCall = Callable[[str, Message], Message]
 
 
 def seat_letter(seat: int | None) -> str:
-    return "chance" if seat is None or seat < 0 else LETTERS[seat]
+    return "chance" if seat is None or seat < 0 else SEAT_LETTERS[seat]
 
 
 @dataclass

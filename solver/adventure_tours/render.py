@@ -12,7 +12,7 @@ from html import escape
 from campsolver.solver.adventure_tours.deck import Act
 from campsolver.solver.adventure_tours.information import Observation
 from campsolver.solver.adventure_tours.rules import State
-from campsolver.solver.core.picture import Canvas, wrap
+from campsolver.solver.core.picture import SEAT_LETTERS, Canvas, wrap
 
 _FILL = {0: "#e57373", 1: "#64b5f6", 2: "#fff176"}
 CARD_W, CARD_H, GAP = 52, 64, 6
@@ -63,7 +63,6 @@ def state_svg(state: State) -> str:
 
 # --- the web table's seat view ---------------------------------------------------------------------------------
 
-SEAT_LETTERS = "ABCDEF"
 COLOUR_NAMES = ("red", "blue", "yellow")
 EQUIPMENT_NAMES = ("technology", "provisions", "clothing")
 CARD_FILL = ("#f6c1c1", "#bcd9f5", "#fff0a6")

@@ -13,7 +13,7 @@ import math
 from collections.abc import Sequence
 
 from campsolver.solver.campsite.rules import Card, Placement, Table, Tent, Token
-from campsolver.solver.core.picture import Canvas, text_width
+from campsolver.solver.core.picture import SEAT_LETTERS, Canvas, text_width
 
 LEGEND = (
     "Legend: D Desert, F Forest, M Meadow, P Mountains, W Water, T Trail; '..' empty square; "
@@ -214,7 +214,6 @@ def table_svg(table: Table, highlight: Placement | None = None, new_tent: Tent |
 #: Terrain colours of the seat view (each coloured square is split between its two terrains, letters on top).
 TERRAIN_COLOURS = {"D": "#e9c46a", "F": "#2d6a4f", "M": "#95d5b2", "P": "#9e9e9e", "W": "#4895ef", "T": "#b08968"}
 SEAT_COLOURS = ("#d1495b", "#2e86ab", "#3b8b3b", "#8e5bb5", "#e07a1f", "#455a64")
-SEAT_LETTERS = "ABCDEF"
 EMPTY_SQUARE = "#fffdf5"
 #: Cells of table surface drawn around the cards (a card laid beside the table reaches 3 squares out).
 SEAT_SURROUND = 3

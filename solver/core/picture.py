@@ -15,6 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
+#: Seats are named A, B, ... in every picture and on the web table (seat 0 is A).
+SEAT_LETTERS = "ABCDEF"
+
 FONT_FAMILY = "DejaVu Sans, Verdana, sans-serif"
 INK = "#212121"
 #: Printed picture area of the book (A4, 14 mm side margins) and the text size a reader needs.
