@@ -152,3 +152,30 @@ def test_the_cpu_budget_holds(seed: int, players: int, turn: int) -> None:
         spent = time.process_time() - started
         assert result.plays
         assert spent <= limit + 0.03, f"{spent:.3f} CPU-s at a {limit} CPU-s budget"
+
+
+def test_sampled_worlds_deal_the_unseen_cards_uniformly() -> None:
+    """The look-ahead's worlds (`sample_world`): every world deals exactly the unseen cards (each other seat its
+    hand size, then the pile), and over many worlds each card lands in an opponent's hand as often as its share
+    of the unseen cards says (a chi-square far inside its tail for the cards' count)."""
+    from collections import Counter
+
+    state = game_state(3, 3, 7)
+    seat = state.to_move
+    view = L.seat_view(state.table, state.hands[seat], state.tokens[seat], seat, 3, state.deck, state.totals)
+    other = next(k for k in range(3) if k != seat)
+    rng = np.random.default_rng(2024)
+    worlds = 4000
+    seen: Counter[R.Card] = Counter()
+    for _ in range(worlds):
+        world = L.sample_world(view, rng)
+        dealt = [c for k in range(3) if k != seat for c in world.hands[k]] + list(world.pile)
+        assert sorted(dealt) == sorted(view.unseen)
+        assert [len(h) for k, h in enumerate(world.hands) if k != seat] == [view.hand_sizes[k] for k in range(3)
+                                                                           if k != seat]
+        seen.update(world.hands[other])
+    share = Counter(view.unseen)
+    expected = {card: worlds * view.hand_sizes[other] * count / len(view.unseen) for card, count in share.items()}
+    chi2 = sum((seen[card] - e) ** 2 / e for card, e in expected.items())
+    df = len(expected) - 1
+    assert chi2 < df + 6 * (2 * df) ** 0.5, (chi2, df)
