@@ -33,7 +33,8 @@ def test_a_cancelled_budget_has_no_time_left() -> None:
 
 
 @pytest.mark.timing
-@pytest.mark.parametrize("after_s", [0.05, 0.3, 0.8])
+# The Deluxe Camping MaxScore proves its optimum in about 0.8 s on an idle machine: cancels well before that.
+@pytest.mark.parametrize("after_s", [0.05, 0.15, 0.3])
 def test_a_deluxe_camping_max_score_stops_at_a_cancel(after_s: float) -> None:
     rpc, request = long_solves()["deluxe-camping"]
     command = games()["deluxe-camping"].by_rpc(rpc)
