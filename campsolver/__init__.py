@@ -1,7 +1,8 @@
 """campsolver: hints, proven maximum scores and unique-solution puzzles for five camping tabletop games.
 
 The installed namespace holds everything: `campsolver.solver` (rules models and solvers), `campsolver.service`
-(the gRPC service), `campsolver.clients` (client library and CLI) and `campsolver.v1` (generated protobuf code).
+(the gRPC service), `campsolver.clients` (client library and CLI), `campsolver.v1` (generated protobuf code) and
+`campsolver.api` (what server and clients share: the RPC table from the descriptors, the error details).
 """
 
 __version__ = "0.2.0"

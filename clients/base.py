@@ -2,19 +2,32 @@
 
 `GameClient` (blocking) and `AsyncGameClient` (grpc.aio) have the same surface; the typed per-game classes in
 `campsolver.clients.typed` add one method per RPC with its own request and response types.
+
+The client library stands alone: its RPC table is read from the `campsolver.v1` descriptors
+(`campsolver.api.rpcs`) and its errors with the module the server writes them with (`campsolver.api.errors`);
+nothing here imports the service or the solvers (tests/test_client_alone.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import grpc
-from campsolver.service.errors import FieldViolation
-from campsolver.service.registry import Game, game
 from google.protobuf.message import Message
-from google.rpc import error_details_pb2, status_pb2
+from google.rpc import status_pb2
+
+from campsolver.api.errors import FieldViolation, read_error_details
+from campsolver.api.rpcs import GameService, game_service
+
+__all__ = [
+    "DEFAULT_TIMEOUT_S",
+    "AsyncGameClient",
+    "CampsolverError",
+    "FieldViolation",
+    "GameClient",
+    "read_error_details",
+]
 
 #: Default per-call deadline in seconds when the caller gives none.
 DEFAULT_TIMEOUT_S = 60.0
@@ -49,31 +62,17 @@ class CampsolverError(Exception):
         return cls(code=code, message=error.details() or code.name, violations=violations, reason=reason)
 
 
-def read_error_details(details: Iterable[tuple[str, bytes]]) -> tuple[list[FieldViolation], str]:
-    """The field violations and the ErrorInfo reason among an error's details, each given as (full type name,
-    serialized message): how gRPC trailers and Connect error bodies both carry them."""
-    violations: list[FieldViolation] = []
-    reason = ""
-    for type_name, payload in details:
-        if type_name == error_details_pb2.BadRequest.DESCRIPTOR.full_name:
-            bad_request = error_details_pb2.BadRequest.FromString(payload)
-            violations.extend(FieldViolation(v.field, v.description) for v in bad_request.field_violations)
-        elif type_name == error_details_pb2.ErrorInfo.DESCRIPTOR.full_name:
-            reason = error_details_pb2.ErrorInfo.FromString(payload).reason
-    return violations, reason
-
-
 class _GameClientBase:
     GAME: ClassVar[str] = ""
     STUB: ClassVar[Any] = None
 
     def __init__(self, channel: grpc.Channel | grpc.aio.Channel, *, wait_for_ready: bool = False) -> None:
-        self.game: Game = game(self.GAME)
+        self.game: GameService = game_service(self.GAME)
         self._stub = self.STUB(channel)
         self._wait_for_ready = wait_for_ready
 
     def _method(self, rpc_name: str) -> Any:
-        if rpc_name not in {command.rpc_name for command in self.game.commands.values()}:
+        if rpc_name not in self.game.rpcs:
             raise ValueError(f"{self.GAME} has no RPC {rpc_name!r}")
         return getattr(self._stub, rpc_name)
 

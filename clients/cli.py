@@ -29,6 +29,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import grpc
+from campsolver.clients.helpformat import DefaultsFormatter
 from campsolver.service import dispatch
 from campsolver.service.errors import RequestError
 from campsolver.service.registry import COMMANDS, GAME_TABLE, Command, game
@@ -97,18 +98,6 @@ class CliError(Exception):
     def __init__(self, message: str, exit_code: int = EXIT_BAD_INPUT) -> None:
         super().__init__(message)
         self.exit_code = exit_code
-
-
-class _Formatter(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpFormatter):
-    """Defaults in every option's help (when there is one), descriptions kept as written."""
-
-    def _get_help_string(self, action: argparse.Action) -> str | None:
-        default = action.default
-        text = action.help or ""
-        if default in (None, False, (), argparse.SUPPRESS) or "default" in text or not text:
-            return action.help  # nothing to show, or the help already says it
-        shown = ",".join(str(v) for v in default) if isinstance(default, (tuple, list)) else "%(default)s"
-        return f"{text} (default: {shown})"
 
 
 class _Parser(argparse.ArgumentParser):
@@ -330,7 +319,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="campsolver",
         description="Hints, proven maximum scores and unique-solution puzzles for camping board games.",
-        formatter_class=_Formatter,
+        formatter_class=DefaultsFormatter,
     )
     parser.add_argument("--version", action="version", version=f"campsolver {campsolver.__version__}")
     sub = parser.add_subparsers(dest="target", required=True, parser_class=_Parser, metavar="{serve,batch,GAME}")
@@ -338,7 +327,7 @@ def build_parser() -> argparse.ArgumentParser:
         "serve",
         help="start the gRPC service",
         description="Serve every game over gRPC, with health and reflection, until SIGTERM or Ctrl-C.",
-        formatter_class=_Formatter,
+        formatter_class=DefaultsFormatter,
     )
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
     serve.add_argument("--port", type=int, default=50051, help="port to listen on (0: any free port)")
@@ -396,7 +385,7 @@ def build_parser() -> argparse.ArgumentParser:
             description=f"{game_name} commands:\n"
             + "\n".join(f"  {name:8} {text}" for name, text in COMMAND_HELP.items())
             + f"\n\n`campsolver {game_name} COMMAND --help` says what COMMAND's request holds.",
-            formatter_class=_Formatter,
+            formatter_class=DefaultsFormatter,
             add_help=False,
         )
         game_parser.add_argument("-h", "--help", action=_GameHelp, game_name=game_name,

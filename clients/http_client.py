@@ -13,14 +13,16 @@ from __future__ import annotations
 from typing import Literal
 
 import grpc
-from campsolver.clients.base import DEFAULT_TIMEOUT_S, CampsolverError, read_error_details
-from campsolver.service.registry import game
+from campsolver.clients.base import DEFAULT_TIMEOUT_S, CampsolverError
 from connectrpc.client import ConnectClientSync
 from connectrpc.compat import google_protobuf_binary_codec, google_protobuf_json_codec
 from connectrpc.errors import ConnectError
 from connectrpc.method import IdempotencyLevel, MethodInfo, StreamType
 from connectrpc.protocol import ProtocolType
 from google.protobuf.message import Message
+
+from campsolver.api.errors import read_error_details
+from campsolver.api.rpcs import game_service
 
 Protocol = Literal["connect-json", "connect-proto", "grpc-web"]
 PROTOCOLS: tuple[Protocol, ...] = ("connect-json", "connect-proto", "grpc-web")
@@ -50,10 +52,11 @@ class HttpCampsolverClient:
     def call(self, game_name: str, rpc_name: str, request: Message, timeout: float | None = DEFAULT_TIMEOUT_S
              ) -> Message:
         """`rpc_name` of game `game_name` (its CLI name) with `request`; raises `CampsolverError`."""
-        command = game(game_name).by_rpc(rpc_name)
+        service = game_service(game_name)
+        rpc = service.by_rpc(rpc_name)
         method = MethodInfo(
-            name=rpc_name, service_name=game(game_name).service_full_name, input=command.request_type,
-            output=command.response_type, idempotency_level=IdempotencyLevel.UNKNOWN, stream_type=StreamType.UNARY,
+            name=rpc_name, service_name=service.service_full_name, input=rpc.request_type,
+            output=rpc.response_type, idempotency_level=IdempotencyLevel.UNKNOWN, stream_type=StreamType.UNARY,
         )
         try:
             return self._client.execute_unary(

@@ -4,61 +4,56 @@ Handlers raise these; the servicer turns them into a status with a `google.rpc.E
 domain `campsolver.v1`) and `google.rpc.BadRequest` field violations, and the CLI prints them as one line with
 exit code 2. Nothing else about a failure reaches a client.
 
+What travels on the wire (the field violations, the error details, the size caps and `excerpt`) lives in
+`campsolver.api.errors`, which the clients read errors with too; it is re-exported here for the service.
 Field paths are proto field names, dotted, with `[index]` (`options.time_limit_seconds`), as a gRPC client
 builds its messages; the CLI shows the JSON names its user typed (`options.timeLimitSeconds`).
 
 Size: an error names the field and what is wrong with a short excerpt of what was given, never the whole input.
-Every text is cut here (`excerpt`), whatever a game's validator wrote into it: a field path to
-`MAX_FIELD_BYTES`, a description to `MAX_DESCRIPTION_BYTES`, a message to `MAX_MESSAGE_BYTES` (UTF-8), so a
-status's message and details stay under `MAX_STATUS_BYTES` (1 KiB) on every transport. (A 60 KB request with one
-malformed card once answered a 94 KB message, and over gRPC its trailers passed a default client's 16 KiB
-metadata limit, which then reported RESOURCE_EXHAUSTED instead of INVALID_ARGUMENT.)
+Every text is cut (`excerpt`), whatever a game's validator wrote into it: a field path to `MAX_FIELD_BYTES`, a
+description to `MAX_DESCRIPTION_BYTES`, a message to `MAX_MESSAGE_BYTES` (UTF-8), so a status's message and
+details stay under `MAX_STATUS_BYTES` (1 KiB) on every transport.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import grpc
-from google.protobuf import any_pb2
-from google.rpc import error_details_pb2, status_pb2
+from google.rpc import status_pb2
 
-#: `google.rpc.ErrorInfo.domain` of every campsolver error.
-ERROR_DOMAIN = "campsolver.v1"
-#: Longest field path, description and message an error carries, in UTF-8 bytes (longer ones are excerpted).
-MAX_FIELD_BYTES = 100
-MAX_DESCRIPTION_BYTES = 240
-MAX_MESSAGE_BYTES = MAX_FIELD_BYTES + 2 + MAX_DESCRIPTION_BYTES
-#: Field violations an error carries at most (the first ones; the message says how many were left out).
-MAX_VIOLATIONS = 1
-#: What a whole `google.rpc.Status` (message and details) may take: the caps above keep it below (tests check).
-MAX_STATUS_BYTES = 1024
+from campsolver.api.errors import (
+    ERROR_DOMAIN,
+    MAX_DESCRIPTION_BYTES,
+    MAX_FIELD_BYTES,
+    MAX_MESSAGE_BYTES,
+    MAX_STATUS_BYTES,
+    MAX_VIOLATIONS,
+    FieldViolation,
+    error_details,
+    excerpt,
+)
 
-
-def excerpt(text: str, limit: int) -> str:
-    """`text` when its UTF-8 takes at most `limit` bytes, else its start (cut at a character) and how long it was,
-    within `limit` bytes: what a person needs to find the place, never the whole input back."""
-    data = text.encode("utf-8", "replace")
-    if len(data) <= limit:
-        return text
-    note = f"... ({len(text)} characters)"
-    head = data[: max(limit - len(note), 0)].decode("utf-8", "ignore")
-    return head + note
-
-
-@dataclass(frozen=True)
-class FieldViolation:
-    """One field at fault: its path in the request (proto field names, dotted, with [index]) and why."""
-
-    field: str
-    description: str
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "field", excerpt(self.field, MAX_FIELD_BYTES))
-        object.__setattr__(self, "description", excerpt(self.description, MAX_DESCRIPTION_BYTES))
-
-    def __str__(self) -> str:
-        return f"{self.field}: {self.description}"
+__all__ = [
+    "ERROR_DOMAIN",
+    "MAX_DESCRIPTION_BYTES",
+    "MAX_FIELD_BYTES",
+    "MAX_MESSAGE_BYTES",
+    "MAX_STATUS_BYTES",
+    "MAX_VIOLATIONS",
+    "Cancelled",
+    "DeadlineExceeded",
+    "FieldViolation",
+    "InternalError",
+    "InvalidArgument",
+    "MalformedRequest",
+    "RequestError",
+    "ResourceExhausted",
+    "ServerBusy",
+    "Unimplemented",
+    "WarmingUp",
+    "excerpt",
+    "require",
+    "require_limit",
+]
 
 
 class RequestError(Exception):
@@ -92,22 +87,7 @@ class RequestError(Exception):
     def to_status(self) -> status_pb2.Status:
         """The rich `google.rpc.Status` (with BadRequest details when fields are named)."""
         status = status_pb2.Status(code=self.code.value[0], message=self.detail())
-        info = error_details_pb2.ErrorInfo(reason=self.reason, domain=ERROR_DOMAIN)
-        if self.violations:
-            info.metadata["field"] = self.violations[0].field
-        packed_info = any_pb2.Any()
-        packed_info.Pack(info)
-        status.details.append(packed_info)
-        if self.violations:
-            bad_request = error_details_pb2.BadRequest(
-                field_violations=[
-                    error_details_pb2.BadRequest.FieldViolation(field=v.field, description=v.description)
-                    for v in self.violations
-                ]
-            )
-            detail = any_pb2.Any()
-            detail.Pack(bad_request)
-            status.details.append(detail)
+        status.details.extend(error_details(self.reason, self.violations))
         return status
 
 

@@ -1,8 +1,9 @@
 """Which games exist, their RPCs, and the handler behind each: the one mapping used by server and CLI.
 
-Request and response types come from the generated service descriptors, so the proto files stay the single
-source of truth; a game module only supplies handlers (proto request + budget -> proto response), example
-requests and an optional warm-up. (`--format text` is the client's business: `campsolver.clients.textout`.)
+The games and their RPCs are the shared table of `campsolver.api.rpcs` (request and response types read from the
+generated service descriptors, so the proto files stay the single source of truth; the clients use that table
+alone); a game module here only supplies handlers (proto request + budget -> proto response), example requests and
+an optional warm-up. (`--format text` is the client's business: `campsolver.clients.textout`.)
 """
 
 from __future__ import annotations
@@ -14,30 +15,18 @@ from functools import cache
 from types import ModuleType
 
 from campsolver.solver.core.budget import Budget
-from google.protobuf import message_factory
 from google.protobuf.message import Message
+
+from campsolver.api.rpcs import COMMANDS, GAME_SERVICES, load_service
+
+__all__ = ["COMMANDS", "GAME_TABLE", "Command", "Game", "Handler", "game", "games"]
 
 Handler = Callable[[Message, Budget], Message]
 
-#: CLI command name -> RPC method name, in the order the CLI lists them.
-COMMANDS: dict[str, str] = {
-    "hint": "Hint",
-    "max": "MaxScore",
-    "puzzle": "GeneratePuzzle",
-    "score": "Score",
-    "legal": "LegalMoves",
-    "new": "NewGame",
-    "play": "Play",
-    "review": "Review",
-}
-
 #: CLI game name -> (generated module, service name, handler module under campsolver.service.games; "" = none).
 GAME_TABLE: dict[str, tuple[str, str, str]] = {
-    "happy-campers": ("campsolver.v1.happy_campers_pb2", "HappyCampersService", "happy_campers"),
-    "deluxe-camping": ("campsolver.v1.deluxe_camping_pb2", "DeluxeCampingService", "deluxe_camping"),
-    "campsite": ("campsolver.v1.campsite_pb2", "CampsiteService", "campsite"),
-    "camper-tour": ("campsolver.v1.camper_tour_pb2", "CamperTourService", "camper_tour"),
-    "adventure-tours": ("campsolver.v1.adventure_tours_pb2", "AdventureToursService", "adventure_tours"),
+    name: (module_name, service_name, name.replace("-", "_"))
+    for name, (module_name, service_name) in GAME_SERVICES.items()
 }
 
 
@@ -77,27 +66,26 @@ class Game:
 @cache
 def _load_game(cli_name: str) -> Game:
     pb2_name, service_name, handler_module_name = GAME_TABLE[cli_name]
-    pb2 = importlib.import_module(pb2_name)
-    service = pb2.DESCRIPTOR.services_by_name[service_name]
+    service = load_service(cli_name, pb2_name, service_name)
     handlers: ModuleType | None = None
     if handler_module_name:
         handlers = importlib.import_module(f"campsolver.service.games.{handler_module_name}")
     commands: dict[str, Command] = {}
     for cli_command, rpc_name in COMMANDS.items():
-        method = service.methods_by_name[rpc_name]
+        rpc = service.by_rpc(rpc_name)
         handler = getattr(handlers, "HANDLERS", {}).get(rpc_name) if handlers else None
         example = getattr(handlers, "EXAMPLES", {}).get(rpc_name) if handlers else None
         commands[cli_command] = Command(
             game_name=cli_name,
             cli_name=cli_command,
             rpc_name=rpc_name,
-            request_type=message_factory.GetMessageClass(method.input_type),
-            response_type=message_factory.GetMessageClass(method.output_type),
+            request_type=rpc.request_type,
+            response_type=rpc.response_type,
             handler=handler,
             example=example,
         )
     warm_up = getattr(handlers, "warm_up", None) if handlers else None
-    return Game(cli_name=cli_name, service_full_name=service.full_name, commands=commands, warm_up=warm_up)
+    return Game(cli_name=cli_name, service_full_name=service.service_full_name, commands=commands, warm_up=warm_up)
 
 
 @cache

@@ -55,7 +55,7 @@ def test_wheel_installs_one_top_level_package(wheel: Path) -> None:
         metadata = archive.read(f"{dist_info}/METADATA").decode()
     assert top_level == {"campsolver"}, top_level
     assert "campsolver/py.typed" in names
-    for package in ("solver/core", "service", "clients", "v1", "openspiel"):
+    for package in ("solver/core", "service", "clients", "v1", "api", "openspiel"):
         assert f"campsolver/{package}/__init__.py" in names, package
     for page in ("index.html", "app.js", "style.css"):  # the web table the HTTP port serves
         assert f"campsolver/service/web/{page}" in names, page
@@ -119,3 +119,75 @@ def test_wheel_runs_in_a_fresh_venv_outside_the_repository(wheel: Path, tmp_path
     )
     alternatives, restarts = run(python, "-c", solve, cwd=tmp_path, env=env).split()
     assert int(alternatives) > 0 and restarts == "0"
+
+
+#: What a client-only install needs: the gRPC clients need these three distributions, the HTTP client adds connectrpc
+#: (each with its own requirements). README's "Python clients" says the same.
+CLIENT_ONLY = ("grpcio", "protobuf", "googleapis-common-protos", "connectrpc")
+
+
+def _with_requirements(names: tuple[str, ...]) -> set[str]:
+    """`names` and every distribution they require, transitively (as installed here; extras left out)."""
+    from importlib import metadata
+
+    from packaging.requirements import Requirement
+
+    found: set[str] = set()
+    todo = list(names)
+    while todo:
+        name = todo.pop()
+        if name.lower() in found:
+            continue
+        found.add(name.lower())
+        for text in metadata.requires(name) or ():
+            requirement = Requirement(text)
+            if requirement.marker is None or requirement.marker.evaluate({"extra": ""}):
+                todo.append(requirement.name)
+    return found
+
+
+def test_a_client_only_install_runs_the_client_library_without_the_server_dependencies(
+    wheel: Path, tmp_path: Path
+) -> None:
+    """The wheel installed with `--no-deps` beside only CLIENT_ONLY and their requirements: no OR-Tools, numpy,
+    uvicorn or Ray in reach, and the client library imports and calls (a server that is not there: UNAVAILABLE)."""
+    from importlib import metadata
+
+    target = tmp_path / "venv"
+    venv.EnvBuilder(with_pip=False).create(target)
+    python = target / "bin" / "python"
+    site = Path(run(python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])", cwd=tmp_path).strip())
+    ours = Path(sysconfig.get_paths()["purelib"])
+    deps = tmp_path / "deps"
+    deps.mkdir()
+    for name in sorted(_with_requirements(CLIENT_ONLY)):
+        for file in metadata.distribution(name).files or ():
+            if ".." in file.parts:
+                continue
+            top = ours / file.parts[0]
+            # A namespace directory (google/) holds several distributions: link only this one's part of it.
+            link = file.parts[:2] if top.is_dir() and not (top / "__init__.py").exists() and len(file.parts) > 2 \
+                else file.parts[:1]
+            if not (deps.joinpath(*link)).exists():
+                deps.joinpath(*link).parent.mkdir(parents=True, exist_ok=True)
+                deps.joinpath(*link).symlink_to(ours.joinpath(*link))
+    (site / "client_dependencies.pth").write_text(f"{deps}\n")
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    run(sys.executable, "-m", "pip", "--python", python, "install", "--quiet", "--no-index", "--no-deps",
+        "--disable-pip-version-check", wheel, cwd=tmp_path, env=env)
+    script = (
+        "import importlib.util as u\n"
+        "missing = [n for n in ('ortools', 'numpy', 'uvicorn', 'ray') if u.find_spec(n) is None]\n"
+        "from campsolver.clients import CampsolverClient, CampsolverError\n"
+        "from campsolver.clients.http_client import HttpCampsolverClient\n"
+        "from campsolver.v1 import camper_tour_pb2 as ct\n"
+        "codes = []\n"
+        "with CampsolverClient('127.0.0.1:1') as client:\n"
+        "    try: client.camper_tour.score(ct.CamperTourServiceScoreRequest(), timeout=5)\n"
+        "    except CampsolverError as error: codes.append(error.code.name)\n"
+        "with HttpCampsolverClient('http://127.0.0.1:1') as http:\n"
+        "    try: http.call('camper-tour', 'Score', ct.CamperTourServiceScoreRequest(), timeout=5)\n"
+        "    except CampsolverError as error: codes.append(error.code.name)\n"
+        "print(len(missing), *codes)\n"
+    )
+    assert run(python, "-c", script, cwd=tmp_path, env=env).split() == ["4", "UNAVAILABLE", "UNAVAILABLE"]

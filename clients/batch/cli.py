@@ -19,6 +19,7 @@ from campsolver.clients.batch.progress import Progress, format_duration
 from campsolver.clients.batch.service_calls import NotImplementedGames
 from campsolver.clients.batch.store import STORE_NAME, Store, StoreMismatch
 from campsolver.clients.batch.tournament import DEFAULT_REVIEW_CPU_S
+from campsolver.clients.helpformat import DefaultsFormatter  # every default shown, as in the other commands' help
 from campsolver.service.dispatch import MAX_TIME_LIMIT_S
 from campsolver.service.games.review import MAX_DECISION_CPU_S
 from campsolver.service.registry import GAME_TABLE
@@ -64,10 +65,8 @@ def _ints(text: str) -> tuple[int, ...]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from campsolver.clients.cli import _Formatter  # every default shown, as in the other commands' help
-
     parser = _Parser(prog="campsolver batch", description="Puzzle books, maxima sweeps and tournaments on Ray.",
-                     formatter_class=_Formatter)
+                     formatter_class=DefaultsFormatter)
     parser.add_argument("job", choices=JOBS)
     parser.add_argument("--out", required=True, help="output directory (holds the resumable store batch.sqlite); "
                         "an existing directory must be empty or one a batch wrote, unless --force")
