@@ -1141,20 +1141,28 @@ def add_site_flow(
             sources[s] = (NUISANCE_SITE, -1)
         elif s in owner_at and (PLAIN, owner_at[s]) in label[s]:
             sources[s] = (PLAIN, owner_at[s])
-        if s == state.pool:
-            source: cp_model.IntVar | None = None  # always the root of the pool site
-        elif s == state.nuisance:
-            source = _any_true(model, [v for key, v in label[s].items() if key[0] == NUISANCE_SITE], f"root{s}")
-        elif s in owner_at:
-            source = label[s].get((PLAIN, owner_at[s]))
-        else:
-            source = model.new_constant(0)
+        source = _flow_source(model, frame, label, s)
         if source is None:
             model.add(sum(inflow[s]) == 0)
             continue
         model.add(sum(inflow[s]) - sum(outflow[s]) == 1).only_enforce_if(source.Not())
         model.add(sum(inflow[s]) == 0).only_enforce_if(source)
     return flows, sources
+
+
+def _flow_source(
+    model: cp_model.CpModel, frame: _OwnerFrame, label: dict[int, dict[Label, cp_model.IntVar]], s: int
+) -> cp_model.IntVar | None:
+    """The literal "square `s` roots its site and sends the flow" (None: the pool square, always a root; a
+    constant 0 for a square without a piece)."""
+    state, owner_at = frame.state, frame.owner_at
+    if s == state.pool:
+        return None
+    if s == state.nuisance:
+        return _any_true(model, [v for key, v in label[s].items() if key[0] == NUISANCE_SITE], f"root{s}")
+    if s in owner_at:
+        return label[s].get((PLAIN, owner_at[s]))
+    return model.new_constant(0)
 
 
 def add_owner_scores(
