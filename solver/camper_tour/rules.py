@@ -732,7 +732,7 @@ CamperTourState = TourState
 class CamperTourSetup:
     """A table: how many campers, the rules `Config` and who plays first (`new_game`'s arguments)."""
 
-    players: int = 2
+    players: int
     config: Config = field(default_factory=Config)
     first: int = 0
 

@@ -720,7 +720,7 @@ def iter_turn_plays(table: Table, hand: Sequence[Card], tokens: Iterable[Token])
 class CampsiteSetup:
     """A table: how many players and the deck (None: the default 60 cards), `new_game`'s arguments."""
 
-    players: int = 2
+    players: int
     deck: tuple[Card, ...] | None = None
 
 

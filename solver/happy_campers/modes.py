@@ -424,7 +424,7 @@ class HappyCampersSetup:
     """A table: 1 player (the solo game, two maps) or 2-6 (one map each), the challenge cards, the map
     size (`components`) and the solo game's doubles gap; `second_challenges` are the solo game's map 1's."""
 
-    players: int = 2
+    players: int
     challenges: tuple[Challenge, ...] = ()
     second_challenges: tuple[Challenge, ...] = ()
     components: Components = DEFAULT_COMPONENTS
