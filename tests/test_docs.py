@@ -12,7 +12,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 GAMES = ("happy-campers", "deluxe-camping", "campsite", "camper-tour", "adventure-tours")
-RULE_DOCS = sorted((DOCS / "rules").glob("*.md")) + sorted((DOCS / "solvers").glob("*.md"))
+RULE_DOCS = sorted((DOCS / "rules").glob("*.md")) + sorted((DOCS / "solvers").glob("*.md")) + [DOCS / "architecture.md"]
 CITATION = re.compile(r"(tests/[\w/]+\.py)::(\w+)")
 #: Longest line any doc may have (table rows included); prose is wrapped at about 120 characters.
 MAX_LINE = 1000

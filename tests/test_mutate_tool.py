@@ -110,3 +110,22 @@ def test_the_new_areas_name_existing_tests_and_have_mutants() -> None:
             assert mutate.mutants_of(site), f"{area}: {site.path} has no mutant"
             for test in site.tests:
                 assert (mutate.ROOT / test.split("::")[0]).exists(), test
+
+
+def test_the_rules_sites_name_conformance_cases_that_exist() -> None:
+    """A node id pytest cannot find fails the run, which the tool would count as a kill: every conformance case a
+    rules site names is one the conformance module has (the player ranges in `mutate._SEATS` are the games')."""
+    from tests.test_rules_conformance import CASES, GAMES
+
+    module = "tests/test_rules_conformance.py"
+    cases = {case.id for case in CASES}
+    existing = {
+        *(f"{module}::test_the_game_seats_its_players[{case}]" for case in cases),
+        *(f"{module}::test_random_play_reaches_the_end_by_the_rules[{case}]" for case in cases),
+        *(f"{module}::test_a_table_outside_the_range_is_refused[{game.name}]" for game in GAMES),
+    }
+    named = [test for tests in mutate.GAME_RULE_TESTS.values() for test in tests if test.startswith(module)]
+    assert named and set(named) <= existing
+    for game in GAMES:
+        if game.name in mutate._SEATS:
+            assert mutate._SEATS[game.name] == (game.min_players, game.max_players)

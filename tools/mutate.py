@@ -89,6 +89,20 @@ GAME_RULE_TESTS = {
 #: Every game's rules tests also check that the model's values stay frozen (one cheap case a game).
 GAME_RULE_TESTS = {game: (f"tests/test_rules_values_frozen.py::test_every_rules_dataclass_is_frozen[{game}]", *tests)
                    for game, tests in GAME_RULE_TESTS.items()}
+#: ... and the shared conformance module's cases of the game (its `GAME`: the players it seats, the tables it refuses,
+#: one random game at its smallest table), after the game's own tests.
+_SEATS = {"happy_campers": (1, 6), "deluxe_camping": (2, 4), "campsite": (1, 6), "camper_tour": (1, 4),
+          "adventure_tours": (3, 6)}
+GAME_RULE_TESTS = {
+    game: (
+        *tests,
+        *(f"tests/test_rules_conformance.py::test_the_game_seats_its_players[{game}-{players}]"
+          for players in range(_SEATS[game][0], _SEATS[game][1] + 1)),
+        f"tests/test_rules_conformance.py::test_a_table_outside_the_range_is_refused[{game}]",
+        f"tests/test_rules_conformance.py::test_random_play_reaches_the_end_by_the_rules[{game}-{_SEATS[game][0]}]",
+    )
+    for game, tests in GAME_RULE_TESTS.items()
+}
 #: The wire-level tests every game's handler answers to: its input limits and proof claims (cheap, first), its
 #: service tests, and the shared in-process-versus-gRPC comparisons (narrowed to the game by `-k`).
 WIRE_TESTS = ("tests/test_proto_maps.py", "tests/test_input_edges.py", "tests/test_input_limits.py",

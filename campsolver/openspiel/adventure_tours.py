@@ -25,8 +25,10 @@ from campsolver.openspiel.common import RETURNS_WIN, AdapterGame, Encoding, chec
 from campsolver.solver.adventure_tours import rules as at
 
 SHORT_NAME = "campsolver_adventure_tours"
-MIN_PLAYERS = at.MIN_PLAYERS
-MAX_PLAYERS = at.MAX_PLAYERS
+#: The rules model's `Game` this adapter is built on (its players, its start).
+RULES_GAME = at.GAME
+MIN_PLAYERS = RULES_GAME.min_players
+MAX_PLAYERS = RULES_GAME.max_players
 HIDDEN_INFORMATION = True
 SEATS = at.MAX_PLAYERS
 VARIATIONS = {"none": at.Variation.NONE, "shuffle": at.Variation.SHUFFLE, "lowest_chooses": at.Variation.LOWEST_CHOOSES}
@@ -237,7 +239,7 @@ class AdventureToursGame(AdapterGame):
             hand_size=full["hand_size"],
             money_floor=MONEY_FLOORS[full["money_floor"]],
         )
-        initial = at.new_game(config)  # refuses a table the rules model refuses
+        initial = at.GAME.new_initial_state(config)  # refuses a table the rules model refuses
         scores = full["returns"] != RETURNS_WIN
         cards = len(config.deck)
         # A round pays at most every card's money. A card leaves a hand at most once a round, and each time

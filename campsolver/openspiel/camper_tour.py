@@ -25,8 +25,10 @@ from campsolver.openspiel.common import (
 from campsolver.solver.camper_tour import rules as ct
 
 SHORT_NAME = "campsolver_camper_tour"
-MIN_PLAYERS = ct.MIN_CAMPERS
-MAX_PLAYERS = ct.MAX_CAMPERS
+#: The rules model's `Game` this adapter is built on (its players, its start).
+RULES_GAME = ct.GAME
+MIN_PLAYERS = RULES_GAME.min_players
+MAX_PLAYERS = RULES_GAME.max_players
 HIDDEN_INFORMATION = False
 
 PASS = 0
@@ -171,10 +173,11 @@ class CamperTourGame(AdapterGame):
         )
         super().__init__(_type(constant_sum=not scores), info, full)
         self.config = config
-        ct.new_game(config, players)  # refuses a table the rules model refuses
+        self.setup = ct.CamperTourSetup(players, config)
+        self.initial_rules_state()  # refuses a table the rules model refuses
 
     def initial_rules_state(self) -> ct.TourState:
-        return ct.new_game(self.config, self.params["players"])
+        return ct.GAME.new_initial_state(self.setup)
 
     def winners(self, rules_state: ct.TourState) -> list[int]:
         """The rules model's winner (the highest final score, a tie to the later arrival); nobody home: shared."""

@@ -23,8 +23,10 @@ from campsolver.openspiel.common import RETURNS_WIN, AdapterGame, Encoding, chec
 from campsolver.solver.campsite import rules as cs
 
 SHORT_NAME = "campsolver_campsite"
-MIN_PLAYERS = cs.MIN_PLAYERS
-MAX_PLAYERS = cs.MAX_PLAYERS
+#: The rules model's `Game` this adapter is built on (its players, its start).
+RULES_GAME = cs.GAME
+MIN_PLAYERS = RULES_GAME.min_players
+MAX_PLAYERS = RULES_GAME.max_players
 HIDDEN_INFORMATION = True
 #: The furthest a card reaches beyond the table it is laid against.
 REACH = cs.CARD_COLS
@@ -229,7 +231,7 @@ class CampsiteGame(AdapterGame):
         full = merged(DEFAULTS, params)
         check_returns_mode(full["returns"])
         players = full["players"]
-        initial = cs.new_game(players)  # refuses a table the rules model refuses
+        initial = cs.GAME.new_initial_state(cs.CampsiteSetup(players))  # refuses a table the rules model refuses
         scores = full["returns"] != RETURNS_WIN or players == 1
         _, rows, cols = geometry(players)
         # A tent scores at most 8 squares x 2 (Fair Weather), 7 tents a round, 3 rounds.

@@ -24,8 +24,10 @@ from campsolver.openspiel.common import RETURNS_WIN, AdapterGame, Encoding, chec
 from campsolver.solver.deluxe_camping import rules as dc
 
 SHORT_NAME = "campsolver_deluxe_camping"
-MIN_PLAYERS = dc.MIN_PLAYERS
-MAX_PLAYERS = dc.MAX_PLAYERS
+#: The rules model's `Game` this adapter is built on (its players, its start).
+RULES_GAME = dc.GAME
+MIN_PLAYERS = RULES_GAME.min_players
+MAX_PLAYERS = RULES_GAME.max_players
 HIDDEN_INFORMATION = False
 DIRECTIONS = 4
 
@@ -179,7 +181,7 @@ class DeluxeCampingGame(AdapterGame):
         self.config = config
 
     def initial_rules_state(self) -> dc.DCState:
-        return dc.initial_state(self.config)
+        return dc.GAME.new_initial_state(self.config)
 
 
 def _type(*, constant_sum: bool) -> pyspiel.GameType:

@@ -24,9 +24,11 @@ from campsolver.solver.happy_campers import modes
 from campsolver.solver.happy_campers import rules as hc
 
 SHORT_NAME = "campsolver_happy_campers"
-MIN_PLAYERS = 1
-#: The rulebook names no maximum; the adapter takes up to six maps.
-MAX_PLAYERS = 6
+#: The rules model's `Game` this adapter is built on (its players, its start).
+RULES_GAME = modes.GAME
+MIN_PLAYERS = RULES_GAME.min_players
+#: The rulebook names no maximum; the game (and the adapter) takes up to six maps.
+MAX_PLAYERS = RULES_GAME.max_players
 HIDDEN_INFORMATION = False
 FACES = 6
 OPTIONS = FACES * FACES
@@ -166,13 +168,14 @@ class HappyCampersGame(AdapterGame):
 
     def initial_rules_state(self) -> Any:
         params = self.params
-        if params["players"] == 1:
-            return modes.SoloState.new(
-                (_challenges(params["challenges"]), _challenges(params["second_challenges"])),
-                self.components,
-                double_gap=params["double_gap"],
-            )
-        return modes.MultiplayerState.new(params["players"], _challenges(params["challenges"]), self.components)
+        setup = modes.HappyCampersSetup(
+            params["players"],
+            _challenges(params["challenges"]),
+            _challenges(params["second_challenges"]),
+            self.components,
+            params["double_gap"],
+        )
+        return modes.GAME.new_initial_state(setup)
 
 
 def _type(*, constant_sum: bool) -> pyspiel.GameType:

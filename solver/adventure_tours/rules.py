@@ -30,7 +30,7 @@ from campsolver.solver.adventure_tours.deck import (
     Board,
     Card,
 )
-from campsolver.solver.core.game import CHANCE, TERMINAL
+from campsolver.solver.core.game import CHANCE, TERMINAL, GameSpec
 
 # --- Game facts -----------------------------------------------------------------------------------------------
 
@@ -855,3 +855,21 @@ def action_label(state: State, action: Action) -> str:
     if isinstance(action, ChooseBoard):
         return f"choose board {cfg.boards[action.board].name}"
     return repr(action)
+
+
+# --- the game (solver.core.game.Game) -------------------------------------------------------------------
+
+#: The state of an Adventure Tours game, named after the game (the same class as `State`).
+AdventureToursState = State
+
+#: Adventure Tours as a `Game`: its `Config` names the players (3-6); a game starts with the deal.
+GAME: GameSpec[Config, State] = GameSpec(
+    name="adventure_tours",
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
+    make_config=lambda players: Config(players),
+    players_of=lambda config: config.players,
+    start=new_game,
+    scores=lambda state: state.totals,
+    default_players=MIN_PLAYERS,
+)

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
-from campsolver.solver.core.game import CHANCE, TERMINAL
+from campsolver.solver.core.game import CHANCE, TERMINAL, GameSpec
 
 # --- Game facts (rulebook "Components" and "How to Play") -------------------------------------------
 
@@ -720,3 +720,30 @@ def validate(state: TourState) -> None:
         # The turn order consumes a skipped turn before the camper could ever be asked to decide; in the solo
         # setting a lost turn costs nothing and is accepted.
         raise ValueError("the camper to move has a skipped turn pending: the turn passes to the next camper")
+
+
+# --- the game (solver.core.game.Game) -------------------------------------------------------------------
+
+#: The state of a Camper Tour game, named after the game (the same class as `TourState`).
+CamperTourState = TourState
+
+
+@dataclass(frozen=True)
+class CamperTourSetup:
+    """A table: how many campers, the rules `Config` and who plays first (`new_game`'s arguments)."""
+
+    players: int
+    config: Config = field(default_factory=Config)
+    first: int = 0
+
+
+#: Camper Tour as a `Game`: 1 (solo) to 4 campers, everybody off the route with the starting tokens.
+GAME: GameSpec[CamperTourSetup, TourState] = GameSpec(
+    name="camper_tour",
+    min_players=MIN_CAMPERS,
+    max_players=MAX_CAMPERS,
+    make_config=lambda players: CamperTourSetup(players),
+    players_of=lambda setup: setup.players,
+    start=lambda setup: new_game(setup.config, setup.players, first=setup.first),
+    scores=lambda state: tuple(camper.score for camper in state.campers),
+)

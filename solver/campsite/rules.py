@@ -26,7 +26,7 @@ from fractions import Fraction
 from functools import cache, cached_property
 
 from campsolver.solver.core.budget import Budget
-from campsolver.solver.core.game import CHANCE, TERMINAL
+from campsolver.solver.core.game import CHANCE, TERMINAL, GameSpec
 
 # --- Game facts ---------------------------------------------------------------------------------------------
 
@@ -711,3 +711,31 @@ def iter_turn_plays(table: Table, hand: Sequence[Card], tokens: Iterable[Token])
         for token in sorted(tokens):
             for r, c in after.free_squares():
                 yield placement, Tent(0, token, r, c)
+
+
+# --- the game (solver.core.game.Game) -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CampsiteSetup:
+    """A table: how many players and the deck (None: the default 60 cards), `new_game`'s arguments."""
+
+    players: int
+    deck: tuple[Card, ...] | None = None
+
+
+def score_sheet(state: CampsiteState) -> tuple[int, ...]:
+    """Each player's points summed over the rounds scored so far (the final scores once the game is over)."""
+    return tuple(sum(scores[seat] for scores in state.round_scores) for seat in range(state.players))
+
+
+#: Campsite as a `Game`: 1-6 players, three rounds; a game starts with the deal of the starting cards.
+GAME: GameSpec[CampsiteSetup, CampsiteState] = GameSpec(
+    name="campsite",
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
+    make_config=lambda players: CampsiteSetup(players),
+    players_of=lambda setup: setup.players,
+    start=lambda setup: new_game(setup.players, setup.deck),
+    scores=score_sheet,
+)

@@ -32,6 +32,7 @@ import math
 import time
 from collections import deque
 from dataclasses import dataclass, field
+from typing import Any
 
 from campsolver.solver.core import cpsat
 from campsolver.solver.core.budget import Budget
@@ -914,33 +915,37 @@ def owner_labels(state: DCState, piece_labels: dict[int, int]) -> dict[int, Labe
     return result
 
 
-def build_owner_model(
-    state: DCState,
-    *,
-    player: int,
-    objective: Objective,
-    forbid: list[frozenset[Edge]] | None = None,
-    supply: int | None = None,
-    case: NuisanceCase | None = None,
-    at_least: int | None = None,
-    extra_barriers: bool = False,
-) -> tuple[cp_model.CpModel, OwnerHandles]:
-    """Every final site allotted to one player. Squares are labelled by owner and kind instead of by root piece:
-    one *pool site* (holding the pool) and one *nuisance site* (holding the pain-in-the-neck) per board, every
-    other site *plain*. Touching plain sites of one owner are worth exactly their sum (no pool, no penalty), so
-    merging them costs nothing and saves barriers: each optimum of the piece-rooted model has an owner-labelled
-    twin of equal value for every objective, with none of the root symmetry.
+@dataclass
+class _OwnerFrame:
+    """What `build_owner_model`'s constraint families share: the open squares, the regions' owners and how
+    the pain-in-the-neck may be labelled in this case of the split (derived once from the state)."""
 
-    Connectivity: single-commodity flow as in the piece model; the sources are the pieces labelled plain, the
-    pool square (root of the pool site) and the pain-in-the-neck's square when it is in a nuisance site. A pool
-    or nuisance site must also hold a trailer or bungalow of its owner."""
+    state: DCState
+    case: NuisanceCase | None
+    piece_list: list[tuple[int, int]]
+    owner_at: dict[int, int]
+    constant: list[int]
+    open_squares: list[int]
+    open_set: set[int]
+    owners_in: dict[int, list[int]]
+    nuisance_open: bool
+    pool_region: int
+    nuisance_region: int
+    table: tuple
+    nuisance_owners: list[int]
+    nuisance_plain: bool
+    nuisance_kind_owners: set[int]
+    near_nuisance: set[int] | None
+
+
+def _owner_frame(state: DCState, case: NuisanceCase | None) -> _OwnerFrame:
+    """The open part of the board and the pain-in-the-neck's options: by default its own nuisance site or the
+    pool site of any owner of its region; in a case of the split, only the case's owners, and a plain site where
+    the case says so."""
     config = state.config
-    model = cp_model.CpModel()
     piece_list = pieces(state)
-    owner_at = {square: p for square, p in piece_list}
     region_of = state.region_of
     sites = state.sites
-    ice = set(state.ice_creams)
     constant = [0] * config.players
     open_squares = [s for s in range(config.squares) if sites[region_of[s]].allotted_to is None]
     open_set = set(open_squares)
@@ -950,77 +955,117 @@ def build_owner_model(
     owners_in = {r: sorted(sites[r].owners) for r in set(region_of[s] for s in open_squares)}
     pool_open = state.pool in open_set
     nuisance_open = state.nuisance in open_set
-    pool_region = region_of[state.pool] if pool_open else -1
     nuisance_region = region_of[state.nuisance] if nuisance_open else -1
-
     table = neighbour_table(config.rows, config.cols)
-    # The pain-in-the-neck's options: by default its own nuisance site or the pool site of any owner of its
-    # region; in a case of the split, only the case's owners, and a plain site where the case says so.
     nuisance_owners = owners_in[nuisance_region] if nuisance_open else []
     nuisance_plain = False
     if case is not None and nuisance_open:
         nuisance_owners = [q for q in nuisance_owners if q in case.owners]
         nuisance_plain = case.mode is NuisanceMode.IGNORED or (case.mode is NuisanceMode.PAYS and case.plain)
-    nuisance_kind_owners = set() if nuisance_plain else set(nuisance_owners)
     near_nuisance: set[int] | None = None
     if case is not None and case.mode is NuisanceMode.TINY and nuisance_open:
         # A site worth at most 9 has at most 9 squares, all within 8 steps of the pain-in-the-neck.
         near_nuisance = _within(state, table, state.nuisance, rules.NUISANCE_PENALTY - 2)
+    return _OwnerFrame(
+        state=state,
+        case=case,
+        piece_list=piece_list,
+        owner_at={square: p for square, p in piece_list},
+        constant=constant,
+        open_squares=open_squares,
+        open_set=open_set,
+        owners_in=owners_in,
+        nuisance_open=nuisance_open,
+        pool_region=region_of[state.pool] if pool_open else -1,
+        nuisance_region=nuisance_region,
+        table=table,
+        nuisance_owners=nuisance_owners,
+        nuisance_plain=nuisance_plain,
+        nuisance_kind_owners=set() if nuisance_plain else set(nuisance_owners),
+        near_nuisance=near_nuisance,
+    )
 
+
+def add_owner_labels(model: cp_model.CpModel, frame: _OwnerFrame) -> dict[int, dict[Label, cp_model.IntVar]]:
+    """Exactly one (kind, owner) label per open square, among those its region's owners and its square allow."""
+    state = frame.state
     label: dict[int, dict[Label, cp_model.IntVar]] = {}
-    for s in open_squares:
-        region = region_of[s]
-        owners = [owner_at[s]] if s in owner_at else owners_in[region]
+    for s in frame.open_squares:
+        region = state.region_of[s]
+        owners = [frame.owner_at[s]] if s in frame.owner_at else frame.owners_in[region]
         if s == state.nuisance:
-            owners = nuisance_owners
+            owners = frame.nuisance_owners
         options: list[Label] = []
         for q in owners:
-            if s != state.pool and (s != state.nuisance or nuisance_plain):
+            if s != state.pool and (s != state.nuisance or frame.nuisance_plain):
                 options.append((PLAIN, q))
-            if region == pool_region:
+            if region == frame.pool_region:
                 options.append((POOL_SITE, q))
             if (
-                region == nuisance_region
+                region == frame.nuisance_region
                 and s != state.pool
-                and q in nuisance_kind_owners
-                and (near_nuisance is None or s in near_nuisance)
+                and q in frame.nuisance_kind_owners
+                and (frame.near_nuisance is None or s in frame.near_nuisance)
             ):
                 options.append((NUISANCE_SITE, q))
         label[s] = {key: model.new_bool_var(f"square{s}_{key[0]}_{key[1]}") for key in options}
         model.add_exactly_one(label[s].values())
-    # There is one pool site and one nuisance site, each rooted at its special square: a square joins q's pool
-    # (nuisance) site only if the special square itself is in it. Redundant with the flow in integers, but the
-    # LP otherwise spreads every square over several owners' pool sites and values the whole board doubled.
-    for special, kind in ((state.pool, POOL_SITE), (state.nuisance, NUISANCE_SITE)):
-        if special not in open_set:
-            continue
-        for key, var in label[special].items():
-            if key[0] != kind:
-                continue
-            for s in open_squares:
-                if s != special and key in label[s]:
-                    model.add_implication(label[s][key], var)
-    # A pool or nuisance site holds a trailer or bungalow of its owner, so it spans at least the squares of a
-    # shortest path from its special square to one of them (a cut the flow's LP does not see).
-    site_floor: dict[Label, tuple[cp_model.IntVar, int]] = {}
-    for special, kind in ((state.pool, POOL_SITE), (state.nuisance, NUISANCE_SITE)):
-        if special not in open_set:
-            continue
-        for key, var in label[special].items():
-            if key[0] != kind:
-                continue
-            holders = [label[s][key] for s, p in piece_list if s in label and key in label[s]]
-            model.add_bool_or([var.Not(), *holders])
-            distance = _distance_to_owner(state, table, special, key[1])
-            if distance is None:
-                model.add(var == 0)
-            else:
-                site_floor[key] = (var, distance + 1)
+    return label
 
+
+def _special_labels(
+    frame: _OwnerFrame, label: dict[int, dict[Label, cp_model.IntVar]]
+) -> list[tuple[int, Label, cp_model.IntVar]]:
+    """(special square, its pool or nuisance label, the literal) for the pool and the pain-in-the-neck, if open."""
+    state = frame.state
+    found = []
+    for special, kind in ((state.pool, POOL_SITE), (state.nuisance, NUISANCE_SITE)):
+        if special not in frame.open_set:
+            continue
+        found += [(special, key, var) for key, var in label[special].items() if key[0] == kind]
+    return found
+
+
+def add_special_site_roots(
+    model: cp_model.CpModel, frame: _OwnerFrame, label: dict[int, dict[Label, cp_model.IntVar]]
+) -> None:
+    """There is one pool site and one nuisance site, each rooted at its special square: a square joins q's pool
+    (nuisance) site only if the special square itself is in it. Redundant with the flow in integers, but the LP
+    otherwise spreads every square over several owners' pool sites and values the whole board doubled."""
+    for special, key, var in _special_labels(frame, label):
+        for s in frame.open_squares:
+            if s != special and key in label[s]:
+                model.add_implication(label[s][key], var)
+
+
+def add_special_site_holders(
+    model: cp_model.CpModel, frame: _OwnerFrame, label: dict[int, dict[Label, cp_model.IntVar]]
+) -> dict[Label, tuple[cp_model.IntVar, int]]:
+    """A pool or nuisance site holds a trailer or bungalow of its owner, so it spans at least the squares of a
+    shortest path from its special square to one of them (a cut the flow's LP does not see): the floor of each
+    such site that can exist, by its label."""
+    site_floor: dict[Label, tuple[cp_model.IntVar, int]] = {}
+    for special, key, var in _special_labels(frame, label):
+        holders = [label[s][key] for s, p in frame.piece_list if s in label and key in label[s]]
+        model.add_bool_or([var.Not(), *holders])
+        distance = _distance_to_owner(frame.state, frame.table, special, key[1])
+        if distance is None:
+            model.add(var == 0)
+        else:
+            site_floor[key] = (var, distance + 1)
+    return site_floor
+
+
+def add_same_site_edges(
+    model: cp_model.CpModel, frame: _OwnerFrame, label: dict[int, dict[Label, cp_model.IntVar]]
+) -> tuple[dict[Edge, cp_model.IntVar], dict[Edge, cp_model.IntVar]]:
+    """Per open edge inside a region, "both squares in one site" (equal labels), and "cut" for an edge with no
+    barrier yet whose squares are in different sites (a barrier to add); an uncuttable edge is never cut."""
+    state = frame.state
     same: dict[Edge, cp_model.IntVar] = {}
     cut: dict[Edge, cp_model.IntVar] = {}
-    for a, b in rules.all_edges(config.rows, config.cols):
-        if a not in open_set or b not in open_set or region_of[a] != region_of[b]:
+    for a, b in rules.all_edges(state.config.rows, state.config.cols):
+        if a not in frame.open_set or b not in frame.open_set or state.region_of[a] != state.region_of[b]:
             continue
         var = model.new_bool_var(f"same_site_{a}_{b}")
         for key in set(label[a]) | set(label[b]):
@@ -1038,22 +1083,41 @@ def build_owner_model(
             cut[(a, b)] = var.Not()
             if _uncuttable(state, (a, b)):
                 model.add(var == 1)
-    available = state.supply_left if supply is None else supply
+    return same, cut
+
+
+def add_barrier_supply(
+    model: cp_model.CpModel, cut: dict[Edge, cp_model.IntVar], available: int, *, extra_barriers: bool
+) -> tuple[dict[Edge, cp_model.IntVar], dict[Edge, cp_model.IntVar]]:
+    """The barriers added fit the supply. With `extra_barriers`, every open edge may carry a barrier placed after
+    this position (fixed per solve by `leaf_model`): it blocks the flow and costs the supply whether or not the
+    sites need it; a cut edge without one is paid. Returns the extra and paid literals (empty without)."""
     extra: dict[Edge, cp_model.IntVar] = {}
     paid: dict[Edge, cp_model.IntVar] = {}
-    if extra_barriers:
-        # Every open edge may carry a barrier placed after this position (fixed per solve by `leaf_model`): it
-        # blocks the flow and costs the supply whether or not the sites need it; a cut edge without one is paid.
-        for edge, is_cut in cut.items():
-            extra[edge] = model.new_bool_var(f"extra_barrier_{edge[0]}_{edge[1]}")
-            paid[edge] = model.new_bool_var(f"paid_barrier_{edge[0]}_{edge[1]}")
-            model.add_bool_or([is_cut.Not(), extra[edge], paid[edge]])
-            model.add_implication(paid[edge], is_cut)
-            model.add_implication(paid[edge], extra[edge].Not())
-        model.add(sum(paid.values()) + sum(extra.values()) <= available)
-    else:
+    if not extra_barriers:
         model.add(sum(cut.values()) <= available)
+        return extra, paid
+    for edge, is_cut in cut.items():
+        extra[edge] = model.new_bool_var(f"extra_barrier_{edge[0]}_{edge[1]}")
+        paid[edge] = model.new_bool_var(f"paid_barrier_{edge[0]}_{edge[1]}")
+        model.add_bool_or([is_cut.Not(), extra[edge], paid[edge]])
+        model.add_implication(paid[edge], is_cut)
+        model.add_implication(paid[edge], extra[edge].Not())
+    model.add(sum(paid.values()) + sum(extra.values()) <= available)
+    return extra, paid
 
+
+def add_site_flow(
+    model: cp_model.CpModel,
+    frame: _OwnerFrame,
+    label: dict[int, dict[Label, cp_model.IntVar]],
+    same: dict[Edge, cp_model.IntVar],
+    extra: dict[Edge, cp_model.IntVar],
+) -> tuple[dict[Edge, cp_model.IntVar], dict[int, Label | None]]:
+    """Connectivity by single-commodity flow: each site is fed by its source (a piece labelled plain, the pool
+    square, the pain-in-the-neck's square in a nuisance site) along edges inside the site; every other square
+    consumes one unit. Returns the arcs' flows and each source square's label."""
+    state, open_squares, owner_at = frame.state, frame.open_squares, frame.owner_at
     capacity = max(len(open_squares) - 1, 1)
     inflow: dict[int, list] = {s: [] for s in open_squares}
     outflow: dict[int, list] = {s: [] for s in open_squares}
@@ -1077,73 +1141,145 @@ def build_owner_model(
             sources[s] = (NUISANCE_SITE, -1)
         elif s in owner_at and (PLAIN, owner_at[s]) in label[s]:
             sources[s] = (PLAIN, owner_at[s])
-        if s == state.pool:
-            source: cp_model.IntVar | None = None  # always the root of the pool site
-        elif s == state.nuisance:
-            source = _any_true(model, [v for key, v in label[s].items() if key[0] == NUISANCE_SITE], f"root{s}")
-        elif s in owner_at:
-            source = label[s].get((PLAIN, owner_at[s]))
-        else:
-            source = model.new_constant(0)
+        source = _flow_source(model, frame, label, s)
         if source is None:
             model.add(sum(inflow[s]) == 0)
             continue
         model.add(sum(inflow[s]) - sum(outflow[s]) == 1).only_enforce_if(source.Not())
         model.add(sum(inflow[s]) == 0).only_enforce_if(source)
+    return flows, sources
 
-    n_open = len(open_squares)
-    score = []
-    uppers = []
-    for q in range(config.players):
-        plain = [label[s][(PLAIN, q)] for s in open_squares if (PLAIN, q) in label[s]]
+
+def _flow_source(
+    model: cp_model.CpModel, frame: _OwnerFrame, label: dict[int, dict[Label, cp_model.IntVar]], s: int
+) -> cp_model.IntVar | None:
+    """The literal "square `s` roots its site and sends the flow" (None: the pool square, always a root; a
+    constant 0 for a square without a piece)."""
+    state, owner_at = frame.state, frame.owner_at
+    if s == state.pool:
+        return None
+    if s == state.nuisance:
+        return _any_true(model, [v for key, v in label[s].items() if key[0] == NUISANCE_SITE], f"root{s}")
+    if s in owner_at:
+        return label[s].get((PLAIN, owner_at[s]))
+    return model.new_constant(0)
+
+
+def add_owner_scores(
+    model: cp_model.CpModel,
+    frame: _OwnerFrame,
+    label: dict[int, dict[Label, cp_model.IntVar]],
+    site_floor: dict[Label, tuple[cp_model.IntVar, int]],
+) -> tuple[list[cp_model.IntVar], list[int]]:
+    """Each player's score: the points already allotted, plain squares (ice-cream stands worth more) and the
+    values of their pool and nuisance sites. Returns the score variables and their upper bounds."""
+    state, case = frame.state, frame.case
+    ice = set(state.ice_creams)
+    score, uppers = [], []
+    for q in range(state.config.players):
+        plain = [label[s][(PLAIN, q)] for s in frame.open_squares if (PLAIN, q) in label[s]]
         plain_ice = [label[s][(PLAIN, q)] for s in ice if s in label and (PLAIN, q) in label[s]]
         terms: list = [sum(plain), rules.ICE_CREAM_BONUS * sum(plain_ice)]
-        upper = constant[q] + len(plain) + rules.ICE_CREAM_BONUS * len(plain_ice)
+        upper = frame.constant[q] + len(plain) + rules.ICE_CREAM_BONUS * len(plain_ice)
         lower = 0
-        if case is not None and case.mode is NuisanceMode.PAYS and nuisance_plain and q in nuisance_owners:
+        pays_plain = case is not None and case.mode is NuisanceMode.PAYS and frame.nuisance_plain
+        if pays_plain and q in frame.nuisance_owners:
             # The pain-in-the-neck is in one of q's sites, which pays (worth >= 10 is left free: a smaller site
             # scores more than this in truth, and the TINY case values it exactly).
             terms.append(-rules.NUISANCE_PENALTY)
             lower = -rules.NUISANCE_PENALTY
         for kind, factor in ((POOL_SITE, rules.POOL_FACTOR), (NUISANCE_SITE, 1)):
-            key = (kind, q)
-            members = [label[s][key] for s in open_squares if key in label[s]]
-            if not members:
+            site = _add_special_site_value(model, frame, label, site_floor, (kind, q), factor)
+            if site is None:
                 continue
-            ice_terms = [label[s][key] for s in ice if s in label and key in label[s]]
-            nuisance = label[state.nuisance].get(key) if nuisance_open else None
-            if key in site_floor:
-                # Count only squares without the owner's pieces: those pieces are the owner's in any case, and
-                # the LP would otherwise meet the floor by relabelling them instead of paying for a path.
-                used, floor = site_floor[key]
-                path = [label[s][key] for s in open_squares if key in label[s] and owner_at.get(s) != q]
-                model.add(sum(path) >= (floor - 1) * used)
-            top = factor * len(members) + rules.ICE_CREAM_BONUS * len(ice_terms)
-            worth = factor * sum(members) + rules.ICE_CREAM_BONUS * sum(ice_terms)
-            if case is not None:
-                terms.append(_case_site_value(model, case, worth, top, nuisance, f"{kind}_site_{q}"))
-                if nuisance is not None and case.mode is NuisanceMode.PAYS:
-                    lower = -rules.NUISANCE_PENALTY
-                upper += top
-                continue
-            raw = model.new_int_var(-rules.NUISANCE_PENALTY, top, f"{kind}_site_raw_{q}")
-            model.add(raw == worth - (rules.NUISANCE_PENALTY * nuisance if nuisance is not None else 0))
-            value = model.new_int_var(0, top, f"{kind}_site_value_{q}")
-            model.add_max_equality(value, [raw, 0])
-            model.add(value <= worth)
-            if nuisance is not None:
-                # The LP of max(raw, 0) drops the penalty. Valid cut: value <= raw + 10 * tiny, where `tiny` may
-                # be 1 only for a site worth at most 9 before the penalty (the only sites the floor at 0 helps).
-                tiny = model.new_bool_var(f"{kind}_site_tiny_{q}")
-                model.add(value <= raw + rules.NUISANCE_PENALTY * tiny)
-                model.add(worth <= rules.NUISANCE_PENALTY - 1 + top * (1 - tiny))
+            value, top, pays = site
             terms.append(value)
             upper += top
+            if pays:
+                lower = -rules.NUISANCE_PENALTY
         var = model.new_int_var(lower, upper, f"player{q}_score")
-        model.add(var == constant[q] + sum(terms))
+        model.add(var == frame.constant[q] + sum(terms))
         score.append(var)
         uppers.append(upper)
-    model.add(sum(v for s in open_squares for v in label[s].values()) == n_open)
+    return score, uppers
+
+
+def _add_special_site_value(
+    model: cp_model.CpModel,
+    frame: _OwnerFrame,
+    label: dict[int, dict[Label, cp_model.IntVar]],
+    site_floor: dict[Label, tuple[cp_model.IntVar, int]],
+    key: Label,
+    factor: int,
+) -> tuple[Any, int, bool] | None:
+    """The value of owner `key[1]`'s pool or nuisance site `key` (None: no square can carry its label): its
+    squares times `factor` plus the stands, less the pain-in-the-neck's penalty floored at 0 (or the case's
+    valuation). Returns (value, upper bound, whether a case lets it pay the penalty below 0)."""
+    state, case = frame.state, frame.case
+    kind, q = key
+    ice = set(state.ice_creams)
+    members = [label[s][key] for s in frame.open_squares if key in label[s]]
+    if not members:
+        return None
+    ice_terms = [label[s][key] for s in ice if s in label and key in label[s]]
+    nuisance = label[state.nuisance].get(key) if frame.nuisance_open else None
+    if key in site_floor:
+        # Count only squares without the owner's pieces: those pieces are the owner's in any case, and the LP
+        # would otherwise meet the floor by relabelling them instead of paying for a path.
+        used, floor = site_floor[key]
+        path = [label[s][key] for s in frame.open_squares if key in label[s] and frame.owner_at.get(s) != q]
+        model.add(sum(path) >= (floor - 1) * used)
+    top = factor * len(members) + rules.ICE_CREAM_BONUS * len(ice_terms)
+    worth = factor * sum(members) + rules.ICE_CREAM_BONUS * sum(ice_terms)
+    if case is not None:
+        value = _case_site_value(model, case, worth, top, nuisance, f"{kind}_site_{q}")
+        return value, top, nuisance is not None and case.mode is NuisanceMode.PAYS
+    raw = model.new_int_var(-rules.NUISANCE_PENALTY, top, f"{kind}_site_raw_{q}")
+    model.add(raw == worth - (rules.NUISANCE_PENALTY * nuisance if nuisance is not None else 0))
+    value = model.new_int_var(0, top, f"{kind}_site_value_{q}")
+    model.add_max_equality(value, [raw, 0])
+    model.add(value <= worth)
+    if nuisance is not None:
+        # The LP of max(raw, 0) drops the penalty. Valid cut: value <= raw + 10 * tiny, where `tiny` may be 1
+        # only for a site worth at most 9 before the penalty (the only sites the floor at 0 helps).
+        tiny = model.new_bool_var(f"{kind}_site_tiny_{q}")
+        model.add(value <= raw + rules.NUISANCE_PENALTY * tiny)
+        model.add(worth <= rules.NUISANCE_PENALTY - 1 + top * (1 - tiny))
+    return value, top, False
+
+
+def build_owner_model(
+    state: DCState,
+    *,
+    player: int,
+    objective: Objective,
+    forbid: list[frozenset[Edge]] | None = None,
+    supply: int | None = None,
+    case: NuisanceCase | None = None,
+    at_least: int | None = None,
+    extra_barriers: bool = False,
+) -> tuple[cp_model.CpModel, OwnerHandles]:
+    """Every final site allotted to one player. Squares are labelled by owner and kind instead of by root piece:
+    one *pool site* (holding the pool) and one *nuisance site* (holding the pain-in-the-neck) per board, every
+    other site *plain*. Touching plain sites of one owner are worth exactly their sum (no pool, no penalty), so
+    merging them costs nothing and saves barriers: each optimum of the piece-rooted model has an owner-labelled
+    twin of equal value for every objective, with none of the root symmetry.
+
+    Connectivity: single-commodity flow as in the piece model; the sources are the pieces labelled plain, the
+    pool square (root of the pool site) and the pain-in-the-neck's square when it is in a nuisance site. A pool
+    or nuisance site must also hold a trailer or bungalow of its owner. One `add_<family>` helper per block of
+    constraints, in the order the model is built (the order fixes the variables' indices)."""
+    model = cp_model.CpModel()
+    frame = _owner_frame(state, case)
+    label = add_owner_labels(model, frame)
+    add_special_site_roots(model, frame, label)
+    site_floor = add_special_site_holders(model, frame, label)
+    same, cut = add_same_site_edges(model, frame, label)
+    available = state.supply_left if supply is None else supply
+    extra, paid = add_barrier_supply(model, cut, available, extra_barriers=extra_barriers)
+    flows, sources = add_site_flow(model, frame, label, same, extra)
+    score, uppers = add_owner_scores(model, frame, label, site_floor)
+    model.add(sum(v for s in frame.open_squares for v in label[s].values()) == len(frame.open_squares))
     goal = _set_objective(model, score, uppers, objective, player)
     if at_least is not None:
         model.add(goal >= at_least)

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import cache, cached_property, lru_cache
 
-from campsolver.solver.core.game import CHANCE, TERMINAL
+from campsolver.solver.core.game import CHANCE, TERMINAL, GameSpec
 
 # --- Game facts --------------------------------------------------------------------------------------------
 
@@ -895,3 +895,20 @@ def parse_board(
         state = replace(state, barriers=state.barriers | automatic_barriers(config, state.owner_at, state.barriers))
     validate(state, complete=False)
     return state
+
+
+# --- the game (solver.core.game.Game) -------------------------------------------------------------------
+
+#: The state of a Deluxe Camping game, named after the game (the same class as `DCState`).
+DeluxeCampingState = DCState
+
+#: Deluxe Camping as a `Game`: its `Config` names the players; a game starts with the pool to place.
+GAME: GameSpec[Config, DCState] = GameSpec(
+    name="deluxe_camping",
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
+    make_config=lambda players: Config(players=players),
+    players_of=lambda config: config.players,
+    start=initial_state,
+    scores=lambda state: state.scores(),
+)

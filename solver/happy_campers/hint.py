@@ -744,6 +744,235 @@ def planned_rollouts(
     return max(int(seconds * rate), MIN_RACED * MIN_ROUND_SAMPLES)
 
 
+class _Race:
+    """One hint's Monte-Carlo race over the position classes: common futures for every class, the rollout
+    clock (how long rollouts take, how many were run), and the stages: the only move valued, or an entry
+    round by the screen, successive halving of the raced classes and the chosen move's confirmation.
+
+    `_rank` runs one race and answers with its result; the race's counters are what the answer reports."""
+
+    def __init__(
+        self,
+        setup: _Setup,
+        sign: float,
+        cards: tuple[Challenge, ...],
+        components: Components,
+        budget: Budget,
+        seed: int,
+        penalty: float,
+    ) -> None:
+        _replay_check(setup, components)
+        self.setup, self.cards, self.components, self.budget = setup, cards, components, budget
+        self.classes = setup.classes
+        for c in self.classes:
+            c.sign = sign
+            c.screen = sign * c.raw_screen
+        self.tables = board_tables(components)
+        self.futures = _Futures(seed, self.tables.max_turns())
+        self.policy = rollout_policy(penalty)
+        self.penalty = penalty
+        self.rollouts_done = 0
+        self.longest_rollout = 0.0
+        self.rollout_time = 0.0  # budget-clock seconds spent in rollouts
+        self.pending_confirm = 0  # confirmation rollouts the race must leave time for
+        self.answer_cpu_s = ANSWER_CPU_S_PER_MOVE * len(setup.moves)
+        self.interrupted = False
+        self.rounds = 0
+        self.raced: list[int] = []
+        self.top: _Class | None = None
+
+    def reserve(self) -> float:
+        """Time kept back for ranking and answering: a share of the limit plus the answer's CPU cost per listed
+        move, stretched by this process's CPU share on a loaded machine (1 for a CpuBudget)."""
+        return ANSWER_RESERVE_SHARE * self.budget.time_limit_s + self.answer_cpu_s / self.budget.cpu_share()
+
+    def sample(self, c: _Class, index: int) -> float:
+        """One rollout of class `c` on future `index` (the same future for every class: common random numbers)."""
+        setup, components, policy = self.setup, self.components, self.policy
+        dice, keys = self.futures.get(index)
+        if setup.solo:
+            return float(
+                modes_solo_rollout(
+                    [m.copy() for m in c.maps], c.phase, dice, keys, components, self.penalty, setup.double_gap
+                )
+            )
+        if c.phase == SOLO_OVER:
+            return float(c.maps[0].final_score())
+        if setup.others is not None:
+            maps = [c.maps[0].copy(), *(m.copy() for m in setup.others)]
+            return float(
+                multiplayer_rollout(
+                    maps, setup.pending_roll, setup.bonus_turn, dice, keys, policy, self.cards, components,
+                    margin=setup.margin,
+                )
+            )
+        start = c.maps[0].copy()
+        if vector_supports(start):
+            return float(vector_rollout(start, dice, keys, policy, components))
+        return float(rollout(start, dice, keys, policy, components))
+
+    def extend(self, group: Sequence[_Class], target: int) -> None:
+        """Bring every class of `group` to `target` samples, one future at a time across the whole group
+        (layer by layer). On interruption only the unfinished layer is undone: every class keeps the same
+        completed futures (so paired comparisons stay paired) and SolveInterrupted propagates; the caller
+        answers with what the completed layers show (anytime, "the best so far")."""
+        if not group:
+            return
+        budget = self.budget
+        try:
+            for index in range(min(len(c.samples) for c in group), target):
+                for c in group:
+                    if len(c.samples) <= index:
+                        budget.check()
+                        # Stop early enough that one more rollout (as slow as the slowest so far, with
+                        # slack for a loaded machine) and the answer still fit before the deadline.
+                        # The race also leaves time for the top move's confirmation rollouts.
+                        mean_rollout = self.rollout_time / max(self.rollouts_done, 1)
+                        kept_back = _confirm_count(self.pending_confirm, self.rollouts_done) * mean_rollout
+                        if budget.remaining() < self.reserve() + ROLLOUT_SLACK * self.longest_rollout + kept_back:
+                            raise SolveInterrupted("deadline")
+                        begun = budget.elapsed()  # the budget's own clock: CPU seconds for a CpuBudget
+                        c.samples.append(self.sample(c, index))
+                        spent = budget.elapsed() - begun
+                        self.longest_rollout = max(self.longest_rollout, spent)
+                        self.rollout_time += spent
+                        self.rollouts_done += 1
+                budget.report(samples=self.rollouts_done, depth=index + 1)
+        except SolveInterrupted:
+            layer = min(len(c.samples) for c in group)
+            for c in group:
+                self.rollouts_done -= len(c.samples) - layer
+                del c.samples[layer:]
+            raise
+
+    def planned_total(self, planned: int | None) -> int:
+        """The rollouts this race plans: the caller's number (at least a minimal race) or what the time pays."""
+        if planned is not None:
+            return max(planned, MIN_RACED * MIN_ROUND_SAMPLES)
+        setup = self.setup
+        drawn = (sum(1 for row in g for v in row if v) for g in setup.grids)
+        empty_share = max((1.0 - g_drawn / self.tables.cells for g_drawn in drawn), default=1.0)
+        return planned_rollouts(
+            self.budget.time_limit_s, self.cards, setup.solo, empty_share, len(setup.moves),
+            maps_played=1 + len(setup.others or ()),
+        )
+
+    def run(self, planned: int | None) -> None:
+        """The whole race: the only move valued, or the entry round, the halving and the confirmation."""
+        classes = self.classes
+        order = sorted(range(len(classes)), key=lambda i: (-classes[i].screen, i))
+        total = self.planned_total(planned)
+        if len(classes) == 1:
+            self.value_only_move(total)
+        elif classes:
+            confirm_total = self.race(order, total)
+            self.top = _decided_top(classes)
+            top = self.top
+            if top is not None and confirm_total and len(top.samples) >= MIN_LAYERS_TO_RANK:
+                self.confirm(top, confirm_total)
+
+    def value_only_move(self, total: int) -> None:
+        """A single class: no race, only a value for it (every sample fresh)."""
+        only = self.classes[0]
+        only.stage = Stage.ONLY_MOVE
+        only.fresh_from = 0  # nothing is selected: every sample is fresh
+        self.raced = [0]
+        self.top = only
+        try:
+            self.extend([only], max(total // 4, MIN_CONFIRM_SAMPLES))  # a value for the only move
+            self.rounds = 1
+        except SolveInterrupted:
+            self.interrupted = True
+
+    def race(self, order: list[int], total: int) -> int:
+        """Entry round and successive halving; returns the confirmation rollouts planned (0: none)."""
+        classes = self.classes
+        race_count = min(len(classes), max(MIN_RACED, int(total * (1 - SCREEN_SHARE)) // ROLLOUTS_PER_RACED))
+        # Entry round: the best classes by the rollout policy's evaluation (as many as the screening share pays for,
+        # at least the race) get SCREEN_SAMPLES rollouts each; the best of them by mean enter the race.
+        entry_count = min(len(classes), max(race_count, int(total * SCREEN_SHARE) // SCREEN_SAMPLES))
+        entry = [classes[i] for i in order[:entry_count]]
+        try:
+            self.extend(entry, SCREEN_SAMPLES)
+            self.rounds = 1
+        except SolveInterrupted:
+            # The entry classes were chosen by the screen alone, not by their rollouts: the completed
+            # layers are fresh samples of each, ranked among themselves.
+            self.interrupted = True
+            self.raced = [order[k] for k in range(entry_count)]
+            for c in entry:
+                c.stage = Stage.FINALIST
+                c.fresh_from = 0
+            return 0
+        by_mean = sorted(range(entry_count), key=lambda k: (-_oriented_mean(entry[k]), k))
+        self.raced = [order[k] for k in sorted(by_mean[:race_count])]
+        for k in by_mean[race_count:]:
+            entry[k].stage = Stage.HALVED_OUT
+            entry[k].stage_round = 0
+        confirm_total = max(MIN_CONFIRM_SAMPLES, int(total * CONFIRM_SHARE))
+        race_total = max(total - SCREEN_SAMPLES * entry_count - confirm_total, MIN_ROUND_SAMPLES * len(self.raced))
+        self.pending_confirm = confirm_total
+        self.interrupted, race_rounds = _successive_halving([classes[i] for i in self.raced], race_total, self.extend)
+        self.pending_confirm = 0
+        self.rounds += race_rounds
+        return confirm_total
+
+    def confirm(self, top: _Class, confirm_total: int) -> None:
+        """Fresh futures for the chosen move alone: past every future the race used, so its value is unbiased."""
+        budget = self.budget
+        offset = max(len(c.samples) for c in self.classes)
+        try:
+            for k in range(_confirm_count(confirm_total, self.rollouts_done)):
+                budget.check()
+                if budget.remaining() < self.reserve() + ROLLOUT_SLACK * self.longest_rollout:
+                    raise SolveInterrupted("deadline")
+                begun = budget.elapsed()
+                top.confirm.append(self.sample(top, offset + k))
+                self.longest_rollout = max(self.longest_rollout, budget.elapsed() - begun)
+                self.rollouts_done += 1
+            budget.report(samples=self.rollouts_done)
+        except SolveInterrupted:
+            self.interrupted = True
+
+    def result(self, mode: HintMode, objective: Objective, sign: float, started: float) -> HintResult:
+        """The answer: every move ranked by the race (or by the screen when the race could not rank them)."""
+        setup, classes, top, interrupted = self.setup, self.classes, self.top, self.interrupted
+        finalist_samples = [len(c.samples) for c in classes if c.stage in (Stage.FINALIST, Stage.ONLY_MOVE)]
+        by_screen = bool(classes) and (
+            top is None or (interrupted and max(finalist_samples, default=0) < MIN_LAYERS_TO_RANK)
+        )
+        if by_screen and classes:
+            setup.notes.append(
+                f"the deadline stopped the race before {MIN_LAYERS_TO_RANK} futures a move: every move is ordered by "
+                "the rollout policy's evaluation (the rule of thumb) and listed without a value"
+            )
+        alternatives = _alternatives(setup, sign, None if by_screen else top)
+        return HintResult(
+            mode=mode,
+            objective=objective,
+            alternatives=tuple(alternatives),
+            blocked=setup.blocked,
+            blocked_maps=setup.blocked_maps,
+            game_ends_after=setup.game_ends_after,
+            legal_moves=len(setup.moves),
+            unlisted_pairs=setup.unlisted_pairs,
+            position_classes=len(classes),
+            raced_classes=len(self.raced),
+            rollouts=self.rollouts_done,
+            futures=max((len(c.samples) for c in classes), default=0),
+            rounds=self.rounds,
+            interrupted=interrupted,
+            wall_time_s=time.monotonic() - started,
+            method=(
+                SOLO_METHOD if setup.solo
+                else (MULTIPLAYER_MARGIN_METHOD if setup.margin else MULTIPLAYER_METHOD) if setup.others is not None
+                else HintResult.method
+            ),
+            ranked_by_screen=by_screen,
+            notes=tuple(setup.notes),
+        )
+
+
 def _rank(
     setup: _Setup,
     mode: HintMode,
@@ -757,189 +986,10 @@ def _rank(
     penalty: float,
     planned: int | None,
 ) -> HintResult:
-    _replay_check(setup, components)
-    classes = setup.classes
-    for c in classes:
-        c.sign = sign
-        c.screen = sign * c.raw_screen
-    tables = board_tables(components)
-    futures = _Futures(seed, tables.max_turns())
-    policy = rollout_policy(penalty)
-    rollouts_done = 0
-    longest_rollout = 0.0
-    rollout_time = 0.0  # budget-clock seconds spent in rollouts
-    pending_confirm = 0  # confirmation rollouts the race must leave time for
-    answer_cpu_s = ANSWER_CPU_S_PER_MOVE * len(setup.moves)
-
-    def reserve() -> float:
-        """Time kept back for ranking and answering: a share of the limit plus the answer's CPU cost per listed
-        move, stretched by this process's CPU share on a loaded machine (1 for a CpuBudget)."""
-        return ANSWER_RESERVE_SHARE * budget.time_limit_s + answer_cpu_s / budget.cpu_share()
-    interrupted = False
-
-    def sample(c: _Class, index: int) -> float:
-        dice, keys = futures.get(index)
-        if setup.solo:
-            return float(
-                modes_solo_rollout(
-                    [m.copy() for m in c.maps], c.phase, dice, keys, components, penalty, setup.double_gap
-                )
-            )
-        if c.phase == SOLO_OVER:
-            return float(c.maps[0].final_score())
-        if setup.others is not None:
-            maps = [c.maps[0].copy(), *(m.copy() for m in setup.others)]
-            return float(
-                multiplayer_rollout(
-                    maps, setup.pending_roll, setup.bonus_turn, dice, keys, policy, cards, components,
-                    margin=setup.margin,
-                )
-            )
-        start = c.maps[0].copy()
-        if vector_supports(start):
-            return float(vector_rollout(start, dice, keys, policy, components))
-        return float(rollout(start, dice, keys, policy, components))
-
-    def extend(group: Sequence[_Class], target: int) -> None:
-        """Bring every class of `group` to `target` samples, one future at a time across the whole group
-        (layer by layer). On interruption only the unfinished layer is undone: every class keeps the same
-        completed futures (so paired comparisons stay paired) and SolveInterrupted propagates; the caller
-        answers with what the completed layers show (anytime, "the best so far")."""
-        nonlocal rollouts_done, longest_rollout, rollout_time
-        if not group:
-            return
-        try:
-            for index in range(min(len(c.samples) for c in group), target):
-                for c in group:
-                    if len(c.samples) <= index:
-                        budget.check()
-                        # Stop early enough that one more rollout (as slow as the slowest so far, with
-                        # slack for a loaded machine) and the answer still fit before the deadline.
-                        # The race also leaves time for the top move's confirmation rollouts.
-                        mean_rollout = rollout_time / max(rollouts_done, 1)
-                        kept_back = _confirm_count(pending_confirm, rollouts_done) * mean_rollout
-                        if budget.remaining() < reserve() + ROLLOUT_SLACK * longest_rollout + kept_back:
-                            raise SolveInterrupted("deadline")
-                        begun = budget.elapsed()  # the budget's own clock: CPU seconds for a CpuBudget
-                        c.samples.append(sample(c, index))
-                        spent = budget.elapsed() - begun
-                        longest_rollout = max(longest_rollout, spent)
-                        rollout_time += spent
-                        rollouts_done += 1
-                budget.report(samples=rollouts_done, depth=index + 1)
-        except SolveInterrupted:
-            layer = min(len(c.samples) for c in group)
-            for c in group:
-                rollouts_done -= len(c.samples) - layer
-                del c.samples[layer:]
-            raise
-
-    order = sorted(range(len(classes)), key=lambda i: (-classes[i].screen, i))
-    empty_share = max(
-        (1.0 - g_drawn / tables.cells for g_drawn in (sum(1 for row in g for v in row if v) for g in setup.grids)),
-        default=1.0,
-    )
-    total = (
-        max(planned, MIN_RACED * MIN_ROUND_SAMPLES)
-        if planned is not None
-        else planned_rollouts(
-            budget.time_limit_s, cards, setup.solo, empty_share, len(setup.moves),
-            maps_played=1 + len(setup.others or ()),
-        )
-    )
-    rounds = 0
-    raced: list[int] = []
-    top: _Class | None = None
-    confirm_total = 0
-    if len(classes) == 1:
-        classes[0].stage = Stage.ONLY_MOVE
-        classes[0].fresh_from = 0  # nothing is selected: every sample is fresh
-        raced = [0]
-        top = classes[0]
-        try:
-            extend([classes[0]], max(total // 4, MIN_CONFIRM_SAMPLES))  # a value for the only move
-            rounds = 1
-        except SolveInterrupted:
-            interrupted = True
-    elif classes:
-        race_count = min(len(classes), max(MIN_RACED, int(total * (1 - SCREEN_SHARE)) // ROLLOUTS_PER_RACED))
-        # Entry round: the best classes by the rollout policy's evaluation (as many as the screening share pays for,
-        # at least the race) get SCREEN_SAMPLES rollouts each; the best of them by mean enter the race.
-        entry_count = min(len(classes), max(race_count, int(total * SCREEN_SHARE) // SCREEN_SAMPLES))
-        entry = [classes[i] for i in order[:entry_count]]
-        try:
-            extend(entry, SCREEN_SAMPLES)
-            rounds = 1
-        except SolveInterrupted:
-            # The entry classes were chosen by the screen alone, not by their rollouts: the completed
-            # layers are fresh samples of each, ranked among themselves.
-            interrupted = True
-            raced = [order[k] for k in range(entry_count)]
-            for c in entry:
-                c.stage = Stage.FINALIST
-                c.fresh_from = 0
-        if not interrupted:
-            by_mean = sorted(range(entry_count), key=lambda k: (-_oriented_mean(entry[k]), k))
-            raced = [order[k] for k in sorted(by_mean[:race_count])]
-            for k in by_mean[race_count:]:
-                entry[k].stage = Stage.HALVED_OUT
-                entry[k].stage_round = 0
-            confirm_total = max(MIN_CONFIRM_SAMPLES, int(total * CONFIRM_SHARE))
-            race_total = max(total - SCREEN_SAMPLES * entry_count - confirm_total, MIN_ROUND_SAMPLES * len(raced))
-            pending_confirm = confirm_total
-            interrupted, race_rounds = _successive_halving([classes[i] for i in raced], race_total, extend)
-            pending_confirm = 0
-            rounds += race_rounds
-        top = _decided_top(classes)
-        if top is not None and confirm_total and len(top.samples) >= MIN_LAYERS_TO_RANK:
-            # Fresh futures for the chosen move alone: past every future the race used, so its value is unbiased.
-            offset = max(len(c.samples) for c in classes)
-            try:
-                for k in range(_confirm_count(confirm_total, rollouts_done)):
-                    budget.check()
-                    if budget.remaining() < reserve() + ROLLOUT_SLACK * longest_rollout:
-                        raise SolveInterrupted("deadline")
-                    begun = budget.elapsed()
-                    top.confirm.append(sample(top, offset + k))
-                    longest_rollout = max(longest_rollout, budget.elapsed() - begun)
-                    rollouts_done += 1
-                budget.report(samples=rollouts_done)
-            except SolveInterrupted:
-                interrupted = True
-    finalist_samples = [len(c.samples) for c in classes if c.stage in (Stage.FINALIST, Stage.ONLY_MOVE)]
-    by_screen = bool(classes) and (
-        top is None or (interrupted and max(finalist_samples, default=0) < MIN_LAYERS_TO_RANK)
-    )
-    if by_screen and classes:
-        setup.notes.append(
-            f"the deadline stopped the race before {MIN_LAYERS_TO_RANK} futures a move: every move is ordered by "
-            "the rollout policy's evaluation (the rule of thumb) and listed without a value"
-        )
-    alternatives = _alternatives(setup, sign, None if by_screen else top)
-    return HintResult(
-        mode=mode,
-        objective=objective,
-        alternatives=tuple(alternatives),
-        blocked=setup.blocked,
-        blocked_maps=setup.blocked_maps,
-        game_ends_after=setup.game_ends_after,
-        legal_moves=len(setup.moves),
-        unlisted_pairs=setup.unlisted_pairs,
-        position_classes=len(classes),
-        raced_classes=len(raced),
-        rollouts=rollouts_done,
-        futures=max((len(c.samples) for c in classes), default=0),
-        rounds=rounds,
-        interrupted=interrupted,
-        wall_time_s=time.monotonic() - started,
-        method=(
-            SOLO_METHOD if setup.solo
-            else (MULTIPLAYER_MARGIN_METHOD if setup.margin else MULTIPLAYER_METHOD) if setup.others is not None
-            else HintResult.method
-        ),
-        ranked_by_screen=by_screen,
-        notes=tuple(setup.notes),
-    )
+    """Rank the setup's moves by one Monte-Carlo race (`_Race`) and answer with the result."""
+    race = _Race(setup, sign, cards, components, budget, seed, penalty)
+    race.run(planned)
+    return race.result(mode, objective, sign, started)
 
 
 SOLO_METHOD = "monte-carlo: greedy rollouts (solo), common random numbers, successive halving"

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from campsolver.solver.core.game import CHANCE, TERMINAL
+from campsolver.solver.core.game import CHANCE, TERMINAL, GameSpec
 from campsolver.solver.core.geometry import grow_mask
 from campsolver.solver.happy_campers.rules import (
     ANY_FACE,
@@ -408,3 +408,48 @@ class MultiplayerState:
         if self.bonus_next:
             return replace(self, maps=maps, roll=None, to_draw=(), bonus_next=False, bonus_turn=True)
         return replace(self, maps=maps, roll=None, to_draw=())
+
+
+# --- the game (solver.core.game.Game) -------------------------------------------------------------------
+
+#: The state of a Happy Campers game, named after the game: the solo game's or the multi-player game's.
+HappyCampersState = SoloState | MultiplayerState
+
+#: The rulebook names no most players; the OpenSpiel adapter and the game take up to six maps.
+MAX_PLAYERS = 6
+
+
+@dataclass(frozen=True)
+class HappyCampersSetup:
+    """A table: 1 player (the solo game, two maps) or 2-6 (one map each), the challenge cards, the map
+    size (`components`) and the solo game's doubles gap; `second_challenges` are the solo game's map 1's."""
+
+    players: int
+    challenges: tuple[Challenge, ...] = ()
+    second_challenges: tuple[Challenge, ...] = ()
+    components: Components = DEFAULT_COMPONENTS
+    double_gap: int = SOLO_DOUBLE_GAP
+
+
+def new_happy_campers(setup: HappyCampersSetup) -> HappyCampersState:
+    """The empty maps before the first roll (the solo game for one player)."""
+    if setup.players == 1:
+        return SoloState.new((setup.challenges, setup.second_challenges), setup.components, double_gap=setup.double_gap)
+    return MultiplayerState.new(setup.players, setup.challenges, setup.components)
+
+
+def final_scores(state: HappyCampersState) -> tuple[int, ...]:
+    """The score sheet: the solo game's lower map score, or every player's map score (Festival shared)."""
+    return (state.final_score(),) if isinstance(state, SoloState) else state.final_scores()
+
+
+#: Happy Campers as a `Game`: solo (1 player) or 2-6 players, empty maps, a roll first.
+GAME: GameSpec[HappyCampersSetup, HappyCampersState] = GameSpec(
+    name="happy_campers",
+    min_players=1,
+    max_players=MAX_PLAYERS,
+    make_config=lambda players: HappyCampersSetup(players),
+    players_of=lambda setup: setup.players,
+    start=new_happy_campers,
+    scores=final_scores,
+)

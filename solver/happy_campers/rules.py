@@ -779,3 +779,19 @@ def parse_grid(text: str, components: Components | None = None) -> Grid:
     if components is not None:
         validate_grid(grid, components, require_connected=False)
     return grid
+
+
+# --- the game (solver.core.game.Game) -------------------------------------------------------------------
+
+#: What this module exports from `modes` (where the states live: `modes` builds on this module, so the names
+#: resolve on first use): the state named after the game, its `GAME` and its setup.
+_FROM_MODES = frozenset({"GAME", "HappyCampersState", "HappyCampersSetup", "SoloState", "MultiplayerState"})
+
+
+def __getattr__(name: str) -> object:
+    """`rules.GAME`, `rules.HappyCampersState` and the like, as every game's `rules.py` exports them."""
+    if name in _FROM_MODES:
+        from campsolver.solver.happy_campers import modes
+
+        return getattr(modes, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
