@@ -1,8 +1,9 @@
 """Which games exist, their RPCs, and the handler behind each: the one mapping used by server and CLI.
 
 Request and response types come from the generated service descriptors, so the proto files stay the single
-source of truth; a game module only supplies handlers (proto request + budget -> proto response), example
-requests and an optional warm-up. (`--format text` is the client's business: `campsolver.clients.textout`.)
+source of truth; each game package binds one `GameService` (`service.games.protocol`: a handler per RPC, proto
+request + budget -> proto response, example requests and a warm-up) as its `SERVICE`.
+(`--format text` is the client's business: `campsolver.clients.textout`.)
 """
 
 from __future__ import annotations
@@ -11,8 +12,9 @@ import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
-from types import ModuleType
 
+from campsolver.service.games import protocol
+from campsolver.service.games.protocol import GameService
 from campsolver.solver.core.budget import Budget
 from google.protobuf import message_factory
 from google.protobuf.message import Message
@@ -79,14 +81,14 @@ def _load_game(cli_name: str) -> Game:
     pb2_name, service_name, handler_module_name = GAME_TABLE[cli_name]
     pb2 = importlib.import_module(pb2_name)
     service = pb2.DESCRIPTOR.services_by_name[service_name]
-    handlers: ModuleType | None = None
+    bound: GameService | None = None
     if handler_module_name:
-        handlers = importlib.import_module(f"campsolver.service.games.{handler_module_name}")
+        bound = importlib.import_module(f"campsolver.service.games.{handler_module_name}").SERVICE
     commands: dict[str, Command] = {}
     for cli_command, rpc_name in COMMANDS.items():
         method = service.methods_by_name[rpc_name]
-        handler = getattr(handlers, "HANDLERS", {}).get(rpc_name) if handlers else None
-        example = getattr(handlers, "EXAMPLES", {}).get(rpc_name) if handlers else None
+        handler = protocol.handler(bound, rpc_name) if bound else None
+        example = bound.examples.get(rpc_name) if bound else None
         commands[cli_command] = Command(
             game_name=cli_name,
             cli_name=cli_command,
@@ -96,7 +98,7 @@ def _load_game(cli_name: str) -> Game:
             handler=handler,
             example=example,
         )
-    warm_up = getattr(handlers, "warm_up", None) if handlers else None
+    warm_up = bound.warm_up if bound else None
     return Game(cli_name=cli_name, service_full_name=service.full_name, commands=commands, warm_up=warm_up)
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from campsolver.service.errors import InvalidArgument, RequestError, require, require_limit
 from campsolver.service.games import shared
+from campsolver.service.games.protocol import GameService
 from campsolver.service.games.shared import PROOF_TO_PROTO, grade_from_proto, grade_to_proto, set_value
 from campsolver.solver.adventure_tours import hint as hints
 from campsolver.solver.adventure_tours import puzzle as puzzles
@@ -806,17 +807,8 @@ EXAMPLES: dict[str, Any] = {
     "Play": lambda: _example_play(),
 }
 
-HANDLERS: dict[str, Any] = {
-    "Hint": hint,
-    "MaxScore": max_score,
-    "GeneratePuzzle": generate_puzzle,
-    "Score": score,
-    "LegalMoves": legal_moves,
-    "NewGame": new_game,
-    "Play": play,
-}
 
-__all__ = ["EXAMPLES", "HANDLERS", "RequestError", "observe"]
+__all__ = ["EXAMPLES", "SERVICE", "RequestError", "observe"]
 
 
 # --- review ------------------------------------------------------------------------------------------------
@@ -878,8 +870,29 @@ def example_record(decisions: int = 4, seed: int = 1) -> pb.AdventureToursRecord
                                  choose=greedy_action)
 
 
-HANDLERS["Review"] = review
 EXAMPLES["Review"] = lambda: pb.AdventureToursServiceReviewRequest(
     record=example_record(), review=common_pb2.ReviewOptions(decision_cpu_seconds=0.3),
     options=common_pb2.SolveOptions(seed=1),
 )
+
+
+class AdventureToursService:
+    """`campsolver.v1.AdventureToursService`: this module's handlers, bound for the registry."""
+
+    pb2 = pb
+    service_name = "AdventureToursService"
+    examples = EXAMPLES
+    hint = staticmethod(hint)
+    max_score = staticmethod(max_score)
+    generate_puzzle = staticmethod(generate_puzzle)
+    score = staticmethod(score)
+    legal_moves = staticmethod(legal_moves)
+    new_game = staticmethod(new_game)
+    play = staticmethod(play)
+    review = staticmethod(review)
+
+    def warm_up(self) -> None:
+        """Nothing to build ahead of the first call."""
+
+
+SERVICE: GameService = AdventureToursService()

@@ -7,6 +7,7 @@ from typing import Any
 from campsolver.service.errors import InvalidArgument, require, require_limit
 from campsolver.service.games import review as reviews
 from campsolver.service.games import shared
+from campsolver.service.games.protocol import GameService
 from campsolver.service.games.shared import (
     MIN_SAMPLES_FOR_STANDARD_ERROR,
     PROOF_TO_PROTO,
@@ -788,21 +789,31 @@ EXAMPLES: dict[str, Any] = {
     ),
 }
 
-HANDLERS: dict[str, Any] = {
-    "Hint": hint,
-    "MaxScore": max_score,
-    "GeneratePuzzle": generate_puzzle,
-    "Score": score,
-    "LegalMoves": legal_moves,
-    "NewGame": new_game,
-    "Play": play,
-    "Review": review,
-}
 
-
-def warm_up() -> None:
+def _warm_up() -> None:
     """Build the all-normal solo tables the hint leaves use and the best response's tables for the default
     route (about 1 s), before reporting SERVING."""
     solo.all_normal_tables(rules.PLATE_COUNT, Config().token_limit)
     best_response.warm_up(Config())
 
+
+class CamperTourService:
+    """`campsolver.v1.CamperTourService`: this module's handlers, bound for the registry."""
+
+    pb2 = pb
+    service_name = "CamperTourService"
+    examples = EXAMPLES
+    hint = staticmethod(hint)
+    max_score = staticmethod(max_score)
+    generate_puzzle = staticmethod(generate_puzzle)
+    score = staticmethod(score)
+    legal_moves = staticmethod(legal_moves)
+    new_game = staticmethod(new_game)
+    play = staticmethod(play)
+    review = staticmethod(review)
+
+    def warm_up(self) -> None:
+        _warm_up()
+
+
+SERVICE: GameService = CamperTourService()

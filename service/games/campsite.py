@@ -8,6 +8,7 @@ from typing import Any
 
 from campsolver.service.errors import InvalidArgument, require, require_limit
 from campsolver.service.games import shared
+from campsolver.service.games.protocol import GameService
 from campsolver.service.games.shared import PROOF_TO_PROTO, grade_from_proto, grade_to_proto, set_value
 from campsolver.solver.campsite import best_round as rounds
 from campsolver.solver.campsite import best_turn as cpsat_turn
@@ -802,15 +803,6 @@ EXAMPLES: dict[str, Any] = {
     "Play": lambda: _example_play(),
 }
 
-HANDLERS: dict[str, Any] = {
-    "Hint": hint,
-    "MaxScore": max_score,
-    "GeneratePuzzle": generate_puzzle,
-    "Score": score,
-    "LegalMoves": legal_moves,
-    "NewGame": new_game,
-    "Play": play,
-}
 
 
 # --- review ------------------------------------------------------------------------------------------------
@@ -881,8 +873,29 @@ def example_record(decisions: int = 4, seed: int = 1) -> pb.CampsiteRecord:
                                  decisions)
 
 
-HANDLERS["Review"] = review
 EXAMPLES["Review"] = lambda: pb.CampsiteServiceReviewRequest(
     record=example_record(), review=common_pb2.ReviewOptions(decision_cpu_seconds=0.3),
     options=common_pb2.SolveOptions(seed=1),
 )
+
+
+class CampsiteService:
+    """`campsolver.v1.CampsiteService`: this module's handlers, bound for the registry."""
+
+    pb2 = pb
+    service_name = "CampsiteService"
+    examples = EXAMPLES
+    hint = staticmethod(hint)
+    max_score = staticmethod(max_score)
+    generate_puzzle = staticmethod(generate_puzzle)
+    score = staticmethod(score)
+    legal_moves = staticmethod(legal_moves)
+    new_game = staticmethod(new_game)
+    play = staticmethod(play)
+    review = staticmethod(review)
+
+    def warm_up(self) -> None:
+        """Nothing to build ahead of the first call."""
+
+
+SERVICE: GameService = CampsiteService()

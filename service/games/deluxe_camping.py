@@ -7,6 +7,7 @@ from typing import Any
 
 from campsolver.service.errors import InvalidArgument, require, require_limit
 from campsolver.service.games import shared
+from campsolver.service.games.protocol import GameService
 from campsolver.service.games.shared import PROOF_TO_PROTO, grade_from_proto, grade_to_proto, set_value
 from campsolver.solver.core.budget import Budget
 from campsolver.solver.deluxe_camping import hint as hints
@@ -702,15 +703,6 @@ EXAMPLES: dict[str, Any] = {
     "Play": lambda: _example_play(),
 }
 
-HANDLERS: dict[str, Any] = {
-    "Hint": hint,
-    "MaxScore": max_score,
-    "GeneratePuzzle": generate_puzzle,
-    "Score": score,
-    "LegalMoves": legal_moves,
-    "NewGame": new_game,
-    "Play": play,
-}
 
 
 # --- review ------------------------------------------------------------------------------------------------
@@ -759,8 +751,29 @@ def example_record(decisions: int = 4) -> pb.DeluxeCampingRecord:
                                  decisions)
 
 
-HANDLERS["Review"] = review
 EXAMPLES["Review"] = lambda: pb.DeluxeCampingServiceReviewRequest(
     record=example_record(), review=common_pb2.ReviewOptions(decision_cpu_seconds=0.2),
     options=common_pb2.SolveOptions(seed=1),
 )
+
+
+class DeluxeCampingService:
+    """`campsolver.v1.DeluxeCampingService`: this module's handlers, bound for the registry."""
+
+    pb2 = pb
+    service_name = "DeluxeCampingService"
+    examples = EXAMPLES
+    hint = staticmethod(hint)
+    max_score = staticmethod(max_score)
+    generate_puzzle = staticmethod(generate_puzzle)
+    score = staticmethod(score)
+    legal_moves = staticmethod(legal_moves)
+    new_game = staticmethod(new_game)
+    play = staticmethod(play)
+    review = staticmethod(review)
+
+    def warm_up(self) -> None:
+        """Nothing to build ahead of the first call."""
+
+
+SERVICE: GameService = DeluxeCampingService()

@@ -17,6 +17,7 @@ from typing import Any
 
 from campsolver.service.errors import DeadlineExceeded, InvalidArgument, require, require_limit
 from campsolver.service.games import shared
+from campsolver.service.games.protocol import GameService
 from campsolver.service.games.shared import PROOF_TO_PROTO, grade_from_proto, grade_to_proto, set_value
 from campsolver.solver.core.budget import Budget, SolveInterrupted
 from campsolver.solver.core.game import TERMINAL
@@ -925,15 +926,6 @@ def _example_play() -> pb.HappyCampersServicePlayRequest:
     )
 
 
-HANDLERS: dict[str, Any] = {
-    "Hint": hint,
-    "MaxScore": max_score,
-    "GeneratePuzzle": generate_puzzle,
-    "Score": score,
-    "LegalMoves": legal_moves,
-    "NewGame": new_game,
-    "Play": play,
-}
 EXAMPLES: dict[str, Any] = {
     "Hint": _example_hint,
     "GeneratePuzzle": lambda: pb.HappyCampersServiceGeneratePuzzleRequest(
@@ -1020,8 +1012,29 @@ def example_record(decisions: int = 4, seed: int = 1) -> pb.HappyCampersRecord:
                                  HappyCampersReview(solo=False).continues, decisions)
 
 
-HANDLERS["Review"] = review
 EXAMPLES["Review"] = lambda: pb.HappyCampersServiceReviewRequest(
     record=example_record(), review=common_pb2.ReviewOptions(decision_cpu_seconds=0.3),
     options=common_pb2.SolveOptions(seed=1),
 )
+
+
+class HappyCampersService:
+    """`campsolver.v1.HappyCampersService`: this module's handlers, bound for the registry."""
+
+    pb2 = pb
+    service_name = "HappyCampersService"
+    examples = EXAMPLES
+    hint = staticmethod(hint)
+    max_score = staticmethod(max_score)
+    generate_puzzle = staticmethod(generate_puzzle)
+    score = staticmethod(score)
+    legal_moves = staticmethod(legal_moves)
+    new_game = staticmethod(new_game)
+    play = staticmethod(play)
+    review = staticmethod(review)
+
+    def warm_up(self) -> None:
+        """Nothing to build ahead of the first call."""
+
+
+SERVICE: GameService = HappyCampersService()
