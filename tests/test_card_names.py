@@ -92,7 +92,7 @@ def test_camper_tour_route_legend_uses_the_display_names() -> None:
     from campsolver.service.games import camper_tour as ct_service
     from campsolver.solver.camper_tour import render
 
-    legend = render.text_board(ct_service.state_from_proto(ct_service._example_state()))
+    legend = render.text_board(ct_service.state_from_proto(ct_service.examples._example_state()))
     for kind, name in render.NAME.items():
         assert f"{render.LETTER[kind]} {name}" in legend
 
