@@ -110,3 +110,14 @@ def test_the_new_areas_name_existing_tests_and_have_mutants() -> None:
             assert mutate.mutants_of(site), f"{area}: {site.path} has no mutant"
             for test in site.tests:
                 assert (mutate.ROOT / test.split("::")[0]).exists(), test
+
+
+def test_a_package_site_mutates_its_modules_not_its_init() -> None:
+    """A game's service is a package: its site covers convert, examples and handlers (the `__init__` only binds
+    them), one draw per site as for a single file; a survivor's file leads back to its site."""
+    site = next(s for s in mutate.SITES if s.area == "validators" and s.keyword == "deluxe_camping")
+    assert mutate.site_files(site) == [f"{site.path}/{name}.py" for name in ("convert", "examples", "handlers")]
+    paths = {m.path for m in mutate.mutants_of(site)}
+    assert {f"{site.path}/convert.py", f"{site.path}/handlers.py"} <= paths
+    assert f"{site.path}/__init__.py" not in paths
+    assert len(mutate.select((site,), 3, seed=1)) == 3
