@@ -1,9 +1,10 @@
-"""Every game handler's enum mappings, pinned by name: each proto value maps to the model member of its own name
-(the proto name ends with the member's), both ways, and every value of the proto enum is understood. The
-expectation comes from the names, never from the mapping itself; the few values that are not names of a member
-(an UNSPECIFIED default, a synonym) are listed here with the member the service documents for them. Proof
-statuses are pinned in tests/test_proof_labels.py. Found by the mutation run: `HINT_MODE_OWN_MAP` read as the
-solo mode survived every test."""
+"""Every game service's enum mappings (`service/games/<game>/convert.py`), pinned by name: each proto value maps
+to the model member of its own name (the proto name ends with the member's), both ways, and every value of the
+proto enum is understood. The expectation comes from the names, never from the mapping itself (most maps are now
+derived from the names by `enum_maps`, and this test reads the names on its own); the few values that are not
+names of a member (an UNSPECIFIED default, a synonym) are listed here with the member the service documents for
+them. Proof statuses are pinned in tests/test_proof_labels.py. Found by the mutation run: `HINT_MODE_OWN_MAP` read
+as the solo mode survived every test."""
 
 from __future__ import annotations
 
@@ -81,10 +82,7 @@ READ_AS = {
 
 def _convert(game: str):
     """The game's conversion module (where its enum maps live)."""
-    try:
-        return importlib.import_module(f"campsolver.service.games.{game}.convert")
-    except ModuleNotFoundError:
-        return importlib.import_module(f"campsolver.service.games.{game}")
+    return importlib.import_module(f"campsolver.service.games.{game}.convert")
 
 
 def _proto_enum(game: str, name: str):

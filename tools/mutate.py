@@ -109,8 +109,8 @@ def _service_tests(game: str) -> tuple[str, ...]:
 
 
 def _service_path(game: str) -> str:
-    """A game's service: its package (one site over `convert`, `handlers` and `examples`), or its one module."""
-    return f"service/games/{game}" if (ROOT / "service" / "games" / game).is_dir() else f"service/games/{game}.py"
+    """A game's service: its package, one site over its modules (`convert`, `examples`, `handlers`)."""
+    return f"service/games/{game}"
 
 
 def site_files(site: Site) -> list[str]:
