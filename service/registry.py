@@ -14,12 +14,9 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from campsolver.service.games import protocol
-from campsolver.service.games.protocol import GameService
-from campsolver.solver.core.budget import Budget
+from campsolver.service.games.protocol import GameService, Handler
 from google.protobuf import message_factory
 from google.protobuf.message import Message
-
-Handler = Callable[[Message, Budget], Message]
 
 #: CLI command name -> RPC method name, in the order the CLI lists them.
 COMMANDS: dict[str, str] = {
