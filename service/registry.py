@@ -2,8 +2,9 @@
 
 The games and their RPCs are the shared table of `campsolver.api.rpcs` (request and response types read from the
 generated service descriptors, so the proto files stay the single source of truth; the clients use that table
-alone); a game module here only supplies handlers (proto request + budget -> proto response), example requests and
-an optional warm-up. (`--format text` is the client's business: `campsolver.clients.textout`.)
+alone); each game package binds one `GameService` (`service.games.protocol`: a handler per RPC, proto request +
+budget -> proto response, example requests and a warm-up) as its `SERVICE`.
+(`--format text` is the client's business: `campsolver.clients.textout`.)
 """
 
 from __future__ import annotations
@@ -12,16 +13,14 @@ import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
-from types import ModuleType
 
-from campsolver.solver.core.budget import Budget
+from campsolver.service.games import protocol
+from campsolver.service.games.protocol import GameService, Handler
 from google.protobuf.message import Message
 
 from campsolver.api.rpcs import COMMANDS, GAME_SERVICES, load_service
 
 __all__ = ["COMMANDS", "GAME_TABLE", "Command", "Game", "Handler", "game", "games"]
-
-Handler = Callable[[Message, Budget], Message]
 
 #: CLI game name -> (generated module, service name, handler module under campsolver.service.games; "" = none).
 GAME_TABLE: dict[str, tuple[str, str, str]] = {
@@ -67,14 +66,14 @@ class Game:
 def _load_game(cli_name: str) -> Game:
     pb2_name, service_name, handler_module_name = GAME_TABLE[cli_name]
     service = load_service(cli_name, pb2_name, service_name)
-    handlers: ModuleType | None = None
+    bound: GameService | None = None
     if handler_module_name:
-        handlers = importlib.import_module(f"campsolver.service.games.{handler_module_name}")
+        bound = importlib.import_module(f"campsolver.service.games.{handler_module_name}").SERVICE
     commands: dict[str, Command] = {}
     for cli_command, rpc_name in COMMANDS.items():
         rpc = service.by_rpc(rpc_name)
-        handler = getattr(handlers, "HANDLERS", {}).get(rpc_name) if handlers else None
-        example = getattr(handlers, "EXAMPLES", {}).get(rpc_name) if handlers else None
+        handler = protocol.handler(bound, rpc_name) if bound else None
+        example = bound.examples.get(rpc_name) if bound else None
         commands[cli_command] = Command(
             game_name=cli_name,
             cli_name=cli_command,
@@ -84,7 +83,7 @@ def _load_game(cli_name: str) -> Game:
             handler=handler,
             example=example,
         )
-    warm_up = getattr(handlers, "warm_up", None) if handlers else None
+    warm_up = bound.warm_up if bound else None
     return Game(cli_name=cli_name, service_full_name=service.service_full_name, commands=commands, warm_up=warm_up)
 
 

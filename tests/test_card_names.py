@@ -82,7 +82,7 @@ def test_happy_campers_puzzle_text_and_score_details_use_the_display_names() -> 
     request = hc_service.EXAMPLES["Score"]()
     scoring = [c for c in every if c is not Challenge.NOISY_NEIGHBOURS]  # it scores nothing (no detail line)
     request.challenges[:] = [hc_service.CHALLENGE_TO_PROTO[c] for c in scoring]
-    response = hc_service.HANDLERS["Score"](request, None)
+    response = hc_service.SERVICE.score(request, None)
     details = {d.name for d in response.score.details if d.name.startswith("challenge ")}
     assert details <= {f"challenge {CHALLENGE_NAMES[c]}" for c in scoring}
     assert details, "no challenge detail to compare"
@@ -92,7 +92,7 @@ def test_camper_tour_route_legend_uses_the_display_names() -> None:
     from campsolver.service.games import camper_tour as ct_service
     from campsolver.solver.camper_tour import render
 
-    legend = render.text_board(ct_service.state_from_proto(ct_service._example_state()))
+    legend = render.text_board(ct_service.state_from_proto(ct_service.examples._example_state()))
     for kind, name in render.NAME.items():
         assert f"{render.LETTER[kind]} {name}" in legend
 

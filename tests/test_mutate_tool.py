@@ -81,7 +81,7 @@ def test_per_area_sample_and_rerun_of_survivors_with_todays_tests(tmp_path: Path
     log = tmp_path / "run.jsonl"
     log.write_text("".join(mutate.json.dumps(line) + "\n" for line in lines))
     again = mutate.survivors_of(log)
-    site = next(s for s in mutate.SITES if (s.area, s.path) == (survivor.area, survivor.path))
+    site = next(s for s in mutate.SITES if s.area == survivor.area and survivor.path in mutate.site_files(s))
     assert again == [dataclasses.replace(survivor, tests=site.tests, keyword=site.keyword)]
 
 
@@ -129,3 +129,14 @@ def test_the_rules_sites_name_conformance_cases_that_exist() -> None:
     for game in GAMES:
         if game.name in mutate._SEATS:
             assert mutate._SEATS[game.name] == (game.min_players, game.max_players)
+
+
+def test_a_package_site_mutates_its_modules_not_its_init() -> None:
+    """A game's service is a package: its site covers convert, examples and handlers (the `__init__` only binds
+    them), one draw per site as for a single file; a survivor's file leads back to its site."""
+    site = next(s for s in mutate.SITES if s.area == "validators" and s.keyword == "deluxe_camping")
+    assert mutate.site_files(site) == [f"{site.path}/{name}.py" for name in ("convert", "examples", "handlers")]
+    paths = {m.path for m in mutate.mutants_of(site)}
+    assert {f"{site.path}/convert.py", f"{site.path}/handlers.py"} <= paths
+    assert f"{site.path}/__init__.py" not in paths
+    assert len(mutate.select((site,), 3, seed=1)) == 3

@@ -131,7 +131,8 @@ def test_campsite_interrupted_turn_enumeration_is_heuristic_on_the_wire(
     turn = cs_service.Turn(request.turn, "turn")
     proven = client.campsite.max_score(request, timeout=60)
     assert name(proven.proof) == "PROOF_STATUS_EXACT" and not proven.stats.interrupted
-    monkeypatch.setattr(cs_service, "best_turn_search", with_step_budget(cs_service.best_turn_search, 2, 5))
+    monkeypatch.setattr(cs_service.handlers, "best_turn_search",
+                        with_step_budget(cs_service.handlers.best_turn_search, 2, 5))
     cut = client.campsite.max_score(request, timeout=60)
     assert cut.stats.interrupted and 0 < cut.stats.states < proven.stats.states
     # Unproven: no claim at all, or the best play found with a proven bound at least its score.

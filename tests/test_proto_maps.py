@@ -1,9 +1,10 @@
-"""Every game handler's enum mappings, pinned by name: each proto value maps to the model member of its own name
-(the proto name ends with the member's), both ways, and every value of the proto enum is understood. The
-expectation comes from the names, never from the mapping itself; the few values that are not names of a member
-(an UNSPECIFIED default, a synonym) are listed here with the member the service documents for them. Proof
-statuses are pinned in tests/test_proof_labels.py. Found by the mutation run: `HINT_MODE_OWN_MAP` read as the
-solo mode survived every test."""
+"""Every game service's enum mappings (`service/games/<game>/convert.py`), pinned by name: each proto value maps
+to the model member of its own name (the proto name ends with the member's), both ways, and every value of the
+proto enum is understood. The expectation comes from the names, never from the mapping itself (most maps are now
+derived from the names by `enum_maps`, and this test reads the names on its own); the few values that are not
+names of a member (an UNSPECIFIED default, a synonym) are listed here with the member the service documents for
+them. Proof statuses are pinned in tests/test_proof_labels.py. Found by the mutation run: `HINT_MODE_OWN_MAP` read
+as the solo mode survived every test."""
 
 from __future__ import annotations
 
@@ -79,8 +80,13 @@ READ_AS = {
 }
 
 
+def _convert(game: str):
+    """The game's conversion module (where its enum maps live)."""
+    return importlib.import_module(f"campsolver.service.games.{game}.convert")
+
+
 def _proto_enum(game: str, name: str):
-    module = importlib.import_module(f"campsolver.service.games.{game}")
+    module = _convert(game)
     for owner in (module.pb, common_pb2):
         if name in owner.DESCRIPTOR.enum_types_by_name:
             return owner.DESCRIPTOR.enum_types_by_name[name]
@@ -95,7 +101,7 @@ def _reads_as(game: str, proto_name: str, member: enum.Enum) -> bool:
 def test_every_mapping_of_every_handler_is_listed() -> None:
     found = set()
     for game in {g for g, _ in MAPS}:
-        module = importlib.import_module(f"campsolver.service.games.{game}")
+        module = _convert(game)
         found |= {(game, name) for name, value in vars(module).items()
                   if name.isupper() and name != "PROOF_TO_PROTO" and isinstance(value, dict) and value
                   and all(isinstance(k, enum.Enum) != isinstance(v, enum.Enum) for k, v in value.items())}
@@ -104,7 +110,7 @@ def test_every_mapping_of_every_handler_is_listed() -> None:
 
 @pytest.mark.parametrize(("game", "mapping"), sorted(MAPS))
 def test_each_proto_value_maps_to_the_member_of_its_own_name(game: str, mapping: str) -> None:
-    module = importlib.import_module(f"campsolver.service.games.{game}")
+    module = _convert(game)
     table = getattr(module, mapping)
     proto = _proto_enum(game, MAPS[game, mapping])
     names = {value.number: value.name for value in proto.values}

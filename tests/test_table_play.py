@@ -23,6 +23,7 @@ from campsolver.service.games import camper_tour as ct_service
 from campsolver.service.games import campsite as cs_service
 from campsolver.service.games import deluxe_camping as dc_service
 from campsolver.service.games import happy_campers as hc_service
+from campsolver.service.games import protocol
 from campsolver.solver.core.budget import Budget
 from google.protobuf import json_format
 
@@ -253,8 +254,8 @@ def _cli(*args: str, stdin: str) -> subprocess.CompletedProcess[str]:
 def test_new_game_and_play_examples_round_trip_as_json() -> None:
     for service in (hc_service, dc_service, cs_service, ct_service, at_service):
         for rpc in ("NewGame", "Play"):
-            request = service.EXAMPLES[rpc]()
-            answer = service.HANDLERS[rpc](request, None)
+            request = service.SERVICE.examples[rpc]()
+            answer = protocol.handler(service.SERVICE, rpc)(request, None)
             assert answer.HasField("turn") and answer.HasField("state")
             assert json_format.Parse(json_format.MessageToJson(answer), type(answer)()) == answer
 

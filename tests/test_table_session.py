@@ -400,8 +400,8 @@ def test_what_a_seat_sees_depends_on_its_own_information_only(game: str) -> None
                 assert adapter.hint_request(step, state, table.person, 1.0, []) == \
                     adapter.hint_request(adapter.to_proto(other), other, table.person, 1.0, [])
             else:
-                ours = at_service._decision_observation(adapter.to_proto(state))
-                assert _fields(ours) == _fields(at_service._decision_observation(adapter.to_proto(other)))
+                ours = at_service.convert._decision_observation(adapter.to_proto(state))
+                assert _fields(ours) == _fields(at_service.convert._decision_observation(adapter.to_proto(other)))
                 assert _fields(ours) == _fields(observe(state, table.person))
         compared += 1
     assert compared >= 10

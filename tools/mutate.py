@@ -122,6 +122,20 @@ def _service_tests(game: str) -> tuple[str, ...]:
     return WIRE_TESTS + own + SHARED_SERVICE_TESTS
 
 
+def _service_path(game: str) -> str:
+    """A game's service: its package, one site over its modules (`convert`, `examples`, `handlers`)."""
+    return f"service/games/{game}"
+
+
+def site_files(site: Site) -> list[str]:
+    """The files a site mutates: its file, or the modules of its package in name order (not the `__init__`, which
+    only binds them)."""
+    folder = ROOT / site.path
+    if not folder.is_dir():
+        return [site.path]
+    return [f"{site.path}/{path.name}" for path in sorted(folder.glob("*.py")) if path.name != "__init__.py"]
+
+
 def _proof_tests(*own: str) -> tuple[str, ...]:
     """A solver's proof-claim site: the outside-in claim tests first (cheap), then the solver's own tests."""
     return ("tests/test_proof_claims.py", *own)
@@ -191,11 +205,13 @@ SITES: tuple[Site, ...] = (
          _proof_tests("tests/adventure_tours/test_search.py",
                       "tests/adventure_tours/test_search_on_the_bound.py"), "adventure_tours"),
     Site("proof-claims", "solver/core/cpsat.py", PROOF_LINES, ("tests/core/test_core_helpers.py",)),
-    *(Site("proof-claims", f"service/games/{game}.py", PROOF_LINES, _service_tests(game), game) for game in GAMES),
-    # the proto mappings: enum maps of every game's handler
-    *(Site("proto-maps", f"service/games/{game}.py", MAPS, _service_tests(game), game) for game in GAMES),
+    *(Site("proof-claims", _service_path(game), PROOF_LINES, _service_tests(game), game) for game in GAMES),
+    # the proto mappings: the written-out enum maps of every game's handler, and the by-name matching the others
+    # are derived with
+    *(Site("proto-maps", _service_path(game), MAPS, _service_tests(game), game) for game in GAMES),
+    Site("proto-maps", "service/games/enum_maps.py", ALL, ("tests/test_enum_maps.py", "tests/test_proto_maps.py")),
     # the request validators
-    *(Site("validators", f"service/games/{game}.py", VALIDATOR_LINES, _service_tests(game), game) for game in GAMES),
+    *(Site("validators", _service_path(game), VALIDATOR_LINES, _service_tests(game), game) for game in GAMES),
     # each game's rules model
     *(Site("rules", f"solver/{game}/rules.py", ALL, GAME_RULE_TESTS[game]) for game in GAMES),
     # chance: every kind of chance node's odds, and the draws made from them (the service's seeded stream, the
@@ -211,7 +227,7 @@ SITES: tuple[Site, ...] = (
     *(Site("supplies", f"solver/{game}/rules.py", select, ("tests/test_supplies.py", *GAME_RULE_TESTS[game]))
       for game, select in SUPPLY_SITES),
     # a Camper Tour value's standard error: 0 only for exact values, none for values neither sampled nor exact
-    Site("standard-errors", "service/games/camper_tour.py", STANDARD_ERROR_LINES, STANDARD_ERROR_TESTS),
+    Site("standard-errors", _service_path("camper_tour"), STANDARD_ERROR_LINES, STANDARD_ERROR_TESTS),
 )
 
 COMPARE_SWAP: dict[type, type] = {
@@ -268,10 +284,14 @@ def _skipped_nodes(tree: ast.AST) -> set[int]:
 
 
 def _map_nodes(tree: ast.Module) -> set[int]:
-    """Ids of the nodes inside module-level `ALL_CAPS = {...}` dict literals and comprehensions."""
+    """Ids of the nodes inside module-level `ALL_CAPS = {...}` dict literals and comprehensions, and inside
+    `ALL_CAPS = enum_maps.from_proto(...)` (a map derived by name: its default and synonyms)."""
     inside: set[int] = set()
     for statement in tree.body:
-        if (isinstance(statement, ast.Assign) and isinstance(statement.value, ast.Dict | ast.DictComp)
+        value = statement.value if isinstance(statement, ast.Assign) else None
+        derived = (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
+                   and isinstance(value.func.value, ast.Name) and value.func.value.id == "enum_maps")
+        if (isinstance(statement, ast.Assign) and (derived or isinstance(statement.value, ast.Dict | ast.DictComp))
                 and all(isinstance(t, ast.Name) and ENUM_MEMBER.match(t.id) for t in statement.targets)):
             inside.update(id(n) for n in ast.walk(statement.value))
     return inside
@@ -299,8 +319,12 @@ def _named_nodes(tree: ast.Module, names: set[str]) -> set[int]:
 
 
 def mutants_of(site: Site) -> list[Mutant]:
-    """Every mutant of a site, in source order."""
-    source = (ROOT / site.path).read_bytes()
+    """Every mutant of a site, in source order (file by file for a package)."""
+    return [mutant for path in site_files(site) for mutant in _file_mutants(site, path)]
+
+
+def _file_mutants(site: Site, path: str) -> list[Mutant]:
+    source = (ROOT / path).read_bytes()
     tree = ast.parse(source)
     offsets = _line_offsets(source)
     lines = source.decode().splitlines()
@@ -328,7 +352,7 @@ def mutants_of(site: Site) -> list[Mutant]:
         start, end = span(node)
         original = source[start:end].decode()
         if " ".join(original.split()) != text:
-            found.append(Mutant(site.area, site.path, node.lineno, operator, start, end,
+            found.append(Mutant(site.area, path, node.lineno, operator, start, end,
                                 " ".join(original.split()), text, site.tests, site.keyword))
 
     for node in ast.walk(tree):
@@ -462,7 +486,7 @@ def survivors_of(path: Path) -> list[Mutant]:
     for entry in entries:
         if entry["status"] != "survived":
             continue
-        site = next((s for s in SITES if (s.area, s.path) == (entry["area"], entry["path"])), None)
+        site = next((s for s in SITES if s.area == entry["area"] and entry["path"] in site_files(s)), None)
         tests, keyword = (site.tests, site.keyword) if site else (tuple(entry["tests"]), entry.get("keyword"))
         # today's test command of its site: the tests added since judge it too
         mutant = Mutant(**{**{k: entry[k] for k in entry if k in Mutant.__dataclass_fields__},

@@ -136,7 +136,7 @@ def test_the_win_probability_note_states_a_standard_error_only_from_enough_playo
     result = HintResult(player=0, moves=moves, depth=0, proof=Proof.HEURISTIC,
                         method=f"win-probability-playouts:{samples}", nodes=samples, wall_time_s=0.1,
                         interrupted=False, samples=samples, opponents="the opponents, in turn, race")
-    monkeypatch.setattr(ct_service.hint_search, "hint", lambda *args, **kwargs: result)
+    monkeypatch.setattr(ct_service.handlers.hint_search, "hint", lambda *args, **kwargs: result)
     response = _hint(state, 1.0)
     assert (f"from {samples} playouts of the answered move (standard error 0.123)" in response.note) == stated
     assert ("too few for a standard error" in response.note) == (not stated)

@@ -23,6 +23,6 @@ def test_no_partition_is_a_proof_only_when_proven(
     def answer(state, budget, *, player, objective, seed):
         return maxima.MaxResult(None, objective, player, None, None, proof, 0.0, 0, 0, proof is None)
 
-    monkeypatch.setattr(dc_service.maxima, "maximise", answer)
+    monkeypatch.setattr(dc_service.handlers.maxima, "maximise", answer)
     response = dc_service.max_score(dc_service.EXAMPLES["MaxScore"](), Budget(5.0))
     assert (response.proof, response.note) == (wire, note)

@@ -14,7 +14,7 @@ KINDS = [kind for kind in hints.ValueKind if kind is not hints.ValueKind.NONE]
 
 def note(kind: hints.ValueKind) -> str:
     # the note reads the value's kind, replies and bound, never the action
-    return dc_service._value_note(hints.RankedMove(None, 1.0, depth=3, kind=kind, replies=2, bound=4.0))  # type: ignore[arg-type]
+    return dc_service.handlers._value_note(hints.RankedMove(None, 1.0, depth=3, kind=kind, replies=2, bound=4.0))  # type: ignore[arg-type]
 
 
 def test_each_kind_of_value_has_its_own_note() -> None:

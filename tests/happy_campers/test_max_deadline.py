@@ -35,7 +35,7 @@ def replayed_score(request: pb.HappyCampersServiceMaxScoreRequest, response) -> 
 
 @pytest.mark.parametrize("budget_type", [Budget, CpuBudget])
 def test_a_tiny_deadline_max_answers_best_so_far_with_its_bound(budget_type) -> None:
-    request = hc_service._example_max()
+    request = hc_service.examples._example_max()
     request.options.time_limit_seconds = 0.02
     started = time.monotonic()
     response = hc_service.max_score(request, budget_type(0.02))
@@ -62,7 +62,7 @@ def test_the_fallback_bound_is_at_least_the_proven_optimum(seed: int) -> None:
     rng = np.random.default_rng(seed)
     rolls = [(int(a), int(b)) for a, b in rng.integers(1, 7, size=(6, 2))]
     cards = ((), (Challenge.PRIVACY,), (Challenge.QUICK_PEE,), (Challenge.RIVER_TOWN,))[seed]
-    fallback = hc_service._best_so_far(True, rules.empty_grid(components), rolls, cards, components)
+    fallback = hc_service.handlers._best_so_far(True, rules.empty_grid(components), rolls, cards, components)
     proven = maximise.clairvoyant_max(None, rolls, cards, components, Budget(20.0))
     assert proven.proof is Proof.OPTIMAL
     assert fallback.score is not None and fallback.bound is not None
@@ -108,7 +108,7 @@ def test_the_service_leaves_no_search_running_after_its_answer(monkeypatch: pyte
         return built
 
     monkeypatch.setattr(maximise, "_build_clairvoyant", watched)
-    request = hc_service._example_max()
+    request = hc_service.examples._example_max()
     del request.rolls[:]
     for a, b in np.random.default_rng(6).integers(1, 7, size=(40, 2)):
         request.rolls.add(first=int(a), second=int(b))
@@ -116,7 +116,7 @@ def test_the_service_leaves_no_search_running_after_its_answer(monkeypatch: pyte
     assert response.score == replayed_score(request, response)
     searches = [t for t in threading.enumerate() if t.name == "happy-campers-max"]
     # The search left behind is what the exit handler waits for (a process exiting inside CP-SAT aborts).
-    assert set(searches) <= set(hc_service._LEFT_RUNNING)
-    hc_service._wait_for_cancelled_searches()
+    assert set(searches) <= set(hc_service.handlers._LEFT_RUNNING)
+    hc_service.handlers._wait_for_cancelled_searches()
     assert not any(t.is_alive() for t in searches)
     assert builds and "finished after the cancel" not in builds

@@ -24,7 +24,7 @@ from campsolver.v1 import happy_campers_pb2 as pb
 
 @pytest.fixture
 def no_search_result(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(hc_service, "_within", lambda budget, search: None)
+    monkeypatch.setattr(hc_service.handlers, "_within", lambda budget, search: None)
 
 
 def test_the_absolute_fallback_is_the_start_map_and_heuristic(no_search_result: None) -> None:
@@ -37,7 +37,7 @@ def test_the_absolute_fallback_is_the_start_map_and_heuristic(no_search_result: 
 
 
 def test_the_clairvoyant_fallback_is_feasible_with_its_bound(no_search_result: None) -> None:
-    request = hc_service._example_max()
+    request = hc_service.examples._example_max()
     response = hc_service.max_score(request, Budget(5.0))
     assert response.proof == common_pb2.PROOF_STATUS_FEASIBLE_WITH_BOUND
     assert response.stats.HasField("bound") and response.stats.bound >= response.score
