@@ -124,7 +124,7 @@ def dc_greedy(s: Any, seat: int, rng: np.random.Generator) -> Plan:
 def dc_hint(s: Any, seat: int, cpu_s: float, seed: int) -> Plan:
     from campsolver.solver.deluxe_camping.hint import hint
 
-    return [hint(s, CpuBudget(cpu_s)).moves[0].action]
+    return [hint(s, CpuBudget(cpu_s)).choices[0].choice]
 
 
 def dc_start(game: pyspiel.Game, seed: int) -> AdapterState:

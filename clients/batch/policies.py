@@ -292,7 +292,7 @@ DELUXE_CAMPING_HINT_REPLY_PLIES = 2
 def play_deluxe_camping(params: dict[str, Any], budget: Budget) -> dict[str, Any]:
     from campsolver.solver.core.seeding import rng_for
     from campsolver.solver.deluxe_camping import rules
-    from campsolver.solver.deluxe_camping.hint import hint
+    from campsolver.solver.deluxe_camping.hint import HintOptions, hint
     from campsolver.solver.deluxe_camping.players import greedy_player, random_player
 
     names, seed = _seated(params, DELUXE_CAMPING)
@@ -311,10 +311,10 @@ def play_deluxe_camping(params: dict[str, Any], budget: Budget) -> dict[str, Any
         if name == "hint":
             # The whole search (depth 1, then the deepening to a fixed depth) within the task budget: a fixed
             # effort unless the budget cuts it, and then the game fails rather than being played shallower.
-            result = hint(state, budget, max_replies=DELUXE_CAMPING_HINT_REPLY_PLIES)
+            result = hint(state, budget, options=HintOptions(max_replies=DELUXE_CAMPING_HINT_REPLY_PLIES))
             if result.interrupted or budget.expired():
                 raise _interrupted()
-            action = result.moves[0].action
+            action = result.choices[0].choice
         elif name == "mcts":
             action = openspiel_move("campsolver_deluxe_camping", len(names), state, seed * SEEDS_PER_GAME + decisions)
         else:
