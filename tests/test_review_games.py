@@ -270,7 +270,7 @@ def raw_values(game: str, state: Any, played: tuple[Any, ...], spy: Spy) -> tupl
                                     CpuBudget(30.0), margin=state.players > 1, top=1_000_000)
         assert not every.interrupted
         values = {(cs_rules.PlayCard(p.placement), cs_rules.PitchTent(p.tent.token, p.tent.row, p.tent.col)): p.value
-                  for p in every.plays}
+                  for p in every.choices}
         return max(values.values()), values[played]
     raise AssertionError(game)
 

@@ -329,7 +329,8 @@ def play_campsite(params: dict[str, Any], budget: Budget) -> dict[str, Any]:
     import random
 
     from campsolver.solver.campsite import rules as R
-    from campsolver.solver.campsite.players import greedy_policy, hint_result, random_policy
+    from campsolver.solver.campsite.hint import hint
+    from campsolver.solver.campsite.players import greedy_policy, play_options, random_policy
     from campsolver.solver.core.budget import SolveInterrupted
     from campsolver.solver.core.seeding import rng_for
 
@@ -348,10 +349,10 @@ def play_campsite(params: dict[str, Any], budget: Budget) -> dict[str, Any]:
             return state
         try:
             if name == "hint":
-                result = hint_result(state, budget)
-                if result.interrupted or not result.plays:
+                result = hint(state, budget, options=play_options(state))
+                if result.interrupted or not result.choices:
                     raise _interrupted()
-                placement, tent = result.plays[0].placement, result.plays[0].tent
+                placement, tent = result.choices[0].choice
             elif name == "greedy":
                 placement, tent = greedy_policy(state, budget)
             else:
