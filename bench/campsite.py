@@ -269,8 +269,9 @@ def solo_vs_best(n: int, turns: int = R.TURNS_PER_ROUND, limit_s: float = 20.0) 
         tokens = set(R.Token)
         drawn = 5
         for turn in range(turns):
-            result = hints.hint(table, hand, tokens, 0, 1, order, Budget(10), top=1, cards_to_come=turns - turn - 1)
-            best = result.plays[0]
+            state = hints.seat_state(table, hand, tokens, 0, 1, order)
+            options = hints.HintOptions(top=1, cards_to_come=turns - turn - 1)
+            best = hints.hint(state, Budget(10), options=options).choices[0]
             table = table.place(best.placement).pitch(best.tent)
             hand.remove(best.placement.card)
             hand.append(order[drawn])
@@ -303,7 +304,8 @@ def hint_latency(n: int) -> dict:
         table, hand, tokens = seeded_table(3000 + seed, 25)
         started = time.monotonic()
         cpu = time.process_time()
-        hints.hint(table, hand, tokens, 0, 2, R.default_deck(), Budget(10), top=20, cards_to_come=10)
+        state = hints.seat_state(table, hand, tokens, 0, 2, R.default_deck())
+        hints.hint(state, Budget(10), options=hints.HintOptions(top=20, cards_to_come=10))
         times.append(time.monotonic() - started)
         cpu_times.append(time.process_time() - cpu)
     return {
@@ -323,7 +325,7 @@ def overruns(n: int) -> dict:
             budget = Budget(limit)
             started = time.monotonic()
             if kind == "hint":
-                hints.hint(table, hand, tokens, 0, 2, R.default_deck(), budget)
+                hints.hint(hints.seat_state(table, hand, tokens, 0, 2, R.default_deck()), budget)
             elif kind == "exact":
                 best_turn_search(table, hand, tokens, 0, 2, budget)
             else:

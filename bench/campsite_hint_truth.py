@@ -80,13 +80,11 @@ def candidates_of(state: R.CampsiteState, per: int = 4) -> tuple[L.SeatView, L.P
             key = (int(i), int(ply.options.token[i]), int(ply.options.row[i]), int(ply.options.col[i]))
             found.setdefault(key, label)
     # The ranking the hint used before (rules-model objects, mapped to the engine's indices).
-    seat = state.to_move
-    old = hints.hint_one_ply(state.table, state.hands[seat], state.tokens[seat], seat, state.players, state.deck,
-                             Budget(30), top=per, cards_to_come=R.TURNS_PER_ROUND * state.players - state.turn - 1,
-                             totals=state.totals)
+    to_come = R.TURNS_PER_ROUND * state.players - state.turn - 1
+    old = hints.hint_one_ply(state, Budget(30), options=hints.HintOptions(top=per, cards_to_come=to_come))
     pl = points_root.pl
     index_of = {view.board.placement_of(pl, i).signature(): i for i in range(len(pl))}
-    for play in old.plays:
+    for play in old.choices:
         i = index_of.get(play.placement.signature())
         if i is None:
             continue
@@ -185,10 +183,8 @@ def _play_value(view: L.SeatView, root: L.Ply, index: int, token: int, row: int,
 
 def _old_scores(position: Position) -> np.ndarray:
     state = position.state
-    seat = state.to_move
-    best = hints.hint_one_ply(state.table, state.hands[seat], state.tokens[seat], seat, state.players, state.deck,
-                              Budget(30), top=1, cards_to_come=R.TURNS_PER_ROUND * state.players - state.turn - 1,
-                              totals=state.totals).plays[0]
+    to_come = R.TURNS_PER_ROUND * state.players - state.turn - 1
+    best = hints.hint_one_ply(state, Budget(30), options=hints.HintOptions(top=1, cards_to_come=to_come)).choices[0]
     view = _view(state)
     scores = np.zeros(len(position.candidates))
     for k, (index, token, row, col) in enumerate(position.candidates):

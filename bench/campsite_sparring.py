@@ -303,11 +303,9 @@ def make_policy(name: str, cpu_s: float, seed: int, mc_cpu_s: float) -> Policy:
         from campsolver.solver.campsite import hint as hints
 
         def old(s: R.CampsiteState) -> tuple[R.Placement, R.Tent]:
-            seat = s.to_move
             cards_to_come = R.TURNS_PER_ROUND * s.players - s.turn - 1
-            best = hints.hint_one_ply(s.table, s.hands[seat], s.tokens[seat], seat, s.players, s.deck,
-                              CpuBudget(max(cpu_s, 0.15)), top=1, cards_to_come=cards_to_come,
-                              totals=s.totals).plays[0]
+            options = hints.HintOptions(top=1, cards_to_come=cards_to_come)
+            best = hints.hint_one_ply(s, CpuBudget(max(cpu_s, 0.15)), options=options).choices[0]
             return best.placement, best.tent
 
         return old

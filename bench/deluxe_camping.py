@@ -116,7 +116,7 @@ def bench_hint_latency(positions: int, seconds: float = 1.0) -> dict:
         if state.stage is Stage.OVER:
             continue
         started, cpu_started = time.monotonic(), time.process_time()
-        result = hints.hint(state, Budget(seconds), leaf=LEAF[0])
+        result = hints.hint(state, Budget(seconds), options=hints.HintOptions(leaf=LEAF[0]))
         wall = time.monotonic() - started
         cpu.append(time.process_time() - cpu_started)
         complete += not result.interrupted
@@ -239,12 +239,13 @@ CPU_BUDGET: list[bool] = [False]
 
 def hint_player(state: DCState, rng: np.random.Generator, seconds: float) -> rules.Action:
     cpu, wall = time.process_time(), time.monotonic()
-    result = hints.hint(state, CpuBudget(seconds) if CPU_BUDGET[0] else Budget(seconds), leaf=LEAF[0])
+    budget = CpuBudget(seconds) if CPU_BUDGET[0] else Budget(seconds)
+    result = hints.hint(state, budget, options=hints.HintOptions(leaf=LEAF[0]))
     HINT_DECISIONS.append(
         (time.process_time() - cpu, time.monotonic() - wall, result.interrupted, state.stage.value,
          result.leaves_solved, result.leaves_proven, result.reply_plies, result.leaves_reused, result.leaf_cpu_s)
     )
-    return result.moves[0].action
+    return result.choices[0].choice
 
 
 def wilson(rate: float, n: int, z: float = 1.96) -> tuple[float, float]:

@@ -273,7 +273,9 @@ def make_hint_player(kind: str, cpu_s: float, **options: Any) -> Player:
         options["leaf"] = module.Leaf.ESTIMATE
 
     def player(state: DCState, _: np.random.Generator) -> rules.Action:
-        return module.hint(state, CpuBudget(cpu_s), **options).moves[0].action
+        if kind == "old":  # the baseline is an earlier version of the hint, with its own signature
+            return module.hint(state, CpuBudget(cpu_s), **options).moves[0].action
+        return module.hint(state, CpuBudget(cpu_s), options=module.HintOptions(**options)).choices[0].choice
 
     return player
 

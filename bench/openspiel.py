@@ -124,7 +124,7 @@ def dc_greedy(s: Any, seat: int, rng: np.random.Generator) -> Plan:
 def dc_hint(s: Any, seat: int, cpu_s: float, seed: int) -> Plan:
     from campsolver.solver.deluxe_camping.hint import hint
 
-    return [hint(s, CpuBudget(cpu_s)).moves[0].action]
+    return [hint(s, CpuBudget(cpu_s)).choices[0].choice]
 
 
 def dc_start(game: pyspiel.Game, seed: int) -> AdapterState:
@@ -171,10 +171,11 @@ def same_budget(cpu_s: float) -> float:
 
 
 def cs_hint(s: Any, seat: int, cpu_s: float, seed: int) -> Plan:
-    from campsolver.solver.campsite.players import hint_result
+    from campsolver.solver.campsite.hint import hint
+    from campsolver.solver.campsite.players import play_options
 
-    # hint_result reads the seat's own hand, the table, the tokens, the totals and the round deck's composition.
-    best = hint_result(s, CpuBudget(cs_budget(cpu_s))).plays[0]
+    # The hint reads the seat's own hand, the table, the tokens, the totals and the round deck's composition.
+    best = hint(s, CpuBudget(cs_budget(cpu_s)), options=play_options(s)).choices[0]
     return cs_plan(s, best.placement, best.tent)
 
 

@@ -45,6 +45,9 @@ from campsolver.solver.happy_campers.review import HappyCampersReview
 
 from campsolver.v1 import common_pb2
 
+#: The Deluxe Camping review's one-turn ranking (estimate leaves, no reply modelled).
+DC_ESTIMATE_ONE_TURN = dc_hints.HintOptions(leaf=dc_hints.Leaf.ESTIMATE, max_replies=0)
+
 SERVICES = {"happy-campers": hc_service, "deluxe-camping": dc_service, "campsite": cs_service,
             "camper-tour": ct_service, "adventure-tours": at_service}
 
@@ -117,8 +120,8 @@ def _dc_setup(state: Any) -> bool:
 
 def _dc_bad(state: Any) -> tuple[Any, ...]:
     """The choice the territory estimate rates lowest, one turn deep."""
-    result = dc_hints.hint(state, CpuBudget(5.0), leaf=dc_hints.Leaf.ESTIMATE, max_replies=0)
-    return (min((m for m in result.moves if m.value is not None), key=lambda m: m.value).action,)
+    result = dc_hints.hint(state, CpuBudget(5.0), options=DC_ESTIMATE_ONE_TURN)
+    return (min((m for m in result.choices if m.value is not None), key=lambda m: m.value).choice,)
 
 
 def _dc_fair_factory() -> Callable[[Any], tuple[Any, ...]]:
@@ -130,8 +133,8 @@ def _dc_fair_factory() -> Callable[[Any], tuple[Any, ...]]:
         if _dc_setup(state):
             return (greedy_player(state, rng),)
         result = dc_hints.hint(state, CpuBudget(0.6))
-        searched = [m for m in result.moves if m.value is not None and m.depth >= 2]
-        return ((searched[1] if len(searched) > 1 else result.moves[0]).action,)
+        searched = [m for m in result.choices if m.value is not None and m.depth >= 2]
+        return ((searched[1] if len(searched) > 1 else result.choices[0]).choice,)
 
     return choose
 
@@ -253,10 +256,10 @@ def raw_values(game: str, state: Any, played: tuple[Any, ...], spy: Spy) -> tupl
         return sign * alternatives[0].value, sign * found[0].value
     if game == "deluxe-camping":
         result = spy.first(lambda args, kwargs: args[0] == state)
-        groups = [dc_hints.comparison_group(m, result.leaf) for m in result.moves if m.value is not None]
-        ranked = [m for m in result.moves
+        groups = [dc_hints.comparison_group(m, result.leaf) for m in result.choices if m.value is not None]
+        ranked = [m for m in result.choices
                   if m.value is not None and dc_hints.comparison_group(m, result.leaf) == min(groups)]
-        found = [m for m in ranked if (m.action,) == played]
+        found = [m for m in ranked if (m.choice,) == played]
         return (ranked[0].value, found[0].value) if found else None
     if game == "campsite":
         seat = state.to_move
@@ -267,7 +270,7 @@ def raw_values(game: str, state: Any, played: tuple[Any, ...], spy: Spy) -> tupl
                                     CpuBudget(30.0), margin=state.players > 1, top=1_000_000)
         assert not every.interrupted
         values = {(cs_rules.PlayCard(p.placement), cs_rules.PitchTent(p.tent.token, p.tent.row, p.tent.col)): p.value
-                  for p in every.plays}
+                  for p in every.choices}
         return max(values.values()), values[played]
     raise AssertionError(game)
 
@@ -359,8 +362,8 @@ def test_a_seeded_game_with_a_bad_move_is_reviewed(case: Case, monkeypatch: pyte
         # with the hint's own output): every choice valued again one turn deep. The adapter's own test pins this
         # path on a position where it is certain (test_dc_a_choice_outside_the_top_group_is_valued_again).
         assert "valued again one turn deep" in decision.note
-        again = dc_hints.hint(state, CpuBudget(5.0), leaf=dc_hints.Leaf.ESTIMATE, max_replies=0)
-        values = {(m.action,): m.value for m in again.moves if m.value is not None}
+        again = dc_hints.hint(state, CpuBudget(5.0), options=DC_ESTIMATE_ONE_TURN)
+        values = {(m.choice,): m.value for m in again.choices if m.value is not None}
         assert decision.best_value == pytest.approx(max(values.values()))
         assert decision.loss == pytest.approx(max(values.values()) - values[played])
 
@@ -381,7 +384,7 @@ def test_dc_a_choice_outside_the_top_group_is_valued_again() -> None:
     valuation = adapter.evaluate(decision, ranking, CpuBudget(5.0), 0, ())
     assert valuation.value is None and valuation.ranking is not None
     assert "valued again one turn deep" in valuation.note
-    again = dc_hints.hint(state, CpuBudget(5.0), leaf=dc_hints.Leaf.ESTIMATE, max_replies=0)
-    expected = {(m.action,): m.value for m in again.moves}
+    again = dc_hints.hint(state, CpuBudget(5.0), options=DC_ESTIMATE_ONE_TURN)
+    expected = {(m.choice,): m.value for m in again.choices}
     assert {c.actions: c.value.value for c in valuation.ranking.choices if c.value is not None} == expected
     assert None not in expected.values() and (played,) in expected

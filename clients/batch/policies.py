@@ -292,7 +292,7 @@ DELUXE_CAMPING_HINT_REPLY_PLIES = 2
 def play_deluxe_camping(params: dict[str, Any], budget: Budget) -> dict[str, Any]:
     from campsolver.solver.core.seeding import rng_for
     from campsolver.solver.deluxe_camping import rules
-    from campsolver.solver.deluxe_camping.hint import hint
+    from campsolver.solver.deluxe_camping.hint import HintOptions, hint
     from campsolver.solver.deluxe_camping.players import greedy_player, random_player
 
     names, seed = _seated(params, DELUXE_CAMPING)
@@ -311,10 +311,10 @@ def play_deluxe_camping(params: dict[str, Any], budget: Budget) -> dict[str, Any
         if name == "hint":
             # The whole search (depth 1, then the deepening to a fixed depth) within the task budget: a fixed
             # effort unless the budget cuts it, and then the game fails rather than being played shallower.
-            result = hint(state, budget, max_replies=DELUXE_CAMPING_HINT_REPLY_PLIES)
+            result = hint(state, budget, options=HintOptions(max_replies=DELUXE_CAMPING_HINT_REPLY_PLIES))
             if result.interrupted or budget.expired():
                 raise _interrupted()
-            action = result.moves[0].action
+            action = result.choices[0].choice
         elif name == "mcts":
             action = openspiel_move("campsolver_deluxe_camping", len(names), state, seed * SEEDS_PER_GAME + decisions)
         else:
@@ -329,7 +329,8 @@ def play_campsite(params: dict[str, Any], budget: Budget) -> dict[str, Any]:
     import random
 
     from campsolver.solver.campsite import rules as R
-    from campsolver.solver.campsite.players import greedy_policy, hint_result, random_policy
+    from campsolver.solver.campsite.hint import hint
+    from campsolver.solver.campsite.players import greedy_policy, play_options, random_policy
     from campsolver.solver.core.budget import SolveInterrupted
     from campsolver.solver.core.seeding import rng_for
 
@@ -348,10 +349,10 @@ def play_campsite(params: dict[str, Any], budget: Budget) -> dict[str, Any]:
             return state
         try:
             if name == "hint":
-                result = hint_result(state, budget)
-                if result.interrupted or not result.plays:
+                result = hint(state, budget, options=play_options(state))
+                if result.interrupted or not result.choices:
                     raise _interrupted()
-                placement, tent = result.plays[0].placement, result.plays[0].tent
+                placement, tent = result.choices[0].choice
             elif name == "greedy":
                 placement, tent = greedy_policy(state, budget)
             else:

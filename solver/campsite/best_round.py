@@ -198,9 +198,9 @@ def _finish(order: Sequence[Card], turns: int, node: _Node, budget: Budget) -> _
     while len(node.plays) < turns:
         future = hints.future_model(list(order[node.drawn :]), turns - len(node.plays) - 1)
         ranked = hints.rank_plays(node.table, node.hand, node.tokens, 0, 1, future, budget, margin=False, top=1)
-        if not ranked.plays:
+        if not ranked.choices:
             return None
-        node = _child(order, node, ranked.plays[0], lambda _table, _play: 0.0)
+        node = _child(order, node, ranked.choices[0], lambda _table, _play: 0.0)
     return node
 
 
@@ -240,7 +240,7 @@ def _beam(
             if ranked.interrupted:
                 interrupted = True
                 break
-            for play in ranked.plays:
+            for play in ranked.choices:
                 children.append(_child(order, node, play,
                                        lambda table, play: player_scores(table, 1)[0] + play.future_estimate))
         if interrupted or not children:

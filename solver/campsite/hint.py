@@ -38,14 +38,17 @@ from campsolver.solver.campsite.evaluate import Surroundings, TurnEvaluator
 from campsolver.solver.campsite.rules import (
     CARD_SQUARES,
     FAIR_WEATHER_FACTOR,
+    CampsiteState,
     Card,
     Placement,
+    Stage,
     Table,
     Tent,
     Terrain,
     Token,
 )
 from campsolver.solver.core.budget import Budget, SolveInterrupted
+from campsolver.solver.core.hint import HintClock, HintResultBase, RankedChoice
 
 #: Per card laid later in the round, the share of a tent's open squares that gets covered (fitted by the bench).
 FILL_RATE = 0.06
@@ -53,29 +56,40 @@ FILL_RATE = 0.06
 DEFAULT_TOP = 20
 
 
-@dataclass(frozen=True)
-class RankedPlay:
-    placement: Placement
-    tent: Tent
-    value: float
+#: What a one-ply value is (`RankedPlay.note`).
+ONE_PLY_NOTE = "one-ply: estimated right after this play by the fitted tent tables"
+ONE_PLY_METHOD = "every play one ply by fitted tent tables"
+
+
+@dataclass(kw_only=True)
+class RankedPlay(RankedChoice[tuple[Placement, Tent]]):
+    """One play of the turn (`choice`: the card's placement and the tent) and its value: `kind` LOOK_AHEAD (a
+    sample mean over `samples` worlds, with its standard error from 2 samples on) or ONE_PLY (the tent tables'
+    estimate right after the play; the one-ply ranking, `hint_one_ply`, says ONE_PLY). `loss`: against the best
+    value of the ranking's own quantity (the looked-ahead plays when there are any, else the one-ply ones)."""
+
     immediate_gain: int
     future_estimate: float
     opponent_gain: int
-    #: LOOK_AHEAD (a sample mean over `samples` worlds, with its standard error from 2 samples on) or ONE_PLY
-    #: (the tent tables' estimate right after the play); the one-ply ranking (`hint_one_ply`) says ONE_PLY.
     kind: str = "ONE_PLY"
-    samples: int = 0
-    standard_error: float | None = None
+
+    @property
+    def placement(self) -> Placement:
+        return self.choice[0]
+
+    @property
+    def tent(self) -> Tent:
+        return self.choice[1]
 
 
-@dataclass
-class HintResult:
-    plays: list[RankedPlay]  # best first, at most `top`
-    plays_ranked: int
-    placements: int  # placements evaluated
-    total_placements: int
-    wall_time_s: float
-    interrupted: bool = False  # the budget ran out: only the first `placements` placements were ranked
+@dataclass(kw_only=True)
+class HintResult(HintResultBase[RankedPlay]):
+    """The best plays (at most `top`), best first, and how much of the turn was ranked."""
+
+    plays_ranked: int = 0
+    placements: int = 0  # placements evaluated
+    total_placements: int = 0
+    # `interrupted`: the budget ran out: only the first `placements` placements were ranked
     worlds: int = 0  # worlds every look-ahead play was played out in
     depth: int = 0  # turns played out after the play (the other seats', then the mover's)
 
@@ -144,31 +158,9 @@ def rank_plays(
     the rounds already scored (default none), for the opponents' standing. `spread`: rank the placements in
     `spread_order` (a budget cut then leaves out a sample of every card's placements, not the last cards; ties
     among equal values keep the earlier play in that order) instead of the rules model's card-by-card order."""
-    tokens = sorted(set(tokens))
-    evaluator = TurnEvaluator(table, max(players, player + 1))
+    ranker = _Ranker(table, sorted(set(tokens)), player, players, future, margin, top, totals)
     # No early return on an expired budget: the set-up and the first placement are a few ms of Python, and they
     # give a valid ranked answer (the best play of the first placement); the budget decides how many follow.
-    opponents = [k for k in range(evaluator.players) if k != player]
-    tent_future_now = {t: future.tent_future(t.token, s) for t, s in evaluator.tent_surroundings.items()}
-    standing = [float(totals[k]) if totals is not None and k < len(totals) else 0.0 for k in range(evaluator.players)]
-    for k, points in enumerate(evaluator.tent_points_now()):
-        standing[k] += points
-    for tent, value in tent_future_now.items():
-        standing[tent.player] += value
-    leader_before = max((standing[k] for k in opponents), default=0.0)
-    far_values = sorted(
-        (
-            (around.values[token] + future.tent_future(token, around), cell, token, around.values[token])
-            for cell, around in evaluator.base_surroundings.items()
-            for token in tokens
-        ),
-        key=lambda item: (-item[0], item[1], item[2]),
-    )
-    token_values: dict[Surroundings, list[tuple[float, int, Token, int]]] = {}
-    heap: list[tuple[float, int, tuple]] = []  # the `top` best so far: (value, -order, details), min first
-    counter = 0
-    ranked = 0
-    placements = 0
     legal = table.legal_placements(hand)  # one pass over the table, a few ms: never cut
     if spread:
         legal = spread_order(legal)
@@ -177,74 +169,122 @@ def rank_plays(
         if index and budget.expired():  # the first placement always (an answer); one check costs ~1 us
             interrupted = True
             break
-        effect = evaluator.effect(placement)
-        placements += 1
+        ranker.add(placement)
+    return HintResult(choices=ranker.plays(), plays_ranked=ranker.ranked, placements=ranker.placements,
+                      total_placements=len(legal), wall_time_s=budget.elapsed(), interrupted=interrupted,
+                      method=ONE_PLY_METHOD)
+
+
+class _Ranker:
+    """`rank_plays`' state: the table's evaluator, the standing before the turn, the best `top` plays so far."""
+
+    def __init__(self, table: Table, tokens: list[Token], player: int, players: int, future: FutureModel,
+                 margin: bool, top: int, totals: Sequence[int] | None) -> None:
+        self.tokens, self.player, self.future, self.margin, self.top = tokens, player, future, margin, top
+        self.evaluator = evaluator = TurnEvaluator(table, max(players, player + 1))
+        self.opponents = [k for k in range(evaluator.players) if k != player]
+        self.tent_future_now = {t: future.tent_future(t.token, s) for t, s in evaluator.tent_surroundings.items()}
+        standing = [float(totals[k]) if totals is not None and k < len(totals) else 0.0
+                    for k in range(evaluator.players)]
+        for k, points in enumerate(evaluator.tent_points_now()):
+            standing[k] += points
+        for tent, value in self.tent_future_now.items():
+            standing[tent.player] += value
+        self.standing = standing
+        self.leader_before = max((standing[k] for k in self.opponents), default=0.0)
+        self.far_values = sorted(
+            (
+                (around.values[token] + future.tent_future(token, around), cell, token, around.values[token])
+                for cell, around in evaluator.base_surroundings.items()
+                for token in tokens
+            ),
+            key=lambda item: (-item[0], item[1], item[2]),
+        )
+        self.token_values: dict[Surroundings, list[tuple[float, int, Token, int]]] = {}
+        self.heap: list[tuple[float, int, tuple]] = []  # the `top` best so far: (value, -order, details), min first
+        self.counter = 0
+        self.ranked = 0
+        self.placements = 0
+
+    def threshold(self) -> float:
+        return self.heap[0][0] if len(self.heap) >= self.top else -math.inf
+
+    def offer(self, total: float, details: tuple) -> float:
+        """Keep the play if it is among the `top` best so far; the new threshold."""
+        self.counter += 1
+        item = (total, -self.counter, details)
+        if len(self.heap) < self.top:
+            heapq.heappush(self.heap, item)
+        else:
+            heapq.heappushpop(self.heap, item)
+        return self.threshold()
+
+    def base_value(self, effect) -> tuple[float, tuple[int, float, int]]:
+        """The placement's value before the tent (own change + own future - the best opponent's), and its
+        details (own points change, own future change, the best opponent's points change)."""
+        evaluator, future, player, opponents = self.evaluator, self.future, self.player, self.opponents
         own_delta = effect.delta[player]
         future_delta = [0.0] * evaluator.players
         for tent, after in effect.changed:
-            future_delta[tent.player] += future.tent_future(tent.token, after) - tent_future_now[tent]
+            future_delta[tent.player] += future.tent_future(tent.token, after) - self.tent_future_now[tent]
         best_opponent = 0.0
         best_opponent_now = 0
-        if opponents and margin:
+        if opponents and self.margin:
             leader_after, best_opponent_now = max(
-                ((standing[k] + effect.delta[k] + future_delta[k], effect.delta[k]) for k in opponents),
+                ((self.standing[k] + effect.delta[k] + future_delta[k], effect.delta[k]) for k in opponents),
                 key=lambda x: x[0],
             )
-            best_opponent = leader_after - leader_before
+            best_opponent = leader_after - self.leader_before
         elif opponents:
             best_opponent_now = max(effect.delta[k] for k in opponents)
-        base = own_delta + future_delta[player] - best_opponent
-        details = (own_delta, future_delta[player], best_opponent_now)
-        threshold = heap[0][0] if len(heap) >= top else -math.inf
+        return own_delta + future_delta[player] - best_opponent, (own_delta, future_delta[player], best_opponent_now)
+
+    def add(self, placement: Placement) -> None:
+        """Every tent after `placement`: the squares it changes, then the others best first."""
+        effect = self.evaluator.effect(placement)
+        self.placements += 1
+        base, details = self.base_value(effect)
+        tokens, future = self.tokens, self.future
+        threshold = self.threshold()
         for cell, around in effect.options:
-            by_value = token_values.get(around)
+            by_value = self.token_values.get(around)
             if by_value is None:
                 by_value = sorted(
                     ((around.values[t] + future.tent_future(t, around), -int(t), t, around.values[t]) for t in tokens),
                     reverse=True,
                 )
-                token_values[around] = by_value
+                self.token_values[around] = by_value
             for value, _, token, points in by_value:
                 total = base + value
                 if total <= threshold:
                     break  # the rest of this square's tokens are no better; ties keep the earlier play
-                counter += 1
-                item = (total, -counter, (effect.placement, cell, token, points, value, *details))
-                if len(heap) < top:
-                    heapq.heappush(heap, item)
-                else:
-                    heapq.heappushpop(heap, item)
-                threshold = heap[0][0] if len(heap) >= top else -math.inf
-        blocked_far = sum(1 for cell in effect.reach if cell in evaluator.base_surroundings)
-        ranked += len(effect.options) * len(tokens) + len(far_values) - blocked_far * len(tokens)
-        for value, cell, token, points in far_values:  # best first
+                threshold = self.offer(total, (effect.placement, cell, token, points, value, *details))
+        base_cells = self.evaluator.base_surroundings
+        blocked_far = sum(1 for cell in effect.reach if cell in base_cells)
+        self.ranked += len(effect.options) * len(tokens) + len(self.far_values) - blocked_far * len(tokens)
+        for value, cell, token, points in self.far_values:  # best first
             total = base + value
             if total <= threshold:
                 break
             if cell in effect.reach:
                 continue
-            counter += 1
-            item = (total, -counter, (effect.placement, cell, token, points, value, *details))
-            if len(heap) < top:
-                heapq.heappush(heap, item)
-            else:
-                heapq.heappushpop(heap, item)
-            threshold = heap[0][0] if len(heap) >= top else -math.inf
-    plays = []
-    for total, _, (placement, cell, token, points, value, own_delta, own_future, opponent_now) in sorted(
-        heap, reverse=True
-    ):
-        plays.append(
-            RankedPlay(
-                placement,
-                Tent(player, token, cell[0], cell[1]),
-                total,
-                own_delta + points,
-                own_future + value - points,
-                opponent_now,
-            )
-        )
-    return HintResult(plays, ranked, placements, len(legal), budget.elapsed(), interrupted)
+            threshold = self.offer(total, (effect.placement, cell, token, points, value, *details))
+
+    def plays(self) -> list[RankedPlay]:
+        """The kept plays, best first."""
+        plays = []
+        for total, _, (placement, cell, token, points, value, own_delta, own_future, opponent_now) in sorted(
+            self.heap, reverse=True
+        ):
+            plays.append(RankedPlay(
+                choice=(placement, Tent(self.player, token, cell[0], cell[1])),
+                value=total,
+                immediate_gain=own_delta + points,
+                future_estimate=own_future + value - points,
+                opponent_gain=opponent_now,
+                note=ONE_PLY_NOTE,
+            ))
+        return plays
 
 
 def spread_order(placements: Sequence[Placement]) -> list[Placement]:
@@ -276,45 +316,6 @@ def one_ply_future(
     return future_model(unseen_cards(deck, table, hand), cards_to_come)
 
 
-def hint_one_ply(
-    table: Table,
-    hand: Sequence[Card],
-    tokens: Iterable[Token],
-    player: int,
-    players: int,
-    deck: Sequence[Card],
-    budget: Budget,
-    *,
-    margin: bool | None = None,
-    top: int = DEFAULT_TOP,
-    cards_to_come: int | None = None,
-    totals: Sequence[int] | None = None,
-    spread: bool = True,
-) -> HintResult:
-    """The one-ply ranking this hint used before the look-ahead (`rank_plays` with the open-square future
-    estimate): kept for comparisons in the bench. `cards_to_come`: cards laid after this turn in the round
-    (default: the turns left by the tents on the table)."""
-    tokens = list(tokens)
-    future = one_ply_future(table, hand, players, deck, cards_to_come)
-    if margin is None:
-        margin = players > 1
-    return rank_plays(
-        table, hand, tokens, player, players, future, budget, margin=margin, top=top, totals=totals, spread=spread
-    )
-
-
-def greedy_play(
-    table: Table, hand: Sequence[Card], tokens: Iterable[Token], player: int, players: int, budget: Budget
-) -> tuple[Placement, Tent]:
-    """The play with the best immediate own gain (ties: first in the rules model's order): the baseline."""
-    no_future = future_model((), 0)
-    result = rank_plays(table, hand, tokens, player, players, no_future, budget, margin=False, top=1)
-    if not result.plays:
-        raise SolveInterrupted("deadline")
-    best = result.plays[0]
-    return best.placement, best.tent
-
-
 # --- the hint: one ply over every play, then a look-ahead on the best few ----------------------------------------
 
 #: Plays looked ahead (the best by one-ply value).
@@ -323,49 +324,118 @@ SEARCH_WIDTH = 6
 MAX_WORLDS = 64
 
 
-def hint(
+@dataclass(frozen=True)
+class HintOptions:
+    """The hint's knobs. `margin`: rank by the final margin over the best opponent (default with opponents) or
+    the mover's own score; `top`: plays listed; `cards_to_come`: cards laid after this turn in the round (default:
+    the turns left by the tents on the table); `seed`: the sampled worlds; `width`: plays looked ahead; `depth`:
+    turns played out (default to the round's end); `max_worlds`: most worlds sampled; `distinct`, `halving`,
+    `leak`, `reserve_wild`: the look-ahead's variants (`lookahead.search`)."""
+
+    margin: bool | None = None
+    top: int = DEFAULT_TOP
+    cards_to_come: int | None = None
+    seed: int = 0
+    width: int = SEARCH_WIDTH
+    depth: int | None = None
+    max_worlds: int = MAX_WORLDS
+    distinct: bool = False
+    halving: int = 0
+    leak: float = 0.0
+    reserve_wild: float | None = None
+
+
+def seat_state(
     table: Table,
     hand: Sequence[Card],
     tokens: Iterable[Token],
     player: int,
     players: int,
     deck: Sequence[Card],
-    budget: Budget,
-    *,
-    margin: bool | None = None,
-    top: int = DEFAULT_TOP,
-    cards_to_come: int | None = None,
     totals: Sequence[int] | None = None,
-    seed: int = 0,
-    width: int = SEARCH_WIDTH,
-    depth: int | None = None,
-    max_worlds: int = MAX_WORLDS,
-    distinct: bool = False,
-    halving: int = 0,
-    leak: float = 0.0,
-    reserve_wild: float | None = None,
-) -> HintResult:
+) -> CampsiteState:
+    """A state as one seat sees its turn (the table, its own hand and tokens, the totals, the deck; the other
+    hands unknown, left empty): what the hint reads, for callers that hold a turn rather than a whole game (the
+    service's `state` request, the bench). The other seats' tokens are what their tents on the table leave."""
+    pitched: list[set[Token]] = [set() for _ in range(players)]
+    for tent in table.tents:
+        if tent.player < players:
+            pitched[tent.player].add(tent.token)
+    seat_tokens = [frozenset(Token) - frozenset(p) for p in pitched]
+    seat_tokens[player] = frozenset(tokens)
+    hands = tuple(tuple(hand) if k == player else () for k in range(players))
+    return CampsiteState(players=players, deck=tuple(deck), stage=Stage.CARD, hands=hands, table=table,
+                         tokens=tuple(seat_tokens), totals=tuple(totals or ()), starter=player)
+
+
+class _SeatOf:
+    """What the mover's seat sees of a state."""
+
+    seat: int
+    hand: tuple[Card, ...]
+    tokens: list[Token]
+    totals: Sequence[int] | None
+
+    def __init__(self, state: CampsiteState) -> None:
+        if state.stage is not Stage.CARD:
+            raise ValueError(f"no hint at stage {state.stage.value}: a hint ranks whole turns (card and tent)")
+        self.seat = state.to_move
+        self.hand = tuple(state.hands[self.seat])
+        self.tokens = sorted(state.tokens[self.seat])
+        self.totals = state.totals or None
+
+
+def hint(state: CampsiteState, budget: Budget, *, options: HintOptions = HintOptions()) -> HintResult:
     """Rank the plays of the mover's turn (`lookahead.search`): every play valued one ply deep by the tent value
-    tables, the best `width` played on in sampled worlds while the budget lasts. Reads the table, the hand, the
-    tokens, the totals and the deck only. `cards_to_come`: cards laid after this turn in the round (default:
-    the turns left by the tents on the table). The best looked-ahead plays come first (value: the mean final
-    margin, or own standing, over the worlds), then the other plays by their one-ply value (their `kind`
-    says so)."""
+    tables, the best `width` played on in sampled worlds while the budget lasts. Reads what the mover's seat sees
+    only (`seat_state`): the table, its hand and tokens, the totals and the deck. The best looked-ahead plays come
+    first (value: the mean final margin, or own standing, over the worlds), then the other plays by their one-ply
+    value (their `kind` says so)."""
     from campsolver.solver.campsite import lookahead
 
-    tokens = list(tokens)
-    if margin is None:
-        margin = players > 1
-    view = lookahead.seat_view(table, hand, tokens, player, players, deck, totals)
-    if cards_to_come is not None:
-        view.played = max(view.total_turns - 1 - cards_to_come, 0)
-    result = lookahead.search(view, budget, margin=margin, seed=seed, width=width, depth=depth,
-                              max_worlds=max_worlds, distinct=distinct, halving=halving, leak=leak,
-                              reserve_wild=reserve_wild)
-    plays = _listed_plays(view, result, top, table)
+    clock = HintClock()
+    seat = _SeatOf(state)
+    margin = state.players > 1 if options.margin is None else options.margin
+    view = lookahead.seat_view(state.table, seat.hand, seat.tokens, seat.seat, state.players, state.deck, seat.totals)
+    if options.cards_to_come is not None:
+        view.played = max(view.total_turns - 1 - options.cards_to_come, 0)
+    result = lookahead.search(view, budget, margin=margin, seed=options.seed, width=options.width,
+                              depth=options.depth, max_worlds=options.max_worlds, distinct=options.distinct,
+                              halving=options.halving, leak=options.leak, reserve_wild=options.reserve_wild)
+    plays = _listed_plays(view, result, options.top, state.table)
+    searched = [p for p in plays if p.kind == "LOOK_AHEAD"]
+    best = max((p.value for p in searched or plays if p.value is not None), default=0.0)
+    for p in searched or plays:
+        p.loss = max(best - p.value, 0.0) + 0.0 if p.value is not None else None
     root = result.root
-    return HintResult(plays, _plays_valued(view, root), len(root.pl), len(root.pl), budget.elapsed(),
+    method = (f"{ONE_PLY_METHOD}; the best {len(searched)} looked ahead in {result.worlds} sampled deals"
+              if searched else ONE_PLY_METHOD)
+    return HintResult(choices=plays, method=method, wall_time_s=clock.wall(), cpu_time_s=clock.cpu(),
+                      plays_ranked=_plays_valued(view, root), placements=len(root.pl), total_placements=len(root.pl),
                       worlds=result.worlds, depth=result.depth if result.worlds else 0)
+
+
+def hint_one_ply(state: CampsiteState, budget: Budget, *, options: HintOptions = HintOptions()) -> HintResult:
+    """The one-ply ranking this hint used before the look-ahead (`rank_plays` with the open-square future
+    estimate over the placements in `spread_order`): kept for comparisons in the bench and for the review. Of the
+    options it reads `margin`, `top` and `cards_to_come`."""
+    view = _SeatOf(state)
+    future = one_ply_future(state.table, view.hand, state.players, state.deck, options.cards_to_come)
+    margin = state.players > 1 if options.margin is None else options.margin
+    return rank_plays(state.table, view.hand, view.tokens, view.seat, state.players, future, budget, margin=margin,
+                      top=options.top, totals=view.totals, spread=True)
+
+
+def greedy_play(
+    table: Table, hand: Sequence[Card], tokens: Iterable[Token], player: int, players: int, budget: Budget
+) -> tuple[Placement, Tent]:
+    """The play with the best immediate own gain (ties: first in the rules model's order): the baseline."""
+    no_future = future_model((), 0)
+    result = rank_plays(table, hand, tokens, player, players, no_future, budget, margin=False, top=1)
+    if not result.choices:
+        raise SolveInterrupted("deadline")
+    best = result.choices[0]
+    return best.placement, best.tent
 
 
 def _plays_valued(view, root) -> int:
@@ -425,8 +495,10 @@ def _listed_plays(view, result, top: int, table: Table) -> list[RankedPlay]:
         own_future += float(root.tables[mine, token, base, min(max(opens, 0), 8), int(fair)]) - new_points
         gain = gains[mine] + new_points
         opponent_gain = max((gains[k] for k in range(view.players) if k != mine), default=0)
-        plays.append(RankedPlay(placement, Tent(mine, Token(token), r, c), float(value), int(gain), own_future,
-                                int(opponent_gain), kind, samples, se))
+        note = ONE_PLY_NOTE if kind == "ONE_PLY" else f"look-ahead: the mean over {samples} sampled worlds"
+        plays.append(RankedPlay(choice=(placement, Tent(mine, Token(token), r, c)), value=float(value),
+                                immediate_gain=int(gain), future_estimate=own_future, opponent_gain=int(opponent_gain),
+                                kind=kind, samples=samples, standard_error=se, note=note))
     return plays
 
 

@@ -19,30 +19,16 @@ from campsolver.solver.core.budget import Budget
 HINT_CPU_S = 0.15
 
 
-def hint_result(state: R.CampsiteState, budget: Budget, seed: int = 0, **options: object) -> hints.HintResult:
-    """The hint for the player to move, from what its seat may know (own hand, table, tokens, totals, deck),
-    with the cards still to come in this round."""
-    seat = state.to_move
+def play_options(state: R.CampsiteState, seed: int = 0, **options: object) -> hints.HintOptions:
+    """The hint's options in self-play: the best play only, the cards still to come in this round from the
+    state's turn, `seed`, and any other knob of `hints.HintOptions` given by name."""
     cards_to_come = R.TURNS_PER_ROUND * state.players - state.turn - 1
-    return hints.hint(
-        state.table,
-        state.hands[seat],
-        state.tokens[seat],
-        seat,
-        state.players,
-        state.deck,
-        budget,
-        top=1,
-        cards_to_come=cards_to_come,
-        totals=state.totals,
-        seed=seed,
-        **options,  # type: ignore[arg-type]
-    )
+    return hints.HintOptions(top=1, cards_to_come=cards_to_come, seed=seed, **options)  # type: ignore[arg-type]
 
 
 def hint_policy(state: R.CampsiteState, budget: Budget, seed: int = 0, **options: object) -> tuple[R.Placement, R.Tent]:
     """The hint's best play (whatever it ranked within `budget`)."""
-    best = hint_result(state, budget, seed, **options).plays[0]
+    best = hints.hint(state, budget, options=play_options(state, seed, **options)).choices[0]
     return best.placement, best.tent
 
 

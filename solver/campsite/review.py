@@ -13,6 +13,7 @@ quantity.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from campsolver.solver.campsite import hint as hints
 from campsolver.solver.campsite import rules as R
@@ -69,16 +70,16 @@ class CampsiteReview:
     def _choices(self, result: hints.HintResult) -> list[review.Choice]:
         return [review.Choice((R.PlayCard(p.placement), R.PitchTent(p.tent.token, p.tent.row, p.tent.col)),
                               self._label(p.placement, p.tent), review.Value(p.value))
-                for p in result.plays]
+                for p in result.choices]
 
     def rank(self, decision: review.Decision, budget: Budget, seed: int,
              earlier: Sequence[review.Decision]) -> review.Ranking:
         state: R.CampsiteState = decision.state
-        hand, tokens = self._view(state)
         # The one-ply ranking, not the hint's sampled look-ahead: a played turn outside the list is valued by the
         # same deterministic formula (`evaluate`), so best and played are one quantity whatever the budget.
-        result = hints.hint_one_ply(state.table, hand, tokens, state.to_move, state.players, state.deck, budget,
-                                    margin=self.margin and state.players > 1, top=REVIEW_TOP)
+        # Earlier rounds' totals left out, as `evaluate` leaves them out of the played turn's value.
+        options = hints.HintOptions(margin=self.margin and state.players > 1, top=REVIEW_TOP)
+        result = hints.hint_one_ply(replace(state, totals=()), budget, options=options)
         note = "immediate gain + future estimate" + (" - best opponent's" if self.margin and state.players > 1 else "")
         if result.interrupted:
             note += f"; ranked among the first {result.placements} of {result.total_placements} placements"
@@ -95,7 +96,7 @@ class CampsiteReview:
         future = hints.one_ply_future(state.table, hand, players, state.deck)  # as `rank` (hint_one_ply) has it
         result = hints.rank_plays(state.table, (card.placement.card,), (tent.token,), state.to_move, players, future,
                                   budget, margin=self.margin and players > 1, top=OWN_TOP)
-        for play in result.plays:
+        for play in result.choices:
             if (R.PlayCard(play.placement), R.PitchTent(play.tent.token, play.tent.row, play.tent.col)) == \
                     decision.actions:
                 return review.Valuation(review.Value(play.value), f"the played turn is outside the hint's best "

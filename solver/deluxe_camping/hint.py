@@ -45,6 +45,7 @@ import time
 from dataclasses import dataclass
 
 from campsolver.solver.core.budget import Budget, SolveInterrupted
+from campsolver.solver.core.hint import HintClock, HintResultBase, RankedChoice
 from campsolver.solver.core.proof import Proof
 from campsolver.solver.deluxe_camping import leaf_model as leaves
 from campsolver.solver.deluxe_camping import maximise as maxima
@@ -158,12 +159,13 @@ def territory_scores(state: DCState) -> tuple[int, ...]:
     return tuple(round(v) for v in values)
 
 
-@dataclass
-class RankedMove:
-    action: Action
-    value: float | None  # None: not evaluated before the budget ran out
+@dataclass(kw_only=True)
+class RankedMove(RankedChoice[Action]):
+    """One legal choice (`choice`: the action) and its value (None: not evaluated before the budget ran out);
+    `exact`: the value is a final score (the choice ends the game); `note`: what the value is (`value_note`);
+    `loss`: against the best choice, within the best choice's comparison group only (`comparison_group`)."""
+
     depth: int = 0  # 1: one turn deep; 1 + n: with n reply plies; 0: not evaluated
-    exact: bool = False  # the value is a final score (the choice ends the game)
     kind: ValueKind = ValueKind.NONE
     bound: float | None = None  # SECURABLE_FOUND: CP-SAT's upper bound of the securable value
     estimate: float | None = None  # the territory estimate (after the reply when searched)
@@ -172,13 +174,11 @@ class RankedMove:
     rule_of_thumb: bool = False  # nothing was valued in time: this is `rule_of_thumb`'s choice, put first
 
 
-@dataclass
-class HintResult:
-    moves: list[RankedMove]  # best first; unevaluated last
-    proof: Proof
-    nodes: int
-    wall_time_s: float
-    interrupted: bool
+@dataclass(kw_only=True)
+class HintResult(HintResultBase[RankedMove]):
+    """Every legal choice, best first (unevaluated last), and the search's figures."""
+
+    nodes: int = 0
     depth: int = 1  # the deepest level any choice reached
     leaf: Leaf = Leaf.ESTIMATE
     leaves_solved: int = 0  # securable leaves valued by CP-SAT (cache hits included)
@@ -186,6 +186,29 @@ class HintResult:
     reply_plies: int = 0  # the deepest complete iteration (reply plies after the mover's turn)
     leaves_reused: int = 0  # securable leaves served by a cached model (no build)
     leaf_cpu_s: float = 0.0  # CPU seconds in securable leaves
+
+
+@dataclass(frozen=True)
+class HintOptions:
+    """The hint's knobs. `objective`: the mover's margin (default) or own score; `leaf`: which search (default
+    `DEFAULT_LEAF`, the reply search); `max_replies`: the deepest iteration (reply plies; default
+    `MAX_REPLY_PLIES`: as deep as the budget allows; 0 in the reply search: no reply modelled); `leaf_cap_s`:
+    CP-SAT's limit a securable leaf (default `LEAF_CAP_S`)."""
+
+    objective: HintObjective = HintObjective.MARGIN
+    leaf: Leaf | None = None
+    max_replies: int | None = None
+    leaf_cap_s: float | None = None
+
+
+REPLY_METHOD = "territory estimate of every choice, the best after the next player's best reply"
+SETUP_METHOD = "territory estimate one placement deep (setup)"
+
+
+def deepening_method(leaf: Leaf) -> str:
+    """The deepening search's method (estimate or securable leaves)."""
+    return ("territory search with iterative deepening over the opponents' replies"
+            + (", CP-SAT securable-score leaves" if leaf is Leaf.SECURABLE else ", estimate leaves"))
 
 
 class _Search:
@@ -226,33 +249,61 @@ class _Search:
         return best
 
 
-def hint(
-    state: DCState,
-    budget: Budget,
-    objective: HintObjective = HintObjective.MARGIN,
-    leaf: Leaf | None = None,
-    max_replies: int | None = None,
-    leaf_cap_s: float | None = None,
-) -> HintResult:
-    """Rank every legal choice of the player to move (see the module docstring). `max_replies`: the deepest
-    iteration (reply plies; default `MAX_REPLY_PLIES`: as deep as the budget allows); `leaf_cap_s`: CP-SAT's
-    limit a securable leaf (default `LEAF_CAP_S`)."""
+def hint(state: DCState, budget: Budget, *, options: HintOptions = HintOptions()) -> HintResult:
+    """Rank every legal choice of the player to move (see the module docstring; the knobs in `HintOptions`)."""
     if state.stage not in (Stage.MOVE, Stage.BARRIER):
         raise ValueError(f"no hint at stage {state.stage.value}: hints are for the turns (move, barrier)")
-    leaf = DEFAULT_LEAF if leaf is None else leaf
+    leaf = DEFAULT_LEAF if options.leaf is None else options.leaf
     if leaf is Leaf.REPLY:
-        return _reply_hint(state, budget, objective, max_replies)
-    max_replies = MAX_REPLY_PLIES if max_replies is None else max_replies
-    cap = LEAF_CAP_S if leaf_cap_s is None else leaf_cap_s
-    started = time.monotonic()
-    search = _Search(state, budget, objective)
+        return _reply_hint(state, budget, options.objective, options.max_replies)
+    max_replies = MAX_REPLY_PLIES if options.max_replies is None else options.max_replies
+    cap = LEAF_CAP_S if options.leaf_cap_s is None else options.leaf_cap_s
+    clock = HintClock()
+    search = _Search(state, budget, options.objective)
     actions = state.legal_actions()
     shallow: dict[int, float] = {}
     exact: set[int] = set()
-    interrupted = False
-    # With securable leaves the screen gets a share of the budget, so the leaves are not starved.
-    phase = budget if leaf is Leaf.ESTIMATE else budget.sub_budget(ESTIMATE_SHARE)
-    search.budget = phase
+    interrupted = _screen(search, actions, leaf, shallow, exact)
+    search.budget = budget
+    order = sorted(shallow, key=lambda i: (-shallow[i], i))[:DEEPEN]
+    deepening = _Deepening(search, actions, order, leaf, cap)
+    interrupted = deepening.run(max_replies) or interrupted
+    chosen, plies_used = deepening.chosen()
+    for i, valued in chosen.items():
+        if valued.exact:
+            exact.add(i)
+        else:
+            exact.discard(i)
+    moves = [_ranked(i, actions[i], shallow, chosen, exact, plies_used) for i in range(len(actions))]
+    moves.sort(key=lambda m_i: (*_rank_key(m_i[0], leaf), m_i[1]))
+    if all(m.value is None for m, _ in moves):
+        # Nothing valued in time: the rule of thumb's choice leads, flagged, so the answer is still a choice.
+        thumb = rule_of_thumb(state)
+        moves.sort(key=lambda m_i: m_i[0].choice != thumb)
+        moves[0][0].rule_of_thumb = True
+    stats = deepening.stats
+    return _finished(HintResult(
+        choices=[m for m, _ in moves],
+        proof=Proof.EXACT if len(exact) == len(actions) else Proof.HEURISTIC,
+        method=deepening_method(leaf),
+        interrupted=interrupted,
+        nodes=search.nodes,
+        depth=1 + plies_used,
+        leaf=leaf,
+        leaves_solved=stats.solved,
+        leaves_proven=stats.proven,
+        reply_plies=plies_used,
+        leaves_reused=stats.reused,
+        leaf_cpu_s=stats.cpu_s,
+    ), clock)
+
+
+def _screen(search: _Search, actions: list[Action], leaf: Leaf, shallow: dict[int, float], exact: set[int]) -> bool:
+    """The deepening search's screen: every choice one turn deep into `shallow` (`exact`: those that end the
+    game); True when the budget cut it. With securable leaves the screen gets a share of the budget, so the
+    leaves are not starved."""
+    state, budget = search.state, search.whole
+    search.budget = budget if leaf is Leaf.ESTIMATE else budget.sub_budget(ESTIMATE_SHARE)
     try:
         if state.stage is Stage.BARRIER:
             for i, action in enumerate(actions):
@@ -265,84 +316,85 @@ def hint(
     except SolveInterrupted:
         # Answer with what was valued (possibly nothing: every choice unevaluated). The screen's share may be
         # spent with budget left: the best screened choices are still searched deeper.
-        interrupted = True
-    search.budget = budget
-    order = sorted(shallow, key=lambda i: (-shallow[i], i))[:DEEPEN]
-    lines: dict[int, _Line] = {}
-    iterations: list[dict[int, _Valued]] = []  # per reply depth (1, 2, ...): the candidates valued there
-    complete = 0  # the deepest iteration that valued every candidate
-    stats = _LeafStats()
-    try:
-        for i in order:
-            lines[i] = _start_line(search, actions[i])
-        plies, last_cost = 0, 0.0
-        while order and (max_replies is None or plies < max_replies):
-            if plies and last_cost * ITERATION_GROWTH > budget.remaining():
-                # The next iteration would not finish (its values would be dropped): the budget ends the search
-                # here, so the answer depends on it (`interrupted`), though nothing was cut.
-                interrupted = True
-                break
-            plies += 1
-            iteration_started = budget.elapsed()
-            valued: dict[int, _Valued] = {}
-            iterations.append(valued)
+        return True
+    return False
+
+
+class _Deepening:
+    """Iterative deepening over the best screened choices: one more reply ply each iteration."""
+
+    def __init__(self, search: _Search, actions: list[Action], order: list[int], leaf: Leaf, cap: float) -> None:
+        self.search, self.actions, self.order, self.leaf, self.cap = search, actions, order, leaf, cap
+        self.lines: dict[int, _Line] = {}
+        self.iterations: list[dict[int, _Valued]] = []  # per reply depth (1, 2, ...): the candidates valued there
+        self.complete = 0  # the deepest iteration that valued every candidate
+        self.stats = _LeafStats()
+
+    def run(self, max_replies: int | None) -> bool:
+        """Deepen while the budget allows (and up to `max_replies`); True when the budget ended the search."""
+        search, order, lines = self.search, self.order, self.lines
+        budget = search.whole
+        try:
             for i in order:
-                line = lines[i]
-                if not line.over:
-                    _extend(search, line)
-                valued[i] = _value_line(search, line, leaf, cap, stats)
-            complete = plies
-            last_cost = budget.elapsed() - iteration_started
-            best = max(valued.values(), key=lambda v: v.value)
-            budget.report(depth=1 + plies, samples=search.nodes, best=best.value,
-                          bound=best.bound if best.bound is not None else None)
-            if all(lines[i].over for i in order):
-                break  # every searched line ended the game: deeper plies change nothing
-    except (SolveInterrupted, _OutOfTime):
-        interrupted = True
-    # The best answer so far: the deepest complete iteration; if not even the first completed, what it valued.
-    chosen = iterations[complete - 1] if complete else (iterations[0] if iterations else {})
-    plies_used = complete if complete else (1 if chosen else 0)
-    for i, valued in chosen.items():
-        if valued.exact:
-            exact.add(i)
-        else:
-            exact.discard(i)
-    moves = [_ranked(i, actions[i], shallow, chosen, exact, plies_used) for i in range(len(actions))]
-    moves.sort(key=lambda m_i: (*_rank_key(m_i[0], leaf), m_i[1]))
-    if all(m.value is None for m, _ in moves):
-        # Nothing valued in time: the rule of thumb's choice leads, flagged, so the answer is still a choice.
-        thumb = rule_of_thumb(state)
-        moves.sort(key=lambda m_i: m_i[0].action != thumb)
-        moves[0][0].rule_of_thumb = True
-    every_exact = len(exact) == len(actions)
-    return HintResult(
-        moves=[m for m, _ in moves],
-        proof=Proof.EXACT if every_exact else Proof.HEURISTIC,
-        nodes=search.nodes,
-        wall_time_s=time.monotonic() - started,
-        interrupted=interrupted,
-        depth=1 + plies_used,
-        leaf=leaf,
-        leaves_solved=stats.solved,
-        leaves_proven=stats.proven,
-        reply_plies=plies_used,
-        leaves_reused=stats.reused,
-        leaf_cpu_s=stats.cpu_s,
-    )
+                lines[i] = _start_line(search, self.actions[i])
+            plies, last_cost = 0, 0.0
+            while order and (max_replies is None or plies < max_replies):
+                if plies and last_cost * ITERATION_GROWTH > budget.remaining():
+                    # The next iteration would not finish (its values would be dropped): the budget ends the
+                    # search here, so the answer depends on it (`interrupted`), though nothing was cut.
+                    return True
+                plies += 1
+                iteration_started = budget.elapsed()
+                valued: dict[int, _Valued] = {}
+                self.iterations.append(valued)
+                for i in order:
+                    line = lines[i]
+                    if not line.over:
+                        _extend(search, line)
+                    valued[i] = _value_line(search, line, self.leaf, self.cap, self.stats)
+                self.complete = plies
+                last_cost = budget.elapsed() - iteration_started
+                best = max(valued.values(), key=lambda v: v.value)
+                budget.report(depth=1 + plies, samples=search.nodes, best=best.value,
+                              bound=best.bound if best.bound is not None else None)
+                if all(lines[i].over for i in order):
+                    break  # every searched line ended the game: deeper plies change nothing
+        except (SolveInterrupted, _OutOfTime):
+            return True
+        return False
+
+    def chosen(self) -> tuple[dict[int, _Valued], int]:
+        """The best answer so far and its reply plies: the deepest complete iteration; if not even the first
+        completed, what it valued."""
+        complete, iterations = self.complete, self.iterations
+        chosen = iterations[complete - 1] if complete else (iterations[0] if iterations else {})
+        return chosen, complete if complete else (1 if chosen else 0)
+
+
+def _finished(result: HintResult, clock: HintClock) -> HintResult:
+    """The shared fields every answer fills the same way: each choice's note and loss (within the best choice's
+    comparison group, where values are one quantity), the time taken."""
+    top_group = next((comparison_group(m, result.leaf) for m in result.choices if m.value is not None), None)
+    best = next((m.value for m in result.choices if m.value is not None), None)
+    for move in result.choices:
+        move.note = value_note(move)
+        if move.value is not None and best is not None and comparison_group(move, result.leaf) == top_group:
+            move.loss = max(best - move.value, 0.0) + 0.0
+    result.wall_time_s, result.cpu_time_s = clock.wall(), clock.cpu()
+    return result
 
 
 def _reply_hint(state: DCState, budget: Budget, objective: HintObjective, max_replies: int | None) -> HintResult:
     """The reply search (`reply_search`): every choice valued within the budget, the answer in the hint's
     shape (each value's kind: exact, final score of the reply line, after the reply, after the turn, after the
     movement, none)."""
-    started = time.monotonic()
+    clock = HintClock()
     checker = _Search(state, budget, objective)
     try:
         checker.check()
     except SolveInterrupted:
         # No time at all (the service's rule-of-thumb answer under load): no board, no search, every choice listed.
-        return rule_of_thumb_result(state, Leaf.REPLY, started)
+        return rule_of_thumb_result(state, Leaf.REPLY, clock)
     search = replies.Search(state, checker.check, own=objective is HintObjective.OWN,
                             replies=max_replies is None or max_replies > 0)
     interrupted = False
@@ -353,21 +405,21 @@ def _reply_hint(state: DCState, budget: Budget, objective: HintObjective, max_re
         interrupted = True
     moves = [_reply_ranked(choice) for choice in search.choices]
     if all(m.value is None for m in moves):
-        return rule_of_thumb_result(state, Leaf.REPLY, started, nodes=search.evaluations)
+        return rule_of_thumb_result(state, Leaf.REPLY, clock, nodes=search.evaluations)
     order = sorted(range(len(moves)), key=lambda i: (*_rank_key(moves[i], Leaf.REPLY), i))
     moves = [moves[i] for i in order]
     every_exact = all(m.exact for m in moves)
     replied = any(m.kind in _REPLY_KINDS and m.replies for m in moves)
-    return HintResult(
-        moves=moves,
+    return _finished(HintResult(
+        choices=moves,
         proof=Proof.EXACT if every_exact else Proof.HEURISTIC,
-        nodes=search.evaluations,
-        wall_time_s=time.monotonic() - started,
+        method=REPLY_METHOD,
         interrupted=interrupted,
+        nodes=search.evaluations,
         depth=max((m.depth for m in moves), default=0),
         leaf=Leaf.REPLY,
         reply_plies=1 if replied else 0,
-    )
+    ), clock)
 
 
 #: The reply search's kinds that rank together (best first): each an estimate of the final objective after the
@@ -385,32 +437,34 @@ def _reply_ranked(choice: replies.Choice) -> RankedMove:
         if choice.turn_final:
             exact = choice.turn_exhaustive
             kind = ValueKind.EXACT if exact else ValueKind.LINE_FINAL
-            return RankedMove(choice.action, choice.reply, depth=1, exact=exact, kind=kind, estimate=choice.turn,
-                              line=line)
+            return RankedMove(choice=choice.action, value=choice.reply, depth=1, exact=exact, kind=kind,
+                              estimate=choice.turn, line=line)
         kind = ValueKind.LINE_FINAL if choice.reply_final else ValueKind.REPLY
-        return RankedMove(choice.action, choice.reply, depth=2, kind=kind, estimate=choice.turn, line=line,
+        return RankedMove(choice=choice.action, value=choice.reply, depth=2, kind=kind, estimate=choice.turn, line=line,
                           replies=1)
     if group is replies.Group.TURN:
         exact = choice.turn_final and choice.turn_exhaustive
         kind = ValueKind.EXACT if exact else ValueKind.LINE_FINAL if choice.turn_final else ValueKind.TURN
-        return RankedMove(choice.action, choice.turn, depth=1, exact=exact, kind=kind, estimate=choice.turn,
-                          line=line)
+        return RankedMove(choice=choice.action, value=choice.turn, depth=1, exact=exact, kind=kind,
+                          estimate=choice.turn, line=line)
     if group is replies.Group.SCREEN:
-        return RankedMove(choice.action, choice.screen, depth=1, kind=ValueKind.MOVED, estimate=choice.screen)
-    return RankedMove(choice.action, None)
+        return RankedMove(choice=choice.action, value=choice.screen, depth=1, kind=ValueKind.MOVED,
+                          estimate=choice.screen)
+    return RankedMove(choice=choice.action)
 
 
-def rule_of_thumb_result(state: DCState, leaf: Leaf, started: float, nodes: int = 0) -> HintResult:
+def rule_of_thumb_result(state: DCState, leaf: Leaf, clock: HintClock, nodes: int = 0) -> HintResult:
     """The answer when nothing was valued in time: every legal choice unevaluated, in the rules' order, the rule
     of thumb's choice first and flagged (`rule_of_thumb`). Nothing is computed per choice, so the answer costs
     little more than listing the legal choices."""
     actions = state.legal_actions()
     thumb = rule_of_thumb(state)
     first = actions.index(thumb)
-    moves = [RankedMove(thumb, None, rule_of_thumb=True)]
-    moves.extend(RankedMove(action, None) for i, action in enumerate(actions) if i != first)
-    return HintResult(moves=moves, proof=Proof.HEURISTIC, nodes=nodes, wall_time_s=time.monotonic() - started,
-                      interrupted=True, depth=0, leaf=leaf)
+    moves = [RankedMove(choice=thumb, rule_of_thumb=True)]
+    moves.extend(RankedMove(choice=action) for i, action in enumerate(actions) if i != first)
+    method = REPLY_METHOD if leaf is Leaf.REPLY else deepening_method(leaf)
+    return _finished(HintResult(choices=moves, proof=Proof.HEURISTIC, method=method, interrupted=True, nodes=nodes,
+                                depth=0, leaf=leaf), clock)
 
 
 def rule_of_thumb(state: DCState) -> Action:
@@ -436,13 +490,14 @@ def setup_value(after: DCState, player: int, objective: HintObjective) -> float:
     return evaluate(after, player, objective)
 
 
-def setup_hint(state: DCState, budget: Budget, objective: HintObjective = HintObjective.MARGIN) -> HintResult:
+def setup_hint(state: DCState, budget: Budget, *, options: HintOptions = HintOptions()) -> HintResult:
     """Rank every setup placement (pool, mystery token, bungalow, trailer) one placement deep by
     `setup_value`: a heuristic (no reply is modelled), best first; the choices the budget left unvalued last,
-    the first legal one first when nothing was valued."""
+    the first legal one first when nothing was valued. Of the options only `objective` applies."""
     if state.stage not in SETUP_STAGES:
         raise ValueError(f"no setup hint at stage {state.stage.value}")
-    started = time.monotonic()
+    clock = HintClock()
+    objective = options.objective
     player = state.to_move
     actions = state.legal_actions()
     valued: list[RankedMove] = []
@@ -452,12 +507,53 @@ def setup_hint(state: DCState, budget: Budget, objective: HintObjective = HintOb
             interrupted = True
             break
         value = setup_value(state.child(action), player, objective)
-        valued.append(RankedMove(action, value, depth=1, kind=ValueKind.SETUP, estimate=value))
+        valued.append(RankedMove(choice=action, value=value, depth=1, kind=ValueKind.SETUP, estimate=value))
     valued.sort(key=lambda m: -m.value)  # type: ignore[operator]
-    rest = [RankedMove(a, None) for a in actions[len(valued):]]
+    rest = [RankedMove(choice=a) for a in actions[len(valued):]]
     if not valued and rest:
         rest[0].rule_of_thumb = True
-    return HintResult(valued + rest, Proof.HEURISTIC, len(valued), time.monotonic() - started, interrupted)
+    return _finished(HintResult(choices=valued + rest, proof=Proof.HEURISTIC, method=SETUP_METHOD,
+                                interrupted=interrupted, nodes=len(valued)), clock)
+
+
+def value_note(move: RankedMove) -> str:
+    """What a ranked choice's value is (every value says its kind)."""
+    kind = move.kind
+    if kind is ValueKind.NONE:
+        if move.rule_of_thumb:
+            return ("rule of thumb (stay put at a movement, the first legal barrier at a barrier): the budget ran "
+                    "out before any choice was evaluated")
+        return "not evaluated: the budget ran out"
+    replies = f"after {move.replies} reply ply(ies)"
+    if kind is ValueKind.EXACT:
+        return "exact final value: this choice (with the mover's own barrier) ends the game"
+    if kind is ValueKind.LINE_FINAL:
+        return (f"final score of the searched line: the game ends {replies} (each player staying put and "
+                "placing the barrier best for them by the territory estimate), not a proof")
+    if kind is ValueKind.SECURABLE_OPTIMAL:
+        return f"securable optimum {replies} (CP-SAT proven; pieces stay put)"
+    if kind is ValueKind.SECURABLE_FOUND:
+        bound = "unknown" if move.bound is None or move.bound == float("inf") else f"{move.bound:g}"
+        return (f"securable {replies}: best partition found, not proven (CP-SAT bound {bound}; pieces stay "
+                "put); ties broken by the territory estimate at the same leaf")
+    if kind is ValueKind.SEARCHED:
+        return f"territory estimate {replies} (searched)"
+    if kind is ValueKind.REPLY:
+        return ("territory estimate after the next player's best reply (allotted points plus the open squares "
+                "each player reaches first, late in the game scaled by the share of its frontier the player's "
+                "share of the supply can close; the reply modelled: staying put or a threatening movement, then a "
+                "threatening barrier)")
+    if kind is ValueKind.TURN:
+        return ("territory estimate after the mover's turn (with the free barrier shown in the line), before any "
+                "reply; not comparable with the values after a reply")
+    if kind is ValueKind.MOVED:
+        return ("territory estimate after the movement alone, before the free barrier; not comparable with the "
+                "values after a whole turn")
+    if kind is ValueKind.SETUP:
+        return ("setup placement: the mover's territory estimate right after it, one placement deep (a rule of "
+                "thumb for the setup, not a search)")
+    return "screened one turn deep: territory estimate before the next player's reply, not comparable with " \
+        "the searched choices' values"
 
 
 class _OutOfTime(Exception):
@@ -592,12 +688,12 @@ def _ranked(
     """One choice with its value and the kind of that value."""
     if i in chosen:
         v = chosen[i]
-        return RankedMove(action, v.value, depth=1 + plies, exact=v.exact, kind=v.kind, bound=v.bound,
+        return RankedMove(choice=action, value=v.value, depth=1 + plies, exact=v.exact, kind=v.kind, bound=v.bound,
                           estimate=v.estimate, line=(action, *v.line), replies=plies), i
     if i in shallow:
         kind = ValueKind.EXACT if i in exact else ValueKind.SCREENED
-        return RankedMove(action, shallow[i], depth=1, exact=i in exact, kind=kind, estimate=shallow[i]), i
-    return RankedMove(action, None), i
+        return RankedMove(choice=action, value=shallow[i], depth=1, exact=i in exact, kind=kind, estimate=shallow[i]), i
+    return RankedMove(choice=action), i
 
 
 def comparison_group(move: RankedMove, leaf: Leaf) -> int:
@@ -666,6 +762,7 @@ __all__ = [
     "LEAF_CAP_S",
     "MAX_REPLY_PLIES",
     "HintObjective",
+    "HintOptions",
     "HintResult",
     "Leaf",
     "RankedMove",
@@ -675,6 +772,8 @@ __all__ = [
     "evaluate",
     "hint",
     "rule_of_thumb",
+    "setup_hint",
     "territory_scores",
     "utility",
+    "value_note",
 ]

@@ -60,10 +60,10 @@ class DeluxeCampingReview:
         return rules.describe_action(state.config, actions[0])
 
     def _choices(self, state: DCState, result: hints.HintResult, group_of: object) -> list[review.Choice]:
-        valued = [m for m in result.moves if m.value is not None]
+        valued = [m for m in result.choices if m.value is not None]
         top = min((group_of(m) for m in valued), default=None)  # type: ignore[operator]
         choices = []
-        for move in result.moves:
+        for move in result.choices:
             value = None
             if move.value is not None and group_of(move) == top:  # type: ignore[operator]
                 value = review.Value(move.value, 0.0 if move.exact else None, exact=move.exact)
@@ -72,7 +72,7 @@ class DeluxeCampingReview:
                 note = f"valued by another quantity ({move.kind.value}), not comparable with the ranked values"
             else:
                 note = "not evaluated: the budget ran out"
-            choices.append(review.Choice((move.action,), rules.describe_action(state.config, move.action), value,
+            choices.append(review.Choice((move.choice,), rules.describe_action(state.config, move.choice), value,
                                          note))
         return choices
 
@@ -80,11 +80,11 @@ class DeluxeCampingReview:
              earlier: Sequence[review.Decision]) -> review.Ranking:
         state: DCState = decision.state
         if state.stage in hints.SETUP_STAGES:
-            result = hints.setup_hint(state, budget, self.objective)
+            result = hints.setup_hint(state, budget, options=hints.HintOptions(self.objective))
             note = "territory estimate one placement deep (a setup placement)"
             return review.Ranking(tuple(self._choices(state, result, lambda m: 0)), self.thresholds.unit, note,
                                   interrupted=result.interrupted)
-        result = hints.hint(state, budget, self.objective)
+        result = hints.hint(state, budget, options=hints.HintOptions(self.objective))
         if result.leaf is hints.Leaf.REPLY:
             note = ("the hint's reply search: every choice by the territory estimate, the best turns after the next "
                     f"player's best reply ({result.reply_plies} reply ply); a heuristic")
@@ -100,7 +100,8 @@ class DeluxeCampingReview:
         state: DCState = decision.state
         if state.stage in hints.SETUP_STAGES:
             return review.Valuation(None, "the setup ranking ended before it reached the played placement")
-        result = hints.hint(state, budget, self.objective, leaf=hints.Leaf.ESTIMATE, max_replies=0)
+        options = hints.HintOptions(self.objective, hints.Leaf.ESTIMATE, max_replies=0)
+        result = hints.hint(state, budget, options=options)
         choices = self._choices(state, result, lambda m: hints.comparison_group(m, hints.Leaf.ESTIMATE))
         note = ("the played choice is outside the choices the hint valued by its ranking's own quantity: every "
                 "choice, the best included, valued again one turn deep by the territory estimate (one quantity), the "

@@ -1178,66 +1178,100 @@ def _alternatives(setup: _Setup, sign: float, top: _Class | None) -> list[HintAl
     for move_index, class_index in enumerate(setup.move_class):
         members.setdefault(class_index, []).append(move_index)
     first_move = {k: moves[0] for k, moves in members.items()}
-    oriented = [sign * np.asarray(c.samples, dtype=float) for c in classes]
-    values: dict[int, float] = {}  # oriented
-    losses: dict[int, float] = {}
-    errors: dict[int, float | None] = {}
-    loss_errors: dict[int, float] = {}
-    value_samples: dict[int, int] = {}
-    estimates: dict[int, str] = {}
+    est = _Estimates()
     if top is not None:
-        t = classes.index(top)
-        y_top = oriented[t]
-        confirm = sign * np.asarray(top.confirm, dtype=float)
-        pooled = _pooled(y for y in oriented if len(y))
-        if top.stage is Stage.ONLY_MOVE or len(confirm) >= 2:
-            # Fresh futures only: unbiased whatever the race did.
-            fresh = y_top if top.stage is Stage.ONLY_MOVE else confirm
-            estimates[t] = "fresh"
-            m = len(fresh)
-            top_var = _top_variance(fresh, y_top if top.stage is not Stage.ONLY_MOVE else None, pooled) / m
-            errors[t] = math.sqrt(top_var) if m > 1 else None
-        else:
-            # The deadline cut the confirmation: the mean of the rollouts that chose the move reads high by an
-            # unknown amount (the winner's curse), so no standard error is claimed for it or for values built on it.
-            fresh = np.concatenate([y_top, confirm])
-            estimates[t] = "selection"
-            m = len(fresh)
-            top_var = math.nan
-            errors[t] = None
-        values[t], losses[t], loss_errors[t], value_samples[t] = float(fresh.mean()), 0.0, 0.0, m
-        window = _decision_window(top)
-        diffs: dict[int, np.ndarray] = {}
-        for i, c in enumerate(classes):
-            if i == t or not len(oriented[i]):
-                continue
-            n = len(oriented[i])
-            # Finalists were compared with the top move on the decision window; moves halved out on every
-            # future they had (the top move had the same ones when they were dropped).
-            shared = window if c.stage is Stage.FINALIST else slice(0, n)
-            diffs[i] = y_top[shared] - oriented[i][shared]
-        pooled_diff = _pooled(diffs.values())
-        for i, d in diffs.items():
-            n = len(d)
-            losses[i] = max(float(d.mean()), 0.0) + 0.0  # + 0.0: no -0.0
-            values[i] = values[t] - losses[i]
-            var_d = _shrunk_variance(float(np.var(d, ddof=1)) if n > 1 else 0.0, n, pooled_diff) / n
-            loss_errors[i] = math.sqrt(var_d)
-            # The top value's futures are disjoint from the compared ones: the variances add.
-            errors[i] = math.sqrt(top_var + var_d) if n > 1 and errors[t] is not None else None
-            value_samples[i] = min(n, m)
-            estimates[i] = "paired"
+        oriented = [sign * np.asarray(c.samples, dtype=float) for c in classes]
+        t, top_var, m = _estimate_top(est, classes, oriented, top, sign)
+        _estimate_paired(est, classes, oriented, t, top_var, m)
     class_order = sorted(
         range(len(classes)),
-        key=lambda i: (0, losses[i], -_survival(classes[i]), first_move.get(i, 0))
-        if i in values
+        key=lambda i: (0, est.losses[i], -_survival(classes[i]), first_move.get(i, 0))
+        if i in est.values
         else (1, -classes[i].screen, first_move.get(i, 0)),
     )
+    return _listed(setup, est, class_order, members, sign)
+
+
+@dataclass
+class _Estimates:
+    """Per position class (index): the oriented value, its loss against the top, their standard errors, the
+    samples behind the value, which estimate it is (see `_alternatives`)."""
+
+    values: dict[int, float] = field(default_factory=dict)
+    losses: dict[int, float] = field(default_factory=dict)
+    errors: dict[int, float | None] = field(default_factory=dict)
+    loss_errors: dict[int, float] = field(default_factory=dict)
+    value_samples: dict[int, int] = field(default_factory=dict)
+    estimates: dict[int, str] = field(default_factory=dict)
+
+
+def _estimate_top(
+    est: _Estimates, classes: Sequence[_Class], oriented: list[np.ndarray], top: _Class, sign: float
+) -> tuple[int, float, int]:
+    """The top move's value (fresh, or "selection" when the deadline cut its confirmation) and standard error;
+    returns its class index, the variance of its value (NaN when none is claimed) and its sample count."""
+    t = classes.index(top)
+    y_top = oriented[t]
+    confirm = sign * np.asarray(top.confirm, dtype=float)
+    pooled = _pooled(y for y in oriented if len(y))
+    if top.stage is Stage.ONLY_MOVE or len(confirm) >= 2:
+        # Fresh futures only: unbiased whatever the race did.
+        fresh = y_top if top.stage is Stage.ONLY_MOVE else confirm
+        est.estimates[t] = "fresh"
+        m = len(fresh)
+        top_var = _top_variance(fresh, y_top if top.stage is not Stage.ONLY_MOVE else None, pooled) / m
+        est.errors[t] = math.sqrt(top_var) if m > 1 else None
+    else:
+        # The deadline cut the confirmation: the mean of the rollouts that chose the move reads high by an
+        # unknown amount (the winner's curse), so no standard error is claimed for it or for values built on it.
+        fresh = np.concatenate([y_top, confirm])
+        est.estimates[t] = "selection"
+        m = len(fresh)
+        top_var = math.nan
+        est.errors[t] = None
+    est.values[t], est.losses[t], est.loss_errors[t], est.value_samples[t] = float(fresh.mean()), 0.0, 0.0, m
+    return t, top_var, m
+
+
+def _estimate_paired(
+    est: _Estimates, classes: Sequence[_Class], oriented: list[np.ndarray], t: int, top_var: float, m: int
+) -> None:
+    """Every other sampled move: its paired shortfall against the top move (`loss`) and value = top - loss."""
+    top = classes[t]
+    y_top = oriented[t]
+    window = _decision_window(top)
+    diffs: dict[int, np.ndarray] = {}
+    for i, c in enumerate(classes):
+        if i == t or not len(oriented[i]):
+            continue
+        n = len(oriented[i])
+        # Finalists were compared with the top move on the decision window; moves halved out on every
+        # future they had (the top move had the same ones when they were dropped).
+        shared = window if c.stage is Stage.FINALIST else slice(0, n)
+        diffs[i] = y_top[shared] - oriented[i][shared]
+    pooled_diff = _pooled(diffs.values())
+    for i, d in diffs.items():
+        n = len(d)
+        est.losses[i] = max(float(d.mean()), 0.0) + 0.0  # + 0.0: no -0.0
+        est.values[i] = est.values[t] - est.losses[i]
+        var_d = _shrunk_variance(float(np.var(d, ddof=1)) if n > 1 else 0.0, n, pooled_diff) / n
+        est.loss_errors[i] = math.sqrt(var_d)
+        # The top value's futures are disjoint from the compared ones: the variances add.
+        est.errors[i] = math.sqrt(top_var + var_d) if n > 1 and est.errors[t] is not None else None
+        est.value_samples[i] = min(n, m)
+        est.estimates[i] = "paired"
+
+
+def _listed(
+    setup: _Setup, est: _Estimates, class_order: list[int], members: dict[int, list[int]], sign: float
+) -> list[HintAlternative]:
+    """Every move of every class in `class_order`, with its class's figures on the stated scale; moves whose
+    values are exactly equal share a tie group."""
     tie_groups: dict[object, int] = {}
     alternatives: list[HintAlternative] = []
     for class_index in class_order:
-        c = classes[class_index]
-        value = values.get(class_index)
+        c = setup.classes[class_index]
+        value = est.values.get(class_index)
         shown = sign * value if value is not None else None  # back to the stated scale (the owner's score)
         group_key: object = value if value is not None else ("unvalued", class_index)
         group = tie_groups.setdefault(group_key, len(tie_groups))
@@ -1248,17 +1282,17 @@ def _alternatives(setup: _Setup, sign: float, top: _Class | None) -> list[HintAl
                     move=setup.moves[move_index],
                     value=shown,
                     sample_value=shown,
-                    standard_error=errors.get(class_index),
-                    loss=losses.get(class_index),
-                    loss_standard_error=loss_errors.get(class_index),
+                    standard_error=est.errors.get(class_index),
+                    loss=est.losses.get(class_index),
+                    loss_standard_error=est.loss_errors.get(class_index),
                     samples=len(c.samples) + len(c.confirm),
                     stage=c.stage,
                     stage_round=c.stage_round,
                     position_class=class_index,
                     tie_group=group,
                     screen_value=c.raw_screen,
-                    value_samples=value_samples.get(class_index, 0),
-                    estimate=estimates.get(class_index, ""),
+                    value_samples=est.value_samples.get(class_index, 0),
+                    estimate=est.estimates.get(class_index, ""),
                 )
             )
     return alternatives

@@ -20,31 +20,29 @@ from tests.campsite.test_best_turn import random_table
 def test_hint_without_a_future_is_the_exact_best_turn(seed: int) -> None:
     table, hand = random_table(seed, cards=6, tents=4)
     tokens = [Token.WATER, Token.WILDERNESS, Token.FOREST]
-    result = hints.hint(
-        table, hand, tokens, 0, 2, R.default_deck(), Budget(30), top=5, cards_to_come=0, margin=False
-    )
+    state = hints.seat_state(table, hand, tokens, 0, 2, R.default_deck())
+    options = hints.HintOptions(top=5, cards_to_come=0, margin=False)
+    result = hints.hint(state, Budget(30), options=options)
     exact = best_turn_search(table, hand, tokens, 0, 2, Budget(30))
-    assert result.plays[0].immediate_gain == exact.plays[0].gain
-    assert result.plays[0].value == exact.plays[0].score  # own score, no future: the round's final score
-    assert result.worlds == 0 and result.plays[0].kind == "ONE_PLY"
-    old = hints.hint_one_ply(
-        table, hand, tokens, 0, 2, R.default_deck(), Budget(30), top=5, cards_to_come=0, margin=False
-    )
-    assert old.plays[0].value == exact.plays[0].gain  # the old ranking: value = immediate own gain
+    assert result.choices[0].immediate_gain == exact.plays[0].gain
+    assert result.choices[0].value == exact.plays[0].score  # own score, no future: the round's final score
+    assert result.worlds == 0 and result.choices[0].kind == "ONE_PLY"
+    old = hints.hint_one_ply(state, Budget(30), options=options)
+    assert old.choices[0].value == exact.plays[0].gain  # the old ranking: value = immediate own gain
 
 
 @pytest.mark.parametrize("seed", range(3))
 def test_every_hinted_play_is_legal_and_its_gains_are_the_rules_model(seed: int) -> None:
     table, hand = random_table(10 + seed, cards=7, tents=5)
     tokens = [t for t in Token if t not in {x.token for x in table.tents if x.player == 0}]
-    result = hints.hint(table, hand, tokens, 0, 2, R.default_deck(), Budget(30), top=30, cards_to_come=6,
-                        max_worlds=2)
+    state = hints.seat_state(table, hand, tokens, 0, 2, R.default_deck())
+    result = hints.hint(state, Budget(30), options=hints.HintOptions(top=30, cards_to_come=6, max_worlds=2))
     before = R.player_scores(table, 2)
     for kind in ("LOOK_AHEAD", "ONE_PLY"):
-        values = [p.value for p in result.plays if p.kind == kind]
+        values = [p.value for p in result.choices if p.kind == kind]
         assert values == sorted(values, reverse=True) and values
-    assert len(result.plays) == 30 and result.plays_ranked >= 30
-    for play in result.plays:
+    assert len(result.choices) == 30 and result.plays_ranked >= 30
+    for play in result.choices:
         after = R.player_scores(table.place(play.placement).pitch(play.tent), 2)
         assert play.immediate_gain == after[0] - before[0]
         assert play.opponent_gain == after[1] - before[1]
@@ -56,11 +54,12 @@ def test_margin_objective_avoids_feeding_an_opponent() -> None:
     table = R.starting_table(parse_card("MW #../..."), parse_card("MW ..#/..."))
     table = table.pitch(Tent(1, Token.DESERT, 1, 4)).pitch(Tent(0, Token.DESERT, 1, 1))
     hand = [parse_card("DF ###/##.")]
-    own = hints.hint(table, hand, [Token.FOREST], 0, 2, R.default_deck(), Budget(30), margin=False, top=400)
-    margin = hints.hint(table, hand, [Token.FOREST], 0, 2, R.default_deck(), Budget(30), margin=True, top=1)
-    best_margin = margin.plays[0]
+    state = hints.seat_state(table, hand, [Token.FOREST], 0, 2, R.default_deck())
+    own = hints.hint(state, Budget(30), options=hints.HintOptions(margin=False, top=400))
+    margin = hints.hint(state, Budget(30), options=hints.HintOptions(margin=True, top=1))
+    best_margin = margin.choices[0]
     assert best_margin.opponent_gain == 0
-    assert any(p.opponent_gain > 0 for p in own.plays)  # some plays do feed the opponent
+    assert any(p.opponent_gain > 0 for p in own.choices)  # some plays do feed the opponent
 
 
 def test_future_estimate_prefers_open_surroundings() -> None:
@@ -77,11 +76,12 @@ def test_a_spent_budget_still_values_every_play_one_ply() -> None:
     import time
 
     time.sleep(0.01)
-    result = hints.hint(table, hand, list(Token), 0, 2, R.default_deck(), budget)
+    state = hints.seat_state(table, hand, list(Token), 0, 2, R.default_deck())
+    result = hints.hint(state, budget)
     assert not result.interrupted and result.placements == result.total_placements == len(table.legal_placements(hand))
-    assert result.worlds == 0 and result.plays and all(p.kind == "ONE_PLY" for p in result.plays)
-    old = hints.hint_one_ply(table, hand, list(Token), 0, 2, R.default_deck(), Budget(0.001))
-    assert len(old.plays) <= old.plays_ranked  # the old ranking reports nothing it did not rank
+    assert result.worlds == 0 and result.choices and all(p.kind == "ONE_PLY" for p in result.choices)
+    old = hints.hint_one_ply(state, Budget(0.001))
+    assert len(old.choices) <= old.plays_ranked  # the old ranking reports nothing it did not rank
 
 
 def test_greedy_play_is_legal() -> None:
@@ -100,10 +100,9 @@ def test_margin_is_over_the_leading_opponent_not_any_opponent() -> None:
     deck = R.default_deck()
 
     def values(totals: list[int], margin: bool) -> dict:
-        result = hints.hint_one_ply(
-            table, hand, [Token.FOREST], 0, 3, deck, Budget(30), top=10_000, margin=margin, totals=totals
-        )
-        return {(p.placement, p.tent): p for p in result.plays}
+        state = hints.seat_state(table, hand, [Token.FOREST], 0, 3, deck, totals)
+        result = hints.hint_one_ply(state, Budget(30), options=hints.HintOptions(top=10_000, margin=margin))
+        return {(p.placement, p.tent): p for p in result.choices}
 
     own = values([0, 0, 0], margin=False)
     feeding = [key for key, play in own.items() if play.opponent_gain > 0]
@@ -123,7 +122,7 @@ def test_hint_cpu_s_values_every_play_of_a_late_four_player_turn_and_looks_ahead
     # to turn 22 of the first round.
     import random
 
-    from campsolver.solver.campsite.players import HINT_CPU_S, greedy_policy, hint_result
+    from campsolver.solver.campsite.players import HINT_CPU_S, greedy_policy, play_options
     from campsolver.solver.core.budget import CpuBudget
     from campsolver.solver.core.game import CHANCE
 
@@ -136,10 +135,10 @@ def test_hint_cpu_s_values_every_play_of_a_late_four_player_turn_and_looks_ahead
             continue
         placement, tent = greedy_policy(state, Budget(30))
         state = state.child(R.PlayCard(placement)).child(R.PitchTent(tent.token, tent.row, tent.col))
-    result = hint_result(state, CpuBudget(HINT_CPU_S))
+    result = hints.hint(state, CpuBudget(HINT_CPU_S), options=play_options(state))
     assert not result.interrupted and result.placements == result.total_placements > 500
     assert result.worlds >= 1
-    best = result.plays[0]
+    best = result.choices[0]
     state.child(R.PlayCard(best.placement)).child(R.PitchTent(best.tent.token, best.tent.row, best.tent.col))
 
 
@@ -152,9 +151,10 @@ def test_spread_order_is_a_permutation_whose_prefixes_sample_every_card() -> Non
     assert {(p.card, p.rotation) for p in spread[: len(groups)]} == groups  # one of each group first
     # A whole ranking does not depend on the order: the same values, best first.
     tokens = [Token.DESERT, Token.WATER, Token.WILDERNESS]
+    future = hints.one_ply_future(table, hand, 4, R.default_deck(), cards_to_come=10)
     ranked = [
-        hints.hint_one_ply(table, hand, tokens, 0, 4, R.default_deck(), Budget(30), top=8, cards_to_come=10, spread=s)
+        hints.rank_plays(table, hand, tokens, 0, 4, future, Budget(30), margin=True, top=8, spread=s)
         for s in (False, True)
     ]
-    assert [p.value for p in ranked[0].plays] == [p.value for p in ranked[1].plays]
+    assert [p.value for p in ranked[0].choices] == [p.value for p in ranked[1].choices]
     assert not ranked[1].interrupted and ranked[1].placements == len(legal)

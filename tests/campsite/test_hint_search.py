@@ -14,7 +14,7 @@ import pytest
 from campsolver.solver.campsite import hint as hints
 from campsolver.solver.campsite import lookahead as L
 from campsolver.solver.campsite import rules as R
-from campsolver.solver.campsite.players import hint_result
+from campsolver.solver.campsite.players import play_options
 from campsolver.solver.core.budget import Budget, CpuBudget
 from campsolver.solver.core.game import CHANCE
 
@@ -36,9 +36,7 @@ def game_state(seed: int, players: int, turn: int, round_index: int = 0) -> R.Ca
 
 
 def run_hint(state: R.CampsiteState, budget: Budget, **options: object) -> hints.HintResult:
-    seat = state.to_move
-    return hints.hint(state.table, state.hands[seat], state.tokens[seat], seat, state.players, state.deck, budget,
-                      totals=state.totals, **options)  # type: ignore[arg-type]
+    return hints.hint(state, budget, options=hints.HintOptions(**options))  # type: ignore[arg-type]
 
 
 CASES = [(1, 2, 3), (2, 2, 8), (3, 4, 5), (4, 4, 20), (5, 3, 11)]
@@ -50,8 +48,8 @@ def test_every_listed_play_is_legal_and_its_gains_are_the_rules_model(seed: int,
     result = run_hint(state, Budget(60), top=25, max_worlds=3)
     seat = state.to_move
     before = R.player_scores(state.table, players)
-    assert len(result.plays) == 25
-    for play in result.plays:
+    assert len(result.choices) == 25
+    for play in result.choices:
         after_state = state.child(R.PlayCard(play.placement)).child(
             R.PitchTent(play.tent.token, play.tent.row, play.tent.col))  # the rules model refuses an illegal move
         after = R.player_scores(state.table.place(play.placement).pitch(play.tent), players)
@@ -65,13 +63,13 @@ def test_every_listed_play_is_legal_and_its_gains_are_the_rules_model(seed: int,
 def test_values_are_in_rank_order_and_say_their_kind(seed: int, players: int, turn: int) -> None:
     state = game_state(seed, players, turn)
     result = run_hint(state, Budget(60), top=30, max_worlds=4)
-    kinds = [p.kind for p in result.plays]
+    kinds = [p.kind for p in result.choices]
     assert kinds == sorted(kinds, key=lambda k: k != "LOOK_AHEAD")  # the looked-ahead plays first
     assert result.worlds == 4 and kinds.count("LOOK_AHEAD") == hints.SEARCH_WIDTH
     for group in ("LOOK_AHEAD", "ONE_PLY"):
-        values = [p.value for p in result.plays if p.kind == group]
+        values = [p.value for p in result.choices if p.kind == group]
         assert all(a >= b for a, b in pairwise(values)), group
-    for play in result.plays:
+    for play in result.choices:
         if play.kind == "LOOK_AHEAD":
             assert play.samples == 4 and play.standard_error is not None and play.standard_error >= 0
         else:
@@ -108,10 +106,10 @@ def test_the_answer_does_not_depend_on_the_cards_the_mover_cannot_see(players: i
                 hands[k], hidden = tuple(sorted(hidden[: len(hands[k])])), hidden[len(hands[k]):]
         other = replace(state, hands=tuple(hands), pile=tuple(sorted(hidden)))
         assert other.hands != state.hands
-        first = hint_result(state, Budget(60), seed=9, max_worlds=3)
-        again = hint_result(other, Budget(60), seed=9, max_worlds=3)
-        assert [(p.placement, p.tent, p.value) for p in first.plays] == [
-            (p.placement, p.tent, p.value) for p in again.plays]
+        first = hints.hint(state, Budget(60), options=play_options(state, 9, max_worlds=3))
+        again = hints.hint(other, Budget(60), options=play_options(other, 9, max_worlds=3))
+        assert [(p.placement, p.tent, p.value) for p in first.choices] == [
+            (p.placement, p.tent, p.value) for p in again.choices]
 
 
 @pytest.mark.parametrize(("seed", "players"), [(1, 2), (2, 3)])
@@ -126,8 +124,8 @@ def test_the_rounds_last_turn_is_the_exact_best_margin(seed: int, players: int) 
             table = after_card.table.pitch(R.Tent(seat, pitch.token, pitch.row, pitch.col))
             scores = [a + b for a, b in zip(state.totals, R.player_scores(table, players), strict=True)]
             best = max(best, scores[seat] - max(s for k, s in enumerate(scores) if k != seat))
-    assert result.worlds == 0 and result.plays[0].kind == "ONE_PLY"
-    assert result.plays[0].value == best
+    assert result.worlds == 0 and result.choices[0].kind == "ONE_PLY"
+    assert result.choices[0].value == best
 
 
 def test_the_seat_view_counts_hands_tokens_and_the_unseen_cards() -> None:
@@ -148,9 +146,9 @@ def test_the_cpu_budget_holds(seed: int, players: int, turn: int) -> None:
     run_hint(state, Budget(60), top=1, max_worlds=1)  # imports and caches warm
     for limit in (0.05, 0.15):
         started = time.process_time()
-        result = hint_result(state, CpuBudget(limit))
+        result = hints.hint(state, CpuBudget(limit), options=play_options(state))
         spent = time.process_time() - started
-        assert result.plays
+        assert result.choices
         assert spent <= limit + 0.03, f"{spent:.3f} CPU-s at a {limit} CPU-s budget"
 
 

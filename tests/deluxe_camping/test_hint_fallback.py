@@ -112,10 +112,10 @@ def test_the_solver_fallback_builds_no_search() -> None:
     state = position(3, 12, 5, Stage.MOVE)
     result = hints.hint(state, spent())
     assert result.interrupted and result.nodes == 0 and result.depth == 0
-    assert result.moves[0].action == hints.rule_of_thumb(state)
-    assert sorted(map(repr, (m.action for m in result.moves))) == sorted(map(repr, state.legal_actions()))
-    assert result.moves[0].rule_of_thumb and not any(m.rule_of_thumb for m in result.moves[1:])
-    assert all(m.value is None and m.kind is hints.ValueKind.NONE for m in result.moves)
+    assert result.choices[0].choice == hints.rule_of_thumb(state)
+    assert sorted(map(repr, (m.choice for m in result.choices))) == sorted(map(repr, state.legal_actions()))
+    assert result.choices[0].rule_of_thumb and not any(m.rule_of_thumb for m in result.choices[1:])
+    assert all(m.value is None and m.kind is hints.ValueKind.NONE for m in result.choices)
 
 
 @pytest.mark.parametrize(("players", "seed", "turns", "stage", "config"), CASES)

@@ -31,22 +31,22 @@ CLOSE_ME = """
 def assert_ranked(result: hints.HintResult) -> None:
     """Groups of comparable values in order (searched, screened, unevaluated; with securable leaves by value
     kind), each best first; every searched choice at the depth of the deepest complete iteration."""
-    groups = [hints.comparison_group(m, result.leaf) for m in result.moves]
+    groups = [hints.comparison_group(m, result.leaf) for m in result.choices]
     assert groups == sorted(groups)
     for group in set(groups) - {3}:
-        values = [m.value for m, g in zip(result.moves, groups, strict=True) if g == group]
+        values = [m.value for m, g in zip(result.choices, groups, strict=True) if g == group]
         assert None not in values and values == sorted(values, reverse=True)
-    assert all(m.value is None for m in result.moves if m.depth == 0)
-    assert {m.depth for m in result.moves if m.depth > 1} <= {1 + result.reply_plies}
+    assert all(m.value is None for m in result.choices if m.depth == 0)
+    assert {m.depth for m in result.choices if m.depth > 1} <= {1 + result.reply_plies}
 
 
 @pytest.mark.parametrize("leaf", list(hints.Leaf))
 def test_hint_finds_the_barrier_that_closes_the_movers_site(leaf: hints.Leaf) -> None:
     state = parse_board(CLOSE_ME, stage=Stage.BARRIER)
-    result = hints.hint(state, Budget(5), leaf=leaf)
-    assert result.moves[0].action == Barrier((11, 17))
-    assert result.moves[0].exact  # closing it ends the game: the value is the final margin
-    assert {m.action for m in result.moves} == set(state.legal_actions())
+    result = hints.hint(state, Budget(5), options=hints.HintOptions(leaf=leaf))
+    assert result.choices[0].choice == Barrier((11, 17))
+    assert result.choices[0].exact  # closing it ends the game: the value is the final margin
+    assert {m.choice for m in result.choices} == set(state.legal_actions())
     assert_ranked(result)
 
 
@@ -88,12 +88,12 @@ def barrier_position(seed: int, turns: int) -> DCState:
 @pytest.mark.parametrize("plies", [1, 2])
 def test_searched_values_are_the_estimate_after_the_best_replies(plies: int) -> None:
     state = barrier_position(5, 12)
-    result = hints.hint(state, Budget(30), leaf=hints.Leaf.ESTIMATE, max_replies=plies)
-    deep = [m for m in result.moves if m.depth == 1 + plies]
-    assert len(deep) == min(hints.DEEPEN, len(result.moves)) and not result.interrupted
+    result = hints.hint(state, Budget(30), options=hints.HintOptions(leaf=hints.Leaf.ESTIMATE, max_replies=plies))
+    deep = [m for m in result.choices if m.depth == 1 + plies]
+    assert len(deep) == min(hints.DEEPEN, len(result.choices)) and not result.interrupted
     assert result.reply_plies == plies
     for move in deep:
-        leaf = replay_best_turns(state, move.action, state.to_move, plies)
+        leaf = replay_best_turns(state, move.choice, state.to_move, plies)
         assert replay(state, move.line) == leaf
         assert move.value == pytest.approx(hints.evaluate(leaf, state.to_move, hints.HintObjective.MARGIN))
 
@@ -108,21 +108,21 @@ def test_deepening_goes_as_deep_as_the_budget_allows_by_default() -> None:
     assert hints.MAX_REPLY_PLIES is None
     plies = {}
     for seconds in (0.6, 4.0):
-        result = hints.hint(state, CpuBudget(seconds), leaf=hints.Leaf.SECURABLE)
+        result = hints.hint(state, CpuBudget(seconds), options=hints.HintOptions(leaf=hints.Leaf.SECURABLE))
         assert result.leaf is hints.Leaf.SECURABLE
         assert_ranked(result)
         assert_kinds(result)
         plies[seconds] = result.reply_plies
     assert plies[4.0] > max(plies[0.6], 2)
     with Timed() as timed:
-        result = hints.hint(state, Budget(0.6), leaf=hints.Leaf.SECURABLE)
+        result = hints.hint(state, Budget(0.6), options=hints.HintOptions(leaf=hints.Leaf.SECURABLE))
     assert result.wall_time_s <= timed.wall and timed.within(0.6, 0.05), timed.explain(0.6, 0.05)
     assert_ranked(result)
 
 
 def test_max_replies_caps_the_deepening() -> None:
     state = barrier_position(6, 10)
-    result = hints.hint(state, Budget(30), leaf=hints.Leaf.SECURABLE, max_replies=2)
+    result = hints.hint(state, Budget(30), options=hints.HintOptions(leaf=hints.Leaf.SECURABLE, max_replies=2))
     assert result.reply_plies == 2 and not result.interrupted
     assert_ranked(result)
 
@@ -146,7 +146,7 @@ def test_an_iteration_that_cannot_finish_is_not_started(monkeypatch: pytest.Monk
         return real(search, line, *rest)
 
     monkeypatch.setattr(hints, "_value_line", value_line)
-    result = hints.hint(state, Clocked(1.0), leaf=hints.Leaf.ESTIMATE)
+    result = hints.hint(state, Clocked(1.0), options=hints.HintOptions(leaf=hints.Leaf.ESTIMATE))
     assert result.reply_plies == 2 and result.interrupted
     assert sorted(set(valued)) == [1, 2] and len(valued) == 2 * hints.DEEPEN
 
@@ -164,9 +164,9 @@ def test_a_cut_short_iteration_keeps_the_previous_complete_one(monkeypatch: pyte
         return real(search, line, *rest)
 
     monkeypatch.setattr(hints, "_value_line", value_line)
-    result = hints.hint(state, Budget(30), leaf=hints.Leaf.SECURABLE)
+    result = hints.hint(state, Budget(30), options=hints.HintOptions(leaf=hints.Leaf.SECURABLE))
     assert result.interrupted and result.reply_plies == 1
-    searched = [m for m in result.moves if m.depth > 1]
+    searched = [m for m in result.choices if m.depth > 1]
     assert len(searched) == hints.DEEPEN and {m.depth for m in searched} == {2}
     assert_ranked(result)
 
@@ -178,8 +178,8 @@ def test_hint_ranks_every_movement_within_its_budget(players: int) -> None:
     with Timed() as timed:
         result = hints.hint(state, Budget(1.0))
     assert timed.within(1.0, 0.25), timed.explain(1.0, 0.25)  # the budget holds (overrun in CPU terms)
-    assert [m.action for m in result.moves if m.value is not None]
-    assert {m.action for m in result.moves} == set(state.legal_actions())
+    assert [m.choice for m in result.choices if m.value is not None]
+    assert {m.choice for m in result.choices} == set(state.legal_actions())
     assert result.proof is Proof.HEURISTIC
     assert result.leaf is hints.Leaf.REPLY is hints.DEFAULT_LEAF
     assert_ranked(result)
@@ -187,10 +187,10 @@ def test_hint_ranks_every_movement_within_its_budget(players: int) -> None:
 
 def test_hint_own_objective_ignores_the_opponents() -> None:
     state = parse_board(CLOSE_ME, stage=Stage.BARRIER)
-    own = hints.hint(state, Budget(5), hints.HintObjective.OWN)
-    assert own.moves[0].value == 12  # the closed site of 12 squares
-    margin = hints.hint(state, Budget(5), hints.HintObjective.MARGIN)
-    assert margin.moves[0].value == 12 - 6
+    own = hints.hint(state, Budget(5), options=hints.HintOptions(hints.HintObjective.OWN))
+    assert own.choices[0].value == 12  # the closed site of 12 squares
+    margin = hints.hint(state, Budget(5), options=hints.HintOptions(hints.HintObjective.MARGIN))
+    assert margin.choices[0].value == 12 - 6
 
 
 def test_territory_estimate_is_exact_on_a_finished_board() -> None:
@@ -266,7 +266,7 @@ def test_hint_answers_even_when_the_budget_is_spent_before_any_choice_is_valued(
     state = rules.random_setup(Config(players=2), np.random.default_rng(0))
     result = hints.hint(state, Budget(1e-6))
     assert result.interrupted
-    assert {m.action for m in result.moves} == set(state.legal_actions())
+    assert {m.choice for m in result.choices} == set(state.legal_actions())
     assert_ranked(result)
 
 
@@ -304,14 +304,15 @@ def test_securable_leaf_values_are_maximise_values_at_the_rebuilt_leaf(
     state = small_position(seed, 6)
     me = state.to_move
     # A cap long enough to prove each leaf of the small board.
-    result = hints.hint(state, Budget(120), objective, leaf=hints.Leaf.SECURABLE, leaf_cap_s=5.0, max_replies=2)
-    assert {m.action for m in result.moves} == set(state.legal_actions())
+    options = hints.HintOptions(objective, leaf=hints.Leaf.SECURABLE, leaf_cap_s=5.0, max_replies=2)
+    result = hints.hint(state, Budget(120), options=options)
+    assert {m.choice for m in result.choices} == set(state.legal_actions())
     securable = (hints.ValueKind.SECURABLE_OPTIMAL, hints.ValueKind.SECURABLE_FOUND)
-    secured = [m for m in result.moves if m.kind in securable]
+    secured = [m for m in result.choices if m.kind in securable]
     assert secured and result.reply_plies == 2
     assert result.leaves_reused > 0  # the leaves of a candidate share its model
     for move in secured:
-        assert move.line[0] == move.action
+        assert move.line[0] == move.choice
         leaf = replay(state, move.line)
         again = maxima.maximise(leaf, Budget(30), player=me, objective=hints._OBJECTIVE_TO_MAX[objective])
         assert again.proof is Proof.OPTIMAL
@@ -319,7 +320,7 @@ def test_securable_leaf_values_are_maximise_values_at_the_rebuilt_leaf(
             assert move.value == again.value == move.bound
         else:  # a partition's value: at most the optimum, which is at most CP-SAT's bound
             assert move.value <= again.value <= move.bound
-    assert any(m.kind is hints.ValueKind.SECURABLE_OPTIMAL for m in result.moves)
+    assert any(m.kind is hints.ValueKind.SECURABLE_OPTIMAL for m in result.choices)
 
 
 @pytest.mark.parametrize("seed", [3, 4, 5])
@@ -347,14 +348,14 @@ def test_a_reused_leaf_model_has_the_leafs_own_optimum(seed: int) -> None:
 
 def assert_kinds(result: hints.HintResult) -> None:
     """Every evaluated choice has a value of a stated kind; groups in order, each best first."""
-    for move in result.moves:
+    for move in result.choices:
         assert (move.value is None) == (move.kind is hints.ValueKind.NONE)
         if move.kind is hints.ValueKind.SECURABLE_FOUND:
             assert move.bound is not None and move.bound >= move.value
-    groups = [hints.comparison_group(m, result.leaf) for m in result.moves]
+    groups = [hints.comparison_group(m, result.leaf) for m in result.choices]
     assert groups == sorted(groups)
     for group in set(groups) - {3}:  # 3: not evaluated, in every search
-        values = [m.value for m, g in zip(result.moves, groups, strict=True) if g == group]
+        values = [m.value for m, g in zip(result.choices, groups, strict=True) if g == group]
         assert values == sorted(values, reverse=True)
 
 
@@ -368,19 +369,19 @@ def test_securable_hint_answers_within_its_budget_on_the_default_board(players: 
             state = state.child(rules.Move(()))
         for seconds in (0.15, 0.6):  # too short for every iteration, and long enough for some
             with Timed() as timed:
-                result = hints.hint(state, Budget(seconds), leaf=hints.Leaf.SECURABLE)
+                result = hints.hint(state, Budget(seconds), options=hints.HintOptions(leaf=hints.Leaf.SECURABLE))
             assert timed.within(seconds, 0.1), timed.explain(seconds, 0.1)  # the overrun goal is 50 ms
-            assert {m.action for m in result.moves} == set(state.legal_actions())
+            assert {m.choice for m in result.choices} == set(state.legal_actions())
             assert_kinds(result)
             assert_ranked(result)
 
 
 def test_estimate_hint_values_say_their_kind() -> None:
     state = small_position(3, 4)
-    result = hints.hint(state, Budget(5), leaf=hints.Leaf.ESTIMATE)
+    result = hints.hint(state, Budget(5), options=hints.HintOptions(leaf=hints.Leaf.ESTIMATE))
     assert result.leaf is hints.Leaf.ESTIMATE
     assert_kinds(result)
-    kinds = {m.kind for m in result.moves}
+    kinds = {m.kind for m in result.choices}
     assert kinds & {hints.ValueKind.SEARCHED, hints.ValueKind.EXACT, hints.ValueKind.LINE_FINAL}
 
 
@@ -392,15 +393,15 @@ def test_lines_searched_to_the_end_are_final_scores_not_proofs() -> None:
     # CPU seconds: the same search under any load. About 4 CPU-s reach the end on an idle core; under heavy
     # load the same work takes more CPU (one CI run at load 5 fell short), and the search stops by itself once
     # every line has ended, so a larger budget costs nothing where it is not needed.
-    result = hints.hint(state, CpuBudget(12.0), leaf=hints.Leaf.SECURABLE)
-    ended = [m for m in result.moves if m.kind is hints.ValueKind.LINE_FINAL]
+    result = hints.hint(state, CpuBudget(12.0), options=hints.HintOptions(leaf=hints.Leaf.SECURABLE))
+    ended = [m for m in result.choices if m.kind is hints.ValueKind.LINE_FINAL]
     assert ended, "12 CPU-s play the searched lines of this position to the end"
     for move in ended:
         leaf = replay(state, move.line)
         assert leaf.stage is Stage.OVER and not move.exact and move.replies >= 1
         assert move.value == hints.utility([float(x) for x in leaf.scores()], state.to_move,
                                            hints.HintObjective.MARGIN)
-    for move in result.moves:
+    for move in result.choices:
         if move.kind is hints.ValueKind.EXACT:
             leaf = replay(state, move.line)
             assert leaf.stage is Stage.OVER

@@ -55,12 +55,12 @@ def final_margin(state: DCState, player: int) -> float:
 def assert_ranked(result: hints.HintResult) -> None:
     """Groups in order (after the reply or final, after the turn, after the movement, none), best first in
     each; a value iff a kind."""
-    groups = [hints.comparison_group(m, result.leaf) for m in result.moves]
+    groups = [hints.comparison_group(m, result.leaf) for m in result.choices]
     assert groups == sorted(groups)
     for group in set(groups) - {3}:
-        values = [m.value for m, g in zip(result.moves, groups, strict=True) if g == group]
+        values = [m.value for m, g in zip(result.choices, groups, strict=True) if g == group]
         assert None not in values and values == sorted(values, reverse=True)
-    for move in result.moves:
+    for move in result.choices:
         assert (move.value is None) == (move.kind is hints.ValueKind.NONE)
 
 
@@ -68,7 +68,7 @@ def assert_honest(state: DCState, result: hints.HintResult) -> None:
     """Every value re-computed from the rules model's positions along its line: the estimate where it says
     estimate, the rules' final margin where the line ends the game."""
     me = state.to_move
-    for move in result.moves:
+    for move in result.choices:
         if move.value is None:
             continue
         players: list[int] = []
@@ -84,7 +84,7 @@ def assert_honest(state: DCState, result: hints.HintResult) -> None:
         elif kind is hints.ValueKind.TURN:
             assert move.value == pytest.approx(margin(leaf, me))
         elif kind is hints.ValueKind.MOVED:
-            assert move.line == () and move.value == pytest.approx(margin(state.child(move.action), me))
+            assert move.line == () and move.value == pytest.approx(margin(state.child(move.choice), me))
         else:
             raise AssertionError(f"the reply search gave a value of kind {kind}")
 
@@ -99,12 +99,12 @@ def test_every_choice_ranked_every_line_legal_every_value_its_kind(players: int,
     for budget in (CpuBudget(0.05), CpuBudget(0.6)):
         result = hints.hint(state, budget)
         assert result.leaf is hints.Leaf.REPLY is hints.DEFAULT_LEAF
-        assert [m.action for m in result.moves].count(result.moves[0].action) == 1
-        assert {m.action for m in result.moves} == set(state.legal_actions())
-        assert len(result.moves) == len(state.legal_actions())
+        assert [m.choice for m in result.choices].count(result.choices[0].choice) == 1
+        assert {m.choice for m in result.choices} == set(state.legal_actions())
+        assert len(result.choices) == len(state.legal_actions())
         assert_ranked(result)
         assert_honest(state, result)
-        assert result.moves[0].value is not None
+        assert result.choices[0].value is not None
 
 
 def test_a_generous_budget_replies_to_every_choice() -> None:
@@ -112,13 +112,13 @@ def test_a_generous_budget_replies_to_every_choice() -> None:
     result = hints.hint(state, Budget(60))
     assert not result.interrupted and result.reply_plies == 1
     assert all(m.kind in (hints.ValueKind.REPLY, hints.ValueKind.LINE_FINAL, hints.ValueKind.EXACT)
-               for m in result.moves)
+               for m in result.choices)
 
 
 def test_max_replies_zero_values_the_turns_only() -> None:
     state = position(2, 9, 20, Stage.BARRIER)
-    result = hints.hint(state, Budget(60), max_replies=0)
-    assert result.reply_plies == 0 and all(m.replies == 0 for m in result.moves)
+    result = hints.hint(state, Budget(60), options=hints.HintOptions(max_replies=0))
+    assert result.reply_plies == 0 and all(m.replies == 0 for m in result.choices)
     assert_honest(state, result)
 
 
@@ -144,22 +144,22 @@ def test_exact_values_equal_a_brute_force_oracle_at_the_last_barrier() -> None:
         me = state.to_move
         result = hints.hint(state, Budget(60))
         assert result.proof is Proof.EXACT
-        for move in result.moves:
-            after = state.child(move.action)
+        for move in result.choices:
+            after = state.child(move.choice)
             if after.stage is Stage.OVER:
                 oracle = final_margin(after, me)
             else:
                 assert after.stage is Stage.BARRIER and after.to_move == me
                 oracle = max(final_margin(after.child(Barrier(e)), me) for e in after.legal_barriers())
             assert move.exact and move.kind is hints.ValueKind.EXACT and move.value == oracle, move
-        assert result.moves[0].value == max(m.value for m in result.moves)  # type: ignore[type-var]
+        assert result.choices[0].value == max(m.value for m in result.choices)  # type: ignore[type-var]
 
 
 def test_own_objective_values_the_movers_own_score() -> None:
     state = position(2, 10, 24, Stage.BARRIER)
-    result = hints.hint(state, Budget(60), hints.HintObjective.OWN)
+    result = hints.hint(state, Budget(60), options=hints.HintOptions(hints.HintObjective.OWN))
     me = state.to_move
-    for move in result.moves[:10]:
+    for move in result.choices[:10]:
         leaf = replay(state, move.line)
         if move.kind is hints.ValueKind.REPLY:
             assert move.value == pytest.approx(margin(leaf, me, own=True))
@@ -189,7 +189,7 @@ def test_the_budget_holds_in_cpu_terms(players: int, stage: Stage) -> None:
     result = hints.hint(state, CpuBudget(0.05))
     spent = time.process_time() - started
     assert spent <= 0.05 + 0.01, spent
-    assert result.moves[0].value is not None
+    assert result.choices[0].value is not None
     with Timed() as timed:
         hints.hint(state, Budget(0.3))
     assert timed.within(0.3, 0.02), timed.explain(0.3, 0.02)
@@ -198,8 +198,8 @@ def test_the_budget_holds_in_cpu_terms(players: int, stage: Stage) -> None:
 def test_a_tiny_budget_still_answers_every_choice() -> None:
     state = position(2, 13, 0, Stage.MOVE)
     result = hints.hint(state, Budget(1e-6))
-    assert {m.action for m in result.moves} == set(state.legal_actions())
-    assert result.moves[0].rule_of_thumb and result.moves[0].action == Move(())
+    assert {m.choice for m in result.choices} == set(state.legal_actions())
+    assert result.choices[0].rule_of_thumb and result.choices[0].choice == Move(())
     assert_ranked(result)
 
 
@@ -209,8 +209,8 @@ def test_the_variants_strict_colours_and_optional_free_barrier(stage: Stage) -> 
                     optional_free_barrier=True)
     state = position(2, 14, 10, stage, config)
     result = hints.hint(state, Budget(60))
-    assert {m.action for m in result.moves} == set(state.legal_actions())
+    assert {m.choice for m in result.choices} == set(state.legal_actions())
     assert_ranked(result)
     assert_honest(state, result)
     if stage is Stage.BARRIER:
-        assert Barrier(None) in {m.action for m in result.moves if m.value is not None}
+        assert Barrier(None) in {m.choice for m in result.choices if m.value is not None}

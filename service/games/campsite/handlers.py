@@ -161,31 +161,21 @@ def hint(request: pb.CampsiteServiceHintRequest, budget: Budget) -> pb.CampsiteS
     # search so the answer is still sent in time.
     budget = budget.limited(max(budget.remaining() * (1 - HINT_CHECK_SHARE), 0.001))
     margin = objective == common_pb2.OBJECTIVE_MARGIN
-    result = hints.hint(
-        turn.table,
-        turn.hand,
-        turn.tokens,
-        turn.player,
-        turn.players,
-        turn.deck,
-        budget,
-        margin=margin,
-        top=request.top or hints.DEFAULT_TOP,
-        totals=totals,
-        seed=request.options.seed,
-    )
+    state = hints.seat_state(turn.table, turn.hand, turn.tokens, turn.player, turn.players, turn.deck, totals)
+    options = hints.HintOptions(margin=margin, top=request.top or hints.DEFAULT_TOP, seed=request.options.seed)
+    result = hints.hint(state, budget, options=options)
     placed: dict[Placement, Table] = {}
-    for play in result.plays:
+    for play in result.choices:
         _check_play(turn, play.placement, play.tent, placed)
     quantity = "final margin over the best opponent" if margin else "final score"
     # The looked-ahead plays' values (sample means) are the ranking's own quantity and come first; the one-ply
     # values are another estimate, ranked below them: listed without a value, the number in the note, so that
     # no listed value contradicts its rank. With no look-ahead (too little budget, or the round's last turn)
     # the one-ply values are the ranking.
-    searched = [p for p in result.plays if p.kind == "LOOK_AHEAD"]
-    best = max((p.value for p in searched or result.plays), default=0.0)
+    searched = [p for p in result.choices if p.kind == "LOOK_AHEAD"]
+    best = max((p.value for p in searched or result.choices), default=0.0)
     alternatives = []
-    for i, p in enumerate(result.plays):
+    for i, p in enumerate(result.choices):
         ranking = common_pb2.RankedAlternative(rank=i + 1, label=play_label(p.placement, p.tent))
         if p.kind == "LOOK_AHEAD":
             ranking.note = (f"look-ahead: mean {quantity} this round (earlier rounds counted) over {p.samples} "
@@ -212,8 +202,7 @@ def hint(request: pb.CampsiteServiceHintRequest, budget: Budget) -> pb.CampsiteS
         stats=common_pb2.SolveStats(
             wall_time_seconds=result.wall_time_s,
             states=result.placements,
-            method=(f"every play one ply by fitted tent tables; the best {len(searched)} looked ahead in "
-                    f"{result.worlds} sampled deals" if searched else "every play one ply by fitted tent tables"),
+            method=result.method,
             interrupted=False,  # every play is valued one ply; the look-ahead is anytime
         ),
     )

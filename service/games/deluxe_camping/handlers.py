@@ -70,17 +70,17 @@ def hint(request: pb.DeluxeCampingServiceHintRequest, budget: Budget) -> pb.Delu
     # CPU share the call has had so far, so the reply still leaves before the deadline on a loaded machine.
     reserve = RESPONSE_CPU_PER_CHOICE_S * len(state.legal_actions()) / budget.cpu_share()
     budget = budget.limited(max(budget.remaining() - reserve, 0.001))
-    result = hints.hint(state, budget, objective, leaf=leaf, max_replies=max_replies)
+    result = hints.hint(state, budget, options=hints.HintOptions(objective, leaf, max_replies))
     legal = set(state.legal_actions())
-    if {m.action for m in result.moves} != legal:
+    if {m.choice for m in result.choices} != legal:
         raise RuntimeError("hint moves disagree with the rules model's legal moves")
     # Only the first group's values are the ranking's own quantity (the search ranks by them, best first): they
     # are listed as values with their loss. The later groups' values are other quantities (a shallower
     # estimate), ranked below whatever their number: they are listed without a value, the number in the note,
     # so that no listed value contradicts its rank.
-    groups = [hints.comparison_group(m, result.leaf) for m in result.moves if m.value is not None]
+    groups = [hints.comparison_group(m, result.leaf) for m in result.choices if m.value is not None]
     top_group = min(groups, default=None)
-    top_values = [m.value for m in result.moves
+    top_values = [m.value for m in result.choices
                   if m.value is not None and hints.comparison_group(m, result.leaf) == top_group]
     best = max(top_values, default=0.0)
     # Written in place, each square's and label's text looked up once a board shape: an answer lists every legal
@@ -88,13 +88,13 @@ def hint(request: pb.DeluxeCampingServiceHintRequest, budget: Budget) -> pb.Delu
     response = pb.DeluxeCampingServiceHintResponse(proof=PROOF_TO_PROTO[result.proof])
     cells = cells_of(state.config)
     add = response.alternatives.add
-    for rank, move in enumerate(result.moves, start=1):
+    for rank, move in enumerate(result.choices, start=1):
         alternative = add()
-        write_move(alternative.move, cells, move.action)
+        write_move(alternative.move, cells, move.choice)
         ranking = alternative.ranking
         ranking.rank = rank
-        ranking.label = rules.describe_action(state.config, move.action)
-        ranking.note = _value_note(move)
+        ranking.label = rules.describe_action(state.config, move.choice)
+        ranking.note = move.note
         if move.value is not None and hints.comparison_group(move, result.leaf) == top_group:
             set_value(ranking, move.value, best, exact=move.exact)  # a heuristic value has no SE to state
         elif move.value is not None:
@@ -110,22 +110,21 @@ def hint(request: pb.DeluxeCampingServiceHintRequest, budget: Budget) -> pb.Delu
             + f": {result.reply_plies} reply ply(ies); each value's kind in its note; a heuristic, not a proof unless "
             "every choice ends the game"
         )
-        method = "territory estimate of every choice, the best after the next player's best reply"
     else:
-        note, method = _deepening_note(result, objective, max_replies)
+        note = _deepening_note(result, objective, max_replies)
     response.note = note
     stats = response.stats
     stats.wall_time_seconds = result.wall_time_s
     stats.nodes = result.nodes
     stats.depth = result.depth
-    stats.method = method
+    stats.method = result.method
     stats.interrupted = result.interrupted
     return response
 
 
 def _deepening_note(result: hints.HintResult, objective: hints.HintObjective,
-                    max_replies: int | None) -> tuple[str, str]:
-    """The note and method of the deepening search (estimate or securable leaves, on request)."""
+                    max_replies: int | None) -> str:
+    """The note of the deepening search (estimate or securable leaves, on request)."""
     leaves = (
         f"; their leaves valued by the CP-SAT securable-score model ({result.leaves_solved} solved, "
         f"{result.leaves_proven} proven optimal, CP-SAT at most {hints.LEAF_CAP_S:g} s each on a re-used model), "
@@ -140,29 +139,27 @@ def _deepening_note(result: hints.HintResult, objective: hints.HintObjective,
         + f": {result.reply_plies} reply ply(ies)"
         f"{leaves}; each value's kind in its note; a heuristic, not a proof unless every choice ends the game"
     )
-    method = ("territory search with iterative deepening over the opponents' replies"
-              + (", CP-SAT securable-score leaves" if result.leaf is hints.Leaf.SECURABLE else ", estimate leaves"))
-    return note, method
+    return note
 
 
 def _setup_hint(
     state: DCState, budget: Budget, objective: hints.HintObjective
 ) -> pb.DeluxeCampingServiceHintResponse:
     """A setup placement's hint: every legal placement one placement deep by the territory estimate."""
-    result = hints.setup_hint(state, budget, objective)
-    if {m.action for m in result.moves} != set(state.legal_actions()):
+    result = hints.setup_hint(state, budget, options=hints.HintOptions(objective))
+    if {m.choice for m in result.choices} != set(state.legal_actions()):
         raise RuntimeError("hint moves disagree with the rules model's legal moves")
-    best = max((m.value for m in result.moves if m.value is not None), default=0.0)
+    best = max((m.value for m in result.choices if m.value is not None), default=0.0)
     alternatives = []
-    for rank, move in enumerate(result.moves, start=1):
-        ranking = common_pb2.RankedAlternative(rank=rank, label=rules.describe_action(state.config, move.action))
+    for rank, move in enumerate(result.choices, start=1):
+        ranking = common_pb2.RankedAlternative(rank=rank, label=rules.describe_action(state.config, move.choice))
         if move.value is None:
-            ranking.note = _value_note(move)
+            ranking.note = move.note
         else:
             ranking.note = ("territory estimate right after this placement (the reveal's exact expectation once "
                             "it is next); no reply modelled")
             set_value(ranking, move.value, best, exact=False)
-        alternatives.append(pb.DeluxeCampingAlternative(move=move_to_proto(state.config, move.action), ranking=ranking))
+        alternatives.append(pb.DeluxeCampingAlternative(move=move_to_proto(state.config, move.choice), ranking=ranking))
     return pb.DeluxeCampingServiceHintResponse(
         alternatives=alternatives,
         proof=PROOF_TO_PROTO[result.proof],
@@ -170,49 +167,9 @@ def _setup_hint(
               "territory estimate (pieces placed so far claim their nearest squares); a heuristic"),
         stats=common_pb2.SolveStats(
             wall_time_seconds=result.wall_time_s, nodes=result.nodes, depth=1,
-            method="territory estimate one placement deep (setup)", interrupted=result.interrupted,
+            method=result.method, interrupted=result.interrupted,
         ),
     )
-
-
-def _value_note(move: hints.RankedMove) -> str:
-    """What a ranked choice's value is (every value says its kind)."""
-    kind = move.kind
-    if kind is hints.ValueKind.NONE:
-        if move.rule_of_thumb:
-            return ("rule of thumb (stay put at a movement, the first legal barrier at a barrier): the budget ran "
-                    "out before any choice was evaluated")
-        return "not evaluated: the budget ran out"
-    replies = f"after {move.replies} reply ply(ies)"
-    if kind is hints.ValueKind.EXACT:
-        return "exact final value: this choice (with the mover's own barrier) ends the game"
-    if kind is hints.ValueKind.LINE_FINAL:
-        return (f"final score of the searched line: the game ends {replies} (each player staying put and "
-                "placing the barrier best for them by the territory estimate), not a proof")
-    if kind is hints.ValueKind.SECURABLE_OPTIMAL:
-        return f"securable optimum {replies} (CP-SAT proven; pieces stay put)"
-    if kind is hints.ValueKind.SECURABLE_FOUND:
-        bound = "unknown" if move.bound is None or move.bound == float("inf") else f"{move.bound:g}"
-        return (f"securable {replies}: best partition found, not proven (CP-SAT bound {bound}; pieces stay "
-                "put); ties broken by the territory estimate at the same leaf")
-    if kind is hints.ValueKind.SEARCHED:
-        return f"territory estimate {replies} (searched)"
-    if kind is hints.ValueKind.REPLY:
-        return ("territory estimate after the next player's best reply (allotted points plus the open squares "
-                "each player reaches first, late in the game scaled by the share of its frontier the player's "
-                "share of the supply can close; the reply modelled: staying put or a threatening movement, then a "
-                "threatening barrier)")
-    if kind is hints.ValueKind.TURN:
-        return ("territory estimate after the mover's turn (with the free barrier shown in the line), before any "
-                "reply; not comparable with the values after a reply")
-    if kind is hints.ValueKind.MOVED:
-        return ("territory estimate after the movement alone, before the free barrier; not comparable with the "
-                "values after a whole turn")
-    if kind is hints.ValueKind.SETUP:
-        return ("setup placement: the mover's territory estimate right after it, one placement deep (a rule of "
-                "thumb for the setup, not a search)")
-    return "screened one turn deep: territory estimate before the next player's reply, not comparable with " \
-        "the searched choices' values"
 
 
 def max_score(

@@ -271,52 +271,10 @@ def hint(request: pb.HappyCampersServiceHintRequest, budget: Budget) -> pb.Happy
     require(request.HasField("roll"), "roll", "the current roll is required")
     roll = roll_from_proto(request.roll, "roll")
     challenges = challenges_from_proto(request.challenges, "challenges")
-    second_grid = None
-    second_challenges = None
-    solo_options: dict[str, Any] = {}
-    if solo:
-        if request.HasField("solo_double_gap"):
-            require(1 <= request.solo_double_gap <= 3, "solo_double_gap", "a gap of 1 to 3 squares")
-            solo_options["solo_double_gap"] = request.solo_double_gap
-        if request.HasField("solo_last_turn_map"):
-            require(request.solo_last_turn_map in (0, 1), "solo_last_turn_map", "0 or 1")
-            solo_options["solo_last_turn_map"] = request.solo_last_turn_map
-        if request.HasField("solo_follow"):
-            try:
-                solo_options["solo_follow"] = rules.Option(
-                    request.solo_follow.shape_face, request.solo_follow.element_face
-                )
-            except rules.RulesError as error:
-                raise _qualify("solo_follow", error) from None
-        second_grid = grid_from_rows(request.second_map, components, "second_map", connected=False)
-        second_challenges = challenges_from_proto(request.second_challenges, "second_challenges") or challenges
-    else:
-        require(not request.second_map, "second_map", "only in HINT_MODE_SOLO")
-        require(not request.second_challenges, "second_challenges", "only in HINT_MODE_SOLO")
-        require(not request.HasField("solo_double_gap"), "solo_double_gap", "only in HINT_MODE_SOLO")
-        require(not request.HasField("solo_last_turn_map"), "solo_last_turn_map", "only in HINT_MODE_SOLO")
-        require(not request.HasField("solo_follow"), "solo_follow", "only in HINT_MODE_SOLO")
+    solo_options = _hint_solo_options(request, components, challenges, solo)
     if mode is hint_engine.HintMode.NEIGHBOUR_MAP:
         require(roll[0] == roll[1], "roll", "you draw on a neighbour's map only on a double")
-    multiplayer: dict[str, Any] = {}
-    if mode is hint_engine.HintMode.MULTIPLAYER:
-        require(roll[0] != roll[1], "roll", "on a double you draw on a neighbour's map (HINT_MODE_NEIGHBOUR_MAP)")
-        if request.HasField("players"):
-            require(request.players >= 2, "players", "the multi-player game needs at least 2 players")
-            require_limit(request.players, MAX_HINT_PLAYERS, "players", "players")
-            multiplayer["players"] = request.players
-        if request.other_maps:
-            require_limit(len(request.other_maps) + 1, MAX_HINT_PLAYERS, "other_maps", "players")
-            multiplayer["other_grids"] = [
-                grid_from_rows(m.rows, components, f"other_maps[{i}].rows") for i, m in enumerate(request.other_maps)
-            ]
-        require("players" in multiplayer or "other_grids" in multiplayer, "players",
-                "give the number of players or the other players' maps")
-        multiplayer["bonus_turn"] = request.bonus_turn
-    else:
-        require(not request.other_maps, "other_maps", "only in HINT_MODE_MULTIPLAYER")
-        require(not request.HasField("players"), "players", "only in HINT_MODE_MULTIPLAYER")
-        require(not request.bonus_turn, "bonus_turn", "only in HINT_MODE_MULTIPLAYER")
+    multiplayer = _hint_multiplayer_options(request, components, roll, mode is hint_engine.HintMode.MULTIPLAYER)
     if not request.options.time_limit_seconds:
         budget = budget.limited(DEFAULT_HINT_SECONDS)
     try:
@@ -329,15 +287,88 @@ def hint(request: pb.HappyCampersServiceHintRequest, budget: Budget) -> pb.Happy
             seed=request.options.seed,
             mode=mode,
             objective=objective,
-            second_grid=second_grid,
-            second_challenges=second_challenges,
             **solo_options,
             **multiplayer,
         )
     except rules.RulesError as error:
         raise _qualify("", error) from None
+    return pb.HappyCampersServiceHintResponse(
+        alternatives=_hint_alternatives(result),
+        blocked=result.blocked,
+        blocked_maps=list(result.blocked_maps),
+        game_ends_after=result.game_ends_after,
+        unlisted_pairs=result.unlisted_pairs,
+        stats=common_pb2.SolveStats(
+            wall_time_seconds=result.wall_time_s,
+            samples=result.rollouts,
+            method=result.method,
+            interrupted=result.interrupted,
+        ),
+    )
+
+
+def _hint_solo_options(
+    request: pb.HappyCampersServiceHintRequest, components: rules.Components, challenges: Any, solo: bool
+) -> dict[str, Any]:
+    """The solo knobs of a hint request (the second map and its cards, the gap rule, the last turn, the
+    follow-up option), checked; outside solo mode each of them is refused by name."""
+    if not solo:
+        require(not request.second_map, "second_map", "only in HINT_MODE_SOLO")
+        require(not request.second_challenges, "second_challenges", "only in HINT_MODE_SOLO")
+        require(not request.HasField("solo_double_gap"), "solo_double_gap", "only in HINT_MODE_SOLO")
+        require(not request.HasField("solo_last_turn_map"), "solo_last_turn_map", "only in HINT_MODE_SOLO")
+        require(not request.HasField("solo_follow"), "solo_follow", "only in HINT_MODE_SOLO")
+        return {"second_grid": None, "second_challenges": None}
+    options: dict[str, Any] = {}
+    if request.HasField("solo_double_gap"):
+        require(1 <= request.solo_double_gap <= 3, "solo_double_gap", "a gap of 1 to 3 squares")
+        options["solo_double_gap"] = request.solo_double_gap
+    if request.HasField("solo_last_turn_map"):
+        require(request.solo_last_turn_map in (0, 1), "solo_last_turn_map", "0 or 1")
+        options["solo_last_turn_map"] = request.solo_last_turn_map
+    if request.HasField("solo_follow"):
+        try:
+            options["solo_follow"] = rules.Option(request.solo_follow.shape_face, request.solo_follow.element_face)
+        except rules.RulesError as error:
+            raise _qualify("solo_follow", error) from None
+    options["second_grid"] = grid_from_rows(request.second_map, components, "second_map", connected=False)
+    options["second_challenges"] = (
+        challenges_from_proto(request.second_challenges, "second_challenges") or challenges
+    )
+    return options
+
+
+def _hint_multiplayer_options(
+    request: pb.HappyCampersServiceHintRequest, components: rules.Components, roll: Any, multiplayer: bool
+) -> dict[str, Any]:
+    """The multi-player knobs of a hint request (players, the other maps, the bonus turn), checked; outside
+    multi-player mode each of them is refused by name."""
+    if not multiplayer:
+        require(not request.other_maps, "other_maps", "only in HINT_MODE_MULTIPLAYER")
+        require(not request.HasField("players"), "players", "only in HINT_MODE_MULTIPLAYER")
+        require(not request.bonus_turn, "bonus_turn", "only in HINT_MODE_MULTIPLAYER")
+        return {}
+    options: dict[str, Any] = {}
+    require(roll[0] != roll[1], "roll", "on a double you draw on a neighbour's map (HINT_MODE_NEIGHBOUR_MAP)")
+    if request.HasField("players"):
+        require(request.players >= 2, "players", "the multi-player game needs at least 2 players")
+        require_limit(request.players, MAX_HINT_PLAYERS, "players", "players")
+        options["players"] = request.players
+    if request.other_maps:
+        require_limit(len(request.other_maps) + 1, MAX_HINT_PLAYERS, "other_maps", "players")
+        options["other_grids"] = [
+            grid_from_rows(m.rows, components, f"other_maps[{i}].rows") for i, m in enumerate(request.other_maps)
+        ]
+    require("players" in options or "other_grids" in options, "players",
+            "give the number of players or the other players' maps")
+    options["bonus_turn"] = request.bonus_turn
+    return options
+
+
+def _hint_alternatives(result: hint_engine.HintResult) -> list[pb.HappyCampersHintAlternative]:
+    """The ranked moves on the wire: values signed so that higher is better for the asker (hurting the
+    neighbour shows minus the owner's score), each with its note and exact tie group."""
     alternatives = []
-    # On the wire a higher value is always better for the asker: hurting the neighbour shows minus the owner's score.
     sign = -1.0 if result.objective is hint_engine.Objective.OWNER_WORST else 1.0
     valued = [a for a in result.alternatives if a.value is not None]
     best = sign * valued[0].value if valued else 0.0
@@ -360,19 +391,7 @@ def hint(request: pb.HappyCampersServiceHintRequest, budget: Budget) -> pb.Happy
             ]
         )
         alternatives.append(pb.HappyCampersHintAlternative(move=move, ranking=ranking))
-    return pb.HappyCampersServiceHintResponse(
-        alternatives=alternatives,
-        blocked=result.blocked,
-        blocked_maps=list(result.blocked_maps),
-        game_ends_after=result.game_ends_after,
-        unlisted_pairs=result.unlisted_pairs,
-        stats=common_pb2.SolveStats(
-            wall_time_seconds=result.wall_time_s,
-            samples=result.rollouts,
-            method=result.method,
-            interrupted=result.interrupted,
-        ),
-    )
+    return alternatives
 
 
 def _hint_note(alternative: hint_engine.HintAlternative, result: hint_engine.HintResult, sign: float) -> str:

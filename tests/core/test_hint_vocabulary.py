@@ -1,0 +1,90 @@
+"""Every game on the shared hint vocabulary (solver/core/hint.py, docs/architecture.md): `hint(state, budget, *,
+options)` with a frozen `HintOptions`, a result on `HintResultBase` whose choices are `RankedChoice`s, and the
+shared fields filled the same way: each choice legal in the rules model, values best first within the ranked
+quantity, `loss` = best value - value there, a note on every choice, the method and the CPU time."""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import random
+
+import numpy as np
+import pytest
+from campsolver.solver.campsite import hint as cs_hints
+from campsolver.solver.campsite import rules as cs_rules
+from campsolver.solver.core.budget import Budget
+from campsolver.solver.core.game import CHANCE
+from campsolver.solver.core.hint import HintResultBase, RankedChoice, losses_from_best
+from campsolver.solver.deluxe_camping import hint as dc_hints
+from campsolver.solver.deluxe_camping import rules as dc_rules
+
+#: The games on the vocabulary: (hint module, its ranked-choice class, its rules module's state class).
+GAMES = {
+    "deluxe_camping": (dc_hints, dc_hints.RankedMove, dc_rules.DeluxeCampingState),
+    "campsite": (cs_hints, cs_hints.RankedPlay, cs_rules.CampsiteState),
+}
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_hint_takes_its_state_a_budget_and_frozen_options(game: str) -> None:
+    module, ranked, state_class = GAMES[game]
+    parameters = inspect.signature(module.hint).parameters
+    assert list(parameters) == ["state", "budget", "options"]
+    assert parameters["options"].kind is inspect.Parameter.KEYWORD_ONLY
+    assert parameters["state"].annotation in (state_class.__name__, state_class, "DCState")
+    assert dataclasses.fields(module.HintOptions) and module.HintOptions.__dataclass_params__.frozen
+    module.HintOptions()  # every knob has a default
+    assert issubclass(module.HintResult, HintResultBase) and issubclass(ranked, RankedChoice)
+
+
+def _dc_position() -> dc_rules.DeluxeCampingState:
+    rng = np.random.default_rng(4)
+    state = dc_rules.random_setup(dc_rules.Config(players=2), rng)
+    for _ in range(8):
+        actions = state.legal_actions()
+        state = state.child(actions[int(rng.integers(len(actions)))])
+    while state.stage not in (dc_rules.Stage.MOVE, dc_rules.Stage.OVER):
+        state = state.child(state.legal_actions()[0])
+    return state
+
+
+def _cs_position() -> cs_rules.CampsiteState:
+    rng = random.Random(6)
+    state = cs_rules.new_game(3)
+    while state.current_player() == CHANCE or state.turn < 4 or state.stage is not cs_rules.Stage.CARD:
+        if state.current_player() == CHANCE:
+            state = state.child(sorted(state.pile)[rng.randrange(len(state.pile))])
+            continue
+        actions = state.legal_actions()
+        state = state.child(actions[rng.randrange(len(actions))])
+    return state
+
+
+def test_the_shared_fields_mean_the_same_in_every_game() -> None:
+    dc_state, cs_state = _dc_position(), _cs_position()
+    dc = dc_hints.hint(dc_state, Budget(60))
+    cs = cs_hints.hint(cs_state, Budget(60), options=cs_hints.HintOptions(seed=2, max_worlds=4))
+    dc_legal = set(dc_state.legal_actions())
+    assert {c.choice for c in dc.choices} == dc_legal
+    for placement, tent in (c.choice for c in cs.choices):
+        after = cs_state.child(cs_rules.PlayCard(placement))  # the rules model refuses an illegal play
+        after.child(cs_rules.PitchTent(tent.token, tent.row, tent.col))
+    for result in (dc, cs):
+        assert result.method and result.cpu_time_s >= 0 and result.wall_time_s >= 0 and result.best is result.choices[0]
+        assert all(c.note for c in result.choices)
+        compared = [c for c in result.choices if c.loss is not None]
+        assert compared and compared[0] is result.choices[0] and compared[0].loss == 0
+        values = [c.value for c in compared]
+        assert values == sorted(values, reverse=True)  # type: ignore[type-var]
+        for c in compared:
+            assert c.loss == pytest.approx(compared[0].value - c.value)  # type: ignore[operator]
+
+
+def test_losses_from_best_in_either_direction() -> None:
+    choices = [RankedChoice(choice=k, value=v) for k, v in enumerate([5.0, 3.5, None, 1.0])]
+    losses_from_best(choices)
+    assert [c.loss for c in choices] == [0.0, 1.5, None, 4.0]
+    lowest = [RankedChoice(choice=k, value=v) for k, v in enumerate([1.0, 2.0])]
+    losses_from_best(lowest, maximise=False)
+    assert [c.loss for c in lowest] == [0.0, 1.0]
