@@ -205,6 +205,8 @@ SITES: tuple[Site, ...] = (
          _proof_tests("tests/adventure_tours/test_search.py",
                       "tests/adventure_tours/test_search_on_the_bound.py"), "adventure_tours"),
     Site("proof-claims", "solver/core/cpsat.py", PROOF_LINES, ("tests/core/test_core_helpers.py",)),
+    Site("proof-claims", "solver/deluxe_camping/hint.py", defs("value_note"),
+         ("tests/deluxe_camping/test_value_notes.py",), "deluxe_camping"),
     *(Site("proof-claims", _service_path(game), PROOF_LINES, _service_tests(game), game) for game in GAMES),
     # the proto mappings: the written-out enum maps of every game's handler, and the by-name matching the others
     # are derived with
