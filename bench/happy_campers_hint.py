@@ -297,7 +297,8 @@ def play_one(
     return row
 
 
-def main(argv: list[str] | None = None) -> dict[str, Any]:
+def _parser() -> argparse.ArgumentParser:
+    """The bench's options (see the module's docstring)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument(
@@ -320,45 +321,45 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "--variant", action="append", default=[], metavar="NAME:CONSTANT=VALUE,...",
         help="also play every game with these hint module constants (repeatable; same rolls, same load)",
     )
-    args = parser.parse_args(argv)
-    if args.quick:
-        args.games, args.latency_positions, args.max_time = 10, 8, 3.0
-    payload: dict[str, Any] = {"args": vars(args)}
+    return parser
 
-    if not args.skip_latency:
-        rates = [
-            {"policy": name, "cards": "none" if not cards else "+".join(c.value for c in cards),
-             "rollouts_per_s": rollout_rate(name, cards)}
-            for name in ("greedy", "random", "shaped", "shaped-vector")
-            for cards in ((), (Challenge.PRIVACY, Challenge.RIVER_TOWN, Challenge.TENT_TOGETHER))
-        ]
-        print_table("rollouts per second, default 5x9 map, whole games from an empty map", rates)
-        payload["rollout_rates"] = rates
 
-        walls = []
-        rollouts = []
-        interrupted = 0
-        for grid, roll, cards in latency_positions(args.latency_positions):
-            result = hint(grid, roll, cards, budget=Budget(DEFAULT_HINT_TIME_S), seed=1)
-            walls.append(result.wall_time_s)
-            rollouts.append(result.rollouts)
-            interrupted += result.interrupted
-        latency = {
-            "budget_s": DEFAULT_HINT_TIME_S, **summary_ms(walls), "max_ms": max(walls) * 1000,
-            "mean_rollouts": statistics.fmean(rollouts), "interrupted": interrupted,
-        }
-        print_table("hint latency at the default budget", [latency])
-        payload["latency"] = latency
+def _speed_and_latency(payload: dict[str, Any], latency_positions_count: int) -> None:
+    """The rollout rates and the hint's latency at the default budget: printed and put in `payload`."""
+    rates = [
+        {"policy": name, "cards": "none" if not cards else "+".join(c.value for c in cards),
+         "rollouts_per_s": rollout_rate(name, cards)}
+        for name in ("greedy", "random", "shaped", "shaped-vector")
+        for cards in ((), (Challenge.PRIVACY, Challenge.RIVER_TOWN, Challenge.TENT_TOGETHER))
+    ]
+    print_table("rollouts per second, default 5x9 map, whole games from an empty map", rates)
+    payload["rollout_rates"] = rates
 
-    load_before = os.getloadavg()
-    cache = {} if args.skip_max else _load_cache()
-    variants = [parse_variant(text) for text in args.variant]
+    walls = []
+    rollouts = []
+    interrupted = 0
+    for grid, roll, cards in latency_positions(latency_positions_count):
+        result = hint(grid, roll, cards, budget=Budget(DEFAULT_HINT_TIME_S), seed=1)
+        walls.append(result.wall_time_s)
+        rollouts.append(result.rollouts)
+        interrupted += result.interrupted
+    latency = {
+        "budget_s": DEFAULT_HINT_TIME_S, **summary_ms(walls), "max_ms": max(walls) * 1000,
+        "mean_rollouts": statistics.fmean(rollouts), "interrupted": interrupted,
+    }
+    print_table("hint latency at the default budget", [latency])
+    payload["latency"] = latency
+
+
+def _play_games(
+    args: argparse.Namespace, cache: dict[str, Any], variants: list[tuple[str, dict[str, Any]]], started: float
+) -> list[dict[str, Any]]:
+    """Every seeded game (`play_one`) over the worker processes, with a progress line every ten games."""
     jobs = [
         (game, args.hint_budget, args.max_time, args.skip_max, cache, args.schedule_only, variants)
         for game in range(args.first_game, args.first_game + args.games)
     ]
     rows: list[dict[str, Any]] = []
-    started = time.perf_counter()
     context = multiprocessing.get_context("fork")
     with context.Pool(max(1, args.processes)) as pool:
         for row in pool.imap(play_one, jobs):
@@ -368,44 +369,53 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                       + " ".join(f"{k} {v['score']}" for k, v in row["variants"].items()), flush=True)
             if len(rows) % 10 == 0:
                 print(f"  {len(rows)} games, {time.perf_counter() - started:.0f} s, load {os.getloadavg()}", flush=True)
-    load_after = os.getloadavg()
-    if not args.skip_max and rows:
-        for row in rows:
-            entry = row.pop("clairvoyant_entry")
-            cache[str(row["game"])] = {k: v for k, v in entry.items() if k != "cached"}
-            row["clairvoyant_cached"] = entry["cached"]
-        write_json(CLAIRVOYANT_CACHE, {k: v for k, v in cache.items() if v.get("proof") == "OPTIMAL"})
+    return rows
+
+
+def _store_clairvoyant(rows: list[dict[str, Any]], cache: dict[str, Any]) -> None:
+    """Move each game's clairvoyant entry into the cache (its row keeps whether it came from there) and write
+    the proven ones back."""
+    for row in rows:
+        entry = row.pop("clairvoyant_entry")
+        cache[str(row["game"])] = {k: v for k, v in entry.items() if k != "cached"}
+        row["clairvoyant_cached"] = entry["cached"]
+    write_json(CLAIRVOYANT_CACHE, {k: v for k, v in cache.items() if v.get("proof") == "OPTIMAL"})
+
+
+def _mean_of(rows: list[dict[str, Any]], key: str) -> float | None:
+    values = [r[key] for r in rows if r.get(key) is not None]
+    return float(np.mean(values)) if values else None
+
+
+def _se_of(rows: list[dict[str, Any]], key: str) -> float | None:
+    values = [r[key] for r in rows if r.get(key) is not None]
+    return float(np.std(values, ddof=1) / np.sqrt(len(values))) if len(values) > 1 else None
+
+
+def _quality_summary(
+    rows: list[dict[str, Any]],
+    args: argparse.Namespace,
+    load_before: tuple[float, float, float],
+    load_after: tuple[float, float, float],
+    started: float,
+) -> dict[str, Any]:
+    """The quality figures of the games: means, paired ratios over the clairvoyant optimum, time per call."""
     hint_times = [t for r in rows for t in r["hint_times"]]
     hint_cpu = [t for r in rows for t in r["hint_cpu"]]
     hint_interrupted = sum(r["hint_interrupted"] for r in rows)
     overruns = [max(t - args.hint_budget, 0.0) for t in hint_times]
-
-    def mean_of(key: str) -> float | None:
-        values = [r[key] for r in rows if r.get(key) is not None]
-        return float(np.mean(values)) if values else None
-
-    def se_of(key: str) -> float | None:
-        values = [r[key] for r in rows if r.get(key) is not None]
-        return float(np.std(values, ddof=1) / np.sqrt(len(values))) if len(values) > 1 else None
-
-    if not rows:  # --games 0: refresh speed and latency, keep the quality figures of the last full run
-        previous = RESULTS_DIR / "happy_campers_hint.json"
-        kept = json.loads(previous.read_text()) if previous.exists() else {}
-        kept.update({k: v for k, v in payload.items() if k != "args"}, latency_args=vars(args))
-        write_json("happy_campers_hint", kept)
-        return kept
     diffs = [r["hint"] - r["greedy"] for r in rows]
     proven = [r for r in rows if r.get("proof") == "OPTIMAL"]
-    summary = {
+    return {
         "games": len(rows),
         "hint_budget_s": args.hint_budget,
-        "hint_mean": mean_of("hint"),
-        "hint_se": se_of("hint"),
-        "greedy_mean": mean_of("greedy"),
-        "random_mean": mean_of("random"),
+        "hint_mean": _mean_of(rows, "hint"),
+        "hint_se": _se_of(rows, "hint"),
+        "greedy_mean": _mean_of(rows, "greedy"),
+        "random_mean": _mean_of(rows, "random"),
         "hint_minus_greedy": float(np.mean(diffs)),
         "hint_minus_greedy_se": float(np.std(diffs, ddof=1) / np.sqrt(len(diffs))) if len(diffs) > 1 else None,
-        "clairvoyant_mean": mean_of("clairvoyant"),
+        "clairvoyant_mean": _mean_of(rows, "clairvoyant"),
         "clairvoyant_proven_optimal_share": len(proven) / len(rows) if rows and "proof" in rows[0] else None,
         "hint_over_clairvoyant_on_proven": (
             float(np.mean([r["hint"] for r in proven]) / np.mean([r["clairvoyant"] for r in proven]))
@@ -413,7 +423,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         ),
         **_paired_ratio([r for r in rows if r.get("clairvoyant") is not None]),
         "hint_above_proven_optimum": sum(1 for r in proven if r["hint"] > r["clairvoyant"]),
-        "shaped_greedy_mean": mean_of("shaped_greedy"),
+        "shaped_greedy_mean": _mean_of(rows, "shaped_greedy"),
         "hint_calls": len(hint_times),
         "hint_call_mean_ms": float(np.mean(hint_times)) * 1000 if hint_times else None,
         "hint_call_cpu_mean_ms": float(np.mean(hint_cpu)) * 1000 if hint_cpu else None,
@@ -428,17 +438,49 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "hint_calls_interrupted": hint_interrupted,
         "wall_s": time.perf_counter() - started,
     }
+
+
+def _variants_table(rows: list[dict[str, Any]], variants: list[tuple[str, dict[str, Any]]]) -> list[dict[str, Any]]:
+    """The hint and each variant on the same games: paired ratio over the clairvoyant optimum, difference to
+    the hint, CPU a call."""
+    table = [_variant_summary("hint", [{"score": r["hint"], "times": r["hint_times"], "cpu": r["hint_cpu"],
+                                        "interrupted": r["hint_interrupted"]} for r in rows], rows)]
+    table += [_variant_summary(name, [r["variants"][name] for r in rows], rows) for name, _ in variants]
+    for entry, (_, settings) in zip(table[1:], variants, strict=True):
+        entry["settings"] = settings
+    return table
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    args = _parser().parse_args(argv)
+    if args.quick:
+        args.games, args.latency_positions, args.max_time = 10, 8, 3.0
+    payload: dict[str, Any] = {"args": vars(args)}
+    if not args.skip_latency:
+        _speed_and_latency(payload, args.latency_positions)
+
+    load_before = os.getloadavg()
+    cache = {} if args.skip_max else _load_cache()
+    variants = [parse_variant(text) for text in args.variant]
+    started = time.perf_counter()
+    rows = _play_games(args, cache, variants, started)
+    load_after = os.getloadavg()
+    if not args.skip_max and rows:
+        _store_clairvoyant(rows, cache)
+    if not rows:  # --games 0: refresh speed and latency, keep the quality figures of the last full run
+        previous = RESULTS_DIR / "happy_campers_hint.json"
+        kept = json.loads(previous.read_text()) if previous.exists() else {}
+        kept.update({k: v for k, v in payload.items() if k != "args"}, latency_args=vars(args))
+        write_json("happy_campers_hint", kept)
+        return kept
+    summary = _quality_summary(rows, args, load_before, load_after, started)
     print_table(
         f"hint quality over {len(rows)} seeded games (hint budget {args.hint_budget} s/roll)",
         [{"figure": key, "value": value} for key, value in summary.items()],
     )
     payload["quality"] = summary
     if variants:
-        table = [_variant_summary("hint", [{"score": r["hint"], "times": r["hint_times"], "cpu": r["hint_cpu"],
-                                            "interrupted": r["hint_interrupted"]} for r in rows], rows)]
-        table += [_variant_summary(name, [r["variants"][name] for r in rows], rows) for name, _ in variants]
-        for entry, (_, settings) in zip(table[1:], variants, strict=True):
-            entry["settings"] = settings
+        table = _variants_table(rows, variants)
         print_table("variants on the same games (paired by seed; ratio of sums over the clairvoyant optimum)", table)
         payload["variants"] = table
     payload["games"] = rows

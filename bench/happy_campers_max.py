@@ -145,7 +145,8 @@ def proof_table(
     return rows
 
 
-def main(argv: list[str] | None = None) -> None:
+def _parser() -> argparse.ArgumentParser:
+    """The bench's options (see the module's docstring)."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seeds", type=int, default=20, help="random roll sequences per length")
     parser.add_argument("--limit", type=float, default=10.0, help="seconds per clairvoyant solve")
@@ -162,55 +163,53 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--levels", choices=("on", "off"), default=None, help="proof by card levels (maximise.LEVEL_PROOF) on or off"
     )
-    args = parser.parse_args(argv)
-    if args.quick:
-        args.seeds, args.card_seeds, args.limit, args.card_limit = 3, 3, 5.0, 5.0
+    return parser
 
-    if args.levels is not None:
-        from campsolver.solver.happy_campers import maximise
 
-        maximise.LEVEL_PROOF = args.levels == "on"
-    if args.proof_table:
-        import os
+def _write_proof_table(args: argparse.Namespace) -> None:
+    """`--proof-table`: the table, with the load before and after, in happy_campers_max_proofs[SUFFIX].json."""
+    import os
 
-        counts = tuple(int(x) for x in args.rolls.split(","))
-        load_before = os.getloadavg()
-        only = frozenset(name for name in args.cards.split(",") if name)
-        table = proof_table(args.card_seeds, args.pair_seeds, args.limit, counts, args.part, only)
-        suffix = args.suffix or ("" if args.part == "all" else f"_{args.part}")
-        path = RESULTS.with_name(f"happy_campers_max_proofs{suffix}.json")
-        path.parent.mkdir(parents=True, exist_ok=True)
-        report = {
-            "limit_s": args.limit,
-            "workers": 2,
-            "load_average_before": [round(x, 2) for x in load_before],
-            "load_average_after": [round(x, 2) for x in os.getloadavg()],
-            "rows": table,
-        }
-        path.write_text(json.dumps(report, indent=2))
-        return
+    counts = tuple(int(x) for x in args.rolls.split(","))
+    load_before = os.getloadavg()
+    only = frozenset(name for name in args.cards.split(",") if name)
+    table = proof_table(args.card_seeds, args.pair_seeds, args.limit, counts, args.part, only)
+    suffix = args.suffix or ("" if args.part == "all" else f"_{args.part}")
+    path = RESULTS.with_name(f"happy_campers_max_proofs{suffix}.json")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    report = {
+        "limit_s": args.limit,
+        "workers": 2,
+        "load_average_before": [round(x, 2) for x in load_before],
+        "load_average_after": [round(x, 2) for x in os.getloadavg()],
+        "rows": table,
+    }
+    path.write_text(json.dumps(report, indent=2))
 
-    if args.only_cards:
-        cards_report = {
-            "map": "5x9 default components",
-            "workers": 2,
-            "limit_s": args.limit,
-            "rolls": CARD_ROLLS,
-            "clairvoyant_with_card": clairvoyant_with_cards(args.card_seeds, args.limit),
-        }
-        CARD_RESULTS.parent.mkdir(parents=True, exist_ok=True)
-        CARD_RESULTS.write_text(json.dumps(cards_report, indent=2))
-        return
 
-    report: dict[str, object] = {"map": "5x9 default components", "workers": 2, "limit_s": args.limit}
-    clairvoyant_rows = []
-    print(f"clairvoyant max, {args.seeds} seeded sequences per length, {args.limit:g} s each")
+def _write_card_table(args: argparse.Namespace) -> None:
+    """`--only-cards`: clairvoyant play with one card at a time, in happy_campers_max_cards.json."""
+    cards_report = {
+        "map": "5x9 default components",
+        "workers": 2,
+        "limit_s": args.limit,
+        "rolls": CARD_ROLLS,
+        "clairvoyant_with_card": clairvoyant_with_cards(args.card_seeds, args.limit),
+    }
+    CARD_RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    CARD_RESULTS.write_text(json.dumps(cards_report, indent=2))
+
+
+def clairvoyant_table(seeds: int, limit: float) -> list[dict[str, object]]:
+    """Clairvoyant max without cards per roll count: median seconds, proof share, median score and gap."""
+    rows = []
+    print(f"clairvoyant max, {seeds} seeded sequences per length, {limit:g} s each")
     print(f"{'rolls':>5} {'median s':>9} {'optimal':>8} {'median score':>13} {'median gap':>11}")
     for count in ROLL_COUNTS:
         runs = []
-        for seed in range(args.seeds):
+        for seed in range(seeds):
             started = time.monotonic()
-            result = clairvoyant_max(None, seeded_rolls(seed, count), budget=Budget(args.limit))
+            result = clairvoyant_max(None, seeded_rolls(seed, count), budget=Budget(limit))
             elapsed = time.monotonic() - started
             runs.append(
                 {
@@ -232,31 +231,55 @@ def main(argv: list[str] | None = None) -> None:
             "median_gap": statistics.median(gaps) if gaps else None,
             "runs": runs,
         }
-        clairvoyant_rows.append(row)
+        rows.append(row)
         print(
             f"{count:>5} {row['median_s']:>9} {optimal:>3}/{len(runs):<4} {row['median_score']!s:>13}"
             f" {row['median_gap']!s:>11}"
         )
-    report["clairvoyant"] = clairvoyant_rows
-    print()
-    report["clairvoyant_with_card"] = clairvoyant_with_cards(args.card_seeds, args.limit)
+    return rows
 
-    print(f"\nabsolute and card maxima, {args.card_limit:g} s each")
+
+def maxima_table(limit: float) -> list[dict[str, object]]:
+    """The absolute maximum without cards and each card's maximum: value, bound, proof and seconds."""
+    print(f"\nabsolute and card maxima, {limit:g} s each")
     print(f"{'question':<22} {'value':>6} {'bound':>6} {'proof':<20} {'seconds':>8}")
     maxima = []
     questions = [("absolute (no cards)", None), *[(card.value, card) for card in Challenge]]
     for name, card in questions:
         started = time.monotonic()
         if card is None:
-            result = absolute_max(DEFAULT_COMPONENTS, (), Budget(args.card_limit))
+            result = absolute_max(DEFAULT_COMPONENTS, (), Budget(limit))
         else:
-            result = challenge_max(card, DEFAULT_COMPONENTS, Budget(args.card_limit))
+            result = challenge_max(card, DEFAULT_COMPONENTS, Budget(limit))
         elapsed = time.monotonic() - started
         proof = result.proof.value if result.proof else None
         row = {"question": name, "value": result.score, "bound": result.bound, "proof": proof}
         maxima.append({**row, "seconds": round(elapsed, 2)})
         print(f"{name:<22} {result.score!s:>6} {result.bound!s:>6} {proof!s:<20} {elapsed:>8.2f}")
-    report["maxima"] = maxima
+    return maxima
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = _parser().parse_args(argv)
+    if args.quick:
+        args.seeds, args.card_seeds, args.limit, args.card_limit = 3, 3, 5.0, 5.0
+
+    if args.levels is not None:
+        from campsolver.solver.happy_campers import maximise
+
+        maximise.LEVEL_PROOF = args.levels == "on"
+    if args.proof_table:
+        _write_proof_table(args)
+        return
+    if args.only_cards:
+        _write_card_table(args)
+        return
+
+    report: dict[str, object] = {"map": "5x9 default components", "workers": 2, "limit_s": args.limit}
+    report["clairvoyant"] = clairvoyant_table(args.seeds, args.limit)
+    print()
+    report["clairvoyant_with_card"] = clairvoyant_with_cards(args.card_seeds, args.limit)
+    report["maxima"] = maxima_table(args.card_limit)
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(report, indent=2))
     print(f"\nwritten {RESULTS.relative_to(Path.cwd()) if RESULTS.is_relative_to(Path.cwd()) else RESULTS}")

@@ -316,6 +316,7 @@ def _non_negative_seconds(text: str) -> float:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The CLI's parser: `serve`, `batch` (its own parser, in `clients.batch.cli`) and one sub-parser a game."""
     parser = _Parser(
         prog="campsolver",
         description="Hints, proven maximum scores and unique-solution puzzles for camping board games.",
@@ -323,6 +324,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"campsolver {campsolver.__version__}")
     sub = parser.add_subparsers(dest="target", required=True, parser_class=_Parser, metavar="{serve,batch,GAME}")
+    _add_serve_parser(sub)
+    sub.add_parser(
+        "batch", help="puzzle books, maxima sweeps and tournaments on Ray (campsolver batch -h)", add_help=False
+    )
+    for game_name in GAME_TABLE:
+        _add_game_parser(sub, game_name)
+    return parser
+
+
+def _add_serve_parser(sub: argparse._SubParsersAction) -> None:
+    """`campsolver serve`: where to listen, the workers, TLS, the HTTP side and the log format."""
     serve = sub.add_parser(
         "serve",
         help="start the gRPC service",
@@ -348,6 +360,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.add_argument("--tls-cert", help="PEM certificate chain: serve TLS (with --tls-key), on the HTTP port too")
     serve.add_argument("--tls-key", help="PEM private key of --tls-cert")
+    _add_serve_http_arguments(serve)
+    serve.add_argument(
+        "--log-format", choices=("text", "json"), default="text",
+        help="log lines as text, or one JSON object a line (an access line per call: game, RPC, code, wall and "
+        "CPU seconds, fallback reason)",
+    )
+
+
+def _add_serve_http_arguments(serve: argparse.ArgumentParser) -> None:
+    """`serve --http-port` and the limits of its HTTP connections."""
     serve.add_argument(
         "--http-port", type=int, metavar="PORT",
         help="also serve Connect (JSON and binary) and gRPC-Web, and the web table at /, on this port of --host",
@@ -370,53 +392,49 @@ def build_parser() -> argparse.ArgumentParser:
         "--http-max-connections", type=int, default=None, metavar="N",
         help="with --http-port: HTTP connections open at once; one more is closed as it opens",
     )
-    serve.add_argument(
-        "--log-format", choices=("text", "json"), default="text",
-        help="log lines as text, or one JSON object a line (an access line per call: game, RPC, code, wall and "
-        "CPU seconds, fallback reason)",
+
+
+def _add_game_parser(sub: argparse._SubParsersAction, game_name: str) -> None:
+    """`campsolver GAME COMMAND`: the request, where to solve it (in-process or --server, TLS), the deadline and
+    the output format; `GAME --help` lists the commands."""
+    game_parser = sub.add_parser(
+        game_name,
+        help=f"{game_name}: hint, max, puzzle, score, legal",
+        description=f"{game_name} commands:\n"
+        + "\n".join(f"  {name:8} {text}" for name, text in COMMAND_HELP.items())
+        + f"\n\n`campsolver {game_name} COMMAND --help` says what COMMAND's request holds.",
+        formatter_class=DefaultsFormatter,
+        add_help=False,
     )
-    sub.add_parser(
-        "batch", help="puzzle books, maxima sweeps and tournaments on Ray (campsolver batch -h)", add_help=False
+    game_parser.add_argument(
+        "-h", "--help", action=_GameHelp, game_name=game_name, help="this help; after a COMMAND, what its request holds"
     )
-    for game_name in GAME_TABLE:
-        game_parser = sub.add_parser(
-            game_name,
-            help=f"{game_name}: hint, max, puzzle, score, legal",
-            description=f"{game_name} commands:\n"
-            + "\n".join(f"  {name:8} {text}" for name, text in COMMAND_HELP.items())
-            + f"\n\n`campsolver {game_name} COMMAND --help` says what COMMAND's request holds.",
-            formatter_class=DefaultsFormatter,
-            add_help=False,
-        )
-        game_parser.add_argument("-h", "--help", action=_GameHelp, game_name=game_name,
-                                 help="this help; after a COMMAND, what its request holds")
-        game_parser.add_argument("command", choices=[*COMMANDS, "example"], help="what to do")
-        game_parser.add_argument(
-            "example_of", nargs="?", choices=list(COMMANDS), help="with `example`: the command", metavar="COMMAND"
-        )
-        game_parser.add_argument("--request", metavar="FILE", help="proto3 JSON request file, or - for stdin")
-        game_parser.add_argument(
-            "--server", metavar="HOST:PORT", help="ask a running server instead of solving in-process"
-        )
-        game_parser.add_argument(
-            "--tls", action="store_true", help="with --server: connect over TLS, trusting the system's CA roots"
-        )
-        game_parser.add_argument(
-            "--tls-ca", metavar="FILE", help="with --server: connect over TLS, trusting the PEM CA bundle FILE "
-            "(e.g. the server's own --tls-cert when it is self-signed)"
-        )
-        game_parser.add_argument(
-            "--timeout",
-            type=_positive_seconds,
-            metavar="SECONDS",
-            help=f"deadline of the call (with --server default {DEFAULT_SERVER_TIMEOUT_S:g} s; in-process: the "
-            "request's own time limit, else the service default)",
-        )
-        game_parser.add_argument(
-            "--format", choices=("json", "text"), default="json", help="json (compact proto3 JSON) or text"
-        )
-        game_parser.add_argument("--quiet", action="store_true", help="no progress line on stderr")
-    return parser
+    game_parser.add_argument("command", choices=[*COMMANDS, "example"], help="what to do")
+    game_parser.add_argument(
+        "example_of", nargs="?", choices=list(COMMANDS), help="with `example`: the command", metavar="COMMAND"
+    )
+    game_parser.add_argument("--request", metavar="FILE", help="proto3 JSON request file, or - for stdin")
+    game_parser.add_argument(
+        "--server", metavar="HOST:PORT", help="ask a running server instead of solving in-process"
+    )
+    game_parser.add_argument(
+        "--tls", action="store_true", help="with --server: connect over TLS, trusting the system's CA roots"
+    )
+    game_parser.add_argument(
+        "--tls-ca", metavar="FILE", help="with --server: connect over TLS, trusting the PEM CA bundle FILE "
+        "(e.g. the server's own --tls-cert when it is self-signed)"
+    )
+    game_parser.add_argument(
+        "--timeout",
+        type=_positive_seconds,
+        metavar="SECONDS",
+        help=f"deadline of the call (with --server default {DEFAULT_SERVER_TIMEOUT_S:g} s; in-process: the "
+        "request's own time limit, else the service default)",
+    )
+    game_parser.add_argument(
+        "--format", choices=("json", "text"), default="json", help="json (compact proto3 JSON) or text"
+    )
+    game_parser.add_argument("--quiet", action="store_true", help="no progress line on stderr")
 
 
 #: What a PEM certificate chain and a PEM private key file contain (the grpc core only says "Failed to bind").

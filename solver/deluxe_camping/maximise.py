@@ -644,53 +644,86 @@ class Handles:
             model.add_hint(var, labels.get(a) != labels.get(b))
 
 
-def build_model(
-    state: DCState,
-    *,
-    player: int,
-    objective: Objective,
-    forbid: list[frozenset[Edge]] | None = None,
-    supply: int | None = None,
-    allow_dead: bool = False,
-) -> tuple[cp_model.CpModel, Handles]:
-    config = state.config
-    model = cp_model.CpModel()
-    piece_list = pieces(state)
-    owner = [p for _, p in piece_list]
-    index_at = {square: k for k, (square, _) in enumerate(piece_list)}
-    region_of = state.region_of
-    sites = state.sites
-    ice = set(state.ice_creams)
-    constant = [0] * config.players
+@dataclass
+class _PieceFrame:
+    """What `build_model`'s constraint families share: the pieces, the open squares and the points already
+    allotted (derived once from the state)."""
 
-    open_squares = [s for s in range(config.squares) if sites[region_of[s]].allotted_to is None]
+    state: DCState
+    piece_list: list[tuple[int, int]]
+    owner: list[int]  # piece index -> its player
+    index_at: dict[int, int]  # square -> the index of the piece on it
+    constant: list[int]  # player -> points of the sites already allotted
+    open_squares: list[int]
+    open_set: set[int]
+    allow_dead: bool
+
+
+def _piece_frame(state: DCState, allow_dead: bool) -> _PieceFrame:
+    """The pieces in index order and the part of the board not yet allotted."""
+    piece_list = pieces(state)
+    sites = state.sites
+    constant = [0] * state.config.players
+    open_squares = [s for s in range(state.config.squares) if sites[state.region_of[s]].allotted_to is None]
     for site in sites:
         if site.allotted_to is not None:
             constant[site.allotted_to] += site.value
-    # Candidate labels of an open square: the pieces of its region (pieces: only labels k <= own index).
+    return _PieceFrame(
+        state=state,
+        piece_list=piece_list,
+        owner=[p for _, p in piece_list],
+        index_at={square: k for k, (square, _) in enumerate(piece_list)},
+        constant=constant,
+        open_squares=open_squares,
+        open_set=set(open_squares),
+        allow_dead=allow_dead,
+    )
+
+
+def add_piece_labels(model: cp_model.CpModel, frame: _PieceFrame) -> dict[int, dict[int, cp_model.IntVar]]:
+    """Exactly one site label per open square: a piece of its region (a piece's own square only a label
+    k <= its index, and of its owner unless dead sites are allowed)."""
+    region_of = frame.state.region_of
     region_pieces: dict[int, list[int]] = {}
-    for k, (square, _) in enumerate(piece_list):
+    for k, (square, _) in enumerate(frame.piece_list):
         region_pieces.setdefault(region_of[square], []).append(k)
+    owner, index_at = frame.owner, frame.index_at
     label: dict[int, dict[int, cp_model.IntVar]] = {}
-    for s in open_squares:
+    for s in frame.open_squares:
         options = region_pieces.get(region_of[s], [])
         if s in index_at:
-            options = [k for k in options if k <= index_at[s] and (allow_dead or owner[k] == owner[index_at[s]])]
+            options = [k for k in options if k <= index_at[s] and (frame.allow_dead or owner[k] == owner[index_at[s]])]
         label[s] = {k: model.new_bool_var(f"square{s}_in_site{k}") for k in options}
         model.add_exactly_one(label[s].values())
-    roots = sorted({k for s in open_squares for k in label[s]})
-    # Piece k roots a site iff its own square carries label k; otherwise no square carries label k.
+    return label
+
+
+def add_piece_roots(
+    model: cp_model.CpModel, frame: _PieceFrame, label: dict[int, dict[int, cp_model.IntVar]]
+) -> list[int]:
+    """Piece k roots a site iff its own square carries label k; otherwise no square carries label k. Returns
+    the pieces that may root a site."""
+    roots = sorted({k for s in frame.open_squares for k in label[s]})
     for k in roots:
-        own = label[piece_list[k][0]][k]
-        for s in open_squares:
-            if k in label[s] and s != piece_list[k][0]:
+        home = frame.piece_list[k][0]
+        own = label[home][k]
+        for s in frame.open_squares:
+            if k in label[s] and s != home:
                 model.add_implication(label[s][k], own)
-    # Dead sites: a site with pieces of another owner than its root's.
+    return roots
+
+
+def add_dead_sites(
+    model: cp_model.CpModel, frame: _PieceFrame, label: dict[int, dict[int, cp_model.IntVar]], roots: list[int]
+) -> dict[int, cp_model.IntVar]:
+    """`dead[k]`: site k holds a piece of another player than its root's (worth 0); forced off without
+    `allow_dead`."""
+    owner = frame.owner
     dead = {k: model.new_bool_var(f"site{k}_dead") for k in roots}
     for k in roots:
-        model.add_implication(dead[k], label[piece_list[k][0]][k])
+        model.add_implication(dead[k], label[frame.piece_list[k][0]][k])
     mixers: dict[int, list[cp_model.IntVar]] = {k: [] for k in roots}
-    for j, (square, p) in enumerate(piece_list):
+    for j, (square, p) in enumerate(frame.piece_list):
         if square not in label:
             continue
         for k, var in label[square].items():
@@ -700,35 +733,20 @@ def build_model(
     for k in roots:
         # A site is dead only when another player's piece really is in it (a pure site is allotted).
         model.add_bool_or([dead[k].Not(), *mixers[k]])
-        if not allow_dead:
+        if not frame.allow_dead:
             model.add(dead[k] == 0)
+    return dead
 
-    # Same-label edges, barriers needed, flow connectivity.
-    open_set = set(open_squares)
-    same: dict[Edge, cp_model.IntVar] = {}
-    cut: dict[Edge, cp_model.IntVar] = {}
-    for a, b in rules.all_edges(config.rows, config.cols):
-        if a not in open_set or b not in open_set or region_of[a] != region_of[b]:
-            continue
-        edge = (a, b)
-        var = model.new_bool_var(f"same_site_{a}_{b}")
-        common = set(label[a]) & set(label[b])
-        for k in set(label[a]) | set(label[b]):
-            if k in common:
-                model.add_bool_or([label[a][k].Not(), label[b][k].Not(), var])  # both k -> same
-                model.add_bool_or([var.Not(), label[a][k].Not(), label[b][k]])
-                model.add_bool_or([var.Not(), label[b][k].Not(), label[a][k]])
-            elif k in label[a]:
-                model.add_implication(label[a][k], var.Not())
-            else:
-                model.add_implication(label[b][k], var.Not())
-        same[edge] = var
-        if edge not in state.barriers:
-            cut[edge] = var.Not()
-            if _uncuttable(state, edge):
-                model.add(var == 1)
-    available = state.supply_left if supply is None else supply
-    model.add(sum(cut.values()) <= available)
+
+def add_piece_site_flow(
+    model: cp_model.CpModel,
+    frame: _PieceFrame,
+    label: dict[int, dict[int, cp_model.IntVar]],
+    same: dict[Edge, cp_model.IntVar],
+) -> None:
+    """Connectivity by single-commodity flow along barrier-free same-site edges: a root piece's square emits,
+    every other open square consumes one unit."""
+    state, open_squares, index_at = frame.state, frame.open_squares, frame.index_at
     capacity = max(len(open_squares) - 1, 1)
     inflow: dict[int, list] = {s: [] for s in open_squares}
     outflow: dict[int, list] = {s: [] for s in open_squares}
@@ -748,69 +766,128 @@ def build_model(
         else:
             model.add(sum(inflow[s]) - sum(outflow[s]) == 1)
 
-    # Site values.
+
+def add_piece_site_values(
+    model: cp_model.CpModel,
+    frame: _PieceFrame,
+    label: dict[int, dict[int, cp_model.IntVar]],
+    roots: list[int],
+    dead: dict[int, cp_model.IntVar],
+) -> tuple[dict[int, cp_model.IntVar], dict[int, int]]:
+    """Each site's value by the rulebook (0 when dead), with redundant bounds: the sizes cover the open squares
+    and the pool doubles at most all of them. Returns each root's value variable and its upper bound."""
     site_value_of: dict[int, cp_model.IntVar] = {}
     site_top: dict[int, int] = {}
     doubles: list[cp_model.IntVar] = []
     sizes: list[cp_model.IntVar] = []
     for k in roots:
-        members = [label[s][k] for s in open_squares if k in label[s]]
-        size = model.new_int_var(0, len(members), f"site{k}_size")
-        model.add(size == sum(members))
-        doubled = model.new_int_var(0, len(members), f"site{k}_pool_bonus")
-        if state.pool in label and k in label[state.pool]:
-            model.add(doubled == size).only_enforce_if(label[state.pool][k])
-            model.add(doubled == 0).only_enforce_if(label[state.pool][k].Not())
-        else:
-            model.add(doubled == 0)
-        ice_terms = [label[s][k] for s in ice if s in label and k in label[s]]
-        nuisance = label[state.nuisance].get(k) if state.nuisance in label else None
-        top = 2 * len(members) + rules.ICE_CREAM_BONUS * len(ice_terms)
-        raw = model.new_int_var(-rules.NUISANCE_PENALTY, top, f"site{k}_raw")
-        model.add(
-            raw
-            == size
-            + doubled
-            + rules.ICE_CREAM_BONUS * sum(ice_terms)
-            - (rules.NUISANCE_PENALTY * nuisance if nuisance is not None else 0)
-        )
-        # Redundant linear bounds (the LP relaxation of the enforced equalities alone is very weak).
-        model.add(doubled <= size)
-        value = model.new_int_var(0, top, f"site{k}_value")
-        model.add(value <= size + doubled + rules.ICE_CREAM_BONUS * sum(ice_terms))
-        model.add(value <= top * (1 - dead[k]))
-        if state.pool in label and k in label[state.pool]:
-            model.add(doubled <= len(members) * label[state.pool][k])
+        size, doubled, value, top = _add_piece_site_value(model, frame, label, k, dead[k])
         doubles.append(doubled)
         sizes.append(size)
-        alive = model.new_int_var(0, top, f"site{k}_alive_value")
-        model.add_max_equality(alive, [raw, 0])
-        model.add(value == alive).only_enforce_if(dead[k].Not())
-        model.add(value == 0).only_enforce_if(dead[k])
         site_value_of[k] = value
         site_top[k] = top
-    model.add(sum(doubles) <= len(open_squares))
-    model.add(sum(sizes) == len(open_squares))
-    score = []
-    uppers = []
-    for p in range(config.players):
-        terms = [site_value_of[k] for k in roots if owner[k] == p]
-        upper = constant[p] + sum(site_top[k] for k in roots if owner[k] == p)
+    model.add(sum(doubles) <= len(frame.open_squares))
+    model.add(sum(sizes) == len(frame.open_squares))
+    return site_value_of, site_top
+
+
+def _add_piece_site_value(
+    model: cp_model.CpModel,
+    frame: _PieceFrame,
+    label: dict[int, dict[int, cp_model.IntVar]],
+    k: int,
+    dead: cp_model.IntVar,
+) -> tuple[cp_model.IntVar, cp_model.IntVar, cp_model.IntVar, int]:
+    """Site k: size, x2 with the pool, +5 per ice-cream stand, -10 with the pain-in-the-neck, not below 0 and
+    0 when dead. Returns (size, pool bonus, value, value's upper bound)."""
+    state = frame.state
+    members = [label[s][k] for s in frame.open_squares if k in label[s]]
+    size = model.new_int_var(0, len(members), f"site{k}_size")
+    model.add(size == sum(members))
+    doubled = model.new_int_var(0, len(members), f"site{k}_pool_bonus")
+    in_pool = label[state.pool].get(k) if state.pool in label else None
+    if in_pool is not None:
+        model.add(doubled == size).only_enforce_if(in_pool)
+        model.add(doubled == 0).only_enforce_if(in_pool.Not())
+    else:
+        model.add(doubled == 0)
+    ice_terms = [label[s][k] for s in set(state.ice_creams) if s in label and k in label[s]]
+    nuisance = label[state.nuisance].get(k) if state.nuisance in label else None
+    top = 2 * len(members) + rules.ICE_CREAM_BONUS * len(ice_terms)
+    raw = model.new_int_var(-rules.NUISANCE_PENALTY, top, f"site{k}_raw")
+    model.add(
+        raw
+        == size
+        + doubled
+        + rules.ICE_CREAM_BONUS * sum(ice_terms)
+        - (rules.NUISANCE_PENALTY * nuisance if nuisance is not None else 0)
+    )
+    # Redundant linear bounds (the LP relaxation of the enforced equalities alone is very weak).
+    model.add(doubled <= size)
+    value = model.new_int_var(0, top, f"site{k}_value")
+    model.add(value <= size + doubled + rules.ICE_CREAM_BONUS * sum(ice_terms))
+    model.add(value <= top * (1 - dead))
+    if in_pool is not None:
+        model.add(doubled <= len(members) * in_pool)
+    alive = model.new_int_var(0, top, f"site{k}_alive_value")
+    model.add_max_equality(alive, [raw, 0])
+    model.add(value == alive).only_enforce_if(dead.Not())
+    model.add(value == 0).only_enforce_if(dead)
+    return size, doubled, value, top
+
+
+def add_piece_scores(
+    model: cp_model.CpModel,
+    frame: _PieceFrame,
+    roots: list[int],
+    site_value_of: dict[int, cp_model.IntVar],
+    site_top: dict[int, int],
+) -> tuple[list[cp_model.IntVar], list[int]]:
+    """Each player's score: the points already allotted plus the values of the sites their pieces root.
+    Returns the score variables and their upper bounds."""
+    score, uppers = [], []
+    for p in range(frame.state.config.players):
+        terms = [site_value_of[k] for k in roots if frame.owner[k] == p]
+        upper = frame.constant[p] + sum(site_top[k] for k in roots if frame.owner[k] == p)
         var = model.new_int_var(0, upper, f"player{p}_score")
         uppers.append(upper)
-        model.add(var == constant[p] + sum(terms))
+        model.add(var == frame.constant[p] + sum(terms))
         score.append(var)
-    if objective is Objective.OWN:
-        model.maximize(score[player])
-    elif objective is Objective.TOTAL:
-        model.maximize(sum(score))
-    else:
-        best_other = model.new_int_var(0, max(uppers), "best_opponent_score")
-        model.add_max_equality(best_other, [score[p] for p in range(config.players) if p != player])
-        model.maximize(score[player] - best_other)
+    return score, uppers
+
+
+def add_forbidden_barrier_sets(
+    model: cp_model.CpModel, cut: dict[Edge, cp_model.IntVar], forbid: list[frozenset[Edge]] | None
+) -> None:
+    """Each excluded barrier set (puzzle uniqueness): at least one edge's barrier differs from it."""
     for excluded in forbid or []:
-        # At least one edge differs from the excluded barrier set.
         model.add_bool_or([cut[e].Not() if e in excluded else cut[e] for e in cut])
+
+
+def build_model(
+    state: DCState,
+    *,
+    player: int,
+    objective: Objective,
+    forbid: list[frozenset[Edge]] | None = None,
+    supply: int | None = None,
+    allow_dead: bool = False,
+) -> tuple[cp_model.CpModel, Handles]:
+    """The piece-rooted model (see the module's docstring): every site labelled by its smallest piece, sites
+    with several players' pieces allowed (worth 0) only with `allow_dead`. One `add_<family>` helper per block
+    of constraints, in the order the model is built (the order fixes the variables' indices)."""
+    model = cp_model.CpModel()
+    frame = _piece_frame(state, allow_dead)
+    label = add_piece_labels(model, frame)
+    roots = add_piece_roots(model, frame, label)
+    dead = add_dead_sites(model, frame, label, roots)
+    same, cut = add_same_site_edges(model, frame, label)
+    add_barrier_supply(model, cut, state.supply_left if supply is None else supply, extra_barriers=False)
+    add_piece_site_flow(model, frame, label, same)
+    site_value_of, site_top = add_piece_site_values(model, frame, label, roots, dead)
+    score, uppers = add_piece_scores(model, frame, roots, site_value_of, site_top)
+    _set_objective(model, score, uppers, objective, player, opponent_floor=0)
+    add_forbidden_barrier_sets(model, cut, forbid)
     return model, Handles(label=label, cut=cut, roots=roots)
 
 
@@ -1057,10 +1134,11 @@ def add_special_site_holders(
 
 
 def add_same_site_edges(
-    model: cp_model.CpModel, frame: _OwnerFrame, label: dict[int, dict[Label, cp_model.IntVar]]
+    model: cp_model.CpModel, frame: _OwnerFrame | _PieceFrame, label: dict[int, dict[Any, cp_model.IntVar]]
 ) -> tuple[dict[Edge, cp_model.IntVar], dict[Edge, cp_model.IntVar]]:
     """Per open edge inside a region, "both squares in one site" (equal labels), and "cut" for an edge with no
-    barrier yet whose squares are in different sites (a barrier to add); an uncuttable edge is never cut."""
+    barrier yet whose squares are in different sites (a barrier to add); an uncuttable edge is never cut. Both
+    models share it: labels are owner labels or root pieces."""
     state = frame.state
     same: dict[Edge, cp_model.IntVar] = {}
     cut: dict[Edge, cp_model.IntVar] = {}
@@ -1283,8 +1361,7 @@ def build_owner_model(
     goal = _set_objective(model, score, uppers, objective, player)
     if at_least is not None:
         model.add(goal >= at_least)
-    for excluded in forbid or []:
-        model.add_bool_or([cut[e].Not() if e in excluded else cut[e] for e in cut])
+    add_forbidden_barrier_sets(model, cut, forbid)
     return model, OwnerHandles(label=label, cut=cut, flow=flows, same=same, sources=sources, extra=extra, paid=paid)
 
 
@@ -1339,15 +1416,22 @@ def _any_true(model: cp_model.CpModel, literals: list, name: str) -> cp_model.In
 
 
 def _set_objective(
-    model: cp_model.CpModel, score: list, uppers: list[int], objective: Objective, player: int
+    model: cp_model.CpModel,
+    score: list,
+    uppers: list[int],
+    objective: Objective,
+    player: int,
+    *,
+    opponent_floor: int = -rules.NUISANCE_PENALTY,
 ) -> cp_model.LinearExprT:
-    """Set the objective and return its expression (a case of the split may require it above an incumbent)."""
+    """Set the objective and return its expression (a case of the split may require it above an incumbent).
+    `opponent_floor`: the lowest score an opponent can have (below 0 only when a plain site pays the penalty)."""
     if objective is Objective.OWN:
         goal = score[player]
     elif objective is Objective.TOTAL:
         goal = sum(score)
     else:
-        best_other = model.new_int_var(-rules.NUISANCE_PENALTY, max(uppers), "best_opponent_score")
+        best_other = model.new_int_var(opponent_floor, max(uppers), "best_opponent_score")
         model.add_max_equality(best_other, [score[p] for p in range(len(score)) if p != player])
         goal = score[player] - best_other
     model.maximize(goal)

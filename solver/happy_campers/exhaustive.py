@@ -395,6 +395,146 @@ def _cell_bounds(components: Components, challenge_set: frozenset[Challenge]) ->
     return per_square, extras
 
 
+@dataclass(frozen=True)
+class _MapSpace:
+    """What the final-map enumeration reads, derived once from the components, the challenges and the start."""
+
+    components: Components
+    challenge_order: tuple[Challenge, ...]
+    flat_start: tuple[int, ...]
+    start_mask: int
+    pieces_at: list[list[_Piece]]
+    cell_points: list[dict[int, float]]
+    best_cell: list[float]
+    #: Points of the whole map with every square undecided at its best (pre-drawn squares at their value);
+    #: the search adds (actual - optimistic) for each square it decides.
+    optimistic_total: float
+    special: set[Element]  # elements a challenge reads or already drawn: never interchangeable
+    free_order: list[Element]  # the interchangeable elements, used in this order
+    min_piece: int
+    neighbours: list[list[int]]
+
+
+def _map_space(components: Components, challenge_set: frozenset[Challenge], start: Grid) -> _MapSpace:
+    """The anchored pieces, the per-square optimistic points and the interchangeable elements."""
+    rows, cols = components.rows, components.cols
+    n = rows * cols
+    flat_start = tuple(v for row in start for v in row)
+    cell_points, extras = _cell_bounds(components, challenge_set)
+    best_cell = [max(points.values()) for points in cell_points]
+    special = {_CHALLENGE_ELEMENTS[ch] for ch in challenge_set if ch in _CHALLENGE_ELEMENTS}
+    special |= {Element(v) for v in flat_start if v}
+    return _MapSpace(
+        components=components,
+        challenge_order=tuple(sorted(challenge_set, key=lambda ch: ch.value)),
+        flat_start=flat_start,
+        start_mask=sum(1 << i for i, v in enumerate(flat_start) if v),
+        pieces_at=_anchored_pieces(components),
+        cell_points=cell_points,
+        best_cell=best_cell,
+        optimistic_total=extras + sum(cell_points[i][v] if v else best_cell[i] for i, v in enumerate(flat_start)),
+        special=special,
+        free_order=[e for e in ELEMENTS if e not in special],
+        min_piece=min(len(shape) for shape in components.shapes),
+        neighbours=[
+            [j for j in (i - cols, i + cols) if 0 <= j < n]
+            + [j for j in (i - 1, i + 1) if 0 <= j < n and j // cols == i // cols]
+            for i in range(n)
+        ],
+    )
+
+
+class _MapSearch:
+    """Depth-first over final maps in reading order: at each undecided square, a piece anchored there with an
+    element (interchangeable elements in canonical order only) or the square left empty; a branch is cut when
+    its optimistic points cannot beat the best map so far. Keeps the map being built and the best one found."""
+
+    def __init__(self, space: _MapSpace, start: Grid, festival_won: bool, ticker: _Ticker) -> None:
+        self.space = space
+        self.festival_won = festival_won
+        self.ticker = ticker
+        self.n = len(space.flat_start)
+        self.flat = list(space.flat_start)
+        self.chosen: list[tuple[_Piece, Element]] = []
+        self.best_score = (
+            score(start, space.challenge_order, space.components, festival_won=festival_won).total
+            if space.start_mask
+            else 0
+        )
+        self.best_pieces: list[tuple[_Piece, Element]] = []
+
+    def connected(self, mask: int) -> bool:
+        """Whether the drawn squares `mask` are orthogonally connected (and not none)."""
+        if mask == 0:
+            return False
+        neighbours = self.space.neighbours
+        first = (mask & -mask).bit_length() - 1
+        seen = 1 << first
+        stack = [first]
+        while stack:
+            i = stack.pop()
+            for j in neighbours[i]:
+                bit = 1 << j
+                if mask & bit and not seen & bit:
+                    seen |= bit
+                    stack.append(j)
+        return seen == mask
+
+    def evaluate(self, covered: int) -> None:
+        """Score the complete map being built (if reachable: connected) and keep it when it beats the best."""
+        if not self.connected(covered):
+            return
+        components = self.space.components
+        rows, cols = components.rows, components.cols
+        grid = tuple(tuple(self.flat[r * cols : (r + 1) * cols]) for r in range(rows))
+        total = score(grid, self.space.challenge_order, components, festival_won=self.festival_won).total
+        if total > self.best_score:
+            self.best_score, self.best_pieces = total, list(self.chosen)
+
+    def search(self, i: int, covered: int, decided_points: float, used_free: int) -> None:
+        """Decide the squares from `i` on (`covered`: drawn so far; `used_free`: interchangeable elements used)."""
+        self.ticker.tick()
+        n, space = self.n, self.space
+        while i < n and covered >> i & 1:
+            i += 1
+        if space.optimistic_total + decided_points <= self.best_score:
+            return
+        present = {v for v in self.flat if v}
+        missing = 5 - len(present)
+        if missing * space.min_piece > n - i and self.best_score >= 0:
+            return  # the map cannot become complete any more: nothing below beats an incomplete 0
+        if i == n:
+            self.evaluate(covered)
+            return
+        self.place_pieces(i, covered, decided_points, used_free)
+        empty_gain = space.cell_points[i][0] - space.best_cell[i]
+        self.search(i + 1, covered, decided_points + empty_gain, used_free)
+
+    def place_pieces(self, i: int, covered: int, decided_points: float, used_free: int) -> None:
+        """Every piece anchored at square `i` that fits, with every element worth trying, searched in turn."""
+        space, flat, chosen = self.space, self.flat, self.chosen
+        cell_points, best_cell = space.cell_points, space.best_cell
+        for piece in space.pieces_at[i]:
+            if piece.mask & covered:
+                continue
+            for element in ELEMENTS:
+                if element not in space.special:
+                    rank = space.free_order.index(element)
+                    if rank > used_free:  # only the next unused free element, never a later one
+                        continue
+                    next_free = max(used_free, rank + 1)
+                else:
+                    next_free = used_free
+                gained = sum(cell_points[j][int(element)] for j in piece.cells) - sum(best_cell[j] for j in piece.cells)
+                for j in piece.cells:
+                    flat[j] = int(element)
+                chosen.append((piece, element))
+                self.search(i + 1, covered | piece.mask, decided_points + gained, next_free)
+                chosen.pop()
+                for j in piece.cells:
+                    flat[j] = 0
+
+
 def absolute_max(
     components: Components = DEFAULT_COMPONENTS,
     challenges: Iterable[Challenge] = (),
@@ -409,99 +549,17 @@ def absolute_max(
     zero drawings is allowed (an empty map scores 0, being incomplete).
     """
     _check_size(components)
-    rows, cols = components.rows, components.cols
-    n = rows * cols
     start = validate_grid(start_grid, components) if start_grid is not None else None
     if start is None:
-        start = tuple((0,) * cols for _ in range(rows))
-    challenge_set = frozenset(challenges)
-    challenge_order = tuple(sorted(challenge_set, key=lambda ch: ch.value))
-    element_faces = {element: face for face, element in enumerate(components.elements, start=1)}
-    flat_start = [v for row in start for v in row]
-    start_mask = sum(1 << i for i, v in enumerate(flat_start) if v)
-    pieces_at = _anchored_pieces(components)
-    cell_points, extras = _cell_bounds(components, challenge_set)
-    best_cell = [max(points.values()) for points in cell_points]
-    # Optimistic points of the whole map with every square undecided (pre-drawn squares at their value);
-    # `decided_points` in the search adds (actual - optimistic) for each square decided so far.
-    optimistic_total = extras + sum(cell_points[i][v] if v else best_cell[i] for i, v in enumerate(flat_start))
-    special = {_CHALLENGE_ELEMENTS[ch] for ch in challenge_set if ch in _CHALLENGE_ELEMENTS}
-    special |= {Element(v) for v in flat_start if v}
-    free_order = [e for e in ELEMENTS if e not in special]  # interchangeable: use them in this order
-    min_piece = min(len(shape) for shape in components.shapes)
-    neighbours = [
-        [j for j in (i - cols, i + cols) if 0 <= j < n]
-        + [j for j in (i - 1, i + 1) if 0 <= j < n and j // cols == i // cols]
-        for i in range(n)
-    ]
+        start = tuple((0,) * components.cols for _ in range(components.rows))
+    space = _map_space(components, frozenset(challenges), start)
     ticker = _Ticker(budget)
-
-    def connected(mask: int) -> bool:
-        if mask == 0:
-            return False
-        first = (mask & -mask).bit_length() - 1
-        seen = 1 << first
-        stack = [first]
-        while stack:
-            i = stack.pop()
-            for j in neighbours[i]:
-                bit = 1 << j
-                if mask & bit and not seen & bit:
-                    seen |= bit
-                    stack.append(j)
-        return seen == mask
-
-    flat = list(flat_start)
-    chosen: list[tuple[_Piece, Element]] = []
-    best_score = score(start, challenge_order, components, festival_won=festival_won).total if start_mask else 0
-    best_pieces: list[tuple[_Piece, Element]] = []
-
-    def evaluate(covered: int) -> None:
-        nonlocal best_score, best_pieces
-        if not connected(covered):
-            return
-        grid = tuple(tuple(flat[r * cols : (r + 1) * cols]) for r in range(rows))
-        total = score(grid, challenge_order, components, festival_won=festival_won).total
-        if total > best_score:
-            best_score, best_pieces = total, list(chosen)
-
-    def search(i: int, covered: int, decided_points: float, used_free: int) -> None:
-        ticker.tick()
-        while i < n and covered >> i & 1:
-            i += 1
-        if optimistic_total + decided_points <= best_score:
-            return
-        present = {v for v in flat if v}
-        missing = 5 - len(present)
-        if missing * min_piece > n - i and best_score >= 0:
-            return  # the map cannot become complete any more: nothing below beats an incomplete 0
-        if i == n:
-            evaluate(covered)
-            return
-        for piece in pieces_at[i]:
-            if piece.mask & covered:
-                continue
-            for element in ELEMENTS:
-                if element not in special:
-                    rank = free_order.index(element)
-                    if rank > used_free:  # only the next unused free element, never a later one
-                        continue
-                    next_free = max(used_free, rank + 1)
-                else:
-                    next_free = used_free
-                gained = sum(cell_points[j][int(element)] for j in piece.cells) - sum(best_cell[j] for j in piece.cells)
-                for j in piece.cells:
-                    flat[j] = int(element)
-                chosen.append((piece, element))
-                search(i + 1, covered | piece.mask, decided_points + gained, next_free)
-                chosen.pop()
-                for j in piece.cells:
-                    flat[j] = 0
-        empty_gain = cell_points[i][0] - best_cell[i]
-        search(i + 1, covered, decided_points + empty_gain, used_free)
-
-    search(0, start_mask, 0.0, 0)
-    return _ordered_result(best_score, best_pieces, start, start_mask, components, element_faces, ticker.nodes)
+    search = _MapSearch(space, start, festival_won, ticker)
+    search.search(0, space.start_mask, 0.0, 0)
+    element_faces = {element: face for face, element in enumerate(components.elements, start=1)}
+    return _ordered_result(
+        search.best_score, search.best_pieces, start, space.start_mask, components, element_faces, ticker.nodes
+    )
 
 
 def _ordered_result(

@@ -106,7 +106,7 @@ def new_game(
     require(not request.rules.boards, "rules.boards", "a new game plays the shipped boards")
     config = config_from_proto(request.rules, players, "rules", allow_small=False)
     try:
-        state = rules.new_game(config)
+        state = rules.GAME.new_initial_state(config)
     except ValueError as error:
         raise InvalidArgument("players", str(error)) from None
     state = shared.resolve_chance(state, shared.seeded_rng(request.seed))

@@ -308,7 +308,7 @@ def new_game(request: pb.CamperTourServiceNewGameRequest, budget: Budget) -> pb.
     # The setup's one chance: who begins (any seat, equally likely).
     first = shared.seeded_rng(request.seed).randrange(campers)
     try:
-        state = rules.new_game(config, campers, first=first)
+        state = rules.GAME.new_initial_state(rules.CamperTourSetup(campers, config, first))
     except ValueError as error:
         raise InvalidArgument("players", str(error)) from None
     return shared.new_game_answer(

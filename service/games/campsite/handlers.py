@@ -122,7 +122,7 @@ def new_game(request: pb.CampsiteServiceNewGameRequest, budget: Budget) -> pb.Ca
             f"{rules.MIN_PLAYERS}-{rules.MAX_PLAYERS}, got {players}")
     deck = _deck(request.deck, "deck")
     try:
-        state = rules.new_game(players, deck)
+        state = rules.GAME.new_initial_state(rules.CampsiteSetup(players, deck))
     except IllegalMove as error:
         raise InvalidArgument("deck", str(error)) from None
     state = shared.resolve_chance(state, shared.seeded_rng(request.seed))

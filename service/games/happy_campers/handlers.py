@@ -148,17 +148,18 @@ def new_game(request: pb.HappyCampersServiceNewGameRequest, budget: Budget) -> p
     require_limit(players, MAX_HINT_PLAYERS, "players", "players")  # the rulebook names no maximum: our cap
     components = components_from_proto(request.components)
     challenges = challenges_from_proto(request.challenges, "challenges")
+    gap = request.solo_double_gap if request.HasField("solo_double_gap") else modes.SOLO_DOUBLE_GAP
+    second: tuple[Challenge, ...] = ()
     try:
         if players == 1:
-            gap = request.solo_double_gap if request.HasField("solo_double_gap") else modes.SOLO_DOUBLE_GAP
             require(1 <= gap <= 3, "solo_double_gap", "a gap of 1 to 3 squares")
             # As the solo hint reads it: no second list means the same cards on both maps.
             second = challenges_from_proto(request.second_challenges, "second_challenges") or challenges
-            state: GameFlow = modes.SoloState.new((challenges, second), components, double_gap=gap)
         else:
             require(not request.second_challenges, "second_challenges", "only in the solo game (players 1)")
             require(not request.HasField("solo_double_gap"), "solo_double_gap", "only in the solo game (players 1)")
-            state = modes.MultiplayerState.new(players, challenges, components)
+        setup = modes.HappyCampersSetup(players, challenges, second, components, gap)
+        state: GameFlow = rules.GAME.new_initial_state(setup)
     except rules.RulesError as error:
         raise _qualify("", error) from None
     state = shared.resolve_chance(state, shared.seeded_rng(request.seed))
