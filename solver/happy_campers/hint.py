@@ -61,7 +61,7 @@ from __future__ import annotations
 
 import enum
 import math
-import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -70,6 +70,7 @@ from operator import itemgetter
 import numpy as np
 from campsolver.solver.core.budget import Budget, SolveInterrupted
 from campsolver.solver.core.game import TERMINAL
+from campsolver.solver.core.hint import HintClock, HintResultBase, RankedChoice
 from campsolver.solver.core.seeding import rng_for
 from campsolver.solver.happy_campers.modes import SOLO_DOUBLE_GAP, SoloState, SoloStep, multiplayer_options
 from campsolver.solver.happy_campers.multiplayer_rollout import multiplayer_rollout
@@ -231,6 +232,10 @@ class Stage(enum.Enum):
     ONLY_MOVE = "only_move"  # the single position class (nothing to compare)
 
 
+# The own-map (and neighbour-map) hint's method; solo and multi-player name theirs below.
+OWN_MAP_METHOD = "monte-carlo: shaped-greedy rollouts, common random numbers, successive halving"
+
+
 @dataclass(frozen=True)
 class HintMove:
     """One hinted move: a drawing per map (own/neighbour mode: one map; solo: two, None = nothing drawn)."""
@@ -251,9 +256,9 @@ class HintMove:
         return "; ".join(parts)
 
 
-@dataclass(frozen=True)
-class HintAlternative:
-    """A legal move with its estimated value.
+@dataclass(kw_only=True)
+class HintAlternative(RankedChoice[HintMove]):
+    """A legal move (`choice`, also `move`) with its estimated value, on the shared `RankedChoice`.
 
     value: Monte-Carlo estimate of the expected final score (the map owner's in neighbour mode, the lower
       map's in solo; multi-player: your final score minus the best other player's, unless
@@ -281,16 +286,13 @@ class HintAlternative:
     tie_group: alternatives whose `value` is exactly equal share a group number.
     screen_value: the rollout policy's evaluation of the move (solo: greedy's gain), what the pre-screen
       ranked by.
+    note: which estimate `value` is, or why there is none (`hint_note`), on the asker's scale; with the exact
+      tie group when other moves share it.
     """
 
     rank: int
-    move: HintMove
-    value: float | None
     sample_value: float | None
-    standard_error: float | None
-    loss: float | None
     loss_standard_error: float | None
-    samples: int
     stage: Stage
     stage_round: int
     position_class: int
@@ -298,6 +300,11 @@ class HintAlternative:
     screen_value: float
     value_samples: int = 0
     estimate: str = ""
+
+    @property
+    def move(self) -> HintMove:
+        """The move (the shared `choice`)."""
+        return self.choice
 
     @property
     def sampled(self) -> bool:
@@ -308,11 +315,12 @@ class HintAlternative:
         return self.move.label()
 
 
-@dataclass(frozen=True)
-class HintResult:
+@dataclass(kw_only=True)
+class HintResult(HintResultBase[HintAlternative]):
+    """Every legal move ranked best first (`choices`, also `alternatives`), and the race's figures."""
+
     mode: HintMode
     objective: Objective
-    alternatives: tuple[HintAlternative, ...]
     blocked: bool  # no legal drawing: the game is over for this map (solo: for both maps)
     blocked_maps: tuple[int, ...]  # solo: maps with no drawing open this turn (0-based; out, or cannot take it)
     # solo: after this move at most the one extra turn of the drawn map follows (a single drawing because no
@@ -325,17 +333,15 @@ class HintResult:
     rollouts: int
     futures: int
     rounds: int
-    interrupted: bool
-    wall_time_s: float
-    method: str = "monte-carlo: shaped-greedy rollouts, common random numbers, successive halving"
+    method: str = OWN_MAP_METHOD
     # The deadline cut the race before MIN_LAYERS_TO_RANK futures a move: raced moves are ordered by the
     # rollout policy's evaluation (values still shown as sampled).
     ranked_by_screen: bool = False
-    notes: tuple[str, ...] = field(default_factory=tuple)
 
     @property
-    def best(self) -> HintAlternative | None:
-        return self.alternatives[0] if self.alternatives else None
+    def alternatives(self) -> tuple[HintAlternative, ...]:
+        """The ranked moves (the shared `choices`)."""
+        return tuple(self.choices)
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -468,7 +474,7 @@ def hint(
     default the expected margin of your final score over the best other player's (what wins), or your own
     expected final score.
     """
-    started = time.monotonic()
+    clock = HintClock()
     budget = budget if budget is not None else Budget(DEFAULT_HINT_TIME_S)
     mode = HintMode(mode)
     objective = Objective(objective)
@@ -512,7 +518,7 @@ def hint(
     if mode is not HintMode.NEIGHBOUR_MAP:
         objective = Objective.OWNER_BEST  # on your own maps you are the owner
     sign = -1.0 if objective is Objective.OWNER_WORST else 1.0
-    return _rank(setup, mode, objective, sign, cards, components, budget, seed, started, missing_penalty, rollouts)
+    return _rank(setup, mode, objective, sign, cards, components, budget, seed, clock, missing_penalty, rollouts)
 
 
 @dataclass
@@ -934,7 +940,7 @@ class _Race:
         except SolveInterrupted:
             self.interrupted = True
 
-    def result(self, mode: HintMode, objective: Objective, sign: float, started: float) -> HintResult:
+    def result(self, mode: HintMode, objective: Objective, sign: float, clock: HintClock) -> HintResult:
         """The answer: every move ranked by the race (or by the screen when the race could not rank them)."""
         setup, classes, top, interrupted = self.setup, self.classes, self.top, self.interrupted
         finalist_samples = [len(c.samples) for c in classes if c.stage in (Stage.FINALIST, Stage.ONLY_MOVE)]
@@ -947,10 +953,11 @@ class _Race:
                 "the rollout policy's evaluation (the rule of thumb) and listed without a value"
             )
         alternatives = _alternatives(setup, sign, None if by_screen else top)
+        _set_notes(alternatives, by_screen, objective)
         return HintResult(
             mode=mode,
             objective=objective,
-            alternatives=tuple(alternatives),
+            choices=tuple(alternatives),
             blocked=setup.blocked,
             blocked_maps=setup.blocked_maps,
             game_ends_after=setup.game_ends_after,
@@ -962,11 +969,12 @@ class _Race:
             futures=max((len(c.samples) for c in classes), default=0),
             rounds=self.rounds,
             interrupted=interrupted,
-            wall_time_s=time.monotonic() - started,
+            wall_time_s=clock.wall(),
+            cpu_time_s=clock.cpu(),
             method=(
                 SOLO_METHOD if setup.solo
                 else (MULTIPLAYER_MARGIN_METHOD if setup.margin else MULTIPLAYER_METHOD) if setup.others is not None
-                else HintResult.method
+                else OWN_MAP_METHOD
             ),
             ranked_by_screen=by_screen,
             notes=tuple(setup.notes),
@@ -982,14 +990,14 @@ def _rank(
     components: Components,
     budget: Budget,
     seed: int,
-    started: float,
+    clock: HintClock,
     penalty: float,
     planned: int | None,
 ) -> HintResult:
     """Rank the setup's moves by one Monte-Carlo race (`_Race`) and answer with the result."""
     race = _Race(setup, sign, cards, components, budget, seed, penalty)
     race.run(planned)
-    return race.result(mode, objective, sign, started)
+    return race.result(mode, objective, sign, clock)
 
 
 SOLO_METHOD = "monte-carlo: greedy rollouts (solo), common random numbers, successive halving"
@@ -1279,7 +1287,7 @@ def _listed(
             alternatives.append(
                 HintAlternative(
                     rank=len(alternatives) + 1,
-                    move=setup.moves[move_index],
+                    choice=setup.moves[move_index],
                     value=shown,
                     sample_value=shown,
                     standard_error=est.errors.get(class_index),
@@ -1296,3 +1304,42 @@ def _listed(
                 )
             )
     return alternatives
+
+
+def _set_notes(alternatives: list[HintAlternative], by_screen: bool, objective: Objective) -> None:
+    """Each ranked move's note (`hint_note`), with its exact tie group when other valued moves share it."""
+    sign = -1.0 if objective is Objective.OWNER_WORST else 1.0
+    ties = Counter(a.tie_group for a in alternatives)
+    for alternative in alternatives:
+        alternative.note = hint_note(alternative, by_screen, sign)
+        if alternative.value is not None and ties[alternative.tie_group] > 1:
+            alternative.note += f"; exact tie group {alternative.tie_group} (same map up to symmetry)"
+
+
+def hint_note(alternative: HintAlternative, ranked_by_screen: bool, sign: float) -> str:
+    """What a reader needs to read a ranked move's value: which estimate it is, or why it has none (`sign` -1:
+    the value is shown as minus the map owner's expected final score, hurting the neighbour)."""
+    scale = "minus the map owner's expected final score; " if sign < 0 else ""
+    if alternative.value is None:
+        if ranked_by_screen:
+            first = "the rule of thumb's move: " if alternative.rank == 1 else ""
+            return (
+                f"{first}no value: the deadline cut the race after {alternative.samples} rollouts a move, too few to "
+                f"rank by; ordered by the rollout policy's evaluation {alternative.screen_value:g}"
+            )
+        return (
+            f"screened out before any rollout (the rollout policy's evaluation {alternative.screen_value:g} "
+            "ranked it below the sampled moves)"
+        )
+    if alternative.estimate == "fresh":
+        return f"{scale}value: mean of {alternative.value_samples} fresh rollouts after this move was chosen (unbiased)"
+    if alternative.estimate == "selection":
+        return (
+            f"{scale}value: the deadline cut the confirmation rollouts, so this is the mean of the "
+            f"{alternative.value_samples} rollouts that chose the move (may read high; no standard error claimed)"
+        )
+    how = "a finalist" if alternative.stage is Stage.FINALIST else f"halved out after round {alternative.stage_round}"
+    return (
+        f"{scale}value: rank 1's value minus this move's mean shortfall on the {alternative.value_samples} futures "
+        f"it shared with rank 1 ({how}; it lost on those futures, so it may read low)"
+    )

@@ -88,3 +88,25 @@ def test_losses_from_best_in_either_direction() -> None:
     lowest = [RankedChoice(choice=k, value=v) for k, v in enumerate([1.0, 2.0])]
     losses_from_best(lowest, maximise=False)
     assert [c.loss for c in lowest] == [0.0, 1.0]
+
+
+def test_happy_campers_result_is_on_the_shared_base() -> None:
+    """Happy Campers still takes `hint(grid, roll, ...)`, but answers on the shared result: legal choices, a note on
+    each, losses against the best value, the method and the CPU time."""
+    from campsolver.solver.happy_campers import hint as hc_hints
+    from campsolver.solver.happy_campers import rules as hc_rules
+
+    grid = hc_rules.empty_grid(hc_rules.DEFAULT_COMPONENTS)
+    result = hc_hints.hint(grid, (2, 5), budget=Budget(60), seed=3, rollouts=80)
+    assert isinstance(result, HintResultBase) and all(isinstance(c, hc_hints.HintAlternative) for c in result.choices)
+    assert isinstance(result.best, RankedChoice) and result.best is result.choices[0]
+    legal = set(hc_rules.legal_placements(grid, (2, 5)))
+    listed = [c.choice.placements[0] for c in result.choices]
+    assert len(listed) == len(legal) and set(listed) == legal
+    assert result.method and result.cpu_time_s >= 0 and result.wall_time_s >= 0
+    assert all(c.note for c in result.choices)
+    assert result.alternatives == tuple(result.choices) and result.best.move is result.best.choice
+    compared = [c for c in result.choices if c.loss is not None]
+    assert compared and compared[0] is result.choices[0] and compared[0].loss == 0
+    for c in compared:
+        assert c.loss == pytest.approx(compared[0].value - c.value)  # type: ignore[operator]

@@ -5,7 +5,6 @@ from __future__ import annotations
 import atexit
 import re
 import threading
-from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -368,62 +367,28 @@ def _hint_multiplayer_options(
 
 def _hint_alternatives(result: hint_engine.HintResult) -> list[pb.HappyCampersHintAlternative]:
     """The ranked moves on the wire: values signed so that higher is better for the asker (hurting the
-    neighbour shows minus the owner's score), each with its note and exact tie group."""
+    neighbour shows minus the owner's score), each with the note the solver set (its exact tie group included)."""
     alternatives = []
     sign = -1.0 if result.objective is hint_engine.Objective.OWNER_WORST else 1.0
-    valued = [a for a in result.alternatives if a.value is not None]
+    valued = [a for a in result.choices if a.value is not None]
     best = sign * valued[0].value if valued else 0.0
-    ties = Counter(a.tie_group for a in result.alternatives)
-    for alternative in result.alternatives:
+    for alternative in result.choices:
         ranking = common_pb2.RankedAlternative(rank=alternative.rank, label=alternative.label)
         if alternative.value is not None:
             set_value(
                 ranking, sign * alternative.value, best,
                 samples=alternative.value_samples, standard_error=alternative.standard_error,
             )
-        ranking.note = _hint_note(alternative, result, sign)
-        if alternative.value is not None and ties[alternative.tie_group] > 1:
-            ranking.note += f"; exact tie group {alternative.tie_group} (same map up to symmetry)"
+        ranking.note = alternative.note
         move = pb.HappyCampersHintMove(
             placements=[
                 placement_to_proto(p, map_index=index)
-                for index, p in enumerate(alternative.move.placements)
+                for index, p in enumerate(alternative.choice.placements)
                 if p is not None
             ]
         )
         alternatives.append(pb.HappyCampersHintAlternative(move=move, ranking=ranking))
     return alternatives
-
-
-def _hint_note(alternative: hint_engine.HintAlternative, result: hint_engine.HintResult, sign: float) -> str:
-    """What the client needs to read a ranked move's value: which estimate it is, or why it has none."""
-    scale = "minus the map owner's expected final score; " if sign < 0 else ""
-    if alternative.value is None:
-        if result.ranked_by_screen:
-            first = "the rule of thumb's move: " if alternative.rank == 1 else ""
-            return (
-                f"{first}no value: the deadline cut the race after {alternative.samples} rollouts a move, too few to "
-                f"rank by; ordered by the rollout policy's evaluation {alternative.screen_value:g}"
-            )
-        return (
-            f"screened out before any rollout (the rollout policy's evaluation {alternative.screen_value:g} "
-            "ranked it below the sampled moves)"
-        )
-    if alternative.estimate == "fresh":
-        return f"{scale}value: mean of {alternative.value_samples} fresh rollouts after this move was chosen (unbiased)"
-    if alternative.estimate == "selection":
-        return (
-            f"{scale}value: the deadline cut the confirmation rollouts, so this is the mean of the "
-            f"{alternative.value_samples} rollouts that chose the move (may read high; no standard error claimed)"
-        )
-    how = (
-        "a finalist" if alternative.stage is hint_engine.Stage.FINALIST
-        else f"halved out after round {alternative.stage_round}"
-    )
-    return (
-        f"{scale}value: rank 1's value minus this move's mean shortfall on the {alternative.value_samples} futures "
-        f"it shared with rank 1 ({how}; it lost on those futures, so it may read low)"
-    )
 
 
 def generate_puzzle(
