@@ -207,6 +207,9 @@ SITES: tuple[Site, ...] = (
     Site("proof-claims", "solver/core/cpsat.py", PROOF_LINES, ("tests/core/test_core_helpers.py",)),
     Site("proof-claims", "solver/deluxe_camping/hint.py", defs("value_note"),
          ("tests/deluxe_camping/test_value_notes.py",), "deluxe_camping"),
+    Site("proof-claims", "solver/happy_campers/hint.py", defs("hint_note", "_set_notes"),
+         ("tests/happy_campers/test_hint_contract.py", "tests/happy_campers/test_hint.py",
+          "tests/core/test_hint_vocabulary.py"), "happy_campers"),
     *(Site("proof-claims", _service_path(game), PROOF_LINES, _service_tests(game), game) for game in GAMES),
     # the proto mappings: the written-out enum maps of every game's handler, and the by-name matching the others
     # are derived with
