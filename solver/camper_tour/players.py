@@ -79,6 +79,10 @@ CROWD_RESERVE_MIN = 6
 CROWD_RESERVE_PER_PLATE = 0.2
 #: ...unless its plate is not beyond a returning camper's marker: then it goes on down to this many tokens.
 CROWD_TOKEN_FLOOR = 6
+#: ...and once every other camper on the journey is home-bound, it turns back as soon as it is this many plates
+#: beyond every other camper's reach: each plate further out is two more plates to travel while they near home,
+#: and the camper left last on the journey is eliminated by any failed roll (bench/camper_tour_crowd.py).
+CROWD_ALONE_MARGIN = 1
 
 _SUCCESS = {a: sum(float(p) for total, p in TWO_DICE if total > a) for a in range(1, 11)}
 _PAYMENT = {a: sum(float(p) * (total - a) for total, p in TWO_DICE if total > a) / _SUCCESS[a] for a in range(1, 11)}
@@ -204,6 +208,13 @@ class CrowdParameters:
     #: ...and while not this many times beyond the furthest outward camper's plate (its projected reach when
     #: the mover gets home; 0: not used).
     outward_ratio: float = 0.0
+    #: Outward with every other camper on the journey already home-bound: turn back once this many plates beyond
+    #: every other camper's reach (None: not used).
+    alone_margin: int | None = CROWD_ALONE_MARGIN
+    #: Outward with at least `follow_count` others home-bound: turn back once this many plates beyond the
+    #: home-bound campers' markers and finished scores (None: not used).
+    follow_margin: int | None = None
+    follow_count: int = 1
 
 
 #: The parameters in use (bench/camper_tour.py `--tune-race` searched them; module docstring).
@@ -332,6 +343,15 @@ def race(state: TourState, crowd: CrowdParameters | None = None, duel: DuelParam
         furthest = max([reach(c) for c in others], default=0)
         if params.lead and camper.position >= furthest + params.lead:
             return TurnBack()
+        travelling = [c for c in others if c.active]
+        homebound = [c for c in travelling if c.phase == Phase.RETURN]
+        if (params.alone_margin is not None and travelling and len(homebound) == len(travelling)
+                and camper.position >= furthest + params.alone_margin):
+            return TurnBack()
+        if params.follow_margin is not None and len(homebound) >= params.follow_count:
+            ahead = max([c.marker for c in homebound] + [c.score for c in others if c.phase == Phase.FINISHED])
+            if camper.position >= ahead + params.follow_margin:
+                return TurnBack()
         if camper.tokens <= reserve and not behind:
             return TurnBack()
     return _capped(state, largest)

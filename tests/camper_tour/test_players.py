@@ -1,6 +1,8 @@
 """The fixed players (bench opponents and rollout policy) always return a legal move, and the rules of thumb
 do what their documentation says."""
 
+from dataclasses import replace
+
 import pytest
 from campsolver.solver.camper_tour.players import PLAYERS, announce_seven, greedy
 from campsolver.solver.camper_tour.rules import Announce, Camper, Config, TurnBack, new_game, position_state
@@ -83,6 +85,33 @@ def test_race_duels_with_two_on_the_journey_and_plays_seven_in_a_crowd():
     home = Camper(phase=Phase.FINISHED, marker=30, tokens=0, arrival=1)
     state = position_state(NORMAL, [Camper(position=10, tokens=20), Camper(position=3, tokens=20), home])
     assert race(state) == Announce(7)
+
+
+def test_race_in_a_crowd_turns_back_once_ahead_when_every_other_camper_is_home_bound():
+    """Left outward while every other camper on the journey heads home, `race` turns back once CROWD_ALONE_MARGIN
+    plates beyond every other camper's reach (their markers, finished scores), whatever its tokens; behind them, or
+    with another camper still outward, the crowd rule as before."""
+    from campsolver.solver.camper_tour.players import CROWD, CROWD_ALONE_MARGIN, race
+    from campsolver.solver.camper_tour.rules import Phase
+
+    assert CROWD.alone_margin == CROWD_ALONE_MARGIN == 1
+    returning = Camper(position=8, tokens=9, phase=Phase.RETURN, marker=20)
+    home = Camper(phase=Phase.FINISHED, marker=18, tokens=0, arrival=1)
+    for other in (Camper(position=5, tokens=6, phase=Phase.RETURN, marker=14), home):
+        at = position_state(NORMAL, [Camper(position=20 + CROWD_ALONE_MARGIN, tokens=24), returning, other])
+        assert race(at) == TurnBack()
+        short = position_state(NORMAL, [Camper(position=20 + CROWD_ALONE_MARGIN - 1, tokens=24), returning, other])
+        assert race(short) == Announce(7)
+    # a finished camper's score counts as a reach: beyond the returner's marker but not the score, go on
+    ahead = Camper(phase=Phase.FINISHED, marker=26, tokens=1, arrival=1)
+    state = position_state(NORMAL, [Camper(position=22, tokens=24), returning, ahead])
+    assert race(state) == Announce(7)
+    # one other camper still outward (behind the mover): not alone, the reserve rule goes on with 24 tokens
+    state = position_state(NORMAL, [Camper(position=22, tokens=24), returning, Camper(position=15, tokens=10)])
+    assert race(state) == Announce(7)
+    # the parameter off: as before
+    state = position_state(NORMAL, [Camper(position=22, tokens=24), returning, home])
+    assert race(state, replace(CROWD, alone_margin=None)) == Announce(7)
 
 
 def test_race_against_a_slow_field_announces_six_and_turns_back_sooner():
@@ -209,8 +238,9 @@ def test_race_as_the_last_camper_plays_the_tables_best_move_and_never_risks_a_su
     assert race(state) == Announce(1)
 
 
-@pytest.mark.parametrize("crowd", [{"out_announcement": 6, "return_announcement": 8, "lead": 10},
-                                   {"reserve_min": 2, "token_floor": 1, "outward_margin": 5, "outward_ratio": 1.5}])
+@pytest.mark.parametrize("crowd", [{"out_announcement": 6, "return_announcement": 8, "lead": 10, "alone_margin": 4},
+                                   {"reserve_min": 2, "token_floor": 1, "outward_margin": 5, "outward_ratio": 1.5},
+                                   {"alone_margin": None, "follow_margin": 2, "follow_count": 2}])
 def test_race_with_other_crowd_parameters_only_plays_legal_moves(crowd):
     """The tuning tries parameter sets away from the defaults: every one must still play by the rules."""
     from campsolver.solver.camper_tour.players import CrowdParameters, race
