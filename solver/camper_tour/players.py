@@ -18,8 +18,10 @@ Every player is a function of the rules state (the mover decides) returning one 
   roll eliminates); otherwise (three or more on the journey, or somebody home) `CrowdParameters`: announce at
   most SEVEN and turn back once the tokens fall to CROWD_RESERVE_MIN + CROWD_RESERVE_PER_PLATE x plate, unless
   its plate is not yet beyond a returning camper's marker or a finished camper's score (then down to
-  CROWD_TOKEN_FLOOR); against a slow field (`slow_field`: every other camper outward on at most half the
-  mover's plate) `AGAINST_SLOW` instead (announce at most 6 out, turn back sooner: a race beats campers who
+  CROWD_TOKEN_FLOOR); once every other camper on the journey is home-bound it turns back as soon as it is
+  CROWD_ALONE_MARGIN plates beyond every other camper's reach (each plate further out is two more to travel while
+  they near home, and the camper left last is eliminated by any failed roll); against a slow field
+  (`slow_field`: every other camper outward on at most half the mover's plate) `AGAINST_SLOW` instead (announce at most 6 out, turn back sooner: a race beats campers who
   announce 9-10 only by getting home first). As the last camper on the journey it plays
   `last_camper_win_probability`, an exact table
   of the chance to get home with no failed roll and a score at least the best finished one (a tie wins: it
