@@ -21,11 +21,11 @@ Every player is a function of the rules state (the mover decides) returning one 
   CROWD_TOKEN_FLOOR); once every other camper on the journey is home-bound it turns back as soon as it is
   CROWD_ALONE_MARGIN plates beyond every other camper's reach (each plate further out is two more to travel while
   they near home, and the camper left last is eliminated by any failed roll); against a slow field
-  (`slow_field`: every other camper outward on at most half the mover's plate) `AGAINST_SLOW` instead (announce at most 6 out, turn back sooner: a race beats campers who
-  announce 9-10 only by getting home first). As the last camper on the journey it plays
-  `last_camper_win_probability`, an exact table
-  of the chance to get home with no failed roll and a score at least the best finished one (a tie wins: it
-  returns last), on an all-normal return.
+  (`slow_field`: every other camper outward on at most half the mover's plate) `AGAINST_SLOW` instead (announce
+  at most 6 out, turn back sooner: a race beats campers who announce 9-10 only by getting home first). As the
+  last camper on the journey it plays `last_camper_win_probability`, an exact table of the chance to get home
+  with no failed roll and a score at least the best finished one (a tie wins: it returns last), on an
+  all-normal return.
   `--tune-race` (3 campers, 400 tuning games per opponent on seeds disjoint from the bench's) found no
   parameter set clearly better than these defaults against the worst opponent: announcing 6 both ways and
   turning back earlier wins more often against the solo policy (its campers are slow) but loses badly to
