@@ -6,11 +6,11 @@
 Each parameter set plays `players.race` in one seat (rotated: game i, seat i % campers, seed first_seed + i //
 campers) against a field of this repository's players: the sparring partners of bench/camper_tour_sparring.py
 (steady, dash, far, shadow, careful, sprint, sentinel) and the fixed players of solver/camper_tour/players.py
-(announce-7, greedy). A field `a+b` seats a, b, a, ... after the rule's seat. No search, no hint: the rule's own
-moves, so a game costs a few ms and a set hundreds of games. Default specials, dice from
-`numpy.random.default_rng(seed)`. Tuning seeds only (below bench.arena's report seeds, 7,000,000 on); the outside
-players of bench/opponents/ are never a field here. Prints a table (share per field, Wilson 95%, the worst field and
-the mean), writes bench/results/<out>.json.
+(announce-7, greedy, and `race` itself with its defaults: a competent last camper). A field `a+b` seats a, b, a, ...
+after the rule's seat. No search, no hint: the rule's own moves, so a game costs a few ms and a set hundreds of
+games. Default specials, dice from `numpy.random.default_rng(seed)`. Tuning seeds only (below bench.arena's report
+seeds, 7,000,000 on); the outside players of bench/opponents/ are never a field here. Prints a table (share per
+field, Wilson 95%, the worst field and the mean), writes bench/results/<out>.json.
 """
 
 from __future__ import annotations
@@ -31,10 +31,11 @@ from bench.common import print_table, wilson, write_json
 Player = Callable[[TourState], Action]
 
 #: This repository's players a field is made of (never the outside players).
-FIELD_PLAYERS: dict[str, Player] = {**SPARRING, "announce-7": P.announce_seven, "greedy": P.greedy}
+FIELD_PLAYERS: dict[str, Player] = {**SPARRING, "announce-7": P.announce_seven, "greedy": P.greedy,
+                                    "race": P.race}
 FIELDS_3 = ("steady+sprint", "dash+careful", "sentinel+far", "shadow+steady", "announce-7+greedy",
             "sprint+sentinel", "careful+steady", "dash+announce-7")
-FIELDS_2 = ("steady", "dash", "far", "shadow", "careful", "sprint", "sentinel", "announce-7", "greedy")
+FIELDS_2 = ("race", "steady", "dash", "shadow", "careful", "sprint", "sentinel", "announce-7", "greedy")
 
 #: Parameter sets by name: crowd (3+ on the journey) and duel (2 on the journey) changes from the defaults.
 SETS: dict[str, tuple[dict[str, object], dict[str, object]]] = {
@@ -64,11 +65,13 @@ def changes(name: str) -> tuple[dict[str, object], dict[str, object]]:
 
 def rule(name: str) -> Player:
     crowd_changes, duel_changes = changes(name)
+    # The changes apply to the crowd parameters in use and to those against a slow field alike (`race` picks).
     crowd = dataclasses.replace(P.CROWD, **crowd_changes) if crowd_changes else None  # type: ignore[arg-type]
+    slow = dataclasses.replace(P.AGAINST_SLOW, **crowd_changes) if crowd_changes else None  # type: ignore[arg-type]
     duel = dataclasses.replace(P.DUEL, **duel_changes) if duel_changes else None  # type: ignore[arg-type]
 
     def player(state: TourState) -> Action:
-        return P.race(state, crowd, duel)
+        return P.race(state, slow if crowd is not None and P.slow_field(state) else crowd, duel)
 
     return player
 

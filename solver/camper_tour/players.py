@@ -249,6 +249,13 @@ def slow_field(state: TourState) -> bool:
         c.phase == Phase.OUTWARD and c.position <= SLOW_FRACTION * mover.position for c in others)
 
 
+#: The duel's chase rule (home first while the rival is far out) bets that the rival, left the last camper, fails a
+#: roll on its long way home. Against a rival who plays that well (this repository's `race`, whose last camper
+#: plays the exact table) the bet loses: chase only while the rival's exact last-camper chance, were it to turn back
+#: where it stands, is at most this (bench/camper_tour_crowd.py, 2 campers).
+DUEL_CHASE_RISK = 0.3
+
+
 @dataclass(frozen=True)
 class DuelParameters:
     """`race` with two campers on the journey and nobody home (a duel): whoever gets home first either ends the
@@ -275,6 +282,10 @@ class DuelParameters:
     lead_margin: int = 2
     chase_gap: int = 6
     rush_from_plate: int = 8
+    #: Chase only while a rival turning back where it stands would win as the last camper, against a score of this
+    #: camper's plate, with at most this probability (`last_camper_win_probability`: exact, all-normal return,
+    #: played well); None: chase whatever the rival's chances.
+    chase_risk: float | None = DUEL_CHASE_RISK
 
 
 DUEL = DuelParameters()
@@ -303,7 +314,9 @@ def _duel(state: TourState, rival: Camper, params: DuelParameters) -> Action:
         if rival.phase == Phase.RETURN and camper.position >= rival.marker + params.lead_margin:
             return TurnBack()
         if (rival.phase == Phase.OUTWARD and rival.position >= camper.position + params.chase_gap
-                and camper.position >= params.rush_from_plate):
+                and camper.position >= params.rush_from_plate
+                and (params.chase_risk is None or last_camper_win_probability(
+                    rival.position, max(0, rival.tokens), rival.position - camper.position) <= params.chase_risk)):
             return TurnBack()
     return _capped(state, params.out_announcement)
 

@@ -60,12 +60,14 @@ def test_race_duels_with_two_on_the_journey_and_plays_seven_in_a_crowd():
     assert race(ahead) == TurnBack()
     behind = position_state(NORMAL, [Camper(position=12 + DUEL.lead_margin - 1, tokens=20), rival])
     assert race(behind) == Announce(DUEL.out_announcement)
-    # ...and home from rush_from_plate on when the rival is chase_gap plates or more further out
-    chased = position_state(NORMAL, [Camper(position=DUEL.rush_from_plate, tokens=20),
-                                     Camper(position=DUEL.rush_from_plate + DUEL.chase_gap, tokens=20)])
+    # ...and home from rush_from_plate on when the rival is chase_gap plates or more further out, and so far out
+    # that, turning back there, it would win as the last camper with at most DUEL.chase_risk (rival on plate 30
+    # with 5 tokens, 22 plates beyond the mover's plate 8: 0.02)
+    far = DUEL.rush_from_plate + 22
+    chased = position_state(NORMAL, [Camper(position=DUEL.rush_from_plate, tokens=20), Camper(position=far, tokens=5)])
     assert race(chased) == TurnBack()
     early = position_state(NORMAL, [Camper(position=DUEL.rush_from_plate - 1, tokens=20),
-                                    Camper(position=DUEL.rush_from_plate + DUEL.chase_gap, tokens=20)])
+                                    Camper(position=far, tokens=5)])
     assert race(early) == Announce(DUEL.out_announcement)
     # home-bound, the announcement whose cost per plate spends the tokens in hand by the starting plate:
     # 10 plates to go with 6 tokens is 0.6 a plate, announcing 5 (0.63)
@@ -85,6 +87,25 @@ def test_race_duels_with_two_on_the_journey_and_plays_seven_in_a_crowd():
     home = Camper(phase=Phase.FINISHED, marker=30, tokens=0, arrival=1)
     state = position_state(NORMAL, [Camper(position=10, tokens=20), Camper(position=3, tokens=20), home])
     assert race(state) == Announce(7)
+
+
+def test_race_chases_only_a_rival_who_would_likely_fail_as_the_last_camper():
+    """The duel's chase rule (home first while the rival is chase_gap or more plates further out) holds only while
+    the rival's exact last-camper chance, turning back where it stands against a score of the mover's plate, is at
+    most DUEL.chase_risk; with chase_risk None, as before, whatever that chance."""
+    from campsolver.solver.camper_tour.players import DUEL, DUEL_CHASE_RISK, last_camper_win_probability, race
+
+    assert DUEL.chase_risk == DUEL_CHASE_RISK == 0.3
+    mover = Camper(position=10, tokens=20)
+    # rival 7 plates further out (plate 17), its chance as the last camper by its tokens: 5 -> 0.270, 15 -> 0.478
+    for tokens, chased in ((5, True), (15, False)):
+        risk = last_camper_win_probability(17, tokens, 7)
+        assert (risk <= DUEL.chase_risk) is chased
+        state = position_state(NORMAL, [mover, Camper(position=17, tokens=tokens)])
+        assert race(state) == (TurnBack() if chased else Announce(DUEL.out_announcement))
+        assert race(state, duel=replace(DUEL, chase_risk=None)) == TurnBack()
+    assert abs(last_camper_win_probability(17, 5, 7) - 0.2695) < 5e-4
+    assert abs(last_camper_win_probability(17, 15, 7) - 0.4784) < 5e-4
 
 
 def test_race_in_a_crowd_turns_back_once_ahead_when_every_other_camper_is_home_bound():
