@@ -90,20 +90,21 @@ def test_race_duels_with_two_on_the_journey_and_plays_seven_in_a_crowd():
 
 
 def test_race_chases_only_a_rival_who_would_likely_fail_as_the_last_camper():
-    """The duel's chase rule (home first while the rival is chase_gap or more plates further out) holds only while
-    the rival's exact last-camper chance, turning back where it stands against a score of the mover's plate, is at
-    most DUEL.chase_risk; with chase_risk None, as before, whatever that chance."""
+    """With a chase_risk, the duel's chase rule (home first while the rival is chase_gap or more plates further out)
+    holds only while the rival's exact last-camper chance, turning back where it stands against a score of the
+    mover's plate, is at most chase_risk; with None (the default: a bound did not win more), whatever that chance."""
     from campsolver.solver.camper_tour.players import DUEL, DUEL_CHASE_RISK, last_camper_win_probability, race
 
-    assert DUEL.chase_risk == DUEL_CHASE_RISK == 0.3
+    assert DUEL.chase_risk is DUEL_CHASE_RISK is None
+    bounded = replace(DUEL, chase_risk=0.3)
     mover = Camper(position=10, tokens=20)
     # rival 7 plates further out (plate 17), its chance as the last camper by its tokens: 5 -> 0.270, 15 -> 0.478
     for tokens, chased in ((5, True), (15, False)):
         risk = last_camper_win_probability(17, tokens, 7)
-        assert (risk <= DUEL.chase_risk) is chased
+        assert (risk <= bounded.chase_risk) is chased
         state = position_state(NORMAL, [mover, Camper(position=17, tokens=tokens)])
-        assert race(state) == (TurnBack() if chased else Announce(DUEL.out_announcement))
-        assert race(state, duel=replace(DUEL, chase_risk=None)) == TurnBack()
+        assert race(state, duel=bounded) == (TurnBack() if chased else Announce(DUEL.out_announcement))
+        assert race(state) == TurnBack()
     assert abs(last_camper_win_probability(17, 5, 7) - 0.2695) < 5e-4
     assert abs(last_camper_win_probability(17, 15, 7) - 0.4784) < 5e-4
 
