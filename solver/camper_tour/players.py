@@ -18,12 +18,14 @@ Every player is a function of the rules state (the mover decides) returning one 
   roll eliminates); otherwise (three or more on the journey, or somebody home) `CrowdParameters`: announce at
   most SEVEN and turn back once the tokens fall to CROWD_RESERVE_MIN + CROWD_RESERVE_PER_PLATE x plate, unless
   its plate is not yet beyond a returning camper's marker or a finished camper's score (then down to
-  CROWD_TOKEN_FLOOR); against a slow field (`slow_field`: every other camper outward on at most half the
-  mover's plate) `AGAINST_SLOW` instead (announce at most 6 out, turn back sooner: a race beats campers who
-  announce 9-10 only by getting home first). As the last camper on the journey it plays
-  `last_camper_win_probability`, an exact table
-  of the chance to get home with no failed roll and a score at least the best finished one (a tie wins: it
-  returns last), on an all-normal return.
+  CROWD_TOKEN_FLOOR); once every other camper on the journey is home-bound it turns back as soon as it is
+  CROWD_ALONE_MARGIN plates beyond every other camper's reach (each plate further out is two more to travel while
+  they near home, and the camper left last is eliminated by any failed roll); against a slow field
+  (`slow_field`: every other camper outward on at most half the mover's plate) `AGAINST_SLOW` instead (announce
+  at most 6 out, turn back sooner: a race beats campers who announce 9-10 only by getting home first). As the
+  last camper on the journey it plays `last_camper_win_probability`, an exact table of the chance to get home
+  with no failed roll and a score at least the best finished one (a tie wins: it returns last), on an
+  all-normal return.
   `--tune-race` (3 campers, 400 tuning games per opponent on seeds disjoint from the bench's) found no
   parameter set clearly better than these defaults against the worst opponent: announcing 6 both ways and
   turning back earlier wins more often against the solo policy (its campers are slow) but loses badly to
@@ -79,6 +81,10 @@ CROWD_RESERVE_MIN = 6
 CROWD_RESERVE_PER_PLATE = 0.2
 #: ...unless its plate is not beyond a returning camper's marker: then it goes on down to this many tokens.
 CROWD_TOKEN_FLOOR = 6
+#: ...and once every other camper on the journey is home-bound, it turns back as soon as it is this many plates
+#: beyond every other camper's reach: each plate further out is two more plates to travel while they near home,
+#: and the camper left last on the journey is eliminated by any failed roll (bench/camper_tour_crowd.py).
+CROWD_ALONE_MARGIN = 1
 
 _SUCCESS = {a: sum(float(p) for total, p in TWO_DICE if total > a) for a in range(1, 11)}
 _PAYMENT = {a: sum(float(p) * (total - a) for total, p in TWO_DICE if total > a) / _SUCCESS[a] for a in range(1, 11)}
@@ -204,6 +210,13 @@ class CrowdParameters:
     #: ...and while not this many times beyond the furthest outward camper's plate (its projected reach when
     #: the mover gets home; 0: not used).
     outward_ratio: float = 0.0
+    #: Outward with every other camper on the journey already home-bound: turn back once this many plates beyond
+    #: every other camper's reach (None: not used).
+    alone_margin: int | None = CROWD_ALONE_MARGIN
+    #: Outward with at least `follow_count` others home-bound: turn back once this many plates beyond the
+    #: home-bound campers' markers and finished scores (None: not used).
+    follow_margin: int | None = None
+    follow_count: int = 1
 
 
 #: The parameters in use (bench/camper_tour.py `--tune-race` searched them; module docstring).
@@ -236,6 +249,15 @@ def slow_field(state: TourState) -> bool:
         c.phase == Phase.OUTWARD and c.position <= SLOW_FRACTION * mover.position for c in others)
 
 
+#: The duel's chase rule (home first while the rival is far out) bets that the rival, left the last camper, fails a
+#: roll on its long way home. `DuelParameters.chase_risk` chases only while the rival's exact last-camper chance,
+#: were it to turn back where it stands, is at most a bound. Not in use (None): rule only against this repository's
+#: players (bench/camper_tour_crowd.py, 2 campers, 300 games a field) a bound of 0.3 led on seeds 4,300,000+
+#: (worst field 0.500 -> 0.530, mean 0.725 -> 0.731) but not on fresh seeds 4,400,000+ (0.493 -> 0.500, mean
+#: 0.731 -> 0.726): no gain beyond noise.
+DUEL_CHASE_RISK: float | None = None
+
+
 @dataclass(frozen=True)
 class DuelParameters:
     """`race` with two campers on the journey and nobody home (a duel): whoever gets home first either ends the
@@ -262,6 +284,10 @@ class DuelParameters:
     lead_margin: int = 2
     chase_gap: int = 6
     rush_from_plate: int = 8
+    #: Chase only while a rival turning back where it stands would win as the last camper, against a score of this
+    #: camper's plate, with at most this probability (`last_camper_win_probability`: exact, all-normal return,
+    #: played well); None: chase whatever the rival's chances.
+    chase_risk: float | None = DUEL_CHASE_RISK
 
 
 DUEL = DuelParameters()
@@ -290,7 +316,9 @@ def _duel(state: TourState, rival: Camper, params: DuelParameters) -> Action:
         if rival.phase == Phase.RETURN and camper.position >= rival.marker + params.lead_margin:
             return TurnBack()
         if (rival.phase == Phase.OUTWARD and rival.position >= camper.position + params.chase_gap
-                and camper.position >= params.rush_from_plate):
+                and camper.position >= params.rush_from_plate
+                and (params.chase_risk is None or last_camper_win_probability(
+                    rival.position, max(0, rival.tokens), rival.position - camper.position) <= params.chase_risk)):
             return TurnBack()
     return _capped(state, params.out_announcement)
 
@@ -332,6 +360,15 @@ def race(state: TourState, crowd: CrowdParameters | None = None, duel: DuelParam
         furthest = max([reach(c) for c in others], default=0)
         if params.lead and camper.position >= furthest + params.lead:
             return TurnBack()
+        travelling = [c for c in others if c.active]
+        homebound = [c for c in travelling if c.phase == Phase.RETURN]
+        if (params.alone_margin is not None and travelling and len(homebound) == len(travelling)
+                and camper.position >= furthest + params.alone_margin):
+            return TurnBack()
+        if params.follow_margin is not None and len(homebound) >= params.follow_count:
+            ahead = max([c.marker for c in homebound] + [c.score for c in others if c.phase == Phase.FINISHED])
+            if camper.position >= ahead + params.follow_margin:
+                return TurnBack()
         if camper.tokens <= reserve and not behind:
             return TurnBack()
     return _capped(state, largest)

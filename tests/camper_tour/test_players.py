@@ -1,6 +1,8 @@
 """The fixed players (bench opponents and rollout policy) always return a legal move, and the rules of thumb
 do what their documentation says."""
 
+from dataclasses import replace
+
 import pytest
 from campsolver.solver.camper_tour.players import PLAYERS, announce_seven, greedy
 from campsolver.solver.camper_tour.rules import Announce, Camper, Config, TurnBack, new_game, position_state
@@ -58,12 +60,14 @@ def test_race_duels_with_two_on_the_journey_and_plays_seven_in_a_crowd():
     assert race(ahead) == TurnBack()
     behind = position_state(NORMAL, [Camper(position=12 + DUEL.lead_margin - 1, tokens=20), rival])
     assert race(behind) == Announce(DUEL.out_announcement)
-    # ...and home from rush_from_plate on when the rival is chase_gap plates or more further out
-    chased = position_state(NORMAL, [Camper(position=DUEL.rush_from_plate, tokens=20),
-                                     Camper(position=DUEL.rush_from_plate + DUEL.chase_gap, tokens=20)])
+    # ...and home from rush_from_plate on when the rival is chase_gap plates or more further out, and so far out
+    # that, turning back there, it would win as the last camper with at most DUEL.chase_risk (rival on plate 30
+    # with 5 tokens, 22 plates beyond the mover's plate 8: 0.02)
+    far = DUEL.rush_from_plate + 22
+    chased = position_state(NORMAL, [Camper(position=DUEL.rush_from_plate, tokens=20), Camper(position=far, tokens=5)])
     assert race(chased) == TurnBack()
     early = position_state(NORMAL, [Camper(position=DUEL.rush_from_plate - 1, tokens=20),
-                                    Camper(position=DUEL.rush_from_plate + DUEL.chase_gap, tokens=20)])
+                                    Camper(position=far, tokens=5)])
     assert race(early) == Announce(DUEL.out_announcement)
     # home-bound, the announcement whose cost per plate spends the tokens in hand by the starting plate:
     # 10 plates to go with 6 tokens is 0.6 a plate, announcing 5 (0.63)
@@ -83,6 +87,53 @@ def test_race_duels_with_two_on_the_journey_and_plays_seven_in_a_crowd():
     home = Camper(phase=Phase.FINISHED, marker=30, tokens=0, arrival=1)
     state = position_state(NORMAL, [Camper(position=10, tokens=20), Camper(position=3, tokens=20), home])
     assert race(state) == Announce(7)
+
+
+def test_race_chases_only_a_rival_who_would_likely_fail_as_the_last_camper():
+    """With a chase_risk, the duel's chase rule (home first while the rival is chase_gap or more plates further out)
+    holds only while the rival's exact last-camper chance, turning back where it stands against a score of the
+    mover's plate, is at most chase_risk; with None (the default: a bound did not win more), whatever that chance."""
+    from campsolver.solver.camper_tour.players import DUEL, DUEL_CHASE_RISK, last_camper_win_probability, race
+
+    assert DUEL.chase_risk is DUEL_CHASE_RISK is None
+    bounded = replace(DUEL, chase_risk=0.3)
+    mover = Camper(position=10, tokens=20)
+    # rival 7 plates further out (plate 17), its chance as the last camper by its tokens: 5 -> 0.270, 15 -> 0.478
+    for tokens, chased in ((5, True), (15, False)):
+        risk = last_camper_win_probability(17, tokens, 7)
+        assert (risk <= bounded.chase_risk) is chased
+        state = position_state(NORMAL, [mover, Camper(position=17, tokens=tokens)])
+        assert race(state, duel=bounded) == (TurnBack() if chased else Announce(DUEL.out_announcement))
+        assert race(state) == TurnBack()
+    assert abs(last_camper_win_probability(17, 5, 7) - 0.2695) < 5e-4
+    assert abs(last_camper_win_probability(17, 15, 7) - 0.4784) < 5e-4
+
+
+def test_race_in_a_crowd_turns_back_once_ahead_when_every_other_camper_is_home_bound():
+    """Left outward while every other camper on the journey heads home, `race` turns back once CROWD_ALONE_MARGIN
+    plates beyond every other camper's reach (their markers, finished scores), whatever its tokens; behind them, or
+    with another camper still outward, the crowd rule as before."""
+    from campsolver.solver.camper_tour.players import CROWD, CROWD_ALONE_MARGIN, race
+    from campsolver.solver.camper_tour.rules import Phase
+
+    assert CROWD.alone_margin == CROWD_ALONE_MARGIN == 1
+    returning = Camper(position=8, tokens=9, phase=Phase.RETURN, marker=20)
+    home = Camper(phase=Phase.FINISHED, marker=18, tokens=0, arrival=1)
+    for other in (Camper(position=5, tokens=6, phase=Phase.RETURN, marker=14), home):
+        at = position_state(NORMAL, [Camper(position=20 + CROWD_ALONE_MARGIN, tokens=24), returning, other])
+        assert race(at) == TurnBack()
+        short = position_state(NORMAL, [Camper(position=20 + CROWD_ALONE_MARGIN - 1, tokens=24), returning, other])
+        assert race(short) == Announce(7)
+    # a finished camper's score counts as a reach: beyond the returner's marker but not the score, go on
+    ahead = Camper(phase=Phase.FINISHED, marker=26, tokens=1, arrival=1)
+    state = position_state(NORMAL, [Camper(position=22, tokens=24), returning, ahead])
+    assert race(state) == Announce(7)
+    # one other camper still outward (behind the mover): not alone, the reserve rule goes on with 24 tokens
+    state = position_state(NORMAL, [Camper(position=22, tokens=24), returning, Camper(position=15, tokens=10)])
+    assert race(state) == Announce(7)
+    # the parameter off: as before
+    state = position_state(NORMAL, [Camper(position=22, tokens=24), returning, home])
+    assert race(state, replace(CROWD, alone_margin=None)) == Announce(7)
 
 
 def test_race_against_a_slow_field_announces_six_and_turns_back_sooner():
@@ -209,8 +260,9 @@ def test_race_as_the_last_camper_plays_the_tables_best_move_and_never_risks_a_su
     assert race(state) == Announce(1)
 
 
-@pytest.mark.parametrize("crowd", [{"out_announcement": 6, "return_announcement": 8, "lead": 10},
-                                   {"reserve_min": 2, "token_floor": 1, "outward_margin": 5, "outward_ratio": 1.5}])
+@pytest.mark.parametrize("crowd", [{"out_announcement": 6, "return_announcement": 8, "lead": 10, "alone_margin": 4},
+                                   {"reserve_min": 2, "token_floor": 1, "outward_margin": 5, "outward_ratio": 1.5},
+                                   {"alone_margin": None, "follow_margin": 2, "follow_count": 2}])
 def test_race_with_other_crowd_parameters_only_plays_legal_moves(crowd):
     """The tuning tries parameter sets away from the defaults: every one must still play by the rules."""
     from campsolver.solver.camper_tour.players import CrowdParameters, race
