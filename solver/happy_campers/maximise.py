@@ -700,6 +700,18 @@ class _Walked:
     closed: bool
 
 
+def _level_model(problem: MaxProblem, level: int) -> _Built:
+    """The walk's model of one level: the clairvoyant model with the fixing at `level` (every map scoring `level` or
+    more stays) and the objective pinned to `level`; feasible exactly when some map scores `level` (when every
+    level above is empty)."""
+    built = _build_clairvoyant(problem, "complete", floor=level)
+    assert built.objective is not None
+    built.model.name = f"top_down_{level}"
+    built.model.add(built.objective >= level)
+    built.model.add(built.objective <= level)
+    return built
+
+
 def _top_down(
     problem: MaxProblem, floor: int, no_perfect_map: bool, budget: Budget, workers: int, tally: _Tally
 ) -> _Walked | None:
@@ -727,11 +739,7 @@ def _top_down(
     share = budget.limited(budget.remaining() * TOP_DOWN_SHARE)
     level = top
     while level > floor and not share.expired():
-        built = _build_clairvoyant(problem, "complete", floor=level)
-        assert built.objective is not None
-        built.model.name = f"top_down_{level}"
-        built.model.add(built.objective >= level)
-        built.model.add(built.objective <= level)
+        built = _level_model(problem, level)
         result = solve(built.model, _search_share(share), workers=workers, configure=_configure)
         tally.add(result)
         if result.status == cp_model.INFEASIBLE:
