@@ -29,6 +29,11 @@ the greedy plays start far below the optimum there, and CP-SAT's proof usually f
 holds the optimum. The main solve leaves out the first-solution subsolvers (it always starts from a
 complete hint), so the second worker's time goes to the neighbourhood searches.
 
+Between the warm start and the main solve, the walk down from the per-roll assignment bound (`_top_down`): one
+CP-SAT problem per level, from the bound down, each with every drawing fixed away that cannot reach it and the
+objective pinned to it; INFEASIBLE lowers the bound, a map found there is the answer (OPTIMAL from that level's
+status). The main solve gets what the walk leaves, with the lowered bound.
+
 Optionally (`LEVEL_PROOF`, off by default: not measured to pay), with Privacy, Tent Together or River Town
 the main solve gets half the time left and, when it leaves a gap, the proof by card levels (`max_levels`)
 splits the question on the cards' points: one CP-SAT problem per level, OPTIMAL only when CP-SAT closes
