@@ -230,6 +230,9 @@ def _hc_check_map(response: hc_pb.HappyCampersServiceMaxScoreResponse, cards: tu
 def test_happy_campers_main_solve_stopped_early_is_feasible_with_bound(
     client: CampsolverClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # The main solve's claim: without the walk down from the bound, which would close this case before it (the
+    # walk's own unproven case: tests/happy_campers/test_max_top_down.py).
+    monkeypatch.setattr(hc_maximise, "TOP_DOWN", False)
     monkeypatch.setattr(hc_maximise, "solve", first_solution_only(hc_maximise.solve))
     request = hc_service.EXAMPLES["MaxScore"]()
     request.options.time_limit_seconds = 30  # room for the first solution on a loaded machine (it stops there)
@@ -260,6 +263,7 @@ def test_happy_campers_level_proof_with_a_level_open_is_not_optimal(
 ) -> None:
     """The proof by levels, its budget spent after one level: some level stays open, so no OPTIMAL."""
     monkeypatch.setattr(hc_maximise, "LEVEL_PROOF", True)
+    monkeypatch.setattr(hc_maximise, "TOP_DOWN", False)  # the levels follow the main solve, not the walk
     monkeypatch.setattr(hc_maximise, "solve", first_solution_only(hc_maximise.solve))  # the main solve only
     real_levels = hc_maximise.prove_by_levels
     proofs = []
