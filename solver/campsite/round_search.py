@@ -56,8 +56,8 @@ from campsolver.solver.campsite.round_bound import (
     Potentials,
     Region,
     corner_bounds,
-    node_bound,
     placed_bounds,
+    placed_card_bound,
 )
 from campsolver.solver.campsite.rules import Card, Cell, Placement, Token
 from campsolver.solver.core.budget import Budget, SolveInterrupted
@@ -70,6 +70,9 @@ LEAF_STRIDE = 16
 CLOSED = -1
 #: Branches with at most this many turns to go are searched depth first (best first above).
 DEPTH_FIRST_LEFT = 2
+#: Work out a queued first-level branch's own bound (`_Search.own_bound`, ~0.1-1 CPU-s) before expanding it (it was
+#: bounded from the root's view). Deeper branches are not: at 7 turns it cost 5-8x the nodes for 0-2 points.
+REBOUND = True
 #: One branch in this many taken best first is dived into (followed down its best child to a depth-first subtree).
 DIVE_EVERY = 8
 _POPCOUNT = tuple(bin(mask).count("1") for mask in range(1 << 8))  # token subsets and 8-square masks
@@ -226,6 +229,8 @@ class _Search:
         self.nodes = 0
         self.leaves = 0
         self.stopped = False
+        #: queue entries (by number) whose own bound was already worked out
+        self.tightened: set[int] = set()
 
     def pool(self, hand: Sequence[int], drawn: int, left: int) -> list[int]:
         """The cards a node may still lay: its hand and the draws that arrive before the last turn."""
@@ -235,8 +240,11 @@ class _Search:
         return Potentials(self.tables, self.tokens, Region(board), self.card_key)
 
     def own_bound(self, board: Board, hand: Sequence[int], drawn: int, left: int) -> int:
-        """The node's bound before any child is looked at (`round_bound.node_bound`)."""
-        return node_bound(self.potentials(board), self.pool(hand, drawn, left), left, self.turns)
+        """The node's bound before any child is looked at: `round_bound.placed_card_bound` (each card to come in
+        turn laid in one place for every tent), never above `round_bound.node_bound`."""
+        pool = self.pool(hand, drawn, left)
+        pictures = {i: {shape: self.coloured[(i, shape)] for shape in self.by_shape[i]} for i in pool}
+        return placed_card_bound(self.potentials(board), board, pool, left, self.turns, pictures, self.budget)
 
     def children(self, board: Board, hand: Sequence[int], drawn: int, left: int) -> list[_Child]:
         """Every legal placement of the hand whose bound beats the best, best bound first (a card's copies once,
@@ -319,10 +327,24 @@ class _Search:
             if self.stopped or self.budget.expired():
                 self.stopped = True
                 return -negative
-            heapq.heappop(queue)
+            _, rank, uid, _, _, _ = heapq.heappop(queue)
             board = start
             for depth, child in enumerate(plays, start=1):
                 board = board.child(child.picture, child.i, child.j, depth)
+            left = self.turns - len(plays)
+            if REBOUND and len(plays) == 1 and left > DEPTH_FIRST_LEFT and uid not in self.tightened:
+                # Bounded so far from its parent's view; its own bound with each card to come in one place may be
+                # lower: then it goes back to the queue with that bound (or is dropped), unexpanded.
+                self.tightened.add(uid)
+                try:
+                    tight = self.own_bound(board, hand, drawn, left)
+                except SolveInterrupted:
+                    self.stopped = True
+                    return max(-negative, -queue[0][0] if queue else CLOSED)
+                if tight < -negative:
+                    if tight > self.best:
+                        heapq.heappush(queue, (-tight, rank, uid, plays, hand, drawn))
+                    continue
             dive = taken % DIVE_EVERY == 0
             taken += 1
             node_bound = -negative
