@@ -368,14 +368,19 @@ class _Search:
                 for child in children[1:] if dive else children:
                     count += 1
                     rest, next_drawn = self.after(hand, drawn, child)
-                    heapq.heappush(queue, (-child.bound, -len(plays) - 1, count, (*plays, child), rest, next_drawn))
+                    # A branch is never above its parent's bound (the root's and re-bounded branches' own bounds
+                    # are tighter than their children's first bounds).
+                    heapq.heappush(
+                        queue,
+                        (-min(child.bound, node_bound), -len(plays) - 1, count, (*plays, child), rest, next_drawn),
+                    )
                 if not dive:
                     break
                 first = children[0]
                 board = board.child(first.picture, first.i, first.j, len(plays) + 1)
                 hand, drawn = self.after(hand, drawn, first)
                 plays = (*plays, first)
-                node_bound = first.bound
+                node_bound = min(first.bound, node_bound)
         return CLOSED
 
     def after(self, hand: tuple[int, ...], drawn: int, child: _Child) -> tuple[tuple[int, ...], int]:
@@ -433,12 +438,14 @@ def root_bound(
 def first_level_bound(
     order: Sequence[Card], turns: int, budget: Budget, *, hand_size: int = 3, tokens: Sequence[Token] = tuple(Token)
 ) -> int:
-    """The highest bound among the root's children: what the search reports once every first card is bounded."""
+    """The highest bound among the root's children, never above the root's own: what the search reports once every
+    first card is bounded."""
     search = _Search(order, turns, hand_size, tokens, budget)
     board, hand, drawn = _start(search)
+    own = search.own_bound(board, hand, drawn, turns)
     if turns == 1:
-        return search.own_bound(board, hand, drawn, turns)
-    return max((child.bound for child in search.children(board, hand, drawn, turns)), default=0)
+        return own
+    return min(own, max((child.bound for child in search.children(board, hand, drawn, turns)), default=0))
 
 
 def search_round(
