@@ -56,6 +56,7 @@ from campsolver.solver.campsite.round_bound import (
     Potentials,
     Region,
     corner_bounds,
+    node_bound,
     placed_bounds,
     placed_card_bound,
 )
@@ -243,8 +244,14 @@ class _Search:
         """The node's bound before any child is looked at: `round_bound.placed_card_bound` (each card to come in
         turn laid in one place for every tent), never above `round_bound.node_bound`."""
         pool = self.pool(hand, drawn, left)
+        potentials = self.potentials(board)
+        first = node_bound(potentials, pool, left, self.turns)  # cheap: what a short budget still gets
         pictures = {i: {shape: self.coloured[(i, shape)] for shape in self.by_shape[i]} for i in pool}
-        return placed_card_bound(self.potentials(board), board, pool, left, self.turns, pictures, self.budget)
+        try:
+            return placed_card_bound(potentials, board, pool, left, self.turns, pictures, self.budget)
+        except SolveInterrupted:
+            self.stopped = True  # the budget ran out inside the tighter bound: the search stops with this one
+            return first
 
     def children(self, board: Board, hand: Sequence[int], drawn: int, left: int) -> list[_Child]:
         """Every legal placement of the hand whose bound beats the best, best bound first (a card's copies once,
@@ -341,6 +348,8 @@ class _Search:
                 except SolveInterrupted:
                     self.stopped = True
                     return max(-negative, -queue[0][0] if queue else CLOSED)
+                if self.stopped:
+                    return max(min(tight, -negative), -queue[0][0] if queue else CLOSED)
                 if tight < -negative:
                     if tight > self.best:
                         heapq.heappush(queue, (-tight, rank, uid, plays, hand, drawn))

@@ -61,10 +61,10 @@ def test_bounds_hold_along_legal_rounds(seed: int) -> None:
     tokens = list(R.Token)
     value = final_value(order, plays, turns, tokens)
     assert value >= 0
-    search = RS._Search(order, turns, 3, tokens, Budget(300))
+    search = RS._Search(order, turns, 3, tokens, CpuBudget(300))
     board, hand, drawn = RS._start(search)
-    assert RS.root_bound(order, turns, Budget(60)) >= value
-    assert RS.first_level_bound(order, turns, Budget(300)) >= value
+    assert RS.root_bound(order, turns, CpuBudget(60)) >= value
+    assert RS.first_level_bound(order, turns, CpuBudget(300)) >= value
     for depth, placement in enumerate(plays):
         left = turns - depth
         assert search.own_bound(board, hand, drawn, left) >= value, depth
@@ -99,7 +99,7 @@ def test_each_token_potential_is_at_least_its_final_points(seed: int) -> None:
     for token in tokens:
         points = [R.tent_points(final.grid, token, cell) for cell in final.free_squares()]
         best_final.append(max(base * (R.FAIR_WEATHER_FACTOR if doubled else 1) for base, doubled in points))
-    search = RS._Search(order, turns, 3, tokens, Budget(300))
+    search = RS._Search(order, turns, 3, tokens, CpuBudget(300))
     board, hand, _ = RS._start(search)
     hand = list(hand)
     indices = []
@@ -150,7 +150,7 @@ def test_coupled_top_sum_and_pareto_rows_are_the_brute_force() -> None:
 
 
 def _card_once_parts(order: list[R.Card], turns: int, hand_size: int, tokens: list[R.Token]):
-    search = RS._Search(order, turns, hand_size, tokens, Budget(300))
+    search = RS._Search(order, turns, hand_size, tokens, CpuBudget(300))  # CPU: never spent on a loaded machine
     board, hand, drawn = RS._start(search)
     pool = search.pool(hand, drawn, turns)
     pictures = {i: {shape: search.coloured[(i, shape)] for shape in search.by_shape[i]} for i in pool}
