@@ -140,7 +140,8 @@ class _StopsAfter(Budget):
         return (self.steps is not None and self.looks > self.steps) or super().expired()
 
 
-@pytest.mark.parametrize("seed", [6, 14, 23])  # 13 no longer: the stopped searches all report the (tighter) root
+# 13 no longer: with the card-once root bound every stopped search there reports the root (the case never arises).
+@pytest.mark.parametrize("seed", [6, 14, pytest.param(23, marks=pytest.mark.slow)])
 def test_a_stopped_search_reports_the_highest_open_bound_never_below_the_optimum(seed: int) -> None:
     """Three-turn rounds whose root bound is above the optimum, stopped after each tenth of the looks a whole search
     takes: no stopped search claims completion, each reports a bound at least the optimum and a best at most it,

@@ -203,7 +203,7 @@ def _check_two_turns_card_once(seed: int) -> None:
     assert optimum <= bound <= RB.node_bound(potentials, pool, 2, 2)
 
 
-@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("seed", [0, 1, 3])  # the cheap ones (default-deck seed 2's exhaustive search is ~15 CPU-s)
 def test_the_card_once_bound_is_never_below_the_exhaustive_two_turn_optimum(seed: int) -> None:
     """Two-turn rounds with a hand of one (both cards are laid) and 2-3 tokens, the optimum by exhaustive search
     through the rules model (every first play, then the exact best second turn): each card's bound laid in one place
@@ -213,6 +213,6 @@ def test_the_card_once_bound_is_never_below_the_exhaustive_two_turn_optimum(seed
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("seed", range(3, 24))
+@pytest.mark.parametrize("seed", [2, *range(4, 24)])
 def test_the_card_once_bound_is_never_below_the_exhaustive_two_turn_optimum_many_seeds(seed: int) -> None:
     _check_two_turns_card_once(seed)
