@@ -72,8 +72,10 @@ CLOSED = -1
 #: Branches with at most this many turns to go are searched depth first (best first above).
 DEPTH_FIRST_LEFT = 2
 #: Work out a queued first-level branch's own bound (`_Search.own_bound`, ~0.1-1 CPU-s) before expanding it (it was
-#: bounded from the root's view). Deeper branches are not: at 7 turns it cost 5-8x the nodes for 0-2 points.
-REBOUND = True
+#: bounded from the root's view). Off: on a 4-turn round (seed 5,100,000) the proof took 26.7 CPU-s with it, 20.1
+#: without (the same 5,640 nodes as before the card-once bound); at every depth it cost 5-8x the nodes at 7 turns
+#: for 0-2 points of bound. The tests turn it on.
+REBOUND = False
 #: One branch in this many taken best first is dived into (followed down its best child to a depth-first subtree).
 DIVE_EVERY = 8
 _POPCOUNT = tuple(bin(mask).count("1") for mask in range(1 << 8))  # token subsets and 8-square masks
