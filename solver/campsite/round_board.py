@@ -270,24 +270,28 @@ def _around(
     terrain = (near_bits[None] >> _TERRAIN_SHIFTS.reshape((TERRAINS,) + (1,) * near_bits.ndim)) & 1
     open_squares = (~col[..., rows, cols]).astype(np.uint16)
     near_fair = fair_squares[..., rows, cols]
+    near_fair_coloured = near_fair & col[..., rows, cols]
     counts = np.zeros((TERRAINS, *lead, h, w), dtype=np.int16)
     seen = np.zeros((*lead, h, w), dtype=np.uint8)
     open_mask = np.zeros((*lead, h, w), dtype=np.uint16)
     fair = np.zeros((*lead, h, w), dtype=bool)
+    fair_coloured = np.zeros((*lead, h, w), dtype=bool)
     for bit, (dr, dc) in enumerate(SURROUNDING):
         window = (Ellipsis, slice(1 + dr, 1 + dr + h), slice(1 + dc, 1 + dc + w))
         counts += terrain[window]
         seen |= near_bits[window]
         open_mask |= open_squares[window] << np.uint16(bit)
         fair |= near_fair[window]
+        fair_coloured |= near_fair_coloured[window]
     centre = (Ellipsis, slice(i0, i1), slice(j0, j1))
-    return Around(counts, seen, open_mask, fair, ~cov[centre], ~col[centre])
+    return Around(counts, seen, open_mask, fair, ~cov[centre], ~col[centre], fair_coloured)
 
 
 @dataclass
 class Around:
     """Per square of a region: matches per terrain, terrain bits seen, open squares (8-bit mask), Fair Weather
-    around, bare?, a tent may end there (not coloured)?"""
+    around, bare?, a tent may end there (not coloured)?, a coloured Fair Weather square around (it stays: coloured
+    squares are never covered; an empty one may be)?"""
 
     counts: np.ndarray
     seen: np.ndarray
@@ -295,6 +299,7 @@ class Around:
     fair: np.ndarray
     bare: np.ndarray
     free: np.ndarray
+    fair_coloured: np.ndarray
 
     def points(self, tokens: Sequence[Token]) -> np.ndarray:
         """(token, row, col): each token's points on each square as the table stands (the rules model's

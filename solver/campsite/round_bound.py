@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from campsolver.solver.campsite.round_board import _POPCOUNT6, SHAPES, TERRAINS, Around, Board, stacked_reach
+from campsolver.solver.campsite.round_board import _POPCOUNT6, PAD, SHAPES, TERRAINS, Around, Board, stacked_reach
 from campsolver.solver.campsite.rules import FAIR_WEATHER_FACTOR, Card, Token
 from campsolver.solver.campsite.tent_bound import NO_COVER, best_cover
 from campsolver.solver.core.budget import Budget
@@ -99,11 +99,22 @@ class Squares:
     unique: np.ndarray
     open_count: np.ndarray
     seen_count: np.ndarray
+    room: np.ndarray | None = None  # at most this many squares can still be coloured (None: the open squares)
 
     @classmethod
     def of(cls, around: Around) -> Squares:
         keys = (around.open_mask & 255).astype(np.int64) | (around.bare.astype(np.int64) << 8)
         return cls(around, keys, np.unique(keys), _OPEN_COUNT[around.open_mask & 255], _POPCOUNT6[around.seen])
+
+    @classmethod
+    def placed(cls, around: Around, open_before: np.ndarray) -> Squares:
+        """The squares around a card laid ahead of its turn (`around`: with it; `open_before`: the open squares
+        without it). The cards still to come may have lain before it, their empty squares under its coloured ones,
+        so their placements are those of the table without it (`open_before`), and what they colour is at most the
+        squares open with it."""
+        keys = (open_before & 255).astype(np.int64) | (around.bare.astype(np.int64) << 8)
+        open_count = _OPEN_COUNT[around.open_mask & 255]
+        return cls(around, keys, np.unique(keys), open_count, _POPCOUNT6[around.seen], open_count)
 
 
 def potential_values(
@@ -118,9 +129,16 @@ def potential_values(
     fair_to_come = any(order[i].fair_weather for i in key)
     # Terrain tokens, all six at once: matches now + the cover, doubled by Fair Weather around now or to come.
     plain, dbl = plain_table[:, squares.keys], doubled_table[:, squares.keys]
+    if squares.room is not None:
+        plain = np.where(plain >= 0, np.minimum(plain, squares.room), plain)
+        dbl = np.where(dbl >= 0, np.minimum(dbl, squares.room), dbl)
     current = around.counts
     with_plain = np.where(plain >= 0, current + plain, _NEG)
-    value = np.where(fair, FAIR_WEATHER_FACTOR * with_plain, with_plain)
+    # Doubled by a Fair Weather square around now: for good when one is coloured (never covered); when all are
+    # empty, one must stay visible and uncoloured, so the cover leaves at least one open square out.
+    with_room = np.where(plain >= 0, current + np.minimum(plain, squares.open_count - 1), _NEG)
+    kept_now = np.maximum(with_plain, FAIR_WEATHER_FACTOR * with_room)
+    value = np.where(around.fair_coloured, FAIR_WEATHER_FACTOR * with_plain, np.where(fair, kept_now, with_plain))
     if fair_to_come:
         with_double = np.where(dbl >= 0, FAIR_WEATHER_FACTOR * (current + dbl), _NEG)
         value = np.maximum(value, with_double)
@@ -474,5 +492,98 @@ def coupled_node_bound(potentials: Potentials, pool: Sequence[int], left: int, t
             near = potentials.maxima(tuple(free))[None, :]
             options = potentials.reach_rows(key, places.of(places.outlines[fixed]), places.tag)
             bound = min(bound, int(coupled_top_sum(near, options, turns)[0]))
+        best = max(best, bound)
+    return best
+
+
+def near_corners(board: Board, shape: int, distance: int = 3) -> np.ndarray:
+    """Array corners where a card of this outline covers no square coloured now, lies in the frame's box (where every
+    legal card lies) and within `distance` squares of the covered box. A card further away meets nothing laid around
+    the squares it reaches (their 8 squares are bare or its own), so it is worth what a card at `distance` is worth
+    on the same side (the squares it reaches look alike up to a translation)."""
+    height, width = SHAPES[shape]
+    rows, cols = board.frame.shape
+    i0 = max(PAD, board.lo[0] - distance - height + 1)
+    j0 = max(PAD, board.lo[1] - distance - width + 1)
+    i1 = min(rows - PAD - height + 1, board.hi[0] + distance + 1)
+    j1 = min(cols - PAD - width + 1, board.hi[1] + distance + 1)
+    return board.open_corners(shape, i0, i1, j0, j1)
+
+
+def fixed_card_values(
+    potentials: Potentials,
+    board: Board,
+    card: int,
+    free: Sequence[int],
+    pictures: dict[int, np.ndarray],
+    corners: dict[int, np.ndarray],
+    turns: int,
+) -> int:
+    """The bound of a node when `card` lies in one place for every tent and the cards `free` are laid too (each in a
+    placement of its own per tent): the largest, over every place of the card (each picture at each corner of
+    `corners`, outline -> array corners), of the best `turns` tokens each at the larger of its best potential with
+    `free` anywhere on the node (the card's squares out of its window) and its best potential with `free` on the
+    squares the card reaches, the card laid there now.
+
+    Why laying it now is a relaxation of every order: on the final table each square the card covers is its coloured
+    square (never covered) or its empty square (possibly covered later), whenever it was laid, since it can cover no
+    coloured square; so the final coloured squares around a tent it reaches are coloured now, the card's, or coloured
+    later by one of `free` on a square open after the card. The cards of `free` may have lain before it (their empty
+    squares under its coloured ones), so their placements are taken on the table without it, and the squares they
+    colour are capped by the squares open with it (`Squares.placed`)."""
+    order = potentials.tables.order
+    key = potentials.key(free)
+    outside = potentials.maxima(key).astype(np.int64)
+    best = int(top_sum(outside, turns))  # the card where it reaches no square a tent can use
+    tokens = len(potentials.tokens)
+    for shape, coloured in pictures.items():
+        where = corners[shape]
+        if not where.shape[0]:
+            continue
+        count = coloured.shape[0]
+        stacked = np.repeat(coloured, where.shape[0], axis=0)
+        at = np.tile(where, (count, 1))
+        laid = stacked_reach(board, stacked, order[card], at, 0)
+        before = stacked_reach(board, np.zeros_like(stacked), order[card], at, 0).open_mask
+        squares = Squares.placed(laid, before)
+        inside = potential_values(potentials.tables, potentials.tokens, key, squares)
+        inside = inside.reshape(tokens, at.shape[0], -1).max(axis=2).astype(np.int64)
+        best = max(best, int(top_sum(np.maximum(inside, outside[:, None]), turns).max()))
+    return best
+
+
+def placed_card_bound(
+    potentials: Potentials,
+    board: Board,
+    pool: Sequence[int],
+    left: int,
+    turns: int,
+    pictures: dict[int, dict[int, np.ndarray]],
+    budget: Budget | None = None,
+) -> int:
+    """`node_bound` with each card to come in turn laid in one place for every tent (`fixed_card_values`): per set F
+    of `left` cards of the pool, the smallest over the cards Z of F of the bound with Z in one place and F - Z free,
+    never above `node_bound`'s value for F; the largest over the sets F. `pictures`: card index -> outline -> its
+    pictures' coloured squares (n, height, width)."""
+    corners = {shape: near_corners(board, shape) for shape in (0, 1)}
+    order = potentials.tables.order
+    best = 0
+    for chosen in subsets(pool, min(left, len(pool)), potentials.card_key):
+        bound = int(top_sum(potentials.maxima(chosen), turns))
+        if bound <= best:
+            continue
+        # Fair Weather cards first (one place ties every doubled tent to it), then the most coloured squares.
+        fixed_order = sorted(
+            dict.fromkeys(chosen), key=lambda i: (not order[i].fair_weather, -len(order[i].pattern))
+        )
+        for card in fixed_order:
+            if budget is not None:
+                budget.check()  # up to ~0.1 CPU-s a card
+            free = list(chosen)
+            free.remove(card)
+            value = fixed_card_values(potentials, board, card, free, pictures[card], corners, turns)
+            bound = min(bound, value)
+            if bound <= best:
+                break
         best = max(best, bound)
     return best

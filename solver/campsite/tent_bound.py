@@ -79,26 +79,34 @@ def best_cover(
     `need_centre`: one card must cover the centre with an empty square; `need_fair`: one card must be a Fair
     Weather card reaching the window.
     NO_COVER when the roles cannot be filled."""
-    states: dict[tuple[bool, bool, int], set[int]] = {(not need_centre, not need_fair, 0): {0}}
+    # fair: 0 not doubled yet, 1 doubled by a Fair Weather square that matches nothing here (it stays visible among
+    # the 8 and is open now, so the matching cover leaves it out), 2 doubled at no cost (not needed, or a coloured
+    # square of a matching Fair Weather card among the 8).
+    states: dict[tuple[bool, int, int], set[int]] = {(not need_centre, 0 if need_fair else 2, 0): {0}}
 
-    def add(options: list[tuple[int, bool]], fair: bool) -> None:
+    def add(options: list[tuple[int, bool]], fair: bool, matches: bool) -> None:
         """One more card, in any of its placements (`options`: coloured mask, covers the centre?), or not."""
-        for (centre_done, fair_done, count), masks in list(states.items()):
+        for (centre_done, fair_state, count), masks in list(states.items()):
             if count >= limit:
                 continue
             for mask, covers_centre in options:
-                key = (centre_done or covers_centre, fair_done or fair, count + 1)
+                doubles = (2 if matches and mask else 1) if fair else 0
+                key = (centre_done or covers_centre, max(fair_state, doubles), count + 1)
                 target = states.setdefault(key, set())
                 target.update(m | mask for m in masks)
 
     blocked = FULL_WINDOW & ~open_mask  # coloured now: a card can never cover them
     for pattern, fair in matching:
         options = {(mask, centre) for mask, footprint, centre in pattern_placements(pattern) if not footprint & blocked}
-        add(sorted(options), fair)
+        add(sorted(options), fair, True)
     if other_any or other_fair:
-        add([(0, True)], other_fair)  # one card without the terrain: it can only fill roles
+        # One card without the terrain: it can only fill roles. As the Fair Weather card it has a visible square
+        # among the 8 (an open square: it covers none coloured now), which then matches nothing for this tent.
+        add([(0, True)], other_fair, False)
     best = NO_COVER
-    for (centre_done, fair_done, _), masks in states.items():
-        if centre_done and fair_done:
-            best = max(best, max(_POPCOUNT[m] for m in masks))
+    room = _POPCOUNT[open_mask] - 1  # the open squares left once one keeps a non-matching Fair Weather square
+    for (centre_done, fair_state, _), masks in states.items():
+        if centre_done and fair_state:
+            value = max(_POPCOUNT[m] for m in masks)
+            best = max(best, min(value, room) if fair_state == 1 else value)
     return best

@@ -61,10 +61,10 @@ def test_bounds_hold_along_legal_rounds(seed: int) -> None:
     tokens = list(R.Token)
     value = final_value(order, plays, turns, tokens)
     assert value >= 0
-    search = RS._Search(order, turns, 3, tokens, Budget(300))
+    search = RS._Search(order, turns, 3, tokens, CpuBudget(300))
     board, hand, drawn = RS._start(search)
-    assert RS.root_bound(order, turns, Budget(60)) >= value
-    assert RS.first_level_bound(order, turns, Budget(300)) >= value
+    assert RS.root_bound(order, turns, CpuBudget(60)) >= value
+    assert RS.first_level_bound(order, turns, CpuBudget(300)) >= value
     for depth, placement in enumerate(plays):
         left = turns - depth
         assert search.own_bound(board, hand, drawn, left) >= value, depth
@@ -99,7 +99,7 @@ def test_each_token_potential_is_at_least_its_final_points(seed: int) -> None:
     for token in tokens:
         points = [R.tent_points(final.grid, token, cell) for cell in final.free_squares()]
         best_final.append(max(base * (R.FAIR_WEATHER_FACTOR if doubled else 1) for base, doubled in points))
-    search = RS._Search(order, turns, 3, tokens, Budget(300))
+    search = RS._Search(order, turns, 3, tokens, CpuBudget(300))
     board, hand, _ = RS._start(search)
     hand = list(hand)
     indices = []
@@ -144,3 +144,75 @@ def test_coupled_top_sum_and_pareto_rows_are_the_brute_force() -> None:
         brute = [max(sum(sorted(np.maximum(u, v).tolist())[5 - turns :]) for v in options) for u in near]
         assert RB.coupled_top_sum(near, options, turns).tolist() == brute
         assert RB.coupled_top_sum(near, RB.pareto_rows(options), turns).tolist() == brute
+
+
+# --- The bound with each card to come laid once (`placed_card_bound`) against exhaustive optima --------------------
+
+
+def _card_once_parts(order: list[R.Card], turns: int, hand_size: int, tokens: list[R.Token]):
+    search = RS._Search(order, turns, hand_size, tokens, CpuBudget(300))  # CPU: never spent on a loaded machine
+    board, hand, drawn = RS._start(search)
+    pool = search.pool(hand, drawn, turns)
+    pictures = {i: {shape: search.coloured[(i, shape)] for shape in search.by_shape[i]} for i in pool}
+    return search, board, hand, drawn, pool, pictures
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_one_card_laid_in_one_place_bounds_the_best_turn_with_it(seed: int) -> None:
+    """One turn, exhaustively: for every card of the hand, its bound laid in one place (every picture at every
+    corner near the table, tokens on the squares it reaches or anywhere else) is at least the best turn with that
+    card (the rules model's exact enumeration), and the node's bound at least the best turn."""
+    from campsolver.solver.campsite.evaluate import best_turn_search
+
+    rng = random.Random(seed)
+    order = list(R.default_deck())
+    rng.shuffle(order)
+    tokens = rng.sample(list(R.Token), rng.randint(1, 7))
+    search, board, hand, drawn, _pool, pictures = _card_once_parts(order, 1, 3, tokens)
+    table = R.starting_table(order[0], order[1])
+    potentials = search.potentials(board)
+    corners = {shape: RB.near_corners(board, shape) for shape in (0, 1)}
+    best = 0
+    for index in hand:
+        exact = best_turn_search(table, [order[index]], tokens, 0, 1, Budget(300))
+        assert not exact.interrupted
+        value = RB.fixed_card_values(potentials, board, index, [], pictures[index], corners, 1)
+        assert value >= exact.plays[0].score, (index, value, exact.plays[0].score)
+        best = max(best, exact.plays[0].score)
+    assert search.own_bound(board, hand, drawn, 1) >= best
+
+
+def _check_two_turns_card_once(seed: int) -> None:
+    from tests.campsite.test_best_round import dense_order, exhaustive_two_turns
+
+    rng = random.Random(seed)
+    order = dense_order(seed) if seed % 2 else list(R.default_deck())
+    if not seed % 2:
+        rng.shuffle(order)
+    tokens = rng.sample(list(R.Token), rng.randint(2, 3))
+    optimum = exhaustive_two_turns(order, 1, tokens)
+    search, board, hand, drawn, pool, pictures = _card_once_parts(order, 2, 1, tokens)
+    potentials = search.potentials(board)
+    corners = {shape: RB.near_corners(board, shape) for shape in (0, 1)}
+    assert len(pool) == 2  # a hand of one and the one draw: both are laid
+    for fixed in pool:
+        free = [i for i in pool if i != fixed]
+        value = RB.fixed_card_values(potentials, board, fixed, free, pictures[fixed], corners, 2)
+        assert value >= optimum, (fixed, value, optimum)
+    bound = search.own_bound(board, hand, drawn, 2)
+    assert optimum <= bound <= RB.node_bound(potentials, pool, 2, 2)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 3])  # the cheap ones (default-deck seed 2's exhaustive search is ~15 CPU-s)
+def test_the_card_once_bound_is_never_below_the_exhaustive_two_turn_optimum(seed: int) -> None:
+    """Two-turn rounds with a hand of one (both cards are laid) and 2-3 tokens, the optimum by exhaustive search
+    through the rules model (every first play, then the exact best second turn): each card's bound laid in one place
+    for every tent, and the node's bound, are at least the optimum; the node's bound is never above the bound
+    where each tent lays every card its own way."""
+    _check_two_turns_card_once(seed)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [2, *range(4, 24)])
+def test_the_card_once_bound_is_never_below_the_exhaustive_two_turn_optimum_many_seeds(seed: int) -> None:
+    _check_two_turns_card_once(seed)
