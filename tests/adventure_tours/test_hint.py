@@ -245,3 +245,30 @@ def test_a_budget_too_short_to_list_the_plays_still_answers_a_legal_play() -> No
     result = hints.hint(observe(state, state.current_player()), Budget(1e-6))
     assert result.interrupted and len(result.plays) >= 1
     hints.apply_play(state, result.plays[0].play)
+
+
+@pytest.mark.timing
+@pytest.mark.parametrize("where", ["round start", "exact pool"])
+def test_the_rollout_model_keeps_the_cpu_budget(where: str) -> None:
+    """The default rollout model (seatings drawn per world; exact values summed over seatings) stops within its
+    CPU budget: the overrun past a 0.05 CPU-s budget is one rollout's worth, not a seating's or a play's."""
+    import time
+
+    from campsolver.solver.adventure_tours.rules import Config, new_game
+    from campsolver.solver.core.budget import CpuBudget
+    from campsolver.solver.core.game import sample_outcome
+    from campsolver.solver.core.seeding import rng_for
+
+    if where == "round start":
+        state = new_game(Config(3))
+        rng = rng_for(1, "deal")
+        while state.current_player() == CHANCE:
+            state = state.child(sample_outcome(state, rng))
+    else:
+        state = tiny_position()
+    for seed in range(5):
+        started = time.process_time()
+        result = hints.hint(observe(state, state.current_player()), CpuBudget(0.05), seed=seed)
+        spent = time.process_time() - started
+        assert spent <= 0.05 + 0.03, f"{where}: {spent:.3f} CPU-s"
+        assert result.plays
