@@ -1,7 +1,8 @@
-"""Fixed players: the documented greedy rule of thumb (the bench's sparring partner, the puzzles' others), the
-patient rule (the hint's rollout policy: greedy, except that it sponsors toward its hand's better cards while the
-round is young) and a uniformly random legal player. All read only what their player may see: the public table,
-the hand sizes and their own hand (never another hand or the pile's order).
+"""Fixed players: the documented greedy rule of thumb (the hint's rollout policy, the bench's sparring partner, the
+puzzles' others), the patient rule (a rule of the hint's opt-in `PATIENT_MIX` model: greedy, except that it
+sponsors toward its hand's better cards while the round is young) and a uniformly random legal player. All read
+only what their player may see: the public table, the hand sizes and their own hand (never another hand or the
+pile's order).
 """
 
 from __future__ import annotations

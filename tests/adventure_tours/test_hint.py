@@ -101,12 +101,12 @@ def model_oracle(state: State, play: tuple, objective: hints.Objective, model: h
 MIXED = hints.RolloutModel(greedy_action, ((cheapest_member, 0.25), (greedy_action, 0.75)))
 
 
-@pytest.mark.parametrize("policy", [hints.ROLLOUT_POLICY, greedy_action, cheapest_member, MIXED])
+@pytest.mark.parametrize("policy", [hints.ROLLOUT_POLICY, hints.PATIENT_MIX, cheapest_member, MIXED])
 @pytest.mark.parametrize("objective", list(hints.Objective))
 def test_exact_hint_matches_an_independent_enumeration(objective: hints.Objective, policy) -> None:
-    """The value is the stated expectation under the rollout model given: the default `ROLLOUT_POLICY` (patient
-    mover, opponents patient or greedy), plain rules, and a mixture whose rules differ in this position (so that
-    the seatings and their weights are really the ones played out)."""
+    """The value is the stated expectation under the rollout model given: the default `ROLLOUT_POLICY` (greedy),
+    `PATIENT_MIX` (patient mover, opponents patient or greedy), another plain rule, and a mixture whose rules differ
+    in this position (so that the seatings and their weights are really the ones played out)."""
     state = tiny_position()
     result = hints.hint(observe(state, 0), Budget(30), objective=objective, policy=policy)
     assert result.proof is Proof.EXACT
@@ -248,10 +248,13 @@ def test_a_budget_too_short_to_list_the_plays_still_answers_a_legal_play() -> No
 
 
 @pytest.mark.timing
+@pytest.mark.parametrize("model", ["default", "patient mix"])
 @pytest.mark.parametrize("where", ["round start", "exact pool"])
-def test_the_rollout_model_keeps_the_cpu_budget(where: str) -> None:
-    """The default rollout model (seatings drawn per world; exact values summed over seatings) stops within its
-    CPU budget: the overrun past a 0.05 CPU-s budget is one rollout's worth, not a seating's or a play's."""
+def test_the_rollout_model_keeps_the_cpu_budget(where: str, model: str) -> None:
+    """The default rollout policy and `PATIENT_MIX` (seatings drawn per world; exact values summed over seatings)
+    stop within their CPU budget: the overrun past a 0.05 CPU-s budget is one rollout's worth, not a seating's or a
+    play's."""
+    policy = hints.ROLLOUT_POLICY if model == "default" else hints.PATIENT_MIX
     import time
 
     from campsolver.solver.adventure_tours.rules import Config, new_game
@@ -268,7 +271,7 @@ def test_the_rollout_model_keeps_the_cpu_budget(where: str) -> None:
         state = tiny_position()
     for seed in range(5):
         started = time.process_time()
-        result = hints.hint(observe(state, state.current_player()), CpuBudget(0.05), seed=seed)
+        result = hints.hint(observe(state, state.current_player()), CpuBudget(0.05), seed=seed, policy=policy)
         spent = time.process_time() - started
         assert spent <= 0.05 + 0.03, f"{where}: {spent:.3f} CPU-s"
         assert result.plays

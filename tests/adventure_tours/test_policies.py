@@ -1,6 +1,6 @@
-"""The patient rule of thumb (the hint's rollout policy): legal everywhere, reads only its seat's view, sponsors
-when the money a sponsor brings within reach beats the best member, and plays greedily when the round is near its
-end."""
+"""The patient rule of thumb (a rule of the hint's `PATIENT_MIX` model): legal everywhere, reads only its seat's
+view, sponsors when the money a sponsor brings within reach beats the best member, and plays greedily when the
+round is near its end."""
 
 from __future__ import annotations
 
@@ -73,7 +73,7 @@ def test_patient_sponsor_gain_counts_unlocks_progress_and_the_lost_member() -> N
 
 def test_patient_beats_greedy_in_self_play_sanity() -> None:
     """Not a benchmark (bench/ holds those): over a few seeded games the patient rule's mean money is above the
-    greedy rule's at a table of one patient and two greedy players, the property that makes it the better
+    greedy rule's at a table of one patient and two greedy players, the property that makes it a candidate
     rollout policy (measured: 0.650 of 90 games, mean money 34.7 vs 25.0, seeds 4,300,000+)."""
     money = {"patient": [], "greedy": []}
     for game in range(6):
