@@ -109,7 +109,8 @@ PATIENT_SHARE = 0.5
 #: An alternative model (not the default): the mover follows the patient rule; each opponent the patient rule or
 #: greedy, even odds. Against the repository's players it beats the default (seeds 4,300,000+, 0.05 CPU-s: 0.833
 #: vs 0.726 of 42 paired games against two greedy, 0.659 vs 0.432 of 44 against two patient), but against an outside
-#: patient player it did not (0.294 vs 0.471 of 34 paired games; docs/solvers/adventure-tours.md), so it stays opt-in.
+#: patient player the evidence is mixed (0.390 vs 0.508 of 59 paired games in one harness, 0.425 vs 0.333 of 93 in
+#: bench.arena; docs/solvers/adventure-tours.md), so it stays opt-in.
 PATIENT_MIX = RolloutModel(patient_action, ((patient_action, PATIENT_SHARE), (greedy_action, 1 - PATIENT_SHARE)))
 #: The hint's model after the play (the rollout policy): every player greedy.
 ROLLOUT_POLICY: Policy | RolloutModel = greedy_action
