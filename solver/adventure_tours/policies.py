@@ -1,6 +1,8 @@
-"""Fixed players: the documented greedy rule of thumb (the hint's opponent model and the bench's sparring
-partner) and a uniformly random legal player. Both read only what their player may see: the public table and
-their own hand (`greedy_action` never looks at another hand or at the pile's order).
+"""Fixed players: the documented greedy rule of thumb (the hint's rollout policy, the bench's sparring partner, the
+puzzles' others), the patient rule (a rule of the hint's opt-in `PATIENT_MIX` model: greedy, except that it
+sponsors toward its hand's better cards while the round is young) and a uniformly random legal player. All read
+only what their player may see: the public table, the hand sizes and their own hand (never another hand or the
+pile's order).
 """
 
 from __future__ import annotations
@@ -126,10 +128,59 @@ def _greedy_action_choice(state: State, p: int, card: int, legal: list[Action]) 
     return Target(_leader(state, p, targets))
 
 
+#: Patient player: a sponsor is preferred to the best member when the money it unlocks or brings nearer (below)
+#: is at least this share of that member's money.
+PATIENT_RATIO = 1.0
+#: Worth of a hand card's money still out of reach after the sponsor, per point of the gap the sponsor closes.
+PATIENT_PROGRESS = 0.3
+#: The round is near its end (play members greedily) when another player holds at most this many cards.
+PATIENT_CLOSE = 2
+
+
+def _sponsor_gain(state: State, player: int, card: int) -> float:
+    """Money of the same-colour hand cards the equipment `card` unlocks, plus `PATIENT_PROGRESS` of the money of
+    those still out of reach per point of the gap it closes, minus the card's own money if it could join now."""
+    cfg = state.config
+    colour, value = cfg.colour[card], cfg.value[card]
+    level = state.equipment_level(player, colour)
+    gain = 0.0
+    for c in state.hands[player]:
+        if c == card or cfg.colour[c] != colour or cfg.demand[c] <= level:
+            continue
+        if cfg.demand[c] <= level + value:
+            gain += cfg.money[c]
+        else:
+            gain += PATIENT_PROGRESS * cfg.money[c] * value / (cfg.demand[c] - level)
+    return gain - (cfg.money[card] if state.can_join(player, card) else 0)
+
+
+def patient_action(state: State) -> Action:
+    """A patient rule of thumb (docs/solvers/adventure-tours.md, "Patient player"): like `greedy_action`, except
+    that at its regular play it sponsors with the card of the best `_sponsor_gain` when that gain is at least
+    `PATIENT_RATIO` x the money of the best member it could lay, unless another player is down to
+    `PATIENT_CLOSE` cards (the round may end before a sponsor pays back). Reads only the public table and its own
+    hand, like greedy."""
+    step = state.pending[0]
+    if step.kind != "play":
+        return greedy_action(state)
+    p = step.player
+    cfg = state.config
+    hand = state.hands[p]
+    others = [len(state.hands[q]) for q in range(cfg.players) if q != p]
+    joinable = [c for c in hand if state.can_join(p, c)]
+    if joinable and others and min(others) <= PATIENT_CLOSE:
+        return greedy_action(state)
+    best_member = max((cfg.money[c] for c in joinable), default=0)
+    sponsor = max(hand, key=lambda c: (_sponsor_gain(state, p, c), -cfg.money[c], cfg.value[c], -c))
+    if not joinable or _sponsor_gain(state, p, sponsor) >= PATIENT_RATIO * best_member:
+        return Play(sponsor, False)
+    return greedy_action(state)
+
+
 def random_action(state: State, rng: Any) -> Action:
     """A uniformly random legal action (`rng`: numpy Generator)."""
     legal = state.legal_actions()
     return legal[int(rng.integers(len(legal)))]
 
 
-__all__ = ["ChooseBoard", "greedy_action", "random_action"]
+__all__ = ["ChooseBoard", "greedy_action", "patient_action", "random_action"]

@@ -11,7 +11,7 @@ from campsolver.solver.adventure_tours import puzzle
 from campsolver.solver.adventure_tours.deck import Act
 from campsolver.solver.adventure_tours.information import observe, unseen_pool
 from campsolver.solver.adventure_tours.policies import greedy_action
-from campsolver.solver.adventure_tours.rules import State
+from campsolver.solver.adventure_tours.rules import Play, State
 from campsolver.solver.core.budget import Budget
 from campsolver.solver.core.game import CHANCE
 from campsolver.solver.core.proof import Proof
@@ -36,9 +36,10 @@ def tiny_position() -> State:
     return table(TINY, [[0, 1, 2], [3], [4]], members=[[], [8], []], pile=[5, 6, 7])
 
 
-def oracle_value(state: State, play: tuple, objective: hints.Objective) -> Fraction:
+def oracle_value(state: State, play: tuple, objective: hints.Objective, policy=greedy_action) -> Fraction:
     """Written from the rulebook directly: every ordering of the unseen cards is equally likely; deal the
-    other hands from it, the rest is the pile; play `play`, then everybody greedy; average the objective."""
+    other hands from it, the rest is the pile; play `play`, then everybody follows `policy`; average the
+    objective."""
     mover = state.current_player()
     pool = sorted(c for q in range(state.config.players) if q != mover for c in state.hands[q]) + sorted(state.deck)
     sizes = [len(h) for h in state.hands]
@@ -56,10 +57,7 @@ def oracle_value(state: State, play: tuple, objective: hints.Objective) -> Fract
         for action in play:
             world = world.child(action)
         while not world.over:
-            if world.current_player() == CHANCE:
-                world = world.child(world.deck[0])
-            else:
-                world = world.child(greedy_action(world))
+            world = world.child(world.deck[0] if world.current_player() == CHANCE else policy(world))
         scores = world.last_round
         best_other = max(s for q, s in enumerate(scores) if q != mover)
         if objective is hints.Objective.MARGIN:
@@ -72,16 +70,81 @@ def oracle_value(state: State, play: tuple, objective: hints.Objective) -> Fract
     return total / count
 
 
+def cheapest_member(state: State) -> object:
+    """A rule of thumb unlike greedy and patient: the regular play lays the lowest-numbered card that can join,
+    else sponsors with the lowest card; the rest greedy."""
+    if state.pending[0].kind == "play":
+        player = state.pending[0].player
+        members = [c for c in state.hands[player] if state.can_join(player, c)]
+        return Play(min(members), True) if members else Play(min(state.hands[player]), False)
+    return greedy_action(state)
+
+
+def model_oracle(state: State, play: tuple, objective: hints.Objective, model: hints.RolloutModel) -> Fraction:
+    """The oracle under a rollout model: the mover follows `own`, each other seat each rule of `others` with its
+    prior, independently; every seating's oracle value weighted by its probability (written out here, not taken
+    from `RolloutModel.assignments`)."""
+    mover = state.current_player()
+    seats = [[(model.own, Fraction(1))] if q == mover else [(r, Fraction(w).limit_denominator(1000))
+                                                            for r, w in model.others]
+             for q in range(state.config.players)]
+    total = Fraction(0)
+    for combo in itertools.product(*seats):
+        weight = Fraction(1)
+        for _, w in combo:
+            weight *= w
+        rules = [r for r, _ in combo]
+        total += weight * oracle_value(state, play, objective, lambda s, rules=rules: rules[s.current_player()](s))
+    return total
+
+
+MIXED = hints.RolloutModel(greedy_action, ((cheapest_member, 0.25), (greedy_action, 0.75)))
+
+
+@pytest.mark.parametrize("policy", [hints.ROLLOUT_POLICY, hints.PATIENT_MIX, cheapest_member, MIXED])
 @pytest.mark.parametrize("objective", list(hints.Objective))
-def test_exact_hint_matches_an_independent_enumeration(objective: hints.Objective) -> None:
+def test_exact_hint_matches_an_independent_enumeration(objective: hints.Objective, policy) -> None:
+    """The value is the stated expectation under the rollout model given: the default `ROLLOUT_POLICY` (greedy),
+    `PATIENT_MIX` (patient mover, opponents patient or greedy), another plain rule, and a mixture whose rules differ
+    in this position (so that the seatings and their weights are really the ones played out)."""
     state = tiny_position()
-    result = hints.hint(observe(state, 0), Budget(30), objective=objective)
+    result = hints.hint(observe(state, 0), Budget(30), objective=objective, policy=policy)
     assert result.proof is Proof.EXACT
     assert len(result.plays) >= 4
+    model = hints.as_model(policy)
     for ranked in result.plays:
-        assert ranked.value == pytest.approx(float(oracle_value(state, ranked.play, objective)), abs=1e-9)
+        expected = float(model_oracle(state, ranked.play, objective, model))
+        assert ranked.value == pytest.approx(expected, abs=1e-9)
+    if policy is MIXED:  # the mixture is not either of its rules
+        for rule in (greedy_action, cheapest_member):
+            other = hints.hint(observe(state, 0), Budget(30), objective=objective, policy=rule)
+            assert {r.play: r.value for r in other.plays} != {r.play: r.value for r in result.plays}
     values = [r.value for r in result.plays]
     assert values == sorted(values, reverse=True)
+
+
+def test_rollout_model_seatings_and_draws_follow_the_priors() -> None:
+    """Seatings enumerate every rule per opponent with the product of the priors; draws hit them as often (a
+    chi-square over 4,000 draws)."""
+    import numpy as np
+
+    seatings = MIXED.assignments(1, 3)
+    assert len(seatings) == 4 and sum(w for w, _ in seatings) == pytest.approx(1.0)
+    assert all(rules[1] is greedy_action for _, rules in seatings)  # the mover (seat 1) follows `own`
+    rng = np.random.default_rng(3)
+    counts: dict[tuple, int] = {}
+    for _ in range(4000):
+        drawn = MIXED.draw(1, 3, rng)
+        assert drawn[1] is greedy_action
+        key = (drawn[0] is cheapest_member, drawn[2] is cheapest_member)
+        counts[key] = counts.get(key, 0) + 1
+    chi2 = 0.0
+    for weight, rules in seatings:
+        key = (rules[0] is cheapest_member, rules[2] is cheapest_member)
+        chi2 += (counts.get(key, 0) - 4000 * weight) ** 2 / (4000 * weight)
+    assert chi2 < 16.3  # 3 degrees of freedom, p = 0.001
+    with pytest.raises(ValueError):
+        hints.RolloutModel(greedy_action, ((greedy_action, 0.5),))
 
 
 def test_monte_carlo_estimate_is_within_three_standard_errors_of_the_exact_value() -> None:
@@ -182,3 +245,33 @@ def test_a_budget_too_short_to_list_the_plays_still_answers_a_legal_play() -> No
     result = hints.hint(observe(state, state.current_player()), Budget(1e-6))
     assert result.interrupted and len(result.plays) >= 1
     hints.apply_play(state, result.plays[0].play)
+
+
+@pytest.mark.timing
+@pytest.mark.parametrize("model", ["default", "patient mix"])
+@pytest.mark.parametrize("where", ["round start", "exact pool"])
+def test_the_rollout_model_keeps_the_cpu_budget(where: str, model: str) -> None:
+    """The default rollout policy and `PATIENT_MIX` (seatings drawn per world; exact values summed over seatings)
+    stop within their CPU budget: the overrun past a 0.05 CPU-s budget is one rollout's worth, not a seating's or a
+    play's."""
+    policy = hints.ROLLOUT_POLICY if model == "default" else hints.PATIENT_MIX
+    import time
+
+    from campsolver.solver.adventure_tours.rules import Config, new_game
+    from campsolver.solver.core.budget import CpuBudget
+    from campsolver.solver.core.game import sample_outcome
+    from campsolver.solver.core.seeding import rng_for
+
+    if where == "round start":
+        state = new_game(Config(3))
+        rng = rng_for(1, "deal")
+        while state.current_player() == CHANCE:
+            state = state.child(sample_outcome(state, rng))
+    else:
+        state = tiny_position()
+    for seed in range(5):
+        started = time.process_time()
+        result = hints.hint(observe(state, state.current_player()), CpuBudget(0.05), seed=seed, policy=policy)
+        spent = time.process_time() - started
+        assert spent <= 0.05 + 0.03, f"{where}: {spent:.3f} CPU-s"
+        assert result.plays
