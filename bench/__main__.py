@@ -1,6 +1,6 @@
 """`make bench`: every benchmark in one run (so ratios compare like with like), tables on stdout, JSON files.
 
-    python -m bench [--only SUITE,SUITE,...] [--quick]   (the suites: SUITES below)
+python -m bench [--only SUITE,SUITE,...] [--quick]   (the suites: SUITES below)
 """
 
 from __future__ import annotations

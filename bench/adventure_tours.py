@@ -192,9 +192,7 @@ def main(argv: list[str] | None = None) -> None:
         for key, name, first, others in plan:
             if key in pairings:
                 rows.append(tournament(name, first, others, args.games, args.seed, progress))
-        print_table(
-            f"Adventure Tours 3-player games, seats rotated, hint budget {args.budget} s per decision", rows
-        )
+        print_table(f"Adventure Tours 3-player games, seats rotated, hint budget {args.budget} s per decision", rows)
         payload["games"] = rows
     write_json(args.out, payload)
 

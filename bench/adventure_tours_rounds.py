@@ -70,8 +70,14 @@ def play_game(seed: int, hint_seat: int, other: Player, cpu: float, rollout: Any
             plays[before.current_player()].append((cfg.demand[action.card], cfg.money[action.card], action.member))
         state = before.child(action)
         if state.over or state.round_index != before.round_index:
-            rounds.append({"scores": list(state.last_round), "ender": state.ender, "totals": list(state.totals),
-                           "plays": {str(p): plays[p] for p in range(3)}})
+            rounds.append(
+                {
+                    "scores": list(state.last_round),
+                    "ender": state.ender,
+                    "totals": list(state.totals),
+                    "plays": {str(p): plays[p] for p in range(3)},
+                }
+            )
             plays = {p: [] for p in range(3)}
 
     while not state.over:
@@ -95,8 +101,14 @@ def play_game(seed: int, hint_seat: int, other: Player, cpu: float, rollout: Any
             if state.over or state.current_player() != mover or action not in state.legal_actions():
                 break
             advance(action)
-    return {"seed": seed, "hint_seat": hint_seat, "totals": list(state.totals), "rounds": rounds,
-            "estimates": estimates, "hint_cpu": cpu_calls}
+    return {
+        "seed": seed,
+        "hint_seat": hint_seat,
+        "totals": list(state.totals),
+        "rounds": rounds,
+        "estimates": estimates,
+        "hint_cpu": cpu_calls,
+    }
 
 
 def summarise(games: list[dict[str, Any]]) -> dict[str, Any]:
@@ -129,15 +141,29 @@ def summarise(games: list[dict[str, Any]]) -> dict[str, Any]:
         return statistics.fmean(values) if values else float("nan")
 
     return {
-        "games": n, "share": share / n, "wilson95": [low, high],
-        "money": {"hint": mean([g["totals"][g["hint_seat"]] for g in games]),
-                  "opponent": mean([t for g in games for p, t in enumerate(g["totals"]) if p != g["hint_seat"]])},
-        "rounds_by_ender": {who: {"rounds": len(rows), "hint": mean([a for a, _ in rows]),
-                                  "best_opponent": mean([b for _, b in rows])} for who, rows in by_ender.items()},
-        "a_round": {who: {"members": mean(members[who]), "equipment": mean(equipment[who]),
-                          "member_money": mean(member_money[who])} for who in members},
-        "estimate_vs_margin": {str(r): {"calls": len(rows), "estimate": mean([v for v, _ in rows]),
-                                        "realised": mean([m for _, m in rows])} for r, rows in sorted(error.items())},
+        "games": n,
+        "share": share / n,
+        "wilson95": [low, high],
+        "money": {
+            "hint": mean([g["totals"][g["hint_seat"]] for g in games]),
+            "opponent": mean([t for g in games for p, t in enumerate(g["totals"]) if p != g["hint_seat"]]),
+        },
+        "rounds_by_ender": {
+            who: {"rounds": len(rows), "hint": mean([a for a, _ in rows]), "best_opponent": mean([b for _, b in rows])}
+            for who, rows in by_ender.items()
+        },
+        "a_round": {
+            who: {
+                "members": mean(members[who]),
+                "equipment": mean(equipment[who]),
+                "member_money": mean(member_money[who]),
+            }
+            for who in members
+        },
+        "estimate_vs_margin": {
+            str(r): {"calls": len(rows), "estimate": mean([v for v, _ in rows]), "realised": mean([m for _, m in rows])}
+            for r, rows in sorted(error.items())
+        },
         "hint_cpu_s": {"mean": mean(cpu), "median": statistics.median(cpu) if cpu else float("nan"), "calls": len(cpu)},
     }
 
@@ -157,8 +183,18 @@ def main(argv: list[str] | None = None) -> None:
     play = functools.partial(play_game, other=other, cpu=args.hint_cpu, rollout=ROLLOUTS[args.rollout])
     games = [play(args.first_seed + i // 3, i % 3) for i in range(args.games)]
     summary = summarise(games)
-    print(json.dumps({"opponent": args.opponent, "rollout": args.rollout, "first_seed": args.first_seed,
-                      "hint_cpu": args.hint_cpu, **summary}, indent=1))
+    print(
+        json.dumps(
+            {
+                "opponent": args.opponent,
+                "rollout": args.rollout,
+                "first_seed": args.first_seed,
+                "hint_cpu": args.hint_cpu,
+                **summary,
+            },
+            indent=1,
+        )
+    )
     Path(args.out).write_text(json.dumps({"args": vars(args), "summary": summary, "games": games}) + "\n")
 
 

@@ -68,12 +68,15 @@ def clairvoyant_single_thread(params: dict[str, Any], budget: Budget) -> dict[st
     from campsolver.solver.core.proof import Proof
     from campsolver.solver.happy_campers.maximise import clairvoyant_max
 
-    result = clairvoyant_max(None, sweep_rolls(int(params["seed"]), int(params["rolls"])), (), budget=budget,
-                             workers=1)
+    result = clairvoyant_max(None, sweep_rolls(int(params["seed"]), int(params["rolls"])), (), budget=budget, workers=1)
     if result.proof is not Proof.OPTIMAL:
         raise RuntimeError(f"seed {params['seed']}: not proven optimal within the budget ({result.proof})")
-    return {"score": result.score, "proof": result.proof.name, "branches": result.stats.branches,
-            "conflicts": result.stats.conflicts}
+    return {
+        "score": result.score,
+        "proof": result.proof.name,
+        "branches": result.stats.branches,
+        "conflicts": result.stats.conflicts,
+    }
 
 
 def jobs(quick: bool) -> dict[str, list[Task]]:
@@ -81,12 +84,21 @@ def jobs(quick: bool) -> dict[str, list[Task]]:
     games = 4 if quick else 24
     plates = range(20, 73, 8) if quick else range(20, 73, 4)
     return {
-        "hc-clairvoyant-1t": [Task("bench", "happy-campers", "clairvoyant-1t", {"seed": seed, "rolls": HC_ROLLS},
-                                   clairvoyant_single_thread) for seed in range(maxima)],
-        "hc-hint-games": [Task("bench", "happy-campers", "game", {"policies": ["hint"], "seed": seed},
-                               play_happy_campers) for seed in range(games)],
-        "ct-solo": [Task("bench", "camper-tour", "solo", {"plates": count, "tokens": tokens, "specials": 0},
-                         camper_tour_solo) for count in plates for tokens in (10, 15, 20, 25)],
+        "hc-clairvoyant-1t": [
+            Task(
+                "bench", "happy-campers", "clairvoyant-1t", {"seed": seed, "rolls": HC_ROLLS}, clairvoyant_single_thread
+            )
+            for seed in range(maxima)
+        ],
+        "hc-hint-games": [
+            Task("bench", "happy-campers", "game", {"policies": ["hint"], "seed": seed}, play_happy_campers)
+            for seed in range(games)
+        ],
+        "ct-solo": [
+            Task("bench", "camper-tour", "solo", {"plates": count, "tokens": tokens, "specials": 0}, camper_tour_solo)
+            for count in plates
+            for tokens in (10, 15, 20, 25)
+        ],
     }
 
 
@@ -138,11 +150,16 @@ def timed_run(tasks: list[Task], backend: InProcess | RayBackend) -> dict[str, A
     per_worker: dict[str, float] = {}
     for row in rows.values():
         per_worker[row.worker] = per_worker.get(row.worker, 0.0) + (row.cpu_s or 0.0)
-    return {"wall_s": wall, "task_cpu_s": report.task_cpu_s, "driver_cpu_s": max(driver_cpu, 0.0),
-            "all_cpu_s": None if tree_cpu is None or tree_after is None else tree_after - tree_cpu,
-            "busiest_worker_cpu_s": max(per_worker.values()),
-            "results": [rows[task.key].result for task in tasks],
-            "task_walls": [rows[task.key].wall_s for task in tasks], "load": (load_before, os.getloadavg()[0])}
+    return {
+        "wall_s": wall,
+        "task_cpu_s": report.task_cpu_s,
+        "driver_cpu_s": max(driver_cpu, 0.0),
+        "all_cpu_s": None if tree_cpu is None or tree_after is None else tree_after - tree_cpu,
+        "busiest_worker_cpu_s": max(per_worker.values()),
+        "results": [rows[task.key].result for task in tasks],
+        "task_walls": [rows[task.key].wall_s for task in tasks],
+        "load": (load_before, os.getloadavg()[0]),
+    }
 
 
 def _autogroup() -> bool:
@@ -154,7 +171,7 @@ def _autogroup() -> bool:
 
 def _chunks(tasks: list[Task], count: int) -> list[list[Task]]:
     size = math.ceil(len(tasks) / count)
-    return [tasks[start:start + size] for start in range(0, len(tasks), size)]
+    return [tasks[start : start + size] for start in range(0, len(tasks), size)]
 
 
 def _merge(runs: list[dict[str, Any]], workers: int) -> dict[str, Any]:
@@ -163,8 +180,9 @@ def _merge(runs: list[dict[str, Any]], workers: int) -> dict[str, Any]:
     cpu = [run["all_cpu_s"] for run in runs]
     merged["all_cpu_s"] = None if None in cpu else sum(cpu)
     # the CPU-time makespan of each chunk: its busiest worker, or all its CPU spread over the workers
-    merged["cpu_makespan_s"] = None if None in cpu else sum(
-        max(run["busiest_worker_cpu_s"], run["all_cpu_s"] / workers) for run in runs)
+    merged["cpu_makespan_s"] = (
+        None if None in cpu else sum(max(run["busiest_worker_cpu_s"], run["all_cpu_s"] / workers) for run in runs)
+    )
     merged["results"] = [result for run in runs for result in run["results"]]
     merged["task_walls"] = [wall for run in runs for wall in run["task_walls"]]
     merged["load"] = (runs[0]["load"][0], runs[-1]["load"][1])
@@ -180,22 +198,32 @@ def cpu_speedup(reference: dict[str, Any], run: dict[str, Any], workers: int) ->
     return reference["all_cpu_s"] / run["cpu_makespan_s"] if run["cpu_makespan_s"] > 0 else None
 
 
-def _row(name: str, tasks: list[Task], engine: str, run: dict[str, Any], reference: dict[str, Any], workers: int,
-         same: bool) -> dict[str, Any]:
+def _row(
+    name: str, tasks: list[Task], engine: str, run: dict[str, Any], reference: dict[str, Any], workers: int, same: bool
+) -> dict[str, Any]:
     count = len(tasks)
     reference_wall = reference["wall_s"]
     overhead = None if run["all_cpu_s"] is None else run["all_cpu_s"] / run["task_cpu_s"] - 1
     return {
-        "job": name, "tasks": count, "engine": engine, "wall_s": run["wall_s"], "tasks_per_s": count / run["wall_s"],
-        "speedup": reference_wall / run["wall_s"], "task_cpu_mean_s": run["task_cpu_s"] / count,
-        "parallelism": run["task_cpu_s"] / run["wall_s"], "driver_cpu_per_task_ms": 1000 * run["driver_cpu_s"] / count,
-        "cpu_overhead": overhead, "cpu_speedup_est": cpu_speedup(reference, run, workers),
-        "load_1min": f"{run['load'][0]:.1f}->{run['load'][1]:.1f}", "same_results": same,
+        "job": name,
+        "tasks": count,
+        "engine": engine,
+        "wall_s": run["wall_s"],
+        "tasks_per_s": count / run["wall_s"],
+        "speedup": reference_wall / run["wall_s"],
+        "task_cpu_mean_s": run["task_cpu_s"] / count,
+        "parallelism": run["task_cpu_s"] / run["wall_s"],
+        "driver_cpu_per_task_ms": 1000 * run["driver_cpu_s"] / count,
+        "cpu_overhead": overhead,
+        "cpu_speedup_est": cpu_speedup(reference, run, workers),
+        "load_1min": f"{run['load'][0]:.1f}->{run['load'][1]:.1f}",
+        "same_results": same,
     }
 
 
-def paper_estimate(cost_s: float, longest_s: float, efficiency: float, startup_s: float,
-                   cpu_efficiency: float | None = None) -> dict[str, Any]:
+def paper_estimate(
+    cost_s: float, longest_s: float, efficiency: float, startup_s: float, cpu_efficiency: float | None = None
+) -> dict[str, Any]:
     """10,000 single-worker Happy Campers sweep tasks on 64 cores, from the measured cost and efficiency here."""
     efficiency = min(max(efficiency, 1e-6), 1.0)
     waves = math.ceil(PAPER_TASKS / CLUSTER_CORES)
@@ -205,9 +233,16 @@ def paper_estimate(cost_s: float, longest_s: float, efficiency: float, startup_s
     if cpu_efficiency is not None:
         from_cpu = startup_s + ideal / min(max(cpu_efficiency, 1e-6), 1.0) + longest_s
     return {
-        "tasks": PAPER_TASKS, "cluster_cores": CLUSTER_CORES, "per_task_cost_s": cost_s, "waves": waves,
-        "ideal_s": ideal, "efficiency": efficiency, "startup_s": startup_s, "tail_s": longest_s,
-        "estimate_s": estimate, "estimate_min": estimate / 60,
+        "tasks": PAPER_TASKS,
+        "cluster_cores": CLUSTER_CORES,
+        "per_task_cost_s": cost_s,
+        "waves": waves,
+        "ideal_s": ideal,
+        "efficiency": efficiency,
+        "startup_s": startup_s,
+        "tail_s": longest_s,
+        "estimate_s": estimate,
+        "estimate_min": estimate / 60,
         "estimate_min_cpu_efficiency": None if from_cpu is None else from_cpu / 60,
         "assumptions": (
             "per-task cost = mean in-process CPU of the hc-clairvoyant-1t tasks (10 rolls, no card, one CP-SAT "
@@ -223,8 +258,12 @@ def paper_estimate(cost_s: float, longest_s: float, efficiency: float, startup_s
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer tasks, for a smoke run")
-    parser.add_argument("--chunks", type=int, default=DEFAULT_CHUNKS,
-                        help="pair the loop and Ray chunk by chunk (for a loaded machine; each chunk costs Ray a tail)")
+    parser.add_argument(
+        "--chunks",
+        type=int,
+        default=DEFAULT_CHUNKS,
+        help="pair the loop and Ray chunk by chunk (for a loaded machine; each chunk costs Ray a tail)",
+    )
     parser.add_argument("--jobs", help="comma-separated subset of the jobs (results then go to batch_<jobs>.json)")
     args = parser.parse_args(argv)
     # The local Ray instance runs its workers at the driver's niceness (`engine.LOCAL_RAY_SYSTEM_CONFIG`), so the
@@ -255,8 +294,14 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 on_ray[workers][name] = _merge(ray_parts, workers)
         finally:
             backend.close()
-        startup.append({"workers": workers, "ray_init_s": backend.startup_s, "warm_up_s": backend.warmup_s,
-                        "warm_workers": len(backend.warm_pids)})
+        startup.append(
+            {
+                "workers": workers,
+                "ray_init_s": backend.startup_s,
+                "warm_up_s": backend.warmup_s,
+                "warm_workers": len(backend.warm_pids),
+            }
+        )
 
     rows = []
     reference_cost: dict[str, float] = {}
@@ -267,35 +312,61 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         reference_cost[name] = references[name]["task_cpu_s"] / len(tasks)
         for workers in WORKER_COUNTS:
             reference, run = loop[workers][name], on_ray[workers][name]
-            rows.append(_row(name, tasks, f"in-process (paired with x{workers})", reference, reference, 1,
-                             reference["results"] == first["results"]))
-            rows.append(_row(name, tasks, f"ray x{workers}", run, reference, workers,
-                             run["results"] == reference["results"]))
+            rows.append(
+                _row(
+                    name,
+                    tasks,
+                    f"in-process (paired with x{workers})",
+                    reference,
+                    reference,
+                    1,
+                    reference["results"] == first["results"],
+                )
+            )
+            rows.append(
+                _row(name, tasks, f"ray x{workers}", run, reference, workers, run["results"] == reference["results"])
+            )
     print_table("Batch throughput (same seeds, fixed effort; Ray start-up and warm-up excluded)", rows)
     print_table("Ray start-up (timed apart: ray.init, then one import round per worker)", startup)
     load_end = os.getloadavg()
-    machine = (f"{os.cpu_count()} cores, shared with other engineers; load average (1, 5, 15 min) "
-               f"{load_start[0]:.1f}/{load_start[1]:.1f}/{load_start[2]:.1f} at the start, "
-               f"{load_end[0]:.1f}/{load_end[1]:.1f}/{load_end[2]:.1f} at the end")
+    machine = (
+        f"{os.cpu_count()} cores, shared with other engineers; load average (1, 5, 15 min) "
+        f"{load_start[0]:.1f}/{load_start[1]:.1f}/{load_start[2]:.1f} at the start, "
+        f"{load_end[0]:.1f}/{load_end[1]:.1f}/{load_end[2]:.1f} at the end"
+    )
     if _autogroup() and load_start[0] > (os.cpu_count() or 1):
-        machine += (". Caution: the kernel shares CPU between sessions (sched_autogroup), and this bench's driver "
-                    "and Ray workers are one session, so on a loaded machine two workers get the CPU one process "
-                    "would: the wall-clock speed-up then says nothing about Ray; read cpu_speedup_est, or run idle")
+        machine += (
+            ". Caution: the kernel shares CPU between sessions (sched_autogroup), and this bench's driver "
+            "and Ray workers are one session, so on a loaded machine two workers get the CPU one process "
+            "would: the wall-clock speed-up then says nothing about Ray; read cpu_speedup_est, or run idle"
+        )
     print(machine)
-    payload: dict[str, Any] = {"throughput": rows, "startup": startup, "per_task_cpu_s": reference_cost,
-                               "machine": machine, "quick": args.quick}
+    payload: dict[str, Any] = {
+        "throughput": rows,
+        "startup": startup,
+        "per_task_cpu_s": reference_cost,
+        "machine": machine,
+        "quick": args.quick,
+    }
     if "hc-clairvoyant-1t" in selected:
         two = next(r for r in rows if r["job"] == "hc-clairvoyant-1t" and r["engine"] == "ray x2")
         two_startup = next(s for s in startup if s["workers"] == 2)
         longest = max(references["hc-clairvoyant-1t"]["task_walls"])
         cpu_two = two["cpu_speedup_est"]
-        paper = paper_estimate(reference_cost["hc-clairvoyant-1t"], longest, two["speedup"] / 2,
-                               two_startup["ray_init_s"] + two_startup["warm_up_s"],
-                               None if cpu_two is None else cpu_two / 2)
+        paper = paper_estimate(
+            reference_cost["hc-clairvoyant-1t"],
+            longest,
+            two["speedup"] / 2,
+            two_startup["ray_init_s"] + two_startup["warm_up_s"],
+            None if cpu_two is None else cpu_two / 2,
+        )
         print_table("Paper estimate: 10,000 Happy Campers sweep tasks on 64 cores", [paper])
         payload["paper_estimate"] = paper
-    name = "batch" if not args.jobs and not args.quick else "batch_" + "_".join(selected).replace("-", "_") + (
-        "_quick" if args.quick else "")
+    name = (
+        "batch"
+        if not args.jobs and not args.quick
+        else "batch_" + "_".join(selected).replace("-", "_") + ("_quick" if args.quick else "")
+    )
     if args.chunks > 1:
         name += f"_chunks{args.chunks}"
     payload["chunks"] = args.chunks

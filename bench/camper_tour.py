@@ -70,20 +70,29 @@ def endgame_states(seed: int, n: int) -> list[TourState]:
     states = []
     while len(states) < n:
         p0, p1 = (int(x) for x in rng.choice(range(2, 30), size=2, replace=False))
-        campers = [Camper(position=p, tokens=int(rng.integers(0, 10)), phase=Phase.RETURN,
-                          marker=p + int(rng.integers(0, 20))) for p in (p0, p1)]
+        campers = [
+            Camper(position=p, tokens=int(rng.integers(0, 10)), phase=Phase.RETURN, marker=p + int(rng.integers(0, 20)))
+            for p in (p0, p1)
+        ]
         states.append(position_state(all_normal(), campers))
     return states
 
 
-def hint_search_speed(depth: int = HINT_DEPTH, seed: int = 1, n: int = 20, *, reference: bool = False
-                      ) -> dict[str, float]:
+def hint_search_speed(
+    depth: int = HINT_DEPTH, seed: int = 1, n: int = 20, *, reference: bool = False
+) -> dict[str, float]:
     """Median latency and successor states per second of the fixed-depth hint search (and of the generic one)."""
     figures: dict[str, float] = {}
     engines = [("fast", lambda s: search(s, depth)[1].successors)]
     if reference:
-        engines.append(("generic", lambda s: expectimax(_SearchNode(s), max_depth=depth,
-                                                        leaf_value=lambda node: leaf_values(node.state)).nodes))
+        engines.append(
+            (
+                "generic",
+                lambda s: (
+                    expectimax(_SearchNode(s), max_depth=depth, leaf_value=lambda node: leaf_values(node.state)).nodes
+                ),
+            )
+        )
     states = sample_hint_states(seed, n)
     for name, run in engines:
         latencies, nodes = [], 0
@@ -165,8 +174,15 @@ def _config(specials: str) -> Config:
     return all_normal() if specials == "none" else Config()
 
 
-def play_games(campers: int, specials: str, opponent: str, games: range, hint_seconds: float,
-               max_playouts: int | None = None, seed: int = 0) -> dict[str, object]:
+def play_games(
+    campers: int,
+    specials: str,
+    opponent: str,
+    games: range,
+    hint_seconds: float,
+    max_playouts: int | None = None,
+    seed: int = 0,
+) -> dict[str, object]:
     """Seeded games of one pairing: the hint (default objective: win probability; `hint_seconds` a move, or a
     fixed `max_playouts` per move with an unbounded budget; rank-1 move) in seat g % campers of game g, the
     opponent's rule in every other seat. The hint gets the game's record so far (`history`: every earlier
@@ -198,8 +214,7 @@ def play_games(campers: int, specials: str, opponent: str, games: range, hint_se
                     if max_playouts is None:
                         result = hint(state, Budget(hint_seconds), seed=move_seed, history=record)
                     else:
-                        result = hint(state, Budget(3600), seed=move_seed, max_playouts=max_playouts,
-                                      history=record)
+                        result = hint(state, Budget(3600), seed=move_seed, max_playouts=max_playouts, history=record)
                     latencies.append(time.perf_counter() - started)
                     action = result.best.action
                     if result.method == BEST_RESPONSE_METHOD and first_model_value is None:
@@ -214,8 +229,15 @@ def play_games(campers: int, specials: str, opponent: str, games: range, hint_se
         played += 1
         if first_model_value is not None:
             calibration.append((first_model_value, int(state.winner() == seat)))
-    return {"campers": campers, "specials": specials, "opponent": opponent, "games": played, "wins": wins,
-            "latencies": latencies, "calibration": calibration}
+    return {
+        "campers": campers,
+        "specials": specials,
+        "opponent": opponent,
+        "games": played,
+        "wins": wins,
+        "latencies": latencies,
+        "calibration": calibration,
+    }
 
 
 def head_to_head_rows(results: list[dict[str, object]], hint_seconds: float) -> list[dict[str, object]]:
@@ -223,9 +245,18 @@ def head_to_head_rows(results: list[dict[str, object]], hint_seconds: float) -> 
     rows: dict[tuple[object, ...], dict[str, object]] = {}
     for part in results:
         key = (part["campers"], part["specials"], part["opponent"])
-        row = rows.setdefault(key, {"campers": part["campers"], "specials": part["specials"],
-                                    "opponent": part["opponent"], "games": 0, "wins": 0, "latencies": [],
-                                    "calibration": []})
+        row = rows.setdefault(
+            key,
+            {
+                "campers": part["campers"],
+                "specials": part["specials"],
+                "opponent": part["opponent"],
+                "games": 0,
+                "wins": 0,
+                "latencies": [],
+                "calibration": [],
+            },
+        )
         row["calibration"] += part.get("calibration", [])  # type: ignore[operator]
         row["games"] += part["games"]  # type: ignore[operator]
         row["wins"] += part["wins"]  # type: ignore[operator]
@@ -242,19 +273,34 @@ def head_to_head_rows(results: list[dict[str, object]], hint_seconds: float) -> 
         if calibration:
             row["best_response_mean_model_value"] = float(np.mean([v for v, _ in calibration]))
             row["best_response_win_rate"] = float(np.mean([w for _, w in calibration]))
-        table.append({**row, "hint_seconds": hint_seconds, "win_rate": wins / games if games else 0.0,
-                      "wilson95": [low, high], "fair_share": 1 / int(row["campers"]),  # type: ignore[call-overload]
-                      "met": low > 1 / int(row["campers"]),  # type: ignore[call-overload]
-                      "hint_latency_p50_s": float(np.percentile(latencies, 50)) if latencies else None,
-                      "hint_latency_p99_s": float(np.percentile(latencies, 99)) if latencies else None,
-                      "hint_calls": len(latencies)})  # type: ignore[arg-type]
+        table.append(
+            {
+                **row,
+                "hint_seconds": hint_seconds,
+                "win_rate": wins / games if games else 0.0,
+                "wilson95": [low, high],
+                "fair_share": 1 / int(row["campers"]),  # type: ignore[call-overload]
+                "met": low > 1 / int(row["campers"]),  # type: ignore[call-overload]
+                "hint_latency_p50_s": float(np.percentile(latencies, 50)) if latencies else None,
+                "hint_latency_p99_s": float(np.percentile(latencies, 99)) if latencies else None,
+                "hint_calls": len(latencies),
+            }
+        )  # type: ignore[arg-type]
     return table
 
 
-def head_to_head_main(games: int = 400, hint_seconds: float = 0.2, campers_list: tuple[int, ...] = (2, 3), *,
-                      workers: int = 2, max_minutes: float | None = None, max_playouts: int | None = None,
-                      output: Path = HEAD_TO_HEAD_RESULTS, first_game: int = 0,
-                      opponents: tuple[str, ...] = OPPONENTS) -> list[dict[str, object]]:
+def head_to_head_main(
+    games: int = 400,
+    hint_seconds: float = 0.2,
+    campers_list: tuple[int, ...] = (2, 3),
+    *,
+    workers: int = 2,
+    max_minutes: float | None = None,
+    max_playouts: int | None = None,
+    output: Path = HEAD_TO_HEAD_RESULTS,
+    first_game: int = 0,
+    opponents: tuple[str, ...] = OPPONENTS,
+) -> list[dict[str, object]]:
     """The table of the issue: campers x specials x opponent, `games` a pairing, seats rotated, on `workers`
     processes. Pairings with fewer campers are played first; with `max_minutes` no new chunk starts after that
     time, so a pairing's n is what was played (printed, never padded). `first_game` starts a pairing's games
@@ -271,8 +317,16 @@ def head_to_head_main(games: int = 400, hint_seconds: float = 0.2, campers_list:
         for start in range(first_game, games, CHUNK_GAMES):
             for specials in SPECIALS:
                 for opponent in opponents:
-                    tasks.append((campers, specials, opponent, range(start, min(games, start + CHUNK_GAMES)),
-                                  hint_seconds, max_playouts))
+                    tasks.append(
+                        (
+                            campers,
+                            specials,
+                            opponent,
+                            range(start, min(games, start + CHUNK_GAMES)),
+                            hint_seconds,
+                            max_playouts,
+                        )
+                    )
     deadline = None if max_minutes is None else time.monotonic() + 60 * max_minutes
     results: list[dict[str, object]] = []
     load = os.getloadavg()
@@ -288,27 +342,48 @@ def head_to_head_main(games: int = 400, hint_seconds: float = 0.2, campers_list:
             results += [future.result() for future in done]
             rows = head_to_head_rows(results, hint_seconds)
             output.parent.mkdir(parents=True, exist_ok=True)
-            output.write_text(json.dumps({"load_average_start": load, "load_average_end":
-                                                        os.getloadavg(), "max_playouts": max_playouts,
-                                                        "rows": rows}, indent=2) + "\n")
-    rows = sorted(head_to_head_rows(results, hint_seconds),
-                  key=lambda r: (r["campers"], r["specials"] != "none", OPPONENTS.index(str(r["opponent"]))))
-    print(f"load average at start {load[0]:.1f}, at end {os.getloadavg()[0]:.1f}; hint {hint_seconds} s a move"
-          + (f", {max_playouts} playouts a move at most" if max_playouts else ""))
-    print("| campers | specials | opponent | n | hint win rate | 95% Wilson | fair share | lower end above | "
-          "hint p50 s | hint p99 s |")
+            output.write_text(
+                json.dumps(
+                    {
+                        "load_average_start": load,
+                        "load_average_end": os.getloadavg(),
+                        "max_playouts": max_playouts,
+                        "rows": rows,
+                    },
+                    indent=2,
+                )
+                + "\n"
+            )
+    rows = sorted(
+        head_to_head_rows(results, hint_seconds),
+        key=lambda r: (r["campers"], r["specials"] != "none", OPPONENTS.index(str(r["opponent"]))),
+    )
+    print(
+        f"load average at start {load[0]:.1f}, at end {os.getloadavg()[0]:.1f}; hint {hint_seconds} s a move"
+        + (f", {max_playouts} playouts a move at most" if max_playouts else "")
+    )
+    print(
+        "| campers | specials | opponent | n | hint win rate | 95% Wilson | fair share | lower end above | "
+        "hint p50 s | hint p99 s |"
+    )
     print("|---|---|---|---|---|---|---|---|---|---|")
     for row in rows:
         low, high = row["wilson95"]  # type: ignore[misc]
-        print(f"| {row['campers']} | {row['specials']} | {row['opponent']} | {row['games']} | {row['win_rate']:.3f} "
-              f"| [{low:.3f}, {high:.3f}] | {row['fair_share']:.2f} | {'yes' if row['met'] else 'no'} | "
-              f"{row['hint_latency_p50_s']:.3f} | {row['hint_latency_p99_s']:.3f} |", flush=True)
+        print(
+            f"| {row['campers']} | {row['specials']} | {row['opponent']} | {row['games']} | {row['win_rate']:.3f} "
+            f"| [{low:.3f}, {high:.3f}] | {row['fair_share']:.2f} | {'yes' if row['met'] else 'no'} | "
+            f"{row['hint_latency_p50_s']:.3f} | {row['hint_latency_p99_s']:.3f} |",
+            flush=True,
+        )
     for row in rows:
         if row["best_response_games"]:
-            print(f"{row['campers']} campers, {row['specials']} specials, against {row['opponent']}: the best "
-                  f"response answered in {row['best_response_games']} of {row['games']} games; mean model value "
-                  f"at its first answer {row['best_response_mean_model_value']:.3f}, those games won "
-                  f"{row['best_response_win_rate']:.3f}", flush=True)
+            print(
+                f"{row['campers']} campers, {row['specials']} specials, against {row['opponent']}: the best "
+                f"response answered in {row['best_response_games']} of {row['games']} games; mean model value "
+                f"at its first answer {row['best_response_mean_model_value']:.3f}, those games won "
+                f"{row['best_response_win_rate']:.3f}",
+                flush=True,
+            )
     return rows
 
 
@@ -319,21 +394,44 @@ def merge_head_to_head(paths: list[Path], output: Path) -> list[dict[str, object
     for path in paths:
         for row in json.loads(path.read_text())["rows"]:
             key = (row["campers"], row["specials"], row["opponent"])
-            entry = merged.setdefault(key, {"campers": row["campers"], "specials": row["specials"],
-                                            "opponent": row["opponent"], "games": 0, "wins": 0, "runs": []})
+            entry = merged.setdefault(
+                key,
+                {
+                    "campers": row["campers"],
+                    "specials": row["specials"],
+                    "opponent": row["opponent"],
+                    "games": 0,
+                    "wins": 0,
+                    "runs": [],
+                },
+            )
             entry["games"] += row["games"]  # type: ignore[operator]
             entry["wins"] += row["wins"]  # type: ignore[operator]
-            entry["runs"].append({"file": path.name, "games": row["games"],  # type: ignore[attr-defined]
-                                  "hint_latency_p50_s": row["hint_latency_p50_s"],
-                                  "hint_latency_p99_s": row["hint_latency_p99_s"]})
+            entry["runs"].append(
+                {
+                    "file": path.name,
+                    "games": row["games"],  # type: ignore[attr-defined]
+                    "hint_latency_p50_s": row["hint_latency_p50_s"],
+                    "hint_latency_p99_s": row["hint_latency_p99_s"],
+                }
+            )
     rows = []
     for entry in merged.values():
         games, wins, campers = int(entry["games"]), int(entry["wins"]), int(entry["campers"])  # type: ignore[call-overload]
         low, high = wilson(wins, games)
-        rows.append({**entry, "win_rate": wins / games, "wilson95": [low, high], "fair_share": 1 / campers,
-                     "met": low > 1 / campers})
-        print(f"| {campers} | {entry['specials']} | {entry['opponent']} | {games} | {wins / games:.3f} | "
-              f"[{low:.3f}, {high:.3f}] | {1 / campers:.2f} | {'yes' if low > 1 / campers else 'no'} |")
+        rows.append(
+            {
+                **entry,
+                "win_rate": wins / games,
+                "wilson95": [low, high],
+                "fair_share": 1 / campers,
+                "met": low > 1 / campers,
+            }
+        )
+        print(
+            f"| {campers} | {entry['specials']} | {entry['opponent']} | {games} | {wins / games:.3f} | "
+            f"[{low:.3f}, {high:.3f}] | {1 / campers:.2f} | {'yes' if low > 1 / campers else 'no'} |"
+        )
     output.write_text(json.dumps(rows, indent=2) + "\n")
     return rows
 
@@ -359,10 +457,16 @@ def win_hint_latency(n: int = 200, hint_seconds: float = 0.2, seed: int = 2024) 
         cpus.append(time.process_time() - cpu)
         samples.append(result.samples)
     figures: dict[str, object] = {
-        "states": n, "hint_seconds": hint_seconds, "load_average_start": load, "load_average_end": os.getloadavg(),
-        "wall_p50_s": float(np.percentile(walls, 50)), "wall_p99_s": float(np.percentile(walls, 99)),
-        "wall_max_s": max(walls), "cpu_p50_s": float(np.percentile(cpus, 50)),
-        "cpu_p99_s": float(np.percentile(cpus, 99)), "playouts_of_answer_p50": float(np.percentile(samples, 50)),
+        "states": n,
+        "hint_seconds": hint_seconds,
+        "load_average_start": load,
+        "load_average_end": os.getloadavg(),
+        "wall_p50_s": float(np.percentile(walls, 50)),
+        "wall_p99_s": float(np.percentile(walls, 99)),
+        "wall_max_s": max(walls),
+        "cpu_p50_s": float(np.percentile(cpus, 50)),
+        "cpu_p99_s": float(np.percentile(cpus, 99)),
+        "playouts_of_answer_p50": float(np.percentile(samples, 50)),
         "over_0.3s": sum(w > 0.3 for w in walls) / n,
     }
     LATENCY_RESULTS.write_text(json.dumps(figures, indent=2) + "\n")
@@ -391,10 +495,22 @@ def baseline_main(games: int) -> None:
                     state = play_game(config, players, rng_for(0, "camper-tour-race-baseline", campers, opponent, g))
                     wins += state.winner() == seat
                 low, high = wilson(wins, games)
-                rows.append({"campers": campers, "specials": config.has_specials, "opponent": opponent,
-                             "games": games, "wins": wins, "win_rate": wins / games, "wilson95": [low, high]})
-                print(f"| {campers} | {'default' if config.has_specials else 'none'} | {opponent} | {games} | "
-                      f"{wins / games:.3f} | [{low:.3f}, {high:.3f}] |", flush=True)
+                rows.append(
+                    {
+                        "campers": campers,
+                        "specials": config.has_specials,
+                        "opponent": opponent,
+                        "games": games,
+                        "wins": wins,
+                        "win_rate": wins / games,
+                        "wilson95": [low, high],
+                    }
+                )
+                print(
+                    f"| {campers} | {'default' if config.has_specials else 'none'} | {opponent} | {games} | "
+                    f"{wins / games:.3f} | [{low:.3f}, {high:.3f}] |",
+                    flush=True,
+                )
     BASELINE_RESULTS.write_text(json.dumps(rows, indent=2))
 
 
@@ -404,10 +520,24 @@ TUNING_RESULTS = Path(__file__).resolve().parent / "results" / "camper_tour_race
 TUNING_SEED = 31337
 #: The crowd parameter sets tried (3 campers), the defaults first; each changes one or two values.
 TUNING_CANDIDATES: tuple[dict[str, object], ...] = (
-    {}, {"reserve_min": 3}, {"reserve_min": 9}, {"reserve_per_plate": 0.1}, {"reserve_per_plate": 0.3},
-    {"out_announcement": 6}, {"out_announcement": 8}, {"return_announcement": 6}, {"return_announcement": 8},
-    {"token_floor": 3}, {"token_floor": 10}, {"behind_margin": 5}, {"lead": 10}, {"lead": 20},
-    {"outward_margin": 0}, {"outward_margin": 5}, {"outward_ratio": 1.3}, {"outward_ratio": 1.5},
+    {},
+    {"reserve_min": 3},
+    {"reserve_min": 9},
+    {"reserve_per_plate": 0.1},
+    {"reserve_per_plate": 0.3},
+    {"out_announcement": 6},
+    {"out_announcement": 8},
+    {"return_announcement": 6},
+    {"return_announcement": 8},
+    {"token_floor": 3},
+    {"token_floor": 10},
+    {"behind_margin": 5},
+    {"lead": 10},
+    {"lead": 20},
+    {"outward_margin": 0},
+    {"outward_margin": 5},
+    {"outward_ratio": 1.3},
+    {"outward_ratio": 1.5},
     {"out_announcement": 6, "return_announcement": 6, "reserve_min": 9},
 )
 
@@ -439,38 +569,63 @@ def tune_race_main(games: int = 200, campers: int = 3) -> list[dict[str, object]
                     seat = g % campers
                     players = [PLAYERS[opponent]] * campers
                     players[seat] = player  # type: ignore[call-overload]
-                    state = play_game(_config(specials), players,
-                                      rng_for(TUNING_SEED, "camper-tour-race-tuning", specials, opponent, g))
+                    state = play_game(
+                        _config(specials),
+                        players,
+                        rng_for(TUNING_SEED, "camper-tour-race-tuning", specials, opponent, g),
+                    )
                     wins += state.winner() == seat
             rates[opponent] = wins / (len(SPECIALS) * games)
-        rows.append({"changes": candidate, "parameters": asdict(params), "win_rate": rates,
-                     "worst": min(rates.values()), "games_per_opponent": len(SPECIALS) * games})
-        print(f"{json.dumps(candidate):<70} " + " ".join(f"{o} {r:.3f}" for o, r in rates.items())
-              + f"  worst {min(rates.values()):.3f}", flush=True)
+        rows.append(
+            {
+                "changes": candidate,
+                "parameters": asdict(params),
+                "win_rate": rates,
+                "worst": min(rates.values()),
+                "games_per_opponent": len(SPECIALS) * games,
+            }
+        )
+        print(
+            f"{json.dumps(candidate):<70} "
+            + " ".join(f"{o} {r:.3f}" for o, r in rates.items())
+            + f"  worst {min(rates.values()):.3f}",
+            flush=True,
+        )
         # Written after every set, so a run stopped early keeps what it measured.
-        TUNING_RESULTS.write_text(json.dumps({"campers": campers, "load_average_start": load,
-                                              "load_average_end": os.getloadavg(), "rows": rows}, indent=2) + "\n")
+        TUNING_RESULTS.write_text(
+            json.dumps(
+                {"campers": campers, "load_average_start": load, "load_average_end": os.getloadavg(), "rows": rows},
+                indent=2,
+            )
+            + "\n"
+        )
     return rows
 
 
 if __name__ == "__main__":
     arguments = sys.argv[1:]
+
     def option(name: str, default: str | None) -> str | None:
         return arguments[arguments.index(name) + 1] if name in arguments else default
 
     if "--head-to-head" in arguments:
         playouts, minutes = option("--max-playouts", None), option("--max-minutes", None)
-        head_to_head_main(int(option("--games", "400")), float(option("--hint-seconds", "0.2")),
-                          tuple(int(c) for c in option("--campers", "2,3").split(",")),  # type: ignore[union-attr]
-                          workers=int(option("--workers", "2")),  # type: ignore[arg-type]
-                          max_minutes=float(minutes) if minutes else None,
-                          max_playouts=int(playouts) if playouts else None,
-                          output=Path(option("--output", str(HEAD_TO_HEAD_RESULTS))),  # type: ignore[arg-type]
-                          first_game=int(option("--first-game", "0")),  # type: ignore[arg-type]
-                          opponents=tuple(option("--opponents", ",".join(OPPONENTS)).split(",")))  # type: ignore[union-attr]
+        head_to_head_main(
+            int(option("--games", "400")),
+            float(option("--hint-seconds", "0.2")),
+            tuple(int(c) for c in option("--campers", "2,3").split(",")),  # type: ignore[union-attr]
+            workers=int(option("--workers", "2")),  # type: ignore[arg-type]
+            max_minutes=float(minutes) if minutes else None,
+            max_playouts=int(playouts) if playouts else None,
+            output=Path(option("--output", str(HEAD_TO_HEAD_RESULTS))),  # type: ignore[arg-type]
+            first_game=int(option("--first-game", "0")),  # type: ignore[arg-type]
+            opponents=tuple(option("--opponents", ",".join(OPPONENTS)).split(",")),
+        )  # type: ignore[union-attr]
     elif "--merge" in arguments:  # --merge A.json,B.json --output C.json
-        merge_head_to_head([Path(p) for p in option("--merge", "").split(",")],  # type: ignore[union-attr]
-                           Path(option("--output", str(HEAD_TO_HEAD_RESULTS))))  # type: ignore[arg-type]
+        merge_head_to_head(
+            [Path(p) for p in option("--merge", "").split(",")],  # type: ignore[union-attr]
+            Path(option("--output", str(HEAD_TO_HEAD_RESULTS))),
+        )  # type: ignore[arg-type]
     elif "--latency" in arguments:
         win_hint_latency(int(option("--states", "200")))  # type: ignore[arg-type]
     elif "--tune-race" in arguments:

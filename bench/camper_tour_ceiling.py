@@ -41,25 +41,48 @@ def main() -> None:
     parser.add_argument("--opponents", default=",".join(SPARRING))
     parser.add_argument("--plates", type=int, default=72)
     parser.add_argument("--tokens", type=int, default=25)
-    parser.add_argument("--seat-symmetric", action="store_true",
-                        help="one solve for both seats (for players that read their own camper as state.mover)")
+    parser.add_argument(
+        "--seat-symmetric",
+        action="store_true",
+        help="one solve for both seats (for players that read their own camper as state.mover)",
+    )
     parser.add_argument("--out", default="")
     args = parser.parse_args()
     config = all_normal(args.plates, args.tokens)
     rows = []
     for name in args.opponents.split(","):
         report = ceiling_report(opponent(name), config, seat_symmetric=args.seat_symmetric)
-        row = {"opponent": name, "ceiling": report.value, "first": report.first, "second": report.second,
-               "exact": report.exact, "plates": report.plates, "tokens": report.tokens,
-               "opponent_states": report.opponent_states, "opponent_calls": report.opponent_calls,
-               "cpu_seconds": report.cpu_seconds, "notes": list(report.notes)}
+        row = {
+            "opponent": name,
+            "ceiling": report.value,
+            "first": report.first,
+            "second": report.second,
+            "exact": report.exact,
+            "plates": report.plates,
+            "tokens": report.tokens,
+            "opponent_states": report.opponent_states,
+            "opponent_calls": report.opponent_calls,
+            "cpu_seconds": report.cpu_seconds,
+            "notes": list(report.notes),
+        }
         rows.append(row)
         print(row, flush=True)
     title = f"Camper Tour best-response ceiling, 2 campers, {args.plates} plates, {args.tokens} tokens, no specials"
-    print_table(title,
-                [{"opponent": r["opponent"], "ceiling": f"{r['ceiling']:.4f}", "seat 0 first": f"{r['first']:.4f}",
-                  "seat 1 second": f"{r['second']:.4f}", "states": r["opponent_states"], "calls": r["opponent_calls"],
-                  "CPU-s": f"{r['cpu_seconds']:.0f}"} for r in rows])
+    print_table(
+        title,
+        [
+            {
+                "opponent": r["opponent"],
+                "ceiling": f"{r['ceiling']:.4f}",
+                "seat 0 first": f"{r['first']:.4f}",
+                "seat 1 second": f"{r['second']:.4f}",
+                "states": r["opponent_states"],
+                "calls": r["opponent_calls"],
+                "CPU-s": f"{r['cpu_seconds']:.0f}",
+            }
+            for r in rows
+        ],
+    )
     if args.out:
         write_json(args.out, {"plates": args.plates, "tokens": args.tokens, "rows": rows})
 

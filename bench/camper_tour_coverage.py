@@ -61,8 +61,16 @@ def reference(state: TourState, action: object, playouts: int, seed: int) -> tup
     """Long-run win rate of `action` under the hint's playout model, and its standard error."""
     models = opponent_models(state)
     budget = Budget(3600)
-    wins = sum(_playout(state.child(action), state.to_move, models[i % len(models)],
-                        random.Random(f"camper-tour-coverage-reference:{seed}:{i}"), budget) for i in range(playouts))
+    wins = sum(
+        _playout(
+            state.child(action),
+            state.to_move,
+            models[i % len(models)],
+            random.Random(f"camper-tour-coverage-reference:{seed}:{i}"),
+            budget,
+        )
+        for i in range(playouts)
+    )
     return wins / playouts, win_standard_error(wins, playouts)
 
 
@@ -75,14 +83,23 @@ def run(states: int = 20, hint_seconds: float = 1.0, playouts: int = 400) -> dic
         for rank, move in enumerate(result.moves, start=1):
             if not move.evaluated:
                 continue
-            row: dict[str, object] = {"position": index, "rank": rank, "move": str(move.action),
-                                      "value": move.value, "samples": move.samples}
+            row: dict[str, object] = {
+                "position": index,
+                "rank": rank,
+                "move": str(move.action),
+                "value": move.value,
+                "samples": move.samples,
+            }
             if move.samples >= 10:
                 truth, truth_error = reference(state, move.action, playouts, seed)
                 error = move.standard_error
-                row.update(se=error, reference=truth, reference_se=truth_error,
-                           strict=abs(move.value - truth) <= Z * error,
-                           adjusted=abs(move.value - truth) <= Z * (error ** 2 + truth_error ** 2) ** 0.5)
+                row.update(
+                    se=error,
+                    reference=truth,
+                    reference_se=truth_error,
+                    strict=abs(move.value - truth) <= Z * error,
+                    adjusted=abs(move.value - truth) <= Z * (error**2 + truth_error**2) ** 0.5,
+                )
             rows.append(row)
     with_se = [r for r in rows if "se" in r]
     top = [r for r in with_se if r["rank"] == 1]
@@ -91,21 +108,44 @@ def run(states: int = 20, hint_seconds: float = 1.0, playouts: int = 400) -> dic
         return f"{sum(bool(r[key]) for r in items)}/{len(items)}" if items else "-"
 
     figures: dict[str, object] = {
-        "seed_base": SEED_BASE, "seeds": f"{SEED_BASE}-{SEED_BASE + states - 1} (positions and reference dice)",
-        "states": states, "hint_cpu_seconds": hint_seconds, "reference_playouts": playouts, "z": Z,
-        "valued_moves": len(rows), "valued_without_se": len(rows) - len(with_se),
-        "top_strict": share(top, "strict"), "top_adjusted": share(top, "adjusted"),
-        "all_strict": share(with_se, "strict"), "all_adjusted": share(with_se, "adjusted"),
-        "cpu_seconds": time.process_time() - started, "moves": rows,
+        "seed_base": SEED_BASE,
+        "seeds": f"{SEED_BASE}-{SEED_BASE + states - 1} (positions and reference dice)",
+        "states": states,
+        "hint_cpu_seconds": hint_seconds,
+        "reference_playouts": playouts,
+        "z": Z,
+        "valued_moves": len(rows),
+        "valued_without_se": len(rows) - len(with_se),
+        "top_strict": share(top, "strict"),
+        "top_adjusted": share(top, "adjusted"),
+        "all_strict": share(with_se, "strict"),
+        "all_adjusted": share(with_se, "adjusted"),
+        "cpu_seconds": time.process_time() - started,
+        "moves": rows,
     }
-    print_table("Camper Tour win-hint coverage of value +- 2 SE", [
-        {"moves": "top (answered)", "with SE": len(top), "strict": figures["top_strict"],
-         "adjusted": figures["top_adjusted"]},
-        {"moves": "all valued with SE", "with SE": len(with_se), "strict": figures["all_strict"],
-         "adjusted": figures["all_adjusted"]},
-        {"moves": "valued, < 10 playouts (no SE)", "with SE": figures["valued_without_se"], "strict": "-",
-         "adjusted": "-"},
-    ])
+    print_table(
+        "Camper Tour win-hint coverage of value +- 2 SE",
+        [
+            {
+                "moves": "top (answered)",
+                "with SE": len(top),
+                "strict": figures["top_strict"],
+                "adjusted": figures["top_adjusted"],
+            },
+            {
+                "moves": "all valued with SE",
+                "with SE": len(with_se),
+                "strict": figures["all_strict"],
+                "adjusted": figures["all_adjusted"],
+            },
+            {
+                "moves": "valued, < 10 playouts (no SE)",
+                "with SE": figures["valued_without_se"],
+                "strict": "-",
+                "adjusted": "-",
+            },
+        ],
+    )
     write_json("camper_tour_coverage", figures)
     return figures
 

@@ -31,10 +31,17 @@ from bench.common import print_table, wilson, write_json
 Player = Callable[[TourState], Action]
 
 #: This repository's players a field is made of (never the outside players).
-FIELD_PLAYERS: dict[str, Player] = {**SPARRING, "announce-7": P.announce_seven, "greedy": P.greedy,
-                                    "race": P.race}
-FIELDS_3 = ("steady+sprint", "dash+careful", "sentinel+far", "shadow+steady", "announce-7+greedy",
-            "sprint+sentinel", "careful+steady", "dash+announce-7")
+FIELD_PLAYERS: dict[str, Player] = {**SPARRING, "announce-7": P.announce_seven, "greedy": P.greedy, "race": P.race}
+FIELDS_3 = (
+    "steady+sprint",
+    "dash+careful",
+    "sentinel+far",
+    "shadow+steady",
+    "announce-7+greedy",
+    "sprint+sentinel",
+    "careful+steady",
+    "dash+announce-7",
+)
 FIELDS_2 = ("race", "steady", "dash", "shadow", "careful", "sprint", "sentinel", "announce-7", "greedy")
 
 #: Parameter sets by name: crowd (3+ on the journey) and duel (2 on the journey) changes from the defaults.
@@ -113,15 +120,28 @@ def main() -> None:
             wins = share(player, field, args.campers, args.games, args.first_seed)
             shares[field] = (wins / args.games, wilson(wins, args.games))
         values = [s for s, _ in shares.values()]
-        row = {"set": name, "changes": changes(name), "campers": args.campers, "games": args.games,
-               "first_seed": args.first_seed, "shares": {f: s for f, (s, _) in shares.items()},
-               "wilson95": {f: list(w) for f, (_, w) in shares.items()}, "worst": min(values),
-               "mean": statistics.fmean(values)}
+        row = {
+            "set": name,
+            "changes": changes(name),
+            "campers": args.campers,
+            "games": args.games,
+            "first_seed": args.first_seed,
+            "shares": {f: s for f, (s, _) in shares.items()},
+            "wilson95": {f: list(w) for f, (_, w) in shares.items()},
+            "worst": min(values),
+            "mean": statistics.fmean(values),
+        }
         rows.append(row)
-        print(f"{name:<14} " + " ".join(f"{f} {s:.3f}" for f, s in row["shares"].items())
-              + f"  worst {row['worst']:.3f} mean {row['mean']:.3f}", flush=True)
-    print_table(f"race rule, {args.campers} campers, {args.games} games a field, seeds {args.first_seed}+", [
-        {"set": r["set"], "worst": f"{r['worst']:.3f}", "mean": f"{r['mean']:.3f}"} for r in rows])
+        print(
+            f"{name:<14} "
+            + " ".join(f"{f} {s:.3f}" for f, s in row["shares"].items())
+            + f"  worst {row['worst']:.3f} mean {row['mean']:.3f}",
+            flush=True,
+        )
+    print_table(
+        f"race rule, {args.campers} campers, {args.games} games a field, seeds {args.first_seed}+",
+        [{"set": r["set"], "worst": f"{r['worst']:.3f}", "mean": f"{r['mean']:.3f}"} for r in rows],
+    )
     if args.out:
         write_json(args.out, {"rows": rows})
 

@@ -69,27 +69,44 @@ def hint_request(state: TourState, record: list[Decision], limit: float | None) 
     if limit:
         request.options.time_limit_seconds = limit
     for decision in record:
-        request.history.add(state=ct_service.state_to_proto(decision.state),
-                            move=ct_service.move_to_proto(decision.action))
+        request.history.add(
+            state=ct_service.state_to_proto(decision.state), move=ct_service.move_to_proto(decision.action)
+        )
     return request
 
 
 def _summary(walls: list[float], limit: float, errors: dict[str, int], fallbacks: int, n: int) -> dict[str, object]:
     over = [max(w - limit, 0.0) for w in walls] or [0.0]
-    return {"calls": n, "answered": len(walls), "errors": errors, "rule_of_thumb_answers": fallbacks,
-            "wall_p50_s": float(np.percentile(walls, 50)) if walls else None,
-            "overrun_p99_s": float(np.percentile(over, 99)), "overrun_max_s": max(over)}
+    return {
+        "calls": n,
+        "answered": len(walls),
+        "errors": errors,
+        "rule_of_thumb_answers": fallbacks,
+        "wall_p50_s": float(np.percentile(walls, 50)) if walls else None,
+        "overrun_p99_s": float(np.percentile(over, 99)),
+        "overrun_max_s": max(over),
+    }
 
 
-def run(hints: int = 100, busy: int = 2, limit: float = 0.2, max_deadlines: tuple[float, ...] = (1.0, 2.0, 3.0)
-        ) -> dict[str, object]:
+def run(
+    hints: int = 100, busy: int = 2, limit: float = 0.2, max_deadlines: tuple[float, ...] = (1.0, 2.0, 3.0)
+) -> dict[str, object]:
     positions = record_positions(hints)
-    loops = [subprocess.Popen([sys.executable, "-c", f"import time\nend=time.time()+{BUSY_SECONDS}\n"
-                               "while time.time()<end: pass"]) for _ in range(busy)]
+    loops = [
+        subprocess.Popen(
+            [sys.executable, "-c", f"import time\nend=time.time()+{BUSY_SECONDS}\nwhile time.time()<end: pass"]
+        )
+        for _ in range(busy)
+    ]
     server = CampsolverServer(ServerConfig(port=0, workers=2))
     server.start()
-    figures: dict[str, object] = {"hints": hints, "busy_loops": busy, "limit_s": limit, "seed_base": SEED_BASE,
-                                  "record_lengths_p50": float(np.median([len(r) for _, r in positions]))}
+    figures: dict[str, object] = {
+        "hints": hints,
+        "busy_loops": busy,
+        "limit_s": limit,
+        "seed_base": SEED_BASE,
+        "record_lengths_p50": float(np.median([len(r) for _, r in positions])),
+    }
     try:
         with CampsolverClient(server.address) as client:
             client.wait_ready(timeout=120)
@@ -114,12 +131,14 @@ def run(hints: int = 100, busy: int = 2, limit: float = 0.2, max_deadlines: tupl
                 try:
                     answer = game.call("MaxScore", pb.CamperTourServiceMaxScoreRequest(), timeout=deadline)
                     figures[f"max_{deadline:g}s"] = {
-                        "wall_s": time.perf_counter() - started, "expected_score": answer.expected_score,
-                        "proof": common_pb2.ProofStatus.Name(answer.proof), "samples": answer.stats.samples,
-                        "note": answer.note}
+                        "wall_s": time.perf_counter() - started,
+                        "expected_score": answer.expected_score,
+                        "proof": common_pb2.ProofStatus.Name(answer.proof),
+                        "samples": answer.stats.samples,
+                        "note": answer.note,
+                    }
                 except CampsolverError as error:
-                    figures[f"max_{deadline:g}s"] = {"wall_s": time.perf_counter() - started,
-                                                      "error": error.code.name}
+                    figures[f"max_{deadline:g}s"] = {"wall_s": time.perf_counter() - started, "error": error.code.name}
     except grpc.FutureTimeoutError:
         raise SystemExit("the server did not come up") from None
     finally:
@@ -131,16 +150,29 @@ def run(hints: int = 100, busy: int = 2, limit: float = 0.2, max_deadlines: tupl
     for mode in ("limit", "deadline"):
         f = figures[f"hint_{mode}"]
         assert isinstance(f, dict)
-        rows.append({"what": f"hint ({mode} {limit:g} s)", "answered": f"{f['answered']}/{f['calls']}",
-                     "errors": str(f["errors"]), "rule of thumb": f["rule_of_thumb_answers"],
-                     "overrun p99 ms": f"{1000 * f['overrun_p99_s']:.0f}",
-                     "max ms": f"{1000 * f['overrun_max_s']:.0f}"})
+        rows.append(
+            {
+                "what": f"hint ({mode} {limit:g} s)",
+                "answered": f"{f['answered']}/{f['calls']}",
+                "errors": str(f["errors"]),
+                "rule of thumb": f["rule_of_thumb_answers"],
+                "overrun p99 ms": f"{1000 * f['overrun_p99_s']:.0f}",
+                "max ms": f"{1000 * f['overrun_max_s']:.0f}",
+            }
+        )
     for deadline in max_deadlines:
         f = figures[f"max_{deadline:g}s"]
         assert isinstance(f, dict)
-        rows.append({"what": f"max ({deadline:g} s)", "answered": "error" not in f, "errors": f.get("error", ""),
-                     "rule of thumb": f.get("proof", ""), "overrun p99 ms": f"{1000 * (f['wall_s'] - deadline):.0f}",
-                     "max ms": f"{f.get('expected_score', 0):.2f}"})
+        rows.append(
+            {
+                "what": f"max ({deadline:g} s)",
+                "answered": "error" not in f,
+                "errors": f.get("error", ""),
+                "rule of thumb": f.get("proof", ""),
+                "overrun p99 ms": f"{1000 * (f['wall_s'] - deadline):.0f}",
+                "max ms": f"{f.get('expected_score', 0):.2f}",
+            }
+        )
     print_table("Camper Tour under a deadline, busy machine", rows)
     write_json("camper_tour_deadline", figures)
     return figures

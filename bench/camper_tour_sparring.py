@@ -251,8 +251,15 @@ def sentinel(state: TourState) -> Action:
     return _capped(state, 6)
 
 
-PLAYERS: dict[str, Player] = {"steady": STEADY, "dash": dash, "far": FAR, "shadow": shadow, "careful": CAREFUL,
-                              "sprint": sprint, "sentinel": sentinel}
+PLAYERS: dict[str, Player] = {
+    "steady": STEADY,
+    "dash": dash,
+    "far": FAR,
+    "shadow": shadow,
+    "careful": CAREFUL,
+    "sprint": sprint,
+    "sentinel": sentinel,
+}
 
 
 # --- the bench ---------------------------------------------------------------------------------------------------
@@ -279,8 +286,9 @@ def hint_player(cpu_s: float, seed: int, calls: list[float]) -> Player:
     return choose
 
 
-def head_to_head(opponent: str, games: int, campers: int, cpu_s: float, first_seed: int, config: Config
-                 ) -> dict[str, object]:
+def head_to_head(
+    opponent: str, games: int, campers: int, cpu_s: float, first_seed: int, config: Config
+) -> dict[str, object]:
     """The hint in each seat in turn, the other campers `opponent`; game i: seed first_seed + i // campers."""
     wins = 0.0
     calls: list[float] = []
@@ -295,9 +303,18 @@ def head_to_head(opponent: str, games: int, campers: int, cpu_s: float, first_se
         winner = final.winner()
         wins += 1.0 if winner == seat else (1.0 / campers if winner is None else 0.0)
     low, high = wilson(wins, games)
-    return {"opponent": opponent, "games": games, "campers": campers, "hint_cpu_s": cpu_s, "share": wins / games,
-            "wilson95": [low, high], "fair": 1 / campers, "cpu_mean": statistics.fmean(calls) if calls else 0.0,
-            "cpu_median": statistics.median(calls) if calls else 0.0, "first_seed": first_seed}
+    return {
+        "opponent": opponent,
+        "games": games,
+        "campers": campers,
+        "hint_cpu_s": cpu_s,
+        "share": wins / games,
+        "wilson95": [low, high],
+        "fair": 1 / campers,
+        "cpu_mean": statistics.fmean(calls) if calls else 0.0,
+        "cpu_median": statistics.median(calls) if calls else 0.0,
+        "first_seed": first_seed,
+    }
 
 
 def main() -> None:
@@ -318,10 +335,21 @@ def main() -> None:
         row = head_to_head(name, args.games, args.campers, args.hint_cpu, args.first_seed, config)
         rows.append(row)
         print(row, flush=True)
-    print_table("Camper Tour win hint against the sparring partners", [
-        {"opponent": r["opponent"], "campers": r["campers"], "games": r["games"], "share": f"{r['share']:.3f}",
-         "wilson95": f"[{r['wilson95'][0]:.3f}, {r['wilson95'][1]:.3f}]", "cpu mean": f"{r['cpu_mean']:.4f}",
-         "cpu median": f"{r['cpu_median']:.4f}"} for r in rows])
+    print_table(
+        "Camper Tour win hint against the sparring partners",
+        [
+            {
+                "opponent": r["opponent"],
+                "campers": r["campers"],
+                "games": r["games"],
+                "share": f"{r['share']:.3f}",
+                "wilson95": f"[{r['wilson95'][0]:.3f}, {r['wilson95'][1]:.3f}]",
+                "cpu mean": f"{r['cpu_mean']:.4f}",
+                "cpu median": f"{r['cpu_median']:.4f}",
+            }
+            for r in rows
+        ],
+    )
     if args.out:
         write_json(args.out, {"rows": rows, "all_normal": args.all_normal})
 

@@ -48,8 +48,11 @@ def play(seed: int, hint_seat: int, opponents: list[str], hint_cpu: float) -> di
         if state.current_player() < 0:
             before = state
             state = state.child(sample_outcome(state, dice))
-            if (before.stage == R.Stage.ROLL and before.to_move == hint_seat
-                    and state.campers[hint_seat].phase == R.Phase.ELIMINATED):
+            if (
+                before.stage == R.Stage.ROLL
+                and before.to_move == hint_seat
+                and state.campers[hint_seat].phase == R.Phase.ELIMINATED
+            ):
                 cause = "last-camper failed roll" if before.last_camper_rule else "out of tokens outward"
             elif before.to_move == hint_seat and state.campers[hint_seat].phase == R.Phase.ELIMINATED and not cause:
                 cause = "out of tokens outward"
@@ -75,10 +78,18 @@ def play(seed: int, hint_seat: int, opponents: list[str], hint_cpu: float) -> di
         cause = "finished"
     elif camper.active:
         cause = f"still {camper.phase.value} at the end"
-    return {"seed": seed, "hint_seat": hint_seat, "won": state.winner() == hint_seat, "score": camper.score,
-            "cause": cause, "hint_turned_back_on": turned.get(hint_seat),
-            "others_turned_back_on": [turned.get(i) for i in others], "was_last_camper": last_camper,
-            "hint_calls": calls, "same_as_race": same_as_race}
+    return {
+        "seed": seed,
+        "hint_seat": hint_seat,
+        "won": state.winner() == hint_seat,
+        "score": camper.score,
+        "cause": cause,
+        "hint_turned_back_on": turned.get(hint_seat),
+        "others_turned_back_on": [turned.get(i) for i in others],
+        "was_last_camper": last_camper,
+        "hint_calls": calls,
+        "same_as_race": same_as_race,
+    }
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -90,21 +101,29 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.first_seed + args.games // CAMPERS >= REPORT_FIRST_SEED:
         parser.error(f"--first-seed: tuning seeds only (below {REPORT_FIRST_SEED:,})")
-    games = [play(args.first_seed + i // CAMPERS, i % CAMPERS, args.opponents.split(","), args.hint_cpu)
-             for i in range(args.games)]
+    games = [
+        play(args.first_seed + i // CAMPERS, i % CAMPERS, args.opponents.split(","), args.hint_cpu)
+        for i in range(args.games)
+    ]
     causes = Counter(g["cause"] for g in games)
     last = [g for g in games if g["was_last_camper"]]
     mine = [g["hint_turned_back_on"] for g in games if g["hint_turned_back_on"]]
     theirs = [p for g in games for p in g["others_turned_back_on"] if p]
-    rows = [{"what": f"ended: {cause}", "games": n, "won": sum(g["won"] for g in games if g["cause"] == cause)}
-            for cause, n in causes.most_common()]
-    rows += [{"what": "was the last camper on the journey", "games": len(last), "won": sum(g["won"] for g in last)},
-             {"what": "all games", "games": len(games), "won": sum(g["won"] for g in games)}]
+    rows = [
+        {"what": f"ended: {cause}", "games": n, "won": sum(g["won"] for g in games if g["cause"] == cause)}
+        for cause, n in causes.most_common()
+    ]
+    rows += [
+        {"what": "was the last camper on the journey", "games": len(last), "won": sum(g["won"] for g in last)},
+        {"what": "all games", "games": len(games), "won": sum(g["won"] for g in games)},
+    ]
     print_table(f"Camper Tour, {CAMPERS} campers, hint at {args.hint_cpu} CPU-s against {args.opponents}", rows)
-    summary = {"hint_turn_back_plate_mean": statistics.mean(mine) if mine else None,
-               "others_turn_back_plate_mean": statistics.mean(theirs) if theirs else None,
-               "hint_calls": sum(g["hint_calls"] for g in games),
-               "hint_answer_was_race_move": sum(g["same_as_race"] for g in games)}
+    summary = {
+        "hint_turn_back_plate_mean": statistics.mean(mine) if mine else None,
+        "others_turn_back_plate_mean": statistics.mean(theirs) if theirs else None,
+        "hint_calls": sum(g["hint_calls"] for g in games),
+        "hint_answer_was_race_move": sum(g["same_as_race"] for g in games),
+    }
     print(summary)
     write_json("camper_tour_zeros", {"args": vars(args), "rows": rows, "summary": summary, "games": games})
 

@@ -60,17 +60,28 @@ class Position:
 
 def _view(state: R.CampsiteState) -> L.SeatView:
     seat = state.to_move
-    return L.seat_view(state.table, state.hands[seat], state.tokens[seat], seat, state.players, state.deck,
-                       state.totals)
+    return L.seat_view(
+        state.table, state.hands[seat], state.tokens[seat], seat, state.players, state.deck, state.totals
+    )
 
 
 def _root(view: L.SeatView, model: object) -> L.Ply:
-    return L.one_ply(view, view.board, hand_pictures(view.hand), view.player, view.tokens[view.player],
-                     view.played, model, view.totals, True)
+    return L.one_ply(
+        view,
+        view.board,
+        hand_pictures(view.hand),
+        view.player,
+        view.tokens[view.player],
+        view.played,
+        model,
+        view.totals,
+        True,
+    )
 
 
-def candidates_of(state: R.CampsiteState, per: int = 4) -> tuple[L.SeatView, L.Ply, list[tuple[int, int, int, int]],
-                                                               list[str]]:
+def candidates_of(
+    state: R.CampsiteState, per: int = 4
+) -> tuple[L.SeatView, L.Ply, list[tuple[int, int, int, int]], list[str]]:
     view = _view(state)
     points_root = _root(view, PointsModel(view.players))
     fitted_root = _root(view, L.ValueModel(view.players))
@@ -93,8 +104,9 @@ def candidates_of(state: R.CampsiteState, per: int = 4) -> tuple[L.SeatView, L.P
     return view, points_root, list(found), list(found.values())
 
 
-def measure(view: L.SeatView, root: L.Ply, candidates: list[tuple[int, int, int, int]], rollouts: int,
-            seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def measure(
+    view: L.SeatView, root: L.Ply, candidates: list[tuple[int, int, int, int]], rollouts: int, seed: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(margin over the best other, margin over the others' mean, win share) per candidate and rollout, of the
     round's final scores plus the earlier rounds' totals."""
     model = PointsModel(view.players)
@@ -135,9 +147,12 @@ def make(players: int, positions: int, rollouts: int, first_seed: int, every: fl
                 if len(candidates) > 1:
                     samples, mean_margins, wins = measure(view, root, candidates, rollouts, seed * 100 + state.turn)
                     found.append(Position(state, seed, candidates, labels, samples, mean_margins, wins))
-                    print(f"position {len(found)}: seed {seed} round {state.round} turn {state.turn}, "
-                          f"{len(candidates)} candidates, spread {np.ptp(samples.mean(axis=1)):.2f}",
-                          file=sys.stderr, flush=True)
+                    print(
+                        f"position {len(found)}: seed {seed} round {state.round} turn {state.turn}, "
+                        f"{len(candidates)} candidates, spread {np.ptp(samples.mean(axis=1)):.2f}",
+                        file=sys.stderr,
+                        flush=True,
+                    )
                     if len(found) % 10 == 0:
                         out.write_bytes(pickle.dumps([vars(p) for p in found]))
             placement, tent = policies[state.to_move](state)
@@ -159,8 +174,10 @@ def judge(paths: list[Path], evaluators: dict | None = None) -> None:
             regrets.append(means.max() - means[pick])
             hits += int(means[pick] >= means.max() - 1e-9)
         regrets = np.array(regrets)
-        print(f"{name:28s} regret {regrets.mean():.3f} +- {regrets.std(ddof=1) / np.sqrt(len(regrets)):.3f}"
-              f"  best {hits / len(positions):.2f}")
+        print(
+            f"{name:28s} regret {regrets.mean():.3f} +- {regrets.std(ddof=1) / np.sqrt(len(regrets)):.3f}"
+            f"  best {hits / len(positions):.2f}"
+        )
 
 
 def _one_ply_scores(position: Position, model: object) -> np.ndarray:
@@ -174,8 +191,9 @@ def _one_ply_scores(position: Position, model: object) -> np.ndarray:
 
 def _play_value(view: L.SeatView, root: L.Ply, index: int, token: int, row: int, col: int) -> float:
     """The one-ply value of one play (placement `index`, that tent)."""
-    for value, t, r, c in hints._placement_tents(view.board, root.pl, index, sorted(view.tokens[view.player]),
-                                                 root.new_table, root.bonus):
+    for value, t, r, c in hints._placement_tents(
+        view.board, root.pl, index, sorted(view.tokens[view.player]), root.new_table, root.bonus
+    ):
         if (t, r, c) == (token, row, col):
             return float(root.value[index] - root.options.value[index] + value)
     raise KeyError((index, token, row, col))
@@ -190,8 +208,10 @@ def _old_scores(position: Position) -> np.ndarray:
     for k, (index, token, row, col) in enumerate(position.candidates):
         placement = view.board.placement_of(_root(view, PointsModel(view.players)).pl, index)
         cell = view.board.cell(row, col)
-        if placement.signature() == best.placement.signature() and (token, cell) == (int(best.tent.token),
-                                                                                     best.tent.cell):
+        if placement.signature() == best.placement.signature() and (token, cell) == (
+            int(best.tent.token),
+            best.tent.cell,
+        ):
             scores[k] = 1.0
     return scores
 

@@ -155,9 +155,7 @@ def main(argv: list[str] | None = None) -> int:
             payload["root_bounds"] = roots
             print_table("root bounds", roots)
         else:
-            rows = [
-                solve_one(seed, turns, args.budget or BUDGETS[turns]) for turns in args.turns for seed in seeds
-            ]
+            rows = [solve_one(seed, turns, args.budget or BUDGETS[turns]) for turns in args.turns for seed in seeds]
             payload["rounds"] = rows
             payload["table"] = [summarise(rows, turns) for turns in args.turns]
             print_table(f"best solo round, seeds {seeds[0]}-{seeds[-1]}, busy loops {args.busy}", payload["table"])

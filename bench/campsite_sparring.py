@@ -139,7 +139,7 @@ def cardtent(state: R.CampsiteState, rng: random.Random) -> tuple[R.Placement, R
     bonus = np.zeros(board.occ.shape)
     for r, c, player, open_ in zip(board.t_r, board.t_c, board.t_player, board.t_open, strict=True):
         if player != seat and open_ > 0:
-            bonus[r - 1: r + 2, c - 1: c + 2] += 0.5
+            bonus[r - 1 : r + 2, c - 1 : c + 2] += 0.5
     opt = best_tents(board, pl, tokens, table, bonus)
     card_score = delta[seat] - opp + 0.5 * opt.value
     index = _pick(card_score, rng)
@@ -214,14 +214,15 @@ def mc(state: R.CampsiteState, rng: random.Random, cpu_s: float) -> tuple[R.Plac
     return plays[int(np.argmax(means))]
 
 
-def _rollout(state: R.CampsiteState, seat: int, world: list[R.Card], placement: R.Placement, tent: R.Tent,
-             rng: random.Random) -> float:
+def _rollout(
+    state: R.CampsiteState, seat: int, world: list[R.Card], placement: R.Placement, tent: R.Tent, rng: random.Random
+) -> float:
     """Round margin of `seat` after its play, the others' hands dealt from `world`, then the pile in its order."""
     hands = [list(h) for h in state.hands]
     pos = 0
     for k in range(state.players):
         if k != seat:
-            hands[k] = world[pos: pos + len(hands[k])]
+            hands[k] = world[pos : pos + len(hands[k])]
             pos += len(hands[k])
     pile = world[pos:]
     hands[seat].remove(placement.card)
@@ -234,9 +235,16 @@ def _rollout(state: R.CampsiteState, seat: int, world: list[R.Card], placement: 
     total_turns = R.TURNS_PER_ROUND * state.players
     while turn < total_turns:
         mover = (state.starter + turn) % state.players
-        sim = R.CampsiteState(players=state.players, deck=state.deck, turn=turn, stage=R.Stage.CARD,
-                              hands=tuple(tuple(sorted(h)) for h in hands), table=table,
-                              tokens=tuple(frozenset(t) for t in tokens), starter=state.starter)
+        sim = R.CampsiteState(
+            players=state.players,
+            deck=state.deck,
+            turn=turn,
+            stage=R.Stage.CARD,
+            hands=tuple(tuple(sorted(h)) for h in hands),
+            table=table,
+            tokens=tuple(frozenset(t) for t in tokens),
+            starter=state.starter,
+        )
         placement, tent = margin1(sim, rng)
         table = table.place(placement).pitch(tent)
         hands[mover].remove(placement.card)
@@ -344,12 +352,17 @@ def _one(job: tuple) -> dict[str, Any]:
     totals = row["totals"]
     best = max(totals)
     leaders = [k for k, t in enumerate(totals) if t == best]
-    row.update(seed=seed, hint_seat=seat, hint=hint_name, opponent=opponent, players=players, cpu_s=cpu_s,
-               share=(1 / len(leaders)) if seat in leaders else 0.0,
-               margin=totals[seat] - max(t for k, t in enumerate(totals) if k != seat))
+    row.update(
+        seed=seed,
+        hint_seat=seat,
+        hint=hint_name,
+        opponent=opponent,
+        players=players,
+        cpu_s=cpu_s,
+        share=(1 / len(leaders)) if seat in leaders else 0.0,
+        margin=totals[seat] - max(t for k, t in enumerate(totals) if k != seat),
+    )
     return row
-
-
 
 
 def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -361,11 +374,16 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
     own = [r["totals"][r["hint_seat"]] for r in rows]
     opp = [statistics.fmean(t for k, t in enumerate(r["totals"]) if k != r["hint_seat"]) for r in rows]
     return {
-        "games": n, "share": share / n if n else None, "wilson_low": low, "wilson_high": high,
+        "games": n,
+        "share": share / n if n else None,
+        "wilson_low": low,
+        "wilson_high": high,
         "margin": statistics.fmean(margins) if n else None,
         "margin_se": statistics.stdev(margins) / math.sqrt(n) if n > 1 else None,
-        "score": statistics.fmean(own) if n else None, "opponent_score": statistics.fmean(opp) if n else None,
-        "cpu_mean": statistics.fmean(cpu) if cpu else None, "cpu_median": statistics.median(cpu) if cpu else None,
+        "score": statistics.fmean(own) if n else None,
+        "opponent_score": statistics.fmean(opp) if n else None,
+        "cpu_mean": statistics.fmean(cpu) if cpu else None,
+        "cpu_median": statistics.median(cpu) if cpu else None,
         "cpu_max": max(cpu) if cpu else None,
     }
 
@@ -391,21 +409,32 @@ def table(paths: list[Path]) -> list[dict[str, Any]]:
     out = []
     for (hint, opponent, players, cpu_s), rows in sorted(groups.items()):
         seeds = sorted({r["seed"] for r in rows})
-        out.append({"hint": hint, "opponent": opponent, "players": players, "cpu_s": cpu_s,
-                    "seeds": f"{seeds[0]}-{seeds[-1]}", **summarise(rows)})
+        out.append(
+            {
+                "hint": hint,
+                "opponent": opponent,
+                "players": players,
+                "cpu_s": cpu_s,
+                "seeds": f"{seeds[0]}-{seeds[-1]}",
+                **summarise(rows),
+            }
+        )
     return out
 
 
 def markdown(rows: list[dict[str, Any]]) -> str:
-    lines = ["| hint | opponent | players | CPU-s a call | games | share [Wilson 95%] | margin +- s.e. | "
-             "score / opponents' | hint CPU-s mean / median / max | seeds |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "| hint | opponent | players | CPU-s a call | games | share [Wilson 95%] | margin +- s.e. | "
+        "score / opponents' | hint CPU-s mean / median / max | seeds |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
     for r in rows:
         lines.append(
             f"| {r['hint']} | {r['opponent']} | {r['players']} | {r['cpu_s']:g} | {r['games']} | "
             f"{r['share']:.3f} [{r['wilson_low']:.3f}, {r['wilson_high']:.3f}] | {r['margin']:+.1f} +- "
             f"{r['margin_se'] or 0:.1f} | {r['score']:.1f} / {r['opponent_score']:.1f} | "
-            f"{r['cpu_mean']:.3f} / {r['cpu_median']:.3f} / {r['cpu_max']:.3f} | {r['seeds']} |")
+            f"{r['cpu_mean']:.3f} / {r['cpu_median']:.3f} / {r['cpu_max']:.3f} | {r['seeds']} |"
+        )
     return "\n".join(lines)
 
 
@@ -427,8 +456,11 @@ def main(argv: list[str] | None = None) -> None:
         return
     if not (args.first_seed >= 6_300_000 and args.first_seed + args.games // args.players <= 6_400_000):
         raise SystemExit("tune only on seeds 6,300,000-6,399,999")
-    done = {(r["seed"], r["hint_seat"]) for r in read_log(args.log)
-            if r.get("hint") == args.hint and r.get("opponent") == args.opponent and r.get("cpu_s") == args.cpu}
+    done = {
+        (r["seed"], r["hint_seat"])
+        for r in read_log(args.log)
+        if r.get("hint") == args.hint and r.get("opponent") == args.opponent and r.get("cpu_s") == args.cpu
+    }
     jobs = []
     for g in range(args.games):
         seed, seat = args.first_seed + g // args.players, g % args.players
@@ -445,11 +477,26 @@ def main(argv: list[str] | None = None) -> None:
             for job in jobs:
                 out.write(json.dumps(_one(job)) + "\n")
                 out.flush()
-    rows = [r for r in read_log(args.log)
-            if r.get("hint") == args.hint and r.get("opponent") == args.opponent and r.get("cpu_s") == args.cpu
-            and r["players"] == args.players]
-    print(json.dumps({"hint": args.hint, "opponent": args.opponent, "players": args.players, "cpu_s": args.cpu,
-                      **summarise(rows)}, indent=1))
+    rows = [
+        r
+        for r in read_log(args.log)
+        if r.get("hint") == args.hint
+        and r.get("opponent") == args.opponent
+        and r.get("cpu_s") == args.cpu
+        and r["players"] == args.players
+    ]
+    print(
+        json.dumps(
+            {
+                "hint": args.hint,
+                "opponent": args.opponent,
+                "players": args.players,
+                "cpu_s": args.cpu,
+                **summarise(rows),
+            },
+            indent=1,
+        )
+    )
 
 
 if __name__ == "__main__":

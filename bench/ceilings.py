@@ -55,8 +55,9 @@ def _policy(fn: Any, flags: dict[str, bool]) -> Any:
     return policy
 
 
-def camper_tour_ceiling(cell: ArenaCell, games: list[dict[str, Any]], *, config: Config | None = None,
-                        cache_path: Path = CACHE) -> Ceiling | None:
+def camper_tour_ceiling(
+    cell: ArenaCell, games: list[dict[str, Any]], *, config: Config | None = None, cache_path: Path = CACHE
+) -> Ceiling | None:
     """The best response's share against the cell's one fixed opponent (None for any other cell); `config` the
     route (default: the OpenSpiel game's, whose specials are left out), solved once and kept in `cache_path`."""
     if cell.players != 2 or len(cell.opponents) != 1 or cell.opponents[0].kind not in ("greedy", "out"):
@@ -82,11 +83,15 @@ def camper_tour_ceiling(cell: ArenaCell, games: list[dict[str, Any]], *, config:
         # The outside players read their own camper as the mover and the other as the other, whatever the seat
         # (tests/test_ceilings.py checks that on a short route): one solve values both seats.
         report = ceiling_report(policy, config, seat_symmetric=opponent.kind == "out")
-        how = (f"exact best response, both seats averaged ({report.first:.3f} first, {report.second:.3f} second), "
-               f"{report.plates} plates, {report.tokens} tokens, " + "; ".join(report.notes))
+        how = (
+            f"exact best response, both seats averaged ({report.first:.3f} first, {report.second:.3f} second), "
+            f"{report.plates} plates, {report.tokens} tokens, " + "; ".join(report.notes)
+        )
         if flags.get("random"):
-            how += ("; the player draws random numbers: each call got the same seeded generator, so this is the "
-                    "ceiling against that fixed version of it")
+            how += (
+                "; the player draws random numbers: each call got the same seeded generator, so this is the "
+                "ceiling against that fixed version of it"
+            )
         cache[key] = {"share": report.value, "how": how, "cpu_seconds": report.cpu_seconds}
         # Read again before writing: another process may have added its own ceiling meanwhile.
         cache = {**(json.loads(cache_path.read_text()) if cache_path.exists() else {}), key: cache[key]}

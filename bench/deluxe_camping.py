@@ -178,8 +178,11 @@ def bench_leaf_cost(count: int) -> list[dict]:
     positions = leaf_positions(count)
     rows = []
     values: dict[str, list[int]] = {}
-    for name, cap in (("before: fresh maximise", OLD_LEAF_LIMIT_S), ("after: re-used model", hints.LEAF_CAP_S),
-                      ("after: re-used model, old limit", OLD_LEAF_LIMIT_S)):
+    for name, cap in (
+        ("before: fresh maximise", OLD_LEAF_LIMIT_S),
+        ("after: re-used model", hints.LEAF_CAP_S),
+        ("after: re-used model, old limit", OLD_LEAF_LIMIT_S),
+    ):
         leaf_model.clear_cache()
         cpu, proven, reused, builds, improved, found = [], 0, 0, [], 0, []
         for state, leaves in positions:
@@ -187,8 +190,7 @@ def bench_leaf_cost(count: int) -> list[dict]:
             for leaf in leaves:
                 started = time.process_time()
                 if name.startswith("before"):
-                    result = maxima.maximise(leaf, Budget(cap), player=me, objective=maxima.Objective.MARGIN,
-                                             workers=1)
+                    result = maxima.maximise(leaf, Budget(cap), player=me, objective=maxima.Objective.MARGIN, workers=1)
                     value, is_proven = result.value, result.proof is Proof.OPTIMAL
                 else:
                     leaf_value = leaf_model.securable_value(leaf, me, maxima.Objective.MARGIN, Budget(cap), base=state)
@@ -200,15 +202,24 @@ def bench_leaf_cost(count: int) -> list[dict]:
                             builds.append(leaf_value.build_s)
                 cpu.append(time.process_time() - started)
                 proven += is_proven
-                found.append(-10**9 if value is None else value)
+                found.append(-(10**9) if value is None else value)
         values[name] = found
-        rows.append({
-            "leaf": name, "limit_s": cap, "leaves": len(cpu), "positions": len(positions),
-            "cpu_p50_ms": percentile(cpu, 50) * 1000, "cpu_p90_ms": percentile(cpu, 90) * 1000,
-            "cpu_mean_ms": statistics.fmean(cpu) * 1000, "proven": proven, "reused": reused,
-            "build_cpu_p50_ms": percentile(builds, 50) * 1000 if builds else float("nan"),
-            "improved_on_first_solution": improved, "load_avg_1min": os.getloadavg()[0],
-        })
+        rows.append(
+            {
+                "leaf": name,
+                "limit_s": cap,
+                "leaves": len(cpu),
+                "positions": len(positions),
+                "cpu_p50_ms": percentile(cpu, 50) * 1000,
+                "cpu_p90_ms": percentile(cpu, 90) * 1000,
+                "cpu_mean_ms": statistics.fmean(cpu) * 1000,
+                "proven": proven,
+                "reused": reused,
+                "build_cpu_p50_ms": percentile(builds, 50) * 1000 if builds else float("nan"),
+                "improved_on_first_solution": improved,
+                "load_avg_1min": os.getloadavg()[0],
+            }
+        )
     before = values["before: fresh maximise"]
     for row in rows:
         mine = values[row["leaf"]]
@@ -242,8 +253,17 @@ def hint_player(state: DCState, rng: np.random.Generator, seconds: float) -> rul
     budget = CpuBudget(seconds) if CPU_BUDGET[0] else Budget(seconds)
     result = hints.hint(state, budget, options=hints.HintOptions(leaf=LEAF[0]))
     HINT_DECISIONS.append(
-        (time.process_time() - cpu, time.monotonic() - wall, result.interrupted, state.stage.value,
-         result.leaves_solved, result.leaves_proven, result.reply_plies, result.leaves_reused, result.leaf_cpu_s)
+        (
+            time.process_time() - cpu,
+            time.monotonic() - wall,
+            result.interrupted,
+            state.stage.value,
+            result.leaves_solved,
+            result.leaves_proven,
+            result.reply_plies,
+            result.leaves_reused,
+            result.leaf_cpu_s,
+        )
     )
     return result.choices[0].choice
 
@@ -266,9 +286,7 @@ def play(players: list, seed: int, seconds: float) -> DCState:
     return state
 
 
-def bench_self_play(
-    players: int, opponent: str, games: range, seconds: float, log: Path | None = None
-) -> dict:
+def bench_self_play(players: int, opponent: str, games: range, seconds: float, log: Path | None = None) -> dict:
     """Games `games` (seeds; the hint's seat is the seed modulo the players, so any run of consecutive seeds
     rotates the seats). With `log`, one JSON line a game is appended as it ends (several processes can split
     the seeds and `--merge` adds their lines up)."""
@@ -282,14 +300,21 @@ def bench_self_play(
         final = play(table, game, seconds)
         scores = final.scores()
         line = {
-            "players": players, "opponent": opponent, "game": game, "seat": seat, "scores": list(scores),
+            "players": players,
+            "opponent": opponent,
+            "game": game,
+            "seat": seat,
+            "scores": list(scores),
             # How the game ended: barriers left, squares in regions allotted to nobody, who had stopped.
             "supply_left": final.supply_left,
             "open_squares": sum(len(site.squares) for site in final.sites if site.allotted_to is None),
             "stopped": [final.stopped(p) for p in range(players)],
-            "hint_s_per_decision": seconds, "leaf": LEAF[0].value, "decisions": [list(d) for d in HINT_DECISIONS],
+            "hint_s_per_decision": seconds,
+            "leaf": LEAF[0].value,
+            "decisions": [list(d) for d in HINT_DECISIONS],
             # The search's settings (logs before iterative deepening have none: one reply ply).
-            "max_reply_plies": hints.MAX_REPLY_PLIES, "leaf_cap_s": hints.LEAF_CAP_S,
+            "max_reply_plies": hints.MAX_REPLY_PLIES,
+            "leaf_cap_s": hints.LEAF_CAP_S,
             "budget_clock": "cpu" if CPU_BUDGET[0] else "wall",
             "load_avg_1min": os.getloadavg()[0],
         }
@@ -351,18 +376,36 @@ def summarise(lines: list[dict]) -> list[dict]:
                 "hint_interrupted_share": statistics.fmean(d[2] for d in decisions),
                 "hint_wall_p99_s": percentile([d[1] for d in decisions], 99),
                 # On the budget's clock: wall seconds, or CPU seconds with `--cpu-budget`.
-                "hint_overrun_p99_ms": max(percentile([d[0 if mine[0].get("budget_clock") == "cpu" else 1]
-                                                       - mine[0]["hint_s_per_decision"] for d in decisions],
-                                                      99) * 1000, 0.0),
-                "leaves_proven_share": (sum(d[5] for d in decisions if len(d) > 4)
-                                        / max(sum(d[4] for d in decisions if len(d) > 4), 1)),
+                "hint_overrun_p99_ms": max(
+                    percentile(
+                        [
+                            d[0 if mine[0].get("budget_clock") == "cpu" else 1] - mine[0]["hint_s_per_decision"]
+                            for d in decisions
+                        ],
+                        99,
+                    )
+                    * 1000,
+                    0.0,
+                ),
+                "leaves_proven_share": (
+                    sum(d[5] for d in decisions if len(d) > 4) / max(sum(d[4] for d in decisions if len(d) > 4), 1)
+                ),
                 # Decisions whose deepest complete iteration reached two reply plies (logs since deepening).
-                "two_reply_plies_share": (statistics.fmean(d[6] >= 2 for d in decisions if len(d) > 6)
-                                          if any(len(d) > 6 for d in decisions) else float("nan")),
-                "reply_plies_p50": (percentile([d[6] for d in decisions if len(d) > 6], 50)
-                                    if any(len(d) > 6 for d in decisions) else float("nan")),
-                "leaf_cpu_p50_ms": (percentile([d[8] / d[4] * 1000 for d in decisions if len(d) > 8 and d[4]], 50)
-                                    if any(len(d) > 8 and d[4] for d in decisions) else float("nan")),
+                "two_reply_plies_share": (
+                    statistics.fmean(d[6] >= 2 for d in decisions if len(d) > 6)
+                    if any(len(d) > 6 for d in decisions)
+                    else float("nan")
+                ),
+                "reply_plies_p50": (
+                    percentile([d[6] for d in decisions if len(d) > 6], 50)
+                    if any(len(d) > 6 for d in decisions)
+                    else float("nan")
+                ),
+                "leaf_cpu_p50_ms": (
+                    percentile([d[8] / d[4] * 1000 for d in decisions if len(d) > 8 and d[4]], 50)
+                    if any(len(d) > 8 and d[4] for d in decisions)
+                    else float("nan")
+                ),
                 "load_avg_mean": statistics.fmean(line["load_avg_1min"] for line in mine),
             }
         )
@@ -380,11 +423,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--first-game", type=int, default=0)
     parser.add_argument("--game-step", type=int, default=1, help="seed stride (split seeds over processes)")
     parser.add_argument("--log", default=None, help="append one JSON line a game to this file")
-    parser.add_argument("--cpu-budget", action="store_true",
-                        help="self-play: the hint's budget counts CPU seconds (an idle core's budget under any load)")
+    parser.add_argument(
+        "--cpu-budget",
+        action="store_true",
+        help="self-play: the hint's budget counts CPU seconds (an idle core's budget under any load)",
+    )
     parser.add_argument("--merge", default=None, help="comma-separated game logs: summarise them instead")
-    parser.add_argument("--leaf", default=hints.DEFAULT_LEAF.value, choices=[leaf.value for leaf in hints.Leaf],
-                        help="the hint's leaf model (self-play and latency)")
+    parser.add_argument(
+        "--leaf",
+        default=hints.DEFAULT_LEAF.value,
+        choices=[leaf.value for leaf in hints.Leaf],
+        help="the hint's leaf model (self-play and latency)",
+    )
     args = parser.parse_args(argv)
     LEAF[0] = hints.Leaf(args.leaf)
     CPU_BUDGET[0] = args.cpu_budget

@@ -48,17 +48,20 @@ def main() -> None:
 
         response = answer()
         cpu = cpu_per_call(answer, args.calls, args.rounds)
-        legal = cpu_per_call(lambda request=request: service.state_from_proto(request.state).legal_actions(),
-                             args.calls, args.rounds)
-        rows.append({
-            "seed": seed,
-            "stage": service.state_from_proto(request.state).stage.value,
-            "choices": len(response.alternatives),
-            "bytes": response.ByteSize(),
-            "cpu_ms": round(cpu * 1e3, 3),
-            "parse_and_legal_ms": round(legal * 1e3, 3),
-            "us_per_choice": round(cpu / max(1, len(response.alternatives)) * 1e6, 1),
-        })
+        legal = cpu_per_call(
+            lambda request=request: service.state_from_proto(request.state).legal_actions(), args.calls, args.rounds
+        )
+        rows.append(
+            {
+                "seed": seed,
+                "stage": service.state_from_proto(request.state).stage.value,
+                "choices": len(response.alternatives),
+                "bytes": response.ByteSize(),
+                "cpu_ms": round(cpu * 1e3, 3),
+                "parse_and_legal_ms": round(legal * 1e3, 3),
+                "us_per_choice": round(cpu / max(1, len(response.alternatives)) * 1e6, 1),
+            }
+        )
     print_table("Deluxe Camping hint, rule-of-thumb answer (spent budget): CPU a call", rows)
     write_json("deluxe_camping_fallback", {"calls": args.calls, "rounds": args.rounds, "rows": rows})
 

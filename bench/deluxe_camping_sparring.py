@@ -123,12 +123,18 @@ def territory_values(state: DCState, half_ties: bool = False) -> list[float]:
             s = stack.pop()
             members.append(s)
             for t in table[s]:
-                if (not seen[t] and owner[t] == who and region_of[t] == region_of[s]
-                        and (s, t) not in barriers and (t, s) not in barriers):
+                if (
+                    not seen[t]
+                    and owner[t] == who
+                    and region_of[t] == region_of[s]
+                    and (s, t) not in barriers
+                    and (t, s) not in barriers
+                ):
                     seen[t] = True
                     stack.append(t)
-        open_value[who] += rules.site_value(len(members), state.pool in members,
-                                            sum(s in ice for s in members), state.nuisance in members)
+        open_value[who] += rules.site_value(
+            len(members), state.pool in members, sum(s in ice for s in members), state.nuisance in members
+        )
     if half_ties:
         for who in tied.values():
             for p in who:
@@ -147,8 +153,11 @@ def make_territory_player(half_ties: bool = False) -> Player:
         top = float("-inf")
         for action in state.legal_actions():
             child = state.child(action)
-            value = _margin([float(x) for x in child.scores()], me) if child.stage is Stage.OVER \
+            value = (
+                _margin([float(x) for x in child.scores()], me)
+                if child.stage is Stage.OVER
                 else _margin(territory_values(child, half_ties), me)
+            )
             if value > top + 1e-9:
                 top, best = value, [action]
             elif value > top - 1e-9:
@@ -205,8 +214,11 @@ class TerritoryRolloutEvaluator:
                 sample = [actions[i] for i in self.rng.choice(len(actions), min(12, len(actions)), replace=False)]
                 action = max(sample, key=lambda a: _margin(territory_values(rules_state.child(a)), me))
             rules_state = rules_state.child(action)
-        values = [float(x) for x in rules_state.scores()] if rules_state.stage is Stage.OVER \
+        values = (
+            [float(x) for x in rules_state.scores()]
+            if rules_state.stage is Stage.OVER
             else territory_values(rules_state)
+        )
         players = len(values)
         out = np.zeros(players)
         for p in range(players):
@@ -250,12 +262,17 @@ def load_baseline(commit: str = BASELINE_COMMIT) -> types.ModuleType:
     package.__path__ = []  # type: ignore[attr-defined]
     sys.modules[name] = package
     for module in ("hint_search", "leaf_model", "hint"):
-        source = subprocess.run(["git", "-C", str(REPO), "show", f"{commit}:solver/deluxe_camping/{module}.py"],
-                                check=True, capture_output=True, text=True).stdout
+        source = subprocess.run(
+            ["git", "-C", str(REPO), "show", f"{commit}:solver/deluxe_camping/{module}.py"],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
         for other in ("hint_search", "leaf_model"):
             source = source.replace(f"campsolver.solver.deluxe_camping.{other}", f"{name}.{other}")
-            source = source.replace(f"from campsolver.solver.deluxe_camping import {other}",
-                                    f"from {name} import {other}")
+            source = source.replace(
+                f"from campsolver.solver.deluxe_camping import {other}", f"from {name} import {other}"
+            )
         spec = importlib.util.spec_from_loader(f"{name}.{module}", loader=None)
         assert spec is not None
         mod = importlib.util.module_from_spec(spec)
@@ -332,10 +349,19 @@ def play_game(seed: int, players: int, seat: int, hint_name: str, opponent: str,
     best = max(scores)
     winners = [p for p, s in enumerate(scores) if s == best]
     share = 1.0 / len(winners) if seat in winners else 0.0
-    return {"seed": seed, "players": players, "seat": seat, "hint": hint_name, "opponent": opponent,
-            "hint_cpu_s": hint_cpu, "scores": scores, "share": share,
-            "hint_calls": cpu[seat], "opponent_calls": [x for p in range(players) if p != seat for x in cpu[p]],
-            "trace": trace}
+    return {
+        "seed": seed,
+        "players": players,
+        "seat": seat,
+        "hint": hint_name,
+        "opponent": opponent,
+        "hint_cpu_s": hint_cpu,
+        "scores": scores,
+        "share": share,
+        "hint_calls": cpu[seat],
+        "opponent_calls": [x for p in range(players) if p != seat for x in cpu[p]],
+        "trace": trace,
+    }
 
 
 def action_json(action: rules.Action) -> Any:
@@ -362,8 +388,6 @@ def replay(row: dict[str, Any]) -> list[DCState]:
     return states
 
 
-
-
 def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
     n = len(rows)
     share = sum(r["share"] for r in rows)
@@ -373,7 +397,10 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
     hint_cpu = [x for r in rows for x in r["hint_calls"]]
     opp_cpu = [x for r in rows for x in r["opponent_calls"]]
     return {
-        "games": n, "share": share / n if n else float("nan"), "wilson_low": low, "wilson_high": high,
+        "games": n,
+        "share": share / n if n else float("nan"),
+        "wilson_low": low,
+        "wilson_high": high,
         "hint_mean": statistics.fmean(hint_scores) if n else float("nan"),
         "hint_median": statistics.median(hint_scores) if n else float("nan"),
         "opp_best_mean": statistics.fmean(opp_scores) if n else float("nan"),
@@ -391,8 +418,12 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
 COLLAPSE_GAMES = ((990002, 1), (990006, 1), (990007, 0), (990009, 0), (990012, 0), (990015, 0), (990016, 0))
 
 
-def collapse_games(hint_name: str = "hint", cpu_s: float = 0.05, simulations: int = 10,
-                   games: tuple[tuple[int, int], ...] = COLLAPSE_GAMES) -> list[dict[str, Any]]:
+def collapse_games(
+    hint_name: str = "hint",
+    cpu_s: float = 0.05,
+    simulations: int = 10,
+    games: tuple[tuple[int, int], ...] = COLLAPSE_GAMES,
+) -> list[dict[str, Any]]:
     """The collapse games replayed through bench.openspiel (its seats, loop and bot settings) with `hint_name`
     in the hint's seat: the hint's score and the bot's in each."""
     from bench import openspiel as bench_openspiel
@@ -408,12 +439,20 @@ def collapse_games(hint_name: str = "hint", cpu_s: float = 0.05, simulations: in
             if p == seat:
                 seats.append(bench_openspiel.PlanSeat(lambda s, _p: [policy(s, np.random.default_rng(0))], p))
             else:
-                seats.append(bench_openspiel.BotSeat(bench_openspiel.make_bot(spec, game, setting, simulations,
-                                                                              seed * 100 + p)))
+                seats.append(
+                    bench_openspiel.BotSeat(bench_openspiel.make_bot(spec, game, setting, simulations, seed * 100 + p))
+                )
         final = bench_openspiel.play(spec, game, seed, seats)
         scores = list(final.rules_state.scores())
-        rows.append({"seed": seed, "hint_seat": seat, "scores": scores, "hint_score": scores[seat],
-                     "hint_calls": seats[seat].cpu})
+        rows.append(
+            {
+                "seed": seed,
+                "hint_seat": seat,
+                "scores": scores,
+                "hint_score": scores[seat],
+                "hint_calls": seats[seat].cpu,
+            }
+        )
         print(f"collapse game {seed} seat {seat}: scores {scores}", flush=True)
     return rows
 
@@ -430,9 +469,17 @@ def summary_table(directory: Path) -> None:
             continue
         first = games[0]
         seeds = sorted({g["seed"] for g in games})
-        rows.append({"log": path.name, "hint": first["hint"], "opponent": first["opponent"],
-                     "players": first["players"], "hint_cpu_s": first["hint_cpu_s"],
-                     "seeds": f"{seeds[0]}-{seeds[-1]}", **summarise(games)})
+        rows.append(
+            {
+                "log": path.name,
+                "hint": first["hint"],
+                "opponent": first["opponent"],
+                "players": first["players"],
+                "hint_cpu_s": first["hint_cpu_s"],
+                "seeds": f"{seeds[0]}-{seeds[-1]}",
+                **summarise(games),
+            }
+        )
     print_table("Deluxe Camping sparring (tuning seeds; seats rotated; ties half; Wilson 95%)", rows)
     write_json("deluxe_camping_sparring", {"rows": rows})
 
@@ -449,17 +496,28 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--log", type=Path, help="append one JSON line a game (resumes: indices present skipped)")
     parser.add_argument("--quiet", action="store_true")
     parser.add_argument("--collapse", action="store_true", help="replay the collapse games against MCTS(10)")
-    parser.add_argument("--summary", type=Path, help="summarise every *.jsonl log in this directory (a table and "
-                        "bench/results/deluxe_camping_sparring.json), play nothing")
+    parser.add_argument(
+        "--summary",
+        type=Path,
+        help="summarise every *.jsonl log in this directory (a table and "
+        "bench/results/deluxe_camping_sparring.json), play nothing",
+    )
     args = parser.parse_args(argv)
     if args.summary:
         summary_table(args.summary)
         return
     if args.collapse:
         rows = collapse_games(args.hint, args.hint_cpu)
-        print(json.dumps({"hint": args.hint, "hint_cpu_s": args.hint_cpu,
-                          "hint_scores": [r["hint_score"] for r in rows],
-                          "min_hint_score": min(r["hint_score"] for r in rows)}))
+        print(
+            json.dumps(
+                {
+                    "hint": args.hint,
+                    "hint_cpu_s": args.hint_cpu,
+                    "hint_scores": [r["hint_score"] for r in rows],
+                    "min_hint_score": min(r["hint_score"] for r in rows),
+                }
+            )
+        )
         return
     done: dict[int, dict[str, Any]] = {}
     if args.log and args.log.exists():
@@ -481,11 +539,22 @@ def main(argv: list[str] | None = None) -> None:
             with args.log.open("a") as out:
                 out.write(json.dumps(row) + "\n")
         if not args.quiet:
-            print(f"game {index} seed {seed} seat {row['seat']}: scores {row['scores']} share {row['share']}",
-                  flush=True)
+            print(
+                f"game {index} seed {seed} seat {row['seat']}: scores {row['scores']} share {row['share']}", flush=True
+            )
     summary = summarise(rows)
-    print(json.dumps({"hint": args.hint, "opponent": args.opponent, "players": args.players,
-                      "hint_cpu_s": args.hint_cpu, "first_seed": args.first_seed, **summary}))
+    print(
+        json.dumps(
+            {
+                "hint": args.hint,
+                "opponent": args.opponent,
+                "players": args.players,
+                "hint_cpu_s": args.hint_cpu,
+                "first_seed": args.first_seed,
+                **summary,
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -61,9 +61,7 @@ def run(boards: int, seconds: float) -> dict:
             "total_cpu_s": round(total_cpu, 2),
             "total_wall_s": round(total_wall, 2),
             # No TOTAL board at all counts as the whole OWN board's total below it.
-            "total_below_own_board": (
-                0 if own_board_total is None else max(own_board_total - (total.value or 0), 0)
-            ),
+            "total_below_own_board": (0 if own_board_total is None else max(own_board_total - (total.value or 0), 0)),
         }
         rows.append(row)
         print(json.dumps(row), flush=True)

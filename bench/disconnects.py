@@ -65,8 +65,9 @@ def long_solves() -> dict[str, tuple[str, Message]]:
     }
 
 
-def _grpc_try(server: CampsolverServer, client: CampsolverClient, game_name: str, rpc: str, request: Message,
-              wait_s: float) -> float | None:
+def _grpc_try(
+    server: CampsolverServer, client: CampsolverClient, game_name: str, rpc: str, request: Message, wait_s: float
+) -> float | None:
     future = client.game(game_name).call_future(rpc, request, timeout=LONG_S + 60)
     if not server.gate.wait_busy(1, timeout_s=60):
         return None
@@ -82,8 +83,12 @@ def _http_try(server: CampsolverServer, game_name: str, rpc: str, request: Messa
     assert server.http is not None
     connection = http.client.HTTPConnection("127.0.0.1", server.http.port, timeout=LONG_S + 60)
     body = json_format.MessageToJson(request, indent=None).encode()
-    connection.request("POST", f"/{games()[game_name].service_full_name}/{rpc}", body=body,
-                       headers={"Content-Type": "application/json"})
+    connection.request(
+        "POST",
+        f"/{games()[game_name].service_full_name}/{rpc}",
+        body=body,
+        headers={"Content-Type": "application/json"},
+    )
     if not server.gate.wait_busy(1, timeout_s=60) or not _sleep_while_busy(server, wait_s):
         connection.close()
         return None
@@ -125,12 +130,20 @@ def run(tries: int, seed: int, game_names: Sequence[str]) -> dict[str, Any]:
                     server.gate.wait_idle(timeout_s=60)
                 kills = (server.pool.restarts if server.pool is not None else 0) - restarts
                 ms = [1000 * s for s in stops]
-                rows.append({
-                    "game": game_name, "rpc": rpc, "tries": len(stops), "answered_before_cancel": skipped,
-                    "stopped_within_0.5s": sum(s < STOP_WITHIN_S for s in stops), "stop_p50_ms": percentile(ms, 50),
-                    "stop_p99_ms": percentile(ms, 99), "stop_max_ms": max(ms) if ms else float("nan"),
-                    "workers_killed": kills, "load_avg": load_average(),
-                })
+                rows.append(
+                    {
+                        "game": game_name,
+                        "rpc": rpc,
+                        "tries": len(stops),
+                        "answered_before_cancel": skipped,
+                        "stopped_within_0.5s": sum(s < STOP_WITHIN_S for s in stops),
+                        "stop_p50_ms": percentile(ms, 50),
+                        "stop_p99_ms": percentile(ms, 99),
+                        "stop_max_ms": max(ms) if ms else float("nan"),
+                        "workers_killed": kills,
+                        "load_avg": load_average(),
+                    }
+                )
                 print_table("disconnected clients so far", rows[-1:])
     finally:
         server.stop(grace_s=2.0)
@@ -145,8 +158,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--label", default="")
     args = parser.parse_args(argv)
     result = run(args.tries, args.seed, args.games.split(","))
-    print_table(f"a disconnected client's solve: stop within {STOP_WITHIN_S} s ({args.tries} tries a game)",
-                result["rows"])
+    print_table(
+        f"a disconnected client's solve: stop within {STOP_WITHIN_S} s ({args.tries} tries a game)", result["rows"]
+    )
     path = write_json("disconnects" + (f"_{args.label}" if args.label else ""), result)
     print(f"\nwrote {path}")
     json.dumps(result)

@@ -1,6 +1,6 @@
 """Hint latency in-process (service.dispatch) versus over gRPC on loopback, same requests, one run.
 
-    python -m bench.grpc_latency [--game camper-tour] [--n 200]
+python -m bench.grpc_latency [--game camper-tour] [--n 200]
 """
 
 from __future__ import annotations

@@ -213,8 +213,11 @@ def _t975(df: int) -> float:
 def _variant_summary(name: str, played: list[dict[str, Any]], rows: list[dict[str, Any]]) -> dict[str, Any]:
     """One variant's paired ratio over the clairvoyant optimum, mean CPU a call and interrupted calls."""
     paired = _paired_ratio(
-        [{"hint": p["score"], "clairvoyant": r["clairvoyant"]} for p, r in zip(played, rows, strict=True)
-         if r.get("clairvoyant") is not None]
+        [
+            {"hint": p["score"], "clairvoyant": r["clairvoyant"]}
+            for p, r in zip(played, rows, strict=True)
+            if r.get("clairvoyant") is not None
+        ]
     )
     cpu = [t for p in played for t in p["cpu"]]
     diff = np.array([p["score"] - r["hint"] for p, r in zip(played, rows, strict=True)], dtype=float)
@@ -302,14 +305,17 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument(
-        "--first-game", type=int, default=0,
+        "--first-game",
+        type=int,
+        default=0,
         help="seed of the first game (fresh seeds for comparing variants: the constants were tuned on 0..29)",
     )
     parser.add_argument("--hint-budget", type=float, default=DEFAULT_QUALITY_BUDGET_S)
     parser.add_argument("--processes", type=int, default=DEFAULT_PROCESSES, help="worker processes for the games")
     parser.add_argument("--skip-latency", action="store_true", help="no rollout-rate and latency sections")
     parser.add_argument(
-        "--schedule-only", action="store_true",
+        "--schedule-only",
+        action="store_true",
         help="lift the hint deadline (the time limit still sets the schedule): load-independent quality",
     )
     parser.add_argument("--label", default="", help="suffix of the results file (happy_campers_hint_LABEL.json)")
@@ -318,7 +324,10 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--skip-max", action="store_true", help="do not run the clairvoyant maximiser")
     parser.add_argument("--quick", action="store_true", help="10 games, 8 latency positions, 3 s maximiser")
     parser.add_argument(
-        "--variant", action="append", default=[], metavar="NAME:CONSTANT=VALUE,...",
+        "--variant",
+        action="append",
+        default=[],
+        metavar="NAME:CONSTANT=VALUE,...",
         help="also play every game with these hint module constants (repeatable; same rolls, same load)",
     )
     return parser
@@ -327,8 +336,11 @@ def _parser() -> argparse.ArgumentParser:
 def _speed_and_latency(payload: dict[str, Any], latency_positions_count: int) -> None:
     """The rollout rates and the hint's latency at the default budget: printed and put in `payload`."""
     rates = [
-        {"policy": name, "cards": "none" if not cards else "+".join(c.value for c in cards),
-         "rollouts_per_s": rollout_rate(name, cards)}
+        {
+            "policy": name,
+            "cards": "none" if not cards else "+".join(c.value for c in cards),
+            "rollouts_per_s": rollout_rate(name, cards),
+        }
         for name in ("greedy", "random", "shaped", "shaped-vector")
         for cards in ((), (Challenge.PRIVACY, Challenge.RIVER_TOWN, Challenge.TENT_TOGETHER))
     ]
@@ -344,8 +356,11 @@ def _speed_and_latency(payload: dict[str, Any], latency_positions_count: int) ->
         rollouts.append(result.rollouts)
         interrupted += result.interrupted
     latency = {
-        "budget_s": DEFAULT_HINT_TIME_S, **summary_ms(walls), "max_ms": max(walls) * 1000,
-        "mean_rollouts": statistics.fmean(rollouts), "interrupted": interrupted,
+        "budget_s": DEFAULT_HINT_TIME_S,
+        **summary_ms(walls),
+        "max_ms": max(walls) * 1000,
+        "mean_rollouts": statistics.fmean(rollouts),
+        "interrupted": interrupted,
     }
     print_table("hint latency at the default budget", [latency])
     payload["latency"] = latency
@@ -365,8 +380,11 @@ def _play_games(
         for row in pool.imap(play_one, jobs):
             rows.append(row)
             if variants:  # one line a game, so a long comparison can be read before it ends
-                print(f"  game {row['game']}: hint {row['hint']} "
-                      + " ".join(f"{k} {v['score']}" for k, v in row["variants"].items()), flush=True)
+                print(
+                    f"  game {row['game']}: hint {row['hint']} "
+                    + " ".join(f"{k} {v['score']}" for k, v in row["variants"].items()),
+                    flush=True,
+                )
             if len(rows) % 10 == 0:
                 print(f"  {len(rows)} games, {time.perf_counter() - started:.0f} s, load {os.getloadavg()}", flush=True)
     return rows
@@ -419,7 +437,8 @@ def _quality_summary(
         "clairvoyant_proven_optimal_share": len(proven) / len(rows) if rows and "proof" in rows[0] else None,
         "hint_over_clairvoyant_on_proven": (
             float(np.mean([r["hint"] for r in proven]) / np.mean([r["clairvoyant"] for r in proven]))
-            if proven else None
+            if proven
+            else None
         ),
         **_paired_ratio([r for r in rows if r.get("clairvoyant") is not None]),
         "hint_above_proven_optimum": sum(1 for r in proven if r["hint"] > r["clairvoyant"]),
@@ -443,8 +462,21 @@ def _quality_summary(
 def _variants_table(rows: list[dict[str, Any]], variants: list[tuple[str, dict[str, Any]]]) -> list[dict[str, Any]]:
     """The hint and each variant on the same games: paired ratio over the clairvoyant optimum, difference to
     the hint, CPU a call."""
-    table = [_variant_summary("hint", [{"score": r["hint"], "times": r["hint_times"], "cpu": r["hint_cpu"],
-                                        "interrupted": r["hint_interrupted"]} for r in rows], rows)]
+    table = [
+        _variant_summary(
+            "hint",
+            [
+                {
+                    "score": r["hint"],
+                    "times": r["hint_times"],
+                    "cpu": r["hint_cpu"],
+                    "interrupted": r["hint_interrupted"],
+                }
+                for r in rows
+            ],
+            rows,
+        )
+    ]
     table += [_variant_summary(name, [r["variants"][name] for r in rows], rows) for name, _ in variants]
     for entry, (_, settings) in zip(table[1:], variants, strict=True):
         entry["settings"] = settings

@@ -78,7 +78,8 @@ def contract_request(seed: int, budget_s: float) -> pb.HappyCampersServiceHintRe
         if can_draw(grid, (a, b)):
             break
     request = pb.HappyCampersServiceHintRequest(
-        map=hc_service.grid_to_rows(grid), roll=pb.HappyCampersRoll(first=a, second=b),
+        map=hc_service.grid_to_rows(grid),
+        roll=pb.HappyCampersRoll(first=a, second=b),
         options=common_pb2.SolveOptions(time_limit_seconds=budget_s, seed=seed),
     )
     if mode.startswith("neighbour"):
@@ -116,9 +117,13 @@ def contract(count: int, first_seed: int, budget_s: float) -> dict[str, Any]:
             key = problem.split(": ", 1)[-1].split(" ")[0] if ": " in problem else "rank/value order"
             kinds[key] = kinds.get(key, 0) + 1
     return {
-        "hints": count, "budget_cpu_s": budget_s, "seeds": [first_seed, first_seed + count - 1],
-        "hints_breaking_contract": broken, "hints_with_rank_value_inversion": inverted_lists,
-        "inverted_pairs": inverted_pairs, "violation_kinds": kinds,
+        "hints": count,
+        "budget_cpu_s": budget_s,
+        "seeds": [first_seed, first_seed + count - 1],
+        "hints_breaking_contract": broken,
+        "hints_with_rank_value_inversion": inverted_lists,
+        "inverted_pairs": inverted_pairs,
+        "violation_kinds": kinds,
     }
 
 
@@ -135,11 +140,22 @@ def reference(
     policy = rollout_policy()
     if other is not None:
         rival = FastMap.from_grid(other, (), DEFAULT_COMPONENTS)
-        finals = np.array([
-            multiplayer_rollout([start.copy(), rival.copy()], roll, False, dice[k], keys[k], policy, (),
-                                DEFAULT_COMPONENTS, margin=True)
-            for k in range(count)
-        ])
+        finals = np.array(
+            [
+                multiplayer_rollout(
+                    [start.copy(), rival.copy()],
+                    roll,
+                    False,
+                    dice[k],
+                    keys[k],
+                    policy,
+                    (),
+                    DEFAULT_COMPONENTS,
+                    margin=True,
+                )
+                for k in range(count)
+            ]
+        )
     else:
         play = vector_rollout if vector_supports(start) else rollout
         finals = np.array([play(start.copy(), dice[k], keys[k], policy, DEFAULT_COMPONENTS) for k in range(count)])
@@ -159,7 +175,13 @@ def multiplayer_position(seed: int) -> tuple[Grid, Grid, tuple[int, int]]:
 
 
 def coverage(
-    positions: int, first_seed: int, budget_s: float, ref_count: int, *, mode: str = "own", wall: bool = False,
+    positions: int,
+    first_seed: int,
+    budget_s: float,
+    ref_count: int,
+    *,
+    mode: str = "own",
+    wall: bool = False,
     top_only: bool = False,
 ) -> tuple[dict[str, Any], list[dict]]:
     rows = []
@@ -183,16 +205,23 @@ def coverage(
             # (getattr: the bench also runs against the earlier engine, whose values came from `samples`)
             value_samples = getattr(a, "value_samples", a.samples)
             has_se = a.standard_error is not None and value_samples >= MIN_SAMPLES_FOR_STANDARD_ERROR
-            row = {"seed": seed, "rank": a.rank, "value": a.value, "estimate": getattr(a, "estimate", ""),
-                   "value_samples": value_samples, "standard_error": a.standard_error if has_se else None,
-                   "interrupted": result.interrupted}
+            row = {
+                "seed": seed,
+                "rank": a.rank,
+                "value": a.value,
+                "estimate": getattr(a, "estimate", ""),
+                "value_samples": value_samples,
+                "standard_error": a.standard_error if has_se else None,
+                "interrupted": result.interrupted,
+            }
             if has_se:
                 after = draw(grid, a.move.placements[0])
                 if after not in refs:
                     refs[after] = reference(after, seed, ref_count, other, roll if other is not None else None)
                 truth, truth_se = refs[after]
-                row.update(reference=truth, reference_se=truth_se,
-                           z=(a.value - truth) / math.hypot(a.standard_error, truth_se))
+                row.update(
+                    reference=truth, reference_se=truth_se, z=(a.value - truth) / math.hypot(a.standard_error, truth_se)
+                )
                 row["covered"] = abs(a.value - truth) <= Z * math.hypot(a.standard_error, truth_se)
                 row["covered_plain"] = abs(a.value - truth) <= Z * a.standard_error
             rows.append(row)
@@ -202,28 +231,44 @@ def coverage(
     def share(selected: list[dict], key: str) -> dict[str, Any]:
         hits = sum(r[key] for r in selected)
         low, high = wilson(hits, len(selected)) if selected else (None, None)
-        return {"covered": hits, "total": len(selected), "share": hits / len(selected) if selected else None,
-                "wilson_low": low, "wilson_high": high}
+        return {
+            "covered": hits,
+            "total": len(selected),
+            "share": hits / len(selected) if selected else None,
+            "wilson_low": low,
+            "wilson_high": high,
+        }
 
     checked = [r for r in rows if "covered" in r]
     top = [r for r in checked if r["rank"] == 1]
     summary = {
-        "mode": mode, "budget": "wall" if wall else "cpu",
-        "positions": positions, "seeds": [first_seed, first_seed + positions - 1], "budget_s": budget_s,
-        "reference_rollouts": ref_count, "valued_moves": len(rows), "valued_without_se": len(rows) - len(checked),
+        "mode": mode,
+        "budget": "wall" if wall else "cpu",
+        "positions": positions,
+        "seeds": [first_seed, first_seed + positions - 1],
+        "budget_s": budget_s,
+        "reference_rollouts": ref_count,
+        "valued_moves": len(rows),
+        "valued_without_se": len(rows) - len(checked),
         "top_without_se": sum(1 for r in rows if r["rank"] == 1 and "covered" not in r),
         "hints_interrupted": len({r["seed"] for r in rows if r["interrupted"]}),
-        "top": share(top, "covered"), "all": share(checked, "covered"),
+        "top": share(top, "covered"),
+        "all": share(checked, "covered"),
         "top_without_reference_se": share(top, "covered_plain"),
         "all_without_reference_se": share(checked, "covered_plain"),
         "top_mean_z": float(np.mean([r["z"] for r in top])) if top else None,
         "top_sd_z": float(np.std([r["z"] for r in top], ddof=1)) if len(top) > 1 else None,
         "all_mean_z": float(np.mean([r["z"] for r in checked])) if checked else None,
-        "top_estimates": {e: sum(1 for r in rows if r["rank"] == 1 and r["estimate"] == e)
-                          for e in ("fresh", "selection")},
-        "top_misses": [{k: r[k] for k in ("seed", "value", "reference", "z", "value_samples", "estimate")}
-                       for r in top if not r["covered"]],
-        "hint_cpu_mean_s": float(np.mean(cpu)), "hint_cpu_median_s": float(np.median(cpu)),
+        "top_estimates": {
+            e: sum(1 for r in rows if r["rank"] == 1 and r["estimate"] == e) for e in ("fresh", "selection")
+        },
+        "top_misses": [
+            {k: r[k] for k in ("seed", "value", "reference", "z", "value_samples", "estimate")}
+            for r in top
+            if not r["covered"]
+        ],
+        "hint_cpu_mean_s": float(np.mean(cpu)),
+        "hint_cpu_median_s": float(np.median(cpu)),
     }
     return summary, rows
 
@@ -243,15 +288,26 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     payload: dict[str, Any] = {"args": vars(args)}
     if args.contract:
         found = contract(args.contract, args.first_seed, args.budget)
-        print_table(f"ranking contract on {args.contract} hints (every mode, CpuBudget {args.budget} s)",
-                    [{"figure": k, "value": v} for k, v in found.items()])
+        print_table(
+            f"ranking contract on {args.contract} hints (every mode, CpuBudget {args.budget} s)",
+            [{"figure": k, "value": v} for k, v in found.items()],
+        )
         payload["contract"] = found
     if args.positions:
-        summary, rows = coverage(args.positions, args.first_seed, args.budget, args.reference, mode=args.mode,
-                                 wall=args.wall, top_only=args.top_only)
+        summary, rows = coverage(
+            args.positions,
+            args.first_seed,
+            args.budget,
+            args.reference,
+            mode=args.mode,
+            wall=args.wall,
+            top_only=args.top_only,
+        )
         clock = "wall Budget" if args.wall else "CpuBudget"
-        print_table(f"coverage of value +- {Z:g} SE ({args.mode}, {clock} {args.budget} s)",
-                    [{"figure": k, "value": v} for k, v in summary.items()])
+        print_table(
+            f"coverage of value +- {Z:g} SE ({args.mode}, {clock} {args.budget} s)",
+            [{"figure": k, "value": v} for k, v in summary.items()],
+        )
         payload["coverage"] = summary
         payload["rows"] = rows
     write_json("happy_campers_hint_coverage" + (f"_{args.label}" if args.label else ""), payload)

@@ -67,8 +67,15 @@ Z95 = 1.959964
 
 
 def _choose(
-    name: str, state: MultiplayerState, seat: int, target: int, keys: np.random.Generator, args: dict[str, Any],
-    turn_maps: tuple, seed: int, turn: int,
+    name: str,
+    state: MultiplayerState,
+    seat: int,
+    target: int,
+    keys: np.random.Generator,
+    args: dict[str, Any],
+    turn_maps: tuple,
+    seed: int,
+    turn: int,
 ) -> tuple[Placement, int]:
     """The drawing seat `seat` makes on map `target` now, and whether a hint call was interrupted (0/1)."""
     legal = state.legal_actions()
@@ -86,14 +93,28 @@ def _choose(
             players = state.players
             others = [turn_maps[(seat + k) % players] for k in range(1, players)]  # left neighbour first
             result = hint(
-                state.maps[target], state.roll, cards, components, budget, seed * 1000 + turn,
-                mode=HintMode.MULTIPLAYER, other_grids=others, bonus_turn=state.bonus_turn, rollouts=rollouts,
+                state.maps[target],
+                state.roll,
+                cards,
+                components,
+                budget,
+                seed * 1000 + turn,
+                mode=HintMode.MULTIPLAYER,
+                other_grids=others,
+                bonus_turn=state.bonus_turn,
+                rollouts=rollouts,
                 multiplayer_value=args["value"],
             )
         else:
             result = hint(
-                state.maps[target], state.roll, cards, components, budget, seed * 1000 + turn,
-                mode=HintMode.NEIGHBOUR_MAP, rollouts=rollouts,
+                state.maps[target],
+                state.roll,
+                cards,
+                components,
+                budget,
+                seed * 1000 + turn,
+                mode=HintMode.NEIGHBOUR_MAP,
+                rollouts=rollouts,
             )
         assert result.best is not None
         return result.best.move.placements[0], int(result.interrupted)
@@ -137,10 +158,19 @@ def play_one(job: tuple[int, int, str, str, dict[str, Any]]) -> dict[str, Any]:
     scores = state.final_scores()
     best_other = max(s for i, s in enumerate(scores) if i != seat)
     return {
-        "game": game, "players": players, "seat": seat, "seat_player": seat_player, "opponent": opponent,
-        "scores": list(scores), "margin": scores[seat] - best_other,
-        "win": scores[seat] > best_other, "tie": scores[seat] == best_other,
-        "turns": turn, "hint_calls": calls, "hint_interrupted": interrupted, "hint_cpu_s": cpu,
+        "game": game,
+        "players": players,
+        "seat": seat,
+        "seat_player": seat_player,
+        "opponent": opponent,
+        "scores": list(scores),
+        "margin": scores[seat] - best_other,
+        "win": scores[seat] > best_other,
+        "tie": scores[seat] == best_other,
+        "turns": turn,
+        "hint_calls": calls,
+        "hint_interrupted": interrupted,
+        "hint_cpu_s": cpu,
     }
 
 
@@ -170,9 +200,7 @@ def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "mean_margin": mean_margin,
         "mean_margin_ci95": [mean_margin - Z95 * se, mean_margin + Z95 * se],
         "mean_score": statistics.fmean(r["scores"][r["seat"]] for r in rows),
-        "opponent_mean_score": statistics.fmean(
-            s for r in rows for i, s in enumerate(r["scores"]) if i != r["seat"]
-        ),
+        "opponent_mean_score": statistics.fmean(s for r in rows for i, s in enumerate(r["scores"]) if i != r["seat"]),
         "hint_calls": calls,
         "hint_interrupted": sum(r["hint_interrupted"] for r in rows),
         "hint_cpu_ms_per_call": 1000 * sum(r["hint_cpu_s"] for r in rows) / calls if calls else None,
@@ -187,7 +215,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--games", type=int, default=DEFAULT_GAMES, help="games per pairing (seats rotated)")
     parser.add_argument("--hint-budget", type=float, default=DEFAULT_HINT_BUDGET_S, help="seconds per hint call")
     parser.add_argument(
-        "--rollouts", type=int, default=None,
+        "--rollouts",
+        type=int,
+        default=None,
         help="fixed rollouts per hint call (load-independent); the time limit is then only a safety stop",
     )
     parser.add_argument("--safety-s", type=float, default=10.0, help="the safety time limit with --rollouts")
@@ -200,7 +230,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     if args.quick:
         args.players, args.games, args.rollouts = "2", 8, 16
     settings = {
-        "hint_budget": args.hint_budget, "rollouts": args.rollouts, "safety_s": args.safety_s, "value": args.value,
+        "hint_budget": args.hint_budget,
+        "rollouts": args.rollouts,
+        "safety_s": args.safety_s,
+        "value": args.value,
     }
     payload: dict[str, Any] = {"args": vars(args), "load_average_before": list(os.getloadavg())}
     table = []
@@ -230,15 +263,22 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             games.extend(rows)
             print(
                 f"  {players} players vs {opponent}: {len(rows)} games, win rate {summary['win_rate']:.3f}, "
-                f"margin {summary['mean_margin']:+.2f}, load {os.getloadavg()[0]:.1f}", flush=True,
+                f"margin {summary['mean_margin']:+.2f}, load {os.getloadavg()[0]:.1f}",
+                flush=True,
             )
             # Written after every pairing, so a run stopped later keeps the pairings it finished.
             write_json(name, {**payload, "table": table, "games": games})
     print_table(
         f"Happy Campers multi-player head to head ({args.seat} in one seat, seats rotated, "
         + (f"{args.rollouts} rollouts a hint call)" if args.rollouts else f"{args.hint_budget} s a hint call)"),
-        [{k: (round(v, 3) if isinstance(v, float) else v) for k, v in row.items()
-          if k not in ("load_average_after", "ties")} for row in table],
+        [
+            {
+                k: (round(v, 3) if isinstance(v, float) else v)
+                for k, v in row.items()
+                if k not in ("load_average_after", "ties")
+            }
+            for row in table
+        ],
     )
     payload["table"] = table
     payload["games"] = games

@@ -188,8 +188,21 @@ def single_row(seed: int, grid: Grid, args: argparse.Namespace) -> dict[str, Any
         hint_scores.append(score)
         hint_regrets.append(regret)
         policy_regrets.append(play_single(solver, grid, rolls, shaped, policy_cpu)[1])
-    return finish_row("one map", seed, (empties(grid),), solver.states, optimum, optimum_s, exact_cv, cv_gaps,
-                      hint_regrets, hint_scores, policy_regrets, hint_cpu, (cpsat_checked, cpsat_agree))
+    return finish_row(
+        "one map",
+        seed,
+        (empties(grid),),
+        solver.states,
+        optimum,
+        optimum_s,
+        exact_cv,
+        cv_gaps,
+        hint_regrets,
+        hint_scores,
+        policy_regrets,
+        hint_cpu,
+        (cpsat_checked, cpsat_agree),
+    )
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -238,8 +251,13 @@ def solo_row(seed: int, state: SoloState, args: argparse.Namespace) -> dict[str,
 
         def hinted(now: SoloState, roll: tuple[int, int], turn: int, g: int = g):
             result = hint(
-                now.maps[0], roll, budget=CpuBudget(args.budget), seed=seed * 1000 + g * 40 + turn,
-                mode=HintMode.SOLO, second_grid=now.maps[1], solo_last_turn_map=now.last_turn_map,
+                now.maps[0],
+                roll,
+                budget=CpuBudget(args.budget),
+                seed=seed * 1000 + g * 40 + turn,
+                mode=HintMode.SOLO,
+                second_grid=now.maps[1],
+                solo_last_turn_map=now.last_turn_map,
             )
             return result.best.move.placements
 
@@ -255,8 +273,21 @@ def solo_row(seed: int, state: SoloState, args: argparse.Namespace) -> dict[str,
         hint_scores.append(score)
         hint_regrets.append(regret)
         greedy_regrets.append(play_solo(solver, state, rolls, greedy, greedy_cpu)[1])
-    return finish_row("solo", seed, tuple(empties(m) for m in state.maps), solver.states, optimum, optimum_s,
-                      exact_cv, cv_gaps, hint_regrets, hint_scores, greedy_regrets, hint_cpu, None)
+    return finish_row(
+        "solo",
+        seed,
+        tuple(empties(m) for m in state.maps),
+        solver.states,
+        optimum,
+        optimum_s,
+        exact_cv,
+        cv_gaps,
+        hint_regrets,
+        hint_scores,
+        greedy_regrets,
+        hint_cpu,
+        None,
+    )
 
 
 def drawn_cells(m: int, before: list[int], fast: FastMap) -> tuple[frozenset, int] | None:
@@ -285,29 +316,55 @@ def resolved(state: SoloState, map_index: int, move) -> SoloDraw:
 # ---------------------------------------------------------------------------------------------------------
 
 
-def finish_row(kind, seed, empty, states, optimum, optimum_s, exact_cv, cv_gaps, hint_regrets, hint_scores,
-               policy_regrets, hint_cpu, cpsat) -> dict[str, Any]:
+def finish_row(
+    kind,
+    seed,
+    empty,
+    states,
+    optimum,
+    optimum_s,
+    exact_cv,
+    cv_gaps,
+    hint_regrets,
+    hint_scores,
+    policy_regrets,
+    hint_cpu,
+    cpsat,
+) -> dict[str, Any]:
     gap, gap_se = mean_se(cv_gaps)
     regret, regret_se = mean_se(hint_regrets)
     policy_regret, policy_se = mean_se(policy_regrets)
     hint_mean, hint_mean_se = mean_se(hint_scores)
     row = {
-        "kind": kind, "seed": seed, "empty": "/".join(map(str, empty)), "states": states,
-        "optimum": optimum, "optimum_cpu_s": optimum_s,
+        "kind": kind,
+        "seed": seed,
+        "empty": "/".join(map(str, empty)),
+        "states": states,
+        "optimum": optimum,
+        "optimum_cpu_s": optimum_s,
         "E_clairvoyant": exact_cv if exact_cv is not None else optimum + gap,
-        "E_clairvoyant_exact": exact_cv is not None, "E_clairvoyant_sampled": optimum + gap,
+        "E_clairvoyant_exact": exact_cv is not None,
+        "E_clairvoyant_sampled": optimum + gap,
         "E_clairvoyant_sampled_se": gap_se,
-        "hint": optimum - regret, "hint_se": regret_se, "hint_headroom": regret,
-        "hint_mean": hint_mean, "hint_mean_se": hint_mean_se,
-        "policy": optimum - policy_regret, "policy_se": policy_se,
-        "games": len(hint_scores), "hint_calls": len(hint_cpu),
+        "hint": optimum - regret,
+        "hint_se": regret_se,
+        "hint_headroom": regret,
+        "hint_mean": hint_mean,
+        "hint_mean_se": hint_mean_se,
+        "policy": optimum - policy_regret,
+        "policy_se": policy_se,
+        "games": len(hint_scores),
+        "hint_calls": len(hint_cpu),
         "hint_cpu_mean_s": statistics.fmean(hint_cpu) if hint_cpu else None,
         "hint_cpu_median_s": statistics.median(hint_cpu) if hint_cpu else None,
     }
     if cpsat is not None:
         row["cpsat_checked"], row["cpsat_agree"] = cpsat
-    print(f"  {kind} seed {seed}: optimum {optimum:.3f}, E[clairvoyant] {row['E_clairvoyant']:.3f}, "
-          f"hint {row['hint']:.3f} +- {regret_se:.3f}", flush=True)
+    print(
+        f"  {kind} seed {seed}: optimum {optimum:.3f}, E[clairvoyant] {row['E_clairvoyant']:.3f}, "
+        f"hint {row['hint']:.3f} +- {regret_se:.3f}",
+        flush=True,
+    )
     return row
 
 
@@ -344,18 +401,36 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 found += 1
             seed += 1
     shown = [
-        {k: row[k] for k in ("kind", "seed", "empty", "optimum", "E_clairvoyant", "E_clairvoyant_exact", "hint",
-                             "hint_se", "hint_headroom", "policy", "hint_cpu_mean_s", "hint_cpu_median_s")}
+        {
+            k: row[k]
+            for k in (
+                "kind",
+                "seed",
+                "empty",
+                "optimum",
+                "E_clairvoyant",
+                "E_clairvoyant_exact",
+                "hint",
+                "hint_se",
+                "hint_headroom",
+                "policy",
+                "hint_cpu_mean_s",
+                "hint_cpu_median_s",
+            )
+        }
         for row in rows
     ]
-    print_table(f"Happy Campers ceilings (hint at CpuBudget {args.budget} s a call, {args.games} games a position)",
-                shown)
+    print_table(
+        f"Happy Campers ceilings (hint at CpuBudget {args.budget} s a call, {args.games} games a position)", shown
+    )
     for kind in ("one map", "solo"):
         mine = [r for r in rows if r["kind"] == kind]
         if mine:
-            print(f"{kind}: optimum - hint = {statistics.fmean(r['hint_headroom'] for r in mine):.3f} on average "
-                  f"over {len(mine)} positions; E[clairvoyant] - optimum = "
-                  f"{statistics.fmean(r['E_clairvoyant'] - r['optimum'] for r in mine):.3f}")
+            print(
+                f"{kind}: optimum - hint = {statistics.fmean(r['hint_headroom'] for r in mine):.3f} on average "
+                f"over {len(mine)} positions; E[clairvoyant] - optimum = "
+                f"{statistics.fmean(r['E_clairvoyant'] - r['optimum'] for r in mine):.3f}"
+            )
     payload = {"args": vars(args), "skipped_seeds": skipped, "rows": rows}
     write_json("happy_campers_solo_ceiling" + (f"_{args.label}" if args.label else ""), payload)
     return payload

@@ -61,8 +61,9 @@ def camper_tour_record(decisions: int, seed: int) -> ct.CamperTourServiceHintReq
             if len(history) >= decisions and state.to_move == 0:
                 return ct.CamperTourServiceHintRequest(state=ct_service.state_to_proto(state), history=history)
             action = solo_optimal(state)
-            history.append(ct.CamperTourDecision(state=ct_service.state_to_proto(state),
-                                                 move=ct_service.move_to_proto(action)))
+            history.append(
+                ct.CamperTourDecision(state=ct_service.state_to_proto(state), move=ct_service.move_to_proto(action))
+            )
             state = state.child(action)
         else:
             state = state.child(sample_outcome(state, rng))
@@ -119,8 +120,14 @@ def slots_held(channel: grpc.Channel, count: int) -> Iterator[None]:
             future.cancel()
 
 
-def run_hints(channel: grpc.Channel, game_name: str, make: Callable[[int], bytes], indices: Sequence[int],
-              deadlines: Sequence[float], threads: int) -> list[dict[str, Any]]:
+def run_hints(
+    channel: grpc.Channel,
+    game_name: str,
+    make: Callable[[int], bytes],
+    indices: Sequence[int],
+    deadlines: Sequence[float],
+    threads: int,
+) -> list[dict[str, Any]]:
     """Send the hints `indices` from `threads` client threads; one record per call."""
     from campsolver.v1 import adventure_tours_pb2, campsite_pb2, deluxe_camping_pb2, happy_campers_pb2
 
@@ -183,12 +190,16 @@ def summarise(game_name: str, phase: str, records: list[dict[str, Any]]) -> dict
     }
 
 
-def run(hints: int, busy: int, seed: int, game_names: Sequence[str], server_log: str | None = None
-        ) -> dict[str, Any]:
+def run(hints: int, busy: int, seed: int, game_names: Sequence[str], server_log: str | None = None) -> dict[str, Any]:
     port = free_port()
     log = open(server_log, "w") if server_log else subprocess.DEVNULL  # noqa: SIM115 (closed below)
-    server = subprocess.Popen([sys.executable, "-m", "campsolver", "serve", "--port", str(port), "--workers", "2",
-                               "--log-format", "json"], cwd=ROOT, stdout=subprocess.PIPE, stderr=log, text=True)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "campsolver", "serve", "--port", str(port), "--workers", "2", "--log-format", "json"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=log,
+        text=True,
+    )
     rows = []
     try:
         assert server.stdout is not None and "listening" in server.stdout.readline()
@@ -211,8 +222,13 @@ def run(hints: int, busy: int, seed: int, game_names: Sequence[str], server_log:
         server.wait(timeout=30)
         if server_log:
             log.close()  # type: ignore[union-attr]
-    result = {"hints_per_game": hints, "busy_loops": busy, "seed": seed, "deadline_range_s": DEADLINE_RANGE_S,
-              "rows": rows}
+    result = {
+        "hints_per_game": hints,
+        "busy_loops": busy,
+        "seed": seed,
+        "deadline_range_s": DEADLINE_RANGE_S,
+        "rows": rows,
+    }
     if server_log:
         result["server_view"] = server_view(server_log, hints)
     return result
@@ -227,19 +243,29 @@ def server_view(path: str, sent: int) -> list[dict[str, Any]]:
 
     with open(path) as log:
         lines = [json.loads(text) for text in log if text.startswith("{")]
-    calls = [line for line in lines if line.get("event") == "call" and line["rpc"] == "Hint"
-             and line.get("deadline_s") is not None and line["deadline_s"] < DEADLINE_RANGE_S[1] + 0.1]
+    calls = [
+        line
+        for line in lines
+        if line.get("event") == "call"
+        and line["rpc"] == "Hint"
+        and line.get("deadline_s") is not None
+        and line["deadline_s"] < DEADLINE_RANGE_S[1] + 0.1
+    ]
     view = []
     for game_name in dict.fromkeys(line["game"] for line in calls):
         mine = [line for line in calls if line["game"] == game_name]
         late = [line for line in mine if line["code"] == "DEADLINE_EXCEEDED"]
-        view.append({
-            "game": game_name, "hints_seen": len(mine), "dropped_before_a_handler": sent - len(mine),
-            "late_by_server_clock": len(late),
-            "arrived_spent": sum(line["deadline_s"] <= 0.001 for line in late),
-            "late_no_time": sum(line["fallback"] == "no_time" for line in late),
-            "fallbacks": dict(Counter(line["fallback"] or "searched" for line in mine)),
-        })
+        view.append(
+            {
+                "game": game_name,
+                "hints_seen": len(mine),
+                "dropped_before_a_handler": sent - len(mine),
+                "late_by_server_clock": len(late),
+                "arrived_spent": sum(line["deadline_s"] <= 0.001 for line in late),
+                "late_no_time": sum(line["fallback"] == "no_time" for line in late),
+                "fallbacks": dict(Counter(line["fallback"] or "searched" for line in mine)),
+            }
+        )
     return view
 
 

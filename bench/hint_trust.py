@@ -161,8 +161,16 @@ def contract(games: list[str], positions: int, seconds: float, first_seed: int =
                 broken += 1
                 if len(examples) < 3:
                     examples.append(f"seed {seed}: {problems[0]}")
-        rows.append({"game": game, "hints": positions, "cpu_budget_s": seconds, "broken": broken,
-                     "empty": empty, "examples": examples})
+        rows.append(
+            {
+                "game": game,
+                "hints": positions,
+                "cpu_budget_s": seconds,
+                "broken": broken,
+                "empty": empty,
+                "examples": examples,
+            }
+        )
     return rows
 
 
@@ -184,9 +192,17 @@ def deadline(games: list[str], positions: int, budgets: list[float], first_seed:
                 except SolveInterrupted:
                     raised += 1
                 overruns.append(max(time.monotonic() - started - seconds, 0.0) * 1000)
-            rows.append({"game": game, "budget_s": seconds, "hints": positions, "deadline_exceeded": raised,
-                         "no_move": empty, "overrun_p99_ms": percentile(overruns, 99),
-                         "overrun_max_ms": max(overruns)})
+            rows.append(
+                {
+                    "game": game,
+                    "budget_s": seconds,
+                    "hints": positions,
+                    "deadline_exceeded": raised,
+                    "no_move": empty,
+                    "overrun_p99_ms": percentile(overruns, 99),
+                    "overrun_max_ms": max(overruns),
+                }
+            )
     return rows
 
 
@@ -253,8 +269,12 @@ def coverage(positions: int, budgets: list[float], reference_worlds: int) -> lis
                     counts[name][1] += error <= 2 * plain + 1e-12
                     counts[name][2] += 1
                     counts[name][3] += error <= 2 * adjusted + 1e-12
-        row: dict[str, Any] = {"game": "adventure_tours", "cpu_budget_s": seconds,
-                               "seeds": f"{seeds[0]}-{seeds[-1]}", "reference_worlds": reference_worlds}
+        row: dict[str, Any] = {
+            "game": "adventure_tours",
+            "cpu_budget_s": seconds,
+            "seeds": f"{seeds[0]}-{seeds[-1]}",
+            "reference_worlds": reference_worlds,
+        }
         for name, (covered, covered_plain, n, covered_adjusted) in counts.items():
             row[f"{name}_n"] = n
             row[f"{name}_rate"] = covered / n if n else float("nan")
@@ -293,8 +313,9 @@ def main(argv: list[str] | None = None) -> None:
         out["deadline"] = deadline(games, args.deadline_positions, [float(x) for x in _chunks(args.deadlines)])
         print_table("tiny deadlines (wall clock)", out["deadline"])
     if "coverage" in only and "adventure_tours" in games:
-        out["coverage"] = coverage(args.coverage_positions, [float(x) for x in _chunks(args.coverage_budgets)],
-                                   args.reference_worlds)
+        out["coverage"] = coverage(
+            args.coverage_positions, [float(x) for x in _chunks(args.coverage_budgets)], args.reference_worlds
+        )
         print_table("coverage of value +- 2 SE (Adventure Tours)", out["coverage"])
     write_json(args.out, out)
 

@@ -49,9 +49,16 @@ class FetchLike:
         self._connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
 
     def call(self, path: str, body: dict[str, Any]) -> Any:
-        self._connection.request("POST", path, body=json.dumps(body), headers={
-            "Content-Type": "application/json", "Connect-Protocol-Version": "1", "Connect-Timeout-Ms": "60000",
-        })
+        self._connection.request(
+            "POST",
+            path,
+            body=json.dumps(body),
+            headers={
+                "Content-Type": "application/json",
+                "Connect-Protocol-Version": "1",
+                "Connect-Timeout-Ms": "60000",
+            },
+        )
         response = self._connection.getresponse()
         data = json.loads(response.read())
         if response.status != 200:
@@ -134,15 +141,23 @@ def measure(server: CampsolverServer, game_name: str, n: int, hint_seconds: floa
                     call()
                     timings[name].append(time.perf_counter() - started)
             stats = {name: summary_ms(values) for name, values in timings.items()}
-            rows.append({
-                "game": game_name, "rpc": rpc,
-                "grpc_p50_ms": stats["grpc"]["p50_ms"], "http_p50_ms": stats["fetch"]["p50_ms"],
-                "p50_gap_ms": stats["fetch"]["p50_ms"] - stats["grpc"]["p50_ms"],
-                "grpc_p99_ms": stats["grpc"]["p99_ms"], "http_p99_ms": stats["fetch"]["p99_ms"],
-                "binary_p50_ms": stats["binary"]["p50_ms"], "binary_p99_ms": stats["binary"]["p99_ms"],
-                "json_py_p50_ms": stats["json_py"]["p50_ms"], "json_py_p99_ms": stats["json_py"]["p99_ms"],
-                "n": n, "positions": len(positions),
-            })
+            rows.append(
+                {
+                    "game": game_name,
+                    "rpc": rpc,
+                    "grpc_p50_ms": stats["grpc"]["p50_ms"],
+                    "http_p50_ms": stats["fetch"]["p50_ms"],
+                    "p50_gap_ms": stats["fetch"]["p50_ms"] - stats["grpc"]["p50_ms"],
+                    "grpc_p99_ms": stats["grpc"]["p99_ms"],
+                    "http_p99_ms": stats["fetch"]["p99_ms"],
+                    "binary_p50_ms": stats["binary"]["p50_ms"],
+                    "binary_p99_ms": stats["binary"]["p99_ms"],
+                    "json_py_p50_ms": stats["json_py"]["p50_ms"],
+                    "json_py_p99_ms": stats["json_py"]["p99_ms"],
+                    "n": n,
+                    "positions": len(positions),
+                }
+            )
     fetch.close()
     return rows
 
@@ -161,8 +176,13 @@ def run(game_names: Sequence[str], n: int, hint_seconds: float) -> dict[str, Any
     cheap = [row for row in rows if hint_seconds <= 0.05 or row["rpc"] != "Hint"]
     worst = max((row["p50_gap_ms"] for row in cheap), default=float("nan"))
     print(f"\nlargest p50 gap on cheap calls: {worst:.2f} ms (goal: within 5 ms)")
-    return {"hint_seconds": hint_seconds, "n": n, "rows": rows, "largest_cheap_p50_gap_ms": worst,
-            "goal_p50_gap_ms": 5.0}
+    return {
+        "hint_seconds": hint_seconds,
+        "n": n,
+        "rows": rows,
+        "largest_cheap_p50_gap_ms": worst,
+        "goal_p50_gap_ms": 5.0,
+    }
 
 
 def main(argv: Sequence[str] | None = None) -> None:

@@ -224,8 +224,11 @@ def paced_latency(address: str, clients: int, rate: float, seconds: float) -> di
     values = recorder.latency["hc Score"]
     cheap = sum(len(recorder.latency[name]) for name in CHEAP_CALLS)
     return {
-        "rate_per_client": rate, "cheap_calls_per_s": cheap / seconds, "n": len(values),
-        "p50_ms": percentile(values, 50) * 1000, "p99_ms": percentile(values, 99) * 1000,
+        "rate_per_client": rate,
+        "cheap_calls_per_s": cheap / seconds,
+        "n": len(values),
+        "p50_ms": percentile(values, 50) * 1000,
+        "p99_ms": percentile(values, 99) * 1000,
         "load_avg": load_average(),
     }
 
@@ -233,8 +236,17 @@ def paced_latency(address: str, clients: int, rate: float, seconds: float) -> di
 def run(clients: int, rounds: int, seconds: float, workers: int, in_process: bool = False) -> dict:
     port = free_port()
     server = subprocess.Popen(
-        [sys.executable, "-m", "campsolver", "serve", "--port", str(port), "--workers", str(workers),
-         *(["--solve-in-process"] if in_process else [])],
+        [
+            sys.executable,
+            "-m",
+            "campsolver",
+            "serve",
+            "--port",
+            str(port),
+            "--workers",
+            str(workers),
+            *(["--solve-in-process"] if in_process else []),
+        ],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
@@ -276,9 +288,9 @@ def run(clients: int, rounds: int, seconds: float, workers: int, in_process: boo
                     "cheap_calls_per_s": cheap_calls / elapsed,
                     "hc_score_p50_ms": percentile(recorder.latency["hc Score"], 50) * 1000,
                     "errors": " ".join(
-                        f"{code}:{n}" for code, n in sorted(
-                            sum((recorder.codes[name] for name in recorder.codes), Counter()).items()
-                        ) if code != "OK"
+                        f"{code}:{n}"
+                        for code, n in sorted(sum((recorder.codes[name] for name in recorder.codes), Counter()).items())
+                        if code != "OK"
                     ),
                     "load_avg": load_average(),
                 }
@@ -338,8 +350,12 @@ def main(argv: Sequence[str] | None = None) -> None:
         f"({layout})",
         result["rounds_table"],
     )
-    print_table("latency per RPC over all rounds (idle p50: " + ", ".join(
-        f"{name} {ms:.2f} ms" for name, ms in result["idle_p50_ms"].items()) + ")", result["per_rpc"])
+    print_table(
+        "latency per RPC over all rounds (idle p50: "
+        + ", ".join(f"{name} {ms:.2f} ms" for name, ms in result["idle_p50_ms"].items())
+        + ")",
+        result["per_rpc"],
+    )
     probe = result["score_while_solvers_busy"]
     print(
         f"\nhc Score from one client while {max(args.clients // 4, 1)} clients keep the solvers busy: "

@@ -107,8 +107,17 @@ def hc_hint(s: Any, seat: int, cpu_s: float, seed: int) -> Plan:
     budget = CpuBudget(cpu_s)
     if target == seat:
         others = [s.maps[(seat + k) % s.players] for k in range(1, s.players)]  # left neighbour first
-        result = hint(s.maps[target], s.roll, s.challenges, s.components, budget, seed, mode=HintMode.MULTIPLAYER,
-                      other_grids=others, bonus_turn=s.bonus_turn)
+        result = hint(
+            s.maps[target],
+            s.roll,
+            s.challenges,
+            s.components,
+            budget,
+            seed,
+            mode=HintMode.MULTIPLAYER,
+            other_grids=others,
+            bonus_turn=s.bonus_turn,
+        )
     else:
         result = hint(s.maps[target], s.roll, s.challenges, s.components, budget, seed, mode=HintMode.NEIGHBOUR_MAP)
     assert result.best is not None
@@ -285,8 +294,9 @@ def make_bot(spec: GameSpec, game: pyspiel.Game, setting: BotSetting, simulation
     rng = np.random.RandomState(seed % 2**32)
     evaluator = mcts.RandomRolloutEvaluator(setting.rollouts, rng)
     if spec.hidden:
-        bot = ismcts.ISMCTSBot(game, evaluator, setting.uct_c, simulations, random_state=rng,
-                               allow_inconsistent_action_sets=True)
+        bot = ismcts.ISMCTSBot(
+            game, evaluator, setting.uct_c, simulations, random_state=rng, allow_inconsistent_action_sets=True
+        )
         # The adapter's resampler (`common.resampler`), drawing from the bot's own seeded generator.
         bot.set_resampler(lambda state, player: state.resample_from_infostate(player, bot.random_number))
         return bot
@@ -366,8 +376,9 @@ def hint_median_cpu(spec: GameSpec, states: list[AdapterState], cpu_s: float) ->
     return statistics.median(spent)
 
 
-def bot_median_cpu(spec: GameSpec, game: pyspiel.Game, states: list[AdapterState], setting: BotSetting,
-                   simulations: int) -> float:
+def bot_median_cpu(
+    spec: GameSpec, game: pyspiel.Game, states: list[AdapterState], setting: BotSetting, simulations: int
+) -> float:
     bot = make_bot(spec, game, setting, simulations, CALIBRATION_SEED)
     spent = []
     for state in states:
@@ -377,8 +388,9 @@ def bot_median_cpu(spec: GameSpec, game: pyspiel.Game, states: list[AdapterState
     return statistics.median(spent)
 
 
-def calibrate(spec: GameSpec, game: pyspiel.Game, states: list[AdapterState], setting: BotSetting,
-              target_s: float) -> tuple[int, float]:
+def calibrate(
+    spec: GameSpec, game: pyspiel.Game, states: list[AdapterState], setting: BotSetting, target_s: float
+) -> tuple[int, float]:
     """The smallest simulation count found (doubling, then one bisection step) whose median CPU a decision on
     `states` is at least `target_s`."""
     simulations, median = 2, 0.0  # MCTSBot needs two: the first only expands the root
@@ -456,24 +468,30 @@ class Calibrations:
     def hint_median(self, spec: GameSpec, game: pyspiel.Game, players: int) -> float:
         key = f"{spec.key}_{players}p_hint"
         if key not in self.data:
-            self.data[key] = {"hint_cpu_s": self.hint_cpu_s,
-                              "median_s": hint_median_cpu(spec, self._states(spec, game, players), self.hint_cpu_s)}
+            self.data[key] = {
+                "hint_cpu_s": self.hint_cpu_s,
+                "median_s": hint_median_cpu(spec, self._states(spec, game, players), self.hint_cpu_s),
+            }
             self._save()
         return float(self.data[key]["median_s"])
 
-    def simulations(self, spec: GameSpec, game: pyspiel.Game, players: int, factor: float,
-                    setting: BotSetting) -> tuple[int, float, float]:
+    def simulations(
+        self, spec: GameSpec, game: pyspiel.Game, players: int, factor: float, setting: BotSetting
+    ) -> tuple[int, float, float]:
         margin = CALIBRATION_MARGINS.get((spec.key, players), CALIBRATION_MARGIN)
         key = f"{spec.key}_{players}p_bot{factor:g}_c{setting.uct_c:g}_r{setting.rollouts}_m{margin:g}"
         if key not in self.data:
             hint = self.hint_median(spec, game, players)
-            simulations, median = calibrate(spec, game, self._states(spec, game, players), setting,
-                                            margin * factor * hint)
-            self.data[key] = {"simulations": simulations, "bot_median_s": median,
-                              "target_s": margin * factor * hint}
+            simulations, median = calibrate(
+                spec, game, self._states(spec, game, players), setting, margin * factor * hint
+            )
+            self.data[key] = {"simulations": simulations, "bot_median_s": median, "target_s": margin * factor * hint}
             self._save()
-            print(f"calibrated {key}: {simulations} simulations, bot {median:.4f} CPU-s/decision >= "
-                  f"{margin:g} x {factor:g} x hint {hint:.4f}", flush=True)
+            print(
+                f"calibrated {key}: {simulations} simulations, bot {median:.4f} CPU-s/decision >= "
+                f"{margin:g} x {factor:g} x hint {hint:.4f}",
+                flush=True,
+            )
         row = self.data[key]
         return int(row["simulations"]), float(row["bot_median_s"]), float(row["target_s"])
 
@@ -487,8 +505,15 @@ class Calibrations:
         tmp.replace(self.path)
 
 
-def play_cell_game(cell: Cell, game: pyspiel.Game, index: int, first_seed: int, hint_cpu_s: float,
-                   setting: BotSetting, simulations: int) -> dict[str, Any]:
+def play_cell_game(
+    cell: Cell,
+    game: pyspiel.Game,
+    index: int,
+    first_seed: int,
+    hint_cpu_s: float,
+    setting: BotSetting,
+    simulations: int,
+) -> dict[str, Any]:
     """Game `index` of a cell: seed first_seed + index // players, the hint in seat index % players."""
     spec = cell.spec
     players = cell.players
@@ -506,9 +531,13 @@ def play_cell_game(cell: Cell, game: pyspiel.Game, index: int, first_seed: int, 
     final = play(spec, game, seed, seats)
     others = [s for p, s in enumerate(seats) if p != seat]
     return {
-        "index": index, "seed": seed, "hint_seat": seat, "hint_return": final.returns()[seat],
+        "index": index,
+        "seed": seed,
+        "hint_seat": seat,
+        "hint_return": final.returns()[seat],
         "scores": [float(x) for x in game.final_scores(final.rules_state)],
-        "hint_cpu": seats[seat].cpu, "opponent_cpu": [x for s in others for x in s.cpu],
+        "hint_cpu": seats[seat].cpu,
+        "opponent_cpu": [x for s in others for x in s.cpu],
         "wall_s": time.time() - started,
     }
 
@@ -532,13 +561,25 @@ def read_games(path: Path) -> list[dict[str, Any]]:
 
 
 def cell_header(cell: Cell, hint_cpu_s: float, setting: BotSetting, simulations: int | None) -> dict[str, Any]:
-    return {"cell": cell.name, "hint_cpu_s": hint_cpu_s, "simulations": simulations,
-            **({} if cell.opponent == "greedy" else asdict(setting))}
+    return {
+        "cell": cell.name,
+        "hint_cpu_s": hint_cpu_s,
+        "simulations": simulations,
+        **({} if cell.opponent == "greedy" else asdict(setting)),
+    }
 
 
-def run_cell(cell: Cell, target: int, run_dir: Path, hint_cpu_s: float, calibrations: Calibrations,
-             first_seed: int = 0, setting: BotSetting | None = None, log: bool = True,
-             reverse: bool = False) -> list[dict[str, Any]]:
+def run_cell(
+    cell: Cell,
+    target: int,
+    run_dir: Path,
+    hint_cpu_s: float,
+    calibrations: Calibrations,
+    first_seed: int = 0,
+    setting: BotSetting | None = None,
+    log: bool = True,
+    reverse: bool = False,
+) -> list[dict[str, Any]]:
     """Play the cell's games up to `target` (resuming what its JSONL file has); returns all of them. `reverse`
     plays the missing indices from the last down, so a second run on the same cell meets the first in the
     middle: the file is read again before each game and an index already there is skipped."""
@@ -559,7 +600,7 @@ def run_cell(cell: Cell, target: int, run_dir: Path, hint_cpu_s: float, calibrat
         games = [header]
     done = {g["index"] for g in games[1:]}
     with path.open("a") as out:
-        for index in (reversed(range(target)) if reverse else range(target)):
+        for index in reversed(range(target)) if reverse else range(target):
             if index in done or index in {g.get("index") for g in read_games(path)[1:]}:
                 continue
             row = play_cell_game(cell, game, index, first_seed, hint_cpu_s, setting, simulations or 0)
@@ -567,11 +608,12 @@ def run_cell(cell: Cell, target: int, run_dir: Path, hint_cpu_s: float, calibrat
             out.flush()
             done.add(index)
             if log:
-                print(f"{cell.name} game {index}: hint {row['hint_return']:.2f} scores {row['scores']} "
-                      f"{row['wall_s']:.1f}s", flush=True)
+                print(
+                    f"{cell.name} game {index}: hint {row['hint_return']:.2f} scores {row['scores']} "
+                    f"{row['wall_s']:.1f}s",
+                    flush=True,
+                )
     return read_games(path)
-
-
 
 
 def summarise(cell: Cell, games: list[dict[str, Any]]) -> dict[str, Any]:
@@ -582,36 +624,69 @@ def summarise(cell: Cell, games: list[dict[str, Any]]) -> dict[str, Any]:
     hint_cpu = [x for g in played for x in g["hint_cpu"]]
     opp_cpu = [x for g in played for x in g["opponent_cpu"]]
     return {
-        "game": cell.game, "players": cell.players, "opponent": cell.opponent, "games": n,
-        "hint_share": share / n if n else None, "wilson95_low": low, "wilson95_high": high,
-        "fair_share": 1 / cell.players, "beats_fair": bool(n and low > 1 / cell.players),
+        "game": cell.game,
+        "players": cell.players,
+        "opponent": cell.opponent,
+        "games": n,
+        "hint_share": share / n if n else None,
+        "wilson95_low": low,
+        "wilson95_high": high,
+        "fair_share": 1 / cell.players,
+        "beats_fair": bool(n and low > 1 / cell.players),
         "hint_cpu_call_s": statistics.median(hint_cpu) if hint_cpu else None,
         "opp_cpu_decision_s": statistics.median(opp_cpu) if opp_cpu else None,
-        "opp_over_hint_cpu": (statistics.median(opp_cpu) / statistics.median(hint_cpu)
-                              if hint_cpu and opp_cpu and statistics.median(hint_cpu) > 0 else None),
-        "bot_simulations": header.get("simulations"), "uct_c": header.get("uct_c"),
-        "rollouts": header.get("rollouts"), "hint_reads": GAMES[cell.game].hint_reads,
+        "opp_over_hint_cpu": (
+            statistics.median(opp_cpu) / statistics.median(hint_cpu)
+            if hint_cpu and opp_cpu and statistics.median(hint_cpu) > 0
+            else None
+        ),
+        "bot_simulations": header.get("simulations"),
+        "uct_c": header.get("uct_c"),
+        "rollouts": header.get("rollouts"),
+        "hint_reads": GAMES[cell.game].hint_reads,
     }
 
 
 def summary(run_dir: Path, cells: list[Cell], hint_cpu_s: float, name: str = "openspiel_head_to_head") -> None:
     rows = [summarise(c, g) for c in cells if len(g := read_games(run_dir / f"{c.name}.jsonl")) > 1]
-    short = [{k: r[k] for k in ("game", "players", "opponent", "games", "hint_share", "wilson95_low",
-                                "wilson95_high", "hint_cpu_call_s", "opp_cpu_decision_s", "opp_over_hint_cpu",
-                                "bot_simulations")}
-             for r in rows]
+    short = [
+        {
+            k: r[k]
+            for k in (
+                "game",
+                "players",
+                "opponent",
+                "games",
+                "hint_share",
+                "wilson95_low",
+                "wilson95_high",
+                "hint_cpu_call_s",
+                "opp_cpu_decision_s",
+                "opp_over_hint_cpu",
+                "bot_simulations",
+            )
+        }
+        for r in rows
+    ]
     print_table(f"hint ({hint_cpu_s:g} CPU-s a call) vs greedy / OpenSpiel bots", short)
     print(markdown(rows))
-    write_json(name, {"hint_cpu_s": hint_cpu_s, "rows": rows,
-                      "settings": json.loads(_settings_path(run_dir).read_text())
-                      if _settings_path(run_dir).exists() else {}})
+    write_json(
+        name,
+        {
+            "hint_cpu_s": hint_cpu_s,
+            "rows": rows,
+            "settings": json.loads(_settings_path(run_dir).read_text()) if _settings_path(run_dir).exists() else {},
+        },
+    )
 
 
 def markdown(rows: list[dict[str, Any]]) -> str:
     """The summary as the table in docs/openspiel.md."""
-    lines = ["| game | players | opponent | games | hint's share [Wilson 95%] | fair | hint CPU-s a call | "
-             "opponent CPU-s a decision | opponent / hint CPU | bot simulations |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "| game | players | opponent | games | hint's share [Wilson 95%] | fair | hint CPU-s a call | "
+        "opponent CPU-s a decision | opponent / hint CPU | bot simulations |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
     names = {"greedy": "greedy", "bot1": "bot 1x", "bot4": "bot 4x"}
     for r in rows:
         bot = "IS-MCTS" if GAMES[r["game"]].hidden else "MCTS"
@@ -622,9 +697,11 @@ def markdown(rows: list[dict[str, Any]]) -> str:
         ratio = "-" if r["opponent"] == "greedy" else f"{r['opp_over_hint_cpu']:.2f}x"
         if r["opponent"] != "greedy" and r["opp_over_hint_cpu"] < OPPONENTS[r["opponent"]]:
             ratio += " (under)"
-        lines.append(f"| {r['game'].replace('_', ' ')} | {r['players']} | {opponent} | {r['games']} | "
-                     f"{r['hint_share']:.3f} [{r['wilson95_low']:.3f}, {r['wilson95_high']:.3f}] | "
-                     f"{r['fair_share']:.3f} | {r['hint_cpu_call_s']:.4f} | {opp} | {ratio} | {sims} |")
+        lines.append(
+            f"| {r['game'].replace('_', ' ')} | {r['players']} | {opponent} | {r['games']} | "
+            f"{r['hint_share']:.3f} [{r['wilson95_low']:.3f}, {r['wilson95_high']:.3f}] | "
+            f"{r['fair_share']:.3f} | {r['hint_cpu_call_s']:.4f} | {opp} | {ratio} | {sims} |"
+        )
     return "\n".join(lines)
 
 
@@ -636,9 +713,16 @@ def tune(spec: GameSpec, games: int, run_dir: Path, hint_cpu_s: float, calibrati
     for uct_c, rollouts in TUNE_GRID:
         setting = BotSetting(uct_c, rollouts)
         cell = Cell(spec.key, players, "bot1")
-        games_played = run_cell(cell, games, tune_dir / f"c{uct_c:g}_r{rollouts}_m{CALIBRATION_MARGIN:g}", hint_cpu_s,
-                                calibrations,
-                                first_seed=TUNE_FIRST_SEED, setting=setting, log=False)
+        games_played = run_cell(
+            cell,
+            games,
+            tune_dir / f"c{uct_c:g}_r{rollouts}_m{CALIBRATION_MARGIN:g}",
+            hint_cpu_s,
+            calibrations,
+            first_seed=TUNE_FIRST_SEED,
+            setting=setting,
+            log=False,
+        )
         share = statistics.fmean(g["hint_return"] for g in games_played[1:])
         scores.append((share, setting))
         print(f"tune {spec.key}: uct_c={uct_c} rollouts={rollouts}: hint share {share:.3f} of {games}", flush=True)
@@ -646,9 +730,12 @@ def tune(spec: GameSpec, games: int, run_dir: Path, hint_cpu_s: float, calibrati
     path = _settings_path(run_dir)
     saved = json.loads(path.read_text()) if path.exists() else {}
     last_seed = TUNE_FIRST_SEED + (games - 1) // players
-    saved[spec.key] = {**asdict(best), "tuned_on_seeds": f"{TUNE_FIRST_SEED}..{last_seed}",
-                       "games_per_setting": games,
-                       "grid": {f"c{s.uct_c:g}_r{s.rollouts}": share for share, s in scores}}
+    saved[spec.key] = {
+        **asdict(best),
+        "tuned_on_seeds": f"{TUNE_FIRST_SEED}..{last_seed}",
+        "games_per_setting": games,
+        "grid": {f"c{s.uct_c:g}_r{s.rollouts}": share for share, s in scores},
+    }
     path.write_text(json.dumps(saved, indent=2) + "\n")
     return best
 
@@ -660,8 +747,11 @@ def _tuned(run_dir: Path, game: str) -> bool:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--cells", default=",".join(default_cells()),
-                        help="game:players:opponent,... (opponent greedy, bot1 or bot4), most important first")
+    parser.add_argument(
+        "--cells",
+        default=",".join(default_cells()),
+        help="game:players:opponent,... (opponent greedy, bot1 or bot4), most important first",
+    )
     parser.add_argument("--games", type=int, default=200, help="games a cell")
     parser.add_argument("--chunk", type=int, default=50, help="games a cell per pass (every cell gets some soon)")
     parser.add_argument("--greedy-chunks", type=int, default=1, help="chunks a pass for the cells against greedy")
@@ -670,9 +760,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--tune-games", type=int, default=16)
     parser.add_argument("--run-dir", default=str(RUN_DIR))
     parser.add_argument("--summary", action="store_true", help="print and write the summary only")
-    parser.add_argument("--reverse", action="store_true",
-                        help="play each cell's missing games from the last index down (a second run on the same "
-                             "cells, with --chunk equal to --games, meets the first in the middle)")
+    parser.add_argument(
+        "--reverse",
+        action="store_true",
+        help="play each cell's missing games from the last index down (a second run on the same "
+        "cells, with --chunk equal to --games, meets the first in the middle)",
+    )
     args = parser.parse_args(argv)
     random.seed(0)
     run_dir = Path(args.run_dir)

@@ -59,8 +59,7 @@ def players_of(game: str) -> tuple[Callable[[Any], tuple[Any, ...]], Callable[[A
 
         def greedy(s: Any) -> tuple[Any, ...]:
             seat = s.to_move
-            placement, tent = cs_hints.greedy_play(s.table, s.hands[seat], s.tokens[seat], seat, s.players,
-                                                   Budget(5.0))
+            placement, tent = cs_hints.greedy_play(s.table, s.hands[seat], s.tokens[seat], seat, s.players, Budget(5.0))
             return (cs.PlayCard(placement), cs.PitchTent(tent.token, tent.row, tent.col))
 
         def first(s: Any) -> tuple[Any, ...]:
@@ -88,8 +87,9 @@ def players_of(game: str) -> tuple[Callable[[Any], tuple[Any, ...]], Callable[[A
         from campsolver.solver.happy_campers.review import HappyCampersReview
 
         def ranking(s: Any) -> Any:
-            return HappyCampersReview(solo=False).rank(core.Decision(0, s.current_player(), s, (), s), CpuBudget(0.5),
-                                                       3, ())
+            return HappyCampersReview(solo=False).rank(
+                core.Decision(0, s.current_player(), s, (), s), CpuBudget(0.5), 3, ()
+            )
 
         def second(s: Any) -> tuple[Any, ...]:  # a fair player: the hint's second valued choice
             valued = [c for c in ranking(s).choices if c.value is not None]
@@ -120,8 +120,9 @@ def play(game: str) -> Any:
         index = len(record.steps)
         actions = bad(state) if index == bad_at else choose(state)
         move = codec.move_to_proto(state, actions)
-        played = dispatch.run(commands["play"], commands["play"].request_type(state=state_proto, move=move,
-                                                                              seed=1000 + index), Budget(10))
+        played = dispatch.run(
+            commands["play"], commands["play"].request_type(state=state_proto, move=move, seed=1000 + index), Budget(10)
+        )
         record.steps.add(move=move, seed=1000 + index, state=played.state)
         state_proto = played.state
 
@@ -137,16 +138,30 @@ def review(game: str, record: Any) -> dict[str, Any]:
     bad = next(s.decision for s in steps if s.WhichOneof("kind") == "decision" and s.record_step == bad_at)
     decisions = [s.decision for s in steps if s.WhichOneof("kind") == "decision"]
     return {
-        "game": game, "players": GAMES[game][0], "new_game_seed": GAMES[game][1], "review_seed": 1,
-        "record_steps": len(record.steps), "decisions": len(decisions),
-        "ranked": sum(d.status in (common_pb2.REVIEW_STATUS_REVIEWED, common_pb2.REVIEW_STATUS_VALUE_MISSING)
-                      for d in decisions),
-        "decision_cpu_s": response.review.decision_cpu_seconds, "unit": response.review.unit,
-        "complete": response.review.complete, "wall_s": round(wall, 1), "cpu_s": round(cpu, 1),
-        "bad_move": {"record_step": bad_at, "played": bad.played, "best": bad.best, "loss": bad.loss,
-                     "mark": common_pb2.ReviewMark.Name(bad.mark)},
-        "players_review": [json_format.MessageToDict(p, always_print_fields_with_no_presence=True)
-                           for p in response.review.players],
+        "game": game,
+        "players": GAMES[game][0],
+        "new_game_seed": GAMES[game][1],
+        "review_seed": 1,
+        "record_steps": len(record.steps),
+        "decisions": len(decisions),
+        "ranked": sum(
+            d.status in (common_pb2.REVIEW_STATUS_REVIEWED, common_pb2.REVIEW_STATUS_VALUE_MISSING) for d in decisions
+        ),
+        "decision_cpu_s": response.review.decision_cpu_seconds,
+        "unit": response.review.unit,
+        "complete": response.review.complete,
+        "wall_s": round(wall, 1),
+        "cpu_s": round(cpu, 1),
+        "bad_move": {
+            "record_step": bad_at,
+            "played": bad.played,
+            "best": bad.best,
+            "loss": bad.loss,
+            "mark": common_pb2.ReviewMark.Name(bad.mark),
+        },
+        "players_review": [
+            json_format.MessageToDict(p, always_print_fields_with_no_presence=True) for p in response.review.players
+        ],
         "end_scores": list(response.review.end.scores),
     }
 
@@ -160,12 +175,18 @@ def main() -> None:
     for game in args.games.split(","):
         row = review(game, play(game))
         rows.append(row)
-        totals = "; ".join(f"player {p['player']}: total loss {p['totalLoss']:.3f} over {p['reviewed']} reviewed, "
-                           f"accuracy {p.get('accuracy', float('nan')):.0f}%, {p['mistakes']} mistakes, "
-                           f"{p['blunders']} blunders" for p in row["players_review"])
-        print(f"{game}: {row['decisions']} decisions ({row['ranked']} ranked), {row['cpu_s']} CPU-s, complete "
-              f"{row['complete']}; bad move {row['bad_move']['played']!r} loss {row['bad_move']['loss']:.3f} "
-              f"{row['bad_move']['mark']}; {totals}", flush=True)
+        totals = "; ".join(
+            f"player {p['player']}: total loss {p['totalLoss']:.3f} over {p['reviewed']} reviewed, "
+            f"accuracy {p.get('accuracy', float('nan')):.0f}%, {p['mistakes']} mistakes, "
+            f"{p['blunders']} blunders"
+            for p in row["players_review"]
+        )
+        print(
+            f"{game}: {row['decisions']} decisions ({row['ranked']} ranked), {row['cpu_s']} CPU-s, complete "
+            f"{row['complete']}; bad move {row['bad_move']['played']!r} loss {row['bad_move']['loss']:.3f} "
+            f"{row['bad_move']['mark']}; {totals}",
+            flush=True,
+        )
     out = Path(args.out)
     kept = json.loads(out.read_text())["rows"] if out.exists() else []  # other games' rows of an earlier run stay
     done = {row["game"] for row in rows}

@@ -80,10 +80,17 @@ def large_malformed_requests() -> dict[str, tuple[str, Message, str]]:
     requests["camper-tour"] = ("Hint", tour, "history[")
     adventure = games()["adventure-tours"].by_rpc("Score").example()
     for index in range(LARGE_BYTES // 240):
-        adventure.state.rules.deck.add(name=f"card {index} " + "x" * 200, colour=at.ADVENTURE_COLOUR_RED,
-                                       demand=1, money=1, value=1, action=at.ADVENTURE_ACTION_NONE)
-    adventure.state.rules.deck.add(name="y" * 2000, colour=at.ADVENTURE_COLOUR_RED, demand=-1,
-                                   action=at.ADVENTURE_ACTION_NONE)
+        adventure.state.rules.deck.add(
+            name=f"card {index} " + "x" * 200,
+            colour=at.ADVENTURE_COLOUR_RED,
+            demand=1,
+            money=1,
+            value=1,
+            action=at.ADVENTURE_ACTION_NONE,
+        )
+    adventure.state.rules.deck.add(
+        name="y" * 2000, colour=at.ADVENTURE_COLOUR_RED, demand=-1, action=at.ADVENTURE_ACTION_NONE
+    )
     requests["adventure-tours"] = ("Score", adventure, f"state.rules.deck[{len(adventure.state.rules.deck) - 1}]")
     return requests
 
@@ -96,8 +103,24 @@ def serving(extra: Sequence[str] = ()) -> Iterator[tuple[int, int]]:
     """A `campsolver serve` process on free ports: (gRPC port, HTTP port)."""
     port, http_port = free_port(), free_port()
     server = subprocess.Popen(
-        [sys.executable, "-m", "campsolver", "serve", "--port", str(port), "--http-port", str(http_port),
-         "--workers", "2", *extra], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        [
+            sys.executable,
+            "-m",
+            "campsolver",
+            "serve",
+            "--port",
+            str(port),
+            "--http-port",
+            str(http_port),
+            "--workers",
+            "2",
+            *extra,
+        ],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
     try:
         assert server.stdout is not None
         while "HTTP" not in server.stdout.readline():
@@ -119,8 +142,12 @@ def _grpc_error(port: int, path: str, payload: bytes) -> dict[str, Any]:
             trailers = error.trailing_metadata() or ()
             size = sum(len(k) + len(v) for k, v in trailers)
             message = error.details() or ""
-            return {"code": error.code().name, "message_bytes": len(message.encode()), "error_bytes": size,
-                    "excerpt": message[:100]}
+            return {
+                "code": error.code().name,
+                "message_bytes": len(message.encode()),
+                "error_bytes": size,
+                "excerpt": message[:100],
+            }
 
 
 def _http(http_port: int, path: str, body: bytes, headers: dict[str, str]) -> tuple[int, dict[str, str], bytes]:
@@ -139,8 +166,12 @@ def _connect_error(http_port: int, path: str, body: bytes, content_type: str) ->
         return {"code": "OK", "message_bytes": 0, "error_bytes": 0}
     error = json.loads(data)
     message = error.get("message", "")
-    return {"code": error.get("code", "?").upper(), "message_bytes": len(message.encode()), "error_bytes": len(data),
-            "excerpt": message[:100]}
+    return {
+        "code": error.get("code", "?").upper(),
+        "message_bytes": len(message.encode()),
+        "error_bytes": len(data),
+        "excerpt": message[:100],
+    }
 
 
 def grpc_web_frame(payload: bytes, flags: int = 0) -> bytes:
@@ -153,9 +184,9 @@ def grpc_web_status(headers: dict[str, str], body: bytes) -> dict[str, str]:
     fields = {k: v for k, v in headers.items() if k.startswith("grpc-")}
     offset = 0
     while offset + 5 <= len(body):
-        flag, length = body[offset], int.from_bytes(body[offset + 1:offset + 5], "big")
+        flag, length = body[offset], int.from_bytes(body[offset + 1 : offset + 5], "big")
         if flag & 0x80:
-            for line in body[offset + 5:offset + 5 + length].decode("latin-1").split("\r\n"):
+            for line in body[offset + 5 : offset + 5 + length].decode("latin-1").split("\r\n"):
                 if ":" in line:
                     key, value = line.split(":", 1)
                     fields[key.strip().lower()] = value.strip()
@@ -163,17 +194,27 @@ def grpc_web_status(headers: dict[str, str], body: bytes) -> dict[str, str]:
     return fields
 
 
-def _grpc_web_error(http_port: int, path: str, payload: bytes, flags: int = 0,
-                    headers: dict[str, str] | None = None) -> dict[str, Any]:
-    status, head, data = _http(http_port, path, grpc_web_frame(payload, flags),
-                               {"Content-Type": "application/grpc-web+proto", "X-Grpc-Web": "1", **(headers or {})})
+def _grpc_web_error(
+    http_port: int, path: str, payload: bytes, flags: int = 0, headers: dict[str, str] | None = None
+) -> dict[str, Any]:
+    status, head, data = _http(
+        http_port,
+        path,
+        grpc_web_frame(payload, flags),
+        {"Content-Type": "application/grpc-web+proto", "X-Grpc-Web": "1", **(headers or {})},
+    )
     fields = grpc_web_status(head, data)
     code = int(fields.get("grpc-status", "-1"))
     message = fields.get("grpc-message", "")
     size = len(message) + len(fields.get("grpc-status-details-bin", ""))
     name = next((item.name for item in grpc.StatusCode if item.value[0] == code), "?")
-    return {"code": name, "http_status": status, "message_bytes": len(message), "error_bytes": size,
-            "excerpt": message[:100]}
+    return {
+        "code": name,
+        "http_status": status,
+        "message_bytes": len(message),
+        "error_bytes": size,
+        "excerpt": message[:100],
+    }
 
 
 def probe_errors(port: int, http_port: int) -> list[dict[str, Any]]:
@@ -189,12 +230,29 @@ def probe_errors(port: int, http_port: int) -> list[dict[str, Any]]:
             "grpc-web": _grpc_web_error(http_port, path, payload),
         }
         for transport, answer in answers.items():
-            rows.append({"game": game_name, "rpc": rpc, "request": "large, one bad item", "transport": transport,
-                         "request_bytes": len(payload), "field": field, **answer})
+            rows.append(
+                {
+                    "game": game_name,
+                    "rpc": rpc,
+                    "request": "large, one bad item",
+                    "transport": transport,
+                    "request_bytes": len(payload),
+                    "field": field,
+                    **answer,
+                }
+            )
         unknown = json.dumps({"z" * LARGE_BYTES: 1}).encode()
-        rows.append({"game": game_name, "rpc": rpc, "request": "unknown JSON field", "transport": "connect-json",
-                     "request_bytes": len(unknown), "field": "",
-                     **_connect_error(http_port, path, unknown, "application/json")})
+        rows.append(
+            {
+                "game": game_name,
+                "rpc": rpc,
+                "request": "unknown JSON field",
+                "transport": "connect-json",
+                "request_bytes": len(unknown),
+                "field": "",
+                **_connect_error(http_port, path, unknown, "application/json"),
+            }
+        )
     return rows
 
 
@@ -226,15 +284,18 @@ def _watch(http_port: int, send: Callable[[socket.socket], None]) -> float:
         sock.close()
 
 
-def _quietly(send: Callable[[socket.socket, threading.Event], None], sock: socket.socket,
-             closed: threading.Event) -> None:
+def _quietly(
+    send: Callable[[socket.socket, threading.Event], None], sock: socket.socket, closed: threading.Event
+) -> None:
     with suppress(OSError):
         send(sock, closed)
 
 
 def _large_body(sock: socket.socket, _closed: threading.Event) -> None:
-    sock.sendall(b"POST /campsolver.v1.CamperTourService/Score HTTP/1.1\r\nHost: x\r\nContent-Type: "
-                 b"application/json\r\nContent-Length: 100000000\r\n\r\n" + b" " * 300)
+    sock.sendall(
+        b"POST /campsolver.v1.CamperTourService/Score HTTP/1.1\r\nHost: x\r\nContent-Type: "
+        b"application/json\r\nContent-Length: 100000000\r\n\r\n" + b" " * 300
+    )
 
 
 def _slow_headers(sock: socket.socket, closed: threading.Event) -> None:
@@ -258,24 +319,41 @@ SLOW_KINDS: dict[str, Callable[[socket.socket, threading.Event], None]] = {
 
 def probe_slow_http(http_port: int) -> list[dict[str, Any]]:
     results: dict[str, float] = {}
-    threads = [threading.Thread(target=lambda k=kind, s=send: results.__setitem__(k, _watch(http_port, s)))
-               for kind, send in SLOW_KINDS.items()]
+    threads = [
+        threading.Thread(target=lambda k=kind, s=send: results.__setitem__(k, _watch(http_port, s)))
+        for kind, send in SLOW_KINDS.items()
+    ]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
-    return [{"connection": kind, "closed_after_s": round(results[kind], 2) if results[kind] != float("inf")
-             else f"still open after {SLOW_WATCH_S:g} s"} for kind in SLOW_KINDS]
+    return [
+        {
+            "connection": kind,
+            "closed_after_s": round(results[kind], 2)
+            if results[kind] != float("inf")
+            else f"still open after {SLOW_WATCH_S:g} s",
+        }
+        for kind in SLOW_KINDS
+    ]
 
 
 def probe_grpc_web_compressed(http_port: int) -> list[dict[str, Any]]:
     path = f"/{games()['camper-tour'].service_full_name}/Score"
     payload = games()["camper-tour"].by_rpc("Score").example().SerializeToString()
     rows = []
-    for label, headers in (("no grpc-encoding", {}), ("grpc-encoding: gzip", {"grpc-encoding": "gzip"}),
-                           ("grpc-encoding: br", {"grpc-encoding": "br"})):
-        rows.append({"frame": "compressed flag set, payload not compressed", "headers": label,
-                     **_grpc_web_error(http_port, path, payload, flags=1, headers=headers)})
+    for label, headers in (
+        ("no grpc-encoding", {}),
+        ("grpc-encoding: gzip", {"grpc-encoding": "gzip"}),
+        ("grpc-encoding: br", {"grpc-encoding": "br"}),
+    ):
+        rows.append(
+            {
+                "frame": "compressed flag set, payload not compressed",
+                "headers": label,
+                **_grpc_web_error(http_port, path, payload, flags=1, headers=headers),
+            }
+        )
     return rows
 
 

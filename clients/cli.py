@@ -75,20 +75,27 @@ COMMAND_HELP = {
 class _GameHelp(argparse.Action):
     """`GAME --help`: the game's commands; `GAME COMMAND --help`: what that command's request holds."""
 
-    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS, *, game_name: str,
-                 help: str | None = None) -> None:
+    def __init__(
+        self, option_strings: list[str], dest: str = argparse.SUPPRESS, *, game_name: str, help: str | None = None
+    ) -> None:
         super().__init__(option_strings, dest, default=argparse.SUPPRESS, nargs=0, help=help)
         self.game_name = game_name
 
-    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: object,
-                 option_string: str | None = None) -> None:
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> None:
         command_name = getattr(namespace, "command", None)
         if command_name in COMMANDS:
             from campsolver.clients.requesthelp import request_help
 
             command = game(self.game_name).commands[command_name]
-            print(request_help(self.game_name, command_name, COMMAND_HELP[command_name],
-                               command.request_type.DESCRIPTOR))
+            print(
+                request_help(self.game_name, command_name, COMMAND_HELP[command_name], command.request_type.DESCRIPTOR)
+            )
         else:
             parser.print_help()
         parser.exit()
@@ -191,8 +198,14 @@ class Progress:
 
     #: (reported field, shown as): CP-SAT reports best and bound, searches the depth reached (plies) and nodes,
     #: Monte Carlo the samples drawn (`Budget.report`).
-    FIELDS = (("best", "best"), ("bound", "bound"), ("depth", "depth"), ("nodes", "nodes"), ("samples", "samples"),
-              ("reviewed", "decisions reviewed"))
+    FIELDS = (
+        ("best", "best"),
+        ("bound", "bound"),
+        ("depth", "depth"),
+        ("nodes", "nodes"),
+        ("samples", "samples"),
+        ("reviewed", "decisions reviewed"),
+    )
 
     def __init__(self, enabled: bool, label: str) -> None:
         self.enabled = enabled
@@ -276,7 +289,12 @@ def solve_in_process(command: Command, request: Message, budget: Budget) -> Mess
 
 
 def solve_remote(
-    game_name: str, command: Command, request: Message, server: str, timeout: float, budget: Budget,
+    game_name: str,
+    command: Command,
+    request: Message,
+    server: str,
+    timeout: float,
+    budget: Budget,
     credentials: grpc.ChannelCredentials | None = None,
 ) -> Message:
     from campsolver.clients.client import CampsolverClient, CampsolverError
@@ -344,7 +362,9 @@ def _add_serve_parser(sub: argparse._SubParsersAction) -> None:
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
     serve.add_argument("--port", type=int, default=50051, help="port to listen on (0: any free port)")
     serve.add_argument(
-        "--workers", type=int, default=2,
+        "--workers",
+        type=int,
+        default=2,
         help="solves at once, each in its own worker process (cheap calls never wait for one)",
     )
     serve.add_argument(
@@ -362,7 +382,9 @@ def _add_serve_parser(sub: argparse._SubParsersAction) -> None:
     serve.add_argument("--tls-key", help="PEM private key of --tls-cert")
     _add_serve_http_arguments(serve)
     serve.add_argument(
-        "--log-format", choices=("text", "json"), default="text",
+        "--log-format",
+        choices=("text", "json"),
+        default="text",
         help="log lines as text, or one JSON object a line (an access line per call: game, RPC, code, wall and "
         "CPU seconds, fallback reason)",
     )
@@ -371,25 +393,38 @@ def _add_serve_parser(sub: argparse._SubParsersAction) -> None:
 def _add_serve_http_arguments(serve: argparse.ArgumentParser) -> None:
     """`serve --http-port` and the limits of its HTTP connections."""
     serve.add_argument(
-        "--http-port", type=int, metavar="PORT",
+        "--http-port",
+        type=int,
+        metavar="PORT",
         help="also serve Connect (JSON and binary) and gRPC-Web, and the web table at /, on this port of --host",
     )
     serve.add_argument(
-        "--cors-origin", action="append", default=[], metavar="ORIGIN",
+        "--cors-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
         help="with --http-port: a browser origin (e.g. https://games.example) allowed to call cross-origin; "
         "repeatable; none by default",
     )
     serve.add_argument(
-        "--http-header-timeout", type=_positive_seconds, default=None, metavar="SECONDS",
+        "--http-header-timeout",
+        type=_positive_seconds,
+        default=None,
+        metavar="SECONDS",
         help="with --http-port: close a connection whose request headers have not all arrived after this long",
     )
     serve.add_argument(
-        "--http-body-timeout", type=_positive_seconds, default=None, metavar="SECONDS",
-        help="with --http-port: close a connection whose request body has not all arrived this long after its "
-        "headers",
+        "--http-body-timeout",
+        type=_positive_seconds,
+        default=None,
+        metavar="SECONDS",
+        help="with --http-port: close a connection whose request body has not all arrived this long after its headers",
     )
     serve.add_argument(
-        "--http-max-connections", type=int, default=None, metavar="N",
+        "--http-max-connections",
+        type=int,
+        default=None,
+        metavar="N",
         help="with --http-port: HTTP connections open at once; one more is closed as it opens",
     )
 
@@ -414,15 +449,15 @@ def _add_game_parser(sub: argparse._SubParsersAction, game_name: str) -> None:
         "example_of", nargs="?", choices=list(COMMANDS), help="with `example`: the command", metavar="COMMAND"
     )
     game_parser.add_argument("--request", metavar="FILE", help="proto3 JSON request file, or - for stdin")
-    game_parser.add_argument(
-        "--server", metavar="HOST:PORT", help="ask a running server instead of solving in-process"
-    )
+    game_parser.add_argument("--server", metavar="HOST:PORT", help="ask a running server instead of solving in-process")
     game_parser.add_argument(
         "--tls", action="store_true", help="with --server: connect over TLS, trusting the system's CA roots"
     )
     game_parser.add_argument(
-        "--tls-ca", metavar="FILE", help="with --server: connect over TLS, trusting the PEM CA bundle FILE "
-        "(e.g. the server's own --tls-cert when it is self-signed)"
+        "--tls-ca",
+        metavar="FILE",
+        help="with --server: connect over TLS, trusting the PEM CA bundle FILE "
+        "(e.g. the server's own --tls-cert when it is self-signed)",
     )
     game_parser.add_argument(
         "--timeout",
@@ -502,10 +537,18 @@ def _serve(args: argparse.Namespace) -> int:
         tls["tls_private_key"] = _read_pem(args.tls_key, "--tls-key", PEM_PRIVATE_KEY, "a PEM private key")
         _check_key_pair(args.tls_cert, args.tls_key)
     config = ServerConfig(
-        host=args.host, port=args.port, workers=args.workers, drain_announce_s=args.drain_announce_seconds,
-        solve_in_process=args.solve_in_process, http_port=args.http_port, cors_origins=tuple(args.cors_origin),
-        log_format=args.log_format, http_header_timeout_s=args.http_header_timeout,
-        http_body_timeout_s=args.http_body_timeout, http_max_connections=args.http_max_connections, **tls,
+        host=args.host,
+        port=args.port,
+        workers=args.workers,
+        drain_announce_s=args.drain_announce_seconds,
+        solve_in_process=args.solve_in_process,
+        http_port=args.http_port,
+        cors_origins=tuple(args.cors_origin),
+        log_format=args.log_format,
+        http_header_timeout_s=args.http_header_timeout,
+        http_body_timeout_s=args.http_body_timeout,
+        http_max_connections=args.http_max_connections,
+        **tls,
     )
     try:
         serve(config)

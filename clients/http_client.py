@@ -49,14 +49,19 @@ class HttpCampsolverClient:
         self.protocol = protocol
         self._client = ConnectClientSync(base_url.rstrip("/"), codec=codec, protocol=kind, send_compression=None)
 
-    def call(self, game_name: str, rpc_name: str, request: Message, timeout: float | None = DEFAULT_TIMEOUT_S
-             ) -> Message:
+    def call(
+        self, game_name: str, rpc_name: str, request: Message, timeout: float | None = DEFAULT_TIMEOUT_S
+    ) -> Message:
         """`rpc_name` of game `game_name` (its CLI name) with `request`; raises `CampsolverError`."""
         service = game_service(game_name)
         rpc = service.by_rpc(rpc_name)
         method = MethodInfo(
-            name=rpc_name, service_name=service.service_full_name, input=rpc.request_type,
-            output=rpc.response_type, idempotency_level=IdempotencyLevel.UNKNOWN, stream_type=StreamType.UNARY,
+            name=rpc_name,
+            service_name=service.service_full_name,
+            input=rpc.request_type,
+            output=rpc.response_type,
+            idempotency_level=IdempotencyLevel.UNKNOWN,
+            stream_type=StreamType.UNARY,
         )
         try:
             return self._client.execute_unary(

@@ -63,16 +63,23 @@ def _type_name(field: FieldDescriptor) -> str:
     elif field.enum_type is not None:
         kind = field.enum_type.name
     else:
-        kind = {FieldDescriptor.TYPE_STRING: "string", FieldDescriptor.TYPE_BOOL: "bool",
-                FieldDescriptor.TYPE_DOUBLE: "number", FieldDescriptor.TYPE_FLOAT: "number"}.get(field.type, "integer")
+        kind = {
+            FieldDescriptor.TYPE_STRING: "string",
+            FieldDescriptor.TYPE_BOOL: "bool",
+            FieldDescriptor.TYPE_DOUBLE: "number",
+            FieldDescriptor.TYPE_FLOAT: "number",
+        }.get(field.type, "integer")
     return f"list of {kind}" if field.is_repeated else kind
 
 
 def request_help(game_name: str, command_name: str, summary: str, request: Descriptor) -> str:
     """The help of one command: what it does, the request's top-level fields, and the example to start from."""
     comments = field_comments(request)
-    lines = [f"campsolver {game_name} {command_name}: {summary}.", "",
-             f"The request ({request.full_name}, proto3 JSON) holds:"]
+    lines = [
+        f"campsolver {game_name} {command_name}: {summary}.",
+        "",
+        f"The request ({request.full_name}, proto3 JSON) holds:",
+    ]
     for field in request.fields:
         note = comments.get(field.name, "")
         if not note and field.enum_type is not None:
@@ -81,7 +88,10 @@ def request_help(game_name: str, command_name: str, summary: str, request: Descr
             note = "Holds " + ", ".join(f.json_name for f in field.message_type.fields) + "."
         text = f"{field.json_name}: {_type_name(field)}" + (f". {note}" if note else "")
         lines.extend(textwrap.wrap(text, width=WIDTH, initial_indent="  ", subsequent_indent="      "))
-    lines += ["", "Start from the example request:",
-              f"  campsolver {game_name} example {command_name} > request.json",
-              f"  campsolver {game_name} {command_name} --request request.json [--server HOST:PORT] [--format text]"]
+    lines += [
+        "",
+        "Start from the example request:",
+        f"  campsolver {game_name} example {command_name} > request.json",
+        f"  campsolver {game_name} {command_name} --request request.json [--server HOST:PORT] [--format text]",
+    ]
     return "\n".join(lines)

@@ -68,16 +68,42 @@ NONE_WHEN_NEGATIVE = frozenset({"winner", "to_move"})
 
 
 #: Number fields (a proto3 number without presence cannot tell 0 from unset: the text decides when a 0 is said).
-_NUMBER_TYPES = frozenset({
-    FieldDescriptor.TYPE_DOUBLE, FieldDescriptor.TYPE_FLOAT, FieldDescriptor.TYPE_INT64, FieldDescriptor.TYPE_UINT64,
-    FieldDescriptor.TYPE_INT32, FieldDescriptor.TYPE_FIXED64, FieldDescriptor.TYPE_FIXED32,
-    FieldDescriptor.TYPE_UINT32, FieldDescriptor.TYPE_SFIXED32, FieldDescriptor.TYPE_SFIXED64,
-    FieldDescriptor.TYPE_SINT32, FieldDescriptor.TYPE_SINT64,
-})
+_NUMBER_TYPES = frozenset(
+    {
+        FieldDescriptor.TYPE_DOUBLE,
+        FieldDescriptor.TYPE_FLOAT,
+        FieldDescriptor.TYPE_INT64,
+        FieldDescriptor.TYPE_UINT64,
+        FieldDescriptor.TYPE_INT32,
+        FieldDescriptor.TYPE_FIXED64,
+        FieldDescriptor.TYPE_FIXED32,
+        FieldDescriptor.TYPE_UINT32,
+        FieldDescriptor.TYPE_SFIXED32,
+        FieldDescriptor.TYPE_SFIXED64,
+        FieldDescriptor.TYPE_SINT32,
+        FieldDescriptor.TYPE_SINT64,
+    }
+)
 #: Number fields whose 0 is always a value worth saying (a challenge that scored no points, player 0 owning a
 #: site, no tokens left), matched by the end of the field's name.
-ZERO_IS_A_VALUE = ("points", "score", "scores", "total", "owner", "player", "value", "tokens", "money", "income",
-                   "left", "loss", "margin", "count", "winner", "to_move")
+ZERO_IS_A_VALUE = (
+    "points",
+    "score",
+    "scores",
+    "total",
+    "owner",
+    "player",
+    "value",
+    "tokens",
+    "money",
+    "income",
+    "left",
+    "loss",
+    "margin",
+    "count",
+    "winner",
+    "to_move",
+)
 
 
 def _is_number(field: FieldDescriptor) -> bool:
@@ -95,8 +121,9 @@ def _varying_numbers(items: list[Message]) -> frozenset[str]:
     two, rotation 0 of four) and are said in every item."""
     if not items:
         return frozenset()
-    return frozenset(f.name for f in items[0].DESCRIPTOR.fields
-                     if _is_number(f) and any(getattr(item, f.name) for item in items))
+    return frozenset(
+        f.name for f in items[0].DESCRIPTOR.fields if _is_number(f) and any(getattr(item, f.name) for item in items)
+    )
 
 
 def _is_cell(message: Message) -> bool:
@@ -136,8 +163,12 @@ def inline(message: Message, zeros: frozenset[str] = frozenset()) -> str:
         elif field.message_type is not None:
             if message.HasField(field.name):
                 parts.append(f"{name} {inline(value)}" if not _is_cell(value) or len(fields) > 2 else inline(value))
-        elif (value or (field.has_presence and message.HasField(field.name)) or _says_zero(field)
-              or (field.name in zeros and _is_number(field))):
+        elif (
+            value
+            or (field.has_presence and message.HasField(field.name))
+            or _says_zero(field)
+            or (field.name in zeros and _is_number(field))
+        ):
             parts.append(f"{name} {_scalar(field, value)}")
     return ", ".join(parts) if parts else "(empty)"
 
@@ -234,17 +265,29 @@ def review_text(review: Message) -> str:
         loss = _review_number(decision, "loss")
         if decision.HasField("loss_standard_error") and decision.loss_standard_error > 0:
             loss += f" +-{decision.loss_standard_error:.3f}"
-        rows.append((str(index), str(decision.player), _short(decision.played),
-                     _review_number(decision, "played_value"), _short(decision.best),
-                     _review_number(decision, "best_value"), loss, shown))
+        rows.append(
+            (
+                str(index),
+                str(decision.player),
+                _short(decision.played),
+                _review_number(decision, "played_value"),
+                _short(decision.best),
+                _review_number(decision, "best_value"),
+                loss,
+                shown,
+            )
+        )
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     lines += ["  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip() for row in rows]
     if chances:
         lines.append(f"({chances} chance steps between them, with their probabilities: --format json)")
     lines.append("players:")
     for summary in review.players:  # type: ignore[attr-defined]
-        spread = (f" +-{summary.total_loss_standard_error:.3f}"
-                  if summary.HasField("total_loss_standard_error") and summary.total_loss_standard_error else "")
+        spread = (
+            f" +-{summary.total_loss_standard_error:.3f}"
+            if summary.HasField("total_loss_standard_error") and summary.total_loss_standard_error
+            else ""
+        )
         accuracy = f"accuracy {summary.accuracy:.0f}%" if summary.HasField("accuracy") else "accuracy -"
         costly = ", ".join(f"#{index}" for index in summary.costliest) or "none"
         others = [f"{summary.forced} forced"] if summary.forced else []
@@ -266,8 +309,12 @@ def review_text(review: Message) -> str:
 def to_text(message: Message, indent: str = "", elapsed_s: float | None = None) -> str:
     """The message as aligned, labelled text (ends without a newline); `elapsed_s` as in `_stats_line`."""
     fields_by_name = message.DESCRIPTOR.fields_by_name
-    if not indent and "review" in fields_by_name and fields_by_name["review"].message_type is not None \
-            and fields_by_name["review"].message_type.full_name == _GAME_REVIEW:
+    if (
+        not indent
+        and "review" in fields_by_name
+        and fields_by_name["review"].message_type is not None
+        and fields_by_name["review"].message_type.full_name == _GAME_REVIEW
+    ):
         body = review_text(message.review)  # type: ignore[attr-defined]
         stats = message.stats if "stats" in fields_by_name else None  # type: ignore[attr-defined]
         return body + (f"\n{_stats_line(stats)}" if stats is not None and message.HasField("stats") else "")
@@ -277,15 +324,20 @@ def to_text(message: Message, indent: str = "", elapsed_s: float | None = None) 
     stats_line = ""
     listed = {field.name for field, _ in message.ListFields()}
     # The fields set, and the numbers whose 0 is a value (a total of 0 is a total), in the message's own order.
-    fields = [(field, getattr(message, field.name)) for field in message.DESCRIPTOR.fields
-              if field.name in listed or (_says_zero(field) and not field.containing_oneof)]
+    fields = [
+        (field, getattr(message, field.name))
+        for field in message.DESCRIPTOR.fields
+        if field.name in listed or (_says_zero(field) and not field.containing_oneof)
+    ]
     # A puzzle answer prints its statement and, apart, its solution once: the position and the solution as data
     # (the same things again) are for --format json.
     puzzle = any(f.message_type is not None and f.message_type.full_name == _PUZZLE_ENVELOPE for f, _ in fields)
     for field, value in fields:
         name = _label(field.name)
-        if puzzle and field.message_type is not None and field.message_type.full_name not in (
-            _PUZZLE_ENVELOPE, _SOLVE_STATS
+        if (
+            puzzle
+            and field.message_type is not None
+            and field.message_type.full_name not in (_PUZZLE_ENVELOPE, _SOLVE_STATS)
         ):
             continue
         if field.message_type is not None and field.message_type.full_name == _SOLVE_STATS:

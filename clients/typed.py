@@ -5,7 +5,6 @@ against the generated descriptors, so a drift fails the suite. Use them through 
 `AsyncCampsolverClient` (`client.happy_campers.hint(request)`).
 """
 
-# ruff: noqa: E501
 from __future__ import annotations
 
 from campsolver.clients.base import DEFAULT_TIMEOUT_S, AsyncGameClient, GameClient
@@ -30,35 +29,60 @@ class HappyCampersClient(GameClient):
     GAME = "happy-campers"
     STUB = happy_campers_pb2_grpc.HappyCampersServiceStub
 
-    def hint(self, request: happy_campers_pb2.HappyCampersServiceHintRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> happy_campers_pb2.HappyCampersServiceHintResponse:
+    def hint(
+        self, request: happy_campers_pb2.HappyCampersServiceHintRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S
+    ) -> happy_campers_pb2.HappyCampersServiceHintResponse:
         """The best move now with every alternative ranked (value, loss versus the best)."""
         return self._invoke("Hint", request, timeout)
 
-    def max_score(self, request: happy_campers_pb2.HappyCampersServiceMaxScoreRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> happy_campers_pb2.HappyCampersServiceMaxScoreResponse:
+    def max_score(
+        self,
+        request: happy_campers_pb2.HappyCampersServiceMaxScoreRequest,
+        *,
+        timeout: float | None = DEFAULT_TIMEOUT_S,
+    ) -> happy_campers_pb2.HappyCampersServiceMaxScoreResponse:
         """The theoretical maximum with its proof status (or the best found and its bound)."""
         return self._invoke("MaxScore", request, timeout)
 
-    def generate_puzzle(self, request: happy_campers_pb2.HappyCampersServiceGeneratePuzzleRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> happy_campers_pb2.HappyCampersServiceGeneratePuzzleResponse:
+    def generate_puzzle(
+        self,
+        request: happy_campers_pb2.HappyCampersServiceGeneratePuzzleRequest,
+        *,
+        timeout: float | None = DEFAULT_TIMEOUT_S,
+    ) -> happy_campers_pb2.HappyCampersServiceGeneratePuzzleResponse:
         """A seeded puzzle with a proven unique optimum and a difficulty grade."""
         return self._invoke("GeneratePuzzle", request, timeout)
 
-    def score(self, request: happy_campers_pb2.HappyCampersServiceScoreRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> happy_campers_pb2.HappyCampersServiceScoreResponse:
+    def score(
+        self, request: happy_campers_pb2.HappyCampersServiceScoreRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S
+    ) -> happy_campers_pb2.HappyCampersServiceScoreResponse:
         """Score a state by the rules model."""
         return self._invoke("Score", request, timeout)
 
-    def legal_moves(self, request: happy_campers_pb2.HappyCampersServiceLegalMovesRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> happy_campers_pb2.HappyCampersServiceLegalMovesResponse:
+    def legal_moves(
+        self,
+        request: happy_campers_pb2.HappyCampersServiceLegalMovesRequest,
+        *,
+        timeout: float | None = DEFAULT_TIMEOUT_S,
+    ) -> happy_campers_pb2.HappyCampersServiceLegalMovesResponse:
         """The legal moves of a state."""
         return self._invoke("LegalMoves", request, timeout)
 
-    def new_game(self, request: happy_campers_pb2.HappyCampersServiceNewGameRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> happy_campers_pb2.HappyCampersServiceNewGameResponse:
+    def new_game(
+        self, request: happy_campers_pb2.HappyCampersServiceNewGameRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S
+    ) -> happy_campers_pb2.HappyCampersServiceNewGameResponse:
         """A seeded new game: the state and whose turn it is."""
         return self._invoke("NewGame", request, timeout)
 
-    def play(self, request: happy_campers_pb2.HappyCampersServicePlayRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> happy_campers_pb2.HappyCampersServicePlayResponse:
+    def play(
+        self, request: happy_campers_pb2.HappyCampersServicePlayRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S
+    ) -> happy_campers_pb2.HappyCampersServicePlayResponse:
         """Play a move (or a chance step: seeded, or listed with exact probabilities) and get the next state."""
         return self._invoke("Play", request, timeout)
 
-    def review(self, request: happy_campers_pb2.HappyCampersServiceReviewRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> happy_campers_pb2.HappyCampersServiceReviewResponse:
+    def review(
+        self, request: happy_campers_pb2.HappyCampersServiceReviewRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S
+    ) -> happy_campers_pb2.HappyCampersServiceReviewResponse:
         """A game's record reviewed: each decision's loss against the hint's best, marks and each player's totals."""
         return self._invoke("Review", request, timeout)
 
@@ -69,35 +93,66 @@ class DeluxeCampingClient(GameClient):
     GAME = "deluxe-camping"
     STUB = deluxe_camping_pb2_grpc.DeluxeCampingServiceStub
 
-    def hint(self, request: deluxe_camping_pb2.DeluxeCampingServiceHintRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> deluxe_camping_pb2.DeluxeCampingServiceHintResponse:
+    def hint(
+        self, request: deluxe_camping_pb2.DeluxeCampingServiceHintRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S
+    ) -> deluxe_camping_pb2.DeluxeCampingServiceHintResponse:
         """The best move now with every alternative ranked (value, loss versus the best)."""
         return self._invoke("Hint", request, timeout)
 
-    def max_score(self, request: deluxe_camping_pb2.DeluxeCampingServiceMaxScoreRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> deluxe_camping_pb2.DeluxeCampingServiceMaxScoreResponse:
+    def max_score(
+        self,
+        request: deluxe_camping_pb2.DeluxeCampingServiceMaxScoreRequest,
+        *,
+        timeout: float | None = DEFAULT_TIMEOUT_S,
+    ) -> deluxe_camping_pb2.DeluxeCampingServiceMaxScoreResponse:
         """The theoretical maximum with its proof status (or the best found and its bound)."""
         return self._invoke("MaxScore", request, timeout)
 
-    def generate_puzzle(self, request: deluxe_camping_pb2.DeluxeCampingServiceGeneratePuzzleRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> deluxe_camping_pb2.DeluxeCampingServiceGeneratePuzzleResponse:
+    def generate_puzzle(
+        self,
+        request: deluxe_camping_pb2.DeluxeCampingServiceGeneratePuzzleRequest,
+        *,
+        timeout: float | None = DEFAULT_TIMEOUT_S,
+    ) -> deluxe_camping_pb2.DeluxeCampingServiceGeneratePuzzleResponse:
         """A seeded puzzle with a proven unique optimum and a difficulty grade."""
         return self._invoke("GeneratePuzzle", request, timeout)
 
-    def score(self, request: deluxe_camping_pb2.DeluxeCampingServiceScoreRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> deluxe_camping_pb2.DeluxeCampingServiceScoreResponse:
+    def score(
+        self, request: deluxe_camping_pb2.DeluxeCampingServiceScoreRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S
+    ) -> deluxe_camping_pb2.DeluxeCampingServiceScoreResponse:
         """Score a state by the rules model."""
         return self._invoke("Score", request, timeout)
 
-    def legal_moves(self, request: deluxe_camping_pb2.DeluxeCampingServiceLegalMovesRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> deluxe_camping_pb2.DeluxeCampingServiceLegalMovesResponse:
+    def legal_moves(
+        self,
+        request: deluxe_camping_pb2.DeluxeCampingServiceLegalMovesRequest,
+        *,
+        timeout: float | None = DEFAULT_TIMEOUT_S,
+    ) -> deluxe_camping_pb2.DeluxeCampingServiceLegalMovesResponse:
         """The legal moves of a state."""
         return self._invoke("LegalMoves", request, timeout)
 
-    def new_game(self, request: deluxe_camping_pb2.DeluxeCampingServiceNewGameRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> deluxe_camping_pb2.DeluxeCampingServiceNewGameResponse:
+    def new_game(
+        self,
+        request: deluxe_camping_pb2.DeluxeCampingServiceNewGameRequest,
+        *,
+        timeout: float | None = DEFAULT_TIMEOUT_S,
+    ) -> deluxe_camping_pb2.DeluxeCampingServiceNewGameResponse:
         """A seeded new game: the state and whose turn it is."""
         return self._invoke("NewGame", request, timeout)
 
-    def play(self, request: deluxe_camping_pb2.DeluxeCampingServicePlayRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> deluxe_camping_pb2.DeluxeCampingServicePlayResponse:
+    def play(
+        self, request: deluxe_camping_pb2.DeluxeCampingServicePlayRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S
+    ) -> deluxe_camping_pb2.DeluxeCampingServicePlayResponse:
         """Play a move (or a chance step: seeded, or listed with exact probabilities) and get the next state."""
         return self._invoke("Play", request, timeout)
 
-    def review(self, request: deluxe_camping_pb2.DeluxeCampingServiceReviewRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> deluxe_camping_pb2.DeluxeCampingServiceReviewResponse:
+    def review(
+        self,
+        request: deluxe_camping_pb2.DeluxeCampingServiceReviewRequest,
+        *,
+        timeout: float | None = DEFAULT_TIMEOUT_S,
+    ) -> deluxe_camping_pb2.DeluxeCampingServiceReviewResponse:
         """A game's record reviewed: each decision's loss against the hint's best, marks and each player's totals."""
         return self._invoke("Review", request, timeout)
 
@@ -108,35 +163,51 @@ class CampsiteClient(GameClient):
     GAME = "campsite"
     STUB = campsite_pb2_grpc.CampsiteServiceStub
 
-    def hint(self, request: campsite_pb2.CampsiteServiceHintRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> campsite_pb2.CampsiteServiceHintResponse:
+    def hint(
+        self, request: campsite_pb2.CampsiteServiceHintRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S
+    ) -> campsite_pb2.CampsiteServiceHintResponse:
         """The best move now with every alternative ranked (value, loss versus the best)."""
         return self._invoke("Hint", request, timeout)
 
-    def max_score(self, request: campsite_pb2.CampsiteServiceMaxScoreRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> campsite_pb2.CampsiteServiceMaxScoreResponse:
+    def max_score(
+        self, request: campsite_pb2.CampsiteServiceMaxScoreRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S
+    ) -> campsite_pb2.CampsiteServiceMaxScoreResponse:
         """The theoretical maximum with its proof status (or the best found and its bound)."""
         return self._invoke("MaxScore", request, timeout)
 
-    def generate_puzzle(self, request: campsite_pb2.CampsiteServiceGeneratePuzzleRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> campsite_pb2.CampsiteServiceGeneratePuzzleResponse:
+    def generate_puzzle(
+        self, request: campsite_pb2.CampsiteServiceGeneratePuzzleRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S
+    ) -> campsite_pb2.CampsiteServiceGeneratePuzzleResponse:
         """A seeded puzzle with a proven unique optimum and a difficulty grade."""
         return self._invoke("GeneratePuzzle", request, timeout)
 
-    def score(self, request: campsite_pb2.CampsiteServiceScoreRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> campsite_pb2.CampsiteServiceScoreResponse:
+    def score(
+        self, request: campsite_pb2.CampsiteServiceScoreRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S
+    ) -> campsite_pb2.CampsiteServiceScoreResponse:
         """Score a state by the rules model."""
         return self._invoke("Score", request, timeout)
 
-    def legal_moves(self, request: campsite_pb2.CampsiteServiceLegalMovesRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> campsite_pb2.CampsiteServiceLegalMovesResponse:
+    def legal_moves(
+        self, request: campsite_pb2.CampsiteServiceLegalMovesRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S
+    ) -> campsite_pb2.CampsiteServiceLegalMovesResponse:
         """The legal moves of a state."""
         return self._invoke("LegalMoves", request, timeout)
 
-    def new_game(self, request: campsite_pb2.CampsiteServiceNewGameRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> campsite_pb2.CampsiteServiceNewGameResponse:
+    def new_game(
+        self, request: campsite_pb2.CampsiteServiceNewGameRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S
+    ) -> campsite_pb2.CampsiteServiceNewGameResponse:
         """A seeded new game: the state and whose turn it is."""
         return self._invoke("NewGame", request, timeout)
 
-    def play(self, request: campsite_pb2.CampsiteServicePlayRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> campsite_pb2.CampsiteServicePlayResponse:
+    def play(
+        self, request: campsite_pb2.CampsiteServicePlayRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S
+    ) -> campsite_pb2.CampsiteServicePlayResponse:
         """Play a move (or a chance step: seeded, or listed with exact probabilities) and get the next state."""
         return self._invoke("Play", request, timeout)
 
-    def review(self, request: campsite_pb2.CampsiteServiceReviewRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> campsite_pb2.CampsiteServiceReviewResponse:
+    def review(
+        self, request: campsite_pb2.CampsiteServiceReviewRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S
+    ) -> campsite_pb2.CampsiteServiceReviewResponse:
         """A game's record reviewed: each decision's loss against the hint's best, marks and each player's totals."""
         return self._invoke("Review", request, timeout)
 
@@ -147,35 +218,54 @@ class CamperTourClient(GameClient):
     GAME = "camper-tour"
     STUB = camper_tour_pb2_grpc.CamperTourServiceStub
 
-    def hint(self, request: camper_tour_pb2.CamperTourServiceHintRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> camper_tour_pb2.CamperTourServiceHintResponse:
+    def hint(
+        self, request: camper_tour_pb2.CamperTourServiceHintRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S
+    ) -> camper_tour_pb2.CamperTourServiceHintResponse:
         """The best move now with every alternative ranked (value, loss versus the best)."""
         return self._invoke("Hint", request, timeout)
 
-    def max_score(self, request: camper_tour_pb2.CamperTourServiceMaxScoreRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> camper_tour_pb2.CamperTourServiceMaxScoreResponse:
+    def max_score(
+        self, request: camper_tour_pb2.CamperTourServiceMaxScoreRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S
+    ) -> camper_tour_pb2.CamperTourServiceMaxScoreResponse:
         """The theoretical maximum with its proof status (or the best found and its bound)."""
         return self._invoke("MaxScore", request, timeout)
 
-    def generate_puzzle(self, request: camper_tour_pb2.CamperTourServiceGeneratePuzzleRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> camper_tour_pb2.CamperTourServiceGeneratePuzzleResponse:
+    def generate_puzzle(
+        self,
+        request: camper_tour_pb2.CamperTourServiceGeneratePuzzleRequest,
+        *,
+        timeout: float | None = DEFAULT_TIMEOUT_S,
+    ) -> camper_tour_pb2.CamperTourServiceGeneratePuzzleResponse:
         """A seeded puzzle with a proven unique optimum and a difficulty grade."""
         return self._invoke("GeneratePuzzle", request, timeout)
 
-    def score(self, request: camper_tour_pb2.CamperTourServiceScoreRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> camper_tour_pb2.CamperTourServiceScoreResponse:
+    def score(
+        self, request: camper_tour_pb2.CamperTourServiceScoreRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S
+    ) -> camper_tour_pb2.CamperTourServiceScoreResponse:
         """Score a state by the rules model."""
         return self._invoke("Score", request, timeout)
 
-    def legal_moves(self, request: camper_tour_pb2.CamperTourServiceLegalMovesRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> camper_tour_pb2.CamperTourServiceLegalMovesResponse:
+    def legal_moves(
+        self, request: camper_tour_pb2.CamperTourServiceLegalMovesRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S
+    ) -> camper_tour_pb2.CamperTourServiceLegalMovesResponse:
         """The legal moves of a state."""
         return self._invoke("LegalMoves", request, timeout)
 
-    def new_game(self, request: camper_tour_pb2.CamperTourServiceNewGameRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> camper_tour_pb2.CamperTourServiceNewGameResponse:
+    def new_game(
+        self, request: camper_tour_pb2.CamperTourServiceNewGameRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S
+    ) -> camper_tour_pb2.CamperTourServiceNewGameResponse:
         """A seeded new game: the state and whose turn it is."""
         return self._invoke("NewGame", request, timeout)
 
-    def play(self, request: camper_tour_pb2.CamperTourServicePlayRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> camper_tour_pb2.CamperTourServicePlayResponse:
+    def play(
+        self, request: camper_tour_pb2.CamperTourServicePlayRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S
+    ) -> camper_tour_pb2.CamperTourServicePlayResponse:
         """Play a move (or a chance step: seeded, or listed with exact probabilities) and get the next state."""
         return self._invoke("Play", request, timeout)
 
-    def review(self, request: camper_tour_pb2.CamperTourServiceReviewRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> camper_tour_pb2.CamperTourServiceReviewResponse:
+    def review(
+        self, request: camper_tour_pb2.CamperTourServiceReviewRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S
+    ) -> camper_tour_pb2.CamperTourServiceReviewResponse:
         """A game's record reviewed: each decision's loss against the hint's best, marks and each player's totals."""
         return self._invoke("Review", request, timeout)
 
@@ -186,35 +276,75 @@ class AdventureToursClient(GameClient):
     GAME = "adventure-tours"
     STUB = adventure_tours_pb2_grpc.AdventureToursServiceStub
 
-    def hint(self, request: adventure_tours_pb2.AdventureToursServiceHintRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> adventure_tours_pb2.AdventureToursServiceHintResponse:
+    def hint(
+        self,
+        request: adventure_tours_pb2.AdventureToursServiceHintRequest,
+        *,
+        timeout: float | None = DEFAULT_TIMEOUT_S,
+    ) -> adventure_tours_pb2.AdventureToursServiceHintResponse:
         """The best move now with every alternative ranked (value, loss versus the best)."""
         return self._invoke("Hint", request, timeout)
 
-    def max_score(self, request: adventure_tours_pb2.AdventureToursServiceMaxScoreRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> adventure_tours_pb2.AdventureToursServiceMaxScoreResponse:
+    def max_score(
+        self,
+        request: adventure_tours_pb2.AdventureToursServiceMaxScoreRequest,
+        *,
+        timeout: float | None = DEFAULT_TIMEOUT_S,
+    ) -> adventure_tours_pb2.AdventureToursServiceMaxScoreResponse:
         """The theoretical maximum with its proof status (or the best found and its bound)."""
         return self._invoke("MaxScore", request, timeout)
 
-    def generate_puzzle(self, request: adventure_tours_pb2.AdventureToursServiceGeneratePuzzleRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> adventure_tours_pb2.AdventureToursServiceGeneratePuzzleResponse:
+    def generate_puzzle(
+        self,
+        request: adventure_tours_pb2.AdventureToursServiceGeneratePuzzleRequest,
+        *,
+        timeout: float | None = DEFAULT_TIMEOUT_S,
+    ) -> adventure_tours_pb2.AdventureToursServiceGeneratePuzzleResponse:
         """A seeded puzzle with a proven unique optimum and a difficulty grade."""
         return self._invoke("GeneratePuzzle", request, timeout)
 
-    def score(self, request: adventure_tours_pb2.AdventureToursServiceScoreRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> adventure_tours_pb2.AdventureToursServiceScoreResponse:
+    def score(
+        self,
+        request: adventure_tours_pb2.AdventureToursServiceScoreRequest,
+        *,
+        timeout: float | None = DEFAULT_TIMEOUT_S,
+    ) -> adventure_tours_pb2.AdventureToursServiceScoreResponse:
         """Score a state by the rules model."""
         return self._invoke("Score", request, timeout)
 
-    def legal_moves(self, request: adventure_tours_pb2.AdventureToursServiceLegalMovesRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> adventure_tours_pb2.AdventureToursServiceLegalMovesResponse:
+    def legal_moves(
+        self,
+        request: adventure_tours_pb2.AdventureToursServiceLegalMovesRequest,
+        *,
+        timeout: float | None = DEFAULT_TIMEOUT_S,
+    ) -> adventure_tours_pb2.AdventureToursServiceLegalMovesResponse:
         """The legal moves of a state."""
         return self._invoke("LegalMoves", request, timeout)
 
-    def new_game(self, request: adventure_tours_pb2.AdventureToursServiceNewGameRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> adventure_tours_pb2.AdventureToursServiceNewGameResponse:
+    def new_game(
+        self,
+        request: adventure_tours_pb2.AdventureToursServiceNewGameRequest,
+        *,
+        timeout: float | None = DEFAULT_TIMEOUT_S,
+    ) -> adventure_tours_pb2.AdventureToursServiceNewGameResponse:
         """A seeded new game: the state and whose turn it is."""
         return self._invoke("NewGame", request, timeout)
 
-    def play(self, request: adventure_tours_pb2.AdventureToursServicePlayRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> adventure_tours_pb2.AdventureToursServicePlayResponse:
+    def play(
+        self,
+        request: adventure_tours_pb2.AdventureToursServicePlayRequest,
+        *,
+        timeout: float | None = DEFAULT_TIMEOUT_S,
+    ) -> adventure_tours_pb2.AdventureToursServicePlayResponse:
         """Play a move (or a chance step: seeded, or listed with exact probabilities) and get the next state."""
         return self._invoke("Play", request, timeout)
 
-    def review(self, request: adventure_tours_pb2.AdventureToursServiceReviewRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> adventure_tours_pb2.AdventureToursServiceReviewResponse:
+    def review(
+        self,
+        request: adventure_tours_pb2.AdventureToursServiceReviewRequest,
+        *,
+        timeout: float | None = DEFAULT_TIMEOUT_S,
+    ) -> adventure_tours_pb2.AdventureToursServiceReviewResponse:
         """A game's record reviewed: each decision's loss against the hint's best, marks and each player's totals."""
         return self._invoke("Review", request, timeout)
 
@@ -225,35 +355,60 @@ class AsyncHappyCampersClient(AsyncGameClient):
     GAME = "happy-campers"
     STUB = happy_campers_pb2_grpc.HappyCampersServiceStub
 
-    async def hint(self, request: happy_campers_pb2.HappyCampersServiceHintRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> happy_campers_pb2.HappyCampersServiceHintResponse:
+    async def hint(
+        self, request: happy_campers_pb2.HappyCampersServiceHintRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S
+    ) -> happy_campers_pb2.HappyCampersServiceHintResponse:
         """The best move now with every alternative ranked (value, loss versus the best)."""
         return await self._invoke("Hint", request, timeout)
 
-    async def max_score(self, request: happy_campers_pb2.HappyCampersServiceMaxScoreRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> happy_campers_pb2.HappyCampersServiceMaxScoreResponse:
+    async def max_score(
+        self,
+        request: happy_campers_pb2.HappyCampersServiceMaxScoreRequest,
+        *,
+        timeout: float | None = DEFAULT_TIMEOUT_S,
+    ) -> happy_campers_pb2.HappyCampersServiceMaxScoreResponse:
         """The theoretical maximum with its proof status (or the best found and its bound)."""
         return await self._invoke("MaxScore", request, timeout)
 
-    async def generate_puzzle(self, request: happy_campers_pb2.HappyCampersServiceGeneratePuzzleRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> happy_campers_pb2.HappyCampersServiceGeneratePuzzleResponse:
+    async def generate_puzzle(
+        self,
+        request: happy_campers_pb2.HappyCampersServiceGeneratePuzzleRequest,
+        *,
+        timeout: float | None = DEFAULT_TIMEOUT_S,
+    ) -> happy_campers_pb2.HappyCampersServiceGeneratePuzzleResponse:
         """A seeded puzzle with a proven unique optimum and a difficulty grade."""
         return await self._invoke("GeneratePuzzle", request, timeout)
 
-    async def score(self, request: happy_campers_pb2.HappyCampersServiceScoreRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> happy_campers_pb2.HappyCampersServiceScoreResponse:
+    async def score(
+        self, request: happy_campers_pb2.HappyCampersServiceScoreRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S
+    ) -> happy_campers_pb2.HappyCampersServiceScoreResponse:
         """Score a state by the rules model."""
         return await self._invoke("Score", request, timeout)
 
-    async def legal_moves(self, request: happy_campers_pb2.HappyCampersServiceLegalMovesRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> happy_campers_pb2.HappyCampersServiceLegalMovesResponse:
+    async def legal_moves(
+        self,
+        request: happy_campers_pb2.HappyCampersServiceLegalMovesRequest,
+        *,
+        timeout: float | None = DEFAULT_TIMEOUT_S,
+    ) -> happy_campers_pb2.HappyCampersServiceLegalMovesResponse:
         """The legal moves of a state."""
         return await self._invoke("LegalMoves", request, timeout)
 
-    async def new_game(self, request: happy_campers_pb2.HappyCampersServiceNewGameRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> happy_campers_pb2.HappyCampersServiceNewGameResponse:
+    async def new_game(
+        self, request: happy_campers_pb2.HappyCampersServiceNewGameRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S
+    ) -> happy_campers_pb2.HappyCampersServiceNewGameResponse:
         """A seeded new game: the state and whose turn it is."""
         return await self._invoke("NewGame", request, timeout)
 
-    async def play(self, request: happy_campers_pb2.HappyCampersServicePlayRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> happy_campers_pb2.HappyCampersServicePlayResponse:
+    async def play(
+        self, request: happy_campers_pb2.HappyCampersServicePlayRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S
+    ) -> happy_campers_pb2.HappyCampersServicePlayResponse:
         """Play a move (or a chance step: seeded, or listed with exact probabilities) and get the next state."""
         return await self._invoke("Play", request, timeout)
 
-    async def review(self, request: happy_campers_pb2.HappyCampersServiceReviewRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> happy_campers_pb2.HappyCampersServiceReviewResponse:
+    async def review(
+        self, request: happy_campers_pb2.HappyCampersServiceReviewRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S
+    ) -> happy_campers_pb2.HappyCampersServiceReviewResponse:
         """A game's record reviewed: each decision's loss against the hint's best, marks and each player's totals."""
         return await self._invoke("Review", request, timeout)
 
@@ -264,35 +419,66 @@ class AsyncDeluxeCampingClient(AsyncGameClient):
     GAME = "deluxe-camping"
     STUB = deluxe_camping_pb2_grpc.DeluxeCampingServiceStub
 
-    async def hint(self, request: deluxe_camping_pb2.DeluxeCampingServiceHintRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> deluxe_camping_pb2.DeluxeCampingServiceHintResponse:
+    async def hint(
+        self, request: deluxe_camping_pb2.DeluxeCampingServiceHintRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S
+    ) -> deluxe_camping_pb2.DeluxeCampingServiceHintResponse:
         """The best move now with every alternative ranked (value, loss versus the best)."""
         return await self._invoke("Hint", request, timeout)
 
-    async def max_score(self, request: deluxe_camping_pb2.DeluxeCampingServiceMaxScoreRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> deluxe_camping_pb2.DeluxeCampingServiceMaxScoreResponse:
+    async def max_score(
+        self,
+        request: deluxe_camping_pb2.DeluxeCampingServiceMaxScoreRequest,
+        *,
+        timeout: float | None = DEFAULT_TIMEOUT_S,
+    ) -> deluxe_camping_pb2.DeluxeCampingServiceMaxScoreResponse:
         """The theoretical maximum with its proof status (or the best found and its bound)."""
         return await self._invoke("MaxScore", request, timeout)
 
-    async def generate_puzzle(self, request: deluxe_camping_pb2.DeluxeCampingServiceGeneratePuzzleRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> deluxe_camping_pb2.DeluxeCampingServiceGeneratePuzzleResponse:
+    async def generate_puzzle(
+        self,
+        request: deluxe_camping_pb2.DeluxeCampingServiceGeneratePuzzleRequest,
+        *,
+        timeout: float | None = DEFAULT_TIMEOUT_S,
+    ) -> deluxe_camping_pb2.DeluxeCampingServiceGeneratePuzzleResponse:
         """A seeded puzzle with a proven unique optimum and a difficulty grade."""
         return await self._invoke("GeneratePuzzle", request, timeout)
 
-    async def score(self, request: deluxe_camping_pb2.DeluxeCampingServiceScoreRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> deluxe_camping_pb2.DeluxeCampingServiceScoreResponse:
+    async def score(
+        self, request: deluxe_camping_pb2.DeluxeCampingServiceScoreRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S
+    ) -> deluxe_camping_pb2.DeluxeCampingServiceScoreResponse:
         """Score a state by the rules model."""
         return await self._invoke("Score", request, timeout)
 
-    async def legal_moves(self, request: deluxe_camping_pb2.DeluxeCampingServiceLegalMovesRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> deluxe_camping_pb2.DeluxeCampingServiceLegalMovesResponse:
+    async def legal_moves(
+        self,
+        request: deluxe_camping_pb2.DeluxeCampingServiceLegalMovesRequest,
+        *,
+        timeout: float | None = DEFAULT_TIMEOUT_S,
+    ) -> deluxe_camping_pb2.DeluxeCampingServiceLegalMovesResponse:
         """The legal moves of a state."""
         return await self._invoke("LegalMoves", request, timeout)
 
-    async def new_game(self, request: deluxe_camping_pb2.DeluxeCampingServiceNewGameRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> deluxe_camping_pb2.DeluxeCampingServiceNewGameResponse:
+    async def new_game(
+        self,
+        request: deluxe_camping_pb2.DeluxeCampingServiceNewGameRequest,
+        *,
+        timeout: float | None = DEFAULT_TIMEOUT_S,
+    ) -> deluxe_camping_pb2.DeluxeCampingServiceNewGameResponse:
         """A seeded new game: the state and whose turn it is."""
         return await self._invoke("NewGame", request, timeout)
 
-    async def play(self, request: deluxe_camping_pb2.DeluxeCampingServicePlayRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> deluxe_camping_pb2.DeluxeCampingServicePlayResponse:
+    async def play(
+        self, request: deluxe_camping_pb2.DeluxeCampingServicePlayRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S
+    ) -> deluxe_camping_pb2.DeluxeCampingServicePlayResponse:
         """Play a move (or a chance step: seeded, or listed with exact probabilities) and get the next state."""
         return await self._invoke("Play", request, timeout)
 
-    async def review(self, request: deluxe_camping_pb2.DeluxeCampingServiceReviewRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> deluxe_camping_pb2.DeluxeCampingServiceReviewResponse:
+    async def review(
+        self,
+        request: deluxe_camping_pb2.DeluxeCampingServiceReviewRequest,
+        *,
+        timeout: float | None = DEFAULT_TIMEOUT_S,
+    ) -> deluxe_camping_pb2.DeluxeCampingServiceReviewResponse:
         """A game's record reviewed: each decision's loss against the hint's best, marks and each player's totals."""
         return await self._invoke("Review", request, timeout)
 
@@ -303,35 +489,51 @@ class AsyncCampsiteClient(AsyncGameClient):
     GAME = "campsite"
     STUB = campsite_pb2_grpc.CampsiteServiceStub
 
-    async def hint(self, request: campsite_pb2.CampsiteServiceHintRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> campsite_pb2.CampsiteServiceHintResponse:
+    async def hint(
+        self, request: campsite_pb2.CampsiteServiceHintRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S
+    ) -> campsite_pb2.CampsiteServiceHintResponse:
         """The best move now with every alternative ranked (value, loss versus the best)."""
         return await self._invoke("Hint", request, timeout)
 
-    async def max_score(self, request: campsite_pb2.CampsiteServiceMaxScoreRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> campsite_pb2.CampsiteServiceMaxScoreResponse:
+    async def max_score(
+        self, request: campsite_pb2.CampsiteServiceMaxScoreRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S
+    ) -> campsite_pb2.CampsiteServiceMaxScoreResponse:
         """The theoretical maximum with its proof status (or the best found and its bound)."""
         return await self._invoke("MaxScore", request, timeout)
 
-    async def generate_puzzle(self, request: campsite_pb2.CampsiteServiceGeneratePuzzleRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> campsite_pb2.CampsiteServiceGeneratePuzzleResponse:
+    async def generate_puzzle(
+        self, request: campsite_pb2.CampsiteServiceGeneratePuzzleRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S
+    ) -> campsite_pb2.CampsiteServiceGeneratePuzzleResponse:
         """A seeded puzzle with a proven unique optimum and a difficulty grade."""
         return await self._invoke("GeneratePuzzle", request, timeout)
 
-    async def score(self, request: campsite_pb2.CampsiteServiceScoreRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> campsite_pb2.CampsiteServiceScoreResponse:
+    async def score(
+        self, request: campsite_pb2.CampsiteServiceScoreRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S
+    ) -> campsite_pb2.CampsiteServiceScoreResponse:
         """Score a state by the rules model."""
         return await self._invoke("Score", request, timeout)
 
-    async def legal_moves(self, request: campsite_pb2.CampsiteServiceLegalMovesRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> campsite_pb2.CampsiteServiceLegalMovesResponse:
+    async def legal_moves(
+        self, request: campsite_pb2.CampsiteServiceLegalMovesRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S
+    ) -> campsite_pb2.CampsiteServiceLegalMovesResponse:
         """The legal moves of a state."""
         return await self._invoke("LegalMoves", request, timeout)
 
-    async def new_game(self, request: campsite_pb2.CampsiteServiceNewGameRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> campsite_pb2.CampsiteServiceNewGameResponse:
+    async def new_game(
+        self, request: campsite_pb2.CampsiteServiceNewGameRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S
+    ) -> campsite_pb2.CampsiteServiceNewGameResponse:
         """A seeded new game: the state and whose turn it is."""
         return await self._invoke("NewGame", request, timeout)
 
-    async def play(self, request: campsite_pb2.CampsiteServicePlayRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> campsite_pb2.CampsiteServicePlayResponse:
+    async def play(
+        self, request: campsite_pb2.CampsiteServicePlayRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S
+    ) -> campsite_pb2.CampsiteServicePlayResponse:
         """Play a move (or a chance step: seeded, or listed with exact probabilities) and get the next state."""
         return await self._invoke("Play", request, timeout)
 
-    async def review(self, request: campsite_pb2.CampsiteServiceReviewRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> campsite_pb2.CampsiteServiceReviewResponse:
+    async def review(
+        self, request: campsite_pb2.CampsiteServiceReviewRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S
+    ) -> campsite_pb2.CampsiteServiceReviewResponse:
         """A game's record reviewed: each decision's loss against the hint's best, marks and each player's totals."""
         return await self._invoke("Review", request, timeout)
 
@@ -342,35 +544,54 @@ class AsyncCamperTourClient(AsyncGameClient):
     GAME = "camper-tour"
     STUB = camper_tour_pb2_grpc.CamperTourServiceStub
 
-    async def hint(self, request: camper_tour_pb2.CamperTourServiceHintRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> camper_tour_pb2.CamperTourServiceHintResponse:
+    async def hint(
+        self, request: camper_tour_pb2.CamperTourServiceHintRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S
+    ) -> camper_tour_pb2.CamperTourServiceHintResponse:
         """The best move now with every alternative ranked (value, loss versus the best)."""
         return await self._invoke("Hint", request, timeout)
 
-    async def max_score(self, request: camper_tour_pb2.CamperTourServiceMaxScoreRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> camper_tour_pb2.CamperTourServiceMaxScoreResponse:
+    async def max_score(
+        self, request: camper_tour_pb2.CamperTourServiceMaxScoreRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S
+    ) -> camper_tour_pb2.CamperTourServiceMaxScoreResponse:
         """The theoretical maximum with its proof status (or the best found and its bound)."""
         return await self._invoke("MaxScore", request, timeout)
 
-    async def generate_puzzle(self, request: camper_tour_pb2.CamperTourServiceGeneratePuzzleRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> camper_tour_pb2.CamperTourServiceGeneratePuzzleResponse:
+    async def generate_puzzle(
+        self,
+        request: camper_tour_pb2.CamperTourServiceGeneratePuzzleRequest,
+        *,
+        timeout: float | None = DEFAULT_TIMEOUT_S,
+    ) -> camper_tour_pb2.CamperTourServiceGeneratePuzzleResponse:
         """A seeded puzzle with a proven unique optimum and a difficulty grade."""
         return await self._invoke("GeneratePuzzle", request, timeout)
 
-    async def score(self, request: camper_tour_pb2.CamperTourServiceScoreRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> camper_tour_pb2.CamperTourServiceScoreResponse:
+    async def score(
+        self, request: camper_tour_pb2.CamperTourServiceScoreRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S
+    ) -> camper_tour_pb2.CamperTourServiceScoreResponse:
         """Score a state by the rules model."""
         return await self._invoke("Score", request, timeout)
 
-    async def legal_moves(self, request: camper_tour_pb2.CamperTourServiceLegalMovesRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> camper_tour_pb2.CamperTourServiceLegalMovesResponse:
+    async def legal_moves(
+        self, request: camper_tour_pb2.CamperTourServiceLegalMovesRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S
+    ) -> camper_tour_pb2.CamperTourServiceLegalMovesResponse:
         """The legal moves of a state."""
         return await self._invoke("LegalMoves", request, timeout)
 
-    async def new_game(self, request: camper_tour_pb2.CamperTourServiceNewGameRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> camper_tour_pb2.CamperTourServiceNewGameResponse:
+    async def new_game(
+        self, request: camper_tour_pb2.CamperTourServiceNewGameRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S
+    ) -> camper_tour_pb2.CamperTourServiceNewGameResponse:
         """A seeded new game: the state and whose turn it is."""
         return await self._invoke("NewGame", request, timeout)
 
-    async def play(self, request: camper_tour_pb2.CamperTourServicePlayRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> camper_tour_pb2.CamperTourServicePlayResponse:
+    async def play(
+        self, request: camper_tour_pb2.CamperTourServicePlayRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S
+    ) -> camper_tour_pb2.CamperTourServicePlayResponse:
         """Play a move (or a chance step: seeded, or listed with exact probabilities) and get the next state."""
         return await self._invoke("Play", request, timeout)
 
-    async def review(self, request: camper_tour_pb2.CamperTourServiceReviewRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> camper_tour_pb2.CamperTourServiceReviewResponse:
+    async def review(
+        self, request: camper_tour_pb2.CamperTourServiceReviewRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S
+    ) -> camper_tour_pb2.CamperTourServiceReviewResponse:
         """A game's record reviewed: each decision's loss against the hint's best, marks and each player's totals."""
         return await self._invoke("Review", request, timeout)
 
@@ -381,39 +602,90 @@ class AsyncAdventureToursClient(AsyncGameClient):
     GAME = "adventure-tours"
     STUB = adventure_tours_pb2_grpc.AdventureToursServiceStub
 
-    async def hint(self, request: adventure_tours_pb2.AdventureToursServiceHintRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> adventure_tours_pb2.AdventureToursServiceHintResponse:
+    async def hint(
+        self,
+        request: adventure_tours_pb2.AdventureToursServiceHintRequest,
+        *,
+        timeout: float | None = DEFAULT_TIMEOUT_S,
+    ) -> adventure_tours_pb2.AdventureToursServiceHintResponse:
         """The best move now with every alternative ranked (value, loss versus the best)."""
         return await self._invoke("Hint", request, timeout)
 
-    async def max_score(self, request: adventure_tours_pb2.AdventureToursServiceMaxScoreRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> adventure_tours_pb2.AdventureToursServiceMaxScoreResponse:
+    async def max_score(
+        self,
+        request: adventure_tours_pb2.AdventureToursServiceMaxScoreRequest,
+        *,
+        timeout: float | None = DEFAULT_TIMEOUT_S,
+    ) -> adventure_tours_pb2.AdventureToursServiceMaxScoreResponse:
         """The theoretical maximum with its proof status (or the best found and its bound)."""
         return await self._invoke("MaxScore", request, timeout)
 
-    async def generate_puzzle(self, request: adventure_tours_pb2.AdventureToursServiceGeneratePuzzleRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> adventure_tours_pb2.AdventureToursServiceGeneratePuzzleResponse:
+    async def generate_puzzle(
+        self,
+        request: adventure_tours_pb2.AdventureToursServiceGeneratePuzzleRequest,
+        *,
+        timeout: float | None = DEFAULT_TIMEOUT_S,
+    ) -> adventure_tours_pb2.AdventureToursServiceGeneratePuzzleResponse:
         """A seeded puzzle with a proven unique optimum and a difficulty grade."""
         return await self._invoke("GeneratePuzzle", request, timeout)
 
-    async def score(self, request: adventure_tours_pb2.AdventureToursServiceScoreRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> adventure_tours_pb2.AdventureToursServiceScoreResponse:
+    async def score(
+        self,
+        request: adventure_tours_pb2.AdventureToursServiceScoreRequest,
+        *,
+        timeout: float | None = DEFAULT_TIMEOUT_S,
+    ) -> adventure_tours_pb2.AdventureToursServiceScoreResponse:
         """Score a state by the rules model."""
         return await self._invoke("Score", request, timeout)
 
-    async def legal_moves(self, request: adventure_tours_pb2.AdventureToursServiceLegalMovesRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> adventure_tours_pb2.AdventureToursServiceLegalMovesResponse:
+    async def legal_moves(
+        self,
+        request: adventure_tours_pb2.AdventureToursServiceLegalMovesRequest,
+        *,
+        timeout: float | None = DEFAULT_TIMEOUT_S,
+    ) -> adventure_tours_pb2.AdventureToursServiceLegalMovesResponse:
         """The legal moves of a state."""
         return await self._invoke("LegalMoves", request, timeout)
 
-    async def new_game(self, request: adventure_tours_pb2.AdventureToursServiceNewGameRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> adventure_tours_pb2.AdventureToursServiceNewGameResponse:
+    async def new_game(
+        self,
+        request: adventure_tours_pb2.AdventureToursServiceNewGameRequest,
+        *,
+        timeout: float | None = DEFAULT_TIMEOUT_S,
+    ) -> adventure_tours_pb2.AdventureToursServiceNewGameResponse:
         """A seeded new game: the state and whose turn it is."""
         return await self._invoke("NewGame", request, timeout)
 
-    async def play(self, request: adventure_tours_pb2.AdventureToursServicePlayRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> adventure_tours_pb2.AdventureToursServicePlayResponse:
+    async def play(
+        self,
+        request: adventure_tours_pb2.AdventureToursServicePlayRequest,
+        *,
+        timeout: float | None = DEFAULT_TIMEOUT_S,
+    ) -> adventure_tours_pb2.AdventureToursServicePlayResponse:
         """Play a move (or a chance step: seeded, or listed with exact probabilities) and get the next state."""
         return await self._invoke("Play", request, timeout)
 
-    async def review(self, request: adventure_tours_pb2.AdventureToursServiceReviewRequest, *, timeout: float | None = DEFAULT_TIMEOUT_S) -> adventure_tours_pb2.AdventureToursServiceReviewResponse:
+    async def review(
+        self,
+        request: adventure_tours_pb2.AdventureToursServiceReviewRequest,
+        *,
+        timeout: float | None = DEFAULT_TIMEOUT_S,
+    ) -> adventure_tours_pb2.AdventureToursServiceReviewResponse:
         """A game's record reviewed: each decision's loss against the hint's best, marks and each player's totals."""
         return await self._invoke("Review", request, timeout)
 
 
 #: Game CLI name -> client class.
-SYNC_CLIENTS: dict[str, type[GameClient]] = {c.GAME: c for c in (HappyCampersClient, DeluxeCampingClient, CampsiteClient, CamperTourClient, AdventureToursClient)}
-ASYNC_CLIENTS: dict[str, type[AsyncGameClient]] = {c.GAME: c for c in (AsyncHappyCampersClient, AsyncDeluxeCampingClient, AsyncCampsiteClient, AsyncCamperTourClient, AsyncAdventureToursClient)}
+SYNC_CLIENTS: dict[str, type[GameClient]] = {
+    c.GAME: c for c in (HappyCampersClient, DeluxeCampingClient, CampsiteClient, CamperTourClient, AdventureToursClient)
+}
+ASYNC_CLIENTS: dict[str, type[AsyncGameClient]] = {
+    c.GAME: c
+    for c in (
+        AsyncHappyCampersClient,
+        AsyncDeluxeCampingClient,
+        AsyncCampsiteClient,
+        AsyncCamperTourClient,
+        AsyncAdventureToursClient,
+    )
+}

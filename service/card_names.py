@@ -26,9 +26,7 @@ def _adventure_tours() -> dict[str, dict[int, str]]:
 
     return {
         "campsolver.v1.AdventureAction": {n: a.value for n, a in ACTION_FROM_PROTO.items() if a is not Act.NONE},
-        "campsolver.v1.AdventureAbility": {
-            n: a.value for n, a in ABILITY_FROM_PROTO.items() if a is not Ability.NONE
-        },
+        "campsolver.v1.AdventureAbility": {n: a.value for n, a in ABILITY_FROM_PROTO.items() if a is not Ability.NONE},
     }
 
 

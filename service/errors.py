@@ -161,4 +161,3 @@ def require_limit(value: int | float, limit: int | float, field: str, what: str)
     """Raise `ResourceExhausted` when `value` exceeds the configured `limit`."""
     if value > limit:
         raise ResourceExhausted(field, f"{what} {value} exceeds the limit of {limit}")
-

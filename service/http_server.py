@@ -77,15 +77,33 @@ log = logging.getLogger("campsolver.http")
 WEB_ROOT = Path(__file__).resolve().with_name("web")
 #: gRPC status numbers -> Connect codes (the same names; Connect spells them in snake case).
 CODES: dict[int, Code] = {
-    1: Code.CANCELED, 2: Code.UNKNOWN, 3: Code.INVALID_ARGUMENT, 4: Code.DEADLINE_EXCEEDED, 5: Code.NOT_FOUND,
-    6: Code.ALREADY_EXISTS, 7: Code.PERMISSION_DENIED, 8: Code.RESOURCE_EXHAUSTED, 9: Code.FAILED_PRECONDITION,
-    10: Code.ABORTED, 11: Code.OUT_OF_RANGE, 12: Code.UNIMPLEMENTED, 13: Code.INTERNAL, 14: Code.UNAVAILABLE,
-    15: Code.DATA_LOSS, 16: Code.UNAUTHENTICATED,
+    1: Code.CANCELED,
+    2: Code.UNKNOWN,
+    3: Code.INVALID_ARGUMENT,
+    4: Code.DEADLINE_EXCEEDED,
+    5: Code.NOT_FOUND,
+    6: Code.ALREADY_EXISTS,
+    7: Code.PERMISSION_DENIED,
+    8: Code.RESOURCE_EXHAUSTED,
+    9: Code.FAILED_PRECONDITION,
+    10: Code.ABORTED,
+    11: Code.OUT_OF_RANGE,
+    12: Code.UNIMPLEMENTED,
+    13: Code.INTERNAL,
+    14: Code.UNAVAILABLE,
+    15: Code.DATA_LOSS,
+    16: Code.UNAUTHENTICATED,
 }
 #: Request headers a cross-origin browser client of Connect or gRPC-Web sends, and response headers it reads.
 CORS_ALLOW_HEADERS = (
-    "Content-Type", "Connect-Protocol-Version", "Connect-Timeout-Ms", "Connect-Accept-Encoding",
-    "Connect-Content-Encoding", "Grpc-Timeout", "X-Grpc-Web", "X-User-Agent",
+    "Content-Type",
+    "Connect-Protocol-Version",
+    "Connect-Timeout-Ms",
+    "Connect-Accept-Encoding",
+    "Connect-Content-Encoding",
+    "Grpc-Timeout",
+    "X-Grpc-Web",
+    "X-User-Agent",
 )
 CORS_EXPOSE_HEADERS = ("Grpc-Status", "Grpc-Message", "Grpc-Status-Details-Bin", "Content-Encoding")
 #: The answer to a native gRPC call on the HTTP port (uvicorn speaks HTTP/1.1, without the trailers gRPC needs).
@@ -138,9 +156,11 @@ class _Codec:
                 message.ParseFromString(bytes(data))
         except (json_format.ParseError, DecodeError, ValueError) as error:
             detail = excerpt(" ".join(str(error).split()), MAX_MESSAGE_BYTES // 2)
-            raise connect_error(MalformedRequest(
-                f"the request is not a valid {message_class.DESCRIPTOR.full_name} ({detail})"
-            ).to_status()) from None
+            raise connect_error(
+                MalformedRequest(
+                    f"the request is not a valid {message_class.DESCRIPTOR.full_name} ({detail})"
+                ).to_status()
+            ) from None
         return message
 
 
@@ -150,8 +170,14 @@ Answer = Callable[[Command, Message, bytes, Any, CallRecord, float | None], byte
 
 
 def _method(service: str, name: str, request_type: type[Message], response_type: type[Message]) -> MethodInfo:
-    return MethodInfo(name=name, service_name=service, input=request_type, output=response_type,
-                      idempotency_level=IdempotencyLevel.UNKNOWN, stream_type=StreamType.UNARY)
+    return MethodInfo(
+        name=name,
+        service_name=service,
+        input=request_type,
+        output=response_type,
+        idempotency_level=IdempotencyLevel.UNKNOWN,
+        stream_type=StreamType.UNARY,
+    )
 
 
 class _Application(ConnectASGIApplication):
@@ -207,20 +233,30 @@ class HttpServer:
         # Calls run on threads (the call path blocks while a worker solves); as many as the gRPC server has.
         self._executor = futures.ThreadPoolExecutor(max_workers=config.threads, thread_name_prefix="campsolver-http")
         endpoints: dict[str, Endpoint] = {}
-        self._watch = _CallWatch(metrics, {f"/{g.service_full_name}/{c.rpc_name}": (g.cli_name, c.rpc_name)
-                                           for g in games.values() for c in g.commands.values()})
+        self._watch = _CallWatch(
+            metrics,
+            {
+                f"/{g.service_full_name}/{c.rpc_name}": (g.cli_name, c.rpc_name)
+                for g in games.values()
+                for c in g.commands.values()
+            },
+        )
         for game in games.values():
             for command in game.commands.values():
-                method = _method(game.service_full_name, command.rpc_name, command.request_type,
-                                 command.response_type)
+                method = _method(game.service_full_name, command.rpc_name, command.request_type, command.response_type)
                 endpoints[f"/{game.service_full_name}/{command.rpc_name}"] = Endpoint.unary(
                     method, self._endpoint(command)
                 )
         check = _method(health.SERVICE_NAME, "Check", health_pb2.HealthCheckRequest, health_pb2.HealthCheckResponse)
         endpoints[f"/{health.SERVICE_NAME}/Check"] = Endpoint.unary(check, self._health_check)
         self.rpc_paths = frozenset(endpoints)
-        connect_app = _Application(service=None, endpoints=lambda _service: endpoints, interceptors=[self._watch],
-                                   read_max_bytes=config.max_message_bytes, codecs=CODECS)
+        connect_app = _Application(
+            service=None,
+            endpoints=lambda _service: endpoints,
+            interceptors=[self._watch],
+            read_max_bytes=config.max_message_bytes,
+            codecs=CODECS,
+        )
         static = ExceptionMiddleware(StaticFiles(directory=WEB_ROOT, html=True))  # a missing file: a plain 404
         metrics_app = make_asgi_app(metrics.registry)
         self._games = games
@@ -243,18 +279,34 @@ class HttpServer:
         app: Any = route
         if config.cors_origins:
             app = CORSMiddleware(
-                route, allow_origins=list(config.cors_origins), allow_methods=["GET", "POST"],
-                allow_headers=list(CORS_ALLOW_HEADERS), expose_headers=list(CORS_EXPOSE_HEADERS), max_age=7200,
+                route,
+                allow_origins=list(config.cors_origins),
+                allow_methods=["GET", "POST"],
+                allow_headers=list(CORS_ALLOW_HEADERS),
+                expose_headers=list(CORS_EXPOSE_HEADERS),
+                max_age=7200,
             )
         self.socket = _bind(config.host, config.port)
         self.port = self.socket.getsockname()[1]
-        protocol = type("LimitedH11Protocol", (_LimitedH11Protocol,), {
-            "header_timeout_s": self.header_timeout_s, "body_timeout_s": self.body_timeout_s,
-            "max_connections": self.max_connections, "on_closed": staticmethod(self._closed),
-        })
+        protocol = type(
+            "LimitedH11Protocol",
+            (_LimitedH11Protocol,),
+            {
+                "header_timeout_s": self.header_timeout_s,
+                "body_timeout_s": self.body_timeout_s,
+                "max_connections": self.max_connections,
+                "on_closed": staticmethod(self._closed),
+            },
+        )
         uvicorn_config = uvicorn.Config(
-            app, lifespan="off", log_level="warning", access_log=False, ws="none", http=protocol,
-            timeout_keep_alive=KEEP_ALIVE_S, limit_concurrency=self.max_connections + 1,
+            app,
+            lifespan="off",
+            log_level="warning",
+            access_log=False,
+            ws="none",
+            http=protocol,
+            timeout_keep_alive=KEEP_ALIVE_S,
+            limit_concurrency=self.max_connections + 1,
             timeout_graceful_shutdown=max(1, round(config.shutdown_grace_s)),
             ssl_context_factory=self._ssl_context if config.tls_cert_chain else None,
         )
@@ -299,8 +351,9 @@ class HttpServer:
                 budget = dispatch.budget_for(request, remaining_s)
                 raw = request.SerializeToString()
                 loop = asyncio.get_running_loop()
-                data = await loop.run_in_executor(self._executor, self._answer_counted, command, request, raw,
-                                                  budget, record, answer_by)
+                data = await loop.run_in_executor(
+                    self._executor, self._answer_counted, command, request, raw, budget, record, answer_by
+                )
                 return command.response_type.FromString(data)
             except asyncio.CancelledError:  # the client went away, or its deadline passed: stop the solve
                 if budget is not None:
@@ -313,8 +366,9 @@ class HttpServer:
 
         return call
 
-    def _answer_counted(self, command: Command, request: Message, raw: bytes, budget: Any, record: CallRecord,
-                        answer_by: float | None) -> bytes:
+    def _answer_counted(
+        self, command: Command, request: Message, raw: bytes, budget: Any, record: CallRecord, answer_by: float | None
+    ) -> bytes:
         """The call path on an executor thread, its CPU counted for the call."""
         record.thread_cpu_started = time.thread_time()
         try:
@@ -330,8 +384,9 @@ class HttpServer:
         record.deadline_s = seconds
         try:
             budget = dispatch.budget_for(request, seconds)
-            data = self._answer(command, request, request.SerializeToString(), budget, record,
-                                time.monotonic() + seconds)
+            data = self._answer(
+                command, request, request.SerializeToString(), budget, record, time.monotonic() + seconds
+            )
             return command.response_type.FromString(data)
         except Exception as error:
             record.code = _grpc_code_name(connect_error(self._failure(command, error)).code)
@@ -350,8 +405,9 @@ class HttpServer:
         return response
 
     def start(self) -> None:
-        self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [self.socket]},
-                                        name="campsolver-http", daemon=True)
+        self._thread = threading.Thread(
+            target=self._server.run, kwargs={"sockets": [self.socket]}, name="campsolver-http", daemon=True
+        )
         self._thread.start()
 
     def wait_started(self, timeout_s: float = 10.0) -> bool:
@@ -401,8 +457,11 @@ class _CallWatch:
         if record is not None:
             self._records.pop(ctx, None)
             final = mended if mended is not None else error
-            record.code = _grpc_code_name(final.code) if isinstance(final, ConnectError) else (
-                "OK" if final is None else "UNKNOWN")
+            record.code = (
+                _grpc_code_name(final.code)
+                if isinstance(final, ConnectError)
+                else ("OK" if final is None else "UNKNOWN")
+            )
             self._metrics.finish(record)
         if mended is not None:
             raise mended
@@ -413,10 +472,12 @@ def _mend(error: Exception | None) -> ConnectError | None:
     if not isinstance(error, ConnectError):
         return None
     if error.code == Code.INTERNAL and error.message.startswith(_FLAGGED_WITHOUT_ENCODING) and not error.details:
-        return connect_error(MalformedRequest(
-            "the gRPC-Web message is flagged compressed but the request names no grpc-encoding: send "
-            "grpc-encoding: gzip with a gzip-compressed message, or clear the flag"
-        ).to_status())
+        return connect_error(
+            MalformedRequest(
+                "the gRPC-Web message is flagged compressed but the request names no grpc-encoding: send "
+                "grpc-encoding: gzip with a gzip-compressed message, or clear the flag"
+            ).to_status()
+        )
     if len(error.message.encode("utf-8", "replace")) > MAX_MESSAGE_BYTES:
         return ConnectError(error.code, excerpt(error.message, MAX_MESSAGE_BYTES), error.details)
     return None

@@ -137,10 +137,10 @@ class _LiveState(Collector):
         total, busy, queued = self._slots()
         yield GaugeMetricFamily("campsolver_solver_slots", "Solver slots (solves at once, --workers).", value=total)
         yield GaugeMetricFamily("campsolver_solver_slots_busy", "Solver slots in use now.", value=busy)
-        yield GaugeMetricFamily("campsolver_solver_calls_queued", "Calls waiting for a solver slot now.",
-                                value=queued)
-        yield CounterMetricFamily("campsolver_worker_restarts", "Solver workers replaced after a crash or a kill.",
-                                  value=self._restarts())
+        yield GaugeMetricFamily("campsolver_solver_calls_queued", "Calls waiting for a solver slot now.", value=queued)
+        yield CounterMetricFamily(
+            "campsolver_worker_restarts", "Solver workers replaced after a crash or a kill.", value=self._restarts()
+        )
 
 
 class Metrics:
@@ -148,19 +148,44 @@ class Metrics:
 
     def __init__(self, slots: Callable[[], tuple[int, int, int]], restarts: Callable[[], int]) -> None:
         self.registry = CollectorRegistry(auto_describe=True)
-        self.calls = Counter("campsolver_calls", "Calls answered, by the gRPC status code the client got.",
-                             ["transport", "game", "rpc", "code"], registry=self.registry)
-        self.latency = Histogram("campsolver_call_seconds", "Wall seconds from a call's arrival to its answer.",
-                                 ["game", "rpc"], buckets=LATENCY_BUCKETS, registry=self.registry)
-        self.cpu = Counter("campsolver_call_cpu_seconds", "CPU seconds of the calls: server thread and solver "
-                           "worker.", ["game", "rpc"], registry=self.registry)
-        self.fallbacks = Counter("campsolver_hint_fallbacks", "Hints answered with their rule of thumb's move, by "
-                                 "why.", ["game", "reason"], registry=self.registry)
-        self.cpsat = Histogram("campsolver_cpsat_solve_seconds", "Wall seconds of each CP-SAT solve.", ["game"],
-                               buckets=CPSAT_BUCKETS, registry=self.registry)
-        self.http_closed = Counter("campsolver_http_connections_closed", "HTTP connections the server closed: "
-                                   "a request's headers or body late, or one connection too many.", ["reason"],
-                                   registry=self.registry)
+        self.calls = Counter(
+            "campsolver_calls",
+            "Calls answered, by the gRPC status code the client got.",
+            ["transport", "game", "rpc", "code"],
+            registry=self.registry,
+        )
+        self.latency = Histogram(
+            "campsolver_call_seconds",
+            "Wall seconds from a call's arrival to its answer.",
+            ["game", "rpc"],
+            buckets=LATENCY_BUCKETS,
+            registry=self.registry,
+        )
+        self.cpu = Counter(
+            "campsolver_call_cpu_seconds",
+            "CPU seconds of the calls: server thread and solver worker.",
+            ["game", "rpc"],
+            registry=self.registry,
+        )
+        self.fallbacks = Counter(
+            "campsolver_hint_fallbacks",
+            "Hints answered with their rule of thumb's move, by why.",
+            ["game", "reason"],
+            registry=self.registry,
+        )
+        self.cpsat = Histogram(
+            "campsolver_cpsat_solve_seconds",
+            "Wall seconds of each CP-SAT solve.",
+            ["game"],
+            buckets=CPSAT_BUCKETS,
+            registry=self.registry,
+        )
+        self.http_closed = Counter(
+            "campsolver_http_connections_closed",
+            "HTTP connections the server closed: a request's headers or body late, or one connection too many.",
+            ["reason"],
+            registry=self.registry,
+        )
         self.registry.register(_LiveState(slots, restarts))
 
     def finish(self, record: CallRecord) -> None:
@@ -177,16 +202,31 @@ class Metrics:
             self.cpsat.labels(record.game).observe(seconds)
         if access_log.isEnabledFor(logging.INFO):
             access_log.info(
-                "%s %s %s %s %.3f s wall %.3f s cpu%s", record.transport, record.game, record.rpc, record.code,
-                wall_s, cpu_s, f" fallback={reason}" if reason else "",
-                extra={"access": {
-                    "transport": record.transport, "game": record.game, "rpc": record.rpc, "code": record.code,
-                    "wall_s": round(wall_s, 6), "cpu_s": round(cpu_s, 6),
-                    "server_cpu_s": round(record.server_cpu_s, 6), "worker_cpu_s": round(record.worker_cpu_s, 6),
-                    "fallback": reason, "fallback_text": record.fallback,
-                    "deadline_s": None if record.deadline_s is None else round(record.deadline_s, 6),
-                    "cpsat_solves": len(record.cpsat_s), "cpsat_s": round(sum(record.cpsat_s), 6),
-                }},
+                "%s %s %s %s %.3f s wall %.3f s cpu%s",
+                record.transport,
+                record.game,
+                record.rpc,
+                record.code,
+                wall_s,
+                cpu_s,
+                f" fallback={reason}" if reason else "",
+                extra={
+                    "access": {
+                        "transport": record.transport,
+                        "game": record.game,
+                        "rpc": record.rpc,
+                        "code": record.code,
+                        "wall_s": round(wall_s, 6),
+                        "cpu_s": round(cpu_s, 6),
+                        "server_cpu_s": round(record.server_cpu_s, 6),
+                        "worker_cpu_s": round(record.worker_cpu_s, 6),
+                        "fallback": reason,
+                        "fallback_text": record.fallback,
+                        "deadline_s": None if record.deadline_s is None else round(record.deadline_s, 6),
+                        "cpsat_solves": len(record.cpsat_s),
+                        "cpsat_s": round(sum(record.cpsat_s), 6),
+                    }
+                },
             )
 
 

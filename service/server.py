@@ -90,8 +90,16 @@ class ServerConfig:
     http_max_connections: int | None = None
 
 
-def answer(command: Command, request: Message, raw: bytes, budget: Budget, gate: SolveGate,
-           pool: WorkerPool | None, record: CallRecord | None = None, answer_by: float | None = None) -> bytes:
+def answer(
+    command: Command,
+    request: Message,
+    raw: bytes,
+    budget: Budget,
+    gate: SolveGate,
+    pool: WorkerPool | None,
+    record: CallRecord | None = None,
+    answer_by: float | None = None,
+) -> bytes:
     """The response bytes of one parsed call, the one path of every transport (gRPC and HTTP).
 
     In-process solves run here under `gate`; otherwise the handler first runs here until it consults its budget
@@ -121,8 +129,9 @@ def answer(command: Command, request: Message, raw: bytes, budget: Budget, gate:
         return response.SerializeToString()
     probe_s = time.monotonic() - probe_started
     if probe_s > SLOW_PROBE_S:  # that work ran on this process's GIL, and runs again in the worker
-        log.warning("%s %s worked %.0f ms before consulting its budget", command.game_name,
-                    command.rpc_name, 1000 * probe_s)
+        log.warning(
+            "%s %s worked %.0f ms before consulting its budget", command.game_name, command.rpc_name, 1000 * probe_s
+        )
     return pool.solve(command, raw, budget, gate, record, answer_by)
 
 
@@ -180,8 +189,7 @@ def code_name(number: int) -> str:
     return grpc.StatusCode.UNKNOWN.name
 
 
-def _generic_handler(game: Game, gate: SolveGate, pool: WorkerPool | None, metrics: Metrics
-                     ) -> grpc.GenericRpcHandler:
+def _generic_handler(game: Game, gate: SolveGate, pool: WorkerPool | None, metrics: Metrics) -> grpc.GenericRpcHandler:
     methods = {
         command.rpc_name: grpc.unary_unary_rpc_method_handler(_unary_handler(command, gate, pool, metrics))
         for command in game.commands.values()
@@ -257,8 +265,10 @@ class CampsolverServer:
         self._pool = futures.ThreadPoolExecutor(max_workers=config.workers + 32)
         self.server = grpc.server(self._pool, options=options)
         self.gate = SolveGate(config.workers)
-        self.pool = None if config.solve_in_process else WorkerPool(
-            config.workers, config.worker_start_method, config.worker_nice, config.log_format
+        self.pool = (
+            None
+            if config.solve_in_process
+            else WorkerPool(config.workers, config.worker_start_method, config.worker_nice, config.log_format)
         )
         self.metrics = Metrics(self.gate.state, lambda: self.pool.restarts if self.pool is not None else 0)
         self.health = health.HealthServicer(experimental_non_blocking=True)
@@ -290,15 +300,22 @@ class CampsolverServer:
 
             self.http = HttpServer(
                 HttpConfig(
-                    host=config.host, port=config.http_port, cors_origins=config.cors_origins,
-                    max_message_bytes=config.max_message_bytes, tls_cert_chain=config.tls_cert_chain,
-                    tls_private_key=config.tls_private_key, shutdown_grace_s=config.shutdown_grace_s,
-                    threads=config.workers + 32, header_timeout_s=config.http_header_timeout_s,
-                    body_timeout_s=config.http_body_timeout_s, max_connections=config.http_max_connections,
+                    host=config.host,
+                    port=config.http_port,
+                    cors_origins=config.cors_origins,
+                    max_message_bytes=config.max_message_bytes,
+                    tls_cert_chain=config.tls_cert_chain,
+                    tls_private_key=config.tls_private_key,
+                    shutdown_grace_s=config.shutdown_grace_s,
+                    threads=config.workers + 32,
+                    header_timeout_s=config.http_header_timeout_s,
+                    body_timeout_s=config.http_body_timeout_s,
+                    max_connections=config.http_max_connections,
                 ),
                 games(),
                 lambda command, request, raw, budget, record, answer_by: answer(
-                    command, request, raw, budget, self.gate, self.pool, record, answer_by),
+                    command, request, raw, budget, self.gate, self.pool, record, answer_by
+                ),
                 failure_status,
                 self.health,
                 self.metrics,
@@ -362,8 +379,7 @@ def serve(config: ServerConfig) -> None:
     print(f"campsolver listening on {server.address} ({scheme}, workers={config.workers}, {where})", flush=True)
     if server.http is not None:
         cors = ", ".join(config.cors_origins) or "none"
-        print(f"campsolver HTTP (Connect, gRPC-Web, web table) on {server.http.url} (CORS origins: {cors})",
-              flush=True)
+        print(f"campsolver HTTP (Connect, gRPC-Web, web table) on {server.http.url} (CORS origins: {cors})", flush=True)
     stop_requested = threading.Event()
     announce = {"seconds": config.drain_announce_s}
 

@@ -136,8 +136,14 @@ class Table:
 class TableSessions:
     """Every open table, bounded in number and idle time; thread-safe (the routes run on executor threads)."""
 
-    def __init__(self, call: Call, *, max_tables: int = MAX_TABLES, idle_s: float = IDLE_S,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        call: Call,
+        *,
+        max_tables: int = MAX_TABLES,
+        idle_s: float = IDLE_S,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self._call = call
         self.max_tables = max_tables
         self.idle_s = idle_s
@@ -164,8 +170,11 @@ class TableSessions:
             self._expire(now)
             table = self._tables.get(table_id)
             if table is None:
-                raise TableError(404, f"no table {excerpt(table_id, 40)!r}: it was closed (unused for "
-                                      f"{self.idle_s / 60:g} minutes, or to make room) or never opened")
+                raise TableError(
+                    404,
+                    f"no table {excerpt(table_id, 40)!r}: it was closed (unused for "
+                    f"{self.idle_s / 60:g} minutes, or to make room) or never opened",
+                )
             table.used = now
             return table
 
@@ -220,9 +229,20 @@ class TableSessions:
         seed = _int(body, "seed", 0, 0, MAX_SEED) if seed_given else secrets.randbelow(2**31)
         response = self._call(name, "NewGame", adapter.new_game_request(players, seed), CALL_SLACK_S)
         now = self._clock()
-        table = Table(id=secrets.token_urlsafe(12), adapter=adapter, players=players, person=person, bots=bots,
-                      bot_seconds=bot_seconds, seed=seed, seed_given=seed_given, start=response.state,
-                      state=response.state, turn=response.turn, used=now)
+        table = Table(
+            id=secrets.token_urlsafe(12),
+            adapter=adapter,
+            players=players,
+            person=person,
+            bots=bots,
+            bot_seconds=bot_seconds,
+            seed=seed,
+            seed_given=seed_given,
+            start=response.state,
+            state=response.state,
+            turn=response.turn,
+            used=now,
+        )
         table.log.extend(adapter.opening_lines(adapter.parse(response.state), players))
         with self._lock:
             self._expire(now)
@@ -281,8 +301,9 @@ class TableSessions:
             try:
                 response = self.call(table, "Hint", request, seconds)
             except RequestError as error:
-                raise TableError(503 if error.code.name in ("UNAVAILABLE", "DEADLINE_EXCEEDED") else 400,
-                                 error.detail()) from None
+                raise TableError(
+                    503 if error.code.name in ("UNAVAILABLE", "DEADLINE_EXCEEDED") else 400, error.detail()
+                ) from None
             self._offers(table)
             return _hint_table(table, state, response)
 
@@ -301,8 +322,9 @@ class TableSessions:
                 raise _bad("moveId", "the id of a first-stage choice of this view")
             adapter = table.adapter
             state = adapter.parse(table.state)
-            stage = adapter.second_stage(state, table.state, seat, offer, lambda rpc, request: self.call(
-                table, rpc, request))
+            stage = adapter.second_stage(
+                state, table.state, seat, offer, lambda rpc, request: self.call(table, rpc, request)
+            )
             table.pending = {"first": chosen}
             for item in stage.offers:
                 table.offered[item.id] = item
@@ -328,8 +350,12 @@ class TableSessions:
             state = adapter.parse(before)
             shown = adapter.seat_view(state, table.person, table.players)
             assert step.move is not None
-            answer = {"ply": ply, "played": adapter.label(state, step.move, table.person),
-                      "playedGhost": adapter.ghost(state, step.move), **shown}
+            answer = {
+                "ply": ply,
+                "played": adapter.label(state, step.move, table.person),
+                "playedGhost": adapter.ghost(state, step.move),
+                **shown,
+            }
             best = table.best_moves.get(ply)
             if best is not None:
                 answer["best"] = adapter.label(state, best, table.person)
@@ -376,8 +402,9 @@ class TableSessions:
         if not isinstance(ply, int) or isinstance(ply, bool):
             raise _bad("ply", "the view's ply, an integer")
         if ply != table.ply:
-            raise TableError(409, f"ply: the table is at ply {table.ply}, the request was made at ply {ply}; "
-                                  "reload the view")
+            raise TableError(
+                409, f"ply: the table is at ply {table.ply}, the request was made at ply {ply}; reload the view"
+            )
 
     def _person_to_move(self, table: Table) -> int:
         turn = table.turn
@@ -393,8 +420,9 @@ class TableSessions:
         if table.offered_ply != table.ply:
             adapter = table.adapter
             state = adapter.parse(table.state)
-            listed = adapter.offers(state, table.state, table.person,
-                                    lambda rpc, request: self.call(table, rpc, request))
+            listed = adapter.offers(
+                state, table.state, table.person, lambda rpc, request: self.call(table, rpc, request)
+            )
             table.offered = {offer.id: offer for offer in listed}
             table.offered_ply = table.ply
         return table.offered
@@ -438,8 +466,12 @@ class TableSessions:
             if alternatives:
                 move = alternatives[0][0]
         except RequestError as error:
-            log.warning("table %s: the hint for seat %s refused the position (%s); a legal move instead",
-                        table.id, seat, error.detail())
+            log.warning(
+                "table %s: the hint for seat %s refused the position (%s); a legal move instead",
+                table.id,
+                seat,
+                error.detail(),
+            )
         if move is None:
             listed = adapter.offers(state, table.state, seat, lambda rpc, r: self.call(table, rpc, r))
             playable = [o.move for o in listed if o.move is not None]
@@ -482,11 +514,15 @@ def seat_view(table: Table, offers: dict[str, Offer]) -> dict[str, Any]:
         note = shown["notes"][q] if q < len(shown["notes"]) else ""
         if q in out:  # why the seat left the game, as the log said it
             note = out[q].replace(f"{seat_letter(q)} is out of the game: ", "out: ", 1)
-        seats.append({
-            "name": seat_letter(q), "who": table.kind_of(q), "score": scores[q] if q < len(scores) else None,
-            "toMove": (not over and not turn.chance_next and turn.HasField("to_move") and turn.to_move == q),
-            "note": note,
-        })
+        seats.append(
+            {
+                "name": seat_letter(q),
+                "who": table.kind_of(q),
+                "score": scores[q] if q < len(scores) else None,
+                "toMove": (not over and not turn.chance_next and turn.HasField("to_move") and turn.to_move == q),
+                "note": note,
+            }
+        )
     if over:
         winners = list(turn.winners)
         status = adapter.result_text(state, winners, scores)
@@ -497,15 +533,26 @@ def seat_view(table: Table, offers: dict[str, Offer]) -> dict[str, Any]:
     else:
         status = f"{seat_letter(turn.to_move)} ({table.kind_of(turn.to_move)}) is to move"
     view: dict[str, Any] = {
-        "table": table.id, "game": adapter.name, "title": adapter.title, "ply": table.ply, "you": table.person,
-        "seats": seats, "status": status, "over": over, "yourTurn": _person_moves(table) and not over,
-        "pictures": shown["pictures"], "legend": shown["legend"], "facts": shown["facts"],
-        "moves": [offer.public() for offer in offers.values()], "keyLabels": shown.get("keyLabels", {}),
+        "table": table.id,
+        "game": adapter.name,
+        "title": adapter.title,
+        "ply": table.ply,
+        "you": table.person,
+        "seats": seats,
+        "status": status,
+        "over": over,
+        "yourTurn": _person_moves(table) and not over,
+        "pictures": shown["pictures"],
+        "legend": shown["legend"],
+        "facts": shown["facts"],
+        "moves": [offer.public() for offer in offers.values()],
+        "keyLabels": shown.get("keyLabels", {}),
         "log": [line.text_for(table.person) for line in table.log],
     }
     if over:
         view["result"] = {
-            "winners": [seat_letter(w) for w in turn.winners], "scores": scores,
+            "winners": [seat_letter(w) for w in turn.winners],
+            "scores": scores,
             "text": adapter.result_text(state, list(turn.winners), scores),
         }
         view["seed"] = table.seed
@@ -529,11 +576,9 @@ def _hint_table(table: Table, state: Any, response: Message) -> dict[str, Any]:
         key = adapter.move_key(state, move)
         offer = by_key.get(key)
         if offer is None:
-            offer = Offer(f"h{index}", adapter.label(state, move, table.person), [], move,
-                          adapter.ghost(state, move))
+            offer = Offer(f"h{index}", adapter.label(state, move, table.person), [], move, adapter.ghost(state, move))
             offers[offer.id] = offer
-        row: dict[str, Any] = {"rank": ranking.rank, "label": offer.label, "moveId": offer.id,
-                               "note": ranking.note}
+        row: dict[str, Any] = {"rank": ranking.rank, "label": offer.label, "moveId": offer.id, "note": ranking.note}
         if ranking.HasField("value"):
             row["value"] = _fmt(ranking.value)
             row["loss"] = _fmt(ranking.loss)
@@ -601,9 +646,15 @@ def review_panel(table: Table, response: Message) -> dict[str, Any]:
     players = []
     for summary in review.players:
         item: dict[str, Any] = {
-            "seat": seat_letter(summary.player), "player": summary.player, "decisions": summary.decisions,
-            "reviewed": summary.reviewed, "totalLoss": _fmt(summary.total_loss), "meanLoss": _fmt(summary.mean_loss),
-            "inaccuracies": summary.inaccuracies, "mistakes": summary.mistakes, "blunders": summary.blunders,
+            "seat": seat_letter(summary.player),
+            "player": summary.player,
+            "decisions": summary.decisions,
+            "reviewed": summary.reviewed,
+            "totalLoss": _fmt(summary.total_loss),
+            "meanLoss": _fmt(summary.mean_loss),
+            "inaccuracies": summary.inaccuracies,
+            "mistakes": summary.mistakes,
+            "blunders": summary.blunders,
         }
         if summary.HasField("accuracy"):
             item["accuracy"] = _fmt(summary.accuracy)
@@ -612,14 +663,25 @@ def review_panel(table: Table, response: Message) -> dict[str, Any]:
         if summary.player == table.person:
             item["costliest"] = [_reviewed(review.steps[i], i, labels) for i in summary.costliest]
         players.append(item)
-    mine = [_reviewed(step, i, labels) for i, step in enumerate(review.steps)
-            if step.WhichOneof("kind") == "decision" and step.decision.player == table.person]
+    mine = [
+        _reviewed(step, i, labels)
+        for i, step in enumerate(review.steps)
+        if step.WhichOneof("kind") == "decision" and step.decision.player == table.person
+    ]
     thresholds = review.thresholds
     return {
-        "unit": review.unit, "complete": review.complete, "note": review.note, "players": players,
-        "decisions": mine, "notReviewed": sum(p["decisions"] - p["reviewed"] for p in players),
-        "thresholds": {"inaccuracy": thresholds.inaccuracy, "mistake": thresholds.mistake,
-                       "blunder": thresholds.blunder, "reason": thresholds.reason},
+        "unit": review.unit,
+        "complete": review.complete,
+        "note": review.note,
+        "players": players,
+        "decisions": mine,
+        "notReviewed": sum(p["decisions"] - p["reviewed"] for p in players),
+        "thresholds": {
+            "inaccuracy": thresholds.inaccuracy,
+            "mistake": thresholds.mistake,
+            "blunder": thresholds.blunder,
+            "reason": thresholds.reason,
+        },
         "decisionCpuSeconds": review.decision_cpu_seconds,
     }
 
@@ -641,12 +703,22 @@ def _reviewed(step: Any, index: int, labels: dict[int, tuple[str, str]]) -> dict
     decision = step.decision
     played, best = labels.get(index, (decision.played, decision.best))
     item: dict[str, Any] = {
-        "index": index, "ply": step.record_step, "status": _STATUS.get(decision.status, ""),
-        "mark": _MARKS.get(decision.mark, ""), "played": played or decision.played, "best": best or decision.best,
-        "note": decision.note, "rank": decision.played_rank, "choices": decision.choices,
+        "index": index,
+        "ply": step.record_step,
+        "status": _STATUS.get(decision.status, ""),
+        "mark": _MARKS.get(decision.mark, ""),
+        "played": played or decision.played,
+        "best": best or decision.best,
+        "note": decision.note,
+        "rank": decision.played_rank,
+        "choices": decision.choices,
     }
-    for name, key in (("played_value", "playedValue"), ("best_value", "bestValue"), ("loss", "loss"),
-                      ("loss_standard_error", "lossSe")):
+    for name, key in (
+        ("played_value", "playedValue"),
+        ("best_value", "bestValue"),
+        ("loss", "loss"),
+        ("loss_standard_error", "lossSe"),
+    ):
         if decision.HasField(name):
             item[key] = _fmt(getattr(decision, name))
     return item
@@ -694,7 +766,10 @@ def routes(sessions: TableSessions, executor: futures.Executor) -> Callable[...,
     always as JSON `{"error": "..."}`.
     """
     posts: dict[str, Callable[[str, dict[str, Any]], dict[str, Any]]] = {
-        "move": sessions.move, "step": sessions.step, "hint": sessions.hint, "options": sessions.options,
+        "move": sessions.move,
+        "step": sessions.step,
+        "hint": sessions.hint,
+        "options": sessions.options,
         "review": sessions.review,
     }
 
@@ -722,7 +797,7 @@ def routes(sessions: TableSessions, executor: futures.Executor) -> Callable[...,
     async def app(scope: Any, receive: Any, send: Any) -> None:
         request = Request(scope, receive)
         try:
-            parts = [p for p in scope["path"][len("/table/"):].split("/") if p]
+            parts = [p for p in scope["path"][len("/table/") :].split("/") if p]
             work = resolve(request.method, parts)
             body: dict[str, Any] = {}
             if request.method == "POST":

@@ -103,8 +103,7 @@ def preload() -> None:
 # --- inside a worker process -------------------------------------------------------------------------------
 
 
-def _solve_in_worker(task: tuple[str, str, bytes, float, float], cancel_flag: Any
-                     ) -> tuple[str, bytes, dict[str, Any]]:
+def _solve_in_worker(task: tuple[str, str, bytes, float, float], cancel_flag: Any) -> tuple[str, bytes, dict[str, Any]]:
     """Run one call's handler; (_OK, response bytes, info) or (_FAILED, google.rpc.Status bytes, info), where
     info is what the metrics need from here: this process's CPU seconds, its CP-SAT solve times, the fallback."""
     from campsolver.service.metrics import CallRecord, record_cpsat_solves
@@ -147,8 +146,9 @@ def _solve_in_worker(task: tuple[str, str, bytes, float, float], cancel_flag: An
         return _FAILED, InternalError("internal error (logged on the server)").to_status().SerializeToString(), info()
 
 
-def _worker_main(pipe: connection.Connection, cancel_flag: Any, nice: int = WORKER_NICE,
-                 log_format: str = "text") -> None:
+def _worker_main(
+    pipe: connection.Connection, cancel_flag: Any, nice: int = WORKER_NICE, log_format: str = "text"
+) -> None:
     """Serve tasks from the pipe until told to stop or the parent goes away."""
     if nice:
         os.nice(nice)
@@ -203,8 +203,9 @@ class _Worker:
 class WorkerPool:
     """`size` worker processes, one per solver slot; `solve` runs one call in a free one."""
 
-    def __init__(self, size: int, start_method: str | None = None, nice: int = WORKER_NICE,
-                 log_format: str = "text") -> None:
+    def __init__(
+        self, size: int, start_method: str | None = None, nice: int = WORKER_NICE, log_format: str = "text"
+    ) -> None:
         self.size = size
         self.nice = nice
         self.log_format = log_format
@@ -270,7 +271,9 @@ class WorkerPool:
         parent_end, child_end = self._context.Pipe(duplex=True)
         cancel_flag = self._context.Event()
         process = self._context.Process(
-            target=_worker_main, args=(child_end, cancel_flag, self.nice, self.log_format), name="campsolver-worker",
+            target=_worker_main,
+            args=(child_end, cancel_flag, self.nice, self.log_format),
+            name="campsolver-worker",
             daemon=True,
         )
         with _main_module_hidden():
@@ -309,8 +312,15 @@ class WorkerPool:
             self.restarts += 1
         return fresh
 
-    def solve(self, command: Command, raw: bytes, budget: Budget, gate: dispatch.SolveGate,
-              record: CallRecord | None = None, answer_by: float | None = None) -> bytes:
+    def solve(
+        self,
+        command: Command,
+        raw: bytes,
+        budget: Budget,
+        gate: dispatch.SolveGate,
+        record: CallRecord | None = None,
+        answer_by: float | None = None,
+    ) -> bytes:
         """Run `command` on request bytes `raw` in a worker under `budget`; the response bytes.
 
         Waits for a `gate` slot first (as in-process solves do); raises `RequestError`s for the caller to send.
@@ -416,8 +426,16 @@ class WorkerPool:
             self._next_task += 1
             return worker, self._next_task
 
-    def _run_on(self, worker: _Worker, task_id: int, command: Command, raw: bytes, budget: Budget,
-                answered: Callable[[Outcome | None], None], worker_deadline: float | None = None) -> None:
+    def _run_on(
+        self,
+        worker: _Worker,
+        task_id: int,
+        command: Command,
+        raw: bytes,
+        budget: Budget,
+        answered: Callable[[Outcome | None], None],
+        worker_deadline: float | None = None,
+    ) -> None:
         """Run the call on `worker`, tell `answered` its outcome (None when the worker died), then free the
         worker, or its replacement."""
         with worker.lock:
@@ -439,7 +457,12 @@ class WorkerPool:
                 self._free.append(worker)
 
     def _run_task(
-        self, worker: _Worker, task_id: int, command: Command, raw: bytes, budget: Budget,
+        self,
+        worker: _Worker,
+        task_id: int,
+        command: Command,
+        raw: bytes,
+        budget: Budget,
         worker_deadline: float | None = None,
     ) -> Outcome | None:
         """Send the task and wait for its answer; None when the worker died or had to be killed."""
@@ -483,12 +506,16 @@ class WorkerPool:
                 )
                 return None
             if now > budget.deadline + KILL_AFTER_DEADLINE_S:
-                log.error("solver worker %s overran its deadline by %.1f s: killed", worker.process.pid,
-                          now - budget.deadline)
+                log.error(
+                    "solver worker %s overran its deadline by %.1f s: killed", worker.process.pid, now - budget.deadline
+                )
                 return None
         log.error(
             "solver worker %s died (exit code %s) during %s %s",
-            worker.process.pid, worker.process.exitcode, command.game_name, command.rpc_name,
+            worker.process.pid,
+            worker.process.exitcode,
+            command.game_name,
+            command.rpc_name,
         )
         return None
 
@@ -502,8 +529,7 @@ class _Fallback:
         self._prepared: Any = None
 
     def prepare(self) -> None:
-        self._prepared = dispatch.rule_of_thumb_answer(self.command, self.command.request_type.FromString(self.raw),
-                                                       "")
+        self._prepared = dispatch.rule_of_thumb_answer(self.command, self.command.request_type.FromString(self.raw), "")
 
     def __call__(self, reason: str, unless: threading.Event | None = None) -> bytes | None:
         """The answer's bytes (None: the RPC has no rule of thumb, or `unless` was set meanwhile)."""

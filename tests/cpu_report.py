@@ -61,6 +61,8 @@ class CpuReport:
         row[1] += time.monotonic() - wall0
 
     def pytest_sessionfinish(self, session) -> None:
-        lines = [f"{node}\t{cpu:.3f}\t{wall:.3f}" for node, (cpu, wall) in
-                 sorted(self.rows.items(), key=lambda kv: -kv[1][0])]
+        lines = [
+            f"{node}\t{cpu:.3f}\t{wall:.3f}"
+            for node, (cpu, wall) in sorted(self.rows.items(), key=lambda kv: -kv[1][0])
+        ]
         self.path.write_text("nodeid\tcpu_s\twall_s\n" + "\n".join(lines) + "\n")

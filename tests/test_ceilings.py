@@ -38,6 +38,7 @@ def test_the_hook_answers_fixed_two_camper_opponents_only_and_keeps_its_answer(t
     policy = ceilings._policy(outside_players("camper_tour")["thumb"], {})
     assert found.share == pytest.approx(ceiling_report(policy, _short()).value, abs=1e-12)
     assert "both seats averaged" in found.how
+
     def no_solve(*args, **kwargs):
         raise AssertionError("solved again: the cache was not read")
 
@@ -49,8 +50,15 @@ def test_the_hook_answers_fixed_two_camper_opponents_only_and_keeps_its_answer(t
 def test_the_arena_row_shows_the_ceiling(tmp_path):
     cell = ArenaCell.parse("camper_tour:2:out:thumb")
     header = {"hint_cpu_s": 0.05, "hint_budget_s": 0.05, "first_seed": 1}
-    game = {"hint_return": 1.0, "hint_seat": 0, "seats": ["hint", "out:thumb"], "scores": [30, 20],
-            "hint_cpu": [0.01], "opponent_cpu": {"1": [0.001]}, "seed": 1}
+    game = {
+        "hint_return": 1.0,
+        "hint_seat": 0,
+        "seats": ["hint", "out:thumb"],
+        "scores": [30, 20],
+        "hint_cpu": [0.01],
+        "opponent_cpu": {"1": [0.001]},
+        "seed": 1,
+    }
 
     def fn(c, games):
         return ceilings.camper_tour_ceiling(c, games, config=_short(), cache_path=tmp_path / "c.json")

@@ -111,13 +111,24 @@ def _ct_first_plate() -> ct.TourState:
 
 #: A short route heavy in No Parking plates, some of it laid: the odds of what is left in the stack.
 SHORT_ROUTE = ct.Config(plate_count=30, specials=((ct.PlateKind.NO_PARKING, 8), (ct.PlateKind.VILLAGE_FESTIVAL, 2)))
-SHORT_LAID = (ct.PlateKind.NORMAL, ct.PlateKind.NO_PARKING, ct.PlateKind.NO_PARKING, ct.PlateKind.NORMAL,
-              ct.PlateKind.VILLAGE_FESTIVAL, ct.PlateKind.NO_PARKING)
+SHORT_LAID = (
+    ct.PlateKind.NORMAL,
+    ct.PlateKind.NO_PARKING,
+    ct.PlateKind.NO_PARKING,
+    ct.PlateKind.NORMAL,
+    ct.PlateKind.VILLAGE_FESTIVAL,
+    ct.PlateKind.NO_PARKING,
+)
 
 
 def _ct_later_plate() -> ct.TourState:
-    state = ct.position_state(SHORT_ROUTE, [ct.Camper(position=4, tokens=20), ct.Camper(position=2, tokens=25)],
-                              laid=SHORT_LAID).child(ct.Announce(5)).child(8)
+    state = (
+        ct.position_state(
+            SHORT_ROUTE, [ct.Camper(position=4, tokens=20), ct.Camper(position=2, tokens=25)], laid=SHORT_LAID
+        )
+        .child(ct.Announce(5))
+        .child(8)
+    )
     assert state.stage == ct.Stage.LAY and len(state.laid) == 6
     return state
 
@@ -207,45 +218,114 @@ def _at_boards() -> at.State:
 
 
 NODES = [
-    Node("happy-campers solo roll", _hc_solo, lambda s: unordered_roll(), lambda s, o: tuple(sorted(o)),
-         "campsolver_happy_campers"),
-    Node("happy-campers 3-map roll", _hc_multi, lambda s: unordered_roll(), lambda s, o: tuple(sorted(o)),
-         "campsolver_happy_campers"),
+    Node(
+        "happy-campers solo roll",
+        _hc_solo,
+        lambda s: unordered_roll(),
+        lambda s, o: tuple(sorted(o)),
+        "campsolver_happy_campers",
+    ),
+    Node(
+        "happy-campers 3-map roll",
+        _hc_multi,
+        lambda s: unordered_roll(),
+        lambda s, o: tuple(sorted(o)),
+        "campsolver_happy_campers",
+    ),
     Node("camper-tour dice", _ct_roll, lambda s: dice_total(), adapter="campsolver_camper_tour"),
-    Node("camper-tour first plate", _ct_first_plate,
-         lambda s: from_counts(Counter({ct.PlateKind.NORMAL: 60, **{k: 3 for k in ct.SPECIAL_KINDS}})),
-         lambda s, o: ct.PlateKind(o), "campsolver_camper_tour"),
-    Node("camper-tour later plate, short route", _ct_later_plate, _ct_later_plate_expected,
-         lambda s, o: ct.PlateKind(o), "campsolver_camper_tour"),
-    Node("camper-tour mechanical problem die", lambda: _ct_effect(ct.PlateKind.MECHANICAL_PROBLEM),
-         lambda s: one_die(), adapter="campsolver_camper_tour"),
-    Node("camper-tour village festival die", lambda: _ct_effect(ct.PlateKind.VILLAGE_FESTIVAL),
-         lambda s: one_die(), adapter="campsolver_camper_tour"),
+    Node(
+        "camper-tour first plate",
+        _ct_first_plate,
+        lambda s: from_counts(Counter({ct.PlateKind.NORMAL: 60, **{k: 3 for k in ct.SPECIAL_KINDS}})),
+        lambda s, o: ct.PlateKind(o),
+        "campsolver_camper_tour",
+    ),
+    Node(
+        "camper-tour later plate, short route",
+        _ct_later_plate,
+        _ct_later_plate_expected,
+        lambda s, o: ct.PlateKind(o),
+        "campsolver_camper_tour",
+    ),
+    Node(
+        "camper-tour mechanical problem die",
+        lambda: _ct_effect(ct.PlateKind.MECHANICAL_PROBLEM),
+        lambda s: one_die(),
+        adapter="campsolver_camper_tour",
+    ),
+    Node(
+        "camper-tour village festival die",
+        lambda: _ct_effect(ct.PlateKind.VILLAGE_FESTIVAL),
+        lambda s: one_die(),
+        adapter="campsolver_camper_tour",
+    ),
     # No Parking from plate 10 with plate 7 taken: face 3 is rolled again, the other five are equally likely.
-    Node("camper-tour no parking die, a plate taken", lambda: _ct_effect(ct.PlateKind.NO_PARKING, occupied=7),
-         lambda s: one_die([1, 2, 4, 5, 6]), adapter="campsolver_camper_tour"),
-    Node("deluxe-camping reveal", _dc_reveal, lambda s: {square: Fraction(1, 3) for square in s.mystery},
-         adapter="campsolver_deluxe_camping"),
-    Node("campsite deal, shipped deck", lambda: cs.new_game(2),
-         lambda s: from_counts(Counter(cs.default_deck())), adapter="campsolver_campsite"),
-    Node("campsite deal, repeated cards", lambda: cs.new_game(2, _cs_custom_deck()),
-         lambda s: from_counts(Counter(_cs_custom_deck())), adapter="campsolver_campsite"),
-    Node("campsite draw, repeated cards", _cs_draw,
-         lambda s: from_counts(Counter(_cs_custom_deck()) - Counter(s.hands[0] + s.hands[1])
-                               - Counter(p.card for p in s.table.placements)),
-         adapter="campsolver_campsite"),
-    Node("adventure-tours deal, shipped deck", lambda: at.new_game(at.Config(3)), _at_pile_kinds, _at_kind,
-         "campsolver_adventure_tours"),
-    Node("adventure-tours deal, repeated kinds", lambda: at.new_game(at.Config(3, deck=_at_custom_deck())),
-         lambda s: from_counts(Counter(card.kind for card in _at_custom_deck())), _at_kind,
-         "campsolver_adventure_tours"),
-    Node("adventure-tours deal, pile part dealt", _at_after_some_deals, _at_pile_kinds, _at_kind,
-         "campsolver_adventure_tours"),
-    Node("adventure-tours deal, pile in a known order", _at_known_order,
-         lambda s: {s.config.deck[s.deck[0]].kind: Fraction(1)}, _at_kind, "campsolver_adventure_tours"),
-    Node("adventure-tours board shuffle", _at_boards,
-         lambda s: {p: Fraction(1, 6 * 5 * 4) for p in itertools.permutations(range(6), 3)},
-         adapter="campsolver_adventure_tours"),
+    Node(
+        "camper-tour no parking die, a plate taken",
+        lambda: _ct_effect(ct.PlateKind.NO_PARKING, occupied=7),
+        lambda s: one_die([1, 2, 4, 5, 6]),
+        adapter="campsolver_camper_tour",
+    ),
+    Node(
+        "deluxe-camping reveal",
+        _dc_reveal,
+        lambda s: {square: Fraction(1, 3) for square in s.mystery},
+        adapter="campsolver_deluxe_camping",
+    ),
+    Node(
+        "campsite deal, shipped deck",
+        lambda: cs.new_game(2),
+        lambda s: from_counts(Counter(cs.default_deck())),
+        adapter="campsolver_campsite",
+    ),
+    Node(
+        "campsite deal, repeated cards",
+        lambda: cs.new_game(2, _cs_custom_deck()),
+        lambda s: from_counts(Counter(_cs_custom_deck())),
+        adapter="campsolver_campsite",
+    ),
+    Node(
+        "campsite draw, repeated cards",
+        _cs_draw,
+        lambda s: from_counts(
+            Counter(_cs_custom_deck()) - Counter(s.hands[0] + s.hands[1]) - Counter(p.card for p in s.table.placements)
+        ),
+        adapter="campsolver_campsite",
+    ),
+    Node(
+        "adventure-tours deal, shipped deck",
+        lambda: at.new_game(at.Config(3)),
+        _at_pile_kinds,
+        _at_kind,
+        "campsolver_adventure_tours",
+    ),
+    Node(
+        "adventure-tours deal, repeated kinds",
+        lambda: at.new_game(at.Config(3, deck=_at_custom_deck())),
+        lambda s: from_counts(Counter(card.kind for card in _at_custom_deck())),
+        _at_kind,
+        "campsolver_adventure_tours",
+    ),
+    Node(
+        "adventure-tours deal, pile part dealt",
+        _at_after_some_deals,
+        _at_pile_kinds,
+        _at_kind,
+        "campsolver_adventure_tours",
+    ),
+    Node(
+        "adventure-tours deal, pile in a known order",
+        _at_known_order,
+        lambda s: {s.config.deck[s.deck[0]].kind: Fraction(1)},
+        _at_kind,
+        "campsolver_adventure_tours",
+    ),
+    Node(
+        "adventure-tours board shuffle",
+        _at_boards,
+        lambda s: {p: Fraction(1, 6 * 5 * 4) for p in itertools.permutations(range(6), 3)},
+        adapter="campsolver_adventure_tours",
+    ),
 ]
 IDS = [node.name for node in NODES]
 
@@ -356,8 +436,9 @@ def test_camper_tour_play_resolves_the_turn_from_the_seeded_stream() -> None:
     plain = ct.new_game(ct.all_normal(), 2)  # plate 1 is certain: the tokens paid are the dice less 1
 
     def total(seed: int) -> int:
-        after = shared.play_flow(plain, lambda s: s.child(ct.Announce(1)), svc_ct.TABLE_PLAY, seed=seed,
-                                 listing=False).state
+        after = shared.play_flow(
+            plain, lambda s: s.child(ct.Announce(1)), svc_ct.TABLE_PLAY, seed=seed, listing=False
+        ).state
         return ct.STARTING_TOKENS - after.campers[0].tokens + 1
 
     assert_distribution((total(seed) for seed in range(DRAWS // 3)), dice_total(), "camper-tour Play dice")
@@ -394,8 +475,12 @@ def test_adventure_tours_play_and_new_game_deal_from_the_seeded_stream() -> None
         answer = _play(svc_at.play, at_pb.AdventureToursServicePlayRequest(state=message, seed=seed))
         expected = shared.resolve_chance(state, shared.seeded_rng(seed))
         assert answer.state == svc_at.game_state_to_proto(expected)
-        new = _play(svc_at.new_game, at_pb.AdventureToursServiceNewGameRequest(
-            players=3, seed=seed, rules=at_pb.AdventureToursRules(expert=True)))
+        new = _play(
+            svc_at.new_game,
+            at_pb.AdventureToursServiceNewGameRequest(
+                players=3, seed=seed, rules=at_pb.AdventureToursRules(expert=True)
+            ),
+        )
         assert new.state == answer.state
 
 
@@ -405,24 +490,29 @@ def test_adventure_tours_play_and_new_game_deal_from_the_seeded_stream() -> None
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_camper_tour_new_game_lets_every_seat_begin_equally_often(players: int) -> None:
     request = ct_pb.CamperTourServiceNewGameRequest
-    firsts = (_play(svc_ct.new_game, request(players=players, seed=seed)).state.to_move
-              for seed in range(DRAWS // 3))
-    assert_distribution(firsts, {seat: Fraction(1, players) for seat in range(players)},
-                        f"camper-tour NewGame first seat, {players} campers")
+    firsts = (_play(svc_ct.new_game, request(players=players, seed=seed)).state.to_move for seed in range(DRAWS // 3))
+    assert_distribution(
+        firsts,
+        {seat: Fraction(1, players) for seat in range(players)},
+        f"camper-tour NewGame first seat, {players} campers",
+    )
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_deluxe_camping_new_game_lets_every_seat_begin_equally_often(players: int) -> None:
     request = dc_pb.DeluxeCampingServiceNewGameRequest
-    firsts = (_play(svc_dc.new_game, request(players=players, seed=seed)).state.to_move
-              for seed in range(DRAWS // 3))
-    assert_distribution(firsts, {seat: Fraction(1, players) for seat in range(players)},
-                        f"deluxe-camping NewGame first seat, {players} players")
+    firsts = (_play(svc_dc.new_game, request(players=players, seed=seed)).state.to_move for seed in range(DRAWS // 3))
+    assert_distribution(
+        firsts,
+        {seat: Fraction(1, players) for seat in range(players)},
+        f"deluxe-camping NewGame first seat, {players} players",
+    )
 
 
 @pytest.mark.parametrize("draws", [6_000, pytest.param(DRAWS, marks=pytest.mark.slow)])
-def test_deluxe_camping_random_setup_reveals_each_token_a_third_of_the_time(monkeypatch: pytest.MonkeyPatch,
-                                                                           draws: int) -> None:
+def test_deluxe_camping_random_setup_reveals_each_token_a_third_of_the_time(
+    monkeypatch: pytest.MonkeyPatch, draws: int
+) -> None:
     """`random_setup` (the puzzles' seeded positions) resolves the reveal itself, by its own pick: started at
     the reveal, each mystery square is revealed a third of the time (6,000 draws in the default run, each a
     whole `child` of the reveal; 30,000 in the slow run; the reveal node's own 30,000 are checked above)."""
@@ -430,8 +520,9 @@ def test_deluxe_camping_random_setup_reveals_each_token_a_third_of_the_time(monk
     monkeypatch.setattr(dc, "initial_state", lambda config, first_player=0: at_reveal)
     generator = np.random.default_rng(7)
     revealed = (dc.random_setup(at_reveal.config, generator).nuisance for _ in range(draws))
-    assert_distribution(revealed, {square: Fraction(1, 3) for square in at_reveal.mystery},
-                        "deluxe-camping random_setup reveal")
+    assert_distribution(
+        revealed, {square: Fraction(1, 3) for square in at_reveal.mystery}, "deluxe-camping random_setup reveal"
+    )
 
 
 # --- the check itself ------------------------------------------------------------------------------------------------
@@ -456,7 +547,6 @@ def test_the_check_fails_a_pair_of_dice_with_no_twelve_and_two_ones_as_often() -
     with pytest.raises(AssertionError, match=r"never drew|chi-square"):
         assert_distribution(draws, dice_total(), "wrong dice")
     assert_distribution(draws, wrong, "the wrong dice, judged by their own odds")
-
 
 
 def test_deluxe_camping_random_setup_is_begun_by_the_player_it_is_told_and_by_player_0_by_default() -> None:

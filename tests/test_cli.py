@@ -198,7 +198,7 @@ def test_text_format_prints_a_board_and_a_ranked_table(capsys) -> None:
         capsys, "happy-campers", "max", "--request", "-", "--format", "text", stdin=request
     )
     assert code == 0, err
-    board = out[out.index("final map:"):].splitlines()[1:6]
+    board = out[out.index("final map:") :].splitlines()[1:6]
     assert all(len(row.strip()) == 9 for row in board), out
 
 
@@ -223,8 +223,16 @@ def test_server_failures_exit_1_with_one_line(capsys) -> None:
     _, request, _ = main_in_process(capsys, "camper-tour", "example", "score")
     # Nobody listens on the port.
     code, _, err = main_in_process(
-        capsys, "camper-tour", "score", "--request", "-", "--server", f"127.0.0.1:{_free_port()}",
-        "--timeout", "10", stdin=request,
+        capsys,
+        "camper-tour",
+        "score",
+        "--request",
+        "-",
+        "--server",
+        f"127.0.0.1:{_free_port()}",
+        "--timeout",
+        "10",
+        stdin=request,
     )
     assert code == 1 and err.count("\n") == 1 and "UNAVAILABLE" in err and "cannot reach" in err, err
     # Something listens but never answers: the client's deadline.
@@ -262,8 +270,12 @@ def _interrupt_after_progress(args: list[str], stdin: str, wait_for: str) -> tup
     """Start the CLI, wait until its progress line shows `wait_for`, press Ctrl-C; (exit code, stderr, seconds)."""
     env = dict(os.environ, **{cli.PROGRESS_ENV: "1"})
     process = subprocess.Popen(
-        [sys.executable, "-c", _CLI_WITH_CTRL_C, *args], cwd=ROOT, env=env,
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        [sys.executable, "-c", _CLI_WITH_CTRL_C, *args],
+        cwd=ROOT,
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
     )
     assert process.stdin is not None and process.stderr is not None
     process.stdin.write(stdin.encode())
@@ -339,8 +351,12 @@ def test_camper_tour_text_format_prints_the_route_strip_then_the_moves(capsys) -
 
     request = ct_service.EXAMPLES["LegalMoves"]()
     request.state.ClearField("rules")  # default rules: special plates exist
-    specials = {6: ct.PLATE_KIND_UNEXPECTED_COMFORTS, 12: ct.PLATE_KIND_MECHANICAL_PROBLEM,
-                18: ct.PLATE_KIND_VILLAGE_FESTIVAL, 34: ct.PLATE_KIND_NO_PARKING}
+    specials = {
+        6: ct.PLATE_KIND_UNEXPECTED_COMFORTS,
+        12: ct.PLATE_KIND_MECHANICAL_PROBLEM,
+        18: ct.PLATE_KIND_VILLAGE_FESTIVAL,
+        34: ct.PLATE_KIND_NO_PARKING,
+    }
     laid = max(max(c.position, c.marker) for c in request.state.campers)
     request.state.placed.extend(specials.get(plate, ct.PLATE_KIND_NORMAL) for plate in range(1, laid + 1))
     code, out, err = main_in_process(
@@ -360,8 +376,10 @@ def test_camper_tour_text_format_prints_the_route_strip_then_the_moves(capsys) -
         plates = [int(p) for p in line.split()[1:]]
         for column, plate in enumerate(plates):
             cells = slice(len("plate ") + width * column, len("plate ") + width * (column + 1))
-            shown[plate] = {name: lines[row + offset][cells].strip()
-                            for offset, name in enumerate(("plate", "kind", "camper", "marker"))}
+            shown[plate] = {
+                name: lines[row + offset][cells].strip()
+                for offset, name in enumerate(("plate", "kind", "camper", "marker"))
+            }
     assert sorted(shown) == list(range(1, laid + 1))
     for plate, cell in shown.items():
         assert cell["kind"] == ("H" if plate == 1 else render.LETTER[state.plate_kind(plate)]), plate
@@ -374,7 +392,7 @@ def test_camper_tour_text_format_prints_the_route_strip_then_the_moves(capsys) -
         assert f"{letter}{' (to move)' if index == state.to_move else ''}: " in strip
         assert f"{camper.tokens} tokens" in strip
     # Then the response as usual: the legal moves.
-    assert "moves:" in out[len(strip):]
+    assert "moves:" in out[len(strip) :]
 
 
 def test_progress_line_shows_what_the_solver_reported() -> None:
@@ -395,8 +413,9 @@ def test_camper_tour_hint_with_a_history_in_a_fresh_process() -> None:
     from tests.test_service_games import _solo_policy_record
 
     history, state = _solo_policy_record(6)
-    request = ct.CamperTourServiceHintRequest(state=state, history=history,
-                                              options=common_pb2.SolveOptions(time_limit_seconds=1.0))
+    request = ct.CamperTourServiceHintRequest(
+        state=state, history=history, options=common_pb2.SolveOptions(time_limit_seconds=1.0)
+    )
     text = json_format.MessageToJson(request)
     done = run_cli("camper-tour", "hint", "--request", "-", stdin=text)
     assert done.returncode == 0, done.stderr

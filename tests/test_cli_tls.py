@@ -44,8 +44,9 @@ def test_serve_names_a_key_that_does_not_go_with_the_certificate(
 
 def test_the_cli_reaches_a_tls_server_with_tls_ca(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     cert, key = _files(tmp_path)
-    running = CampsolverServer(ServerConfig(port=0, workers=1, tls_cert_chain=cert.read_bytes(),
-                                            tls_private_key=key.read_bytes()))
+    running = CampsolverServer(
+        ServerConfig(port=0, workers=1, tls_cert_chain=cert.read_bytes(), tls_private_key=key.read_bytes())
+    )
     running.start()
     request = tmp_path / "score.json"
     request.write_text(cli.to_json(ct_service.EXAMPLES["Score"]()))

@@ -22,8 +22,14 @@ from campsolver.service.server import CampsolverServer, ServerConfig
 from campsolver.v1 import happy_campers_pb2 as hc
 
 METHOD_OF_RPC = {
-    "Hint": "hint", "MaxScore": "max_score", "GeneratePuzzle": "generate_puzzle", "Score": "score",
-    "LegalMoves": "legal_moves", "NewGame": "new_game", "Play": "play", "Review": "review",
+    "Hint": "hint",
+    "MaxScore": "max_score",
+    "GeneratePuzzle": "generate_puzzle",
+    "Score": "score",
+    "LegalMoves": "legal_moves",
+    "NewGame": "new_game",
+    "Play": "play",
+    "Review": "review",
 }
 
 
@@ -78,9 +84,27 @@ def test_async_client_has_the_same_surface(server: CampsolverServer) -> None:
 def _self_signed(directory: Path) -> tuple[bytes, bytes]:
     key, cert = directory / "key.pem", directory / "cert.pem"
     subprocess.run(
-        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost",
-         "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1", "-keyout", str(key), "-out", str(cert)],
-        check=True, capture_output=True, timeout=60,
+        [
+            "openssl",
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-days",
+            "1",
+            "-subj",
+            "/CN=localhost",
+            "-addext",
+            "subjectAltName=DNS:localhost,IP:127.0.0.1",
+            "-keyout",
+            str(key),
+            "-out",
+            str(cert),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=60,
     )
     return cert.read_bytes(), key.read_bytes()
 

@@ -23,8 +23,12 @@ from campsolver.api.rpcs import COMMANDS, GAME_SERVICES, game_service, game_serv
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The client library's modules: none of them may reach the service or the solvers, directly or transitively.
-CLIENT_MODULES = ("campsolver.clients.base", "campsolver.clients.client", "campsolver.clients.typed",
-                  "campsolver.clients.http_client")
+CLIENT_MODULES = (
+    "campsolver.clients.base",
+    "campsolver.clients.client",
+    "campsolver.clients.typed",
+    "campsolver.clients.http_client",
+)
 #: What a client-only process must never import (the server, the solvers and what only they need).
 FORBIDDEN = ("campsolver.service", "campsolver.solver", "campsolver.openspiel", "ortools", "numpy", "open_spiel")
 
@@ -100,23 +104,38 @@ def _free_address() -> str:
 
 def test_the_client_works_with_the_service_and_the_solvers_unimportable(tmp_path: Path) -> None:
     done = subprocess.run(
-        [sys.executable, "-c", ALONE, ",".join(FORBIDDEN), _free_address()], cwd=tmp_path, capture_output=True,
-        text=True, timeout=120, check=False,
+        [sys.executable, "-c", ALONE, ",".join(FORBIDDEN), _free_address()],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout.strip().splitlines()[-1])
     assert report["attempts"] == [], f"the client library reached for {report['attempts']}"
     assert report["loaded"] == ["campsolver.api", "campsolver.clients", "campsolver.v1"], report["loaded"]
     # No server listens: each transport says so with the gRPC code, and an unknown RPC is refused locally.
-    assert report["codes"] == ["UNAVAILABLE", "ValueError", "UNAVAILABLE", "UNAVAILABLE", "UNAVAILABLE",
-                               "UNAVAILABLE"], report["codes"]
+    assert report["codes"] == [
+        "UNAVAILABLE",
+        "ValueError",
+        "UNAVAILABLE",
+        "UNAVAILABLE",
+        "UNAVAILABLE",
+        "UNAVAILABLE",
+    ], report["codes"]
 
 
 def test_the_refusal_is_seen() -> None:
     """The finder above does refuse: a module that imports the service fails under it (the test can fail)."""
     script = ALONE.split("import grpc\n")[0] + "import campsolver.clients.cli\n"
-    done = subprocess.run([sys.executable, "-c", script, ",".join(FORBIDDEN), "x"], capture_output=True, text=True,
-                          timeout=120, check=False)
+    done = subprocess.run(
+        [sys.executable, "-c", script, ",".join(FORBIDDEN), "x"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert done.returncode != 0 and "refused in a client-only process" in done.stderr, done.stderr
 
 
@@ -131,8 +150,11 @@ def _source(module: str) -> Path | None:
     if parts[0] != "campsolver":
         return None
     rest = parts[1:]
-    base = (_PACKAGE_DIRS[rest[0]].joinpath(*rest[1:]) if rest and rest[0] in _PACKAGE_DIRS
-            else ROOT.joinpath("campsolver", *rest))
+    base = (
+        _PACKAGE_DIRS[rest[0]].joinpath(*rest[1:])
+        if rest and rest[0] in _PACKAGE_DIRS
+        else ROOT.joinpath("campsolver", *rest)
+    )
     for candidate in (base.with_suffix(".py"), base / "__init__.py"):
         if candidate.is_file():
             return candidate
@@ -189,7 +211,7 @@ def _cycle(graph: dict[str, set[str]]) -> list[str]:
         state[node] = 1
         for target in sorted(graph[node]):
             if state.get(target) == 1:
-                return [*path[path.index(target):], target]
+                return [*path[path.index(target) :], target]
             if target not in state and (found := visit(target, [*path, target])):
                 return found
         state[node] = 2
@@ -205,7 +227,8 @@ def test_the_client_modules_import_one_another_without_a_cycle() -> None:
     """The CLI and `campsolver batch` share their help layout through a third module, not each other."""
     modules = sorted(
         "campsolver.clients." + ".".join(path.relative_to(ROOT / "clients").with_suffix("").parts)
-        for path in (ROOT / "clients").rglob("*.py") if path.name != "__init__.py"
+        for path in (ROOT / "clients").rglob("*.py")
+        if path.name != "__init__.py"
     )
     graph = {module: {name for name in _imports(module) if name in modules} for module in modules}
     assert "campsolver.clients.batch.cli" in graph["campsolver.clients.cli"]

@@ -77,8 +77,14 @@ class _Raising:
 @pytest.fixture(scope="module")
 def raising() -> Iterator[tuple[HttpServer, _Raising]]:
     call_path = _Raising()
-    server = HttpServer(HttpConfig(host="127.0.0.1", port=0), games(), call_path, failure_status,
-                        health.HealthServicer(), Metrics(lambda: (0, 0, 0), lambda: 0))
+    server = HttpServer(
+        HttpConfig(host="127.0.0.1", port=0),
+        games(),
+        call_path,
+        failure_status,
+        health.HealthServicer(),
+        Metrics(lambda: (0, 0, 0), lambda: 0),
+    )
     server.start()
     assert server.wait_started()
     yield server, call_path
@@ -94,8 +100,9 @@ def _score_request() -> Any:
 
 @pytest.mark.parametrize("protocol", PROTOCOLS)
 @pytest.mark.parametrize("code", ERROR_CODES, ids=[code.name for code in ERROR_CODES])
-def test_every_status_code_reaches_an_http_client_as_itself(raising: tuple[HttpServer, _Raising],
-                                                            code: grpc.StatusCode, protocol: str) -> None:
+def test_every_status_code_reaches_an_http_client_as_itself(
+    raising: tuple[HttpServer, _Raising], code: grpc.StatusCode, protocol: str
+) -> None:
     server, call_path = raising
     expected = _error_with(code)
     with call_path.lock:
@@ -109,8 +116,9 @@ def test_every_status_code_reaches_an_http_client_as_itself(raising: tuple[HttpS
 
 
 def _connect_json(url: str, path: str, body: dict) -> tuple[int, dict]:
-    request = urllib.request.Request(f"{url}{path}", data=json.dumps(body).encode(),
-                                     headers={"Content-Type": "application/json"})
+    request = urllib.request.Request(
+        f"{url}{path}", data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
+    )
     try:
         with urllib.request.urlopen(request, timeout=30) as response:
             return response.status, json.loads(response.read())
@@ -122,16 +130,17 @@ def _grpc_web(url: str, path: str, message: bytes) -> dict[str, str]:
     """A raw gRPC-Web call (binary): the status fields from the trailers, wherever the server put them (a
     trailers-only answer in the headers, or the trailer frame after the body)."""
     frame = struct.pack(">BI", 0, len(message)) + message
-    request = urllib.request.Request(f"{url}{path}", data=frame,
-                                     headers={"Content-Type": "application/grpc-web+proto", "X-Grpc-Web": "1"})
+    request = urllib.request.Request(
+        f"{url}{path}", data=frame, headers={"Content-Type": "application/grpc-web+proto", "X-Grpc-Web": "1"}
+    )
     with urllib.request.urlopen(request, timeout=30) as response:
         headers = {k.lower(): v for k, v in response.headers.items()}
         body = response.read()
     fields = {k: v for k, v in headers.items() if k.startswith("grpc-")}
     offset = 0
     while offset + 5 <= len(body):
-        flag, size = struct.unpack(">BI", body[offset:offset + 5])
-        payload = body[offset + 5:offset + 5 + size]
+        flag, size = struct.unpack(">BI", body[offset : offset + 5])
+        payload = body[offset + 5 : offset + 5 + size]
         offset += 5 + size
         if flag & 0x80:
             for line in payload.decode().split("\r\n"):
@@ -142,8 +151,9 @@ def _grpc_web(url: str, path: str, message: bytes) -> dict[str, str]:
 
 
 @pytest.mark.parametrize("code", ERROR_CODES, ids=[code.name for code in ERROR_CODES])
-def test_every_status_code_is_spelt_on_the_wire_as_each_protocol_says(raising: tuple[HttpServer, _Raising],
-                                                                      code: grpc.StatusCode) -> None:
+def test_every_status_code_is_spelt_on_the_wire_as_each_protocol_says(
+    raising: tuple[HttpServer, _Raising], code: grpc.StatusCode
+) -> None:
     """The bytes, not only what the Connect client library makes of them: Connect JSON's error body names the code
     in snake case; gRPC-Web's trailers carry the gRPC number and the rich status in `grpc-status-details-bin`."""
     server, call_path = raising
@@ -162,8 +172,9 @@ def test_every_status_code_is_spelt_on_the_wire_as_each_protocol_says(raising: t
 
 
 @pytest.mark.parametrize("protocol", PROTOCOLS)
-def test_an_unexpected_exception_is_internal_and_tells_nothing(raising: tuple[HttpServer, _Raising],
-                                                               protocol: str) -> None:
+def test_an_unexpected_exception_is_internal_and_tells_nothing(
+    raising: tuple[HttpServer, _Raising], protocol: str
+) -> None:
     server, call_path = raising
     with call_path.lock:
         call_path.error = KeyError("secret-internal-detail")
@@ -191,8 +202,9 @@ def served() -> Iterator[tuple[CampsolverServer, CampsolverClient]]:
         running.stop(grace_s=2.0)
 
 
-def _everywhere(server: CampsolverServer, client: CampsolverClient, game_name: str, rpc: str, request: Any,
-                timeout: float = 30.0) -> list[tuple[str, CampsolverError]]:
+def _everywhere(
+    server: CampsolverServer, client: CampsolverClient, game_name: str, rpc: str, request: Any, timeout: float = 30.0
+) -> list[tuple[str, CampsolverError]]:
     """The error of one call over gRPC and over each HTTP protocol (a call that answers fails the test)."""
     assert server.http is not None
     caught: list[tuple[str, CampsolverError]] = []
@@ -219,14 +231,16 @@ def _all_say(caught: list[tuple[str, CampsolverError]], code: grpc.StatusCode, r
 def test_invalid_argument_names_the_field_everywhere(served: tuple[CampsolverServer, CampsolverClient]) -> None:
     request = long_hint_request(1.0)
     request.options.time_limit_seconds = -1.0
-    error = _all_say(_everywhere(*served, "camper-tour", "Hint", request), grpc.StatusCode.INVALID_ARGUMENT,
-                     "INVALID_FIELD")
+    error = _all_say(
+        _everywhere(*served, "camper-tour", "Hint", request), grpc.StatusCode.INVALID_ARGUMENT, "INVALID_FIELD"
+    )
     assert error.violations[0].field == "options.time_limit_seconds"
 
 
 @pytest.mark.parametrize("protocol", ["connect-proto", "grpc-web"])
-def test_bytes_that_are_no_message_are_invalid_argument(served: tuple[CampsolverServer, CampsolverClient],
-                                                        protocol: str) -> None:
+def test_bytes_that_are_no_message_are_invalid_argument(
+    served: tuple[CampsolverServer, CampsolverClient], protocol: str
+) -> None:
     server, _ = served
     assert server.http is not None
     path = f"/{games()['camper-tour'].service_full_name}/Score"
@@ -235,8 +249,9 @@ def test_bytes_that_are_no_message_are_invalid_argument(served: tuple[Campsolver
         trailers = _grpc_web(server.http.url, path, garbage)
         assert trailers["grpc-status"] == str(grpc.StatusCode.INVALID_ARGUMENT.value[0])
         return
-    request = urllib.request.Request(server.http.url + path, data=garbage,
-                                     headers={"Content-Type": "application/proto"})
+    request = urllib.request.Request(
+        server.http.url + path, data=garbage, headers={"Content-Type": "application/proto"}
+    )
     with pytest.raises(urllib.error.HTTPError) as caught:
         urllib.request.urlopen(request, timeout=30)
     assert json.loads(caught.value.read())["code"] == "invalid_argument"
@@ -245,8 +260,9 @@ def test_bytes_that_are_no_message_are_invalid_argument(served: tuple[Campsolver
 def test_resource_exhausted_for_a_time_limit_past_the_cap(served: tuple[CampsolverServer, CampsolverClient]) -> None:
     request = long_hint_request(1.0)
     request.options.time_limit_seconds = dispatch.MAX_TIME_LIMIT_S + 1
-    error = _all_say(_everywhere(*served, "camper-tour", "Hint", request), grpc.StatusCode.RESOURCE_EXHAUSTED,
-                     "LIMIT_EXCEEDED")
+    error = _all_say(
+        _everywhere(*served, "camper-tour", "Hint", request), grpc.StatusCode.RESOURCE_EXHAUSTED, "LIMIT_EXCEEDED"
+    )
     assert error.violations[0].field == "options.time_limit_seconds"
 
 
@@ -266,8 +282,11 @@ def test_unavailable_while_every_solver_slot_is_busy(served: tuple[CampsolverSer
     holder = Budget(300.0)
     assert server.gate.acquire(holder)
     try:
-        _all_say(_everywhere(server, client, "camper-tour", "MaxScore", _short_max()),
-                 grpc.StatusCode.UNAVAILABLE, "SOLVER_SLOTS_BUSY")
+        _all_say(
+            _everywhere(server, client, "camper-tour", "MaxScore", _short_max()),
+            grpc.StatusCode.UNAVAILABLE,
+            "SOLVER_SLOTS_BUSY",
+        )
     finally:
         server.gate.release()
 
@@ -281,8 +300,11 @@ def test_unavailable_while_the_solver_workers_start() -> None:
     try:
         assert running.http.wait_started() and running.pool is not None and not running.pool.ready.is_set()
         with CampsolverClient(running.address) as connected:
-            _all_say(_everywhere(running, connected, "camper-tour", "MaxScore", _short_max()),
-                     grpc.StatusCode.UNAVAILABLE, "SOLVER_WORKERS_STARTING")
+            _all_say(
+                _everywhere(running, connected, "camper-tour", "MaxScore", _short_max()),
+                grpc.StatusCode.UNAVAILABLE,
+                "SOLVER_WORKERS_STARTING",
+            )
     finally:
         running.stop(grace_s=1.0)
 
@@ -292,13 +314,17 @@ def test_deadline_exceeded_when_a_puzzle_has_no_time(served: tuple[CampsolverSer
     the call's deadline is 30 s) says DEADLINE_EXCEEDED."""
     request = games()["campsite"].by_rpc("GeneratePuzzle").example()
     request.options.time_limit_seconds = 0.05
-    _all_say(_everywhere(*served, "campsite", "GeneratePuzzle", request), grpc.StatusCode.DEADLINE_EXCEEDED,
-             "SOLVE_BUDGET_SPENT")
+    _all_say(
+        _everywhere(*served, "campsite", "GeneratePuzzle", request),
+        grpc.StatusCode.DEADLINE_EXCEEDED,
+        "SOLVE_BUDGET_SPENT",
+    )
 
 
 @pytest.mark.parametrize("protocol", PROTOCOLS)
-def test_internal_when_the_solver_process_dies_mid_solve(served: tuple[CampsolverServer, CampsolverClient],
-                                                         protocol: str) -> None:
+def test_internal_when_the_solver_process_dies_mid_solve(
+    served: tuple[CampsolverServer, CampsolverClient], protocol: str
+) -> None:
     server, _ = served
     assert server.http is not None and server.pool is not None
     assert server.gate.wait_idle(timeout_s=60)
@@ -332,6 +358,9 @@ def test_not_found_for_the_health_of_an_unknown_service(served: tuple[Campsolver
     assert over_grpc.value.code() == grpc.StatusCode.NOT_FOUND
     status, body = _connect_json(server.http.url, "/grpc.health.v1.Health/Check", {"service": "no.such.Service"})
     assert status == 404 and body["code"] == "not_found"
-    trailers = _grpc_web(server.http.url, "/grpc.health.v1.Health/Check",
-                         health_pb2.HealthCheckRequest(service="no.such.Service").SerializeToString())
+    trailers = _grpc_web(
+        server.http.url,
+        "/grpc.health.v1.Health/Check",
+        health_pb2.HealthCheckRequest(service="no.such.Service").SerializeToString(),
+    )
     assert trailers["grpc-status"] == str(grpc.StatusCode.NOT_FOUND.value[0])

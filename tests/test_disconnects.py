@@ -87,8 +87,9 @@ def _disconnects(server: CampsolverServer, client: CampsolverClient, game_name: 
 
 @pytest.mark.timing
 @pytest.mark.parametrize("game_name", list(GAME_TABLE))
-def test_a_disconnected_clients_solve_stops_in_its_worker(server: tuple[CampsolverServer, CampsolverClient],
-                                                          game_name: str) -> None:
+def test_a_disconnected_clients_solve_stops_in_its_worker(
+    server: tuple[CampsolverServer, CampsolverClient], game_name: str
+) -> None:
     """Quick: one gRPC cancel and one HTTP client going away per game."""
     running, client = server
     assert running.pool is not None
@@ -102,7 +103,8 @@ def test_a_disconnected_clients_solve_stops_in_its_worker(server: tuple[Campsolv
 @pytest.mark.timing
 @pytest.mark.parametrize("game_name", list(GAME_TABLE))
 def test_fifty_disconnects_in_every_game_all_stop_within_half_a_second(
-        server: tuple[CampsolverServer, CampsolverClient], game_name: str) -> None:
+    server: tuple[CampsolverServer, CampsolverClient], game_name: str
+) -> None:
     running, client = server
     assert running.pool is not None
     restarts = running.pool.restarts

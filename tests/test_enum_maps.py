@@ -32,9 +32,11 @@ def test_the_prefix_is_the_type_name_in_upper_snake_case() -> None:
 def test_each_value_maps_to_the_member_of_its_name_and_back() -> None:
     table = enum_maps.from_proto(deluxe_camping_pb2.DeluxeCampingStage, Stage)
     assert {deluxe_camping_pb2.DeluxeCampingStage.Name(n): m.name for n, m in table.items()} == {
-        f"DELUXE_CAMPING_STAGE_{m.name}": m.name for m in Stage}
-    assert enum_maps.to_proto(table) == {m: deluxe_camping_pb2.DeluxeCampingStage.Value(
-        f"DELUXE_CAMPING_STAGE_{m.name}") for m in Stage}
+        f"DELUXE_CAMPING_STAGE_{m.name}": m.name for m in Stage
+    }
+    assert enum_maps.to_proto(table) == {
+        m: deluxe_camping_pb2.DeluxeCampingStage.Value(f"DELUXE_CAMPING_STAGE_{m.name}") for m in Stage
+    }
 
 
 def test_unspecified_reads_as_the_default_given_and_is_never_written() -> None:
@@ -43,7 +45,8 @@ def test_unspecified_reads_as_the_default_given_and_is_never_written() -> None:
     assert enum_maps.to_proto(table)[Stage.MOVE] == deluxe_camping_pb2.DELUXE_CAMPING_STAGE_MOVE
     assert 0 not in enum_maps.to_proto(table).values()
     assert deluxe_camping_pb2.DELUXE_CAMPING_STAGE_UNSPECIFIED not in enum_maps.from_proto(
-        deluxe_camping_pb2.DeluxeCampingStage, Stage)
+        deluxe_camping_pb2.DeluxeCampingStage, Stage
+    )
 
 
 def test_a_value_naming_no_member_is_refused() -> None:
@@ -59,10 +62,16 @@ def test_synonyms_are_read_as_listed_and_a_synonym_of_no_value_is_refused() -> N
         PILE = "money pile"
         ROUND = "per round"
 
-    table = enum_maps.from_proto(adventure_tours_pb2.AdventureMoneyFloor, Floor,
-                                 read_as={"MONEY_PILE": Floor.PILE, "PER_ROUND": Floor.ROUND})
-    assert table == {adventure_tours_pb2.ADVENTURE_MONEY_FLOOR_MONEY_PILE: Floor.PILE,
-                     adventure_tours_pb2.ADVENTURE_MONEY_FLOOR_PER_ROUND: Floor.ROUND}
+    table = enum_maps.from_proto(
+        adventure_tours_pb2.AdventureMoneyFloor, Floor, read_as={"MONEY_PILE": Floor.PILE, "PER_ROUND": Floor.ROUND}
+    )
+    assert table == {
+        adventure_tours_pb2.ADVENTURE_MONEY_FLOOR_MONEY_PILE: Floor.PILE,
+        adventure_tours_pb2.ADVENTURE_MONEY_FLOOR_PER_ROUND: Floor.ROUND,
+    }
     with pytest.raises(ValueError, match="does not have"):
-        enum_maps.from_proto(adventure_tours_pb2.AdventureMoneyFloor, Floor,
-                             read_as={"MONEY_PILE": Floor.PILE, "PER_ROUND": Floor.ROUND, "PER_GAME": Floor.ROUND})
+        enum_maps.from_proto(
+            adventure_tours_pb2.AdventureMoneyFloor,
+            Floor,
+            read_as={"MONEY_PILE": Floor.PILE, "PER_ROUND": Floor.ROUND, "PER_GAME": Floor.ROUND},
+        )

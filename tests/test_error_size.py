@@ -65,17 +65,23 @@ def test_a_field_and_a_description_at_their_caps_are_kept_and_one_past_is_cut() 
     assert edge.violations[0].description == "d" * MAX_DESCRIPTION_BYTES
     past = InvalidArgument("f" * (MAX_FIELD_BYTES + 1), "d" * (MAX_DESCRIPTION_BYTES + 1))
     assert len(past.violations[0].field.encode()) <= MAX_FIELD_BYTES
-    assert past.violations[0].field.startswith("ffff") and f"({MAX_FIELD_BYTES + 1} characters)" in \
-        past.violations[0].field
+    assert (
+        past.violations[0].field.startswith("ffff")
+        and f"({MAX_FIELD_BYTES + 1} characters)" in past.violations[0].field
+    )
     assert len(past.violations[0].description.encode()) <= MAX_DESCRIPTION_BYTES
 
 
-@pytest.mark.parametrize("error", [
-    InvalidArgument("f" * 5_000, "d" * 90_000),
-    InvalidArgument("é" * 5_000, "日" * 90_000),
-    ResourceExhausted("state.players[0].trailers", "x" * 100_000),
-    MalformedRequest("the request is not valid (" + "z" * 100_000 + ")"),
-], ids=["ascii", "multibyte", "resource-exhausted", "malformed"])
+@pytest.mark.parametrize(
+    "error",
+    [
+        InvalidArgument("f" * 5_000, "d" * 90_000),
+        InvalidArgument("é" * 5_000, "日" * 90_000),
+        ResourceExhausted("state.players[0].trailers", "x" * 100_000),
+        MalformedRequest("the request is not valid (" + "z" * 100_000 + ")"),
+    ],
+    ids=["ascii", "multibyte", "resource-exhausted", "malformed"],
+)
 def test_the_whole_status_of_any_error_stays_under_a_kib(error: InvalidArgument) -> None:
     status = error.to_status()
     assert len(status.SerializeToString()) < MAX_STATUS_BYTES == ONE_KIB
@@ -91,8 +97,9 @@ def _path(game_name: str, rpc: str) -> str:
 
 
 @pytest.mark.parametrize("game_name", list(GAME_TABLE))
-def test_over_grpc_a_default_client_gets_the_field_not_a_metadata_overflow(server: CampsolverServer,
-                                                                            game_name: str) -> None:
+def test_over_grpc_a_default_client_gets_the_field_not_a_metadata_overflow(
+    server: CampsolverServer, game_name: str
+) -> None:
     rpc, request, field = CASES[game_name]
     assert request.ByteSize() > 30_000
     # Default channel options: the 16 KiB metadata limit a client has unless it raises it.
@@ -109,8 +116,9 @@ def test_over_grpc_a_default_client_gets_the_field_not_a_metadata_overflow(serve
     assert sum(len(k) + len(v) for k, v in error.trailing_metadata()) < ONE_KIB
 
 
-def _post(server: CampsolverServer, path: str, body: bytes, headers: dict[str, str]
-          ) -> tuple[int, dict[str, str], bytes]:
+def _post(
+    server: CampsolverServer, path: str, body: bytes, headers: dict[str, str]
+) -> tuple[int, dict[str, str], bytes]:
     assert server.http is not None
     connection = http.client.HTTPConnection("127.0.0.1", server.http.port, timeout=60)
     try:
@@ -125,8 +133,7 @@ def _post(server: CampsolverServer, path: str, body: bytes, headers: dict[str, s
 @pytest.mark.parametrize("game_name", list(GAME_TABLE))
 def test_over_connect_the_error_body_stays_under_a_kib(server: CampsolverServer, game_name: str, codec: str) -> None:
     rpc, request, field = CASES[game_name]
-    body = json_format.MessageToJson(request, indent=None).encode() if codec == "json" else \
-        request.SerializeToString()
+    body = json_format.MessageToJson(request, indent=None).encode() if codec == "json" else request.SerializeToString()
     status, _headers, data = _post(server, _path(game_name, rpc), body, {"Content-Type": f"application/{codec}"})
     assert status in (400, 429), data[:200]  # invalid_argument, resource_exhausted
     assert len(data) < ONE_KIB
@@ -141,8 +148,12 @@ def test_over_grpc_web_message_and_details_stay_under_a_kib(server: CampsolverSe
     from urllib.parse import unquote
 
     rpc, request, field = CASES[game_name]
-    status, head, data = _post(server, _path(game_name, rpc), grpc_web_frame(request.SerializeToString()),
-                               {"Content-Type": "application/grpc-web+proto", "X-Grpc-Web": "1"})
+    status, head, data = _post(
+        server,
+        _path(game_name, rpc),
+        grpc_web_frame(request.SerializeToString()),
+        {"Content-Type": "application/grpc-web+proto", "X-Grpc-Web": "1"},
+    )
     headers = grpc_web_status(head, data)
     assert status == 200 and headers["grpc-status"] in ("3", "8")
     message = unquote(headers["grpc-message"])

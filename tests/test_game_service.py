@@ -28,13 +28,19 @@ def _declared_rpcs(game: str) -> list[str]:
 
 def test_method_names_are_the_rpc_names_in_snake_case() -> None:
     assert [method_name(rpc) for rpc in ("Hint", "MaxScore", "GeneratePuzzle", "LegalMoves", "NewGame")] == [
-        "hint", "max_score", "generate_puzzle", "legal_moves", "new_game"]
+        "hint",
+        "max_score",
+        "generate_puzzle",
+        "legal_moves",
+        "new_game",
+    ]
 
 
 def test_the_protocol_names_every_rpc_of_every_proto_service() -> None:
     declared = {method_name(rpc) for game in GAMES for rpc in _declared_rpcs(game)}
-    members = {name for name, _ in inspect.getmembers(GameService, inspect.isfunction)
-               if not name.startswith("_")} - {"warm_up"}
+    members = {name for name, _ in inspect.getmembers(GameService, inspect.isfunction) if not name.startswith("_")} - {
+        "warm_up"
+    }
     assert members == declared
 
 
@@ -64,8 +70,12 @@ def test_the_registry_binds_the_game_service(game: str) -> None:
     for command in bound.commands.values():
         assert command.handler == protocol.handler(service, command.rpc_name)
         assert command.example is service.examples[command.rpc_name]
-        request_type = importlib.import_module(service.pb2.__name__).DESCRIPTOR.services_by_name[
-            service.service_name].methods_by_name[command.rpc_name].input_type
+        request_type = (
+            importlib.import_module(service.pb2.__name__)
+            .DESCRIPTOR.services_by_name[service.service_name]
+            .methods_by_name[command.rpc_name]
+            .input_type
+        )
         assert command.request_type.DESCRIPTOR is request_type
     assert bound.warm_up == service.warm_up
 

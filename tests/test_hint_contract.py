@@ -59,4 +59,3 @@ def test_with_no_time_to_search_the_hint_answers_its_rule_of_thumb(client: Camps
         legal_type = games()[game_name].commands["legal"].request_type
         legal = service.legal_moves(legal_type(state=request.state), timeout=30)
         assert response.alternatives[0].move in list(legal.moves)
-

@@ -50,8 +50,9 @@ def grpc_client(server: CampsolverServer) -> Iterator[CampsolverClient]:
         yield connected
 
 
-def post_json(url: str, body: dict | bytes, headers: dict[str, str] | None = None,
-              context: ssl.SSLContext | None = None) -> tuple[int, dict, dict[str, str]]:
+def post_json(
+    url: str, body: dict | bytes, headers: dict[str, str] | None = None, context: ssl.SSLContext | None = None
+) -> tuple[int, dict, dict[str, str]]:
     """A plain Connect JSON call, as the web table's `fetch` makes it: status, JSON body, headers."""
     data = body if isinstance(body, bytes) else json.dumps(body).encode()
     request = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json", **(headers or {})})
@@ -63,8 +64,9 @@ def post_json(url: str, body: dict | bytes, headers: dict[str, str] | None = Non
 
 
 @pytest.mark.parametrize("game_name", list(GAME_TABLE))
-def test_every_protocol_gives_the_grpc_answer(server: CampsolverServer, grpc_client: CampsolverClient,
-                                              game_name: str) -> None:
+def test_every_protocol_gives_the_grpc_answer(
+    server: CampsolverServer, grpc_client: CampsolverClient, game_name: str
+) -> None:
     assert server.http is not None
     command = games()[game_name].by_rpc("Score")
     request = command.example()
@@ -78,15 +80,18 @@ def test_every_protocol_gives_the_grpc_answer(server: CampsolverServer, grpc_cli
             assert client.call(game_name, "Score", request, timeout=30) == expected, protocol
             assert client.call(game_name, "NewGame", new_game, timeout=30) == expected_game, protocol
     # The browser's way: a plain POST of proto3 JSON to /SERVICE/METHOD.
-    status, body, _ = post_json(f"{server.http.url}/{games()[game_name].service_full_name}/Score",
-                                json.loads(json_format.MessageToJson(request)))
+    status, body, _ = post_json(
+        f"{server.http.url}/{games()[game_name].service_full_name}/Score",
+        json.loads(json_format.MessageToJson(request)),
+    )
     assert status == 200
     assert json_format.ParseDict(body, command.response_type()) == expected
 
 
 @pytest.mark.parametrize("protocol", PROTOCOLS)
-def test_errors_carry_the_grpc_code_reason_and_field_violations(server: CampsolverServer,
-                                                                 grpc_client: CampsolverClient, protocol: str) -> None:
+def test_errors_carry_the_grpc_code_reason_and_field_violations(
+    server: CampsolverServer, grpc_client: CampsolverClient, protocol: str
+) -> None:
     assert server.http is not None
     request = long_hint_request(1.0)
     request.options.time_limit_seconds = -1.0
@@ -126,8 +131,10 @@ def test_the_timeout_header_is_the_solve_budget(server: CampsolverServer, protoc
 def _raw_post(port: int, path: str, body: bytes) -> socket.socket:
     """An HTTP/1.1 Connect binary call left open (the test closes it to disconnect)."""
     connection = socket.create_connection(("127.0.0.1", port), timeout=30)
-    head = (f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/proto\r\n"
-            f"Connect-Protocol-Version: 1\r\nContent-Length: {len(body)}\r\n\r\n")
+    head = (
+        f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/proto\r\n"
+        f"Connect-Protocol-Version: 1\r\nContent-Length: {len(body)}\r\n\r\n"
+    )
     connection.sendall(head.encode() + body)
     return connection
 
@@ -149,10 +156,15 @@ def test_a_client_that_disconnects_stops_its_solve_and_frees_the_slot() -> None:
 
 
 def _preflight(url: str, origin: str) -> dict[str, str]:
-    request = urllib.request.Request(url, method="OPTIONS", headers={
-        "Origin": origin, "Access-Control-Request-Method": "POST",
-        "Access-Control-Request-Headers": "content-type,connect-protocol-version",
-    })
+    request = urllib.request.Request(
+        url,
+        method="OPTIONS",
+        headers={
+            "Origin": origin,
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "content-type,connect-protocol-version",
+        },
+    )
     try:
         with urllib.request.urlopen(request, timeout=30) as response:
             return {k.lower(): v for k, v in response.headers.items()}
@@ -166,8 +178,9 @@ def test_cors_allows_only_configured_origins(server: CampsolverServer) -> None:
     assert "access-control-allow-origin" not in _preflight(server.http.url + path, "https://games.example")
     _, _, headers = post_json(server.http.url + path, {}, {"Origin": "https://games.example"})
     assert "access-control-allow-origin" not in {k.lower() for k in headers}
-    allowing = CampsolverServer(ServerConfig(port=0, http_port=0, workers=1, solve_in_process=True,
-                                             cors_origins=("https://games.example",)))
+    allowing = CampsolverServer(
+        ServerConfig(port=0, http_port=0, workers=1, solve_in_process=True, cors_origins=("https://games.example",))
+    )
     allowing.start()
     try:
         assert allowing.http is not None and allowing.http.wait_started()
@@ -201,8 +214,9 @@ def test_health_over_http_follows_the_servers_and_drain_says_not_serving() -> No
 
 def test_tls_on_the_http_port_with_the_grpc_certificate(tmp_path: Path) -> None:
     cert, key = _self_signed(tmp_path)
-    running = CampsolverServer(ServerConfig(port=0, http_port=0, workers=1, tls_cert_chain=cert,
-                                            tls_private_key=key, solve_in_process=True))
+    running = CampsolverServer(
+        ServerConfig(port=0, http_port=0, workers=1, tls_cert_chain=cert, tls_private_key=key, solve_in_process=True)
+    )
     running.start()
     try:
         assert running.http is not None and running.http.wait_started()
@@ -233,9 +247,24 @@ def _free_port() -> int:
 def test_sigterm_drains_the_http_port_too() -> None:
     port, http_port = _free_port(), _free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "campsolver", "serve", "--port", str(port), "--http-port", str(http_port),
-         "--workers", "1", "--drain-announce-seconds", "3"],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        [
+            sys.executable,
+            "-m",
+            "campsolver",
+            "serve",
+            "--port",
+            str(port),
+            "--http-port",
+            str(http_port),
+            "--workers",
+            "1",
+            "--drain-announce-seconds",
+            "3",
+        ],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     try:
         assert process.stdout is not None and "listening on" in process.stdout.readline()
@@ -246,8 +275,9 @@ def test_sigterm_drains_the_http_port_too() -> None:
         assert post_json(url + HEALTH, {})[1] == {"status": "SERVING"}
         # A solve in flight over HTTP when SIGTERM comes still gets its answer.
         with HttpCampsolverClient(url) as client:
-            in_flight = threading.Thread(target=lambda: answers.append(
-                client.call("camper-tour", "Hint", long_hint_request(2.0), timeout=60)))
+            in_flight = threading.Thread(
+                target=lambda: answers.append(client.call("camper-tour", "Hint", long_hint_request(2.0), timeout=60))
+            )
             answers: list = []
             in_flight.start()
             process.send_signal(signal.SIGTERM)

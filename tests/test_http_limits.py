@@ -40,8 +40,7 @@ def _server(**limits: float | int | None) -> CampsolverServer:
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[CampsolverServer]:
-    running = _server(http_header_timeout_s=HEADER_S, http_body_timeout_s=BODY_S,
-                      http_max_connections=MAX_CONNECTIONS)
+    running = _server(http_header_timeout_s=HEADER_S, http_body_timeout_s=BODY_S, http_max_connections=MAX_CONNECTIONS)
     yield running
     running.stop(grace_s=2.0)
 
@@ -51,8 +50,9 @@ def _connect(server: CampsolverServer) -> socket.socket:
     return socket.create_connection(("127.0.0.1", server.http.port), timeout=60)
 
 
-def _seconds_until_closed(sock: socket.socket, feed: Callable[[socket.socket], None] | None = None,
-                          limit_s: float = 60.0) -> tuple[float, bytes]:
+def _seconds_until_closed(
+    sock: socket.socket, feed: Callable[[socket.socket], None] | None = None, limit_s: float = 60.0
+) -> tuple[float, bytes]:
     """Seconds from now until the server closes `sock` (while `feed` keeps sending on another thread), and what
     the server sent before."""
     began = time.monotonic()
@@ -78,8 +78,10 @@ def _seconds_until_closed(sock: socket.socket, feed: Callable[[socket.socket], N
 
 def _request(body: bytes = b"{}", content_length: int | None = None) -> tuple[bytes, bytes]:
     length = len(body) if content_length is None else content_length
-    head = (f"POST {SCORE} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
-            f"Content-Length: {length}\r\n\r\n").encode()
+    head = (
+        f"POST {SCORE} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {length}\r\n\r\n"
+    ).encode()
     return head, body
 
 
@@ -97,8 +99,7 @@ def test_a_bare_request_line_is_closed_at_the_header_timeout(server: CampsolverS
 
 
 @pytest.mark.timing
-def test_headers_trickling_in_are_closed_at_the_header_timeout_not_reset_by_each_byte(
-        server: CampsolverServer) -> None:
+def test_headers_trickling_in_are_closed_at_the_header_timeout_not_reset_by_each_byte(server: CampsolverServer) -> None:
     head, _ = _request()
 
     def trickle(sock: socket.socket) -> None:
@@ -187,7 +188,8 @@ def test_closed_connections_are_counted_by_reason(server: CampsolverServer) -> N
 
 @pytest.mark.parametrize("encoding", [None, "identity"])
 def test_a_grpc_web_frame_flagged_compressed_without_an_encoding_is_invalid_argument(
-        server: CampsolverServer, encoding: str | None) -> None:
+    server: CampsolverServer, encoding: str | None
+) -> None:
     import base64
     import http.client
     from urllib.parse import unquote

@@ -18,14 +18,15 @@ from tests.test_input_limits import EXHAUSTED, INVALID, Limit, _call, _solve_opt
 def hc_solo(**fields: object) -> hc_pb.HappyCampersServiceHintRequest:
     """A solo hint on the empty map (roll 4-2) with `fields` set."""
     return hc_pb.HappyCampersServiceHintRequest(
-        roll=hc_pb.HappyCampersRoll(first=4, second=2), mode=hc_pb.HINT_MODE_SOLO, options=_solve_options(),
-        **fields)
+        roll=hc_pb.HappyCampersRoll(first=4, second=2), mode=hc_pb.HINT_MODE_SOLO, options=_solve_options(), **fields
+    )
 
 
 def hc_mode_roll(mode: int, second: int) -> hc_pb.HappyCampersServiceHintRequest:
     """A hint in `mode` with the roll 4-`second` (a double at 4) on the empty map; multi-player with 2 players."""
     request = hc_pb.HappyCampersServiceHintRequest(
-        roll=hc_pb.HappyCampersRoll(first=4, second=second), mode=mode, options=_solve_options())
+        roll=hc_pb.HappyCampersRoll(first=4, second=second), mode=mode, options=_solve_options()
+    )
     if mode == hc_pb.HINT_MODE_MULTIPLAYER:
         request.players = 2
     return request
@@ -36,8 +37,9 @@ def at_board_start(technology: int) -> at_pb.AdventureToursServiceScoreRequest:
     `technology`."""
     state = at_service.example_state(hidden=True)
     for seat in range(len(state.players)):
-        state.rules.boards.add(name=f"board {seat}", technology=technology if seat == 0 else 3, provisions=3,
-                               clothing=3)
+        state.rules.boards.add(
+            name=f"board {seat}", technology=technology if seat == 0 else 3, provisions=3, clothing=3
+        )
     return at_pb.AdventureToursServiceScoreRequest(state=state)
 
 
@@ -57,26 +59,103 @@ def ct_arrival(arrival: int) -> object:
 
 EDGES = [
     # a neighbour's map only on a double, and the multi-player hint never on one (the rulebook's double rule)
-    Limit("neighbour map on a double", "happy_campers", "hint",
-          lambda v: hc_mode_roll(hc_pb.HINT_MODE_NEIGHBOUR_MAP, v),
-          4, 2, INVALID, "roll", cheap=False),
-    Limit("multi-player off a double", "happy_campers", "hint", lambda v: hc_mode_roll(hc_pb.HINT_MODE_MULTIPLAYER, v),
-          2, 4, INVALID, "roll", cheap=False),
-    Limit("solo double gap (least)", "happy_campers", "hint", lambda v: hc_solo(solo_double_gap=v), 1, 0, INVALID,
-          "solo_double_gap", cheap=False),
-    Limit("solo double gap (most)", "happy_campers", "hint", lambda v: hc_solo(solo_double_gap=v), 3, 4, INVALID,
-          "solo_double_gap", cheap=False),
-    Limit("solo last-turn map (least)", "happy_campers", "hint", lambda v: hc_solo(solo_last_turn_map=v), 0, -1,
-          INVALID, "solo_last_turn_map", cheap=False),
-    Limit("solo last-turn map (most)", "happy_campers", "hint", lambda v: hc_solo(solo_last_turn_map=v), 1, 2,
-          INVALID, "solo_last_turn_map", cheap=False),
-    Limit("board starting value (least)", "adventure_tours", "score", at_board_start, 0, -1, INVALID,
-          "state.rules.boards[0]"),
-    Limit("board starting value (most)", "adventure_tours", "score", at_board_start, at_service.MAX_CARD_NUMBER,
-          at_service.MAX_CARD_NUMBER + 1, EXHAUSTED, "state.rules.boards[0]"),
+    Limit(
+        "neighbour map on a double",
+        "happy_campers",
+        "hint",
+        lambda v: hc_mode_roll(hc_pb.HINT_MODE_NEIGHBOUR_MAP, v),
+        4,
+        2,
+        INVALID,
+        "roll",
+        cheap=False,
+    ),
+    Limit(
+        "multi-player off a double",
+        "happy_campers",
+        "hint",
+        lambda v: hc_mode_roll(hc_pb.HINT_MODE_MULTIPLAYER, v),
+        2,
+        4,
+        INVALID,
+        "roll",
+        cheap=False,
+    ),
+    Limit(
+        "solo double gap (least)",
+        "happy_campers",
+        "hint",
+        lambda v: hc_solo(solo_double_gap=v),
+        1,
+        0,
+        INVALID,
+        "solo_double_gap",
+        cheap=False,
+    ),
+    Limit(
+        "solo double gap (most)",
+        "happy_campers",
+        "hint",
+        lambda v: hc_solo(solo_double_gap=v),
+        3,
+        4,
+        INVALID,
+        "solo_double_gap",
+        cheap=False,
+    ),
+    Limit(
+        "solo last-turn map (least)",
+        "happy_campers",
+        "hint",
+        lambda v: hc_solo(solo_last_turn_map=v),
+        0,
+        -1,
+        INVALID,
+        "solo_last_turn_map",
+        cheap=False,
+    ),
+    Limit(
+        "solo last-turn map (most)",
+        "happy_campers",
+        "hint",
+        lambda v: hc_solo(solo_last_turn_map=v),
+        1,
+        2,
+        INVALID,
+        "solo_last_turn_map",
+        cheap=False,
+    ),
+    Limit(
+        "board starting value (least)",
+        "adventure_tours",
+        "score",
+        at_board_start,
+        0,
+        -1,
+        INVALID,
+        "state.rules.boards[0]",
+    ),
+    Limit(
+        "board starting value (most)",
+        "adventure_tours",
+        "score",
+        at_board_start,
+        at_service.MAX_CARD_NUMBER,
+        at_service.MAX_CARD_NUMBER + 1,
+        EXHAUSTED,
+        "state.rules.boards[0]",
+    ),
     # a solo table (1 seat) is a game; 0 is the unset default, so the value past the least is -1
-    Limit("score players (least)", "campsite", "score", cs_score_players, cs_rules.MIN_PLAYERS,
-          cs_rules.MIN_PLAYERS - 2, INVALID, "players"),
+    Limit(
+        "score players (least)",
+        "campsite",
+        "score",
+        cs_score_players,
+        cs_rules.MIN_PLAYERS,
+        cs_rules.MIN_PLAYERS - 2,
+        INVALID,
+        "players",
+    ),
     Limit("camper arrival (least)", "camper_tour", "score", ct_arrival, 0, -1, INVALID, "state.campers[0].arrival"),
 ]
 

@@ -56,8 +56,11 @@ def scrape(server: CampsolverServer) -> dict[tuple[str, tuple[tuple[str, str], .
         assert response.status == 200
         assert response.headers["Content-Type"].startswith("text/plain")
         text = response.read().decode()
-    return {(sample.name, tuple(sorted(sample.labels.items()))): sample.value
-            for family in text_string_to_metric_families(text) for sample in family.samples}
+    return {
+        (sample.name, tuple(sorted(sample.labels.items()))): sample.value
+        for family in text_string_to_metric_families(text)
+        for sample in family.samples
+    }
 
 
 def value(samples: dict, name: str, **labels: str) -> float:
@@ -87,10 +90,15 @@ def test_calls_are_counted_by_transport_game_rpc_and_code(server: CampsolverServ
     assert moved("connect", "Score", "OK") == 2  # JSON and binary
     assert moved("grpc-web", "Score", "OK") == 1
     count = "campsolver_call_seconds_count"
-    assert value(after, count, game="camper-tour", rpc="Score") - value(before, count, game="camper-tour",
-                                                                       rpc="Score") == 4
-    buckets = [v for (name, labels), v in after.items() if name == "campsolver_call_seconds_bucket"
-               and ("rpc", "Score") in labels and ("game", "camper-tour") in labels]
+    assert (
+        value(after, count, game="camper-tour", rpc="Score") - value(before, count, game="camper-tour", rpc="Score")
+        == 4
+    )
+    buckets = [
+        v
+        for (name, labels), v in after.items()
+        if name == "campsolver_call_seconds_bucket" and ("rpc", "Score") in labels and ("game", "camper-tour") in labels
+    ]
     assert buckets and max(buckets) >= 4  # the +Inf bucket holds them all
 
 
@@ -102,8 +110,10 @@ def test_a_library_error_before_any_handler_is_counted_too(server: CampsolverSer
     with pytest.raises(urllib.error.HTTPError):
         urllib.request.urlopen(request, timeout=30)
     labels = {"transport": "connect", "game": "campsite", "rpc": "Score", "code": "INVALID_ARGUMENT"}
-    assert value(scrape(server), "campsolver_calls_total", **labels) == value(before, "campsolver_calls_total",
-                                                                             **labels) + 1
+    assert (
+        value(scrape(server), "campsolver_calls_total", **labels)
+        == value(before, "campsolver_calls_total", **labels) + 1
+    )
 
 
 def test_a_hint_fallback_is_counted_by_its_reason(server: CampsolverServer, client: CampsolverClient) -> None:
@@ -113,12 +123,15 @@ def test_a_hint_fallback_is_counted_by_its_reason(server: CampsolverServer, clie
     response = client.camper_tour.hint(request, timeout=0.12)
     assert response.stats.fallback == dispatch.NO_TIME
     after = scrape(server)
-    assert value(after, "campsolver_hint_fallbacks_total", game="camper-tour", reason="no_time") == \
-        value(before, "campsolver_hint_fallbacks_total", game="camper-tour", reason="no_time") + 1
+    assert (
+        value(after, "campsolver_hint_fallbacks_total", game="camper-tour", reason="no_time")
+        == value(before, "campsolver_hint_fallbacks_total", game="camper-tour", reason="no_time") + 1
+    )
 
 
-def test_solver_slots_busy_and_queued_are_read_at_each_scrape(server: CampsolverServer,
-                                                               client: CampsolverClient) -> None:
+def test_solver_slots_busy_and_queued_are_read_at_each_scrape(
+    server: CampsolverServer, client: CampsolverClient
+) -> None:
     samples = scrape(server)
     assert value(samples, "campsolver_solver_slots") == 1
     assert value(samples, "campsolver_solver_slots_busy") == 0
@@ -163,8 +176,9 @@ def test_worker_restarts_and_cpu_seconds_move(server: CampsolverServer, client: 
     labels = {"transport": "grpc", "game": "camper-tour", "rpc": "Hint", "code": "INTERNAL"}
     assert value(after, "campsolver_calls_total", **labels) == value(before, "campsolver_calls_total", **labels) + 1
     cpu = "campsolver_call_cpu_seconds_total"
-    assert value(after, cpu, game="camper-tour", rpc="Hint") - value(before, cpu, game="camper-tour",
-                                                                     rpc="Hint") > 0.01  # the worker's search
+    assert (
+        value(after, cpu, game="camper-tour", rpc="Hint") - value(before, cpu, game="camper-tour", rpc="Hint") > 0.01
+    )  # the worker's search
 
 
 def test_cp_sat_solve_seconds_come_back_from_the_worker(server: CampsolverServer, client: CampsolverClient) -> None:
@@ -225,9 +239,26 @@ def test_serve_log_format_json_writes_one_json_line_per_call(tmp_path: Path) -> 
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     server = subprocess.Popen(
-        [sys.executable, "-m", "campsolver", "serve", "--port", str(port), "--workers", "1", "--log-format", "json",
-         "--drain-announce-seconds", "0"],
-        cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        [
+            sys.executable,
+            "-m",
+            "campsolver",
+            "serve",
+            "--port",
+            str(port),
+            "--workers",
+            "1",
+            "--log-format",
+            "json",
+            "--drain-announce-seconds",
+            "0",
+        ],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert server.stdout is not None and "listening" in server.stdout.readline()
         with CampsolverClient(f"127.0.0.1:{port}") as client:
@@ -243,11 +274,21 @@ def test_serve_log_format_json_writes_one_json_line_per_call(tmp_path: Path) -> 
     assert len(lines) == len(err.splitlines()), err[:2000]  # every log line is JSON
     calls = [line for line in lines if line.get("event") == "call"]
     assert [(c["game"], c["rpc"], c["code"]) for c in calls] == [
-        ("camper-tour", "Score", "OK"), ("camper-tour", "Hint", "OK"),
+        ("camper-tour", "Score", "OK"),
+        ("camper-tour", "Hint", "OK"),
         ("camper-tour", "LegalMoves", "INVALID_ARGUMENT"),
     ]
     for call in calls:
-        assert {"time", "level", "transport", "wall_s", "cpu_s", "server_cpu_s", "worker_cpu_s", "fallback",
-                "cpsat_solves"} <= set(call)
+        assert {
+            "time",
+            "level",
+            "transport",
+            "wall_s",
+            "cpu_s",
+            "server_cpu_s",
+            "worker_cpu_s",
+            "fallback",
+            "cpsat_solves",
+        } <= set(call)
     # The hint's search ran in the worker, and its CPU came back (more than the server's part, even when loaded).
     assert calls[1]["worker_cpu_s"] > 0.01 and calls[0]["worker_cpu_s"] == 0

@@ -17,7 +17,7 @@ from tools import mutate
 
 def _spliced(mutant: mutate.Mutant) -> str:
     source = (mutate.ROOT / mutant.path).read_bytes()
-    return (source[:mutant.start] + mutant.text.encode() + source[mutant.end:]).decode()
+    return (source[: mutant.start] + mutant.text.encode() + source[mutant.end :]).decode()
 
 
 def test_proto_mapping_mutants_swap_proof_statuses_and_parse() -> None:
@@ -32,7 +32,7 @@ def test_proto_mapping_mutants_swap_proof_statuses_and_parse() -> None:
         text = _spliced(mutant)
         assert text != original
         ast.parse(text)  # every mutant is valid Python
-        assert "PROOF_TO_PROTO" in original[:mutant.start] or "GRADE_BY_NAME" in original[:mutant.start]
+        assert "PROOF_TO_PROTO" in original[: mutant.start] or "GRADE_BY_NAME" in original[: mutant.start]
 
 
 def test_operators_cover_comparisons_constants_and_logic() -> None:
@@ -53,17 +53,22 @@ def test_the_private_copy_imports_its_own_code(tmp_path: Path) -> None:
     tests import (the editable install would point them at the worktree)."""
     mutate._copy_tree(tmp_path)
     env = {**os.environ, "PYTHONPATH": str(tmp_path)}
-    code = ("import campsolver.solver.core.proof as p, campsolver.service.games.shared as s;"
-            "print(p.__file__, s.__file__)")
-    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True,
-                          check=True)
+    code = (
+        "import campsolver.solver.core.proof as p, campsolver.service.games.shared as s;print(p.__file__, s.__file__)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True, check=True
+    )
     assert all(Path(f).resolve().is_relative_to(tmp_path.resolve()) for f in done.stdout.split())
 
 
 def test_summary_counts_timeouts_as_killed() -> None:
     mutant = mutate.Mutant("a", "f.py", 1, "compare", 0, 1, "x", "y", ())
-    outcomes = [mutate.Outcome(mutant, "killed", "t", 1.0), mutate.Outcome(mutant, "timeout", "", 1.0),
-                mutate.Outcome(mutant, "survived", "", 1.0)]
+    outcomes = [
+        mutate.Outcome(mutant, "killed", "t", 1.0),
+        mutate.Outcome(mutant, "timeout", "", 1.0),
+        mutate.Outcome(mutant, "survived", "", 1.0),
+    ]
     assert mutate.summary(outcomes)["a"] == {"run": 3, "killed": 2, "survived": 1, "kill_rate": 0.667}
     assert "| a | 3 | 2 | 1 | 67% |" in mutate.table(outcomes)
 
@@ -76,8 +81,10 @@ def test_per_area_sample_and_rerun_of_survivors_with_todays_tests(tmp_path: Path
     assert per_area == {"rules": 5, "validators": 10}
     survivor, killed = drawn[0], drawn[1]
     stale = {"tests": ["tests/gone.py"], "keyword": None}
-    lines = [{**mutate._outcome_json(mutate.Outcome(survivor, "survived", "", 1.0)), **stale},
-             mutate._outcome_json(mutate.Outcome(killed, "killed", "t", 1.0))]
+    lines = [
+        {**mutate._outcome_json(mutate.Outcome(survivor, "survived", "", 1.0)), **stale},
+        mutate._outcome_json(mutate.Outcome(killed, "killed", "t", 1.0)),
+    ]
     log = tmp_path / "run.jsonl"
     log.write_text("".join(mutate.json.dumps(line) + "\n" for line in lines))
     again = mutate.survivors_of(log)
@@ -92,9 +99,12 @@ def test_named_definitions_select_only_their_own_nodes() -> None:
     mutants = mutate.mutants_of(site)
     source = (mutate.ROOT / site.path).read_text().splitlines()
     tree = ast.parse("\n".join(source))
-    spans = [(n.lineno, n.end_lineno) for n in ast.walk(tree)
-             if (isinstance(n, ast.FunctionDef) and n.name == "_effect_outcomes")
-             or (isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name) and n.target.id == "TWO_DICE")]
+    spans = [
+        (n.lineno, n.end_lineno)
+        for n in ast.walk(tree)
+        if (isinstance(n, ast.FunctionDef) and n.name == "_effect_outcomes")
+        or (isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name) and n.target.id == "TWO_DICE")
+    ]
     assert len(spans) == 2 and mutants
     assert all(any(a <= m.line <= b for a, b in spans) for m in mutants)
     assert {a for a, _ in spans} <= {m.line for m in mutants} | {a for a, b in spans if b > a}

@@ -83,7 +83,7 @@ def _campsite_reshuffled(state: cs.CampsiteState, seat: int, rng: np.random.Gene
     for p in range(state.players):
         if p != seat:
             hands[p] = tuple(sorted(pool[: len(state.hands[p])]))
-            pool = pool[len(state.hands[p]):]
+            pool = pool[len(state.hands[p]) :]
     return replace(state, hands=tuple(hands), pile=tuple(sorted(pool)))
 
 
@@ -127,7 +127,7 @@ def _adventure_reshuffled(state: at.State, seat: int, rng: np.random.Generator) 
     for p in range(state.config.players):
         if p != seat:
             hands[p] = tuple(sorted(pool[: len(state.hands[p])]))
-            pool = pool[len(state.hands[p]):]
+            pool = pool[len(state.hands[p]) :]
     return replace(state, hands=tuple(hands), deck=tuple(sorted(pool)))
 
 
@@ -195,9 +195,12 @@ def test_campsite_greedy_finds_the_best_margin_of_a_turn_by_brute_force() -> Non
             laid = state.child(play)
             after = cs.player_scores(laid.table, 2)
             grid = laid.table.grid
-            tent = max(points * (2 if doubled else 1)
-                       for token in laid.tokens[me] for cell in laid.table.free_squares()
-                       for points, doubled in [cs.tent_points(grid, token, cell)])
+            tent = max(
+                points * (2 if doubled else 1)
+                for token in laid.tokens[me]
+                for cell in laid.table.free_squares()
+                for points, doubled in [cs.tent_points(grid, token, cell)]
+            )
             best = max(best, (after[me] - before[me]) - (after[1 - me] - before[1 - me]) + tent)
         assert value == pytest.approx(best)
         for move in plan:
@@ -232,7 +235,11 @@ def test_deluxe_camping_movement_board_matches_the_rules_models_child() -> None:
                 child = state.child(move)
                 theirs = dc_players.board_of(child)
                 assert (mine.pieces, mine.nuisance, mine.right, mine.down) == (
-                    theirs.pieces, theirs.nuisance, theirs.right, theirs.down)
+                    theirs.pieces,
+                    theirs.nuisance,
+                    theirs.right,
+                    theirs.down,
+                )
                 checked += 1
         state = state.child(actions[int(rng.integers(len(actions)))])
     assert checked >= 50

@@ -97,8 +97,11 @@ def test_every_picture_prints_readable_with_question_and_legend(examples: dict[s
 
 
 #: Games whose puzzles take well under a second: more seeds (and grades) of them, beyond the examples.
-CHEAP_PUZZLES = {"camper-tour": (range(6), ("easy", "hard", "expert")), "campsite": (range(3), (None,)),
-                 "adventure-tours": (range(8), (None,))}
+CHEAP_PUZZLES = {
+    "camper-tour": (range(6), ("easy", "hard", "expert")),
+    "campsite": (range(3), (None,)),
+    "adventure-tours": (range(8), (None,)),
+}
 
 
 @pytest.mark.parametrize("game", sorted(CHEAP_PUZZLES))
@@ -116,8 +119,7 @@ def test_more_seeds_print_readable(game: str) -> None:
 
 def test_the_problem_finder_sees_overlaps_cuts_and_small_text() -> None:
     def picture(*labels: str, width: int = 600) -> str:
-        return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="300">' + "".join(labels)
-                + "</svg>")
+        return f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="300">' + "".join(labels) + "</svg>"
 
     ok = '<text font-size="12" data-box="10 10 100 14">a</text>'
     assert label_problems(picture(ok)) == []
@@ -136,16 +138,21 @@ _MEASURE = (
 )
 
 
-def test_book_of_every_game_prints_one_page_each_and_labels_fit_as_drawn(examples: dict[str, Any],
-                                                                       tmp_path: Path) -> None:
-    made = [(Task("book", name, "puzzle", {"game": name}, book.generate), book.puzzle_result(response), None)
-            for name, response in examples.items()]
+def test_book_of_every_game_prints_one_page_each_and_labels_fit_as_drawn(
+    examples: dict[str, Any], tmp_path: Path
+) -> None:
+    made = [
+        (Task("book", name, "puzzle", {"game": name}, book.generate), book.puzzle_result(response), None)
+        for name, response in examples.items()
+    ]
     html = book.render("Every game", made)
     for number, (_, result, _) in enumerate(made, start=1):
         page = html.split(f'id="puzzle-{number}"')[1].split("</section>")[0]
         assert "evidence" not in page  # the grade's evidence goes with the solution
-        assert all(f"<td>{item['name']}</td>" in html.split(f'id="solution-{number}"')[1].split("</section>")[0]
-                   for item in result["evidence"])
+        assert all(
+            f"<td>{item['name']}</td>" in html.split(f'id="solution-{number}"')[1].split("</section>")[0]
+            for item in result["evidence"]
+        )
     source = tmp_path / "book.html"
     source.write_text(html)
     pdf = tmp_path / "book.pdf"
@@ -161,8 +168,11 @@ def test_book_of_every_game_prints_one_page_each_and_labels_fit_as_drawn(example
     for picture in measured:
         for text, declared, x, y, width, height in picture:
             box = Box(*map(float, declared.split()))
-            if (x < box.x - MEASURE_SLACK or y < box.y - MEASURE_SLACK
-                    or x + width > box.x + box.width + MEASURE_SLACK
-                    or y + height > box.y + box.height + MEASURE_SLACK):
+            if (
+                x < box.x - MEASURE_SLACK
+                or y < box.y - MEASURE_SLACK
+                or x + width > box.x + box.width + MEASURE_SLACK
+                or y + height > box.y + box.height + MEASURE_SLACK
+            ):
                 outside.append((text, box, (round(x, 1), round(y, 1), round(width, 1), round(height, 1))))
     assert outside == [], "\n".join(map(str, outside))

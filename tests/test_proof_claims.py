@@ -131,8 +131,9 @@ def test_campsite_interrupted_turn_enumeration_is_heuristic_on_the_wire(
     turn = cs_service.Turn(request.turn, "turn")
     proven = client.campsite.max_score(request, timeout=60)
     assert name(proven.proof) == "PROOF_STATUS_EXACT" and not proven.stats.interrupted
-    monkeypatch.setattr(cs_service.handlers, "best_turn_search",
-                        with_step_budget(cs_service.handlers.best_turn_search, 2, 5))
+    monkeypatch.setattr(
+        cs_service.handlers, "best_turn_search", with_step_budget(cs_service.handlers.best_turn_search, 2, 5)
+    )
     cut = client.campsite.max_score(request, timeout=60)
     assert cut.stats.interrupted and 0 < cut.stats.states < proven.stats.states
     # Unproven: no claim at all, or the best play found with a proven bound at least its score.
@@ -208,8 +209,9 @@ def test_campsite_beam_below_its_bound_is_feasible_with_bound(
 # --- Happy Campers -------------------------------------------------------------------------------------------
 
 
-def _hc_request(rolls: list[tuple[int, int]], cards: tuple[Challenge, ...], rows: int = 0, cols: int = 0,
-                seconds: float = 20.0) -> hc_pb.HappyCampersServiceMaxScoreRequest:
+def _hc_request(
+    rolls: list[tuple[int, int]], cards: tuple[Challenge, ...], rows: int = 0, cols: int = 0, seconds: float = 20.0
+) -> hc_pb.HappyCampersServiceMaxScoreRequest:
     request = hc_pb.HappyCampersServiceMaxScoreRequest(
         rolls=[hc_pb.HappyCampersRoll(first=a, second=b) for a, b in rolls],
         challenges=[hc_service.CHALLENGE_TO_PROTO[c] for c in cards],
@@ -220,8 +222,9 @@ def _hc_request(rolls: list[tuple[int, int]], cards: tuple[Challenge, ...], rows
     return request
 
 
-def _hc_check_map(response: hc_pb.HappyCampersServiceMaxScoreResponse, cards: tuple[Challenge, ...],
-                  components: hc_rules.Components) -> None:
+def _hc_check_map(
+    response: hc_pb.HappyCampersServiceMaxScoreResponse, cards: tuple[Challenge, ...], components: hc_rules.Components
+) -> None:
     """The rules model scores the answer's map at the answer's score."""
     grid = hc_service.grid_from_rows(list(response.final_map), components, "final_map")
     assert hc_rules.score(grid, cards, components).total == response.score
@@ -421,7 +424,10 @@ def test_adventure_tours_interrupted_exact_hint_is_heuristic(
 # --- Camper Tour ---------------------------------------------------------------------------------------------
 
 NO_PARKING_LAYOUT = [
-    ct_pb.PLATE_KIND_VILLAGE_FESTIVAL if i == 3 else ct_pb.PLATE_KIND_NO_PARKING if i in (8, 12)
+    ct_pb.PLATE_KIND_VILLAGE_FESTIVAL
+    if i == 3
+    else ct_pb.PLATE_KIND_NO_PARKING
+    if i in (8, 12)
     else ct_pb.PLATE_KIND_NORMAL
     for i in range(20)
 ]
@@ -429,7 +435,9 @@ NO_PARKING_LAYOUT = [
 
 def _ct_rules(away: bool) -> ct_pb.CamperTourRules:
     return ct_pb.CamperTourRules(
-        plates=20, tokens=10, layout=NO_PARKING_LAYOUT,
+        plates=20,
+        tokens=10,
+        layout=NO_PARKING_LAYOUT,
         no_parking_return=ct_pb.NO_PARKING_RETURN_AWAY_FROM_HOME if away else ct_pb.NO_PARKING_RETURN_TOWARD_START,
     )
 
@@ -437,7 +445,8 @@ def _ct_rules(away: bool) -> ct_pb.CamperTourRules:
 def _ct_returning(away: bool) -> ct_pb.CamperTourServiceMaxScoreRequest:
     return ct_pb.CamperTourServiceMaxScoreRequest(
         state=ct_pb.CamperTourState(
-            rules=_ct_rules(away), placed=NO_PARKING_LAYOUT[:16],
+            rules=_ct_rules(away),
+            placed=NO_PARKING_LAYOUT[:16],
             campers=[ct_pb.Camper(position=15, tokens=3, phase=ct_pb.CAMPER_PHASE_RETURN, marker=16)],
         ),
         options=common_pb2.SolveOptions(time_limit_seconds=30),
@@ -452,7 +461,8 @@ def test_camper_tour_depth_limited_hint_is_heuristic(client: CampsolverClient) -
             rules=ct_pb.CamperTourRules(unexpected_comforts=0, mechanical_problem=0, village_festival=0, no_parking=0),
             campers=[ct_pb.Camper(position=10, tokens=20), ct_pb.Camper(position=12, tokens=20)],
         ),
-        depth=1, objective=common_pb2.OBJECTIVE_EXPECTED_SCORE,
+        depth=1,
+        objective=common_pb2.OBJECTIVE_EXPECTED_SCORE,
         options=common_pb2.SolveOptions(time_limit_seconds=2.0),
     )
     response = client.camper_tour.hint(request, timeout=60)
@@ -465,8 +475,9 @@ def test_camper_tour_tables_that_do_not_converge_are_heuristic(
     client: CampsolverClient, monkeypatch: pytest.MonkeyPatch, case: str
 ) -> None:
     """Value iteration capped at one sweep cannot reach its fixed point on a No Parking route: HEURISTIC."""
-    request = (ct_pb.CamperTourServiceMaxScoreRequest(rules=_ct_rules(False)) if case == "outward"
-               else _ct_returning(True))
+    request = (
+        ct_pb.CamperTourServiceMaxScoreRequest(rules=_ct_rules(False)) if case == "outward" else _ct_returning(True)
+    )
     assert name(client.camper_tour.max_score(request, timeout=60).proof) == "PROOF_STATUS_EXACT"
     monkeypatch.setattr(solo, "MAX_SWEEPS", 1)
     assert name(client.camper_tour.max_score(request, timeout=60).proof) == "PROOF_STATUS_HEURISTIC"

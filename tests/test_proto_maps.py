@@ -102,9 +102,15 @@ def test_every_mapping_of_every_handler_is_listed() -> None:
     found = set()
     for game in {g for g, _ in MAPS}:
         module = _convert(game)
-        found |= {(game, name) for name, value in vars(module).items()
-                  if name.isupper() and name != "PROOF_TO_PROTO" and isinstance(value, dict) and value
-                  and all(isinstance(k, enum.Enum) != isinstance(v, enum.Enum) for k, v in value.items())}
+        found |= {
+            (game, name)
+            for name, value in vars(module).items()
+            if name.isupper()
+            and name != "PROOF_TO_PROTO"
+            and isinstance(value, dict)
+            and value
+            and all(isinstance(k, enum.Enum) != isinstance(v, enum.Enum) for k, v in value.items())
+        }
     assert found == set(MAPS)
 
 
@@ -134,5 +140,6 @@ def test_every_puzzle_grade_name_maps_to_the_proto_grade_of_its_name() -> None:
     from campsolver.service.games import shared
 
     assert {name: common_pb2.DifficultyGrade.Name(value) for name, value in shared.GRADE_BY_NAME.items()} == {
-        name: f"DIFFICULTY_GRADE_{name.upper()}" for name in shared.GRADE_BY_NAME}
+        name: f"DIFFICULTY_GRADE_{name.upper()}" for name in shared.GRADE_BY_NAME
+    }
     assert set(shared.GRADE_BY_NAME.values()) == set(common_pb2.DifficultyGrade.values()) - {0}

@@ -38,8 +38,12 @@ def _outline_bands(svg: str) -> list[Box]:
             continue
         x, y, w, h = (float(rect.get(k, "0")) for k in ("x", "y", "width", "height"))
         half = float(rect.get("stroke-width", "1")) / 2
-        bands += [Box(x - half, y - half, w + 2 * half, 2 * half), Box(x - half, y + h - half, w + 2 * half, 2 * half),
-                  Box(x - half, y - half, 2 * half, h + 2 * half), Box(x + w - half, y - half, 2 * half, h + 2 * half)]
+        bands += [
+            Box(x - half, y - half, w + 2 * half, 2 * half),
+            Box(x - half, y + h - half, w + 2 * half, 2 * half),
+            Box(x - half, y - half, 2 * half, h + 2 * half),
+            Box(x + w - half, y - half, 2 * half, h + 2 * half),
+        ]
     return bands
 
 
@@ -70,14 +74,20 @@ def test_campsite_page_explains_turns_and_opponents_and_the_outline_clears_every
     assert "a tent of another seat (an opponent) scores for that seat only" in " ".join(envelope.text.split())
     bands = _outline_bands(envelope.solution_svg)
     assert len(bands) == 4
-    crossed = [(t.text, band) for t in _texts(envelope.solution_svg) for band in bands
-               if Box(*map(float, t.get("data-box", "0 0 0 0").split())).overlaps(band, slack=0.0)]
+    crossed = [
+        (t.text, band)
+        for t in _texts(envelope.solution_svg)
+        for band in bands
+        if Box(*map(float, t.get("data-box", "0 0 0 0").split())).overlaps(band, slack=0.0)
+    ]
     assert crossed == []
 
 
 def test_the_outline_check_sees_a_label_on_the_card_edge() -> None:
-    svg = ('<svg xmlns="http://www.w3.org/2000/svg"><rect class="laid" x="10" y="10" width="72" height="36" '
-           'stroke-width="4"/><text data-box="12 11 20 14">DF</text></svg>')
+    svg = (
+        '<svg xmlns="http://www.w3.org/2000/svg"><rect class="laid" x="10" y="10" width="72" height="36" '
+        'stroke-width="4"/><text data-box="12 11 20 14">DF</text></svg>'
+    )
     bands = _outline_bands(svg)
     assert any(Box(12, 11, 20, 14).overlaps(band, slack=0.0) for band in bands)
 
@@ -100,8 +110,9 @@ def test_campsite_tent_outlines_clear_their_labels(seed: int) -> None:
 
 
 @pytest.mark.parametrize(("seed", "opponents"), [(7, False), (0, True)])
-def test_camper_tour_page_names_its_rules_variants_and_the_solution_its_expected_value(seed: int,
-                                                                                      opponents: bool) -> None:
+def test_camper_tour_page_names_its_rules_variants_and_the_solution_its_expected_value(
+    seed: int, opponents: bool
+) -> None:
     from campsolver.service.games.camper_tour import state_from_proto
     from campsolver.solver.camper_tour.render import rules_words
 
@@ -128,7 +139,8 @@ def test_camper_tour_page_names_its_rules_variants_and_the_solution_its_expected
 
 
 def test_happy_campers_maps_carry_the_coordinates_the_answer_names_and_the_page_says_doubles_are_off(
-        example_puzzles: dict[str, Any]) -> None:
+    example_puzzles: dict[str, Any],
+) -> None:
     import re
 
     from campsolver.solver.happy_campers.render import COORDINATE_RULE, DOUBLE_RULE

@@ -13,8 +13,15 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def _tool(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, "-m", "tools.puzzle_pictures", *args], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=120, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "tools.puzzle_pictures", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
 
 
 def test_help_prints_the_usage_and_writes_nothing(tmp_path: Path) -> None:

@@ -27,8 +27,19 @@ def puzzles() -> list[tuple[Task, dict, None]]:
         command = game.commands["puzzle"]
         request = command.example()
         result = book.puzzle_result(dispatch.run(command, request, Budget(120.0)))
-        made.append((Task("book", name, "puzzle", {"game": name, "grade": result["grade"], "seed": result["seed"]},
-                          book.generate), result, None))
+        made.append(
+            (
+                Task(
+                    "book",
+                    name,
+                    "puzzle",
+                    {"game": name, "grade": result["grade"], "seed": result["seed"]},
+                    book.generate,
+                ),
+                result,
+                None,
+            )
+        )
     return made
 
 
@@ -46,7 +57,7 @@ def test_every_puzzle_text_states_its_question_once(puzzles: list) -> None:
 
 def test_the_readme_prints_a_puzzles_text_and_not_its_question_again() -> None:
     readme = (ROOT / "README.md").read_text()
-    lines = [line for line in readme.splitlines() if "['text']" in line or "[\"text\"]" in line]
+    lines = [line for line in readme.splitlines() if "['text']" in line or '["text"]' in line]
     assert lines, "the README shows how to print a puzzle's text"
     for line in lines:
         assert "question" not in line, line

@@ -87,18 +87,30 @@ class ToyAdapter:
     def label(self, state: Toy, actions: tuple[Any, ...]) -> str:
         return "+".join(map(str, actions))
 
-    def rank(self, decision: core.Decision, budget: Budget, seed: int,
-             earlier: Sequence[core.Decision]) -> core.Ranking:
+    def rank(
+        self, decision: core.Decision, budget: Budget, seed: int, earlier: Sequence[core.Decision]
+    ) -> core.Ranking:
         self.ranked.append(decision.state)
         if self.clock is not None:
             self.clock[0] += 1.0
-        choices = tuple(core.Choice(actions, self.label(decision.state, actions),
-                                    None if actions == self.unvalued else core.Value(value, 0.5, 20))
-                        for actions, value in VALUES.items())
+        choices = tuple(
+            core.Choice(
+                actions,
+                self.label(decision.state, actions),
+                None if actions == self.unvalued else core.Value(value, 0.5, 20),
+            )
+            for actions, value in VALUES.items()
+        )
         return core.Ranking(choices, "points", "toy values")
 
-    def evaluate(self, decision: core.Decision, ranking: core.Ranking, budget: Budget, seed: int,
-                 earlier: Sequence[core.Decision]) -> core.Valuation:
+    def evaluate(
+        self,
+        decision: core.Decision,
+        ranking: core.Ranking,
+        budget: Budget,
+        seed: int,
+        earlier: Sequence[core.Decision],
+    ) -> core.Valuation:
         if self.own is None:
             return core.Valuation(None, "no own valuation in the toy")
         return core.Valuation(core.Value(self.own, 0.25, 40), "valued on its own")
@@ -162,9 +174,11 @@ def test_losses_marks_totals_accuracy_and_costliest() -> None:
     index_of = {id(item): i for i, item in enumerate(result.items)}
     assert zero.costliest == [index_of[id(reviewed[0])]]
     assert zero.total_loss_standard_error == pytest.approx(math.hypot(0.5, 0.5))
-    assert result.complete and all(s.total_loss == sum(r.loss or 0 for r in reviewed if r.decision.player == s.player
-                                                          and r.status is core.Status.REVIEWED)
-                                   for s in result.players)
+    assert result.complete and all(
+        s.total_loss
+        == sum(r.loss or 0 for r in reviewed if r.decision.player == s.player and r.status is core.Status.REVIEWED)
+        for s in result.players
+    )
 
 
 def test_a_played_move_without_a_value_is_valued_on_its_own_or_said_missing() -> None:
@@ -194,8 +208,7 @@ def test_the_review_is_anytime_under_its_deadline() -> None:
     result = core.review(items, adapter, ManualBudget(2.5), players=2, decision_cpu_s=1.0)
     statuses = [r.status for r in _reviewed(result)]
     # two decisions fit; the third is cut by the deadline (not kept), the fourth never starts
-    assert statuses == [core.Status.REVIEWED, core.Status.REVIEWED, core.Status.NOT_REVIEWED,
-                        core.Status.NOT_REVIEWED]
+    assert statuses == [core.Status.REVIEWED, core.Status.REVIEWED, core.Status.NOT_REVIEWED, core.Status.NOT_REVIEWED]
     assert not result.complete and len(adapter.ranked) == 3
     assert result.players[0].not_reviewed == 1 and result.players[1].not_reviewed == 1
 
@@ -227,7 +240,12 @@ def test_thresholds_rise_and_mark() -> None:
     with pytest.raises(ValueError):
         core.Thresholds(1.0, 1.0, 2.0, "x", "y")
     assert [THRESHOLDS.mark(x) for x in (0.0, 0.5, 1.0, 2.0, 4.0)] == [
-        core.Mark.BEST, core.Mark.GOOD, core.Mark.INACCURACY, core.Mark.MISTAKE, core.Mark.BLUNDER]
+        core.Mark.BEST,
+        core.Mark.GOOD,
+        core.Mark.INACCURACY,
+        core.Mark.MISTAKE,
+        core.Mark.BLUNDER,
+    ]
 
 
 # --- the Review RPC's record checks (Camper Tour: the cheapest rules model) ------------------------------------
@@ -283,8 +301,9 @@ def test_record_shape_errors_name_their_field() -> None:
 
 
 def test_a_listed_outcome_is_accepted_with_its_probability_and_a_foreign_one_refused() -> None:
-    start = ct_service.state_from_proto(ct_service.new_game(ct.CamperTourServiceNewGameRequest(players=2, seed=4),
-                                                            Budget(1.0)).state)
+    start = ct_service.state_from_proto(
+        ct_service.new_game(ct.CamperTourServiceNewGameRequest(players=2, seed=4), Budget(1.0)).state
+    )
     action = min((a for a in start.legal_actions() if hasattr(a, "plates")), key=lambda a: a.plates)
     listed = shared.list_outcomes(start.child(action), ct_service.TABLE_PLAY)
     chosen = listed[len(listed) // 2]
@@ -322,8 +341,7 @@ def test_a_short_deadline_answers_the_decisions_reviewed_so_far() -> None:
     assert not response.review.complete and response.stats.interrupted
     assert common_pb2.REVIEW_STATUS_NOT_REVIEWED in statuses
     first = statuses.index(common_pb2.REVIEW_STATUS_NOT_REVIEWED)
-    assert all(s in (common_pb2.REVIEW_STATUS_NOT_REVIEWED, common_pb2.REVIEW_STATUS_FORCED)
-               for s in statuses[first:])
+    assert all(s in (common_pb2.REVIEW_STATUS_NOT_REVIEWED, common_pb2.REVIEW_STATUS_FORCED) for s in statuses[first:])
     assert sum(p.not_reviewed for p in response.review.players) >= 1
     assert "deadline" in response.review.note
 
@@ -347,8 +365,9 @@ def test_the_cli_examples_run_and_print_text(tmp_path: Any, capsys: pytest.Captu
     for game in ("camper-tour", "campsite"):
         code, request_text, _ = main_in_process(capsys, game, "example", "review")
         assert code == 0 and json.loads(request_text)["record"]["steps"]
-        code, out, err = main_in_process(capsys, game, "review", "--request", "-", "--format", "text",
-                                         stdin=request_text)
+        code, out, err = main_in_process(
+            capsys, game, "review", "--request", "-", "--format", "text", stdin=request_text
+        )
         assert code == 0, err
         assert "players:" in out and "total loss" in out
 
@@ -395,8 +414,10 @@ def test_the_review_over_grpc_and_http_equals_in_process(server: Any) -> None:
         with HttpCampsolverClient(server.http.url, protocol) as http:
             answer = http.call("campsite", "Review", request, timeout=120)
         assert _without_stats(answer) == _without_stats(local), protocol
-    status, body, _ = post_json(f"{server.http.url}/{games()['campsite'].service_full_name}/Review",
-                                json.loads(json_format.MessageToJson(request)))
+    status, body, _ = post_json(
+        f"{server.http.url}/{games()['campsite'].service_full_name}/Review",
+        json.loads(json_format.MessageToJson(request)),
+    )
     assert status == 200
     page = json_format.ParseDict(body, _command("campsite").response_type())
     assert _without_stats(page) == _without_stats(local)
@@ -411,8 +432,9 @@ def test_a_long_seeded_chance_sequence_keeps_its_probabilities_in_64_bits() -> N
 
     from campsolver.v1 import adventure_tours_pb2 as at
 
-    start = at_service.game_state_from_proto(at_service.new_game(
-        at.AdventureToursServiceNewGameRequest(players=3, seed=2), Budget(1.0)).state)
+    start = at_service.game_state_from_proto(
+        at_service.new_game(at.AdventureToursServiceNewGameRequest(players=3, seed=2), Budget(1.0)).state
+    )
     record = at.AdventureToursRecord(start=at_service.game_state_to_proto(start))
     state = start
     while state.round_index == start.round_index and state.current_player() >= 0:
@@ -445,10 +467,26 @@ def test_a_tournament_with_reviews_writes_each_games_record_and_review(tmp_path:
     from campsolver.clients.batch.cli import main as batch_main
 
     out = tmp_path / "t"
-    code = batch_main(["tournament", "--games", "camper-tour,happy-campers",
-                       "--policies", "rule-of-thumb,random,greedy", "--matches", "1", "--review",
-                       "--review-cpu", "0.1", "--out", str(out), "--in-process", "--no-progress",
-                       "--time-limit", "300"])
+    code = batch_main(
+        [
+            "tournament",
+            "--games",
+            "camper-tour,happy-campers",
+            "--policies",
+            "rule-of-thumb,random,greedy",
+            "--matches",
+            "1",
+            "--review",
+            "--review-cpu",
+            "0.1",
+            "--out",
+            str(out),
+            "--in-process",
+            "--no-progress",
+            "--time-limit",
+            "300",
+        ]
+    )
     assert code == 0
     games_rows = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
     assert games_rows and all("review" not in row and "record" not in row for row in games_rows)
@@ -461,12 +499,20 @@ def test_a_tournament_with_reviews_writes_each_games_record_and_review(tmp_path:
         decisions = [s["decision"] for s in review["steps"] if "decision" in s]
         assert len([s for s in record["steps"] if "move" in s]) == len(decisions)
         for player in review["players"]:
-            mine = [d for d in decisions if d.get("player", 0) == player.get("player", 0)
-                    and d["status"] == "REVIEW_STATUS_REVIEWED"]
+            mine = [
+                d
+                for d in decisions
+                if d.get("player", 0) == player.get("player", 0) and d["status"] == "REVIEW_STATUS_REVIEWED"
+            ]
             assert player.get("totalLoss", 0.0) == pytest.approx(sum(d.get("loss", 0.0) for d in mine))
-            seat_row = next(s for s in seats if s["game"] == row["game"] and int(s["seed"]) == row["seed"]
-                            and s["players"] == " vs ".join(row["policies"])
-                            and int(s["seat"]) == player.get("player", 0))
+            seat_row = next(
+                s
+                for s in seats
+                if s["game"] == row["game"]
+                and int(s["seed"]) == row["seed"]
+                and s["players"] == " vs ".join(row["policies"])
+                and int(s["seat"]) == player.get("player", 0)
+            )
             assert float(seat_row["total_loss"]) == pytest.approx(player.get("totalLoss", 0.0))
         # the review's decisions are the record's moves, in order (each applied again by the rules model when the
         # record was read: `tournament.recorded_entries`)
@@ -475,9 +521,15 @@ def test_a_tournament_with_reviews_writes_each_games_record_and_review(tmp_path:
     assert {(s["game"], s["policy"]) for s in summary} == {(s["game"], s["policy"]) for s in seats}
 
 
-@pytest.mark.parametrize(("game", "source", "target"), [
-    ("happy-campers", 0, 2), ("deluxe-camping", 1, 3), ("campsite", 0, 2), ("adventure-tours", 0, 3),
-])
+@pytest.mark.parametrize(
+    ("game", "source", "target"),
+    [
+        ("happy-campers", 0, 2),
+        ("deluxe-camping", 1, 3),
+        ("campsite", 0, 2),
+        ("adventure-tours", 0, 3),
+    ],
+)
 def test_every_game_names_the_step_whose_move_is_illegal(game: str, source: int, target: int) -> None:
     """A move played again later (its squares taken, its card gone, its barrier placed) is refused at its step."""
     command = _command(game)

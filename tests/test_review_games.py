@@ -48,8 +48,13 @@ from campsolver.v1 import common_pb2
 #: The Deluxe Camping review's one-turn ranking (estimate leaves, no reply modelled).
 DC_ESTIMATE_ONE_TURN = dc_hints.HintOptions(leaf=dc_hints.Leaf.ESTIMATE, max_replies=0)
 
-SERVICES = {"happy-campers": hc_service, "deluxe-camping": dc_service, "campsite": cs_service,
-            "camper-tour": ct_service, "adventure-tours": at_service}
+SERVICES = {
+    "happy-campers": hc_service,
+    "deluxe-camping": dc_service,
+    "campsite": cs_service,
+    "camper-tour": ct_service,
+    "adventure-tours": at_service,
+}
 
 
 def _codec(game: str) -> review_service.ReviewCodec:
@@ -77,8 +82,9 @@ def _ct_bad(state: Any) -> tuple[Any, ...]:
 
 def _cs_greedy(state: Any) -> tuple[Any, ...]:
     seat = state.to_move
-    placement, tent = cs_hints.greedy_play(state.table, state.hands[seat], state.tokens[seat], seat, state.players,
-                                           Budget(5.0))
+    placement, tent = cs_hints.greedy_play(
+        state.table, state.hands[seat], state.tokens[seat], seat, state.players, Budget(5.0)
+    )
     return (cs_rules.PlayCard(placement), cs_rules.PitchTent(tent.token, tent.row, tent.col))
 
 
@@ -99,8 +105,9 @@ def _at_bad(state: Any) -> tuple[Any, ...]:
 
 
 def _hc_ranking(state: Any) -> core.Ranking:
-    return HappyCampersReview(solo=False).rank(core.Decision(0, state.current_player(), state, (), state),
-                                               CpuBudget(0.5), 3, ())
+    return HappyCampersReview(solo=False).rank(
+        core.Decision(0, state.current_player(), state, (), state), CpuBudget(0.5), 3, ()
+    )
 
 
 def _hc_fair(state: Any) -> tuple[Any, ...]:
@@ -173,8 +180,9 @@ def build_record(case: Case) -> tuple[Any, int]:
     """The record (each step Play's move, seed and answered state) and the record index of the bad step."""
     game = games()[case.game]
     codec = _codec(case.game)
-    new = dispatch.run(game.commands["new"], game.commands["new"].request_type(players=case.players, seed=case.seed),
-                       Budget(10))
+    new = dispatch.run(
+        game.commands["new"], game.commands["new"].request_type(players=case.players, seed=case.seed), Budget(10)
+    )
     record = type(game.commands["review"].request_type().record)(start=new.state)
     choose = case.choose()
     state_proto, counted, bad_index = new.state, 0, -1
@@ -191,8 +199,11 @@ def build_record(case: Case) -> tuple[Any, int]:
             counted += 1
         move = codec.move_to_proto(state, actions)
         seed = 1000 + len(record.steps)
-        played = dispatch.run(game.commands["play"],
-                              game.commands["play"].request_type(state=state_proto, move=move, seed=seed), Budget(10))
+        played = dispatch.run(
+            game.commands["play"],
+            game.commands["play"].request_type(state=state_proto, move=move, seed=seed),
+            Budget(10),
+        )
         record.steps.add(move=move, seed=seed, state=played.state)
         state_proto = played.state
     return record, bad_index
@@ -220,8 +231,18 @@ class Spy:
 
 def _seen(obs: Any) -> tuple[Any, ...]:
     """What an Adventure Tours observation holds, comparable across parses (the config object aside)."""
-    return (obs.player, tuple(sorted(obs.hand)), obs.hand_sizes, obs.equipment, obs.members,
-            tuple(sorted(obs.discard)), obs.pending, obs.round_index, obs.totals, obs.deck_size)
+    return (
+        obs.player,
+        tuple(sorted(obs.hand)),
+        obs.hand_sizes,
+        obs.equipment,
+        obs.members,
+        tuple(sorted(obs.discard)),
+        obs.pending,
+        obs.round_index,
+        obs.totals,
+        obs.deck_size,
+    )
 
 
 #: Notes of a decision whose values come from a valuation of its own, not from the hint's list (checked apart).
@@ -245,32 +266,53 @@ def raw_values(game: str, state: Any, played: tuple[Any, ...], spy: Spy) -> tupl
     if game == "happy-campers":
         target = state.to_draw[0]
         others = [state.maps[(target + k) % len(state.maps)] for k in range(1, len(state.maps))]
-        result = spy.first(lambda args, kwargs: args[0] == state.maps[target] and args[1] == state.roll
-                           and kwargs.get("other_grids", others) == others)
+        result = spy.first(
+            lambda args, kwargs: (
+                args[0] == state.maps[target] and args[1] == state.roll and kwargs.get("other_grids", others) == others
+            )
+        )
         sign = -1.0 if state.roll[0] == state.roll[1] else 1.0
         alternatives = result.alternatives
-        found = [a for a in alternatives if tuple(p for p in a.move.placements if p is not None) == played
-                 and a.value is not None]
+        found = [
+            a
+            for a in alternatives
+            if tuple(p for p in a.move.placements if p is not None) == played and a.value is not None
+        ]
         if not found or alternatives[0].value is None:
             return None
         return sign * alternatives[0].value, sign * found[0].value
     if game == "deluxe-camping":
         result = spy.first(lambda args, kwargs: args[0] == state)
         groups = [dc_hints.comparison_group(m, result.leaf) for m in result.choices if m.value is not None]
-        ranked = [m for m in result.choices
-                  if m.value is not None and dc_hints.comparison_group(m, result.leaf) == min(groups)]
+        ranked = [
+            m
+            for m in result.choices
+            if m.value is not None and dc_hints.comparison_group(m, result.leaf) == min(groups)
+        ]
         found = [m for m in ranked if (m.choice,) == played]
         return (ranked[0].value, found[0].value) if found else None
     if game == "campsite":
         seat = state.to_move
         hand = tuple(state.hands[seat])
-        future = cs_hints.future_model(cs_hints.unseen_cards(state.deck, state.table, hand),
-                                       max(7 * state.players - len(state.table.tents) - 1, 0))
-        every = cs_hints.rank_plays(state.table, hand, sorted(state.tokens[seat]), seat, state.players, future,
-                                    CpuBudget(30.0), margin=state.players > 1, top=1_000_000)
+        future = cs_hints.future_model(
+            cs_hints.unseen_cards(state.deck, state.table, hand), max(7 * state.players - len(state.table.tents) - 1, 0)
+        )
+        every = cs_hints.rank_plays(
+            state.table,
+            hand,
+            sorted(state.tokens[seat]),
+            seat,
+            state.players,
+            future,
+            CpuBudget(30.0),
+            margin=state.players > 1,
+            top=1_000_000,
+        )
         assert not every.interrupted
-        values = {(cs_rules.PlayCard(p.placement), cs_rules.PitchTent(p.tent.token, p.tent.row, p.tent.col)): p.value
-                  for p in every.choices}
+        values = {
+            (cs_rules.PlayCard(p.placement), cs_rules.PitchTent(p.tent.token, p.tent.row, p.tent.col)): p.value
+            for p in every.choices
+        }
         return max(values.values()), values[played]
     raise AssertionError(game)
 
@@ -294,7 +336,8 @@ def check_totals(review: common_pb2.GameReview) -> None:
         assert summary.blunders == sum(d.mark == common_pb2.REVIEW_MARK_BLUNDER for _, d in reviewed)
         if summary.HasField("total_loss_standard_error"):
             assert summary.total_loss_standard_error == pytest.approx(
-                math.sqrt(sum(d.loss_standard_error ** 2 for _, d in reviewed)))
+                math.sqrt(sum(d.loss_standard_error**2 for _, d in reviewed))
+            )
 
 
 def check_moves_legal(game: str, response: Any) -> None:
@@ -317,7 +360,8 @@ def test_a_seeded_game_with_a_bad_move_is_reviewed(case: Case, monkeypatch: pyte
     monkeypatch.setattr(case.hint_module, "hint", spy)
     game = games()[case.game]
     request = game.commands["review"].request_type(
-        record=record, review=common_pb2.ReviewOptions(decision_cpu_seconds=case.cpu, want_states=True),
+        record=record,
+        review=common_pb2.ReviewOptions(decision_cpu_seconds=case.cpu, want_states=True),
         options=common_pb2.SolveOptions(seed=7),
     )
     response = dispatch.run(game.commands["review"], request, Budget(600))

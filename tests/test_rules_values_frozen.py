@@ -17,8 +17,11 @@ GAMES = ("happy_campers", "deluxe_camping", "campsite", "camper_tour", "adventur
 @pytest.mark.parametrize("game", GAMES)
 def test_every_rules_dataclass_is_frozen(game: str) -> None:
     module = importlib.import_module(f"campsolver.solver.{game}.rules")
-    own = [cls for _, cls in inspect.getmembers(module, inspect.isclass)
-           if dataclasses.is_dataclass(cls) and cls.__module__ == module.__name__]
+    own = [
+        cls
+        for _, cls in inspect.getmembers(module, inspect.isclass)
+        if dataclasses.is_dataclass(cls) and cls.__module__ == module.__name__
+    ]
     assert own, f"no dataclass in {module.__name__}"
     assert [cls.__name__ for cls in own if not cls.__dataclass_params__.frozen] == []  # type: ignore[attr-defined]
     assert all(cls.__hash__ is not None for cls in own)

@@ -81,13 +81,17 @@ def test_reflection_v1_and_v1alpha_list_and_describe_services(client: Campsolver
     listed = {s.name for s in responses[0].list_services_response.service}
     assert {game.service_full_name for game in games().values()} <= listed
     assert {"grpc.health.v1.Health", REFLECTION_V1_SERVICE, "grpc.reflection.v1alpha.ServerReflection"} <= listed
-    files = [descriptor_pb2.FileDescriptorProto.FromString(b) for b in
-             responses[1].file_descriptor_response.file_descriptor_proto]
+    files = [
+        descriptor_pb2.FileDescriptorProto.FromString(b)
+        for b in responses[1].file_descriptor_response.file_descriptor_proto
+    ]
     methods = {m.name for f in files for s in f.service if s.name == "CamperTourService" for m in s.method}
     assert methods >= {"Hint", "MaxScore", "GeneratePuzzle", "Score", "LegalMoves"}
     # Every service it lists, itself included, can be described (grpcurl describe).
-    described = [descriptor_pb2.FileDescriptorProto.FromString(b) for b in
-                 responses[2].file_descriptor_response.file_descriptor_proto]
+    described = [
+        descriptor_pb2.FileDescriptorProto.FromString(b)
+        for b in responses[2].file_descriptor_response.file_descriptor_proto
+    ]
     assert responses[2].WhichOneof("message_response") == "file_descriptor_response"
     package, _, name = service.rpartition(".")
     assert any(f.package == package and any(s.name == name for s in f.service) for f in described)
@@ -97,8 +101,9 @@ def test_bad_request_is_invalid_argument_with_field_violations_and_error_info(cl
     request = hc.HappyCampersServiceLegalMovesRequest(roll=hc.HappyCampersRoll(first=0, second=3))
     with pytest.raises(grpc.RpcError) as raw:
         client.happy_campers._stub.LegalMoves(request, timeout=10)
-    status = next(status_pb2.Status.FromString(v) for k, v in raw.value.trailing_metadata()
-                  if k == "grpc-status-details-bin")
+    status = next(
+        status_pb2.Status.FromString(v) for k, v in raw.value.trailing_metadata() if k == "grpc-status-details-bin"
+    )
     infos = [d for d in status.details if d.Is(error_details_pb2.ErrorInfo.DESCRIPTOR)]
     assert len(infos) == 1
     info = error_details_pb2.ErrorInfo()
@@ -308,8 +313,18 @@ def _free_port() -> int:
 def test_sigterm_announces_not_serving_on_the_wire_then_drains_and_exits() -> None:
     port = _free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "campsolver", "serve", "--port", str(port), "--workers", "1",
-         "--drain-announce-seconds", "3"],
+        [
+            sys.executable,
+            "-m",
+            "campsolver",
+            "serve",
+            "--port",
+            str(port),
+            "--workers",
+            "1",
+            "--drain-announce-seconds",
+            "3",
+        ],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -343,7 +358,11 @@ def test_sigterm_announces_not_serving_on_the_wire_then_drains_and_exits() -> No
 def test_port_in_use_is_one_line(server: CampsolverServer) -> None:
     result = subprocess.run(
         [sys.executable, "-m", "campsolver", "serve", "--port", str(server.port)],
-        cwd=ROOT, capture_output=True, text=True, timeout=120, check=False,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
     assert result.returncode == 1
     lines = result.stderr.strip().splitlines()

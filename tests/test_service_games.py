@@ -35,8 +35,11 @@ def test_happy_campers_hint_moves_are_legal_and_ranked(client: CampsolverClient)
     values = [a.ranking.value for a in response.alternatives if a.ranking.HasField("value")]
     # Finalists (no "halved out" note) come first, sorted by value; moves dropped earlier follow them. A race
     # the deadline cut short (a loaded machine) is ordered by the rollout policy's evaluation and says so.
-    finalists = [a.ranking.value for a in response.alternatives if a.ranking.HasField("value")
-                 and not a.ranking.note.startswith("halved out")]
+    finalists = [
+        a.ranking.value
+        for a in response.alternatives
+        if a.ranking.HasField("value") and not a.ranking.note.startswith("halved out")
+    ]
     assert values[: len(finalists)] == finalists
     if not any(a.ranking.note.startswith("ordered by the rollout policy") for a in response.alternatives):
         assert finalists == sorted(finalists, reverse=True)
@@ -143,9 +146,7 @@ def test_camper_tour_score_accepts_a_finished_game_and_rejects_absurd_campers(cl
     assert list(response.scores) == [48, 44] and response.game_over and response.winner == 0
     legal = client.camper_tour.legal_moves(ct.CamperTourServiceLegalMovesRequest(state=finished), timeout=10)
     assert not legal.moves and legal.to_move == -1
-    absurd = ct.CamperTourState(
-        campers=[ct.Camper(phase=ct.CAMPER_PHASE_FINISHED, marker=-50, tokens=-2_000_000_000)]
-    )
+    absurd = ct.CamperTourState(campers=[ct.Camper(phase=ct.CAMPER_PHASE_FINISHED, marker=-50, tokens=-2_000_000_000)])
     with pytest.raises(CampsolverError) as caught:
         client.camper_tour.score(ct.CamperTourServiceScoreRequest(state=absurd), timeout=10)
     assert caught.value.violations[0].field == "state.campers[0].tokens"
@@ -159,8 +160,11 @@ def test_camper_tour_one_validation_for_all_five_rpcs(client: CampsolverClient) 
     accepted by Score and LegalMoves; every RPC now answers INVALID_ARGUMENT naming the field."""
     from campsolver.clients.client import CampsolverError
 
-    bad = ct.CamperTourState(rules=CT_NORMAL, placed=[ct.PLATE_KIND_NORMAL] * 2,
-                             campers=[ct.Camper(position=2, phase=ct.CAMPER_PHASE_RETURN, marker=3, tokens=5)])
+    bad = ct.CamperTourState(
+        rules=CT_NORMAL,
+        placed=[ct.PLATE_KIND_NORMAL] * 2,
+        campers=[ct.Camper(position=2, phase=ct.CAMPER_PHASE_RETURN, marker=3, tokens=5)],
+    )
     calls = [
         lambda: client.camper_tour.hint(ct.CamperTourServiceHintRequest(state=bad), timeout=10),
         lambda: client.camper_tour.max_score(ct.CamperTourServiceMaxScoreRequest(state=bad), timeout=10),
@@ -180,9 +184,14 @@ def test_camper_tour_one_validation_for_all_five_rpcs(client: CampsolverClient) 
 
 def test_camper_tour_score_shows_a_finished_game_by_the_arrival_rule(client: CampsolverClient) -> None:
     # One camper home with marker 40, another outward on plate 10: the arrival was furthest ahead, game over.
-    state = ct.CamperTourState(rules=CT_NORMAL, campers=[
-        ct.Camper(phase=ct.CAMPER_PHASE_FINISHED, marker=40, tokens=0, arrival=1),
-        ct.Camper(position=10, phase=ct.CAMPER_PHASE_OUTWARD, tokens=12)], to_move=1)
+    state = ct.CamperTourState(
+        rules=CT_NORMAL,
+        campers=[
+            ct.Camper(phase=ct.CAMPER_PHASE_FINISHED, marker=40, tokens=0, arrival=1),
+            ct.Camper(position=10, phase=ct.CAMPER_PHASE_OUTWARD, tokens=12),
+        ],
+        to_move=1,
+    )
     response = client.camper_tour.score(ct.CamperTourServiceScoreRequest(state=state), timeout=10)
     assert response.game_over and response.winner == 0 and list(response.scores) == [40, 0]
     # ...but with the other camper out on plate 45 the game goes on, and it is that camper's move.
@@ -206,7 +215,8 @@ def test_camper_tour_max_keeps_its_time_limit_and_frees_its_worker(client: Camps
 
     request = ct.CamperTourServiceMaxScoreRequest(
         rules=ct.CamperTourRules(plates=10, unexpected_comforts=2, village_festival=0, no_parking=1),
-        options=common_pb2.SolveOptions(time_limit_seconds=0.2))
+        options=common_pb2.SolveOptions(time_limit_seconds=0.2),
+    )
     started = time.monotonic()
     try:
         client.camper_tour.max_score(request, timeout=30)
@@ -221,12 +231,20 @@ def test_camper_tour_max_keeps_its_time_limit_and_frees_its_worker(client: Camps
 def test_camper_tour_four_camper_hint_answers_before_the_client_deadline(client: CampsolverClient) -> None:
     """Issue 7 section 5: a 4-camper hint overran its deadline (clients got DEADLINE_EXCEEDED instead of the
     best answer so far). With no time limit of its own, the hint's budget is the deadline minus the margin."""
-    state = ct.CamperTourState(rules=CT_NORMAL, campers=[
-        ct.Camper(position=20, tokens=14), ct.Camper(position=24, tokens=12), ct.Camper(position=31, tokens=9),
-        ct.Camper(position=27, tokens=11)], to_move=0)
+    state = ct.CamperTourState(
+        rules=CT_NORMAL,
+        campers=[
+            ct.Camper(position=20, tokens=14),
+            ct.Camper(position=24, tokens=12),
+            ct.Camper(position=31, tokens=9),
+            ct.Camper(position=27, tokens=11),
+        ],
+        to_move=0,
+    )
     for objective in (common_pb2.OBJECTIVE_EXPECTED_SCORE, common_pb2.OBJECTIVE_WIN_PROBABILITY):
         response = client.camper_tour.hint(
-            ct.CamperTourServiceHintRequest(state=state, objective=objective), timeout=1.5)
+            ct.CamperTourServiceHintRequest(state=state, objective=objective), timeout=1.5
+        )
         assert response.alternatives and response.objective == objective
         assert within_loaded(response.stats.wall_time_seconds, 1.5), response.stats.wall_time_seconds
 
@@ -247,8 +265,16 @@ def test_camper_tour_hint_ranks_by_win_probability_by_default(client: Campsolver
     assert client.camper_tour.hint(solo, timeout=30).objective == common_pb2.OBJECTIVE_EXPECTED_SCORE
     assert "in turn, race, announce-7, greedy and the solo optimum" in response.note
     # a slow field (every other camper at most half the mover's plate): the values are against solo campers
-    slow = ct.CamperTourServiceHintRequest(state=ct.CamperTourState(rules=CT_NORMAL, campers=[
-        ct.Camper(position=14, tokens=20), ct.Camper(position=6, tokens=24), ct.Camper(position=3, tokens=25)]))
+    slow = ct.CamperTourServiceHintRequest(
+        state=ct.CamperTourState(
+            rules=CT_NORMAL,
+            campers=[
+                ct.Camper(position=14, tokens=20),
+                ct.Camper(position=6, tokens=24),
+                ct.Camper(position=3, tokens=25),
+            ],
+        )
+    )
     assert "the opponents the solo optimum (the field is slow" in client.camper_tour.hint(slow, timeout=30).note
 
 
@@ -267,8 +293,9 @@ def _solo_policy_record(decisions: int, seed: int = 11) -> tuple[list[ct.CamperT
             if len(history) >= decisions and state.to_move == 0:
                 return history, ct_service.state_to_proto(state)
             action = solo_optimal(state)
-            history.append(ct.CamperTourDecision(state=ct_service.state_to_proto(state),
-                                                 move=ct_service.move_to_proto(action)))
+            history.append(
+                ct.CamperTourDecision(state=ct_service.state_to_proto(state), move=ct_service.move_to_proto(action))
+            )
             state = state.child(action)
         else:
             state = state.child(sample_outcome(state, rng))
@@ -278,8 +305,9 @@ def test_camper_tour_hint_reads_the_opponents_from_the_history(client: Campsolve
     """With a history showing both other campers playing the solo policy the hint ranks every legal move by the
     best response to them (values without samples, the note says which model); without it, by playouts."""
     history, state = _solo_policy_record(6)
-    request = ct.CamperTourServiceHintRequest(state=state, history=history,
-                                              options=common_pb2.SolveOptions(time_limit_seconds=1.0))
+    request = ct.CamperTourServiceHintRequest(
+        state=state, history=history, options=common_pb2.SolveOptions(time_limit_seconds=1.0)
+    )
     response = client.camper_tour.hint(request, timeout=30)
     assert response.stats.method == "best-response-to-solo-policy"
     assert "history shows every other camper playing the exact solo policy" in response.note

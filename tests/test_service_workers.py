@@ -89,7 +89,8 @@ def test_cancel_stops_the_solve_in_its_worker_within_half_a_second(
     stopped_after = time.monotonic() - cancelled_at
     share = cpu_share_now() if stopped_after >= STOP_WITHIN_S else 1.0  # a loaded machine stretches the stop
     assert stopped_after < loaded(STOP_WITHIN_S, share), (
-        f"the worker stopped {stopped_after:.2f} s after the cancel (a core share of {share:.2f} now)")
+        f"the worker stopped {stopped_after:.2f} s after the cancel (a core share of {share:.2f} now)"
+    )
     assert server.pool.restarts == restarts, "the worker had to be killed: it ignored the cancel flag"
     assert client.camper_tour.hint(long_hint_request(1.0), timeout=60).alternatives  # the same worker serves on
 
@@ -210,7 +211,10 @@ def test_a_worker_that_exits_mid_solve_is_internal() -> None:
     the gRPC process only ever sees the probe pass."""
     done = subprocess.run(
         [sys.executable, "-c", _EXIT_MID_SOLVE_SCRIPT],
-        cwd=Path(__file__).resolve().parents[1], capture_output=True, text=True, timeout=240,
+        cwd=Path(__file__).resolve().parents[1],
+        capture_output=True,
+        text=True,
+        timeout=240,
     )
     assert done.returncode == 0 and done.stdout.strip().endswith("recovered"), done.stderr[-2000:]
 
@@ -230,8 +234,9 @@ def test_busy_slot_hint_answers_its_rule_of_thumb_and_max_is_unavailable(in_proc
                 request = long_hint_request(0.3)
                 answer = connected.camper_tour.hint(request, timeout=60)
                 assert answer.stats.fallback == dispatch.NO_SLOT and answer.stats.interrupted
-                legal = connected.camper_tour.legal_moves(camper_tour_pb2.CamperTourServiceLegalMovesRequest(
-                    state=request.state))
+                legal = connected.camper_tour.legal_moves(
+                    camper_tour_pb2.CamperTourServiceLegalMovesRequest(state=request.state)
+                )
                 listed = [a.move for a in answer.alternatives]
                 assert listed and all(move in list(legal.moves) for move in listed)
                 assert ranking_contract_violations([a.ranking for a in answer.alternatives]) == []

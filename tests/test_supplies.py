@@ -144,17 +144,21 @@ def test_each_player_places_exactly_the_rulebooks_trailers(players: int, trailer
 
 # --- Camper Tour: the token supply --------------------------------------------------------------------------------
 
-COMFORTS_AT_5 = Config(plate_count=20, layout=tuple(PlateKind.UNEXPECTED_COMFORTS if i == 4 else PlateKind.NORMAL
-                                                    for i in range(20)))
-FESTIVAL_AT_6 = Config(plate_count=20, layout=tuple(PlateKind.VILLAGE_FESTIVAL if i == 5 else PlateKind.NORMAL
-                                                    for i in range(20)))
+COMFORTS_AT_5 = Config(
+    plate_count=20, layout=tuple(PlateKind.UNEXPECTED_COMFORTS if i == 4 else PlateKind.NORMAL for i in range(20))
+)
+FESTIVAL_AT_6 = Config(
+    plate_count=20, layout=tuple(PlateKind.VILLAGE_FESTIVAL if i == 5 else PlateKind.NORMAL for i in range(20))
+)
 
 
 def _waiting_on_comforts(config: Config, others_hold: int) -> object:
     """Camper 0 on Unexpected Comforts with 20 tokens, the three others holding `others_hold` between them."""
     held = [others_hold // 3 + (1 if i < others_hold % 3 else 0) for i in range(3)]
-    campers = [Camper(5, 20, Phase.OUTWARD, 0, Pending.COMFORTS_CHOICE),
-               *(Camper(9 + i, tokens) for i, tokens in enumerate(held))]
+    campers = [
+        Camper(5, 20, Phase.OUTWARD, 0, Pending.COMFORTS_CHOICE),
+        *(Camper(9 + i, tokens) for i, tokens in enumerate(held)),
+    ]
     return position_state(config, campers)
 
 
@@ -180,8 +184,10 @@ def test_the_festival_takes_what_the_supply_has_left(left: int, gained: int) -> 
 def test_the_tokens_of_campers_off_the_journey_are_back_in_the_box() -> None:
     """Only campers on the journey hold tokens from the supply: a finished camper's do not bind a gain."""
     done = Camper(0, 40, Phase.FINISHED, 12, Pending.NONE, arrival=1)
-    state = position_state(COMFORTS_AT_5, [Camper(5, 20, Phase.OUTWARD, 0, Pending.COMFORTS_CHOICE),
-                                           Camper(9, TOKEN_SUPPLY - 20 - 3), done])
+    state = position_state(
+        COMFORTS_AT_5,
+        [Camper(5, 20, Phase.OUTWARD, 0, Pending.COMFORTS_CHOICE), Camper(9, TOKEN_SUPPLY - 20 - 3), done],
+    )
     assert state.child(ComfortsChoice.RECOVER).campers[0].tokens == 23
 
 
@@ -271,7 +277,7 @@ def test_the_smallest_deck_deals_and_runs_dry_and_one_card_fewer_is_refused() ->
 def test_an_adventure_tours_deck_must_deal_every_hand_and_one_card_more() -> None:
     full = at.Config(3).deck
     hands = at.HAND_SIZE * 3
-    at.new_game(at.Config(3, deck=full[:hands + 1]))
+    at.new_game(at.Config(3, deck=full[: hands + 1]))
     with pytest.raises(ValueError, match="cannot deal"):
         at.new_game(at.Config(3, deck=full[:hands]))
 
@@ -279,7 +285,7 @@ def test_an_adventure_tours_deck_must_deal_every_hand_and_one_card_more() -> Non
 def test_the_round_ends_as_the_last_card_is_drawn_not_before() -> None:
     """Random games on a deck short enough to run dry: a draw that takes the last card ends the round there; a
     draw that leaves one card goes on in the same round."""
-    deck = at.Config(3).deck[:at.HAND_SIZE * 3 + 6]
+    deck = at.Config(3).deck[: at.HAND_SIZE * 3 + 6]
     seen = {"last": 0, "one left": 0}
     for seed in range(12):
         rng = random.Random(seed)

@@ -14,8 +14,12 @@ from campsolver.service.games import shared
 from campsolver.solver.core.game import CHANCE, TERMINAL
 
 PLAY = shared.TablePlay(
-    scores=lambda state: [0], winners=lambda state: [0], describe=lambda state: "", chance_label=lambda s, o: str(o),
-    picture=lambda state: "", chance_states=False,
+    scores=lambda state: [0],
+    winners=lambda state: [0],
+    describe=lambda state: "",
+    chance_label=lambda s, o: str(o),
+    picture=lambda state: "",
+    chance_states=False,
 )
 
 

@@ -77,23 +77,38 @@ def _final_scores(parse: Callable[[Any], Any], scores: Callable[[Any], list[int]
 #: game -> (its pb module, message prefix, NewGame fields, move picker, final scores by the rules model)
 GAMES: dict[str, tuple[Any, str, dict[str, Any], Any, Callable[[Any], list[int]]]] = {
     "happy-campers": (
-        hc, "HappyCampers", {"players": 3, "challenges": [hc.CHALLENGE_FESTIVAL]}, _pick_happy_campers,
+        hc,
+        "HappyCampers",
+        {"players": 3, "challenges": [hc.CHALLENGE_FESTIVAL]},
+        _pick_happy_campers,
         _final_scores(hc_service.game_from_proto, lambda s: list(s.final_scores())),
     ),
     "deluxe-camping": (
-        dc, "DeluxeCamping", {"players": 2}, _pick_simple(dc, "DeluxeCamping"),
+        dc,
+        "DeluxeCamping",
+        {"players": 2},
+        _pick_simple(dc, "DeluxeCamping"),
         _final_scores(dc_service.state_from_proto, lambda s: list(s.scores())),
     ),
     "campsite": (
-        cs, "Campsite", {"players": 2}, _pick_campsite,
+        cs,
+        "Campsite",
+        {"players": 2},
+        _pick_campsite,
         _final_scores(cs_service.game_from_proto, lambda s: list(s.totals)),
     ),
     "camper-tour": (
-        ct, "CamperTour", {"players": 3}, _pick_simple(ct, "CamperTour"),
+        ct,
+        "CamperTour",
+        {"players": 3},
+        _pick_simple(ct, "CamperTour"),
         _final_scores(ct_service.state_from_proto, lambda s: [c.score for c in s.campers]),
     ),
     "adventure-tours": (
-        at, "AdventureTours", {"players": 3}, _pick_simple(at, "AdventureTours"),
+        at,
+        "AdventureTours",
+        {"players": 3},
+        _pick_simple(at, "AdventureTours"),
         _final_scores(at_service.game_state_from_proto, lambda s: list(s.totals)),
     ),
 }
@@ -157,8 +172,10 @@ def test_happy_campers_waits_on_the_dice_and_lists_the_roll() -> None:
     new = hc_service.new_game(hc.HappyCampersServiceNewGameRequest(players=1, seed=3), budget=None)
     state = new.state
     move = hc.HappyCampersHintMove(
-        placements=[hc_service.placement_to_proto(a.placement, map_index=a.map_index)
-                    for a in _solo_turn(hc_service.game_from_proto(state))]
+        placements=[
+            hc_service.placement_to_proto(a.placement, map_index=a.map_index)
+            for a in _solo_turn(hc_service.game_from_proto(state))
+        ]
     )
     waiting = hc_service.play(hc.HappyCampersServicePlayRequest(state=state, move=move), budget=None)
     assert waiting.turn.chance_next and not waiting.turn.HasField("to_move")
@@ -185,8 +202,13 @@ def _illegal(name: str, client: Any) -> tuple[Any, str]:
     if name == "happy-campers":
         state = game.new_game(hc.HappyCampersServiceNewGameRequest(players=2, seed=1)).state
         cells = [hc.HappyCampersCell(row=0, col=c) for c in range(5)]  # no shape is five squares long
-        move = hc.HappyCampersHintMove(placements=[hc.HappyCampersPlacement(
-            shape_face=state.roll.first, element_face=state.roll.second, element="T", cells=cells)])
+        move = hc.HappyCampersHintMove(
+            placements=[
+                hc.HappyCampersPlacement(
+                    shape_face=state.roll.first, element_face=state.roll.second, element="T", cells=cells
+                )
+            ]
+        )
         return hc.HappyCampersServicePlayRequest(state=state, move=move), "move.placements[0]"
     if name == "deluxe-camping":
         state = game.new_game(dc.DeluxeCampingServiceNewGameRequest(players=2, seed=1)).state
@@ -226,8 +248,11 @@ def test_no_move_when_a_player_decides_and_no_move_after_the_end(client: Any) ->
     waiting.ClearField("roll")
     waiting.ClearField("to_draw")
     with pytest.raises(CampsolverError) as caught:
-        client.happy_campers.play(hc.HappyCampersServicePlayRequest(
-            state=waiting, move=hc.HappyCampersHintMove(placements=[hc.HappyCampersPlacement()])))
+        client.happy_campers.play(
+            hc.HappyCampersServicePlayRequest(
+                state=waiting, move=hc.HappyCampersHintMove(placements=[hc.HappyCampersPlacement()])
+            )
+        )
     assert caught.value.violations[0].field == "move" and "chance" in caught.value.violations[0].description
 
 
@@ -247,7 +272,12 @@ def test_cli_new_then_play_and_a_bad_move_exits_2_with_one_line(tmp_path: Path) 
 def _cli(*args: str, stdin: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "campsolver", *args[:2], "--request", "-", *args[2:]],
-        input=stdin, capture_output=True, text=True, cwd=ROOT, timeout=120, check=False,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+        check=False,
     )
 
 
@@ -261,7 +291,10 @@ def test_new_game_and_play_examples_round_trip_as_json() -> None:
 
 
 SERVICES = {
-    "happy-campers": hc_service, "deluxe-camping": dc_service, "campsite": cs_service, "camper-tour": ct_service,
+    "happy-campers": hc_service,
+    "deluxe-camping": dc_service,
+    "campsite": cs_service,
+    "camper-tour": ct_service,
     "adventure-tours": at_service,
 }
 
@@ -284,21 +317,37 @@ def _round_trips(name: str) -> tuple[list[Any], Callable[[Any], Any], Callable[[
         ]
         return starts, hc_service.game_to_proto, hc_service.game_from_proto, lambda s: True
     if name == "deluxe-camping":
-        return [dc_rules.initial_state(dc_rules.Config(players=3), first_player=1)], dc_service.state_to_proto, \
-            dc_service.state_from_proto, lambda s: True
+        return (
+            [dc_rules.initial_state(dc_rules.Config(players=3), first_player=1)],
+            dc_service.state_to_proto,
+            dc_service.state_from_proto,
+            lambda s: True,
+        )
     if name == "campsite":
-        return [cs_rules.new_game(2)], cs_service.game_to_proto, cs_service.game_from_proto, \
-            lambda s: s.stage is not cs_rules.Stage.TENT  # Play lays the card and pitches the tent in one move
+        return (
+            [cs_rules.new_game(2)],
+            cs_service.game_to_proto,
+            cs_service.game_from_proto,
+            lambda s: s.stage is not cs_rules.Stage.TENT,
+        )  # Play lays the card and pitches the tent in one move
     if name == "camper-tour":
         config = ct_rules.Config(token_rule=ct_rules.TokenRule.PER_CAMPER_CAP)
-        return [ct_rules.new_game(config, 3, first=2)], ct_service.state_to_proto, ct_service.state_from_proto, \
-            lambda s: s.current_player() != CHANCE
+        return (
+            [ct_rules.new_game(config, 3, first=2)],
+            ct_service.state_to_proto,
+            ct_service.state_from_proto,
+            lambda s: s.current_player() != CHANCE,
+        )
     configs = [
         at_rules.Config(4, expert=True, variation=at_rules.Variation.LOWEST_CHOOSES),
         at_rules.Config(3, expert=True, variation=at_rules.Variation.SHUFFLE),
     ]
-    return [at_rules.new_game(c) for c in configs], at_service.game_state_to_proto, at_service.game_state_from_proto, \
-        lambda s: True
+    return (
+        [at_rules.new_game(c) for c in configs],
+        at_service.game_state_to_proto,
+        at_service.game_state_from_proto,
+        lambda s: True,
+    )
 
 
 def _same(read: Any, state: Any) -> bool:
@@ -306,7 +355,13 @@ def _same(read: Any, state: Any) -> bool:
     if hasattr(state, "config") and type(state).__name__ == "State":
         a, b = read.config, state.config
         same_table = (a.players, a.deck, a.boards, a.expert, a.rounds, a.variation, a.hand_size) == (
-            b.players, b.deck, b.boards, b.expert, b.rounds, b.variation, b.hand_size
+            b.players,
+            b.deck,
+            b.boards,
+            b.expert,
+            b.rounds,
+            b.variation,
+            b.hand_size,
         )
         fields = [f.name for f in dataclasses.fields(state) if f.name != "config"]
         return same_table and all(getattr(read, f) == getattr(state, f) for f in fields)
@@ -388,8 +443,12 @@ def test_deluxe_camping_hints_every_setup_placement() -> None:
         stages.add(state.stage)
         best = hint.alternatives[0].move
         state = dc_service.play(dc.DeluxeCampingServicePlayRequest(state=state, move=best), None).state
-    assert stages == {dc.DELUXE_CAMPING_STAGE_POOL, dc.DELUXE_CAMPING_STAGE_MYSTERY, dc.DELUXE_CAMPING_STAGE_BUNGALOW,
-                      dc.DELUXE_CAMPING_STAGE_TRAILER}
+    assert stages == {
+        dc.DELUXE_CAMPING_STAGE_POOL,
+        dc.DELUXE_CAMPING_STAGE_MYSTERY,
+        dc.DELUXE_CAMPING_STAGE_BUNGALOW,
+        dc.DELUXE_CAMPING_STAGE_TRAILER,
+    }
 
 
 def test_happy_campers_solo_hint_between_the_two_drawings_of_a_turn() -> None:
@@ -402,8 +461,9 @@ def test_happy_campers_solo_hint_between_the_two_drawings_of_a_turn() -> None:
         if hc_service.game_from_proto(state).step.value == "first_of_two":
             break
     first = hc_service.legal_moves(hc.HappyCampersServiceLegalMovesRequest(game=state), None).moves[0]
-    halfway = hc_service.play(hc.HappyCampersServicePlayRequest(
-        state=state, move=hc.HappyCampersHintMove(placements=[first])), None)
+    halfway = hc_service.play(
+        hc.HappyCampersServicePlayRequest(state=state, move=hc.HappyCampersHintMove(placements=[first])), None
+    )
     assert halfway.state.HasField("solo_follow") and halfway.turn.to_move == 0
     hint = hc_service.hint(hc.HappyCampersServiceHintRequest(game=halfway.state, options=HINT_OPTIONS), Budget(5.0))
     legal = hc_service.legal_moves(hc.HappyCampersServiceLegalMovesRequest(game=halfway.state), None).moves
@@ -428,12 +488,16 @@ def test_chance_needs_a_seed_or_a_listing_and_not_both() -> None:
     waiting.ClearField("to_draw")
     cases = [
         (hc_service.play, hc.HappyCampersServicePlayRequest(state=waiting), "seed"),
-        (hc_service.play, hc.HappyCampersServicePlayRequest(state=waiting, seed=1, list_outcomes=True),
-         "list_outcomes"),
+        (
+            hc_service.play,
+            hc.HappyCampersServicePlayRequest(state=waiting, seed=1, list_outcomes=True),
+            "list_outcomes",
+        ),
     ]
     tour = ct_service.new_game(ct.CamperTourServiceNewGameRequest(players=2, seed=1), None).state
-    cases.append((ct_service.play, ct.CamperTourServicePlayRequest(state=tour, move=ct.CamperTourMove(announce=2)),
-                  "seed"))
+    cases.append(
+        (ct_service.play, ct.CamperTourServicePlayRequest(state=tour, move=ct.CamperTourMove(announce=2)), "seed")
+    )
     for handler, request, field in cases:
         with pytest.raises(InvalidArgument) as caught:
             handler(request, None)
@@ -487,8 +551,12 @@ def test_a_mangled_state_is_refused_by_field_never_an_internal_error(name: str) 
     new = service.new_game(getattr(pb, f"{prefix}ServiceNewGameRequest")(seed=2, **settings), None)
     states, state = [new.state], new.state
     for step in range(12):  # a few real states to start from (the first legal move each time)
-        answer = service.play(getattr(pb, f"{prefix}ServicePlayRequest")(state=state, seed=step, move=_first_move(
-            name, service, pb, prefix, state)), None)
+        answer = service.play(
+            getattr(pb, f"{prefix}ServicePlayRequest")(
+                state=state, seed=step, move=_first_move(name, service, pb, prefix, state)
+            ),
+            None,
+        )
         states.append(answer.state)
         state = answer.state
         if answer.turn.game_over:

@@ -49,12 +49,14 @@ def server() -> Iterator[CampsolverServer]:
     running.stop(grace_s=2.0)
 
 
-def http(server: CampsolverServer, method: str, path: str, body: Any = None, raw: bytes | None = None
-         ) -> tuple[int, dict[str, Any]]:
+def http(
+    server: CampsolverServer, method: str, path: str, body: Any = None, raw: bytes | None = None
+) -> tuple[int, dict[str, Any]]:
     assert server.http is not None
     data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
-    request = urllib.request.Request(f"{server.http.url}{path}", data=data, method=method,
-                                     headers={"Content-Type": "application/json"})
+    request = urllib.request.Request(
+        f"{server.http.url}{path}", data=data, method=method, headers={"Content-Type": "application/json"}
+    )
     try:
         with urllib.request.urlopen(request, timeout=120) as response:
             return response.status, json.loads(response.read())
@@ -75,8 +77,9 @@ BAD_NEW = [
 
 
 @pytest.mark.parametrize(("body", "status", "pattern"), BAD_NEW)
-def test_a_bad_new_table_answers_one_line_naming_the_field(server: CampsolverServer, body: dict[str, Any],
-                                                           status: int, pattern: str) -> None:
+def test_a_bad_new_table_answers_one_line_naming_the_field(
+    server: CampsolverServer, body: dict[str, Any], status: int, pattern: str
+) -> None:
     code, answer = http(server, "POST", "/table/new", body)
     assert code == status, answer
     assert re.search(pattern, answer["error"]), answer
@@ -187,7 +190,7 @@ def check_adventure_tours_view(sessions: TableSessions, view: dict[str, Any]) ->
     adapter = table.adapter
     hidden = hidden_cards_at(adapter.parse(table.state), table.person)
     shown = json.dumps({k: view[k] for k in ("pictures", "moves", "keyLabels", "facts", "seats")})
-    named = {int(n) for n in CARD_ID.findall(shown)} | {int(n) for n in re.findall(r'card:(\d+)', shown)}
+    named = {int(n) for n in CARD_ID.findall(shown)} | {int(n) for n in re.findall(r"card:(\d+)", shown)}
     assert not named & hidden, sorted(named & hidden)
     for line in view["log"]:
         cards = {int(n) for n in CARD_ID.findall(line["text"])}
@@ -210,8 +213,11 @@ def seen_in_line(table: Any, line: dict[str, Any]) -> set[int]:
     if not line.get("private"):
         return set()
     before = adapter.parse(table.start if line["ply"] == 1 else table.steps[line["ply"] - 2].state)
-    return {outcome for state, outcome, _ in adapter.replay(before, step.move, step.seed)[1]
-            if state.pending[0].kind in ("draw", "deal") and state.pending[0].player == table.person}
+    return {
+        outcome
+        for state, outcome, _ in adapter.replay(before, step.move, step.seed)[1]
+        if state.pending[0].kind in ("draw", "deal") and state.pending[0].player == table.person
+    }
 
 
 _HIDDEN: dict[tuple[str, int], set[int]] = {}
@@ -315,8 +321,9 @@ def test_camper_tour_logs_dice_outcomes_and_why_a_camper_left() -> None:
         assert any(" laid" in text for text in texts)
         out = [line for line in view["log"] if line["kind"] == "out"]
         if out:
-            assert re.search(r"is out of the game: (ran out of tokens before turning back|the last camper)",
-                             out[0]["text"]), out
+            assert re.search(
+                r"is out of the game: (ran out of tokens before turning back|the last camper)", out[0]["text"]
+            ), out
             seat = next(s for s in view["seats"] if s["name"] == out[0]["seat"])
             assert seat["note"].startswith("out: "), seat
             return
@@ -389,16 +396,18 @@ def test_what_a_seat_sees_depends_on_its_own_information_only(game: str) -> None
         if other is None or other == state:
             continue
         assert other.hands[table.person] == state.hands[table.person]
-        assert adapter.seat_view(other, table.person, table.players) == \
-            adapter.seat_view(state, table.person, table.players)
+        assert adapter.seat_view(other, table.person, table.players) == adapter.seat_view(
+            state, table.person, table.players
+        )
         if state.current_player() == table.person:
             call = lambda rpc, request: in_process_call(game, rpc, request, 30)  # noqa: E731
             mine = [o.public() for o in adapter.offers(state, step, table.person, call)]
             theirs = [o.public() for o in adapter.offers(other, adapter.to_proto(other), table.person, call)]
             assert mine == theirs
             if game == "campsite":
-                assert adapter.hint_request(step, state, table.person, 1.0, []) == \
-                    adapter.hint_request(adapter.to_proto(other), other, table.person, 1.0, [])
+                assert adapter.hint_request(step, state, table.person, 1.0, []) == adapter.hint_request(
+                    adapter.to_proto(other), other, table.person, 1.0, []
+                )
             else:
                 ours = at_service.convert._decision_observation(adapter.to_proto(state))
                 assert _fields(ours) == _fields(at_service.convert._decision_observation(adapter.to_proto(other)))
@@ -440,9 +449,15 @@ def test_the_hint_table_says_a_shared_note_once_and_groups_ties() -> None:
     state = table.adapter.parse(table.state)
     for rank, action in enumerate(state.legal_actions()[:7], start=1):
         alternative = response.alternatives.add(move=table.adapter.module.move_to_proto(action))
-        alternative.ranking.CopyFrom(common_pb2.RankedAlternative(
-            rank=rank, label="x", value=0.5 if rank <= 4 else 0.25 - rank / 100, loss=0.0 if rank <= 4 else 0.25,
-            note="the same for every row"))
+        alternative.ranking.CopyFrom(
+            common_pb2.RankedAlternative(
+                rank=rank,
+                label="x",
+                value=0.5 if rank <= 4 else 0.25 - rank / 100,
+                loss=0.0 if rank <= 4 else 0.25,
+                note="the same for every row",
+            )
+        )
     answer = _hint_table(table, state, response)
     assert all(row["note"] == "" for row in answer["rows"])
     assert "the same for every row" in answer["summary"]["note"] and "searched" in answer["summary"]["note"]
@@ -473,13 +488,18 @@ def test_the_page_and_the_adapters_agree_with_the_protos() -> None:
     from campsolver.service.http_server import WEB_ROOT
 
     script = (WEB_ROOT / "app.js").read_text()
-    bounds = {name: [int(n) for n in numbers.split(",")]
-              for name, numbers in re.findall(r'"([a-z-]+)": \[(\d+, \d+, \d+)\]', script)}
+    bounds = {
+        name: [int(n) for n in numbers.split(",")]
+        for name, numbers in re.findall(r'"([a-z-]+)": \[(\d+, \d+, \d+)\]', script)
+    }
     assert bounds == {name: list(adapter.players) for name, adapter in ADAPTERS.items()}
     for name, adapter in ADAPTERS.items():
         game = games()[name]
-        for rpc, type_name in (("NewGame", adapter.new_game_type), ("Play", adapter.play_type),
-                               ("Hint", adapter.hint_type)):
+        for rpc, type_name in (
+            ("NewGame", adapter.new_game_type),
+            ("Play", adapter.play_type),
+            ("Hint", adapter.hint_type),
+        ):
             assert game.by_rpc(rpc).request_type.DESCRIPTOR.name == type_name
         assert adapter.move_type() is type(game.by_rpc("Play").request_type().move)
 

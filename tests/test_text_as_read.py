@@ -48,8 +48,9 @@ def test_camper_tour_new_game_draws_the_new_table_and_listed_outcomes_say_which_
     new = ct_pb.CamperTourServiceNewGameRequest(players=2, seed=7)
     table = _run("camper-tour", "new", new)
     assert render("camper-tour", new, table).startswith(text_board(ct_service.state_from_proto(table.state)))
-    listing = ct_pb.CamperTourServicePlayRequest(state=table.state, move=ct_pb.CamperTourMove(announce=2),
-                                                 list_outcomes=True)
+    listing = ct_pb.CamperTourServicePlayRequest(
+        state=table.state, move=ct_pb.CamperTourMove(announce=2), list_outcomes=True
+    )
     outcomes = _run("camper-tour", "play", listing)
     assert list(outcomes.outcomes) and not outcomes.HasField("state")
     text = render("camper-tour", listing, outcomes)
@@ -58,13 +59,25 @@ def test_camper_tour_new_game_draws_the_new_table_and_listed_outcomes_say_which_
 
 def test_the_cli_play_text_shows_the_board_after_the_move() -> None:
     """What the person ran: `campsolver camper-tour play --format text` on the README's table."""
-    table = subprocess.run([sys.executable, "-m", "campsolver", "camper-tour", "new", "--request", "-"],
-                           input='{"players": 2, "seed": 7}', capture_output=True, text=True, cwd=ROOT, timeout=120,
-                           check=True).stdout
+    table = subprocess.run(
+        [sys.executable, "-m", "campsolver", "camper-tour", "new", "--request", "-"],
+        input='{"players": 2, "seed": 7}',
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+        check=True,
+    ).stdout
     play = json.dumps({"state": json.loads(table)["state"], "move": {"announce": 3}, "seed": 1})
-    played = subprocess.run([sys.executable, "-m", "campsolver", "camper-tour", "play", "--request", "-",
-                             "--format", "text"], input=play, capture_output=True, text=True, cwd=ROOT, timeout=120,
-                            check=True).stdout
+    played = subprocess.run(
+        [sys.executable, "-m", "campsolver", "camper-tour", "play", "--request", "-", "--format", "text"],
+        input=play,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+        check=True,
+    ).stdout
     answer = ct_service.play(json_format.Parse(play, ct_pb.CamperTourServicePlayRequest()), Budget(10.0))
     assert played.startswith(text_board(ct_service.state_from_proto(answer.state)))
     assert "A (to move): at the start" not in played  # the board before the move had camper A to move, off route
@@ -82,9 +95,14 @@ def test_a_challenge_with_no_points_says_points_0() -> None:
 
 def test_player_0_owning_a_site_and_winning_and_no_barriers_left_are_printed() -> None:
     response = dc_pb.DeluxeCampingServiceScoreResponse(
-        scores=[7, 0], game_over=True, winner=0, barriers_left=0,
-        sites=[dc_pb.DeluxeCampingSite(squares=[dc_pb.DeluxeCampingSquare(row=0, col=0)], owner=0, points=7),
-               dc_pb.DeluxeCampingSite(squares=[dc_pb.DeluxeCampingSquare(row=1, col=1)], owner=1, points=0)],
+        scores=[7, 0],
+        game_over=True,
+        winner=0,
+        barriers_left=0,
+        sites=[
+            dc_pb.DeluxeCampingSite(squares=[dc_pb.DeluxeCampingSquare(row=0, col=0)], owner=0, points=7),
+            dc_pb.DeluxeCampingSite(squares=[dc_pb.DeluxeCampingSquare(row=1, col=1)], owner=1, points=0),
+        ],
         details=[common_pb2.ScoreDetail(name="player 1 sites", points=0)],
     )
     text = render("deluxe-camping", dc_pb.DeluxeCampingServiceScoreRequest(), response)
@@ -100,8 +118,10 @@ def test_zeros_that_say_nothing_stay_out() -> None:
     request = games()["happy-campers"].commands["legal"].example()
     text = render("happy-campers", request, _run("happy-campers", "legal", request))
     assert "turn 0" not in text and "map index 0" not in text
-    moves = [hc_pb.HappyCampersPlacement(map_index=0, shape_face=1), hc_pb.HappyCampersPlacement(map_index=1,
-                                                                                              shape_face=1)]
+    moves = [
+        hc_pb.HappyCampersPlacement(map_index=0, shape_face=1),
+        hc_pb.HappyCampersPlacement(map_index=1, shape_face=1),
+    ]
     lines = render("happy-campers", request, hc_pb.HappyCampersServiceLegalMovesResponse(moves=moves))
     assert "map index 0" in lines and "map index 1" in lines
     assert "map index" not in inline(hc_pb.HappyCampersPlacement(shape_face=1))
@@ -111,9 +131,27 @@ def test_a_max_that_fell_back_says_the_time_it_really_took() -> None:
     """A Happy Campers max whose CP-SAT found no map before the deadline answers the rule of thumb's play, whose
     own stats count 0 s: the text said "solved in 0.00 s" after seconds of search. It says the call's time."""
     request = games()["happy-campers"].commands["max"].example()
-    done = subprocess.run([sys.executable, "-m", "campsolver", "happy-campers", "max", "--request", "-", "--format",
-                           "text", "--timeout", "0.3"], input=json_format.MessageToJson(request), capture_output=True,
-                          text=True, cwd=ROOT, timeout=120, check=True).stdout
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "campsolver",
+            "happy-campers",
+            "max",
+            "--request",
+            "-",
+            "--format",
+            "text",
+            "--timeout",
+            "0.3",
+        ],
+        input=json_format.MessageToJson(request),
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+        check=True,
+    ).stdout
     summary = next(line for line in done.splitlines() if line.startswith("solved in "))
     seconds = float(summary.removeprefix("solved in ").split(" s")[0])
     # the search ran until its deadline: 0.3 s less the reply's margin (0.15 s) leaves it 0.15 s; before, 0.00
@@ -128,9 +166,15 @@ def test_a_max_that_fell_back_states_its_search_time_on_the_wire() -> None:
     """The JSON answer of a max that fell back to the rule of thumb states the time the search ran (JSON clients
     never see the CLI's own clock), not the fallback's 0 s."""
     request = games()["happy-campers"].commands["max"].example()
-    done = subprocess.run([sys.executable, "-m", "campsolver", "happy-campers", "max", "--request", "-",
-                           "--timeout", "0.3"], input=json_format.MessageToJson(request), capture_output=True,
-                          text=True, cwd=ROOT, timeout=120, check=True).stdout
+    done = subprocess.run(
+        [sys.executable, "-m", "campsolver", "happy-campers", "max", "--request", "-", "--timeout", "0.3"],
+        input=json_format.MessageToJson(request),
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+        check=True,
+    ).stdout
     answer = json.loads(done)
     assert "found no map" in answer["stats"]["method"], answer["stats"]  # the case this pins: it fell back
     assert answer["stats"]["wallTimeSeconds"] >= 0.1, answer["stats"]  # 0.3 s less the reply margin (0.15 s)

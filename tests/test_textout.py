@@ -66,7 +66,13 @@ def test_batch_help_shows_every_default_once(capsys: pytest.CaptureFixture[str])
     from campsolver.clients.batch.cli import build_parser
 
     text = " ".join(build_parser().format_help().split())
-    for shown in ("(default: 1)", "(default: 3)", "(default: 10)", "(default: 5,10,15,20,25)", "easy,medium,hard",
-                  "(default: Campsolver puzzle book)"):
+    for shown in (
+        "(default: 1)",
+        "(default: 3)",
+        "(default: 10)",
+        "(default: 5,10,15,20,25)",
+        "easy,medium,hard",
+        "(default: Campsolver puzzle book)",
+    ):
         assert shown in text, shown
     assert "(default 3) (default" not in text and "(0,)" not in text

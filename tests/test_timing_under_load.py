@@ -35,8 +35,13 @@ def test_time_limit_tests_pass_beside_four_busy_loops() -> None:
     with busy_loops(4, max_s=LOADED_RUN_S):
         done = subprocess.run(
             [sys.executable, "-m", "pytest", "-q", "-m", "timing and not slow", "-p", "no:cacheprovider"],
-            cwd=ROOT, env={**os.environ}, capture_output=True, text=True, timeout=LOADED_RUN_S,
-            stdin=subprocess.DEVNULL)
+            cwd=ROOT,
+            env={**os.environ},
+            capture_output=True,
+            text=True,
+            timeout=LOADED_RUN_S,
+            stdin=subprocess.DEVNULL,
+        )
     summary = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else done.stderr[-2000:]
     print(summary)
     assert done.returncode == 0, done.stdout[-6000:]

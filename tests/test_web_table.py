@@ -43,8 +43,11 @@ from tests.web_table_driver import (
 ROOT = Path(__file__).resolve().parents[1]
 #: The screenshots kept in docs/ are refreshed only when asked (`CAMPSOLVER_UPDATE_SCREENSHOTS=1`), so a test run
 #: leaves the tree as it found it; otherwise they go to a temporary folder (each is checked non-blank either way).
-SCREENSHOTS = (ROOT / "docs" / "web" if os.environ.get("CAMPSOLVER_UPDATE_SCREENSHOTS") == "1"
-               else Path(tempfile.gettempdir()) / "campsolver-web-screenshots")
+SCREENSHOTS = (
+    ROOT / "docs" / "web"
+    if os.environ.get("CAMPSOLVER_UPDATE_SCREENSHOTS") == "1"
+    else Path(tempfile.gettempdir()) / "campsolver-web-screenshots"
+)
 GAMES = ["happy-campers", "deluxe-camping", "campsite", "camper-tour", "adventure-tours"]
 #: Whole games in the default suite (a few seconds each); the others play whole games with `make test-slow`.
 WHOLE_BY_DEFAULT = ("camper-tour", "adventure-tours")
@@ -146,10 +149,10 @@ def png_is_not_blank(data: bytes) -> bool:
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     offset, idat = 8, b""
     while offset < len(data):
-        (length,) = struct.unpack(">I", data[offset:offset + 4])
-        kind = data[offset + 4:offset + 8]
+        (length,) = struct.unpack(">I", data[offset : offset + 4])
+        kind = data[offset + 4 : offset + 8]
         if kind == b"IDAT":
-            idat += data[offset + 8:offset + 8 + length]
+            idat += data[offset + 8 : offset + 8 + length]
         offset += 12 + length
     pixels = zlib.decompress(idat)
     most_common = max(set(pixels), key=pixels.count)
@@ -209,12 +212,16 @@ def check_adventure_tours_dom(page: Any, table: Any) -> None:
     """The page's DOM now: no hidden card in the pictures, choices or hint rows; none in a log line that the
     person did not see at its ply."""
     hidden = hidden_cards_at(table.adapter.parse(table.state), table.person)
-    html = page.evaluate("() => ['pictures', 'chips', 'choice', 'hint-table', 'seats', 'facts']"
-                         ".map((id) => document.getElementById(id).outerHTML).join(' ')")
+    html = page.evaluate(
+        "() => ['pictures', 'chips', 'choice', 'hint-table', 'seats', 'facts']"
+        ".map((id) => document.getElementById(id).outerHTML).join(' ')"
+    )
     named = {int(n) for n in CARD_ID.findall(html)} | {int(n) for n in re.findall(r"card:(\d+)", html)}
     assert not named & hidden, sorted(named & hidden)
-    lines = page.evaluate("() => [...document.querySelectorAll('#log li')].map((li) => ({ply: li.value, "
-                          "kind: li.className, private: li.dataset.private === '1', text: li.textContent}))")
+    lines = page.evaluate(
+        "() => [...document.querySelectorAll('#log li')].map((li) => ({ply: li.value, "
+        "kind: li.className, private: li.dataset.private === '1', text: li.textContent}))"
+    )
     for line in lines:
         cards = {int(n) for n in CARD_ID.findall(line["text"])}
         assert not cards & (hidden_all_through(table, line["ply"]) - seen_in_line(table, line)), line
@@ -223,8 +230,10 @@ def check_adventure_tours_dom(page: Any, table: Any) -> None:
 def check_campsite_dom(page: Any, table: Any, bodies: list[dict[str, Any]]) -> None:
     """The hand on the page is the person's own; no view the page received drew another hand."""
     state = table.adapter.parse(table.state)
-    titles = page.evaluate("() => [...document.querySelectorAll('#pictures title')].map((t) => t.textContent)"
-                           ".filter((t) => t.startsWith('card '))")
+    titles = page.evaluate(
+        "() => [...document.querySelectorAll('#pictures title')].map((t) => t.textContent)"
+        ".filter((t) => t.startsWith('card '))"
+    )
     assert [t.split(": ", 1)[1] for t in titles] == [card.text() for card in state.hands[table.person]]
     states = [table.start] + [step.state for step in table.steps]
     for body in bodies:

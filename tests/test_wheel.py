@@ -25,7 +25,13 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def run(*args: str | Path, cwd: Path, stdin: str | None = None, env: dict[str, str] | None = None) -> str:
     result = subprocess.run(
-        [str(a) for a in args], cwd=cwd, input=stdin, capture_output=True, text=True, timeout=600, check=False,
+        [str(a) for a in args],
+        cwd=cwd,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
         env=env,
     )
     assert result.returncode == 0, f"{args}\n{result.stdout}\n{result.stderr}"
@@ -41,8 +47,20 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
             (source / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(ROOT / name, source / name)
     dist = tmp_path_factory.mktemp("dist")
-    run(sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation", "--no-index",
-        "-w", dist, source, cwd=source)
+    run(
+        sys.executable,
+        "-m",
+        "pip",
+        "wheel",
+        "--quiet",
+        "--no-deps",
+        "--no-build-isolation",
+        "--no-index",
+        "-w",
+        dist,
+        source,
+        cwd=source,
+    )
     (built,) = dist.glob("campsolver-*.whl")
     return built
 
@@ -84,10 +102,27 @@ def test_wheel_runs_in_a_fresh_venv_outside_the_repository(wheel: Path, tmp_path
     (site / "pinned_dependencies.pth").write_text(f"{deps}\n")
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
     env["PATH"] = f"{target / 'bin'}{os.pathsep}{env.get('PATH', '')}"
-    run(sys.executable, "-m", "pip", "--python", python, "install", "--quiet", "--no-index",
-        "--disable-pip-version-check", wheel, cwd=tmp_path, env=env)
-    located = run(python, "-c", "import campsolver.solver, campsolver.v1; print(campsolver.solver.__file__)",
-                  cwd=tmp_path, env=env)
+    run(
+        sys.executable,
+        "-m",
+        "pip",
+        "--python",
+        python,
+        "install",
+        "--quiet",
+        "--no-index",
+        "--disable-pip-version-check",
+        wheel,
+        cwd=tmp_path,
+        env=env,
+    )
+    located = run(
+        python,
+        "-c",
+        "import campsolver.solver, campsolver.v1; print(campsolver.solver.__file__)",
+        cwd=tmp_path,
+        env=env,
+    )
     assert Path(located.strip()).is_relative_to(site), located
     # Every installed module imports (so nothing reaches for the repository's bench/ or tools/).
     importer = (
@@ -102,8 +137,18 @@ def test_wheel_runs_in_a_fresh_venv_outside_the_repository(wheel: Path, tmp_path
     campsolver_cli = target / "bin" / "campsolver"
     assert run(campsolver_cli, "--version", cwd=tmp_path, env=env).strip() == f"campsolver {campsolver.__version__}"
     request = run(campsolver_cli, "happy-campers", "example", "score", cwd=tmp_path, env=env)
-    answer = run(campsolver_cli, "happy-campers", "score", "--request", "-", "--format", "text",
-                 cwd=tmp_path, stdin=request, env=env)
+    answer = run(
+        campsolver_cli,
+        "happy-campers",
+        "score",
+        "--request",
+        "-",
+        "--format",
+        "text",
+        cwd=tmp_path,
+        stdin=request,
+        env=env,
+    )
     assert "total" in answer
     assert run(python, "-m", "campsolver", "--version", cwd=tmp_path, env=env).strip().startswith("campsolver ")
     # A real solve through the installed server: its worker processes import the installed modules by name.
@@ -166,15 +211,31 @@ def test_a_client_only_install_runs_the_client_library_without_the_server_depend
                 continue
             top = ours / file.parts[0]
             # A namespace directory (google/) holds several distributions: link only this one's part of it.
-            link = file.parts[:2] if top.is_dir() and not (top / "__init__.py").exists() and len(file.parts) > 2 \
+            link = (
+                file.parts[:2]
+                if top.is_dir() and not (top / "__init__.py").exists() and len(file.parts) > 2
                 else file.parts[:1]
+            )
             if not (deps.joinpath(*link)).exists():
                 deps.joinpath(*link).parent.mkdir(parents=True, exist_ok=True)
                 deps.joinpath(*link).symlink_to(ours.joinpath(*link))
     (site / "client_dependencies.pth").write_text(f"{deps}\n")
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
-    run(sys.executable, "-m", "pip", "--python", python, "install", "--quiet", "--no-index", "--no-deps",
-        "--disable-pip-version-check", wheel, cwd=tmp_path, env=env)
+    run(
+        sys.executable,
+        "-m",
+        "pip",
+        "--python",
+        python,
+        "install",
+        "--quiet",
+        "--no-index",
+        "--no-deps",
+        "--disable-pip-version-check",
+        wheel,
+        cwd=tmp_path,
+        env=env,
+    )
     script = (
         "import importlib.util as u\n"
         "missing = [n for n in ('ortools', 'numpy', 'uvicorn', 'ray') if u.find_spec(n) is None]\n"

@@ -51,8 +51,10 @@ class Timed:
         return self.overrun(limit_s) <= margin_s
 
     def explain(self, limit_s: float, margin_s: float) -> str:
-        return (f"wall {self.wall:.3f} s, cpu {self.cpu:.3f} s, share {self.share:.2f}: overrun "
-                f"{self.overrun(limit_s):.3f} s in CPU terms past {limit_s} s (allowed {margin_s} s)")
+        return (
+            f"wall {self.wall:.3f} s, cpu {self.cpu:.3f} s, share {self.share:.2f}: overrun "
+            f"{self.overrun(limit_s):.3f} s in CPU terms past {limit_s} s (allowed {margin_s} s)"
+        )
 
 
 def cpu_share_now(probe_s: float = 0.2) -> float:

@@ -12,8 +12,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 #: Players of each game at its smallest table.
 PLAYERS = {"adventure-tours": 3}
 WAIT_MS = 120_000
@@ -37,7 +43,9 @@ def wait_for_person(page: Any) -> dict[str, Any]:
     """Until the game is over or the person may move (the bots have moved); the page's table state."""
     page.wait_for_function(
         "() => window.table.errors.length > 0 || (window.table.view && !window.table.busy"
-        " && (window.table.view.over || window.table.view.yourTurn))", timeout=WAIT_MS)
+        " && (window.table.view.over || window.table.view.yourTurn))",
+        timeout=WAIT_MS,
+    )
     table = page.evaluate("() => ({done: window.table.done, ply: window.table.ply, errors: window.table.errors})")
     assert not table["errors"], table["errors"]
     return table
@@ -62,12 +70,12 @@ def _open(page: Any) -> list[dict[str, Any]]:
 
 def click_key(page: Any, key: str, log: ClickLog) -> None:
     """Click the board mark carrying `key`, or else the choice button for it."""
-    selector = f'#pictures [data-key~={json.dumps(key)}]'
+    selector = f"#pictures [data-key~={json.dumps(key)}]"
     if page.locator(selector).count():
         page.locator(selector).first.click()
         log.board += 1
     else:
-        page.locator(f'#chips button[data-key={json.dumps(key)}]').click()
+        page.locator(f"#chips button[data-key={json.dumps(key)}]").click()
         log.chips += 1
     log.keys.append(key)
 
@@ -84,18 +92,21 @@ def choose_by_clicks(page: Any, rng: random.Random, log: ClickLog) -> None:
             page.click("#play-chosen")
             if final:
                 log.moves += 1
-                page.wait_for_function("(p) => window.table.ply > p || window.table.errors.length > 0",
-                                       arg=before, timeout=WAIT_MS)
+                page.wait_for_function(
+                    "(p) => window.table.ply > p || window.table.errors.length > 0", arg=before, timeout=WAIT_MS
+                )
                 return
             log.stages += 1
-            page.wait_for_function("() => window.table.stage !== null || window.table.errors.length > 0",
-                                   timeout=WAIT_MS)
+            page.wait_for_function(
+                "() => window.table.stage !== null || window.table.errors.length > 0", timeout=WAIT_MS
+            )
             assert not page.evaluate("() => window.table.errors"), page.evaluate("() => window.table.errors")
             continue
         target = rng.choice(moves)
         selection = set(page.evaluate("() => window.table.selection"))
-        narrowing = [k for k in target["keys"] if k not in selection
-                     and 0 < sum(k in m["keys"] for m in moves) < len(moves)]
+        narrowing = [
+            k for k in target["keys"] if k not in selection and 0 < sum(k in m["keys"] for m in moves) < len(moves)
+        ]
         if not narrowing:  # moves that share every key: the list of matching moves picks one
             page.locator("#choice .list button").first.click()
             log.lists += 1
@@ -114,12 +125,12 @@ def play_hint_row(page: Any, log: ClickLog, seconds: float = 0.2) -> None:
     log.hint_rows += 1
     page.click("#play-chosen")
     log.moves += 1
-    page.wait_for_function("(p) => window.table.ply > p || window.table.errors.length > 0", arg=before,
-                           timeout=WAIT_MS)
+    page.wait_for_function("(p) => window.table.ply > p || window.table.errors.length > 0", arg=before, timeout=WAIT_MS)
 
 
-def play_game(page: Any, *, seed: int = 0, hint_every: int = 0, max_moves: int = 400,
-              stop_after: int | None = None) -> ClickLog:
+def play_game(
+    page: Any, *, seed: int = 0, hint_every: int = 0, max_moves: int = 400, stop_after: int | None = None
+) -> ClickLog:
     """The person's moves by clicks until the game is over (or `stop_after` moves): a random move singled out
     on the board each turn, every `hint_every`-th turn the hint's top row instead."""
     rng = random.Random(seed)

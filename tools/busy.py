@@ -24,8 +24,10 @@ def busy_loops(count: int = 4, max_s: float = 600.0) -> Iterator[list[subprocess
     """`count` CPU-bound processes for the `with` block, each ending by itself after `max_s` seconds at most."""
     if count < 0 or max_s <= 0:
         raise ValueError("count must be >= 0 and max_s > 0")
-    loops = [subprocess.Popen([sys.executable, "-c", LOOP.format(max_s=float(max_s))], stdin=subprocess.DEVNULL)
-             for _ in range(count)]
+    loops = [
+        subprocess.Popen([sys.executable, "-c", LOOP.format(max_s=float(max_s))], stdin=subprocess.DEVNULL)
+        for _ in range(count)
+    ]
     try:
         yield loops
     finally:

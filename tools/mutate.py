@@ -57,6 +57,7 @@ def defs(*names: str) -> str:
     """A `select` of the nodes inside the functions, methods, classes or module-level assignments named."""
     return DEFS_PREFIX + ",".join(names)
 
+
 PROOF_LINES = r"Proof\.|proof|interrupted|converged|exact|optimal|OPTIMAL|EXACT"
 VALIDATOR_LINES = r"require\(|raise_invalid|_invalid|INVALID"
 
@@ -76,28 +77,43 @@ class Site:
 
 GAMES = ("happy_campers", "deluxe_camping", "campsite", "camper_tour", "adventure_tours")
 GAME_RULE_TESTS = {
-    "happy_campers": ("tests/happy_campers/test_legal_placements_complete.py",
-                      "tests/happy_campers/test_river_paths_brute_force.py", "tests/happy_campers/test_rules.py",
-                      "tests/happy_campers/test_rules_modes.py",
-                      "tests/happy_campers/test_rules_properties.py"),
+    "happy_campers": (
+        "tests/happy_campers/test_legal_placements_complete.py",
+        "tests/happy_campers/test_river_paths_brute_force.py",
+        "tests/happy_campers/test_rules.py",
+        "tests/happy_campers/test_rules_modes.py",
+        "tests/happy_campers/test_rules_properties.py",
+    ),
     "deluxe_camping": ("tests/deluxe_camping/test_rules.py", "tests/deluxe_camping/test_properties.py"),
     "campsite": ("tests/campsite/test_rules.py", "tests/campsite/test_properties.py"),
-    "camper_tour": ("tests/camper_tour/test_ended_by_arrival.py", "tests/camper_tour/test_rules.py",
-                    "tests/camper_tour/test_game_over_state.py"),
+    "camper_tour": (
+        "tests/camper_tour/test_ended_by_arrival.py",
+        "tests/camper_tour/test_rules.py",
+        "tests/camper_tour/test_game_over_state.py",
+    ),
     "adventure_tours": ("tests/adventure_tours/test_rules.py", "tests/adventure_tours/test_properties.py"),
 }
 #: Every game's rules tests also check that the model's values stay frozen (one cheap case a game).
-GAME_RULE_TESTS = {game: (f"tests/test_rules_values_frozen.py::test_every_rules_dataclass_is_frozen[{game}]", *tests)
-                   for game, tests in GAME_RULE_TESTS.items()}
+GAME_RULE_TESTS = {
+    game: (f"tests/test_rules_values_frozen.py::test_every_rules_dataclass_is_frozen[{game}]", *tests)
+    for game, tests in GAME_RULE_TESTS.items()
+}
 #: ... and the shared conformance module's cases of the game (its `GAME`: the players it seats, the tables it refuses,
 #: one random game at its smallest table), after the game's own tests.
-_SEATS = {"happy_campers": (1, 6), "deluxe_camping": (2, 4), "campsite": (1, 6), "camper_tour": (1, 4),
-          "adventure_tours": (3, 6)}
+_SEATS = {
+    "happy_campers": (1, 6),
+    "deluxe_camping": (2, 4),
+    "campsite": (1, 6),
+    "camper_tour": (1, 4),
+    "adventure_tours": (3, 6),
+}
 GAME_RULE_TESTS = {
     game: (
         *tests,
-        *(f"tests/test_rules_conformance.py::test_the_game_seats_its_players[{game}-{players}]"
-          for players in range(_SEATS[game][0], _SEATS[game][1] + 1)),
+        *(
+            f"tests/test_rules_conformance.py::test_the_game_seats_its_players[{game}-{players}]"
+            for players in range(_SEATS[game][0], _SEATS[game][1] + 1)
+        ),
         f"tests/test_rules_conformance.py::test_a_table_outside_the_range_is_refused[{game}]",
         f"tests/test_rules_conformance.py::test_random_play_reaches_the_end_by_the_rules[{game}-{_SEATS[game][0]}]",
     )
@@ -105,16 +121,25 @@ GAME_RULE_TESTS = {
 }
 #: The wire-level tests every game's handler answers to: its input limits and proof claims (cheap, first), its
 #: service tests, and the shared in-process-versus-gRPC comparisons (narrowed to the game by `-k`).
-WIRE_TESTS = ("tests/test_proto_maps.py", "tests/test_input_edges.py", "tests/test_input_limits.py",
-              "tests/test_proof_claims.py")
+WIRE_TESTS = (
+    "tests/test_proto_maps.py",
+    "tests/test_input_edges.py",
+    "tests/test_input_limits.py",
+    "tests/test_proof_claims.py",
+)
 SHARED_SERVICE_TESTS = ("tests/test_service_games.py", "tests/test_card_names.py")
 
 
 #: A game's own handler tests, where they exist (the cheap claim and note checks first).
-OWN_SERVICE_TESTS = ("test_max_fallback_claims.py", "test_value_notes.py", "test_max_no_partition_note.py",
-                     "test_max_note_claims.py",
-                     "test_hint_note_claims.py",
-                     "test_service.py", "test_hint_contract.py")
+OWN_SERVICE_TESTS = (
+    "test_max_fallback_claims.py",
+    "test_value_notes.py",
+    "test_max_no_partition_note.py",
+    "test_max_note_claims.py",
+    "test_hint_note_claims.py",
+    "test_service.py",
+    "test_hint_contract.py",
+)
 
 
 def _service_tests(game: str) -> tuple[str, ...]:
@@ -146,34 +171,89 @@ CHANCE_TESTS = ("tests/test_chance_distributions.py",)
 #: odds alone may still break a rule), narrowed to the game.
 CHANCE_SITES: tuple[tuple[str, str, tuple[str, ...], str | None], ...] = (
     ("solver/core/game.py", defs("sample_outcome"), CHANCE_TESTS, "numpy"),
-    ("service/games/shared.py", defs("seeded_rng", "draw_outcome", "resolve_chance", "play_flow"),
-     (*CHANCE_TESTS, "tests/test_table_play.py"), None),
-    ("solver/happy_campers/modes.py", defs("roll_distribution", "chance_outcomes"),
-     (*CHANCE_TESTS, *GAME_RULE_TESTS["happy_campers"]), "happy_campers or happy-campers"),
-    ("solver/camper_tour/rules.py", defs("TWO_DICE", "ONE_DIE", "chance_outcomes", "stack_counts", "remaining_stack",
-                                         "next_plate_distribution", "_effect_outcomes", "_no_parking_destination",
-                                         "occupied"),
-     (*CHANCE_TESTS, *GAME_RULE_TESTS["camper_tour"]), "camper_tour or camper-tour"),
-    ("solver/deluxe_camping/rules.py", defs("chance_outcomes", "random_setup"),
-     (*CHANCE_TESTS, *GAME_RULE_TESTS["deluxe_camping"]), "deluxe_camping or deluxe-camping"),
-    ("solver/campsite/rules.py", defs("chance_outcomes", "_take"),
-     (*CHANCE_TESTS, *GAME_RULE_TESTS["campsite"]), "campsite"),
-    ("solver/adventure_tours/rules.py", defs("chance_outcomes"),
-     (*CHANCE_TESTS, *GAME_RULE_TESTS["adventure_tours"]), "adventure_tours or adventure-tours"),
+    (
+        "service/games/shared.py",
+        defs("seeded_rng", "draw_outcome", "resolve_chance", "play_flow"),
+        (*CHANCE_TESTS, "tests/test_table_play.py"),
+        None,
+    ),
+    (
+        "solver/happy_campers/modes.py",
+        defs("roll_distribution", "chance_outcomes"),
+        (*CHANCE_TESTS, *GAME_RULE_TESTS["happy_campers"]),
+        "happy_campers or happy-campers",
+    ),
+    (
+        "solver/camper_tour/rules.py",
+        defs(
+            "TWO_DICE",
+            "ONE_DIE",
+            "chance_outcomes",
+            "stack_counts",
+            "remaining_stack",
+            "next_plate_distribution",
+            "_effect_outcomes",
+            "_no_parking_destination",
+            "occupied",
+        ),
+        (*CHANCE_TESTS, *GAME_RULE_TESTS["camper_tour"]),
+        "camper_tour or camper-tour",
+    ),
+    (
+        "solver/deluxe_camping/rules.py",
+        defs("chance_outcomes", "random_setup"),
+        (*CHANCE_TESTS, *GAME_RULE_TESTS["deluxe_camping"]),
+        "deluxe_camping or deluxe-camping",
+    ),
+    (
+        "solver/campsite/rules.py",
+        defs("chance_outcomes", "_take"),
+        (*CHANCE_TESTS, *GAME_RULE_TESTS["campsite"]),
+        "campsite",
+    ),
+    (
+        "solver/adventure_tours/rules.py",
+        defs("chance_outcomes"),
+        (*CHANCE_TESTS, *GAME_RULE_TESTS["adventure_tours"]),
+        "adventure_tours or adventure-tours",
+    ),
 )
 HTTP_CODE_TESTS = ("tests/test_connect_codes.py",)
-OPENSPIEL_INFO_TESTS = ("tests/openspiel/test_information_states.py", "tests/openspiel/test_information.py",
-                        "tests/openspiel/test_scoring.py")
+OPENSPIEL_INFO_TESTS = (
+    "tests/openspiel/test_information_states.py",
+    "tests/openspiel/test_information.py",
+    "tests/openspiel/test_scoring.py",
+)
 OPENSPIEL_INFO_SITES: tuple[tuple[str, str], ...] = (
-    ("common", defs("win_returns", "returns", "information_string", "observation_text", "_apply_action",
-                    "resample_from_infostate")),
+    (
+        "common",
+        defs(
+            "win_returns",
+            "returns",
+            "information_string",
+            "observation_text",
+            "_apply_action",
+            "resample_from_infostate",
+        ),
+    ),
     ("campsite", defs("_receiver", "private_chance", "observe", "chance_text", "resample")),
     ("adventure_tours", defs("private_chance", "observe", "record_text", "chance_text", "resample")),
 )
 #: (game, nodes): the supply tests, then the game's rules tests.
 SUPPLY_SITES: tuple[tuple[str, str], ...] = (
-    ("deluxe_camping", defs("TRAILERS_BY_PLAYERS", "supply_left", "_placement_ok", "_walls_needed", "_apply_move",
-                            "has_free_barrier", "legal_barriers", "_next_active")),
+    (
+        "deluxe_camping",
+        defs(
+            "TRAILERS_BY_PLAYERS",
+            "supply_left",
+            "_placement_ok",
+            "_walls_needed",
+            "_apply_move",
+            "has_free_barrier",
+            "legal_barriers",
+            "_next_active",
+        ),
+    ),
     ("camper_tour", defs("token_limit", "gain_limit", "_apply_effect", "new_game")),
     ("campsite", defs("minimum_deck_size", "_pitch", "_end_turn", "new_game")),
     ("adventure_tours", defs("new_game", "_resolve_chance")),
@@ -184,32 +264,89 @@ STANDARD_ERROR_TESTS = ("tests/camper_tour/test_standard_error_claims.py", "test
 
 SITES: tuple[Site, ...] = (
     # proof claims: where a solver or a handler says OPTIMAL / EXACT / FEASIBLE_WITH_BOUND
-    Site("proof-claims", "service/games/shared.py", MAPS,
-         ("tests/test_proof_labels.py", "tests/test_proto_maps.py", "tests/test_proof_claims.py",
-          "tests/test_service_games.py")),
-    Site("proof-claims", "solver/campsite/best_round.py", PROOF_LINES,
-         _proof_tests("tests/campsite/test_one_turn_round.py", "tests/campsite/test_best_round.py"), "campsite"),
-    Site("proof-claims", "solver/campsite/best_turn.py", PROOF_LINES,
-         _proof_tests("tests/campsite/test_best_turn.py"), "campsite"),
-    Site("proof-claims", "solver/campsite/round_cpsat.py", PROOF_LINES,
-         _proof_tests("tests/campsite/test_round_cpsat.py"), "campsite"),
-    Site("proof-claims", "solver/happy_campers/maximise.py", PROOF_LINES,
-         _proof_tests("tests/happy_campers/test_max_fallback_claims.py", "tests/happy_campers/test_maximise.py",
-                      "tests/happy_campers/test_max_levels.py"),
-         "happy_campers"),
-    Site("proof-claims", "solver/camper_tour/solo.py", PROOF_LINES,
-         _proof_tests("tests/camper_tour/test_layout_count.py", "tests/camper_tour/test_solo.py"), "camper_tour"),
-    Site("proof-claims", "solver/deluxe_camping/maximise.py", PROOF_LINES,
-         _proof_tests("tests/deluxe_camping/test_maximise.py"), "deluxe_camping"),
-    Site("proof-claims", "solver/adventure_tours/search.py", PROOF_LINES,
-         _proof_tests("tests/adventure_tours/test_search.py",
-                      "tests/adventure_tours/test_search_on_the_bound.py"), "adventure_tours"),
+    Site(
+        "proof-claims",
+        "service/games/shared.py",
+        MAPS,
+        (
+            "tests/test_proof_labels.py",
+            "tests/test_proto_maps.py",
+            "tests/test_proof_claims.py",
+            "tests/test_service_games.py",
+        ),
+    ),
+    Site(
+        "proof-claims",
+        "solver/campsite/best_round.py",
+        PROOF_LINES,
+        _proof_tests("tests/campsite/test_one_turn_round.py", "tests/campsite/test_best_round.py"),
+        "campsite",
+    ),
+    Site(
+        "proof-claims",
+        "solver/campsite/best_turn.py",
+        PROOF_LINES,
+        _proof_tests("tests/campsite/test_best_turn.py"),
+        "campsite",
+    ),
+    Site(
+        "proof-claims",
+        "solver/campsite/round_cpsat.py",
+        PROOF_LINES,
+        _proof_tests("tests/campsite/test_round_cpsat.py"),
+        "campsite",
+    ),
+    Site(
+        "proof-claims",
+        "solver/happy_campers/maximise.py",
+        PROOF_LINES,
+        _proof_tests(
+            "tests/happy_campers/test_max_fallback_claims.py",
+            "tests/happy_campers/test_maximise.py",
+            "tests/happy_campers/test_max_levels.py",
+        ),
+        "happy_campers",
+    ),
+    Site(
+        "proof-claims",
+        "solver/camper_tour/solo.py",
+        PROOF_LINES,
+        _proof_tests("tests/camper_tour/test_layout_count.py", "tests/camper_tour/test_solo.py"),
+        "camper_tour",
+    ),
+    Site(
+        "proof-claims",
+        "solver/deluxe_camping/maximise.py",
+        PROOF_LINES,
+        _proof_tests("tests/deluxe_camping/test_maximise.py"),
+        "deluxe_camping",
+    ),
+    Site(
+        "proof-claims",
+        "solver/adventure_tours/search.py",
+        PROOF_LINES,
+        _proof_tests("tests/adventure_tours/test_search.py", "tests/adventure_tours/test_search_on_the_bound.py"),
+        "adventure_tours",
+    ),
     Site("proof-claims", "solver/core/cpsat.py", PROOF_LINES, ("tests/core/test_core_helpers.py",)),
-    Site("proof-claims", "solver/deluxe_camping/hint.py", defs("value_note"),
-         ("tests/deluxe_camping/test_value_notes.py",), "deluxe_camping"),
-    Site("proof-claims", "solver/happy_campers/hint.py", defs("hint_note", "_set_notes"),
-         ("tests/happy_campers/test_hint_contract.py", "tests/happy_campers/test_hint.py",
-          "tests/core/test_hint_vocabulary.py"), "happy_campers"),
+    Site(
+        "proof-claims",
+        "solver/deluxe_camping/hint.py",
+        defs("value_note"),
+        ("tests/deluxe_camping/test_value_notes.py",),
+        "deluxe_camping",
+    ),
+    Site(
+        "proof-claims",
+        "solver/happy_campers/hint.py",
+        defs("hint_note", "_set_notes"),
+        (
+            "tests/happy_campers/test_hint_contract.py",
+            "tests/happy_campers/test_hint.py",
+            "tests/core/test_hint_vocabulary.py",
+        ),
+        "happy_campers",
+    ),
     *(Site("proof-claims", _service_path(game), PROOF_LINES, _service_tests(game), game) for game in GAMES),
     # the proto mappings: the written-out enum maps of every game's handler, and the by-name matching the others
     # are derived with
@@ -226,18 +363,30 @@ SITES: tuple[Site, ...] = (
     Site("http-codes", "service/http_server.py", defs("CODES", "connect_error", "decode"), HTTP_CODE_TESTS),
     Site("http-codes", "service/server.py", defs("failure_status"), HTTP_CODE_TESTS),
     # what each player's OpenSpiel information state and observation show, and the solo returns
-    *(Site("openspiel-info", f"campsolver/openspiel/{name}.py", select, OPENSPIEL_INFO_TESTS)
-      for name, select in OPENSPIEL_INFO_SITES),
+    *(
+        Site("openspiel-info", f"campsolver/openspiel/{name}.py", select, OPENSPIEL_INFO_TESTS)
+        for name, select in OPENSPIEL_INFO_SITES
+    ),
     # every supply used up exactly: barriers, trailers, tokens, tent tokens, draw piles
-    *(Site("supplies", f"solver/{game}/rules.py", select, ("tests/test_supplies.py", *GAME_RULE_TESTS[game]))
-      for game, select in SUPPLY_SITES),
+    *(
+        Site("supplies", f"solver/{game}/rules.py", select, ("tests/test_supplies.py", *GAME_RULE_TESTS[game]))
+        for game, select in SUPPLY_SITES
+    ),
     # a Camper Tour value's standard error: 0 only for exact values, none for values neither sampled nor exact
     Site("standard-errors", _service_path("camper_tour"), STANDARD_ERROR_LINES, STANDARD_ERROR_TESTS),
 )
 
 COMPARE_SWAP: dict[type, type] = {
-    ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt, ast.Eq: ast.NotEq, ast.NotEq: ast.Eq,
-    ast.In: ast.NotIn, ast.NotIn: ast.In, ast.Is: ast.IsNot, ast.IsNot: ast.Is,
+    ast.Lt: ast.LtE,
+    ast.LtE: ast.Lt,
+    ast.Gt: ast.GtE,
+    ast.GtE: ast.Gt,
+    ast.Eq: ast.NotEq,
+    ast.NotEq: ast.Eq,
+    ast.In: ast.NotIn,
+    ast.NotIn: ast.In,
+    ast.Is: ast.IsNot,
+    ast.IsNot: ast.Is,
 }
 ENUM_MEMBER = re.compile(r"^[A-Z][A-Z0-9_]+$")
 
@@ -294,10 +443,17 @@ def _map_nodes(tree: ast.Module) -> set[int]:
     inside: set[int] = set()
     for statement in tree.body:
         value = statement.value if isinstance(statement, ast.Assign) else None
-        derived = (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
-                   and isinstance(value.func.value, ast.Name) and value.func.value.id == "enum_maps")
-        if (isinstance(statement, ast.Assign) and (derived or isinstance(statement.value, ast.Dict | ast.DictComp))
-                and all(isinstance(t, ast.Name) and ENUM_MEMBER.match(t.id) for t in statement.targets)):
+        derived = (
+            isinstance(value, ast.Call)
+            and isinstance(value.func, ast.Attribute)
+            and isinstance(value.func.value, ast.Name)
+            and value.func.value.id == "enum_maps"
+        )
+        if (
+            isinstance(statement, ast.Assign)
+            and (derived or isinstance(statement.value, ast.Dict | ast.DictComp))
+            and all(isinstance(t, ast.Name) and ENUM_MEMBER.match(t.id) for t in statement.targets)
+        ):
             inside.update(id(n) for n in ast.walk(statement.value))
     return inside
 
@@ -310,13 +466,21 @@ def _named_nodes(tree: ast.Module, names: set[str]) -> set[int]:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) and node.name in names:
             inside.update(id(n) for n in ast.walk(node))
     for statement in tree.body:
-        targets = statement.targets if isinstance(statement, ast.Assign) else (
-            [statement.target] if isinstance(statement, ast.AnnAssign) else [])
+        targets = (
+            statement.targets
+            if isinstance(statement, ast.Assign)
+            else ([statement.target] if isinstance(statement, ast.AnnAssign) else [])
+        )
         if any(isinstance(t, ast.Name) and t.id in names for t in targets):
             inside.update(id(n) for n in ast.walk(statement))
     found = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)}
-    found |= {t.id for st in tree.body if isinstance(st, ast.Assign | ast.AnnAssign)
-              for t in (st.targets if isinstance(st, ast.Assign) else [st.target]) if isinstance(t, ast.Name)}
+    found |= {
+        t.id
+        for st in tree.body
+        if isinstance(st, ast.Assign | ast.AnnAssign)
+        for t in (st.targets if isinstance(st, ast.Assign) else [st.target])
+        if isinstance(t, ast.Name)
+    }
     missing = names - found
     if missing:
         raise ValueError(f"no definition named {sorted(missing)}")
@@ -338,7 +502,7 @@ def _file_mutants(site: Site, path: str) -> list[Mutant]:
     if site.select == MAPS:
         chosen = _map_nodes(tree)
     elif site.select.startswith(DEFS_PREFIX):
-        chosen = _named_nodes(tree, set(site.select[len(DEFS_PREFIX):].split(",")))
+        chosen = _named_nodes(tree, set(site.select[len(DEFS_PREFIX) :].split(",")))
     elif site.select != ALL:
         pattern = re.compile(site.select)
         chosen = {id(n) for n in ast.walk(tree) if hasattr(n, "lineno") and pattern.search(lines[n.lineno - 1])}
@@ -357,8 +521,20 @@ def _file_mutants(site: Site, path: str) -> list[Mutant]:
         start, end = span(node)
         original = source[start:end].decode()
         if " ".join(original.split()) != text:
-            found.append(Mutant(site.area, path, node.lineno, operator, start, end,
-                                " ".join(original.split()), text, site.tests, site.keyword))
+            found.append(
+                Mutant(
+                    site.area,
+                    path,
+                    node.lineno,
+                    operator,
+                    start,
+                    end,
+                    " ".join(original.split()),
+                    text,
+                    site.tests,
+                    site.keyword,
+                )
+            )
 
     for node in ast.walk(tree):
         if id(node) in skipped or (chosen is not None and id(node) not in chosen):
@@ -392,8 +568,18 @@ def _file_mutants(site: Site, path: str) -> list[Mutant]:
 
 def _copy_tree(destination: Path) -> None:
     """The repository without .git/.venv/caches, and campsolver/<name> -> ../<name> so the copy imports itself."""
-    ignore = shutil.ignore_patterns(".git", ".venv", "__pycache__", ".pytest_cache", ".ruff_cache", ".hypothesis",
-                                    "*.egg-info", "build", "mutants", "bench_results*")
+    ignore = shutil.ignore_patterns(
+        ".git",
+        ".venv",
+        "__pycache__",
+        ".pytest_cache",
+        ".ruff_cache",
+        ".hypothesis",
+        "*.egg-info",
+        "build",
+        "mutants",
+        "bench_results*",
+    )
     for entry in ROOT.iterdir():
         if entry.name in {".git", ".venv", "build", ".pytest_cache", ".ruff_cache", ".hypothesis"}:
             continue
@@ -415,17 +601,32 @@ class Outcome:
     seconds: float
 
 
-def _run_tests(copy_root: Path, tests: tuple[str, ...], keyword: str | None,
-               timeout_s: float) -> tuple[str, str, float]:
+def _run_tests(
+    copy_root: Path, tests: tuple[str, ...], keyword: str | None, timeout_s: float
+) -> tuple[str, str, float]:
     """Run `tests` (narrowed by `-k keyword`) in the copy: ("passed" | "failed" | "timeout", first failing test,
     seconds)."""
     env = {**os.environ, "PYTHONPATH": str(copy_root), "PYTHONDONTWRITEBYTECODE": "1", "CI": "true"}
-    command = [sys.executable, "-m", "pytest", "-x", "-q", "-m", "not slow", "-p", "no:cacheprovider",
-               "--timeout", str(int(timeout_s)), *(["-k", keyword] if keyword else []), *tests]
+    command = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "-x",
+        "-q",
+        "-m",
+        "not slow",
+        "-p",
+        "no:cacheprovider",
+        "--timeout",
+        str(int(timeout_s)),
+        *(["-k", keyword] if keyword else []),
+        *tests,
+    ]
     started = time.monotonic()
     try:
-        done = subprocess.run(command, cwd=copy_root, env=env, capture_output=True, text=True, timeout=timeout_s,
-                              stdin=subprocess.DEVNULL)
+        done = subprocess.run(
+            command, cwd=copy_root, env=env, capture_output=True, text=True, timeout=timeout_s, stdin=subprocess.DEVNULL
+        )
     except subprocess.TimeoutExpired:
         return "timeout", f"(no answer in {timeout_s:.0f} s)", time.monotonic() - started
     seconds = time.monotonic() - started
@@ -435,8 +636,15 @@ def _run_tests(copy_root: Path, tests: tuple[str, ...], keyword: str | None,
     return "failed", failing.group(1) if failing else f"(exit {done.returncode})", seconds
 
 
-def run(mutants: list[Mutant], timeout_factor: float, min_timeout_s: float, deadline: float,
-        progress: bool = True, check_baseline: bool = True, log: Path | None = None) -> list[Outcome]:
+def run(
+    mutants: list[Mutant],
+    timeout_factor: float,
+    min_timeout_s: float,
+    deadline: float,
+    progress: bool = True,
+    check_baseline: bool = True,
+    log: Path | None = None,
+) -> list[Outcome]:
     """Each mutant against its tests, in a private copy of the repository; stops starting new ones at `deadline`.
     `log`: each outcome appended as a JSON line as soon as it is known (a long run can be read while it goes)."""
     outcomes: list[Outcome] = []
@@ -458,35 +666,43 @@ def run(mutants: list[Mutant], timeout_factor: float, min_timeout_s: float, dead
                 baselines[command] = seconds
             target = copy_root / mutant.path
             original = target.read_bytes()
-            target.write_bytes(original[:mutant.start] + mutant.text.encode() + original[mutant.end:])
+            target.write_bytes(original[: mutant.start] + mutant.text.encode() + original[mutant.end :])
             try:
                 timeout = max(min_timeout_s, timeout_factor * baselines[command])
                 status, failing, seconds = _run_tests(copy_root, mutant.tests, mutant.keyword, timeout)
             finally:
                 target.write_bytes(original)
-            outcome = Outcome(mutant, {"passed": "survived", "failed": "killed"}.get(status, status), failing,
-                              seconds)
+            outcome = Outcome(mutant, {"passed": "survived", "failed": "killed"}.get(status, status), failing, seconds)
             outcomes.append(outcome)
             if log is not None:
                 with log.open("a") as stream:
                     stream.write(json.dumps(_outcome_json(outcome)) + "\n")
             if progress:
-                print(f"{outcome.status:8} {mutant.path}:{mutant.line} {mutant.operator} {mutant.label} "
-                      f"{failing}", flush=True)
+                print(
+                    f"{outcome.status:8} {mutant.path}:{mutant.line} {mutant.operator} {mutant.label} {failing}",
+                    flush=True,
+                )
     return outcomes
 
 
 def _outcome_json(outcome: Outcome) -> dict[str, object]:
-    return {**dataclasses.asdict(outcome.mutant), "status": outcome.status, "killed_by": outcome.killed_by,
-            "seconds": round(outcome.seconds, 2)}
+    return {
+        **dataclasses.asdict(outcome.mutant),
+        "status": outcome.status,
+        "killed_by": outcome.killed_by,
+        "seconds": round(outcome.seconds, 2),
+    }
 
 
 def survivors_of(path: Path) -> list[Mutant]:
     """The survivors recorded in a run's --json or --log file, still present in today's source, with today's test
     command of their site (to re-run them after adding tests)."""
     text = path.read_text()
-    entries = json.loads(text)["mutants"] if text.lstrip().startswith("{\n") else [
-        json.loads(line) for line in text.splitlines() if line.strip()]
+    entries = (
+        json.loads(text)["mutants"]
+        if text.lstrip().startswith("{\n")
+        else [json.loads(line) for line in text.splitlines() if line.strip()]
+    )
     found: list[Mutant] = []
     for entry in entries:
         if entry["status"] != "survived":
@@ -494,9 +710,10 @@ def survivors_of(path: Path) -> list[Mutant]:
         site = next((s for s in SITES if s.area == entry["area"] and entry["path"] in site_files(s)), None)
         tests, keyword = (site.tests, site.keyword) if site else (tuple(entry["tests"]), entry.get("keyword"))
         # today's test command of its site: the tests added since judge it too
-        mutant = Mutant(**{**{k: entry[k] for k in entry if k in Mutant.__dataclass_fields__},
-                           "tests": tests, "keyword": keyword})
-        source = (ROOT / mutant.path).read_bytes()[mutant.start:mutant.end].decode()
+        mutant = Mutant(
+            **{**{k: entry[k] for k in entry if k in Mutant.__dataclass_fields__}, "tests": tests, "keyword": keyword}
+        )
+        source = (ROOT / mutant.path).read_bytes()[mutant.start : mutant.end].decode()
         if " ".join(source.split()) != mutant.original:
             print(f"skipped (source changed): {mutant.path}:{mutant.line} {mutant.label}", file=sys.stderr)
             continue
@@ -504,8 +721,9 @@ def survivors_of(path: Path) -> list[Mutant]:
     return found
 
 
-def select(sites: tuple[Site, ...], sample: int | None, seed: int,
-           per_area: dict[str, int] | None = None) -> list[Mutant]:
+def select(
+    sites: tuple[Site, ...], sample: int | None, seed: int, per_area: dict[str, int] | None = None
+) -> list[Mutant]:
     """Every site's mutants, or `sample` of them drawn per site (`per_area[area]` instead where given; seeded: the
     same run gives the same mutants)."""
     per_site: list[list[Mutant]] = []
@@ -513,8 +731,9 @@ def select(sites: tuple[Site, ...], sample: int | None, seed: int,
         mutants = mutants_of(site)
         count = (per_area or {}).get(site.area, sample)
         if count is not None and len(mutants) > count:
-            mutants = sorted(random.Random(f"{seed}:{site.area}:{site.path}").sample(mutants, count),
-                             key=lambda m: m.start)
+            mutants = sorted(
+                random.Random(f"{seed}:{site.area}:{site.path}").sample(mutants, count), key=lambda m: m.start
+            )
         per_site.append(mutants)
     # Round robin over the areas, and within an area over its sites: a run cut short by --max-minutes has still
     # covered every area about evenly (an area of 15 sites does not crowd out one of 5).
@@ -542,8 +761,10 @@ def table(outcomes: list[Outcome]) -> str:
     rows = ["| area | file:line | mutation | outcome | killed by |", "| --- | --- | --- | --- | --- |"]
     for o in outcomes:
         label = o.mutant.label.replace("|", "\\|")
-        rows.append(f"| {o.mutant.area} | {o.mutant.path}:{o.mutant.line} | {o.mutant.operator}: `{label}` | "
-                    f"{o.status} | {o.killed_by} |")
+        rows.append(
+            f"| {o.mutant.area} | {o.mutant.path}:{o.mutant.line} | {o.mutant.operator}: `{label}` | "
+            f"{o.status} | {o.killed_by} |"
+        )
     rows += ["", "| area | run | killed | survived | kill rate |", "| --- | --- | --- | --- | --- |"]
     for area, row in summary(outcomes).items():
         rows.append(f"| {area} | {row['run']} | {row['killed']} | {row['survived']} | {row['kill_rate']:.0%} |")
@@ -555,11 +776,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--area", action="append", help="only these areas (repeatable)")
     parser.add_argument("--path", action="append", help="only sites in these files (repeatable)")
     parser.add_argument("--sample", type=int, help="at most this many mutants a site (seeded draw)")
-    parser.add_argument("--sample-area", action="append", default=[], metavar="AREA=N",
-                        help="at most N mutants a site in AREA (overrides --sample there; repeatable)")
+    parser.add_argument(
+        "--sample-area",
+        action="append",
+        default=[],
+        metavar="AREA=N",
+        help="at most N mutants a site in AREA (overrides --sample there; repeatable)",
+    )
     parser.add_argument("--rerun", type=Path, help="run only the survivors recorded in this --json or --log file")
-    parser.add_argument("--log", type=Path,
-                        help="append each outcome here as a JSON line as it is known (a run resumes from it)")
+    parser.add_argument(
+        "--log", type=Path, help="append each outcome here as a JSON line as it is known (a run resumes from it)"
+    )
     parser.add_argument("--seed", type=int, default=29)
     parser.add_argument("--list", action="store_true", help="list the mutants, run nothing")
     parser.add_argument("--json", type=Path, help="write the outcomes here")
@@ -567,32 +794,49 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-minutes", type=float, default=60.0, help="start no mutant after this long")
     parser.add_argument("--timeout-factor", type=float, default=4.0, help="a mutant's timeout: this x baseline")
     parser.add_argument("--min-timeout", type=float, default=60.0)
-    parser.add_argument("--no-baseline", action="store_true",
-                        help="skip the unmutated run of each test command (when main is known green)")
+    parser.add_argument(
+        "--no-baseline",
+        action="store_true",
+        help="skip the unmutated run of each test command (when main is known green)",
+    )
     args = parser.parse_args(argv)
     sites = tuple(s for s in SITES if (not args.area or s.area in args.area) and (not args.path or s.path in args.path))
     per_area = {area: int(n) for area, n in (item.split("=", 1) for item in args.sample_area)}
     mutants = survivors_of(args.rerun) if args.rerun else select(sites, args.sample, args.seed, per_area)
     if args.log and args.log.exists() and not args.rerun:  # resume: what the log already judged is not run again
-        done = {(e["path"], e["start"], e["end"], e["text"])
-                for e in (json.loads(line) for line in args.log.read_text().splitlines() if line.strip())}
+        done = {
+            (e["path"], e["start"], e["end"], e["text"])
+            for e in (json.loads(line) for line in args.log.read_text().splitlines() if line.strip())
+        }
         mutants = [m for m in mutants if (m.path, m.start, m.end, m.text) not in done]
     if args.list:
         for m in mutants:
             print(f"{m.area:13} {m.path}:{m.line:<5} {m.operator:13} {m.label}")
         print(f"{len(mutants)} mutants")
         return 0
-    outcomes = run(mutants, args.timeout_factor, args.min_timeout, time.monotonic() + 60 * args.max_minutes,
-                   check_baseline=not args.no_baseline, log=args.log)
+    outcomes = run(
+        mutants,
+        args.timeout_factor,
+        args.min_timeout,
+        time.monotonic() + 60 * args.max_minutes,
+        check_baseline=not args.no_baseline,
+        log=args.log,
+    )
     text = table(outcomes)
     print(text)
     if args.markdown:
         args.markdown.write_text(text + "\n")
     if args.json:
-        args.json.write_text(json.dumps({
-            "summary": summary(outcomes),
-            "mutants": [_outcome_json(o) for o in outcomes],
-        }, indent=1) + "\n")
+        args.json.write_text(
+            json.dumps(
+                {
+                    "summary": summary(outcomes),
+                    "mutants": [_outcome_json(o) for o in outcomes],
+                },
+                indent=1,
+            )
+            + "\n"
+        )
     return 0
 
 

@@ -60,9 +60,24 @@ def to_png(svg: str, path: Path, dpi: int = DPI) -> Path:
     """rsvg-convert `svg` to a PNG at the book's print size; raises on any rsvg error."""
     source = path.with_suffix(".svg")
     source.write_text(svg)
-    subprocess.run([RSVG, "--format", "png", "--width", str(print_pixels(svg, dpi)), "--keep-aspect-ratio",
-                    "--background-color", "white", "--output", str(path), str(source)],
-                   check=True, capture_output=True, timeout=120)
+    subprocess.run(
+        [
+            RSVG,
+            "--format",
+            "png",
+            "--width",
+            str(print_pixels(svg, dpi)),
+            "--keep-aspect-ratio",
+            "--background-color",
+            "white",
+            "--output",
+            str(path),
+            str(source),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
     return path
 
 
@@ -75,9 +90,23 @@ def book_page(book_html: Path, page_id: str, out: Path, scale: float = 1.5) -> P
     probe.write_text(html)
     chromium = shutil.which("chromium") or "/usr/bin/chromium"
     with tempfile.TemporaryDirectory() as profile:
-        subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-                        f"--user-data-dir={profile}", "--window-size=794,1123", f"--force-device-scale-factor={scale}",
-                        f"--screenshot={out}", probe.as_uri()], check=True, capture_output=True, timeout=180)
+        subprocess.run(
+            [
+                chromium,
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--hide-scrollbars",
+                f"--user-data-dir={profile}",
+                "--window-size=794,1123",
+                f"--force-device-scale-factor={scale}",
+                f"--screenshot={out}",
+                probe.as_uri(),
+            ],
+            check=True,
+            capture_output=True,
+            timeout=180,
+        )
     probe.unlink()
     return out
 
@@ -87,12 +116,22 @@ def parser() -> argparse.ArgumentParser:
     command = argparse.ArgumentParser(
         prog="python -m tools.puzzle_pictures",
         description="Write every game's example puzzle and solution pictures as PNG at the book's print size "
-                    f"({DPI} dpi, rsvg-convert), or one page of a puzzle book as printed (headless Chromium).",
+        f"({DPI} dpi, rsvg-convert), or one page of a puzzle book as printed (headless Chromium).",
     )
-    command.add_argument("out_dir", nargs="?", type=Path, default=Path("docs/pictures"), metavar="OUT_DIR",
-                         help="where the PNGs go (default: docs/pictures)")
-    command.add_argument("--book", nargs=3, metavar=("BOOK_HTML", "PAGE_ID", "OUT_PNG"),
-                         help="screenshot page PAGE_ID (e.g. puzzle-1) of BOOK_HTML to OUT_PNG instead")
+    command.add_argument(
+        "out_dir",
+        nargs="?",
+        type=Path,
+        default=Path("docs/pictures"),
+        metavar="OUT_DIR",
+        help="where the PNGs go (default: docs/pictures)",
+    )
+    command.add_argument(
+        "--book",
+        nargs=3,
+        metavar=("BOOK_HTML", "PAGE_ID", "OUT_PNG"),
+        help="screenshot page PAGE_ID (e.g. puzzle-1) of BOOK_HTML to OUT_PNG instead",
+    )
     return command
 
 
@@ -103,8 +142,10 @@ def main(argv: list[str]) -> int:
     except (OSError, subprocess.SubprocessError) as error:  # no rsvg-convert or Chromium, or one failed: one line
         detail = getattr(error, "stderr", None) or ""
         detail = detail.decode(errors="replace") if isinstance(detail, bytes) else detail
-        print(f"puzzle_pictures: {error}{': ' + detail.strip().splitlines()[-1] if detail.strip() else ''}",
-              file=sys.stderr)
+        print(
+            f"puzzle_pictures: {error}{': ' + detail.strip().splitlines()[-1] if detail.strip() else ''}",
+            file=sys.stderr,
+        )
         return 1
 
 

@@ -76,8 +76,14 @@ def curve_cells() -> list[str]:
     return cells
 
 
-def run(cells: list[ArenaCell], run_dir: Path, hint_cpu_s: float, args: argparse.Namespace,
-        calibrations: GameCalibrations, settings: dict[str, GreedyBotSetting]) -> list[dict[str, Any]]:
+def run(
+    cells: list[ArenaCell],
+    run_dir: Path,
+    hint_cpu_s: float,
+    args: argparse.Namespace,
+    calibrations: GameCalibrations,
+    settings: dict[str, GreedyBotSetting],
+) -> list[dict[str, Any]]:
     """Estimate, then (unless --estimate / --summary) play the cells chunk by chunk; returns the summary rows.
     The bots are calibrated first (in games; `--estimate` uses a calibration only when one exists)."""
     configs: dict[str, dict[str, Any]] = {}
@@ -85,8 +91,11 @@ def run(cells: list[ArenaCell], run_dir: Path, hint_cpu_s: float, args: argparse
     for cell in cells:
         path = run_dir / f"{cell.name}.jsonl"
         setting = settings.get(cell.game, GreedyBotSetting())
-        keys = {o.name: GameCalibrations.key(cell.game, cell.players, o, setting, hint_cpu_s)
-                for o in cell.opponents if o.is_bot}
+        keys = {
+            o.name: GameCalibrations.key(cell.game, cell.players, o, setting, hint_cpu_s)
+            for o in cell.opponents
+            if o.is_bot
+        }
         if not (args.summary or args.estimate):
             configs[cell.text] = prepare(cell, run_dir, hint_cpu_s, args.first_seed, calibrations, settings)
         rows = load_games(path)
@@ -97,8 +106,11 @@ def run(cells: list[ArenaCell], run_dir: Path, hint_cpu_s: float, args: argparse
         estimate = estimate_cpu(cell, rows, todo, hint_cpu_s, bots, related)
         total += estimate["total_s"]
         if not args.summary:
-            print(f"estimate {cell.text} at {hint_cpu_s:g} CPU-s: {todo} games to play, ~{estimate['per_game_s']:.1f} "
-                  f"CPU-s a game ({estimate['from']}), ~{estimate['total_s'] / 3600:.2f} CPU-h", flush=True)
+            print(
+                f"estimate {cell.text} at {hint_cpu_s:g} CPU-s: {todo} games to play, ~{estimate['per_game_s']:.1f} "
+                f"CPU-s a game ({estimate['from']}), ~{estimate['total_s'] / 3600:.2f} CPU-h",
+                flush=True,
+            )
     if not args.summary:
         print(f"estimate at {hint_cpu_s:g} CPU-s: ~{total / 3600:.2f} CPU-h for {len(cells)} cells", flush=True)
     if not (args.summary or args.estimate):
@@ -107,8 +119,11 @@ def run(cells: list[ArenaCell], run_dir: Path, hint_cpu_s: float, args: argparse
             target = 0
             while target < args.games:
                 target = min(target + args.chunk, args.games)
-                work = [(configs[c.text], run_dir / f"{c.name}.jsonl", i) for c in cells
-                        for i in missing(run_dir / f"{c.name}.jsonl", target)]
+                work = [
+                    (configs[c.text], run_dir / f"{c.name}.jsonl", i)
+                    for c in cells
+                    for i in missing(run_dir / f"{c.name}.jsonl", target)
+                ]
                 failures = run_games(work, backend)
                 if failures:
                     print(f"{failures} games failed (a rerun plays them again)", flush=True)
@@ -118,9 +133,25 @@ def run(cells: list[ArenaCell], run_dir: Path, hint_cpu_s: float, args: argparse
 
 
 def report(rows: list[dict[str, Any]], title: str, name: str) -> None:
-    short = [{k: r[k] for k in ("cell", "games", "hint_share", "wilson95_low", "wilson95_high", "hint_cpu_mean_s",
-                                "hint_cpu_median_s", "opponent_cpu_mean_s", "opponent_cpu_median_s", "ratio_mean",
-                                "collapses")} for r in rows]
+    short = [
+        {
+            k: r[k]
+            for k in (
+                "cell",
+                "games",
+                "hint_share",
+                "wilson95_low",
+                "wilson95_high",
+                "hint_cpu_mean_s",
+                "hint_cpu_median_s",
+                "opponent_cpu_mean_s",
+                "opponent_cpu_median_s",
+                "ratio_mean",
+                "collapses",
+            )
+        }
+        for r in rows
+    ]
     print_table(title, short)
     print(markdown(rows))
     write_json(name, {"rows": rows})
@@ -149,8 +180,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--estimate", action="store_true", help="print the CPU each cell needs; play nothing")
     parser.add_argument("--summary", action="store_true", help="print and write the tables only")
     parser.add_argument("--calibrations", action="store_true", help="print the run directory's bot calibrations")
-    parser.add_argument("--tune-bots", default="", help="games whose greedy-rollout bot settings to tune first "
-                        "(comma list or 'all'; tuning seeds, 4x, the smallest table)")
+    parser.add_argument(
+        "--tune-bots",
+        default="",
+        help="games whose greedy-rollout bot settings to tune first "
+        "(comma list or 'all'; tuning seeds, 4x, the smallest table)",
+    )
     parser.add_argument("--tune-games", type=int, default=16, help="games a setting when tuning")
     args = parser.parse_args(argv)
     run_dir = Path(args.run_dir)
@@ -186,8 +221,7 @@ def main(argv: list[str] | None = None) -> None:
     cells = _cells(parser, args.cells.split(",") if args.cells else default_cells())
     rows = run(cells, run_dir, args.hint_cpu, args, calibrations, settings)
     if rows and not args.estimate:
-        report(rows, f"hint ({args.hint_cpu:g} CPU-s a call asked) vs opponents it was not tuned on",
-               f"arena{suffix}")
+        report(rows, f"hint ({args.hint_cpu:g} CPU-s a call asked) vs opponents it was not tuned on", f"arena{suffix}")
 
 
 if __name__ == "__main__":

@@ -91,8 +91,9 @@ def greedy_playout(spec: GameSpec, rules_state: Any, rng: np.random.Generator) -
 class GreedyRolloutEvaluator(mcts.Evaluator):
     """Leaves judged by greedy playouts; see the module docstring."""
 
-    def __init__(self, spec: GameSpec, rng: np.random.Generator, prior: str = "greedy", rollouts: int = 1,
-                 value: str = "win") -> None:
+    def __init__(
+        self, spec: GameSpec, rng: np.random.Generator, prior: str = "greedy", rollouts: int = 1, value: str = "win"
+    ) -> None:
         if prior not in PRIORS or value not in VALUES:
             raise ValueError(f"prior one of {PRIORS} (not {prior!r}), value one of {VALUES} (not {value!r})")
         self.value = value
@@ -199,29 +200,37 @@ class SearchSeat:
         return int(action)
 
 
-def make_search_bot(spec: GameSpec, game: pyspiel.Game, setting: GreedyBotSetting, simulations: int, seed: int,
-                    rollout: str = "greedy") -> SearchSeat:
+def make_search_bot(
+    spec: GameSpec, game: pyspiel.Game, setting: GreedyBotSetting, simulations: int, seed: int, rollout: str = "greedy"
+) -> SearchSeat:
     """MCTS (perfect information) or IS-MCTS (Campsite, Adventure Tours) with greedy (or, `rollout="random"`,
     OpenSpiel's random) rollouts, seeded by `seed`; IS-MCTS redraws worlds with the adapter's resampler."""
     random_state = np.random.RandomState(seed % 2**32)
     evaluator: mcts.Evaluator
     if rollout == "greedy":
-        evaluator = GreedyRolloutEvaluator(spec, np.random.default_rng([seed, 31]), setting.prior, setting.rollouts,
-                                           setting.value)
+        evaluator = GreedyRolloutEvaluator(
+            spec, np.random.default_rng([seed, 31]), setting.prior, setting.rollouts, setting.value
+        )
     elif rollout == "random":
         evaluator = mcts.RandomRolloutEvaluator(setting.rollouts, random_state)
     else:
         raise ValueError(f"rollout must be greedy or random, not {rollout!r}")
     if spec.hidden:
         kind: Callable[..., Any] = PriorFirstISMCTSBot if rollout == "greedy" else ismcts.ISMCTSBot
-        bot = kind(game, evaluator, setting.uct_c, simulations, random_state=random_state,
-                   allow_inconsistent_action_sets=True)
+        bot = kind(
+            game, evaluator, setting.uct_c, simulations, random_state=random_state, allow_inconsistent_action_sets=True
+        )
         bot.set_resampler(lambda state, player: state.resample_from_infostate(player, bot.random_number))
     else:
         selection = prior_first_uct if rollout == "greedy" else mcts.SearchNode.uct_value
         kind = PriorFirstMCTSBot if rollout == "greedy" else mcts.MCTSBot
-        bot = kind(game, setting.uct_c, simulations, evaluator, random_state=random_state, solve=False,
-                   child_selection_fn=selection)
+        bot = kind(
+            game,
+            setting.uct_c,
+            simulations,
+            evaluator,
+            random_state=random_state,
+            solve=False,
+            child_selection_fn=selection,
+        )
     return SearchSeat(bot, evaluator)
-
-

@@ -68,8 +68,10 @@ MIN_SIMULATIONS = 2
 #: A hint opponent's call seeds are apart from the hint's own (seed x 10,000 + call).
 HINT_OPPONENT_SEED_OFFSET = 5_000
 
-_KIND = re.compile(r"^(greedy|gbot(?P<g>\d+(\.\d+)?)|rbot(?P<r>\d+(\.\d+)?)|hint(?P<h>\d+(\.\d+)?)x"
-                   r"|out:(?P<o>[\w-]+))$")
+_KIND = re.compile(
+    r"^(greedy|gbot(?P<g>\d+(\.\d+)?)|rbot(?P<r>\d+(\.\d+)?)|hint(?P<h>\d+(\.\d+)?)x"
+    r"|out:(?P<o>[\w-]+))$"
+)
 
 
 @dataclass(frozen=True)
@@ -198,8 +200,13 @@ def hint_seat(spec: GameSpec, seat: int, cpu_s: float, seed: int, offset: int = 
 
 def cell_config(cell: ArenaCell, hint_cpu_s: float, first_seed: int, bots: dict[str, dict[str, Any]]) -> dict[str, Any]:
     """Everything a game of the cell depends on (the JSONL header; what a worker is sent)."""
-    return {"cell": cell.text, "hint_cpu_s": hint_cpu_s, "hint_budget_s": cell.spec.budget(hint_cpu_s),
-            "first_seed": first_seed, "bots": bots}
+    return {
+        "cell": cell.text,
+        "hint_cpu_s": hint_cpu_s,
+        "hint_budget_s": cell.spec.budget(hint_cpu_s),
+        "first_seed": first_seed,
+        "bots": bots,
+    }
 
 
 def make_seat(cell: ArenaCell, game: pyspiel.Game, config: dict[str, Any], p: int, hint_at: int, seed: int) -> Any:
@@ -210,13 +217,20 @@ def make_seat(cell: ArenaCell, game: pyspiel.Game, config: dict[str, Any], p: in
     if opponent.kind == "greedy":
         return greedy_seat(spec, p, seed)
     if opponent.kind == "hint":
-        return hint_seat(spec, p, opponent.factor * spec.budget(config["hint_cpu_s"]), seed,
-                         HINT_OPPONENT_SEED_OFFSET + 100 * p)
+        return hint_seat(
+            spec, p, opponent.factor * spec.budget(config["hint_cpu_s"]), seed, HINT_OPPONENT_SEED_OFFSET + 100 * p
+        )
     if opponent.kind == "out":
         return outside_seat(cell.game, opponent.style, p, seed)
     bot = config["bots"][opponent.name]
-    return make_search_bot(spec, game, GreedyBotSetting(**bot["setting"]), int(bot["simulations"]), seed * 100 + p,
-                           rollout="greedy" if opponent.kind == "gbot" else "random")
+    return make_search_bot(
+        spec,
+        game,
+        GreedyBotSetting(**bot["setting"]),
+        int(bot["simulations"]),
+        seed * 100 + p,
+        rollout="greedy" if opponent.kind == "gbot" else "random",
+    )
 
 
 def play_game(config: dict[str, Any], index: int) -> dict[str, Any]:
@@ -230,7 +244,10 @@ def play_game(config: dict[str, Any], index: int) -> dict[str, Any]:
     final = play(cell.spec, game, seed, seats)
     others = [p for p in range(cell.players) if p != hint_at]
     return {
-        "index": index, "seed": seed, "hint_seat": hint_at, "hint_return": final.returns()[hint_at],
+        "index": index,
+        "seed": seed,
+        "hint_seat": hint_at,
+        "hint_return": final.returns()[hint_at],
         "scores": [float(x) for x in game.final_scores(final.rules_state)],
         "seats": [("hint" if p == hint_at else cell.opponent_at(p, hint_at).name) for p in range(cell.players)],
         "hint_cpu": seats[hint_at].cpu,
@@ -252,8 +269,14 @@ def _mean(values: list[float]) -> float:
     return statistics.fmean(values) if values else 0.0
 
 
-def calibrate_in_games(spec: GameSpec, players: int, opponent: Opponent, setting: GreedyBotSetting,
-                       hint_cpu_s: float, log: Callable[[str], None] = print) -> dict[str, Any]:
+def calibrate_in_games(
+    spec: GameSpec,
+    players: int,
+    opponent: Opponent,
+    setting: GreedyBotSetting,
+    hint_cpu_s: float,
+    log: Callable[[str], None] = print,
+) -> dict[str, Any]:
     """The simulation count whose mean CPU a decision, in games against the hint, is `opponent.factor` x the hint's
     mean CPU a call in the same games. Round r plays `CALIBRATION_ROTATIONS` rotations (`players` games each, the
     bot in every other seat) on seeds from GAME_CALIBRATION_SEED + r x CALIBRATION_ROTATIONS; the hint's mean is
@@ -275,11 +298,22 @@ def calibrate_in_games(spec: GameSpec, players: int, opponent: Opponent, setting
             bot_cpu += [x for cpu in row["opponent_cpu"].values() for x in cpu]
         target = opponent.factor * _mean(hint_cpu)
         ratio = _mean(bot_cpu) / target if target > 0 else float("inf")
-        rounds.append({"simulations": simulations, "seed": first_seed, "bot_mean_s": _mean(bot_cpu),
-                       "bot_median_s": statistics.median(bot_cpu), "hint_mean_s": _mean(hint_cpu),
-                       "hint_median_s": statistics.median(hint_cpu), "target_s": target, "ratio": ratio})
-        log(f"calibrate {cell.name}: {simulations} simulations -> bot mean {_mean(bot_cpu):.4f} CPU-s a decision, "
-            f"target {target:.4f} ({opponent.factor:g} x hint mean {_mean(hint_cpu):.4f}), ratio {ratio:.2f}")
+        rounds.append(
+            {
+                "simulations": simulations,
+                "seed": first_seed,
+                "bot_mean_s": _mean(bot_cpu),
+                "bot_median_s": statistics.median(bot_cpu),
+                "hint_mean_s": _mean(hint_cpu),
+                "hint_median_s": statistics.median(hint_cpu),
+                "target_s": target,
+                "ratio": ratio,
+            }
+        )
+        log(
+            f"calibrate {cell.name}: {simulations} simulations -> bot mean {_mean(bot_cpu):.4f} CPU-s a decision, "
+            f"target {target:.4f} ({opponent.factor:g} x hint mean {_mean(hint_cpu):.4f}), ratio {ratio:.2f}"
+        )
         low, high = CALIBRATION_BAND
         if low <= ratio <= high or (simulations == MIN_SIMULATIONS and ratio > high):
             break
@@ -291,12 +325,20 @@ def calibrate_in_games(spec: GameSpec, players: int, opponent: Opponent, setting
         simulations = following
     # The count kept: the last round's, unless an earlier round came closer to the target.
     best = min(rounds, key=lambda x: abs(np.log(max(x["ratio"], 1e-9))))
-    return {"simulations": best["simulations"], "setting": asdict(setting), "factor": opponent.factor,
-            "hint_cpu_s": hint_cpu_s, "hint_mean_s": _mean(hint_cpu), "hint_median_s": statistics.median(hint_cpu),
-            "target_s": best["target_s"], "ratio": best["ratio"], "bot_mean_s": best["bot_mean_s"],
-            "bot_median_s": best["bot_median_s"],
-            "floor": best["simulations"] == MIN_SIMULATIONS and best["ratio"] > CALIBRATION_BAND[1],
-            "rounds": rounds}
+    return {
+        "simulations": best["simulations"],
+        "setting": asdict(setting),
+        "factor": opponent.factor,
+        "hint_cpu_s": hint_cpu_s,
+        "hint_mean_s": _mean(hint_cpu),
+        "hint_median_s": statistics.median(hint_cpu),
+        "target_s": best["target_s"],
+        "ratio": best["ratio"],
+        "bot_mean_s": best["bot_mean_s"],
+        "bot_median_s": best["bot_median_s"],
+        "floor": best["simulations"] == MIN_SIMULATIONS and best["ratio"] > CALIBRATION_BAND[1],
+        "rounds": rounds,
+    }
 
 
 class GameCalibrations:
@@ -310,11 +352,14 @@ class GameCalibrations:
     @staticmethod
     def key(game: str, players: int, opponent: Opponent, setting: GreedyBotSetting, hint_cpu_s: float) -> str:
         value = "" if setting.value == "win" else f"_{setting.value}"
-        return (f"{game}_{players}p_{opponent.name}_c{setting.uct_c:g}_{setting.prior}_r{setting.rollouts}{value}"
-                f"_hint{hint_cpu_s:g}")
+        return (
+            f"{game}_{players}p_{opponent.name}_c{setting.uct_c:g}_{setting.prior}_r{setting.rollouts}{value}"
+            f"_hint{hint_cpu_s:g}"
+        )
 
-    def get(self, spec: GameSpec, players: int, opponent: Opponent, setting: GreedyBotSetting,
-            hint_cpu_s: float) -> dict[str, Any]:
+    def get(
+        self, spec: GameSpec, players: int, opponent: Opponent, setting: GreedyBotSetting, hint_cpu_s: float
+    ) -> dict[str, Any]:
         key = self.key(spec.key, players, opponent, setting, hint_cpu_s)
         if key not in self.data:
             self.data[key] = calibrate_in_games(spec, players, opponent, setting, hint_cpu_s)
@@ -340,17 +385,29 @@ def bot_settings(run_dir: Path) -> dict[str, GreedyBotSetting]:
 
 #: The settings `--tune-bots` tries (UCT constant, prior, playout value), each calibrated at 4x and played on
 #: tuning seeds.
-TUNE_GRID = (GreedyBotSetting(1.4, "greedy"), GreedyBotSetting(0.5, "greedy"), GreedyBotSetting(4.0, "greedy"),
-             GreedyBotSetting(1.4, "uniform"), GreedyBotSetting(1.4, "greedy", value="margin"),
-             GreedyBotSetting(0.5, "greedy", value="margin"))
+TUNE_GRID = (
+    GreedyBotSetting(1.4, "greedy"),
+    GreedyBotSetting(0.5, "greedy"),
+    GreedyBotSetting(4.0, "greedy"),
+    GreedyBotSetting(1.4, "uniform"),
+    GreedyBotSetting(1.4, "greedy", value="margin"),
+    GreedyBotSetting(0.5, "greedy", value="margin"),
+)
 
 
 def _setting_name(setting: GreedyBotSetting) -> str:
     return f"c{setting.uct_c:g}_{setting.prior}_r{setting.rollouts}_{setting.value}"
 
 
-def tune_bots(spec: GameSpec, games: int, run_dir: Path, hint_cpu_s: float, calibrations: GameCalibrations,
-              backend: Any, log: Callable[[str], None] = print) -> GreedyBotSetting:
+def tune_bots(
+    spec: GameSpec,
+    games: int,
+    run_dir: Path,
+    hint_cpu_s: float,
+    calibrations: GameCalibrations,
+    backend: Any,
+    log: Callable[[str], None] = print,
+) -> GreedyBotSetting:
     """The greedy-rollout bot setting the hint scores least against at 4x, on seeds from TUNE_FIRST_SEED (never
     the report's), `games` games a setting at the game's smallest table; saved in `bot_settings.json`."""
     cell = ArenaCell(spec.key, spec.smallest, (Opponent("gbot", 4.0),))
@@ -360,23 +417,33 @@ def tune_bots(spec: GameSpec, games: int, run_dir: Path, hint_cpu_s: float, cali
         config = prepare(cell, tune_dir, hint_cpu_s, TUNE_FIRST_SEED, calibrations, {spec.key: setting})
         path = tune_dir / f"{cell.name}.jsonl"
         run_games([(config, path, i) for i in missing(path, games)], backend, log)
-        share = statistics.fmean(g["hint_return"] for g in read_games(path)[1:games + 1])
+        share = statistics.fmean(g["hint_return"] for g in read_games(path)[1 : games + 1])
         scores.append((share, setting))
         log(f"tune {spec.key}: {_setting_name(setting)}: hint share {share:.3f} of {games}")
     best = min(scores, key=lambda item: item[0])[1]
     path = run_dir / "bot_settings.json"
     saved = json.loads(path.read_text()) if path.exists() else {}
     last = TUNE_FIRST_SEED + (games - 1) // spec.smallest
-    saved[spec.key] = {**asdict(best), "tuned_on_seeds": f"{TUNE_FIRST_SEED}..{last}",
-                       "games_per_setting": games, "hint_cpu_s": hint_cpu_s,
-                       "grid": {_setting_name(s): share for share, s in scores}}
+    saved[spec.key] = {
+        **asdict(best),
+        "tuned_on_seeds": f"{TUNE_FIRST_SEED}..{last}",
+        "games_per_setting": games,
+        "hint_cpu_s": hint_cpu_s,
+        "grid": {_setting_name(s): share for share, s in scores},
+    }
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(saved, indent=2) + "\n")
     return best
 
 
-def prepare(cell: ArenaCell, run_dir: Path, hint_cpu_s: float, first_seed: int, calibrations: GameCalibrations,
-            settings: dict[str, GreedyBotSetting] | None = None) -> dict[str, Any]:
+def prepare(
+    cell: ArenaCell,
+    run_dir: Path,
+    hint_cpu_s: float,
+    first_seed: int,
+    calibrations: GameCalibrations,
+    settings: dict[str, GreedyBotSetting] | None = None,
+) -> dict[str, Any]:
     """The cell's config (calibrating its bots first if needed) and its JSONL file, created or checked."""
     setting = (settings or {}).get(cell.game, GreedyBotSetting())
     bots = {}
@@ -425,8 +492,9 @@ class PoolBackend:
         self.cpus = workers
         self.pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"))
 
-    def run(self, tasks: list[Any], time_limit_s: float, retries: int, on_done: Callable[[Any, dict[str, Any]], None]
-            ) -> None:
+    def run(
+        self, tasks: list[Any], time_limit_s: float, retries: int, on_done: Callable[[Any, dict[str, Any]], None]
+    ) -> None:
         from concurrent.futures import as_completed
 
         from campsolver.clients.batch.engine import execute
@@ -459,14 +527,15 @@ def make_backend(workers: int, ray_address: str | None) -> Any:
 TASK_TIME_LIMIT_S = 3600.0
 
 
-def run_games(work: list[tuple[dict[str, Any], Path, int]], backend: Any,
-              log: Callable[[str], None] = print) -> int:
+def run_games(work: list[tuple[dict[str, Any], Path, int]], backend: Any, log: Callable[[str], None] = print) -> int:
     """Play (config, path, index) games on `backend`, appending each row to its file as it arrives; returns the
     failures (reported, not raised: a rerun plays them again)."""
     from campsolver.clients.batch.engine import Task
 
-    tasks = [Task("arena", cfg["cell"].split(":")[0], str(path), {"config": cfg, "index": index}, play_task)
-             for cfg, path, index in work]
+    tasks = [
+        Task("arena", cfg["cell"].split(":")[0], str(path), {"config": cfg, "index": index}, play_task)
+        for cfg, path, index in work
+    ]
     failures = [0]
 
     def on_done(task: Any, outcome: dict[str, Any]) -> None:
@@ -479,8 +548,10 @@ def run_games(work: list[tuple[dict[str, Any], Path, int]], backend: Any,
             return
         row = outcome["result"]
         if append_game(path, row):
-            log(f"{task.params['config']['cell']} game {row['index']}: hint {row['hint_return']:.2f} "
-                f"scores {row['scores']} hint CPU {sum(row['hint_cpu']):.2f}s")
+            log(
+                f"{task.params['config']['cell']} game {row['index']}: hint {row['hint_return']:.2f} "
+                f"scores {row['scores']} hint CPU {sum(row['hint_cpu']):.2f}s"
+            )
 
     backend.run(tasks, TASK_TIME_LIMIT_S, 0, on_done)
     return failures[0]

@@ -58,12 +58,16 @@ def collapses(games: list[dict[str, Any]]) -> list[dict[str, Any]]:
         reference = statistics.median(x for g in games for p, x in enumerate(g["scores"]) if p != g["hint_seat"])
     if reference <= 0:
         return []
-    return [{"seed": g["seed"], "hint_seat": g["hint_seat"], "hint_score": g["scores"][g["hint_seat"]]}
-            for g in games if g["scores"][g["hint_seat"]] < COLLAPSE_FRACTION * reference]
+    return [
+        {"seed": g["seed"], "hint_seat": g["hint_seat"], "hint_score": g["scores"][g["hint_seat"]]}
+        for g in games
+        if g["scores"][g["hint_seat"]] < COLLAPSE_FRACTION * reference
+    ]
 
 
-def summarise(cell: ArenaCell, rows: list[dict[str, Any]], ceilings: dict[str, CeilingFn] | None = None
-              ) -> dict[str, Any]:
+def summarise(
+    cell: ArenaCell, rows: list[dict[str, Any]], ceilings: dict[str, CeilingFn] | None = None
+) -> dict[str, Any]:
     """One cell's row from its JSONL lines (header first)."""
     header, games = rows[0], rows[1:]
     n = len(games)
@@ -91,24 +95,36 @@ def summarise(cell: ArenaCell, rows: list[dict[str, Any]], ceilings: dict[str, C
     ceiling = fn(cell, games) if fn is not None and games else None
     lost = collapses(games)
     return {
-        "cell": cell.text, "game": cell.game, "players": cell.players, "opponent": cell.opponent_text, "games": n,
-        "hint_share": share / n if n else None, "wilson95_low": low, "wilson95_high": high,
-        "fair_share": 1 / cell.players, "beats_fair": bool(n and low > 1 / cell.players),
+        "cell": cell.text,
+        "game": cell.game,
+        "players": cell.players,
+        "opponent": cell.opponent_text,
+        "games": n,
+        "hint_share": share / n if n else None,
+        "wilson95_low": low,
+        "wilson95_high": high,
+        "fair_share": 1 / cell.players,
+        "beats_fair": bool(n and low > 1 / cell.players),
         "hint_mean_score": statistics.fmean(hint_scores) if n else None,
         "opponent_mean_score": statistics.fmean(opp_scores) if opp_scores else None,
         "opponent_mean_score_by_kind": {k: statistics.fmean(v) for k, v in by_kind.items()},
-        "hint_cpu_asked_s": header["hint_cpu_s"], "hint_budget_s": header["hint_budget_s"],
-        "hint_cpu_mean_s": hint_mean, "hint_cpu_median_s": hint_median,
-        "opponent_cpu_mean_s": opp_mean, "opponent_cpu_median_s": opp_median,
+        "hint_cpu_asked_s": header["hint_cpu_s"],
+        "hint_budget_s": header["hint_budget_s"],
+        "hint_cpu_mean_s": hint_mean,
+        "hint_cpu_median_s": hint_median,
+        "opponent_cpu_mean_s": opp_mean,
+        "opponent_cpu_median_s": opp_median,
         "ratio_mean": opp_mean / hint_mean if opp_mean is not None and hint_mean else None,
         "ratio_median": opp_median / hint_median if opp_median is not None and hint_median else None,
-        "opponent_cpu_by_kind": {k: dict(zip(("mean_s", "median_s"), _stats(v), strict=True))
-                                 for k, v in cpu_by_kind.items()},
+        "opponent_cpu_by_kind": {
+            k: dict(zip(("mean_s", "median_s"), _stats(v), strict=True)) for k, v in cpu_by_kind.items()
+        },
         # The factor the opponents were given (one kind of bot or hint only), to hold the in-game ratio against.
         "factor": next(iter(factors)) if len(factors) == 1 and kinds <= {"gbot", "rbot", "hint"} else None,
         "bots": header.get("bots", {}),
         "bot_playouts_mean": statistics.fmean(playouts) if playouts else None,
-        "collapses": len(lost), "collapse_games": lost,
+        "collapses": len(lost),
+        "collapse_games": lost,
         "hint_median_score": statistics.median(hint_scores) if n else None,
         "ceiling": None if ceiling is None else {"share": ceiling.share, "how": ceiling.how},
         "first_seed": header["first_seed"],
@@ -138,10 +154,12 @@ def opponent_label(row: dict[str, Any]) -> str:
 def markdown(rows: list[dict[str, Any]]) -> str:
     """The rows as the markdown table of docs/head-to-head.md; a bot or 10x-hint cell whose in-game ratio of
     means is off its factor by more than 0.8-1.25 says so ("over 4x")."""
-    lines = ["| game | players | opponent | games | hint's share [Wilson 95%] | fair | mean score hint / opponents | "
-             "hint budget (asked) CPU-s | hint CPU-s a call mean / median | opponent CPU-s a decision mean / median | "
-             "opponent / hint CPU (means; medians) | collapses | ceiling | first seed |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "| game | players | opponent | games | hint's share [Wilson 95%] | fair | mean score hint / opponents | "
+        "hint budget (asked) CPU-s | hint CPU-s a call mean / median | opponent CPU-s a decision mean / median | "
+        "opponent / hint CPU (means; medians) | collapses | ceiling | first seed |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
     for r in rows:
         ceiling = "-" if r["ceiling"] is None else f"{r['ceiling']['share']:.3f}"
         ratio = "-" if r["ratio_mean"] is None else f"{r['ratio_mean']:.2f}x; {r['ratio_median']:.2f}x"
@@ -154,7 +172,8 @@ def markdown(rows: list[dict[str, Any]]) -> str:
             f"{r['hint_budget_s']:g} ({r['hint_cpu_asked_s']:g}) | "
             f"{_f(r['hint_cpu_mean_s'], 4)} / {_f(r['hint_cpu_median_s'], 4)} | "
             f"{_f(r['opponent_cpu_mean_s'], 4)} / {_f(r['opponent_cpu_median_s'], 4)} | {ratio} | "
-            f"{r['collapses']} of {r['games']} | {ceiling} | {r['first_seed']:,} |")
+            f"{r['collapses']} of {r['games']} | {ceiling} | {r['first_seed']:,} |"
+        )
     return "\n".join(lines)
 
 
@@ -170,16 +189,25 @@ def curve_markdown(rows_by_budget: dict[float, list[dict[str, Any]]]) -> str:
             if (r["game"], r["players"]) not in games:
                 games.append((r["game"], r["players"]))
     opponents.sort(key=lambda o: (not o.startswith("hint"), o))
-    lines = ["| game | players | hint CPU-s asked (budget) | " + " | ".join(f"vs {o}" for o in opponents) + " |",
-             "|---|---|---|" + "---|" * len(opponents)]
+    lines = [
+        "| game | players | hint CPU-s asked (budget) | " + " | ".join(f"vs {o}" for o in opponents) + " |",
+        "|---|---|---|" + "---|" * len(opponents),
+    ]
     for game, players in games:
         for budget in sorted(rows_by_budget):
             found = {r["opponent"]: r for r in rows_by_budget[budget] if (r["game"], r["players"]) == (game, players)}
             if not found:
                 continue
             real = next(iter(found.values()))["hint_budget_s"]
-            cells = [(f"{_f(found[o]['hint_share'])} [{_f(found[o]['wilson95_low'])}, {_f(found[o]['wilson95_high'])}]"
-                      f" n={found[o]['games']}") if o in found else "-" for o in opponents]
+            cells = [
+                (
+                    f"{_f(found[o]['hint_share'])} [{_f(found[o]['wilson95_low'])}, {_f(found[o]['wilson95_high'])}]"
+                    f" n={found[o]['games']}"
+                )
+                if o in found
+                else "-"
+                for o in opponents
+            ]
             head = f"| {game.replace('_', ' ')} | {players} | {budget:g} ({real:g}) | "
             lines.append(head + " | ".join(cells) + " |")
     return "\n".join(lines)
@@ -188,13 +216,18 @@ def curve_markdown(rows_by_budget: dict[float, list[dict[str, Any]]]) -> str:
 def calibration_markdown(data: dict[str, Any]) -> str:
     """The calibrations of a run directory (`calibration_games.json`) as a table: the simulation count kept, the
     CPU both sides spent in its round, and whether the 2-simulation floor was reached."""
-    lines = ["| calibration | simulations | rounds | hint CPU-s a call mean / median | bot CPU-s a decision mean / "
-             "median | bot / hint (means) | of the target | floor |", "|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "| calibration | simulations | rounds | hint CPU-s a call mean / median | bot CPU-s a decision mean / "
+        "median | bot / hint (means) | of the target | floor |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for key, row in sorted(data.items()):
-        lines.append(f"| {key} | {row['simulations']} | {len(row['rounds'])} | {row['hint_mean_s']:.4f} / "
-                     f"{row['hint_median_s']:.4f} | {row['bot_mean_s']:.4f} / {row['bot_median_s']:.4f} | "
-                     f"{row['bot_mean_s'] / row['hint_mean_s']:.2f}x | {row['ratio']:.2f} | "
-                     f"{'yes' if row['floor'] else 'no'} |")
+        lines.append(
+            f"| {key} | {row['simulations']} | {len(row['rounds'])} | {row['hint_mean_s']:.4f} / "
+            f"{row['hint_median_s']:.4f} | {row['bot_mean_s']:.4f} / {row['bot_median_s']:.4f} | "
+            f"{row['bot_mean_s'] / row['hint_mean_s']:.2f}x | {row['ratio']:.2f} | "
+            f"{'yes' if row['floor'] else 'no'} |"
+        )
     return "\n".join(lines)
 
 
@@ -202,20 +235,34 @@ def calibration_markdown(data: dict[str, Any]) -> str:
 
 #: Hint calls a game (the hint's seat, smallest table; the means of the arena's smoke games against the 4x
 #: greedy-rollout bots, 2 games a game at seeds 7,000,000: few, so an estimate, no more).
-HINT_CALLS_A_GAME = {"happy_campers": 13, "deluxe_camping": 40, "camper_tour": 12, "campsite": 21,
-                     "adventure_tours": 28}
+HINT_CALLS_A_GAME = {
+    "happy_campers": 13,
+    "deluxe_camping": 40,
+    "camper_tour": 12,
+    "campsite": 21,
+    "adventure_tours": 28,
+}
 #: One opponent seat's decisions a game (the same games); a turn of several decisions is one call for a plan seat.
-DECISIONS_A_GAME = {"happy_campers": 13, "deluxe_camping": 40, "camper_tour": 10, "campsite": 42,
-                    "adventure_tours": 40}
+DECISIONS_A_GAME = {"happy_campers": 13, "deluxe_camping": 40, "camper_tour": 10, "campsite": 42, "adventure_tours": 40}
 #: CPU-s a game of one greedy seat (greedy self-play, through the rules model; Deluxe Camping and Campsite's
 #: greedy ranks every move by its immediate score).
-GREEDY_CPU_A_GAME = {"happy_campers": 0.01, "deluxe_camping": 0.7, "camper_tour": 0.01, "campsite": 0.4,
-                     "adventure_tours": 0.01}
+GREEDY_CPU_A_GAME = {
+    "happy_campers": 0.01,
+    "deluxe_camping": 0.7,
+    "camper_tour": 0.01,
+    "campsite": 0.4,
+    "adventure_tours": 0.01,
+}
 
 
-def estimate_cpu(cell: ArenaCell, rows: list[dict[str, Any]], games: int, hint_cpu_s: float,
-                 bots: dict[str, dict[str, Any]] | None = None, related: list[dict[str, Any]] | None = None
-                 ) -> dict[str, float]:
+def estimate_cpu(
+    cell: ArenaCell,
+    rows: list[dict[str, Any]],
+    games: int,
+    hint_cpu_s: float,
+    bots: dict[str, dict[str, Any]] | None = None,
+    related: list[dict[str, Any]] | None = None,
+) -> dict[str, float]:
     """CPU seconds `games` games of the cell need: from the games already played when there are some (their mean
     CPU a game, both sides), else from the budgets (the hint spending its whole budget a call: an upper bound
     for hints that stop early), the bots' calibration (their mean CPU a decision; a bot not calibrated yet: its
@@ -223,8 +270,9 @@ def estimate_cpu(cell: ArenaCell, rows: list[dict[str, Any]], games: int, hint_c
     floor) and the constants above."""
     played = rows[1:]
     if played:
-        per_game = statistics.fmean(sum(g["hint_cpu"]) + sum(sum(c) for c in g["opponent_cpu"].values())
-                                    for g in played)
+        per_game = statistics.fmean(
+            sum(g["hint_cpu"]) + sum(sum(c) for c in g["opponent_cpu"].values()) for g in played
+        )
         return {"per_game_s": per_game, "total_s": per_game * games, "from": "played"}
     spec = cell.spec
     budget = spec.budget(hint_cpu_s)

@@ -20,6 +20,7 @@ from bench.opponents import adventure_tours, camper_tour, campsite, deluxe_campi
 
 Player = Callable[..., list[Any]]
 
+
 def prepare(game: str) -> None:
     """Build a game's per-process tables before timing its players (Camper Tour: the score tables of both paces
     and the last-camper table for the default 72-plate route, ~0.5 CPU-s once; the other games need none)."""

@@ -70,12 +70,24 @@ def seat_view(state: A.State, seat: int) -> SeatView:
             seen.update(row)
     unseen = tuple((c, 1) for c in range(len(state.config.deck)) if c not in seen)
     return SeatView(
-        seat=seat, config=state.config, hand=tuple(state.hands[seat]),
-        hand_sizes=tuple(len(h) for h in state.hands), equipment=tuple(state.equipment),
-        members=tuple(state.members), discard=tuple(state.discard), pile_size=len(state.deck), unseen=unseen,
-        totals=tuple(state.totals), seat_boards=tuple(state.seat_boards), step=state.pending[0],
-        pending=tuple(state.pending), to_move=state.to_move, round_index=state.round_index,
-        ability_used=state.ability_used, choosing=tuple(state.choosing), legal=tuple(state.legal_actions()),
+        seat=seat,
+        config=state.config,
+        hand=tuple(state.hands[seat]),
+        hand_sizes=tuple(len(h) for h in state.hands),
+        equipment=tuple(state.equipment),
+        members=tuple(state.members),
+        discard=tuple(state.discard),
+        pile_size=len(state.deck),
+        unseen=unseen,
+        totals=tuple(state.totals),
+        seat_boards=tuple(state.seat_boards),
+        step=state.pending[0],
+        pending=tuple(state.pending),
+        to_move=state.to_move,
+        round_index=state.round_index,
+        ability_used=state.ability_used,
+        choosing=tuple(state.choosing),
+        legal=tuple(state.legal_actions()),
     )
 
 
@@ -145,8 +157,11 @@ def _action_worth(view: SeatView, card: int, style: Style) -> float:
         return 1.0 if len(view.hand) > 2 else 0.0
     if act is Act.SAME_COLOUR_MEMBER:
         colour = cfg.colour[card]
-        best = [cfg.money[c] for c in view.hand if c != card and cfg.colour[c] == colour
-                and cfg.demand[c] <= level(view, view.seat, colour)]
+        best = [
+            cfg.money[c]
+            for c in view.hand
+            if c != card and cfg.colour[c] == colour and cfg.demand[c] <= level(view, view.seat, colour)
+        ]
         return max(best) + 2.0 if best else 0.0
     if act in (Act.DISCARD_MEMBER, Act.STEAL_MEMBER):
         target = leader(view)
@@ -313,8 +328,15 @@ def _offer_choice(view: SeatView, style: Style, rng: np.random.Generator) -> Any
 
 
 #: Board preference for a board choice (variation 2): abilities that bring the most, by this reading.
-BOARD_ORDER = (Ability.EXTRA_TURN, Ability.DOUBLE_ACTION, Ability.EXTRA_MEMBER, Ability.EXTRA_EQUIPMENT,
-               Ability.GIFT_AFTER_EQUIPMENT, Ability.EQUIPMENT_ACTION, Ability.NONE)
+BOARD_ORDER = (
+    Ability.EXTRA_TURN,
+    Ability.DOUBLE_ACTION,
+    Ability.EXTRA_MEMBER,
+    Ability.EXTRA_EQUIPMENT,
+    Ability.GIFT_AFTER_EQUIPMENT,
+    Ability.EQUIPMENT_ACTION,
+    Ability.NONE,
+)
 
 
 def decide(view: SeatView, style: Style, rng: np.random.Generator) -> list[Any]:

@@ -140,8 +140,16 @@ def _home_loss(loss: np.ndarray, p: int, t: int) -> float:
     return owed + float(loss[p, _cap(t)])
 
 
-def _landing(state: R.TourState, kind: R.PlateKind | None, plate: int, t: int, outward: bool,
-             loss: np.ndarray, value: np.ndarray, pace: float) -> float:
+def _landing(
+    state: R.TourState,
+    kind: R.PlateKind | None,
+    plate: int,
+    t: int,
+    outward: bool,
+    loss: np.ndarray,
+    value: np.ndarray,
+    pace: float,
+) -> float:
     """The value of stopping on `plate` with t tokens (outward: the expected score; home: minus the loss), the
     plate read as what it is when it is already laid."""
     room = _supply_room(state, state.mover)
@@ -221,8 +229,11 @@ def _last_camper_move(state: R.TourState) -> list[Any]:
         return [legal[0]]
     if me.pending == R.Pending.COMFORTS_CHOICE:
         room = _supply_room(state, me)
-        choices = {R.ComfortsChoice.RECOVER: me.tokens + min(3, room),
-                   R.ComfortsChoice.DISCARD: max(0, me.tokens - 3), R.ComfortsChoice.DECLINE: me.tokens}
+        choices = {
+            R.ComfortsChoice.RECOVER: me.tokens + min(3, room),
+            R.ComfortsChoice.DISCARD: max(0, me.tokens - 3),
+            R.ComfortsChoice.DECLINE: me.tokens,
+        }
         return [max(choices, key=lambda c: chance_home(me.position, choices[c], me.marker))]
     best: tuple[float, Any] | None = None
     for a in announcements:
@@ -235,8 +246,11 @@ def _last_camper_move(state: R.TourState) -> list[Any]:
             pay = roll - n
             short = max(0, pay - me.tokens)
             left = max(0, me.tokens - pay)
-            total += prob * chance_home(dest, left, me.marker - short) if dest > 1 else prob * (
-                1.0 if target is None or me.marker - short - left >= target else 0.0)
+            total += (
+                prob * chance_home(dest, left, me.marker - short)
+                if dest > 1
+                else prob * (1.0 if target is None or me.marker - short - left >= target else 0.0)
+            )
         if best is None or total > best[0]:
             best = (total, a)
     return [best[1] if best is not None else legal[0]]
@@ -257,8 +271,11 @@ def table_move(state: R.TourState, seat: int, pace: float, hurry: float = 0.0) -
     room = _supply_room(state, me)
     if me.pending == R.Pending.COMFORTS_CHOICE:
         outward = me.phase == R.Phase.OUTWARD
-        choices = {R.ComfortsChoice.RECOVER: me.tokens + min(3, room),
-                   R.ComfortsChoice.DISCARD: max(0, me.tokens - 3), R.ComfortsChoice.DECLINE: me.tokens}
+        choices = {
+            R.ComfortsChoice.RECOVER: me.tokens + min(3, room),
+            R.ComfortsChoice.DISCARD: max(0, me.tokens - 3),
+            R.ComfortsChoice.DECLINE: me.tokens,
+        }
         if outward:
             scored = {c: _outward_value(value, me.position, t) for c, t in choices.items()}
         else:
@@ -358,4 +375,3 @@ def sprinter(state: R.TourState, seat: int, rng: np.random.Generator) -> list[An
 
 
 PLAYERS = {"steady": steady, "sprinter": sprinter, "thumb": thumb}
-

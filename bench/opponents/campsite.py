@@ -71,9 +71,18 @@ def seat_view(state: R.CampsiteState, seat: int) -> SeatView:
     for card in state.hands[seat]:
         unseen[card] -= 1
     return SeatView(
-        seat=seat, players=state.players, stage=state.stage, to_move=state.to_move, turn=state.turn,
-        round=state.round, starter=state.starter, table=state.table, hand=tuple(state.hands[seat]),
-        tokens=tuple(state.tokens), totals=tuple(state.totals), hand_sizes=tuple(len(h) for h in state.hands),
+        seat=seat,
+        players=state.players,
+        stage=state.stage,
+        to_move=state.to_move,
+        turn=state.turn,
+        round=state.round,
+        starter=state.starter,
+        table=state.table,
+        hand=tuple(state.hands[seat]),
+        tokens=tuple(state.tokens),
+        totals=tuple(state.totals),
+        hand_sizes=tuple(len(h) for h in state.hands),
         unseen=tuple(sorted(((c, n) for c, n in unseen.items() if n > 0), key=lambda cn: cn[0].sort_key())),
     )
 
@@ -134,7 +143,7 @@ def _neighbour_sum(a: np.ndarray) -> np.ndarray:
     h, w = a.shape[-2], a.shape[-1]
     total = np.zeros((*a.shape[:-2], h - 2, w - 2), np.int16)
     for dr, dc in NEIGHBOURS:
-        total += a[..., 1 + dr:h - 1 + dr, 1 + dc:w - 1 + dc]
+        total += a[..., 1 + dr : h - 1 + dr, 1 + dc : w - 1 + dc]
     return total
 
 
@@ -153,8 +162,9 @@ STYLES = {
 }
 
 
-def _values(colour: np.ndarray, fw: np.ndarray, open_: np.ndarray, rates: np.ndarray, wild_rate: float,
-            factor: float) -> tuple[np.ndarray, np.ndarray]:
+def _values(
+    colour: np.ndarray, fw: np.ndarray, open_: np.ndarray, rates: np.ndarray, wild_rate: float, factor: float
+) -> tuple[np.ndarray, np.ndarray]:
     """(points now, potential) of each token on each inner cell: arrays (..., 7, H-2, W-2)."""
     counts = _neighbour_sum(colour)  # (..., 6, h, w)
     doubled = _neighbour_sum(fw[..., None, :, :]) > 0  # (..., 1, h, w)
@@ -211,8 +221,9 @@ def best_play(view: SeatView, style: Style, rng: np.random.Generator) -> tuple[f
         flat = np.argsort(-vals, axis=None)[:8]
         static[k] = [(float(vals.flat[f]), *divmod(int(f), vals.shape[1])) for f in flat if np.isfinite(vals.flat[f])]
         static[k] = [(v, i + 1, j + 1) for v, i, j in static[k]]  # array coordinates
-    reserve = {k: (0.0 if last_turn or len(static[k]) < 2 else style.reserve * max(0.0, static[k][1][0]))
-               for k in my_tokens}
+    reserve = {
+        k: (0.0 if last_turn or len(static[k]) < 2 else style.reserve * max(0.0, static[k][1][0])) for k in my_tokens
+    }
 
     if view.stage is R.Stage.TENT:
         return _best_tent_only(arrays, total_old, reserve, my_tokens, rng)
@@ -245,7 +256,7 @@ def best_play(view: SeatView, style: Style, rng: np.random.Generator) -> tuple[f
         fw[foot] = card.fair_weather
         free[foot] = ~pattern
         for t in range(6):
-            colour[:, t, 2:2 + h, 2:2 + w] = pattern & bool(card.mask >> t & 1)
+            colour[:, t, 2 : 2 + h, 2 : 2 + w] = pattern & bool(card.mask >> t & 1)
         open_new = ~present | free
         now_new, pot_new = _values(colour, fw, open_new, rates, wild_rate, factor)
         total_new = now_new + pot_new  # (K, 7, h+2, w+2) over window cells 1..h+2
@@ -303,8 +314,9 @@ def best_play(view: SeatView, style: Style, rng: np.random.Generator) -> tuple[f
     return best_value, [R.PlayCard(placement), R.PitchTent(R.Token(k), row, col)]
 
 
-def _best_tent_only(arrays: Arrays, total_old: np.ndarray, reserve: dict[int, float], my_tokens: list[int],
-                    rng: np.random.Generator) -> tuple[float, list[R.Action]]:
+def _best_tent_only(
+    arrays: Arrays, total_old: np.ndarray, reserve: dict[int, float], my_tokens: list[int], rng: np.random.Generator
+) -> tuple[float, list[R.Action]]:
     """The tent alone (the card already laid): every free square and token on the table as it stands."""
     free_inner = arrays.free[1:-1, 1:-1]
     choices = []

@@ -132,5 +132,6 @@ def play_game(game: str, players: list[Player], seed: int, *, check_legal: bool 
             raise AssertionError(f"{game}: seat {player} played an illegal move {move!r}")
         moves.append((player, move))
         state = state.child(move)
-    return GameRecord(state, [float(x) for x in state.returns()], win_shares(game, state),
-                      [s.cpu for s in seats], decisions, moves)
+    return GameRecord(
+        state, [float(x) for x in state.returns()], win_shares(game, state), [s.cpu for s in seats], decisions, moves
+    )

@@ -102,8 +102,9 @@ def picture(geo: Geometry, right: int, down: int, pieces: list[int], pool: int, 
         seen |= region
         owners = [p for p in range(players) if pieces[p] & region]
         if len(owners) == 1:
-            allotted[owners[0]] += R.site_value(_bits(region), bool(pool & region), _bits(ice & region),
-                                                bool(nuisance & region))
+            allotted[owners[0]] += R.site_value(
+                _bits(region), bool(pool & region), _bits(ice & region), bool(nuisance & region)
+            )
             continue
         # Voronoi inside the region: every player's frontier grows one step at a time, a square reached by two
         # players in the same step belongs to nobody.
@@ -126,8 +127,12 @@ def picture(geo: Geometry, right: int, down: int, pieces: list[int], pool: int, 
         for p in owners:
             m = mine[p]
             others = region & ~m
-            boundary = (_bits(m & right & (others >> 1)) + _bits(others & right & (m >> 1))
-                        + _bits(m & down & (others >> cols)) + _bits(others & down & (m >> cols)))
+            boundary = (
+                _bits(m & right & (others >> 1))
+                + _bits(others & right & (m >> 1))
+                + _bits(m & down & (others >> cols))
+                + _bits(others & down & (m >> cols))
+            )
             value = R.site_value(_bits(m), bool(pool & m), _bits(ice & m), bool(nuisance & m))
             claims[p].append((float(value), float(boundary)))
     return Picture(allotted, claims)
@@ -192,8 +197,12 @@ def after_move(board: Board, me: int, move: R.Move, nuisance_square: int) -> Boa
         if owner.get(s) != me:
             continue
         r, c = divmod(s, cols)
-        for t in ((s - cols) if r > 0 else -1, (s + cols) if r < rows - 1 else -1,
-                  (s - 1) if c > 0 else -1, (s + 1) if c < cols - 1 else -1):
+        for t in (
+            (s - cols) if r > 0 else -1,
+            (s + cols) if r < rows - 1 else -1,
+            (s - 1) if c > 0 else -1,
+            (s + 1) if c < cols - 1 else -1,
+        ):
             if t < 0 or t not in owner or owner[t] == me:
                 continue
             a, b = (s, t) if s < t else (t, s)
@@ -278,8 +287,9 @@ def _barrier_values(board: Board, state: R.DCState, seat: int, value: Any, actio
     return [value(with_barrier(board, a.edge).picture(), seat, left - (a.edge is not None)) for a in actions]
 
 
-def decide(state: R.DCState, seat: int, rng: np.random.Generator, style: str,
-           turn_lookahead: int = 0) -> list[R.Action]:
+def decide(
+    state: R.DCState, seat: int, rng: np.random.Generator, style: str, turn_lookahead: int = 0
+) -> list[R.Action]:
     """One decision of `seat` judged by `style`'s value of the position right after it. With `turn_lookahead` k,
     the k best movements are judged again with the best free barrier that follows each (the whole turn), and
     the answer is the movement and its barrier."""

@@ -168,9 +168,12 @@ def decide(state: MultiplayerState, seat: int, rng: np.random.Generator, style: 
     if style == "closer" and own:
         mine = features(base, geo)
         if not mine.missing:
-            rivals = [_score_now(features(element_masks(state.maps[p], geo), geo)) - MISSING_COST *
-                      features(element_masks(state.maps[p], geo), geo).missing
-                      for p in range(state.players) if p != seat]
+            rivals = [
+                _score_now(features(element_masks(state.maps[p], geo), geo))
+                - MISSING_COST * features(element_masks(state.maps[p], geo), geo).missing
+                for p in range(state.players)
+                if p != seat
+            ]
             context["ahead"] = _score_now(mine) > max(rivals)
             count_fits = bool(context["ahead"])
     values = []

@@ -36,8 +36,6 @@ def random_player(state: Any, seat: int, rng: np.random.Generator) -> list[Any]:
     return [legal[int(rng.integers(len(legal)))]]
 
 
-
-
 def cell(game: str, a: str, b: str, games: int, first_seed: int) -> dict[str, Any]:
     players = SMALLEST[game]
     fa = PLAYERS[game][a]
@@ -56,25 +54,39 @@ def cell(game: str, a: str, b: str, games: int, first_seed: int) -> dict[str, An
         cpu.extend(record.cpu[seat])
     low, high = wilson(sum(shares), len(shares))
     return {
-        "game": game, "players": players, "style": a, "opponent": b, "games": games,
-        "share": statistics.fmean(shares), "wilson95": [low, high], "fair": 1 / players,
-        "score": statistics.fmean(mine), "opponent_score": statistics.fmean(theirs),
-        "cpu_call_median_s": statistics.median(cpu), "cpu_call_mean_s": statistics.fmean(cpu),
-        "cpu_call_max_s": max(cpu), "calls": len(cpu), "seeds": [first_seed, first_seed + (games - 1) // players],
+        "game": game,
+        "players": players,
+        "style": a,
+        "opponent": b,
+        "games": games,
+        "share": statistics.fmean(shares),
+        "wilson95": [low, high],
+        "fair": 1 / players,
+        "score": statistics.fmean(mine),
+        "opponent_score": statistics.fmean(theirs),
+        "cpu_call_median_s": statistics.median(cpu),
+        "cpu_call_mean_s": statistics.fmean(cpu),
+        "cpu_call_max_s": max(cpu),
+        "calls": len(cpu),
+        "seeds": [first_seed, first_seed + (games - 1) // players],
         "cell_cpu_s": time.process_time() - started,
     }
 
 
 def markdown(rows: list[dict[str, Any]]) -> str:
-    lines = ["| game | style | against | games | style's share [Wilson 95%] | fair | mean score style / against | "
-             "style's CPU ms a call: median / mean / max |", "|---|---|---|---|---|---|---|---|"]
+    lines = [
+        "| game | style | against | games | style's share [Wilson 95%] | fair | mean score style / against | "
+        "style's CPU ms a call: median / mean / max |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for r in rows:
         low, high = r["wilson95"]
         lines.append(
             f"| {r['game'].replace('_', ' ')} | {r['style']} | {r['opponent']} | {r['games']} | "
             f"{r['share']:.2f} [{low:.2f}, {high:.2f}] | {r['fair']:.2f} | {r['score']:.1f} / "
             f"{r['opponent_score']:.1f} | {1000 * r['cpu_call_median_s']:.2f} / {1000 * r['cpu_call_mean_s']:.2f} / "
-            f"{1000 * r['cpu_call_max_s']:.1f} |")
+            f"{1000 * r['cpu_call_max_s']:.1f} |"
+        )
     return "\n".join(lines)
 
 
@@ -89,14 +101,17 @@ def main(argv: list[str] | None = None) -> None:
     rows = [r for r in rows if r["game"] not in games]
     for game in games:
         styles = list(PLAYERS[game])
-        pairs = [(a, "random") for a in styles] + [(a, b) for i, a in enumerate(styles) for b in styles[i + 1:]]
-        pairs += [(b, a) for i, a in enumerate(styles) for b in styles[i + 1:]] if SMALLEST[game] > 2 else []
+        pairs = [(a, "random") for a in styles] + [(a, b) for i, a in enumerate(styles) for b in styles[i + 1 :]]
+        pairs += [(b, a) for i, a in enumerate(styles) for b in styles[i + 1 :]] if SMALLEST[game] > 2 else []
         for a, b in pairs:
             row = cell(game, a, b, args.games, args.first_seed)
             rows.append(row)
-            print(f"{game}: {a} vs {b}: {row['share']:.2f} [{row['wilson95'][0]:.2f}, {row['wilson95'][1]:.2f}] "
-                  f"scores {row['score']:.1f}/{row['opponent_score']:.1f} "
-                  f"cpu {row['cpu_call_median_s'] * 1000:.1f} ms ({row['cell_cpu_s']:.0f} s)", flush=True)
+            print(
+                f"{game}: {a} vs {b}: {row['share']:.2f} [{row['wilson95'][0]:.2f}, {row['wilson95'][1]:.2f}] "
+                f"scores {row['score']:.1f}/{row['opponent_score']:.1f} "
+                f"cpu {row['cpu_call_median_s'] * 1000:.1f} ms ({row['cell_cpu_s']:.0f} s)",
+                flush=True,
+            )
         OUT.write_text(json.dumps({"first_seed": args.first_seed, "rows": rows}, indent=1) + "\n")
     order = list(PLAYERS)
     rows.sort(key=lambda r: order.index(r["game"]))

@@ -115,8 +115,12 @@ def legal_ids(state: cs.CampsiteState) -> list[int]:
     if state.stage is cs.Stage.TENT:
         squares = state.table.free_squares()
         if squares:
-            for row, col in (squares[0], squares[-1], min(squares, key=lambda rc: rc[1]),
-                             max(squares, key=lambda rc: rc[1])):
+            for row, col in (
+                squares[0],
+                squares[-1],
+                min(squares, key=lambda rc: rc[1]),
+                max(squares, key=lambda rc: rc[1]),
+            ):
                 _square(state, row, col)  # raises beyond the reach of any table
         cards = card_actions(state) + offset * cols + offset
         return [
@@ -132,8 +136,12 @@ def legal_ids(state: cs.CampsiteState) -> list[int]:
     for card, rotation, corners in state.table.legal_placement_groups(state.hands[state.to_move]):
         if corners and id(corners) not in checked:  # groups of one outline share one list of corners
             checked.add(id(corners))
-            for row, col in (min(corners), max(corners), min(corners, key=lambda rc: rc[1]),
-                             max(corners, key=lambda rc: rc[1])):
+            for row, col in (
+                min(corners),
+                max(corners),
+                min(corners, key=lambda rc: rc[1]),
+                max(corners, key=lambda rc: rc[1]),
+            ):
                 _square(state, row, col)  # raises beyond the reach of any table
         base = (index[card] * len(cs.ROTATIONS) + rotation) * rows * cols + offset * cols + offset
         ids.extend([base + row * cols + col for row, col in corners])

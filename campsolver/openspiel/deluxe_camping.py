@@ -47,8 +47,15 @@ DEFAULTS: dict[str, Any] = {
 VARIANTS: list[dict[str, Any]] = [
     {"players": 3, "rows": 6, "cols": 7, "supply": 30},
     {"players": 2, "rows": 5, "cols": 5, "trailers": 2, "supply": 12, "returns": "scores"},
-    {"players": 2, "rows": 5, "cols": 6, "trailers": 2, "supply": 14, "strict_colours": True,
-     "optional_free_barrier": True},
+    {
+        "players": 2,
+        "rows": 5,
+        "cols": 6,
+        "trailers": 2,
+        "supply": 14,
+        "strict_colours": True,
+        "optional_free_barrier": True,
+    },
 ]
 
 
@@ -158,8 +165,12 @@ class DeluxeCampingGame(AdapterGame):
         full = merged(DEFAULTS, params)
         check_returns_mode(full["returns"])
         config = dc.Config(
-            rows=full["rows"], cols=full["cols"], players=full["players"], trailers=full["trailers"],
-            supply=full["supply"], strict_colours=bool(full["strict_colours"]),
+            rows=full["rows"],
+            cols=full["cols"],
+            players=full["players"],
+            trailers=full["trailers"],
+            supply=full["supply"],
+            strict_colours=bool(full["strict_colours"]),
             optional_free_barrier=bool(full["optional_free_barrier"]),
         )
         scores = full["returns"] != RETURNS_WIN

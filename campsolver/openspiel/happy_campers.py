@@ -89,9 +89,7 @@ def decode(state: Any, action: int) -> Any:
     table = cell_sets(state.components)
     if not 0 <= cells < len(table):
         raise ValueError(f"no Happy Campers action has id {action}")
-    placement = hc.Placement(
-        table[cells], hc.Element(element + 1), hc.Option(option // FACES + 1, option % FACES + 1)
-    )
+    placement = hc.Placement(table[cells], hc.Element(element + 1), hc.Option(option // FACES + 1, option % FACES + 1))
     return modes.SoloDraw(map_index, placement) if maps == 2 else placement
 
 

@@ -85,8 +85,9 @@ def generate(params: dict[str, Any], budget: Budget) -> dict[str, Any]:
         if params.get("grade"):
             request["grade"] = "DIFFICULTY_GRADE_" + params["grade"].upper()
         try:
-            result = puzzle_result(call(params["game"], "puzzle", request,
-                                        budget if index == len(seeds) - 1 else budget.sub_budget(share)))
+            result = puzzle_result(
+                call(params["game"], "puzzle", request, budget if index == len(seeds) - 1 else budget.sub_budget(share))
+            )
         except RuntimeError as error:
             why, timed_out = _why(error)
             # The time given, rounded: the book's text depends on the settings, not on how long a call took.
@@ -104,11 +105,14 @@ def not_made_text(params: dict[str, Any], tried: list[dict[str, Any]], time_limi
     what = f"{game_title(params['game'])} {grade}puzzle from seed {params['seed']}"
     if not tried:
         return f"no {what}: its {time_limit_s:g} s time limit left no time to try"
-    done = "; ".join(f"seed {t['seed']} {t['why']}" + (f" in its {t['seconds']} s" if t["timed_out"] else "")
-                     for t in tried)
-    advice = ("run the book again with --retry-failed and a longer --time-limit (this one was "
-              f"{time_limit_s:g} s)" if any(t["timed_out"] for t in tried)
-              else "ask for another grade or other seeds (--seed)")
+    done = "; ".join(
+        f"seed {t['seed']} {t['why']}" + (f" in its {t['seconds']} s" if t["timed_out"] else "") for t in tried
+    )
+    advice = (
+        f"run the book again with --retry-failed and a longer --time-limit (this one was {time_limit_s:g} s)"
+        if any(t["timed_out"] for t in tried)
+        else "ask for another grade or other seeds (--seed)"
+    )
     others = f" or the {len(tried) - 1} seed(s) tried after it" if len(tried) > 1 else ""
     return f"no {what}{others}: {done}; {advice}"
 
@@ -116,8 +120,11 @@ def not_made_text(params: dict[str, Any], tried: list[dict[str, Any]], time_limi
 def puzzle_result(response: Any) -> dict[str, Any]:
     """A GeneratePuzzle response as the book stores it: the envelope plus the game's solution fields."""
     envelope = response.puzzle
-    extra = {name: value for name, value in to_dict(response).items()
-             if name.startswith("solution") or name in ("optimum", "margin")}
+    extra = {
+        name: value
+        for name, value in to_dict(response).items()
+        if name.startswith("solution") or name in ("optimum", "margin")
+    }
     return {
         "seed": int(envelope.seed),
         "grade": grade_name(envelope.grade),
@@ -190,9 +197,12 @@ PAGE_HEIGHT_MM = 296.0
 #: at least 110 mm tall today; a shorter one would get blank space below it rather than be enlarged.
 MIN_PICTURE_MM = 100.0
 
-_CSS = _CSS.replace("PAGE_SIDE_MM", f"{(210 - PRINT_WIDTH_MM) / 2:g}mm").replace(
-    "PICTURE_HEIGHT_MM", f"{PRINT_MAX_HEIGHT_MM:g}mm").replace("PAGE_HEIGHT_MM", f"{PAGE_HEIGHT_MM:g}mm").replace(
-    "MIN_PICTURE_MM", f"{MIN_PICTURE_MM:g}mm")
+_CSS = (
+    _CSS.replace("PAGE_SIDE_MM", f"{(210 - PRINT_WIDTH_MM) / 2:g}mm")
+    .replace("PICTURE_HEIGHT_MM", f"{PRINT_MAX_HEIGHT_MM:g}mm")
+    .replace("PAGE_HEIGHT_MM", f"{PAGE_HEIGHT_MM:g}mm")
+    .replace("MIN_PICTURE_MM", f"{MIN_PICTURE_MM:g}mm")
+)
 
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>\s*")
 
@@ -235,7 +245,7 @@ def render(title: str, puzzles: list[tuple[Task, dict[str, Any] | None, str | No
         f"<h1>{escape(title)}</h1>",
         f"<p>{len(made)} puzzles, each with a proven best answer and a difficulty grade. Solutions at the end.</p>",
         f"<table><tr><th>game</th><th>grade</th><th>puzzles</th></tr>{contents}</table>",
-        f"<p class=\"meta\">Made by campsolver {escape(__version__)}; every puzzle names its seed.</p>",
+        f'<p class="meta">Made by campsolver {escape(__version__)}; every puzzle names its seed.</p>',
         f'<p class="meta">Not in this book:</p><ul>{failures}</ul>' if failures else "",
         "</section>",
     ]
@@ -283,14 +293,20 @@ def failure_words(task: Task, error: str | None) -> str:
     grade = f"{task.params['grade']} " if task.params.get("grade") else ""
     reason = _ERROR_TYPE.sub("", text)
     reason = re.sub(r"^[\w-]+ puzzle: ", "", reason)  # "happy-campers puzzle: DEADLINE_EXCEEDED: ..."
-    words = {"DEADLINE_EXCEEDED": "it ran out of time", "UNAVAILABLE": "the solver was busy",
-             "INTERNAL": "the solver failed", "INVALID_ARGUMENT": "the request was refused",
-             "RESOURCE_EXHAUSTED": "a limit was reached"}
+    words = {
+        "DEADLINE_EXCEEDED": "it ran out of time",
+        "UNAVAILABLE": "the solver was busy",
+        "INTERNAL": "the solver failed",
+        "INVALID_ARGUMENT": "the request was refused",
+        "RESOURCE_EXHAUSTED": "a limit was reached",
+    }
     code, _, detail = reason.partition(": ")
     if code in words:
         reason = f"{words[code]} ({detail})" if detail else words[code]
-    return (f"No {game_title(task.game)} {grade}puzzle from seed {task.params['seed']}: {reason or 'no reason given'}"
-            "; run the book again with --retry-failed (and a longer --time-limit if it ran out of time).")
+    return (
+        f"No {game_title(task.game)} {grade}puzzle from seed {task.params['seed']}: {reason or 'no reason given'}"
+        "; run the book again with --retry-failed (and a longer --time-limit if it ran out of time)."
+    )
 
 
 def _retried_words(result: dict[str, Any]) -> str:
@@ -321,8 +337,9 @@ def _without_question(text: str, question: str) -> str:
     if not question:
         return text
     lines = text.splitlines()
-    kept = [line for line in lines if not re.fullmatch(r"\s*(?:[A-Z][\w ]{0,20}:\s*)?" + re.escape(question) + r"\s*",
-                                                        line)]
+    kept = [
+        line for line in lines if not re.fullmatch(r"\s*(?:[A-Z][\w ]{0,20}:\s*)?" + re.escape(question) + r"\s*", line)
+    ]
     if len(kept) == len(lines):
         return text
     cleaned = "\n".join(kept)
@@ -349,11 +366,20 @@ def _solution(result: dict[str, Any]) -> str:
     text: str = result["text"]
     cut = re.search(r"^=+\s*$|^Solution\b", text, flags=re.MULTILINE)
     if cut:
-        return text[cut.end():].strip()
+        return text[cut.end() :].strip()
     import json
 
     return json.dumps(result["solution_fields"], indent=1, sort_keys=True)
 
 
-__all__ = ["DEFAULT_GRADES", "GAME_TABLE", "GRADES", "PuzzleNotMade", "book_tasks", "failure_words", "generate",
-           "puzzle_result", "render"]
+__all__ = [
+    "DEFAULT_GRADES",
+    "GAME_TABLE",
+    "GRADES",
+    "PuzzleNotMade",
+    "book_tasks",
+    "failure_words",
+    "generate",
+    "puzzle_result",
+    "render",
+]

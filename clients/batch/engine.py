@@ -87,8 +87,9 @@ class RayStartTimeout(RuntimeError):
     """`ray.init` did not return within its time limit (every attempt)."""
 
 
-def call_with_start_timeout(start: Callable[[], None], teardown: Callable[[], None], timeout_s: float,
-                            attempts: int = RAY_START_ATTEMPTS) -> None:
+def call_with_start_timeout(
+    start: Callable[[], None], teardown: Callable[[], None], timeout_s: float, attempts: int = RAY_START_ATTEMPTS
+) -> None:
     """Run `start` (a `ray.init`) with a time limit, tearing down and retrying a start that hangs or fails.
 
     A start can fail outright too: in CI a local start once lost its raylet and dashboard at birth (the
@@ -166,10 +167,22 @@ def execute(function: TaskFunction, params: dict[str, Any], time_limit_s: float)
         result = function(params, Budget(time_limit_s))
     except Exception as error:  # a task error is data: recorded as the task's outcome
         message = " ".join(str(error).split()) or type(error).__name__
-        return {"status": "failed", "result": None, "error": f"{type(error).__name__}: {message}",
-                "wall_s": time.monotonic() - started, "cpu_s": time.process_time() - cpu_started, "worker": worker}
-    return {"status": "ok", "result": result, "error": None, "wall_s": time.monotonic() - started,
-            "cpu_s": time.process_time() - cpu_started, "worker": worker}
+        return {
+            "status": "failed",
+            "result": None,
+            "error": f"{type(error).__name__}: {message}",
+            "wall_s": time.monotonic() - started,
+            "cpu_s": time.process_time() - cpu_started,
+            "worker": worker,
+        }
+    return {
+        "status": "ok",
+        "result": result,
+        "error": None,
+        "wall_s": time.monotonic() - started,
+        "cpu_s": time.process_time() - cpu_started,
+        "worker": worker,
+    }
 
 
 #: Modules every campsolver task needs: a warm worker has imported them before its first task.
@@ -201,9 +214,11 @@ def niceness_warning(worker_niceness: int, own_niceness: int) -> str | None:
     then lose the CPU to any other work on the machine and their wall-time limits run out early."""
     if worker_niceness <= own_niceness:
         return None
-    return (f"warning: the Ray workers run at niceness {worker_niceness} (this process: {own_niceness}); on a "
-            f"loaded machine their tasks get little CPU and reach their time limits early. Start the cluster "
-            f"with RAY_worker_niceness={own_niceness} (environment of `ray start`) to give them their share")
+    return (
+        f"warning: the Ray workers run at niceness {worker_niceness} (this process: {own_niceness}); on a "
+        f"loaded machine their tasks get little CPU and reach their time limits early. Start the cluster "
+        f"with RAY_worker_niceness={own_niceness} (environment of `ray start`) to give them their share"
+    )
 
 
 @dataclass
@@ -227,8 +242,9 @@ class InProcess:
     name = "in-process"
     cpus = 1
 
-    def run(self, tasks: list[Task], time_limit_s: float, retries: int,
-            on_done: Callable[[Task, dict[str, Any]], None]) -> None:
+    def run(
+        self, tasks: list[Task], time_limit_s: float, retries: int, on_done: Callable[[Task, dict[str, Any]], None]
+    ) -> None:
         for task in tasks:
             on_done(task, execute(task.function, task.params, time_limit_s))
 
@@ -245,8 +261,14 @@ class RayBackend:
     and each `ray.wait` collects every finished task at once and fetches their results in one `ray.get`.
     """
 
-    def __init__(self, address: str | None = None, workers: int | None = None, *, warm: bool = True,
-                 start_timeout_s: float = RAY_START_TIMEOUT_S) -> None:
+    def __init__(
+        self,
+        address: str | None = None,
+        workers: int | None = None,
+        *,
+        warm: bool = True,
+        start_timeout_s: float = RAY_START_TIMEOUT_S,
+    ) -> None:
         import ray
 
         self._ray = ray
@@ -260,21 +282,27 @@ class RayBackend:
                 "configure_logging": True,
             }
             if address:
+
                 def start() -> None:
                     ray.init(address=address, **options)
             else:
+
                 def start() -> None:
                     # "local": always a fresh instance of our own size, never a `ray start` cluster found by chance.
-                    ray.init(address="local", num_cpus=workers or os.cpu_count() or 1,
-                             object_store_memory=100 * 1024 * 1024, _system_config=LOCAL_RAY_SYSTEM_CONFIG,
-                             **options)
+                    ray.init(
+                        address="local",
+                        num_cpus=workers or os.cpu_count() or 1,
+                        object_store_memory=100 * 1024 * 1024,
+                        _system_config=LOCAL_RAY_SYSTEM_CONFIG,
+                        **options,
+                    )
+
             call_with_start_timeout(start, tear_down_ray, start_timeout_s)
         self.startup_s = time.monotonic() - started
         self.cpus = max(int(ray.cluster_resources().get("CPU", 1)), 1)
         #: The most CPUs one node has: a task asking for more could never be placed (two 1-CPU nodes make a
         #: 2-CPU cluster, yet a 2-CPU task there waited forever), so a task's reservation is capped at this.
-        self.node_cpus = max([int(node["Resources"].get("CPU", 0)) for node in ray.nodes() if node["Alive"]]
-                             + [1])
+        self.node_cpus = max([int(node["Resources"].get("CPU", 0)) for node in ray.nodes() if node["Alive"]] + [1])
         self.name = f"ray ({self.cpus} CPU{'s' if self.cpus != 1 else ''}{', ' + address if address else ''})"
         self._remote = ray.remote(num_cpus=1)(execute)
         self._function_refs: dict[int, tuple[TaskFunction, Any]] = {}
@@ -303,11 +331,14 @@ class RayBackend:
             self._function_refs[id(function)] = cached
         return cached[1]
 
-    def run(self, tasks: list[Task], time_limit_s: float, retries: int,
-            on_done: Callable[[Task, dict[str, Any]], None]) -> None:
+    def run(
+        self, tasks: list[Task], time_limit_s: float, retries: int, on_done: Callable[[Task, dict[str, Any]], None]
+    ) -> None:
         ray = self._ray
-        by_cpus = {cpus: self._remote.options(max_retries=retries, retry_exceptions=False, num_cpus=cpus)
-                   for cpus in {min(t.cpus, self.node_cpus) for t in tasks}}
+        by_cpus = {
+            cpus: self._remote.options(max_retries=retries, retry_exceptions=False, num_cpus=cpus)
+            for cpus in {min(t.cpus, self.node_cpus) for t in tasks}
+        }
         queue = list(reversed(tasks))
         inflight: dict[Any, Task] = {}
         busy = 0  # CPUs reserved by the tasks in flight
@@ -343,8 +374,14 @@ def _get_or_lost(ray: Any, ref: Any) -> dict[str, Any]:
         return ray.get(ref)  # type: ignore[no-any-return]
     except Exception as error:  # the worker died more often than the retries allow
         message = " ".join(str(error).split())[:300]
-        return {"status": "failed", "result": None, "error": f"{type(error).__name__}: {message}",
-                "wall_s": 0.0, "cpu_s": 0.0, "worker": "lost"}
+        return {
+            "status": "failed",
+            "result": None,
+            "error": f"{type(error).__name__}: {message}",
+            "wall_s": 0.0,
+            "cpu_s": 0.0,
+            "worker": "lost",
+        }
 
 
 def run_tasks(
@@ -363,18 +400,33 @@ def run_tasks(
         raise ValueError("two tasks share a key")
     done = store.done_keys()
     todo = [task for task in task_list if task.key not in done]
-    report = RunReport(total=len(task_list), resumed=len(task_list) - len(todo), backend=backend.name,
-                       startup_s=getattr(backend, "startup_s", 0.0), warmup_s=getattr(backend, "warmup_s", 0.0))
+    report = RunReport(
+        total=len(task_list),
+        resumed=len(task_list) - len(todo),
+        backend=backend.name,
+        startup_s=getattr(backend, "startup_s", 0.0),
+        warmup_s=getattr(backend, "warmup_s", 0.0),
+    )
     if progress is not None:
         progress.start(total=len(task_list), already=report.resumed)
     started = time.monotonic()
 
     def on_done(task: Task | None, outcome: dict[str, Any]) -> None:
         if task is not None:
-            fresh = store.record(key=task.key, job=task.job, game=task.game, kind=task.kind, params=task.params,
-                                 status=outcome["status"], result=outcome["result"], error=outcome["error"],
-                                 wall_s=outcome["wall_s"], worker=outcome["worker"], cpu_s=outcome.get("cpu_s"),
-                                 time_limit_s=time_limit_s)
+            fresh = store.record(
+                key=task.key,
+                job=task.job,
+                game=task.game,
+                kind=task.kind,
+                params=task.params,
+                status=outcome["status"],
+                result=outcome["result"],
+                error=outcome["error"],
+                wall_s=outcome["wall_s"],
+                worker=outcome["worker"],
+                cpu_s=outcome.get("cpu_s"),
+                time_limit_s=time_limit_s,
+            )
             report.ran += fresh
             report.task_cpu_s += outcome.get("cpu_s", 0.0) if fresh else 0.0
             report.duplicates += not fresh

@@ -70,13 +70,16 @@ def build_tasks(config: JobConfig) -> list[Task]:
     if config.job == "sweep":
         missing = [game for game in games if game not in sweeps.SWEEPS]
         if missing:
-            raise NotImplementedGames(f"batch sweep: no sweep is defined for {', '.join(missing)} yet "
-                                      f"(defined: {', '.join(sweeps.SWEEPS)})")
+            raise NotImplementedGames(
+                f"batch sweep: no sweep is defined for {', '.join(missing)} yet (defined: {', '.join(sweeps.SWEEPS)})"
+            )
         return [task for game in games for task in sweeps.SWEEPS[game].tasks(config.sweep)]
     missing = [game for game in games if game not in POLICY_SETS]
     if missing:
-        raise NotImplementedGames(f"batch tournament: no policies are registered for {', '.join(missing)} yet "
-                                  f"(registered: {', '.join(POLICY_SETS)})")
+        raise NotImplementedGames(
+            f"batch tournament: no policies are registered for {', '.join(missing)} yet "
+            f"(registered: {', '.join(POLICY_SETS)})"
+        )
     tasks = []
     for game in games:
         spec = POLICY_SETS[game]
@@ -201,9 +204,16 @@ def _write_book(config: JobConfig, tasks: list[Task], stored: dict[str, Row], ou
     html = book.render(config.title, entries)
     paths = [out / "book.html"]
     paths[0].write_text(html, encoding="utf-8")
-    records = [{"game": task.game, **task.params, "status": "ok" if result else "failed", "error": error,
-                **{k: v for k, v in (result or {}).items() if k not in ("svg", "solution_svg")}}
-               for task, result, error in entries]
+    records = [
+        {
+            "game": task.game,
+            **task.params,
+            "status": "ok" if result else "failed",
+            "error": error,
+            **{k: v for k, v in (result or {}).items() if k not in ("svg", "solution_svg")},
+        }
+        for task, result, error in entries
+    ]
     paths.append(write_jsonl(out / "puzzles.jsonl", records))
     return paths
 
@@ -235,8 +245,7 @@ def _write_tournament(config: JobConfig, tasks: list[Task], stored: dict[str, Ro
         row["players"] = " vs ".join(row["policies"])
     reviews = write_reviews(out, rows)  # takes each game's record and review out of its row
     paths = [write_jsonl(out / "games.jsonl", rows)]
-    paths.append(write_csv(out / "games.csv", ["game", "players", "seed", "status", "scores", "winner", "error"],
-                           rows))
+    paths.append(write_csv(out / "games.csv", ["game", "players", "seed", "status", "scores", "winner", "error"], rows))
     pairs: list[dict[str, Any]] = []
     scores: list[dict[str, Any]] = []
     descriptions = {}
@@ -247,18 +256,35 @@ def _write_tournament(config: JobConfig, tasks: list[Task], stored: dict[str, Ro
         pairs += head_to_head(spec, policies, game_rows)
         scores += policy_scores(spec, policies, game_rows)
         descriptions[game] = spec.description
-    paths.append(write_csv(out / "tournament.csv", ["game", "policy", "opponent", "games", "wins", "ties",
-                                                     "losses", "win_rate", "ci95_low", "ci95_high"], pairs))
-    paths.append(write_json(out / "tournament.json", {
-        "head_to_head": pairs, "scores": scores, "rules": descriptions,
-        "interval": "95% Wilson score interval; a tie counts as half a win",
-    }))
-    chart_rows = [(f"{p['game']}: {p['policy']} v {p['opponent']}", p["win_rate"], p["ci95_low"], p["ci95_high"])
-                  for p in pairs if p["games"] and p["policy"] < p["opponent"]]
+    paths.append(
+        write_csv(
+            out / "tournament.csv",
+            ["game", "policy", "opponent", "games", "wins", "ties", "losses", "win_rate", "ci95_low", "ci95_high"],
+            pairs,
+        )
+    )
+    paths.append(
+        write_json(
+            out / "tournament.json",
+            {
+                "head_to_head": pairs,
+                "scores": scores,
+                "rules": descriptions,
+                "interval": "95% Wilson score interval; a tie counts as half a win",
+            },
+        )
+    )
+    chart_rows = [
+        (f"{p['game']}: {p['policy']} v {p['opponent']}", p["win_rate"], p["ci95_low"], p["ci95_high"])
+        for p in pairs
+        if p["games"] and p["policy"] < p["opponent"]
+    ]
     if chart_rows:
         path = out / "tournament.svg"
-        path.write_text(interval_chart("Head-to-head win rates (95% Wilson)", "win rate of the first policy",
-                                       chart_rows), encoding="utf-8")
+        path.write_text(
+            interval_chart("Head-to-head win rates (95% Wilson)", "win rate of the first policy", chart_rows),
+            encoding="utf-8",
+        )
         paths.append(path)
     return paths + reviews
 
@@ -275,20 +301,31 @@ def write_reviews(out: Path, rows: list[dict[str, Any]]) -> list[Path]:
         folder = out / "reviews" / row["game"]
         folder.mkdir(parents=True, exist_ok=True)
         stem = f"{row['seed']}-{'-'.join(row['policies'])}"
-        paths.append(write_json(folder / f"{stem}.record.json", {
-            "game": row["game"], "seed": row["seed"], "policies": row["policies"], **record}))
+        paths.append(
+            write_json(
+                folder / f"{stem}.record.json",
+                {"game": row["game"], "seed": row["seed"], "policies": row["policies"], **record},
+            )
+        )
         paths.append(write_json(folder / f"{stem}.review.json", review))
     seats = review_rows(rows)
     if not seats:
         return paths
     columns = ["game", "seed", "players", "seat", "policy", "complete", *REVIEW_FIELDS]
     paths.append(write_csv(out / "reviews.csv", columns, seats))
-    paths.append(write_json(out / "review-summary.json", {
-        "by_policy": review_summary(seats),
-        "about": ("each game reviewed by the games' Review engine: every decision ranked by the game's hint "
-                  "within the given CPU seconds, loss = best value - played value in the hint's unit, accuracy = "
-                  "percentage of reviewed decisions below the inaccuracy threshold (docs/review.md)"),
-    }))
+    paths.append(
+        write_json(
+            out / "review-summary.json",
+            {
+                "by_policy": review_summary(seats),
+                "about": (
+                    "each game reviewed by the games' Review engine: every decision ranked by the game's hint "
+                    "within the given CPU seconds, loss = best value - played value in the hint's unit, accuracy = "
+                    "percentage of reviewed decisions below the inaccuracy threshold (docs/review.md)"
+                ),
+            },
+        )
+    )
     for row in rows:
         row.pop("review_seats", None)
     return paths

@@ -60,7 +60,8 @@ _BOT = f"; mcts / ismcts (named only): OpenSpiel's bot, {OPENSPIEL_SIMULATIONS} 
 #: transitions as it plays them, `("act", state, action)` and `("chance", state, outcome)` (Happy Campers:
 #: `("roll", roll)` and `("draw", placement)`), so the game's record is the game as played, not a replay.
 RECORDING: contextvars.ContextVar[list[tuple[Any, ...]] | None] = contextvars.ContextVar(
-    "campsolver_tournament_recording", default=None)
+    "campsolver_tournament_recording", default=None
+)
 
 
 def _record(*entry: Any) -> None:
@@ -98,8 +99,9 @@ def _openspiel_game(short_name: str, players: int) -> Any:
 
             import campsolver.openspiel  # noqa: F401  (registers the games)
         except ImportError as missing:
-            raise RuntimeError("the mcts / ismcts policies need the openspiel extra "
-                               "(pip install 'campsolver[openspiel]')") from missing
+            raise RuntimeError(
+                "the mcts / ismcts policies need the openspiel extra (pip install 'campsolver[openspiel]')"
+            ) from missing
         cached = _OPENSPIEL_GAMES[(short_name, players)] = pyspiel.load_game(short_name, {"players": players})
     return cached
 
@@ -107,8 +109,9 @@ def _openspiel_game(short_name: str, players: int) -> Any:
 _OPENSPIEL_GAMES: dict[tuple[str, int], Any] = {}
 
 
-def openspiel_move(short_name: str, players: int, rules_state: Any, seed: int,
-                   simulations: int = OPENSPIEL_SIMULATIONS) -> Any:
+def openspiel_move(
+    short_name: str, players: int, rules_state: Any, seed: int, simulations: int = OPENSPIEL_SIMULATIONS
+) -> Any:
     """The rules-model move OpenSpiel's bot picks for the player to move in `rules_state`: `MCTSBot` (random
     rollouts) in a perfect-information game, `ISMCTSBot` (worlds redrawn by the adapter's resampler from what
     the player may know) in a hidden-information one; `simulations` a decision, everything seeded by `seed`."""
@@ -121,8 +124,9 @@ def openspiel_move(short_name: str, players: int, rules_state: Any, seed: int,
     rng = np.random.RandomState(seed % 2**32)
     evaluator = mcts.RandomRolloutEvaluator(OPENSPIEL_ROLLOUTS, rng)
     if game.imperfect:
-        bot: Any = ismcts.ISMCTSBot(game, evaluator, OPENSPIEL_UCT_C, simulations, random_state=rng,
-                                    allow_inconsistent_action_sets=True)
+        bot: Any = ismcts.ISMCTSBot(
+            game, evaluator, OPENSPIEL_UCT_C, simulations, random_state=rng, allow_inconsistent_action_sets=True
+        )
         bot.set_resampler(lambda state, player: state.resample_from_infostate(player, bot.random_number))
     else:
         bot = mcts.MCTSBot(game, OPENSPIEL_UCT_C, simulations, evaluator, random_state=rng, solve=False)
@@ -185,8 +189,9 @@ def camper_tour_rule_of_thumb(state: Any) -> Any:
     actions = state.legal_actions()
     camper = state.mover
     if all(isinstance(action, ComfortsChoice) for action in actions):
-        wanted = ComfortsChoice.RECOVER if camper.phase == Phase.OUTWARD or camper.tokens < 0 else (
-            ComfortsChoice.DISCARD)
+        wanted = (
+            ComfortsChoice.RECOVER if camper.phase == Phase.OUTWARD or camper.tokens < 0 else (ComfortsChoice.DISCARD)
+        )
         return wanted if wanted in actions else actions[0]
     announcements = [action for action in actions if isinstance(action, Announce)]
     if camper.phase == Phase.OUTWARD:
@@ -201,8 +206,9 @@ def camper_tour_rule_of_thumb(state: Any) -> Any:
     return actions[0]
 
 
-def play_out(state: Any, chance: Any, budget: Budget, move: Callable[[Any, int, int], Any],
-             max_decisions: int) -> tuple[Any, int]:
+def play_out(
+    state: Any, chance: Any, budget: Budget, move: Callable[[Any, int, int], Any], max_decisions: int
+) -> tuple[Any, int]:
     """Play a game to its end through the rules model (every game with chance nodes shares this loop): chance
     outcomes are sampled from `chance`, each decision is `move(state, mover, decision_number)` returning the
     next state. Returns the final state and the number of decisions."""
@@ -239,16 +245,23 @@ def play_camper_tour(params: dict[str, Any], budget: Budget) -> dict[str, Any]:
         name = names[player]
         if name in ("hint", "lookahead"):
             playouts = CAMPER_TOUR_HINT_PLAYOUTS if name == "hint" else CAMPER_TOUR_LOOKAHEAD_PLAYOUTS
-            result = hint(state, budget, objective=Objective.WIN_PROBABILITY, max_playouts=playouts,
-                          seed=seed * CAMPER_TOUR_SEEDS_PER_GAME + decisions, history=record)
+            result = hint(
+                state,
+                budget,
+                objective=Objective.WIN_PROBABILITY,
+                max_playouts=playouts,
+                seed=seed * CAMPER_TOUR_SEEDS_PER_GAME + decisions,
+                history=record,
+            )
             if result.interrupted:
                 raise TimeoutError("the task budget ran out inside a hint; allow more --time-limit")
             action = result.moves[0].action
         elif name == "rule-of-thumb":
             action = camper_tour_rule_of_thumb(state)
         elif name == "mcts":
-            action = openspiel_move("campsolver_camper_tour", len(names), state,
-                                    seed * CAMPER_TOUR_SEEDS_PER_GAME + decisions)
+            action = openspiel_move(
+                "campsolver_camper_tour", len(names), state, seed * CAMPER_TOUR_SEEDS_PER_GAME + decisions
+            )
         else:
             actions = state.legal_actions()
             action = actions[int(random_choice[player].integers(len(actions)))]
@@ -342,8 +355,9 @@ def play_campsite(params: dict[str, Any], budget: Budget) -> dict[str, Any]:
         name = names[state.to_move]
         if name == "ismcts":  # the card, then the tent: two decisions of the bot
             for half in range(2):
-                action = openspiel_move("campsolver_campsite", len(names), state,
-                                        (seed * SEEDS_PER_GAME + decisions) * 2 + half)
+                action = openspiel_move(
+                    "campsolver_campsite", len(names), state, (seed * SEEDS_PER_GAME + decisions) * 2 + half
+                )
                 _record("act", state, action)
                 state = state.child(action)
             return state
@@ -387,8 +401,13 @@ def play_adventure_tours(params: dict[str, Any], budget: Budget) -> dict[str, An
     def move(state: Any, mover: int, decisions: int) -> Any:
         name = names[mover]
         if name == "hint":
-            result = hint(observe(state, mover), budget, seed=seed * SEEDS_PER_GAME + decisions, allow_exact=False,
-                          max_samples=ADVENTURE_TOURS_HINT_SAMPLES)
+            result = hint(
+                observe(state, mover),
+                budget,
+                seed=seed * SEEDS_PER_GAME + decisions,
+                allow_exact=False,
+                max_samples=ADVENTURE_TOURS_HINT_SAMPLES,
+            )
             if result.interrupted or budget.expired():
                 raise _interrupted()
             play = list(result.best.play)
@@ -415,8 +434,10 @@ HAPPY_CAMPERS = PolicySet(
     policies=("hint", "greedy", "random"),
     seats=1,
     play=play_happy_campers,
-    description=(f"each policy plays the same {HAPPY_CAMPERS_ROLLS} seeded rolls on an empty map; the higher final "
-                 f"score wins (hint: {HAPPY_CAMPERS_HINT_ROLLOUTS} rollouts per move)"),
+    description=(
+        f"each policy plays the same {HAPPY_CAMPERS_ROLLS} seeded rolls on an empty map; the higher final "
+        f"score wins (hint: {HAPPY_CAMPERS_HINT_ROLLOUTS} rollouts per move)"
+    ),
 )
 
 CAMPER_TOUR = PolicySet(
@@ -424,10 +445,12 @@ CAMPER_TOUR = PolicySet(
     policies=("hint", "lookahead", "rule-of-thumb", "random", "mcts"),
     seats=CAMPER_TOUR_SEATS,
     play=play_camper_tour,
-    description=(f"two campers on the default 72-plate stack, seats rotated; the rulebook's winner (highest "
-                 f"score among finished campers, ties to the later arrival) wins; hint: win probability from at "
-                 f"most {CAMPER_TOUR_HINT_PLAYOUTS} playouts a candidate move, lookahead: at most "
-                 f"{CAMPER_TOUR_LOOKAHEAD_PLAYOUTS}" + _BOT),
+    description=(
+        f"two campers on the default 72-plate stack, seats rotated; the rulebook's winner (highest "
+        f"score among finished campers, ties to the later arrival) wins; hint: win probability from at "
+        f"most {CAMPER_TOUR_HINT_PLAYOUTS} playouts a candidate move, lookahead: at most "
+        f"{CAMPER_TOUR_LOOKAHEAD_PLAYOUTS}" + _BOT
+    ),
 )
 
 DELUXE_CAMPING = PolicySet(
@@ -435,9 +458,11 @@ DELUXE_CAMPING = PolicySet(
     policies=("hint", "greedy", "random", "mcts"),
     seats=DELUXE_CAMPING_SEATS,
     play=play_deluxe_camping,
-    description=("two campers from a seeded random setup, seats rotated; the strictly higher score wins (a tie is "
-                 "a tie); hint: the full two-ply search within the task budget (interrupted: the game fails), "
-                 "greedy / random: the bench's baselines" + _BOT),
+    description=(
+        "two campers from a seeded random setup, seats rotated; the strictly higher score wins (a tie is "
+        "a tie); hint: the full two-ply search within the task budget (interrupted: the game fails), "
+        "greedy / random: the bench's baselines" + _BOT
+    ),
 )
 
 CAMPSITE = PolicySet(
@@ -445,9 +470,11 @@ CAMPSITE = PolicySet(
     policies=("hint", "greedy", "random", "ismcts"),
     seats=CAMPSITE_SEATS,
     play=play_campsite,
-    description=("two campers, seeded draws, seats rotated; the strictly higher total wins (a tie is a tie); hint: "
-                 "every play ranked within the task budget (interrupted: the game fails), greedy: best immediate "
-                 "gain (the bench's baseline), random: a uniformly random card placement and tent" + _BOT),
+    description=(
+        "two campers, seeded draws, seats rotated; the strictly higher total wins (a tie is a tie); hint: "
+        "every play ranked within the task budget (interrupted: the game fails), greedy: best immediate "
+        "gain (the bench's baseline), random: a uniformly random card placement and tent" + _BOT
+    ),
 )
 
 ADVENTURE_TOURS = PolicySet(
@@ -455,9 +482,11 @@ ADVENTURE_TOURS = PolicySet(
     policies=("hint", "greedy", "random", "ismcts"),
     seats=ADVENTURE_TOURS_SEATS,
     play=play_adventure_tours,
-    description=(f"three players (the rulebook's minimum): one policy against two copies of the other, seats "
-                 f"rotated; the strictly highest money wins (several winners count as a tie); hint: Monte Carlo "
-                 f"with at most {ADVENTURE_TOURS_HINT_SAMPLES} seeded samples a play" + _BOT),
+    description=(
+        f"three players (the rulebook's minimum): one policy against two copies of the other, seats "
+        f"rotated; the strictly highest money wins (several winners count as a tie); hint: Monte Carlo "
+        f"with at most {ADVENTURE_TOURS_HINT_SAMPLES} seeded samples a play" + _BOT
+    ),
 )
 
 #: Game -> its policies. A new game adds one line here.

@@ -59,8 +59,7 @@ class Progress:
         eta = format_duration(left / rate) if rate > 0 else "?"
         filled = BAR_WIDTH * self.done // self.total if self.total else BAR_WIDTH
         bar = "#" * filled + "." * (BAR_WIDTH - filled)
-        return (f"{self.label} [{bar}] {self.done}/{self.total} {rate:.2f} task/s ETA {eta} "
-                f"failures {self.failed}")
+        return f"{self.label} [{bar}] {self.done}/{self.total} {rate:.2f} task/s ETA {eta} failures {self.failed}"
 
     def _draw(self, force: bool) -> None:
         if not self.enabled:

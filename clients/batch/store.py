@@ -144,8 +144,9 @@ class Store:
         for key, status, result, error, wall_s, worker, cpu_s, limit in self._db.execute(
             "SELECT key, status, result, error, wall_s, worker, cpu_s, time_limit_s FROM results"
         ):
-            rows[key] = Row(key, status, None if result is None else json.loads(result), error, wall_s, worker, cpu_s,
-                            limit)
+            rows[key] = Row(
+                key, status, None if result is None else json.loads(result), error, wall_s, worker, cpu_s, limit
+            )
         return rows
 
     def count(self) -> int:

@@ -93,17 +93,25 @@ def range_chart(title: str, y_label: str, rows: Sequence[tuple[str, float, float
     for index, (name, low, q1, q3, high, *rest) in enumerate(rows):
         x = LEFT + step * (index + 0.5)
         colour = PALETTE[index % len(PALETTE)]
-        parts.append(f'<line x1="{x:.1f}" y1="{_y(low, y_low, y_high):.1f}" x2="{x:.1f}" '
-                     f'y2="{_y(high, y_low, y_high):.1f}" stroke="{colour}" stroke-width="2"/>')
+        parts.append(
+            f'<line x1="{x:.1f}" y1="{_y(low, y_low, y_high):.1f}" x2="{x:.1f}" '
+            f'y2="{_y(high, y_low, y_high):.1f}" stroke="{colour}" stroke-width="2"/>'
+        )
         top, bottom = _y(q3, y_low, y_high), _y(q1, y_low, y_high)
-        parts.append(f'<rect x="{x - 10:.1f}" y="{top:.1f}" width="20" height="{max(bottom - top, 1.0):.1f}" '
-                     f'fill="{colour}" fill-opacity="0.35" stroke="{colour}"/>')
+        parts.append(
+            f'<rect x="{x - 10:.1f}" y="{top:.1f}" width="20" height="{max(bottom - top, 1.0):.1f}" '
+            f'fill="{colour}" fill-opacity="0.35" stroke="{colour}"/>'
+        )
         if rest:
             mean = float(rest[0])
-            parts.append(f'<line x1="{x - 14:.1f}" y1="{_y(mean, y_low, y_high):.1f}" x2="{x + 14:.1f}" '
-                         f'y2="{_y(mean, y_low, y_high):.1f}" stroke="black" stroke-width="2"/>')
-        parts.append(f'<text x="{x:.1f}" y="{HEIGHT - BOTTOM + 14}" text-anchor="end" '
-                     f'transform="rotate(-35 {x:.1f} {HEIGHT - BOTTOM + 14})" font-size="10">{escape(name)}</text>')
+            parts.append(
+                f'<line x1="{x - 14:.1f}" y1="{_y(mean, y_low, y_high):.1f}" x2="{x + 14:.1f}" '
+                f'y2="{_y(mean, y_low, y_high):.1f}" stroke="black" stroke-width="2"/>'
+            )
+        parts.append(
+            f'<text x="{x:.1f}" y="{HEIGHT - BOTTOM + 14}" text-anchor="end" '
+            f'transform="rotate(-35 {x:.1f} {HEIGHT - BOTTOM + 14})" font-size="10">{escape(name)}</text>'
+        )
     parts.append(f'<text x="{WIDTH - RIGHT + 12}" y="{TOP + 10}" font-size="10">line: min-max</text>')
     parts.append(f'<text x="{WIDTH - RIGHT + 12}" y="{TOP + 24}" font-size="10">box: quartiles</text>')
     parts.append(f'<text x="{WIDTH - RIGHT + 12}" y="{TOP + 38}" font-size="10">bar: mean</text>')
@@ -131,8 +139,10 @@ def interval_chart(title: str, x_label: str, rows: Sequence[tuple[str, float, fl
     for index, (label, value, low, high) in enumerate(rows):
         y = TOP + 30 * index + 15
         parts.append(f'<text x="{left - 8}" y="{y + 4:.1f}" text-anchor="end">{escape(label)}</text>')
-        parts.append(f'<line x1="{left + low * plot_w:.1f}" y1="{y:.1f}" x2="{left + high * plot_w:.1f}" '
-                     f'y2="{y:.1f}" stroke="#1b6ca8" stroke-width="3"/>')
+        parts.append(
+            f'<line x1="{left + low * plot_w:.1f}" y1="{y:.1f}" x2="{left + high * plot_w:.1f}" '
+            f'y2="{y:.1f}" stroke="#1b6ca8" stroke-width="3"/>'
+        )
         parts.append(f'<circle cx="{left + value * plot_w:.1f}" cy="{y:.1f}" r="5" fill="#d1495b"/>')
     parts.append("</svg>")
     return "\n".join(parts) + "\n"

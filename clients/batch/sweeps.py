@@ -56,8 +56,11 @@ def happy_campers_cards() -> tuple[str, ...]:
     from campsolver.v1 import happy_campers_pb2
 
     numbers = sorted(happy_campers_pb2.Challenge.values())
-    names = [happy_campers_pb2.Challenge.Name(number).removeprefix("CHALLENGE_").lower().replace("_", "-")
-             for number in numbers if number != happy_campers_pb2.CHALLENGE_UNSPECIFIED]
+    names = [
+        happy_campers_pb2.Challenge.Name(number).removeprefix("CHALLENGE_").lower().replace("_", "-")
+        for number in numbers
+        if number != happy_campers_pb2.CHALLENGE_UNSPECIFIED
+    ]
     return ("none", *names)
 
 
@@ -93,8 +96,14 @@ def happy_campers_clairvoyant(params: dict[str, Any], budget: Budget) -> dict[st
 def _happy_campers_tasks(options: SweepOptions) -> list[Task]:
     cards = options.cards or DEFAULT_CARDS
     return [
-        Task("sweep", "happy-campers", "clairvoyant", {"card": card, "seed": seed, "rolls": options.rolls},
-             happy_campers_clairvoyant, cpus=CPSAT_SEARCH_WORKERS)
+        Task(
+            "sweep",
+            "happy-campers",
+            "clairvoyant",
+            {"card": card, "seed": seed, "rolls": options.rolls},
+            happy_campers_clairvoyant,
+            cpus=CPSAT_SEARCH_WORKERS,
+        )
         for card in cards
         for seed in range(options.seeds)
     ]
@@ -115,13 +124,21 @@ def _happy_campers_summary(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
         if not scores:
             continue
         low, high = _quartiles(scores)
-        summary.append({
-            "card": card, "rows": len(ok), "failed": sum(r["card"] == card for r in rows) - len(ok),
-            "proven_optimal": sum(row["proof"] in ("OPTIMAL", "EXACT") for row in ok),
-            "mean": statistics.fmean(scores), "min": min(scores), "q1": low, "median": statistics.median(scores),
-            "q3": high, "max": max(scores),
-            "standard_error": statistics.stdev(scores) / len(scores) ** 0.5 if len(scores) > 1 else None,
-        })
+        summary.append(
+            {
+                "card": card,
+                "rows": len(ok),
+                "failed": sum(r["card"] == card for r in rows) - len(ok),
+                "proven_optimal": sum(row["proof"] in ("OPTIMAL", "EXACT") for row in ok),
+                "mean": statistics.fmean(scores),
+                "min": min(scores),
+                "q1": low,
+                "median": statistics.median(scores),
+                "q3": high,
+                "max": max(scores),
+                "standard_error": statistics.stdev(scores) / len(scores) ** 0.5 if len(scores) > 1 else None,
+            }
+        )
     return summary
 
 
@@ -143,8 +160,14 @@ def _happy_campers_plots(rows: list[dict[str, Any]]) -> dict[str, str]:
 
 def camper_tour_solo(params: dict[str, Any], budget: Budget) -> dict[str, Any]:
     specials = int(params["specials"])
-    rules = {"plates": int(params["plates"]), "tokens": int(params["tokens"]), "unexpected_comforts": specials,
-             "mechanical_problem": specials, "village_festival": specials, "no_parking": specials}
+    rules = {
+        "plates": int(params["plates"]),
+        "tokens": int(params["tokens"]),
+        "unexpected_comforts": specials,
+        "mechanical_problem": specials,
+        "village_festival": specials,
+        "no_parking": specials,
+    }
     response = call("camper-tour", "max", {"rules": rules}, budget)
     return {
         "expected_score": float(response.expected_score),
@@ -155,8 +178,9 @@ def camper_tour_solo(params: dict[str, Any], budget: Budget) -> dict[str, Any]:
 
 def _camper_tour_tasks(options: SweepOptions) -> list[Task]:
     return [
-        Task("sweep", "camper-tour", "solo", {"plates": plates, "tokens": tokens, "specials": specials},
-             camper_tour_solo)
+        Task(
+            "sweep", "camper-tour", "solo", {"plates": plates, "tokens": tokens, "specials": specials}, camper_tour_solo
+        )
         for specials in options.specials
         for plates in options.plates
         for tokens in options.tokens
@@ -164,8 +188,11 @@ def _camper_tour_tasks(options: SweepOptions) -> list[Task]:
 
 
 def _camper_tour_summary(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [{key: row.get(key) for key in ("plates", "tokens", "specials", "expected_score", "proof")}
-            for row in rows if row["status"] == "ok"]
+    return [
+        {key: row.get(key) for key in ("plates", "tokens", "specials", "expected_score", "proof")}
+        for row in rows
+        if row["status"] == "ok"
+    ]
 
 
 def _camper_tour_plots(rows: list[dict[str, Any]]) -> dict[str, str]:
@@ -177,8 +204,11 @@ def _camper_tour_plots(rows: list[dict[str, Any]]) -> dict[str, str]:
                 series.setdefault(f"{row['tokens']} tokens", []).append((row["plates"], row["expected_score"]))
         if series:
             plots[f"sweep-camper-tour-solo-specials-{specials}.svg"] = svg.line_chart(
-                f"Camper Tour solo expected score ({specials} of each special plate)", "plates on the route",
-                "expected final score (optimal policy)", series)
+                f"Camper Tour solo expected score ({specials} of each special plate)",
+                "plates on the route",
+                "expected final score (optimal policy)",
+                series,
+            )
     return plots
 
 
@@ -210,8 +240,14 @@ def deluxe_camping_securable(params: dict[str, Any], budget: Budget) -> dict[str
 
 def _deluxe_camping_tasks(options: SweepOptions) -> list[Task]:
     return [
-        Task("sweep", "deluxe-camping", "securable", {"players": players, "seed": seed}, deluxe_camping_securable,
-             cpus=CPSAT_SEARCH_WORKERS)
+        Task(
+            "sweep",
+            "deluxe-camping",
+            "securable",
+            {"players": players, "seed": seed},
+            deluxe_camping_securable,
+            cpus=CPSAT_SEARCH_WORKERS,
+        )
         for players in options.players
         for seed in range(options.seeds)
     ]
@@ -225,11 +261,19 @@ def _deluxe_camping_summary(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
         if not values:
             continue
         low, high = _quartiles(values)
-        summary.append({
-            "players": players, "rows": len(ok), "proven_optimal": sum(row["proof"] == "OPTIMAL" for row in ok),
-            "mean": statistics.fmean(values), "min": min(values), "q1": low, "median": statistics.median(values),
-            "q3": high, "max": max(values),
-        })
+        summary.append(
+            {
+                "players": players,
+                "rows": len(ok),
+                "proven_optimal": sum(row["proof"] == "OPTIMAL" for row in ok),
+                "mean": statistics.fmean(values),
+                "min": min(values),
+                "q1": low,
+                "median": statistics.median(values),
+                "q3": high,
+                "max": max(values),
+            }
+        )
     return summary
 
 
@@ -247,18 +291,27 @@ def _deluxe_camping_plots(rows: list[dict[str, Any]]) -> dict[str, str]:
 
 SWEEPS: dict[str, Sweep] = {
     "happy-campers": Sweep(
-        name="clairvoyant", game="happy-campers", tasks=_happy_campers_tasks,
+        name="clairvoyant",
+        game="happy-campers",
+        tasks=_happy_campers_tasks,
         columns=("card", "seed", "rolls", "score", "proof", "bound", "rolls_used", "card_points"),
-        plots=_happy_campers_plots, summary=_happy_campers_summary,
+        plots=_happy_campers_plots,
+        summary=_happy_campers_summary,
     ),
     "camper-tour": Sweep(
-        name="solo", game="camper-tour", tasks=_camper_tour_tasks,
+        name="solo",
+        game="camper-tour",
+        tasks=_camper_tour_tasks,
         columns=("plates", "tokens", "specials", "expected_score", "proof", "standard_error"),
-        plots=_camper_tour_plots, summary=_camper_tour_summary,
+        plots=_camper_tour_plots,
+        summary=_camper_tour_summary,
     ),
     "deluxe-camping": Sweep(
-        name="securable", game="deluxe-camping", tasks=_deluxe_camping_tasks,
+        name="securable",
+        game="deluxe-camping",
+        tasks=_deluxe_camping_tasks,
         columns=("players", "seed", "player", "value", "proof", "bound", "scores", "barriers"),
-        plots=_deluxe_camping_plots, summary=_deluxe_camping_summary,
+        plots=_deluxe_camping_plots,
+        summary=_deluxe_camping_summary,
     ),
 }

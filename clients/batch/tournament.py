@@ -31,19 +31,25 @@ def wilson(successes: float, trials: int, z: float = Z95) -> tuple[float, float]
     return low, high
 
 
-def tournament_tasks(spec: PolicySet, policies: tuple[str, ...], games_per_pair: int,
-                     review_cpu: float | None = None) -> list[Task]:
+def tournament_tasks(
+    spec: PolicySet, policies: tuple[str, ...], games_per_pair: int, review_cpu: float | None = None
+) -> list[Task]:
     """Solo games: every policy plays seeds 0..N-1. Table games: each pair plays N games, seats rotated (two
     consecutive games share a seed). With `review_cpu` each game is reviewed after it is played (`play_and_review`,
     that many CPU seconds a decision; the task's key says so, so reviewed and plain runs never share a store row)."""
     function: Any = spec.play
     extra: dict[str, Any] = {}
     if review_cpu is not None:
-        function, extra = _REVIEWERS.setdefault(spec.game, functools.partial(play_and_review, spec.game)), {
-            "review_cpu": review_cpu}
+        function, extra = (
+            _REVIEWERS.setdefault(spec.game, functools.partial(play_and_review, spec.game)),
+            {"review_cpu": review_cpu},
+        )
     if spec.seats == 1:
-        return [Task("tournament", spec.game, "game", {"policies": [name], "seed": seed, **extra}, function)
-                for name in policies for seed in range(games_per_pair)]
+        return [
+            Task("tournament", spec.game, "game", {"policies": [name], "seed": seed, **extra}, function)
+            for name in policies
+            for seed in range(games_per_pair)
+        ]
     tasks = []
     for first, second in itertools.combinations(policies, 2):
         for game_index in range(games_per_pair):
@@ -55,8 +61,9 @@ def tournament_tasks(spec: PolicySet, policies: tuple[str, ...], games_per_pair:
                 lone, rest = (first, second) if game_index % 2 == 0 else (second, first)
                 seats = [rest] * spec.seats
                 seats[(game_index // 2) % spec.seats] = lone
-            tasks.append(Task("tournament", spec.game, "game", {"policies": seats, "seed": game_index // 2, **extra},
-                              function))
+            tasks.append(
+                Task("tournament", spec.game, "game", {"policies": seats, "seed": game_index // 2, **extra}, function)
+            )
     return tasks
 
 
@@ -109,10 +116,20 @@ def head_to_head(spec: PolicySet, policies: tuple[str, ...], rows: list[dict[str
     for (name, other), record in records.items():
         rate = (record.wins + 0.5 * record.ties) / record.games if record.games else None
         low, high = wilson(record.wins + 0.5 * record.ties, record.games)
-        lines.append({"game": spec.game, "policy": name, "opponent": other, "games": record.games,
-                      "wins": record.wins, "ties": record.ties, "losses": record.losses,
-                      "win_rate": rate, "ci95_low": low if record.games else None,
-                      "ci95_high": high if record.games else None})
+        lines.append(
+            {
+                "game": spec.game,
+                "policy": name,
+                "opponent": other,
+                "games": record.games,
+                "wins": record.wins,
+                "ties": record.ties,
+                "losses": record.losses,
+                "win_rate": rate,
+                "ci95_low": low if record.games else None,
+                "ci95_high": high if record.games else None,
+            }
+        )
     return lines
 
 
@@ -123,10 +140,16 @@ def policy_scores(spec: PolicySet, policies: tuple[str, ...], rows: list[dict[st
         if row["status"] == "ok":
             for name, value in zip(row["policies"], row["scores"], strict=True):
                 scores[name].append(float(value))
-    return [{"game": spec.game, "policy": name, "games": len(values),
-             "mean_score": statistics.fmean(values) if values else None,
-             "standard_error": statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else None}
-            for name, values in scores.items()]
+    return [
+        {
+            "game": spec.game,
+            "policy": name,
+            "games": len(values),
+            "mean_score": statistics.fmean(values) if values else None,
+            "standard_error": statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else None,
+        }
+        for name, values in scores.items()
+    ]
 
 
 def policy_set(game: str) -> PolicySet | None:
@@ -138,8 +161,19 @@ def policy_set(game: str) -> PolicySet | None:
 #: CPU seconds a decision of a tournament game's review (`--review-cpu`; the service's defaults are 0.5-1 s).
 DEFAULT_REVIEW_CPU_S = 0.3
 #: A seat's review totals, as the games' rows and `reviews.csv` carry them.
-REVIEW_FIELDS = ("decisions", "reviewed", "forced", "not_reviewed", "values_missing", "total_loss", "mean_loss",
-                 "accuracy", "inaccuracies", "mistakes", "blunders")
+REVIEW_FIELDS = (
+    "decisions",
+    "reviewed",
+    "forced",
+    "not_reviewed",
+    "values_missing",
+    "total_loss",
+    "mean_loss",
+    "accuracy",
+    "inaccuracies",
+    "mistakes",
+    "blunders",
+)
 
 
 def _service_module(game: str) -> Any:
@@ -189,8 +223,9 @@ def recorded_entries(game: str, recording: list[tuple[Any, ...]]) -> tuple[Any, 
     return start, entries, state
 
 
-def review_recorded(game: str, recording: list[tuple[Any, ...]], budget: Any, *, decision_cpu_s: float,
-                    seed: int) -> dict[str, Any]:
+def review_recorded(
+    game: str, recording: list[tuple[Any, ...]], budget: Any, *, decision_cpu_s: float, seed: int
+) -> dict[str, Any]:
     """Review a tournament game from its recording with the game's review adapter (as the Review RPC ranks, under
     `budget`, anytime): the record (moves as the RPC's JSON, chance with its probability) and the review as JSON."""
     from campsolver.service.games import review as review_service
@@ -222,17 +257,26 @@ def review_recorded(game: str, recording: list[tuple[Any, ...]], budget: Any, *,
     steps: list[dict[str, Any]] = []
     for item in items:
         if isinstance(item, core.Chance):
-            steps.append({"chance": item.label, "probability": f"{item.probability.numerator}/"
-                                                               f"{item.probability.denominator}"})
+            steps.append(
+                {"chance": item.label, "probability": f"{item.probability.numerator}/{item.probability.denominator}"}
+            )
         else:
-            steps.append({"player": item.player, "label": adapter.label(item.state, item.actions),
-                          "move": json_format.MessageToDict(move_to_proto(item.state, item.actions))})
+            steps.append(
+                {
+                    "player": item.player,
+                    "label": adapter.label(item.state, item.actions),
+                    "move": json_format.MessageToDict(move_to_proto(item.state, item.actions)),
+                }
+            )
     game_review = review_service.game_review_proto(result, adapter, objective, end_turn)
-    return {"record": {"start": start_json, "steps": steps},
-            "review": json_format.MessageToDict(game_review),
-            "review_seats": [{field: _summary_value(summary, field) for field in REVIEW_FIELDS}
-                             for summary in game_review.players],
-            "review_complete": game_review.complete}
+    return {
+        "record": {"start": start_json, "steps": steps},
+        "review": json_format.MessageToDict(game_review),
+        "review_seats": [
+            {field: _summary_value(summary, field) for field in REVIEW_FIELDS} for summary in game_review.players
+        ],
+        "review_complete": game_review.complete,
+    }
 
 
 def _summary_value(summary: Any, field: str) -> Any:
@@ -252,8 +296,9 @@ def play_and_review(game: str, params: dict[str, Any], budget: Any) -> dict[str,
         result = POLICY_SETS[game].play(params, budget)
     finally:
         RECORDING.reset(token)
-    result.update(review_recorded(game, recording, budget, decision_cpu_s=float(params["review_cpu"]),
-                                  seed=int(params["seed"])))
+    result.update(
+        review_recorded(game, recording, budget, decision_cpu_s=float(params["review_cpu"]), seed=int(params["seed"]))
+    )
     return result
 
 
@@ -264,8 +309,17 @@ def review_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
         if row["status"] != "ok" or "review_seats" not in row:
             continue
         for seat, (policy, seats) in enumerate(zip(row["policies"], row["review_seats"], strict=True)):
-            out.append({"game": row["game"], "seed": row["seed"], "players": " vs ".join(row["policies"]),
-                        "seat": seat, "policy": policy, "complete": row["review_complete"], **seats})
+            out.append(
+                {
+                    "game": row["game"],
+                    "seed": row["seed"],
+                    "players": " vs ".join(row["policies"]),
+                    "seat": seat,
+                    "policy": policy,
+                    "complete": row["review_complete"],
+                    **seats,
+                }
+            )
     return out
 
 
@@ -280,14 +334,20 @@ def review_summary(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
         reviewed = sum(seat["reviewed"] for seat in seats)
         per_game = [seat["mean_loss"] for seat in seats if seat["reviewed"]]
         accuracies = [seat["accuracy"] for seat in seats if seat["accuracy"] is not None]
-        out.append({
-            "game": game, "policy": policy, "seats": len(seats), "reviewed_decisions": reviewed,
-            "mean_loss_per_decision": sum(seat["total_loss"] for seat in seats) / reviewed if reviewed else None,
-            "mean_loss_standard_error": (statistics.stdev(per_game) / math.sqrt(len(per_game))
-                                         if len(per_game) > 1 else None),
-            "mean_accuracy": statistics.fmean(accuracies) if accuracies else None,
-            "mistakes_per_game": statistics.fmean(seat["mistakes"] for seat in seats),
-            "blunders_per_game": statistics.fmean(seat["blunders"] for seat in seats),
-            "complete_reviews": sum(bool(seat["complete"]) for seat in seats),
-        })
+        out.append(
+            {
+                "game": game,
+                "policy": policy,
+                "seats": len(seats),
+                "reviewed_decisions": reviewed,
+                "mean_loss_per_decision": sum(seat["total_loss"] for seat in seats) / reviewed if reviewed else None,
+                "mean_loss_standard_error": (
+                    statistics.stdev(per_game) / math.sqrt(len(per_game)) if len(per_game) > 1 else None
+                ),
+                "mean_accuracy": statistics.fmean(accuracies) if accuracies else None,
+                "mistakes_per_game": statistics.fmean(seat["mistakes"] for seat in seats),
+                "blunders_per_game": statistics.fmean(seat["blunders"] for seat in seats),
+                "complete_reviews": sum(bool(seat["complete"]) for seat in seats),
+            }
+        )
     return out

@@ -46,7 +46,7 @@ def from_proto(
     for value in proto_enum.DESCRIPTOR.values:
         if not value.name.startswith(start):
             raise ValueError(f"{value.name} does not start with its enum's prefix {start}")
-        name = value.name[len(start):]
+        name = value.name[len(start) :]
         if name == UNSPECIFIED:
             if unspecified is not None:
                 table[value.number] = unspecified

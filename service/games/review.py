@@ -52,8 +52,9 @@ MARK_TO_PROTO = {
     core.Mark.BLUNDER: common_pb2.REVIEW_MARK_BLUNDER,
 }
 
-ACCURACY_NOTE = ("accuracy: the percentage of a player's reviewed, unforced decisions whose loss is below the "
-                 "inaccuracy threshold")
+ACCURACY_NOTE = (
+    "accuracy: the percentage of a player's reviewed, unforced decisions whose loss is below the inaccuracy threshold"
+)
 
 
 @dataclass(frozen=True)
@@ -102,8 +103,11 @@ def walk_record(record: Message, codec: ReviewCodec) -> Walk:
         player = state.current_player()
         if step.HasField("move") and step.move.ByteSize() > 0:
             require(player != TERMINAL, f"{field}.move", "the game is over: no move can be played")
-            require(player != CHANCE, f"{field}.move",
-                    "a chance step is next: this step plays no move (give the seed or the state Play answered)")
+            require(
+                player != CHANCE,
+                f"{field}.move",
+                "a chance step is next: this step plays no move (give the seed or the state Play answered)",
+            )
             for before, action, after in codec.move_acts(state, step.move, f"{field}.move"):
                 entries.append(core.Act(index, before, action, after))
                 state = after
@@ -134,53 +138,72 @@ def walk_record(record: Message, codec: ReviewCodec) -> Walk:
                 state = state.child(outcome)
             entries.append(core.Chance(index, "; ".join(labels), probability))
             if given is not None:
-                require(_same(codec, given, state), f"{field}.state",
-                        f"not the state seed {seed} gives after this step (the seed's state is used by Play)")
+                require(
+                    _same(codec, given, state),
+                    f"{field}.state",
+                    f"not the state seed {seed} gives after this step (the seed's state is used by Play)",
+                )
         elif given is not None:
             try:
                 listed = shared.list_outcomes(state, codec.play)
             except ResourceExhausted as error:
-                raise ResourceExhausted(f"{field}.state", f"{error.violations[0].description}: give the seed "
-                                        "Play used instead") from None
+                raise ResourceExhausted(
+                    f"{field}.state", f"{error.violations[0].description}: give the seed Play used instead"
+                ) from None
             match = next((o for o in listed if _same(codec, given, o.state)), None)
             require(match is not None, f"{field}.state", "not one of the outcomes of the chance step that follows")
             assert match is not None
             entries.append(core.Chance(index, match.label, match.probability))
             state = match.state
         else:
-            require(codec.play.chance_states, f"{field}.seed",
-                    "a chance step follows: give the seed Play used, or the state it answered")
+            require(
+                codec.play.chance_states,
+                f"{field}.seed",
+                "a chance step follows: give the seed Play used, or the state it answered",
+            )
     return Walk(start, entries, state)
 
 
 def decision_cpu_seconds(options: common_pb2.ReviewOptions, default: float) -> float:
     value = options.decision_cpu_seconds
-    require(not math.isnan(value) and value >= 0, "review.decision_cpu_seconds",
-            "a non-negative number of CPU seconds (0: the game's default)")
+    require(
+        not math.isnan(value) and value >= 0,
+        "review.decision_cpu_seconds",
+        "a non-negative number of CPU seconds (0: the game's default)",
+    )
     if value > MAX_DECISION_CPU_S:
-        raise ResourceExhausted("review.decision_cpu_seconds",
-                                f"{value:g} CPU-s a decision exceeds the limit of {MAX_DECISION_CPU_S:g}")
+        raise ResourceExhausted(
+            "review.decision_cpu_seconds", f"{value:g} CPU-s a decision exceeds the limit of {MAX_DECISION_CPU_S:g}"
+        )
     return value or default
 
 
-def review(request: Message, budget: Budget, codec: ReviewCodec, response_type: type[Message],
-           moved_type: type[Message]) -> Message:
+def review(
+    request: Message, budget: Budget, codec: ReviewCodec, response_type: type[Message], moved_type: type[Message]
+) -> Message:
     """The whole Review handler: validate the record (no budget touched), review it, answer the protos."""
     require(request.HasField("record"), "record", "the game's record is required")
     walk = walk_record(request.record, codec)
     cpu_s = decision_cpu_seconds(request.review, codec.default_cpu_s)
     adapter, objective = codec.adapter(walk.start, request.objective)
     items = core.decisions(walk.entries, adapter.continues)
-    result = core.review(items, adapter, budget, players=codec.players(walk.start), decision_cpu_s=cpu_s,
-                         seed=request.options.seed)
+    result = core.review(
+        items, adapter, budget, players=codec.players(walk.start), decision_cpu_s=cpu_s, seed=request.options.seed
+    )
     return _response(result, walk, codec, adapter, objective, response_type, moved_type, request.review.want_states)
 
 
 def _decision_proto(item: core.Reviewed) -> common_pb2.ReviewedDecision:
     message = common_pb2.ReviewedDecision(
-        player=item.decision.player, status=STATUS_TO_PROTO[item.status], played=item.played_label,
-        best=item.best_label, exact=item.exact, played_rank=item.played_rank, choices=item.choices,
-        unit=item.unit, note=item.note,
+        player=item.decision.player,
+        status=STATUS_TO_PROTO[item.status],
+        played=item.played_label,
+        best=item.best_label,
+        exact=item.exact,
+        played_rank=item.played_rank,
+        choices=item.choices,
+        unit=item.unit,
+        note=item.note,
     )
     for prefix, value in (("played", item.played), ("best", item.best)):
         if value is None:
@@ -201,10 +224,18 @@ def _decision_proto(item: core.Reviewed) -> common_pb2.ReviewedDecision:
 
 def _summary_proto(summary: core.PlayerSummary) -> common_pb2.PlayerReview:
     message = common_pb2.PlayerReview(
-        player=summary.player, decisions=summary.decisions, reviewed=summary.reviewed, forced=summary.forced,
-        not_reviewed=summary.not_reviewed, values_missing=summary.values_missing, total_loss=summary.total_loss,
-        mean_loss=summary.mean_loss, inaccuracies=summary.inaccuracies, mistakes=summary.mistakes,
-        blunders=summary.blunders, costliest=summary.costliest,
+        player=summary.player,
+        decisions=summary.decisions,
+        reviewed=summary.reviewed,
+        forced=summary.forced,
+        not_reviewed=summary.not_reviewed,
+        values_missing=summary.values_missing,
+        total_loss=summary.total_loss,
+        mean_loss=summary.mean_loss,
+        inaccuracies=summary.inaccuracies,
+        mistakes=summary.mistakes,
+        blunders=summary.blunders,
+        costliest=summary.costliest,
     )
     if summary.total_loss_standard_error is not None:
         message.total_loss_standard_error = summary.total_loss_standard_error
@@ -215,36 +246,60 @@ def _summary_proto(summary: core.PlayerSummary) -> common_pb2.PlayerReview:
 
 def review_note(adapter: Any, result: core.ReviewResult) -> str:
     """What the review did, in words: whose information, the accuracy figure, the budgets."""
-    parts = [getattr(adapter, "information", ""), ACCURACY_NOTE,
-             f"each decision ranked within {result.decision_cpu_s:g} CPU-s"]
+    parts = [
+        getattr(adapter, "information", ""),
+        ACCURACY_NOTE,
+        f"each decision ranked within {result.decision_cpu_s:g} CPU-s",
+    ]
     if not result.complete:
         parts.append("the review's deadline came first: the later decisions are marked not reviewed")
     return "; ".join(part for part in parts if part)
 
 
-def game_review_proto(result: core.ReviewResult, adapter: Any, objective: int,
-                      end: common_pb2.TurnInfo) -> common_pb2.GameReview:
+def game_review_proto(
+    result: core.ReviewResult, adapter: Any, objective: int, end: common_pb2.TurnInfo
+) -> common_pb2.GameReview:
     """The review as the `GameReview` message (the service's answer and the batch tournament's review files)."""
     thresholds = result.thresholds
     game_review = common_pb2.GameReview(
-        objective=objective, unit=thresholds.unit, complete=result.complete, note=review_note(adapter, result),
-        thresholds=common_pb2.ReviewThresholds(inaccuracy=thresholds.inaccuracy, mistake=thresholds.mistake,
-                                               blunder=thresholds.blunder, unit=thresholds.unit,
-                                               reason=thresholds.reason),
-        end=end, decision_cpu_seconds=result.decision_cpu_s,
+        objective=objective,
+        unit=thresholds.unit,
+        complete=result.complete,
+        note=review_note(adapter, result),
+        thresholds=common_pb2.ReviewThresholds(
+            inaccuracy=thresholds.inaccuracy,
+            mistake=thresholds.mistake,
+            blunder=thresholds.blunder,
+            unit=thresholds.unit,
+            reason=thresholds.reason,
+        ),
+        end=end,
+        decision_cpu_seconds=result.decision_cpu_s,
         players=[_summary_proto(s) for s in result.players],
     )
     for item in result.items:
         if isinstance(item, core.Chance):
-            game_review.steps.add(record_step=item.source, chance=common_pb2.ReviewedChance(
-                label=item.label, probability=shared.probability_to_proto(item.probability)))
+            game_review.steps.add(
+                record_step=item.source,
+                chance=common_pb2.ReviewedChance(
+                    label=item.label, probability=shared.probability_to_proto(item.probability)
+                ),
+            )
         else:
             game_review.steps.add(record_step=item.decision.source, decision=_decision_proto(item))
     return game_review
 
 
-def _response(result: core.ReviewResult, walk: Walk, codec: ReviewCodec, adapter: Any, objective: int,
-              response_type: type[Message], moved_type: type[Message], want_states: bool) -> Message:
+def _response(
+    result: core.ReviewResult,
+    walk: Walk,
+    codec: ReviewCodec,
+    adapter: Any,
+    objective: int,
+    response_type: type[Message],
+    moved_type: type[Message],
+    want_states: bool,
+) -> Message:
     game_review = game_review_proto(result, adapter, objective, shared.turn_info(walk.end, codec.play))
     response = response_type()
     for index, item in enumerate(result.items):
@@ -259,10 +314,14 @@ def _response(result: core.ReviewResult, walk: Walk, codec: ReviewCodec, adapter
         response.moves.append(moved)
     response.review.CopyFrom(game_review)
     ranked = sum(1 for item in result.items if isinstance(item, core.Reviewed) and item.cpu_s > 0)
-    response.stats.CopyFrom(common_pb2.SolveStats(
-        wall_time_seconds=result.wall_s, nodes=ranked, method="review: each decision ranked by the game's hint",
-        interrupted=result.interrupted or not result.complete,
-    ))
+    response.stats.CopyFrom(
+        common_pb2.SolveStats(
+            wall_time_seconds=result.wall_s,
+            nodes=ranked,
+            method="review: each decision ranked by the game's hint",
+            interrupted=result.interrupted or not result.complete,
+        )
+    )
     return response
 
 
@@ -275,16 +334,18 @@ def acts_of(state: Any, actions: Sequence[Any], field: str, labels: Callable[[An
         shared.require_decision(state, where)
         if action not in state.legal_actions():
             shown = labels(action) if labels is not None else str(action)
-            raise InvalidArgument(where, f"{shown}: not a legal move here (player {state.current_player()} to move; "
-                                  "see LegalMoves)")
+            raise InvalidArgument(
+                where, f"{shown}: not a legal move here (player {state.current_player()} to move; see LegalMoves)"
+            )
         after = state.child(action)
         out.append((state, action, after))
         state = after
     return out
 
 
-def first_moves(state: Any, continues: Callable[[Any, Any, int], bool],
-                choose: Callable[[Any], Any] | None = None) -> tuple[Any, ...]:
+def first_moves(
+    state: Any, continues: Callable[[Any, Any, int], bool], choose: Callable[[Any], Any] | None = None
+) -> tuple[Any, ...]:
     """One decision's actions as the review groups them: `choose(state)` (default: the first legal action) at each
     of the player's steps while the decision goes on (examples and tests)."""
     player = state.current_player()
@@ -298,8 +359,15 @@ def first_moves(state: Any, continues: Callable[[Any, Any, int], bool],
             return tuple(actions)
 
 
-def seeded_record(record: Message, start: Any, codec: ReviewCodec, continues: Callable[[Any, Any, int], bool],
-                  decisions: int, choose: Callable[[Any], Any] | None = None, first_seed: int = 1) -> Message:
+def seeded_record(
+    record: Message,
+    start: Any,
+    codec: ReviewCodec,
+    continues: Callable[[Any, Any, int], bool],
+    decisions: int,
+    choose: Callable[[Any], Any] | None = None,
+    first_seed: int = 1,
+) -> Message:
     """A record as a NewGame/Play client keeps it: `start`, then `decisions` Play calls, each a decision's move
     (`first_moves`) and the seed that resolved the chance after it (first_seed, first_seed + 1, ...)."""
     record.start.CopyFrom(codec.to_proto(start))

@@ -283,14 +283,15 @@ def play_flow(
         return PlayResult(state, list_outcomes(state, play))
     if seed is not None:
         return PlayResult(resolve_chance(state, seeded_rng(seed)), [])
-    require(
-        play.chance_states, "seed", "a chance step follows this move: give a seed or set list_outcomes"
-    )
+    require(play.chance_states, "seed", "a chance step follows this move: give a seed or set list_outcomes")
     return PlayResult(state, [])
 
 
 def new_game_answer(
-    response_type: type[Message], state: GameState, play: TablePlay, to_proto: Callable[[Any], Message],
+    response_type: type[Message],
+    state: GameState,
+    play: TablePlay,
+    to_proto: Callable[[Any], Message],
     want_picture: bool,
 ) -> Message:
     """NewGame's response: the state after the seeded setup, its turn facts and (when asked) its picture."""

@@ -12,8 +12,7 @@ from campsolver.service.table_games.happy_campers import HappyCampers
 
 #: Every game the table seats, by its CLI name.
 ADAPTERS: dict[str, Adapter] = {
-    adapter.name: adapter
-    for adapter in (HappyCampers(), DeluxeCamping(), Campsite(), CamperTour(), AdventureTours())
+    adapter.name: adapter for adapter in (HappyCampers(), DeluxeCamping(), Campsite(), CamperTour(), AdventureTours())
 }
 
 __all__ = ["ADAPTERS", "Adapter", "LogLine", "Offer", "SecondStage", "seat_letter"]

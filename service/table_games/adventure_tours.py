@@ -72,8 +72,9 @@ def action_text(state: State, action: rules.Action, kind: str) -> str:
             return f"two cards to {seat_letter(action.first)}"
         return f"one card each to {seat_letter(action.first)} and {seat_letter(action.second)}"
     if isinstance(action, Place):
-        member = kind == "offer_d" or (kind == "action" and config.action[state.pending[0].card] is
-                                       Act.SAME_COLOUR_MEMBER)
+        member = kind == "offer_d" or (
+            kind == "action" and config.action[state.pending[0].card] is Act.SAME_COLOUR_MEMBER
+        )
         return f"place {card_text(config, action.card)} as {'a member' if member else 'equipment'}"
     if isinstance(action, Accept):
         return ACCEPT_TEXT.get(kind, "accept")
@@ -166,13 +167,16 @@ class AdventureTours(Adapter):
         return cells
 
     def opening(self, state: State, players: int) -> str:
-        return (f"A new game of Adventure Tours for {players} players: {state.config.rounds} rounds, "
-                f"{len(state.config.deck)} cards, {rules.HAND_SIZE} cards dealt to each player; "
-                f"{seat_letter(state.to_move)} begins.")
+        return (
+            f"A new game of Adventure Tours for {players} players: {state.config.rounds} rounds, "
+            f"{len(state.config.deck)} cards, {rules.HAND_SIZE} cards dealt to each player; "
+            f"{seat_letter(state.to_move)} begins."
+        )
 
     def opening_private(self, state: State, players: int) -> dict[int, str]:
-        return {q: "you are dealt " + ", ".join(card_text(state.config, c) for c in state.hands[q])
-                for q in range(players)}
+        return {
+            q: "you are dealt " + ", ".join(card_text(state.config, c) for c in state.hands[q]) for q in range(players)
+        }
 
     def describe_move(self, state: State, move: Message, seat: int, ply: int) -> list[LogLine]:
         lines = [LogLine(ply, seat, "move", f"{seat_letter(seat)}: {self.label(state, move, seat)}")]
@@ -182,12 +186,24 @@ class AdventureTours(Adapter):
                 before_row, after_row = getattr(state, row)[q], getattr(after, row)[q]
                 lost = [c for c in before_row if c not in after_row]
                 for card in lost:
-                    where = "the discard pile" if card in after.discard else next(
-                        (f"{seat_letter(p)}'s equipment" for p in range(state.config.players)
-                         if card in after.equipment[p]), "elsewhere")
+                    where = (
+                        "the discard pile"
+                        if card in after.discard
+                        else next(
+                            (
+                                f"{seat_letter(p)}'s equipment"
+                                for p in range(state.config.players)
+                                if card in after.equipment[p]
+                            ),
+                            "elsewhere",
+                        )
+                    )
                     what = "member" if row == "members" else "equipment"
-                    lines.append(LogLine(ply, q, "event", f"{seat_letter(q)} loses {what} "
-                                                          f"{card_text(state.config, card)} to {where}"))
+                    lines.append(
+                        LogLine(
+                            ply, q, "event", f"{seat_letter(q)} loses {what} {card_text(state.config, card)} to {where}"
+                        )
+                    )
         return lines
 
     def describe_chance(self, outcomes: list[tuple[Any, Any, Any]], ply: int) -> list[LogLine]:
@@ -197,8 +213,10 @@ class AdventureTours(Adapter):
 
         def flush() -> None:
             if dealt:
-                private = {q: "you are dealt " + ", ".join(card_text(config, c) for c in sorted(cards))
-                           for q, cards in dealt.items()}
+                private = {
+                    q: "you are dealt " + ", ".join(card_text(config, c) for c in sorted(cards))
+                    for q, cards in dealt.items()
+                }
                 lines.append(LogLine(ply, None, "chance", f"each player is dealt {rules.HAND_SIZE} cards", private))
                 dealt.clear()
 
@@ -213,8 +231,15 @@ class AdventureTours(Adapter):
                 lines.append(LogLine(ply, None, "chance", f"boards dealt: {boards}"))
             else:
                 who = seat_letter(step.player)
-                lines.append(LogLine(ply, step.player, "chance", f"{who} draws a card",
-                                     {step.player: f"you draw {card_text(before.config, outcome)}"}))
+                lines.append(
+                    LogLine(
+                        ply,
+                        step.player,
+                        "chance",
+                        f"{who} draws a card",
+                        {step.player: f"you draw {card_text(before.config, outcome)}"},
+                    )
+                )
         flush()
         return lines
 
@@ -223,11 +248,24 @@ class AdventureTours(Adapter):
         if after.round_index != before.round_index or (after.over and not before.over):
             scores = after.last_round
             text = ", ".join(f"{seat_letter(q)} {s:+d}" for q, s in enumerate(scores))
-            lines.append(LogLine(ply, None, "round", f"round {before.round_index + 1} over (income minus "
-                                                     f"{rules.HAND_PENALTY} a card left in hand): {text}"))
+            lines.append(
+                LogLine(
+                    ply,
+                    None,
+                    "round",
+                    f"round {before.round_index + 1} over (income minus "
+                    f"{rules.HAND_PENALTY} a card left in hand): {text}",
+                )
+            )
             if not after.over:
-                lines.append(LogLine(ply, None, "round", f"round {after.round_index + 1}: new hands; "
-                                                         f"{seat_letter(after.starter)} begins"))
+                lines.append(
+                    LogLine(
+                        ply,
+                        None,
+                        "round",
+                        f"round {after.round_index + 1}: new hands; {seat_letter(after.starter)} begins",
+                    )
+                )
         if after.over and not before.over:
             lines.append(LogLine(ply, None, "end", "Game over: the last round is played."))
         return lines
@@ -252,16 +290,25 @@ class AdventureTours(Adapter):
         notes = []
         for q in range(players):
             income = sum(obs.config.money[c] for c in obs.members[q])
-            notes.append(f"{obs.totals[q]} coins; income {income} this round; {plural(obs.hand_sizes[q], 'card')} "
-                         "in hand")
-        pictures = [{"title": "The table", "svg": render.seat_table_svg(obs, over=state.over)},
-                    {"title": f"Your hand ({seat_letter(viewer)})", "svg": render.seat_hand_svg(obs)}]
-        facts = [f"round {obs.round_index + 1} of {obs.config.rounds}; {obs.deck_size} cards in the pile",
-                 "at a round's end each player earns the money of their members, minus "
-                 f"{rules.HAND_PENALTY} a card left in hand; the round ends when the pile runs out or a hand "
-                 "is empty"]
-        labels = {"protect:yes": "protect with Pater Miller", "protect:no": "let the attack happen",
-                  "as:member": "as a member", "as:equipment": "as equipment"}
+            notes.append(
+                f"{obs.totals[q]} coins; income {income} this round; {plural(obs.hand_sizes[q], 'card')} in hand"
+            )
+        pictures = [
+            {"title": "The table", "svg": render.seat_table_svg(obs, over=state.over)},
+            {"title": f"Your hand ({seat_letter(viewer)})", "svg": render.seat_hand_svg(obs)},
+        ]
+        facts = [
+            f"round {obs.round_index + 1} of {obs.config.rounds}; {obs.deck_size} cards in the pile",
+            "at a round's end each player earns the money of their members, minus "
+            f"{rules.HAND_PENALTY} a card left in hand; the round ends when the pile runs out or a hand "
+            "is empty",
+        ]
+        labels = {
+            "protect:yes": "protect with Pater Miller",
+            "protect:no": "let the attack happen",
+            "as:member": "as a member",
+            "as:equipment": "as equipment",
+        }
         config = obs.config
         for kind, text in ACCEPT_TEXT.items():
             labels[f"{kind}:accept"] = text
@@ -277,8 +324,13 @@ class AdventureTours(Adapter):
             labels[f"gift:{draw}:-1"] = action_text(public_state(obs), GiftChoice(bool(draw), -1), "offer_b")
         for b, board in enumerate(config.boards):
             labels[f"board:{b}"] = f"take the {board.name} board"
-        return {"pictures": pictures, "legend": legend(render.seat_legend_entries(config)), "facts": facts,
-                "notes": notes, "keyLabels": labels}
+        return {
+            "pictures": pictures,
+            "legend": legend(render.seat_legend_entries(config)),
+            "facts": facts,
+            "notes": notes,
+            "keyLabels": labels,
+        }
 
     def offers(self, state: State, proto: Message, viewer: int, call: Any) -> list[Offer]:
         """Every play of the seat (its decisions until a draw, another player's decision or the next regular
@@ -300,12 +352,14 @@ class AdventureTours(Adapter):
         seen = public_state(observe(state, state.current_player()))
         return service.move_to_proto(seen, hints.enumerate_plays(seen, state.current_player())[0])
 
-    def hint_request(self, proto: Message, state: State, viewer: int, seconds: float,
-                     history: Sequence[tuple[Message, Message, int]]) -> Message:
+    def hint_request(
+        self, proto: Message, state: State, viewer: int, seconds: float, history: Sequence[tuple[Message, Message, int]]
+    ) -> Message:
         """The hint reads the seat's observation only (`service.adventure_tours.hint` turns the state into the
         deciding player's `Observation` before anything else; tests/test_table_hidden.py pins it)."""
-        return pb.AdventureToursServiceHintRequest(state=proto, options=common_pb2.SolveOptions(
-            time_limit_seconds=seconds))
+        return pb.AdventureToursServiceHintRequest(
+            state=proto, options=common_pb2.SolveOptions(time_limit_seconds=seconds)
+        )
 
     def hint_unit(self, response: Message) -> str:
         return "coins over the best opponent at the round's end"

@@ -50,8 +50,13 @@ class Offer:
     data: Any = None  # what a first-stage choice carries to its second stage
 
     def public(self) -> dict[str, Any]:
-        return {"id": self.id, "label": self.label, "keys": self.keys, "ghost": self.ghost,
-                "final": self.move is not None}
+        return {
+            "id": self.id,
+            "label": self.label,
+            "keys": self.keys,
+            "ghost": self.ghost,
+            "final": self.move is not None,
+        }
 
 
 @dataclass
@@ -65,8 +70,12 @@ class LogLine:
     private: dict[int, str] = field(default_factory=dict)
 
     def text_for(self, viewer: int) -> dict[str, Any]:
-        line = {"ply": self.ply, "seat": None if self.seat is None else seat_letter(self.seat), "kind": self.kind,
-                "text": self.private.get(viewer, self.text)}
+        line = {
+            "ply": self.ply,
+            "seat": None if self.seat is None else seat_letter(self.seat),
+            "kind": self.kind,
+            "text": self.private.get(viewer, self.text),
+        }
         if viewer in self.private:
             line["private"] = True  # what this seat alone reads (its own draw)
         return line
@@ -81,8 +90,15 @@ class SecondStage:
     view: dict[str, Any]
 
 
-def swatch_svg(fill: str, letter: str = "", *, shape: str = "rect", letter_fill: str = "#212121",
-               stroke: str = "#555", dashed: bool = False) -> str:
+def swatch_svg(
+    fill: str,
+    letter: str = "",
+    *,
+    shape: str = "rect",
+    letter_fill: str = "#212121",
+    stroke: str = "#555",
+    dashed: bool = False,
+) -> str:
     """A 24 x 24 legend mark as a standalone SVG (letters at 12 units: 12 CSS px on the page)."""
     dash = ' stroke-dasharray="4 3"' if dashed else ""
     if shape == "circle":
@@ -93,10 +109,18 @@ def swatch_svg(fill: str, letter: str = "", *, shape: str = "rect", letter_fill:
         mark = f'<polygon points="3,21 12,4 21,21" fill="{fill}" stroke="{stroke}"/>'
     else:
         mark = f'<rect x="1" y="1" width="22" height="22" fill="{fill}" stroke="{stroke}"{dash}/>'
-    text = (f'<text x="12" y="16.5" font-size="12" font-weight="bold" text-anchor="middle" fill="{letter_fill}">'
-            f'{letter}</text>') if letter else ""
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="24" height="24" viewBox="0 0 24 24" '
-            f'font-family="DejaVu Sans, Verdana, sans-serif">{mark}{text}</svg>')
+    text = (
+        (
+            f'<text x="12" y="16.5" font-size="12" font-weight="bold" text-anchor="middle" fill="{letter_fill}">'
+            f"{letter}</text>"
+        )
+        if letter
+        else ""
+    )
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="24" height="24" viewBox="0 0 24 24" '
+        f'font-family="DejaVu Sans, Verdana, sans-serif">{mark}{text}</svg>'
+    )
 
 
 def legend(entries: Sequence[tuple[str, str]]) -> list[dict[str, str]]:
@@ -141,8 +165,9 @@ class Adapter:
         """The rules model's state after the person's or a bot's move (the game's own Play mapping)."""
         raise NotImplementedError
 
-    def review_request(self, request_type: type[Message], start: Message, steps: Sequence[Any],
-                       seconds: float) -> Message:
+    def review_request(
+        self, request_type: type[Message], start: Message, steps: Sequence[Any], seconds: float
+    ) -> Message:
         """The Review request of a table's record (every Play call after NewGame, with its seed and answer)."""
         request = request_type()
         request.record.start.CopyFrom(start)
@@ -219,8 +244,7 @@ class Adapter:
     def offers(self, state: Any, proto: Message, viewer: int, call: ServiceCall) -> list[Offer]:
         raise NotImplementedError
 
-    def second_stage(self, state: Any, proto: Message, viewer: int, offer: Offer, call: ServiceCall
-                     ) -> SecondStage:
+    def second_stage(self, state: Any, proto: Message, viewer: int, offer: Offer, call: ServiceCall) -> SecondStage:
         raise NotImplementedError(f"{self.title} has no two-stage moves")
 
     def first_legal(self, state: Any) -> Message:
@@ -240,8 +264,9 @@ class Adapter:
 
     def result_text(self, state: Any, winners: Sequence[int], scores: Sequence[int]) -> str:
         if not winners:
-            return "Game over: no winner. Scores " + ", ".join(
-                f"{seat_letter(q)} {s}" for q, s in enumerate(scores)) + "."
+            return (
+                "Game over: no winner. Scores " + ", ".join(f"{seat_letter(q)} {s}" for q, s in enumerate(scores)) + "."
+            )
         names = " and ".join(seat_letter(w) for w in winners)
         best = scores[winners[0]] if scores else 0
         verb = "share the win" if len(winners) > 1 else "wins"
@@ -249,14 +274,15 @@ class Adapter:
 
     # --- hints ---------------------------------------------------------------------------------------------
 
-    def hint_request(self, proto: Message, state: Any, viewer: int, seconds: float,
-                     history: Sequence[tuple[Message, Message, int]]) -> Message:
+    def hint_request(
+        self, proto: Message, state: Any, viewer: int, seconds: float, history: Sequence[tuple[Message, Message, int]]
+    ) -> Message:
         return getattr(self.pb, self.hint_type)(
-            state=proto, options=common_pb2.SolveOptions(time_limit_seconds=seconds))
+            state=proto, options=common_pb2.SolveOptions(time_limit_seconds=seconds)
+        )
 
     def alternatives(self, response: Message) -> list[tuple[Message, Any]]:
         return [(alternative.move, alternative.ranking) for alternative in response.alternatives]
 
     def hint_unit(self, response: Message) -> str:
         return ""
-

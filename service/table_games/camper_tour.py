@@ -68,8 +68,9 @@ class CamperTour(Adapter):
         action = self.action(move)
         camper = state.campers[state.to_move]
         if isinstance(action, Announce):
-            target = camper.position + action.plates if camper.phase == Phase.OUTWARD else \
-                camper.position - action.plates
+            target = (
+                camper.position + action.plates if camper.phase == Phase.OUTWARD else camper.position - action.plates
+            )
             return f"announce {action.plates} (to plate {target})"
         if isinstance(action, TurnBack):
             return f"turn back here (place marker on plate {camper.position})"
@@ -87,8 +88,10 @@ class CamperTour(Adapter):
 
     def opening(self, state: TourState, players: int) -> str:
         first = seat_letter(state.to_move)
-        return (f"A new game of Camper Tour: {players} campers with {_tokens(state.config.starting_tokens)} each, "
-                f"{state.config.plate_count} plates in the stack; {first} begins.")
+        return (
+            f"A new game of Camper Tour: {players} campers with {_tokens(state.config.starting_tokens)} each, "
+            f"{state.config.plate_count} plates in the stack; {first} begins."
+        )
 
     def describe_move(self, state: TourState, move: Message, seat: int, ply: int) -> list[LogLine]:
         return [LogLine(ply, seat, "move", f"{seat_letter(seat)}: {self.label(state, move, seat)}")]
@@ -103,8 +106,11 @@ class CamperTour(Adapter):
             first, last = laid[0][0], laid[-1][0]
             where = f"plate {first}" if first == last else f"plates {first}-{last}"
             specials = [f"{plate} {KIND_NAME[kind]}" for plate, kind in laid if kind != PlateKind.NORMAL]
-            what = ("; " + ", ".join(specials) + (", the rest normal" if len(specials) < len(laid) else "")
-                    if specials else ": normal")
+            what = (
+                "; " + ", ".join(specials) + (", the rest normal" if len(specials) < len(laid) else "")
+                if specials
+                else ": normal"
+            )
             lines.append(LogLine(ply, None, "chance", f"{where} laid{what}"))
             laid.clear()
 
@@ -119,11 +125,20 @@ class CamperTour(Adapter):
                 text = self._roll_text(before, int(outcome), mover, moved)
                 lines.append(LogLine(ply, before.to_move, "chance", text))
             elif before.stage == Stage.EFFECT:
-                lines.append(LogLine(ply, before.to_move, "chance",
-                                     f"die {outcome}: {self._effect_text(before, int(outcome), mover, moved)}"))
+                lines.append(
+                    LogLine(
+                        ply,
+                        before.to_move,
+                        "chance",
+                        f"die {outcome}: {self._effect_text(before, int(outcome), mover, moved)}",
+                    )
+                )
             if moved.phase == Phase.ELIMINATED and mover.phase != Phase.ELIMINATED:
-                lines.append(LogLine(ply, before.to_move, "out",
-                                     f"{who} is out of the game: {self._why_out(before, outcome, mover)}"))
+                lines.append(
+                    LogLine(
+                        ply, before.to_move, "out", f"{who} is out of the game: {self._why_out(before, outcome, mover)}"
+                    )
+                )
         flush()
         return lines
 
@@ -157,8 +172,10 @@ class CamperTour(Adapter):
 
     def _why_out(self, state: TourState, outcome: Any, mover: rules.Camper) -> str:
         if state.stage == Stage.ROLL and int(outcome) <= state.announced and state.last_camper_rule:
-            return ("the last camper still travelling must beat the announcement, and the dice did not "
-                    f"({outcome} against {state.announced})")
+            return (
+                "the last camper still travelling must beat the announcement, and the dice did not "
+                f"({outcome} against {state.announced})"
+            )
         return "ran out of tokens before turning back"
 
     def describe_events(self, before: TourState, after: TourState, ply: int) -> list[LogLine]:
@@ -166,8 +183,15 @@ class CamperTour(Adapter):
         for q, (old, new) in enumerate(zip(before.campers, after.campers, strict=True)):
             who = seat_letter(q)
             if new.phase == Phase.FINISHED and old.phase != Phase.FINISHED:
-                lines.append(LogLine(ply, q, "event", f"{who} is home: final score {new.score} "
-                                                      f"(place marker {new.marker} minus {_tokens(new.tokens)} left)"))
+                lines.append(
+                    LogLine(
+                        ply,
+                        q,
+                        "event",
+                        f"{who} is home: final score {new.score} "
+                        f"(place marker {new.marker} minus {_tokens(new.tokens)} left)",
+                    )
+                )
             if old.pending == Pending.SKIP_TURN and new.pending == Pending.NONE and new.active:
                 lines.append(LogLine(ply, q, "event", f"{who} misses a turn"))
         if after.game_over and not before.game_over:
@@ -177,10 +201,14 @@ class CamperTour(Adapter):
     def _end_reason(self, state: TourState) -> str:
         if not any(c.active for c in state.campers):
             return "Game over: nobody is left on the journey."
-        latest = max((i for i, c in enumerate(state.campers) if c.phase == Phase.FINISHED),
-                     key=lambda i: state.campers[i].arrival)
-        return (f"Game over: {seat_letter(latest)} got home furthest ahead of every camper still travelling, "
-                "so nobody can pass that score.")
+        latest = max(
+            (i for i, c in enumerate(state.campers) if c.phase == Phase.FINISHED),
+            key=lambda i: state.campers[i].arrival,
+        )
+        return (
+            f"Game over: {seat_letter(latest)} got home furthest ahead of every camper still travelling, "
+            "so nobody can pass that score."
+        )
 
     def task(self, state: TourState, viewer: int) -> str:
         camper = state.mover
@@ -206,16 +234,21 @@ class CamperTour(Adapter):
         if state.config.token_rule == rules.TokenRule.SUPPLY:
             held = sum(c.tokens for c in state.campers if c.active)
             facts.append(f"tokens in the supply: {state.config.token_supply - held}")
-        facts.append("rules: a camper who runs out of tokens before turning back is out; the last camper still "
-                     "travelling is out when the dice do not beat the announcement")
+        facts.append(
+            "rules: a camper who runs out of tokens before turning back is out; the last camper still "
+            "travelling is out when the dice do not beat the announcement"
+        )
         return {
             "pictures": [{"title": "The route", "svg": render.seat_svg(state, viewer)}],
             "legend": legend(render.seat_legend(state)),
             "facts": facts,
             "notes": notes,
-            "keyLabels": {**{f"n:{n}": f"announce {n}" for n in range(1, rules.MAX_ANNOUNCEMENT + 1)},
-                          "turnback": "turn back here", "pass": "pass",
-                          **{f"comforts:{c.value}": COMFORTS_TEXT[c] for c in ComfortsChoice}},
+            "keyLabels": {
+                **{f"n:{n}": f"announce {n}" for n in range(1, rules.MAX_ANNOUNCEMENT + 1)},
+                "turnback": "turn back here",
+                "pass": "pass",
+                **{f"comforts:{c.value}": COMFORTS_TEXT[c] for c in ComfortsChoice},
+            },
         }
 
     def _note(self, state: TourState, q: int) -> str:
@@ -255,12 +288,19 @@ class CamperTour(Adapter):
 
     # --- hints ---------------------------------------------------------------------------------------------
 
-    def hint_request(self, proto: Message, state: TourState, viewer: int, seconds: float,
-                     history: Sequence[tuple[Message, Message, int]]) -> Message:
+    def hint_request(
+        self,
+        proto: Message,
+        state: TourState,
+        viewer: int,
+        seconds: float,
+        history: Sequence[tuple[Message, Message, int]],
+    ) -> Message:
         """Everything is public: the state, and the game's record (the hint reads the other campers' past
         decisions to recognise the solo policy)."""
         request = pb.CamperTourServiceHintRequest(
-            state=proto, options=common_pb2.SolveOptions(time_limit_seconds=seconds))
+            state=proto, options=common_pb2.SolveOptions(time_limit_seconds=seconds)
+        )
         for before, move, _seat in list(history)[-MAX_RECORD:]:
             request.history.add(state=before, move=move)
         return request

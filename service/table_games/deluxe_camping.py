@@ -14,8 +14,12 @@ from google.protobuf.message import Message
 
 from campsolver.v1 import deluxe_camping_pb2 as pb
 
-PLACED = {Stage.POOL: "the swimming pool", Stage.MYSTERY: "a mystery token", Stage.BUNGALOW: "the bungalow",
-          Stage.TRAILER: "a trailer"}
+PLACED = {
+    Stage.POOL: "the swimming pool",
+    Stage.MYSTERY: "a mystery token",
+    Stage.BUNGALOW: "the bungalow",
+    Stage.TRAILER: "a trailer",
+}
 SETUP = frozenset(PLACED)
 
 
@@ -84,9 +88,11 @@ class DeluxeCamping(Adapter):
 
     def opening(self, state: DCState, players: int) -> str:
         config = state.config
-        return (f"A new game of Deluxe Camping for {players} players on a {config.rows}x{config.cols} board: a "
-                f"bungalow and {plural(config.trailers, 'trailer')} each, {config.supply} barriers; "
-                f"{seat_letter(state.to_move)} begins by placing the swimming pool.")
+        return (
+            f"A new game of Deluxe Camping for {players} players on a {config.rows}x{config.cols} board: a "
+            f"bungalow and {plural(config.trailers, 'trailer')} each, {config.supply} barriers; "
+            f"{seat_letter(state.to_move)} begins by placing the swimming pool."
+        )
 
     def describe_move(self, state: DCState, move: Message, seat: int, ply: int) -> list[LogLine]:
         who = seat_letter(seat)
@@ -96,16 +102,29 @@ class DeluxeCamping(Adapter):
         if isinstance(action, Move | Place):
             walls = len(after.barriers) - len(state.barriers)
             if walls:
-                lines.append(LogLine(ply, None, "event", f"{plural(walls, 'automatic barrier')} between "
-                                                         "neighbouring pieces of different players"))
+                lines.append(
+                    LogLine(
+                        ply,
+                        None,
+                        "event",
+                        f"{plural(walls, 'automatic barrier')} between neighbouring pieces of different players",
+                    )
+                )
         return lines
 
     def describe_chance(self, outcomes: list[tuple[Any, Any, Any]], ply: int) -> list[LogLine]:
         lines = []
         for before, outcome, after in outcomes:
             ice = " and ".join(self.at(after, s) for s in after.ice_creams)
-            lines.append(LogLine(ply, None, "chance", f"the reveal: the pain-in-the-neck is under "
-                                                      f"{self.at(before, int(outcome))}; ice-cream stands on {ice}"))
+            lines.append(
+                LogLine(
+                    ply,
+                    None,
+                    "chance",
+                    f"the reveal: the pain-in-the-neck is under "
+                    f"{self.at(before, int(outcome))}; ice-cream stands on {ice}",
+                )
+            )
         return lines
 
     def describe_events(self, before: DCState, after: DCState, ply: int) -> list[LogLine]:
@@ -113,9 +132,16 @@ class DeluxeCamping(Adapter):
         if after.stage in (Stage.MOVE, Stage.BARRIER, Stage.OVER):
             for p in range(after.config.players):
                 if after.stopped(p) and not before.stopped(p):
-                    lines.append(LogLine(ply, p, "event", f"{seat_letter(p)} stops: every one of "
-                                                          f"{seat_letter(p)}'s pieces stands in a site of its own "
-                                                          "(no more turns; its sites score)"))
+                    lines.append(
+                        LogLine(
+                            ply,
+                            p,
+                            "event",
+                            f"{seat_letter(p)} stops: every one of "
+                            f"{seat_letter(p)}'s pieces stands in a site of its own "
+                            "(no more turns; its sites score)",
+                        )
+                    )
         if after.stage is Stage.OVER and before.stage is not Stage.OVER:
             active = [p for p in range(after.config.players) if not after.stopped(p)]
             if not active:
@@ -131,8 +157,10 @@ class DeluxeCamping(Adapter):
         if state.stage in SETUP:
             return f"place {PLACED[state.stage]}: click a square"
         if state.stage is Stage.MOVE:
-            return ("move: click a trailer (or the pain-in-the-neck), then where it goes (up to two steps in all), "
-                    "or stay put")
+            return (
+                "move: click a trailer (or the pain-in-the-neck), then where it goes (up to two steps in all), "
+                "or stay put"
+            )
         return "place the free barrier: click an edge between two squares"
 
     # --- the seat's view -------------------------------------------------------------------------------------
@@ -146,19 +174,26 @@ class DeluxeCamping(Adapter):
                 placed = len(state.trailers[p]) if p < len(state.trailers) else 0
                 notes.append(f"{placed} of {config.trailers} trailers placed")
             else:
-                notes.append(f"sites score {scores[p]}" + ("; stopped: every piece in a site of its own"
-                                                           if state.stopped(p) else ""))
-        facts = [f"barriers: {len(state.barriers)} placed, {state.supply_left} in the supply",
-                 render_rule()]
+                notes.append(
+                    f"sites score {scores[p]}"
+                    + ("; stopped: every piece in a site of its own" if state.stopped(p) else "")
+                )
+        facts = [f"barriers: {len(state.barriers)} placed, {state.supply_left} in the supply", render_rule()]
         if state.stage in (Stage.MOVE, Stage.BARRIER) and state.idle_turns:
-            facts.append(f"{plural(state.idle_turns, 'turn')} in a row without a barrier (a whole round of them "
-                         "ends the game)")
+            facts.append(
+                f"{plural(state.idle_turns, 'turn')} in a row without a barrier (a whole round of them ends the game)"
+            )
         shown = previous if previous is not None and previous.config == config else None
         return {
             "pictures": [{"title": "The campground", "svg": render.seat_svg(state, viewer, previous=shown)}],
-            "legend": legend([*render.seat_legend(state), (render.swatch("tint", "#ffffff", "r2", "#555"),
-                                                           "row and column numbers: r2c5 is row 2, column 5")]),
-            "facts": facts, "notes": notes,
+            "legend": legend(
+                [
+                    *render.seat_legend(state),
+                    (render.swatch("tint", "#ffffff", "r2", "#555"), "row and column numbers: r2c5 is row 2, column 5"),
+                ]
+            ),
+            "facts": facts,
+            "notes": notes,
             "keyLabels": {"stay": "stay put", "nobarrier": "no free barrier"},
         }
 
@@ -190,8 +225,10 @@ class DeluxeCamping(Adapter):
 
 
 def render_rule() -> str:
-    return ("a site (a region closed by barriers) holding one player's pieces only scores for that player: 1 a "
-            "square, x2 with the pool, +5 an ice-cream stand, -10 with the pain-in-the-neck (not below 0)")
+    return (
+        "a site (a region closed by barriers) holding one player's pieces only scores for that player: 1 a "
+        "square, x2 with the pool, +5 an ice-cream stand, -10 with the pain-in-the-neck (not below 0)"
+    )
 
 
 def _paths(action: Move) -> list[tuple[int, list[int]]]:

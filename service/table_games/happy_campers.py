@@ -85,8 +85,10 @@ class HappyCampers(Adapter):
     def opening(self, state: modes.MultiplayerState, players: int) -> str:
         cards = ", ".join(c.display_name for c in state.challenges) or "none"
         roll = f" First roll: {state.roll[0]} and {state.roll[1]}." if state.roll is not None else ""
-        return (f"A new game of Happy Campers for {players} players, one {state.components.rows}x"
-                f"{state.components.cols} map each; challenge cards: {cards}.{roll}")
+        return (
+            f"A new game of Happy Campers for {players} players, one {state.components.rows}x"
+            f"{state.components.cols} map each; challenge cards: {cards}.{roll}"
+        )
 
     def describe_chance(self, outcomes: list[tuple[Any, Any, Any]], ply: int) -> list[LogLine]:
         lines = []
@@ -100,16 +102,25 @@ class HappyCampers(Adapter):
             for q in range(before.players):
                 if before.in_game[q] and not after.in_game[q]:
                     last = "" if after.over else " (the next turn is the last)"
-                    lines.append(LogLine(ply, q, "out", f"{seat_letter(q)}'s map cannot take roll {a} and {b}: "
-                                                      f"{seat_letter(q)} is out{last}"))
+                    lines.append(
+                        LogLine(
+                            ply,
+                            q,
+                            "out",
+                            f"{seat_letter(q)}'s map cannot take roll {a} and {b}: {seat_letter(q)} is out{last}",
+                        )
+                    )
             if after.bonus_turn:
                 lines.append(LogLine(ply, None, "event", "the bonus turn: the last turn of the game"))
         return lines
 
     def describe_events(self, before: Any, after: Any, ply: int) -> list[LogLine]:
         if after.over and not before.over:
-            reason = ("the bonus turn, the last, is over" if before.bonus_turn or before.bonus_next
-                      else "no map can take the roll")
+            reason = (
+                "the bonus turn, the last, is over"
+                if before.bonus_turn or before.bonus_next
+                else "no map can take the roll"
+            )
             return [LogLine(ply, None, "end", f"Game over: {reason}.")]
         return []
 
@@ -121,16 +132,18 @@ class HappyCampers(Adapter):
 
     # --- the seat's view -------------------------------------------------------------------------------------
 
-    def seat_view(self, state: modes.MultiplayerState, viewer: int, players: int,
-                  previous: Any = None) -> dict[str, Any]:
+    def seat_view(
+        self, state: modes.MultiplayerState, viewer: int, players: int, previous: Any = None
+    ) -> dict[str, Any]:
         components = state.components
         scores = state.final_scores()
         pictures = []
         for q, grid in enumerate(state.maps):
             recent: frozenset[tuple[int, int]] = frozenset()
             if previous is not None and previous.maps[q] != grid:
-                recent = frozenset((r, c) for r, row in enumerate(grid) for c, v in enumerate(row)
-                                   if v and not previous.maps[q][r][c])
+                recent = frozenset(
+                    (r, c) for r, row in enumerate(grid) for c, v in enumerate(row) if v and not previous.maps[q][r][c]
+                )
             title = f"{seat_letter(q)}'s map" + (" (you)" if q == viewer else "")
             if not state.in_game[q]:
                 title += ": out of the game"
@@ -144,28 +157,46 @@ class HappyCampers(Adapter):
         facts = []
         if state.roll is not None:
             a, b = state.roll
-            options = [f"{_shape_name(components, o.shape_face)} ({o.shape_face}) with "
-                       f"{_element_face(components, o.element_face)} ({o.element_face})"
-                       for o in state.roll_option_for_maps()]
+            options = [
+                f"{_shape_name(components, o.shape_face)} ({o.shape_face}) with "
+                f"{_element_face(components, o.element_face)} ({o.element_face})"
+                for o in state.roll_option_for_maps()
+            ]
             facts.append(f"roll {a} and {b}: " + " or ".join(options))
         cards = ", ".join(c.display_name for c in state.challenges) or "none"
         facts.append(f"challenge cards: {cards}")
-        facts.append("a map scores its largest cluster of each element, -1 per empty square; a map missing an "
-                     "element scores 0. A double (1-3: left, 4-6: right) draws on a neighbour's map.")
-        entries = [(swatch_svg(render.ELEMENT_COLOURS[int(e)], render.ELEMENT_LETTERS[int(e)],
-                               letter_fill="#ffffff"), f"{_element(int(e))} (element {face})")
-                   for face, e in enumerate(components.elements, start=1)]
+        facts.append(
+            "a map scores its largest cluster of each element, -1 per empty square; a map missing an "
+            "element scores 0. A double (1-3: left, 4-6: right) draws on a neighbour's map."
+        )
+        entries = [
+            (
+                swatch_svg(render.ELEMENT_COLOURS[int(e)], render.ELEMENT_LETTERS[int(e)], letter_fill="#ffffff"),
+                f"{_element(int(e))} (element {face})",
+            )
+            for face, e in enumerate(components.elements, start=1)
+        ]
         entries.append((swatch_svg("#ffffff"), "an empty square (-1 point at the end)"))
         entries.append((swatch_svg("#ffffff", stroke="#000"), "outlined: the drawing made since your last look"))
-        entries += [(render.shape_svg(shape), f"shape {face}: {_shape_name(components, face)}")
-                    for face, shape in enumerate(components.shapes, start=1)]
+        entries += [
+            (render.shape_svg(shape), f"shape {face}: {_shape_name(components, face)}")
+            for face, shape in enumerate(components.shapes, start=1)
+        ]
         if len(components.shapes) < ANY_FACE:
-            entries.append((swatch_svg("#f4f4f4", "?"), "a 6 on the shape die: any shape; on the element die: "
-                                                        "any element"))
-        entries.append((swatch_svg("#ffffff", "r1", letter_fill="#555", stroke="#ffffff"),
-                        "row and column numbers: r1c4 is row 1, column 4 (as the hint names squares)"))
+            entries.append(
+                (swatch_svg("#f4f4f4", "?"), "a 6 on the shape die: any shape; on the element die: any element")
+            )
+        entries.append(
+            (
+                swatch_svg("#ffffff", "r1", letter_fill="#555", stroke="#ffffff"),
+                "row and column numbers: r1c4 is row 1, column 4 (as the hint names squares)",
+            )
+        )
         return {
-            "pictures": pictures, "legend": legend(entries), "facts": facts, "notes": notes,
+            "pictures": pictures,
+            "legend": legend(entries),
+            "facts": facts,
+            "notes": notes,
             "keyLabels": {f"elem:{int(e)}": _element(int(e)) for e in rules.ELEMENTS},
         }
 
@@ -179,17 +210,26 @@ class HappyCampers(Adapter):
             seen.add(key)
             move = self._move(placement)
             cells = [f"cell:{target}:{render.cell_label(cell)}" for cell in sorted(placement.cells)]
-            found.append(Offer(f"m{len(found)}", self.label(state, move, viewer),
-                               [*cells, f"elem:{int(placement.element)}"], move, cells))
+            found.append(
+                Offer(
+                    f"m{len(found)}",
+                    self.label(state, move, viewer),
+                    [*cells, f"elem:{int(placement.element)}"],
+                    move,
+                    cells,
+                )
+            )
         return found
 
     def first_legal(self, state: Any) -> Message:
         return self._move(state.legal_actions()[0])
 
-    def hint_request(self, proto: Message, state: Any, viewer: int, seconds: float,
-                     history: Sequence[tuple[Message, Message, int]]) -> Message:
-        return pb.HappyCampersServiceHintRequest(game=proto, options=common_pb2.SolveOptions(
-            time_limit_seconds=seconds))
+    def hint_request(
+        self, proto: Message, state: Any, viewer: int, seconds: float, history: Sequence[tuple[Message, Message, int]]
+    ) -> Message:
+        return pb.HappyCampersServiceHintRequest(
+            game=proto, options=common_pb2.SolveOptions(time_limit_seconds=seconds)
+        )
 
     def hint_unit(self, response: Message) -> str:
         return "expected final margin over the best other map"

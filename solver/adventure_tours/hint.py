@@ -89,9 +89,7 @@ class RolloutModel:
         """One seating drawn from the priors (for a sampled world)."""
         rules = [rule for rule, _ in self.others]
         weights = [w for _, w in self.others]
-        return tuple(
-            self.own if q == mover else rules[int(rng.choice(len(rules), p=weights))] for q in range(players)
-        )
+        return tuple(self.own if q == mover else rules[int(rng.choice(len(rules), p=weights))] for q in range(players))
 
 
 def seated(rules: tuple[Policy, ...]) -> Policy:
@@ -262,7 +260,10 @@ class HintResult:
 
 
 def exact_values(
-    obs: Observation, plays: list[tuple[Action, ...]], objective: Objective, budget: Budget | None,
+    obs: Observation,
+    plays: list[tuple[Action, ...]],
+    objective: Objective,
+    budget: Budget | None,
     policy: Policy | RolloutModel = ROLLOUT_POLICY,
 ) -> tuple[list[float], int]:
     """Each play's value by full expectimax over hidden hands and draws, the players following `policy` after
@@ -440,8 +441,11 @@ def hint(
         except SolveInterrupted:
             others = []
         return HintResult(
-            [RankedPlay(p, float("nan"), float("nan"), 0) for p in [play, *others]], Proof.HEURISTIC,
-            "greedy fallback", interrupted=True, objective=objective,
+            [RankedPlay(p, float("nan"), float("nan"), 0) for p in [play, *others]],
+            Proof.HEURISTIC,
+            "greedy fallback",
+            interrupted=True,
+            objective=objective,
             notes=["the budget ended while listing the plays: the greedy play first, nothing evaluated"],
         )
     if allow_exact and len(unseen_pool(obs)) <= EXACT_POOL_LIMIT:

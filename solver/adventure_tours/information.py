@@ -97,9 +97,7 @@ def belief_root(obs: Observation) -> State:
     with the observed pending steps: the uniform prior over hidden cards consistent with what is public."""
     n = obs.config.players
     hands = tuple(obs.hand if q == obs.player else () for q in range(n))
-    deals = tuple(
-        Step("deal", q) for q in range(n) if q != obs.player for _ in range(obs.hand_sizes[q])
-    )
+    deals = tuple(Step("deal", q) for q in range(n) if q != obs.player for _ in range(obs.hand_sizes[q]))
     state = _base(obs, hands, unseen_pool(obs), False)
     return _settle(replace(state, pending=deals + obs.pending)) if deals else state
 

@@ -34,7 +34,6 @@ LATE_HAND = 2
 MAX_ATTEMPTS = 400
 
 
-
 @dataclass
 class Puzzle:
     seed: int
@@ -91,9 +90,7 @@ def solve_position(state: State, budget: Budget) -> tuple[list[tuple[tuple[Actio
     nodes = 0
     proof = Proof.EXACT
     for play in enumerate_plays(state, player, budget):
-        result = maximise(
-            apply_play(state, play), player, budget, objective=MaxObjective.MARGIN, others=Others.GREEDY
-        )
+        result = maximise(apply_play(state, play), player, budget, objective=MaxObjective.MARGIN, others=Others.GREEDY)
         nodes += result.nodes
         if result.proof is not Proof.EXACT:
             proof = result.proof
@@ -122,7 +119,16 @@ def generate(seed: int, budget: Budget, grade: Grade | None = None) -> Puzzle | 
         if grade is not None and found is not grade:
             continue
         return Puzzle(
-            seed, state, state.current_player(), values[0][0], margin, values, shortfall, nodes, found, attempt + 1,
+            seed,
+            state,
+            state.current_player(),
+            values[0][0],
+            margin,
+            values,
+            shortfall,
+            nodes,
+            found,
+            attempt + 1,
             proof,
         )
     return None
@@ -198,13 +204,16 @@ def card_name(cfg: Config, card: int) -> str:
 def card_words(cfg: Config, card: int) -> str:
     """A card in full words: number, colour, demand, money, equipment value and action."""
     action = cfg.action[card]
-    return (f"#{card} {_COLOUR_WORDS[cfg.colour[card]]} demand {cfg.demand[card]}, pays {cfg.money[card]}, "
-            f"equipment +{cfg.value[card]}, {'no action' if action is Act.NONE else 'action ' + action.value}")
+    return (
+        f"#{card} {_COLOUR_WORDS[cfg.colour[card]]} demand {cfg.demand[card]}, pays {cfg.money[card]}, "
+        f"equipment +{cfg.value[card]}, {'no action' if action is Act.NONE else 'action ' + action.value}"
+    )
 
 
 def _all_cards(state: State) -> list[int]:
-    return [c for q in range(state.config.players) for c in (*state.hands[q], *state.members[q],
-                                                            *state.equipment[q])] + list(state.deck)
+    return [
+        c for q in range(state.config.players) for c in (*state.hands[q], *state.members[q], *state.equipment[q])
+    ] + list(state.deck)
 
 
 def actions_on_the_page(state: State) -> list[Act]:
@@ -219,10 +228,15 @@ def render_text(puzzle: Puzzle) -> str:
     lines = [f"Adventure Tours puzzle (seed {puzzle.seed}, {puzzle.grade.value})", ""]
     for q in range(cfg.players):
         mark = " (you)" if q == puzzle.player else ""
-        lines.append(f"Player {q}{mark}: equipment red {state.equipment_level(q, 0)}, blue "
-                     f"{state.equipment_level(q, 1)}, yellow {state.equipment_level(q, 2)}; income {state.income(q)}")
-        for label, cards in (("hand", state.hands[q]), ("members", state.members[q]),
-                             ("equipment", state.equipment[q])):
+        lines.append(
+            f"Player {q}{mark}: equipment red {state.equipment_level(q, 0)}, blue "
+            f"{state.equipment_level(q, 1)}, yellow {state.equipment_level(q, 2)}; income {state.income(q)}"
+        )
+        for label, cards in (
+            ("hand", state.hands[q]),
+            ("members", state.members[q]),
+            ("equipment", state.equipment[q]),
+        ):
             lines.append(f"  {label}: " + ("; ".join(card_words(cfg, c) for c in cards) or "none"))
     lines.append("Draw pile, top card first: " + "; ".join(card_words(cfg, c) for c in state.deck))
     lines += ["", "Actions (any player: yourself too):"]
@@ -255,19 +269,21 @@ def _card(canvas: Canvas, cfg: Config, card: int, x: float, y: float, used: bool
     action below (never cut); a card on the table only Pater Miller's, the one action that still counts there."""
     stroke, width = (USED, 4) if used else ("#000", 1)
     card_w, card_h = (CARD_W, CARD_H) if in_hand else (TABLE_W, TABLE_H)
-    canvas.shape(f'<rect x="{x}" y="{y}" width="{card_w}" height="{card_h}" rx="5" fill="{_FILL[cfg.colour[card]]}" '
-                 f'stroke="{stroke}" stroke-width="{width}"/>')
+    canvas.shape(
+        f'<rect x="{x}" y="{y}" width="{card_w}" height="{card_h}" rx="5" fill="{_FILL[cfg.colour[card]]}" '
+        f'stroke="{stroke}" stroke-width="{width}"/>'
+    )
     canvas.text(x + 5, y + 14, f"#{card}", 12, bold=True, cls="card-number")
-    canvas.text(x + 5, y + 28, f"d{cfg.demand[card]} ${cfg.money[card]} +{cfg.value[card]}", 12, bold=True,
-                cls="card")
+    canvas.text(x + 5, y + 28, f"d{cfg.demand[card]} ${cfg.money[card]} +{cfg.value[card]}", 12, bold=True, cls="card")
     action = cfg.action[card]
     lines = wrap(action.value, 12, CARD_W - 10) if in_hand else ([action.value] if action is Act.PATER_MILLER else [])
     for k, line in enumerate(lines):
         canvas.text(x + 5, y + 42 + 14 * k, line, 12, cls="ability")
 
 
-def _cards_row(canvas: Canvas, cfg: Config, groups: list[tuple[str, tuple[int, ...], bool]], y: float,
-               used: set[int]) -> float:
+def _cards_row(
+    canvas: Canvas, cfg: Config, groups: list[tuple[str, tuple[int, ...], bool]], y: float, used: set[int]
+) -> float:
     """Labelled groups of cards side by side from the left margin, flowing onto a new line when the picture's
     width is reached (a group split there is labelled again, "continued"); a line is as tall as its tallest
     card. Returns the y below them."""
@@ -313,10 +329,10 @@ def _legend(canvas: Canvas, y: float, state: State, solution: bool) -> float:
     y += 20
     x = MARGIN
     for colour, name in _COLOUR_NAMES.items():
-        canvas.shape(f'<rect x="{x}" y="{y - 14}" width="24" height="18" rx="3" fill="{_FILL[colour]}" '
-                     'stroke="#000"/>')
-        box = canvas.text(x + 30, y, f"{name} (the card's colour: the equipment it demands and raises)"
-                          if colour == 0 else name, 12)
+        canvas.shape(f'<rect x="{x}" y="{y - 14}" width="24" height="18" rx="3" fill="{_FILL[colour]}" stroke="#000"/>')
+        box = canvas.text(
+            x + 30, y, f"{name} (the card's colour: the equipment it demands and raises)" if colour == 0 else name, 12
+        )
         x = box.x + box.width + 24
     y += 22
     text_width = canvas.width - 2 * MARGIN
@@ -327,17 +343,21 @@ def _legend(canvas: Canvas, y: float, state: State, solution: bool) -> float:
         side = index % 2
         x = MARGIN + side * column
         box = canvas.text(x, y, f"{act.value}:", 12, bold=True, cls="action-name")
-        rows[side] = canvas.paragraph(box.x + box.width + 4, y, ACTION_WORDS[act], 12,
-                                      column - box.width - 16, cls="action-words")
+        rows[side] = canvas.paragraph(
+            box.x + box.width + 4, y, ACTION_WORDS[act], 12, column - box.width - 16, cls="action-words"
+        )
         if side == 1:
             y, rows = max(rows), [0.0, 0.0]
     y = max(y, *rows)
-    y = canvas.paragraph(MARGIN, y, f"{TURN_RULE} Round margin: your round money minus the best opponent's.", 12,
-                         text_width)
+    y = canvas.paragraph(
+        MARGIN, y, f"{TURN_RULE} Round margin: your round money minus the best opponent's.", 12, text_width
+    )
     if solution:
         y += 8
-        canvas.shape(f'<rect x="{MARGIN}" y="{y - 14}" width="24" height="18" rx="3" fill="none" '
-                     f'stroke="{USED}" stroke-width="4"/>')
+        canvas.shape(
+            f'<rect x="{MARGIN}" y="{y - 14}" width="24" height="18" rx="3" fill="none" '
+            f'stroke="{USED}" stroke-width="4"/>'
+        )
         y = canvas.paragraph(MARGIN + 32, y, "green frame: a card the best play uses", 12, text_width - 32)
     canvas.shape("</g>")
     return y
@@ -352,25 +372,51 @@ def render_svg(puzzle: Puzzle, solution: bool = False) -> str:
     width = PICTURE_WIDTH
     canvas = Canvas(width)
     text_width = width - 2 * MARGIN
-    title = (f"Solution to Adventure Tours puzzle {puzzle.seed}" if solution
-             else f"Adventure Tours puzzle {puzzle.seed} ({puzzle.grade.value})")
+    title = (
+        f"Solution to Adventure Tours puzzle {puzzle.seed}"
+        if solution
+        else f"Adventure Tours puzzle {puzzle.seed} ({puzzle.grade.value})"
+    )
     y = canvas.paragraph(MARGIN, MARGIN + 14, title, 16, bold=True, width=text_width, cls="title")
     y = canvas.paragraph(MARGIN, y + 2, f"Question: {QUESTION}", 13, text_width, cls="question")
     y = canvas.paragraph(MARGIN, y, GREEDY_RULE, 12, text_width, cls="greedy-rule")
     if solution:
-        y = canvas.paragraph(MARGIN, y + 2, f"Answer: {play_label(state, puzzle.solution)} (round margin "
-                             f"{puzzle.values[0][1]:+d}; the next best play {puzzle.margin} less)", 13, text_width,
-                             bold=True, cls="answer", fill="#b3261e")
+        y = canvas.paragraph(
+            MARGIN,
+            y + 2,
+            f"Answer: {play_label(state, puzzle.solution)} (round margin "
+            f"{puzzle.values[0][1]:+d}; the next best play {puzzle.margin} less)",
+            13,
+            text_width,
+            bold=True,
+            cls="answer",
+            fill="#b3261e",
+        )
     for q in range(cfg.players):
         board = state.board(q)
         ability = "" if board.ability.value == "none" else f", ability: {board.ability.value}"
-        levels = ", ".join(f"{name.split(':')[0]} {state.equipment_level(q, colour)}"
-                           for colour, name in _COLOUR_NAMES.items())
-        header = (f"Player {q}{' (you)' if q == puzzle.player else ''}: {board.name} board{ability}; "
-                  f"equipment {levels}; income {state.income(q)}")
+        levels = ", ".join(
+            f"{name.split(':')[0]} {state.equipment_level(q, colour)}" for colour, name in _COLOUR_NAMES.items()
+        )
+        header = (
+            f"Player {q}{' (you)' if q == puzzle.player else ''}: {board.name} board{ability}; "
+            f"equipment {levels}; income {state.income(q)}"
+        )
         y = canvas.paragraph(MARGIN, y + 8, header, 14, text_width, bold=q == puzzle.player, cls="player")
-        y = _cards_row(canvas, cfg, [("hand", state.hands[q], True), ("members", state.members[q], False),
-                                     ("equipment", state.equipment[q], False)], y - 12, used) + 8
+        y = (
+            _cards_row(
+                canvas,
+                cfg,
+                [
+                    ("hand", state.hands[q], True),
+                    ("members", state.members[q], False),
+                    ("equipment", state.equipment[q], False),
+                ],
+                y - 12,
+                used,
+            )
+            + 8
+        )
     y = _cards_row(canvas, cfg, [("draw pile, top card first (its order is known)", state.deck, True)], y + 2, used)
     y = _legend(canvas, y + 24, state, solution)
     return canvas.document(y - 16 + MARGIN, title)

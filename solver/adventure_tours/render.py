@@ -76,11 +76,18 @@ ROW_LABEL = 92
 
 def _mini_card(canvas: Canvas, config, card: int, x: float, y: float) -> None:  # type: ignore[no-untyped-def]
     colour = config.colour[card]
-    canvas.shape(f'<rect x="{x}" y="{y}" width="{MINI_W}" height="{MINI_H}" rx="5" fill="{CARD_FILL[colour]}" '
-                 f'stroke="{CARD_EDGE[colour]}" stroke-width="1.5"/>')
+    canvas.shape(
+        f'<rect x="{x}" y="{y}" width="{MINI_W}" height="{MINI_H}" rx="5" fill="{CARD_FILL[colour]}" '
+        f'stroke="{CARD_EDGE[colour]}" stroke-width="1.5"/>'
+    )
     canvas.text(x + 5, y + 16, f"#{card}", 12, bold=True, cls="card-id")
-    canvas.text(x + 5, y + 32, f"{COLOUR_NAMES[colour][0].upper()}{config.demand[card]} ${config.money[card]}", 12,
-                cls="card-facts")
+    canvas.text(
+        x + 5,
+        y + 32,
+        f"{COLOUR_NAMES[colour][0].upper()}{config.demand[card]} ${config.money[card]}",
+        12,
+        cls="card-facts",
+    )
     value = f"+{config.value[card]}"
     if config.action[card] is Act.PATER_MILLER:
         value += " PM"
@@ -89,11 +96,20 @@ def _mini_card(canvas: Canvas, config, card: int, x: float, y: float) -> None:  
 
 def _hand_card(canvas: Canvas, config, card: int, x: float, y: float) -> None:  # type: ignore[no-untyped-def]
     colour = config.colour[card]
-    canvas.shape(f'<rect x="{x}" y="{y}" width="{HAND_W}" height="{HAND_H}" rx="6" fill="{CARD_FILL[colour]}" '
-                 f'stroke="{CARD_EDGE[colour]}" stroke-width="2"/>')
+    canvas.shape(
+        f'<rect x="{x}" y="{y}" width="{HAND_W}" height="{HAND_H}" rx="6" fill="{CARD_FILL[colour]}" '
+        f'stroke="{CARD_EDGE[colour]}" stroke-width="2"/>'
+    )
     canvas.text(x + 6, y + 17, f"#{card}", 13, bold=True, cls="card-id")
-    canvas.text(x + HAND_W - 6, y + 17, f"{COLOUR_NAMES[colour][0].upper()}{config.demand[card]}", 13,
-                anchor="end", bold=True, cls="card-demand")
+    canvas.text(
+        x + HAND_W - 6,
+        y + 17,
+        f"{COLOUR_NAMES[colour][0].upper()}{config.demand[card]}",
+        13,
+        anchor="end",
+        bold=True,
+        cls="card-demand",
+    )
     canvas.text(x + 6, y + 34, f"${config.money[card]} a member", 12, cls="card-facts")
     canvas.text(x + 6, y + 50, f"+{config.value[card]} {COLOUR_NAMES[colour]}", 12, cls="card-facts")
     action = config.action[card]
@@ -106,8 +122,10 @@ def equipment_levels(obs: Observation, player: int) -> tuple[int, int, int]:
     """Technology (red), provisions (blue), clothing (yellow): the board's start plus the equipment's values."""
     config = obs.config
     start = config.boards[obs.seat_boards[player]].start
-    return tuple(start[colour] + sum(config.value[c] for c in obs.equipment[player] if config.colour[c] == colour)
-                 for colour in range(3))  # type: ignore[return-value]
+    return tuple(
+        start[colour] + sum(config.value[c] for c in obs.equipment[player] if config.colour[c] == colour)
+        for colour in range(3)
+    )  # type: ignore[return-value]
 
 
 def seat_table_svg(obs: Observation, *, over: bool = False) -> str:
@@ -126,12 +144,16 @@ def seat_table_svg(obs: Observation, *, over: bool = False) -> str:
         move = "" if over or q != obs.to_move else " - to move"
         income = sum(config.money[c] for c in obs.members[q])
         ability = f" ({board.ability.value})" if config.expert else ""
-        canvas.text(10, y + 16, f"{SEAT_LETTERS[q]}{you}{move}: {board.name} board{ability}", 14, bold=True,
-                    cls="seat")
+        canvas.text(10, y + 16, f"{SEAT_LETTERS[q]}{you}{move}: {board.name} board{ability}", 14, bold=True, cls="seat")
         tech, food, clothes = equipment_levels(obs, q)
-        canvas.text(10, y + 34, f"money {obs.totals[q]} · income this round {income} · hand "
-                                f"{obs.hand_sizes[q]} · equipment: red {tech}, blue {food}, yellow {clothes}", 12,
-                    cls="seat-facts")
+        canvas.text(
+            10,
+            y + 34,
+            f"money {obs.totals[q]} · income this round {income} · hand "
+            f"{obs.hand_sizes[q]} · equipment: red {tech}, blue {food}, yellow {clothes}",
+            12,
+            cls="seat-facts",
+        )
         y += 42
         for label, cards in (("members", obs.members[q]), ("equipment", obs.equipment[q])):
             canvas.text(10, y + 20, label, 12, fill="#555", cls="row-label")
@@ -143,13 +165,14 @@ def seat_table_svg(obs: Observation, *, over: bool = False) -> str:
                 row, column = divmod(index, per_row)
                 _mini_card(canvas, config, card, ROW_LABEL + column * (MINI_W + 6), y + row * (MINI_H + 6))
             y += ((len(cards) - 1) // per_row + 1) * (MINI_H + 6)
-        canvas.shape(f'<rect class="hit" x="4" y="{top}" width="{SEAT_WIDTH - 8}" height="40" fill="transparent" '
-                     f'data-key="seat:{q}" data-cell="seat:{q}"><title>{SEAT_LETTERS[q]}</title></rect>')
+        canvas.shape(
+            f'<rect class="hit" x="4" y="{top}" width="{SEAT_WIDTH - 8}" height="40" fill="transparent" '
+            f'data-key="seat:{q}" data-cell="seat:{q}"><title>{SEAT_LETTERS[q]}</title></rect>'
+        )
         canvas.shape(f'<line x1="4" y1="{y + 4}" x2="{SEAT_WIDTH - 4}" y2="{y + 4}" stroke="#d5ddd8"/>')
         y += 10
     status = "game over" if over else f"round {obs.round_index + 1} of {config.rounds}"
-    canvas.text(10, y + 14, f"{status}; pile: {obs.deck_size} cards; discarded: {len(obs.discard)}", 12,
-                cls="pile")
+    canvas.text(10, y + 14, f"{status}; pile: {obs.deck_size} cards; discarded: {len(obs.discard)}", 12, cls="pile")
     return canvas.document(y + 24, "Adventure Tours table")
 
 
@@ -167,8 +190,10 @@ def seat_hand_svg(obs: Observation) -> str:
         row, column = divmod(index, per_row)
         x, y = 10 + column * (HAND_W + 8), 8 + row * (HAND_H + 8)
         _hand_card(canvas, config, card, x, y)
-        canvas.shape(f'<rect class="hit" x="{x}" y="{y}" width="{HAND_W}" height="{HAND_H}" fill="transparent" '
-                     f'data-key="card:{card} place:{card}" data-cell="card:{card}"><title>card #{card}</title></rect>')
+        canvas.shape(
+            f'<rect class="hit" x="{x}" y="{y}" width="{HAND_W}" height="{HAND_H}" fill="transparent" '
+            f'data-key="card:{card} place:{card}" data-cell="card:{card}"><title>card #{card}</title></rect>'
+        )
     return canvas.document(16 + rows * (HAND_H + 8), "your hand")
 
 
@@ -176,14 +201,21 @@ def seat_legend_entries(config) -> list[tuple[str, str]]:  # type: ignore[no-unt
     """Every mark of the seat view, as (a small SVG of the mark, what it means)."""
 
     def mark(fill: str, edge: str, text: str) -> str:
-        return (f'<svg xmlns="http://www.w3.org/2000/svg" width="40" height="24" viewBox="0 0 40 24" '
-                f'font-family="DejaVu Sans, Verdana, sans-serif"><rect x="1" y="1" width="38" height="22" rx="4" '
-                f'fill="{fill}" stroke="{edge}"/><text x="20" y="16.5" font-size="12" font-weight="bold" '
-                f'text-anchor="middle">{text}</text></svg>')
+        return (
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="40" height="24" viewBox="0 0 40 24" '
+            f'font-family="DejaVu Sans, Verdana, sans-serif"><rect x="1" y="1" width="38" height="22" rx="4" '
+            f'fill="{fill}" stroke="{edge}"/><text x="20" y="16.5" font-size="12" font-weight="bold" '
+            f'text-anchor="middle">{text}</text></svg>'
+        )
 
-    entries = [(mark(CARD_FILL[c], CARD_EDGE[c], COLOUR_NAMES[c][0].upper()),
-                f"a {COLOUR_NAMES[c]} card: its demand and value count in {COLOUR_NAMES[c]} ({EQUIPMENT_NAMES[c]}) "
-                "equipment") for c in range(3)]
+    entries = [
+        (
+            mark(CARD_FILL[c], CARD_EDGE[c], COLOUR_NAMES[c][0].upper()),
+            f"a {COLOUR_NAMES[c]} card: its demand and value count in {COLOUR_NAMES[c]} ({EQUIPMENT_NAMES[c]}) "
+            "equipment",
+        )
+        for c in range(3)
+    ]
     entries += [
         (mark("#ffffff", "#555", "#17"), "the card's number: hints and the log name cards by it"),
         (mark("#ffffff", "#555", "R4"), "demand: joins as a member only with 4 or more red equipment"),

@@ -313,9 +313,7 @@ class State:
         """What the round would add to the player's money if it ended now: income minus 2 per hand card, floored
         as `Config.money_floor` says (under the default PILE floor it is negative when hand costs eat earlier
         rounds' money, never below minus the money held)."""
-        return money_change(
-            self.config.money_floor, self.totals[player], self.income(player), len(self.hands[player])
-        )
+        return money_change(self.config.money_floor, self.totals[player], self.income(player), len(self.hands[player]))
 
     def round_score_floor(self, player: int) -> int:
         """The lowest `round_score` the player can have this round whatever happens (a bound for the solvers)."""
@@ -427,9 +425,7 @@ def new_game(config: Config) -> State:
     )
 
 
-def _round_setup(
-    config: Config, starter: int, order: list[int] | None, deal_boards: bool = False
-) -> tuple[Step, ...]:
+def _round_setup(config: Config, starter: int, order: list[int] | None, deal_boards: bool = False) -> tuple[Step, ...]:
     n = config.players
     steps: list[Step] = []
     if deal_boards or (config.variation is Variation.SHUFFLE and config.expert):
@@ -539,9 +535,7 @@ def _action_choices(state: State, actor: int, card: int) -> list[Action]:
         choices = [Accept()]
     elif act is Act.SAME_COLOUR_MEMBER:
         choices = [
-            Place(c)
-            for c in state.hands[actor]
-            if cfg.colour[c] == cfg.colour[card] and state.can_join(actor, c)
+            Place(c) for c in state.hands[actor] if cfg.colour[c] == cfg.colour[card] and state.can_join(actor, c)
         ]
     elif act is Act.DISCARD_MEMBER or act is Act.STEAL_MEMBER:
         choices = [Target(p) for p in _players(state) if state.members[p]]
@@ -587,7 +581,7 @@ def _legal(state: State, step: Step) -> list[Action]:
 
 
 def _set(rows: tuple[tuple[int, ...], ...], player: int, row: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
-    return (*rows[:player], row, *rows[player + 1:])
+    return (*rows[:player], row, *rows[player + 1 :])
 
 
 def _without(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
@@ -711,7 +705,7 @@ def _resolve_decision(state: State, step: Step, rest: tuple[Step, ...], action: 
 
 
 def _set_int(values: tuple[int, ...], index: int, value: int) -> tuple[int, ...]:
-    return (*values[:index], value, *values[index + 1:])
+    return (*values[:index], value, *values[index + 1 :])
 
 
 def _attack(state: State, attacker: int, card: int, target: int) -> State:

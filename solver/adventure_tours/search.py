@@ -120,8 +120,9 @@ class _Search:
         self.deepest = max(self.deepest, len(self.path))
         if self.nodes % _CHECK_EVERY == 0:
             self.budget.check()
-            self.budget.report(best=self.best, bound=max(self.root_bound, self.best), depth=self.deepest,
-                               nodes=self.nodes)
+            self.budget.report(
+                best=self.best, bound=max(self.root_bound, self.best), depth=self.deepest, nodes=self.nodes
+            )
         if round_over(state, self.round_index):
             value = round_value(state, self.player, self.objective)
             if value > self.best:
@@ -212,22 +213,29 @@ def maximise(
             # Every line was cut by the incumbent: the incumbent is optimal.
             value, line, final = search.best, search.best_line, search.best_final
         return MaxResult(
-            value=value, bound=value, proof=Proof.EXACT, line=line, final=final, nodes=search.nodes,
+            value=value,
+            bound=value,
+            proof=Proof.EXACT,
+            line=line,
+            final=final,
+            nodes=search.nodes,
             states=len(search.memo),
         )
     except SolveInterrupted:
         return MaxResult(
-            value=search.best, bound=max(value_bound(root, player, objective), search.best),
+            value=search.best,
+            bound=max(value_bound(root, player, objective), search.best),
             proof=Proof.FEASIBLE_WITH_BOUND,
-            line=search.best_line, final=search.best_final, nodes=search.nodes, states=len(search.memo),
+            line=search.best_line,
+            final=search.best_final,
+            nodes=search.nodes,
+            states=len(search.memo),
         )
     finally:
         sys.setrecursionlimit(limit)
 
 
-def _line_end(
-    root: State, line: list[tuple[State, Action]], player: int, objective: MaxObjective
-) -> tuple[int, State]:
+def _line_end(root: State, line: list[tuple[State, Action]], player: int, objective: MaxObjective) -> tuple[int, State]:
     state = line[-1][0].child(line[-1][1]) if line else root
     while not round_over(state, root.round_index):
         (outcome, _), *_ = state.chance_outcomes()

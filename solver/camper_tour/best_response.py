@@ -108,14 +108,14 @@ def _build_return_outcomes(plate_count: int, budget: Budget) -> np.ndarray:
                         continue
                     shortfall = max(0, c - tokens)
                     after = table[plan, plate - a, max(0, tokens - c)]
-                    arrived[:, shortfall:] += w * after[:, :MAX_LOSS + 1 - shortfall]
+                    arrived[:, shortfall:] += w * after[:, : MAX_LOSS + 1 - shortfall]
                     if shortfall:
-                        arrived[:, MAX_LOSS] += w * after[:, MAX_LOSS + 1 - shortfall:].sum(axis=1)
+                        arrived[:, MAX_LOSS] += w * after[:, MAX_LOSS + 1 - shortfall :].sum(axis=1)
                 # this turn: success after 0, 1, 2... failed turns (each failure costs one turn)
                 out = np.zeros_like(arrived)
                 geometric = 1.0
                 for waited in range(HORIZON):
-                    out[waited + 1:] += geometric * arrived[:HORIZON - waited]
+                    out[waited + 1 :] += geometric * arrived[: HORIZON - waited]
                     geometric *= fail
                     if geometric < 1e-12:
                         break
@@ -190,7 +190,7 @@ def reach_below(state: TourState, other: int, turns: int, budget: Budget | None 
         # Fixed from now on. An arrival with score s is ahead of it when s > its reach, or s >= a finished
         # camper's score (the later arrival wins a tie): rules `_furthest_ahead`.
         tie_wins = camper.phase == Phase.FINISHED
-        result[:, min(max(reach(camper), 0) + (0 if tie_wins else 1), plates + 1):] = 1.0
+        result[:, min(max(reach(camper), 0) + (0 if tie_wins else 1), plates + 1) :] = 1.0
         return result
     chain = _solo_chain(plates, config.token_limit, budget)
     mass = np.zeros(chain.outward_states + plates + 1)
@@ -204,7 +204,7 @@ def reach_below(state: TourState, other: int, turns: int, budget: Budget | None 
         by_reach = np.bincount(reach_of_state, weights=mass, minlength=plates + 1)
         result[t, 1:] = np.cumsum(by_reach)[: plates + 1]
         moved = np.bincount(chain.target, weights=mass[chain.source] * chain.weight, minlength=mass.size)
-        moved[chain.outward_states:] += mass[chain.outward_states:]  # turned back: absorbing
+        moved[chain.outward_states :] += mass[chain.outward_states :]  # turned back: absorbing
         moved[eliminated] += mass[eliminated]
         mass = moved
     return result
@@ -255,7 +255,8 @@ def _plans_by_plate(plate_count: int, budget: Budget | None = None) -> np.ndarra
         outcomes = return_outcomes(plate_count, budget)
         plans, plates, tokens, turns, losses = outcomes.shape
         _PLANS_BY_PLATE[plate_count] = np.ascontiguousarray(
-            outcomes.transpose(1, 0, 2, 3, 4).reshape(plates, plans * tokens, turns * losses))
+            outcomes.transpose(1, 0, 2, 3, 4).reshape(plates, plans * tokens, turns * losses)
+        )
     return _PLANS_BY_PLATE[plate_count]
 
 
@@ -365,6 +366,6 @@ def _announce_value(next_turn: np.ndarray, a: int, plates: int) -> np.ndarray:
         w = PAYMENT[a - 1, c - 1]
         if w > 0.0:
             landed = np.zeros((plates + 1 - a, MAX_TOKENS + 1))
-            landed[:, c + 1:] = next_turn[a:, 1: MAX_TOKENS + 1 - c]
+            landed[:, c + 1 :] = next_turn[a:, 1 : MAX_TOKENS + 1 - c]
             value = value + w * landed
     return value

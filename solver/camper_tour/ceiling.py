@@ -46,8 +46,14 @@ def _route(config: Config) -> tuple[Config, bool]:
     return replace(config, specials=(), layout=None), False
 
 
-def ceiling_report(opponent: OpponentPolicy, config: Config | None = None, *, budget: Budget | None = None,
-                   marker_floor: int = MARKER_FLOOR, seat_symmetric: bool = False) -> CeilingReport:
+def ceiling_report(
+    opponent: OpponentPolicy,
+    config: Config | None = None,
+    *,
+    budget: Budget | None = None,
+    marker_floor: int = MARKER_FLOOR,
+    seat_symmetric: bool = False,
+) -> CeilingReport:
     """`ceiling` with its parts (see the module docstring). `seat_symmetric`: the opponent plays the same whatever
     its seat number (it reads its own camper as `state.mover`, the other as the other): then one solve gives both
     seats (the best response in seat 0 moving second is the same game), at half the cost."""
@@ -55,23 +61,32 @@ def ceiling_report(opponent: OpponentPolicy, config: Config | None = None, *, bu
     route, exact = _route(config or Config())
     budget = budget or Budget(float("inf"))
     seat0 = solve_duel(opponent, route, x_seat=0, budget=budget, marker_floor=marker_floor)
-    seat1 = seat0 if seat_symmetric else solve_duel(opponent, route, x_seat=1, budget=budget,
-                                                    marker_floor=marker_floor)
+    seat1 = seat0 if seat_symmetric else solve_duel(opponent, route, x_seat=1, budget=budget, marker_floor=marker_floor)
     notes = []
     if seat_symmetric:
         notes.append("the opponent taken as seat-symmetric: seat 1's game valued as seat 0's with the opponent first")
     if not exact:
-        notes.append("the route's special plates are left out (every plate normal): exact for that route, an "
-                     "approximation of the game with specials")
+        notes.append(
+            "the route's special plates are left out (every plate normal): exact for that route, an "
+            "approximation of the game with specials"
+        )
     if seat0.read_laid or seat1.read_laid:
-        notes.append("the opponent read the laid plates: it was shown them up to the furthest plate a camper stands "
-                     "on or marks")
+        notes.append(
+            "the opponent read the laid plates: it was shown them up to the furthest plate a camper stands on or marks"
+        )
     notes.append(f"markers below {marker_floor} count as {marker_floor}")
-    return CeilingReport(value=(seat0.x_first + seat1.y_first) / 2, first=seat0.x_first, second=seat1.y_first,
-                         exact=exact, plates=route.plate_count, tokens=route.starting_tokens, notes=tuple(notes),
-                         opponent_states=seat0.opponent_states + (0 if seat_symmetric else seat1.opponent_states),
-                         opponent_calls=seat0.opponent_calls + (0 if seat_symmetric else seat1.opponent_calls),
-                         cpu_seconds=time.process_time() - started)
+    return CeilingReport(
+        value=(seat0.x_first + seat1.y_first) / 2,
+        first=seat0.x_first,
+        second=seat1.y_first,
+        exact=exact,
+        plates=route.plate_count,
+        tokens=route.starting_tokens,
+        notes=tuple(notes),
+        opponent_states=seat0.opponent_states + (0 if seat_symmetric else seat1.opponent_states),
+        opponent_calls=seat0.opponent_calls + (0 if seat_symmetric else seat1.opponent_calls),
+        cpu_seconds=time.process_time() - started,
+    )
 
 
 def ceiling(opponent: OpponentPolicy, config: Config | None = None) -> float:

@@ -70,7 +70,8 @@ ROLLS: tuple[tuple[int, float], ...] = tuple((total, float(p)) for total, p in T
 FAIL = np.array([sum(p for r, p in ROLLS if r <= a) for a in range(MAX_ANNOUNCEMENT + 1)])
 #: PAYS[a]: (payment, probability) of a successful announcement a (unconditional probabilities).
 PAYS: dict[int, tuple[tuple[int, float], ...]] = {
-    a: tuple((r - a, p) for r, p in ROLLS if r > a) for a in range(1, MAX_ANNOUNCEMENT + 1)}
+    a: tuple((r - a, p) for r, p in ROLLS if r > a) for a in range(1, MAX_ANNOUNCEMENT + 1)
+}
 
 #: Move codes of the opponent's answers: 0 pass, 1..10 announce, TURN turn back.
 PASS, TURN = 0, 11
@@ -120,17 +121,17 @@ class XSpace:
         marker = np.zeros(offset, int)
         for p in range(plates + 1):
             s = self.out_range(p)
-            position[s[0]:s[1]] = p
-            tokens_of[s[0]:s[1]] = np.arange(1, tokens + 1)
+            position[s[0] : s[1]] = p
+            tokens_of[s[0] : s[1]] = np.arange(1, tokens + 1)
         for p in self.a_off:
             s = self.ret_range(p)
-            position[s[0]:s[1]] = p
-            phase[s[0]:s[1]] = 1
+            position[s[0] : s[1]] = p
+            phase[s[0] : s[1]] = 1
             a0, d0 = self.a_off[p], self.d_off[p]
             m0, t = np.meshgrid(np.arange(p, plates + 1), np.arange(1, tokens + 1), indexing="ij")
             tokens_of[a0:d0] = t.ravel()
             marker[a0:d0] = m0.ravel()
-            marker[d0:d0 + self.nD] = np.arange(marker_floor, plates + 1)
+            marker[d0 : d0 + self.nD] = np.arange(marker_floor, plates + 1)
         self.position, self.phase, self.tokens, self.marker = position, phase, tokens_of, marker
         #: What an arrival of Y must be strictly beyond to end the game: X's plate outward, its marker home-bound.
         self.reach = np.where(phase == 0, position, marker)
@@ -183,7 +184,7 @@ class XLastCamper:
         table = np.zeros((N + 1, T + 1, width))
         d = np.arange(-pad, self.dmax + 1)
         t = np.arange(T + 1)
-        table[STARTING_PLATE] = (d[None, :] >= t[:, None])
+        table[STARTING_PLATE] = d[None, :] >= t[:, None]
         for p in range(STARTING_PLATE + 1, N + 1):
             best = np.zeros((T + 1, self.dmax + 1))
             for a in range(1, min(MAX_ANNOUNCEMENT, p - STARTING_PLATE) + 1):
@@ -306,8 +307,11 @@ class _TracedCamper(Camper):
                 return value
             if name == "score":
                 phase = object.__getattribute__(self, "phase")
-                value = (object.__getattribute__(self, "marker") - object.__getattribute__(self, "tokens")
-                         if phase == Phase.FINISHED else 0)
+                value = (
+                    object.__getattribute__(self, "marker") - object.__getattribute__(self, "tokens")
+                    if phase == Phase.FINISHED
+                    else 0
+                )
                 reads["score"] = value
                 return value
         return object.__getattribute__(self, name)
@@ -359,8 +363,13 @@ class _TracedTour(TourState):
             assert subject is not None
             step = 1 if mover.phase == Phase.OUTWARD else -1
             lo, hi = sorted((mover.position + step, mover.position + step * MAX_ANNOUNCEMENT))
-            blocked = (subject.position if subject.phase in (Phase.OUTWARD, Phase.RETURN)
-                       and lo <= subject.position <= hi and subject.position >= STARTING_PLATE else None)
+            blocked = (
+                subject.position
+                if subject.phase in (Phase.OUTWARD, Phase.RETURN)
+                and lo <= subject.position <= hi
+                and subject.position >= STARTING_PLATE
+                else None
+            )
         finally:
             trace.reads = reads
         reads[("occ", lo, hi)] = blocked
@@ -376,8 +385,9 @@ class _TracedTour(TourState):
             result = TourState.occupied(self, plate, besides=besides)
             subject = trace.subject
             index = next(i for i, c in enumerate(self.campers) if c is subject)
-            here = (subject.phase in (Phase.OUTWARD, Phase.RETURN) and subject.position == plate
-                    and plate >= STARTING_PLATE)
+            here = (
+                subject.phase in (Phase.OUTWARD, Phase.RETURN) and subject.position == plate and plate >= STARTING_PLATE
+            )
         finally:
             trace.reads = reads
         if index != besides:
@@ -446,8 +456,9 @@ class _Opponent:
         if self.calls % 256 == 0:
             self.budget.check()
         self.calls += 1
-        subject = _TracedCamper(position=x.position, tokens=x.tokens, phase=x.phase, marker=x.marker,
-                                pending=x.pending, arrival=x.arrival)
+        subject = _TracedCamper(
+            position=x.position, tokens=x.tokens, phase=x.phase, marker=x.marker, pending=x.pending, arrival=x.arrival
+        )
         campers = (subject, y) if self.x_seat == 0 else (y, subject)
         plates = _TracedLaid((PlateKind.NORMAL,) * laid)
         state = _TracedTour(config=self.config, campers=campers, to_move=self.y_seat, laid=plates)
@@ -459,8 +470,12 @@ class _Opponent:
         finally:
             trace.subject = trace.state = trace.laid = trace.reads = None
         assert reads is not None
-        plain = TourState(config=self.config, campers=(x, y) if self.x_seat == 0 else (y, x), to_move=self.y_seat,
-                          laid=(PlateKind.NORMAL,) * laid)
+        plain = TourState(
+            config=self.config,
+            campers=(x, y) if self.x_seat == 0 else (y, x),
+            to_move=self.y_seat,
+            laid=(PlateKind.NORMAL,) * laid,
+        )
         legal = plain.legal_actions()
         dist = _distribution(answer)
         for action, _ in dist:
@@ -474,8 +489,15 @@ class _Opponent:
             codes[move_code(action)] = codes.get(move_code(action), 0.0) + p
         return _Entry(reads, self._dist_id(tuple(sorted(codes.items()))))
 
-    def classify(self, context: Any, y: Camper, y_laid: int, features: _Features,
-                 make_x: Callable[[int], Camper], x_extent: np.ndarray) -> np.ndarray:
+    def classify(
+        self,
+        context: Any,
+        y: Camper,
+        y_laid: int,
+        features: _Features,
+        make_x: Callable[[int], Camper],
+        x_extent: np.ndarray,
+    ) -> np.ndarray:
         """The opponent's distribution id for each X state of `features` (asking it as few times as needed).
 
         Every X of `features` stands on one plate (`scalars["position"]`): entries are indexed by the plate they
@@ -596,8 +618,9 @@ class DuelResult:
 
 
 class _Duel:
-    def __init__(self, opponent: OpponentPolicy, config: Config, x_seat: int, budget: Budget,
-                 marker_floor: int) -> None:
+    def __init__(
+        self, opponent: OpponentPolicy, config: Config, x_seat: int, budget: Budget, marker_floor: int
+    ) -> None:
         if config.has_specials:
             raise ValueError("the exact duel covers routes without special plates")
         self.config = config
@@ -613,9 +636,17 @@ class _Duel:
             lo, hi = space.level_range(level)
             phase, p = level
             self.level_features[level] = _Features(
-                scalars={"position": p, "phase": Phase.RETURN if phase else Phase.OUTWARD, "active": True,
-                         "pending": Pending.NONE, "arrival": 0, "score": 0},
-                arrays={"tokens": space.tokens[lo:hi], "marker": space.marker[lo:hi]}, size=hi - lo)
+                scalars={
+                    "position": p,
+                    "phase": Phase.RETURN if phase else Phase.OUTWARD,
+                    "active": True,
+                    "pending": Pending.NONE,
+                    "arrival": 0,
+                    "score": 0,
+                },
+                arrays={"tokens": space.tokens[lo:hi], "marker": space.marker[lo:hi]},
+                size=hi - lo,
+            )
         # finished X variants (X home, the game going on): marker and tokens left
         variants = [(m, 0) for m in range(marker_floor, self.N + 1)]
         variants += [(m, t) for m in range(STARTING_PLATE + 1, self.N + 1) for t in range(1, self.T + 1)]
@@ -626,7 +657,9 @@ class _Duel:
         self.f_score = self.f_marker - self.f_tokens
         self.f_features = _Features(
             scalars={"position": 0, "phase": Phase.FINISHED, "active": False, "pending": Pending.NONE, "arrival": 1},
-            arrays={"tokens": self.f_tokens, "marker": self.f_marker, "score": self.f_score}, size=len(variants))
+            arrays={"tokens": self.f_tokens, "marker": self.f_marker, "score": self.f_score},
+            size=len(variants),
+        )
         self.win_if_y_home: dict[YKey, np.ndarray] = {}
         self.y_eliminated_alone: dict[YKey, float] = {}
         self.actions: dict[YKey, list[tuple[int, int, int]]] = {}  # y -> [(lo, hi, dist id)] over X storage
@@ -647,8 +680,7 @@ class _Duel:
             marker, tokens = self.finished[i]
             return Camper(position=0, tokens=tokens, phase=Phase.FINISHED, marker=marker, arrival=1)
 
-        dists = self.opp.classify(("home", key), y, y_extent(key), features, make_x,
-                                  np.maximum(self.f_marker, 0))
+        dists = self.opp.classify(("home", key), y, y_extent(key), features, make_x, np.maximum(self.f_marker, 0))
         value = np.zeros(features.size)
         for dist_id in np.unique(dists):
             mask = dists == dist_id
@@ -670,11 +702,23 @@ class _Duel:
         if key in self.y_eliminated_alone:
             return self.y_eliminated_alone[key]
         x = Camper(position=0, tokens=0, phase=Phase.ELIMINATED)
-        features = _Features(scalars={"position": 0, "phase": Phase.ELIMINATED, "active": False, "pending":
-                                      Pending.NONE, "arrival": 0, "score": 0, "tokens": 0, "marker": 0},
-                             arrays={}, size=1)
-        dist_id = int(self.opp.classify(("alone", key), y_camper(key), y_extent(key), features, lambda i: x,
-                                        np.zeros(1, int))[0])
+        features = _Features(
+            scalars={
+                "position": 0,
+                "phase": Phase.ELIMINATED,
+                "active": False,
+                "pending": Pending.NONE,
+                "arrival": 0,
+                "score": 0,
+                "tokens": 0,
+                "marker": 0,
+            },
+            arrays={},
+            size=1,
+        )
+        dist_id = int(
+            self.opp.classify(("alone", key), y_camper(key), y_extent(key), features, lambda i: x, np.zeros(1, int))[0]
+        )
         value = 0.0
         for code, weight in self.opp.dists[dist_id]:
             for chance, what, detail in y_outcomes(key, code, self.N, self.floor):
@@ -786,9 +830,15 @@ class _Duel:
                     result_y_first = float(VY[j, x0])
             for key in free_after.get(b, ()):
                 self.vx.pop(key, None)
-        return DuelResult(x_first=result_x_first, y_first=result_y_first, x_seat=self.x_seat,
-                          opponent_states=len(keys), opponent_calls=self.opp.calls, read_laid=self.opp.read_laid,
-                          read_x=frozenset(self.opp.read_x))
+        return DuelResult(
+            x_first=result_x_first,
+            y_first=result_y_first,
+            x_seat=self.x_seat,
+            opponent_states=len(keys),
+            opponent_calls=self.opp.calls,
+            read_laid=self.opp.read_laid,
+            read_x=frozenset(self.opp.read_x),
+        )
 
     def _y_move(self, key: YKey, dist_id: int, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
         """Over X states lo..hi, Y to move in `key` playing distribution `dist_id`: the expected X-to-move value
@@ -863,7 +913,7 @@ class _Duel:
                     best = _consider(best, code, (FAIL[a] * Rl + S) / (1.0 - FAIL[a] * Fl), a)
                 if p > STARTING_PLATE:
                     a0 = space.a_off[p]
-                    best = _consider(best, code, VX[:, a0:a0 + T], TURN)  # turn back, the same turn goes on
+                    best = _consider(best, code, VX[:, a0 : a0 + T], TURN)  # turn back, the same turn goes on
             if best is None:  # pass: nothing moves; both passing forever means nobody ever gets home
                 with np.errstate(divide="ignore", invalid="ignore"):
                     best = np.where(Fl < 1.0, Rl / (1.0 - Fl), 0.5)
@@ -890,16 +940,16 @@ class _Duel:
                 out_d += chance * arrival[:, idx_d[c]]
             return np.concatenate([out_a.reshape(nb, nM * T), out_d], axis=1)
         a0, d0 = space.a_off[target], space.d_off[target]
-        below_a = VY[:, a0:d0].reshape(nb, N - target + 1, T)[:, p - target:]  # markers p..N
-        below_d = VY[:, d0:d0 + nD]
+        below_a = VY[:, a0:d0].reshape(nb, N - target + 1, T)[:, p - target :]  # markers p..N
+        below_d = VY[:, d0 : d0 + nD]
         # ext[..., k]: tokens left k - (MAX_PAY - 1), from -10 (the marker moved back 10) to T
         ext = np.empty((nb, nM, MAX_PAY + T))
         ext[:, :, :MAX_PAY] = below_d[:, self._hankel(p)]
         ext[:, :, MAX_PAY:] = below_a
         padded = np.concatenate([np.repeat(below_d[:, :1], MAX_PAY, axis=1), below_d], axis=1)
         for c, chance in PAYS[a]:
-            out_a += chance * ext[:, :, MAX_PAY - c:MAX_PAY - c + T]
-            out_d += chance * padded[:, MAX_PAY - c:MAX_PAY - c + nD]
+            out_a += chance * ext[:, :, MAX_PAY - c : MAX_PAY - c + T]
+            out_d += chance * padded[:, MAX_PAY - c : MAX_PAY - c + nD]
         return np.concatenate([out_a.reshape(nb, nM * T), out_d], axis=1)
 
     @cache  # noqa: B019  (one duel object; a handful of plates)
@@ -935,16 +985,22 @@ class _Duel:
         T = space.T
         lo = space.out_off[target]
         nb = VY.shape[0]
-        padded = np.concatenate([np.broadcast_to(eliminated[:, None], (nb, MAX_PAY)), VY[:, lo:lo + T]], axis=1)
+        padded = np.concatenate([np.broadcast_to(eliminated[:, None], (nb, MAX_PAY)), VY[:, lo : lo + T]], axis=1)
         out = np.zeros((nb, T))
         for c, chance in PAYS[a]:
             # tokens t (1..T) -> t - c, at column t - c + MAX_PAY - 1 (columns below MAX_PAY: eliminated)
-            out += chance * padded[:, MAX_PAY - c:MAX_PAY - c + T]
+            out += chance * padded[:, MAX_PAY - c : MAX_PAY - c + T]
         return out
 
 
-def solve_duel(opponent: OpponentPolicy, config: Config, *, x_seat: int = 0, budget: Budget | None = None,
-               marker_floor: int = MARKER_FLOOR) -> DuelResult:
+def solve_duel(
+    opponent: OpponentPolicy,
+    config: Config,
+    *,
+    x_seat: int = 0,
+    budget: Budget | None = None,
+    marker_floor: int = MARKER_FLOOR,
+) -> DuelResult:
     """The exact best-response win probability against `opponent` (see the module docstring), X in `x_seat`:
     `x_first` with X to move first, `y_first` with the opponent first (the same seats)."""
     if x_seat not in (0, 1):
@@ -985,17 +1041,25 @@ class BestResponsePolicy:
         y = state.campers[1 - self.duel.x_seat]
         if state.last_camper_rule or y.phase not in (Phase.OUTWARD, Phase.RETURN):
             raise ValueError("the recorded best response covers the race with both campers on the journey")
-        key: YKey = (0, y.position, y.tokens, 0) if y.phase == Phase.OUTWARD else (1, y.position, y.tokens,
-                                                                                    max(y.marker, self.space.m_lo))
+        key: YKey = (
+            (0, y.position, y.tokens, 0)
+            if y.phase == Phase.OUTWARD
+            else (1, y.position, y.tokens, max(y.marker, self.space.m_lo))
+        )
         code = int(self.duel.policy[key][self.x_index(x)])
         if code == TURN:
             return TurnBack()
         return Pass() if code == PASS else Announce(code)
 
 
-def best_response_policy(opponent: OpponentPolicy, config: Config, *, x_seat: int = 0,
-                         budget: Budget | None = None, marker_floor: int = MARKER_FLOOR
-                         ) -> tuple[DuelResult, BestResponsePolicy]:
+def best_response_policy(
+    opponent: OpponentPolicy,
+    config: Config,
+    *,
+    x_seat: int = 0,
+    budget: Budget | None = None,
+    marker_floor: int = MARKER_FLOOR,
+) -> tuple[DuelResult, BestResponsePolicy]:
     """`solve_duel` and the best response's move in every joint state with both campers on the journey (memory:
     one byte per X state per opponent state, a few hundred MB on the 72-plate route). The last-camper phase is
     not recorded (X's exact play there is the last camper's table, `XLastCamper`)."""

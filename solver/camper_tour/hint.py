@@ -199,9 +199,17 @@ def default_objective(state: TourState) -> Objective:
     return Objective.WIN_PROBABILITY if len(state.campers) >= 2 else Objective.EXPECTED_SCORE
 
 
-def hint(state: TourState, budget: Budget, *, max_depth: int = MAX_DEPTH,
-         objective: Objective | None = None, seed: int = 0, max_playouts: int = MAX_PLAYOUTS,
-         history: Sequence[Decision] = (), record_checked: bool = False) -> HintResult:
+def hint(
+    state: TourState,
+    budget: Budget,
+    *,
+    max_depth: int = MAX_DEPTH,
+    objective: Objective | None = None,
+    seed: int = 0,
+    max_playouts: int = MAX_PLAYOUTS,
+    history: Sequence[Decision] = (),
+    record_checked: bool = False,
+) -> HintResult:
     """Rank every legal choice of the camper to move (state must be a decision node).
 
     `objective` None means `default_objective(state)`. `max_playouts` caps the win-probability playouts per
@@ -259,8 +267,9 @@ def hint(state: TourState, budget: Budget, *, max_depth: int = MAX_DEPTH,
             if best is None:
                 if budget.cancelled:
                     raise
-                return rule_of_thumb_hint(state, started, solo_optimal,
-                                          "the time limit ended before a depth-1 search finished")
+                return rule_of_thumb_hint(
+                    state, started, solo_optimal, "the time limit ended before a depth-1 search finished"
+                )
             interrupted = True
             break
         last_depth_s = budget.elapsed() - depth_started
@@ -305,8 +314,12 @@ SLOW_FIELD_MODELS: tuple[Player, ...] = (solo_optimal,)
 
 
 #: How the service's note names each opponent model.
-MODEL_NAMES: dict[Player, str] = {race: "race", announce_seven: "announce-7", greedy: "greedy",
-                                  solo_optimal: "the solo optimum"}
+MODEL_NAMES: dict[Player, str] = {
+    race: "race",
+    announce_seven: "announce-7",
+    greedy: "greedy",
+    solo_optimal: "the solo optimum",
+}
 
 
 @dataclass(frozen=True)
@@ -325,12 +338,16 @@ def _opponents(state: TourState, by_record: bool) -> _Opponents:
     """OPPONENT_MODELS, or SLOW_FIELD_MODELS where the record (`by_record`: `opponents.solo_field`) or the
     state (`players.slow_field`) shows solo-policy campers."""
     if by_record:
-        return _Opponents(SLOW_FIELD_MODELS, "the opponents the solo optimum (the game's history shows every "
-                                             "other camper playing the solo policy)")
+        return _Opponents(
+            SLOW_FIELD_MODELS,
+            "the opponents the solo optimum (the game's history shows every other camper playing the solo policy)",
+        )
     if slow_field(state):
         names = " and ".join(_name(model) for model in SLOW_FIELD_MODELS)
-        return _Opponents(SLOW_FIELD_MODELS, f"the opponents {names} (the field is slow: every other camper at "
-                                             "most half the mover's plate)")
+        return _Opponents(
+            SLOW_FIELD_MODELS,
+            f"the opponents {names} (the field is slow: every other camper at most half the mover's plate)",
+        )
     names = [_name(model) for model in OPPONENT_MODELS]
     return _Opponents(OPPONENT_MODELS, f"the opponents, in turn, {', '.join(names[:-1])} and {names[-1]}")
 
@@ -357,12 +374,19 @@ def rule_of_thumb_hint(state: TourState, started: float, rule: Player, why: str)
     gives when its budget ends before anything better is known (`why`), flagged in `fallback` and `method`."""
     first = rule(state)
     legal = state.legal_actions()
-    moves = tuple(RankedMove(a, 0.0, 0.0, (0.0,), evaluated=False)
-                  for a in [first] + [a for a in legal if a != first])
+    moves = tuple(RankedMove(a, 0.0, 0.0, (0.0,), evaluated=False) for a in [first] + [a for a in legal if a != first])
     name = _name(rule)
-    return HintResult(player=state.to_move, moves=moves, depth=0, proof=Proof.HEURISTIC,
-                      method=f"{RULE_OF_THUMB_METHOD}:{name}", nodes=0, wall_time_s=time.monotonic() - started,
-                      interrupted=True, fallback=f"the rule of thumb's move ({name}), not valued: {why}")
+    return HintResult(
+        player=state.to_move,
+        moves=moves,
+        depth=0,
+        proof=Proof.HEURISTIC,
+        method=f"{RULE_OF_THUMB_METHOD}:{name}",
+        nodes=0,
+        wall_time_s=time.monotonic() - started,
+        interrupted=True,
+        fallback=f"the rule of thumb's move ({name}), not valued: {why}",
+    )
 
 
 def _tables_fit(state: TourState, budget: Budget) -> bool:
@@ -370,8 +394,10 @@ def _tables_fit(state: TourState, budget: Budget) -> bool:
     route nobody warmed up plays out instead: a build cut by the deadline would be lost, and so every time)."""
     config = state.config
     # BUILD_SECONDS is CPU time: the wall time it foresees is that over the CPU share this process gets.
-    return best_response.ready(config.plate_count, config.token_limit) or \
-        budget.remaining() * budget.cpu_share() >= best_response.BUILD_SECONDS
+    return (
+        best_response.ready(config.plate_count, config.token_limit)
+        or budget.remaining() * budget.cpu_share() >= best_response.BUILD_SECONDS
+    )
 
 
 def _best_response_hint(state: TourState, budget: Budget, started: float) -> HintResult | None:
@@ -385,11 +411,20 @@ def _best_response_hint(state: TourState, budget: Budget, started: float) -> Hin
     ordered = sorted(response.values.items(), key=lambda item: -item[1])
     top = ordered[0][1]
     moves = tuple(RankedMove(a, v, top - v, (v,), value_kind="model") for a, v in ordered)
-    moves += tuple(RankedMove(a, 0.0, top, (0.0,), evaluated=False)
-                   for a in state.legal_actions() if a not in response.values)
-    return HintResult(player=state.to_move, moves=moves, depth=0, proof=Proof.HEURISTIC,
-                      method=BEST_RESPONSE_METHOD, nodes=len(moves), wall_time_s=time.monotonic() - started,
-                      interrupted=False, opponents=_opponents(state, True).described)
+    moves += tuple(
+        RankedMove(a, 0.0, top, (0.0,), evaluated=False) for a in state.legal_actions() if a not in response.values
+    )
+    return HintResult(
+        player=state.to_move,
+        moves=moves,
+        depth=0,
+        proof=Proof.HEURISTIC,
+        method=BEST_RESPONSE_METHOD,
+        nodes=len(moves),
+        wall_time_s=time.monotonic() - started,
+        interrupted=False,
+        opponents=_opponents(state, True).described,
+    )
 
 
 @dataclass(frozen=True)
@@ -425,8 +460,9 @@ def win_candidates(state: TourState) -> list[Action]:
     return [baseline] + [a for a in legal if a in proposals and a != baseline]
 
 
-def _win_hint(state: TourState, budget: Budget, started: float, seed: int, max_playouts: int,
-              opponents: _Opponents) -> HintResult:
+def _win_hint(
+    state: TourState, budget: Budget, started: float, seed: int, max_playouts: int, opponents: _Opponents
+) -> HintResult:
     """Win probability of each candidate move (`win_candidates`) by Monte Carlo playouts.
 
     A playout plays the candidate, then the mover continues with `race` and every opponent with the playout's
@@ -493,9 +529,19 @@ def _win_hint(state: TourState, budget: Budget, started: float, seed: int, max_p
     if not outcomes[baseline]:
         # Not one playout fitted the time limit (a loaded machine): the baseline rule's move, values not estimated.
         answer = rule_of_thumb_hint(state, started, race, "no playout finished within the time limit")
-        return HintResult(player=player, moves=answer.moves, depth=0, proof=Proof.HEURISTIC,
-                          method=answer.method, nodes=0, wall_time_s=time.monotonic() - started, interrupted=True,
-                          samples=0, opponents=opponents.described, fallback=answer.fallback)
+        return HintResult(
+            player=player,
+            moves=answer.moves,
+            depth=0,
+            proof=Proof.HEURISTIC,
+            method=answer.method,
+            nodes=0,
+            wall_time_s=time.monotonic() - started,
+            interrupted=True,
+            samples=0,
+            opponents=opponents.described,
+            fallback=answer.fallback,
+        )
     chosen, margin = baseline, 0.0
     for action in candidates[1:]:
         difference = paired_difference(outcomes[action], outcomes[baseline])
@@ -504,10 +550,18 @@ def _win_hint(state: TourState, budget: Budget, started: float, seed: int, max_p
             chosen, margin = action, difference.mean
     moves = _win_ranking(chosen, baseline, candidates, outcomes, legal)
     counts = [len(outcomes[a]) for a in candidates if outcomes[a]]
-    return HintResult(player=player, moves=moves, depth=0, proof=Proof.HEURISTIC,
-                      method=f"win-probability-playouts:{len(outcomes[chosen])}", nodes=sum(counts),
-                      wall_time_s=time.monotonic() - started, interrupted=interrupted,
-                      samples=len(outcomes[chosen]), opponents=opponents.described)
+    return HintResult(
+        player=player,
+        moves=moves,
+        depth=0,
+        proof=Proof.HEURISTIC,
+        method=f"win-probability-playouts:{len(outcomes[chosen])}",
+        nodes=sum(counts),
+        wall_time_s=time.monotonic() - started,
+        interrupted=interrupted,
+        samples=len(outcomes[chosen]),
+        opponents=opponents.described,
+    )
 
 
 def win_standard_error(wins: float, n: int) -> float:
@@ -521,8 +575,9 @@ def win_standard_error(wins: float, n: int) -> float:
     return (centre * (1.0 - centre) / n) ** 0.5
 
 
-def _win_ranking(chosen: Action, baseline: Action, candidates: list[Action], outcomes: dict[Action, list[float]],
-                 legal: list[Action]) -> tuple[RankedMove, ...]:
+def _win_ranking(
+    chosen: Action, baseline: Action, candidates: list[Action], outcomes: dict[Action, list[float]], legal: list[Action]
+) -> tuple[RankedMove, ...]:
     """The answered move first, then so that the ranks shown follow the values shown; every value shown is a win
     rate over at least MIN_SAMPLES playouts with its standard error.
 
@@ -533,20 +588,37 @@ def _win_ranking(chosen: Action, baseline: Action, candidates: list[Action], out
     than MIN_SAMPLES playouts (no value: too few for a standard error; the note says how many), then the moves not
     compared, without a value.
     """
+
     def estimate(action: Action) -> tuple[float, int]:
         results = outcomes[action]
         return sum(results) / len(results), len(results)
 
     def few(action: Action, n: int) -> RankedMove:
-        return RankedMove(action, 0.0, 0.0, (0.0,), samples=n, evaluated=False,
-                          note=f"{n} playouts: too few for a value with a standard error (from {MIN_SAMPLES} on)")
+        return RankedMove(
+            action,
+            0.0,
+            0.0,
+            (0.0,),
+            samples=n,
+            evaluated=False,
+            note=f"{n} playouts: too few for a value with a standard error (from {MIN_SAMPLES} on)",
+        )
 
     top, top_n = estimate(chosen)
     if top_n < MIN_SAMPLES:
         moves = [few(chosen, top_n)]
     else:
-        moves = [RankedMove(chosen, top, 0.0, (top,), samples=top_n,
-                            standard_error=win_standard_error(top * top_n, top_n), value_kind="playouts")]
+        moves = [
+            RankedMove(
+                chosen,
+                top,
+                0.0,
+                (top,),
+                samples=top_n,
+                standard_error=win_standard_error(top * top_n, top_n),
+                value_kind="playouts",
+            )
+        ]
     above, below, short = [], [], []
     for action in candidates:
         if action == chosen or not outcomes[action]:
@@ -558,19 +630,32 @@ def _win_ranking(chosen: Action, baseline: Action, candidates: list[Action], out
         (above if value > top else below).append((action, value, n))
     for action, value, n in sorted(above, key=lambda item: -item[1]):
         difference = paired_difference(outcomes[action], outcomes[baseline])
-        versus = ("the rule of thumb's move" if chosen == baseline else "the answered move, which is")
-        note = (f"win rate {value:.3f} over {n} playouts, above the answer's {top:.3f} but not clearly better "
-                f"than {versus} in paired playouts (difference {difference.mean:+.3f} +- "
-                f"{difference.standard_error:.3f} over {difference.pairs} pairs; a move replaces the rule of "
-                f"thumb's only beyond {SWITCH_Z:g} standard errors): no value shown, so that ranks follow values")
+        versus = "the rule of thumb's move" if chosen == baseline else "the answered move, which is"
+        note = (
+            f"win rate {value:.3f} over {n} playouts, above the answer's {top:.3f} but not clearly better "
+            f"than {versus} in paired playouts (difference {difference.mean:+.3f} +- "
+            f"{difference.standard_error:.3f} over {difference.pairs} pairs; a move replaces the rule of "
+            f"thumb's only beyond {SWITCH_Z:g} standard errors): no value shown, so that ranks follow values"
+        )
         if action == baseline:
-            note = (f"the rule of thumb's move: win rate {value:.3f} over {n} playouts, clearly beaten in paired "
-                    "playouts by the answer (whose own mean over its playouts is lower): no value shown, so that "
-                    "ranks follow values")
+            note = (
+                f"the rule of thumb's move: win rate {value:.3f} over {n} playouts, clearly beaten in paired "
+                "playouts by the answer (whose own mean over its playouts is lower): no value shown, so that "
+                "ranks follow values"
+            )
         moves.append(RankedMove(action, 0.0, top, (value,), samples=n, evaluated=False, note=note))
     for action, value, n in sorted(below, key=lambda item: -item[1]):
-        moves.append(RankedMove(action, value, top - value, (value,), samples=n,
-                                standard_error=win_standard_error(value * n, n), value_kind="playouts"))
+        moves.append(
+            RankedMove(
+                action,
+                value,
+                top - value,
+                (value,),
+                samples=n,
+                standard_error=win_standard_error(value * n, n),
+                value_kind="playouts",
+            )
+        )
     moves += [few(action, n) for action, n in short]
     # Moves not compared (see `win_candidates`, or cut by the budget before their first playout): listed last
     # with no estimate of their own (evaluated=False: the service leaves their value and loss absent).
@@ -629,14 +714,23 @@ def _playout(state: TourState, player: int, opponents: Player, rng: random.Rando
     raise RuntimeError("playout did not end")
 
 
-def _rank(alternatives: list[tuple[Action, tuple[float, ...]]], player: int, *, exact: bool, kind: str
-          ) -> tuple[RankedMove, ...]:
+def _rank(
+    alternatives: list[tuple[Action, tuple[float, ...]]], player: int, *, exact: bool, kind: str
+) -> tuple[RankedMove, ...]:
     """Best first; an exact value states standard error 0, any other (`kind`) none."""
     ordered = sorted(alternatives, key=lambda item: -item[1][player])
     top = ordered[0][1][player]
-    return tuple(RankedMove(action, values[player], top - values[player], values,
-                            standard_error=0.0 if exact else None, value_kind="exact" if exact else kind)
-                 for action, values in ordered)
+    return tuple(
+        RankedMove(
+            action,
+            values[player],
+            top - values[player],
+            values,
+            standard_error=0.0 if exact else None,
+            value_kind="exact" if exact else kind,
+        )
+        for action, values in ordered
+    )
 
 
 def _solo_hint(state: TourState, budget: Budget, started: float) -> HintResult:
@@ -645,23 +739,42 @@ def _solo_hint(state: TourState, budget: Budget, started: float) -> HintResult:
     `samples` and `note` give those games and their mean with its standard error, the sampled value of the
     policy's move (the answer), beside the look-ahead values rather than mixed into their ranking."""
     camper: Camper = state.campers[0]
-    position = SoloPosition(position=camper.position, tokens=camper.tokens, phase=camper.phase,
-                            marker=camper.marker, pending=camper.pending, laid=state.laid)
+    position = SoloPosition(
+        position=camper.position,
+        tokens=camper.tokens,
+        phase=camper.phase,
+        marker=camper.marker,
+        pending=camper.pending,
+        laid=state.laid,
+    )
     solved = solve_solo(state.config, position, budget)  # answers best-so-far when the budget ends
     alternatives = [(alt.action, (alt.value,)) for alt in solved.alternatives]
     exact = solved.proof is Proof.EXACT
     note = ""
     if not exact:
-        note = ("expected final score: the layout-aware solo policy's one-step look-ahead estimates (all-normal "
-                "tables, the stack's odds for unlaid plates), not sampled and without a standard error")
+        note = (
+            "expected final score: the layout-aware solo policy's one-step look-ahead estimates (all-normal "
+            "tables, the stack's odds for unlaid plates), not sampled and without a standard error"
+        )
         if solved.method == "monte-carlo-policy" and solved.samples:
-            spread = (f"standard error {solved.standard_error:.3f}" if solved.standard_error is not None
-                      else "too few games for a standard error")
-            note += (f"; the policy's own move played out to the end over {solved.samples} games scores "
-                     f"{solved.value:.3f} ({spread}), a sampled value of that policy")
+            spread = (
+                f"standard error {solved.standard_error:.3f}"
+                if solved.standard_error is not None
+                else "too few games for a standard error"
+            )
+            note += (
+                f"; the policy's own move played out to the end over {solved.samples} games scores "
+                f"{solved.value:.3f} ({spread}), a sampled value of that policy"
+            )
     return HintResult(
-        player=0, moves=_rank(alternatives, 0, exact=exact, kind="look-ahead"), depth=0,
-        proof=solved.proof, method=f"solo:{solved.method}",
-        nodes=solved.states_evaluated, wall_time_s=time.monotonic() - started, interrupted=False,
-        samples=solved.samples if solved.method == "monte-carlo-policy" else 0, note=note,
+        player=0,
+        moves=_rank(alternatives, 0, exact=exact, kind="look-ahead"),
+        depth=0,
+        proof=solved.proof,
+        method=f"solo:{solved.method}",
+        nodes=solved.states_evaluated,
+        wall_time_s=time.monotonic() - started,
+        interrupted=False,
+        samples=solved.samples if solved.method == "monte-carlo-policy" else 0,
+        note=note,
     )

@@ -78,8 +78,7 @@ def check_record(record: Sequence[Decision], state: TourState) -> None:
     for i, decision in enumerate(record):
         earlier = decision.state
         if len(earlier.campers) != campers:
-            raise ValueError(f"history[{i}].state.campers: {len(earlier.campers)} campers, the position has "
-                             f"{campers}")
+            raise ValueError(f"history[{i}].state.campers: {len(earlier.campers)} campers, the position has {campers}")
         if earlier.config is not config and earlier.config != config:
             raise ValueError(f"history[{i}].state.rules: not the rules of the position")
         if earlier.game_over or earlier.stage != Stage.DECIDE or earlier.current_player() < 0:

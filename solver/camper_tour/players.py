@@ -114,13 +114,17 @@ def _table_return(state: TourState) -> Action:
     tokens = min(camper.tokens, tables.axis.cap)
     if camper.pending == Pending.COMFORTS_CHOICE:
         limit = state.config.token_limit
-        return min(ComfortsChoice,
-                   key=lambda c: tables.back.cost_at(camper.position, comforts_tokens(c, tokens, limit)))
+        return min(
+            ComfortsChoice, key=lambda c: tables.back.cost_at(camper.position, comforts_tokens(c, tokens, limit))
+        )
     legal = set(_announcements(state))
     if not legal:
         return Pass()
-    costs = {a: c for a, c in _return_costs(state.config.plate_count, state.config.token_limit, camper.position,
-                                            tokens).items() if a in legal}
+    costs = {
+        a: c
+        for a, c in _return_costs(state.config.plate_count, state.config.token_limit, camper.position, tokens).items()
+        if a in legal
+    }
     return Announce(min(costs, key=lambda a: costs[a]))
 
 
@@ -162,8 +166,9 @@ def _last_camper(state: TourState) -> Action:
     if not legal:
         return state.legal_actions()[0]
     tables = all_normal_tables(state.config.plate_count, state.config.token_limit)
-    costs = _return_costs(state.config.plate_count, state.config.token_limit, camper.position,
-                          min(camper.tokens, tables.axis.cap))
+    costs = _return_costs(
+        state.config.plate_count, state.config.token_limit, camper.position, min(camper.tokens, tables.axis.cap)
+    )
     return Announce(min(legal, key=lambda a: costs[a]))
 
 
@@ -246,7 +251,8 @@ def slow_field(state: TourState) -> bool:
         return False
     others = [state.campers[i] for i in state.others_in_game()]
     return len(others) >= SLOW_FIELD_SIZE and all(
-        c.phase == Phase.OUTWARD and c.position <= SLOW_FRACTION * mover.position for c in others)
+        c.phase == Phase.OUTWARD and c.position <= SLOW_FRACTION * mover.position for c in others
+    )
 
 
 #: The duel's chase rule (home first while the rival is far out) bets that the rival, left the last camper, fails a
@@ -315,10 +321,16 @@ def _duel(state: TourState, rival: Camper, params: DuelParameters) -> Action:
             return TurnBack()
         if rival.phase == Phase.RETURN and camper.position >= rival.marker + params.lead_margin:
             return TurnBack()
-        if (rival.phase == Phase.OUTWARD and rival.position >= camper.position + params.chase_gap
-                and camper.position >= params.rush_from_plate
-                and (params.chase_risk is None or last_camper_win_probability(
-                    rival.position, max(0, rival.tokens), rival.position - camper.position) <= params.chase_risk)):
+        if (
+            rival.phase == Phase.OUTWARD
+            and rival.position >= camper.position + params.chase_gap
+            and camper.position >= params.rush_from_plate
+            and (
+                params.chase_risk is None
+                or last_camper_win_probability(rival.position, max(0, rival.tokens), rival.position - camper.position)
+                <= params.chase_risk
+            )
+        ):
             return TurnBack()
     return _capped(state, params.out_announcement)
 
@@ -348,22 +360,41 @@ def race(state: TourState, crowd: CrowdParameters | None = None, duel: DuelParam
         # In a crowd a marker that does not pass a returner's (or a finished camper's score) can only win if
         # they fail: go on while more than the token floor is left.
         others = [c for i, c in enumerate(state.campers) if i != state.to_move]
-        best_marker = max([c.marker for c in others if c.phase == Phase.RETURN]
-                          + [c.score for c in others if c.phase == Phase.FINISHED], default=0)
+        best_marker = max(
+            [c.marker for c in others if c.phase == Phase.RETURN]
+            + [c.score for c in others if c.phase == Phase.FINISHED],
+            default=0,
+        )
         if params.outward_margin is not None:
-            best_marker = max([best_marker] + [c.position + params.outward_margin - params.behind_margin
-                                               for c in others if c.phase == Phase.OUTWARD and c.active])
+            best_marker = max(
+                [best_marker]
+                + [
+                    c.position + params.outward_margin - params.behind_margin
+                    for c in others
+                    if c.phase == Phase.OUTWARD and c.active
+                ]
+            )
         if params.outward_ratio:
-            best_marker = max([best_marker] + [int(params.outward_ratio * c.position) - params.behind_margin
-                                               for c in others if c.phase == Phase.OUTWARD and c.active])
+            best_marker = max(
+                [best_marker]
+                + [
+                    int(params.outward_ratio * c.position) - params.behind_margin
+                    for c in others
+                    if c.phase == Phase.OUTWARD and c.active
+                ]
+            )
         behind = camper.position <= best_marker + params.behind_margin and camper.tokens > params.token_floor
         furthest = max([reach(c) for c in others], default=0)
         if params.lead and camper.position >= furthest + params.lead:
             return TurnBack()
         travelling = [c for c in others if c.active]
         homebound = [c for c in travelling if c.phase == Phase.RETURN]
-        if (params.alone_margin is not None and travelling and len(homebound) == len(travelling)
-                and camper.position >= furthest + params.alone_margin):
+        if (
+            params.alone_margin is not None
+            and travelling
+            and len(homebound) == len(travelling)
+            and camper.position >= furthest + params.alone_margin
+        ):
             return TurnBack()
         if params.follow_margin is not None and len(homebound) >= params.follow_count:
             ahead = max([c.marker for c in homebound] + [c.score for c in others if c.phase == Phase.FINISHED])
@@ -427,8 +458,12 @@ def _last_camper_comforts(state: TourState) -> Action:
     if camper.phase == Phase.OUTWARD or target is None:
         return ComfortsChoice.RECOVER if camper.phase == Phase.OUTWARD else ComfortsChoice.DECLINE
     limit = state.cap
-    return max(ComfortsChoice, key=lambda c: last_camper_win_probability(
-        camper.position, comforts_tokens(c, camper.tokens, limit), camper.marker - target))
+    return max(
+        ComfortsChoice,
+        key=lambda c: last_camper_win_probability(
+            camper.position, comforts_tokens(c, camper.tokens, limit), camper.marker - target
+        ),
+    )
 
 
 #: The 2d6 totals and their probabilities as floats (the last-camper table's inner loop).
@@ -492,8 +527,13 @@ def solo_optimal(state: TourState) -> Action:
     return max(options, key=lambda item: item[1])[0] if options else state.legal_actions()[0]
 
 
-PLAYERS: dict[str, Player] = {"announce-7": announce_seven, "greedy": greedy, "solo-optimal": solo_optimal,
-                              "racer": racer, "race": race}
+PLAYERS: dict[str, Player] = {
+    "announce-7": announce_seven,
+    "greedy": greedy,
+    "solo-optimal": solo_optimal,
+    "racer": racer,
+    "race": race,
+}
 
 
 def play_game(config: Config, players: Sequence[Player], rng: np.random.Generator) -> TourState:

@@ -48,7 +48,6 @@ OPPONENT_DEPTH = 2
 OPPONENT_PROBABILITY = 0.3
 
 
-
 #: Upper bounds of the heuristic's loss for each grade (expert: anything above).
 GRADE_LOSS_LIMITS = ((Grade.EASY, 0.05), (Grade.MEDIUM, 0.5), (Grade.HARD, 1.5))
 
@@ -112,8 +111,7 @@ def _random_layout(rng, plate_count: int) -> tuple[PlateKind, ...]:  # type: ign
 
 def _candidate(seed: int, attempt: int, opponent_probability: float) -> TourState:
     rng = rng_for(seed, "camper-tour-puzzle", attempt)
-    config = Config(plate_count=PLATE_COUNT, starting_tokens=STARTING_TOKENS,
-                    layout=_random_layout(rng, PLATE_COUNT))
+    config = Config(plate_count=PLATE_COUNT, starting_tokens=STARTING_TOKENS, layout=_random_layout(rng, PLATE_COUNT))
     with_opponent = rng.random() < opponent_probability
     marker = int(rng.integers(12, 41))
     top = 12 if with_opponent else 25
@@ -123,8 +121,9 @@ def _candidate(seed: int, attempt: int, opponent_probability: float) -> TourStat
     if with_opponent:
         other_position = int(rng.integers(2, position))
         other_marker = int(rng.integers(max(other_position, marker - 6), marker + 7))
-        campers.append(Camper(position=other_position, tokens=int(rng.integers(0, 10)), phase=Phase.RETURN,
-                              marker=other_marker))
+        campers.append(
+            Camper(position=other_position, tokens=int(rng.integers(0, 10)), phase=Phase.RETURN, marker=other_marker)
+        )
     return position_state(config, campers)
 
 
@@ -165,7 +164,13 @@ def generate(
             continue
         solution = moves[0].action
         assert isinstance(solution, Announce)
-        evidence = PuzzleEvidence(moves=moves, heuristic_move=heuristic_move, heuristic_loss=loss,
-                                  proof=result.proof, depth=result.depth, attempts=attempt + 1)
+        evidence = PuzzleEvidence(
+            moves=moves,
+            heuristic_move=heuristic_move,
+            heuristic_loss=loss,
+            proof=result.proof,
+            depth=result.depth,
+            attempts=attempt + 1,
+        )
         return Puzzle(seed=seed, state=state, solution=solution, margin=margin, grade=found, evidence=evidence)
     raise LookupError(f"no puzzle found in {max_attempts} candidates")

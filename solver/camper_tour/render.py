@@ -24,15 +24,28 @@ from campsolver.solver.camper_tour.rules import (
 from campsolver.solver.core.picture import Canvas
 
 ROW_PLATES = 20
-LETTER = {PlateKind.NORMAL: ".", PlateKind.UNEXPECTED_COMFORTS: "C", PlateKind.MECHANICAL_PROBLEM: "M",
-          PlateKind.VILLAGE_FESTIVAL: "F", PlateKind.NO_PARKING: "P"}
+LETTER = {
+    PlateKind.NORMAL: ".",
+    PlateKind.UNEXPECTED_COMFORTS: "C",
+    PlateKind.MECHANICAL_PROBLEM: "M",
+    PlateKind.VILLAGE_FESTIVAL: "F",
+    PlateKind.NO_PARKING: "P",
+}
 #: Each special plate's one name (the rulebook's title without a leading "The"), on every surface: the legend
 #: here, the proto enum comments, the CLI's text output, docs/rules/ (tests/test_card_names.py).
-NAME = {PlateKind.UNEXPECTED_COMFORTS: "Unexpected Comforts", PlateKind.MECHANICAL_PROBLEM: "Mechanical Problem",
-        PlateKind.VILLAGE_FESTIVAL: "Village Festival", PlateKind.NO_PARKING: "No Parking"}
-COLOUR = {PlateKind.NORMAL: "#f4f1e8", PlateKind.UNEXPECTED_COMFORTS: "#b9e3c6",
-          PlateKind.MECHANICAL_PROBLEM: "#f2b8b5", PlateKind.VILLAGE_FESTIVAL: "#f9dd8a",
-          PlateKind.NO_PARKING: "#b8cdf2"}
+NAME = {
+    PlateKind.UNEXPECTED_COMFORTS: "Unexpected Comforts",
+    PlateKind.MECHANICAL_PROBLEM: "Mechanical Problem",
+    PlateKind.VILLAGE_FESTIVAL: "Village Festival",
+    PlateKind.NO_PARKING: "No Parking",
+}
+COLOUR = {
+    PlateKind.NORMAL: "#f4f1e8",
+    PlateKind.UNEXPECTED_COMFORTS: "#b9e3c6",
+    PlateKind.MECHANICAL_PROBLEM: "#f2b8b5",
+    PlateKind.VILLAGE_FESTIVAL: "#f9dd8a",
+    PlateKind.NO_PARKING: "#b8cdf2",
+}
 CAMPER_COLOUR = ("#d1495b", "#2e86ab", "#3b8b3b", "#8e5bb5")
 CELL = 34
 
@@ -53,8 +66,10 @@ def _describe(index: int, camper: Camper, to_move: int) -> str:
         return f"{who}: {where}, {_tokens(camper.tokens)}"
     if camper.phase == Phase.RETURN:
         pending = ", Unexpected Comforts choice pending" if camper.pending.value == "comforts_choice" else ""
-        return (f"{who}: heading home on plate {camper.position}, place marker on plate {camper.marker}, "
-                f"{_tokens(camper.tokens)}{pending}")
+        return (
+            f"{who}: heading home on plate {camper.position}, place marker on plate {camper.marker}, "
+            f"{_tokens(camper.tokens)}{pending}"
+        )
     if camper.phase == Phase.FINISHED:
         return f"{who}: home, final score {camper.score}"
     return f"{who}: eliminated"
@@ -65,9 +80,11 @@ def question(state: TourState) -> str:
     camper = state.mover
     letter = camper_letter(state.to_move)
     largest = min(MAX_ANNOUNCEMENT, camper.position - STARTING_PLATE)
-    return (f"Camper {letter} is on plate {camper.position} heading home with {_tokens(camper.tokens)} and the place "
-            f"marker on plate {camper.marker}: which number (1-{largest}) should {letter} announce to make the "
-            f"best expected final score?")
+    return (
+        f"Camper {letter} is on plate {camper.position} heading home with {_tokens(camper.tokens)} and the place "
+        f"marker on plate {camper.marker}: which number (1-{largest}) should {letter} announce to make the "
+        f"best expected final score?"
+    )
 
 
 def rules_words(state: TourState) -> list[str]:
@@ -76,21 +93,30 @@ def rules_words(state: TourState) -> list[str]:
     config = state.config
     campers = len(state.campers)
     if campers == 1:
-        last = ("One camper (solo): the last-camper rule does not apply, so a roll not above the announcement never "
-                "eliminates; it only passes the turn.")
+        last = (
+            "One camper (solo): the last-camper rule does not apply, so a roll not above the announcement never "
+            "eliminates; it only passes the turn."
+        )
     else:
-        last = (f"{campers} campers: the last-camper rule applies: once only one camper is still travelling, a roll "
-                "not above its announcement eliminates it.")
+        last = (
+            f"{campers} campers: the last-camper rule applies: once only one camper is still travelling, a roll "
+            "not above its announcement eliminates it."
+        )
     if config.no_parking_return is NoParkingReturn.TOWARD_START:
-        parking = ("No Parking moves a camper back toward the starting plate (the default reading): on the way home "
-                   "a free advance, reaching plate 1 exactly is arriving; a result past plate 1 means staying and "
-                   "losing 3 tokens; an occupied result is rolled again.")
+        parking = (
+            "No Parking moves a camper back toward the starting plate (the default reading): on the way home "
+            "a free advance, reaching plate 1 exactly is arriving; a result past plate 1 means staying and "
+            "losing 3 tokens; an occupied result is rolled again."
+        )
     else:
-        parking = ("No Parking moves a camper back the way it came (variant away from home), never past the furthest "
-                   "plate laid (there: staying and losing 3 tokens); an occupied result is rolled again.")
+        parking = (
+            "No Parking moves a camper back the way it came (variant away from home), never past the furthest "
+            "plate laid (there: staying and losing 3 tokens); an occupied result is rolled again."
+        )
     if config.token_rule is TokenRule.SUPPLY:
-        tokens = (f"Tokens gained come from the box's {config.token_supply} tokens that nobody holds (the default "
-                  "reading).")
+        tokens = (
+            f"Tokens gained come from the box's {config.token_supply} tokens that nobody holds (the default reading)."
+        )
     else:
         tokens = f"Nobody holds more than {config.starting_tokens} tokens (variant per-camper cap)."
     return [f"Rules: {last}", parking, tokens]
@@ -100,8 +126,10 @@ def text_board(state: TourState) -> str:
     """The route as rows of plates with the campers and markers under them, then each camper's details."""
     length = len(state.laid)
     specials = ", ".join(f"{LETTER[kind]} {name}" for kind, name in NAME.items())
-    lines = ["Route: plate 1 is the starting plate (home, H), never special. A-D campers, A^ a place marker.",
-             f"Plates: . normal, {specials}."]
+    lines = [
+        "Route: plate 1 is the starting plate (home, H), never special. A-D campers, A^ a place marker.",
+        f"Plates: . normal, {specials}.",
+    ]
     for start in range(1, length + 1, ROW_PLATES):
         plates = range(start, min(length, start + ROW_PLATES - 1) + 1)
         lines.append("plate " + "".join(f"{p:>4}" for p in plates))
@@ -111,8 +139,9 @@ def text_board(state: TourState) -> str:
         for p in plates:
             on = [camper_letter(i) for i, c in enumerate(state.campers) if c.active and c.position == p]
             here.append(f"{''.join(on):>4}")
-            marked = [camper_letter(i) + "^" for i, c in enumerate(state.campers)
-                      if c.phase == Phase.RETURN and c.marker == p]
+            marked = [
+                camper_letter(i) + "^" for i, c in enumerate(state.campers) if c.phase == Phase.RETURN and c.marker == p
+            ]
             marks.append(f"{''.join(marked):>4}")
         lines.append("camper" + "".join(here))
         lines.append("marker" + "".join(marks))
@@ -158,8 +187,10 @@ def _legend(canvas: Canvas, y: float, state: TourState) -> float:
         letter = camper_letter(i)
         canvas.shape(f'<circle cx="{MARGIN + 10}" cy="{y - 5}" r="10" fill="{colour}"/>')
         canvas.text(MARGIN + 10, y - 1, letter, 12, anchor="middle", bold=True, fill="#ffffff")
-        canvas.shape(f'<polygon points="{MARGIN + column},{y + 4} {MARGIN + column + 8},{y - 10} '
-                     f'{MARGIN + column + 16},{y + 4}" fill="{colour}"/>')
+        canvas.shape(
+            f'<polygon points="{MARGIN + column},{y + 4} {MARGIN + column + 8},{y - 10} '
+            f'{MARGIN + column + 16},{y + 4}" fill="{colour}"/>'
+        )
         canvas.text(MARGIN + 28, y, f"camper {letter} on its plate", 12)
         canvas.text(MARGIN + column + 20, y, f"{letter}: camper {letter}'s place marker (under its plate)", 12)
         y += 24
@@ -174,9 +205,11 @@ def _strip(canvas: Canvas, state: TourState, top: float) -> float:
     for plate in range(1, length + 1):
         x, y = _plate_origin(plate, top)
         kind = state.plate_kind(plate)
-        canvas.shape(f'<rect class="plate" x="{x}" y="{y}" width="{PLATE - 2}" height="{PLATE - 2}" '
-                     f'fill="{COLOUR[kind]}" '
-                     'stroke="#555"/>')
+        canvas.shape(
+            f'<rect class="plate" x="{x}" y="{y}" width="{PLATE - 2}" height="{PLATE - 2}" '
+            f'fill="{COLOUR[kind]}" '
+            'stroke="#555"/>'
+        )
         canvas.text(x + 3, y + 11, str(plate), 10, fill="#444", cls="plate")
         label = "H" if plate == STARTING_PLATE else ("" if kind == PlateKind.NORMAL else LETTER[kind])
         if label:
@@ -192,16 +225,23 @@ def _strip(canvas: Canvas, state: TourState, top: float) -> float:
         for k, i in enumerate(marked):
             mx = x + 2 + k * 21
             base = y + PLATE + 14
-            canvas.shape(f'<polygon points="{mx},{base} {mx + 8},{base - 12} {mx + 16},{base}" '
-                         f'fill="{CAMPER_COLOUR[i]}"/>')
+            canvas.shape(
+                f'<polygon points="{mx},{base} {mx + 8},{base - 12} {mx + 16},{base}" fill="{CAMPER_COLOUR[i]}"/>'
+            )
             canvas.text(mx + 8, base + 13, camper_letter(i), 10, anchor="middle", bold=True, cls="marker")
     canvas.shape("</g>")
     rows = (length - 1) // PICTURE_ROW_PLATES + 1
     return top + rows * (PLATE + MARKER_BAND)
 
 
-def svg_strip(state: TourState, *, answer: Action | None = None, title: str = "Camper Tour position",
-              question_text: str = "", answer_text: str = "") -> str:
+def svg_strip(
+    state: TourState,
+    *,
+    answer: Action | None = None,
+    title: str = "Camper Tour position",
+    question_text: str = "",
+    answer_text: str = "",
+) -> str:
     """The route strip (plates, specials, campers, markers) with the title, the question and a legend; with
     `answer`, the plate the announcement aims at outlined in red and `answer_text` above the strip."""
     width = PICTURE_WIDTH
@@ -211,19 +251,21 @@ def svg_strip(state: TourState, *, answer: Action | None = None, title: str = "C
     if question_text:
         y = canvas.paragraph(MARGIN, y + 2, f"Question: {question_text}", 13, text_width, cls="question")
     if answer is not None and answer_text:
-        y = canvas.paragraph(MARGIN, y + 2, answer_text, 13, text_width, bold=True, cls="answer",
-                             fill="#b3261e")
+        y = canvas.paragraph(MARGIN, y + 2, answer_text, 13, text_width, bold=True, cls="answer", fill="#b3261e")
     top = y + 4
     if isinstance(answer, Announce):
         mover = state.mover
         target = mover.position - answer.plates if mover.phase == Phase.RETURN else mover.position + answer.plates
         x, y0 = _plate_origin(target, top)
-        canvas.shape(f'<rect class="answer" x="{x - 2}" y="{y0 - 2}" width="{PLATE + 2}" height="{PLATE + 2}" '
-                     'fill="none" stroke="#d1495b" stroke-width="3"/>')
+        canvas.shape(
+            f'<rect class="answer" x="{x - 2}" y="{y0 - 2}" width="{PLATE + 2}" height="{PLATE + 2}" '
+            'fill="none" stroke="#d1495b" stroke-width="3"/>'
+        )
     y = _strip(canvas, state, top) + 14
     for i, camper in enumerate(state.campers):
-        y = canvas.paragraph(MARGIN, y, _describe(i, camper, state.to_move), 12, text_width, cls="camper-line",
-                             fill=CAMPER_COLOUR[i])
+        y = canvas.paragraph(
+            MARGIN, y, _describe(i, camper, state.to_move), 12, text_width, cls="camper-line", fill=CAMPER_COLOUR[i]
+        )
     y = canvas.paragraph(MARGIN, y + 6, " ".join(rules_words(state)), 12, text_width, cls="rules")
     y = _legend(canvas, y + 10, state)
     return canvas.document(y - 24 + MARGIN, title)
@@ -239,10 +281,17 @@ def solution_svg(state: TourState, answer: Action, *, seed: int, value: str = ""
     final score 30.424, exact"), and its target plate outlined on the route."""
     text = f"Answer: {answer_label(answer)}" + (f": {value}." if value else ".")
     if isinstance(answer, Announce) and state.mover.phase == Phase.RETURN:
-        text += (f" Outlined in red: plate {state.mover.position - answer.plates}, where camper "
-                 f"{camper_letter(state.to_move)} lands when the roll is above {answer.plates}.")
-    return svg_strip(state, answer=answer, title=f"Solution to Camper Tour puzzle {seed}",
-                     question_text=question(state), answer_text=text)
+        text += (
+            f" Outlined in red: plate {state.mover.position - answer.plates}, where camper "
+            f"{camper_letter(state.to_move)} lands when the roll is above {answer.plates}."
+        )
+    return svg_strip(
+        state,
+        answer=answer,
+        title=f"Solution to Camper Tour puzzle {seed}",
+        question_text=question(state),
+        answer_text=text,
+    )
 
 
 def answer_label(action: Action) -> str:
@@ -284,8 +333,10 @@ def seat_svg(state: TourState, viewer: int) -> str:
     for plate in range(1, shown + 1):
         x, y = _seat_plate_origin(plate)
         if plate > laid:
-            canvas.shape(f'<rect x="{x}" y="{y}" width="{inner}" height="{inner}" fill="#ffffff" stroke="#999" '
-                         'stroke-dasharray="4 3"/>')
+            canvas.shape(
+                f'<rect x="{x}" y="{y}" width="{inner}" height="{inner}" fill="#ffffff" stroke="#999" '
+                'stroke-dasharray="4 3"/>'
+            )
             canvas.text(x + 3, y + 14, str(plate), 12, fill="#888", cls="plate")
             continue
         kind = state.plate_kind(plate)
@@ -306,20 +357,24 @@ def seat_svg(state: TourState, viewer: int) -> str:
         for k, i in enumerate(marked):
             mx = x + 2 + k * 21
             base = y + SEAT_PLATE + 12
-            canvas.shape(f'<polygon points="{mx},{base} {mx + 8},{base - 12} {mx + 16},{base}" '
-                         f'fill="{CAMPER_COLOUR[i]}"/>')
+            canvas.shape(
+                f'<polygon points="{mx},{base} {mx + 8},{base - 12} {mx + 16},{base}" fill="{CAMPER_COLOUR[i]}"/>'
+            )
             canvas.text(mx + 8, base + 14, camper_letter(i), 12, anchor="middle", bold=True, cls="marker")
     canvas.shape('<g class="hits">')
     for plate in range(1, shown + 1):
         x, y = _seat_plate_origin(plate)
-        canvas.shape(f'<rect class="hit" x="{x}" y="{y}" width="{inner}" height="{inner}" fill="transparent" '
-                     f'data-key="plate:{plate}" data-cell="plate:{plate}"><title>plate {plate}</title></rect>')
+        canvas.shape(
+            f'<rect class="hit" x="{x}" y="{y}" width="{inner}" height="{inner}" fill="transparent" '
+            f'data-key="plate:{plate}" data-cell="plate:{plate}"><title>plate {plate}</title></rect>'
+        )
     canvas.shape("</g>")
     return canvas.document(height, "Camper Tour route")
 
 
-def _swatch(fill: str, letter: str = "", *, dashed: bool = False, shape: str = "rect", letter_fill: str = INK_DARK
-            ) -> str:
+def _swatch(
+    fill: str, letter: str = "", *, dashed: bool = False, shape: str = "rect", letter_fill: str = INK_DARK
+) -> str:
     """A 24 x 24 legend mark (a plate, a camper or a marker), as a standalone SVG."""
     if shape == "circle":
         mark = f'<circle cx="12" cy="12" r="11" fill="{fill}"/>'
@@ -328,11 +383,18 @@ def _swatch(fill: str, letter: str = "", *, dashed: bool = False, shape: str = "
     else:
         dash = ' stroke-dasharray="4 3" stroke="#999"' if dashed else ' stroke="#555"'
         mark = f'<rect x="1" y="1" width="22" height="22" fill="{fill}"{dash}/>'
-    text = (f'<text x="12" y="16.5" font-size="12" font-weight="bold" text-anchor="middle" fill="{letter_fill}">'
-            f'{letter}</text>') if letter else ""
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="24" height="24" viewBox="0 0 24 24" '
-            f'font-family="DejaVu Sans, Verdana, sans-serif">{mark}{text}</svg>')
-
+    text = (
+        (
+            f'<text x="12" y="16.5" font-size="12" font-weight="bold" text-anchor="middle" fill="{letter_fill}">'
+            f"{letter}</text>"
+        )
+        if letter
+        else ""
+    )
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="24" height="24" viewBox="0 0 24 24" '
+        f'font-family="DejaVu Sans, Verdana, sans-serif">{mark}{text}</svg>'
+    )
 
 
 def seat_legend(state: TourState) -> list[tuple[str, str]]:
@@ -351,8 +413,13 @@ def seat_legend(state: TourState) -> list[tuple[str, str]]:
     entries += [(_swatch(COLOUR[kind], LETTER[kind]), f"{NAME[kind]}: {effects[kind]}") for kind in NAME]
     for i in range(len(state.campers)):
         letter = camper_letter(i)
-        entries.append((_swatch(CAMPER_COLOUR[i], letter, shape="circle", letter_fill="#ffffff"),
-                        f"camper {letter} on its plate"))
-        entries.append((_swatch(CAMPER_COLOUR[i], shape="triangle"),
-                        f"camper {letter}'s place marker, under its plate (set when {letter} turned back)"))
+        entries.append(
+            (_swatch(CAMPER_COLOUR[i], letter, shape="circle", letter_fill="#ffffff"), f"camper {letter} on its plate")
+        )
+        entries.append(
+            (
+                _swatch(CAMPER_COLOUR[i], shape="triangle"),
+                f"camper {letter}'s place marker, under its plate (set when {letter} turned back)",
+            )
+        )
     return entries

@@ -40,13 +40,19 @@ MIN_LOSS_SAMPLES = 30
 MAX_PLAYOUT_STEPS = 20_000
 
 WIN_THRESHOLDS = review.Thresholds(
-    0.05, 0.10, 0.15, "win probability",
+    0.05,
+    0.10,
+    0.15,
+    "win probability",
     "the win-probability drops a chess site marks (winning chances falling by 0.1 / 0.2 / 0.3 on a -1..1 scale are "
     "0.05 / 0.10 / 0.15 of a 0..1 win probability); the hint's playout estimates carry standard errors of about "
     "0.04 at its default effort, so a loss below 0.05 is within noise",
 )
 SCORE_THRESHOLDS = review.Thresholds(
-    0.5, 1.5, 3.0, "points of expected final score",
+    0.5,
+    1.5,
+    3.0,
+    "points of expected final score",
     "a Camper Tour score is the place marker minus the tokens left: a token wasted or a plate lost is one point; "
     "half a point of expectation is a visible slip, 1.5 points a plate-and-token error, 3 points about what one "
     "failed roll on the way home costs (a roll of 7 against an announcement of 10 pays 3 tokens)",
@@ -56,14 +62,22 @@ SCORE_THRESHOLDS = review.Thresholds(
 class CamperTourReview:
     """The review adapter of one game (`objective` as the hint takes it; None: the hint's default)."""
 
-    information = ("Camper Tour hides nothing (the stack's order is unknown to everybody): each decision is valued "
-                   "from the position as the player saw it, the opponents' style read from the record before it, as "
-                   "the hint reads a game's history")
+    information = (
+        "Camper Tour hides nothing (the stack's order is unknown to everybody): each decision is valued "
+        "from the position as the player saw it, the opponents' style read from the record before it, as "
+        "the hint reads a game's history"
+    )
 
-    def __init__(self, objective: hints.Objective | None, campers: int, label: Callable[[Action], str],
-                 playouts: int = REVIEW_PLAYOUTS) -> None:
-        self.objective = objective or (hints.Objective.WIN_PROBABILITY if campers >= 2
-                                       else hints.Objective.EXPECTED_SCORE)
+    def __init__(
+        self,
+        objective: hints.Objective | None,
+        campers: int,
+        label: Callable[[Action], str],
+        playouts: int = REVIEW_PLAYOUTS,
+    ) -> None:
+        self.objective = objective or (
+            hints.Objective.WIN_PROBABILITY if campers >= 2 else hints.Objective.EXPECTED_SCORE
+        )
         if campers == 1:
             self.objective = hints.Objective.EXPECTED_SCORE  # solo: the exact solo solver, whatever was asked
         self.win = self.objective is hints.Objective.WIN_PROBABILITY
@@ -82,11 +96,19 @@ class CamperTourReview:
         window = record_window([d.state.to_move for d in earlier], state)
         return [HistoryDecision(earlier[i].state, earlier[i].actions[0]) for i in window]
 
-    def rank(self, decision: review.Decision, budget: Budget, seed: int,
-             earlier: Sequence[review.Decision]) -> review.Ranking:
+    def rank(
+        self, decision: review.Decision, budget: Budget, seed: int, earlier: Sequence[review.Decision]
+    ) -> review.Ranking:
         state: TourState = decision.state
-        result = hints.hint(state, budget, objective=self.objective, seed=seed, max_playouts=self.playouts,
-                            history=self._history(state, earlier), record_checked=True)
+        result = hints.hint(
+            state,
+            budget,
+            objective=self.objective,
+            seed=seed,
+            max_playouts=self.playouts,
+            history=self._history(state, earlier),
+            record_checked=True,
+        )
         exact = result.proof is Proof.EXACT
         choices = []
         for move in result.moves:
@@ -112,12 +134,16 @@ class CamperTourReview:
             if result.method == hints.BEST_RESPONSE_METHOD:
                 unit_note = "win probability under the best response to solo-policy campers (a model value)"
         else:
-            unit_note = "exact expected final score" if exact else \
-                f"expected final score of a depth-{result.depth} search (solo values at its leaves)"
+            unit_note = (
+                "exact expected final score"
+                if exact
+                else f"expected final score of a depth-{result.depth} search (solo values at its leaves)"
+            )
         if result.fallback:
             unit_note += f"; {result.fallback}"
-        return review.Ranking(tuple(choices), self.thresholds.unit, unit_note,
-                              interrupted=result.interrupted and not exact)
+        return review.Ranking(
+            tuple(choices), self.thresholds.unit, unit_note, interrupted=result.interrupted and not exact
+        )
 
     @staticmethod
     def _too_few(choices: list[review.Choice], played: tuple[Action, ...]) -> list[review.Choice]:
@@ -130,12 +156,19 @@ class CamperTourReview:
                 continue
             fewest = min(choice.value.samples, best.samples)
             if 0 < fewest < MIN_LOSS_SAMPLES:
-                choices[index] = review.Choice(choice.actions, choice.label, None,
-                                               f"too few playouts for a loss ({fewest})")
+                choices[index] = review.Choice(
+                    choice.actions, choice.label, None, f"too few playouts for a loss ({fewest})"
+                )
         return choices
 
-    def evaluate(self, decision: review.Decision, ranking: review.Ranking, budget: Budget, seed: int,
-                 earlier: Sequence[review.Decision]) -> review.Valuation:
+    def evaluate(
+        self,
+        decision: review.Decision,
+        ranking: review.Ranking,
+        budget: Budget,
+        seed: int,
+        earlier: Sequence[review.Decision],
+    ) -> review.Valuation:
         if not self.win:
             return review.Valuation(None, "the search valued every legal move it finished; this one was not")
         state: TourState = decision.state
@@ -147,8 +180,15 @@ class CamperTourReview:
         try:
             for i in range(target):
                 for action in (best_action, played_action):
-                    results[action].append(_playout(state.child(action), state.to_move, models[i % len(models)],
-                                                    rng_for(seed, "camper-tour-review", i), budget))
+                    results[action].append(
+                        _playout(
+                            state.child(action),
+                            state.to_move,
+                            models[i % len(models)],
+                            rng_for(seed, "camper-tour-review", i),
+                            budget,
+                        )
+                    )
         except SolveInterrupted:
             if budget.cancelled:
                 raise
@@ -157,24 +197,36 @@ class CamperTourReview:
                 del results[action][pairs:]
         n = len(results[played_action])
         if not n:
-            return review.Valuation(None, "the hint did not compare the played move and the decision's budget "
-                                          "ended before a playout of it")
+            return review.Valuation(
+                None, "the hint did not compare the played move and the decision's budget ended before a playout of it"
+            )
 
         def value(action: Action) -> review.Value:
             wins = sum(results[action])
             return review.Value(wins / n, hints.win_standard_error(wins, n), n)
 
-        note = (f"the hint's playouts did not measure the played move against its answer (not compared, or too few "
-                f"playouts): both are valued on the same {n} playouts (common random numbers)")
+        note = (
+            f"the hint's playouts did not measure the played move against its answer (not compared, or too few "
+            f"playouts): both are valued on the same {n} playouts (common random numbers)"
+        )
         replacement = review.Ranking(
-            (review.Choice(best.actions, best.label, value(best_action)),
-             review.Choice(decision.actions, self._label(played_action), value(played_action))),
-            ranking.unit, ranking.note, interrupted=n < target)
+            (
+                review.Choice(best.actions, best.label, value(best_action)),
+                review.Choice(decision.actions, self._label(played_action), value(played_action)),
+            ),
+            ranking.unit,
+            ranking.note,
+            interrupted=n < target,
+        )
         differences = [b - p for b, p in zip(results[best_action], results[played_action], strict=True)]
         mean = sum(differences) / n
         paired = (sum((d - mean) ** 2 for d in differences) / (n - 1) / n) ** 0.5 if n > 1 else None
-        return review.Valuation(value(played_action), note, replacement,
-                                loss_standard_error=paired if n >= review.MIN_SAMPLES_FOR_STANDARD_ERROR else None)
+        return review.Valuation(
+            value(played_action),
+            note,
+            replacement,
+            loss_standard_error=paired if n >= review.MIN_SAMPLES_FOR_STANDARD_ERROR else None,
+        )
 
 
 def _playout(state: TourState, player: int, opponents: Player, rng: object, budget: Budget) -> float:

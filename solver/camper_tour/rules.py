@@ -340,9 +340,7 @@ class TourState:
         """Whether another active camper stands on `plate` (off the route is not a plate)."""
         if plate < STARTING_PLATE:
             return False
-        return any(
-            i != besides and c.active and c.position == plate for i, c in enumerate(self.campers)
-        )
+        return any(i != besides and c.active and c.position == plate for i, c in enumerate(self.campers))
 
     def legal_announcements(self) -> list[int]:
         """Announcements of the mover that stay on the route and do not end on an occupied plate."""
@@ -487,9 +485,7 @@ class TourState:
             return list(ONE_DIE)
         # "If the arrival plate is occupied by another camper, roll the die again": conditioned away.
         free = [
-            face
-            for face, _ in ONE_DIE
-            if not self.occupied(self._no_parking_destination(face), besides=self.to_move)
+            face for face, _ in ONE_DIE if not self.occupied(self._no_parking_destination(face), besides=self.to_move)
         ]  # a face that leaves the route is not occupied: it is "no possible move" (lose 3)
         return [(face, Fraction(1, len(free))) for face in free]
 
@@ -611,8 +607,9 @@ def ended_by_arrival(campers: Sequence[Camper]) -> bool:
     if not finished:
         return False
     latest = max(finished, key=lambda i: campers[i].arrival)
-    state = TourState(config=Config(plate_count=max(2, *(c.position for c in campers)), specials=()),
-                      campers=tuple(campers))
+    state = TourState(
+        config=Config(plate_count=max(2, *(c.position for c in campers)), specials=()), campers=tuple(campers)
+    )
     return state._furthest_ahead(latest)
 
 
@@ -634,8 +631,10 @@ def read_game_over(campers: Sequence[Camper], game_over: bool | None) -> bool:
     if game_over and not ended_by_arrival(campers):
         if not any(c.phase == Phase.FINISHED for c in campers):
             raise ValueError("campers are on the journey and nobody has reached the starting plate: the game goes on")
-        raise ValueError("the latest camper home is not furthest ahead of the campers on the journey: its arrival "
-                         "did not end the game, and it goes on")
+        raise ValueError(
+            "the latest camper home is not furthest ahead of the campers on the journey: its arrival "
+            "did not end the game, and it goes on"
+        )
     return game_over
 
 
@@ -712,8 +711,9 @@ def validate(state: TourState) -> None:
     if len(arrivals) != len(set(arrivals)):
         raise ValueError("two campers home with the same arrival number (it decides ties and the latest arrival)")
     if state.stage == Stage.OVER and any(c.active for c in state.campers) and not ended_by_arrival(state.campers):
-        raise ValueError("the game is over with campers on the journey, yet the latest camper home is not furthest "
-                         "ahead of them")
+        raise ValueError(
+            "the game is over with campers on the journey, yet the latest camper home is not furthest ahead of them"
+        )
     if state.stage == Stage.DECIDE and not state.mover.active:
         raise ValueError("the camper to move is not on the journey")
     if state.stage == Stage.DECIDE and len(state.campers) >= 2 and state.mover.pending == Pending.SKIP_TURN:

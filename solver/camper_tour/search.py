@@ -70,8 +70,13 @@ NO_PARKING = int(PlateKind.NO_PARKING)
 # Actions: announcements are 1..10; the others get codes that cannot clash with them.
 TURN_BACK, PASS, RECOVER, DISCARD, DECLINE = 0, -1, -2, -3, -4
 COMFORTS_ORDER = (RECOVER, DISCARD, DECLINE)  # the order of `list(ComfortsChoice)`
-ACTION_OF_CODE: dict[int, Action] = {TURN_BACK: TurnBack(), PASS: Pass(), RECOVER: ComfortsChoice.RECOVER,
-                                     DISCARD: ComfortsChoice.DISCARD, DECLINE: ComfortsChoice.DECLINE}
+ACTION_OF_CODE: dict[int, Action] = {
+    TURN_BACK: TurnBack(),
+    PASS: Pass(),
+    RECOVER: ComfortsChoice.RECOVER,
+    DISCARD: ComfortsChoice.DISCARD,
+    DECLINE: ComfortsChoice.DECLINE,
+}
 
 ROLL_PROBABILITY = {total: float(p) for total, p in TWO_DICE}
 _FACE = 1.0 / DIE_FACES
@@ -88,8 +93,14 @@ def action_of(code: int) -> Action:
 
 
 def encode_camper(camper: Camper) -> CamperCode:
-    return (camper.position, camper.tokens, PHASE_CODE[camper.phase], camper.marker,
-            PENDING_CODE[camper.pending], camper.arrival)
+    return (
+        camper.position,
+        camper.tokens,
+        PHASE_CODE[camper.phase],
+        camper.marker,
+        PENDING_CODE[camper.pending],
+        camper.arrival,
+    )
 
 
 def _active(camper: CamperCode) -> bool:
@@ -264,8 +275,7 @@ class CamperTourSearch:
             if used_leaf:
                 self.stats.used_leaf = True
             values = [
-                mover_value if i == player
-                else leaves[i] * (1.0 - end_probability) if _active(c) else leaves[i]
+                mover_value if i == player else leaves[i] * (1.0 - end_probability) if _active(c) else leaves[i]
                 for i, c in enumerate(campers)
             ]
             result.append((code, tuple(values)))
@@ -319,8 +329,15 @@ class CamperTourSearch:
                     occupied.append(c[0])
                 reach = c[3] if phase == RETURN else c[0]
                 ahead_best = reach if ahead_best is None else max(ahead_best, reach)
-        return (campers[player], drawn, tuple(sorted(occupied)), active == 1, finished_best, ahead_best,
-                self._binding_limit(campers, player))
+        return (
+            campers[player],
+            drawn,
+            tuple(sorted(occupied)),
+            active == 1,
+            finished_best,
+            ahead_best,
+            self._binding_limit(campers, player),
+        )
 
     def gain_limit(self, campers: tuple[CamperCode, ...], player: int) -> int:
         """Rules `TourState.gain_limit`: the supply nobody else holds, or the per-camper cap."""
@@ -426,7 +443,7 @@ class CamperTourSearch:
         if cached is not None:
             return cached
         if self.layout is not None:
-            result = [(self.layout[len(self.root_laid): target], 1.0)]
+            result = [(self.layout[len(self.root_laid) : target], 1.0)]
         else:
             counts = list(self.root_remaining)
             for k in drawn:
@@ -441,8 +458,15 @@ class CamperTourSearch:
         self.kinds_memo[key] = result
         return result
 
-    def _land(self, result: dict[StateCode, float], campers: tuple[CamperCode, ...], player: int,
-              drawn: tuple[int, ...], p: float, settle: Settle) -> None:
+    def _land(
+        self,
+        result: dict[StateCode, float],
+        campers: tuple[CamperCode, ...],
+        player: int,
+        drawn: tuple[int, ...],
+        p: float,
+        settle: Settle,
+    ) -> None:
         """The mover stopped on its plate after a normal move: apply the plate (rules `_land`)."""
         camper = campers[player]
         position, tokens, phase = camper[0], camper[1], camper[2]
@@ -466,9 +490,11 @@ class CamperTourSearch:
             occupied = {c[0] for i, c in enumerate(campers) if i != player and _active(c)}
             step = 1 if phase == RETURN and self.away else -1
             top = len(self.root_laid) + len(drawn)
-            free = [face for face in range(1, DIE_FACES + 1)
-                    if not STARTING_PLATE <= position + step * face <= top
-                    or position + step * face not in occupied]
+            free = [
+                face
+                for face in range(1, DIE_FACES + 1)
+                if not STARTING_PLATE <= position + step * face <= top or position + step * face not in occupied
+            ]
             share = p / len(free)
             for face in free:
                 destination = position + step * face
@@ -476,8 +502,9 @@ class CamperTourSearch:
                     if phase == RETURN:
                         fined = _pay_on_return(camper, NO_PARKING_PENALTY)
                     else:
-                        fined = _after_token_loss((position, tokens - NO_PARKING_PENALTY, phase, camper[3],
-                                                   camper[4], camper[5]))
+                        fined = _after_token_loss(
+                            (position, tokens - NO_PARKING_PENALTY, phase, camper[3], camper[4], camper[5])
+                        )
                     _add(result, settle(_replace(campers, player, fined), player, drawn), share)
                     continue
                 moved = _replace(campers, player, (destination, tokens, phase, camper[3], camper[4], camper[5]))
@@ -488,8 +515,9 @@ class CamperTourSearch:
         else:
             _add(result, settle(campers, player, drawn), p)
 
-    def _arrive(self, campers: tuple[CamperCode, ...], player: int, drawn: tuple[int, ...],
-                settle: Settle) -> StateCode:
+    def _arrive(
+        self, campers: tuple[CamperCode, ...], player: int, drawn: tuple[int, ...], settle: Settle
+    ) -> StateCode:
         """Rules `_arrive`: removed from the route; the game ends if its final marker is furthest ahead."""
         camper = campers[player]
         arrivals = sum(1 for c in campers if c[2] == FINISHED)
@@ -500,8 +528,11 @@ class CamperTourSearch:
             if i == player:
                 continue
             phase = other[2]
-            if ((phase == FINISHED and _score(other) > score) or (phase == RETURN and other[3] >= score)
-                    or (phase == OUTWARD and other[0] >= score)):
+            if (
+                (phase == FINISHED and _score(other) > score)
+                or (phase == RETURN and other[3] >= score)
+                or (phase == OUTWARD and other[0] >= score)
+            ):
                 return settle(campers, player, drawn)
         return (TERMINAL, campers, drawn)
 
@@ -530,7 +561,7 @@ def _stay_with_mover(campers: tuple[CamperCode, ...], player: int, drawn: tuple[
 
 
 def _replace(campers: tuple[CamperCode, ...], index: int, camper: CamperCode) -> tuple[CamperCode, ...]:
-    return (*campers[:index], camper, *campers[index + 1:])
+    return (*campers[:index], camper, *campers[index + 1 :])
 
 
 def _add(result: dict[StateCode, float], state: StateCode, p: float) -> None:

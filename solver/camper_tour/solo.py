@@ -157,8 +157,9 @@ class ReturnRows:
     Row p depends only on plates 2..p-1, so rows are built lazily as far as the layout is known.
     """
 
-    def __init__(self, axis: TokenAxis, kinds: Sequence[PlateKind] = (), *, away: bool = False,
-                 budget: Budget | None = None) -> None:
+    def __init__(
+        self, axis: TokenAxis, kinds: Sequence[PlateKind] = (), *, away: bool = False, budget: Budget | None = None
+    ) -> None:
         self.axis = axis
         self.kinds: list[PlateKind] = list(kinds)
         # No Parking read as "away from home" on the return (a named variant): the camper can be sent back up
@@ -187,8 +188,14 @@ class ReturnRows:
             self.landing = {STARTING_PLATE: self.cost[STARTING_PLATE]}
             for plate in range(STARTING_PLATE + 1, top + 1):
                 count = min(MAX_ANNOUNCEMENT, plate - STARTING_PLATE)
-                rows = np.stack([self._landing(plate - a, self.cost[plate - a]) if plate - a > STARTING_PLATE
-                                 else self.cost[STARTING_PLATE] for a in range(1, count + 1)])
+                rows = np.stack(
+                    [
+                        self._landing(plate - a, self.cost[plate - a])
+                        if plate - a > STARTING_PLATE
+                        else self.cost[STARTING_PLATE]
+                        for a in range(1, count + 1)
+                    ]
+                )
                 cost = np.empty(width)
                 cost[MAX_PAYMENT:] = _expected_after_move(rows).min(axis=0)
                 _extrapolate_below(cost, self.axis)
@@ -264,8 +271,12 @@ class ReturnRows:
         result = {}
         for a in range(1, min(MAX_ANNOUNCEMENT, plate - STARTING_PLATE) + 1):
             landing = self.landing_row(plate - a)
-            result[a] = float(sum(SUCCESS_WEIGHTS[a - 1, c - 1] * _lookup(landing, index - c, self.axis)
-                                  for c in range(1, MAX_PAYMENT + 1)))
+            result[a] = float(
+                sum(
+                    SUCCESS_WEIGHTS[a - 1, c - 1] * _lookup(landing, index - c, self.axis)
+                    for c in range(1, MAX_PAYMENT + 1)
+                )
+            )
         return result
 
     def cost_at(self, plate: int, tokens: int) -> float:
@@ -282,15 +293,18 @@ def _lookup(row: np.ndarray, index: int, axis: TokenAxis) -> float:
 class KnownLayoutTables:
     """Exact solo tables for a route whose every plate kind is known."""
 
-    def __init__(self, kinds: Sequence[PlateKind], cap: int, budget: Budget | None = None, *,
-                 away: bool = False) -> None:
+    def __init__(
+        self, kinds: Sequence[PlateKind], cap: int, budget: Budget | None = None, *, away: bool = False
+    ) -> None:
         self.kinds = tuple(kinds)
         self.plates = len(self.kinds)
         self.axis = token_axis(cap, self.kinds)
         if away and PlateKind.NO_PARKING in self.kinds[1:]:
             # The furthest plate laid is the turn-back plate in a solo game: one return table per plate.
-            self.backs = [ReturnRows(self.axis, self.kinds[:p], away=True, budget=budget)
-                          if p >= STARTING_PLATE + 1 else None for p in range(self.plates + 1)]
+            self.backs = [
+                ReturnRows(self.axis, self.kinds[:p], away=True, budget=budget) if p >= STARTING_PLATE + 1 else None
+                for p in range(self.plates + 1)
+            ]
         else:
             self.backs = None
         self.back = ReturnRows(self.axis, self.kinds)
@@ -359,8 +373,9 @@ class KnownLayoutTables:
         if kind == PlateKind.NORMAL:
             row = v
         elif kind == PlateKind.UNEXPECTED_COMFORTS:
-            row = np.maximum(np.maximum(np.maximum(v[self.up[COMFORTS_TOKENS]], v[self.discard]), v),
-                             self.comforts_turnback[plate])
+            row = np.maximum(
+                np.maximum(np.maximum(v[self.up[COMFORTS_TOKENS]], v[self.discard]), v), self.comforts_turnback[plate]
+            )
         elif kind == PlateKind.MECHANICAL_PROBLEM:
             row = sum(v[self.down[d]] for d in range(1, DIE_FACES + 1)) / DIE_FACES
         elif kind == PlateKind.VILLAGE_FESTIVAL:
@@ -371,8 +386,11 @@ class KnownLayoutTables:
             row = np.zeros(self.axis.width)
             for d in range(1, DIE_FACES + 1):
                 destination = plate - d
-                row = row + (self.value[destination] if destination >= STARTING_PLATE
-                             else v[self.down[NO_PARKING_PENALTY]]) / DIE_FACES
+                row = (
+                    row
+                    + (self.value[destination] if destination >= STARTING_PLATE else v[self.down[NO_PARKING_PENALTY]])
+                    / DIE_FACES
+                )
         return np.where(self.alive, row, 0.0)
 
     # --- queries -----------------------------------------------------------------------------------
@@ -398,8 +416,9 @@ class KnownLayoutTables:
             result.append((TurnBack(), float(self.turnback[plate, index])))
         for a in range(1, min(MAX_ANNOUNCEMENT, self.plates - plate) + 1):
             landing = self.landing[plate + a]
-            value = sum(SUCCESS_WEIGHTS[a - 1, c - 1] * float(landing[max(index - c, 0)])
-                        for c in range(1, MAX_PAYMENT + 1))
+            value = sum(
+                SUCCESS_WEIGHTS[a - 1, c - 1] * float(landing[max(index - c, 0)]) for c in range(1, MAX_PAYMENT + 1)
+            )
             result.append((Announce(a), float(value)))
         return result
 
@@ -428,8 +447,9 @@ class SoloPosition:
     laid: tuple[PlateKind, ...] = ()
 
     def camper(self) -> Camper:
-        return Camper(position=self.position, tokens=self.tokens, phase=self.phase, marker=self.marker,
-                      pending=self.pending)
+        return Camper(
+            position=self.position, tokens=self.tokens, phase=self.phase, marker=self.marker, pending=self.pending
+        )
 
 
 @dataclass(frozen=True)
@@ -492,8 +512,9 @@ def solve_solo(
         except SolveInterrupted:
             if budget.cancelled:
                 raise
-            return _finish(_look_ahead(config, position, 0, "the exact table did not finish within the time "
-                                                            "limit"), started)
+            return _finish(
+                _look_ahead(config, position, 0, "the exact table did not finish within the time limit"), started
+            )
     if _layout_count(config, position.laid) <= EXACT_LAYOUT_LIMIT:
         exact_budget = budget.sub_budget(0.5)
         try:
@@ -511,10 +532,17 @@ def _finish(result: SoloResult, started: float, extra_note: str | None = None) -
     alternatives = tuple(sorted(result.alternatives, key=lambda alt: -alt.value))
     notes = result.notes + ((extra_note,) if extra_note else ())
     return SoloResult(
-        value=result.value, alternatives=alternatives, proof=result.proof, method=result.method,
-        states_evaluated=result.states_evaluated, wall_time_s=time.monotonic() - started,
-        standard_error=result.standard_error, upper_estimate=result.upper_estimate,
-        upper_standard_error=result.upper_standard_error, samples=result.samples, notes=notes,
+        value=result.value,
+        alternatives=alternatives,
+        proof=result.proof,
+        method=result.method,
+        states_evaluated=result.states_evaluated,
+        wall_time_s=time.monotonic() - started,
+        standard_error=result.standard_error,
+        upper_estimate=result.upper_estimate,
+        upper_standard_error=result.upper_standard_error,
+        samples=result.samples,
+        notes=notes,
     )
 
 
@@ -563,14 +591,13 @@ def _solve_known(config: Config, position: SoloPosition, budget: Budget) -> Solo
         m, p, t = position.marker, position.position, position.tokens
         if position.pending == Pending.COMFORTS_CHOICE:
             alternatives = _comforts_alternatives(
-                {c: m - rows.cost_at(p, comforts_tokens(c, t, cap)) for c in ComfortsChoice})
+                {c: m - rows.cost_at(p, comforts_tokens(c, t, cap)) for c in ComfortsChoice}
+            )
         else:
-            alternatives = [SoloAlternative(Announce(a), m - cost)
-                            for a, cost in rows.announce_costs(p, t).items()]
+            alternatives = [SoloAlternative(Announce(a), m - cost) for a, cost in rows.announce_costs(p, t).items()]
         states = (len(rows.cost) - 1) * axis.width
         proof = Proof.EXACT if rows.converged else Proof.HEURISTIC
-        return SoloResult(max(a.value for a in alternatives), tuple(alternatives), proof,
-                          "return-table", states, 0.0)
+        return SoloResult(max(a.value for a in alternatives), tuple(alternatives), proof, "return-table", states, 0.0)
     tables = KnownLayoutTables(_full_known_layout(config, position.laid), cap, budget, away=is_away(config))
     p, t = position.position, position.tokens
     if position.pending == Pending.COMFORTS_CHOICE:
@@ -579,8 +606,15 @@ def _solve_known(config: Config, position: SoloPosition, budget: Budget) -> Solo
         alternatives = [SoloAlternative(a, v) for a, v in tables.outward_alternatives(p, t)]
     proof = Proof.EXACT if tables.converged and tables.return_converged else Proof.HEURISTIC
     notes = () if tables.converged else (f"value iteration stopped after {tables.sweeps} sweeps",)
-    return SoloResult(max(a.value for a in alternatives), tuple(alternatives), proof, "known-layout-dp",
-                      tables.cells, 0.0, notes=notes)
+    return SoloResult(
+        max(a.value for a in alternatives),
+        tuple(alternatives),
+        proof,
+        "known-layout-dp",
+        tables.cells,
+        0.0,
+        notes=notes,
+    )
 
 
 # --- exact search over revealed layouts -------------------------------------------------------------
@@ -708,13 +742,22 @@ class _StackExact:
         if kind == PlateKind.NORMAL:
             return self.value(laid, plate, tokens)
         if kind == PlateKind.UNEXPECTED_COMFORTS:
-            return max(max(self.after(laid, plate, comforts_tokens(c, tokens, self.cap)) for c in ComfortsChoice),
-                       self.comforts_turn_back(laid, plate, tokens))
+            return max(
+                max(self.after(laid, plate, comforts_tokens(c, tokens, self.cap)) for c in ComfortsChoice),
+                self.comforts_turn_back(laid, plate, tokens),
+            )
         if kind == PlateKind.MECHANICAL_PROBLEM:
             return sum(self.after(laid, plate, tokens - d) for d in range(1, DIE_FACES + 1)) / DIE_FACES
         if kind == PlateKind.VILLAGE_FESTIVAL:
-            return sum(self.after(laid, plate, min(self.cap, tokens + d)) if d >= FESTIVAL_MIN_GAIN
-                       else self.after(laid, plate, tokens) for d in range(1, DIE_FACES + 1)) / DIE_FACES
+            return (
+                sum(
+                    self.after(laid, plate, min(self.cap, tokens + d))
+                    if d >= FESTIVAL_MIN_GAIN
+                    else self.after(laid, plate, tokens)
+                    for d in range(1, DIE_FACES + 1)
+                )
+                / DIE_FACES
+            )
         total = 0.0
         for d in range(1, DIE_FACES + 1):
             destination = plate - d
@@ -731,12 +774,19 @@ class _StackExact:
         laid, p, t = tuple(position.laid), position.position, position.tokens
         if position.pending == Pending.COMFORTS_CHOICE:
             alternatives = [SoloAlternative(TurnBack(), self.comforts_turn_back(laid, p, t))] if p > 1 else []
-            alternatives += [SoloAlternative(c, self.after(laid, p, comforts_tokens(c, t, self.cap)))
-                             for c in ComfortsChoice]
+            alternatives += [
+                SoloAlternative(c, self.after(laid, p, comforts_tokens(c, t, self.cap))) for c in ComfortsChoice
+            ]
         else:
             alternatives = [SoloAlternative(a, v) for a, v in self.alternatives(laid, p, t)]
-        return SoloResult(max(a.value for a in alternatives), tuple(alternatives), Proof.EXACT,
-                          "stack-expectimax", len(self.memo), 0.0)
+        return SoloResult(
+            max(a.value for a in alternatives),
+            tuple(alternatives),
+            Proof.EXACT,
+            "stack-expectimax",
+            len(self.memo),
+            0.0,
+        )
 
 
 # --- heuristic: layout-aware policy, Monte Carlo, clairvoyant bound ---------------------------------
@@ -776,10 +826,16 @@ class LayoutAwarePolicy:
                 row = sum(row[down[d]] for d in range(1, DIE_FACES + 1)) / DIE_FACES
             elif kind == PlateKind.VILLAGE_FESTIVAL and q > STARTING_PLATE:
                 row = (FESTIVAL_MIN_GAIN - 1) / DIE_FACES * row + sum(
-                    row[up[d]] for d in range(FESTIVAL_MIN_GAIN, DIE_FACES + 1)) / DIE_FACES
+                    row[up[d]] for d in range(FESTIVAL_MIN_GAIN, DIE_FACES + 1)
+                ) / DIE_FACES
             elif kind == PlateKind.NO_PARKING and q > STARTING_PLATE:
-                row = sum(v[q - d] if q - d >= STARTING_PLATE else row[down[NO_PARKING_PENALTY]]
-                          for d in range(1, DIE_FACES + 1)) / DIE_FACES
+                row = (
+                    sum(
+                        v[q - d] if q - d >= STARTING_PLATE else row[down[NO_PARKING_PENALTY]]
+                        for d in range(1, DIE_FACES + 1)
+                    )
+                    / DIE_FACES
+                )
             out[q] = np.where(self.normal.alive, row, 0.0)
         return out
 
@@ -800,8 +856,7 @@ class LayoutAwarePolicy:
         p, t = camper.position, camper.tokens
         if camper.phase == Phase.RETURN:
             if camper.pending == Pending.COMFORTS_CHOICE:
-                return [(c, camper.marker - rows.cost_at(p, comforts_tokens(c, t, self.cap)))
-                        for c in ComfortsChoice]
+                return [(c, camper.marker - rows.cost_at(p, comforts_tokens(c, t, self.cap))) for c in ComfortsChoice]
             return [(Announce(a), camper.marker - cost) for a, cost in rows.announce_costs(p, t).items()]
         if camper.pending == Pending.COMFORTS_CHOICE:
             back = [(TurnBack(), p - min(rows.cost_at(p, comforts_tokens(c, t, self.cap)) for c in ComfortsChoice))]
@@ -817,8 +872,9 @@ class LayoutAwarePolicy:
                 row = self._landing_by_kind[state.plate_kind(q)][q]
             else:
                 row = sum(w * self._landing_by_kind[k][q] for k, w in odds)
-            value = sum(SUCCESS_WEIGHTS[a - 1, c - 1] * float(row[max(index - c, 0)])
-                        for c in range(1, MAX_PAYMENT + 1))
+            value = sum(
+                SUCCESS_WEIGHTS[a - 1, c - 1] * float(row[max(index - c, 0)]) for c in range(1, MAX_PAYMENT + 1)
+            )
             result.append((Announce(a), float(value)))
         return result
 
@@ -832,8 +888,13 @@ def _kind_odds(state: TourState) -> list[tuple[PlateKind, float]]:
     return [(PlateKind(k), c / total) for k, c in enumerate(counts) if c]
 
 
-def play_solo(state: TourState, policy: Callable[[TourState], Action], rng: np.random.Generator,
-              budget: Budget | None = None, max_steps: int = 100_000) -> float:
+def play_solo(
+    state: TourState,
+    policy: Callable[[TourState], Action],
+    rng: np.random.Generator,
+    budget: Budget | None = None,
+    max_steps: int = 100_000,
+) -> float:
     """Play one solo game through the rules model; returns the final score (failed rolls just repeat)."""
     for _step in range(max_steps):
         if state.stage == Stage.OVER:
@@ -859,8 +920,9 @@ MIN_POLICY_GAMES = 10
 CLAIRVOYANT_TABLE_CPU_S = 0.3
 
 
-def _heuristic(config: Config, position: SoloPosition, budget: Budget, seed: int, max_samples: int,
-               clairvoyant_samples: int) -> SoloResult:
+def _heuristic(
+    config: Config, position: SoloPosition, budget: Budget, seed: int, max_samples: int, clairvoyant_samples: int
+) -> SoloResult:
     """The layout-aware policy's Monte Carlo value (60% of the budget, and at least MIN_POLICY_GAMES games
     while the budget lasts), then sampled clairvoyant layouts with what is left. Answers before the budget ends
     with whatever it has (best-so-far); only a cancel raises. With no game finished, the value is the policy's
@@ -879,8 +941,9 @@ def _heuristic(config: Config, position: SoloPosition, budget: Budget, seed: int
         if budget.cancelled:
             raise
     if len(scores) < 2:
-        return _look_ahead(config, position, len(scores), "no game of the policy finished within the time limit",
-                           alternatives)
+        return _look_ahead(
+            config, position, len(scores), "no game of the policy finished within the time limit", alternatives
+        )
     upper: list[float] = []
     remaining = list(state.remaining_stack())
     pool = [PlateKind(k) for k, c in enumerate(remaining) for _ in range(c)]
@@ -895,8 +958,9 @@ def _heuristic(config: Config, position: SoloPosition, budget: Budget, seed: int
             began = time.process_time()
             rng = rng_for(seed, "camper-tour-solo-clairvoyant", i)
             drawn = [pool[j] for j in rng.permutation(len(pool))[: config.plate_count - len(position.laid)]]
-            tables = KnownLayoutTables(tuple(position.laid) + tuple(drawn), solo_cap(config), budget,
-                                       away=is_away(config))
+            tables = KnownLayoutTables(
+                tuple(position.laid) + tuple(drawn), solo_cap(config), budget, away=is_away(config)
+            )
             cells += tables.cells
             if position.pending == Pending.COMFORTS_CHOICE:
                 upper.append(max(v for _, v in tables.comforts_alternatives(position.position, position.tokens)))
@@ -913,29 +977,48 @@ def _heuristic(config: Config, position: SoloPosition, budget: Budget, seed: int
     upper_stated = upper_error if len(upper) >= MIN_POLICY_GAMES else None
     spread = f"standard error {error:.3f}" if stated is not None else "too few games for a standard error"
     return SoloResult(
-        value=mean, alternatives=tuple(alternatives), proof=Proof.HEURISTIC, method="monte-carlo-policy",
-        states_evaluated=cells, wall_time_s=0.0, standard_error=stated, upper_estimate=upper_mean,
-        upper_standard_error=upper_stated, samples=len(scores),
-        notes=(f"value: Monte Carlo mean of the layout-aware policy over {len(scores)} games ({spread}), a lower "
-               f"estimate of the best policy's value, not a proof; alternatives: that policy's one-step look-ahead "
-               f"estimates (all-normal table, stack odds), a different estimate; {len(upper)} clairvoyant layouts "
-               "sampled within the time limit",),
+        value=mean,
+        alternatives=tuple(alternatives),
+        proof=Proof.HEURISTIC,
+        method="monte-carlo-policy",
+        states_evaluated=cells,
+        wall_time_s=0.0,
+        standard_error=stated,
+        upper_estimate=upper_mean,
+        upper_standard_error=upper_stated,
+        samples=len(scores),
+        notes=(
+            f"value: Monte Carlo mean of the layout-aware policy over {len(scores)} games ({spread}), a lower "
+            f"estimate of the best policy's value, not a proof; alternatives: that policy's one-step look-ahead "
+            f"estimates (all-normal table, stack odds), a different estimate; {len(upper)} clairvoyant layouts "
+            "sampled within the time limit",
+        ),
     )
 
 
-def _look_ahead(config: Config, position: SoloPosition, samples: int, why: str,
-                alternatives: Sequence[SoloAlternative] = ()) -> SoloResult:
+def _look_ahead(
+    config: Config, position: SoloPosition, samples: int, why: str, alternatives: Sequence[SoloAlternative] = ()
+) -> SoloResult:
     """The best-so-far answer when nothing better finished in time (`why`): the layout-aware policy's one-step
     look-ahead values (all-normal table, the laid plates' kinds, the stack's odds; `alternatives` when already
     computed), HEURISTIC, said plainly."""
     if not alternatives:
-        alternatives = [SoloAlternative(a, v) for a, v in LayoutAwarePolicy(config).alternatives(
-            solo_state(config, position))]
+        alternatives = [
+            SoloAlternative(a, v) for a, v in LayoutAwarePolicy(config).alternatives(solo_state(config, position))
+        ]
     return SoloResult(
-        value=max(a.value for a in alternatives), alternatives=tuple(alternatives), proof=Proof.HEURISTIC,
-        method="layout-aware-look-ahead", states_evaluated=0, wall_time_s=0.0, samples=samples,
-        notes=(f"value: the layout-aware policy's one-step look-ahead estimate (all-normal table, stack odds), not "
-               f"a bound and without a standard error: {why}",))
+        value=max(a.value for a in alternatives),
+        alternatives=tuple(alternatives),
+        proof=Proof.HEURISTIC,
+        method="layout-aware-look-ahead",
+        states_evaluated=0,
+        wall_time_s=0.0,
+        samples=samples,
+        notes=(
+            f"value: the layout-aware policy's one-step look-ahead estimate (all-normal table, stack odds), not "
+            f"a bound and without a standard error: {why}",
+        ),
+    )
 
 
 def optimal_policy(config: Config, laid: Sequence[PlateKind] = ()) -> Callable[[TourState], Action]:

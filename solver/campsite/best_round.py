@@ -148,9 +148,7 @@ def best_round(
     if not exact or budget.expired():
         return beam_result
     incumbent = beam_result.score if beam_result.plays else -1
-    search = round_search.search_round(
-        order, turns, budget, hand_size=hand_size, tokens=tokens, incumbent=incumbent
-    )
+    search = round_search.search_round(order, turns, budget, hand_size=hand_size, tokens=tokens, incumbent=incumbent)
     if search.best > incumbent:
         plays, table_after = _replay(order, search, table)
         score = player_scores(table_after, 1)[0]
@@ -164,13 +162,23 @@ def best_round(
         return RoundResult([], 0, bound, Proof.HEURISTIC, table, True, "the budget ran out before a whole round")
     if search.complete:
         return RoundResult(
-            plays, score, score, Proof.EXACT, table_after, False,
+            plays,
+            score,
+            score,
+            Proof.EXACT,
+            table_after,
+            False,
             f"{how}; branch and bound over every placement sequence proved it optimal ({search.nodes} nodes)",
             search.nodes,
         )
     bound = max(min(bound, search.bound), score)
     return RoundResult(
-        plays, score, bound, Proof.FEASIBLE_WITH_BOUND, table_after, True,
+        plays,
+        score,
+        bound,
+        Proof.FEASIBLE_WITH_BOUND,
+        table_after,
+        True,
         f"{how}; branch and bound interrupted after {search.nodes} nodes; proven bound {bound} (the highest bound "
         "among the branches left open)",
         search.nodes,
@@ -187,8 +195,14 @@ def _child(order: Sequence[Card], node: _Node, play: Any, value: Callable[[Table
     if drawn < len(order):
         hand.append(order[drawn])
         drawn += 1
-    return _Node(table_after, tuple(hand), drawn, node.tokens - {play.tent.token},
-                 (*node.plays, (play.placement, play.tent)), value(table_after, play))
+    return _Node(
+        table_after,
+        tuple(hand),
+        drawn,
+        node.tokens - {play.tent.token},
+        (*node.plays, (play.placement, play.tent)),
+        value(table_after, play),
+    )
 
 
 def _finish(order: Sequence[Card], turns: int, node: _Node, budget: Budget) -> _Node | None:
@@ -241,8 +255,9 @@ def _beam(
                 interrupted = True
                 break
             for play in ranked.choices:
-                children.append(_child(order, node, play,
-                                       lambda table, play: player_scores(table, 1)[0] + play.future_estimate))
+                children.append(
+                    _child(order, node, play, lambda table, play: player_scores(table, 1)[0] + play.future_estimate)
+                )
         if interrupted or not children:
             interrupted = True
             break

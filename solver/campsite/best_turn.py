@@ -136,13 +136,26 @@ def best_turn(
     if remaining < 2 * CP_SAT_STOP_MARGIN_S:
         raise SolveInterrupted("deadline")
     result = cpsat.solve(
-        turn.model, budget, seed=seed, workers=workers, time_fraction=(remaining - CP_SAT_STOP_MARGIN_S) / remaining,
+        turn.model,
+        budget,
+        seed=seed,
+        workers=workers,
+        time_fraction=(remaining - CP_SAT_STOP_MARGIN_S) / remaining,
         whole_problem=True,
     )
     if not result.has_solution:
         return BestTurn(
-            None, None, None, None, result.proof, None, result.wall_time_s, result.branches, result.conflicts,
-            len(turn.placements), interrupted=True,
+            None,
+            None,
+            None,
+            None,
+            result.proof,
+            None,
+            result.wall_time_s,
+            result.branches,
+            result.conflicts,
+            len(turn.placements),
+            interrupted=True,
         )
     placement, tent = decode(turn, result, player)
     after = table.place(placement).pitch(tent)

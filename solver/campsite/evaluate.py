@@ -128,17 +128,13 @@ class TurnEvaluator:
         card = placement.card
         coloured_square = Square(-1, True, card.mask, card.fair_weather)
         empty_square = Square(-1, False, 0, card.fair_weather)
-        top = {
-            cell: coloured_square if coloured else empty_square for cell, coloured in placement.squares().items()
-        }
+        top = {cell: coloured_square if coloured else empty_square for cell, coloured in placement.squares().items()}
         footprint = frozenset(top)
         # The card's rectangle grown by one square on every side (a card is a full 2 x 3 or 3 x 2 rectangle).
         tall = placement.rotation % 2 == 1
         height, width = (3, 2) if tall else (2, 3)
         row0, col0 = placement.row, placement.col
-        reach = frozenset(
-            (r, c) for r in range(row0 - 1, row0 + height + 1) for c in range(col0 - 1, col0 + width + 1)
-        )
+        reach = frozenset((r, c) for r in range(row0 - 1, row0 + height + 1) for c in range(col0 - 1, col0 + width + 1))
         delta = [0] * self.players
         changed = []
         options = []

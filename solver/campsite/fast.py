@@ -88,9 +88,16 @@ def picture(card: Card, rotation: int) -> Picture:
             infoot.append((dr, dc) in squares)
             cellcol.append(squares.get((dr, dc), False))
     found = Picture(
-        card, rotation, height, width, card.mask, card.fair_weather,
-        np.array(colbits, dtype=np.uint8), np.array(footbits, dtype=np.uint8),
-        np.array(infoot, dtype=bool), np.array(cellcol, dtype=bool),
+        card,
+        rotation,
+        height,
+        width,
+        card.mask,
+        card.fair_weather,
+        np.array(colbits, dtype=np.uint8),
+        np.array(footbits, dtype=np.uint8),
+        np.array(infoot, dtype=bool),
+        np.array(cellcol, dtype=bool),
     )
     _PICTURES[key] = found
     return found
@@ -151,8 +158,6 @@ def _reach_offsets(height: int, width: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 _REACH = {(h, w): _reach_offsets(h, w) for h, w in ((CARD_ROWS, CARD_COLS), (CARD_COLS, CARD_ROWS))}
-
-
 
 
 def _window_sum(a: np.ndarray, h: int, w: int) -> np.ndarray:
@@ -243,10 +248,10 @@ class Board:
         self._alloc(rmin, rmax, cmin, cmax)
         r0, c0, occ, cmask, fw, tent = old
         di, dj = r0 - self.r0, c0 - self.c0
-        self.occ[di: di + n, dj: dj + m] = occ
-        self.cmask[di: di + n, dj: dj + m] = cmask
-        self.fw[di: di + n, dj: dj + m] = fw
-        self.tent[di: di + n, dj: dj + m] = tent
+        self.occ[di : di + n, dj : dj + m] = occ
+        self.cmask[di : di + n, dj : dj + m] = cmask
+        self.fw[di : di + n, dj : dj + m] = fw
+        self.tent[di : di + n, dj : dj + m] = tent
         self.tent_r = [r + di for r in self.tent_r]
         self.tent_c = [c + dj for c in self.tent_c]
 
@@ -363,9 +368,22 @@ class Board:
             zero = np.zeros(0, dtype=np.int64)
             z2 = np.zeros((0, 20), dtype=np.int64)
             t = len(self.t_r)
-            return Placements(pictures, zero, zero, zero, z2, z2, z2.astype(bool),
-                              np.zeros((count_tokens, 0, 20), np.int64), z2, z2.astype(bool),
-                              np.zeros((t, 0), np.int64), np.zeros((t, 0), np.int64), np.zeros((t, 0), bool), tokens)
+            return Placements(
+                pictures,
+                zero,
+                zero,
+                zero,
+                z2,
+                z2,
+                z2.astype(bool),
+                np.zeros((count_tokens, 0, 20), np.int64),
+                z2,
+                z2.astype(bool),
+                np.zeros((t, 0), np.int64),
+                np.zeros((t, 0), np.int64),
+                np.zeros((t, 0), bool),
+                tokens,
+            )
         pic = np.concatenate(pic_parts)
         row = np.concatenate(r_parts)
         col = np.concatenate(c_parts)
@@ -413,8 +431,24 @@ class Board:
             tent_base = np.zeros((0, len(row)), np.int64)
             tent_open = np.zeros((0, len(row)), np.int64)
             tent_fair = np.zeros((0, len(row)), bool)
-        return Placements(pictures, pic, row, col, cr, cc, free, base, opn, fair, tent_base, tent_open, tent_fair,
-                          tokens, heights, widths)
+        return Placements(
+            pictures,
+            pic,
+            row,
+            col,
+            cr,
+            cc,
+            free,
+            base,
+            opn,
+            fair,
+            tent_base,
+            tent_open,
+            tent_fair,
+            tokens,
+            heights,
+            widths,
+        )
 
     def placement_of(self, placements: Placements, index: int) -> Placement:
         pic = placements.pictures[int(placements.pic[index])]
@@ -489,8 +523,9 @@ class TentOptions:
     col: np.ndarray  # (P,) array column
 
 
-def best_tents(board: Board, pl: Placements, tokens: Sequence[int], table: np.ndarray,
-               cell_bonus: np.ndarray | None = None) -> TentOptions:
+def best_tents(
+    board: Board, pl: Placements, tokens: Sequence[int], table: np.ndarray, cell_bonus: np.ndarray | None = None
+) -> TentOptions:
     """The best tent square and token after each placement, valued by `table` (see TABLE_SHAPE). `cell_bonus`
     (array shaped like the board) adds a per-square term (denial, own-tent blocking), read at the square."""
     tokens = np.asarray(sorted(tokens), dtype=np.int64)
@@ -519,8 +554,12 @@ def best_tents(board: Board, pl: Placements, tokens: Sequence[int], table: np.nd
     if not len(fr):
         return TentOptions(value, token, row, col)
     base = board.base_at(tokens[:, None], fr[None, :], fc[None, :])  # (K, F)
-    far = table[tokens[:, None], base, np.clip(board.opn[fr, fc], 0, 8)[None],
-                (board.fwbits[fr, fc] != 0).astype(np.int64)[None]]
+    far = table[
+        tokens[:, None],
+        base,
+        np.clip(board.opn[fr, fc], 0, 8)[None],
+        (board.fwbits[fr, fc] != 0).astype(np.int64)[None],
+    ]
     if cell_bonus is not None:
         far = far + cell_bonus[fr, fc][None]
     far_best = far.max(axis=0)

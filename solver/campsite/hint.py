@@ -170,22 +170,38 @@ def rank_plays(
             interrupted = True
             break
         ranker.add(placement)
-    return HintResult(choices=ranker.plays(), plays_ranked=ranker.ranked, placements=ranker.placements,
-                      total_placements=len(legal), wall_time_s=budget.elapsed(), interrupted=interrupted,
-                      method=ONE_PLY_METHOD)
+    return HintResult(
+        choices=ranker.plays(),
+        plays_ranked=ranker.ranked,
+        placements=ranker.placements,
+        total_placements=len(legal),
+        wall_time_s=budget.elapsed(),
+        interrupted=interrupted,
+        method=ONE_PLY_METHOD,
+    )
 
 
 class _Ranker:
     """`rank_plays`' state: the table's evaluator, the standing before the turn, the best `top` plays so far."""
 
-    def __init__(self, table: Table, tokens: list[Token], player: int, players: int, future: FutureModel,
-                 margin: bool, top: int, totals: Sequence[int] | None) -> None:
+    def __init__(
+        self,
+        table: Table,
+        tokens: list[Token],
+        player: int,
+        players: int,
+        future: FutureModel,
+        margin: bool,
+        top: int,
+        totals: Sequence[int] | None,
+    ) -> None:
         self.tokens, self.player, self.future, self.margin, self.top = tokens, player, future, margin, top
         self.evaluator = evaluator = TurnEvaluator(table, max(players, player + 1))
         self.opponents = [k for k in range(evaluator.players) if k != player]
         self.tent_future_now = {t: future.tent_future(t.token, s) for t, s in evaluator.tent_surroundings.items()}
-        standing = [float(totals[k]) if totals is not None and k < len(totals) else 0.0
-                    for k in range(evaluator.players)]
+        standing = [
+            float(totals[k]) if totals is not None and k < len(totals) else 0.0 for k in range(evaluator.players)
+        ]
         for k, points in enumerate(evaluator.tent_points_now()):
             standing[k] += points
         for tent, value in self.tent_future_now.items():
@@ -276,14 +292,16 @@ class _Ranker:
         for total, _, (placement, cell, token, points, value, own_delta, own_future, opponent_now) in sorted(
             self.heap, reverse=True
         ):
-            plays.append(RankedPlay(
-                choice=(placement, Tent(self.player, token, cell[0], cell[1])),
-                value=total,
-                immediate_gain=own_delta + points,
-                future_estimate=own_future + value - points,
-                opponent_gain=opponent_now,
-                note=ONE_PLY_NOTE,
-            ))
+            plays.append(
+                RankedPlay(
+                    choice=(placement, Tent(self.player, token, cell[0], cell[1])),
+                    value=total,
+                    immediate_gain=own_delta + points,
+                    future_estimate=own_future + value - points,
+                    opponent_gain=opponent_now,
+                    note=ONE_PLY_NOTE,
+                )
+            )
         return plays
 
 
@@ -364,8 +382,16 @@ def seat_state(
     seat_tokens = [frozenset(Token) - frozenset(p) for p in pitched]
     seat_tokens[player] = frozenset(tokens)
     hands = tuple(tuple(hand) if k == player else () for k in range(players))
-    return CampsiteState(players=players, deck=tuple(deck), stage=Stage.CARD, hands=hands, table=table,
-                         tokens=tuple(seat_tokens), totals=tuple(totals or ()), starter=player)
+    return CampsiteState(
+        players=players,
+        deck=tuple(deck),
+        stage=Stage.CARD,
+        hands=hands,
+        table=table,
+        tokens=tuple(seat_tokens),
+        totals=tuple(totals or ()),
+        starter=player,
+    )
 
 
 class _SeatOf:
@@ -399,20 +425,41 @@ def hint(state: CampsiteState, budget: Budget, *, options: HintOptions = HintOpt
     view = lookahead.seat_view(state.table, seat.hand, seat.tokens, seat.seat, state.players, state.deck, seat.totals)
     if options.cards_to_come is not None:
         view.played = max(view.total_turns - 1 - options.cards_to_come, 0)
-    result = lookahead.search(view, budget, margin=margin, seed=options.seed, width=options.width,
-                              depth=options.depth, max_worlds=options.max_worlds, distinct=options.distinct,
-                              halving=options.halving, leak=options.leak, reserve_wild=options.reserve_wild)
+    result = lookahead.search(
+        view,
+        budget,
+        margin=margin,
+        seed=options.seed,
+        width=options.width,
+        depth=options.depth,
+        max_worlds=options.max_worlds,
+        distinct=options.distinct,
+        halving=options.halving,
+        leak=options.leak,
+        reserve_wild=options.reserve_wild,
+    )
     plays = _listed_plays(view, result, options.top, state.table)
     searched = [p for p in plays if p.kind == "LOOK_AHEAD"]
     best = max((p.value for p in searched or plays if p.value is not None), default=0.0)
     for p in searched or plays:
         p.loss = max(best - p.value, 0.0) + 0.0 if p.value is not None else None
     root = result.root
-    method = (f"{ONE_PLY_METHOD}; the best {len(searched)} looked ahead in {result.worlds} sampled deals"
-              if searched else ONE_PLY_METHOD)
-    return HintResult(choices=plays, method=method, wall_time_s=clock.wall(), cpu_time_s=clock.cpu(),
-                      plays_ranked=_plays_valued(view, root), placements=len(root.pl), total_placements=len(root.pl),
-                      worlds=result.worlds, depth=result.depth if result.worlds else 0)
+    method = (
+        f"{ONE_PLY_METHOD}; the best {len(searched)} looked ahead in {result.worlds} sampled deals"
+        if searched
+        else ONE_PLY_METHOD
+    )
+    return HintResult(
+        choices=plays,
+        method=method,
+        wall_time_s=clock.wall(),
+        cpu_time_s=clock.cpu(),
+        plays_ranked=_plays_valued(view, root),
+        placements=len(root.pl),
+        total_placements=len(root.pl),
+        worlds=result.worlds,
+        depth=result.depth if result.worlds else 0,
+    )
 
 
 def hint_one_ply(state: CampsiteState, budget: Budget, *, options: HintOptions = HintOptions()) -> HintResult:
@@ -422,8 +469,19 @@ def hint_one_ply(state: CampsiteState, budget: Budget, *, options: HintOptions =
     view = _SeatOf(state)
     future = one_ply_future(state.table, view.hand, state.players, state.deck, options.cards_to_come)
     margin = state.players > 1 if options.margin is None else options.margin
-    return rank_plays(state.table, view.hand, view.tokens, view.seat, state.players, future, budget, margin=margin,
-                      top=options.top, totals=view.totals, spread=True)
+    return rank_plays(
+        state.table,
+        view.hand,
+        view.tokens,
+        view.seat,
+        state.players,
+        future,
+        budget,
+        margin=margin,
+        top=options.top,
+        totals=view.totals,
+        spread=True,
+    )
 
 
 def greedy_play(
@@ -489,16 +547,35 @@ def _listed_plays(view, result, top: int, table: Table) -> list[RankedPlay]:
             owner = int(board.t_player[j])
             gains[owner] += after - int(points_now[j])
             if owner == mine:
-                own_future += float(root.tables[mine, board.t_token[j], pl.tent_base[j, index],
-                                                min(max(int(pl.tent_open[j, index]), 0), 8),
-                                                int(pl.tent_fair[j, index])]) - after
+                own_future += (
+                    float(
+                        root.tables[
+                            mine,
+                            board.t_token[j],
+                            pl.tent_base[j, index],
+                            min(max(int(pl.tent_open[j, index]), 0), 8),
+                            int(pl.tent_fair[j, index]),
+                        ]
+                    )
+                    - after
+                )
         own_future += float(root.tables[mine, token, base, min(max(opens, 0), 8), int(fair)]) - new_points
         gain = gains[mine] + new_points
         opponent_gain = max((gains[k] for k in range(view.players) if k != mine), default=0)
         note = ONE_PLY_NOTE if kind == "ONE_PLY" else f"look-ahead: the mean over {samples} sampled worlds"
-        plays.append(RankedPlay(choice=(placement, Tent(mine, Token(token), r, c)), value=float(value),
-                                immediate_gain=int(gain), future_estimate=own_future, opponent_gain=int(opponent_gain),
-                                kind=kind, samples=samples, standard_error=se, note=note))
+        plays.append(
+            RankedPlay(
+                choice=(placement, Tent(mine, Token(token), r, c)),
+                value=float(value),
+                immediate_gain=int(gain),
+                future_estimate=own_future,
+                opponent_gain=int(opponent_gain),
+                kind=kind,
+                samples=samples,
+                standard_error=se,
+                note=note,
+            )
+        )
     return plays
 
 

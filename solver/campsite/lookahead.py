@@ -116,8 +116,9 @@ def seat_view(
                 sizes[k] = min(sizes[k], len(unseen) * sizes[k] // max(others, 1))
         others = sum(sizes[k] for k in range(players) if k != player)
     totals = [float(totals[k]) if totals is not None and k < len(totals) else 0.0 for k in range(players)]
-    return SeatView(board, tuple(hand), player, players, seat_tokens, sizes, unseen, len(unseen) - others, totals,
-                    played)
+    return SeatView(
+        board, tuple(hand), player, players, seat_tokens, sizes, unseen, len(unseen) - others, totals, played
+    )
 
 
 # --- tent values ------------------------------------------------------------------------------------------------
@@ -170,8 +171,9 @@ class Ply:
     bonus: np.ndarray  # per square: what a new tent there takes from (or denies) the tents around it
 
 
-def _tent_index(owner: np.ndarray, token: np.ndarray, base: np.ndarray, opens: np.ndarray, fair: np.ndarray
-                ) -> np.ndarray:
+def _tent_index(
+    owner: np.ndarray, token: np.ndarray, base: np.ndarray, opens: np.ndarray, fair: np.ndarray
+) -> np.ndarray:
     """Flat index into a (players, 7, 9, 9, 2) stack of tables."""
     return (owner * 7 + token) * 162 + base * 18 + opens * 2 + fair  # opens 0-8 (callers clip what may not be)
 
@@ -226,13 +228,15 @@ def one_ply(
     if len(board.t_r):
         owner, token = board.t_player, board.t_token
         before = np.take(flat_tables, _tent_index(owner, token, board.t_base, board.t_open, board.t_fair))
-        after = np.take(flat_tables, _tent_index(owner[:, None], token[:, None], pl.tent_base, pl.tent_open,
-                                                 pl.tent_fair))
+        after = np.take(
+            flat_tables, _tent_index(owner[:, None], token[:, None], pl.tent_base, pl.tent_open, pl.tent_fair)
+        )
         np.add.at(delta, owner, after - before[:, None])
         # A new tent on an open square next to a pitched tent takes that square from it.
-        blocked = np.take(flat_tables, _tent_index(owner, token, board.t_base, np.maximum(board.t_open - 1, 0),
-                                                   board.t_fair)) \
+        blocked = (
+            np.take(flat_tables, _tent_index(owner, token, board.t_base, np.maximum(board.t_open - 1, 0), board.t_fair))
             - before
+        )
         weight = np.where(owner == mover, 1.0, 0.0)
         if margin and leader is not None:
             weight = np.where(owner == leader, -1.0, weight)
@@ -269,8 +273,11 @@ def _leak(view: SeatView, board: Board, pl: Placements, others: list[int], table
         if len(fr):
             token_arr = np.array(tokens)[:, None]
             base = board.base_at(token_arr, fr[None, :], fc[None, :])
-            now = float(tables[k][token_arr, base, board.opn[fr, fc][None], (board.fwbits[fr, fc] != 0)[None]
-                                  .astype(np.int64)].max())
+            now = float(
+                tables[k][
+                    token_arr, base, board.opn[fr, fc][None], (board.fwbits[fr, fc] != 0)[None].astype(np.int64)
+                ].max()
+            )
         out = np.maximum(out, np.where(np.isfinite(after), after - now, 0.0) if np.isfinite(now) else 0.0)
     return out
 
@@ -291,15 +298,24 @@ _OFFSETS: dict[int, np.ndarray] = {}
 
 def view_seed(view: SeatView, seed: int) -> int:
     """A seed from the request seed and what the mover sees (never from hidden cards)."""
-    text = repr((
-        seed,
-        sorted(c.text() for c in view.hand),
-        sorted((int(v), int(w)) for v, w in zip(*np.nonzero(view.board.occ), strict=True)),
-        view.board.cmask[view.board.occ].tolist(),
-        list(zip(view.board.t_player.tolist(), view.board.t_token.tolist(), view.board.t_r.tolist(),
-                 view.board.t_c.tolist(), strict=True)),
-        view.player,
-    ))
+    text = repr(
+        (
+            seed,
+            sorted(c.text() for c in view.hand),
+            sorted((int(v), int(w)) for v, w in zip(*np.nonzero(view.board.occ), strict=True)),
+            view.board.cmask[view.board.occ].tolist(),
+            list(
+                zip(
+                    view.board.t_player.tolist(),
+                    view.board.t_token.tolist(),
+                    view.board.t_r.tolist(),
+                    view.board.t_c.tolist(),
+                    strict=True,
+                )
+            ),
+            view.player,
+        )
+    )
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "little")
 
 
@@ -321,9 +337,9 @@ def sample_world(view: SeatView, rng: np.random.Generator) -> World:
         if k == view.player:
             hands.append(list(view.hand))
         else:
-            hands.append(shuffled[pos: pos + view.hand_sizes[k]])
+            hands.append(shuffled[pos : pos + view.hand_sizes[k]])
             pos += view.hand_sizes[k]
-    return World(hands, shuffled[pos: pos + view.pile_size])
+    return World(hands, shuffled[pos : pos + view.pile_size])
 
 
 @dataclass
@@ -346,8 +362,17 @@ class Candidate:
         return float(np.std(self.samples, ddof=1) / np.sqrt(len(self.samples)))
 
 
-def play_out(view: SeatView, root: Ply, candidate: Candidate, world: World, model: ValueModel, margin: bool,
-             depth: int, budget: Budget | None = None, standings_out: bool = False) -> float | np.ndarray | None:
+def play_out(
+    view: SeatView,
+    root: Ply,
+    candidate: Candidate,
+    world: World,
+    model: ValueModel,
+    margin: bool,
+    depth: int,
+    budget: Budget | None = None,
+    standings_out: bool = False,
+) -> float | np.ndarray | None:
     """The mover's margin (or standing) after its candidate play and `depth` more turns by the one-ply rule in
     `world`, valued by the tent tables at that point (exactly at the round's end); None when `budget` ran out
     first (checked before every turn). `standings_out`: every seat's standing instead."""
@@ -407,17 +432,38 @@ class SearchResult:
     depth: int
 
 
-def search(view: SeatView, budget: Budget, *, margin: bool = True, seed: int = 0, width: int = 6,
-           depth: int | None = None, max_worlds: int = 64, distinct: bool = False, halving: int = 0,
-           leak: float = 0.0, reserve_wild: float | None = None) -> SearchResult:
+def search(
+    view: SeatView,
+    budget: Budget,
+    *,
+    margin: bool = True,
+    seed: int = 0,
+    width: int = 6,
+    depth: int | None = None,
+    max_worlds: int = 64,
+    distinct: bool = False,
+    halving: int = 0,
+    leak: float = 0.0,
+    reserve_wild: float | None = None,
+) -> SearchResult:
     """One ply over every play, then the `width` best (by one-ply value) played out `depth` more turns (default:
     until the mover has played once more) in sampled worlds, all candidates in the same worlds, while the budget
     lasts (a world is counted only when every candidate still in the race was played out in it). `distinct`: at
     most one candidate per (card, token, tent square). `halving`: every that many worlds, the candidate with
     the lowest mean leaves the race (while more than two are left); its samples stay."""
     model = ValueModel(view.players, reserve_wild)
-    root = one_ply(view, view.board, hand_pictures(view.hand), view.player, view.tokens[view.player], view.played,
-                   model, view.totals, margin, leak)
+    root = one_ply(
+        view,
+        view.board,
+        hand_pictures(view.hand),
+        view.player,
+        view.tokens[view.player],
+        view.played,
+        model,
+        view.totals,
+        margin,
+        leak,
+    )
     if depth is None:
         depth = view.players
     candidates: list[Candidate] = []

@@ -27,7 +27,6 @@ from campsolver.solver.core.seeding import rng_for
 MAX_ATTEMPTS = 200
 
 
-
 @dataclass
 class Puzzle:
     seed: int
@@ -135,11 +134,23 @@ def generate(seed: int, budget: Budget, grade: Grade | None = None) -> Puzzle:
             continue
         check = cpsat_turn.best_turn(table, hand, tokens, 0, budget)
         if check.proof is not Proof.OPTIMAL or check.score != play.score:
-            raise SolveInterrupted("deadline") if check.proof is not Proof.OPTIMAL else RuntimeError(
-                f"CP-SAT best {check.score} disagrees with the enumeration's {play.score}"
+            raise (
+                SolveInterrupted("deadline")
+                if check.proof is not Proof.OPTIMAL
+                else RuntimeError(f"CP-SAT best {check.score} disagrees with the enumeration's {play.score}")
             )
         return Puzzle(
-            seed, table, hand, tokens, (play.placement, play.tent), play.score, second, near_best, shortfall,
-            found_grade, attempt, Proof.EXACT,
+            seed,
+            table,
+            hand,
+            tokens,
+            (play.placement, play.tent),
+            play.score,
+            second,
+            near_best,
+            shortfall,
+            found_grade,
+            attempt,
+            Proof.EXACT,
         )
     raise LookupError(f"no unique puzzle{' of that grade' if grade else ''} in {MAX_ATTEMPTS} attempts")

@@ -63,41 +63,52 @@ def _letters(mask: int) -> str:
 MARGIN = 20
 PICTURE_MIN_WIDTH = 680
 COLOURED = "#d9d9d9"
-HATCH = ("<defs><pattern id='fair' width='6' height='6' patternUnits='userSpaceOnUse'>"
-         "<path d='M0,6 L6,0' stroke='#888' stroke-width='1'/></pattern></defs>")
+HATCH = (
+    "<defs><pattern id='fair' width='6' height='6' patternUnits='userSpaceOnUse'>"
+    "<path d='M0,6 L6,0' stroke='#888' stroke-width='1'/></pattern></defs>"
+)
 TERRAIN_NAMES = ("Desert", "Forest", "Meadow", "Mountains", "Water", "Trail")
 
 
-def _square(canvas: Canvas, x: float, y: float, size: float, coloured: bool, fair: bool, letters: str,
-            letter_size: float) -> None:
-    canvas.shape(f'<rect x="{x:g}" y="{y:g}" width="{size:g}" height="{size:g}" '
-                 f'fill="{COLOURED if coloured else "#ffffff"}" stroke="#000"/>')
+def _square(
+    canvas: Canvas, x: float, y: float, size: float, coloured: bool, fair: bool, letters: str, letter_size: float
+) -> None:
+    canvas.shape(
+        f'<rect x="{x:g}" y="{y:g}" width="{size:g}" height="{size:g}" '
+        f'fill="{COLOURED if coloured else "#ffffff"}" stroke="#000"/>'
+    )
     if fair:
         canvas.shape(f'<rect x="{x:g}" y="{y:g}" width="{size:g}" height="{size:g}" fill="url(#fair)"/>')
     if letters:  # centred, clear of the square's edges (where a laid card's outline runs)
-        canvas.text(x + size / 2, y + size / 2 + 0.36 * letter_size, letters, letter_size, anchor="middle",
-                    cls="terrain")
+        canvas.text(
+            x + size / 2, y + size / 2 + 0.36 * letter_size, letters, letter_size, anchor="middle", cls="terrain"
+        )
 
 
 def _tent(canvas: Canvas, x: float, y: float, size: float, label: str, bold: bool) -> None:
     """A tent: the triangle in the square's upper half, its label below it (no outline runs through the label)."""
     base = y + size - 17
-    canvas.shape(f'<polygon class="tent" points="{x + size / 2:g},{y + 3:g} {x + 7:g},{base:g} {x + size - 7:g},'
-                 f'{base:g}" fill="#ffffff" stroke="#000" stroke-width="{3 if bold else 1}"/>')
+    canvas.shape(
+        f'<polygon class="tent" points="{x + size / 2:g},{y + 3:g} {x + 7:g},{base:g} {x + size - 7:g},'
+        f'{base:g}" fill="#ffffff" stroke="#000" stroke-width="{3 if bold else 1}"/>'
+    )
     canvas.text(x + size / 2, y + size - 3.5, label, 12, anchor="middle", bold=bold, cls="tent")
 
 
-def _table(canvas: Canvas, table: Table, left: float, top: float, highlight: Placement | None,
-           new_tent: Tent | None) -> float:
+def _table(
+    canvas: Canvas, table: Table, left: float, top: float, highlight: Placement | None, new_tent: Tent | None
+) -> float:
     """The table with row and column numbers (as in r2c3); returns the y below it."""
     min_r, min_c, max_r, max_c = _extent(table)
     canvas.shape('<g class="table">')
     for c in range(min_c, max_c + 1):
-        canvas.text(left + (c - min_c + 0.5) * CELL, top - 6, f"c{c}", 12, anchor="middle", fill="#555",
-                    cls="coordinate")
+        canvas.text(
+            left + (c - min_c + 0.5) * CELL, top - 6, f"c{c}", 12, anchor="middle", fill="#555", cls="coordinate"
+        )
     for r in range(min_r, max_r + 1):
-        canvas.text(left - 6, top + (r - min_r + 0.5) * CELL + 4, f"r{r}", 12, anchor="end", fill="#555",
-                    cls="coordinate")
+        canvas.text(
+            left - 6, top + (r - min_r + 0.5) * CELL + 4, f"r{r}", 12, anchor="end", fill="#555", cls="coordinate"
+        )
     tents = table.tent_cells
     for (r, c), square in sorted(table.grid.items()):
         x, y = left + (c - min_c) * CELL, top + (r - min_r) * CELL
@@ -129,8 +140,9 @@ def _hand(canvas: Canvas, hand: Sequence[Card], tokens: Sequence[Token], y: floa
     for number, card in enumerate(hand, start=1):
         pair = "".join(t.letter for t in card.terrains)
         for (r, c), coloured in sorted(card.squares(0).items()):
-            _square(canvas, x + c * size, top + r * size, size, coloured, card.fair_weather,
-                    pair if coloured else "", 12)
+            _square(
+                canvas, x + c * size, top + r * size, size, coloured, card.fair_weather, pair if coloured else "", 12
+            )
         caption = f"card {number}: {card.text()}"
         canvas.text(x, top + 2 * size + 16, caption, 12, cls="card")
         x += max(3 * size, text_width(caption, 12)) + 18
@@ -146,36 +158,67 @@ def _legend(canvas: Canvas, y: float, solution: bool, opponents: Sequence[int] =
     canvas.text(MARGIN, y, "Legend", 13, bold=True)
     y += 22
     terrains = ", ".join(f"{letter} {name}" for letter, name in zip("DFMPWT", TERRAIN_NAMES, strict=True))
-    y = canvas.paragraph(MARGIN, y, f"Letters on a square: its two terrains ({terrains}). Hand cards lie "
-                         "unturned; turns are quarter turns clockwise (\"turned 270 clockwise\"); a position is the "
-                         "turned card's top-left square.", 12, canvas.width - 2 * MARGIN) + 8
-    rows: list[tuple[str, str]] = [("coloured", "grey square: coloured, features both its terrains"),
-                                   ("empty", "white square: an empty card square (tents go here)"),
-                                   ("fair", "hatched: a Fair Weather card's square (its tents score x2)"),
-                                   ("tent", "tent W0: seat 0's tent with token W (X = Wilderness); seat 0 is you")]
+    y = (
+        canvas.paragraph(
+            MARGIN,
+            y,
+            f"Letters on a square: its two terrains ({terrains}). Hand cards lie "
+            'unturned; turns are quarter turns clockwise ("turned 270 clockwise"); a position is the '
+            "turned card's top-left square.",
+            12,
+            canvas.width - 2 * MARGIN,
+        )
+        + 8
+    )
+    rows: list[tuple[str, str]] = [
+        ("coloured", "grey square: coloured, features both its terrains"),
+        ("empty", "white square: an empty card square (tents go here)"),
+        ("fair", "hatched: a Fair Weather card's square (its tents score x2)"),
+        ("tent", "tent W0: seat 0's tent with token W (X = Wilderness); seat 0 is you"),
+    ]
     for seat in opponents:
-        rows.append(("tent", f"tent W{seat}: a tent of seat {seat}, an opponent: it scores for seat {seat} only "
-                             "and blocks its square (no tent or card goes there)"))
+        rows.append(
+            (
+                "tent",
+                f"tent W{seat}: a tent of seat {seat}, an opponent: it scores for seat {seat} only "
+                "and blocks its square (no tent or card goes there)",
+            )
+        )
     if solution:
-        rows += [("new", "thick tent: the tent the best play pitches"),
-                 ("laid", "dashed outline: the card the best play lays")]
+        rows += [
+            ("new", "thick tent: the tent the best play pitches"),
+            ("laid", "dashed outline: the card the best play lays"),
+        ]
     for kind, meaning in rows:
         x = MARGIN
         if kind in ("coloured", "empty", "fair"):
             _square(canvas, x, y - 15, 20, kind != "empty", kind == "fair", "", 9)
         elif kind in ("tent", "new"):
-            canvas.shape(f'<polygon points="{x + 11},{y - 16} {x + 2},{y + 4} {x + 20},{y + 4}" fill="#ffffff" '
-                         f'stroke="#000" stroke-width="{3 if kind == "new" else 1}"/>')
+            canvas.shape(
+                f'<polygon points="{x + 11},{y - 16} {x + 2},{y + 4} {x + 20},{y + 4}" fill="#ffffff" '
+                f'stroke="#000" stroke-width="{3 if kind == "new" else 1}"/>'
+            )
         else:
-            canvas.shape(f'<rect x="{x}" y="{y - 16}" width="22" height="20" fill="none" stroke="#000" '
-                         'stroke-width="3" stroke-dasharray="6,3"/>')
+            canvas.shape(
+                f'<rect x="{x}" y="{y - 16}" width="22" height="20" fill="none" stroke="#000" '
+                'stroke-width="3" stroke-dasharray="6,3"/>'
+            )
         y = canvas.paragraph(x + 32, y, meaning, 12, canvas.width - 2 * MARGIN - 32) + 10
     canvas.shape("</g>")
     return y
 
 
-def puzzle_svg(table: Table, hand: Sequence[Card], tokens: Sequence[Token], *, title: str, question: str,
-               answer: str = "", highlight: Placement | None = None, new_tent: Tent | None = None) -> str:
+def puzzle_svg(
+    table: Table,
+    hand: Sequence[Card],
+    tokens: Sequence[Token],
+    *,
+    title: str,
+    question: str,
+    answer: str = "",
+    highlight: Placement | None = None,
+    new_tent: Tent | None = None,
+) -> str:
     """A Campsite puzzle (or, with `answer`, its solution): title, question, the table with coordinates, the
     hand and tokens, and a legend for every mark."""
     if not table.grid:
@@ -219,43 +262,62 @@ EMPTY_SQUARE = "#fffdf5"
 SEAT_SURROUND = 3
 SEAT_AXIS = 30
 SEAT_MAX_WIDTH = 800
-TOKEN_NAMES = {"D": "Desert", "F": "Forest", "M": "Meadow", "P": "Mountains", "W": "Water", "T": "Trail",
-               "X": "Wilderness"}
+TOKEN_NAMES = {
+    "D": "Desert",
+    "F": "Forest",
+    "M": "Meadow",
+    "P": "Mountains",
+    "W": "Water",
+    "T": "Trail",
+    "X": "Wilderness",
+}
 
 
-def _seat_square(parts: list[str], x: float, y: float, size: float, mask: int, coloured: bool, fair: bool,
-                 font: float = 12) -> None:
+def _seat_square(
+    parts: list[str], x: float, y: float, size: float, mask: int, coloured: bool, fair: bool, font: float = 12
+) -> None:
     """One visible square: split between its two terrain colours (coloured) or pale (empty); a sun dot on a
     Fair Weather card's squares."""
     if coloured:
         letters = _letters(mask)
         first, second = TERRAIN_COLOURS[letters[0]], TERRAIN_COLOURS[letters[-1]]
-        parts.append(f'<polygon points="{x},{y} {x + size},{y} {x},{y + size}" fill="{first}"/>'
-                     f'<polygon points="{x + size},{y} {x + size},{y + size} {x},{y + size}" fill="{second}"/>')
-        parts.append(f'<text x="{x + size / 2:g}" y="{y + size / 2 + font * 0.37:g}" font-size="{font:g}" '
-                     'font-weight="bold" '
-                     f'text-anchor="middle" fill="#111" stroke="#ffffff" stroke-width="3" paint-order="stroke">'
-                     f'{letters}</text>')
+        parts.append(
+            f'<polygon points="{x},{y} {x + size},{y} {x},{y + size}" fill="{first}"/>'
+            f'<polygon points="{x + size},{y} {x + size},{y + size} {x},{y + size}" fill="{second}"/>'
+        )
+        parts.append(
+            f'<text x="{x + size / 2:g}" y="{y + size / 2 + font * 0.37:g}" font-size="{font:g}" '
+            'font-weight="bold" '
+            f'text-anchor="middle" fill="#111" stroke="#ffffff" stroke-width="3" paint-order="stroke">'
+            f"{letters}</text>"
+        )
     else:
         parts.append(f'<rect x="{x}" y="{y}" width="{size}" height="{size}" fill="{EMPTY_SQUARE}"/>')
-    parts.append(f'<rect x="{x}" y="{y}" width="{size}" height="{size}" fill="none" stroke="#8d8d8d" '
-                 'stroke-width="0.8"/>')
+    parts.append(
+        f'<rect x="{x}" y="{y}" width="{size}" height="{size}" fill="none" stroke="#8d8d8d" stroke-width="0.8"/>'
+    )
     if fair:
         parts.append(f'<circle cx="{x + size - 6:g}" cy="{y + 6:g}" r="4" fill="#ffb703" stroke="#9a6700"/>')
 
 
-def _seat_tent(parts: list[str], x: float, y: float, size: float, seat: int, letter: str, bold: bool,
-               font: float = 12) -> None:
+def _seat_tent(
+    parts: list[str], x: float, y: float, size: float, seat: int, letter: str, bold: bool, font: float = 12
+) -> None:
     colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
     width = 3 if bold else 1
-    parts.append(f'<polygon points="{x + size / 2:g},{y + 3:g} {x + 3:g},{y + size - 3:g} {x + size - 3:g},'
-                 f'{y + size - 3:g}" fill="{colour}" stroke="#111" stroke-width="{width}"/>')
-    parts.append(f'<text x="{x + size / 2:g}" y="{y + size - 6:g}" font-size="{font:g}" font-weight="bold" '
-                 f'text-anchor="middle" fill="#ffffff">{letter}</text>')
+    parts.append(
+        f'<polygon points="{x + size / 2:g},{y + 3:g} {x + 3:g},{y + size - 3:g} {x + size - 3:g},'
+        f'{y + size - 3:g}" fill="{colour}" stroke="#111" stroke-width="{width}"/>'
+    )
+    parts.append(
+        f'<text x="{x + size / 2:g}" y="{y + size - 6:g}" font-size="{font:g}" font-weight="bold" '
+        f'text-anchor="middle" fill="#ffffff">{letter}</text>'
+    )
 
 
-def seat_table_svg(table: Table, *, laid: Placement | None = None, new_tent: Tent | None = None,
-                   surround: int = SEAT_SURROUND) -> str:
+def seat_table_svg(
+    table: Table, *, laid: Placement | None = None, new_tent: Tent | None = None, surround: int = SEAT_SURROUND
+) -> str:
     """The play area as every seat sees it (the table is public): rows and columns numbered as the moves name
     them, each square in its two terrains' colours with their letters, tents in their seat's colour with their
     token's letter, the card laid last outlined; `surround` squares of table surface around the cards. Over
@@ -279,15 +341,31 @@ def seat_table_svg(table: Table, *, laid: Placement | None = None, new_tent: Ten
     def xy(r: int, c: int) -> tuple[float, float]:
         return SEAT_AXIS + (c - min_c) * size, SEAT_AXIS + (r - min_r) * size
 
-    canvas.shape(f'<rect x="{SEAT_AXIS}" y="{SEAT_AXIS}" width="{columns * size}" '
-                 f'height="{(max_r - min_r + 1) * size}" fill="#eef1f3"/>')
+    canvas.shape(
+        f'<rect x="{SEAT_AXIS}" y="{SEAT_AXIS}" width="{columns * size}" '
+        f'height="{(max_r - min_r + 1) * size}" fill="#eef1f3"/>'
+    )
     for c in range(min_c, max_c + 1):
         if (c - min_c) % step == 0:
-            canvas.text(SEAT_AXIS + (c - min_c + 0.5) * size, SEAT_AXIS - 9, f"c{c}", font, anchor="middle",
-                        fill="#555", cls="coordinate")
+            canvas.text(
+                SEAT_AXIS + (c - min_c + 0.5) * size,
+                SEAT_AXIS - 9,
+                f"c{c}",
+                font,
+                anchor="middle",
+                fill="#555",
+                cls="coordinate",
+            )
     for r in range(min_r, max_r + 1):
-        canvas.text(SEAT_AXIS - 4, SEAT_AXIS + (r - min_r + 0.5) * size + 4.5, f"r{r}", font, anchor="end",
-                    fill="#555", cls="coordinate")
+        canvas.text(
+            SEAT_AXIS - 4,
+            SEAT_AXIS + (r - min_r + 0.5) * size + 4.5,
+            f"r{r}",
+            font,
+            anchor="end",
+            fill="#555",
+            cls="coordinate",
+        )
     for (r, c), square in sorted(table.grid.items()):
         x, y = xy(r, c)
         _seat_square(parts, x, y, size, square.mask, square.coloured, square.fair_weather, font)
@@ -295,35 +373,42 @@ def seat_table_svg(table: Table, *, laid: Placement | None = None, new_tent: Ten
         covered = [cell for cell in placement.squares() if table.grid[cell].layer == layer]
         for r, c in covered:  # the card's visible outline: a thick edge where the next square is not this card
             x, y = xy(r, c)
-            for (nr, nc), (x1, y1, x2, y2) in (((r - 1, c), (x, y, x + size, y)),
-                                               ((r + 1, c), (x, y + size, x + size, y + size)),
-                                               ((r, c - 1), (x, y, x, y + size)),
-                                               ((r, c + 1), (x + size, y, x + size, y + size))):
+            for (nr, nc), (x1, y1, x2, y2) in (
+                ((r - 1, c), (x, y, x + size, y)),
+                ((r + 1, c), (x, y + size, x + size, y + size)),
+                ((r, c - 1), (x, y, x, y + size)),
+                ((r, c + 1), (x + size, y, x + size, y + size)),
+            ):
                 other = table.grid.get((nr, nc))
                 if other is None or other.layer != layer:
-                    parts.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#37474f" '
-                                 'stroke-width="2"/>')
+                    parts.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#37474f" stroke-width="2"/>')
     for tent in table.tents:
         x, y = xy(tent.row, tent.col)
         _seat_tent(parts, x, y, size, tent.player, tent.token.letter, tent == new_tent, font)
     if laid is not None:
         for r, c in laid.squares():
             x, y = xy(r, c)
-            for (nr, nc), (x1, y1, x2, y2) in (((r - 1, c), (x, y, x + size, y)),
-                                               ((r + 1, c), (x, y + size, x + size, y + size)),
-                                               ((r, c - 1), (x, y, x, y + size)),
-                                               ((r, c + 1), (x + size, y, x + size, y + size))):
+            for (nr, nc), (x1, y1, x2, y2) in (
+                ((r - 1, c), (x, y, x + size, y)),
+                ((r + 1, c), (x, y + size, x + size, y + size)),
+                ((r, c - 1), (x, y, x, y + size)),
+                ((r, c + 1), (x + size, y, x + size, y + size)),
+            ):
                 if (nr, nc) not in laid.squares():
-                    parts.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#e67e22" '
-                                 'stroke-width="4" stroke-dasharray="7 3"/>')
+                    parts.append(
+                        f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#e67e22" '
+                        'stroke-width="4" stroke-dasharray="7 3"/>'
+                    )
     for part in parts:
         canvas.shape(part)
     canvas.shape('<g class="hits">')
     for r in range(min_r, max_r + 1):
         for c in range(min_c, max_c + 1):
             x, y = xy(r, c)
-            canvas.shape(f'<rect class="hit" x="{x}" y="{y}" width="{size}" height="{size}" fill="transparent" '
-                         f'data-key="at:{r},{c} sq:{r},{c}" data-cell="c:{r},{c}"><title>r{r}c{c}</title></rect>')
+            canvas.shape(
+                f'<rect class="hit" x="{x}" y="{y}" width="{size}" height="{size}" fill="transparent" '
+                f'data-key="at:{r},{c} sq:{r},{c}" data-cell="c:{r},{c}"><title>r{r}c{c}</title></rect>'
+            )
     canvas.shape("</g>")
     return canvas.document(height, "Campsite table")
 
@@ -343,13 +428,18 @@ def seat_hand_svg(hand: Sequence[Card], tokens: Sequence[Token], seat: int) -> s
         first = firsts.setdefault(card, index)
         x0 = 12 + index * (card_w + 18)
         for (r, c), coloured in sorted(card.squares(0).items()):
-            _seat_square(parts, x0 + c * size, y0 + r * size, size, card.mask if coloured else 0, coloured,
-                         card.fair_weather)
-        parts.append(f'<rect x="{x0}" y="{y0}" width="{card_w}" height="{2 * size}" fill="none" stroke="#37474f" '
-                     'stroke-width="2"/>')
-        parts.append(f'<rect class="hit" x="{x0 - 4}" y="{y0 - 4}" width="{card_w + 8}" height="{2 * size + 8}" '
-                     f'fill="transparent" data-key="card:{first}" data-cell="card:{first}"><title>card {index + 1}: '
-                     f'{card.text()}</title></rect>')
+            _seat_square(
+                parts, x0 + c * size, y0 + r * size, size, card.mask if coloured else 0, coloured, card.fair_weather
+            )
+        parts.append(
+            f'<rect x="{x0}" y="{y0}" width="{card_w}" height="{2 * size}" fill="none" stroke="#37474f" '
+            'stroke-width="2"/>'
+        )
+        parts.append(
+            f'<rect class="hit" x="{x0 - 4}" y="{y0 - 4}" width="{card_w + 8}" height="{2 * size + 8}" '
+            f'fill="transparent" data-key="card:{first}" data-cell="card:{first}"><title>card {index + 1}: '
+            f"{card.text()}</title></rect>"
+        )
     for part in parts:
         canvas.shape(part)
     label_y = y0 + 2 * size + 17
@@ -361,9 +451,11 @@ def seat_hand_svg(hand: Sequence[Card], tokens: Sequence[Token], seat: int) -> s
     for index, token in enumerate(tokens):
         x = 12 + index * 40
         _seat_tent(parts, x, top, 32, seat, token.letter, False)
-        parts.append(f'<rect class="hit" x="{x}" y="{top}" width="32" height="32" fill="transparent" '
-                     f'data-key="token:{token.letter}" data-cell="token:{token.letter}"><title>'
-                     f'{TOKEN_NAMES[token.letter]} token</title></rect>')
+        parts.append(
+            f'<rect class="hit" x="{x}" y="{top}" width="32" height="32" fill="transparent" '
+            f'data-key="token:{token.letter}" data-cell="token:{token.letter}"><title>'
+            f"{TOKEN_NAMES[token.letter]} token</title></rect>"
+        )
     for part in parts:
         canvas.shape(part)
     return canvas.document(top + 42, "your hand and tokens")
@@ -373,15 +465,23 @@ def seat_legend_entries(players: int) -> list[tuple[str, str]]:
     """Every mark of `seat_table_svg` and `seat_hand_svg`, as (a small SVG of the mark, what it means)."""
 
     def mark(inner: str) -> str:
-        return (f'<svg xmlns="http://www.w3.org/2000/svg" width="28" height="28" viewBox="0 0 28 28" '
-                f'font-family="DejaVu Sans, Verdana, sans-serif">{inner}</svg>')
+        return (
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="28" height="28" viewBox="0 0 28 28" '
+            f'font-family="DejaVu Sans, Verdana, sans-serif">{inner}</svg>'
+        )
 
     entries = []
     for letter, name in zip("DFMPWT", TERRAIN_NAMES, strict=True):
-        entries.append((mark(f'<rect x="1" y="1" width="26" height="26" fill="{TERRAIN_COLOURS[letter]}"/>'
-                             f'<text x="14" y="18.5" font-size="12" font-weight="bold" text-anchor="middle" '
-                             f'fill="#111" stroke="#fff" stroke-width="3" paint-order="stroke">{letter}</text>'),
-                        f"{letter}: {name}"))
+        entries.append(
+            (
+                mark(
+                    f'<rect x="1" y="1" width="26" height="26" fill="{TERRAIN_COLOURS[letter]}"/>'
+                    f'<text x="14" y="18.5" font-size="12" font-weight="bold" text-anchor="middle" '
+                    f'fill="#111" stroke="#fff" stroke-width="3" paint-order="stroke">{letter}</text>'
+                ),
+                f"{letter}: {name}",
+            )
+        )
     square: list[str] = []
     _seat_square(square, 1, 1, 26, 0b10001, True, False)
     entries.append((mark("".join(square)), "a coloured square: it features both its terrains (here D and W)"))
@@ -391,16 +491,28 @@ def seat_legend_entries(players: int) -> list[tuple[str, str]]:
     square = []
     _seat_square(square, 1, 1, 26, 0, False, True)
     entries.append((mark("".join(square)), "sun: a Fair Weather card's square; a tent next to one scores x2"))
-    entries.append((mark('<rect x="1" y="1" width="26" height="26" fill="#eef1f3"/>'),
-                    "table surface: a card may be laid here, touching or overlapping a card"))
+    entries.append(
+        (
+            mark('<rect x="1" y="1" width="26" height="26" fill="#eef1f3"/>'),
+            "table surface: a card may be laid here, touching or overlapping a card",
+        )
+    )
     for seat in range(players):
         tent: list[str] = []
         _seat_tent(tent, 0, 0, 28, seat, "F", False)
-        entries.append((mark("".join(tent)), f"{SEAT_LETTERS[seat]}'s tent with the Forest token: 1 point per "
-                                              "square around it showing its terrain"))
+        entries.append(
+            (
+                mark("".join(tent)),
+                f"{SEAT_LETTERS[seat]}'s tent with the Forest token: 1 point per square around it showing its terrain",
+            )
+        )
     tent = []
     _seat_tent(tent, 0, 0, 28, 0, "X", False)
     entries.append((mark("".join(tent)), "X: the Wilderness token, 1 point per different terrain around it"))
-    entries.append((mark('<line x1="2" y1="14" x2="26" y2="14" stroke="#e67e22" stroke-width="4" '
-                         'stroke-dasharray="7 3"/>'), "dashed orange: the card laid last"))
+    entries.append(
+        (
+            mark('<line x1="2" y1="14" x2="26" y2="14" stroke="#e67e22" stroke-width="4" stroke-dasharray="7 3"/>'),
+            "dashed orange: the card laid last",
+        )
+    )
     return entries

@@ -28,12 +28,18 @@ REVIEW_TOP = 20
 OWN_TOP = 100_000
 
 MARGIN_THRESHOLDS = review.Thresholds(
-    1.0, 3.0, 6.0, "points of margin over the best opponent",
+    1.0,
+    3.0,
+    6.0,
+    "points of margin over the best opponent",
     "a point is one terrain square a tent scores; 3 points is a tent's worth in an average turn; 6 points about "
     "what a good turn scores, so a blunder gives away a turn",
 )
 SCORE_THRESHOLDS = review.Thresholds(
-    1.0, 3.0, 6.0, "points of own score",
+    1.0,
+    3.0,
+    6.0,
+    "points of own score",
     "a point is one terrain square a tent scores; 3 points a tent's worth in an average turn; 6 points a good turn",
 )
 
@@ -43,8 +49,10 @@ Label = Callable[[R.Placement, R.Tent], str]
 class CampsiteReview:
     """The review adapter of one game."""
 
-    information = ("each turn is valued from what its player could see: the table, the player's own hand and tokens "
-                   "and the deck's composition (the other hands unseen), as the hint is asked")
+    information = (
+        "each turn is valued from what its player could see: the table, the player's own hand and tokens "
+        "and the deck's composition (the other hands unseen), as the hint is asked"
+    )
 
     def __init__(self, margin: bool, label: Label) -> None:
         self.margin = margin
@@ -68,12 +76,18 @@ class CampsiteReview:
         return tuple(state.hands[seat]), tuple(sorted(state.tokens[seat]))
 
     def _choices(self, result: hints.HintResult) -> list[review.Choice]:
-        return [review.Choice((R.PlayCard(p.placement), R.PitchTent(p.tent.token, p.tent.row, p.tent.col)),
-                              self._label(p.placement, p.tent), review.Value(p.value))
-                for p in result.choices]
+        return [
+            review.Choice(
+                (R.PlayCard(p.placement), R.PitchTent(p.tent.token, p.tent.row, p.tent.col)),
+                self._label(p.placement, p.tent),
+                review.Value(p.value),
+            )
+            for p in result.choices
+        ]
 
-    def rank(self, decision: review.Decision, budget: Budget, seed: int,
-             earlier: Sequence[review.Decision]) -> review.Ranking:
+    def rank(
+        self, decision: review.Decision, budget: Budget, seed: int, earlier: Sequence[review.Decision]
+    ) -> review.Ranking:
         state: R.CampsiteState = decision.state
         # The one-ply ranking, not the hint's sampled look-ahead: a played turn outside the list is valued by the
         # same deterministic formula (`evaluate`), so best and played are one quantity whatever the budget.
@@ -83,22 +97,40 @@ class CampsiteReview:
         note = "immediate gain + future estimate" + (" - best opponent's" if self.margin and state.players > 1 else "")
         if result.interrupted:
             note += f"; ranked among the first {result.placements} of {result.total_placements} placements"
-        return review.Ranking(tuple(self._choices(result)), self.thresholds.unit, note,
-                              interrupted=result.interrupted)
+        return review.Ranking(tuple(self._choices(result)), self.thresholds.unit, note, interrupted=result.interrupted)
 
-    def evaluate(self, decision: review.Decision, ranking: review.Ranking, budget: Budget, seed: int,
-                 earlier: Sequence[review.Decision]) -> review.Valuation:
+    def evaluate(
+        self,
+        decision: review.Decision,
+        ranking: review.Ranking,
+        budget: Budget,
+        seed: int,
+        earlier: Sequence[review.Decision],
+    ) -> review.Valuation:
         state: R.CampsiteState = decision.state
         card, tent = decision.actions
         assert isinstance(card, R.PlayCard) and isinstance(tent, R.PitchTent)
         hand, _ = self._view(state)
         players = state.players
         future = hints.one_ply_future(state.table, hand, players, state.deck)  # as `rank` (hint_one_ply) has it
-        result = hints.rank_plays(state.table, (card.placement.card,), (tent.token,), state.to_move, players, future,
-                                  budget, margin=self.margin and players > 1, top=OWN_TOP)
+        result = hints.rank_plays(
+            state.table,
+            (card.placement.card,),
+            (tent.token,),
+            state.to_move,
+            players,
+            future,
+            budget,
+            margin=self.margin and players > 1,
+            top=OWN_TOP,
+        )
         for play in result.choices:
-            if (R.PlayCard(play.placement), R.PitchTent(play.tent.token, play.tent.row, play.tent.col)) == \
-                    decision.actions:
-                return review.Valuation(review.Value(play.value), f"the played turn is outside the hint's best "
-                                        f"{REVIEW_TOP}: valued on its own by the same formula")
+            if (
+                R.PlayCard(play.placement),
+                R.PitchTent(play.tent.token, play.tent.row, play.tent.col),
+            ) == decision.actions:
+                return review.Valuation(
+                    review.Value(play.value),
+                    f"the played turn is outside the hint's best {REVIEW_TOP}: valued on its own by the same formula",
+                )
         return review.Valuation(None, "the decision's budget ended before the played turn's placement was valued")

@@ -370,8 +370,8 @@ def placed_bounds(
     tokens = len(potentials.tokens)
     for others in subsets(rest, min(left - 1, len(rest)), potentials.card_key):
         key = potentials.key(others)
-        inside = potential_values(potentials.tables, potentials.tokens, key, reach).reshape(tokens, count, -1).max(
-            axis=2
+        inside = (
+            potential_values(potentials.tables, potentials.tokens, key, reach).reshape(tokens, count, -1).max(axis=2)
         )
         outside = potentials.outside(key, height + 2, width + 2)[:, rows, cols]
         bound = top_sum(np.maximum(inside, outside), turns)
@@ -406,8 +406,14 @@ class Places:
     card) the node's legal corners (plus, per child, the corners touching the child's card: `_near_bound`); with
     more, every corner not over a coloured square (later cards may make any of them touch)."""
 
-    def __init__(self, board: Board, region: Region, left_after: int,
-                 legal: dict[int, np.ndarray], outlines: dict[int, tuple[int, ...]]) -> None:
+    def __init__(
+        self,
+        board: Board,
+        region: Region,
+        left_after: int,
+        legal: dict[int, np.ndarray],
+        outlines: dict[int, tuple[int, ...]],
+    ) -> None:
         self.last = left_after == 1
         self.tag = "legal" if self.last else "open"
         self.outlines = outlines
@@ -573,9 +579,7 @@ def placed_card_bound(
         if bound <= best:
             continue
         # Fair Weather cards first (one place ties every doubled tent to it), then the most coloured squares.
-        fixed_order = sorted(
-            dict.fromkeys(chosen), key=lambda i: (not order[i].fair_weather, -len(order[i].pattern))
-        )
+        fixed_order = sorted(dict.fromkeys(chosen), key=lambda i: (not order[i].fair_weather, -len(order[i].pattern)))
         for card in fixed_order:
             if budget is not None:
                 budget.check()  # up to ~0.1 CPU-s a card

@@ -130,10 +130,7 @@ def _colour_literals_around(
     """The literals "this square ends coloured with a terrain in `bits`" over the 8 squares around `cell`
     (each placement that can colour a square contributes one literal; at most one of a square's holds)."""
     return [
-        var
-        for dr, dc in SURROUNDING
-        for var, mask in final_colour.get((cell[0] + dr, cell[1] + dc), [])
-        if mask & bits
+        var for dr, dc in SURROUNDING for var, mask in final_colour.get((cell[0] + dr, cell[1] + dc), []) if mask & bits
     ]
 
 
@@ -457,8 +454,17 @@ def solve_round(
         round_model.model, budget, seed=seed, workers=workers, time_fraction=(remaining - kept) / remaining
     )
     if not result.has_solution:
-        return CpRound([], -1, result.bound, None, result.status, round_model.whole, len(round_model.lays),
-                       build_s, result.wall_time_s)
+        return CpRound(
+            [],
+            -1,
+            result.bound,
+            None,
+            result.status,
+            round_model.whole,
+            len(round_model.lays),
+            build_s,
+            result.wall_time_s,
+        )
     plays = decode(round_model, result, order, turns)
     table = starting_table(order[0], order[1])
     for placement, tent in plays:
@@ -467,8 +473,17 @@ def solve_round(
     if result.proof is Proof.OPTIMAL and result.objective is not None and score != round(result.objective):
         raise RuntimeError(f"CP-SAT claims {result.objective} but the rules model scores the round {score}")
     proof = Proof.OPTIMAL if result.proof is Proof.OPTIMAL and round_model.whole else None
-    return CpRound(plays, score, result.bound, proof, result.status, round_model.whole, len(round_model.lays),
-                   build_s, result.wall_time_s)
+    return CpRound(
+        plays,
+        score,
+        result.bound,
+        proof,
+        result.status,
+        round_model.whole,
+        len(round_model.lays),
+        build_s,
+        result.wall_time_s,
+    )
 
 
 def decode(

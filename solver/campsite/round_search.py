@@ -110,9 +110,9 @@ def best_tents(values: list[tuple[Cell, int, list[int]]], count: int, turns: int
     `_decode` is the same programme with back pointers). INFEASIBLE when no choice fits the turns."""
     cells = sorted(_candidates(values, count, turns), key=lambda v: -v[1])
     # Quick exit: every token on its best square, distinct squares, turns fine: nothing can beat it.
-    best_each = sorted(
-        ((max((v[2][t], -v[1], v[0]) for v in cells), t) for t in range(count)), key=lambda x: -x[0][0]
-    )[:turns]
+    best_each = sorted(((max((v[2][t], -v[1], v[0]) for v in cells), t) for t in range(count)), key=lambda x: -x[0][0])[
+        :turns
+    ]
     chosen_cells = [entry[0][2] for entry in best_each]
     if len(set(chosen_cells)) == len(chosen_cells) and _turns_fit(sorted(-entry[0][1] for entry in best_each), turns):
         return sum(entry[0][0] for entry in best_each)
@@ -223,9 +223,7 @@ class _Search:
         self.card_key = [first.setdefault(card, i) for i, card in enumerate(self.order)]
         self.tables = CoverTables(self.order, budget)
         #: each card's outlines (a card whose pictures are all landscape has one), by card key
-        self.outlines = {
-            self.card_key[i]: tuple(sorted(shapes)) for i, shapes in self.by_shape.items()
-        }
+        self.outlines = {self.card_key[i]: tuple(sorted(shapes)) for i, shapes in self.by_shape.items()}
         self.best = -1
         self.best_plays: list[_Child] = []
         self.best_board: Board | None = None

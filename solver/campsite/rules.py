@@ -299,9 +299,7 @@ class Table:
                 if cell in self.tent_cells:
                     raise IllegalMove(f"square {cell} holds a tent: a tent is never covered")
         if not touches:
-            touches = any(
-                (r + dr, c + dc) in grid for r, c in squares for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
-            )
+            touches = any((r + dr, c + dc) in grid for r, c in squares for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)))
         if not touches:
             raise IllegalMove("a card must share a square side with a card in play, or overlap one")
 

@@ -117,9 +117,7 @@ class Budget:
                 self.cancel()
 
     @classmethod
-    def from_deadline(
-        cls, time_remaining_s: float | None, requested_s: float | None = None
-    ) -> Budget:
+    def from_deadline(cls, time_remaining_s: float | None, requested_s: float | None = None) -> Budget:
         """The budget a request may spend: its own ask, capped by the RPC deadline minus a margin."""
         limit = requested_s if requested_s and requested_s > 0 else DEFAULT_TIME_LIMIT_S
         if time_remaining_s is not None:

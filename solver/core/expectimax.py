@@ -101,9 +101,7 @@ class _Search:
             return self.chance_value(successor, state, next_depth)
         return self.value(successor, next_depth)
 
-    def chance_value(
-        self, state: GameState, decider: GameState | None, depth: int | None
-    ) -> Values | None:
+    def chance_value(self, state: GameState, decider: GameState | None, depth: int | None) -> Values | None:
         total: list[float] | None = None
         progress = 0.0
         for outcome, probability in state.chance_outcomes():
@@ -122,9 +120,7 @@ class _Search:
             return None
         return tuple(x / progress for x in total)
 
-    def decision_value(
-        self, state: GameState, depth: int | None
-    ) -> tuple[Values, list[RootAlternative]]:
+    def decision_value(self, state: GameState, depth: int | None) -> tuple[Values, list[RootAlternative]]:
         player = state.current_player()
         alternatives: list[RootAlternative] = []
         self.ply += 1

@@ -30,12 +30,54 @@ PX_MM = 25.4 / 96
 ASCENT, DESCENT = 0.928, 0.236
 
 # DejaVu Sans advance widths (em units) of the characters the pictures use; others count as WIDE.
-_NARROW = {" ": 0.318, ".": 0.318, ",": 0.318, ":": 0.337, ";": 0.337, "i": 0.278, "l": 0.278, "j": 0.278,
-           "I": 0.295, "J": 0.295, "|": 0.337, "!": 0.4, "'": 0.275, '"': 0.46, "(": 0.39, ")": 0.39, "[": 0.39,
-           "]": 0.39, "f": 0.352, "t": 0.392, "r": 0.411, "-": 0.361, "/": 0.337, "?": 0.531, "*": 0.5, "_": 0.5,
-           "s": 0.521, "z": 0.525, "c": 0.55, "k": 0.579, "v": 0.592, "x": 0.592, "y": 0.592, "m": 0.974,
-           "w": 0.818, "M": 0.863, "W": 0.989, "%": 0.95, "&": 0.78, "F": 0.575, "L": 0.557, "E": 0.632,
-           "P": 0.603, "T": 0.611, "Y": 0.611, "S": 0.635}
+_NARROW = {
+    " ": 0.318,
+    ".": 0.318,
+    ",": 0.318,
+    ":": 0.337,
+    ";": 0.337,
+    "i": 0.278,
+    "l": 0.278,
+    "j": 0.278,
+    "I": 0.295,
+    "J": 0.295,
+    "|": 0.337,
+    "!": 0.4,
+    "'": 0.275,
+    '"': 0.46,
+    "(": 0.39,
+    ")": 0.39,
+    "[": 0.39,
+    "]": 0.39,
+    "f": 0.352,
+    "t": 0.392,
+    "r": 0.411,
+    "-": 0.361,
+    "/": 0.337,
+    "?": 0.531,
+    "*": 0.5,
+    "_": 0.5,
+    "s": 0.521,
+    "z": 0.525,
+    "c": 0.55,
+    "k": 0.579,
+    "v": 0.592,
+    "x": 0.592,
+    "y": 0.592,
+    "m": 0.974,
+    "w": 0.818,
+    "M": 0.863,
+    "W": 0.989,
+    "%": 0.95,
+    "&": 0.78,
+    "F": 0.575,
+    "L": 0.557,
+    "E": 0.632,
+    "P": 0.603,
+    "T": 0.611,
+    "Y": 0.611,
+    "S": 0.635,
+}
 _LOWER = 0.636
 _UPPER = 0.79
 _WIDE = 0.84
@@ -69,8 +111,10 @@ class Box:
 
     def overlaps(self, other: Box, slack: float = 0.5) -> bool:
         """True when the two boxes share more than `slack` units in both directions."""
-        return (min(self.x + self.width, other.x + other.width) - max(self.x, other.x) > slack
-                and min(self.y + self.height, other.y + other.height) - max(self.y, other.y) > slack)
+        return (
+            min(self.x + self.width, other.x + other.width) - max(self.x, other.x) > slack
+            and min(self.y + self.height, other.y + other.height) - max(self.y, other.y) > slack
+        )
 
 
 def line_height(size: float) -> float:
@@ -95,8 +139,18 @@ class Canvas:
         """A mark without text (rect, line, polygon ...)."""
         self.parts.append(svg)
 
-    def text(self, x: float, y: float, content: str, size: float, *, anchor: str = "start", bold: bool = False,
-             fill: str = INK, cls: str = "label") -> Box:
+    def text(
+        self,
+        x: float,
+        y: float,
+        content: str,
+        size: float,
+        *,
+        anchor: str = "start",
+        bold: bool = False,
+        fill: str = INK,
+        cls: str = "label",
+    ) -> Box:
         """One line of text with its baseline at y; returns (and records) its box (nothing for empty text)."""
         width = text_width(content, size, bold=bold)
         left = x - (width / 2 if anchor == "middle" else width if anchor == "end" else 0.0)
@@ -104,8 +158,12 @@ class Canvas:
             return Box(left, y, 0.0, 0.0)
         # Browsers measure a label a little wider than its advance (glyph overhang): pad both sides.
         pad = SIDE_PAD * size
-        box = Box(round(left - pad, 1), round(y - ASCENT * size, 1), round(width + 2 * pad, 1),
-                  round((ASCENT + DESCENT) * size, 1))
+        box = Box(
+            round(left - pad, 1),
+            round(y - ASCENT * size, 1),
+            round(width + 2 * pad, 1),
+            round((ASCENT + DESCENT) * size, 1),
+        )
         self.boxes.append(box)
         weight = ' font-weight="bold"' if bold else ""
         align = f' text-anchor="{anchor}"' if anchor != "start" else ""
@@ -115,8 +173,18 @@ class Canvas:
         )
         return box
 
-    def paragraph(self, x: float, y: float, content: str, size: float, width: float, *, bold: bool = False,
-                  cls: str = "label", fill: str = INK) -> float:
+    def paragraph(
+        self,
+        x: float,
+        y: float,
+        content: str,
+        size: float,
+        width: float,
+        *,
+        bold: bool = False,
+        cls: str = "label",
+        fill: str = INK,
+    ) -> float:
         """`content` word-wrapped into lines at most `width` wide from baseline y; returns the next baseline."""
         for line in wrap(content, size, width, bold=bold):
             self.text(x, y, line, size, bold=bold, cls=cls, fill=fill)
@@ -125,14 +193,16 @@ class Canvas:
 
     def document(self, height: float, label: str, background: str = "#ffffff") -> str:
         """The whole SVG, `height` units tall."""
-        return "\n".join([
-            f'<svg xmlns="http://www.w3.org/2000/svg" width="{self.width:g}" height="{height:g}" '
-            f'viewBox="0 0 {self.width:g} {height:g}" font-family="{FONT_FAMILY}" role="img" '
-            f'aria-label="{escape(label, {chr(34): "&quot;"})}">',
-            f'<rect width="{self.width:g}" height="{height:g}" fill="{background}"/>',
-            *self.parts,
-            "</svg>",
-        ])
+        return "\n".join(
+            [
+                f'<svg xmlns="http://www.w3.org/2000/svg" width="{self.width:g}" height="{height:g}" '
+                f'viewBox="0 0 {self.width:g} {height:g}" font-family="{FONT_FAMILY}" role="img" '
+                f'aria-label="{escape(label, {chr(34): "&quot;"})}">',
+                f'<rect width="{self.width:g}" height="{height:g}" fill="{background}"/>',
+                *self.parts,
+                "</svg>",
+            ]
+        )
 
 
 def wrap(content: str, size: float, width: float, *, bold: bool = False) -> list[str]:

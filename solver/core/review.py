@@ -146,8 +146,9 @@ def decisions(entries: Sequence[Act | Chance], continues: Callable[[Any, Any, in
             player = run[0].state.current_player()
             last = run[-1].after
             ongoing = last.current_player() == player and continues(run[0].state, last, player)
-            items.append(Decision(run[0].source, player, run[0].state, tuple(a.action for a in run), last,
-                                  complete=not ongoing))
+            items.append(
+                Decision(run[0].source, player, run[0].state, tuple(a.action for a in run), last, complete=not ongoing)
+            )
             run.clear()
 
     for entry in entries:
@@ -241,8 +242,9 @@ class Adapter(Protocol):
         record's decisions before it, for a hint that reads the opponents' style)."""
         ...
 
-    def evaluate(self, decision: Decision, ranking: Ranking, budget: Budget, seed: int,
-                 earlier: Sequence[Decision]) -> Valuation:
+    def evaluate(
+        self, decision: Decision, ranking: Ranking, budget: Budget, seed: int, earlier: Sequence[Decision]
+    ) -> Valuation:
         """The played move's own value, when `ranking` gives it none."""
         ...
 
@@ -377,8 +379,14 @@ def review(
             continue
         label = adapter.label(item.state, item.actions)
         if not item.complete:
-            out.append(Reviewed(item, Status.INCOMPLETE, label, note="the record ends inside this decision (part "
-                                "of a move the hint ranks as one): not ranked"))
+            out.append(
+                Reviewed(
+                    item,
+                    Status.INCOMPLETE,
+                    label,
+                    note="the record ends inside this decision (part of a move the hint ranks as one): not ranked",
+                )
+            )
         elif stopped:
             out.append(Reviewed(item, Status.NOT_REVIEWED, label, note=stopped))
         elif skip := getattr(adapter, "not_ranked", _ranked_always)(item):
@@ -392,8 +400,9 @@ def review(
                 stopped = "not reviewed: the review's deadline came first"
                 out.append(Reviewed(item, Status.NOT_REVIEWED, label, note=stopped))
             else:
-                reviewed = _review_decision(item, label, adapter, budget, decision_cpu_s,
-                                            decision_seed(seed, index), earlier)
+                reviewed = _review_decision(
+                    item, label, adapter, budget, decision_cpu_s, decision_seed(seed, index), earlier
+                )
                 if reviewed.status is Status.NOT_REVIEWED:
                     stopped = "not reviewed: the review's deadline came first"
                 interrupted |= reviewed.interrupted
@@ -401,17 +410,32 @@ def review(
         earlier.append(item)
         budget.report(reviewed=f"{len(earlier)}/{total}")
     summaries = summarise(out, players, adapter.thresholds)
-    return ReviewResult(out, summaries, adapter.thresholds, decision_cpu_s, complete=not stopped,
-                        interrupted=interrupted, wall_s=time.monotonic() - started,
-                        cpu_s=time.process_time() - cpu_started)
+    return ReviewResult(
+        out,
+        summaries,
+        adapter.thresholds,
+        decision_cpu_s,
+        complete=not stopped,
+        interrupted=interrupted,
+        wall_s=time.monotonic() - started,
+        cpu_s=time.process_time() - cpu_started,
+    )
 
 
-def _review_decision(decision: Decision, label: str, adapter: Adapter, whole: Budget, decision_cpu_s: float,
-                     seed: int, earlier: Sequence[Decision]) -> Reviewed:
+def _review_decision(
+    decision: Decision,
+    label: str,
+    adapter: Adapter,
+    whole: Budget,
+    decision_cpu_s: float,
+    seed: int,
+    earlier: Sequence[Decision],
+) -> Reviewed:
     cpu_started = time.process_time()
     budget = DecisionBudget(decision_cpu_s, whole)
-    cut = Reviewed(decision, Status.NOT_REVIEWED, label,
-                   note="not reviewed: the review's deadline came during this decision")
+    cut = Reviewed(
+        decision, Status.NOT_REVIEWED, label, note="not reviewed: the review's deadline came during this decision"
+    )
     try:
         ranking = adapter.rank(decision, budget, seed, earlier)
     except SolveInterrupted:
@@ -423,8 +447,12 @@ def _review_decision(decision: Decision, label: str, adapter: Adapter, whole: Bu
         cut.cpu_s = time.process_time() - cpu_started
         return cut
     result = _compare(decision, label, ranking)
-    if result.played is None and result.status is not Status.FORCED and ranking.choices and \
-            ranking.choices[0].value is not None:
+    if (
+        result.played is None
+        and result.status is not Status.FORCED
+        and ranking.choices
+        and ranking.choices[0].value is not None
+    ):
         own = DecisionBudget(decision_cpu_s * EVALUATION_SHARE, whole)
         try:
             valuation = adapter.evaluate(decision, ranking, own, seed, earlier)
@@ -452,8 +480,15 @@ def _find(ranking: Ranking, actions: tuple[Any, ...]) -> tuple[int, Choice | Non
 def _compare(decision: Decision, label: str, ranking: Ranking) -> Reviewed:
     """The played move against the ranking's best, when both have a value in it."""
     rank, played = _find(ranking, decision.actions)
-    result = Reviewed(decision, Status.VALUE_MISSING, label, played_rank=rank, choices=len(ranking.choices),
-                      unit=ranking.unit, note=ranking.note)
+    result = Reviewed(
+        decision,
+        Status.VALUE_MISSING,
+        label,
+        played_rank=rank,
+        choices=len(ranking.choices),
+        unit=ranking.unit,
+        note=ranking.note,
+    )
     if not ranking.choices:
         result.note = _join(ranking.note, "the hint listed no choice")
         return result
@@ -465,8 +500,12 @@ def _compare(decision: Decision, label: str, ranking: Ranking) -> Reviewed:
     best = ranking.choices[0]
     result.best_actions, result.best_label, result.best = best.actions, best.label, best.value
     if best.value is None:
-        result.note = _join(ranking.note, f"the hint valued no move within the decision's budget ({best.note})"
-                            if best.note else "the hint valued no move within the decision's budget")
+        result.note = _join(
+            ranking.note,
+            f"the hint valued no move within the decision's budget ({best.note})"
+            if best.note
+            else "the hint valued no move within the decision's budget",
+        )
         return result
     if played is None or played.value is None:
         why = played.note if played is not None and played.note else "not among the hint's valued choices"
@@ -476,8 +515,9 @@ def _compare(decision: Decision, label: str, ranking: Ranking) -> Reviewed:
     return _finish(result, rank == 1)
 
 
-def _with_valuation(result: Reviewed, decision: Decision, label: str, ranking: Ranking,
-                    valuation: Valuation) -> Reviewed:
+def _with_valuation(
+    result: Reviewed, decision: Decision, label: str, ranking: Ranking, valuation: Valuation
+) -> Reviewed:
     if valuation.ranking is not None:
         replaced = _compare(decision, label, valuation.ranking)
         replaced.played_rank, replaced.choices = result.played_rank, result.choices  # as the hint listed them
@@ -508,7 +548,7 @@ def _finish(result: Reviewed, played_is_best: bool) -> Reviewed:
             result.note = _join(result.note, "the played move's value is above the best's (both estimates): loss 0")
         result.loss = max(loss, 0.0)
         errors = (result.best.shown_error, result.played.shown_error)
-        result.loss_standard_error = (math.hypot(*errors) if None not in errors else None)  # type: ignore[arg-type]
+        result.loss_standard_error = math.hypot(*errors) if None not in errors else None  # type: ignore[arg-type]
     return result
 
 
@@ -550,8 +590,14 @@ def summarise(items: Sequence[Reviewed | Chance], players: int, thresholds: Thre
         summary.total_loss_standard_error = None if total is None else math.sqrt(total)
         if within[player]:
             summary.accuracy = 100.0 * sum(within[player]) / len(within[player])
-        costly = [(item.loss, index) for index, item in enumerate(items)
-                  if isinstance(item, Reviewed) and item.decision.player == player
-                  and item.status is Status.REVIEWED and item.loss is not None and item.loss > LOSS_TOLERANCE]
+        costly = [
+            (item.loss, index)
+            for index, item in enumerate(items)
+            if isinstance(item, Reviewed)
+            and item.decision.player == player
+            and item.status is Status.REVIEWED
+            and item.loss is not None
+            and item.loss > LOSS_TOLERANCE
+        ]
         summary.costliest = [index for _, index in sorted(costly, key=lambda pair: (-pair[0], pair[1]))[:3]]
     return summaries

@@ -152,8 +152,12 @@ def territory_scores(state: DCState) -> tuple[int, ...]:
     """Per-player points of the nearest-piece partition of the whole board with an unlimited supply (the
     estimate without the discount); equal to the scores on a finished board."""
     values = estimate(
-        state.config, state.owner_at, edge_ids(state.config.squares, state.barriers), state.pool,
-        state.ice_creams, state.nuisance,
+        state.config,
+        state.owner_at,
+        edge_ids(state.config.squares, state.barriers),
+        state.pool,
+        state.ice_creams,
+        state.nuisance,
         len(rules.all_edges(state.config.rows, state.config.cols)),
     )
     return tuple(round(v) for v in values)
@@ -207,8 +211,9 @@ SETUP_METHOD = "territory estimate one placement deep (setup)"
 
 def deepening_method(leaf: Leaf) -> str:
     """The deepening search's method (estimate or securable leaves)."""
-    return ("territory search with iterative deepening over the opponents' replies"
-            + (", CP-SAT securable-score leaves" if leaf is Leaf.SECURABLE else ", estimate leaves"))
+    return "territory search with iterative deepening over the opponents' replies" + (
+        ", CP-SAT securable-score leaves" if leaf is Leaf.SECURABLE else ", estimate leaves"
+    )
 
 
 class _Search:
@@ -229,14 +234,21 @@ class _Search:
         if self.whole.remaining() * self.whole.cpu_share() < END_CPU_S:
             raise SolveInterrupted("deadline (end reserve)")
 
-    def value(self, state: DCState, extra: Edge | None = None, player: int | None = None,
-              objective: HintObjective | None = None) -> float:
+    def value(
+        self,
+        state: DCState,
+        extra: Edge | None = None,
+        player: int | None = None,
+        objective: HintObjective | None = None,
+    ) -> float:
         self.nodes += 1
-        return utility(estimate_scores(state, extra), self.me if player is None else player,
-                       objective or self.objective)
+        return utility(
+            estimate_scores(state, extra), self.me if player is None else player, objective or self.objective
+        )
 
-    def best_barrier(self, state: DCState, edges: list[Edge], player: int,
-                     objective: HintObjective) -> tuple[float, Edge | None]:
+    def best_barrier(
+        self, state: DCState, edges: list[Edge], player: int, objective: HintObjective
+    ) -> tuple[float, Edge | None]:
         """The best of `edges` for `player` at a BARRIER decision (value for that player and objective); under
         the optional-free-barrier variant leaving it out (`None`) is one of the choices."""
         best: tuple[float, Edge | None] = (float("-inf"), None)
@@ -282,20 +294,23 @@ def hint(state: DCState, budget: Budget, *, options: HintOptions = HintOptions()
         moves.sort(key=lambda m_i: m_i[0].choice != thumb)
         moves[0][0].rule_of_thumb = True
     stats = deepening.stats
-    return _finished(HintResult(
-        choices=[m for m, _ in moves],
-        proof=Proof.EXACT if len(exact) == len(actions) else Proof.HEURISTIC,
-        method=deepening_method(leaf),
-        interrupted=interrupted,
-        nodes=search.nodes,
-        depth=1 + plies_used,
-        leaf=leaf,
-        leaves_solved=stats.solved,
-        leaves_proven=stats.proven,
-        reply_plies=plies_used,
-        leaves_reused=stats.reused,
-        leaf_cpu_s=stats.cpu_s,
-    ), clock)
+    return _finished(
+        HintResult(
+            choices=[m for m, _ in moves],
+            proof=Proof.EXACT if len(exact) == len(actions) else Proof.HEURISTIC,
+            method=deepening_method(leaf),
+            interrupted=interrupted,
+            nodes=search.nodes,
+            depth=1 + plies_used,
+            leaf=leaf,
+            leaves_solved=stats.solved,
+            leaves_proven=stats.proven,
+            reply_plies=plies_used,
+            leaves_reused=stats.reused,
+            leaf_cpu_s=stats.cpu_s,
+        ),
+        clock,
+    )
 
 
 def _screen(search: _Search, actions: list[Action], leaf: Leaf, shallow: dict[int, float], exact: set[int]) -> bool:
@@ -355,8 +370,12 @@ class _Deepening:
                 self.complete = plies
                 last_cost = budget.elapsed() - iteration_started
                 best = max(valued.values(), key=lambda v: v.value)
-                budget.report(depth=1 + plies, samples=search.nodes, best=best.value,
-                              bound=best.bound if best.bound is not None else None)
+                budget.report(
+                    depth=1 + plies,
+                    samples=search.nodes,
+                    best=best.value,
+                    bound=best.bound if best.bound is not None else None,
+                )
                 if all(lines[i].over for i in order):
                     break  # every searched line ended the game: deeper plies change nothing
         except (SolveInterrupted, _OutOfTime):
@@ -395,8 +414,9 @@ def _reply_hint(state: DCState, budget: Budget, objective: HintObjective, max_re
     except SolveInterrupted:
         # No time at all (the service's rule-of-thumb answer under load): no board, no search, every choice listed.
         return rule_of_thumb_result(state, Leaf.REPLY, clock)
-    search = replies.Search(state, checker.check, own=objective is HintObjective.OWN,
-                            replies=max_replies is None or max_replies > 0)
+    search = replies.Search(
+        state, checker.check, own=objective is HintObjective.OWN, replies=max_replies is None or max_replies > 0
+    )
     interrupted = False
     try:
         search.run()
@@ -410,23 +430,32 @@ def _reply_hint(state: DCState, budget: Budget, objective: HintObjective, max_re
     moves = [moves[i] for i in order]
     every_exact = all(m.exact for m in moves)
     replied = any(m.kind in _REPLY_KINDS and m.replies for m in moves)
-    return _finished(HintResult(
-        choices=moves,
-        proof=Proof.EXACT if every_exact else Proof.HEURISTIC,
-        method=REPLY_METHOD,
-        interrupted=interrupted,
-        nodes=search.evaluations,
-        depth=max((m.depth for m in moves), default=0),
-        leaf=Leaf.REPLY,
-        reply_plies=1 if replied else 0,
-    ), clock)
+    return _finished(
+        HintResult(
+            choices=moves,
+            proof=Proof.EXACT if every_exact else Proof.HEURISTIC,
+            method=REPLY_METHOD,
+            interrupted=interrupted,
+            nodes=search.evaluations,
+            depth=max((m.depth for m in moves), default=0),
+            leaf=Leaf.REPLY,
+            reply_plies=1 if replied else 0,
+        ),
+        clock,
+    )
 
 
 #: The reply search's kinds that rank together (best first): each an estimate of the final objective after the
 #: next player's reply, or that objective itself where the line ends the game.
 _REPLY_KINDS = frozenset({ValueKind.EXACT, ValueKind.LINE_FINAL, ValueKind.REPLY})
-_REPLY_GROUP = {ValueKind.EXACT: 0, ValueKind.LINE_FINAL: 0, ValueKind.REPLY: 0, ValueKind.TURN: 1,
-                ValueKind.MOVED: 2, ValueKind.NONE: 3}
+_REPLY_GROUP = {
+    ValueKind.EXACT: 0,
+    ValueKind.LINE_FINAL: 0,
+    ValueKind.REPLY: 0,
+    ValueKind.TURN: 1,
+    ValueKind.MOVED: 2,
+    ValueKind.NONE: 3,
+}
 
 
 def _reply_ranked(choice: replies.Choice) -> RankedMove:
@@ -437,19 +466,29 @@ def _reply_ranked(choice: replies.Choice) -> RankedMove:
         if choice.turn_final:
             exact = choice.turn_exhaustive
             kind = ValueKind.EXACT if exact else ValueKind.LINE_FINAL
-            return RankedMove(choice=choice.action, value=choice.reply, depth=1, exact=exact, kind=kind,
-                              estimate=choice.turn, line=line)
+            return RankedMove(
+                choice=choice.action,
+                value=choice.reply,
+                depth=1,
+                exact=exact,
+                kind=kind,
+                estimate=choice.turn,
+                line=line,
+            )
         kind = ValueKind.LINE_FINAL if choice.reply_final else ValueKind.REPLY
-        return RankedMove(choice=choice.action, value=choice.reply, depth=2, kind=kind, estimate=choice.turn, line=line,
-                          replies=1)
+        return RankedMove(
+            choice=choice.action, value=choice.reply, depth=2, kind=kind, estimate=choice.turn, line=line, replies=1
+        )
     if group is replies.Group.TURN:
         exact = choice.turn_final and choice.turn_exhaustive
         kind = ValueKind.EXACT if exact else ValueKind.LINE_FINAL if choice.turn_final else ValueKind.TURN
-        return RankedMove(choice=choice.action, value=choice.turn, depth=1, exact=exact, kind=kind,
-                          estimate=choice.turn, line=line)
+        return RankedMove(
+            choice=choice.action, value=choice.turn, depth=1, exact=exact, kind=kind, estimate=choice.turn, line=line
+        )
     if group is replies.Group.SCREEN:
-        return RankedMove(choice=choice.action, value=choice.screen, depth=1, kind=ValueKind.MOVED,
-                          estimate=choice.screen)
+        return RankedMove(
+            choice=choice.action, value=choice.screen, depth=1, kind=ValueKind.MOVED, estimate=choice.screen
+        )
     return RankedMove(choice=choice.action)
 
 
@@ -463,8 +502,12 @@ def rule_of_thumb_result(state: DCState, leaf: Leaf, clock: HintClock, nodes: in
     moves = [RankedMove(choice=thumb, rule_of_thumb=True)]
     moves.extend(RankedMove(choice=action) for i, action in enumerate(actions) if i != first)
     method = REPLY_METHOD if leaf is Leaf.REPLY else deepening_method(leaf)
-    return _finished(HintResult(choices=moves, proof=Proof.HEURISTIC, method=method, interrupted=True, nodes=nodes,
-                                depth=0, leaf=leaf), clock)
+    return _finished(
+        HintResult(
+            choices=moves, proof=Proof.HEURISTIC, method=method, interrupted=True, nodes=nodes, depth=0, leaf=leaf
+        ),
+        clock,
+    )
 
 
 def rule_of_thumb(state: DCState) -> Action:
@@ -485,8 +528,9 @@ def setup_value(after: DCState, player: int, objective: HintObjective) -> float:
     squares; once the reveal is next, its exact expectation (each mystery token the pain-in-the-neck with
     probability 1/3, through the rules model's reveal and automatic barriers)."""
     if after.current_player() == rules.CHANCE:
-        return sum(float(p) * evaluate(after.child(outcome), player, objective)
-                   for outcome, p in after.chance_outcomes())
+        return sum(
+            float(p) * evaluate(after.child(outcome), player, objective) for outcome, p in after.chance_outcomes()
+        )
     return evaluate(after, player, objective)
 
 
@@ -509,11 +553,19 @@ def setup_hint(state: DCState, budget: Budget, *, options: HintOptions = HintOpt
         value = setup_value(state.child(action), player, objective)
         valued.append(RankedMove(choice=action, value=value, depth=1, kind=ValueKind.SETUP, estimate=value))
     valued.sort(key=lambda m: -m.value)  # type: ignore[operator]
-    rest = [RankedMove(choice=a) for a in actions[len(valued):]]
+    rest = [RankedMove(choice=a) for a in actions[len(valued) :]]
     if not valued and rest:
         rest[0].rule_of_thumb = True
-    return _finished(HintResult(choices=valued + rest, proof=Proof.HEURISTIC, method=SETUP_METHOD,
-                                interrupted=interrupted, nodes=len(valued)), clock)
+    return _finished(
+        HintResult(
+            choices=valued + rest,
+            proof=Proof.HEURISTIC,
+            method=SETUP_METHOD,
+            interrupted=interrupted,
+            nodes=len(valued),
+        ),
+        clock,
+    )
 
 
 def value_note(move: RankedMove) -> str:
@@ -521,39 +573,55 @@ def value_note(move: RankedMove) -> str:
     kind = move.kind
     if kind is ValueKind.NONE:
         if move.rule_of_thumb:
-            return ("rule of thumb (stay put at a movement, the first legal barrier at a barrier): the budget ran "
-                    "out before any choice was evaluated")
+            return (
+                "rule of thumb (stay put at a movement, the first legal barrier at a barrier): the budget ran "
+                "out before any choice was evaluated"
+            )
         return "not evaluated: the budget ran out"
     replies = f"after {move.replies} reply ply(ies)"
     if kind is ValueKind.EXACT:
         return "exact final value: this choice (with the mover's own barrier) ends the game"
     if kind is ValueKind.LINE_FINAL:
-        return (f"final score of the searched line: the game ends {replies} (each player staying put and "
-                "placing the barrier best for them by the territory estimate), not a proof")
+        return (
+            f"final score of the searched line: the game ends {replies} (each player staying put and "
+            "placing the barrier best for them by the territory estimate), not a proof"
+        )
     if kind is ValueKind.SECURABLE_OPTIMAL:
         return f"securable optimum {replies} (CP-SAT proven; pieces stay put)"
     if kind is ValueKind.SECURABLE_FOUND:
         bound = "unknown" if move.bound is None or move.bound == float("inf") else f"{move.bound:g}"
-        return (f"securable {replies}: best partition found, not proven (CP-SAT bound {bound}; pieces stay "
-                "put); ties broken by the territory estimate at the same leaf")
+        return (
+            f"securable {replies}: best partition found, not proven (CP-SAT bound {bound}; pieces stay "
+            "put); ties broken by the territory estimate at the same leaf"
+        )
     if kind is ValueKind.SEARCHED:
         return f"territory estimate {replies} (searched)"
     if kind is ValueKind.REPLY:
-        return ("territory estimate after the next player's best reply (allotted points plus the open squares "
-                "each player reaches first, late in the game scaled by the share of its frontier the player's "
-                "share of the supply can close; the reply modelled: staying put or a threatening movement, then a "
-                "threatening barrier)")
+        return (
+            "territory estimate after the next player's best reply (allotted points plus the open squares "
+            "each player reaches first, late in the game scaled by the share of its frontier the player's "
+            "share of the supply can close; the reply modelled: staying put or a threatening movement, then a "
+            "threatening barrier)"
+        )
     if kind is ValueKind.TURN:
-        return ("territory estimate after the mover's turn (with the free barrier shown in the line), before any "
-                "reply; not comparable with the values after a reply")
+        return (
+            "territory estimate after the mover's turn (with the free barrier shown in the line), before any "
+            "reply; not comparable with the values after a reply"
+        )
     if kind is ValueKind.MOVED:
-        return ("territory estimate after the movement alone, before the free barrier; not comparable with the "
-                "values after a whole turn")
+        return (
+            "territory estimate after the movement alone, before the free barrier; not comparable with the "
+            "values after a whole turn"
+        )
     if kind is ValueKind.SETUP:
-        return ("setup placement: the mover's territory estimate right after it, one placement deep (a rule of "
-                "thumb for the setup, not a search)")
-    return "screened one turn deep: territory estimate before the next player's reply, not comparable with " \
+        return (
+            "setup placement: the mover's territory estimate right after it, one placement deep (a rule of "
+            "thumb for the setup, not a search)"
+        )
+    return (
+        "screened one turn deep: territory estimate before the next player's reply, not comparable with "
         "the searched choices' values"
+    )
 
 
 class _OutOfTime(Exception):
@@ -652,8 +720,9 @@ def _value_line(search: _Search, line: _Line, leaf: Leaf, cap: float, stats: _Le
     if remaining < fixed_wall:
         raise _OutOfTime
     cpu = time.process_time()
-    secured = leaves.securable_value(line.state, search.me, objective, budget.limited(min(cap, remaining)),
-                                     base=line.base)
+    secured = leaves.securable_value(
+        line.state, search.me, objective, budget.limited(min(cap, remaining)), base=line.base
+    )
     stats.cpu_s += time.process_time() - cpu
     if secured is None:
         return _Valued(estimate_value, ValueKind.SEARCHED, estimate_value, line.actions)
@@ -688,8 +757,17 @@ def _ranked(
     """One choice with its value and the kind of that value."""
     if i in chosen:
         v = chosen[i]
-        return RankedMove(choice=action, value=v.value, depth=1 + plies, exact=v.exact, kind=v.kind, bound=v.bound,
-                          estimate=v.estimate, line=(action, *v.line), replies=plies), i
+        return RankedMove(
+            choice=action,
+            value=v.value,
+            depth=1 + plies,
+            exact=v.exact,
+            kind=v.kind,
+            bound=v.bound,
+            estimate=v.estimate,
+            line=(action, *v.line),
+            replies=plies,
+        ), i
     if i in shallow:
         kind = ValueKind.EXACT if i in exact else ValueKind.SCREENED
         return RankedMove(choice=action, value=shallow[i], depth=1, exact=i in exact, kind=kind, estimate=shallow[i]), i

@@ -91,12 +91,21 @@ def expected_cpu(state: DCState, player: int, objective: maxima.Objective) -> fl
 
 
 def _placement(state: DCState, player: int, objective: maxima.Objective) -> tuple:
-    return (state.config, state.pool, state.ice_creams, state.nuisance, state.bungalows, state.trailers, player,
-            objective)
+    return (
+        state.config,
+        state.pool,
+        state.ice_creams,
+        state.nuisance,
+        state.bungalows,
+        state.trailers,
+        player,
+        objective,
+    )
 
 
-def model_for(state: DCState, player: int, objective: maxima.Objective,
-              base: DCState | None = None) -> tuple[_Model, bool, float]:
+def model_for(
+    state: DCState, player: int, objective: maxima.Objective, base: DCState | None = None
+) -> tuple[_Model, bool, float]:
     """A model serving `state`: a cached one, else one built on `base` (when it serves `state`: the search
     passes the candidate's position before its barriers, so later leaves re-use it) or on `state`. Returns the
     model, whether it was cached, and the build's CPU seconds."""
@@ -115,7 +124,7 @@ def model_for(state: DCState, player: int, objective: maxima.Objective,
     if model is None:
         model = _Model(state, player, objective)
     built = time.process_time() - started
-    models = [*models[-(MODELS_PER_PLACEMENT - 1):], model]
+    models = [*models[-(MODELS_PER_PLACEMENT - 1) :], model]
     _MODELS[key] = models
     _MODELS.move_to_end(key)
     while sum(len(v) for v in _MODELS.values()) > MODEL_CACHE_SIZE:
@@ -132,8 +141,9 @@ def clear_cache() -> None:
     _MODELS.clear()
 
 
-def securable_value(state: DCState, player: int, objective: maxima.Objective, budget: Budget,
-                    base: DCState | None = None) -> LeafValue | None:
+def securable_value(
+    state: DCState, player: int, objective: maxima.Objective, budget: Budget, base: DCState | None = None
+) -> LeafValue | None:
     """The securable value of `state` for `player` within `budget` (one worker): the best of the first
     solutions (~1 ms) improved by CP-SAT on a re-used model while the budget lasts. None when no board was
     found (the budget too short for `maximise`'s dead-site model in a late position)."""
@@ -177,8 +187,15 @@ def securable_value(state: DCState, player: int, objective: maxima.Objective, bu
     bound = float(value) if proven else maxima.dual_bound(result) if result.has_solution else None
     bound = ceiling if bound is None else min(bound, ceiling)
     _OVERHEAD_CPU.append(time.process_time() - started - searched - built)
-    return LeafValue(value=value, bound=max(bound, float(value)), proven=proven, added=added, improved=improved,
-                     reused=reused, build_s=built)
+    return LeafValue(
+        value=value,
+        bound=max(bound, float(value)),
+        proven=proven,
+        added=added,
+        improved=improved,
+        reused=reused,
+        build_s=built,
+    )
 
 
 def _fresh(state: DCState, player: int, objective: maxima.Objective, budget: Budget) -> LeafValue | None:
@@ -187,10 +204,22 @@ def _fresh(state: DCState, player: int, objective: maxima.Objective, budget: Bud
     if result.value is None or result.partition is None:
         return None
     proven = result.proof is Proof.OPTIMAL
-    bound = float(result.value) if proven else float(maxima.ceiling(state, player)) if result.bound is None \
+    bound = (
+        float(result.value)
+        if proven
+        else float(maxima.ceiling(state, player))
+        if result.bound is None
         else float(result.bound)
-    return LeafValue(value=result.value, bound=bound, proven=proven, added=result.partition.added, improved=False,
-                     reused=False, build_s=0.0)
+    )
+    return LeafValue(
+        value=result.value,
+        bound=bound,
+        proven=proven,
+        added=result.partition.added,
+        improved=False,
+        reused=False,
+        build_s=0.0,
+    )
 
 
 __all__ = ["LeafValue", "clear_cache", "expected_cpu", "has_model", "model_for", "securable_value"]

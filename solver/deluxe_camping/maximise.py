@@ -289,7 +289,8 @@ def first_solutions(state: DCState, player: int, supply: int | None = None) -> l
 def added_barriers(state: DCState, labels: dict[int, int]) -> frozenset[Edge]:
     """The barriers a labelling needs beyond those on the board."""
     return frozenset(
-        (a, b) for a, b in rules.all_edges(state.config.rows, state.config.cols)
+        (a, b)
+        for a, b in rules.all_edges(state.config.rows, state.config.cols)
         if a in labels and b in labels and labels[a] != labels[b] and (a, b) not in state.barriers
     )
 
@@ -364,8 +365,14 @@ class _Outcome:
     conflicts: int = 0
 
 
-def _rescored(state: DCState, handles: Handles | OwnerHandles, result: cpsat.CpSolveResult, objective: Objective,
-              player: int, exact: bool) -> tuple[Partition, int]:
+def _rescored(
+    state: DCState,
+    handles: Handles | OwnerHandles,
+    result: cpsat.CpSolveResult,
+    objective: Objective,
+    player: int,
+    exact: bool,
+) -> tuple[Partition, int]:
     """The solver's board re-scored by the rules model. A case model may value a board below the rules (a
     PAYS case charges a site worth under 10 the full penalty); it never values one above."""
     added = frozenset(e for e, var in handles.cut.items() if result.boolean(var))
@@ -377,8 +384,14 @@ def _rescored(state: DCState, handles: Handles | OwnerHandles, result: cpsat.CpS
     return partition, value
 
 
-def _single(state: DCState, handles: Handles, result: cpsat.CpSolveResult, objective: Objective, player: int,
-            spent: _Outcome | None = None) -> _Outcome:
+def _single(
+    state: DCState,
+    handles: Handles,
+    result: cpsat.CpSolveResult,
+    objective: Objective,
+    player: int,
+    spent: _Outcome | None = None,
+) -> _Outcome:
     outcome = _Outcome(
         proof=result.proof,
         infeasible=result.status == cp_model.INFEASIBLE,
@@ -536,7 +549,12 @@ def _solve_cases(
             at_least = None if outcome.value is None else outcome.value + (0 if seeded else 1)
             started = time.monotonic()
             model, handles = build_owner_model(
-                state, player=player, objective=objective, forbid=forbid, supply=supply, case=case,
+                state,
+                player=player,
+                objective=objective,
+                forbid=forbid,
+                supply=supply,
+                case=case,
                 at_least=at_least,
             )
             build_s = time.monotonic() - started
@@ -544,7 +562,10 @@ def _solve_cases(
             if case in hints:
                 handles.add_hint(model, _case_hint(state, hints[case][1], case))
             result = cpsat.solve(
-                model, budget.limited(share), seed=seed + attempt, workers=workers or OWNER_MODEL_WORKERS,
+                model,
+                budget.limited(share),
+                seed=seed + attempt,
+                workers=workers or OWNER_MODEL_WORKERS,
                 configure=OWNER_MODEL_CONFIGURE,
             )
             outcome.wall_time_s += result.wall_time_s
@@ -933,8 +954,9 @@ class OwnerHandles:
     extra: dict[Edge, cp_model.IntVar] = field(default_factory=dict)
     paid: dict[Edge, cp_model.IntVar] = field(default_factory=dict)
 
-    def add_hint(self, model: cp_model.CpModel, labels: dict[int, Label],
-                 blocked: frozenset[Edge] = frozenset()) -> None:
+    def add_hint(
+        self, model: cp_model.CpModel, labels: dict[int, Label], blocked: frozenset[Edge] = frozenset()
+    ) -> None:
         """A complete first solution: labels, barriers, and the flow of a breadth-first tree per site (CP-SAT
         repairs a partial hint poorly on this model). `blocked`: extra barriers fixed in this solve."""
         for square, options in self.label.items():

@@ -28,7 +28,6 @@ RANDOM_TURNS = (0, 6)
 MAX_ATTEMPTS = 60
 
 
-
 @dataclass
 class Puzzle:
     seed: int
@@ -123,14 +122,16 @@ def generate(seed: int, budget: Budget, *, barriers: int = DEFAULT_BARRIERS, gra
         found = grade_of(shortfall, best.branches)
         if grade is not None and found is not grade:
             continue
-        question = (
-            f"Place at most {barriers} barriers so that player {player_letter(player)} secures the most points."
+        question = f"Place at most {barriers} barriers so that player {player_letter(player)} secures the most points."
+        text = (
+            f"Deluxe Camping fence puzzle (seed {seed}, {found.value})\n{question}\n{render_text(state)}\n"
+            f"Legend: {text_legend(state)}\n{SITE_RULE} {PUZZLE_RULE}"
         )
-        text = (f"Deluxe Camping fence puzzle (seed {seed}, {found.value})\n{question}\n{render_text(state)}\n"
-                f"Legend: {text_legend(state)}\n{SITE_RULE} {PUZZLE_RULE}")
         solved = maxima.final_board(state, best.partition.added)
-        answer = (f"Answer: barriers {describe_edges(state.config, best.partition.added)}; player "
-                  f"{player_letter(player)} then secures {best.value} points.")
+        answer = (
+            f"Answer: barriers {describe_edges(state.config, best.partition.added)}; player "
+            f"{player_letter(player)} then secures {best.value} points."
+        )
         return Puzzle(
             seed=seed,
             state=state,
@@ -152,8 +153,13 @@ def generate(seed: int, budget: Budget, *, barriers: int = DEFAULT_BARRIERS, gra
             svg=render_svg(state, title=f"Deluxe Camping puzzle {seed} ({found.value})", question=question),
             solution_text=f"{answer}\n{render_text(solved, highlight=best.partition.added)}\n"
             "Legend: as in the puzzle; # and = are the answer's barriers.",
-            solution_svg=render_svg(solved, highlight=best.partition.added, title=f"Solution to Deluxe Camping "
-                                    f"puzzle {seed}", question=question, answer=answer),
+            solution_svg=render_svg(
+                solved,
+                highlight=best.partition.added,
+                title=f"Solution to Deluxe Camping puzzle {seed}",
+                question=question,
+                answer=answer,
+            ),
             question=question,
             wall_time_s=budget.elapsed(),
         )
@@ -229,12 +235,16 @@ MARKS = (
     ("N", "pain-in-the-neck: its site -10, not below 0"),
     ("?", "face-down mystery token"),
 )
-SITE_RULE = ("A site is a region closed by barriers holding pieces of one player only; it scores 1 a square, "
-             "x2 with the pool, +5 an ice-cream stand, -10 with the pain-in-the-neck (not below 0).")
+SITE_RULE = (
+    "A site is a region closed by barriers holding pieces of one player only; it scores 1 a square, "
+    "x2 with the pool, +5 an ice-cream stand, -10 with the pain-in-the-neck (not below 0)."
+)
 #: What the puzzle's question takes for granted, said on the page (the securable-score model's reading).
-PUZZLE_RULE = ("No piece moves. No empty site: every region the barriers close must hold a trailer or bungalow "
-               "(the pool, a stand or the pain-in-the-neck alone do not count); a region with pieces of several "
-               "players scores nothing.")
+PUZZLE_RULE = (
+    "No piece moves. No empty site: every region the barriers close must hold a trailer or bungalow "
+    "(the pool, a stand or the pain-in-the-neck alone do not count); a region with pieces of several "
+    "players scores nothing."
+)
 
 
 def marks_present(state: DCState) -> list[tuple[str, str]]:
@@ -253,7 +263,8 @@ def marks_present(state: DCState) -> list[tuple[str, str]]:
 def text_legend(state: DCState) -> str:
     """The text board's legend: the marks on it, the barriers and the empty square."""
     return "; ".join(f"{mark} {meaning}" for mark, meaning in marks_present(state)) + (
-        "; | and - barriers (the board edge is a wall); . empty square.")
+        "; | and - barriers (the board edge is a wall); . empty square."
+    )
 
 
 PLAYER_COLOURS = {"A": "#c0392b", "B": "#2471a3", "C": "#229954", "D": "#b7950b"}
@@ -271,11 +282,15 @@ def _board(canvas: Canvas, state: DCState, left: float, top: float, highlight: f
     canvas.shape('<g class="board">')
     canvas.shape(f'<rect x="{left}" y="{top}" width="{width}" height="{height}" fill="#f4f1e6"/>')
     for c in range(1, config.cols):
-        canvas.shape(f'<line x1="{left + c * CELL}" y1="{top}" x2="{left + c * CELL}" y2="{top + height}" '
-                     'stroke="#c9c3b0" stroke-width="1"/>')
+        canvas.shape(
+            f'<line x1="{left + c * CELL}" y1="{top}" x2="{left + c * CELL}" y2="{top + height}" '
+            'stroke="#c9c3b0" stroke-width="1"/>'
+        )
     for r in range(1, config.rows):
-        canvas.shape(f'<line x1="{left}" y1="{top + r * CELL}" x2="{left + width}" y2="{top + r * CELL}" '
-                     'stroke="#c9c3b0" stroke-width="1"/>')
+        canvas.shape(
+            f'<line x1="{left}" y1="{top + r * CELL}" x2="{left + width}" y2="{top + r * CELL}" '
+            'stroke="#c9c3b0" stroke-width="1"/>'
+        )
     for c in range(config.cols):
         canvas.text(left + (c + 0.5) * CELL, top - 7, f"c{c}", 11, anchor="middle", fill="#555", cls="coordinate")
     for r in range(config.rows):
@@ -283,8 +298,9 @@ def _board(canvas: Canvas, state: DCState, left: float, top: float, highlight: f
     for square, mark in sorted(symbols(state).items()):
         r, c = config.cell(square)
         _mark(canvas, mark, left + (c + 0.5) * CELL, top + (r + 0.5) * CELL, 22)
-    canvas.shape(f'<rect x="{left}" y="{top}" width="{width}" height="{height}" fill="none" stroke="#333" '
-                 'stroke-width="4"/>')
+    canvas.shape(
+        f'<rect x="{left}" y="{top}" width="{width}" height="{height}" fill="none" stroke="#333" stroke-width="4"/>'
+    )
     for a, b in sorted(state.barriers):
         (ra, ca), (rb, cb) = config.cell(a), config.cell(b)
         if ra == rb:  # a wall between two columns
@@ -294,8 +310,9 @@ def _board(canvas: Canvas, state: DCState, left: float, top: float, highlight: f
             y1 = y2 = top + max(ra, rb) * CELL
             x1, x2 = left + ca * CELL, left + (ca + 1) * CELL
         colour = NEW_BARRIER if (a, b) in highlight else "#333"
-        canvas.shape(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{colour}" stroke-width="5" '
-                     'stroke-linecap="round"/>')
+        canvas.shape(
+            f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{colour}" stroke-width="5" stroke-linecap="round"/>'
+        )
     canvas.shape("</g>")
     return top + height
 
@@ -303,9 +320,11 @@ def _board(canvas: Canvas, state: DCState, left: float, top: float, highlight: f
 def _ice_cream(canvas: Canvas, cx: float, cy: float, size: float) -> None:
     """The ice-cream stand: a pink scoop on a cone, drawn (no letter: a thin "I" read as a barrier)."""
     k = size / 22
-    canvas.shape(f'<g class="ice-cream"><polygon points="{cx - 8 * k:g},{cy - 1 * k:g} {cx + 8 * k:g},{cy - 1 * k:g} '
-                 f'{cx:g},{cy + 16 * k:g}" fill="{ICE_CONE}" stroke="#8d6e63"/><circle cx="{cx:g}" '
-                 f'cy="{cy - 6 * k:g}" r="{9 * k:g}" fill="{ICE_SCOOP}" stroke="#ad1457"/></g>')
+    canvas.shape(
+        f'<g class="ice-cream"><polygon points="{cx - 8 * k:g},{cy - 1 * k:g} {cx + 8 * k:g},{cy - 1 * k:g} '
+        f'{cx:g},{cy + 16 * k:g}" fill="{ICE_CONE}" stroke="#8d6e63"/><circle cx="{cx:g}" '
+        f'cy="{cy - 6 * k:g}" r="{9 * k:g}" fill="{ICE_SCOOP}" stroke="#ad1457"/></g>'
+    )
 
 
 def _mark(canvas: Canvas, mark: str, cx: float, cy: float, size: float) -> None:
@@ -313,8 +332,16 @@ def _mark(canvas: Canvas, mark: str, cx: float, cy: float, size: float) -> None:
     if mark == ICE:
         _ice_cream(canvas, cx, cy, size)
         return
-    canvas.text(cx, cy + size * 0.36, mark, size, anchor="middle", bold=mark.isupper() and mark in PLAYER_COLOURS,
-                fill=PLAYER_COLOURS.get(mark.upper(), "#444"), cls="piece")
+    canvas.text(
+        cx,
+        cy + size * 0.36,
+        mark,
+        size,
+        anchor="middle",
+        bold=mark.isupper() and mark in PLAYER_COLOURS,
+        fill=PLAYER_COLOURS.get(mark.upper(), "#444"),
+        cls="piece",
+    )
 
 
 def _legend(canvas: Canvas, y: float, state: DCState, solution: bool) -> float:
@@ -343,8 +370,14 @@ def _legend(canvas: Canvas, y: float, state: DCState, solution: bool) -> float:
     return y
 
 
-def render_svg(state: DCState, highlight: frozenset[Edge] = frozenset(), *, title: str = "Deluxe Camping board",
-               question: str = "", answer: str = "") -> str:
+def render_svg(
+    state: DCState,
+    highlight: frozenset[Edge] = frozenset(),
+    *,
+    title: str = "Deluxe Camping board",
+    question: str = "",
+    answer: str = "",
+) -> str:
     """The board on a grid with row and column numbers (as in r2c3), every piece's letter and the barriers
     (`highlight`: new ones, in orange), under the title, the question and the answer, over a legend."""
     canvas = Canvas(PICTURE_WIDTH)

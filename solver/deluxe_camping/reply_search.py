@@ -119,8 +119,10 @@ def value_of(f: Features, player: int, own: bool = False, closure: tuple[float, 
         start, full = closure
         weight = min(1.0, max(0.0, (f.supply_left - full) / (start - full))) if start > full else 0.0
         own_share = f.supply_left / max(1, sum(f.active))
-        scores = [f.allotted[p] + (weight + (1.0 - weight) * min(1.0, own_share / max(1, f.frontier[p])))
-                  * f.territory[p] for p in range(len(f.allotted))]
+        scores = [
+            f.allotted[p] + (weight + (1.0 - weight) * min(1.0, own_share / max(1, f.frontier[p]))) * f.territory[p]
+            for p in range(len(f.allotted))
+        ]
     if own:
         return float(scores[player])
     return float(scores[player] - max(s for p, s in enumerate(scores) if p != player))
@@ -140,8 +142,9 @@ def next_player(f: Features, after: int, players: int) -> int | None:
 class Search:
     """One hint's search (see the module docstring). `check()` raises when the budget is spent."""
 
-    def __init__(self, state: DCState, check: Callable[[], None], own: bool = False, replies: bool = True,
-                 closure: bool = True) -> None:
+    def __init__(
+        self, state: DCState, check: Callable[[], None], own: bool = False, replies: bool = True, closure: bool = True
+    ) -> None:
         self.state = state
         self.closure = closure_weights(state.config.supply) if closure else None
         self.check = check
@@ -181,8 +184,10 @@ class Search:
             batch, pending = pending[:COMPLETE_BATCH], pending[COMPLETE_BATCH:]
             for choice in batch:
                 self._complete(choice)
-            waiting = sorted((c for c in self.choices if c.turn is not None and c.reply is None),
-                             key=lambda c: (-(c.turn or 0.0), c.index))
+            waiting = sorted(
+                (c for c in self.choices if c.turn is not None and c.reply is None),
+                key=lambda c: (-(c.turn or 0.0), c.index),
+            )
             if not self.replies:
                 waiting = []
             if not waiting and not pending:
@@ -436,12 +441,26 @@ def change_on(board: Board, move: Move, player: int) -> terr.MoveChange | None:
     if a == board.nuisance:
         return terr.MoveChange((), end, ())
     n = board.n
-    walls = tuple(sorted(min(end, t) * n + max(end, t) for t, e in board.link[end]
-                         if t != a and board.owner_at.get(t, player) != player and e not in board.barriers))
+    walls = tuple(
+        sorted(
+            min(end, t) * n + max(end, t)
+            for t, e in board.link[end]
+            if t != a and board.owner_at.get(t, player) != player and e not in board.barriers
+        )
+    )
     if len(walls) > board.supply_left:
         return None
     return terr.MoveChange(((a, end),), board.nuisance, walls)
 
 
-__all__ = ["BARRIER_CANDIDATES", "REPLY_MOVES", "Choice", "Group", "Search", "change_on", "next_player",
-           "single_piece_moves", "value_of"]
+__all__ = [
+    "BARRIER_CANDIDATES",
+    "REPLY_MOVES",
+    "Choice",
+    "Group",
+    "Search",
+    "change_on",
+    "next_player",
+    "single_piece_moves",
+    "value_of",
+]

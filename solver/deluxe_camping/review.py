@@ -24,12 +24,18 @@ from campsolver.solver.deluxe_camping.rules import Action, DCState
 DECISION_CPU_S = 1.0
 
 MARGIN_THRESHOLDS = review.Thresholds(
-    1.0, 3.0, 6.0, "points of margin over the best opponent",
+    1.0,
+    3.0,
+    6.0,
+    "points of margin over the best opponent",
     "a point is one square of a site, the smallest step of the score and what decides a close game; 3 points is a "
     "small site given away; 6 points is about a typical winning margin of a two-player game from the default board",
 )
 OWN_THRESHOLDS = review.Thresholds(
-    1.0, 3.0, 6.0, "points of own score",
+    1.0,
+    3.0,
+    6.0,
+    "points of own score",
     "a point is one square of a site; 3 points a small site; 6 points about a typical winning margin",
 )
 
@@ -37,8 +43,10 @@ OWN_THRESHOLDS = review.Thresholds(
 class DeluxeCampingReview:
     """The review adapter of one game."""
 
-    information = ("Deluxe Camping hides nothing (the pain-in-the-neck is unknown to everybody until the reveal): each "
-                   "decision is valued from the position the player saw")
+    information = (
+        "Deluxe Camping hides nothing (the pain-in-the-neck is unknown to everybody until the reveal): each "
+        "decision is valued from the position the player saw"
+    )
 
     def __init__(self, objective: hints.HintObjective = hints.HintObjective.MARGIN) -> None:
         self.objective = objective
@@ -49,8 +57,10 @@ class DeluxeCampingReview:
         deep, which early in the setup is no forecast of the final margin (a bungalow alone on the board 'owns'
         every square: 200 points), so its losses would swamp the turns'."""
         if decision.state.stage in hints.SETUP_STAGES:
-            return ("a setup placement: the hint's value here is the territory estimate one placement deep, not a "
-                    "forecast of the final margin, so it is not ranked")
+            return (
+                "a setup placement: the hint's value here is the territory estimate one placement deep, not a "
+                "forecast of the final margin, so it is not ranked"
+            )
         return ""
 
     def continues(self, start: DCState, now: DCState, player: int) -> bool:
@@ -72,40 +82,57 @@ class DeluxeCampingReview:
                 note = f"valued by another quantity ({move.kind.value}), not comparable with the ranked values"
             else:
                 note = "not evaluated: the budget ran out"
-            choices.append(review.Choice((move.choice,), rules.describe_action(state.config, move.choice), value,
-                                         note))
+            choices.append(review.Choice((move.choice,), rules.describe_action(state.config, move.choice), value, note))
         return choices
 
-    def rank(self, decision: review.Decision, budget: Budget, seed: int,
-             earlier: Sequence[review.Decision]) -> review.Ranking:
+    def rank(
+        self, decision: review.Decision, budget: Budget, seed: int, earlier: Sequence[review.Decision]
+    ) -> review.Ranking:
         state: DCState = decision.state
         if state.stage in hints.SETUP_STAGES:
             result = hints.setup_hint(state, budget, options=hints.HintOptions(self.objective))
             note = "territory estimate one placement deep (a setup placement)"
-            return review.Ranking(tuple(self._choices(state, result, lambda m: 0)), self.thresholds.unit, note,
-                                  interrupted=result.interrupted)
+            return review.Ranking(
+                tuple(self._choices(state, result, lambda m: 0)),
+                self.thresholds.unit,
+                note,
+                interrupted=result.interrupted,
+            )
         result = hints.hint(state, budget, options=hints.HintOptions(self.objective))
         if result.leaf is hints.Leaf.REPLY:
-            note = ("the hint's reply search: every choice by the territory estimate, the best turns after the next "
-                    f"player's best reply ({result.reply_plies} reply ply); a heuristic")
+            note = (
+                "the hint's reply search: every choice by the territory estimate, the best turns after the next "
+                f"player's best reply ({result.reply_plies} reply ply); a heuristic"
+            )
         else:
             leaves = "securable-score leaves" if result.leaf is hints.Leaf.SECURABLE else "estimate leaves"
-            note = (f"the hint's search: every choice one turn deep by the territory estimate, the best {hints.DEEPEN} "
-                    f"searched {result.reply_plies} reply ply(ies) deeper with {leaves}; a heuristic")
+            note = (
+                f"the hint's search: every choice one turn deep by the territory estimate, the best {hints.DEEPEN} "
+                f"searched {result.reply_plies} reply ply(ies) deeper with {leaves}; a heuristic"
+            )
         choices = self._choices(state, result, lambda m: hints.comparison_group(m, result.leaf))
         return review.Ranking(tuple(choices), self.thresholds.unit, note, interrupted=result.interrupted)
 
-    def evaluate(self, decision: review.Decision, ranking: review.Ranking, budget: Budget, seed: int,
-                 earlier: Sequence[review.Decision]) -> review.Valuation:
+    def evaluate(
+        self,
+        decision: review.Decision,
+        ranking: review.Ranking,
+        budget: Budget,
+        seed: int,
+        earlier: Sequence[review.Decision],
+    ) -> review.Valuation:
         state: DCState = decision.state
         if state.stage in hints.SETUP_STAGES:
             return review.Valuation(None, "the setup ranking ended before it reached the played placement")
         options = hints.HintOptions(self.objective, hints.Leaf.ESTIMATE, max_replies=0)
         result = hints.hint(state, budget, options=options)
         choices = self._choices(state, result, lambda m: hints.comparison_group(m, hints.Leaf.ESTIMATE))
-        note = ("the played choice is outside the choices the hint valued by its ranking's own quantity: every "
-                "choice, the best included, valued again one turn deep by the territory estimate (one quantity), the "
-                "loss read there")
-        replacement = review.Ranking(tuple(choices), ranking.unit, "territory estimate one turn deep",
-                                     interrupted=result.interrupted)
+        note = (
+            "the played choice is outside the choices the hint valued by its ranking's own quantity: every "
+            "choice, the best included, valued again one turn deep by the territory estimate (one quantity), the "
+            "loss read there"
+        )
+        replacement = review.Ranking(
+            tuple(choices), ranking.unit, "territory estimate one turn deep", interrupted=result.interrupted
+        )
         return review.Valuation(None, note, replacement)

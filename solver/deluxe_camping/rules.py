@@ -411,8 +411,14 @@ class DCState:
             mystery = tuple(sorted((*self.mystery, square)))
             if len(mystery) < MYSTERY_TOKENS:
                 return replace(self, mystery=mystery)
-            return replace(self, mystery=mystery, stage=Stage.BUNGALOW, to_move=self.first_player,
-                           bungalows=(-1,) * players, trailers=((),) * players)
+            return replace(
+                self,
+                mystery=mystery,
+                stage=Stage.BUNGALOW,
+                to_move=self.first_player,
+                bungalows=(-1,) * players,
+                trailers=((),) * players,
+            )
         if self.stage is Stage.BUNGALOW:
             bungalows = list(self.bungalows)
             bungalows[self.to_move] = square
@@ -431,8 +437,16 @@ class DCState:
         if not isinstance(outcome, int) or outcome not in self.mystery:
             raise IllegalAction(f"the pain-in-the-neck is under one of {self.mystery}, not {outcome!r}")
         ice = tuple(s for s in self.mystery if s != outcome)
-        state = replace(self, mystery=(), ice_creams=ice, nuisance=outcome, stage=Stage.MOVE,
-                        to_move=self.first_player, idle_turns=0, placed_this_turn=0)
+        state = replace(
+            self,
+            mystery=(),
+            ice_creams=ice,
+            nuisance=outcome,
+            stage=Stage.MOVE,
+            to_move=self.first_player,
+            idle_turns=0,
+            placed_this_turn=0,
+        )
         return state._next_active((self.first_player - 1) % self.config.players, idle=0)
 
     # --- movement --------------------------------------------------------------------------------------
@@ -493,10 +507,7 @@ class DCState:
 
         def free(a: int, b: int, vacated: int = -1, taken: int = -1) -> bool:
             return (
-                (b not in occupied or b == vacated)
-                and b != taken
-                and (a, b) not in barriers
-                and (b, a) not in barriers
+                (b not in occupied or b == vacated) and b != taken and (a, b) not in barriers and (b, a) not in barriers
             )
 
         def consider(position: dict[int, int], steps: tuple[Edge, ...]) -> None:
@@ -606,8 +617,9 @@ class DCState:
         active = [p for p in range(self.config.players) if not state.stopped(p)]
         if not active or state.supply_left == 0 or idle >= len(active):
             return replace(state, stage=Stage.OVER)
-        nxt = next(p for k in range(1, self.config.players + 1)
-                   if not state.stopped(p := (after + k) % self.config.players))
+        nxt = next(
+            p for k in range(1, self.config.players + 1) if not state.stopped(p := (after + k) % self.config.players)
+        )
         return state._start_turn(nxt)
 
     def _start_turn(self, player: int) -> DCState:

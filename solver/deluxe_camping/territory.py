@@ -65,11 +65,17 @@ class Features:
         return self.supply_left <= 0 or not any(self.active)
 
 
-def features(config: rules.Config, owner_at: Mapping[int, int], barriers: Collection[int], pool: int,
-             ice_creams: Sequence[int], nuisance: int, supply_left: int) -> Features:
+def features(
+    config: rules.Config,
+    owner_at: Mapping[int, int],
+    barriers: Collection[int],
+    pool: int,
+    ice_creams: Sequence[int],
+    nuisance: int,
+    supply_left: int,
+) -> Features:
     """The territory features of a position given as plain data (`barriers`: edge ids)."""
-    return Board(config, dict(owner_at), frozenset(barriers), pool, tuple(ice_creams), nuisance,
-                 supply_left).features()
+    return Board(config, dict(owner_at), frozenset(barriers), pool, tuple(ice_creams), nuisance, supply_left).features()
 
 
 def state_features(state: DCState, extra: Edge | None = None) -> Features:
@@ -77,8 +83,15 @@ def state_features(state: DCState, extra: Edge | None = None) -> Features:
     ids = barrier_ids(state)
     if extra is not None:
         ids = ids | {edge_id(state.config.squares, extra)}
-    return Board(state.config, state.owner_at, ids, state.pool, state.ice_creams, state.nuisance,
-                 state.supply_left - (extra is not None)).features()
+    return Board(
+        state.config,
+        state.owner_at,
+        ids,
+        state.pool,
+        state.ice_creams,
+        state.nuisance,
+        state.supply_left - (extra is not None),
+    ).features()
 
 
 def _single(mask: int) -> int:
@@ -97,9 +110,17 @@ class Board:
     `bungalows`: the squares of the pieces that never move (the searches move trailers only).
     """
 
-    def __init__(self, config: rules.Config, owner_at: Mapping[int, int], barriers: frozenset[int], pool: int,
-                 ice_creams: Sequence[int], nuisance: int, supply_left: int,
-                 bungalows: frozenset[int] = frozenset()) -> None:
+    def __init__(
+        self,
+        config: rules.Config,
+        owner_at: Mapping[int, int],
+        barriers: frozenset[int],
+        pool: int,
+        ice_creams: Sequence[int],
+        nuisance: int,
+        supply_left: int,
+        bungalows: frozenset[int] = frozenset(),
+    ) -> None:
         self.config = config
         self.bungalows = bungalows
         self.n = n = config.squares
@@ -157,8 +178,9 @@ class Board:
             region_pieces.append(pieces)
             who = SINGLE[mask]
             if who >= 0:
-                allotted[who] += rules.site_value(len(members), self.pool in members,
-                                                  sum(s in self.ice for s in members), self.nuisance in members)
+                allotted[who] += rules.site_value(
+                    len(members), self.pool in members, sum(s in self.ice for s in members), self.nuisance in members
+                )
                 for s in members:
                     closed[s] = True
             label += 1
@@ -236,8 +258,9 @@ class Board:
         self._nuisance_part = self._nuisance(claim, barriers, self.nuisance)
         territory = self._territory(squares, self._ice_bonus, self._pool_part, self._nuisance_part)
         active = [d is not None for d in self.dist]
-        return Features(list(self.allotted), territory, squares, frontier, contested, needed, open_squares,
-                        self.supply_left, active)
+        return Features(
+            list(self.allotted), territory, squares, frontier, contested, needed, open_squares, self.supply_left, active
+        )
 
     def _ice(self, claim: list[int]) -> list[int]:
         bonus = [0] * self.players
@@ -258,15 +281,21 @@ class Board:
             return -1, frozenset()
         return SINGLE[claim[nuisance]], self._component(claim, barriers, nuisance)
 
-    def _territory(self, squares: list[int], ice_bonus: list[int], pool: tuple[int, frozenset[int]],
-                   nuisance: tuple[int, frozenset[int]]) -> list[float]:
+    def _territory(
+        self,
+        squares: list[int],
+        ice_bonus: list[int],
+        pool: tuple[int, frozenset[int]],
+        nuisance: tuple[int, frozenset[int]],
+    ) -> list[float]:
         territory = [float(squares[p] + ice_bonus[p]) for p in range(self.players)]
         if pool[0] >= 0:
             territory[pool[0]] += (rules.POOL_FACTOR - 1) * len(pool[1])
         if nuisance[0] >= 0:
             component = nuisance[1]
-            worth = len(component) * (rules.POOL_FACTOR if self.pool in component else 1) \
-                + rules.ICE_CREAM_BONUS * len(component & self.ice)
+            worth = len(component) * (rules.POOL_FACTOR if self.pool in component else 1) + rules.ICE_CREAM_BONUS * len(
+                component & self.ice
+            )
             territory[nuisance[0]] -= min(rules.NUISANCE_PENALTY, worth)
         return territory
 
@@ -365,8 +394,13 @@ class Board:
         """The features with one more barrier on open edge `e` (the supply one less)."""
         return self.after(blocked=(e,), spent=1)
 
-    def after(self, moves: Sequence[tuple[int, int]] = (), blocked: Sequence[int] = (), nuisance: int | None = None,
-              spent: int | None = None) -> Features:
+    def after(
+        self,
+        moves: Sequence[tuple[int, int]] = (),
+        blocked: Sequence[int] = (),
+        nuisance: int | None = None,
+        spent: int | None = None,
+    ) -> Features:
         """The features after `moves` ((from, to) of trailers, applied in order; the owner is the piece's),
         the pain-in-the-neck on `nuisance`, and barriers on the open edges `blocked` (`spent`: barriers used,
         default len(blocked)). Barriers that may split a region (a bridge, or two barriers) are valued from scratch."""
@@ -461,11 +495,26 @@ class Board:
         if nuisance_at != self.nuisance or self._stale(nuisance_part, changed, blocked, claim, self.nuisance):
             nuisance_part = self._nuisance(claim, barriers, nuisance_at)
         territory = self._territory(squares, ice_bonus, pool, nuisance_part)
-        return Features(list(base.allotted), territory, squares, frontier, contested, needed, base.open_squares,
-                        self.supply_left - spent, list(base.active))
+        return Features(
+            list(base.allotted),
+            territory,
+            squares,
+            frontier,
+            contested,
+            needed,
+            base.open_squares,
+            self.supply_left - spent,
+            list(base.active),
+        )
 
-    def _stale(self, part: tuple[int, frozenset[int]], changed: list[int], blocked: Sequence[int], claim: list[int],
-               square: int) -> bool:
+    def _stale(
+        self,
+        part: tuple[int, frozenset[int]],
+        changed: list[int],
+        blocked: Sequence[int],
+        claim: list[int],
+        square: int,
+    ) -> bool:
         """Whether a claimed component around `square` may differ after the changes: its claim changed, a
         changed square is in it or beside it, or a new barrier lies inside it."""
         if square < 0:
@@ -553,15 +602,28 @@ class Board:
                     heapq.heappush(heap, (dy + 1, z))
         return affected
 
-    def child(self, moves: Sequence[tuple[int, int]] = (), blocked: Sequence[int] = (), nuisance: int | None = None,
-              spent: int | None = None) -> Board:
+    def child(
+        self,
+        moves: Sequence[tuple[int, int]] = (),
+        blocked: Sequence[int] = (),
+        nuisance: int | None = None,
+        spent: int | None = None,
+    ) -> Board:
         """The board after `after`'s changes, built from scratch (a base for the next choices)."""
         owner_at = dict(self.owner_at)
         for a, b in moves:
             owner_at[b] = owner_at.pop(a)
         spent = len(blocked) if spent is None else spent
-        return Board(self.config, owner_at, self.barriers | frozenset(blocked), self.pool, tuple(self.ice),
-                     self.nuisance if nuisance is None else nuisance, self.supply_left - spent, self.bungalows)
+        return Board(
+            self.config,
+            owner_at,
+            self.barriers | frozenset(blocked),
+            self.pool,
+            tuple(self.ice),
+            self.nuisance if nuisance is None else nuisance,
+            self.supply_left - spent,
+            self.bungalows,
+        )
 
 
 @dataclass(frozen=True)
@@ -594,9 +656,16 @@ def board_of(state: DCState) -> Board:
     """The `Board` of a state (cached on it)."""
     board = state._cache.get("territory_board")
     if board is None:
-        board = state._cache["territory_board"] = Board(state.config, state.owner_at, barrier_ids(state), state.pool,
-                                                        state.ice_creams, state.nuisance, state.supply_left,
-                                                        frozenset(b for b in state.bungalows if b >= 0))
+        board = state._cache["territory_board"] = Board(
+            state.config,
+            state.owner_at,
+            barrier_ids(state),
+            state.pool,
+            state.ice_creams,
+            state.nuisance,
+            state.supply_left,
+            frozenset(b for b in state.bungalows if b >= 0),
+        )
     return board
 
 
@@ -609,5 +678,17 @@ def _moved_owner(owner_at: Mapping[int, int], moves: Sequence[tuple[int, int]], 
     return owner_at[origin]
 
 
-__all__ = ["INF", "Board", "Features", "MoveChange", "barrier_ids", "board_of", "edge_id", "edge_of_id",
-           "features", "links", "move_change", "state_features"]
+__all__ = [
+    "INF",
+    "Board",
+    "Features",
+    "MoveChange",
+    "barrier_ids",
+    "board_of",
+    "edge_id",
+    "edge_of_id",
+    "features",
+    "links",
+    "move_change",
+    "state_features",
+]

@@ -240,11 +240,7 @@ def perfect_play(
     # Shapes (by index) some roll from turn t on offers, and every position of each shape by lowest square.
     shapes_from = [frozenset[int]() for _ in range(len(rolls) + 1)]
     for t in range(len(rolls) - 1, -1, -1):
-        offered = {
-            s
-            for option in roll_options(rolls[t])
-            for s in components.shape_indices(option.shape_face)
-        }
+        offered = {s for option in roll_options(rolls[t]) for s in components.shape_indices(option.shape_face)}
         shapes_from[t] = shapes_from[t + 1] | offered
     by_lowest: dict[tuple[int, int], list[int]] = {}
     for s, positions in enumerate(tables.positions):

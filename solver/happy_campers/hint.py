@@ -705,7 +705,18 @@ def _solo_setup(state: SoloState, roll: Roll, penalty: float, turn: SoloState | 
         moves.append(HintMove(placements))
         move_class.append(index_of[key])
     return _Setup(
-        moves, move_class, classes, not moves, blocked_maps, ends, unlisted, True, notes, grids, (), turn,
+        moves,
+        move_class,
+        classes,
+        not moves,
+        blocked_maps,
+        ends,
+        unlisted,
+        True,
+        notes,
+        grids,
+        (),
+        turn,
         state.double_gap,
     )
 
@@ -808,7 +819,14 @@ class _Race:
             maps = [c.maps[0].copy(), *(m.copy() for m in setup.others)]
             return float(
                 multiplayer_rollout(
-                    maps, setup.pending_roll, setup.bonus_turn, dice, keys, policy, self.cards, components,
+                    maps,
+                    setup.pending_roll,
+                    setup.bonus_turn,
+                    dice,
+                    keys,
+                    policy,
+                    self.cards,
+                    components,
                     margin=setup.margin,
                 )
             )
@@ -859,7 +877,11 @@ class _Race:
         drawn = (sum(1 for row in g for v in row if v) for g in setup.grids)
         empty_share = max((1.0 - g_drawn / self.tables.cells for g_drawn in drawn), default=1.0)
         return planned_rollouts(
-            self.budget.time_limit_s, self.cards, setup.solo, empty_share, len(setup.moves),
+            self.budget.time_limit_s,
+            self.cards,
+            setup.solo,
+            empty_share,
+            len(setup.moves),
             maps_played=1 + len(setup.others or ()),
         )
 
@@ -972,8 +994,10 @@ class _Race:
             wall_time_s=clock.wall(),
             cpu_time_s=clock.cpu(),
             method=(
-                SOLO_METHOD if setup.solo
-                else (MULTIPLAYER_MARGIN_METHOD if setup.margin else MULTIPLAYER_METHOD) if setup.others is not None
+                SOLO_METHOD
+                if setup.solo
+                else (MULTIPLAYER_MARGIN_METHOD if setup.margin else MULTIPLAYER_METHOD)
+                if setup.others is not None
                 else OWN_MAP_METHOD
             ),
             ranked_by_screen=by_screen,
@@ -1109,13 +1133,12 @@ def _decision_window(c: _Class) -> slice:
 def _decided_top(classes: Sequence[_Class]) -> _Class | None:
     """The move the race chose: among the classes that survived every round (all on the same futures), the best
     mean on the decision window; None when no survivor has a rollout (then the rule of thumb decides)."""
-    survivors = [
-        (k, c) for k, c in enumerate(classes) if c.stage in (Stage.FINALIST, Stage.ONLY_MOVE) and c.samples
-    ]
+    survivors = [(k, c) for k, c in enumerate(classes) if c.stage in (Stage.FINALIST, Stage.ONLY_MOVE) and c.samples]
     if not survivors:
         return None
-    return min(survivors, key=lambda kc: (-kc[1].sign * float(np.mean(kc[1].samples[_decision_window(kc[1])])),
-                                          kc[0]))[1]
+    return min(survivors, key=lambda kc: (-kc[1].sign * float(np.mean(kc[1].samples[_decision_window(kc[1])])), kc[0]))[
+        1
+    ]
 
 
 def _survival(c: _Class) -> int:
@@ -1193,9 +1216,11 @@ def _alternatives(setup: _Setup, sign: float, top: _Class | None) -> list[HintAl
         _estimate_paired(est, classes, oriented, t, top_var, m)
     class_order = sorted(
         range(len(classes)),
-        key=lambda i: (0, est.losses[i], -_survival(classes[i]), first_move.get(i, 0))
-        if i in est.values
-        else (1, -classes[i].screen, first_move.get(i, 0)),
+        key=lambda i: (
+            (0, est.losses[i], -_survival(classes[i]), first_move.get(i, 0))
+            if i in est.values
+            else (1, -classes[i].screen, first_move.get(i, 0))
+        ),
     )
     return _listed(setup, est, class_order, members, sign)
 

@@ -162,8 +162,7 @@ def add_isolated_empty_cut(
         if t > 0 or pre:
             contacts.extend(turn.use.values())
     model.add(
-        sum(degree[i] * isolated[i] for i in range(n))
-        + 2 * (pre_pairs + sum(shape_pairs) + sum(contacts))
+        sum(degree[i] * isolated[i] for i in range(n)) + 2 * (pre_pairs + sum(shape_pairs) + sum(contacts))
         <= sum(degree[i] * mv.filled[i] for i in range(n))
     )
     # Locally: a drawn square has a drawn neighbour (its shape's other squares; every shape has two or more,

@@ -2,7 +2,6 @@
 maxima over drawable maps), with the scoring objective, symmetry breaking and play hints. Solving,
 warm starts and proof claims live in `maximise`."""
 
-
 from __future__ import annotations
 
 import functools
@@ -78,6 +77,8 @@ def _abandon_if_cancelled() -> None:
     budget = _BUILD_BUDGET.get()
     if budget is not None and budget.cancelled:
         raise SolveInterrupted("cancelled")
+
+
 #: Add the per-turn card cuts of `max_card_cuts` to the clairvoyant model.
 CARD_CUTS = True
 #: Add the per-roll assignment bound (`max_assignment`) to the clairvoyant model as `objective <= bound`.
@@ -327,8 +328,7 @@ def _build_clairvoyant(
         model.add(
             drawn_t
             <= sum(
-                max(len(cells) for cells, allowed in candidates.items() if e in allowed) * el
-                for e, el in el_t.items()
+                max(len(cells) for cells, allowed in candidates.items() if e in allowed) * el for e, el in el_t.items()
             )
         )
         turn_sizes.append(drawn_t)
@@ -447,6 +447,7 @@ def _build_clairvoyant(
                 model.add(terms.by_card[card.value] >= cap)
     assignment = None
     if mode == "complete":
+
         def card_cuts(terms: cpsat_map.CardTerms) -> None:
             add_card_cuts(model, mv, turn_vars, fixed, problem.challenges, terms.by_card, terms.isolated)
 
@@ -563,8 +564,7 @@ def _option_for(roll: Roll, cells: frozenset[Cell], element: int, components: Co
     fitting = []
     for option in roll_options(roll):
         shape_ok = any(
-            shape in orientations(components.shapes[s])
-            for s in (components.shape_indices(option.shape_face))
+            shape in orientations(components.shapes[s]) for s in (components.shape_indices(option.shape_face))
         )
         element_ok = option.element_face == ANY_FACE or int(components.elements[option.element_face - 1]) == element
         if shape_ok and element_ok:

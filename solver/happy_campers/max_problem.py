@@ -1,7 +1,6 @@
 """Happy Campers maxima: the problem and answer types shared by the model builders, the card caps and
 the solve loop in `maximise` (split out of maximise.py so each concern has its own module)."""
 
-
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -34,6 +33,7 @@ Mode = Literal["complete", "incomplete", "perfect"]
 MAP_INDEPENDENT_CARDS = frozenset({Challenge.NOISY_NEIGHBOURS, Challenge.FESTIVAL})
 #: The element order used inside the CP-SAT models.
 MODEL_ELEMENTS: tuple[int, ...] = tuple(int(e) for e in ELEMENTS)
+
 
 class ModelMismatch(RuntimeError):
     """The rules model disagrees with a CP-SAT answer: a bug in the model, never a user error."""
@@ -113,6 +113,7 @@ class MaxResult:
     @property
     def placements(self) -> tuple[Placement, ...]:
         return tuple(t.placement for t in self.turns if t.placement is not None)
+
 
 @dataclass
 class _Built:

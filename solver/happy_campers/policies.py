@@ -350,9 +350,7 @@ class FastMap:
         if Challenge.RIVER_TOWN in cards:
             points += RIVER_POINTS * self.rivers
         if Challenge.NATURE_RESERVE in cards:
-            points += (NATURE_RESERVE_SINGLE_EMPTY_POINTS - EMPTY_SQUARE_POINTS) * _isolated_empty(
-                self.drawn, tables
-            )
+            points += (NATURE_RESERVE_SINGLE_EMPTY_POINTS - EMPTY_SQUARE_POINTS) * _isolated_empty(self.drawn, tables)
         if Challenge.FESTIVAL in cards:
             points += FESTIVAL_POINTS
         return points
@@ -624,8 +622,8 @@ class ShapedGreedyPolicy:
                 empty = empty_now & ~mask
                 exposed = around & empty
                 # Only squares next to the shape can lose their last empty neighbour.
-                neighbours = ((empty << 1) & not_first) | ((empty >> 1) & not_last) | ((empty << cols) & full) | (
-                    empty >> cols
+                neighbours = (
+                    ((empty << 1) & not_first) | ((empty >> 1) & not_last) | ((empty << cols) & full) | (empty >> cols)
                 )
                 dead = (exposed & ~neighbours).bit_count() - (mask & isolated_now).bit_count()
                 terms = dead_weight * dead + exposure_weight * exposed.bit_count()

@@ -125,7 +125,6 @@ GRADE_LEVEL_CEILINGS: tuple[int, int, int] = (1, 3, 5)
 PROOF_WORKERS = 1
 
 
-
 GRADES: tuple[Grade, ...] = (Grade.EASY, Grade.MEDIUM, Grade.HARD, Grade.EXPERT)
 
 

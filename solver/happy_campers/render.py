@@ -68,19 +68,27 @@ def _cards(puzzle: Puzzle) -> str:
 
 #: How a roll is read (the rulebook: "Each player can choose which shape to draw and which element to fill this
 #: shape with": with 4 and 2, shape 2 with element 4 or shape 4 with element 2).
-ROLL_RULE = ("Each roll: either number may be the shape and the other the element (4 and 2: shape 2 with "
-             "element 4, or shape 4 with element 2).")
+ROLL_RULE = (
+    "Each roll: either number may be the shape and the other the element (4 and 2: shape 2 with "
+    "element 4, or shape 4 with element 2)."
+)
 #: Doubles in a puzzle (one map): the multi-player and solo double rules are off (docs/rules/happy-campers.md).
-DOUBLE_RULE = ("Doubles are off: with one map a double is an ordinary roll (5 and 5: shape 5 with element 5; 6 and "
-               "6: any shape with any element); no neighbour draws it and there is no second map.")
+DOUBLE_RULE = (
+    "Doubles are off: with one map a double is an ordinary roll (5 and 5: shape 5 with element 5; 6 and "
+    "6: any shape with any element); no neighbour draws it and there is no second map."
+)
 #: The same with a sixth shape, where a 6 is that shape (only the element 6 is "any").
-DOUBLE_RULE_SIX_SHAPES = ("Doubles are off: with one map a double is an ordinary roll (5 and 5: shape 5 with element "
-                          "5; 6 and 6: shape 6 with any element); no neighbour draws it and there is no second map.")
+DOUBLE_RULE_SIX_SHAPES = (
+    "Doubles are off: with one map a double is an ordinary roll (5 and 5: shape 5 with element "
+    "5; 6 and 6: shape 6 with any element); no neighbour draws it and there is no second map."
+)
 
 
 def double_rule(components: Components) -> str:
     """The doubles sentence for these components (what a 6 is depends on the number of shapes)."""
     return DOUBLE_RULE if len(components.shapes) < ANY_FACE else DOUBLE_RULE_SIX_SHAPES
+
+
 #: How cells are named (the answer's `rRcC`), said beside a map that carries its row and column numbers.
 COORDINATE_RULE = "Cells are named rRcC: row R from the top, column C from the left, both from 0 (r0c0 top left)."
 #: The band left of and above a puzzle picture's map for its row and column numbers.
@@ -198,12 +206,26 @@ def _grid_group(
             )
             if value:
                 colour = "#212121" if pre else "#ffffff"
-                canvas.text(cx + cell_size / 2, cy + cell_size * 0.76, ELEMENT_LETTERS[value],
-                            round(cell_size * 0.36), anchor="middle", bold=True, fill=colour, cls="element")
+                canvas.text(
+                    cx + cell_size / 2,
+                    cy + cell_size * 0.76,
+                    ELEMENT_LETTERS[value],
+                    round(cell_size * 0.36),
+                    anchor="middle",
+                    bold=True,
+                    fill=colour,
+                    cls="element",
+                )
             turn = turn_of.get((r, c))
             if turn is not None:
-                canvas.text(cx + 3, cy + cell_size * 0.3, str(turn), max(10, round(cell_size * 0.26)),
-                            fill="#ffffff", cls="turn")
+                canvas.text(
+                    cx + 3,
+                    cy + cell_size * 0.3,
+                    str(turn),
+                    max(10, round(cell_size * 0.26)),
+                    fill="#ffffff",
+                    cls="turn",
+                )
     # Outline every solution drawing: a thick edge wherever the neighbour is not the same drawing.
     for (r, c), turn in sorted(turn_of.items()):
         cx, cy = x + c * cell_size, y + r * cell_size
@@ -232,15 +254,18 @@ def _swatch(canvas: Canvas, x: float, y: float, fill: str, letter: str = "", let
 
 
 def _mini_shape(canvas: Canvas, x: float, y: float, shape: frozenset[Cell], size: int = 7) -> None:
-    canvas.shape("".join(
-        f'<rect x="{x + c * size}" y="{y - 13 + r * size}" width="{size}" height="{size}" fill="#424242" '
-        f'stroke="#fafafa" stroke-width="0.5"/>'
-        for r, c in sorted(shape)
-    ))
+    canvas.shape(
+        "".join(
+            f'<rect x="{x + c * size}" y="{y - 13 + r * size}" width="{size}" height="{size}" fill="#424242" '
+            f'stroke="#fafafa" stroke-width="0.5"/>'
+            for r, c in sorted(shape)
+        )
+    )
 
 
-def _legend(canvas: Canvas, x: float, y: float, components: Components, *, solution: bool,
-            notes: Sequence[str]) -> float:
+def _legend(
+    canvas: Canvas, x: float, y: float, components: Components, *, solution: bool, notes: Sequence[str]
+) -> float:
     """Every mark explained: element letters and colours, pale versus placed, turn numbers, what each number
     of a roll means; returns the baseline below the legend."""
     canvas.shape('<g class="legend">')
@@ -294,10 +319,10 @@ def grid_svg(
     rows, cols = len(grid), len(grid[0])
     canvas = Canvas(2 * MARGIN + cols * cell_size)
     canvas.text(MARGIN, MARGIN + TITLE_HEIGHT - 8, title, 15, bold=True, cls="title")
-    _grid_group(canvas, grid, MARGIN, MARGIN + TITLE_HEIGHT, predrawn=predrawn, turn_of=turn_of or {},
-                cell_size=cell_size)
-    return canvas.document(MARGIN + TITLE_HEIGHT + rows * cell_size + MARGIN, title or "Happy Campers map",
-                           "#fafafa")
+    _grid_group(
+        canvas, grid, MARGIN, MARGIN + TITLE_HEIGHT, predrawn=predrawn, turn_of=turn_of or {}, cell_size=cell_size
+    )
+    return canvas.document(MARGIN + TITLE_HEIGHT + rows * cell_size + MARGIN, title or "Happy Campers map", "#fafafa")
 
 
 def solution_turns(puzzle: Puzzle) -> dict[Cell, int]:
@@ -305,8 +330,16 @@ def solution_turns(puzzle: Puzzle) -> dict[Cell, int]:
     return {cell: step.turn + 1 for step in puzzle.solution for cell in step.cells}
 
 
-def _picture(puzzle: Puzzle, grid: Grid, title: str, above: Sequence[str], below: Sequence[str], *,
-             solution: bool, cell_size: int) -> str:
+def _picture(
+    puzzle: Puzzle,
+    grid: Grid,
+    title: str,
+    above: Sequence[str],
+    below: Sequence[str],
+    *,
+    solution: bool,
+    cell_size: int,
+) -> str:
     """Title, the sentences `above` (the question), the map, the sentences `below`, then the legend."""
     comp = puzzle.components
     width = max(2 * MARGIN + AXIS + comp.cols * cell_size, 2 * MARGIN + LEGEND_WIDTH)
@@ -317,13 +350,18 @@ def _picture(puzzle: Puzzle, grid: Grid, title: str, above: Sequence[str], below
         y = canvas.paragraph(MARGIN, y + 2, sentence, 13, text_width, cls="question")
     left, y = MARGIN + AXIS, y + 14
     for c in range(comp.cols):  # row and column numbers, as the answer names cells (r2c3)
-        canvas.text(left + (c + 0.5) * cell_size, y - 6, f"c{c}", 12, anchor="middle", fill="#555",
-                    cls="coordinate")
+        canvas.text(left + (c + 0.5) * cell_size, y - 6, f"c{c}", 12, anchor="middle", fill="#555", cls="coordinate")
     for r in range(comp.rows):
-        canvas.text(left - 6, y + (r + 0.5) * cell_size + 4, f"r{r}", 12, anchor="end", fill="#555",
-                    cls="coordinate")
-    _grid_group(canvas, grid, left, y, predrawn=puzzle.start_grid,
-                turn_of=solution_turns(puzzle) if solution else {}, cell_size=cell_size)
+        canvas.text(left - 6, y + (r + 0.5) * cell_size + 4, f"r{r}", 12, anchor="end", fill="#555", cls="coordinate")
+    _grid_group(
+        canvas,
+        grid,
+        left,
+        y,
+        predrawn=puzzle.start_grid,
+        turn_of=solution_turns(puzzle) if solution else {},
+        cell_size=cell_size,
+    )
     y += comp.rows * cell_size + 20
     for sentence in below:
         y = canvas.paragraph(MARGIN, y, sentence, 13, text_width, cls="caption")
@@ -343,8 +381,12 @@ def _rolls_line(puzzle: Puzzle) -> str:
 
 def puzzle_svg(puzzle: Puzzle, *, cell_size: int = CELL_SIZE) -> str:
     """The puzzle alone: the question, the start map, the rolls, the cards and the legend (no answer in it)."""
-    below = [COORDINATE_RULE, f"{_rolls_line(puzzle)}; challenge cards: {_cards(puzzle)}.", ROLL_RULE,
-             double_rule(puzzle.components)]
+    below = [
+        COORDINATE_RULE,
+        f"{_rolls_line(puzzle)}; challenge cards: {_cards(puzzle)}.",
+        ROLL_RULE,
+        double_rule(puzzle.components),
+    ]
     title = f"Happy Campers puzzle {puzzle.seed} ({puzzle.grade.value})"
     above = [f"Question: {puzzle_question(puzzle)} Exactly one final map reaches the best score."]
     return _picture(puzzle, puzzle.start_grid, title, above, below, solution=False, cell_size=cell_size)
@@ -354,9 +396,11 @@ def solution_svg(puzzle: Puzzle, *, cell_size: int = CELL_SIZE) -> str:
     """The answer: the solved map with the turn of each drawing, and whether the game ended early."""
     title = f"Solution to Happy Campers puzzle {puzzle.seed}: {puzzle.optimum} points"
     played = f"{puzzle.turns_played} of {len(puzzle.rolls)} rolls drawn"
-    above = [f"Question: {puzzle_question(puzzle)}",
-             f"Answer: the final map below ({played}; proof {puzzle.proof.value}"
-             f"{', the only map with this score' if puzzle.unique else ''})."]
+    above = [
+        f"Question: {puzzle_question(puzzle)}",
+        f"Answer: the final map below ({played}; proof {puzzle.proof.value}"
+        f"{', the only map with this score' if puzzle.unique else ''}).",
+    ]
     below = [f"{_rolls_line(puzzle)}; challenge cards: {_cards(puzzle)}."]
     return _picture(puzzle, puzzle.solution_grid, title, above, below, solution=True, cell_size=cell_size)
 
@@ -379,39 +423,57 @@ def seat_map_svg(grid: Grid, map_index: int, *, recent: frozenset[Cell] = frozen
     canvas = Canvas(width)
     left, top = SEAT_AXIS, SEAT_AXIS
     for c in range(cols):
-        canvas.text(left + (c + 0.5) * SEAT_CELL, top - 9, f"c{c}", 12, anchor="middle", fill="#555",
-                    cls="coordinate")
+        canvas.text(left + (c + 0.5) * SEAT_CELL, top - 9, f"c{c}", 12, anchor="middle", fill="#555", cls="coordinate")
     for r in range(rows):
-        canvas.text(left - 4, top + (r + 0.5) * SEAT_CELL + 4.5, f"r{r}", 12, anchor="end", fill="#555",
-                    cls="coordinate")
+        canvas.text(
+            left - 4, top + (r + 0.5) * SEAT_CELL + 4.5, f"r{r}", 12, anchor="end", fill="#555", cls="coordinate"
+        )
     for r in range(rows):
         for c in range(cols):
             value = grid[r][c]
             x, y = left + c * SEAT_CELL, top + r * SEAT_CELL
             fill = EMPTY_COLOUR if value == 0 else ELEMENT_COLOURS[value]
-            canvas.shape(f'<rect x="{x}" y="{y}" width="{SEAT_CELL}" height="{SEAT_CELL}" fill="{fill}" '
-                         f'stroke="{GRID_LINE_COLOUR}"/>')
+            canvas.shape(
+                f'<rect x="{x}" y="{y}" width="{SEAT_CELL}" height="{SEAT_CELL}" fill="{fill}" '
+                f'stroke="{GRID_LINE_COLOUR}"/>'
+            )
             if value:
-                canvas.text(x + SEAT_CELL / 2, y + SEAT_CELL * 0.68, ELEMENT_LETTERS[value], 13, anchor="middle",
-                            bold=True, fill="#ffffff", cls="element")
+                canvas.text(
+                    x + SEAT_CELL / 2,
+                    y + SEAT_CELL * 0.68,
+                    ELEMENT_LETTERS[value],
+                    13,
+                    anchor="middle",
+                    bold=True,
+                    fill="#ffffff",
+                    cls="element",
+                )
     for r, c in sorted(recent):
         x, y = left + c * SEAT_CELL, top + r * SEAT_CELL
         for (nr, nc), (x1, y1, x2, y2) in (
-            ((r - 1, c), (x, y, x + SEAT_CELL, y)), ((r + 1, c), (x, y + SEAT_CELL, x + SEAT_CELL, y + SEAT_CELL)),
-            ((r, c - 1), (x, y, x, y + SEAT_CELL)), ((r, c + 1), (x + SEAT_CELL, y, x + SEAT_CELL, y + SEAT_CELL)),
+            ((r - 1, c), (x, y, x + SEAT_CELL, y)),
+            ((r + 1, c), (x, y + SEAT_CELL, x + SEAT_CELL, y + SEAT_CELL)),
+            ((r, c - 1), (x, y, x, y + SEAT_CELL)),
+            ((r, c + 1), (x + SEAT_CELL, y, x + SEAT_CELL, y + SEAT_CELL)),
         ):
             if (nr, nc) not in recent:
-                canvas.shape(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{PIECE_OUTLINE_COLOUR}" '
-                             'stroke-width="3" stroke-linecap="square"/>')
-    canvas.shape(f'<rect x="{left}" y="{top}" width="{cols * SEAT_CELL}" height="{rows * SEAT_CELL}" fill="none" '
-                 'stroke="#212121" stroke-width="2"/>')
+                canvas.shape(
+                    f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="{PIECE_OUTLINE_COLOUR}" '
+                    'stroke-width="3" stroke-linecap="square"/>'
+                )
+    canvas.shape(
+        f'<rect x="{left}" y="{top}" width="{cols * SEAT_CELL}" height="{rows * SEAT_CELL}" fill="none" '
+        'stroke="#212121" stroke-width="2"/>'
+    )
     canvas.shape('<g class="hits">')
     for r in range(rows):
         for c in range(cols):
             key = f"cell:{map_index}:r{r}c{c}"
-            canvas.shape(f'<rect class="hit" x="{left + c * SEAT_CELL}" y="{top + r * SEAT_CELL}" '
-                         f'width="{SEAT_CELL}" height="{SEAT_CELL}" fill="transparent" data-key="{key}" '
-                         f'data-cell="{key}"><title>r{r}c{c}</title></rect>')
+            canvas.shape(
+                f'<rect class="hit" x="{left + c * SEAT_CELL}" y="{top + r * SEAT_CELL}" '
+                f'width="{SEAT_CELL}" height="{SEAT_CELL}" fill="transparent" data-key="{key}" '
+                f'data-cell="{key}"><title>r{r}c{c}</title></rect>'
+            )
     canvas.shape("</g>")
     return canvas.document(height, label or f"map {map_index}")
 
@@ -420,8 +482,12 @@ def shape_svg(shape: frozenset[Cell], size: int = 9) -> str:
     """A shape of the reference card as a small standalone SVG (the legend's mark of a shape number)."""
     rows = max(r for r, _ in shape) + 1
     cols = max(c for _, c in shape) + 1
-    cells = "".join(f'<rect x="{1 + c * size}" y="{1 + r * size}" width="{size}" height="{size}" fill="#424242" '
-                    'stroke="#fafafa"/>' for r, c in sorted(shape))
+    cells = "".join(
+        f'<rect x="{1 + c * size}" y="{1 + r * size}" width="{size}" height="{size}" fill="#424242" stroke="#fafafa"/>'
+        for r, c in sorted(shape)
+    )
     width, height = cols * size + 2, rows * size + 2
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-            f'viewBox="0 0 {width} {height}">{cells}</svg>')
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}">{cells}</svg>'
+    )

@@ -58,17 +58,22 @@ DECISION_CPU_S = 1.0
 OWN_ROLLOUTS = 300
 
 SCORE_THRESHOLDS = review.Thresholds(
-    1.0, 3.0, 6.0, "points of expected final score",
+    1.0,
+    3.0,
+    6.0,
+    "points of expected final score",
     "a point is the smallest step of the score; a final score's spread over the dice is about 4 points, so 3 points "
     "is most of a standard deviation given away in one drawing and 6 points about one and a half",
 )
 MARGIN_THRESHOLDS = review.Thresholds(
-    1.0, 3.0, 6.0, "points of expected margin over the best rival",
+    1.0,
+    3.0,
+    6.0,
+    "points of expected margin over the best rival",
     "a point is the smallest step of the score and can decide the game; a final score's spread over the dice is "
     "about 4 points, so 3 points is most of a standard deviation given away in one drawing and 6 points about one "
     "and a half",
 )
-
 
 
 @dataclass(frozen=True)
@@ -84,8 +89,9 @@ class SingleMapGame:
     rolls_left: int = 40
 
     @classmethod
-    def new(cls, rolls: int = 40, challenges: tuple[Challenge, ...] = (),
-            components: Components = DEFAULT_COMPONENTS) -> SingleMapGame:
+    def new(
+        cls, rolls: int = 40, challenges: tuple[Challenge, ...] = (), components: Components = DEFAULT_COMPONENTS
+    ) -> SingleMapGame:
         return cls(empty_grid(components), challenges, components, rolls_left=rolls)
 
     def current_player(self) -> int:
@@ -137,8 +143,10 @@ def _hint_move(state: GameFlow, actions: tuple[Any, ...]) -> hints.HintMove:
 class HappyCampersReview:
     """The review adapter of one game (`margin`: the multi-player value; solo always the expected score)."""
 
-    information = ("Happy Campers hides nothing but the dice ahead, unknown to everybody: each drawing is valued from "
-                   "the maps as the player saw them")
+    information = (
+        "Happy Campers hides nothing but the dice ahead, unknown to everybody: each drawing is valued from "
+        "the maps as the player saw them"
+    )
 
     def __init__(self, solo: bool, margin: bool = True, rollouts: int | None = None) -> None:
         self.solo = solo
@@ -147,8 +155,12 @@ class HappyCampersReview:
         self.rollouts = rollouts
 
     def continues(self, start: GameFlow, now: GameFlow, player: int) -> bool:
-        return (isinstance(start, SoloState) and isinstance(now, SoloState)
-                and start.step is SoloStep.FIRST_OF_TWO and now.step is SoloStep.SECOND)
+        return (
+            isinstance(start, SoloState)
+            and isinstance(now, SoloState)
+            and start.step is SoloStep.FIRST_OF_TWO
+            and now.step is SoloStep.SECOND
+        )
 
     def label(self, state: GameFlow, actions: tuple[Any, ...]) -> str:
         return _hint_move(state, actions).label()
@@ -173,26 +185,51 @@ class HappyCampersReview:
         common: dict[str, Any] = {"budget": budget, "seed": seed, "rollouts": self.rollouts}
         if isinstance(state, SoloState):
             follow = state.allowed[0][1] if state.step is SoloStep.SECOND else None
-            return hints.hint(state.maps[0], roll, state.challenges[0], state.components, mode=hints.HintMode.SOLO,
-                              second_grid=state.maps[1], second_challenges=state.challenges[1],
-                              solo_double_gap=state.double_gap, solo_last_turn_map=state.last_turn_map,
-                              solo_follow=follow, **common)
+            return hints.hint(
+                state.maps[0],
+                roll,
+                state.challenges[0],
+                state.components,
+                mode=hints.HintMode.SOLO,
+                second_grid=state.maps[1],
+                second_challenges=state.challenges[1],
+                solo_double_gap=state.double_gap,
+                solo_last_turn_map=state.last_turn_map,
+                solo_follow=follow,
+                **common,
+            )
         if isinstance(state, SingleMapGame):
-            return hints.hint(state.grid, roll, state.challenges, state.components, mode=hints.HintMode.OWN_MAP,
-                              **common)
+            return hints.hint(
+                state.grid, roll, state.challenges, state.components, mode=hints.HintMode.OWN_MAP, **common
+            )
         target = state.to_draw[0]
         if roll[0] == roll[1]:
-            return hints.hint(state.maps[target], roll, state.challenges, state.components,
-                              mode=hints.HintMode.NEIGHBOUR_MAP, objective=hints.Objective.OWNER_WORST, **common)
+            return hints.hint(
+                state.maps[target],
+                roll,
+                state.challenges,
+                state.components,
+                mode=hints.HintMode.NEIGHBOUR_MAP,
+                objective=hints.Objective.OWNER_WORST,
+                **common,
+            )
         count = len(state.maps)
         others = [state.maps[(target + k) % count] for k in range(1, count)]
-        return hints.hint(state.maps[target], roll, state.challenges, state.components,
-                          mode=hints.HintMode.MULTIPLAYER, other_grids=others, bonus_turn=state.bonus_turn,
-                          multiplayer_value=hints.MultiplayerValue.MARGIN if self.margin
-                          else hints.MultiplayerValue.SCORE, **common)
+        return hints.hint(
+            state.maps[target],
+            roll,
+            state.challenges,
+            state.components,
+            mode=hints.HintMode.MULTIPLAYER,
+            other_grids=others,
+            bonus_turn=state.bonus_turn,
+            multiplayer_value=hints.MultiplayerValue.MARGIN if self.margin else hints.MultiplayerValue.SCORE,
+            **common,
+        )
 
-    def rank(self, decision: review.Decision, budget: Budget, seed: int,
-             earlier: Sequence[review.Decision]) -> review.Ranking:
+    def rank(
+        self, decision: review.Decision, budget: Budget, seed: int, earlier: Sequence[review.Decision]
+    ) -> review.Ranking:
         state: GameFlow = decision.state
         unit, sign = self._unit(state)
         result = self._ask(state, budget, seed)
@@ -202,9 +239,13 @@ class HappyCampersReview:
             note = ""
             if alternative.value is not None:
                 value = review.Value(sign * alternative.value, alternative.standard_error, alternative.value_samples)
-                note = "fresh rollouts (unbiased)" if alternative.estimate == "fresh" else \
-                    "the top value minus its paired shortfall (may read low)" if alternative.estimate == "paired" else \
-                    "the rollouts that chose it (may read high)"
+                note = (
+                    "fresh rollouts (unbiased)"
+                    if alternative.estimate == "fresh"
+                    else "the top value minus its paired shortfall (may read low)"
+                    if alternative.estimate == "paired"
+                    else "the rollouts that chose it (may read high)"
+                )
             elif result.ranked_by_screen:
                 note = "no value: the budget cut the race before enough rollouts"
             else:
@@ -215,8 +256,14 @@ class HappyCampersReview:
             note += f"; {result.unlisted_pairs} legal pairs not listed by the per-map pre-screen"
         return review.Ranking(tuple(choices), unit, note, interrupted=result.interrupted)
 
-    def evaluate(self, decision: review.Decision, ranking: review.Ranking, budget: Budget, seed: int,
-                 earlier: Sequence[review.Decision]) -> review.Valuation:
+    def evaluate(
+        self,
+        decision: review.Decision,
+        ranking: review.Ranking,
+        budget: Budget,
+        seed: int,
+        earlier: Sequence[review.Decision],
+    ) -> review.Valuation:
         """The hint's answer and the played drawing, each by fresh rollouts of the position after it on the same
         futures (common random numbers): a paired comparison of the quantity the hint's top value estimates."""
         state: GameFlow = decision.state
@@ -246,12 +293,19 @@ class HappyCampersReview:
         best_value, played_value = (_mean_value(side) for side in values)
         differences = [b - p for b, p in zip(values[0], values[1], strict=True)]
         paired = _mean_value(differences).standard_error
-        note = (f"the played drawing had no value in the hint's race: it and the hint's answer are valued by the same "
-                f"{n} fresh rollouts with the hint's rollout policy (paired futures)")
+        note = (
+            f"the played drawing had no value in the hint's race: it and the hint's answer are valued by the same "
+            f"{n} fresh rollouts with the hint's rollout policy (paired futures)"
+        )
         replacement = review.Ranking(
-            (review.Choice(best.actions, best.label, best_value),
-             review.Choice(decision.actions, self.label(state, decision.actions), played_value)),
-            ranking.unit, ranking.note, interrupted=n < OWN_ROLLOUTS)
+            (
+                review.Choice(best.actions, best.label, best_value),
+                review.Choice(decision.actions, self.label(state, decision.actions), played_value),
+            ),
+            ranking.unit,
+            ranking.note,
+            interrupted=n < OWN_ROLLOUTS,
+        )
         return review.Valuation(played_value, note, replacement, loss_standard_error=paired)
 
     def _sampler(self, state: GameFlow, after: GameFlow) -> Any:
@@ -263,11 +317,15 @@ class HappyCampersReview:
             if after.current_player() == TERMINAL:
                 final = float(after.final_score())
                 return lambda dice, keys: final
-            maps = [FastMap.from_grid(g, cards, components) for g, cards in zip(after.maps, after.challenges,
-                                                                                 strict=True)]
+            maps = [
+                FastMap.from_grid(g, cards, components) for g, cards in zip(after.maps, after.challenges, strict=True)
+            ]
             phase = after.last_turn_map if after.last_turn_map is not None else SOLO_NORMAL
-            return lambda dice, keys: float(modes_solo_rollout([m.copy() for m in maps], phase, dice, keys, components,
-                                                               DEFAULT_MISSING_PENALTY, after.double_gap))
+            return lambda dice, keys: float(
+                modes_solo_rollout(
+                    [m.copy() for m in maps], phase, dice, keys, components, DEFAULT_MISSING_PENALTY, after.double_gap
+                )
+            )
         if isinstance(state, SingleMapGame):
             assert isinstance(after, SingleMapGame)
             if after.over:
@@ -281,19 +339,31 @@ class HappyCampersReview:
             drawn = FastMap.from_grid(after.maps[target], state.challenges, components)
             single = state.roll[0] == state.roll[1]
         if single:
+
             def one_map(dice: np.ndarray, keys: np.ndarray) -> float:
                 start = drawn.copy()
                 if vector_supports(start):
                     return float(vector_rollout(start, dice, keys, policy, components))
                 return float(rollout(start, dice, keys, policy, components))
+
             return one_map
         assert isinstance(state, MultiplayerState) and state.roll is not None
         cards = state.challenges
         count = len(state.maps)
         others = [FastMap.from_grid(state.maps[(target + k) % count], cards, components) for k in range(1, count)]
-        return lambda dice, keys: float(multiplayer_rollout(
-            [drawn.copy(), *(m.copy() for m in others)], state.roll, state.bonus_turn, dice, keys, policy, cards,
-            components, margin=self.margin))
+        return lambda dice, keys: float(
+            multiplayer_rollout(
+                [drawn.copy(), *(m.copy() for m in others)],
+                state.roll,
+                state.bonus_turn,
+                dice,
+                keys,
+                policy,
+                cards,
+                components,
+                margin=self.margin,
+            )
+        )
 
 
 def _mean_value(values: list[float]) -> review.Value:

@@ -396,7 +396,7 @@ def expected_single_clairvoyant(
 
 
 #: Below any final score (scores are at least -cells with Dangerous Animals): "no map has ended yet".
-_MINUS_INFINITY_SCORE = -10**6
+_MINUS_INFINITY_SCORE = -(10**6)
 
 
 # ---------------------------------------------------------------------------------------------------------

@@ -80,9 +80,7 @@ def _board(components: Components) -> _Board:
             elements: list[int] = []
             options = ((a, b),) if a == b else ((a, b), (b, a))
             for shape_face, element_face in options:
-                chosen = (
-                    _ELEMENT_VALUES if element_face == ANY_FACE else (int(components.elements[element_face - 1]),)
-                )
+                chosen = _ELEMENT_VALUES if element_face == ANY_FACE else (int(components.elements[element_face - 1]),)
                 for shape_index in components.shape_indices(shape_face):
                     table = tables.positions[shape_index]
                     for element in chosen:
@@ -99,9 +97,7 @@ def _board(components: Components) -> _Board:
                 tuple(masks),
                 tuple(arounds),
             )
-    return _Board(
-        _U64(tables.full), _U64(tables.not_first_col), _U64(tables.not_last_col), _U64(tables.cols), rolls
-    )
+    return _Board(_U64(tables.full), _U64(tables.not_first_col), _U64(tables.not_last_col), _U64(tables.cols), rolls)
 
 
 def _neighbours(mask: np.ndarray | np.uint64, board: _Board) -> np.ndarray:

@@ -35,8 +35,9 @@ def table(
     players = len(hands)
     if abilities is not None:
         boards = [Board(f"b{i}", (3, 3, 3), a) for i, a in enumerate(abilities)]
-        config = Config(players, deck=cards, expert=True, boards=boards, rounds=rounds, allow_small=True,
-                        money_floor=money_floor)
+        config = Config(
+            players, deck=cards, expert=True, boards=boards, rounds=rounds, allow_small=True, money_floor=money_floor
+        )
     else:
         config = Config(players, deck=cards, rounds=rounds, allow_small=True, money_floor=money_floor)
     placed = {c for row in (*hands, *(equipment or []), *(members or [])) for c in row} | set(discard)

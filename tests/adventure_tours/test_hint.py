@@ -85,9 +85,12 @@ def model_oracle(state: State, play: tuple, objective: hints.Objective, model: h
     prior, independently; every seating's oracle value weighted by its probability (written out here, not taken
     from `RolloutModel.assignments`)."""
     mover = state.current_player()
-    seats = [[(model.own, Fraction(1))] if q == mover else [(r, Fraction(w).limit_denominator(1000))
-                                                            for r, w in model.others]
-             for q in range(state.config.players)]
+    seats = [
+        [(model.own, Fraction(1))]
+        if q == mover
+        else [(r, Fraction(w).limit_denominator(1000)) for r, w in model.others]
+        for q in range(state.config.players)
+    ]
     total = Fraction(0)
     for combo in itertools.product(*seats):
         weight = Fraction(1)

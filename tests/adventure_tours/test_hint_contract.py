@@ -14,8 +14,9 @@ from campsolver.v1 import common_pb2
 
 
 def _legal(client: CampsolverClient, request: pb.AdventureToursServiceHintRequest) -> set[bytes]:
-    legal = client.adventure_tours.legal_moves(pb.AdventureToursServiceLegalMovesRequest(state=request.state),
-                                               timeout=30)
+    legal = client.adventure_tours.legal_moves(
+        pb.AdventureToursServiceLegalMovesRequest(state=request.state), timeout=30
+    )
     return {m.SerializeToString(deterministic=True) for m in legal.moves}
 
 

@@ -44,7 +44,10 @@ def _sponsor_table(other_cards: int) -> tuple:
         card(R, 1, money=1, value=1),  # 0: joins now, pays 1
         card(R, 5, money=7, value=1),  # 1: needs red 5, pays 7
         card(R, 9, money=1, value=2),  # 2: the sponsor: red 3 -> 5
-        card(B, 9, money=1), card(Y, 9, money=1), card(B, 8, money=1), card(Y, 8, money=1),
+        card(B, 9, money=1),
+        card(Y, 9, money=1),
+        card(B, 8, money=1),
+        card(Y, 8, money=1),
         *filler(10),
     ]
     hands = [[0, 1, 2], list(range(3, 3 + other_cards)), list(range(7, 7 + other_cards))]

@@ -387,7 +387,12 @@ def _hand_costs_eat_money_position(money_floor: MoneyFloor) -> State:
     when player 0 ends the round by laying their last card."""
     cards = [card(R, 1, money=1), card(B, 1, money=3), *filler(6)]
     return table(
-        cards, [[0], [2, 3, 4, 5], [6]], members=[[], [1], []], pile=[7], totals=[0, 20, 5], rounds=2,
+        cards,
+        [[0], [2, 3, 4, 5], [6]],
+        members=[[], [1], []],
+        pile=[7],
+        totals=[0, 20, 5],
+        rounds=2,
         money_floor=money_floor,
     )
 

@@ -18,8 +18,13 @@ ACTIONS = [Act.NONE, Act.GIVE_ONE, Act.DISCARD_MEMBER, Act.STEAL_EQUIPMENT, Act.
 def random_tiny(seed: int) -> State:
     rng = np.random.default_rng(seed)
     cards = [
-        card(Colour(int(rng.integers(3))), int(rng.integers(1, 6)), int(rng.integers(0, 6)), int(rng.integers(1, 3)),
-             ACTIONS[int(rng.integers(len(ACTIONS)))])
+        card(
+            Colour(int(rng.integers(3))),
+            int(rng.integers(1, 6)),
+            int(rng.integers(0, 6)),
+            int(rng.integers(1, 3)),
+            ACTIONS[int(rng.integers(len(ACTIONS)))],
+        )
         for _ in range(9)
     ]
     players = int(rng.integers(1, 4))

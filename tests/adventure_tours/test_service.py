@@ -69,7 +69,9 @@ def test_max_over_grpc_is_proven_and_its_line_replays(client: CampsolverClient) 
 
 def test_solo_max_is_accepted(client: CampsolverClient) -> None:
     state = pb.AdventureToursState(
-        players=[pb.AdventurePlayer(hand=[0, 1, 40])], pile=[2, 3], to_move=0,
+        players=[pb.AdventurePlayer(hand=[0, 1, 40])],
+        pile=[2, 3],
+        to_move=0,
         discard=[c for c in range(102) if c not in (0, 1, 2, 3, 40)],
     )
     response = client.adventure_tours.max_score(pb.AdventureToursServiceMaxScoreRequest(state=state), timeout=30)
@@ -151,11 +153,15 @@ def test_bad_input_names_the_field(client: CampsolverClient) -> None:
 def test_every_command_through_the_cli(command: str) -> None:
     example = subprocess.run(
         [sys.executable, "-m", "campsolver", "adventure-tours", "example", command],
-        capture_output=True, text=True, check=True,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
     result = subprocess.run(
         [sys.executable, "-m", "campsolver", "adventure-tours", command, "--request", "-"],
-        input=example, capture_output=True, text=True,
+        input=example,
+        capture_output=True,
+        text=True,
     )
     assert result.returncode == 0, result.stderr
     answer = json.loads(result.stdout)
@@ -168,7 +174,9 @@ def test_cli_bad_input_is_one_line_and_exit_2() -> None:
     text = json_format.MessageToJson(request)
     result = subprocess.run(
         [sys.executable, "-m", "campsolver", "adventure-tours", "score", "--request", "-"],
-        input=text, capture_output=True, text=True,
+        input=text,
+        capture_output=True,
+        text=True,
     )
     assert result.returncode == 2
     assert result.stderr.strip().count("\n") == 0 and "state.players[0].hand[" in result.stderr
@@ -218,9 +226,7 @@ def test_money_floor_default_and_variant_through_the_request_and_the_cli(capsys:
         state = full(service.EXAMPLES["MaxScore"]().state)
         expected_floor = MoneyFloor.ROUND if floor == pb.ADVENTURE_MONEY_FLOOR_PER_ROUND else MoneyFloor.PILE
         hands = [len(p.hand) or p.hand_size for p in request.state.players]
-        expected = [
-            money_change(expected_floor, 20 + q, state.income(q), hands[q]) for q in range(3)
-        ]
+        expected = [money_change(expected_floor, 20 + q, state.income(q), hands[q]) for q in range(3)]
         assert list(response.round_scores) == expected
         assert list(response.totals) == [20 + q + s for q, s in enumerate(expected)]
         code, out, _ = main_in_process(

@@ -33,8 +33,18 @@ RAY = str(Path(sys.executable).with_name("ray"))
 #: 224 exact Camper Tour solo values (dynamic programming, ~0.1 s each with Ray's overhead): many short tasks,
 #: so both nodes get work and the kill lands with tasks in flight and tasks still to come.
 PLATES = ",".join(str(plates) for plates in range(12, 124, 4))
-CLUSTER_SWEEP = ["sweep", "--games", "camper-tour", "--plates", PLATES, "--tokens", "5,10,15,20,25,30,35,40",
-                 "--time-limit", "60", "--no-progress"]
+CLUSTER_SWEEP = [
+    "sweep",
+    "--games",
+    "camper-tour",
+    "--plates",
+    PLATES,
+    "--tokens",
+    "5,10,15,20,25,30,35,40",
+    "--time-limit",
+    "60",
+    "--no-progress",
+]
 TOTAL = 28 * 8
 #: Guards against a hung cluster or driver on a loaded machine (load ~9 on 2 cores); none is a measurement.
 START_TIMEOUT_S = 120
@@ -68,8 +78,11 @@ def _cluster_processes(marker: str) -> dict[int, list[str]]:
 
 
 def _raylets(temp_dir: str) -> dict[int, list[str]]:
-    return {pid: argv for pid, argv in _cluster_processes(temp_dir).items()
-            if argv and os.path.basename(argv[0]) == "raylet"}
+    return {
+        pid: argv
+        for pid, argv in _cluster_processes(temp_dir).items()
+        if argv and os.path.basename(argv[0]) == "raylet"
+    }
 
 
 def _children(pid: int) -> list[int]:
@@ -112,14 +125,43 @@ def _two_node_cluster() -> Iterator[tuple[str, str, int]]:
     # RAY_AUTH_MODE=token is refused ("InvalidAuthToken"); this cluster listens on loopback only.
     env = {**os.environ, **CLUSTER_ENV}
     try:
-        _ray_start(["--head", "--num-cpus", "1", "--port", str(port), "--node-ip-address", "127.0.0.1",
-                    "--include-dashboard", "false", "--temp-dir", temp_dir, "--disable-usage-stats",
-                    "--ray-client-server-port", str(_free_port()),
-                    "--dashboard-agent-listen-port", str(_free_port())], env)
+        _ray_start(
+            [
+                "--head",
+                "--num-cpus",
+                "1",
+                "--port",
+                str(port),
+                "--node-ip-address",
+                "127.0.0.1",
+                "--include-dashboard",
+                "false",
+                "--temp-dir",
+                temp_dir,
+                "--disable-usage-stats",
+                "--ray-client-server-port",
+                str(_free_port()),
+                "--dashboard-agent-listen-port",
+                str(_free_port()),
+            ],
+            env,
+        )
         head_raylets = set(_raylets(temp_dir))
         assert len(head_raylets) == 1, _raylets(temp_dir)
-        _ray_start(["--address", address, "--num-cpus", "1", "--node-ip-address", "127.0.0.1",
-                    "--disable-usage-stats", "--dashboard-agent-listen-port", str(_free_port())], env)
+        _ray_start(
+            [
+                "--address",
+                address,
+                "--num-cpus",
+                "1",
+                "--node-ip-address",
+                "127.0.0.1",
+                "--disable-usage-stats",
+                "--dashboard-agent-listen-port",
+                str(_free_port()),
+            ],
+            env,
+        )
         second = set(_raylets(temp_dir)) - head_raylets
         assert len(second) == 1, _raylets(temp_dir)
         yield address, temp_dir, second.pop()
@@ -157,8 +199,9 @@ print(backend.cpus, backend.node_cpus, report.ran, row.result["cpus"])
 def _rows(store: Path) -> list[tuple[str, str, str]]:
     try:
         with sqlite3.connect(store, timeout=5) as db:
-            return [(key, status, worker)
-                    for key, status, worker in db.execute("SELECT key, status, worker FROM results")]
+            return [
+                (key, status, worker) for key, status, worker in db.execute("SELECT key, status, worker FROM results")
+            ]
     except sqlite3.OperationalError:  # not created yet
         return []
 
@@ -167,8 +210,9 @@ def _node_of(worker: str) -> str:
     return worker.rsplit("@", 1)[1] if "@" in worker else ""
 
 
-def test_a_sweep_survives_losing_a_node_of_a_two_node_cluster(tmp_path: Path,
-                                                              capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_sweep_survives_losing_a_node_of_a_two_node_cluster(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     reference = tmp_path / "reference"
     assert batch_main([*CLUSTER_SWEEP, "--out", str(reference), "--in-process"]) == 0
     capsys.readouterr()
@@ -179,21 +223,25 @@ def test_a_sweep_survives_losing_a_node_of_a_two_node_cluster(tmp_path: Path,
         second_node = _node_id(_raylets(temp_dir)[second_raylet])
         # Two 1-CPU nodes make a 2-CPU cluster, but a task asking for two CPUs fits on no node: it is capped at
         # the largest node's one CPU (before the cap it waited forever).
-        wide = subprocess.run([sys.executable, "-c", TWO_CPU_TASK, address], capture_output=True, text=True,
-                              timeout=START_TIMEOUT_S, env={**os.environ, **CLUSTER_ENV})
+        wide = subprocess.run(
+            [sys.executable, "-c", TWO_CPU_TASK, address],
+            capture_output=True,
+            text=True,
+            timeout=START_TIMEOUT_S,
+            env={**os.environ, **CLUSTER_ENV},
+        )
         assert wide.returncode == 0, wide.stderr[-3000:]
         assert wide.stdout.split()[-4:] == ["2", "1", "1", "1.0"], wide.stdout
-        command = [sys.executable, "-m", "campsolver", "batch", *CLUSTER_SWEEP, "--out", str(out),
-                   "--address", address]
-        driver = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                  env={**os.environ, **CLUSTER_ENV})
+        command = [sys.executable, "-m", "campsolver", "batch", *CLUSTER_SWEEP, "--out", str(out), "--address", address]
+        driver = subprocess.Popen(
+            command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, **CLUSTER_ENV}
+        )
         try:
             deadline = time.monotonic() + FIRST_ROWS_WAIT_S
             while driver.poll() is None and time.monotonic() < deadline:
                 per_node = [_node_of(worker) for _, _, worker in _rows(out / STORE_NAME)]
                 running = [child for child in _children(second_raylet) if _title(child) == "ray::execute"]
-                if (min(per_node.count(head_node), per_node.count(second_node)) >= ROWS_PER_NODE_BEFORE_KILL
-                        and running):
+                if min(per_node.count(head_node), per_node.count(second_node)) >= ROWS_PER_NODE_BEFORE_KILL and running:
                     break
                 time.sleep(0.05)
             assert driver.poll() is None, "the driver finished before the kill: make the sweep longer"
@@ -220,8 +268,10 @@ def test_a_sweep_survives_losing_a_node_of_a_two_node_cluster(tmp_path: Path,
     assert set(nodes) == {head_node, second_node}
     assert len(rows_at_kill) < TOTAL
     assert _outputs(out) == _outputs(reference)
-    print(f"cluster figures: {TOTAL} tasks, head {nodes.count(head_node)} / second node "
-          f"{nodes.count(second_node)}; {len(rows_at_kill)} rows at the kill (head {at_kill.count(head_node)}, "
-          f"second {at_kill.count(second_node)}), {len(running_at_kill)} task(s) running on the second node "
-          f"killed and retried; {time.monotonic() - killed_at:.1f} s from the kill to the end; wall {wall_s:.1f} s "
-          f"(cluster start to teardown)")
+    print(
+        f"cluster figures: {TOTAL} tasks, head {nodes.count(head_node)} / second node "
+        f"{nodes.count(second_node)}; {len(rows_at_kill)} rows at the kill (head {at_kill.count(head_node)}, "
+        f"second {at_kill.count(second_node)}), {len(running_at_kill)} task(s) running on the second node "
+        f"killed and retried; {time.monotonic() - killed_at:.1f} s from the kill to the end; wall {wall_s:.1f} s "
+        f"(cluster start to teardown)"
+    )

@@ -69,8 +69,19 @@ def test_a_retry_may_raise_the_time_limit_of_the_failed_tasks(
 
     monkeypatch.setattr(sweeps, "call", slow_on_long_routes)
     out = tmp_path / "o"
-    job = ["sweep", "--games", "camper-tour", "--plates", "8,72", "--tokens", "25", "--in-process", "--no-progress",
-           "--out", str(out)]
+    job = [
+        "sweep",
+        "--games",
+        "camper-tour",
+        "--plates",
+        "8,72",
+        "--tokens",
+        "25",
+        "--in-process",
+        "--no-progress",
+        "--out",
+        str(out),
+    ]
     assert batch_main([*job, "--time-limit", "0.02"]) == 1
     assert "--retry-failed" in capsys.readouterr().err
     assert batch_main([*job, "--time-limit", "120"]) == 2  # a plain rerun with other settings is still refused

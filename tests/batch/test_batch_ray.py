@@ -33,13 +33,45 @@ from campsolver.clients.batch.engine import (
 from campsolver.clients.batch.store import STORE_NAME, Store
 
 #: A sweep whose tasks each take about a second (CP-SAT clairvoyant maxima): long enough to kill mid-batch.
-HAPPY_SWEEP = ["sweep", "--games", "happy-campers", "--cards", "none,dangerous-animals", "--seeds", "4",
-               "--rolls", "8", "--time-limit", "60", "--no-progress"]
-CAMPER_SWEEP = ["sweep", "--games", "camper-tour", "--plates", "12,24,36", "--tokens", "5,15", "--time-limit", "60",
-                "--no-progress"]
+HAPPY_SWEEP = [
+    "sweep",
+    "--games",
+    "happy-campers",
+    "--cards",
+    "none,dangerous-animals",
+    "--seeds",
+    "4",
+    "--rolls",
+    "8",
+    "--time-limit",
+    "60",
+    "--no-progress",
+]
+CAMPER_SWEEP = [
+    "sweep",
+    "--games",
+    "camper-tour",
+    "--plates",
+    "12,24,36",
+    "--tokens",
+    "5,15",
+    "--time-limit",
+    "60",
+    "--no-progress",
+]
 #: 60 exact solo values of about 10-50 ms each: many small tasks, so a kill lands mid-batch cheaply.
-CAMPER_KILL_SWEEP = ["sweep", "--games", "camper-tour", "--plates", "20,24,28,32,36,40,44,48,52,56,60,64",
-                     "--tokens", "5,10,15,20,25", "--time-limit", "60", "--no-progress"]
+CAMPER_KILL_SWEEP = [
+    "sweep",
+    "--games",
+    "camper-tour",
+    "--plates",
+    "20,24,28,32,36,40,44,48,52,56,60,64",
+    "--tokens",
+    "5,10,15,20,25",
+    "--time-limit",
+    "60",
+    "--no-progress",
+]
 OUTPUT_FILES = ("sweep.jsonl", "sweep-summary.json")
 #: How long the kill test waits for the driver's first two rows: only a guard against a hung driver. (With the
 #: workers at Ray's default niceness 15, a loaded machine starved them: 1 row after 120 s, and tasks answered
@@ -50,8 +82,15 @@ KILL_WAIT_S = 300
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[str]:
     def start() -> None:
-        ray.init(address="local", num_cpus=2, include_dashboard=False, object_store_memory=100 * 1024 * 1024,
-                 log_to_driver=False, logging_level="ERROR", _system_config=LOCAL_RAY_SYSTEM_CONFIG)
+        ray.init(
+            address="local",
+            num_cpus=2,
+            include_dashboard=False,
+            object_store_memory=100 * 1024 * 1024,
+            log_to_driver=False,
+            logging_level="ERROR",
+            _system_config=LOCAL_RAY_SYSTEM_CONFIG,
+        )
 
     # The engine's start-up guard: a start that hangs or loses its raylet (seen in CI) is torn down and retried.
     call_with_start_timeout(start, tear_down_ray, RAY_START_TIMEOUT_S)
@@ -95,8 +134,9 @@ def _rows(store: Path) -> int:
         pytest.param(HAPPY_SWEEP, 8, id="happy-campers-8-cp-sat-tasks", marks=pytest.mark.slow),
     ],
 )
-def test_sigkilled_driver_resumes_without_loss_or_duplicates(cluster: str, tmp_path: Path, job: list[str],
-                                                             total: int, capsys: pytest.CaptureFixture[str]) -> None:
+def test_sigkilled_driver_resumes_without_loss_or_duplicates(
+    cluster: str, tmp_path: Path, job: list[str], total: int, capsys: pytest.CaptureFixture[str]
+) -> None:
     reference = tmp_path / "reference"
     assert batch_main([*job, "--out", str(reference), "--in-process"]) == 0
     out = tmp_path / "killed"
@@ -120,8 +160,10 @@ def test_sigkilled_driver_resumes_without_loss_or_duplicates(cluster: str, tmp_p
         keys = [key for (key,) in db.execute("SELECT key FROM results")]
     assert len(keys) == len(set(keys)) == total
     assert _outputs(out) == _outputs(reference)
-    print(f"resume figures: {total} tasks, {at_kill} recorded at the kill ({waited:.1f} s after the start), "
-          f"{total - at_kill} run after it")
+    print(
+        f"resume figures: {total} tasks, {at_kill} recorded at the kill ({waited:.1f} s after the start), "
+        f"{total - at_kill} run after it"
+    )
 
 
 #: A driver that starts its own local instance (as `campsolver batch` does without --address), niced by argv[1].
@@ -140,8 +182,13 @@ def test_an_own_local_instance_runs_its_workers_at_the_drivers_niceness(driver_n
     """Ray's default (workers at niceness 15) starved batch tasks on a loaded machine: 1.6 s of CPU in a 60-s
     limit, a heuristic map answered where in-process CP-SAT proved the optimum. The instance the engine
     starts runs them at the driver's own niceness. Own process: this module already holds a Ray instance."""
-    done = subprocess.run([sys.executable, "-c", OWN_INSTANCE_NICENESS, str(driver_niceness)],
-                          capture_output=True, text=True, timeout=180, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", OWN_INSTANCE_NICENESS, str(driver_niceness)],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        check=True,
+    )
     driver, workers = (int(word) for word in done.stdout.split()[-2:])
     assert driver == driver_niceness
     assert workers == driver, done.stderr[-2000:]

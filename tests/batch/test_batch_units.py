@@ -63,8 +63,18 @@ def test_store_keeps_one_row_per_key_and_refuses_other_settings(tmp_path: Path) 
         again = run_tasks(tasks, store, InProcess(), time_limit_s=5.0)
         assert (again.ran, again.resumed) == (0, 5)
         first = tasks[0]
-        assert not store.record(key=first.key, job="test", game="none", kind="double", params=first.params,
-                                status="ok", result={}, error=None, wall_s=0.0, worker="x")
+        assert not store.record(
+            key=first.key,
+            job="test",
+            game="none",
+            kind="double",
+            params=first.params,
+            status="ok",
+            result={},
+            error=None,
+            wall_s=0.0,
+            worker="x",
+        )
         rows = store.rows()
         assert len(rows) == 5
         assert rows[tasks[2].key].result == {"double": 4}
@@ -114,8 +124,9 @@ def test_default_games_are_the_games_each_job_has_an_entry_for() -> None:
         (["tournament", "--games", "happy-campers", "--policies", "oracle,greedy"], "--policies"),
     ],
 )
-def test_bad_options_exit_2_with_one_line(arguments: list[str], field: str, tmp_path: Path,
-                                          capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_options_exit_2_with_one_line(
+    arguments: list[str], field: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert batch_main([*arguments, "--out", str(tmp_path / "o"), "--in-process"]) == 2
     error = capsys.readouterr().err.strip()
     assert len(error.splitlines()) == 1 and field in error
@@ -123,8 +134,19 @@ def test_bad_options_exit_2_with_one_line(arguments: list[str], field: str, tmp_
 
 def test_other_settings_in_the_same_out_are_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = str(tmp_path / "o")
-    base = ["sweep", "--games", "camper-tour", "--plates", "8", "--tokens", "4", "--out", out, "--in-process",
-            "--no-progress"]
+    base = [
+        "sweep",
+        "--games",
+        "camper-tour",
+        "--plates",
+        "8",
+        "--tokens",
+        "4",
+        "--out",
+        out,
+        "--in-process",
+        "--no-progress",
+    ]
     assert batch_main(base) == 0
     assert batch_main([*base, "--time-limit", "7"]) == 2
     assert "time_limit_s" in capsys.readouterr().err
@@ -132,8 +154,21 @@ def test_other_settings_in_the_same_out_are_refused(tmp_path: Path, capsys: pyte
 
 def test_camper_tour_sweep_values_are_the_exact_solo_values(tmp_path: Path) -> None:
     out = tmp_path / "sweep"
-    code = batch_main(["sweep", "--games", "camper-tour", "--plates", "10,20", "--tokens", "5,12", "--out", str(out),
-                       "--in-process", "--no-progress"])
+    code = batch_main(
+        [
+            "sweep",
+            "--games",
+            "camper-tour",
+            "--plates",
+            "10,20",
+            "--tokens",
+            "5,12",
+            "--out",
+            str(out),
+            "--in-process",
+            "--no-progress",
+        ]
+    )
     assert code == 0
     with open(out / "sweep-camper-tour-solo.csv", newline="") as handle:
         rows = list(csv.DictReader(handle))
@@ -160,9 +195,27 @@ def _parquet_as_csv_rows(path: Path) -> list[dict[str, str]]:
 
 def test_sweep_parquet_is_typed_and_reads_back_equal_to_the_csv(tmp_path: Path) -> None:
     out = tmp_path / "sweep"
-    code = batch_main(["sweep", "--games", "happy-campers,camper-tour", "--cards", "none,dangerous-animals",
-                       "--seeds", "2", "--rolls", "2", "--plates", "6,9", "--tokens", "3,4", "--out", str(out),
-                       "--in-process", "--no-progress"])
+    code = batch_main(
+        [
+            "sweep",
+            "--games",
+            "happy-campers,camper-tour",
+            "--cards",
+            "none,dangerous-animals",
+            "--seeds",
+            "2",
+            "--rolls",
+            "2",
+            "--plates",
+            "6,9",
+            "--tokens",
+            "3,4",
+            "--out",
+            str(out),
+            "--in-process",
+            "--no-progress",
+        ]
+    )
     assert code == 0
     for name in ("sweep-happy-campers-clairvoyant", "sweep-camper-tour-solo"):
         with open(out / f"{name}.csv", newline="") as handle:
@@ -172,18 +225,40 @@ def test_sweep_parquet_is_typed_and_reads_back_equal_to_the_csv(tmp_path: Path) 
         assert pq.read_schema(out / f"{name}.parquet").names == list(csv_rows[0])
     schema = pq.read_schema(out / "sweep-happy-campers-clairvoyant.parquet")
     assert (schema.field("seed").type, schema.field("score").type, schema.field("card").type) == (
-        pa.int64(), pa.int64(), pa.string())
+        pa.int64(),
+        pa.int64(),
+        pa.string(),
+    )
     hc = pq.read_table(out / "sweep-happy-campers-clairvoyant.parquet").to_pylist()
-    assert [(row["card"], row["seed"]) for row in hc] == [("none", 0), ("none", 1), ("dangerous-animals", 0),
-                                                          ("dangerous-animals", 1)]
+    assert [(row["card"], row["seed"]) for row in hc] == [
+        ("none", 0),
+        ("none", 1),
+        ("dangerous-animals", 0),
+        ("dangerous-animals", 1),
+    ]
     assert all(row["status"] == "ok" and row["error"] is None for row in hc)
     assert [row["card_points"] is None for row in hc] == [True, True, False, False]  # no card: null, not 0
 
 
 def test_happy_campers_sweep_plot_shows_every_card_with_its_quartiles(tmp_path: Path) -> None:
     out = tmp_path / "sweep"
-    code = batch_main(["sweep", "--games", "happy-campers", "--cards", "none,privacy", "--seeds", "3", "--rolls",
-                       "2", "--out", str(out), "--in-process", "--no-progress"])
+    code = batch_main(
+        [
+            "sweep",
+            "--games",
+            "happy-campers",
+            "--cards",
+            "none,privacy",
+            "--seeds",
+            "3",
+            "--rolls",
+            "2",
+            "--out",
+            str(out),
+            "--in-process",
+            "--no-progress",
+        ]
+    )
     assert code == 0
     summary = json.loads((out / "sweep-summary.json").read_text())["happy-campers/clairvoyant"]
     plot = (out / "plots" / "sweep-happy-campers-clairvoyant.svg").read_text()
@@ -199,8 +274,21 @@ def test_happy_campers_sweep_plot_shows_every_card_with_its_quartiles(tmp_path: 
 
 def test_happy_campers_tournament_games_replay_through_the_rules_model(tmp_path: Path) -> None:
     out = tmp_path / "t"
-    code = batch_main(["tournament", "--games", "happy-campers", "--policies", "greedy,random", "--matches", "6",
-                       "--out", str(out), "--in-process", "--no-progress"])
+    code = batch_main(
+        [
+            "tournament",
+            "--games",
+            "happy-campers",
+            "--policies",
+            "greedy,random",
+            "--matches",
+            "6",
+            "--out",
+            str(out),
+            "--in-process",
+            "--no-progress",
+        ]
+    )
     assert code == 0
     games = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
     assert len(games) == 12
@@ -249,8 +337,23 @@ def test_happy_campers_hint_policy_plays_legal_seeded_games() -> None:
 
 def test_deluxe_camping_sweep_rows_rescore_by_the_rules_model(tmp_path: Path) -> None:
     out = tmp_path / "sweep"
-    code = batch_main(["sweep", "--games", "deluxe-camping", "--players", "2,3", "--seeds", "1", "--time-limit", "3",
-                       "--out", str(out), "--in-process", "--no-progress"])
+    code = batch_main(
+        [
+            "sweep",
+            "--games",
+            "deluxe-camping",
+            "--players",
+            "2,3",
+            "--seeds",
+            "1",
+            "--time-limit",
+            "3",
+            "--out",
+            str(out),
+            "--in-process",
+            "--no-progress",
+        ]
+    )
     assert code == 0
     rows = pq.read_table(out / "sweep-deluxe-camping-securable.parquet").to_pylist()
     assert [(row["players"], row["seed"]) for row in rows] == [(2, 0), (3, 0)]
@@ -276,11 +379,15 @@ def test_a_store_written_before_the_cpu_column_resumes(tmp_path: Path) -> None:
 
     tmp_path.mkdir(exist_ok=True)
     with sqlite3.connect(tmp_path / STORE_NAME) as db:  # the schema of the first release: no cpu_s column
-        db.execute("CREATE TABLE results (key TEXT PRIMARY KEY, job TEXT NOT NULL, game TEXT NOT NULL, kind TEXT "
-                   "NOT NULL, params TEXT NOT NULL, status TEXT NOT NULL, result TEXT, error TEXT, wall_s REAL NOT "
-                   "NULL, worker TEXT NOT NULL, finished_at REAL NOT NULL)")
-        db.execute("INSERT INTO results VALUES ('old', 'test', 'none', 'double', '{}', 'ok', '{\"double\": 0}', "
-                   "NULL, 0.1, 'here', 0)")
+        db.execute(
+            "CREATE TABLE results (key TEXT PRIMARY KEY, job TEXT NOT NULL, game TEXT NOT NULL, kind TEXT "
+            "NOT NULL, params TEXT NOT NULL, status TEXT NOT NULL, result TEXT, error TEXT, wall_s REAL NOT "
+            "NULL, worker TEXT NOT NULL, finished_at REAL NOT NULL)"
+        )
+        db.execute(
+            "INSERT INTO results VALUES ('old', 'test', 'none', 'double', '{}', 'ok', '{\"double\": 0}', "
+            "NULL, 0.1, 'here', 0)"
+        )
     tasks = [Task("test", "none", "double", {"n": n}, _double) for n in (1, 2)]
     with Store(tmp_path) as store:
         report = run_tasks(tasks, store, InProcess(), time_limit_s=5.0)
@@ -327,8 +434,21 @@ def test_table_game_tournaments_write_outputs_and_replay_by_seed(game: str, poli
     """A tiny tournament (2 matches, seats rotated) of each new game: outputs written, every game finished with a
     winner consistent with its scores, and replaying a game's seed and seats gives the same game."""
     out = tmp_path / "t"
-    code = batch_main(["tournament", "--games", game, "--policies", policies, "--matches", "2",
-                       "--out", str(out), "--in-process", "--no-progress"])
+    code = batch_main(
+        [
+            "tournament",
+            "--games",
+            game,
+            "--policies",
+            policies,
+            "--matches",
+            "2",
+            "--out",
+            str(out),
+            "--in-process",
+            "--no-progress",
+        ]
+    )
     assert code == 0
     for name in ("games.csv", "games.jsonl", "tournament.csv", "tournament.json", "tournament.svg"):
         assert (out / name).stat().st_size > 0
@@ -337,7 +457,8 @@ def test_table_game_tournaments_write_outputs_and_replay_by_seed(game: str, poli
     assert len(games) == 2 and all(g["status"] == "ok" for g in games)
     first, second = policies.split(",")
     assert sorted(tuple(g["policies"]) for g in games) == sorted(  # one game with each policy alone / in seat 0
-        (tuple([first, *[second] * (spec.seats - 1)]), tuple([second, *[first] * (spec.seats - 1)])))
+        (tuple([first, *[second] * (spec.seats - 1)]), tuple([second, *[first] * (spec.seats - 1)]))
+    )
     wins = {first: 0, second: 0}
     for played in games:
         assert len(played["scores"]) == spec.seats
@@ -357,8 +478,14 @@ def test_three_seat_tournaments_rotate_the_lone_policy_and_count_each_game_once(
     from campsolver.clients.batch.tournament import tournament_tasks
 
     seatings = [task.params["policies"] for task in tournament_tasks(ADVENTURE_TOURS, ("a", "b"), 6)]
-    assert seatings == [["a", "b", "b"], ["b", "a", "a"], ["b", "a", "b"], ["a", "b", "a"], ["b", "b", "a"],
-                        ["a", "a", "b"]]
+    assert seatings == [
+        ["a", "b", "b"],
+        ["b", "a", "a"],
+        ["b", "a", "b"],
+        ["a", "b", "a"],
+        ["b", "b", "a"],
+        ["a", "a", "b"],
+    ]
     rows = [
         {"status": "ok", "policies": ["a", "b", "b"], "scores": [5, 3, 3], "winner": 0},
         {"status": "ok", "policies": ["b", "a", "a"], "scores": [1, 3, 9], "winner": 2},
@@ -478,9 +605,14 @@ def test_ray_daemons_are_told_by_their_program_not_by_a_mention_of_ray() -> None
     assert is_ray_daemon([ray_dir + b"/core/src/ray/raylet/raylet", b"--node_ip_address=127.0.0.1"], ray_dir)
     assert is_ray_daemon([b"/venv/bin/python", b"-u", ray_dir + b"/_private/log_monitor.py", b"--x"], ray_dir)
     # the service's multiprocessing forkserver: its -c argument lists sys.path, which mentions Ray's directory
-    forkserver = [b"/venv/bin/python", b"-B", b"-c",
-                  b"from multiprocessing.forkserver import main; main(5, 7, [], **{'sys_path': ['"
-                  + ray_dir + b"/thirdparty_files']})"]
+    forkserver = [
+        b"/venv/bin/python",
+        b"-B",
+        b"-c",
+        b"from multiprocessing.forkserver import main; main(5, 7, [], **{'sys_path': ['"
+        + ray_dir
+        + b"/thirdparty_files']})",
+    ]
     assert not is_ray_daemon(forkserver, ray_dir)
 
 
@@ -499,8 +631,14 @@ def test_tearing_down_ray_leaves_the_solver_workers_forkserver_alive() -> None:
     pool = WorkerPool(1)
     pool.start()
     # A stand-in for a Ray daemon: a child whose command line runs a path inside Ray's package.
-    daemon = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)",
-                               os.path.join(os.path.dirname(os.path.abspath(ray.__file__)), "daemon")])
+    daemon = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import time; time.sleep(60)",
+            os.path.join(os.path.dirname(os.path.abspath(ray.__file__)), "daemon"),
+        ]
+    )
     try:
         server_pid = forkserver._forkserver._forkserver_pid
         assert server_pid is not None

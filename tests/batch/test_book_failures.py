@@ -42,13 +42,15 @@ def _calls(monkeypatch: pytest.MonkeyPatch, outcomes: dict[int, Any]) -> list[tu
     return seen
 
 
-OUT_OF_TIME = RuntimeError("happy-campers puzzle: DEADLINE_EXCEEDED: no answer within the 72.00 s budget; allow more "
-                           "time")
+OUT_OF_TIME = RuntimeError(
+    "happy-campers puzzle: DEADLINE_EXCEEDED: no answer within the 72.00 s budget; allow more time"
+)
 NO_SUCH_GRADE = RuntimeError("happy-campers puzzle: INVALID_ARGUMENT: grade: no puzzle of that grade for this seed")
 
 
-def test_a_seed_that_runs_out_of_time_gives_way_to_the_next_and_the_page_says_so(monkeypatch: pytest.MonkeyPatch
-                                                                                  ) -> None:
+def test_a_seed_that_runs_out_of_time_gives_way_to_the_next_and_the_page_says_so(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     response = _example_response()
     seen = _calls(monkeypatch, {3: NO_SUCH_GRADE, 1003: response})
     result = book.generate(PARAMS, Budget(100.0))
@@ -56,7 +58,8 @@ def test_a_seed_that_runs_out_of_time_gives_way_to_the_next_and_the_page_says_so
     first, second = (limit for _, limit in seen)
     assert 80 <= first <= 86 and 45 <= second <= 51  # 85% of the time, then half of what is left
     assert result["seed"] == response.puzzle.seed and result["retried"] == [
-        {"seed": 3, "why": "has no puzzle of that grade", "seconds": 85, "timed_out": False}]
+        {"seed": 3, "why": "has no puzzle of that grade", "seconds": 85, "timed_out": False}
+    ]
     html = book.render("Book", [(_task(), result, None)])
     page = html.split('id="puzzle-1"')[1].split("</section>")[0]
     assert f"Seed {result['seed']} (seed 3 has no puzzle of that grade)" in page
@@ -73,8 +76,10 @@ def test_a_seed_that_ran_out_of_time_leaves_too_little_for_another(monkeypatch: 
     monkeypatch.setattr(book, "call", slow)
     with pytest.raises(book.PuzzleNotMade) as caught:
         book.generate(PARAMS, Budget(1.0))
-    assert str(caught.value) == ("no Happy Campers hard puzzle from seed 3: seed 3 ran out of time in its 1 s; run the "
-                                 "book again with --retry-failed and a longer --time-limit (this one was 1 s)")
+    assert str(caught.value) == (
+        "no Happy Campers hard puzzle from seed 3: seed 3 ran out of time in its 1 s; run the "
+        "book again with --retry-failed and a longer --time-limit (this one was 1 s)"
+    )
 
 
 def test_no_puzzle_from_any_seed_is_said_in_words_on_the_title_page(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -93,11 +98,15 @@ def test_no_puzzle_from_any_seed_is_said_in_words_on_the_title_page(monkeypatch:
 
 def test_other_failures_are_said_in_words_too() -> None:
     for error, words in [
-        ("RuntimeError: happy-campers puzzle: DEADLINE_EXCEEDED: no answer within the 60.00 s budget",
-         "it ran out of time (no answer within the 60.00 s budget)"),
+        (
+            "RuntimeError: happy-campers puzzle: DEADLINE_EXCEEDED: no answer within the 60.00 s budget",
+            "it ran out of time (no answer within the 60.00 s budget)",
+        ),
         ("RayTaskError(RuntimeError): the worker died", "the worker died"),
-        ("RuntimeError: happy-campers puzzle: INTERNAL: internal error (logged on the server)",
-         "the solver failed (internal error (logged on the server))"),
+        (
+            "RuntimeError: happy-campers puzzle: INTERNAL: internal error (logged on the server)",
+            "the solver failed (internal error (logged on the server))",
+        ),
     ]:
         line = book.failure_words(_task(), error)
         assert line.startswith(f"No Happy Campers hard puzzle from seed 3: {words}"), line

@@ -33,8 +33,9 @@ def _happy_campers_example() -> tuple[Task, dict[str, Any]]:
 def _longer(result: dict[str, Any], turns: int, evidence: int) -> dict[str, Any]:
     """The same puzzle with a longer solution, as a game of more rolls has: `turns` more turn lines and `evidence`
     more rows of evidence."""
-    lines = "\n".join(f"  turn {9 + i}, roll 3 and 6: any shape with element 3 -> water on r4c7 r4c8"
-                      for i in range(turns))
+    lines = "\n".join(
+        f"  turn {9 + i}, roll 3 and 6: any shape with element 3 -> water on r4c7 r4c8" for i in range(turns)
+    )
     text = result["solution_text"].replace("\n\nFinal map:", f"\n{lines}\n\nFinal map:")
     assert text != result["solution_text"]
     extra = [dict(row, name=f"{row['name']}_{i}") for i, row in enumerate(result["evidence"] * 2)][:evidence]
@@ -51,9 +52,11 @@ def _pdf_pages(html: str, tmp_path: Path) -> int:
 def _picture_heights_mm(html: str, tmp_path: Path) -> list[float]:
     """The pictures' heights as printed (the print CSS applied on screen, one A4 page wide)."""
     probe = tmp_path / "probe.html"
-    script = ("<script>window.addEventListener('load', () => { const out = document.createElement('pre');"
-              "out.id = 'heights'; out.textContent = JSON.stringify([...document.querySelectorAll('svg')]"
-              ".map(s => s.getBoundingClientRect().height)); document.body.appendChild(out); });</script>")
+    script = (
+        "<script>window.addEventListener('load', () => { const out = document.createElement('pre');"
+        "out.id = 'heights'; out.textContent = JSON.stringify([...document.querySelectorAll('svg')]"
+        ".map(s => s.getBoundingClientRect().height)); document.body.appendChild(out); });</script>"
+    )
     screen = html.replace("@media print", "@media all").replace("</style>", "body { width: 210mm; }</style>")
     probe.write_text(screen.replace("</body>", script + "</body>"))
     dom = chromium(tmp_path / "profile", "--virtual-time-budget=5000", "--dump-dom", probe.as_uri()).stdout
@@ -65,8 +68,7 @@ def example() -> tuple[Task, dict[str, Any]]:
     return _happy_campers_example()
 
 
-def test_a_long_happy_campers_solution_stays_on_one_page(example: tuple[Task, dict[str, Any]],
-                                                         tmp_path: Path) -> None:
+def test_a_long_happy_campers_solution_stays_on_one_page(example: tuple[Task, dict[str, Any]], tmp_path: Path) -> None:
     task, result = example
     long = _longer(result, turns=8, evidence=4)
     html = book.render("Book", [(task, result, None), (task, long, None)])
@@ -78,8 +80,9 @@ def test_a_long_happy_campers_solution_stays_on_one_page(example: tuple[Task, di
     assert book.MIN_PICTURE_MM - 0.5 <= long_solution < short_solution, heights
 
 
-def test_pictures_keep_their_print_size_where_the_page_has_room(example: tuple[Task, dict[str, Any]],
-                                                                tmp_path: Path) -> None:
+def test_pictures_keep_their_print_size_where_the_page_has_room(
+    example: tuple[Task, dict[str, Any]], tmp_path: Path
+) -> None:
     """No picture is stretched or shrunk where it fits: the print size (solver/core/picture.py) stands."""
     from campsolver.solver.core.picture import print_scale
 

@@ -64,9 +64,15 @@ def test_ismcts_policy_answers_a_legal_move_from_what_the_seat_may_know() -> Non
 
 
 def test_bot_policies_are_registered_but_played_only_when_named() -> None:
-    for game, name in (("camper-tour", "mcts"), ("deluxe-camping", "mcts"), ("campsite", "ismcts"),
-                       ("adventure-tours", "ismcts")):
+    for game, name in (
+        ("camper-tour", "mcts"),
+        ("deluxe-camping", "mcts"),
+        ("campsite", "ismcts"),
+        ("adventure-tours", "ismcts"),
+    ):
         assert name in policies.POLICY_SETS[game].policies
         assert name not in _policies_for(JobConfig(job="tournament", games=(game,)), game)
         assert _policies_for(JobConfig(job="tournament", games=(game,), policies=(name, "random")), game) == (
-            name, "random")
+            name,
+            "random",
+        )

@@ -59,8 +59,16 @@ def test_cells_parse_every_opponent_kind_and_seat_mixed_tables_in_turn() -> None
 def test_report_seeds_are_apart_from_tuning_calibration_and_the_issues_outside_seeds() -> None:
     first = cells.REPORT_FIRST_SEED
     assert first == 7_000_000
-    for used in (0, bench.TUNE_FIRST_SEED, bench.CALIBRATION_SEED, cells.GAME_CALIBRATION_SEED, 990_000, 996_000,
-                 5_000_000, 9_100_000):
+    for used in (
+        0,
+        bench.TUNE_FIRST_SEED,
+        bench.CALIBRATION_SEED,
+        cells.GAME_CALIBRATION_SEED,
+        990_000,
+        996_000,
+        5_000_000,
+        9_100_000,
+    ):
         assert not used <= first < used + 1_000_000 or used == first
     assert first > cells.GAME_CALIBRATION_SEED + cells.CALIBRATION_ROUNDS * cells.CALIBRATION_ROTATIONS
 
@@ -213,8 +221,9 @@ def test_an_outside_player_is_loaded_when_a_game_needs_it(stand_in: dict[str, An
         cells.play_game(cells.cell_config(cells.ArenaCell.parse("camper_tour:2:out:none"), 0.005, 7, {}), 0)
 
 
-def test_without_the_outside_module_the_default_cells_leave_outside_players_out(monkeypatch: pytest.MonkeyPatch
-                                                                                ) -> None:
+def test_without_the_outside_module_the_default_cells_leave_outside_players_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setattr(cells, "OUTSIDE_MODULE", "bench.no_such_module")
     found = default_cells()
     assert found[:5] == [f"{k}:{s.smallest}:gbot4" for k, s in bench.GAMES.items()]
@@ -251,8 +260,9 @@ def test_a_run_on_a_pool_of_two_is_kept_a_game_a_line_and_resumed(stand_in: dict
 
 def test_the_calibration_measures_the_mean_in_games_and_keeps_every_round() -> None:
     spec = bench.GAMES["camper_tour"]
-    result = cells.calibrate_in_games(spec, 2, cells.Opponent.parse("gbot4"), bots.GreedyBotSetting(), 0.004,
-                                      log=lambda line: None)
+    result = cells.calibrate_in_games(
+        spec, 2, cells.Opponent.parse("gbot4"), bots.GreedyBotSetting(), 0.004, log=lambda line: None
+    )
     rounds = result["rounds"]
     assert 1 <= len(rounds) <= cells.CALIBRATION_ROUNDS and rounds[0]["simulations"] == cells.MIN_SIMULATIONS
     for r in rounds:
@@ -276,11 +286,19 @@ def _rows(scores: list[tuple[float, float]], cell: str = "deluxe_camping:2:gbot4
     for i, (hint, other) in enumerate(scores):
         seat = i % 2
         pair = [hint, other] if seat == 0 else [other, hint]
-        games.append({"index": i, "seed": 7_000_000 + i // 2, "hint_seat": seat, "scores": pair,
-                      "hint_return": 1.0 if hint > other else 0.5 if hint == other else 0.0,
-                      "seats": ["hint", "gbot4"] if seat == 0 else ["gbot4", "hint"],
-                      "hint_cpu": [0.01, 0.03], "opponent_cpu": {str(1 - seat): [0.1, 0.2, 0.6]},
-                      "opponent_playouts": {str(1 - seat): [1, 1, 2]}})
+        games.append(
+            {
+                "index": i,
+                "seed": 7_000_000 + i // 2,
+                "hint_seat": seat,
+                "scores": pair,
+                "hint_return": 1.0 if hint > other else 0.5 if hint == other else 0.0,
+                "seats": ["hint", "gbot4"] if seat == 0 else ["gbot4", "hint"],
+                "hint_cpu": [0.01, 0.03],
+                "opponent_cpu": {str(1 - seat): [0.1, 0.2, 0.6]},
+                "opponent_playouts": {str(1 - seat): [1, 1, 2]},
+            }
+        )
     return [header, *games]
 
 
@@ -294,7 +312,9 @@ def test_a_row_counts_collapses_states_cpu_on_both_sides_and_shows_a_ceiling() -
 
     row = tables.summarise(cells.ArenaCell.parse("deluxe_camping:2:gbot4"), rows, {"deluxe_camping": ceiling})
     assert row["collapses"] == 2 and {(c["seed"], c["hint_seat"]) for c in row["collapse_games"]} == {
-        (7_000_001, 0), (7_000_002, 0)}  # under 20% of the median 150
+        (7_000_001, 0),
+        (7_000_002, 0),
+    }  # under 20% of the median 150
     assert row["games"] == 5 and row["hint_share"] == pytest.approx(3 / 5) and seen == [5]
     assert row["hint_cpu_mean_s"] == pytest.approx(0.02) and row["hint_cpu_median_s"] == pytest.approx(0.02)
     assert row["opponent_cpu_mean_s"] == pytest.approx(0.3) and row["opponent_cpu_median_s"] == pytest.approx(0.2)
@@ -322,14 +342,16 @@ def test_the_curve_table_puts_the_10x_hint_first_and_estimates_come_from_games_o
     assert guess["from"] == "budgets" and guess["total_s"] == pytest.approx(200 * calls * 0.05 * 11)
     floor = {"hint_cpu_s": 0.05, "hint_mean_s": 0.02, "bot_mean_s": 0.45, "floor": True}
     sixteen = tables.estimate_cpu(cells.ArenaCell.parse("campsite:2:gbot16"), [], 1, 0.05, {}, [floor])
-    assert sixteen["per_game_s"] == pytest.approx(tables.HINT_CALLS_A_GAME["campsite"] * 0.15
-                                                  + tables.DECISIONS_A_GAME["campsite"] * 0.45)  # the floor
+    assert sixteen["per_game_s"] == pytest.approx(
+        tables.HINT_CALLS_A_GAME["campsite"] * 0.15 + tables.DECISIONS_A_GAME["campsite"] * 0.45
+    )  # the floor
     played = tables.estimate_cpu(cell, _rows([(1, 0), (0, 1)]), 10, 0.05)
     assert played["from"] == "played" and played["per_game_s"] == pytest.approx(0.04 + 0.9)
 
 
-def test_tuning_plays_each_setting_on_tuning_seeds_and_keeps_the_strongest(monkeypatch: pytest.MonkeyPatch,
-                                                                          tmp_path: Path) -> None:
+def test_tuning_plays_each_setting_on_tuning_seeds_and_keeps_the_strongest(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     """`--tune-bots`: each setting calibrated and played on seeds from TUNE_FIRST_SEED; the one the hint scores
     least against is saved with the grid and chosen by later runs."""
     from campsolver.clients.batch.engine import InProcess
@@ -337,8 +359,9 @@ def test_tuning_plays_each_setting_on_tuning_seeds_and_keeps_the_strongest(monke
     grid = (bots.GreedyBotSetting(1.4, "greedy"), bots.GreedyBotSetting(1.4, "uniform", value="margin"))
     monkeypatch.setattr(cells, "TUNE_GRID", grid)
     calibrations = cells.GameCalibrations(tmp_path)
-    best = cells.tune_bots(bench.GAMES["camper_tour"], 2, tmp_path, 0.004, calibrations, InProcess(),
-                           log=lambda line: None)
+    best = cells.tune_bots(
+        bench.GAMES["camper_tour"], 2, tmp_path, 0.004, calibrations, InProcess(), log=lambda line: None
+    )
     saved = json.loads((tmp_path / "bot_settings.json").read_text())["camper_tour"]
     names = {"c1.4_greedy_r1_win", "c1.4_uniform_r1_margin"}
     assert set(saved["grid"]) == names and best in grid

@@ -6,8 +6,13 @@ import pytest
 
 from bench import camper_tour_zeros as zeros
 
-CAUSES = {"finished", "last-camper failed roll", "out of tokens outward", "still outward at the end",
-          "still return at the end"}
+CAUSES = {
+    "finished",
+    "last-camper failed roll",
+    "out of tokens outward",
+    "still outward at the end",
+    "still return at the end",
+}
 
 
 @pytest.mark.parametrize("seat", [0, 2])

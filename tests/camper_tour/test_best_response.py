@@ -104,8 +104,13 @@ def test_a_solo_campers_reach_is_that_of_the_solo_policy_played_through_the_rule
             if camper.phase != Phase.OUTWARD:
                 break
         camper = solo.campers[0]
-        reaches.append(0 if camper.phase == Phase.ELIMINATED else
-                       camper.position if camper.phase == Phase.OUTWARD else camper.marker)
+        reaches.append(
+            0
+            if camper.phase == Phase.ELIMINATED
+            else camper.position
+            if camper.phase == Phase.OUTWARD
+            else camper.marker
+        )
     reaches = np.array(reaches)
     for s in (8, 14, 20, 26):
         simulated = float(np.mean(reaches < s))
@@ -120,22 +125,36 @@ def test_values_are_probabilities_for_every_legal_move_and_know_a_sure_win():
     assert all(0.0 <= v <= 1.0 for v in response.values.values())
     # Returning on plate 3 with marker 30 while the others are still on plates 2 and 4 with one token (any
     # success eliminates them): getting home first, furthest ahead, is all but sure with a small announcement.
-    near_home = position_state(ROUTE, [Camper(position=3, tokens=6, phase=Phase.RETURN, marker=30),
-                                       Camper(position=2, tokens=1), Camper(position=4, tokens=1)])
+    near_home = position_state(
+        ROUTE,
+        [
+            Camper(position=3, tokens=6, phase=Phase.RETURN, marker=30),
+            Camper(position=2, tokens=1),
+            Camper(position=4, tokens=1),
+        ],
+    )
     assert best_response.applies(near_home)
     values = best_response.values(near_home, Budget(10)).values
     assert max(values.values()) > 0.9
 
 
 def test_the_model_applies_only_where_it_can_win_by_arriving_first():
-    outward = position_state(ROUTE, [Camper(position=12, tokens=20), Camper(position=9, tokens=20),
-                                     Camper(position=8, tokens=20)])
+    outward = position_state(
+        ROUTE, [Camper(position=12, tokens=20), Camper(position=9, tokens=20), Camper(position=8, tokens=20)]
+    )
     assert best_response.applies(outward)
-    far = position_state(ROUTE, [Camper(position=31, tokens=20), Camper(position=9, tokens=20),
-                                 Camper(position=8, tokens=20)])
+    far = position_state(
+        ROUTE, [Camper(position=31, tokens=20), Camper(position=9, tokens=20), Camper(position=8, tokens=20)]
+    )
     assert not best_response.applies(far)  # beyond MAX_RACE_PLATE - MIN_ROOM
-    passed = position_state(ROUTE, [Camper(position=12, tokens=6, phase=Phase.RETURN, marker=20),
-                                    Camper(position=24, tokens=20), Camper(position=8, tokens=20)])
+    passed = position_state(
+        ROUTE,
+        [
+            Camper(position=12, tokens=6, phase=Phase.RETURN, marker=20),
+            Camper(position=24, tokens=20),
+            Camper(position=8, tokens=20),
+        ],
+    )
     assert not best_response.applies(passed)  # another camper is already beyond the marker
 
 
@@ -215,7 +234,7 @@ def test_the_hint_plays_the_best_response_where_the_record_shows_solo_campers():
     best_response.warm_up(ROUTE)
     record = next(_record(solo_optimal, 1, seed=11))
     decision = next(d for d in record[6:] if d.state.to_move == 0 and best_response.applies(d.state))
-    prefix = record[:record.index(decision)]
+    prefix = record[: record.index(decision)]
     result = hint(decision.state, Budget(5), history=prefix)
     assert result.method == BEST_RESPONSE_METHOD
     assert {m.action for m in result.moves} == set(decision.state.legal_actions())
@@ -225,13 +244,13 @@ def test_the_hint_plays_the_best_response_where_the_record_shows_solo_campers():
     expected = best_response.values(decision.state).values
     assert {m.action: m.value for m in result.moves} == pytest.approx(expected)
     assert "the game's history shows every other camper playing the solo policy" in opponents_played(
-        decision.state, prefix)
+        decision.state, prefix
+    )
     assert hint(decision.state, Budget(5), history=(), max_playouts=8).method != BEST_RESPONSE_METHOD
     greedy_record = next(_record(greedy, 1, seed=11))
     greedy_decision = next(d for d in greedy_record[6:] if d.state.to_move == 0)
-    greedy_prefix = greedy_record[:greedy_record.index(greedy_decision)]
-    assert hint(greedy_decision.state, Budget(5), history=greedy_prefix,
-                max_playouts=8).method != BEST_RESPONSE_METHOD
+    greedy_prefix = greedy_record[: greedy_record.index(greedy_decision)]
+    assert hint(greedy_decision.state, Budget(5), history=greedy_prefix, max_playouts=8).method != BEST_RESPONSE_METHOD
 
 
 @pytest.mark.timing
@@ -250,8 +269,9 @@ def test_the_best_response_hint_answers_within_its_budget():
 
 def test_a_turn_back_is_valued_like_the_best_return_plan():
     """Turning back now is worth the best return plan from this plate and tokens (marker = this plate)."""
-    state = position_state(ROUTE, [Camper(position=14, tokens=12), Camper(position=5, tokens=22),
-                                   Camper(position=4, tokens=23)])
+    state = position_state(
+        ROUTE, [Camper(position=14, tokens=12), Camper(position=5, tokens=22), Camper(position=4, tokens=23)]
+    )
     values = best_response.values(state, Budget(10)).values
     win = best_response.win_by_arrival(state)
     outcomes = best_response.return_outcomes(ROUTE.plate_count)[:, 14, 12]
@@ -268,14 +288,17 @@ def test_a_fixed_reach_is_beaten_as_the_rules_model_ends_the_game():
     """For campers whose reach is fixed (returning, finished, eliminated), "the mover arriving with score s is
     ahead" is exactly the rules model's arrival rule (`_furthest_ahead`): a finished camper's score is beaten
     also by a tie (the later arrival wins it), a returning camper's marker only when passed."""
-    for other in (Camper(position=5, tokens=3, phase=Phase.RETURN, marker=14),
-                  Camper(phase=Phase.FINISHED, marker=16, tokens=2, arrival=1),
-                  Camper(phase=Phase.ELIMINATED)):
+    for other in (
+        Camper(position=5, tokens=3, phase=Phase.RETURN, marker=14),
+        Camper(phase=Phase.FINISHED, marker=16, tokens=2, arrival=1),
+        Camper(phase=Phase.ELIMINATED),
+    ):
         state = position_state(ROUTE, [Camper(position=3, tokens=4), other])
         ahead = best_response.reach_below(state, 1, 2)
         for score in range(1, 30):
-            arrived = position_state(ROUTE, [Camper(phase=Phase.FINISHED, marker=score, tokens=0, arrival=2),
-                                             other, Camper()], to_move=2)  # the third yet to leave the start
+            arrived = position_state(
+                ROUTE, [Camper(phase=Phase.FINISHED, marker=score, tokens=0, arrival=2), other, Camper()], to_move=2
+            )  # the third yet to leave the start
             assert bool(ahead[0, score]) == arrived._furthest_ahead(0), (other.phase, score)
             assert (ahead[:, score] == ahead[0, score]).all()
 
@@ -285,8 +308,14 @@ def test_moves_the_model_does_not_cover_are_listed_without_a_value():
     from home is not valued, and the hint lists such moves last, not evaluated (a 0 would read as "never
     wins")."""
     best_response.warm_up(ROUTE)
-    state = position_state(ROUTE, [Camper(position=18, tokens=12, phase=Phase.RETURN, marker=30),
-                                   Camper(position=9, tokens=20), Camper(position=7, tokens=21)])
+    state = position_state(
+        ROUTE,
+        [
+            Camper(position=18, tokens=12, phase=Phase.RETURN, marker=30),
+            Camper(position=9, tokens=20),
+            Camper(position=7, tokens=21),
+        ],
+    )
     assert best_response.applies(state)
     covered = best_response.values(state, Budget(10)).values
     assert set(covered) == {Announce(a) for a in range(4, 9)}

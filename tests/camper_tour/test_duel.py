@@ -110,8 +110,14 @@ def looker(state: TourState):
     return best[2]
 
 
-OPPONENTS = {"greedy": greedy, "announce-7": announce_seven, "solo-optimal": solo_optimal, "mixed": mixed,
-             "watcher": watcher, "looker": looker}
+OPPONENTS = {
+    "greedy": greedy,
+    "announce-7": announce_seven,
+    "solo-optimal": solo_optimal,
+    "mixed": mixed,
+    "watcher": watcher,
+    "looker": looker,
+}
 
 
 @cache
@@ -155,8 +161,9 @@ def test_tracing_records_what_the_opponent_read():
 def test_ceiling_averages_the_two_seats_and_reports_specials_left_out():
     report = ceiling_report(greedy, _tiny(4, 3), marker_floor=-80)
     assert report.exact
-    assert report.value == pytest.approx((_oracle(greedy, _tiny(4, 3), 0, 0) + _oracle(greedy, _tiny(4, 3), 1, 0)) / 2,
-                                         abs=1e-9)
+    assert report.value == pytest.approx(
+        (_oracle(greedy, _tiny(4, 3), 0, 0) + _oracle(greedy, _tiny(4, 3), 1, 0)) / 2, abs=1e-9
+    )
     with_specials = R.Config(plate_count=4, starting_tokens=3, specials=((R.PlateKind.VILLAGE_FESTIVAL, 1),))
     left_out = ceiling_report(greedy, with_specials, marker_floor=-80)
     assert not left_out.exact and any("special plates are left out" in n for n in left_out.notes)

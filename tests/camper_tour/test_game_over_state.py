@@ -49,17 +49,47 @@ A = Announce
 #: 1 stands on plate 14: not furthest ahead, the game goes on. Camper 1 then moves onto No Parking (plate 15)
 #: and the die sends it back 5 plates, to plate 10.
 HOME_13_SCRIPT: tuple[object, ...] = (
-    A(2), 12, A(5), 6, A(10), 12, A(9), 10, A(8), 11, A(10), 5,  # out: camper 0 on plate 20, camper 1 on 14
-    TurnBack(), A(10), 12, A(10), 3, A(9), 10,  # camper 0 home: marker 20 - 7 tokens = 13; camper 1 stays on 14
-    A(1), 12, 5,  # camper 1 onto No Parking (plate 15), die 5: back to plate 10
+    A(2),
+    12,
+    A(5),
+    6,
+    A(10),
+    12,
+    A(9),
+    10,
+    A(8),
+    11,
+    A(10),
+    5,  # out: camper 0 on plate 20, camper 1 on 14
+    TurnBack(),
+    A(10),
+    12,
+    A(10),
+    3,
+    A(9),
+    10,  # camper 0 home: marker 20 - 7 tokens = 13; camper 1 stays on 14
+    A(1),
+    12,
+    5,  # camper 1 onto No Parking (plate 15), die 5: back to plate 10
 )
 HOME_13_PLATES = {15: PlateKind.NO_PARKING}
 #: Example 2: camper 0 arrives with 4 points while camper 1 stands on plate 4 (a tie it could still win by
 #: returning later: the game goes on); camper 1 then lands on No Parking (plate 5) and the die sends it to 3.
 HOME_4_SCRIPT: tuple[object, ...] = (
-    A(3), 12, A(4), 5, A(3), 12, A(10), 2,  # camper 0 on plate 6 with 7 tokens, camper 1 on plate 4
-    TurnBack(), A(5), 10,  # camper 0 home: marker 6 - 2 tokens = 4
-    A(1), 12, 2,  # camper 1 onto No Parking (plate 5), die 2: back to plate 3
+    A(3),
+    12,
+    A(4),
+    5,
+    A(3),
+    12,
+    A(10),
+    2,  # camper 0 on plate 6 with 7 tokens, camper 1 on plate 4
+    TurnBack(),
+    A(5),
+    10,  # camper 0 home: marker 6 - 2 tokens = 4
+    A(1),
+    12,
+    2,  # camper 1 onto No Parking (plate 5), die 2: back to plate 3
 )
 HOME_4_PLATES = {5: PlateKind.NO_PARKING}
 
@@ -84,8 +114,10 @@ def play(script: Sequence[object], plates: dict[int, PlateKind], *, campers: int
     return states
 
 
-EXAMPLES = {"home 13, other back to plate 10": (HOME_13_SCRIPT, HOME_13_PLATES, 13, 10),
-            "home 4, other back to plate 3": (HOME_4_SCRIPT, HOME_4_PLATES, 4, 3)}
+EXAMPLES = {
+    "home 13, other back to plate 10": (HOME_13_SCRIPT, HOME_13_PLATES, 13, 10),
+    "home 4, other back to plate 3": (HOME_4_SCRIPT, HOME_4_PLATES, 4, 3),
+}
 
 
 @pytest.mark.parametrize("name", list(EXAMPLES))
@@ -135,8 +167,10 @@ def test_read_game_over_refuses_what_contradicts_the_campers() -> None:
 
 def _moves(moves: Sequence[Action | pb.CamperTourMove]) -> list[bytes]:
     """Moves (rules-model actions or move messages) as comparable wire bytes."""
-    return [(m if isinstance(m, pb.CamperTourMove) else service.move_to_proto(m)).SerializeToString(deterministic=True)
-            for m in moves]
+    return [
+        (m if isinstance(m, pb.CamperTourMove) else service.move_to_proto(m)).SerializeToString(deterministic=True)
+        for m in moves
+    ]
 
 
 @pytest.mark.parametrize("name", list(EXAMPLES))
@@ -149,8 +183,10 @@ def test_the_examples_on_the_wire(client: CampsolverClient, name: str) -> None:
     assert legal.to_move == 1 and _moves(legal.moves) == _moves(state.legal_actions())
     score = client.camper_tour.score(pb.CamperTourServiceScoreRequest(state=message), timeout=10)
     assert not score.game_over and list(score.scores) == [home_score, 0] and score.winner == 0
-    hint = client.camper_tour.hint(pb.CamperTourServiceHintRequest(
-        state=message, options=common_pb2.SolveOptions(time_limit_seconds=0.3, seed=1)), timeout=10)
+    hint = client.camper_tour.hint(
+        pb.CamperTourServiceHintRequest(state=message, options=common_pb2.SolveOptions(time_limit_seconds=0.3, seed=1)),
+        timeout=10,
+    )
     assert sorted(_moves([a.move for a in hint.alternatives])) == sorted(_moves(state.legal_actions()))
     # Unset keeps the old reading (the present taken as the moment of the arrival): over, no moves, no hint.
     message.ClearField("game_over")
@@ -163,21 +199,43 @@ def test_the_examples_on_the_wire(client: CampsolverClient, name: str) -> None:
 
 def test_a_game_over_that_contradicts_the_campers_is_refused_naming_the_field(client: CampsolverClient) -> None:
     normal = pb.CamperTourRules(unexpected_comforts=0, mechanical_problem=0, village_festival=0, no_parking=0)
-    going_on = pb.CamperTourState(rules=normal, to_move=1, game_over=True, campers=[
-        pb.Camper(phase=pb.CAMPER_PHASE_FINISHED, marker=13, tokens=0, arrival=1),
-        pb.Camper(position=14, phase=pb.CAMPER_PHASE_OUTWARD, tokens=12)])
-    all_home = pb.CamperTourState(rules=normal, game_over=False, campers=[
-        pb.Camper(phase=pb.CAMPER_PHASE_FINISHED, marker=13, tokens=0, arrival=1),
-        pb.Camper(phase=pb.CAMPER_PHASE_FINISHED, marker=9, tokens=0, arrival=2)])
-    same_arrival = pb.CamperTourState(rules=normal, to_move=2, campers=[
-        pb.Camper(phase=pb.CAMPER_PHASE_FINISHED, marker=13, tokens=0, arrival=1),
-        pb.Camper(phase=pb.CAMPER_PHASE_FINISHED, marker=9, tokens=0, arrival=1),
-        pb.Camper(position=2, phase=pb.CAMPER_PHASE_OUTWARD, tokens=12)])
-    for state, field in ((going_on, "state.game_over"), (all_home, "state.game_over"),
-                         (same_arrival, "state.campers[1].arrival")):
+    going_on = pb.CamperTourState(
+        rules=normal,
+        to_move=1,
+        game_over=True,
+        campers=[
+            pb.Camper(phase=pb.CAMPER_PHASE_FINISHED, marker=13, tokens=0, arrival=1),
+            pb.Camper(position=14, phase=pb.CAMPER_PHASE_OUTWARD, tokens=12),
+        ],
+    )
+    all_home = pb.CamperTourState(
+        rules=normal,
+        game_over=False,
+        campers=[
+            pb.Camper(phase=pb.CAMPER_PHASE_FINISHED, marker=13, tokens=0, arrival=1),
+            pb.Camper(phase=pb.CAMPER_PHASE_FINISHED, marker=9, tokens=0, arrival=2),
+        ],
+    )
+    same_arrival = pb.CamperTourState(
+        rules=normal,
+        to_move=2,
+        campers=[
+            pb.Camper(phase=pb.CAMPER_PHASE_FINISHED, marker=13, tokens=0, arrival=1),
+            pb.Camper(phase=pb.CAMPER_PHASE_FINISHED, marker=9, tokens=0, arrival=1),
+            pb.Camper(position=2, phase=pb.CAMPER_PHASE_OUTWARD, tokens=12),
+        ],
+    )
+    for state, field in (
+        (going_on, "state.game_over"),
+        (all_home, "state.game_over"),
+        (same_arrival, "state.campers[1].arrival"),
+    ):
         for call in (client.camper_tour.score, client.camper_tour.legal_moves):
-            request = (pb.CamperTourServiceScoreRequest if call == client.camper_tour.score
-                       else pb.CamperTourServiceLegalMovesRequest)(state=state)
+            request = (
+                pb.CamperTourServiceScoreRequest
+                if call == client.camper_tour.score
+                else pb.CamperTourServiceLegalMovesRequest
+            )(state=state)
             with pytest.raises(CampsolverError) as caught:
                 call(request, timeout=10)
             assert caught.value.code == grpc.StatusCode.INVALID_ARGUMENT
@@ -227,7 +285,8 @@ def _check_on_the_wire(state: TourState, ask_hint: bool, seed: int) -> None:
     if not ask_hint:
         return
     request = pb.CamperTourServiceHintRequest(
-        state=wire, options=common_pb2.SolveOptions(time_limit_seconds=0.01, seed=seed))
+        state=wire, options=common_pb2.SolveOptions(time_limit_seconds=0.01, seed=seed)
+    )
     if state.game_over:
         with pytest.raises(InvalidArgument) as refused:
             service.hint(request, Budget(0.01))
@@ -249,7 +308,8 @@ def play_and_check(games: range) -> Counter[str]:
             if player >= 0 or player == TERMINAL:
                 validate(state)
                 in_question = any(c.phase == Phase.FINISHED for c in state.campers) and (
-                    state.game_over or ended_by_arrival(state.campers))
+                    state.game_over or ended_by_arrival(state.campers)
+                )
                 seen["states"] += 1
                 seen["present reads over, game goes on"] += in_question and not state.game_over
                 ask = in_question or state.game_over or seen["states"] % HINT_EVERY == 0

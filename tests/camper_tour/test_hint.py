@@ -16,8 +16,13 @@ ROUTE = Config(plate_count=40, starting_tokens=25)
 
 
 def two_campers():
-    return position_state(ROUTE, [Camper(position=9, tokens=5, phase=Phase.RETURN, marker=20),
-                                  Camper(position=6, tokens=4, phase=Phase.RETURN, marker=19)])
+    return position_state(
+        ROUTE,
+        [
+            Camper(position=9, tokens=5, phase=Phase.RETURN, marker=20),
+            Camper(position=6, tokens=4, phase=Phase.RETURN, marker=19),
+        ],
+    )
 
 
 def test_every_hint_move_is_legal_and_ranked():
@@ -46,8 +51,9 @@ def test_solo_hint_equals_the_brute_force_of_the_rules_model():
     """Issue 13: the solo hint calls the solo DP, so it is checked against the generic expectimax over the bare
     rules model (which shares nothing with the DP), not against the DP itself."""
     laid = (K.NORMAL, K.NO_PARKING, K.NORMAL, K.VILLAGE_FESTIVAL) + (K.NORMAL,) * 3
-    config = Config(plate_count=10, starting_tokens=4, token_supply=7,
-                    specials=((K.NO_PARKING, 1), (K.VILLAGE_FESTIVAL, 1)))
+    config = Config(
+        plate_count=10, starting_tokens=4, token_supply=7, specials=((K.NO_PARKING, 1), (K.VILLAGE_FESTIVAL, 1))
+    )
     state = position_state(config, [Camper(position=7, tokens=3)], laid=laid)
     result = hint(state, Budget(10))
     brute = expectimax(state, budget=Budget(120))
@@ -91,14 +97,16 @@ def test_exact_only_without_plate_approximation_even_when_every_line_ends():
     finished = Camper(phase=Phase.FINISHED, marker=3, tokens=0, arrival=1)
     last = Camper(position=2, tokens=1)
     stack = Config(plate_count=20, starting_tokens=10)
-    result = hint(position_state(stack, [finished, last], to_move=1), Budget(30), max_depth=4,
-                  objective=Objective.EXPECTED_SCORE)
+    result = hint(
+        position_state(stack, [finished, last], to_move=1), Budget(30), max_depth=4, objective=Objective.EXPECTED_SCORE
+    )
     _, stats = search(position_state(stack, [finished, last], to_move=1), 4, Budget(30))
     assert not stats.used_leaf and not result.interrupted
     assert result.proof == Proof.HEURISTIC
     layout = Config(plate_count=20, starting_tokens=10, layout=(PlateKind.NORMAL,) * 20)
-    exact = hint(position_state(layout, [finished, last], to_move=1), Budget(30), max_depth=4,
-                  objective=Objective.EXPECTED_SCORE)
+    exact = hint(
+        position_state(layout, [finished, last], to_move=1), Budget(30), max_depth=4, objective=Objective.EXPECTED_SCORE
+    )
     assert exact.proof == Proof.EXACT
 
 
@@ -141,8 +149,11 @@ def test_win_hint_lists_every_legal_move_once_with_honest_estimates():
 
 
 def test_win_hint_with_a_playout_cap_is_reproducible():
-    state = position_state(Config(), [Camper(position=12, tokens=15), Camper(position=9, tokens=20),
-                                      Camper(position=5, tokens=22)], to_move=1)
+    state = position_state(
+        Config(),
+        [Camper(position=12, tokens=15), Camper(position=9, tokens=20), Camper(position=5, tokens=22)],
+        to_move=1,
+    )
     first = hint(state, Budget(60), max_playouts=6, seed=11)
     second = hint(state, Budget(60), max_playouts=6, seed=11)
     assert first.moves == second.moves and not first.interrupted
@@ -161,19 +172,23 @@ def test_win_hint_models_a_slow_field_as_solo_campers(monkeypatch):
             if state.to_move != 0:  # an opponent's move in a playout (the mover's candidates are proposed too)
                 calls.append(name)
             return player(state)
+
         return play
 
     monkeypatch.setattr(hints, "SLOW_FIELD_MODELS", (recording("solo", solo_optimal),))
-    monkeypatch.setattr(hints, "OPPONENT_MODELS", tuple(recording(f"model{i}", m)
-                                                        for i, m in enumerate(hints.OPPONENT_MODELS)))
-    slow = position_state(ROUTE, [Camper(position=14, tokens=20), Camper(position=6, tokens=24),
-                                  Camper(position=3, tokens=25)])
+    monkeypatch.setattr(
+        hints, "OPPONENT_MODELS", tuple(recording(f"model{i}", m) for i, m in enumerate(hints.OPPONENT_MODELS))
+    )
+    slow = position_state(
+        ROUTE, [Camper(position=14, tokens=20), Camper(position=6, tokens=24), Camper(position=3, tokens=25)]
+    )
     assert slow_field(slow)
     hint(slow, Budget(60), max_playouts=4, seed=3)
     assert calls and set(calls) == {"solo"}
     calls.clear()
-    mixed = position_state(ROUTE, [Camper(position=14, tokens=20), Camper(position=9, tokens=20),
-                                   Camper(position=3, tokens=25)])
+    mixed = position_state(
+        ROUTE, [Camper(position=14, tokens=20), Camper(position=9, tokens=20), Camper(position=3, tokens=25)]
+    )
     assert not slow_field(mixed)
     hint(mixed, Budget(60), max_playouts=4, seed=3)
     assert set(calls) == {f"model{i}" for i in range(len(hints.OPPONENT_MODELS))}
@@ -182,11 +197,13 @@ def test_win_hint_models_a_slow_field_as_solo_campers(monkeypatch):
 def test_the_win_values_say_which_opponents_they_are_measured_against():
     from campsolver.solver.camper_tour.hint import opponents_played
 
-    slow = position_state(ROUTE, [Camper(position=14, tokens=20), Camper(position=6, tokens=24),
-                                  Camper(position=3, tokens=25)])
+    slow = position_state(
+        ROUTE, [Camper(position=14, tokens=20), Camper(position=6, tokens=24), Camper(position=3, tokens=25)]
+    )
     assert opponents_played(slow).startswith("the opponents the solo optimum (the field is slow")
-    mixed = position_state(ROUTE, [Camper(position=14, tokens=20), Camper(position=9, tokens=20),
-                                   Camper(position=3, tokens=25)])
+    mixed = position_state(
+        ROUTE, [Camper(position=14, tokens=20), Camper(position=9, tokens=20), Camper(position=3, tokens=25)]
+    )
     assert opponents_played(mixed) == "the opponents, in turn, race, announce-7, greedy and the solo optimum"
 
 

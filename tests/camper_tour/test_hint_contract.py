@@ -42,11 +42,13 @@ def played_game(seed: int, campers: int, stop: int | None = None) -> tuple[TourS
 
 
 def hint_request(state: TourState, record: list[Decision], seconds: float) -> pb.CamperTourServiceHintRequest:
-    request = pb.CamperTourServiceHintRequest(state=ct_service.state_to_proto(state),
-                                              options=common_pb2.SolveOptions(time_limit_seconds=seconds))
+    request = pb.CamperTourServiceHintRequest(
+        state=ct_service.state_to_proto(state), options=common_pb2.SolveOptions(time_limit_seconds=seconds)
+    )
     for decision in record:
-        request.history.add(state=ct_service.state_to_proto(decision.state),
-                            move=ct_service.move_to_proto(decision.action))
+        request.history.add(
+            state=ct_service.state_to_proto(decision.state), move=ct_service.move_to_proto(decision.action)
+        )
     return request
 
 
@@ -67,8 +69,9 @@ def test_hints_on_the_wire_rank_moves_by_the_values_they_show(client: Campsolver
         for history in ([], record):
             response = client.camper_tour.hint(hint_request(state, history, seconds), timeout=30)
             rankings = [alternative.ranking for alternative in response.alternatives]
-            assert {ct_service.move_from_proto(a.move, "move") for a in response.alternatives} == \
-                set(state.legal_actions())
+            assert {ct_service.move_from_proto(a.move, "move") for a in response.alternatives} == set(
+                state.legal_actions()
+            )
             assert ranking_contract_violations(rankings) == [], (index, len(history), response.note)
             if rankings[0].HasField("value"):  # the answer's value is the best shown
                 assert rankings[0].loss == 0.0
@@ -79,10 +82,12 @@ def test_a_move_above_the_answer_but_not_clearly_better_is_listed_without_a_valu
     ranks 2-4 at 0.667): a move whose mean is higher by chance is listed without a value, and its note gives the
     mean and the paired comparison; the moves below the answer keep their values, in value order."""
     baseline, lucky, worse, unplayed = Announce(7), Announce(6), Announce(8), Announce(2)
-    outcomes = {baseline: [1.0, 0.0, 0.0, 1.0, 0.0, 0.0] * 2, lucky: [1.0, 1.0, 0.0, 1.0, 1.0, 0.0] * 2,
-                worse: [0.0, 0.0, 0.0, 1.0, 0.0, 0.0] * 2}
-    moves = _win_ranking(baseline, baseline, [baseline, lucky, worse], outcomes,
-                         [baseline, lucky, worse, unplayed])
+    outcomes = {
+        baseline: [1.0, 0.0, 0.0, 1.0, 0.0, 0.0] * 2,
+        lucky: [1.0, 1.0, 0.0, 1.0, 1.0, 0.0] * 2,
+        worse: [0.0, 0.0, 0.0, 1.0, 0.0, 0.0] * 2,
+    }
+    moves = _win_ranking(baseline, baseline, [baseline, lucky, worse], outcomes, [baseline, lucky, worse, unplayed])
     assert [m.action for m in moves] == [baseline, lucky, worse, unplayed]
     assert moves[0].evaluated and moves[0].value == pytest.approx(1 / 3) and moves[0].samples == 12
     assert not moves[1].evaluated and "not clearly better" in moves[1].note and "0.667" in moves[1].note
@@ -108,7 +113,7 @@ def test_a_long_record_is_checked_in_a_small_fraction_of_a_hint_budget() -> None
     while len(long_record) < MAX_RECORD:  # whole 4-camper games, one after the other: every decision is valid
         seed += 1
         long_record += played_game(seed, 4)[1]
-    request = hint_request(final, long_record[:MAX_RECORD - len(tail)] + tail, 0.2)
+    request = hint_request(final, long_record[: MAX_RECORD - len(tail)] + tail, 0.2)
     position = ct_service.state_from_proto(request.state)
     cpu = []
     for _ in range(3):

@@ -17,7 +17,8 @@ def test_a_depth_limited_hint_does_not_call_itself_exact() -> None:
             rules=ct_pb.CamperTourRules(unexpected_comforts=0, mechanical_problem=0, village_festival=0, no_parking=0),
             campers=[ct_pb.Camper(position=10, tokens=20), ct_pb.Camper(position=12, tokens=20)],
         ),
-        depth=1, objective=common_pb2.OBJECTIVE_EXPECTED_SCORE,
+        depth=1,
+        objective=common_pb2.OBJECTIVE_EXPECTED_SCORE,
     )
     response = ct_service.hint(request, CpuBudget(2.0))
     assert response.proof == common_pb2.PROOF_STATUS_HEURISTIC

@@ -14,8 +14,13 @@ from campsolver.solver.camper_tour.solo import EXACT_LAYOUT_LIMIT, _layout_count
 
 SMALL = [
     (Config(plate_count=6, specials=((PlateKind.NO_PARKING, 1), (PlateKind.VILLAGE_FESTIVAL, 2))), ()),
-    (Config(plate_count=7, specials=((PlateKind.UNEXPECTED_COMFORTS, 2), (PlateKind.MECHANICAL_PROBLEM, 1),
-                                     (PlateKind.NO_PARKING, 1))), (PlateKind.NORMAL,)),
+    (
+        Config(
+            plate_count=7,
+            specials=((PlateKind.UNEXPECTED_COMFORTS, 2), (PlateKind.MECHANICAL_PROBLEM, 1), (PlateKind.NO_PARKING, 1)),
+        ),
+        (PlateKind.NORMAL,),
+    ),
     (Config(plate_count=5, specials=((PlateKind.VILLAGE_FESTIVAL, 1),)), (PlateKind.VILLAGE_FESTIVAL,)),
 ]
 

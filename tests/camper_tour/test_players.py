@@ -66,16 +66,21 @@ def test_race_duels_with_two_on_the_journey_and_plays_seven_in_a_crowd():
     far = DUEL.rush_from_plate + 22
     chased = position_state(NORMAL, [Camper(position=DUEL.rush_from_plate, tokens=20), Camper(position=far, tokens=5)])
     assert race(chased) == TurnBack()
-    early = position_state(NORMAL, [Camper(position=DUEL.rush_from_plate - 1, tokens=20),
-                                    Camper(position=far, tokens=5)])
+    early = position_state(
+        NORMAL, [Camper(position=DUEL.rush_from_plate - 1, tokens=20), Camper(position=far, tokens=5)]
+    )
     assert race(early) == Announce(DUEL.out_announcement)
     # home-bound, the announcement whose cost per plate spends the tokens in hand by the starting plate:
     # 10 plates to go with 6 tokens is 0.6 a plate, announcing 5 (0.63)
-    home = position_state(NORMAL, [Camper(position=11, tokens=6, phase=Phase.RETURN, marker=14),
-                                   Camper(position=20, tokens=10)])
+    home = position_state(
+        NORMAL, [Camper(position=11, tokens=6, phase=Phase.RETURN, marker=14), Camper(position=20, tokens=10)]
+    )
     assert race(home) == Announce(5)
-    crowd = [Camper(position=10, tokens=RUSH_TURN_BACK_TOKENS), Camper(position=3, tokens=20),
-             Camper(position=6, tokens=20)]  # not a slow field: one camper is beyond half the mover's plate
+    crowd = [
+        Camper(position=10, tokens=RUSH_TURN_BACK_TOKENS),
+        Camper(position=3, tokens=20),
+        Camper(position=6, tokens=20),
+    ]  # not a slow field: one camper is beyond half the mover's plate
     assert race(position_state(NORMAL, crowd)) == Announce(7)
     reserve = CROWD_RESERVE_MIN + CROWD_RESERVE_PER_PLATE * 10
     crowd[0] = Camper(position=10, tokens=int(reserve))
@@ -155,18 +160,23 @@ def test_race_against_a_slow_field_announces_six_and_turns_back_sooner():
     # between the two turn-back reserves: the slow-field one turns back, the crowd's goes on
     tokens = int(AGAINST_SLOW.reserve_min + AGAINST_SLOW.reserve_per_plate * 20)
     assert tokens > CROWD.reserve_min + CROWD.reserve_per_plate * 20
-    between = position_state(NORMAL, [Camper(position=20, tokens=tokens), Camper(position=behind, tokens=24),
-                                      Camper(position=2, tokens=25)])
+    between = position_state(
+        NORMAL, [Camper(position=20, tokens=tokens), Camper(position=behind, tokens=24), Camper(position=2, tokens=25)]
+    )
     assert race(between) == TurnBack()
     # one camper keeping up, one returning or home, or the mover too early on: not a slow field (the crowd's 7)
     home = Camper(phase=Phase.FINISHED, marker=8, tokens=0, arrival=1)
-    for others in ([Camper(position=behind + 1, tokens=24), Camper(position=2, tokens=25)],
-                   [Camper(position=3, tokens=24, phase=Phase.RETURN, marker=8), Camper(position=2, tokens=25)],
-                   [home, Camper(position=2, tokens=25)]):
+    for others in (
+        [Camper(position=behind + 1, tokens=24), Camper(position=2, tokens=25)],
+        [Camper(position=3, tokens=24, phase=Phase.RETURN, marker=8), Camper(position=2, tokens=25)],
+        [home, Camper(position=2, tokens=25)],
+    ):
         state = position_state(NORMAL, [mover, *others])
         assert not slow_field(state) and race(state) == Announce(7)
-    early = position_state(NORMAL, [Camper(position=SLOW_FROM_PLATE - 1, tokens=24), Camper(position=1, tokens=25),
-                                    Camper(position=0, tokens=25)])
+    early = position_state(
+        NORMAL,
+        [Camper(position=SLOW_FROM_PLATE - 1, tokens=24), Camper(position=1, tokens=25), Camper(position=0, tokens=25)],
+    )
     assert not slow_field(early)
     alone = position_state(NORMAL, [mover, Camper(position=2, tokens=25)])  # one other camper is not a field
     assert not slow_field(alone)
@@ -217,8 +227,10 @@ class _WinNode:
         return [1.0 if i == winner else 0.0 for i in range(len(self.state.campers))]
 
 
-@pytest.mark.parametrize(("position", "tokens", "marker", "finished_score"),
-                         [(6, 2, 9, 6), (7, 0, 7, 5), (5, 6, 8, 3), (8, 3, 12, 9), (4, 0, 4, 4)])
+@pytest.mark.parametrize(
+    ("position", "tokens", "marker", "finished_score"),
+    [(6, 2, 9, 6), (7, 0, 7, 5), (5, 6, 8, 3), (8, 3, 12, 9), (4, 0, 4, 4)],
+)
 def test_last_camper_table_matches_expectimax_over_the_rules_model(position, tokens, marker, finished_score):
     """The last camper's exact table (all-normal return, the finished camper's score as the target, a tie won by
     returning last) against the generic expectimax over the rules model, every announcement and the optimum."""
@@ -260,9 +272,14 @@ def test_race_as_the_last_camper_plays_the_tables_best_move_and_never_risks_a_su
     assert race(state) == Announce(1)
 
 
-@pytest.mark.parametrize("crowd", [{"out_announcement": 6, "return_announcement": 8, "lead": 10, "alone_margin": 4},
-                                   {"reserve_min": 2, "token_floor": 1, "outward_margin": 5, "outward_ratio": 1.5},
-                                   {"alone_margin": None, "follow_margin": 2, "follow_count": 2}])
+@pytest.mark.parametrize(
+    "crowd",
+    [
+        {"out_announcement": 6, "return_announcement": 8, "lead": 10, "alone_margin": 4},
+        {"reserve_min": 2, "token_floor": 1, "outward_margin": 5, "outward_ratio": 1.5},
+        {"alone_margin": None, "follow_margin": 2, "follow_count": 2},
+    ],
+)
 def test_race_with_other_crowd_parameters_only_plays_legal_moves(crowd):
     """The tuning tries parameter sets away from the defaults: every one must still play by the rules."""
     from campsolver.solver.camper_tour.players import CrowdParameters, race

@@ -22,8 +22,9 @@ def independent_values(puzzle):
     if len(state.campers) == 1:
         result = expectimax(state, budget=Budget(60))
     else:
-        result = expectimax(_SearchNode(state), budget=Budget(60), max_depth=OPPONENT_DEPTH,
-                            leaf_value=lambda n: leaf_values(n.state))
+        result = expectimax(
+            _SearchNode(state), budget=Budget(60), max_depth=OPPONENT_DEPTH, leaf_value=lambda n: leaf_values(n.state)
+        )
     return {alt.action: alt.values[0] for alt in result.alternatives}
 
 
@@ -69,8 +70,9 @@ def test_puzzle_statement_a_person_can_read_with_the_answer_apart():
     assert f"on plate {mover.position}" in envelope.text and f"{mover.tokens} tokens" in envelope.text
     specials = [p for p in range(2, len(state.laid) + 1) if state.plate_kind(p) != K.NORMAL]
     board_kinds = text_board(state).splitlines()
-    assert sum(line.count(letter) for line in board_kinds if line.startswith("kind")
-               for letter in "CMFP") == len(specials)
+    assert sum(line.count(letter) for line in board_kinds if line.startswith("kind") for letter in "CMFP") == len(
+        specials
+    )
     # the answer is not in the statement, and is in the solution
     label = f"announce {response.solution.announce}"
     assert label not in envelope.text and label not in envelope.svg
@@ -83,6 +85,9 @@ def test_puzzle_statement_a_person_can_read_with_the_answer_apart():
     grade = envelope.DESCRIPTOR.fields_by_name["grade"].enum_type.values_by_number[envelope.grade].name
     assert envelope.svg == puzzle_svg(state, seed=4, grade=grade.removeprefix("DIFFICULTY_GRADE_").lower())
     # the solution's label sits in the text above the route, never on the title (it overlapped it once)
-    answer = [t for t in ElementTree.fromstring(envelope.solution_svg).iter("{http://www.w3.org/2000/svg}text")
-              if t.get("class") == "answer"]
+    answer = [
+        t
+        for t in ElementTree.fromstring(envelope.solution_svg).iter("{http://www.w3.org/2000/svg}text")
+        if t.get("class") == "answer"
+    ]
     assert answer and label in " ".join(t.text or "" for t in answer)

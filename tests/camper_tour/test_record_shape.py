@@ -18,8 +18,12 @@ def test_an_unread_decision_with_an_impossible_move_is_refused_by_its_field() ->
     rules_state = ct_service.convert._decision_state(state)
     read = ct_service.history_from_proto(request, rules_state)
     assert len(read) < len(history), "the case needs a decision the hint does not read"
-    unread = next(i for i in range(len(history)) if history[i].move.WhichOneof("choice") == "announce"
-                  and i not in record_window([d.state.to_move for d in history], rules_state))
+    unread = next(
+        i
+        for i in range(len(history))
+        if history[i].move.WhichOneof("choice") == "announce"
+        and i not in record_window([d.state.to_move for d in history], rules_state)
+    )
     request.history[unread].move.announce = 12
     with pytest.raises(InvalidArgument) as refused:
         ct_service.history_from_proto(request, rules_state)

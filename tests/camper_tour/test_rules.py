@@ -208,9 +208,7 @@ def test_game_end_is_checked_for_the_arriving_camper_only():
 
 
 def test_tie_goes_to_the_camper_who_returned_last():
-    state = position_state(
-        NORMAL20, [ret(3, 1, 12), Camper(phase=Phase.FINISHED, marker=12, tokens=0, arrival=1)]
-    )
+    state = position_state(NORMAL20, [ret(3, 1, 12), Camper(phase=Phase.FINISHED, marker=12, tokens=0, arrival=1)])
     after = roll(state, 2, 3)  # score 12 == 12
     assert after.current_player() == TERMINAL and after.winner() == 0
 
@@ -351,13 +349,20 @@ def test_a_camper_with_a_skipped_turn_is_never_the_one_to_decide():
 
 
 CONFIGS = [
-    Config(plate_count=14, starting_tokens=8, specials=((K.NO_PARKING, 2), (K.VILLAGE_FESTIVAL, 2),
-                                                         (K.UNEXPECTED_COMFORTS, 2), (K.MECHANICAL_PROBLEM, 2))),
+    Config(
+        plate_count=14,
+        starting_tokens=8,
+        specials=((K.NO_PARKING, 2), (K.VILLAGE_FESTIVAL, 2), (K.UNEXPECTED_COMFORTS, 2), (K.MECHANICAL_PROBLEM, 2)),
+    ),
     Config(plate_count=30, starting_tokens=12),
     Config(),
-    Config(plate_count=16, starting_tokens=8, token_rule=TokenRule.PER_CAMPER_CAP,
-           no_parking_return=NoParkingReturn.AWAY_FROM_HOME,
-           specials=((K.NO_PARKING, 3), (K.VILLAGE_FESTIVAL, 2), (K.UNEXPECTED_COMFORTS, 2))),
+    Config(
+        plate_count=16,
+        starting_tokens=8,
+        token_rule=TokenRule.PER_CAMPER_CAP,
+        no_parking_return=NoParkingReturn.AWAY_FROM_HOME,
+        specials=((K.NO_PARKING, 3), (K.VILLAGE_FESTIVAL, 2), (K.UNEXPECTED_COMFORTS, 2)),
+    ),
 ]
 
 

@@ -30,19 +30,35 @@ from hypothesis import strategies as st
 K = PlateKind
 TOLERANCE = 1e-9
 SMALL_STACK = Config(plate_count=24, starting_tokens=10, specials=tuple((k, 2) for k in K if k != K.NORMAL))
-SMALL_LAYOUT = Config(plate_count=24, starting_tokens=10, layout=tuple(
-    (K.NORMAL, K.NO_PARKING, K.VILLAGE_FESTIVAL, K.UNEXPECTED_COMFORTS, K.MECHANICAL_PROBLEM, K.NORMAL)[i % 6]
-    for i in range(24)))
+SMALL_LAYOUT = Config(
+    plate_count=24,
+    starting_tokens=10,
+    layout=tuple(
+        (K.NORMAL, K.NO_PARKING, K.VILLAGE_FESTIVAL, K.UNEXPECTED_COMFORTS, K.MECHANICAL_PROBLEM, K.NORMAL)[i % 6]
+        for i in range(24)
+    ),
+)
 # The named variants, and a supply short enough to bind ("take those you can"): 4 x 10 dealt, 43 in the box.
-VARIANT_LAYOUT = Config(plate_count=24, starting_tokens=10, layout=SMALL_LAYOUT.layout, token_supply=43,
-                        no_parking_return=NoParkingReturn.AWAY_FROM_HOME)
-CAPPED_STACK = Config(plate_count=24, starting_tokens=10, specials=SMALL_STACK.specials,
-                      token_rule=TokenRule.PER_CAMPER_CAP, no_parking_return=NoParkingReturn.AWAY_FROM_HOME)
+VARIANT_LAYOUT = Config(
+    plate_count=24,
+    starting_tokens=10,
+    layout=SMALL_LAYOUT.layout,
+    token_supply=43,
+    no_parking_return=NoParkingReturn.AWAY_FROM_HOME,
+)
+CAPPED_STACK = Config(
+    plate_count=24,
+    starting_tokens=10,
+    specials=SMALL_STACK.specials,
+    token_rule=TokenRule.PER_CAMPER_CAP,
+    no_parking_return=NoParkingReturn.AWAY_FROM_HOME,
+)
 
 
 def reference(state: TourState, depth: int):  # type: ignore[no-untyped-def]
-    return expectimax(_SearchNode(state), budget=Budget(120), max_depth=depth,
-                      leaf_value=lambda node: leaf_values(node.state))
+    return expectimax(
+        _SearchNode(state), budget=Budget(120), max_depth=depth, leaf_value=lambda node: leaf_values(node.state)
+    )
 
 
 def assert_same_as_reference(state: TourState, depth: int) -> None:
@@ -93,23 +109,32 @@ HAND_MADE = [
     # the last-camper rule: a failed roll eliminates
     position_state(SMALL_LAYOUT, [ret(6, 3, 13), Camper(phase=Phase.FINISHED, marker=9, tokens=1, arrival=1)]),
     # a pending Unexpected Comforts choice, and an opponent who skips its next turn
-    position_state(SMALL_LAYOUT, [Camper(position=4, tokens=3, pending=Pending.COMFORTS_CHOICE),
-                                  Camper(position=11, tokens=6, pending=Pending.SKIP_TURN)]),
+    position_state(
+        SMALL_LAYOUT,
+        [
+            Camper(position=4, tokens=3, pending=Pending.COMFORTS_CHOICE),
+            Camper(position=11, tokens=6, pending=Pending.SKIP_TURN),
+        ],
+    ),
     # No Parking behind occupied plates (re-rolls) on both journeys
     position_state(SMALL_LAYOUT, [Camper(position=6, tokens=5), Camper(position=4, tokens=7), ret(3, 2, 10)]),
     position_state(SMALL_LAYOUT, [ret(12, 4, 18), Camper(position=6, tokens=8), Camper(position=7, tokens=2)]),
     position_state(VARIANT_LAYOUT, [ret(12, 1, 18), Camper(position=13, tokens=8), ret(8, 0, 20)]),
     # shortfalls on the return then a festival (plate 9), a binding supply, turning back on Comforts (plate 4)
-    position_state(VARIANT_LAYOUT, [ret(11, 1, 19), Camper(position=6, tokens=14), Camper(position=7, tokens=13),
-                                    Camper(position=5, tokens=14)]),
-    position_state(VARIANT_LAYOUT, [Camper(position=4, tokens=2, pending=Pending.COMFORTS_CHOICE),
-                                    Camper(position=10, tokens=9)]),
+    position_state(
+        VARIANT_LAYOUT,
+        [ret(11, 1, 19), Camper(position=6, tokens=14), Camper(position=7, tokens=13), Camper(position=5, tokens=14)],
+    ),
+    position_state(
+        VARIANT_LAYOUT, [Camper(position=4, tokens=2, pending=Pending.COMFORTS_CHOICE), Camper(position=10, tokens=9)]
+    ),
     # arrivals level with the others (announce 2, roll 3: score 14): a returner's marker and an outward camper's
     # plate at 14 keep the game going, a finished 14 does not (the later arrival wins the tie)
     position_state(SMALL_LAYOUT, [ret(3, 0, 15), ret(8, 2, 14)]),
     position_state(SMALL_LAYOUT, [ret(3, 0, 15), Camper(position=14, tokens=5)]),
-    position_state(SMALL_LAYOUT, [ret(3, 0, 15), Camper(phase=Phase.FINISHED, marker=16, tokens=2, arrival=1),
-                                  ret(9, 1, 12)]),
+    position_state(
+        SMALL_LAYOUT, [ret(3, 0, 15), Camper(phase=Phase.FINISHED, marker=16, tokens=2, arrival=1), ret(9, 1, 12)]
+    ),
 ]
 
 
@@ -119,8 +144,11 @@ def test_hand_made_positions_match_the_generic_expectimax(index, depth):
     assert_same_as_reference(HAND_MADE[index], depth)
 
 
-@pytest.mark.parametrize("config", [pytest.param(SMALL_STACK, marks=pytest.mark.slow), SMALL_LAYOUT, VARIANT_LAYOUT],
-                         ids=["stack", "layout", "variants"])
+@pytest.mark.parametrize(
+    "config",
+    [pytest.param(SMALL_STACK, marks=pytest.mark.slow), SMALL_LAYOUT, VARIANT_LAYOUT],
+    ids=["stack", "layout", "variants"],
+)
 def test_random_positions_at_depth_2_match_the_generic_expectimax(config):
     for state in seeded_positions(config, 3, first_seed=100):
         assert_same_as_reference(state, 2)
@@ -156,12 +184,19 @@ def test_search_stops_on_a_cancelled_budget_and_refuses_solo_games():
 END_GAMES = [
     # the last camper on the journey, returning, a finished camper ahead or behind
     position_state(SMALL_LAYOUT, [ret(5, 2, 9), Camper(phase=Phase.FINISHED, marker=6, tokens=1, arrival=1)]),
-    position_state(SMALL_LAYOUT, [Camper(phase=Phase.FINISHED, marker=8, tokens=0, arrival=1), ret(4, 6, 12)],
-                   to_move=1),
+    position_state(
+        SMALL_LAYOUT, [Camper(phase=Phase.FINISHED, marker=8, tokens=0, arrival=1), ret(4, 6, 12)], to_move=1
+    ),
     # the last camper still outward with few tokens, two finished campers (3-camper table)
-    position_state(SMALL_LAYOUT, [Camper(phase=Phase.FINISHED, marker=4, tokens=0, arrival=1),
-                                  Camper(position=3, tokens=1),
-                                  Camper(phase=Phase.FINISHED, marker=2, tokens=1, arrival=2)], to_move=1),
+    position_state(
+        SMALL_LAYOUT,
+        [
+            Camper(phase=Phase.FINISHED, marker=4, tokens=0, arrival=1),
+            Camper(position=3, tokens=1),
+            Camper(phase=Phase.FINISHED, marker=2, tokens=1, arrival=2),
+        ],
+        to_move=1,
+    ),
     # a Festival plate (plate 3) and shortfalls on the way home, last camper
     position_state(SMALL_LAYOUT, [ret(6, 1, 10), Camper(phase=Phase.ELIMINATED, tokens=0)]),
 ]

@@ -69,8 +69,18 @@ def test_all_normal_route_matches_brute_force(position):
 
 
 # No Parking before every refilling plate, so the brute-force recursion has no cycle.
-SPECIAL_LAYOUT = (K.NORMAL, K.NORMAL, K.NO_PARKING, K.NORMAL, K.MECHANICAL_PROBLEM, K.VILLAGE_FESTIVAL,
-                  K.NORMAL, K.UNEXPECTED_COMFORTS, K.NORMAL, K.NORMAL)
+SPECIAL_LAYOUT = (
+    K.NORMAL,
+    K.NORMAL,
+    K.NO_PARKING,
+    K.NORMAL,
+    K.MECHANICAL_PROBLEM,
+    K.VILLAGE_FESTIVAL,
+    K.NORMAL,
+    K.UNEXPECTED_COMFORTS,
+    K.NORMAL,
+    K.NORMAL,
+)
 # A small supply (the box holds 8 tokens) keeps the brute force's token range small and exercises
 # "take those you can"; the per-camper cap variant is checked on the unrevealed stacks below.
 SPECIAL_CONFIG = Config(plate_count=10, starting_tokens=6, layout=SPECIAL_LAYOUT, token_supply=8)
@@ -83,8 +93,9 @@ SPECIAL_CONFIG = Config(plate_count=10, starting_tokens=6, layout=SPECIAL_LAYOUT
         pytest.param(SoloPosition(position=3, tokens=4, laid=SPECIAL_LAYOUT[:3]), marks=pytest.mark.slow),
         SoloPosition(position=8, tokens=2, pending=Pending.COMFORTS_CHOICE, laid=SPECIAL_LAYOUT[:8]),
         SoloPosition(position=9, tokens=5, phase=Phase.RETURN, marker=10, laid=SPECIAL_LAYOUT),
-        SoloPosition(position=8, tokens=1, phase=Phase.RETURN, marker=9, pending=Pending.COMFORTS_CHOICE,
-                     laid=SPECIAL_LAYOUT[:9]),
+        SoloPosition(
+            position=8, tokens=1, phase=Phase.RETURN, marker=9, pending=Pending.COMFORTS_CHOICE, laid=SPECIAL_LAYOUT[:9]
+        ),
     ],
 )
 def test_known_layout_with_specials_matches_brute_force(position):
@@ -94,18 +105,21 @@ def test_known_layout_with_specials_matches_brute_force(position):
 @pytest.mark.parametrize(
     ("specials", "position"),
     [
-        pytest.param((((K.MECHANICAL_PROBLEM, 1), (K.NO_PARKING, 1))), SoloPosition(tokens=5),
-                     marks=pytest.mark.slow),
-        pytest.param(((K.VILLAGE_FESTIVAL, 1), (K.UNEXPECTED_COMFORTS, 1)), SoloPosition(tokens=5),
-                     marks=pytest.mark.slow),
-        (((K.VILLAGE_FESTIVAL, 1), (K.UNEXPECTED_COMFORTS, 1)), SoloPosition(position=3, tokens=3,
-                                                                            laid=(K.NORMAL,) * 3)),
+        pytest.param((((K.MECHANICAL_PROBLEM, 1), (K.NO_PARKING, 1))), SoloPosition(tokens=5), marks=pytest.mark.slow),
+        pytest.param(
+            ((K.VILLAGE_FESTIVAL, 1), (K.UNEXPECTED_COMFORTS, 1)), SoloPosition(tokens=5), marks=pytest.mark.slow
+        ),
+        (
+            ((K.VILLAGE_FESTIVAL, 1), (K.UNEXPECTED_COMFORTS, 1)),
+            SoloPosition(position=3, tokens=3, laid=(K.NORMAL,) * 3),
+        ),
         (((K.NO_PARKING, 2),), SoloPosition(position=2, tokens=5, laid=(K.NORMAL, K.NO_PARKING))),
     ],
 )
 def test_unrevealed_specials_exact_search_matches_brute_force(specials, position):
-    assert_matches_oracle(Config(plate_count=6, starting_tokens=5, specials=specials,
-                                 token_rule=TokenRule.PER_CAMPER_CAP), position)
+    assert_matches_oracle(
+        Config(plate_count=6, starting_tokens=5, specials=specials, token_rule=TokenRule.PER_CAMPER_CAP), position
+    )
 
 
 @pytest.mark.slow
@@ -113,8 +127,9 @@ def test_unrevealed_specials_on_8_plates_matches_brute_force():
     """The brute force takes 91 s on a quiet machine (161,260 nodes; the DP 0.8 s): it exceeded a 120-s
     limit in a `make test-slow` run next to other work, so it gets 600 s."""
     specials = ((K.MECHANICAL_PROBLEM, 2), (K.NO_PARKING, 1))
-    assert_matches_oracle(Config(plate_count=8, starting_tokens=6, specials=specials), SoloPosition(tokens=6),
-                          oracle_limit_s=600.0)
+    assert_matches_oracle(
+        Config(plate_count=8, starting_tokens=6, specials=specials), SoloPosition(tokens=6), oracle_limit_s=600.0
+    )
 
 
 # Exact values of the DP (regression pins; the simulation above each is the independent check).
@@ -182,9 +197,20 @@ def simulate(config: Config, position: SoloPosition, games: int, seed: int) -> t
     [
         all_normal(24, 10),
         # Festival before No Parking: outward cycles are possible, the tables come from value iteration.
-        Config(plate_count=20, starting_tokens=10, layout=tuple(
-            K.VILLAGE_FESTIVAL if i == 3 else K.NO_PARKING if i in (8, 12) else
-            K.UNEXPECTED_COMFORTS if i == 6 else K.NORMAL for i in range(20))),
+        Config(
+            plate_count=20,
+            starting_tokens=10,
+            layout=tuple(
+                K.VILLAGE_FESTIVAL
+                if i == 3
+                else K.NO_PARKING
+                if i in (8, 12)
+                else K.UNEXPECTED_COMFORTS
+                if i == 6
+                else K.NORMAL
+                for i in range(20)
+            ),
+        ),
     ],
 )
 def test_monte_carlo_of_the_optimal_policy_agrees_with_the_exact_value(config):

@@ -42,8 +42,10 @@ def make_oracle(kinds: tuple[str, ...], cap: int):  # type: ignore[no-untyped-de
         """Least expected marker loss (tokens missing on the way + tokens left at arrival) from the start of a
         returning turn on plate p >= 2 with t >= 0 tokens."""
         assert t >= 0
-        return min(sum(w * (max(0, c - t) + land_back(p - a, max(0, t - c))) for c, w in success(a))
-                   for a in range(1, min(10, p - 1) + 1))
+        return min(
+            sum(w * (max(0, c - t) + land_back(p - a, max(0, t - c))) for c, w in success(a))
+            for a in range(1, min(10, p - 1) + 1)
+        )
 
     def land_back(q: int, t: int) -> Fraction:
         if q == 1:
@@ -87,8 +89,12 @@ def make_oracle(kinds: tuple[str, ...], cap: int):  # type: ignore[no-untyped-de
     return outward, alternatives, cost
 
 
-KIND = {N: PlateKind.NORMAL, C: PlateKind.UNEXPECTED_COMFORTS, M: PlateKind.MECHANICAL_PROBLEM,
-        F: PlateKind.VILLAGE_FESTIVAL}
+KIND = {
+    N: PlateKind.NORMAL,
+    C: PlateKind.UNEXPECTED_COMFORTS,
+    M: PlateKind.MECHANICAL_PROBLEM,
+    F: PlateKind.VILLAGE_FESTIVAL,
+}
 
 ROUTES = [
     ((N,) * 5, 4),

@@ -25,10 +25,12 @@ from tests.test_service_games import _solo_policy_record
 
 EXACT = common_pb2.PROOF_STATUS_EXACT
 ALL_NORMAL = ct_pb.CamperTourRules(unexpected_comforts=0, mechanical_problem=0, village_festival=0, no_parking=0)
-SHORT_WITH_SPECIALS = ct_pb.CamperTourRules(plates=20, unexpected_comforts=2, mechanical_problem=2,
-                                            village_festival=2, no_parking=2)
-SHORTER_WITH_SPECIALS = ct_pb.CamperTourRules(plates=12, unexpected_comforts=1, mechanical_problem=1,
-                                              village_festival=1, no_parking=1)
+SHORT_WITH_SPECIALS = ct_pb.CamperTourRules(
+    plates=20, unexpected_comforts=2, mechanical_problem=2, village_festival=2, no_parking=2
+)
+SHORTER_WITH_SPECIALS = ct_pb.CamperTourRules(
+    plates=12, unexpected_comforts=1, mechanical_problem=1, village_festival=1, no_parking=1
+)
 
 
 def _unfounded_errors(response: Any) -> list[str]:
@@ -41,8 +43,10 @@ def _unfounded_errors(response: Any) -> list[str]:
         if not ranking.HasField("standard_error") or exact:
             continue
         if not ranking.sampled or ranking.samples < MIN_SAMPLES_FOR_STANDARD_ERROR or ranking.standard_error <= 0:
-            found.append(f"rank {ranking.rank} ({ranking.label}): value {ranking.value:.4f}, standard error "
-                         f"{ranking.standard_error} from {ranking.samples} samples")
+            found.append(
+                f"rank {ranking.rank} ({ranking.label}): value {ranking.value:.4f}, standard error "
+                f"{ranking.standard_error} from {ranking.samples} samples"
+            )
     top_level = "standard_error" in response.DESCRIPTOR.fields_by_name and response.HasField("standard_error")
     if top_level and not exact and response.stats.samples < MIN_SAMPLES_FOR_STANDARD_ERROR:
         found.append(f"the answer: standard error {response.standard_error} from {response.stats.samples} samples")
@@ -50,14 +54,16 @@ def _unfounded_errors(response: Any) -> list[str]:
 
 
 def _hint(state: ct_pb.CamperTourState, seconds: float, **fields: Any) -> ct_pb.CamperTourServiceHintResponse:
-    request = ct_pb.CamperTourServiceHintRequest(state=state, options=common_pb2.SolveOptions(
-        time_limit_seconds=seconds), **fields)
+    request = ct_pb.CamperTourServiceHintRequest(
+        state=state, options=common_pb2.SolveOptions(time_limit_seconds=seconds), **fields
+    )
     return ct_service.hint(request, CpuBudget(seconds))
 
 
 def _depth_limited() -> Any:
-    state = ct_pb.CamperTourState(rules=ALL_NORMAL, campers=[ct_pb.Camper(position=10, tokens=20),
-                                                             ct_pb.Camper(position=12, tokens=20)])
+    state = ct_pb.CamperTourState(
+        rules=ALL_NORMAL, campers=[ct_pb.Camper(position=10, tokens=20), ct_pb.Camper(position=12, tokens=20)]
+    )
     return _hint(state, 2.0, depth=1, objective=common_pb2.OBJECTIVE_EXPECTED_SCORE)
 
 
@@ -80,14 +86,19 @@ def _solo_monte_carlo() -> Any:
 
 
 def _max(rules: ct_pb.CamperTourRules, seconds: float) -> Any:
-    request = ct_pb.CamperTourServiceMaxScoreRequest(rules=rules, options=common_pb2.SolveOptions(
-        time_limit_seconds=seconds))
+    request = ct_pb.CamperTourServiceMaxScoreRequest(
+        rules=rules, options=common_pb2.SolveOptions(time_limit_seconds=seconds)
+    )
     return ct_service.max_score(request, CpuBudget(seconds))
 
 
 #: The kinds whose values are no sample means at all: none may be flagged `sampled` either.
-MODEL_VALUES = ("hint by expected score, depth-limited search", "hint by the best response to solo-policy campers",
-                "solo hint, look-ahead", "MaxScore, look-ahead")
+MODEL_VALUES = (
+    "hint by expected score, depth-limited search",
+    "hint by the best response to solo-policy campers",
+    "solo hint, look-ahead",
+    "MaxScore, look-ahead",
+)
 NEITHER = {
     "hint by expected score, depth-limited search": _depth_limited,
     "hint by the best response to solo-policy campers": _best_response,
@@ -112,8 +123,11 @@ def test_exact_values_state_zero_and_sampled_ones_their_own() -> None:
     """The other side of the contract: the checks above are not met by a service that never states one."""
     exact_hint = _hint(ct_pb.CamperTourState(rules=ALL_NORMAL, campers=[ct_pb.Camper(position=10, tokens=15)]), 1.0)
     assert exact_hint.proof == EXACT
-    assert all(a.ranking.HasField("standard_error") and a.ranking.standard_error == 0.0
-               for a in exact_hint.alternatives if a.ranking.HasField("value"))
+    assert all(
+        a.ranking.HasField("standard_error") and a.ranking.standard_error == 0.0
+        for a in exact_hint.alternatives
+        if a.ranking.HasField("value")
+    )
     sampled = _max(SHORTER_WITH_SPECIALS, 1.0)
     assert sampled.proof != EXACT and sampled.stats.samples >= MIN_SAMPLES_FOR_STANDARD_ERROR
     assert sampled.HasField("standard_error") and sampled.standard_error > 0.0
@@ -121,21 +135,32 @@ def test_exact_values_state_zero_and_sampled_ones_their_own() -> None:
 
 @pytest.mark.parametrize(("samples", "stated"), [(9, False), (10, True), (44, True)])
 def test_the_win_probability_note_states_a_standard_error_only_from_enough_playouts(
-        monkeypatch: pytest.MonkeyPatch, samples: int, stated: bool) -> None:
+    monkeypatch: pytest.MonkeyPatch, samples: int, stated: bool
+) -> None:
     """The note's claim follows the ranking's: from `MIN_SAMPLES_FOR_STANDARD_ERROR` playouts of the answered
     move its standard error, below that "too few" (found by the mutation run: the note's test inverted, and moved
     by one, survived)."""
     from campsolver.solver.camper_tour.hint import HintResult, RankedMove
     from campsolver.solver.core.proof import Proof
 
-    state = ct_pb.CamperTourState(rules=ALL_NORMAL, campers=[ct_pb.Camper(position=10, tokens=20),
-                                                             ct_pb.Camper(position=12, tokens=20)])
+    state = ct_pb.CamperTourState(
+        rules=ALL_NORMAL, campers=[ct_pb.Camper(position=10, tokens=20), ct_pb.Camper(position=12, tokens=20)]
+    )
     legal = ct_service.state_from_proto(state).legal_actions()
     answered = RankedMove(legal[0], 0.5, 0.0, (0.5,), samples=samples, standard_error=0.1234)
     moves = (answered, *(RankedMove(action, 0.0, 0.5, (0.0,), evaluated=False) for action in legal[1:]))
-    result = HintResult(player=0, moves=moves, depth=0, proof=Proof.HEURISTIC,
-                        method=f"win-probability-playouts:{samples}", nodes=samples, wall_time_s=0.1,
-                        interrupted=False, samples=samples, opponents="the opponents, in turn, race")
+    result = HintResult(
+        player=0,
+        moves=moves,
+        depth=0,
+        proof=Proof.HEURISTIC,
+        method=f"win-probability-playouts:{samples}",
+        nodes=samples,
+        wall_time_s=0.1,
+        interrupted=False,
+        samples=samples,
+        opponents="the opponents, in turn, race",
+    )
     monkeypatch.setattr(ct_service.handlers.hint_search, "hint", lambda *args, **kwargs: result)
     response = _hint(state, 1.0)
     assert (f"from {samples} playouts of the answered move (standard error 0.123)" in response.note) == stated

@@ -36,8 +36,9 @@ def test_seeded_hints_keep_the_ranking_contract_and_answer_in_time(client: Camps
 
 
 def test_a_tiny_deadline_max_answers_best_so_far_with_a_sound_bound(client: CampsolverClient) -> None:
-    request = pb.CampsiteServiceMaxScoreRequest(turn=cs_request(4, 0.0).state,
-                                                options=common_pb2.SolveOptions(time_limit_seconds=0.001))
+    request = pb.CampsiteServiceMaxScoreRequest(
+        turn=cs_request(4, 0.0).state, options=common_pb2.SolveOptions(time_limit_seconds=0.001)
+    )
     cut = client.campsite.max_score(request, timeout=10)
     request.options.time_limit_seconds = 20
     full = client.campsite.max_score(request, timeout=30)
@@ -78,7 +79,8 @@ def test_a_tiny_deadline_round_max_answers_a_whole_round_with_its_bound(turns: i
     table = rules.starting_table(deck[0], deck[1])
     for play in response.plays:  # the rules model replays the round
         table = table.place(service.placement_from_proto(play.placement, "p")).pitch(
-            service.tent_from_proto(play.tent, "t"))
+            service.tent_from_proto(play.tent, "t")
+        )
     assert rules.player_scores(table, 1)[0] == response.score
     if response.stats.interrupted:
         assert response.proof in (common_pb2.PROOF_STATUS_FEASIBLE_WITH_BOUND, common_pb2.PROOF_STATUS_EXACT)

@@ -88,7 +88,7 @@ def test_a_board_kept_up_to_date_equals_one_built_afresh(seed: int) -> None:
             theirs = getattr(fresh, name)
             dr, dc = fresh.r0 - board.r0, fresh.c0 - board.c0
             assert dr >= 0 and dc >= 0
-            window = ours[..., dr: dr + theirs.shape[-2], dc: dc + theirs.shape[-1]]
+            window = ours[..., dr : dr + theirs.shape[-2], dc : dc + theirs.shape[-1]]
             # The window's border cells count squares beyond it as covered (never read: nothing within reach of
             # a card lies there); every other cell must agree.
             assert np.array_equal(window[..., 1:-1, 1:-1], theirs[..., 1:-1, 1:-1]), name

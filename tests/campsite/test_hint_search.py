@@ -51,7 +51,8 @@ def test_every_listed_play_is_legal_and_its_gains_are_the_rules_model(seed: int,
     assert len(result.choices) == 25
     for play in result.choices:
         after_state = state.child(R.PlayCard(play.placement)).child(
-            R.PitchTent(play.tent.token, play.tent.row, play.tent.col))  # the rules model refuses an illegal move
+            R.PitchTent(play.tent.token, play.tent.row, play.tent.col)
+        )  # the rules model refuses an illegal move
         after = R.player_scores(state.table.place(play.placement).pitch(play.tent), players)
         assert play.tent.player == seat and after_state.tokens[seat] == state.tokens[seat] - {play.tent.token}
         assert play.immediate_gain == after[seat] - before[seat]
@@ -103,13 +104,14 @@ def test_the_answer_does_not_depend_on_the_cards_the_mover_cannot_see(players: i
         hands = list(state.hands)
         for k in range(players):
             if k != seat:
-                hands[k], hidden = tuple(sorted(hidden[: len(hands[k])])), hidden[len(hands[k]):]
+                hands[k], hidden = tuple(sorted(hidden[: len(hands[k])])), hidden[len(hands[k]) :]
         other = replace(state, hands=tuple(hands), pile=tuple(sorted(hidden)))
         assert other.hands != state.hands
         first = hints.hint(state, Budget(60), options=play_options(state, 9, max_worlds=3))
         again = hints.hint(other, Budget(60), options=play_options(other, 9, max_worlds=3))
         assert [(p.placement, p.tent, p.value) for p in first.choices] == [
-            (p.placement, p.tent, p.value) for p in again.choices]
+            (p.placement, p.tent, p.value) for p in again.choices
+        ]
 
 
 @pytest.mark.parametrize(("seed", "players"), [(1, 2), (2, 3)])
@@ -117,7 +119,7 @@ def test_the_rounds_last_turn_is_the_exact_best_margin(seed: int, players: int) 
     state = game_state(seed, players, R.TURNS_PER_ROUND * players - 1)
     result = run_hint(state, Budget(60), top=1)
     seat = state.to_move
-    best = -10**9
+    best = -(10**9)
     for action in state.legal_actions():
         after_card = state.child(action)
         for pitch in after_card.legal_actions():
@@ -169,8 +171,9 @@ def test_sampled_worlds_deal_the_unseen_cards_uniformly() -> None:
         world = L.sample_world(view, rng)
         dealt = [c for k in range(3) if k != seat for c in world.hands[k]] + list(world.pile)
         assert sorted(dealt) == sorted(view.unseen)
-        assert [len(h) for k, h in enumerate(world.hands) if k != seat] == [view.hand_sizes[k] for k in range(3)
-                                                                           if k != seat]
+        assert [len(h) for k, h in enumerate(world.hands) if k != seat] == [
+            view.hand_sizes[k] for k in range(3) if k != seat
+        ]
         seen.update(world.hands[other])
     share = Counter(view.unseen)
     expected = {card: worlds * view.hand_sizes[other] * count / len(view.unseen) for card, count in share.items()}

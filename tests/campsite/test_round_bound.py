@@ -72,8 +72,11 @@ def test_bounds_hold_along_legal_rounds(seed: int) -> None:
         key = search.card_key[next(i for i in hand if order[i] == placement.card)]
         picture = picture_of(key, placement)
         i, j = board.frame.index((placement.row, placement.col))
-        mine = [c for c in children if search.card_key[c.index] == key and (c.i, c.j) == (i, j)
-                and c.picture.squares == picture.squares]
+        mine = [
+            c
+            for c in children
+            if search.card_key[c.index] == key and (c.i, c.j) == (i, j) and c.picture.squares == picture.squares
+        ]
         assert len(mine) == 1, (depth, placement.label())  # the round's placement is searched, once
         assert mine[0].bound >= value, (depth, mine[0].bound, value)
         index = mine[0].index

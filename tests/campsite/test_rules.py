@@ -183,9 +183,7 @@ def test_every_legal_placement_agrees_with_the_oracle() -> None:
                         theirs.add((card.text(), r, c, t))
     # Ours keeps one placement per distinct picture; every one is legal and every legal one is covered.
     assert ours <= theirs
-    pictures = {
-        (*tuple(sorted(oracle.card_cells(card, r, c, t).items())), card) for card, r, c, t in theirs
-    }
+    pictures = {(*tuple(sorted(oracle.card_cells(card, r, c, t).items())), card) for card, r, c, t in theirs}
     assert len(ours) == len(pictures)
 
 
@@ -340,8 +338,12 @@ def _resulting_pictures_by_brute_force(table: Table, hand: list[str]) -> set[tup
                     if oracle.may_lay(laid, tents, card, r, c, t):
                         top = oracle.view([*laid, (card, r, c, t)])
                         pictures.add(
-                            tuple(sorted((cell, "".join(sorted(letters)), coloured, fair)
-                                         for cell, (letters, coloured, fair) in top.items()))
+                            tuple(
+                                sorted(
+                                    (cell, "".join(sorted(letters)), coloured, fair)
+                                    for cell, (letters, coloured, fair) in top.items()
+                                )
+                            )
                         )
     return pictures
 
@@ -361,8 +363,12 @@ def test_one_placement_per_resulting_picture_across_the_hand(hand: list[str]) ->
     table = table.place(Placement(parse_card("WT ##./#.#"), 2, 2, 1))
     ours = table.legal_placements([parse_card(text) for text in hand])
     pictures = [
-        tuple(sorted((cell, "".join(sorted(t.letter for t in Terrain if sq.mask & t.bit)), sq.coloured,
-                      sq.fair_weather) for cell, sq in table.place(p).grid.items()))
+        tuple(
+            sorted(
+                (cell, "".join(sorted(t.letter for t in Terrain if sq.mask & t.bit)), sq.coloured, sq.fair_weather)
+                for cell, sq in table.place(p).grid.items()
+            )
+        )
         for p in ours
     ]
     assert len(set(pictures)) == len(pictures)  # no picture twice

@@ -15,9 +15,13 @@ from bench import deluxe_camping_sparring as sparring
 FLOOR = 60
 
 
-@pytest.mark.parametrize(("seed", "seat"), [pytest.param(seed, seat, marks=() if (seed, seat) == (990007, 0)
-                                                         else pytest.mark.slow)
-                                            for seed, seat in sparring.COLLAPSE_GAMES])
+@pytest.mark.parametrize(
+    ("seed", "seat"),
+    [
+        pytest.param(seed, seat, marks=() if (seed, seat) == (990007, 0) else pytest.mark.slow)
+        for seed, seat in sparring.COLLAPSE_GAMES
+    ],
+)
 def test_the_hint_does_not_collapse_against_mcts(seed: int, seat: int) -> None:
     (row,) = sparring.collapse_games("hint", 0.05, games=((seed, seat),))
     scores = row["scores"]

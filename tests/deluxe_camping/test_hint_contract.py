@@ -17,8 +17,9 @@ def test_seeded_hints_keep_the_ranking_contract(client: CampsolverClient) -> Non
         response = client.deluxe_camping.hint(request, timeout=30)
         assert ranking_contract_violations([a.ranking for a in response.alternatives]) == [], f"seed {seed}"
         state = service.state_from_proto(request.state)
-        legal = {service.move_to_proto(state.config, a).SerializeToString(deterministic=True)
-                 for a in state.legal_actions()}
+        legal = {
+            service.move_to_proto(state.config, a).SerializeToString(deterministic=True) for a in state.legal_actions()
+        }
         assert {a.move.SerializeToString(deterministic=True) for a in response.alternatives} == legal
 
 
@@ -50,8 +51,9 @@ def test_a_tiny_deadline_max_answers_best_so_far_with_its_bound() -> None:
     from campsolver.v1 import common_pb2
     from campsolver.v1 import deluxe_camping_pb2 as pb
 
-    request = pb.DeluxeCampingServiceMaxScoreRequest(state=dc_request(3, 0.0).state,
-                                                     options=common_pb2.SolveOptions(time_limit_seconds=0.001))
+    request = pb.DeluxeCampingServiceMaxScoreRequest(
+        state=dc_request(3, 0.0).state, options=common_pb2.SolveOptions(time_limit_seconds=0.001)
+    )
     response = service.max_score(request, Budget(0.001))
     assert response.scores, response.note  # a rules-scored partition: the first solutions at least
     assert response.stats.bound >= response.value

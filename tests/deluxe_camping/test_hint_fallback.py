@@ -60,8 +60,9 @@ def reference_move(config: Config, action: rules.Action) -> pb.DeluxeCampingMove
 
 
 def request_for(state: DCState) -> pb.DeluxeCampingServiceHintRequest:
-    return pb.DeluxeCampingServiceHintRequest(state=service.state_to_proto(state),
-                                              options=common_pb2.SolveOptions(time_limit_seconds=0.2))
+    return pb.DeluxeCampingServiceHintRequest(
+        state=service.state_to_proto(state), options=common_pb2.SolveOptions(time_limit_seconds=0.2)
+    )
 
 
 def assert_complete_and_legal(state: DCState, response: pb.DeluxeCampingServiceHintResponse) -> None:

@@ -231,8 +231,16 @@ def test_puzzle_statement_keeps_the_answer_apart(puzzle: puzzles.Puzzle) -> None
     assert puzzle.svg != puzzle.solution_svg
     board, legend = puzzle.text.split("\n", 2)[2].split("\nLegend: ")
     assert rules.parse_board(board, supply=puzzle.state.config.supply) is not None
-    names = {"P": "swimming pool", "S": "ice-cream", "N": "pain-in-the-neck", "a": "trailer", "b": "trailer",
-             "A": "bungalow", "B": "bungalow", "?": "face-down mystery"}
+    names = {
+        "P": "swimming pool",
+        "S": "ice-cream",
+        "N": "pain-in-the-neck",
+        "a": "trailer",
+        "b": "trailer",
+        "A": "bungalow",
+        "B": "bungalow",
+        "?": "face-down mystery",
+    }
     on_board = {mark for mark in board if mark in names}
     for letter, piece in names.items():  # every letter of the board is explained, and only those
         assert (f"{letter} {piece}" in legend) == (letter in on_board), (letter, legend)
@@ -399,8 +407,7 @@ def test_lines_searched_to_the_end_are_final_scores_not_proofs() -> None:
     for move in ended:
         leaf = replay(state, move.line)
         assert leaf.stage is Stage.OVER and not move.exact and move.replies >= 1
-        assert move.value == hints.utility([float(x) for x in leaf.scores()], state.to_move,
-                                           hints.HintObjective.MARGIN)
+        assert move.value == hints.utility([float(x) for x in leaf.scores()], state.to_move, hints.HintObjective.MARGIN)
     for move in result.choices:
         if move.kind is hints.ValueKind.EXACT:
             leaf = replay(state, move.line)

@@ -43,8 +43,9 @@ def replay(state: DCState, line: tuple[rules.Action, ...], players: list[int] | 
 
 def margin(state: DCState, player: int, own: bool = False) -> float:
     """The reply search's estimate of a position, re-computed from scratch (the closure share as the search's)."""
-    return reply_search.value_of(territory.state_features(state), player, own,
-                                 reply_search.closure_weights(state.config.supply))
+    return reply_search.value_of(
+        territory.state_features(state), player, own, reply_search.closure_weights(state.config.supply)
+    )
 
 
 def final_margin(state: DCState, player: int) -> float:
@@ -89,12 +90,21 @@ def assert_honest(state: DCState, result: hints.HintResult) -> None:
             raise AssertionError(f"the reply search gave a value of kind {kind}")
 
 
-@pytest.mark.parametrize(("players", "seed", "turns", "stage"), [
-    (2, 1, 0, Stage.MOVE), (2, 2, 14, Stage.BARRIER), (2, 3, 40, Stage.MOVE), (2, 4, 60, Stage.BARRIER),
-    (3, 5, 20, Stage.MOVE), (4, 6, 10, Stage.BARRIER), (4, 7, 30, Stage.MOVE),
-])
-def test_every_choice_ranked_every_line_legal_every_value_its_kind(players: int, seed: int, turns: int,
-                                                                   stage: Stage) -> None:
+@pytest.mark.parametrize(
+    ("players", "seed", "turns", "stage"),
+    [
+        (2, 1, 0, Stage.MOVE),
+        (2, 2, 14, Stage.BARRIER),
+        (2, 3, 40, Stage.MOVE),
+        (2, 4, 60, Stage.BARRIER),
+        (3, 5, 20, Stage.MOVE),
+        (4, 6, 10, Stage.BARRIER),
+        (4, 7, 30, Stage.MOVE),
+    ],
+)
+def test_every_choice_ranked_every_line_legal_every_value_its_kind(
+    players: int, seed: int, turns: int, stage: Stage
+) -> None:
     state = position(players, seed, turns, stage)
     for budget in (CpuBudget(0.05), CpuBudget(0.6)):
         result = hints.hint(state, budget)
@@ -111,8 +121,9 @@ def test_a_generous_budget_replies_to_every_choice() -> None:
     state = position(2, 8, 20, Stage.BARRIER)
     result = hints.hint(state, Budget(60))
     assert not result.interrupted and result.reply_plies == 1
-    assert all(m.kind in (hints.ValueKind.REPLY, hints.ValueKind.LINE_FINAL, hints.ValueKind.EXACT)
-               for m in result.choices)
+    assert all(
+        m.kind in (hints.ValueKind.REPLY, hints.ValueKind.LINE_FINAL, hints.ValueKind.EXACT) for m in result.choices
+    )
 
 
 def test_max_replies_zero_values_the_turns_only() -> None:
@@ -205,8 +216,7 @@ def test_a_tiny_budget_still_answers_every_choice() -> None:
 
 @pytest.mark.parametrize("stage", [Stage.MOVE, Stage.BARRIER])
 def test_the_variants_strict_colours_and_optional_free_barrier(stage: Stage) -> None:
-    config = Config(players=2, rows=7, cols=7, trailers=3, supply=30, strict_colours=True,
-                    optional_free_barrier=True)
+    config = Config(players=2, rows=7, cols=7, trailers=3, supply=30, strict_colours=True, optional_free_barrier=True)
     state = position(2, 14, 10, stage, config)
     result = hints.hint(state, Budget(60))
     assert {m.choice for m in result.choices} == set(state.legal_actions())

@@ -32,8 +32,15 @@ def test_incremental_values_equal_values_from_scratch(config: Config) -> None:
     checked = 0
     for state in random_positions(config, 11, 2)[::3]:
         board = territory.board_of(state)
-        assert board.features() == territory.features(state.config, state.owner_at, territory.barrier_ids(state),
-                                                      state.pool, state.ice_creams, state.nuisance, state.supply_left)
+        assert board.features() == territory.features(
+            state.config,
+            state.owner_at,
+            territory.barrier_ids(state),
+            state.pool,
+            state.ice_creams,
+            state.nuisance,
+            state.supply_left,
+        )
         actions = state.legal_actions()
         for i in rng.choice(len(actions), min(6, len(actions)), replace=False):
             action = actions[int(i)]
@@ -68,8 +75,11 @@ def test_strict_colours_legal_barriers_equal_the_rules_models() -> None:
 
 def test_a_move_of_the_pain_in_the_neck_only_moves_its_penalty() -> None:
     state = rules.random_setup(Config(players=2), rng_for(3, "nuisance move"))
-    moves = [m for m in state.legal_moves() if m.steps and all(a == state.nuisance or a in {b for _, b in m.steps}
-                                                                   for a, _ in m.steps[:1])]
+    moves = [
+        m
+        for m in state.legal_moves()
+        if m.steps and all(a == state.nuisance or a in {b for _, b in m.steps} for a, _ in m.steps[:1])
+    ]
     assert moves
     for move in moves[:5]:
         change = territory.move_change(state, move)

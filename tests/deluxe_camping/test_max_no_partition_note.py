@@ -13,10 +13,13 @@ from campsolver.solver.deluxe_camping import maximise as maxima
 from campsolver.v1 import common_pb2
 
 
-@pytest.mark.parametrize(("proof", "wire", "note"), [
-    (None, common_pb2.PROOF_STATUS_UNSPECIFIED, "no partition found within the budget"),
-    (maxima.Proof.INFEASIBLE, common_pb2.PROOF_STATUS_INFEASIBLE, "no partition exists"),
-])
+@pytest.mark.parametrize(
+    ("proof", "wire", "note"),
+    [
+        (None, common_pb2.PROOF_STATUS_UNSPECIFIED, "no partition found within the budget"),
+        (maxima.Proof.INFEASIBLE, common_pb2.PROOF_STATUS_INFEASIBLE, "no partition exists"),
+    ],
+)
 def test_no_partition_is_a_proof_only_when_proven(
     monkeypatch: pytest.MonkeyPatch, proof: maxima.Proof | None, wire: int, note: str
 ) -> None:

@@ -307,8 +307,9 @@ def test_a_solve_stopped_before_any_bound_gives_no_bound() -> None:
     from types import SimpleNamespace
 
     def stopped(inner: int, bound: float) -> cpsat.CpSolveResult:
-        solver = SimpleNamespace(response_proto=SimpleNamespace(inner_objective_lower_bound=inner),
-                                 best_objective_bound=bound)
+        solver = SimpleNamespace(
+            response_proto=SimpleNamespace(inner_objective_lower_bound=inner), best_objective_bound=bound
+        )
         return cpsat.CpSolveResult(cp_model.UNKNOWN, None, None, None, 0.2, 0, 0, solver)  # type: ignore[arg-type]
 
     assert maxima.dual_bound(stopped(0, 0.0)) is None

@@ -100,8 +100,9 @@ def test_random_games_keep_every_invariant(seed: int, players: int, supply: int)
 @given(seed=st.integers(0, 10_000), turns=st.integers(0, 12))
 def test_listed_movements_are_exactly_the_brute_force_ones(seed: int, turns: int) -> None:
     rng = np.random.default_rng(seed)
-    state = play_to(rules.random_setup(Config(rows=5, cols=5, players=2, trailers=2, supply=40), rng),
-                    Stage.MOVE, turns, rng)
+    state = play_to(
+        rules.random_setup(Config(rows=5, cols=5, players=2, trailers=2, supply=40), rng), Stage.MOVE, turns, rng
+    )
     assume(state is not None)  # a game that never reached a movement (not seen in practice) is not an example
     assert state.stage is Stage.MOVE
     listed = set()
@@ -116,8 +117,12 @@ def test_listed_movements_are_exactly_the_brute_force_ones(seed: int, turns: int
 @given(seed=st.integers(0, 10_000))
 def test_free_barriers_listed_are_exactly_those_leaving_no_empty_region(seed: int) -> None:
     rng = np.random.default_rng(seed)
-    state = play_to(rules.random_setup(Config(rows=5, cols=5, players=2, trailers=2, supply=40), rng),
-                    Stage.BARRIER, int(rng.integers(0, 8)), rng)
+    state = play_to(
+        rules.random_setup(Config(rows=5, cols=5, players=2, trailers=2, supply=40), rng),
+        Stage.BARRIER,
+        int(rng.integers(0, 8)),
+        rng,
+    )
     assume(state is not None)  # a game with no free-barrier decision at all is not an example
     assert state.stage is Stage.BARRIER
     expected = set()
@@ -144,8 +149,9 @@ def test_random_games_under_the_free_barrier_variants(seed: int, strict: bool, o
     # player's own pieces (while the free barrier stays available whenever the default would offer one); under
     # the optional free barrier, leaving it out is offered at every free-barrier decision and only then.
     rng = np.random.default_rng(seed)
-    config = Config(rows=5, cols=5, players=2, trailers=2, supply=20, strict_colours=strict,
-                    optional_free_barrier=optional)
+    config = Config(
+        rows=5, cols=5, players=2, trailers=2, supply=20, strict_colours=strict, optional_free_barrier=optional
+    )
     state = rules.random_setup(config, rng)
     steps = 0
     while state.stage is not Stage.OVER:

@@ -29,9 +29,18 @@ def test_candidates_left_undecided_for_lack_of_time_are_not_reported_as_no_puzzl
     from campsolver.solver.deluxe_camping import puzzle as puzzles
 
     def out_of_time(state, budget, *, player, **_kwargs):  # type: ignore[no-untyped-def]
-        return maximise.MaxResult(partition=None, objective=maximise.Objective.OWN, player=player, value=None,
-                                  bound=99.0, proof=Proof.HEURISTIC, wall_time_s=0.0, branches=0, conflicts=0,
-                                  interrupted=True)
+        return maximise.MaxResult(
+            partition=None,
+            objective=maximise.Objective.OWN,
+            player=player,
+            value=None,
+            bound=99.0,
+            proof=Proof.HEURISTIC,
+            wall_time_s=0.0,
+            branches=0,
+            conflicts=0,
+            interrupted=True,
+        )
 
     monkeypatch.setattr(puzzles.maxima, "maximise", out_of_time)
     command = games()["deluxe-camping"].commands["puzzle"]

@@ -173,8 +173,11 @@ def test_never_onto_an_occupied_square_or_through_one() -> None:
 
 def test_other_players_trailers_and_bungalows_never_move() -> None:
     state = parse_board(OPEN)
-    assert all(a not in (state.bungalows[0], state.bungalows[1], *state.trailers[1])
-               for m in state.legal_moves() for a, _ in m.steps)
+    assert all(
+        a not in (state.bungalows[0], state.bungalows[1], *state.trailers[1])
+        for m in state.legal_moves()
+        for a, _ in m.steps
+    )
     with pytest.raises(IllegalAction):
         state.child(Move(((sq(state, 3, 4), sq(state, 2, 4)),)))  # player 1's trailer
     with pytest.raises(IllegalAction):

@@ -184,14 +184,20 @@ def test_hint_reply_plies_capped_by_the_request(client: CampsolverClient, cap: i
     reached = int(re.search(r": (\d+) reply ply\(ies\)", response.note).group(1))
     assert reached == cap and response.stats.depth == 1 + reached
     if cap == 0:  # no value is after a reply
-        assert all("after the next player's best reply" not in a.ranking.note
-                   for a in response.alternatives if a.ranking.HasField("value"))
+        assert all(
+            "after the next player's best reply" not in a.ranking.note
+            for a in response.alternatives
+            if a.ranking.HasField("value")
+        )
 
 
-@pytest.mark.parametrize(("cap", "code"), [(-1, grpc.StatusCode.INVALID_ARGUMENT),
-                                           (service.HINT_REPLY_PLIES_LIMIT + 1, grpc.StatusCode.RESOURCE_EXHAUSTED)])
-def test_hint_reply_plies_out_of_range_names_the_field(client: CampsolverClient, cap: int,
-                                                       code: grpc.StatusCode) -> None:
+@pytest.mark.parametrize(
+    ("cap", "code"),
+    [(-1, grpc.StatusCode.INVALID_ARGUMENT), (service.HINT_REPLY_PLIES_LIMIT + 1, grpc.StatusCode.RESOURCE_EXHAUSTED)],
+)
+def test_hint_reply_plies_out_of_range_names_the_field(
+    client: CampsolverClient, cap: int, code: grpc.StatusCode
+) -> None:
     request = service.EXAMPLES["Hint"]()
     request.max_reply_plies = cap
     error = bad(client, "Hint", request)
@@ -337,8 +343,11 @@ def test_free_barrier_variants_through_the_request_the_cli_and_the_hint(capsys: 
             legal = service.legal_moves(pb.DeluxeCampingServiceLegalMovesRequest(state=message), Budget(10))
             moves = [service.move_from_proto(m, state.config, "move") for m in legal.moves]
             assert moves == state.legal_actions()
-            own_edges = [m for m in moves if m.edge is not None and m.edge[0] in owners
-                         and owners.get(m.edge[1]) == owners[m.edge[0]]]
+            own_edges = [
+                m
+                for m in moves
+                if m.edge is not None and m.edge[0] in owners and owners.get(m.edge[1]) == owners[m.edge[0]]
+            ]
             assert bool(own_edges) is not strict
             assert any(m.no_barrier for m in legal.moves) is optional
             request = pb.DeluxeCampingServiceHintRequest(
@@ -350,7 +359,11 @@ def test_free_barrier_variants_through_the_request_the_cli_and_the_hint(capsys: 
             for action in ranked:
                 state.child(action)  # raises IllegalAction when the variant forbids it
             code, out, _ = main_in_process(
-                capsys, "deluxe-camping", "legal", "--request", "-",
+                capsys,
+                "deluxe-camping",
+                "legal",
+                "--request",
+                "-",
                 stdin=json_format.MessageToJson(pb.DeluxeCampingServiceLegalMovesRequest(state=message)),
             )
             assert code == 0 and len(json.loads(out)["moves"]) == len(moves)

@@ -57,9 +57,7 @@ def random_tiling(rng, components: Components) -> list[tuple[frozenset, int]]:
 PLANT_TILINGS = 500
 
 
-def planted_perfect_case(
-    seed: int, components: Components = TINY_4x4, challenges=(), tries: int = 200, bonus: int = 0
-):
+def planted_perfect_case(seed: int, components: Components = TINY_4x4, challenges=(), tries: int = 200, bonus: int = 0):
     """A 4x4 instance built backwards from a perfect map: a random tiling, elements chosen so that each
     element is one cluster, the pieces in an order where each touches an earlier one, the first few
     pre-drawn and the rest as rolls. Every other instance has one roll replaced by a random roll, which

@@ -131,9 +131,7 @@ def assert_solo_hint_agrees(state: SoloState, roll, seen: Counter) -> None:
     else:
         seen[turn.step.value] += 1
         assert result.unlisted_pairs == 0 and result.game_ends_after
-        listed = {
-            (index, placement) for move in moves for index, placement in enumerate(move.placements) if placement
-        }
+        listed = {(index, placement) for move in moves for index, placement in enumerate(move.placements) if placement}
         assert all(sum(p is not None for p in move.placements) == 1 for move in moves)
         assert listed == {(a.map_index, a.placement) for a in turn.legal_actions()}
         assert set(result.blocked_maps) == {0, 1} - {a.map_index for a in turn.legal_actions()}
@@ -317,8 +315,10 @@ def test_modes_solo_turn_replays_through_solo_state_for_a_whole_game(seed, gap):
                 continue
             element = next(v for v in range(1, 6) if maps[index].masks[v] & new)
             matches = [
-                a for a in state.legal_actions()
-                if a.map_index == index and candidate_of(a.placement, components)[0] == new
+                a
+                for a in state.legal_actions()
+                if a.map_index == index
+                and candidate_of(a.placement, components)[0] == new
                 and a.placement.element == element
             ]
             assert matches, f"map {index}: the rollout drew something SoloState does not allow"

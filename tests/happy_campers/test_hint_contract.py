@@ -66,11 +66,14 @@ def check_answer(request: pb.HappyCampersServiceHintRequest, response: pb.HappyC
         assert len(rankings) == len(legal)
         for alternative in response.alternatives:
             (placement,) = alternative.move.placements
-            rules.draw(grid, rules.Placement(  # raises IllegalMove if the hinted drawing is not legal
-                cells=frozenset((c.row, c.col) for c in placement.cells),
-                element=next(e for e in rules.ELEMENTS if hc_service.element_symbol(e) == placement.element),
-                option=rules.Option(placement.shape_face, placement.element_face),
-            ))
+            rules.draw(
+                grid,
+                rules.Placement(  # raises IllegalMove if the hinted drawing is not legal
+                    cells=frozenset((c.row, c.col) for c in placement.cells),
+                    element=next(e for e in rules.ELEMENTS if hc_service.element_symbol(e) == placement.element),
+                    option=rules.Option(placement.shape_face, placement.element_face),
+                ),
+            )
 
 
 @pytest.mark.parametrize("seed", range(12))

@@ -103,8 +103,10 @@ def check(found: Coverage, positions: int, seeds: int, floor: float) -> None:
     assert found.top_total == positions * seeds  # every hint had a sampled top move: nothing skipped
     top_share = found.top_covered / found.top_total
     all_share = found.all_covered / found.all_total
-    print(f"coverage: top move {found.top_covered}/{found.top_total} = {top_share:.3f}, "
-          f"all finalists {found.all_covered}/{found.all_total} = {all_share:.3f}")
+    print(
+        f"coverage: top move {found.top_covered}/{found.top_total} = {top_share:.3f}, "
+        f"all finalists {found.all_covered}/{found.all_total} = {all_share:.3f}"
+    )
     assert top_share >= floor, found.z_top
     assert all_share >= floor
     # No systematic bias: the mean z of the top move stays near 0 (the shrunk values sat at median |z| 4.6).

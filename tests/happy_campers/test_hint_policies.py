@@ -156,5 +156,3 @@ def test_greedy_beats_random_on_the_same_rolls():
     greedy = [play_game(None, random_rolls(s, 40), (), policy="greedy", seed=s).score for s in range(24)]
     uniform = [play_game(None, random_rolls(s, 40), (), policy="random", seed=s).score for s in range(24)]
     assert np.mean(greedy) > np.mean(uniform) + 5
-
-

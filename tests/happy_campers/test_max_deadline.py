@@ -23,11 +23,14 @@ def replayed_score(request: pb.HappyCampersServiceMaxScoreRequest, response) -> 
     grid = rules.empty_grid()
     symbol = {hc_service.element_symbol(e): e for e in rules.ELEMENTS}
     for placement in response.placements:
-        grid = rules.draw(grid, rules.Placement(
-            cells=frozenset((c.row, c.col) for c in placement.cells),
-            element=symbol[placement.element],
-            option=rules.Option(placement.shape_face, placement.element_face),
-        ))
+        grid = rules.draw(
+            grid,
+            rules.Placement(
+                cells=frozenset((c.row, c.col) for c in placement.cells),
+                element=symbol[placement.element],
+                option=rules.Option(placement.shape_face, placement.element_face),
+            ),
+        )
     assert hc_service.grid_to_rows(grid) == list(response.final_map)
     challenges = [hc_service.CHALLENGE_FROM_PROTO[c] for c in request.challenges]
     return rules.score(grid, challenges).total
@@ -52,8 +55,11 @@ def test_a_tiny_deadline_absolute_max_answers_the_start_map() -> None:
     )
     response = hc_service.max_score(request, Budget(0.01))
     assert response.score == 0 and list(response.final_map) == list(request.start_map)  # incomplete: 0 points
-    assert response.proof in (common_pb2.PROOF_STATUS_HEURISTIC, common_pb2.PROOF_STATUS_OPTIMAL,
-                              common_pb2.PROOF_STATUS_FEASIBLE_WITH_BOUND)
+    assert response.proof in (
+        common_pb2.PROOF_STATUS_HEURISTIC,
+        common_pb2.PROOF_STATUS_OPTIMAL,
+        common_pb2.PROOF_STATUS_FEASIBLE_WITH_BOUND,
+    )
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -73,7 +79,10 @@ def _long_clairvoyant_problem() -> maximise.MaxProblem:
     rng = np.random.default_rng(5)
     rolls = tuple((int(a), int(b)) for a, b in rng.integers(1, 7, size=(40, 2)))
     return maximise.MaxProblem(
-        kind="clairvoyant", components=rules.DEFAULT_COMPONENTS, challenges=(), start_grid=rules.empty_grid(),
+        kind="clairvoyant",
+        components=rules.DEFAULT_COMPONENTS,
+        challenges=(),
+        start_grid=rules.empty_grid(),
         rolls=rolls,
     )
 

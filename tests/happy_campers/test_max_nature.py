@@ -28,8 +28,11 @@ def brute_isolated(rows: int, cols: int) -> dict[int, int]:
 
         def around(cell):
             r, c = cell
-            return [(r + dr, c + dc) for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))
-                    if 0 <= r + dr < rows and 0 <= c + dc < cols]
+            return [
+                (r + dr, c + dc)
+                for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1))
+                if 0 <= r + dr < rows and 0 <= c + dc < cols
+            ]
 
         if any(not any(nb in drawn for nb in around(cell)) for cell in drawn):
             continue
@@ -80,8 +83,11 @@ def test_a_small_derivation_agrees_with_the_exhaustive_oracle():
         if not breakdown.complete:
             continue  # the caps bound complete maps (the model's complete phase)
         drawn = sum(1 for row in grid for v in row if v)
-        part = sum(breakdown.clusters.values()) + breakdown.empty_points + breakdown.challenge_points[
-            Challenge.NATURE_RESERVE]
+        part = (
+            sum(breakdown.clusters.values())
+            + breakdown.empty_points
+            + breakdown.challenge_points[Challenge.NATURE_RESERVE]
+        )
         assert part <= caps[drawn], (rules.render_grid(grid), part, caps[drawn])
 
 
@@ -101,8 +107,11 @@ def test_legal_games_on_the_default_map_stay_under_the_shipped_caps():
         if not breakdown.complete:
             continue
         drawn = sum(1 for row in grid for v in row if v)
-        part = sum(breakdown.clusters.values()) + breakdown.empty_points + breakdown.challenge_points[
-            Challenge.NATURE_RESERVE]
+        part = (
+            sum(breakdown.clusters.values())
+            + breakdown.empty_points
+            + breakdown.challenge_points[Challenge.NATURE_RESERVE]
+        )
         assert part <= caps[drawn]
 
 

@@ -139,6 +139,7 @@ def test_levels_stopped_by_the_budget_lower_nothing(monkeypatch: pytest.MonkeyPa
     rolls, best, plays, _ = poor_privacy_case()
     problem = _problem(rolls, (Challenge.PRIVACY,))
     top = maximise.max_models.cached_programme(problem, None).bound()
+
     def unknown(result):
         return dataclasses.replace(result, status=cp_model.UNKNOWN, proof=None, objective=None, bound=None)
 

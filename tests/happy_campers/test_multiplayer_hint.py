@@ -103,7 +103,14 @@ def test_bonus_turn_values_are_the_final_scores_after_the_move() -> None:
     grid = play_game(None, random_rolls(5, 8, "mp"), (), policy="greedy", seed=5).final_grid
     roll = (2, 5)
     result = hint(
-        grid, roll, (), budget=Budget(30), seed=3, mode=HintMode.MULTIPLAYER, players=3, bonus_turn=True,
+        grid,
+        roll,
+        (),
+        budget=Budget(30),
+        seed=3,
+        mode=HintMode.MULTIPLAYER,
+        players=3,
+        bonus_turn=True,
         rollouts=64,
     )
     assert result.game_ends_after and not result.interrupted
@@ -122,8 +129,14 @@ def test_multiplayer_hint_ranks_legal_moves_of_the_game() -> None:
     rival = play_game(None, random_rolls(8, 4, "mp"), (), policy="greedy", seed=8).final_grid
     roll = (3, 4)
     result = hint(
-        grid, roll, (Challenge.NOISY_NEIGHBOURS,), budget=Budget(30), seed=1, mode="multiplayer",
-        other_grids=[rival, empty_grid()], rollouts=120,
+        grid,
+        roll,
+        (Challenge.NOISY_NEIGHBOURS,),
+        budget=Budget(30),
+        seed=1,
+        mode="multiplayer",
+        other_grids=[rival, empty_grid()],
+        rollouts=120,
     )
     state = MultiplayerState.new(3, (Challenge.NOISY_NEIGHBOURS,), DEFAULT_COMPONENTS, (grid, rival, empty_grid()))
     legal = set(state.child(roll).legal_actions())
@@ -179,9 +192,15 @@ def test_service_multiplayer_hint_and_its_field_errors() -> None:
     rival = play_game(None, random_rolls(8, 4, "mp"), (), policy="greedy", seed=8).final_grid
     rival_rows = ["".join(".TW~AE"[v] for v in row) for row in rival]
     options = common_pb2.SolveOptions(time_limit_seconds=1.0, seed=2)
-    response = _service_hint(pb.HappyCampersServiceHintRequest(
-        roll=pb.HappyCampersRoll(first=2, second=4), mode=pb.HINT_MODE_MULTIPLAYER,
-        other_maps=[pb.HappyCampersMap(rows=rival_rows)], bonus_turn=True, options=options))
+    response = _service_hint(
+        pb.HappyCampersServiceHintRequest(
+            roll=pb.HappyCampersRoll(first=2, second=4),
+            mode=pb.HINT_MODE_MULTIPLAYER,
+            other_maps=[pb.HappyCampersMap(rows=rival_rows)],
+            bonus_turn=True,
+            options=options,
+        )
+    )
     assert response.alternatives and response.game_ends_after
     assert response.stats.method.startswith("monte-carlo: multi-player")
     top = response.alternatives[0]
@@ -191,18 +210,34 @@ def test_service_multiplayer_hint_and_its_field_errors() -> None:
     rival_scores = {score(draw(rival, p), ()).total for p in legal_placements(rival, (2, 4))}
     assert -top.ranking.value in rival_scores
     bad = [
-        (pb.HappyCampersServiceHintRequest(roll=pb.HappyCampersRoll(first=2, second=2),
-                                           mode=pb.HINT_MODE_MULTIPLAYER, players=3), "roll"),
-        (pb.HappyCampersServiceHintRequest(roll=pb.HappyCampersRoll(first=2, second=3),
-                                           mode=pb.HINT_MODE_MULTIPLAYER), "players"),
-        (pb.HappyCampersServiceHintRequest(roll=pb.HappyCampersRoll(first=2, second=3),
-                                           mode=pb.HINT_MODE_MULTIPLAYER, players=1), "players"),
-        (pb.HappyCampersServiceHintRequest(roll=pb.HappyCampersRoll(first=2, second=3),
-                                           mode=pb.HINT_MODE_MULTIPLAYER,
-                                           other_maps=[pb.HappyCampersMap(rows=["T.."])]), "other_maps[0].rows"),
+        (
+            pb.HappyCampersServiceHintRequest(
+                roll=pb.HappyCampersRoll(first=2, second=2), mode=pb.HINT_MODE_MULTIPLAYER, players=3
+            ),
+            "roll",
+        ),
+        (
+            pb.HappyCampersServiceHintRequest(
+                roll=pb.HappyCampersRoll(first=2, second=3), mode=pb.HINT_MODE_MULTIPLAYER
+            ),
+            "players",
+        ),
+        (
+            pb.HappyCampersServiceHintRequest(
+                roll=pb.HappyCampersRoll(first=2, second=3), mode=pb.HINT_MODE_MULTIPLAYER, players=1
+            ),
+            "players",
+        ),
+        (
+            pb.HappyCampersServiceHintRequest(
+                roll=pb.HappyCampersRoll(first=2, second=3),
+                mode=pb.HINT_MODE_MULTIPLAYER,
+                other_maps=[pb.HappyCampersMap(rows=["T.."])],
+            ),
+            "other_maps[0].rows",
+        ),
         (pb.HappyCampersServiceHintRequest(roll=pb.HappyCampersRoll(first=2, second=3), players=3), "players"),
-        (pb.HappyCampersServiceHintRequest(roll=pb.HappyCampersRoll(first=2, second=3), bonus_turn=True),
-         "bonus_turn"),
+        (pb.HappyCampersServiceHintRequest(roll=pb.HappyCampersRoll(first=2, second=3), bonus_turn=True), "bonus_turn"),
     ]
     for request, field in bad:
         with pytest.raises(InvalidArgument) as caught:
@@ -222,8 +257,10 @@ def test_rollout_margin_is_the_rules_models_margin(seed: int) -> None:
     players = 2 + seed % 3
     tables = board_tables(DEFAULT_COMPONENTS)
     dice, keys = _seeded_future(seed, "multiplayer-margin-test", tables.max_turns())
-    start = [play_game(None, random_rolls(seed * 10 + j, 3, "mp"), cards, policy="greedy", seed=j).final_grid
-             for j in range(players)]
+    start = [
+        play_game(None, random_rolls(seed * 10 + j, 3, "mp"), cards, policy="greedy", seed=j).final_grid
+        for j in range(players)
+    ]
     plain = [FastMap.from_grid(g, cards, DEFAULT_COMPONENTS) for g in start]
     with_margin = [FastMap.from_grid(g, cards, DEFAULT_COMPONENTS) for g in start]
     own = multiplayer_rollout(plain, None, False, dice, keys, rollout_policy(), cards, DEFAULT_COMPONENTS)
@@ -246,8 +283,16 @@ def test_multiplayer_hint_ranks_by_the_margin_over_the_best_rival() -> None:
     assert score(FULL_COMPLETE, ()).total == 45
     for value_kind, offset in (("margin", 45), ("score", 0)):
         result = hint(
-            grid, roll, (), budget=Budget(30), seed=3, mode=HintMode.MULTIPLAYER, other_grids=[FULL_COMPLETE],
-            bonus_turn=True, rollouts=48, multiplayer_value=value_kind,
+            grid,
+            roll,
+            (),
+            budget=Budget(30),
+            seed=3,
+            mode=HintMode.MULTIPLAYER,
+            other_grids=[FULL_COMPLETE],
+            bonus_turn=True,
+            rollouts=48,
+            multiplayer_value=value_kind,
         )
         assert ("margin" in result.method) == (value_kind == "margin")
         sampled = [a for a in result.alternatives if a.value is not None]

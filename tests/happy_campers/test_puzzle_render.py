@@ -97,7 +97,8 @@ def test_legend_explains_every_mark(puzzle: Puzzle) -> None:
 
 def test_solution_svg_says_when_the_game_ended_early() -> None:
     ended = next(
-        p for p in (generate(seed, Budget(120), components=SMALL, rolls=6) for seed in range(40))
+        p
+        for p in (generate(seed, Budget(120), components=SMALL, rolls=6) for seed in range(40))
         if p.turns_played < len(p.rolls)
     )
     assert "ended early" in solution_svg(ended) and "ended early" in solution_text(ended)

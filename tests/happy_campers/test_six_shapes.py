@@ -140,7 +140,13 @@ def test_hint_with_six_shapes_lists_exactly_the_legal_moves():
         if placement.option == Option(6, 3):
             assert len(placement.cells) == 1
     neighbour = hint(
-        grid, (4, 4), (Challenge.NOISY_NEIGHBOURS,), SIX_34, Budget(10), seed=1, mode=HintMode.NEIGHBOUR_MAP,
+        grid,
+        (4, 4),
+        (Challenge.NOISY_NEIGHBOURS,),
+        SIX_34,
+        Budget(10),
+        seed=1,
+        mode=HintMode.NEIGHBOUR_MAP,
         rollouts=40,
     )
     drawn = {a.move.placements[0] for a in neighbour.alternatives}
@@ -179,28 +185,46 @@ def test_every_service_command_takes_six_shapes():
     def run(cli_name, request):
         return dispatch.run(hc.commands[cli_name], request, Budget(60))
 
-    legal = run("legal", pb.HappyCampersServiceLegalMovesRequest(
-        components=components, map=start, roll=pb.HappyCampersRoll(first=6, second=1)))
+    legal = run(
+        "legal",
+        pb.HappyCampersServiceLegalMovesRequest(
+            components=components, map=start, roll=pb.HappyCampersRoll(first=6, second=1)
+        ),
+    )
     single = [m for m in legal.moves if m.shape_face == 6]
     assert single and all(len(m.cells) == 1 for m in single)
     scored = run("score", pb.HappyCampersServiceScoreRequest(components=components, map=["TWWA", "TW~E", "...."]))
     assert scored.score.complete and scored.score.total == 2 + 3 + 1 + 1 + 1 - 4
     rolls = [(6, 1), (2, 6), (6, 4), (5, 6), (6, 3)]
-    best = run("max", pb.HappyCampersServiceMaxScoreRequest(
-        components=components, start_map=start, rolls=[pb.HappyCampersRoll(first=a, second=b) for a, b in rolls]))
+    best = run(
+        "max",
+        pb.HappyCampersServiceMaxScoreRequest(
+            components=components, start_map=start, rolls=[pb.HappyCampersRoll(first=a, second=b) for a, b in rolls]
+        ),
+    )
     oracle = exhaustive.clairvoyant_max(parse_grid("\n".join(start)), rolls, (), SIX_34)
     assert best.score == oracle.score
-    hinted = run("hint", pb.HappyCampersServiceHintRequest(
-        components=components, map=start, roll=pb.HappyCampersRoll(first=6, second=6)))
-    assert hinted.alternatives and all(
-        len(a.move.placements[0].cells) == 1 for a in hinted.alternatives
+    hinted = run(
+        "hint",
+        pb.HappyCampersServiceHintRequest(
+            components=components, map=start, roll=pb.HappyCampersRoll(first=6, second=6)
+        ),
     )
-    made = run("puzzle", pb.HappyCampersServiceGeneratePuzzleRequest(
-        seed=3, components=pb.HappyCampersComponents(rows=4, cols=5, shapes=components.shapes), rolls=5))
+    assert hinted.alternatives and all(len(a.move.placements[0].cells) == 1 for a in hinted.alternatives)
+    made = run(
+        "puzzle",
+        pb.HappyCampersServiceGeneratePuzzleRequest(
+            seed=3, components=pb.HappyCampersComponents(rows=4, cols=5, shapes=components.shapes), rolls=5
+        ),
+    )
     assert made.puzzle.unique
     with pytest.raises(InvalidArgument) as caught:
-        run("score", pb.HappyCampersServiceScoreRequest(
-            components=pb.HappyCampersComponents(shapes=[*list(components.shapes), components.shapes[0]])))
+        run(
+            "score",
+            pb.HappyCampersServiceScoreRequest(
+                components=pb.HappyCampersComponents(shapes=[*list(components.shapes), components.shapes[0]])
+            ),
+        )
     assert caught.value.violations[0].field == "components.shapes"
 
 
@@ -215,7 +239,12 @@ def test_cli_max_takes_six_shapes():
     }
     done = subprocess.run(
         [sys.executable, "-m", "campsolver.clients.cli", "happy-campers", "max", "--request", "-"],
-        input=json.dumps(request), capture_output=True, text=True, cwd=ROOT, timeout=300, check=False,
+        input=json.dumps(request),
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+        check=False,
     )
     assert done.returncode == 0, done.stderr
     answer = json.loads(done.stdout)

@@ -249,8 +249,16 @@ def exact_solo_hint(solver, state: SoloState, memo) -> tuple[float, float]:
             value += float(p) * turn.final_score()
             continue
         result = hint(
-            state.maps[0], roll, (), SMALL, Budget(60), seed=5, rollouts=48, mode=HintMode.SOLO,
-            second_grid=state.maps[1], solo_last_turn_map=state.last_turn_map,
+            state.maps[0],
+            roll,
+            (),
+            SMALL,
+            Budget(60),
+            seed=5,
+            rollouts=48,
+            mode=HintMode.SOLO,
+            second_grid=state.maps[1],
+            solo_last_turn_map=state.last_turn_map,
         )
         after = turn
         for map_index, placement in enumerate(result.best.move.placements):

@@ -125,9 +125,10 @@ def test_shaped_greedy_beats_greedy_over_seeded_games() -> None:
     rng = rng_for(8, "vector-rollout-strength")
     dice = rng.integers(1, 7, size=(GAMES, tables.max_turns(), 2))
     keys = rng.integers(0, 2**31, size=(GAMES, tables.max_turns()))
-    shaped = [vector_rollout(FastMap(tables, frozenset()), dice[g], keys[g], SHAPED_GREEDY, DEFAULT_COMPONENTS)
-              for g in range(GAMES)]
-    greedy = [rollout(FastMap(tables, frozenset()), dice[g], keys[g], GREEDY, DEFAULT_COMPONENTS)
-              for g in range(GAMES)]
+    shaped = [
+        vector_rollout(FastMap(tables, frozenset()), dice[g], keys[g], SHAPED_GREEDY, DEFAULT_COMPONENTS)
+        for g in range(GAMES)
+    ]
+    greedy = [rollout(FastMap(tables, frozenset()), dice[g], keys[g], GREEDY, DEFAULT_COMPONENTS) for g in range(GAMES)]
     diff = np.array(shaped, dtype=float) - np.array(greedy, dtype=float)
     assert diff.mean() - 1.96 * diff.std(ddof=1) / np.sqrt(GAMES) > 0

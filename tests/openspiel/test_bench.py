@@ -54,7 +54,7 @@ def test_campsite_hint_seat_reads_neither_the_other_hand_nor_the_pile() -> None:
     rng.shuffle(unseen)
     hands = list(state.hands)
     hands[other] = tuple(sorted(unseen[: len(hands[other])]))
-    swapped = replace(state, hands=tuple(hands), pile=tuple(sorted(unseen[len(hands[other]):])))
+    swapped = replace(state, hands=tuple(hands), pile=tuple(sorted(unseen[len(hands[other]) :])))
     assert swapped.hands[other] != state.hands[other]
     plan = bench.cs_hint(state, seat, 30.0, 0)  # a budget that never cuts the ranking: the answer is fixed
     assert plan == bench.cs_hint(swapped, seat, 30.0, 0)
@@ -66,8 +66,10 @@ def test_default_cells_put_the_smallest_tables_first() -> None:
     cells = bench.default_cells()
     assert len(cells) == len(set(cells)) == 5 * 3 * 2
     first = [bench.Cell.parse(c) for c in cells[:10]]
-    assert {(c.opponent, c.players == bench.GAMES[c.game].smallest) for c in first} == {("greedy", True),
-                                                                                        ("bot1", True)}
+    assert {(c.opponent, c.players == bench.GAMES[c.game].smallest) for c in first} == {
+        ("greedy", True),
+        ("bot1", True),
+    }
 
 
 def test_two_runs_sharing_a_directory_keep_each_others_calibrations(tmp_path: Path) -> None:

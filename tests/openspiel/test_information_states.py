@@ -22,14 +22,25 @@ import campsolver.openspiel as adapters
 from campsolver.openspiel.common import AdapterState
 from tests.openspiel.helpers import load, play_rules_model, random_adapter_states
 
-HIDDEN_CASES = [("campsolver_campsite", 2), ("campsolver_campsite", 3), ("campsolver_adventure_tours", 3),
-                ("campsolver_adventure_tours", 4)]
+HIDDEN_CASES = [
+    ("campsolver_campsite", 2),
+    ("campsolver_campsite", 3),
+    ("campsolver_adventure_tours", 3),
+    ("campsolver_adventure_tours", 4),
+]
 #: The same with each game's public chance steps: Campsite's starting cards (every round), Adventure Tours' boards
 #: dealt before each round (expert boards, variation 1).
-PUBLIC_CHANCE_CASES = [("campsolver_campsite", 2, {}), ("campsolver_adventure_tours", 3,
-                                                    {"expert": True, "variation": "shuffle"})]
-PERFECT_CASES = [("campsolver_happy_campers", 2), ("campsolver_happy_campers", 1), ("campsolver_camper_tour", 2),
-                 ("campsolver_camper_tour", 1), ("campsolver_deluxe_camping", 3)]
+PUBLIC_CHANCE_CASES = [
+    ("campsolver_campsite", 2, {}),
+    ("campsolver_adventure_tours", 3, {"expert": True, "variation": "shuffle"}),
+]
+PERFECT_CASES = [
+    ("campsolver_happy_campers", 2),
+    ("campsolver_happy_campers", 1),
+    ("campsolver_camper_tour", 2),
+    ("campsolver_camper_tour", 1),
+    ("campsolver_deluxe_camping", 3),
+]
 
 
 def _round(rules_state: Any) -> int:
@@ -100,7 +111,7 @@ def test_each_record_shows_its_own_draws_and_hides_the_others_in_every_round(nam
         for player in range(players):
             lines = state.information_state_string(player).split("\n")
             assert lines[0] == f"p{player}"
-            record = lines[1:1 + len(events)]
+            record = lines[1 : 1 + len(events)]
             hidden_lines = set()
             for (seat, card), line in zip(events, record, strict=True):
                 if seat == player:
@@ -123,8 +134,7 @@ def test_each_record_shows_its_own_draws_and_hides_the_others_in_every_round(nam
 
 
 @pytest.mark.parametrize(("name", "players"), HIDDEN_CASES)
-def test_a_world_that_differs_only_in_another_hand_looks_the_same_to_me_in_every_round(name: str,
-                                                                                        players: int) -> None:
+def test_a_world_that_differs_only_in_another_hand_looks_the_same_to_me_in_every_round(name: str, players: int) -> None:
     """Swap one seat's hand with cards of the pile (a deal the others cannot tell from this one): the others'
     observations stay the same, the seat's own changes, in every round of a game."""
     game = load(name, players)
@@ -137,7 +147,7 @@ def test_a_world_that_differs_only_in_another_hand_looks_the_same_to_me_in_every
         for seat in range(players):
             hand = rules_state.hands[seat]
             texts = {_card_text(rules_state, card) for card in hand}
-            swap = [card for card in pile if _card_text(rules_state, card) not in texts][:len(hand)]
+            swap = [card for card in pile if _card_text(rules_state, card) not in texts][: len(hand)]
             if not hand or len(swap) < len(hand):
                 continue
             hands = list(rules_state.hands)
@@ -164,8 +174,8 @@ def test_perfect_information_records_are_the_whole_history_and_state(name: str, 
             texts = [state.information_state_string(player).split("\n") for player in range(players)]
             for player, lines in enumerate(texts):
                 assert lines[0] == f"p{player}"
-                assert lines[1:1 + len(expected)] == expected
-                assert "\n".join(lines[1 + len(expected):]) == str(state)
+                assert lines[1 : 1 + len(expected)] == expected
+                assert "\n".join(lines[1 + len(expected) :]) == str(state)
                 assert lines[1:] == texts[0][1:]
         if index + 1 < len(states):
             action = states[index + 1].history()[-1]
@@ -185,8 +195,9 @@ def _solo_scores(name: str) -> list[float]:
         encoding = adapters.GAMES[name].ENCODING
         for choice in taken:
             chance = rules_state.current_player() == CHANCE
-            win.apply_action(encoding.encode_chance(rules_state, choice) if chance
-                             else encoding.encode(rules_state, choice))
+            win.apply_action(
+                encoding.encode_chance(rules_state, choice) if chance else encoding.encode(rules_state, choice)
+            )
             rules_state = rules_state.child(choice)
         assert win.is_terminal()
         assert win.returns() == [float(rules_state.returns()[0])], f"{name} seed {seed}"
@@ -234,8 +245,9 @@ def test_adventure_tours_records_a_play_as_member_or_as_equipment_by_kind_for_ev
 
 
 @pytest.mark.parametrize(("name", "players", "params"), PUBLIC_CHANCE_CASES)
-def test_public_chance_reads_the_same_for_everyone_and_names_what_came(name: str, players: int,
-                                                                      params: dict[str, Any]) -> None:
+def test_public_chance_reads_the_same_for_everyone_and_names_what_came(
+    name: str, players: int, params: dict[str, Any]
+) -> None:
     """A starting card or the boards' deal is seen by all, and every record says what it was: "start card <card>",
     "boards [..]" (a starting card written as some seat's draw would mislead them all)."""
     found = 0
@@ -244,7 +256,8 @@ def test_public_chance_reads_the_same_for_everyone_and_names_what_came(name: str
             continue
         rules_state = state.rules_state
         public = (name == "campsolver_adventure_tours" and rules_state.pending[0].kind == "shuffle_boards") or (
-            name == "campsolver_campsite" and len(rules_state.table.placements) < 2)
+            name == "campsolver_campsite" and len(rules_state.table.placements) < 2
+        )
         if not public:
             continue
         action = state.chance_outcomes()[0][0]

@@ -108,8 +108,14 @@ def config_from_proto(message: pb.AdventureToursRules, players: int, field: str,
     require_limit(rounds, MAX_ROUNDS, f"{field}.rounds", "rounds")
     try:
         return Config(
-            players, deck=deck, expert=message.expert, boards=boards, rounds=rounds, variation=variation,
-            allow_small=allow_small, money_floor=money_floor,
+            players,
+            deck=deck,
+            expert=message.expert,
+            boards=boards,
+            rounds=rounds,
+            variation=variation,
+            allow_small=allow_small,
+            money_floor=money_floor,
         )
     except ValueError as error:
         raise InvalidArgument(field, str(error)) from None
@@ -208,7 +214,17 @@ def parse_state(
         require(mover_hand is not None, mover, "the player to move's hand is needed")
         require(bool(mover_hand), mover, "empty: the round is already over")
     return Parsed(
-        config, hands, sizes, equipment, members, pile, rest, list(discard), message.to_move, round_index, totals,
+        config,
+        hands,
+        sizes,
+        equipment,
+        members,
+        pile,
+        rest,
+        list(discard),
+        message.to_move,
+        round_index,
+        totals,
         boards,
     )
 
@@ -342,8 +358,14 @@ STEP_KINDS = rules.DECISION_STEPS | rules.CHANCE_STEPS | {"after_turn", "end_tur
 def has_flow(message: pb.AdventureToursState) -> bool:
     """True when the message carries a turn in progress (NewGame/Play fill these fields), not a turn's start."""
     return bool(
-        message.pending or message.HasField("starter") or message.extra_turns or message.ability_used
-        or message.over or message.last_round or message.HasField("ender") or message.choosing
+        message.pending
+        or message.HasField("starter")
+        or message.extra_turns
+        or message.ability_used
+        or message.over
+        or message.last_round
+        or message.HasField("ender")
+        or message.choosing
     )
 
 
@@ -361,14 +383,20 @@ def game_state_from_proto(message: pb.AdventureToursState, field: str = "state")
         where = f"{field}.pending[{index}]"
         require(step.kind in STEP_KINDS, f"{where}.kind", f"one of {sorted(STEP_KINDS)}")
         nobody = step.kind == "shuffle_boards"  # the one step that is nobody's
-        require(step.player == -1 if nobody else 0 <= step.player < n, f"{where}.player",
-                "-1 (nobody's step)" if nobody else f"a seat 0-{n - 1}")
+        require(
+            step.player == -1 if nobody else 0 <= step.player < n,
+            f"{where}.player",
+            "-1 (nobody's step)" if nobody else f"a seat 0-{n - 1}",
+        )
         require(-1 <= step.card < len(parsed.config.deck), f"{where}.card", "-1 or a card id of the deck")
         require(-1 <= step.aux < n, f"{where}.aux", f"-1 or a seat 0-{n - 1}")
         pending.append(Step(step.kind, step.player, step.card, step.aux))
     # The rules model settles turn ends on its own: a state rests on a decision or a chance step.
-    require(not pending or pending[0].kind in rules.DECISION_STEPS | rules.CHANCE_STEPS, f"{field}.pending[0].kind",
-            "a decision or a chance step (turn ends settle on their own)")
+    require(
+        not pending or pending[0].kind in rules.DECISION_STEPS | rules.CHANCE_STEPS,
+        f"{field}.pending[0].kind",
+        "a decision or a chance step (turn ends settle on their own)",
+    )
     require(bool(pending) or message.over, f"{field}.pending", "a game not over has a step pending")
     starter = message.starter if message.HasField("starter") else parsed.to_move
     require(0 <= starter < n, f"{field}.starter", f"a seat 0-{n - 1}")
@@ -415,11 +443,14 @@ def game_state_to_proto(state: State) -> pb.AdventureToursState:
     """`state_to_proto` with the rules (variation, rounds, expert boards) and the turn in progress."""
     message = state_to_proto(state)
     config = state.config
-    message.rules.CopyFrom(pb.AdventureToursRules(
-        expert=config.expert, variation=VARIATION_TO_PROTO[config.variation], rounds=config.rounds
-    ))
-    message.pending.extend(pb.AdventurePendingStep(kind=s.kind, player=s.player, card=s.card, aux=s.aux)
-                           for s in state.pending)
+    message.rules.CopyFrom(
+        pb.AdventureToursRules(
+            expert=config.expert, variation=VARIATION_TO_PROTO[config.variation], rounds=config.rounds
+        )
+    )
+    message.pending.extend(
+        pb.AdventurePendingStep(kind=s.kind, player=s.player, card=s.card, aux=s.aux) for s in state.pending
+    )
     message.starter, message.extra_turns, message.ability_used = state.starter, state.extra_turns, state.ability_used
     message.over, message.ender = state.over, state.ender
     message.last_round.extend(state.last_round)

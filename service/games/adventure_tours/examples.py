@@ -59,7 +59,8 @@ EXAMPLES: dict[str, Any] = {
     "NewGame": lambda: pb.AdventureToursServiceNewGameRequest(players=3, seed=1),
     "Play": lambda: _example_play(),
     "Review": lambda: pb.AdventureToursServiceReviewRequest(
-        record=example_record(), review=common_pb2.ReviewOptions(decision_cpu_seconds=0.3),
+        record=example_record(),
+        review=common_pb2.ReviewOptions(decision_cpu_seconds=0.3),
         options=common_pb2.SolveOptions(seed=1),
     ),
 }
@@ -68,8 +69,10 @@ EXAMPLES: dict[str, Any] = {
 def example_record(decisions: int = 4, seed: int = 1) -> pb.AdventureToursRecord:
     """A seeded three-player game's first plays as a NewGame/Play client keeps them: each the greedy rule's play
     and the seed of the draws after it."""
-    start = game_state_from_proto(new_game(pb.AdventureToursServiceNewGameRequest(players=3, seed=seed),
-                                           Budget(1.0)).state)
+    start = game_state_from_proto(
+        new_game(pb.AdventureToursServiceNewGameRequest(players=3, seed=seed), Budget(1.0)).state
+    )
     adapter = AdventureToursReview(hints.Objective.MARGIN, puzzles.play_label)
-    return reviews.seeded_record(pb.AdventureToursRecord(), start, REVIEW_CODEC, adapter.continues, decisions,
-                                 choose=greedy_action)
+    return reviews.seeded_record(
+        pb.AdventureToursRecord(), start, REVIEW_CODEC, adapter.continues, decisions, choose=greedy_action
+    )

@@ -71,8 +71,11 @@ def _describe(state: State) -> str:
         return "game over"
     step = state.pending[0]
     if player == rules.CHANCE:
-        return {"deal": "chance: the deal", "draw": f"chance: player {step.player} draws",
-                "shuffle_boards": "chance: the boards are shuffled"}[step.kind]
+        return {
+            "deal": "chance: the deal",
+            "draw": f"chance: player {step.player} draws",
+            "shuffle_boards": "chance: the boards are shuffled",
+        }[step.kind]
     return f"player {player}: {_STEP_TEXT[step.kind]}"
 
 
@@ -100,8 +103,11 @@ def new_game(
     request: pb.AdventureToursServiceNewGameRequest, budget: Budget
 ) -> pb.AdventureToursServiceNewGameResponse:
     players = request.players or rules.MIN_PLAYERS
-    require(rules.MIN_PLAYERS <= players <= rules.MAX_PLAYERS, "players",
-            f"{rules.MIN_PLAYERS}-{rules.MAX_PLAYERS}, got {players}")
+    require(
+        rules.MIN_PLAYERS <= players <= rules.MAX_PLAYERS,
+        "players",
+        f"{rules.MIN_PLAYERS}-{rules.MAX_PLAYERS}, got {players}",
+    )
     require(not request.rules.deck, "rules.deck", "a new game plays the shipped deck")
     require(not request.rules.boards, "rules.boards", "a new game plays the shipped boards")
     config = config_from_proto(request.rules, players, "rules", allow_small=False)
@@ -117,7 +123,11 @@ def new_game(
 
 def play(request: pb.AdventureToursServicePlayRequest, budget: Budget) -> pb.AdventureToursServicePlayResponse:
     return shared.play_answer(
-        request, game_state_from_proto, _apply_move, TABLE_PLAY, game_state_to_proto,
+        request,
+        game_state_from_proto,
+        _apply_move,
+        TABLE_PLAY,
+        game_state_to_proto,
         pb.AdventureToursServicePlayResponse,
     )
 
@@ -173,8 +183,12 @@ def max_score(
     parsed = parse_state(request.state, allow_small=True)
     # The search ends with the current round: the game is cut to this round.
     parsed.config = Config(
-        parsed.config.players, deck=parsed.config.deck, expert=parsed.config.expert, boards=parsed.config.boards,
-        rounds=parsed.round_index + 1, allow_small=True,
+        parsed.config.players,
+        deck=parsed.config.deck,
+        expert=parsed.config.expert,
+        boards=parsed.config.boards,
+        rounds=parsed.round_index + 1,
+        allow_small=True,
     )
     state = full_state(parsed, need_order=True)
     n = state.config.players
@@ -195,10 +209,10 @@ def max_score(
     started = time.monotonic()
     result = search.maximise(state, player, budget, objective=objective, others=others)
     proven = result.proof is Proof.EXACT
-    note = (
-        f"{objective.value} of player {player}, others {others.value}: "
-        + ("proven optimal by exhaustive search" if proven else
-           f"best line found {result.value}; the optimum is at most {result.bound} (search cut by the budget)")
+    note = f"{objective.value} of player {player}, others {others.value}: " + (
+        "proven optimal by exhaustive search"
+        if proven
+        else f"best line found {result.value}; the optimum is at most {result.bound} (search cut by the budget)"
     )
     return pb.AdventureToursServiceMaxScoreResponse(
         value=int(result.value),
@@ -235,7 +249,8 @@ def generate_puzzle(
             grade=grade_to_proto(puzzle.grade),
             evidence=[
                 common_pb2.DifficultyEvidence(
-                    name="greedy_shortfall", value=puzzle.greedy_shortfall,
+                    name="greedy_shortfall",
+                    value=puzzle.greedy_shortfall,
                     description="coins of round margin the greedy player's own play loses against the best",
                 ),
                 common_pb2.DifficultyEvidence(
@@ -261,7 +276,9 @@ def generate_puzzle(
             pb.AdventureAlternative(
                 move=move_to_proto(state, play),
                 ranking=common_pb2.RankedAlternative(
-                    rank=i + 1, label=puzzles.play_label(state, play), value=float(v),
+                    rank=i + 1,
+                    label=puzzles.play_label(state, play),
+                    value=float(v),
                     loss=float(puzzle.values[0][1] - v),
                 ),
             )
@@ -312,9 +329,7 @@ def legal_moves(
     view = public_state(obs)
     # A cheap call: bounded by the deadline, but never consulting the solve budget, which would take a solver slot.
     plays = hints.enumerate_plays(view, obs.player, Budget.until(budget.started, budget.deadline))
-    return pb.AdventureToursServiceLegalMovesResponse(
-        moves=[move_to_proto(view, p) for p in plays], to_move=obs.player
-    )
+    return pb.AdventureToursServiceLegalMovesResponse(moves=[move_to_proto(view, p) for p in plays], to_move=obs.player)
 
 
 def _review_move_acts(state: State, message: pb.AdventureMove, field: str) -> list[reviews.Triple]:
@@ -355,5 +370,6 @@ REVIEW_CODEC = reviews.ReviewCodec(
 
 
 def review(request: pb.AdventureToursServiceReviewRequest, budget: Budget) -> pb.AdventureToursServiceReviewResponse:
-    return reviews.review(request, budget, REVIEW_CODEC, pb.AdventureToursServiceReviewResponse,
-                          pb.AdventureToursReviewedMove)
+    return reviews.review(
+        request, budget, REVIEW_CODEC, pb.AdventureToursServiceReviewResponse, pb.AdventureToursReviewedMove
+    )

@@ -84,16 +84,20 @@ def config_from_proto(message: pb.CamperTourRules, field: str) -> Config:
         require(count >= 0, f"{field}.{name}", "must not be negative")
         specials.append((kind, count))
     if layout is None:
-        require(
-            sum(c for _, c in specials) <= plates, f"{field}", "more special plates than plates in the stack"
-        )
+        require(sum(c for _, c in specials) <= plates, f"{field}", "more special plates than plates in the stack")
     token_rule = TOKEN_RULE_FROM_PROTO.get(message.token_rule)
     require(token_rule is not None, f"{field}.token_rule", "unknown token rule")
     no_parking = NO_PARKING_FROM_PROTO.get(message.no_parking_return)
     require(no_parking is not None, f"{field}.no_parking_return", "unknown No Parking reading")
     try:
-        return Config(plate_count=plates, starting_tokens=tokens, specials=tuple(specials), layout=layout,
-                      token_rule=token_rule, no_parking_return=no_parking)
+        return Config(
+            plate_count=plates,
+            starting_tokens=tokens,
+            specials=tuple(specials),
+            layout=layout,
+            token_rule=token_rule,
+            no_parking_return=no_parking,
+        )
     except ValueError as error:
         raise InvalidArgument(field, str(error)) from None
 
@@ -111,20 +115,32 @@ def camper_from_proto(message: pb.Camper, config: Config, field: str) -> Camper:
     tokens = message.tokens
     if phase == Phase.OUTWARD and tokens == 0:
         tokens = config.starting_tokens  # unset: the starting count
-    require(tokens >= 0, f"{field}.tokens",
-            f"tokens are never negative (a missing token moves the place marker back instead), got {tokens}")
-    require(tokens <= config.token_limit, f"{field}.tokens",
-            f"at most {config.token_limit} ({config.token_rule.value}), got {tokens}")
+    require(
+        tokens >= 0,
+        f"{field}.tokens",
+        f"tokens are never negative (a missing token moves the place marker back instead), got {tokens}",
+    )
+    require(
+        tokens <= config.token_limit,
+        f"{field}.tokens",
+        f"at most {config.token_limit} ({config.token_rule.value}), got {tokens}",
+    )
     if phase == Phase.OUTWARD:
         require(message.marker == 0, f"{field}.marker", "an outward camper has no marker yet")
     if phase == Phase.RETURN:
-        require(message.position > rules.STARTING_PLATE, f"{field}.position",
-                f"a returning camper stands on plate 2 to {config.plate_count} (plate 1 is home)")
+        require(
+            message.position > rules.STARTING_PLATE,
+            f"{field}.position",
+            f"a returning camper stands on plate 2 to {config.plate_count} (plate 1 is home)",
+        )
     if phase in (Phase.RETURN, Phase.FINISHED):
         # Each move costs at most 11 tokens (12 rolled on a 1-plate announcement): no real game goes deeper.
         deepest = -MAX_ROLL_OVERSHOOT * 2 * config.plate_count
-        require(deepest <= message.marker <= config.plate_count, f"{field}.marker",
-                f"a place marker lies between {deepest} and plate {config.plate_count}, got {message.marker}")
+        require(
+            deepest <= message.marker <= config.plate_count,
+            f"{field}.marker",
+            f"a place marker lies between {deepest} and plate {config.plate_count}, got {message.marker}",
+        )
     require(message.arrival >= 0, f"{field}.arrival", "must not be negative")
     return Camper(
         position=message.position,
@@ -156,8 +172,13 @@ def state_from_proto(message: pb.CamperTourState, field: str = "state") -> TourS
         over = rules.read_game_over(campers, message.game_over if message.HasField("game_over") else None)
     except ValueError as error:
         raise InvalidArgument(f"{field}.game_over", str(error)) from None
-    state = TourState(config=config, campers=tuple(campers), to_move=message.to_move, laid=tuple(laid),
-                      stage=Stage.OVER if over else Stage.DECIDE)
+    state = TourState(
+        config=config,
+        campers=tuple(campers),
+        to_move=message.to_move,
+        laid=tuple(laid),
+        stage=Stage.OVER if over else Stage.DECIDE,
+    )
     try:
         rules.validate(state)
     except ValueError as error:
@@ -241,8 +262,11 @@ def move_from_proto(message: pb.CamperTourMove, field: str) -> Action:
     if choice == "turn_back" and message.turn_back:
         return TurnBack()
     if choice == "announce":
-        require(1 <= message.announce <= rules.MAX_ANNOUNCEMENT, f"{field}.announce",
-                f"announce 1-{rules.MAX_ANNOUNCEMENT} plates, got {message.announce}")
+        require(
+            1 <= message.announce <= rules.MAX_ANNOUNCEMENT,
+            f"{field}.announce",
+            f"announce 1-{rules.MAX_ANNOUNCEMENT} plates, got {message.announce}",
+        )
         return Announce(message.announce)
     if choice == "comforts":
         require(message.comforts in COMFORTS_FROM_PROTO, f"{field}.comforts", "RECOVER, DISCARD or DECLINE")
@@ -274,15 +298,16 @@ def history_from_proto(request: pb.CamperTourServiceHintRequest, state: TourStat
     record, where = [], []
     for i in record_window([decision.state.to_move for decision in history], state):
         decision, field = history[i], f"history[{i}]"
-        record.append(Decision(_decision_state(decision.state, f"{field}.state"),
-                               move_from_proto(decision.move, f"{field}.move")))
+        record.append(
+            Decision(_decision_state(decision.state, f"{field}.state"), move_from_proto(decision.move, f"{field}.move"))
+        )
         where.append(i)
     try:
         check_record(record, state)
     except ValueError as error:
         field, _, description = str(error).partition(": ")
         if field.startswith("history["):  # check_record counts the decisions read: name the request's index
-            index, _, rest = field[len("history["):].partition("]")
+            index, _, rest = field[len("history[") :].partition("]")
             field = f"history[{where[int(index)]}]{rest}"
         raise InvalidArgument(field, description) from None
     return record
@@ -349,7 +374,8 @@ def ranked_in_order(moves: list[RankedMove], *, exact: bool = False) -> list[pb.
                 if not exact:
                     ranking.ClearField("standard_error")
         else:
-            ranking.note = move.note or ("not compared: outside the hint's candidate moves or its model's, or cut "
-                                         "by the time limit")
+            ranking.note = move.note or (
+                "not compared: outside the hint's candidate moves or its model's, or cut by the time limit"
+            )
         alternatives.append(pb.CamperTourAlternative(move=move_to_proto(move.action), ranking=ranking))
     return alternatives

@@ -71,7 +71,8 @@ EXAMPLES: dict[str, Any] = {
         state=_example_state(), move=move_to_proto(state_from_proto(_example_state()).legal_actions()[0]), seed=1
     ),
     "Review": lambda: pb.CamperTourServiceReviewRequest(
-        record=example_record(), review=common_pb2.ReviewOptions(decision_cpu_seconds=0.3),
+        record=example_record(),
+        review=common_pb2.ReviewOptions(decision_cpu_seconds=0.3),
         options=common_pb2.SolveOptions(seed=1),
     ),
 }

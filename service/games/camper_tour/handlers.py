@@ -73,24 +73,38 @@ def hint(request: pb.CamperTourServiceHintRequest, budget: Budget) -> pb.CamperT
     record = history_from_proto(request, state)
     if not request.options.time_limit_seconds:
         budget = budget.limited(DEFAULT_HINT_SECONDS)
-    result = hint_search.hint(state, budget, max_depth=request.depth or hint_search.MAX_DEPTH,
-                              objective=objective, seed=request.options.seed, history=record, record_checked=True)
+    result = hint_search.hint(
+        state,
+        budget,
+        max_depth=request.depth or hint_search.MAX_DEPTH,
+        objective=objective,
+        seed=request.options.seed,
+        history=record,
+        record_checked=True,
+    )
     _check_moves_are_legal(state, [m.action for m in result.moves])
     if result.fallback:
         note = f"{result.fallback}; allow more time for ranked values"
     elif result.method == hint_search.BEST_RESPONSE_METHOD:
-        note = ("win probability under the best-response model: the history shows every other camper playing the "
-                "exact solo policy, and each move is valued by the chance of getting home first strictly ahead of "
-                "every other camper's reach against them (a model estimate: specials, occupied plates and the "
-                "last-camper rule are left out)")
+        note = (
+            "win probability under the best-response model: the history shows every other camper playing the "
+            "exact solo policy, and each move is valued by the chance of getting home first strictly ahead of "
+            "every other camper's reach against them (a model estimate: specials, occupied plates and the "
+            "last-camper rule are left out)"
+        )
     elif result.method.startswith("win-probability"):
         best = result.best
-        error = (f"standard error {best.standard_error:.3f}" if best.samples >= MIN_SAMPLES_FOR_STANDARD_ERROR
-                 else "too few for a standard error")
-        note = (f"win probability estimated from {best.samples} playouts of the answered move ({error}); after "
-                f"the move the mover plays the race rule of thumb and {result.opponents}; the answer is the rule "
-                "of thumb's move unless another is clearly better in paired playouts; a move without a value "
-                "says why in its note")
+        error = (
+            f"standard error {best.standard_error:.3f}"
+            if best.samples >= MIN_SAMPLES_FOR_STANDARD_ERROR
+            else "too few for a standard error"
+        )
+        note = (
+            f"win probability estimated from {best.samples} playouts of the answered move ({error}); after "
+            f"the move the mover plays the race rule of thumb and {result.opponents}; the answer is the rule "
+            "of thumb's move unless another is clearly better in paired playouts; a move without a value "
+            "says why in its note"
+        )
     elif result.note:
         note = result.note
     elif result.proof is Proof.EXACT:
@@ -99,9 +113,11 @@ def hint(request: pb.CamperTourServiceHintRequest, budget: Budget) -> pb.CamperT
         note = f"expected final score of a depth-{result.depth} search with solo values at its leaves"
     unread = len(request.history) - len(record)
     if unread:
-        note += (f"; the game's record: {len(record)} of its {len(request.history)} decisions read and checked "
-                 "(the first ones of each other camper still travelling, whose style the hint reads), the others "
-                 "checked for shape only")
+        note += (
+            f"; the game's record: {len(record)} of its {len(request.history)} decisions read and checked "
+            "(the first ones of each other camper still travelling, whose style the hint reads), the others "
+            "checked for shape only"
+        )
     return pb.CamperTourServiceHintResponse(
         alternatives=ranked_in_order(list(result.moves), exact=result.proof is Proof.EXACT),
         proof=PROOF_TO_PROTO[result.proof],
@@ -142,8 +158,11 @@ def max_score(request: pb.CamperTourServiceMaxScoreRequest, budget: Budget) -> p
     _check_moves_are_legal(solo.solo_state(config, position), [a.action for a in result.alternatives])
     notes = list(result.notes)
     if result.upper_estimate is not None:
-        spread = (f" +- {result.upper_standard_error:.4f}" if result.upper_standard_error is not None
-                  else " (from too few layouts for a standard error)")
+        spread = (
+            f" +- {result.upper_standard_error:.4f}"
+            if result.upper_standard_error is not None
+            else " (from too few layouts for a standard error)"
+        )
         notes.append(
             f"sampled clairvoyant value {result.upper_estimate:.4f}{spread} "
             "(an estimate of an upper bound, not a proof)"
@@ -182,19 +201,27 @@ def generate_puzzle(
         raise InvalidArgument("grade", f"no puzzle of that grade for this seed: {error}") from None
     evidence = puzzle.evidence
     question = render.question(puzzle.state)
-    text = (f"Camper Tour puzzle (seed {puzzle.seed}, {puzzle.grade.value})\n{render.text_board(puzzle.state)}\n"
-            + "\n".join(render.rules_words(puzzle.state)) + f"\n\nQuestion: {question}")
+    text = (
+        f"Camper Tour puzzle (seed {puzzle.seed}, {puzzle.grade.value})\n{render.text_board(puzzle.state)}\n"
+        + "\n".join(render.rules_words(puzzle.state))
+        + f"\n\nQuestion: {question}"
+    )
     second = evidence.moves[1]
     exact = evidence.proof is Proof.EXACT
     solution_text = (
         f"Answer: {move_label(puzzle.solution)} (expected final score {evidence.moves[0].value:.3f}); the next best, "
         f"{move_label(second.action)}, is worth {second.value:.3f} ({puzzle.margin:.3f} less). "
-        + ("Values are exact (the solo solver)." if exact
-           else f"Values come from a depth-{evidence.depth} search (not proven).")
+        + (
+            "Values are exact (the solo solver)."
+            if exact
+            else f"Values come from a depth-{evidence.depth} search (not proven)."
+        )
     )
     how = "exact" if exact else f"depth-{evidence.depth} search, not proven"
-    value = (f"expected final score {evidence.moves[0].value:.3f}, {how} (the next best, {move_label(second.action)}: "
-             f"{second.value:.3f})")
+    value = (
+        f"expected final score {evidence.moves[0].value:.3f}, {how} (the next best, {move_label(second.action)}: "
+        f"{second.value:.3f})"
+    )
     return pb.CamperTourServiceGeneratePuzzleResponse(
         puzzle=common_pb2.PuzzleEnvelope(
             seed=puzzle.seed,
@@ -230,9 +257,7 @@ def generate_puzzle(
         solution=move_to_proto(puzzle.solution),
         margin=puzzle.margin,
         alternatives=ranked([(m.action, m.value) for m in evidence.moves], exact=evidence.proof is Proof.EXACT),
-        stats=common_pb2.SolveStats(
-            depth=evidence.depth, method="exact solo" if evidence.depth == 0 else "expectimax"
-        ),
+        stats=common_pb2.SolveStats(depth=evidence.depth, method="exact solo" if evidence.depth == 0 else "expectimax"),
     )
 
 
@@ -354,8 +379,7 @@ REVIEW_CODEC = reviews.ReviewCodec(
 
 
 def review(request: pb.CamperTourServiceReviewRequest, budget: Budget) -> pb.CamperTourServiceReviewResponse:
-    return reviews.review(request, budget, REVIEW_CODEC, pb.CamperTourServiceReviewResponse,
-                          pb.CamperTourReviewedMove)
+    return reviews.review(request, budget, REVIEW_CODEC, pb.CamperTourServiceReviewResponse, pb.CamperTourReviewedMove)
 
 
 def warm_up() -> None:

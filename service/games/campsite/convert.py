@@ -111,9 +111,7 @@ def tent_to_proto(tent: Tent) -> pb.CampsiteTent:
 
 def table_from_proto(message: pb.CampsiteTable, field: str) -> Table:
     require_limit(len(message.placements), MAX_TABLE_CARDS, f"{field}.placements", "table size (cards)")
-    require_limit(
-        len(message.tents), rules.MAX_PLAYERS * len(rules.ALL_TOKENS), f"{field}.tents", "tents on the table"
-    )
+    require_limit(len(message.tents), rules.MAX_PLAYERS * len(rules.ALL_TOKENS), f"{field}.tents", "tents on the table")
     table = Table()
     for index, placement_message in enumerate(message.placements):
         name = f"{field}.placements[{index}]"
@@ -205,8 +203,11 @@ def play_label(placement: Placement, tent: Tent) -> str:
 def game_from_proto(message: pb.CampsiteGame, field: str = "game") -> rules.CampsiteState:
     """A whole game from its message; the draw pile is the deck minus the table and the hands."""
     players = message.players
-    require(rules.MIN_PLAYERS <= players <= rules.MAX_PLAYERS, f"{field}.players",
-            f"{rules.MIN_PLAYERS}-{rules.MAX_PLAYERS}, got {players}")
+    require(
+        rules.MIN_PLAYERS <= players <= rules.MAX_PLAYERS,
+        f"{field}.players",
+        f"{rules.MIN_PLAYERS}-{rules.MAX_PLAYERS}, got {players}",
+    )
     deck = _deck(message.deck, f"{field}.deck")
     stage = GAME_STAGE_FROM_PROTO.get(message.stage)
     require(stage is not None, f"{field}.stage", "DEAL, CARD, DRAW or OVER")
@@ -217,8 +218,9 @@ def game_from_proto(message: pb.CampsiteGame, field: str = "game") -> rules.Camp
     hands = []
     for seat, hand in enumerate(message.hands):
         require_limit(len(hand.cards), MAX_HAND, f"{field}.hands[{seat}].cards", "hand size")
-        hands.append(tuple(sorted(card_from_proto(c, f"{field}.hands[{seat}].cards[{i}]")
-                                  for i, c in enumerate(hand.cards))))
+        hands.append(
+            tuple(sorted(card_from_proto(c, f"{field}.hands[{seat}].cards[{i}]") for i, c in enumerate(hand.cards)))
+        )
     table = table_from_proto(message.table, f"{field}.table")
     require(len(message.tokens) == players, f"{field}.tokens", f"one token list per player ({players})")
     tokens = []
@@ -228,20 +230,33 @@ def game_from_proto(message: pb.CampsiteGame, field: str = "game") -> rules.Camp
         tokens.append(frozenset(found))
     totals = tuple(message.totals) or (0,) * players
     require(len(totals) == players, f"{field}.totals", f"one total per player ({players})")
-    require(len(message.round_scores) == message.round + (stage is rules.Stage.OVER), f"{field}.round_scores",
-            "one entry per round already scored")
+    require(
+        len(message.round_scores) == message.round + (stage is rules.Stage.OVER),
+        f"{field}.round_scores",
+        "one entry per round already scored",
+    )
     round_scores = tuple(tuple(r.scores) for r in message.round_scores)
     for index, scores in enumerate(round_scores):
         require(len(scores) == players, f"{field}.round_scores[{index}].scores", f"one score per player ({players})")
     pile = Counter(deck)
     pile.subtract(p.card for p in table.placements)
     pile.subtract(card for hand in hands for card in hand)
-    require(all(n >= 0 for n in pile.values()), f"{field}.table",
-            "the table and the hands hold cards the deck does not")
+    require(
+        all(n >= 0 for n in pile.values()), f"{field}.table", "the table and the hands hold cards the deck does not"
+    )
     state = rules.CampsiteState(
-        players=players, deck=deck, round=message.round, turn=message.turn, stage=stage,
-        pile=tuple(sorted(pile.elements())), hands=tuple(hands), table=table, tokens=tuple(tokens),
-        totals=totals, round_scores=round_scores, starter=message.round % players,
+        players=players,
+        deck=deck,
+        round=message.round,
+        turn=message.turn,
+        stage=stage,
+        pile=tuple(sorted(pile.elements())),
+        hands=tuple(hands),
+        table=table,
+        tokens=tuple(tokens),
+        totals=totals,
+        round_scores=round_scores,
+        starter=message.round % players,
     )
     if stage is rules.Stage.CARD:
         require(bool(state.hands[state.to_move]), f"{field}.hands[{state.to_move}]", "the player to move has no card")
@@ -252,14 +267,23 @@ def game_from_proto(message: pb.CampsiteGame, field: str = "game") -> rules.Camp
         laid = len(table.placements)
         dealt = sum(len(hand) for hand in hands)
         due = rules.STARTING_CARDS - min(laid, rules.STARTING_CARDS) + rules.HAND_SIZE * players - dealt
-        require(laid <= rules.STARTING_CARDS and not table.tents and message.turn == 0, f"{field}.table",
-                "the deal comes before any turn: the starting cards only")
+        require(
+            laid <= rules.STARTING_CARDS and not table.tents and message.turn == 0,
+            f"{field}.table",
+            "the deal comes before any turn: the starting cards only",
+        )
         for index, placement in enumerate(table.placements):
             start = Placement(placement.card, 0, rules.CARD_COLS * index, 0)
-            require(placement == start, f"{field}.table.placements[{index}]",
-                    f"starting card {index} lies at row 0, column {rules.CARD_COLS * index}, rotation 0")
-        require(0 < due <= len(state.pile), f"{field}.hands",
-                f"the deal gives {rules.HAND_SIZE} cards a hand from the pile, after the starting cards")
+            require(
+                placement == start,
+                f"{field}.table.placements[{index}]",
+                f"starting card {index} lies at row 0, column {rules.CARD_COLS * index}, rotation 0",
+            )
+        require(
+            0 < due <= len(state.pile),
+            f"{field}.hands",
+            f"the deal gives {rules.HAND_SIZE} cards a hand from the pile, after the starting cards",
+        )
     return state
 
 
@@ -284,9 +308,12 @@ def _turn_of_game(message: pb.CampsiteGame, field: str = "game") -> pb.CampsiteT
     require(state.stage is rules.Stage.CARD, f"{field}.stage", "no player decides now (chance is next or it is over)")
     mover = state.to_move
     return pb.CampsiteTurnState(
-        table=message.table, hand=message.hands[mover].cards,
+        table=message.table,
+        hand=message.hands[mover].cards,
         tokens=[TOKEN_TO_PROTO[t] for t in sorted(state.tokens[mover])],
-        player=mover, players=state.players, deck=message.deck,
+        player=mover,
+        players=state.players,
+        deck=message.deck,
     )
 
 

@@ -66,7 +66,8 @@ EXAMPLES: dict[str, Any] = {
     "NewGame": lambda: pb.CampsiteServiceNewGameRequest(players=2, seed=1),
     "Play": lambda: _example_play(),
     "Review": lambda: pb.CampsiteServiceReviewRequest(
-        record=example_record(), review=common_pb2.ReviewOptions(decision_cpu_seconds=0.3),
+        record=example_record(),
+        review=common_pb2.ReviewOptions(decision_cpu_seconds=0.3),
         options=common_pb2.SolveOptions(seed=1),
     ),
 }
@@ -76,5 +77,6 @@ def example_record(decisions: int = 4, seed: int = 1) -> pb.CampsiteRecord:
     """A seeded two-player game's first turns as a NewGame/Play client keeps them: each turn the first legal card
     placement and tent, and the seed of its draw."""
     start = game_from_proto(new_game(pb.CampsiteServiceNewGameRequest(players=2, seed=seed), Budget(1.0)).state)
-    return reviews.seeded_record(pb.CampsiteRecord(), start, REVIEW_CODEC, CampsiteReview(True, play_label).continues,
-                                 decisions)
+    return reviews.seeded_record(
+        pb.CampsiteRecord(), start, REVIEW_CODEC, CampsiteReview(True, play_label).continues, decisions
+    )

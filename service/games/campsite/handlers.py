@@ -118,8 +118,11 @@ TABLE_PLAY = shared.TablePlay(
 
 def new_game(request: pb.CampsiteServiceNewGameRequest, budget: Budget) -> pb.CampsiteServiceNewGameResponse:
     players = request.players or 2
-    require(rules.MIN_PLAYERS <= players <= rules.MAX_PLAYERS, "players",
-            f"{rules.MIN_PLAYERS}-{rules.MAX_PLAYERS}, got {players}")
+    require(
+        rules.MIN_PLAYERS <= players <= rules.MAX_PLAYERS,
+        "players",
+        f"{rules.MIN_PLAYERS}-{rules.MAX_PLAYERS}, got {players}",
+    )
     deck = _deck(request.deck, "deck")
     try:
         state = rules.GAME.new_initial_state(rules.CampsiteSetup(players, deck))
@@ -178,22 +181,31 @@ def hint(request: pb.CampsiteServiceHintRequest, budget: Budget) -> pb.CampsiteS
     for i, p in enumerate(result.choices):
         ranking = common_pb2.RankedAlternative(rank=i + 1, label=play_label(p.placement, p.tent))
         if p.kind == "LOOK_AHEAD":
-            ranking.note = (f"look-ahead: mean {quantity} this round (earlier rounds counted) over {p.samples} "
-                            f"sampled deals of the unseen cards, after the other players and then you play "
-                            f"{result.depth - 1} more turn(s) by the one-ply rule, tents valued by the fitted "
-                            "tables")
+            ranking.note = (
+                f"look-ahead: mean {quantity} this round (earlier rounds counted) over {p.samples} "
+                f"sampled deals of the unseen cards, after the other players and then you play "
+                f"{result.depth - 1} more turn(s) by the one-ply rule, tents valued by the fitted "
+                "tables"
+            )
             set_value(ranking, p.value, best, samples=p.samples, standard_error=p.standard_error)
         else:
-            ranking.note = (f"one-ply: {quantity} estimated right after this play by the fitted tent tables "
-                            "(tent points + expected growth; what keeping the token is worth)")
+            ranking.note = (
+                f"one-ply: {quantity} estimated right after this play by the fitted tent tables "
+                "(tent points + expected growth; what keeping the token is worth)"
+            )
             if searched:
                 ranking.note += f" = {p.value:.2f}, not comparable with the looked-ahead values above"
             else:
                 set_value(ranking, p.value, best, exact=False)  # a heuristic value, no sampling error to state
-        alternatives.append(pb.CampsiteAlternative(
-            play=play_to_proto(p.placement, p.tent), ranking=ranking, immediate_gain=p.immediate_gain,
-            future_estimate=p.future_estimate, opponent_gain=p.opponent_gain,
-        ))
+        alternatives.append(
+            pb.CampsiteAlternative(
+                play=play_to_proto(p.placement, p.tent),
+                ranking=ranking,
+                immediate_gain=p.immediate_gain,
+                future_estimate=p.future_estimate,
+                opponent_gain=p.opponent_gain,
+            )
+        )
     return pb.CampsiteServiceHintResponse(
         alternatives=alternatives,
         plays_ranked=result.plays_ranked,
@@ -250,8 +262,11 @@ def _max_turn_enumerated(turn: Turn, budget: Budget, note: str = "") -> pb.Camps
     _check_play(turn, play.placement, play.tent)
     after = turn.table.place(play.placement).pitch(play.tent)
     proof = Proof.FEASIBLE_WITH_BOUND if search.interrupted else Proof.EXACT
-    bound = (max(turn_upper_bound(turn.table, turn.hand, turn.tokens, turn.player), play.score)
-             if search.interrupted else play.score)
+    bound = (
+        max(turn_upper_bound(turn.table, turn.hand, turn.tokens, turn.player), play.score)
+        if search.interrupted
+        else play.score
+    )
     note += (
         f"every play enumerated ({search.total} placements); {len(search.plays)} optimal"
         if not search.interrupted
@@ -286,9 +301,7 @@ def _max_round(request: pb.CampsiteServiceMaxScoreRequest, budget: Budget) -> pb
     require(
         len(order) >= needed, "round.order", f"{turns} turns need at least {needed} cards (2 starting, a hand of 3)"
     )
-    require(
-        request.method != pb.CAMPSITE_MAX_METHOD_CP_SAT, "method", "no CP-SAT round model: use EXACT"
-    )
+    require(request.method != pb.CAMPSITE_MAX_METHOD_CP_SAT, "method", "no CP-SAT round model: use EXACT")
     result = rounds.best_round(order, turns, budget)
     return pb.CampsiteServiceMaxScoreResponse(
         score=result.score,
@@ -371,12 +384,22 @@ def generate_puzzle(
             unique=True,
             proof=PROOF_TO_PROTO[puzzle.proof],
             text=text,
-            svg=render.puzzle_svg(puzzle.table, puzzle.hand, puzzle.tokens,
-                                  title=f"Campsite puzzle {puzzle.seed} ({puzzle.grade.value})", question=question),
+            svg=render.puzzle_svg(
+                puzzle.table,
+                puzzle.hand,
+                puzzle.tokens,
+                title=f"Campsite puzzle {puzzle.seed} ({puzzle.grade.value})",
+                question=question,
+            ),
             solution_text=solution_text,
             solution_svg=render.puzzle_svg(
-                after, puzzle.hand, puzzle.tokens, title=f"Solution to Campsite puzzle {puzzle.seed}",
-                question=question, highlight=placement, new_tent=tent,
+                after,
+                puzzle.hand,
+                puzzle.tokens,
+                title=f"Solution to Campsite puzzle {puzzle.seed}",
+                question=question,
+                highlight=placement,
+                new_tent=tent,
                 answer=f"Answer: {play_label(placement, tent)}; seat 0 then scores {puzzle.best} (the next best "
                 f"play {puzzle.second}).",
             ),
@@ -477,8 +500,11 @@ def _review_move_to_proto(state: rules.CampsiteState, actions: tuple[Any, ...]) 
 def _review_adapter(start: rules.CampsiteState, objective: int) -> tuple[CampsiteReview, int]:
     if objective == common_pb2.OBJECTIVE_UNSPECIFIED:
         objective = common_pb2.OBJECTIVE_MARGIN if start.players > 1 else common_pb2.OBJECTIVE_EXPECTED_SCORE
-    require(objective in (common_pb2.OBJECTIVE_MARGIN, common_pb2.OBJECTIVE_EXPECTED_SCORE), "objective",
-            "Campsite reviews rank by MARGIN or EXPECTED_SCORE")
+    require(
+        objective in (common_pb2.OBJECTIVE_MARGIN, common_pb2.OBJECTIVE_EXPECTED_SCORE),
+        "objective",
+        "Campsite reviews rank by MARGIN or EXPECTED_SCORE",
+    )
     return CampsiteReview(objective == common_pb2.OBJECTIVE_MARGIN, play_label), objective
 
 

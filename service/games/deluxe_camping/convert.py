@@ -60,8 +60,15 @@ def config_from_proto(message: pb.DeluxeCampingRules, field: str) -> Config:
     require(supply >= 0, f"{field}.supply", "must not be negative")
     require_limit(supply, MAX_SUPPLY, f"{field}.supply", "barrier supply")
     try:
-        return Config(rows=rows, cols=cols, players=players, trailers=trailers, supply=supply,
-                      strict_colours=message.strict_colours, optional_free_barrier=message.optional_free_barrier)
+        return Config(
+            rows=rows,
+            cols=cols,
+            players=players,
+            trailers=trailers,
+            supply=supply,
+            strict_colours=message.strict_colours,
+            optional_free_barrier=message.optional_free_barrier,
+        )
     except ValueError as error:
         raise InvalidArgument(field, str(error)) from None
 
@@ -92,9 +99,7 @@ def state_from_proto(message: pb.DeluxeCampingState, field: str = "state") -> DC
     config = config_from_proto(message.rules, f"{field}.rules")
     stage = STAGE_FROM_PROTO.get(message.stage)
     require(stage is not None, f"{field}.stage", "unknown stage")
-    require(
-        0 <= message.to_move < config.players, f"{field}.to_move", f"must index a player (0-{config.players - 1})"
-    )
+    require(0 <= message.to_move < config.players, f"{field}.to_move", f"must index a player (0-{config.players - 1})")
     require(
         0 <= message.first_player < config.players,
         f"{field}.first_player",
@@ -180,8 +185,13 @@ def state_to_proto(state: DCState) -> pb.DeluxeCampingState:
     config = state.config
     message = pb.DeluxeCampingState(
         rules=pb.DeluxeCampingRules(
-            rows=config.rows, cols=config.cols, players=config.players, trailers=config.trailers, supply=config.supply,
-            strict_colours=config.strict_colours, optional_free_barrier=config.optional_free_barrier,
+            rows=config.rows,
+            cols=config.cols,
+            players=config.players,
+            trailers=config.trailers,
+            supply=config.supply,
+            strict_colours=config.strict_colours,
+            optional_free_barrier=config.optional_free_barrier,
         ),
         stage=STAGE_TO_PROTO[state.stage],
         to_move=state.to_move,

@@ -44,7 +44,8 @@ EXAMPLES: dict[str, Any] = {
     "NewGame": lambda: pb.DeluxeCampingServiceNewGameRequest(players=2, seed=1),
     "Play": lambda: _example_play(),
     "Review": lambda: pb.DeluxeCampingServiceReviewRequest(
-        record=example_record(), review=common_pb2.ReviewOptions(decision_cpu_seconds=0.2),
+        record=example_record(),
+        review=common_pb2.ReviewOptions(decision_cpu_seconds=0.2),
         options=common_pb2.SolveOptions(seed=1),
     ),
 }
@@ -54,5 +55,6 @@ def example_record(decisions: int = 4) -> pb.DeluxeCampingRecord:
     """The first turns of the seeded two-player opening of the other examples (right after the reveal), as a
     Play client keeps them: each decision the first legal movement or barrier, and a seed."""
     start = state_from_proto(example_state())
-    return reviews.seeded_record(pb.DeluxeCampingRecord(), start, REVIEW_CODEC, DeluxeCampingReview().continues,
-                                 decisions)
+    return reviews.seeded_record(
+        pb.DeluxeCampingRecord(), start, REVIEW_CODEC, DeluxeCampingReview().continues, decisions
+    )

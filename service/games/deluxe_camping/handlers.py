@@ -51,8 +51,11 @@ def hint(request: pb.DeluxeCampingServiceHintRequest, budget: Budget) -> pb.Delu
     leaf = HINT_LEAF_FROM_PROTO.get(request.leaf)
     require(leaf is not None, "leaf", "unset (the reply search, default), SECURABLE or ESTIMATE")
     max_replies = request.max_reply_plies if request.HasField("max_reply_plies") else None
-    require(max_replies is None or max_replies >= 0, "max_reply_plies",
-            "0 or more reply plies, or unset for as deep as the budget allows")
+    require(
+        max_replies is None or max_replies >= 0,
+        "max_reply_plies",
+        "0 or more reply plies, or unset for as deep as the budget allows",
+    )
     if max_replies is not None:
         require_limit(max_replies, HINT_REPLY_PLIES_LIMIT, "max_reply_plies", "reply plies")
     state = state_from_proto(request.state)
@@ -62,8 +65,7 @@ def hint(request: pb.DeluxeCampingServiceHintRequest, budget: Budget) -> pb.Delu
         if not request.options.time_limit_seconds:
             budget = budget.limited(DEFAULT_HINT_SECONDS)
         return _setup_hint(state, budget, objective)
-    require(state.stage in (Stage.MOVE, Stage.BARRIER), "state.stage",
-            "a position during the turns (MOVE or BARRIER)")
+    require(state.stage in (Stage.MOVE, Stage.BARRIER), "state.stage", "a position during the turns (MOVE or BARRIER)")
     if not request.options.time_limit_seconds:
         budget = budget.limited(DEFAULT_HINT_SECONDS)
     # Writing the answer costs CPU per legal choice (hundreds at a movement): kept back from the search, at the
@@ -80,8 +82,9 @@ def hint(request: pb.DeluxeCampingServiceHintRequest, budget: Budget) -> pb.Delu
     # so that no listed value contradicts its rank.
     groups = [hints.comparison_group(m, result.leaf) for m in result.choices if m.value is not None]
     top_group = min(groups, default=None)
-    top_values = [m.value for m in result.choices
-                  if m.value is not None and hints.comparison_group(m, result.leaf) == top_group]
+    top_values = [
+        m.value for m in result.choices if m.value is not None and hints.comparison_group(m, result.leaf) == top_group
+    ]
     best = max(top_values, default=0.0)
     # Written in place, each square's and label's text looked up once a board shape: an answer lists every legal
     # choice (a few hundred at a movement), and the rule of thumb's answer, which has no time at all, is mostly this.
@@ -122,14 +125,14 @@ def hint(request: pb.DeluxeCampingServiceHintRequest, budget: Budget) -> pb.Delu
     return response
 
 
-def _deepening_note(result: hints.HintResult, objective: hints.HintObjective,
-                    max_replies: int | None) -> str:
+def _deepening_note(result: hints.HintResult, objective: hints.HintObjective, max_replies: int | None) -> str:
     """The note of the deepening search (estimate or securable leaves, on request)."""
     leaves = (
         f"; their leaves valued by the CP-SAT securable-score model ({result.leaves_solved} solved, "
         f"{result.leaves_proven} proven optimal, CP-SAT at most {hints.LEAF_CAP_S:g} s each on a re-used model), "
         "ranked first by it, the estimate at the leaf breaking ties"
-        if result.leaf is hints.Leaf.SECURABLE else "; their leaves valued by the estimate"
+        if result.leaf is hints.Leaf.SECURABLE
+        else "; their leaves valued by the estimate"
     )
     note = (
         f"{objective.value}: every choice one turn deep by the nearest-piece territory estimate, the best "
@@ -142,9 +145,7 @@ def _deepening_note(result: hints.HintResult, objective: hints.HintObjective,
     return note
 
 
-def _setup_hint(
-    state: DCState, budget: Budget, objective: hints.HintObjective
-) -> pb.DeluxeCampingServiceHintResponse:
+def _setup_hint(state: DCState, budget: Budget, objective: hints.HintObjective) -> pb.DeluxeCampingServiceHintResponse:
     """A setup placement's hint: every legal placement one placement deep by the territory estimate."""
     result = hints.setup_hint(state, budget, options=hints.HintOptions(objective))
     if {m.choice for m in result.choices} != set(state.legal_actions()):
@@ -156,18 +157,25 @@ def _setup_hint(
         if move.value is None:
             ranking.note = move.note
         else:
-            ranking.note = ("territory estimate right after this placement (the reveal's exact expectation once "
-                            "it is next); no reply modelled")
+            ranking.note = (
+                "territory estimate right after this placement (the reveal's exact expectation once "
+                "it is next); no reply modelled"
+            )
             set_value(ranking, move.value, best, exact=False)
         alternatives.append(pb.DeluxeCampingAlternative(move=move_to_proto(state.config, move.choice), ranking=ranking))
     return pb.DeluxeCampingServiceHintResponse(
         alternatives=alternatives,
         proof=PROOF_TO_PROTO[result.proof],
-        note=(f"{objective.value}: a setup placement, every choice valued one placement deep by the nearest-piece "
-              "territory estimate (pieces placed so far claim their nearest squares); a heuristic"),
+        note=(
+            f"{objective.value}: a setup placement, every choice valued one placement deep by the nearest-piece "
+            "territory estimate (pieces placed so far claim their nearest squares); a heuristic"
+        ),
         stats=common_pb2.SolveStats(
-            wall_time_seconds=result.wall_time_s, nodes=result.nodes, depth=1,
-            method=result.method, interrupted=result.interrupted,
+            wall_time_seconds=result.wall_time_s,
+            nodes=result.nodes,
+            depth=1,
+            method=result.method,
+            interrupted=result.interrupted,
         ),
     )
 
@@ -367,8 +375,9 @@ def _review_adapter(start: DCState, objective: int) -> tuple[DeluxeCampingReview
     require(chosen is not None, "objective", "MARGIN (default) or EXPECTED_SCORE (own score)")
     assert chosen is not None
     adapter = DeluxeCampingReview(chosen)
-    return adapter, (common_pb2.OBJECTIVE_MARGIN if chosen is hints.HintObjective.MARGIN
-                     else common_pb2.OBJECTIVE_EXPECTED_SCORE)
+    return adapter, (
+        common_pb2.OBJECTIVE_MARGIN if chosen is hints.HintObjective.MARGIN else common_pb2.OBJECTIVE_EXPECTED_SCORE
+    )
 
 
 REVIEW_CODEC = reviews.ReviewCodec(
@@ -384,5 +393,6 @@ REVIEW_CODEC = reviews.ReviewCodec(
 
 
 def review(request: pb.DeluxeCampingServiceReviewRequest, budget: Budget) -> pb.DeluxeCampingServiceReviewResponse:
-    return reviews.review(request, budget, REVIEW_CODEC, pb.DeluxeCampingServiceReviewResponse,
-                          pb.DeluxeCampingReviewedMove)
+    return reviews.review(
+        request, budget, REVIEW_CODEC, pb.DeluxeCampingServiceReviewResponse, pb.DeluxeCampingReviewedMove
+    )

@@ -53,9 +53,7 @@ def components_from_proto(message: pb.HappyCampersComponents, field: str = "comp
     if message.shapes:
         parsed = []
         for index, shape in enumerate(message.shapes):
-            cells = [
-                (r, c) for r, line in enumerate(shape.rows) for c, ch in enumerate(line) if ch == "#"
-            ]
+            cells = [(r, c) for r, line in enumerate(shape.rows) for c, ch in enumerate(line) if ch == "#"]
             bad = {ch for line in shape.rows for ch in line} - {"#", "."}
             require(not bad, f"{field}.shapes[{index}].rows", f"only '#' and '.' are allowed, got {sorted(bad)}")
             parsed.append(cells)
@@ -125,8 +123,10 @@ def placement_to_proto(placement: Placement, turn: int = 0, map_index: int = 0) 
 
 
 def score_to_proto(breakdown: rules.ScoreBreakdown) -> pb.HappyCampersScore:
-    details = [common_pb2.ScoreDetail(name=f"largest {e.name.lower()} cluster", points=n)
-               for e, n in breakdown.clusters.items()]
+    details = [
+        common_pb2.ScoreDetail(name=f"largest {e.name.lower()} cluster", points=n)
+        for e, n in breakdown.clusters.items()
+    ]
     details.append(common_pb2.ScoreDetail(name="empty squares", points=breakdown.empty_points))
     details.extend(
         common_pb2.ScoreDetail(name=f"challenge {c.display_name}", points=p)
@@ -169,8 +169,9 @@ def game_from_proto(message: pb.HappyCampersGame, field: str = "game") -> GameFl
         require(1 <= gap <= 3, f"{field}.solo_double_gap", "a gap of 1 to 3 squares")
         last = message.solo_last_turn_map if message.HasField("solo_last_turn_map") else None
         try:
-            base = modes.SoloState.new((challenges, second), components, maps=(grids[0], grids[1]),
-                                       double_gap=gap, last_turn_map=last)
+            base = modes.SoloState.new(
+                (challenges, second), components, maps=(grids[0], grids[1]), double_gap=gap, last_turn_map=last
+            )
         except rules.RulesError as error:
             raise _qualify(field, error) from None
         require(not message.HasField("solo_follow") or roll is not None, f"{field}.solo_follow", "only with a roll")
@@ -202,8 +203,13 @@ def game_from_proto(message: pb.HappyCampersGame, field: str = "game") -> GameFl
         require(bool(to_draw) == (roll is not None), f"{field}.to_draw", "maps are due exactly while a roll is on")
     require(not (message.bonus_next and message.bonus_turn), f"{field}.bonus_turn", "not with bonus_next")
     state = replace(
-        base, in_game=in_game, bonus_next=message.bonus_next, bonus_turn=message.bonus_turn,
-        over=message.over, roll=None if message.over else roll, to_draw=() if message.over else to_draw,
+        base,
+        in_game=in_game,
+        bonus_next=message.bonus_next,
+        bonus_turn=message.bonus_turn,
+        over=message.over,
+        roll=None if message.over else roll,
+        to_draw=() if message.over else to_draw,
     )
     if roll is not None and not message.over:
         require(bool(state.legal_actions()), f"{field}.to_draw[0]", "this map cannot take the roll")
@@ -241,7 +247,7 @@ def game_to_proto(state: GameFlow) -> pb.HappyCampersGame:
         if state.last_turn_map is not None:
             message.solo_last_turn_map = state.last_turn_map
         if state.step is modes.SoloStep.SECOND:
-            (_, follow), = state.allowed
+            ((_, follow),) = state.allowed
             message.solo_follow.CopyFrom(
                 pb.HappyCampersOption(shape_face=follow.shape_face, element_face=follow.element_face)
             )

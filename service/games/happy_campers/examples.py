@@ -65,7 +65,8 @@ EXAMPLES: dict[str, Any] = {
     "NewGame": lambda: pb.HappyCampersServiceNewGameRequest(players=2, seed=1, challenges=[pb.CHALLENGE_PRIVACY]),
     "Play": lambda: _example_play(),
     "Review": lambda: pb.HappyCampersServiceReviewRequest(
-        record=example_record(), review=common_pb2.ReviewOptions(decision_cpu_seconds=0.3),
+        record=example_record(),
+        review=common_pb2.ReviewOptions(decision_cpu_seconds=0.3),
         options=common_pb2.SolveOptions(seed=1),
     ),
 }
@@ -75,5 +76,6 @@ def example_record(decisions: int = 4, seed: int = 1) -> pb.HappyCampersRecord:
     """A seeded two-player game's first drawings as a NewGame/Play client keeps them: each the first legal drawing,
     and the seed of the roll after it."""
     start = game_from_proto(new_game(pb.HappyCampersServiceNewGameRequest(players=2, seed=seed), Budget(1.0)).state)
-    return reviews.seeded_record(pb.HappyCampersRecord(), start, REVIEW_CODEC,
-                                 HappyCampersReview(solo=False).continues, decisions)
+    return reviews.seeded_record(
+        pb.HappyCampersRecord(), start, REVIEW_CODEC, HappyCampersReview(solo=False).continues, decisions
+    )

@@ -64,7 +64,8 @@ def _apply_move(state: GameFlow, message: pb.HappyCampersHintMove) -> GameFlow:
         if index:
             require(
                 state.current_player() == 0 and getattr(state, "step", None) is modes.SoloStep.SECOND,
-                field, "the turn has no second drawing",
+                field,
+                "the turn has no second drawing",
             )
         placement = placement_from_proto(drawn, state.components, field)
         action: Any = modes.SoloDraw(drawn.map_index, placement) if solo else placement
@@ -101,7 +102,8 @@ def _describe(state: GameFlow) -> str:
 def game_svg(state: GameFlow) -> str:
     """Every map of the game, each drawn by the game's own map renderer, side by side."""
     titles = (
-        [f"map {i}" for i in range(2)] if isinstance(state, modes.SoloState)
+        [f"map {i}" for i in range(2)]
+        if isinstance(state, modes.SoloState)
         else [f"player {i}" + ("" if state.in_game[i] else " (out)") for i in range(len(state.maps))]
     )
     return side_by_side([render.grid_svg(grid, title=t) for grid, t in zip(state.maps, titles, strict=True)])
@@ -185,8 +187,10 @@ def _hint_request_of_game(request: pb.HappyCampersServiceHintRequest) -> pb.Happ
     require(state.current_player() >= 0, "game", "no drawing is due: the dice are to be rolled or the game is over")
     assert state.roll is not None
     plain = pb.HappyCampersServiceHintRequest(
-        components=request.game.components, roll=pb.HappyCampersRoll(first=state.roll[0], second=state.roll[1]),
-        options=request.options, objective=request.objective,
+        components=request.game.components,
+        roll=pb.HappyCampersRoll(first=state.roll[0], second=state.roll[1]),
+        options=request.options,
+        objective=request.objective,
     )
     if isinstance(state, modes.SoloState):
         plain.mode = pb.HINT_MODE_SOLO
@@ -332,9 +336,7 @@ def _hint_solo_options(
         except rules.RulesError as error:
             raise _qualify("solo_follow", error) from None
     options["second_grid"] = grid_from_rows(request.second_map, components, "second_map", connected=False)
-    options["second_challenges"] = (
-        challenges_from_proto(request.second_challenges, "second_challenges") or challenges
-    )
+    options["second_challenges"] = challenges_from_proto(request.second_challenges, "second_challenges") or challenges
     return options
 
 
@@ -359,8 +361,11 @@ def _hint_multiplayer_options(
         options["other_grids"] = [
             grid_from_rows(m.rows, components, f"other_maps[{i}].rows") for i, m in enumerate(request.other_maps)
         ]
-    require("players" in options or "other_grids" in options, "players",
-            "give the number of players or the other players' maps")
+    require(
+        "players" in options or "other_grids" in options,
+        "players",
+        "give the number of players or the other players' maps",
+    )
     options["bonus_turn"] = request.bonus_turn
     return options
 
@@ -376,8 +381,11 @@ def _hint_alternatives(result: hint_engine.HintResult) -> list[pb.HappyCampersHi
         ranking = common_pb2.RankedAlternative(rank=alternative.rank, label=alternative.label)
         if alternative.value is not None:
             set_value(
-                ranking, sign * alternative.value, best,
-                samples=alternative.value_samples, standard_error=alternative.standard_error,
+                ranking,
+                sign * alternative.value,
+                best,
+                samples=alternative.value_samples,
+                standard_error=alternative.standard_error,
             )
         ranking.note = alternative.note
         move = pb.HappyCampersHintMove(
@@ -403,9 +411,7 @@ def generate_puzzle(
         puzzle = puzzles.generate(request.seed, budget, components=components, rolls=roll_count, grade=grade)
     except puzzles.NoPuzzleFound as error:
         raise InvalidArgument("seed", f"no puzzle for this seed and these settings: {error}") from None
-    placements = [
-        placement_to_proto(step.placement(), turn=step.turn) for step in puzzle.solution
-    ]
+    placements = [placement_to_proto(step.placement(), turn=step.turn) for step in puzzle.solution]
     proof_stats = puzzle.stats.proof
     return pb.HappyCampersServiceGeneratePuzzleResponse(
         puzzle=common_pb2.PuzzleEnvelope(
@@ -505,7 +511,10 @@ def _within(budget: Budget, search: Callable[[], maximise.MaxResult]) -> maximis
 
 
 def _best_so_far(
-    clairvoyant: bool, start: Grid, rolls: Sequence[tuple[int, int]], challenges: tuple[Challenge, ...],
+    clairvoyant: bool,
+    start: Grid,
+    rolls: Sequence[tuple[int, int]],
+    challenges: tuple[Challenge, ...],
     components: Components,
 ) -> maximise.MaxResult:
     """The answer that exists before any search (milliseconds): the rule of thumb's play of the rolls (shaped greedy,
@@ -514,8 +523,10 @@ def _best_so_far(
     the start map itself (a legal outcome: no drawing, HEURISTIC). The max answers it when CP-SAT found nothing
     before the deadline, so a caller always gets a best-so-far map."""
     problem = MaxProblem(
-        kind="clairvoyant" if clairvoyant else "absolute", components=components,
-        challenges=tuple(sorted(set(challenges), key=lambda ch: ch.value)), start_grid=start,
+        kind="clairvoyant" if clairvoyant else "absolute",
+        components=components,
+        challenges=tuple(sorted(set(challenges), key=lambda ch: ch.value)),
+        start_grid=start,
         rolls=tuple(rolls),
     )
     stats = SolveStats(0.0, 0, 0, 0)
@@ -534,9 +545,7 @@ def _best_so_far(
     return maximise.MaxResult(played.score, proof, bound, played.final_grid, turns, played.breakdown, stats, problem)
 
 
-def max_score(
-    request: pb.HappyCampersServiceMaxScoreRequest, budget: Budget
-) -> pb.HappyCampersServiceMaxScoreResponse:
+def max_score(request: pb.HappyCampersServiceMaxScoreRequest, budget: Budget) -> pb.HappyCampersServiceMaxScoreResponse:
     components = components_from_proto(request.components)
     start = grid_from_rows(request.start_map, components, "start_map")
     challenges = challenges_from_proto(request.challenges, "challenges")
@@ -545,9 +554,7 @@ def max_score(
     mode = request.mode
     if mode == pb.MAX_MODE_UNSPECIFIED:
         mode = pb.MAX_MODE_CLAIRVOYANT if rolls else pb.MAX_MODE_ABSOLUTE
-    require(
-        mode != pb.MAX_MODE_CLAIRVOYANT or bool(rolls), "rolls", "the clairvoyant maximum needs a roll sequence"
-    )
+    require(mode != pb.MAX_MODE_CLAIRVOYANT or bool(rolls), "rolls", "the clairvoyant maximum needs a roll sequence")
     require(mode != pb.MAX_MODE_ABSOLUTE or not rolls, "rolls", "the absolute maximum takes no rolls")
     require(not request.card_maxima or mode == pb.MAX_MODE_ABSOLUTE, "card_maxima", "only with the absolute mode")
     cards = challenges or tuple(CHALLENGE_FROM_PROTO.values())
@@ -611,9 +618,7 @@ def legal_moves(
     grid = grid_from_rows(request.map, components, "map")
     roll = roll_from_proto(request.roll, "roll")
     moves = rules.legal_placements(grid, roll, components)
-    return pb.HappyCampersServiceLegalMovesResponse(
-        moves=[placement_to_proto(m) for m in moves], can_draw=bool(moves)
-    )
+    return pb.HappyCampersServiceLegalMovesResponse(moves=[placement_to_proto(m) for m in moves], can_draw=bool(moves))
 
 
 def _drawing_label(action: Any) -> str:
@@ -632,8 +637,11 @@ def _review_move_acts(state: GameFlow, message: pb.HappyCampersHintMove, field: 
     for index, drawn in enumerate(message.placements):
         where = f"{field}.placements[{index}]"
         if index:
-            require(state.current_player() == 0 and getattr(state, "step", None) is modes.SoloStep.SECOND,
-                    where, "the turn has no second drawing")
+            require(
+                state.current_player() == 0 and getattr(state, "step", None) is modes.SoloStep.SECOND,
+                where,
+                "the turn has no second drawing",
+            )
         placement = placement_from_proto(drawn, state.components, where)
         action: Any = modes.SoloDraw(drawn.map_index, placement) if solo else placement
         out += reviews.acts_of(state, [action], where, _drawing_label)
@@ -642,18 +650,25 @@ def _review_move_acts(state: GameFlow, message: pb.HappyCampersHintMove, field: 
 
 
 def _review_move_to_proto(state: GameFlow, actions: tuple[Any, ...]) -> pb.HappyCampersHintMove:
-    return pb.HappyCampersHintMove(placements=[
-        placement_to_proto(a.placement, map_index=a.map_index) if isinstance(a, modes.SoloDraw)
-        else placement_to_proto(a) for a in actions
-    ])
+    return pb.HappyCampersHintMove(
+        placements=[
+            placement_to_proto(a.placement, map_index=a.map_index)
+            if isinstance(a, modes.SoloDraw)
+            else placement_to_proto(a)
+            for a in actions
+        ]
+    )
 
 
 def _review_adapter(start: GameFlow, objective: int) -> tuple[HappyCampersReview, int]:
     solo = isinstance(start, modes.SoloState)
     if objective == common_pb2.OBJECTIVE_UNSPECIFIED:
         objective = common_pb2.OBJECTIVE_EXPECTED_SCORE if solo else common_pb2.OBJECTIVE_MARGIN
-    allowed = (common_pb2.OBJECTIVE_EXPECTED_SCORE,) if solo else (common_pb2.OBJECTIVE_MARGIN,
-                                                                  common_pb2.OBJECTIVE_EXPECTED_SCORE)
+    allowed = (
+        (common_pb2.OBJECTIVE_EXPECTED_SCORE,)
+        if solo
+        else (common_pb2.OBJECTIVE_MARGIN, common_pb2.OBJECTIVE_EXPECTED_SCORE)
+    )
     require(objective in allowed, "objective", "solo: EXPECTED_SCORE; multi-player: MARGIN or EXPECTED_SCORE")
     return HappyCampersReview(solo, margin=objective == common_pb2.OBJECTIVE_MARGIN), objective
 
@@ -671,5 +686,6 @@ REVIEW_CODEC = reviews.ReviewCodec(
 
 
 def review(request: pb.HappyCampersServiceReviewRequest, budget: Budget) -> pb.HappyCampersServiceReviewResponse:
-    return reviews.review(request, budget, REVIEW_CODEC, pb.HappyCampersServiceReviewResponse,
-                          pb.HappyCampersReviewedMove)
+    return reviews.review(
+        request, budget, REVIEW_CODEC, pb.HappyCampersServiceReviewResponse, pb.HappyCampersReviewedMove
+    )
