@@ -71,9 +71,10 @@ MUTATE_ARGS ?= --sample 3 --sample-area proto-maps=4 --sample-area validators=7 
 mutate: $(STAMP)
 	$(BIN)/python -m tools.mutate $(MUTATE_ARGS) --json mutation.json --markdown mutation.md
 
-## ruff over the tree (and buf over the protos when installed).
+## ruff check and ruff format --check over the tree (and buf over the protos when installed).
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	@if command -v buf >/dev/null 2>&1; then cd protos && buf lint; else echo "buf not installed: proto lint covered by tests/test_protos.py"; fi
 
 ## The Debian packages the tests drive (SYSTEM_DEPS: rsvg-convert, headless Chromium), only those missing: as
