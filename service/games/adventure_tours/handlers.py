@@ -151,12 +151,15 @@ def hint(request: pb.AdventureToursServiceHintRequest, budget: Budget) -> pb.Adv
             if item.screened:
                 ranking.note = "screened out: clearly worse, sampling stopped early"
         elif rank == 1:
-            ranking.note = "rule of thumb (the greedy play): the budget ended before any sample, nothing evaluated"
+            ranking.note = (
+                "rule of thumb (the patient rule's play): the budget ended before any sample, nothing evaluated"
+            )
         else:
             ranking.note = "not evaluated: the budget ended before any sample"
         alternatives.append(pb.AdventureAlternative(move=move_to_proto(view, item.play), ranking=ranking))
     note = (
-        f"{objective.value} at the round end; you play this, then every player follows the greedy rule; "
+        f"{objective.value} at the round end; you play this, then you follow the patient rule and each other player "
+        "the patient or the greedy rule (even odds); "
         "other hands uniform over the unseen cards; "
         + ("exact expectimax over hidden hands and draws" if result.proof is Proof.EXACT else "Monte Carlo")
     )
