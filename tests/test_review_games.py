@@ -167,7 +167,7 @@ class Case:
 CASES = [
     Case("camper-tour", 2, 3, 6, 2, lambda: lambda s: (race(s),), _ct_bad, 0.6, ct_hints),
     Case("campsite", 2, 2, 6, 3, lambda: _cs_greedy, _cs_bad, 1.0, cs_hints),
-    Case("adventure-tours", 3, 5, 5, 0, lambda: _at_greedy, _at_bad, 0.6, at_hints),
+    Case("adventure-tours", 3, 5, 5, 3, lambda: _at_greedy, _at_bad, 0.6, at_hints),
     Case("happy-campers", 2, 4, 10, 8, lambda: _hc_fair, _hc_bad, 0.8, hc_hints),
     Case("deluxe-camping", 2, 6, 5, 3, _dc_fair_factory, _dc_bad, 0.6, dc_hints, skip=_dc_setup),
 ]

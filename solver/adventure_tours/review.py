@@ -3,7 +3,8 @@
 A decision is a play as the hint ranks it (`hint.enumerate_plays`: the mover's run of decisions up to the next
 card drawn, another player's decision or the next regular play). The hint sees only what the mover saw
 (`information.observe`: its own hand, the public table and the other hands' sizes), and values a play by the
-objective at the round's end when everyone then follows the greedy rule: exactly by expectimax over the hidden
+objective at the round's end when the player then follows the patient rule and each other player the patient or
+the greedy rule (the hint's rollout model, `hint.ROLLOUT_POLICY`): exactly by expectimax over the hidden
 hands and draws when the unseen pool is small, else by Monte Carlo determinisations with standard errors. A play
 the budget left without a sample is valued on its own, with the hint's answer, on the same sampled worlds.
 """
@@ -101,8 +102,9 @@ class AdventureToursReview:
                 note = "not evaluated: the budget ended before any sample"
             choices.append(review.Choice(item.play, self._label(state, item.play), value, note))
         note = (
-            f"{self.objective.value} at the round end; the player plays this, then everyone follows the greedy "
-            "rule; " + ("exact expectimax over hidden hands and draws" if exact else "Monte Carlo")
+            f"{self.objective.value} at the round end; the player plays this, then follows the patient rule and each "
+            "other player the patient or the greedy rule (even odds); "
+            + ("exact expectimax over hidden hands and draws" if exact else "Monte Carlo")
         )
         if result.notes:
             note += "; " + "; ".join(result.notes)
