@@ -20,6 +20,7 @@ from campsolver.service.server import CampsolverServer, ServerConfig
 from google.protobuf import json_format
 
 from campsolver.v1 import common_pb2
+from campsolver.v1 import happy_campers_pb2 as hc_pb2
 from tests.example_answers import IMPLEMENTED, assert_same_answer, command_of
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -312,6 +313,10 @@ def test_ctrl_c_stops_the_solve_exits_130_with_one_line(
 ) -> None:
     example = command_of(game_name, command).example()
     example.options.time_limit_seconds = 300
+    if game_name == "happy-campers":
+        # A maximum no search proves in seconds (the example's proves in about one): Nature Reserve, 20 rolls.
+        example.rolls.extend(list(example.rolls))
+        example.challenges[:] = [hc_pb2.CHALLENGE_NATURE_RESERVE]
     if "depth" in example.DESCRIPTOR.fields_by_name:
         example.depth = 40
         # The expected-score deepening runs until its budget ends (the win-probability hint may stop early).

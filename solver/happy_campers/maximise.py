@@ -743,12 +743,14 @@ def _top_down(
         return None
     share = budget.limited(budget.remaining() * TOP_DOWN_SHARE)
     level = top
+    budget.report(best=floor, bound=top)  # a map scores `floor`; no map scores above `top`
     while level > floor and not share.expired():
         built = _level_model(problem, level)
         result = solve(built.model, _search_share(share), workers=workers, configure=_configure)
         tally.add(result)
         if result.status == cp_model.INFEASIBLE:
             level -= 1
+            budget.report(bound=level)
             continue
         if result.has_solution:
             found = _checked_answer(problem, built, result)
