@@ -434,8 +434,8 @@ def hint(
     try:
         plays = enumerate_plays(public, obs.player, budget)
     except SolveInterrupted:
-        # Listing the plays alone outran the budget: answer in time with the greedy play first, then every other
-        # play (listed within a short allowance of its own, as LegalMoves lists them), none evaluated.
+        # Listing the plays alone outran the budget: answer in time with the rule of thumb's play first, then every
+        # other play (listed within a short allowance of its own, as LegalMoves lists them), none evaluated.
         play = greedy_play(_sized(obs, seed), obs.player, as_model(policy).own)
         try:
             others = [p for p in enumerate_plays(public, obs.player, Budget(FALLBACK_LISTING_S)) if p != play]
@@ -444,10 +444,13 @@ def hint(
         return HintResult(
             [RankedPlay(p, float("nan"), float("nan"), 0) for p in [play, *others]],
             Proof.HEURISTIC,
-            "greedy fallback",
+            "rule-of-thumb fallback",
             interrupted=True,
             objective=objective,
-            notes=["the budget ended while listing the plays: the greedy play first, nothing evaluated"],
+            notes=[
+                "the budget ended while listing the plays: the rule of thumb's play (the rollout model's own rule) "
+                "first, nothing evaluated"
+            ],
         )
     if allow_exact and len(unseen_pool(obs)) <= EXACT_POOL_LIMIT:
         try:
@@ -463,10 +466,13 @@ def hint(
     ranked, drawn, interrupted = sampled_values(obs, plays, objective, budget, seed, max_samples, policy=policy)
     ranked.sort(key=lambda r: (r.samples > 0, r.value), reverse=True)
     if not ranked[0].samples:
-        # Not one sample in time: lead with the greedy play rather than an arbitrary one.
+        # Not one sample in time: lead with the rule of thumb's play rather than an arbitrary one.
         fallback = greedy_play(_sized(obs, seed), obs.player, as_model(policy).own)
         ranked.sort(key=lambda r: r.play != fallback)
-        notes.append("the budget ended before any sample: the greedy play first, nothing evaluated")
+        notes.append(
+            "the budget ended before any sample: the rule of thumb's play (the rollout model's own rule) first, "
+            "nothing evaluated"
+        )
     return HintResult(
         ranked, Proof.HEURISTIC, "monte-carlo", samples=drawn, interrupted=interrupted, objective=objective, notes=notes
     )
