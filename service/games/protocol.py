@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, Protocol, runtime_checkable
 
@@ -68,3 +69,39 @@ def handler(service: GameService, rpc_name: str) -> Handler:
     if not callable(found):
         raise TypeError(f"{type(service).__name__}.{method_name(rpc_name)} is not a handler")
     return found
+
+
+def _nothing_to_warm() -> None:
+    """Nothing to build ahead of the first call."""
+
+
+@dataclass(frozen=True)
+class BoundService:
+    """A `GameService` whose handlers are the functions of one `handlers` module (built by `bind`)."""
+
+    pb2: ModuleType
+    service_name: str
+    examples: Mapping[str, Callable[[], Message]]
+    hint: Handler
+    max_score: Handler
+    generate_puzzle: Handler
+    score: Handler
+    legal_moves: Handler
+    new_game: Handler
+    play: Handler
+    review: Handler
+    warm_up: Callable[[], None] = _nothing_to_warm
+
+
+def bind(
+    pb2: ModuleType,
+    service_name: str,
+    handlers: ModuleType,
+    examples: Mapping[str, Callable[[], Message]],
+    warm_up: Callable[[], None] = _nothing_to_warm,
+) -> GameService:
+    """The game's service: each RPC of the proto service bound to the `handlers` function of its snake-case name
+    (an RPC without one fails here, at import)."""
+    rpcs = [method.name for method in pb2.DESCRIPTOR.services_by_name[service_name].methods]
+    bound = {method_name(rpc): getattr(handlers, method_name(rpc)) for rpc in rpcs}
+    return BoundService(pb2=pb2, service_name=service_name, examples=examples, warm_up=warm_up, **bound)

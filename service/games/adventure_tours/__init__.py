@@ -55,31 +55,11 @@ from campsolver.service.games.adventure_tours.handlers import (
     review,
     score,
 )
-from campsolver.service.games.protocol import GameService
+from campsolver.service.games.protocol import GameService, bind
 
 from campsolver.v1 import adventure_tours_pb2
 
-
-class AdventureToursService:
-    """`campsolver.v1.AdventureToursService`: `handlers` bound for the registry."""
-
-    pb2 = adventure_tours_pb2
-    service_name = "AdventureToursService"
-    examples = EXAMPLES
-    hint = staticmethod(handlers.hint)
-    max_score = staticmethod(handlers.max_score)
-    generate_puzzle = staticmethod(handlers.generate_puzzle)
-    score = staticmethod(handlers.score)
-    legal_moves = staticmethod(handlers.legal_moves)
-    new_game = staticmethod(handlers.new_game)
-    play = staticmethod(handlers.play)
-    review = staticmethod(handlers.review)
-
-    def warm_up(self) -> None:
-        """Nothing to build ahead of the first call."""
-
-
-SERVICE: GameService = AdventureToursService()
+SERVICE: GameService = bind(adventure_tours_pb2, "AdventureToursService", handlers, EXAMPLES)
 
 
 __all__ = [

@@ -58,31 +58,11 @@ from campsolver.service.games.camper_tour.handlers import (
     score,
     warm_up,
 )
-from campsolver.service.games.protocol import GameService
+from campsolver.service.games.protocol import GameService, bind
 
 from campsolver.v1 import camper_tour_pb2
 
-
-class CamperTourService:
-    """`campsolver.v1.CamperTourService`: `handlers` bound for the registry."""
-
-    pb2 = camper_tour_pb2
-    service_name = "CamperTourService"
-    examples = EXAMPLES
-    hint = staticmethod(handlers.hint)
-    max_score = staticmethod(handlers.max_score)
-    generate_puzzle = staticmethod(handlers.generate_puzzle)
-    score = staticmethod(handlers.score)
-    legal_moves = staticmethod(handlers.legal_moves)
-    new_game = staticmethod(handlers.new_game)
-    play = staticmethod(handlers.play)
-    review = staticmethod(handlers.review)
-
-    def warm_up(self) -> None:
-        handlers.warm_up()
-
-
-SERVICE: GameService = CamperTourService()
+SERVICE: GameService = bind(camper_tour_pb2, "CamperTourService", handlers, EXAMPLES, warm_up=handlers.warm_up)
 
 
 __all__ = [

@@ -54,31 +54,11 @@ from campsolver.service.games.campsite.handlers import (
     review,
     score,
 )
-from campsolver.service.games.protocol import GameService
+from campsolver.service.games.protocol import GameService, bind
 
 from campsolver.v1 import campsite_pb2
 
-
-class CampsiteService:
-    """`campsolver.v1.CampsiteService`: `handlers` bound for the registry."""
-
-    pb2 = campsite_pb2
-    service_name = "CampsiteService"
-    examples = EXAMPLES
-    hint = staticmethod(handlers.hint)
-    max_score = staticmethod(handlers.max_score)
-    generate_puzzle = staticmethod(handlers.generate_puzzle)
-    score = staticmethod(handlers.score)
-    legal_moves = staticmethod(handlers.legal_moves)
-    new_game = staticmethod(handlers.new_game)
-    play = staticmethod(handlers.play)
-    review = staticmethod(handlers.review)
-
-    def warm_up(self) -> None:
-        """Nothing to build ahead of the first call."""
-
-
-SERVICE: GameService = CampsiteService()
+SERVICE: GameService = bind(campsite_pb2, "CampsiteService", handlers, EXAMPLES)
 
 
 __all__ = [

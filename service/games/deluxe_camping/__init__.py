@@ -53,31 +53,11 @@ from campsolver.service.games.deluxe_camping.handlers import (
     review,
     score,
 )
-from campsolver.service.games.protocol import GameService
+from campsolver.service.games.protocol import GameService, bind
 
 from campsolver.v1 import deluxe_camping_pb2
 
-
-class DeluxeCampingService:
-    """`campsolver.v1.DeluxeCampingService`: `handlers` bound for the registry."""
-
-    pb2 = deluxe_camping_pb2
-    service_name = "DeluxeCampingService"
-    examples = EXAMPLES
-    hint = staticmethod(handlers.hint)
-    max_score = staticmethod(handlers.max_score)
-    generate_puzzle = staticmethod(handlers.generate_puzzle)
-    score = staticmethod(handlers.score)
-    legal_moves = staticmethod(handlers.legal_moves)
-    new_game = staticmethod(handlers.new_game)
-    play = staticmethod(handlers.play)
-    review = staticmethod(handlers.review)
-
-    def warm_up(self) -> None:
-        """Nothing to build ahead of the first call."""
-
-
-SERVICE: GameService = DeluxeCampingService()
+SERVICE: GameService = bind(deluxe_camping_pb2, "DeluxeCampingService", handlers, EXAMPLES)
 
 
 __all__ = [

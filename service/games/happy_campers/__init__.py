@@ -54,31 +54,11 @@ from campsolver.service.games.happy_campers.handlers import (
     score,
     side_by_side,
 )
-from campsolver.service.games.protocol import GameService
+from campsolver.service.games.protocol import GameService, bind
 
 from campsolver.v1 import happy_campers_pb2
 
-
-class HappyCampersService:
-    """`campsolver.v1.HappyCampersService`: `handlers` bound for the registry."""
-
-    pb2 = happy_campers_pb2
-    service_name = "HappyCampersService"
-    examples = EXAMPLES
-    hint = staticmethod(handlers.hint)
-    max_score = staticmethod(handlers.max_score)
-    generate_puzzle = staticmethod(handlers.generate_puzzle)
-    score = staticmethod(handlers.score)
-    legal_moves = staticmethod(handlers.legal_moves)
-    new_game = staticmethod(handlers.new_game)
-    play = staticmethod(handlers.play)
-    review = staticmethod(handlers.review)
-
-    def warm_up(self) -> None:
-        """Nothing to build ahead of the first call."""
-
-
-SERVICE: GameService = HappyCampersService()
+SERVICE: GameService = bind(happy_campers_pb2, "HappyCampersService", handlers, EXAMPLES)
 
 
 __all__ = [
