@@ -101,25 +101,31 @@ def hc_greedy(s: Any, seat: int, rng: np.random.Generator) -> Plan:
 
 
 def hc_hint(s: Any, seat: int, cpu_s: float, seed: int) -> Plan:
-    from campsolver.solver.happy_campers.hint import HintMode, hint
+    from campsolver.solver.happy_campers.hint import HintMode, HintOptions, hint, turn_state
 
     target = s.to_draw[0]
     budget = CpuBudget(cpu_s)
     if target == seat:
         others = [s.maps[(seat + k) % s.players] for k in range(1, s.players)]  # left neighbour first
         result = hint(
-            s.maps[target],
-            s.roll,
-            s.challenges,
-            s.components,
+            turn_state(
+                s.maps[target],
+                s.roll,
+                s.challenges,
+                s.components,
+                mode=HintMode.MULTIPLAYER,
+                other_grids=others,
+                bonus_turn=s.bonus_turn,
+            ),
             budget,
-            seed,
-            mode=HintMode.MULTIPLAYER,
-            other_grids=others,
-            bonus_turn=s.bonus_turn,
+            options=HintOptions(seed=seed),
         )
     else:
-        result = hint(s.maps[target], s.roll, s.challenges, s.components, budget, seed, mode=HintMode.NEIGHBOUR_MAP)
+        result = hint(
+            turn_state(s.maps[target], s.roll, s.challenges, s.components, mode=HintMode.NEIGHBOUR_MAP),
+            budget,
+            options=HintOptions(seed=seed),
+        )
     assert result.best is not None
     return [result.best.move.placements[0]]
 

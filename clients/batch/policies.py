@@ -139,7 +139,7 @@ def openspiel_move(
 
 def play_happy_campers(params: dict[str, Any], budget: Budget) -> dict[str, Any]:
     from campsolver.solver.core.seeding import rng_for
-    from campsolver.solver.happy_campers.hint import hint
+    from campsolver.solver.happy_campers.hint import HintOptions, hint, turn_state
     from campsolver.solver.happy_campers.policies import play_game
     from campsolver.solver.happy_campers.rules import can_draw, draw, empty_grid, score
 
@@ -165,7 +165,11 @@ def play_happy_campers(params: dict[str, Any], budget: Budget) -> dict[str, Any]
         _record("roll", roll)
         if not can_draw(grid, roll):
             break
-        result = hint(grid, roll, (), budget=budget, seed=seed * 1000 + turn, rollouts=HAPPY_CAMPERS_HINT_ROLLOUTS)
+        result = hint(
+            turn_state(grid, roll, ()),
+            budget,
+            options=HintOptions(seed=seed * 1000 + turn, rollouts=HAPPY_CAMPERS_HINT_ROLLOUTS),
+        )
         if result.interrupted:
             raise TimeoutError("the task budget ran out inside a hint; allow more --time-limit")
         _record("draw", result.best.move.placements[0])

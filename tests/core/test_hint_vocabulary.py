@@ -18,11 +18,14 @@ from campsolver.solver.core.game import CHANCE
 from campsolver.solver.core.hint import HintResultBase, RankedChoice, losses_from_best
 from campsolver.solver.deluxe_camping import hint as dc_hints
 from campsolver.solver.deluxe_camping import rules as dc_rules
+from campsolver.solver.happy_campers import hint as hc_hints
 
-#: The games on the vocabulary: (hint module, its ranked-choice class, its rules module's state class).
+#: The games on the vocabulary: (hint module, its ranked-choice class, the state it takes: its rules module's state
+#: class, or for Happy Campers its rules states and one map alone, `HintState`).
 GAMES = {
     "deluxe_camping": (dc_hints, dc_hints.RankedMove, dc_rules.DeluxeCampingState),
     "campsite": (cs_hints, cs_hints.RankedPlay, cs_rules.CampsiteState),
+    "happy_campers": (hc_hints, hc_hints.HintAlternative, hc_hints.HintState),
 }
 
 
@@ -32,7 +35,12 @@ def test_every_hint_takes_its_state_a_budget_and_frozen_options(game: str) -> No
     parameters = inspect.signature(module.hint).parameters
     assert list(parameters) == ["state", "budget", "options"]
     assert parameters["options"].kind is inspect.Parameter.KEYWORD_ONLY
-    assert parameters["state"].annotation in (state_class.__name__, state_class, "DCState")
+    assert parameters["state"].annotation in (
+        getattr(state_class, "__name__", None),
+        state_class,
+        "DCState",
+        "HintState",
+    )
     assert dataclasses.fields(module.HintOptions) and module.HintOptions.__dataclass_params__.frozen
     module.HintOptions()  # every knob has a default
     assert issubclass(module.HintResult, HintResultBase) and issubclass(ranked, RankedChoice)
@@ -91,13 +99,14 @@ def test_losses_from_best_in_either_direction() -> None:
 
 
 def test_happy_campers_result_is_on_the_shared_base() -> None:
-    """Happy Campers still takes `hint(grid, roll, ...)`, but answers on the shared result: legal choices, a note on
-    each, losses against the best value, the method and the CPU time."""
-    from campsolver.solver.happy_campers import hint as hc_hints
+    """Happy Campers answers on the shared result: legal choices, a note on each, losses against the best value,
+    the method and the CPU time."""
     from campsolver.solver.happy_campers import rules as hc_rules
 
     grid = hc_rules.empty_grid(hc_rules.DEFAULT_COMPONENTS)
-    result = hc_hints.hint(grid, (2, 5), budget=Budget(60), seed=3, rollouts=80)
+    result = hc_hints.hint(
+        hc_hints.turn_state(grid, (2, 5)), Budget(60), options=hc_hints.HintOptions(seed=3, rollouts=80)
+    )
     assert isinstance(result, HintResultBase) and all(isinstance(c, hc_hints.HintAlternative) for c in result.choices)
     assert isinstance(result.best, RankedChoice) and result.best is result.choices[0]
     legal = set(hc_rules.legal_placements(grid, (2, 5)))

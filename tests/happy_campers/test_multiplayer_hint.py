@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from campsolver.solver.core.budget import Budget
 from campsolver.solver.core.seeding import rng_for
-from campsolver.solver.happy_campers.hint import HintMode, Stage, hint, rollout_policy
+from campsolver.solver.happy_campers.hint import HintMode, HintOptions, Stage, hint, rollout_policy, turn_state
 from campsolver.solver.happy_campers.modes import MultiplayerState
 from campsolver.solver.happy_campers.multiplayer_rollout import Record, drawer_of, multiplayer_rollout
 from campsolver.solver.happy_campers.policies import FastMap, board_tables, play_game, random_rolls
@@ -103,15 +103,9 @@ def test_bonus_turn_values_are_the_final_scores_after_the_move() -> None:
     grid = play_game(None, random_rolls(5, 8, "mp"), (), policy="greedy", seed=5).final_grid
     roll = (2, 5)
     result = hint(
-        grid,
-        roll,
-        (),
-        budget=Budget(30),
-        seed=3,
-        mode=HintMode.MULTIPLAYER,
-        players=3,
-        bonus_turn=True,
-        rollouts=64,
+        turn_state(grid, roll, (), mode=HintMode.MULTIPLAYER, players=3, bonus_turn=True),
+        Budget(30),
+        options=HintOptions(seed=3, rollouts=64),
     )
     assert result.game_ends_after and not result.interrupted
     exact = {p: score(draw(grid, p), ()).total for p in legal_placements(grid, roll)}
@@ -129,14 +123,9 @@ def test_multiplayer_hint_ranks_legal_moves_of_the_game() -> None:
     rival = play_game(None, random_rolls(8, 4, "mp"), (), policy="greedy", seed=8).final_grid
     roll = (3, 4)
     result = hint(
-        grid,
-        roll,
-        (Challenge.NOISY_NEIGHBOURS,),
-        budget=Budget(30),
-        seed=1,
-        mode="multiplayer",
-        other_grids=[rival, empty_grid()],
-        rollouts=120,
+        turn_state(grid, roll, (Challenge.NOISY_NEIGHBOURS,), mode="multiplayer", other_grids=[rival, empty_grid()]),
+        Budget(30),
+        options=HintOptions(seed=1, rollouts=120),
     )
     state = MultiplayerState.new(3, (Challenge.NOISY_NEIGHBOURS,), DEFAULT_COMPONENTS, (grid, rival, empty_grid()))
     legal = set(state.child(roll).legal_actions())
@@ -163,7 +152,7 @@ def test_multiplayer_hint_ranks_legal_moves_of_the_game() -> None:
 def test_multiplayer_arguments_are_checked(kwargs: dict, field: str) -> None:
     roll = kwargs.pop("roll", (1, 2))
     with pytest.raises(RulesError) as error:
-        hint(None, roll, (), budget=Budget(5), rollouts=8, **kwargs)
+        hint(turn_state(None, roll, (), **kwargs), Budget(5), options=HintOptions(rollouts=8))
     assert error.value.field == field
 
 
@@ -283,16 +272,9 @@ def test_multiplayer_hint_ranks_by_the_margin_over_the_best_rival() -> None:
     assert score(FULL_COMPLETE, ()).total == 45
     for value_kind, offset in (("margin", 45), ("score", 0)):
         result = hint(
-            grid,
-            roll,
-            (),
-            budget=Budget(30),
-            seed=3,
-            mode=HintMode.MULTIPLAYER,
-            other_grids=[FULL_COMPLETE],
-            bonus_turn=True,
-            rollouts=48,
-            multiplayer_value=value_kind,
+            turn_state(grid, roll, (), mode=HintMode.MULTIPLAYER, other_grids=[FULL_COMPLETE], bonus_turn=True),
+            Budget(30),
+            options=HintOptions(seed=3, rollouts=48, multiplayer_value=value_kind),
         )
         assert ("margin" in result.method) == (value_kind == "margin")
         sampled = [a for a in result.alternatives if a.value is not None]
@@ -309,7 +291,11 @@ def test_multiplayer_hint_holds_its_budget() -> None:
     grid = play_game(None, random_rolls(3, 3, "mp"), (), policy="greedy", seed=3).final_grid
     limit = 0.3
     with Timed() as timed:
-        result = hint(grid, (1, 4), (), budget=Budget(limit), seed=4, mode=HintMode.MULTIPLAYER, players=4)
+        result = hint(
+            turn_state(grid, (1, 4), (), mode=HintMode.MULTIPLAYER, players=4),
+            Budget(limit),
+            options=HintOptions(seed=4),
+        )
     assert {a.move.placements[0] for a in result.alternatives} == set(legal_placements(grid, (1, 4)))
     assert result.wall_time_s <= timed.wall
     assert timed.within(limit, 0.25), timed.explain(limit, 0.25)  # overrun in CPU terms: load does not fail it
