@@ -201,9 +201,9 @@ def ct_greedy(s: Any, seat: int, rng: np.random.Generator) -> Plan:
 
 
 def ct_hint(s: Any, seat: int, cpu_s: float, seed: int) -> Plan:
-    from campsolver.solver.camper_tour.hint import hint
+    from campsolver.solver.camper_tour.hint import HintOptions, hint
 
-    return [hint(s, CpuBudget(cpu_s), seed=seed).best.action]
+    return [hint(s, CpuBudget(cpu_s), options=HintOptions(seed=seed)).best.action]
 
 
 def at_greedy(s: Any, seat: int, rng: np.random.Generator) -> Plan:
@@ -213,10 +213,12 @@ def at_greedy(s: Any, seat: int, rng: np.random.Generator) -> Plan:
 
 
 def at_hint(s: Any, seat: int, cpu_s: float, seed: int) -> Plan:
-    from campsolver.solver.adventure_tours.hint import hint
+    from campsolver.solver.adventure_tours.hint import HintOptions, hint
     from campsolver.solver.adventure_tours.information import observe
 
-    return list(hint(observe(s, seat), CpuBudget(cpu_s), seed=seed).best.play)  # the seat's own view only
+    return list(
+        hint(observe(s, seat), CpuBudget(cpu_s), options=HintOptions(seed=seed)).best.play
+    )  # the seat's own view only
 
 
 @dataclass(frozen=True)
