@@ -193,15 +193,11 @@ def coverage(
         began = time.process_time()
         if mode == "multiplayer":
             grid, other, roll = multiplayer_position(seed)
-            result = hint(
-                turn_state(grid, roll, (), mode=HintMode.MULTIPLAYER, other_grids=[other]),
-                budget,
-                options=HintOptions(seed=seed),
-            )
+            state = turn_state(grid, roll, (), mode=HintMode.MULTIPLAYER, other_grids=[other])
         else:
-            grid, roll = position(seed)
-            other = None
-            result = hint(turn_state(grid, roll, ()), budget, options=HintOptions(seed=seed))
+            (grid, roll), other = position(seed), None
+            state = turn_state(grid, roll, ())
+        result = hint(state, budget, options=HintOptions(seed=seed))
         cpu.append(time.process_time() - began)
         for a in result.alternatives:
             if a.value is None or (top_only and a.rank != 1):

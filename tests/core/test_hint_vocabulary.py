@@ -11,6 +11,8 @@ import random
 
 import numpy as np
 import pytest
+from campsolver.solver.adventure_tours import hint as at_hints
+from campsolver.solver.camper_tour import hint as ct_hints
 from campsolver.solver.campsite import hint as cs_hints
 from campsolver.solver.campsite import rules as cs_rules
 from campsolver.solver.core.budget import Budget
@@ -20,27 +22,26 @@ from campsolver.solver.deluxe_camping import hint as dc_hints
 from campsolver.solver.deluxe_camping import rules as dc_rules
 from campsolver.solver.happy_campers import hint as hc_hints
 
-#: The games on the vocabulary: (hint module, its ranked-choice class, the state it takes: its rules module's state
-#: class, or for Happy Campers its rules states and one map alone, `HintState`).
+#: The games on the vocabulary: (hint module, its ranked-choice class, the state it takes as annotated: the rules
+#: model's state named after the game; Happy Campers: its rules states or one map alone, `HintState`; Adventure Tours:
+#: what the deciding seat sees, `Observation`).
 GAMES = {
-    "deluxe_camping": (dc_hints, dc_hints.RankedMove, dc_rules.DeluxeCampingState),
-    "campsite": (cs_hints, cs_hints.RankedPlay, cs_rules.CampsiteState),
-    "happy_campers": (hc_hints, hc_hints.HintAlternative, hc_hints.HintState),
+    "deluxe_camping": (dc_hints, dc_hints.RankedMove, ("DeluxeCampingState", "DCState")),
+    "campsite": (cs_hints, cs_hints.RankedPlay, ("CampsiteState",)),
+    "happy_campers": (hc_hints, hc_hints.HintAlternative, ("HintState",)),
+    "camper_tour": (ct_hints, ct_hints.RankedMove, ("CamperTourState",)),
+    "adventure_tours": (at_hints, at_hints.RankedPlay, ("Observation",)),
 }
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_every_hint_takes_its_state_a_budget_and_frozen_options(game: str) -> None:
-    module, ranked, state_class = GAMES[game]
+    module, ranked, state_names = GAMES[game]
     parameters = inspect.signature(module.hint).parameters
     assert list(parameters) == ["state", "budget", "options"]
     assert parameters["options"].kind is inspect.Parameter.KEYWORD_ONLY
-    assert parameters["state"].annotation in (
-        getattr(state_class, "__name__", None),
-        state_class,
-        "DCState",
-        "HintState",
-    )
+    annotation = parameters["state"].annotation
+    assert getattr(annotation, "__name__", annotation) in state_names
     assert dataclasses.fields(module.HintOptions) and module.HintOptions.__dataclass_params__.frozen
     module.HintOptions()  # every knob has a default
     assert issubclass(module.HintResult, HintResultBase) and issubclass(ranked, RankedChoice)
