@@ -120,3 +120,46 @@ def test_happy_campers_result_is_on_the_shared_base() -> None:
     assert compared and compared[0] is result.choices[0] and compared[0].loss == 0
     for c in compared:
         assert c.loss == pytest.approx(compared[0].value - c.value)  # type: ignore[operator]
+
+
+def test_camper_tour_and_adventure_tours_fill_the_shared_fields() -> None:
+    """Camper Tour and Adventure Tours on the shared result: every legal choice listed once, `exact` exactly where
+    the proof says so, `loss` the shortfall against the best value, the method and the times; the older names
+    (`moves` / `action`, `plays` / `play`) read the same as `choices` / `choice`."""
+    from campsolver.solver.adventure_tours.information import observe
+    from campsolver.solver.camper_tour import rules as ct_rules
+    from campsolver.solver.core.proof import Proof
+
+    from tests.adventure_tours.test_hint import tiny_position
+
+    route = ct_rules.Config(plate_count=40, starting_tokens=25)
+    campers = [
+        ct_rules.Camper(position=9, tokens=5, phase=ct_rules.Phase.RETURN, marker=20),
+        ct_rules.Camper(position=6, tokens=4, phase=ct_rules.Phase.RETURN, marker=19),
+    ]
+    ct_state = ct_rules.position_state(route, campers)
+    ct = ct_hints.hint(
+        ct_state, Budget(60), options=ct_hints.HintOptions(max_depth=2, objective=ct_hints.Objective.EXPECTED_SCORE)
+    )
+    assert sorted(map(repr, (c.choice for c in ct.choices))) == sorted(map(repr, ct_state.legal_actions()))
+    assert ct.moves == tuple(ct.choices) and all(c.action is c.choice for c in ct.choices)
+    at_state = tiny_position()
+    at_exact = at_hints.hint(observe(at_state, 0), Budget(60))
+    at_sampled = at_hints.hint(
+        observe(at_state, 0), Budget(60), options=at_hints.HintOptions(seed=1, allow_exact=False, max_samples=8)
+    )
+    assert at_exact.proof is Proof.EXACT and all(c.exact for c in at_exact.choices)
+    assert at_sampled.proof is Proof.HEURISTIC and not any(c.exact for c in at_sampled.choices)
+    for result in (at_exact, at_sampled):
+        assert result.plays == list(result.choices) and all(c.play is c.choice for c in result.choices)
+        for choice in result.choices:
+            end = at_state
+            for action in choice.choice:  # the rules model refuses an illegal play
+                end = end.child(action)
+    for result in (ct, at_exact, at_sampled):
+        assert result.method and result.cpu_time_s >= 0 and result.wall_time_s >= 0 and result.best is result.choices[0]
+        assert all(c.exact == (result.proof is Proof.EXACT) for c in result.choices)
+        valued = [c for c in result.choices if c.loss is not None]
+        assert valued and max(c.value for c in valued) == valued[0].value
+        for c in valued:
+            assert c.loss == pytest.approx(valued[0].value - c.value) and c.loss >= 0
