@@ -3,6 +3,8 @@ your map, players out, the bonus turn), and the hint's multi-player mode ranks l
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from campsolver.solver.core.budget import Budget
@@ -319,3 +321,36 @@ def test_head_to_head_bench_plays_legal_seeded_games_with_seats_rotated() -> Non
     summary = summarise(rows)
     assert summary["games"] == 2 and 0 <= summary["win_rate_ci95"][0] <= summary["win_rate"]
     assert summary["win_rate"] <= summary["win_rate_ci95"][1] <= 1
+
+
+def _ranking(result) -> list[tuple[str, float | None, int]]:
+    return [(c.label, c.value, c.samples) for c in result.choices]
+
+
+def test_a_multiplayer_state_is_hinted_for_the_map_due_in_seat_order() -> None:
+    """`hint` on the rules model's `MultiplayerState` after its roll: on a plain roll the drawing due on map
+    `to_draw[0]` is its owner's, the other maps in seat order from the owner's left neighbour (the same answer as
+    `turn_state` with that owner in seat 0); on a double it is the neighbour's drawing on that map, the same as a
+    `MapTurn` on the neighbour's map. A state before its roll is refused by name."""
+    from campsolver.solver.happy_campers.hint import MapTurn
+
+    maps = tuple(
+        play_game(None, random_rolls(20 + j, 4, "mp"), (), policy="greedy", seed=j).final_grid for j in range(3)
+    )
+    state = MultiplayerState.new(3, (), DEFAULT_COMPONENTS, maps)
+    options = HintOptions(seed=6, rollouts=40)
+    plain = state.child((2, 5))
+    due = plain.to_draw[1]
+    seated = hint(replace(plain, to_draw=plain.to_draw[1:]), Budget(60), options=options)
+    others = [maps[(due + k) % 3] for k in (1, 2)]
+    direct = hint(
+        turn_state(maps[due], (2, 5), mode=HintMode.MULTIPLAYER, other_grids=others), Budget(60), options=options
+    )
+    assert seated.mode is HintMode.MULTIPLAYER and _ranking(seated) == _ranking(direct)
+    double = state.child((3, 3))
+    on_neighbour = hint(double, Budget(60), options=options)
+    alone = hint(MapTurn(maps[double.to_draw[0]], (3, 3), neighbour_map=True), Budget(60), options=options)
+    assert on_neighbour.mode is HintMode.NEIGHBOUR_MAP and _ranking(on_neighbour) == _ranking(alone)
+    with pytest.raises(RulesError) as error:
+        hint(state, Budget(5), options=options)
+    assert error.value.field == "roll"
