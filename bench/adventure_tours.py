@@ -33,7 +33,9 @@ Player = Callable[[State, Any], list[Any]]  # returns the actions to take now (a
 def hint_player(budget_s: float) -> Player:
     def play(state: State, rng: Any) -> list[Any]:
         mover = state.current_player()
-        result = hints.hint(observe(state, mover), Budget(budget_s), seed=int(rng.integers(2**31)))
+        result = hints.hint(
+            observe(state, mover), Budget(budget_s), options=hints.HintOptions(seed=int(rng.integers(2**31)))
+        )
         return list(result.best.play)
 
     return play
@@ -137,7 +139,9 @@ def latency(budgets: list[float], positions: list[State]) -> list[dict[str, Any]
         times, overruns, exact = [], [], 0
         for i, state in enumerate(positions):
             started = time.monotonic()
-            result = hints.hint(observe(state, state.current_player()), Budget(budget_s), seed=i)
+            result = hints.hint(
+                observe(state, state.current_player()), Budget(budget_s), options=hints.HintOptions(seed=i)
+            )
             wall = time.monotonic() - started
             times.append(wall)
             overruns.append(max(wall - budget_s, 0.0))

@@ -90,7 +90,11 @@ def play_game(seed: int, hint_seat: int, other: Player, cpu: float, rollout: Any
         if mover == hint_seat:
             calls += 1
             started = time.process_time()
-            result = hints.hint(observe(state, mover), CpuBudget(cpu), seed=seed * 10_000 + calls, policy=rollout)
+            result = hints.hint(
+                observe(state, mover),
+                CpuBudget(cpu),
+                options=hints.HintOptions(seed=seed * 10_000 + calls, policy=rollout),
+            )
             cpu_calls.append(time.process_time() - started)
             if state.pending[0].kind == "play" and result.best.samples + (result.method == "expectimax") > 0:
                 estimates.append((state.round_index, result.best.value))

@@ -17,7 +17,14 @@ import time
 from pathlib import Path
 
 import numpy as np
-from campsolver.solver.camper_tour.hint import BEST_RESPONSE_METHOD, Objective, _SearchNode, hint, leaf_values
+from campsolver.solver.camper_tour.hint import (
+    BEST_RESPONSE_METHOD,
+    HintOptions,
+    Objective,
+    _SearchNode,
+    hint,
+    leaf_values,
+)
 from campsolver.solver.camper_tour.rules import (
     Camper,
     Config,
@@ -118,7 +125,9 @@ def main(reference: bool = False) -> dict[str, object]:
     depths = []
     for state in sample_hint_states(2024, 40) + endgame_states(2024, 20):
         started = time.perf_counter()
-        result = hint(state, Budget(HINT_BUDGET_S), max_depth=HINT_DEPTH, objective=Objective.EXPECTED_SCORE)
+        result = hint(
+            state, Budget(HINT_BUDGET_S), options=HintOptions(max_depth=HINT_DEPTH, objective=Objective.EXPECTED_SCORE)
+        )
         latencies.append(time.perf_counter() - started)
         depths.append(result.depth)
     figures: dict[str, object] = {
@@ -212,9 +221,13 @@ def play_games(
                     move_seed = g * 10_000 + decisions
                     started = time.perf_counter()
                     if max_playouts is None:
-                        result = hint(state, Budget(hint_seconds), seed=move_seed, history=record)
+                        result = hint(state, Budget(hint_seconds), options=HintOptions(seed=move_seed, history=record))
                     else:
-                        result = hint(state, Budget(3600), seed=move_seed, max_playouts=max_playouts, history=record)
+                        result = hint(
+                            state,
+                            Budget(3600),
+                            options=HintOptions(seed=move_seed, max_playouts=max_playouts, history=record),
+                        )
                     latencies.append(time.perf_counter() - started)
                     action = result.best.action
                     if result.method == BEST_RESPONSE_METHOD and first_model_value is None:

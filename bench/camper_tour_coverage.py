@@ -19,7 +19,7 @@ import argparse
 import random
 import time
 
-from campsolver.solver.camper_tour.hint import _playout, hint, opponent_models, win_standard_error
+from campsolver.solver.camper_tour.hint import HintOptions, _playout, hint, opponent_models, win_standard_error
 from campsolver.solver.camper_tour.players import announce_seven, greedy, race, solo_optimal
 from campsolver.solver.camper_tour.rules import Config, TourState, new_game
 from campsolver.solver.core.budget import Budget, CpuBudget
@@ -79,7 +79,7 @@ def run(states: int = 20, hint_seconds: float = 1.0, playouts: int = 400) -> dic
     started = time.process_time()
     for index, state in enumerate(positions(states)):
         seed = SEED_BASE + index
-        result = hint(state, CpuBudget(hint_seconds), seed=seed)
+        result = hint(state, CpuBudget(hint_seconds), options=HintOptions(seed=seed))
         for rank, move in enumerate(result.moves, start=1):
             if not move.evaluated:
                 continue

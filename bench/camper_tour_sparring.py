@@ -271,7 +271,7 @@ def play(config: Config, seats: list[Callable[[TourState], Action]], seed: int) 
 
 
 def hint_player(cpu_s: float, seed: int, calls: list[float]) -> Player:
-    from campsolver.solver.camper_tour.hint import hint
+    from campsolver.solver.camper_tour.hint import HintOptions, hint
     from campsolver.solver.core.budget import CpuBudget
 
     count = [0]
@@ -279,7 +279,7 @@ def hint_player(cpu_s: float, seed: int, calls: list[float]) -> Player:
     def choose(state: TourState) -> Action:
         count[0] += 1
         started = time.process_time()
-        action = hint(state, CpuBudget(cpu_s), seed=seed * 1000 + count[0]).best.action
+        action = hint(state, CpuBudget(cpu_s), options=HintOptions(seed=seed * 1000 + count[0])).best.action
         calls.append(time.process_time() - started)
         return action
 

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 from campsolver.solver.camper_tour import rules as R
-from campsolver.solver.camper_tour.hint import hint
+from campsolver.solver.camper_tour.hint import HintOptions, hint
 from campsolver.solver.camper_tour.players import race
 from campsolver.solver.core.budget import CpuBudget
 from campsolver.solver.core.game import sample_outcome
@@ -62,7 +62,7 @@ def play(seed: int, hint_seat: int, opponents: list[str], hint_cpu: float) -> di
         if mover == hint_seat:
             last_camper = last_camper or state.last_camper_rule
             calls += 1
-            action = hint(state, CpuBudget(hint_cpu), seed=seed * 10_000 + calls).best.action
+            action = hint(state, CpuBudget(hint_cpu), options=HintOptions(seed=seed * 10_000 + calls)).best.action
             same_as_race += action == race(state)
             state = state.child(action)
         else:

@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 from campsolver.solver.core.budget import Budget
 from campsolver.solver.core.seeding import rng_for
-from campsolver.solver.happy_campers.hint import DEFAULT_HINT_TIME_S, hint
+from campsolver.solver.happy_campers.hint import DEFAULT_HINT_TIME_S, HintOptions, hint, turn_state
 from campsolver.solver.happy_campers.policies import (
     GREEDY,
     RANDOM,
@@ -164,7 +164,7 @@ def play_with_hints(
         budget = Budget(hint_budget)
         if schedule_only:
             budget.deadline = math.inf
-        result = hint(grid, roll, (), budget=budget, seed=seed * 1000 + turn)
+        result = hint(turn_state(grid, roll, ()), budget, options=HintOptions(seed=seed * 1000 + turn))
         times.append(time.monotonic() - wall_start)
         cpu.append(time.process_time() - cpu_start)
         interrupted += result.interrupted
@@ -351,7 +351,7 @@ def _speed_and_latency(payload: dict[str, Any], latency_positions_count: int) ->
     rollouts = []
     interrupted = 0
     for grid, roll, cards in latency_positions(latency_positions_count):
-        result = hint(grid, roll, cards, budget=Budget(DEFAULT_HINT_TIME_S), seed=1)
+        result = hint(turn_state(grid, roll, cards), Budget(DEFAULT_HINT_TIME_S), options=HintOptions(seed=1))
         walls.append(result.wall_time_s)
         rollouts.append(result.rollouts)
         interrupted += result.interrupted

@@ -37,7 +37,7 @@ from campsolver.service.games import happy_campers as hc_service
 from campsolver.service.games.shared import MIN_SAMPLES_FOR_STANDARD_ERROR, ranking_contract_violations
 from campsolver.solver.core.budget import Budget, CpuBudget
 from campsolver.solver.core.seeding import rng_for
-from campsolver.solver.happy_campers.hint import HintMode, hint, rollout_policy
+from campsolver.solver.happy_campers.hint import HintMode, HintOptions, hint, rollout_policy, turn_state
 from campsolver.solver.happy_campers.multiplayer_rollout import multiplayer_rollout
 from campsolver.solver.happy_campers.policies import RANDOM, FastMap, board_tables, play_game, random_rolls, rollout
 from campsolver.solver.happy_campers.rules import DEFAULT_COMPONENTS, Grid, can_draw, draw
@@ -193,11 +193,11 @@ def coverage(
         began = time.process_time()
         if mode == "multiplayer":
             grid, other, roll = multiplayer_position(seed)
-            result = hint(grid, roll, (), budget=budget, seed=seed, mode=HintMode.MULTIPLAYER, other_grids=[other])
+            state = turn_state(grid, roll, (), mode=HintMode.MULTIPLAYER, other_grids=[other])
         else:
-            grid, roll = position(seed)
-            other = None
-            result = hint(grid, roll, (), budget=budget, seed=seed)
+            (grid, roll), other = position(seed), None
+            state = turn_state(grid, roll, ())
+        result = hint(state, budget, options=HintOptions(seed=seed))
         cpu.append(time.process_time() - began)
         for a in result.alternatives:
             if a.value is None or (top_only and a.rank != 1):

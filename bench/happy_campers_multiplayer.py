@@ -41,7 +41,7 @@ import numpy as np
 from campsolver.clients.batch.tournament import wilson
 from campsolver.solver.core.budget import Budget
 from campsolver.solver.core.seeding import rng_for
-from campsolver.solver.happy_campers.hint import HintMode, MultiplayerValue, hint
+from campsolver.solver.happy_campers.hint import HintMode, HintOptions, MultiplayerValue, hint, turn_state
 from campsolver.solver.happy_campers.modes import MultiplayerState
 from campsolver.solver.happy_campers.policies import (
     GREEDY,
@@ -93,28 +93,23 @@ def _choose(
             players = state.players
             others = [turn_maps[(seat + k) % players] for k in range(1, players)]  # left neighbour first
             result = hint(
-                state.maps[target],
-                state.roll,
-                cards,
-                components,
+                turn_state(
+                    state.maps[target],
+                    state.roll,
+                    cards,
+                    components,
+                    mode=HintMode.MULTIPLAYER,
+                    other_grids=others,
+                    bonus_turn=state.bonus_turn,
+                ),
                 budget,
-                seed * 1000 + turn,
-                mode=HintMode.MULTIPLAYER,
-                other_grids=others,
-                bonus_turn=state.bonus_turn,
-                rollouts=rollouts,
-                multiplayer_value=args["value"],
+                options=HintOptions(seed=seed * 1000 + turn, rollouts=rollouts, multiplayer_value=args["value"]),
             )
         else:
             result = hint(
-                state.maps[target],
-                state.roll,
-                cards,
-                components,
+                turn_state(state.maps[target], state.roll, cards, components, mode=HintMode.NEIGHBOUR_MAP),
                 budget,
-                seed * 1000 + turn,
-                mode=HintMode.NEIGHBOUR_MAP,
-                rollouts=rollouts,
+                options=HintOptions(seed=seed * 1000 + turn, rollouts=rollouts),
             )
         assert result.best is not None
         return result.best.move.placements[0], int(result.interrupted)

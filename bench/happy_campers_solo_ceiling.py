@@ -44,7 +44,7 @@ from campsolver.solver.core.budget import Budget, CpuBudget, SolveInterrupted
 from campsolver.solver.core.cpsat import Proof
 from campsolver.solver.core.seeding import rng_for
 from campsolver.solver.happy_campers import maximise, solo_optimum
-from campsolver.solver.happy_campers.hint import HintMode, hint, rollout_policy
+from campsolver.solver.happy_campers.hint import HintMode, HintOptions, hint, rollout_policy, turn_state
 from campsolver.solver.happy_campers.modes import SoloDraw, SoloState, SoloStep, roll_distribution
 from campsolver.solver.happy_campers.policies import (
     SOLO_NORMAL,
@@ -171,7 +171,9 @@ def single_row(seed: int, grid: Grid, args: argparse.Namespace) -> dict[str, Any
             cpsat_agree += answer.proof is Proof.OPTIMAL and answer.score == same
 
         def hinted(state: Grid, roll: tuple[int, int], turn: int, g: int = g):
-            result = hint(state, roll, budget=CpuBudget(args.budget), seed=seed * 1000 + g * 40 + turn)
+            result = hint(
+                turn_state(state, roll), CpuBudget(args.budget), options=HintOptions(seed=seed * 1000 + g * 40 + turn)
+            )
             return result.best.move.placements[0]
 
         def shaped(state: Grid, roll: tuple[int, int], turn: int, g: int = g):
@@ -251,13 +253,11 @@ def solo_row(seed: int, state: SoloState, args: argparse.Namespace) -> dict[str,
 
         def hinted(now: SoloState, roll: tuple[int, int], turn: int, g: int = g):
             result = hint(
-                now.maps[0],
-                roll,
-                budget=CpuBudget(args.budget),
-                seed=seed * 1000 + g * 40 + turn,
-                mode=HintMode.SOLO,
-                second_grid=now.maps[1],
-                solo_last_turn_map=now.last_turn_map,
+                turn_state(
+                    now.maps[0], roll, mode=HintMode.SOLO, second_grid=now.maps[1], solo_last_turn_map=now.last_turn_map
+                ),
+                CpuBudget(args.budget),
+                options=HintOptions(seed=seed * 1000 + g * 40 + turn),
             )
             return result.best.move.placements
 

@@ -101,25 +101,31 @@ def hc_greedy(s: Any, seat: int, rng: np.random.Generator) -> Plan:
 
 
 def hc_hint(s: Any, seat: int, cpu_s: float, seed: int) -> Plan:
-    from campsolver.solver.happy_campers.hint import HintMode, hint
+    from campsolver.solver.happy_campers.hint import HintMode, HintOptions, hint, turn_state
 
     target = s.to_draw[0]
     budget = CpuBudget(cpu_s)
     if target == seat:
         others = [s.maps[(seat + k) % s.players] for k in range(1, s.players)]  # left neighbour first
         result = hint(
-            s.maps[target],
-            s.roll,
-            s.challenges,
-            s.components,
+            turn_state(
+                s.maps[target],
+                s.roll,
+                s.challenges,
+                s.components,
+                mode=HintMode.MULTIPLAYER,
+                other_grids=others,
+                bonus_turn=s.bonus_turn,
+            ),
             budget,
-            seed,
-            mode=HintMode.MULTIPLAYER,
-            other_grids=others,
-            bonus_turn=s.bonus_turn,
+            options=HintOptions(seed=seed),
         )
     else:
-        result = hint(s.maps[target], s.roll, s.challenges, s.components, budget, seed, mode=HintMode.NEIGHBOUR_MAP)
+        result = hint(
+            turn_state(s.maps[target], s.roll, s.challenges, s.components, mode=HintMode.NEIGHBOUR_MAP),
+            budget,
+            options=HintOptions(seed=seed),
+        )
     assert result.best is not None
     return [result.best.move.placements[0]]
 
@@ -195,9 +201,9 @@ def ct_greedy(s: Any, seat: int, rng: np.random.Generator) -> Plan:
 
 
 def ct_hint(s: Any, seat: int, cpu_s: float, seed: int) -> Plan:
-    from campsolver.solver.camper_tour.hint import hint
+    from campsolver.solver.camper_tour.hint import HintOptions, hint
 
-    return [hint(s, CpuBudget(cpu_s), seed=seed).best.action]
+    return [hint(s, CpuBudget(cpu_s), options=HintOptions(seed=seed)).best.action]
 
 
 def at_greedy(s: Any, seat: int, rng: np.random.Generator) -> Plan:
@@ -207,10 +213,12 @@ def at_greedy(s: Any, seat: int, rng: np.random.Generator) -> Plan:
 
 
 def at_hint(s: Any, seat: int, cpu_s: float, seed: int) -> Plan:
-    from campsolver.solver.adventure_tours.hint import hint
+    from campsolver.solver.adventure_tours.hint import HintOptions, hint
     from campsolver.solver.adventure_tours.information import observe
 
-    return list(hint(observe(s, seat), CpuBudget(cpu_s), seed=seed).best.play)  # the seat's own view only
+    return list(
+        hint(observe(s, seat), CpuBudget(cpu_s), options=HintOptions(seed=seed)).best.play
+    )  # the seat's own view only
 
 
 @dataclass(frozen=True)

@@ -68,7 +68,7 @@ def players_of(game: str) -> tuple[Callable[[Any], tuple[Any, ...]], Callable[[A
 
         return greedy, first
     if game == "adventure-tours":
-        from campsolver.solver.adventure_tours.hint import Objective, hint
+        from campsolver.solver.adventure_tours.hint import HintOptions, Objective, hint
         from campsolver.solver.adventure_tours.information import observe
         from campsolver.solver.adventure_tours.policies import greedy_action
         from campsolver.solver.adventure_tours.review import AdventureToursReview
@@ -77,7 +77,7 @@ def players_of(game: str) -> tuple[Callable[[Any], tuple[Any, ...]], Callable[[A
         continues = AdventureToursReview(Objective.MARGIN, lambda *a: "").continues
 
         def worst(s: Any) -> tuple[Any, ...]:  # the play a well-sampled hint of its own values lowest
-            result = hint(observe(s, s.current_player()), CpuBudget(2.0), seed=99, max_samples=60)
+            result = hint(observe(s, s.current_player()), CpuBudget(2.0), options=HintOptions(seed=99, max_samples=60))
             return min((p for p in result.plays if p.samples), key=lambda p: p.value).play
 
         return (lambda s: review_service.first_moves(s, continues, greedy_action)), worst

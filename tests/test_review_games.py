@@ -100,7 +100,9 @@ def _at_greedy(state: Any) -> tuple[Any, ...]:
 
 def _at_bad(state: Any) -> tuple[Any, ...]:
     """The play the hint values lowest (from a hint of its own, well sampled)."""
-    result = at_hints.hint(observe(state, state.current_player()), CpuBudget(2.0), seed=99, max_samples=60)
+    result = at_hints.hint(
+        observe(state, state.current_player()), CpuBudget(2.0), options=at_hints.HintOptions(seed=99, max_samples=60)
+    )
     return min((p for p in result.plays if p.samples), key=lambda p: p.value).play
 
 

@@ -192,7 +192,7 @@ class DeluxeCampingGame(AdapterGame):
         self.config = config
 
     def initial_rules_state(self) -> dc.DCState:
-        return dc.GAME.new_initial_state(self.config)
+        return dc.GAME.new_initial_state(dc.DeluxeCampingSetup(self.config))
 
 
 def _type(*, constant_sum: bool) -> pyspiel.GameType:

@@ -139,7 +139,7 @@ def openspiel_move(
 
 def play_happy_campers(params: dict[str, Any], budget: Budget) -> dict[str, Any]:
     from campsolver.solver.core.seeding import rng_for
-    from campsolver.solver.happy_campers.hint import hint
+    from campsolver.solver.happy_campers.hint import HintOptions, hint, turn_state
     from campsolver.solver.happy_campers.policies import play_game
     from campsolver.solver.happy_campers.rules import can_draw, draw, empty_grid, score
 
@@ -165,7 +165,11 @@ def play_happy_campers(params: dict[str, Any], budget: Budget) -> dict[str, Any]
         _record("roll", roll)
         if not can_draw(grid, roll):
             break
-        result = hint(grid, roll, (), budget=budget, seed=seed * 1000 + turn, rollouts=HAPPY_CAMPERS_HINT_ROLLOUTS)
+        result = hint(
+            turn_state(grid, roll, ()),
+            budget,
+            options=HintOptions(seed=seed * 1000 + turn, rollouts=HAPPY_CAMPERS_HINT_ROLLOUTS),
+        )
         if result.interrupted:
             raise TimeoutError("the task budget ran out inside a hint; allow more --time-limit")
         _record("draw", result.best.move.placements[0])
@@ -231,7 +235,7 @@ def play_out(
 
 
 def play_camper_tour(params: dict[str, Any], budget: Budget) -> dict[str, Any]:
-    from campsolver.solver.camper_tour.hint import Objective, hint
+    from campsolver.solver.camper_tour.hint import HintOptions, Objective, hint
     from campsolver.solver.camper_tour.opponents import Decision
     from campsolver.solver.camper_tour.rules import Config, new_game
     from campsolver.solver.core.seeding import rng_for
@@ -248,10 +252,12 @@ def play_camper_tour(params: dict[str, Any], budget: Budget) -> dict[str, Any]:
             result = hint(
                 state,
                 budget,
-                objective=Objective.WIN_PROBABILITY,
-                max_playouts=playouts,
-                seed=seed * CAMPER_TOUR_SEEDS_PER_GAME + decisions,
-                history=record,
+                options=HintOptions(
+                    objective=Objective.WIN_PROBABILITY,
+                    max_playouts=playouts,
+                    seed=seed * CAMPER_TOUR_SEEDS_PER_GAME + decisions,
+                    history=record,
+                ),
             )
             if result.interrupted:
                 raise TimeoutError("the task budget ran out inside a hint; allow more --time-limit")
@@ -388,7 +394,7 @@ def play_campsite(params: dict[str, Any], budget: Budget) -> dict[str, Any]:
 
 
 def play_adventure_tours(params: dict[str, Any], budget: Budget) -> dict[str, Any]:
-    from campsolver.solver.adventure_tours.hint import hint
+    from campsolver.solver.adventure_tours.hint import HintOptions, hint
     from campsolver.solver.adventure_tours.information import observe
     from campsolver.solver.adventure_tours.policies import greedy_action, random_action
     from campsolver.solver.adventure_tours.rules import Config, new_game
@@ -404,9 +410,9 @@ def play_adventure_tours(params: dict[str, Any], budget: Budget) -> dict[str, An
             result = hint(
                 observe(state, mover),
                 budget,
-                seed=seed * SEEDS_PER_GAME + decisions,
-                allow_exact=False,
-                max_samples=ADVENTURE_TOURS_HINT_SAMPLES,
+                options=HintOptions(
+                    seed=seed * SEEDS_PER_GAME + decisions, allow_exact=False, max_samples=ADVENTURE_TOURS_HINT_SAMPLES
+                ),
             )
             if result.interrupted or budget.expired():
                 raise _interrupted()

@@ -41,6 +41,7 @@ from campsolver.solver.adventure_tours.rules import Action, State
 from campsolver.solver.core.budget import Budget, SolveInterrupted
 from campsolver.solver.core.expectimax import expectimax
 from campsolver.solver.core.game import CHANCE, TERMINAL
+from campsolver.solver.core.hint import HintClock, HintResultBase, RankedChoice
 from campsolver.solver.core.proof import Proof
 from campsolver.solver.core.seeding import rng_for
 
@@ -235,29 +236,65 @@ def rollout(state: State, round_index: int, policy: Policy = greedy_action, budg
     return state
 
 
-@dataclass
-class RankedPlay:
-    play: tuple[Action, ...]
+@dataclass(kw_only=True)
+class RankedPlay(RankedChoice[tuple[Action, ...]]):
+    """One play of the turn (`choice`, also `play`) on the shared `RankedChoice`: `value` exact (`exact`, standard
+    error 0) or a sample mean over `samples` worlds with its standard error (NaN when nothing was evaluated: the
+    rule-of-thumb fallback; a play with no sample has mean -inf and is listed after the sampled ones); `screened`:
+    the race stopped sampling it (the leader beat it clearly on the worlds they shared); `loss`: its value's
+    shortfall against the best valued play's."""
+
     value: float
     standard_error: float
     samples: int  # 0 when exact
     screened: bool = False
 
+    @property
+    def play(self) -> tuple[Action, ...]:
+        """The play (the shared `choice`)."""
+        return self.choice
 
-@dataclass
-class HintResult:
-    plays: list[RankedPlay]  # best first
-    proof: Proof
-    method: str
+
+def _play(play: tuple[Action, ...], value: float, standard_error: float, samples: int, **known: object) -> RankedPlay:
+    return RankedPlay(choice=play, value=value, standard_error=standard_error, samples=samples, **known)
+
+
+def _set_losses(ranked: list[RankedPlay]) -> None:
+    """Each valued play's shortfall against the best valued play's value (exact, or sampled at least once)."""
+    valued = [r for r in ranked if (r.exact or r.samples) and math.isfinite(r.value)]
+    best = max((r.value for r in valued), default=None)
+    for r in valued:
+        r.loss = max(best - r.value, 0.0) + 0.0  # type: ignore[operator]
+
+
+@dataclass(kw_only=True)
+class HintResult(HintResultBase[RankedPlay]):
+    """The plays ranked best first (`choices`, also `plays`), the nodes of an exact search, the worlds sampled and
+    the objective the values measure."""
+
     nodes: int = 0
     samples: int = 0
-    interrupted: bool = False
     objective: Objective = Objective.MARGIN
-    notes: list[str] = field(default_factory=list)
 
     @property
-    def best(self) -> RankedPlay:
-        return self.plays[0]
+    def plays(self) -> list[RankedPlay]:
+        """The ranked plays (the shared `choices`)."""
+        return list(self.choices)
+
+
+@dataclass(frozen=True)
+class HintOptions:
+    """The hint's knobs. `objective`: what the values measure (the margin by default); `seed`: the sampled worlds;
+    `allow_exact`: an exact expectimax where the unseen pool is small (`EXACT_POOL_LIMIT`); `max_samples`: the
+    sampled worlds a play at most (with a budget that does not run out, the answer is a function of the observation
+    and the seed); `policy`: the players' rule after the play in the model (`ROLLOUT_POLICY`, a rollout model, by
+    default)."""
+
+    objective: Objective = Objective.MARGIN
+    seed: int = 0
+    allow_exact: bool = True
+    max_samples: int = MAX_SAMPLES
+    policy: Policy | RolloutModel = ROLLOUT_POLICY
 
 
 def exact_values(
@@ -332,7 +369,7 @@ def sampled_values(
         sample = values[index]
         n = len(sample)
         mean = sum(sample) / n if n else float("-inf")
-        ranked.append(RankedPlay(play, mean, reported_standard_error(sample), n, screened=index not in alive))
+        ranked.append(_play(play, mean, reported_standard_error(sample), n, screened=index not in alive))
     _widen_for_selection(ranked, values)
     return ranked, drawn, interrupted
 
@@ -415,18 +452,13 @@ def _sized(obs: Observation, seed: int) -> State:
 FALLBACK_LISTING_S = 0.05
 
 
-def hint(
-    obs: Observation,
-    budget: Budget,
-    *,
-    objective: Objective = Objective.MARGIN,
-    seed: int = 0,
-    allow_exact: bool = True,
-    max_samples: int = MAX_SAMPLES,
-    policy: Policy | RolloutModel = ROLLOUT_POLICY,
-) -> HintResult:
-    """Rank every play of `obs.player` (who must be the one to decide) within `budget`, every player following
-    `policy` after the play in the model (`ROLLOUT_POLICY` by default)."""
+def hint(state: Observation, budget: Budget, *, options: HintOptions = HintOptions()) -> HintResult:
+    """Rank every play of the player whose view `state` is (an `information.Observation`: what that seat sees of
+    the game; the player must be the one to decide) within `budget`, every player following `options.policy`
+    after the play in the model."""
+    clock = HintClock()
+    obs = state
+    objective, seed, policy = options.objective, options.seed, options.policy
     public = public_state(obs)
     if public.current_player() != obs.player:
         raise ValueError("it is not this player's decision")
@@ -442,28 +474,39 @@ def hint(
         except SolveInterrupted:
             others = []
         return HintResult(
-            [RankedPlay(p, float("nan"), float("nan"), 0) for p in [play, *others]],
-            Proof.HEURISTIC,
-            "rule-of-thumb fallback",
+            choices=[_play(p, float("nan"), float("nan"), 0) for p in [play, *others]],
+            proof=Proof.HEURISTIC,
+            method="rule-of-thumb fallback",
+            wall_time_s=clock.wall(),
+            cpu_time_s=clock.cpu(),
             interrupted=True,
             objective=objective,
-            notes=[
+            notes=(
                 "the budget ended while listing the plays: the rule of thumb's play (the rollout model's own rule) "
-                "first, nothing evaluated"
-            ],
+                "first, nothing evaluated",
+            ),
         )
-    if allow_exact and len(unseen_pool(obs)) <= EXACT_POOL_LIMIT:
+    if options.allow_exact and len(unseen_pool(obs)) <= EXACT_POOL_LIMIT:
         try:
             values, nodes = exact_values(obs, plays, objective, budget.sub_budget(EXACT_BUDGET_SHARE), policy)
             ranked = sorted(
-                (RankedPlay(p, v, 0.0, 0) for p, v in zip(plays, values, strict=True)), key=lambda r: -r.value
+                (_play(p, v, 0.0, 0, exact=True) for p, v in zip(plays, values, strict=True)), key=lambda r: -r.value
             )
-            return HintResult(ranked, Proof.EXACT, "expectimax", nodes=nodes, objective=objective)
+            _set_losses(ranked)
+            return HintResult(
+                choices=ranked,
+                proof=Proof.EXACT,
+                method="expectimax",
+                wall_time_s=clock.wall(),
+                cpu_time_s=clock.cpu(),
+                nodes=nodes,
+                objective=objective,
+            )
         except SolveInterrupted:
             notes.append("exact expectimax ran out of its share of the budget; sampled instead")
     if len(plays) == 1:
         notes.append("only one legal play")
-    ranked, drawn, interrupted = sampled_values(obs, plays, objective, budget, seed, max_samples, policy=policy)
+    ranked, drawn, interrupted = sampled_values(obs, plays, objective, budget, seed, options.max_samples, policy=policy)
     ranked.sort(key=lambda r: (r.samples > 0, r.value), reverse=True)
     if not ranked[0].samples:
         # Not one sample in time: lead with the rule of thumb's play rather than an arbitrary one.
@@ -473,6 +516,15 @@ def hint(
             "the budget ended before any sample: the rule of thumb's play (the rollout model's own rule) first, "
             "nothing evaluated"
         )
+    _set_losses(ranked)
     return HintResult(
-        ranked, Proof.HEURISTIC, "monte-carlo", samples=drawn, interrupted=interrupted, objective=objective, notes=notes
+        choices=ranked,
+        proof=Proof.HEURISTIC,
+        method="monte-carlo",
+        wall_time_s=clock.wall(),
+        cpu_time_s=clock.cpu(),
+        samples=drawn,
+        interrupted=interrupted,
+        objective=objective,
+        notes=tuple(notes),
     )

@@ -85,7 +85,9 @@ class AdventureToursReview:
     ) -> review.Ranking:
         state: State = decision.state
         result = hints.hint(
-            observe(state, decision.player), budget, objective=self.objective, seed=seed, max_samples=self.samples
+            observe(state, decision.player),
+            budget,
+            options=hints.HintOptions(objective=self.objective, seed=seed, max_samples=self.samples),
         )
         exact = result.proof is Proof.EXACT
         choices = []

@@ -33,7 +33,7 @@ import enum
 import random
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from campsolver.solver.camper_tour import best_response
@@ -44,6 +44,7 @@ from campsolver.solver.camper_tour.rules import (
     Action,
     Announce,
     Camper,
+    CamperTourState,
     ComfortsChoice,
     Pending,
     Phase,
@@ -56,6 +57,7 @@ from campsolver.solver.camper_tour.rules import (
 from campsolver.solver.camper_tour.search import search
 from campsolver.solver.camper_tour.solo import SoloPosition, all_normal_tables, comforts_tokens, solve_solo
 from campsolver.solver.core.budget import Budget, SolveInterrupted
+from campsolver.solver.core.hint import HintClock, HintResultBase, RankedChoice
 from campsolver.solver.core.proof import Proof
 
 #: Deepest iterative-deepening level tried (decision plies).
@@ -64,18 +66,18 @@ MAX_DEPTH = 12
 DEPTH_GROWTH = 3.0
 
 
-@dataclass(frozen=True)
-class RankedMove:
-    """One legal choice: its value for the mover, its loss against the best, every camper's value."""
+@dataclass(kw_only=True)
+class RankedMove(RankedChoice[Action]):
+    """One legal choice (`choice`, also `action`) on the shared `RankedChoice`: its value for the mover, its loss
+    against the best, every camper's value.
 
-    action: Action
-    value: float
-    loss: float
-    values: tuple[float, ...]
-    samples: int = 0  # playouts behind `value` (win-probability hints; 0 for search values)
-    #: Of `value`: its sampling error when it is a playout mean (from MIN_SAMPLES playouts on), 0.0 when it is
-    #: exact, None when it is neither (a depth-limited search, a model): `value_kind` then says what it is.
-    standard_error: float | None = None
+    `samples`: playouts behind `value` (win-probability hints; 0 for search values). `standard_error`: of `value`,
+    its sampling error when it is a playout mean (from MIN_SAMPLES playouts on), 0.0 when it is exact (`exact` set),
+    None when it is neither (a depth-limited search, a model): `value_kind` then says what it is. `note`: why an
+    unevaluated move has no value, when it is something else than "not compared".
+    """
+
+    values: tuple[float, ...] = ()
     #: What `value` is: "exact", "playouts" (a win rate over `samples` playouts), "search" (a depth-limited
     #: expectimax with solo values at its leaves), "model" (the best-response model), "look-ahead" (the solo
     #: policy's one-step look-ahead), "" for a move without a value.
@@ -84,40 +86,50 @@ class RankedMove:
     #: limit before its first playout), or whose estimate is above the answered move's without being clearly
     #: better (`note` says so): `value` is then not shown, so that the ranks shown follow the values shown.
     evaluated: bool = True
-    #: Why an unevaluated move has no value, when it is something else than "not compared".
-    note: str = ""
+
+    @property
+    def action(self) -> Action:
+        """The move (the shared `choice`)."""
+        return self.choice
 
 
-@dataclass(frozen=True)
-class HintResult:
-    """Ranked moves (best first), the depth they come from, and how much they are worth.
+def _move(action: Action, value: float, loss: float, values: tuple[float, ...], **known: object) -> RankedMove:
+    """A ranked move (`exact` when its value is proven)."""
+    return RankedMove(
+        choice=action, value=value, loss=loss, values=values, exact=known.get("value_kind") == "exact", **known
+    )
+
+
+@dataclass(kw_only=True)
+class HintResult(HintResultBase[RankedMove]):
+    """Ranked moves (best first: `choices`, also `moves`), the depth they come from, and how much they are worth.
 
     proof is EXACT only when the search reached the end of the game everywhere (or the solo solver was
     exact); otherwise HEURISTIC. depth is the number of decision plies of the completed search (0 for a
-    solo answer).
+    solo answer). interrupted: the next depth was cut by the budget. notes: what the values are, in words, when the
+    method alone does not say (a solo answer that is not exact: the look-ahead values beside the policy's own
+    sampled value, with its games and standard error; also `note`).
     """
 
     player: int
-    moves: tuple[RankedMove, ...]
-    depth: int
-    proof: Proof
-    method: str
-    nodes: int
-    wall_time_s: float
-    interrupted: bool  # the next depth was cut by the budget
+    depth: int = 0
+    nodes: int = 0
     samples: int = 0  # playouts of the answered move (win-probability hints)
     #: Win-probability hints: whom the values are measured against, in words (`opponents_played`).
     opponents: str = ""
     #: The answer is a rule of thumb's move because the budget ended before anything better was known
     #: (`RULE_OF_THUMB_METHOD`); the text says which rule and why.
     fallback: str = ""
-    #: What the values are, in words, when the method alone does not say (a solo answer that is not exact: the
-    #: look-ahead values beside the policy's own sampled value, with its games and standard error).
-    note: str = ""
 
     @property
-    def best(self) -> RankedMove:
-        return self.moves[0]
+    def moves(self) -> tuple[RankedMove, ...]:
+        """The ranked moves (the shared `choices`)."""
+        return tuple(self.choices)
+
+    @property
+    def note(self) -> str:
+        """The notes in one text ("" without any)."""
+        return "; ".join(self.notes)
 
 
 def camper_leaf_value(state: TourState, index: int) -> float:
@@ -199,48 +211,50 @@ def default_objective(state: TourState) -> Objective:
     return Objective.WIN_PROBABILITY if len(state.campers) >= 2 else Objective.EXPECTED_SCORE
 
 
-def hint(
-    state: TourState,
-    budget: Budget,
-    *,
-    max_depth: int = MAX_DEPTH,
-    objective: Objective | None = None,
-    seed: int = 0,
-    max_playouts: int = MAX_PLAYOUTS,
-    history: Sequence[Decision] = (),
-    record_checked: bool = False,
-) -> HintResult:
-    """Rank every legal choice of the camper to move (state must be a decision node).
+@dataclass(frozen=True)
+class HintOptions:
+    """The hint's knobs. `max_depth`: the deepest search (decision plies); `objective`: None means
+    `default_objective(state)`; `seed`: the playouts' dice; `max_playouts`: caps the win-probability playouts per
+    move (with a budget that does not run out, the answer is then a function of (state, seed) alone); `history`: the
+    game's record so far (any earlier decisions, oldest first; `opponents.Decision`), from which the win-probability
+    hint reads the opponents' style (`opponent_models`); `record_checked`: the caller has already checked it."""
 
-    `objective` None means `default_objective(state)`. `max_playouts` caps the win-probability playouts per
-    move: with a budget that does not run out, the answer is then a function of (state, seed) alone.
-    `history` is the game's record so far (any earlier decisions, oldest first; `opponents.Decision`): the
-    win-probability hint reads the opponents' style from it (`opponent_models`). ValueError if a decision in
-    it is not a legal move of a game like this one (`record_checked`: the caller has already checked it).
+    max_depth: int = MAX_DEPTH
+    objective: Objective | None = None
+    seed: int = 0
+    max_playouts: int = MAX_PLAYOUTS
+    history: Sequence[Decision] = field(default_factory=tuple)
+    record_checked: bool = False
+
+
+def hint(state: CamperTourState, budget: Budget, *, options: HintOptions = HintOptions()) -> HintResult:
+    """Rank every legal choice of the camper to move (state must be a decision node) with `options`' knobs
+    (`HintOptions`). ValueError if a decision in `options.history` is not a legal move of a game like this one.
 
     Whatever the budget, the answer comes before it ends: the rule of thumb's move is known from the start,
     and a budget that ends before anything better is known answers with it (`HintResult.fallback` says so);
     only a cancel raises `SolveInterrupted`.
     """
-    started = time.monotonic()
+    clock = HintClock()
     validate(state)
-    if not record_checked:
+    history = options.history
+    if not options.record_checked:
         check_record(history, state)
     if state.stage != Stage.DECIDE:
         raise ValueError("hints are asked at the start of a decision")
     player = state.to_move
     if len(state.campers) == 1:
-        return _solo_hint(state, budget, started)
-    if (objective or default_objective(state)) == Objective.WIN_PROBABILITY:
+        return _solo_hint(state, budget, clock)
+    if (options.objective or default_objective(state)) == Objective.WIN_PROBABILITY:
         try:
             by_record = solo_field(state, history, budget)  # read once: it replays the solo policy on the record
         except SolveInterrupted:
             if budget.cancelled:
                 raise
-            return rule_of_thumb_hint(state, started, race, "the time limit ended while the game's record was read")
+            return rule_of_thumb_hint(state, clock, race, "the time limit ended while the game's record was read")
         if by_record and best_response.applies(state) and _tables_fit(state, budget):
             try:
-                answer = _best_response_hint(state, budget, started)
+                answer = _best_response_hint(state, budget, clock)
                 if answer is not None and answer.best.value >= best_response.MIN_WIN:
                     return answer
                 # the model sees no way to win by arriving first: the playouts (second places, the last-camper
@@ -249,12 +263,12 @@ def hint(
                 if budget.cancelled:
                     raise
                 # out of time (a loaded machine): the playouts answer with what is left
-        return _win_hint(state, budget, started, seed, max_playouts, _opponents(state, by_record))
+        return _win_hint(state, budget, clock, options.seed, options.max_playouts, _opponents(state, by_record))
     best: tuple[list[tuple[Action, tuple[float, ...]]], int, bool, int] | None = None
     interrupted = False
     nodes = 0
     last_depth_s = 0.0
-    for depth in range(1, max_depth + 1):
+    for depth in range(1, options.max_depth + 1):
         # Deepen only if the next depth can finish: it costs at least DEPTH_GROWTH times the last one, and a
         # search cut by the deadline is wasted time the client waits for.
         if best is not None and budget.remaining() < DEPTH_GROWTH * last_depth_s:
@@ -268,7 +282,7 @@ def hint(
                 if budget.cancelled:
                     raise
                 return rule_of_thumb_hint(
-                    state, started, solo_optimal, "the time limit ended before a depth-1 search finished"
+                    state, clock, solo_optimal, "the time limit ended before a depth-1 search finished"
                 )
             interrupted = True
             break
@@ -289,12 +303,13 @@ def hint(
     alternatives, depth, exact, nodes = best
     return HintResult(
         player=player,
-        moves=_rank(alternatives, player, exact=exact, kind="search"),
+        choices=_rank(alternatives, player, exact=exact, kind="search"),
         depth=depth,
         proof=Proof.EXACT if exact else Proof.HEURISTIC,
         method="expectimax-iterative-deepening",
         nodes=nodes,
-        wall_time_s=time.monotonic() - started,
+        wall_time_s=clock.wall(),
+        cpu_time_s=clock.cpu(),
         interrupted=interrupted,
     )
 
@@ -369,21 +384,22 @@ BEST_RESPONSE_METHOD = "best-response-to-solo-policy"
 RULE_OF_THUMB_METHOD = "rule-of-thumb"
 
 
-def rule_of_thumb_hint(state: TourState, started: float, rule: Player, why: str) -> HintResult:
+def rule_of_thumb_hint(state: TourState, clock: HintClock, rule: Player, why: str) -> HintResult:
     """The rule of thumb's move first and every other legal move after it, none valued: the answer a hint
     gives when its budget ends before anything better is known (`why`), flagged in `fallback` and `method`."""
     first = rule(state)
     legal = state.legal_actions()
-    moves = tuple(RankedMove(a, 0.0, 0.0, (0.0,), evaluated=False) for a in [first] + [a for a in legal if a != first])
+    moves = tuple(_move(a, 0.0, 0.0, (0.0,), evaluated=False) for a in [first] + [a for a in legal if a != first])
     name = _name(rule)
     return HintResult(
         player=state.to_move,
-        moves=moves,
+        choices=moves,
         depth=0,
         proof=Proof.HEURISTIC,
         method=f"{RULE_OF_THUMB_METHOD}:{name}",
         nodes=0,
-        wall_time_s=time.monotonic() - started,
+        wall_time_s=clock.wall(),
+        cpu_time_s=clock.cpu(),
         interrupted=True,
         fallback=f"the rule of thumb's move ({name}), not valued: {why}",
     )
@@ -400,7 +416,7 @@ def _tables_fit(state: TourState, budget: Budget) -> bool:
     )
 
 
-def _best_response_hint(state: TourState, budget: Budget, started: float) -> HintResult | None:
+def _best_response_hint(state: TourState, budget: Budget, clock: HintClock) -> HintResult | None:
     """The legal moves ranked by their model win probability against solo-policy campers (`best_response`):
     values of one model (no sampling, so no standard error), HEURISTIC since the model leaves out specials,
     occupancy and the last-camper rule. Moves the model does not cover are listed last without a value
@@ -410,18 +426,19 @@ def _best_response_hint(state: TourState, budget: Budget, started: float) -> Hin
         return None
     ordered = sorted(response.values.items(), key=lambda item: -item[1])
     top = ordered[0][1]
-    moves = tuple(RankedMove(a, v, top - v, (v,), value_kind="model") for a, v in ordered)
+    moves = tuple(_move(a, v, top - v, (v,), value_kind="model") for a, v in ordered)
     moves += tuple(
-        RankedMove(a, 0.0, top, (0.0,), evaluated=False) for a in state.legal_actions() if a not in response.values
+        _move(a, 0.0, top, (0.0,), evaluated=False) for a in state.legal_actions() if a not in response.values
     )
     return HintResult(
         player=state.to_move,
-        moves=moves,
+        choices=moves,
         depth=0,
         proof=Proof.HEURISTIC,
         method=BEST_RESPONSE_METHOD,
         nodes=len(moves),
-        wall_time_s=time.monotonic() - started,
+        wall_time_s=clock.wall(),
+        cpu_time_s=clock.cpu(),
         interrupted=False,
         opponents=_opponents(state, True).described,
     )
@@ -461,7 +478,7 @@ def win_candidates(state: TourState) -> list[Action]:
 
 
 def _win_hint(
-    state: TourState, budget: Budget, started: float, seed: int, max_playouts: int, opponents: _Opponents
+    state: TourState, budget: Budget, clock: HintClock, seed: int, max_playouts: int, opponents: _Opponents
 ) -> HintResult:
     """Win probability of each candidate move (`win_candidates`) by Monte Carlo playouts.
 
@@ -485,15 +502,59 @@ def _win_hint(
     how many it had), and the ranking shows what was decided (`_win_ranking`).
     """
     player = state.to_move
-    legal = state.legal_actions()
     candidates = win_candidates(state)
+    baseline = candidates[0]
+    outcomes, interrupted = _win_playouts(state, budget, seed, max_playouts, opponents.models, candidates)
+    if not outcomes[baseline]:
+        # Not one playout fitted the time limit (a loaded machine): the baseline rule's move, values not estimated.
+        answer = rule_of_thumb_hint(state, clock, race, "no playout finished within the time limit")
+        return HintResult(
+            player=player,
+            choices=answer.choices,
+            depth=0,
+            proof=Proof.HEURISTIC,
+            method=answer.method,
+            nodes=0,
+            wall_time_s=clock.wall(),
+            cpu_time_s=clock.cpu(),
+            interrupted=True,
+            samples=0,
+            opponents=opponents.described,
+            fallback=answer.fallback,
+        )
+    chosen = _switch(candidates, outcomes)
+    moves = _win_ranking(chosen, baseline, candidates, outcomes, state.legal_actions())
+    counts = [len(outcomes[a]) for a in candidates if outcomes[a]]
+    return HintResult(
+        player=player,
+        choices=moves,
+        depth=0,
+        proof=Proof.HEURISTIC,
+        method=f"win-probability-playouts:{len(outcomes[chosen])}",
+        nodes=sum(counts),
+        wall_time_s=clock.wall(),
+        cpu_time_s=clock.cpu(),
+        interrupted=interrupted,
+        samples=len(outcomes[chosen]),
+        opponents=opponents.described,
+    )
+
+
+def _win_playouts(
+    state: TourState,
+    budget: Budget,
+    seed: int,
+    max_playouts: int,
+    models: tuple[Player, ...],
+    candidates: list[Action],
+) -> tuple[dict[Action, list[float]], bool]:
+    """The rounds of playouts (see `_win_hint`): each candidate's results, and whether the budget cut them."""
+    player = state.to_move
     baseline = candidates[0]
     outcomes: dict[Action, list[float]] = {a: [] for a in candidates}
     sampled = list(candidates)
-    interrupted = False
     slowest = 0.0  # CPU seconds of the costliest playout so far
     spent, played = 0.0, 0  # CPU seconds of all playouts so far, and how many
-    models = opponents.models
     for i in range(max_playouts):
         model = models[i % len(models)]
         try:
@@ -511,57 +572,47 @@ def _win_hint(
         except SolveInterrupted:
             if budget.cancelled:
                 raise
-            interrupted = True
-            break
-        done = i + 1
+            return outcomes, True
         top = outcomes[baseline]
         budget.report(samples=sum(len(v) for v in outcomes.values()), best=sum(top) / len(top))
-        if done >= MIN_SAMPLES:
-            sampled = [a for a in sampled if a == baseline or not _clearly_worse(outcomes[a], outcomes[baseline])]
-            if sampled == [baseline]:
-                break
-        elif spent > 0.0:
-            # Keep only the candidates that can each still reach MIN_SAMPLES playouts in the time left (at the
-            # mean playout's cost so far).
-            affordable = int(budget.remaining() * budget.cpu_share() * played / spent)
-            keep = max(1, affordable // max(1, MIN_SAMPLES - done))
-            sampled = sampled[:keep]
-    if not outcomes[baseline]:
-        # Not one playout fitted the time limit (a loaded machine): the baseline rule's move, values not estimated.
-        answer = rule_of_thumb_hint(state, started, race, "no playout finished within the time limit")
-        return HintResult(
-            player=player,
-            moves=answer.moves,
-            depth=0,
-            proof=Proof.HEURISTIC,
-            method=answer.method,
-            nodes=0,
-            wall_time_s=time.monotonic() - started,
-            interrupted=True,
-            samples=0,
-            opponents=opponents.described,
-            fallback=answer.fallback,
-        )
+        sampled = _still_sampled(sampled, outcomes, baseline, i + 1, budget, spent, played)
+        if sampled == [baseline] and i + 1 >= MIN_SAMPLES:
+            break
+    return outcomes, False
+
+
+def _still_sampled(
+    sampled: list[Action],
+    outcomes: dict[Action, list[float]],
+    baseline: Action,
+    done: int,
+    budget: Budget,
+    spent: float,
+    played: int,
+) -> list[Action]:
+    """The candidates the next round samples: from MIN_SAMPLES rounds on, those not clearly worse than the baseline;
+    before, only as many as can each still reach MIN_SAMPLES playouts in the time left (at the mean playout's cost
+    so far)."""
+    if done >= MIN_SAMPLES:
+        return [a for a in sampled if a == baseline or not _clearly_worse(outcomes[a], outcomes[baseline])]
+    if spent > 0.0:
+        affordable = int(budget.remaining() * budget.cpu_share() * played / spent)
+        keep = max(1, affordable // max(1, MIN_SAMPLES - done))
+        return sampled[:keep]
+    return sampled
+
+
+def _switch(candidates: list[Action], outcomes: dict[Action, list[float]]) -> Action:
+    """The answered move: the baseline (the first candidate) unless another beats it by SWITCH_Z paired standard
+    errors over at least MIN_ROUNDS pairs (the largest such mean difference)."""
+    baseline = candidates[0]
     chosen, margin = baseline, 0.0
     for action in candidates[1:]:
         difference = paired_difference(outcomes[action], outcomes[baseline])
         clear = difference.pairs >= MIN_ROUNDS and difference.mean > SWITCH_Z * difference.standard_error
         if clear and difference.mean > margin:
             chosen, margin = action, difference.mean
-    moves = _win_ranking(chosen, baseline, candidates, outcomes, legal)
-    counts = [len(outcomes[a]) for a in candidates if outcomes[a]]
-    return HintResult(
-        player=player,
-        moves=moves,
-        depth=0,
-        proof=Proof.HEURISTIC,
-        method=f"win-probability-playouts:{len(outcomes[chosen])}",
-        nodes=sum(counts),
-        wall_time_s=time.monotonic() - started,
-        interrupted=interrupted,
-        samples=len(outcomes[chosen]),
-        opponents=opponents.described,
-    )
+    return chosen
 
 
 def win_standard_error(wins: float, n: int) -> float:
@@ -594,7 +645,7 @@ def _win_ranking(
         return sum(results) / len(results), len(results)
 
     def few(action: Action, n: int) -> RankedMove:
-        return RankedMove(
+        return _move(
             action,
             0.0,
             0.0,
@@ -609,7 +660,7 @@ def _win_ranking(
         moves = [few(chosen, top_n)]
     else:
         moves = [
-            RankedMove(
+            _move(
                 chosen,
                 top,
                 0.0,
@@ -643,10 +694,10 @@ def _win_ranking(
                 "playouts by the answer (whose own mean over its playouts is lower): no value shown, so that "
                 "ranks follow values"
             )
-        moves.append(RankedMove(action, 0.0, top, (value,), samples=n, evaluated=False, note=note))
+        moves.append(_move(action, 0.0, top, (value,), samples=n, evaluated=False, note=note))
     for action, value, n in sorted(below, key=lambda item: -item[1]):
         moves.append(
-            RankedMove(
+            _move(
                 action,
                 value,
                 top - value,
@@ -659,7 +710,7 @@ def _win_ranking(
     moves += [few(action, n) for action, n in short]
     # Moves not compared (see `win_candidates`, or cut by the budget before their first playout): listed last
     # with no estimate of their own (evaluated=False: the service leaves their value and loss absent).
-    moves += [RankedMove(a, 0.0, top, (0.0,), evaluated=False) for a in legal if not outcomes.get(a)]
+    moves += [_move(a, 0.0, top, (0.0,), evaluated=False) for a in legal if not outcomes.get(a)]
     return tuple(moves)
 
 
@@ -721,7 +772,7 @@ def _rank(
     ordered = sorted(alternatives, key=lambda item: -item[1][player])
     top = ordered[0][1][player]
     return tuple(
-        RankedMove(
+        _move(
             action,
             values[player],
             top - values[player],
@@ -733,7 +784,7 @@ def _rank(
     )
 
 
-def _solo_hint(state: TourState, budget: Budget, started: float) -> HintResult:
+def _solo_hint(state: TourState, budget: Budget, clock: HintClock) -> HintResult:
     """The solo solver's answer. Not exact: every move valued by the layout-aware policy's one-step look-ahead
     (not sampled: no samples, no standard error); when the solver also played the policy out (`monte-carlo-policy`),
     `samples` and `note` give those games and their mean with its standard error, the sampled value of the
@@ -768,13 +819,14 @@ def _solo_hint(state: TourState, budget: Budget, started: float) -> HintResult:
             )
     return HintResult(
         player=0,
-        moves=_rank(alternatives, 0, exact=exact, kind="look-ahead"),
+        choices=_rank(alternatives, 0, exact=exact, kind="look-ahead"),
         depth=0,
         proof=solved.proof,
         method=f"solo:{solved.method}",
         nodes=solved.states_evaluated,
-        wall_time_s=time.monotonic() - started,
+        wall_time_s=clock.wall(),
+        cpu_time_s=clock.cpu(),
         interrupted=False,
         samples=solved.samples if solved.method == "monte-carlo-policy" else 0,
-        note=note,
+        notes=(note,) if note else (),
     )

@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from campsolver.solver.camper_tour.hint import HintResult, Objective, RankedMove, hint
+from campsolver.solver.camper_tour.hint import HintOptions, HintResult, Objective, RankedMove, hint
 from campsolver.solver.camper_tour.rules import (
     DEFAULT_SPECIALS,
     PLATE_COUNT,
@@ -131,7 +131,7 @@ def evaluate(state: TourState, budget: Budget) -> HintResult:
     """The values a puzzle is judged by (exact solo, or the fixed-depth search with an opponent)."""
     if len(state.campers) == 1:
         return hint(state, budget)
-    result = hint(state, budget, max_depth=OPPONENT_DEPTH, objective=Objective.EXPECTED_SCORE)
+    result = hint(state, budget, options=HintOptions(max_depth=OPPONENT_DEPTH, objective=Objective.EXPECTED_SCORE))
     if result.depth != OPPONENT_DEPTH and result.proof != Proof.EXACT:
         raise SolveInterrupted("deadline")
     return result

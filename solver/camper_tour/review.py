@@ -103,11 +103,13 @@ class CamperTourReview:
         result = hints.hint(
             state,
             budget,
-            objective=self.objective,
-            seed=seed,
-            max_playouts=self.playouts,
-            history=self._history(state, earlier),
-            record_checked=True,
+            options=hints.HintOptions(
+                objective=self.objective,
+                seed=seed,
+                max_playouts=self.playouts,
+                history=self._history(state, earlier),
+                record_checked=True,
+            ),
         )
         exact = result.proof is Proof.EXACT
         choices = []

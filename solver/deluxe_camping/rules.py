@@ -914,13 +914,35 @@ def parse_board(
 #: The state of a Deluxe Camping game, named after the game (the same class as `DCState`).
 DeluxeCampingState = DCState
 
-#: Deluxe Camping as a `Game`: its `Config` names the players; a game starts with the pool to place.
-GAME: GameSpec[Config, DCState] = GameSpec(
+
+@dataclass(frozen=True)
+class DeluxeCampingSetup:
+    """A table: the rules `Config` (it names the players) and who places first (`initial_state`'s arguments; the
+    rulebook leaves the first player to the table, so a service draws it)."""
+
+    config: Config = field(default_factory=Config)
+    first_player: int = 0
+
+    @property
+    def players(self) -> int:
+        return self.config.players
+
+
+def new_deluxe_camping(setup: DeluxeCampingSetup) -> DCState:
+    """The empty campground before the pool is placed, `setup.first_player` to place it (a seat of the table)."""
+    if isinstance(setup.first_player, bool) or not 0 <= setup.first_player < setup.players:
+        raise ValueError(f"the first player is a seat 0-{setup.players - 1}, got {setup.first_player}")
+    return initial_state(setup.config, setup.first_player)
+
+
+#: Deluxe Camping as a `Game`: a setup of the rules `Config` and the first player; a game starts with the pool to
+#: place.
+GAME: GameSpec[DeluxeCampingSetup, DCState] = GameSpec(
     name="deluxe_camping",
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
-    make_config=lambda players: Config(players=players),
-    players_of=lambda config: config.players,
-    start=initial_state,
+    make_config=lambda players: DeluxeCampingSetup(Config(players=players)),
+    players_of=lambda setup: setup.players,
+    start=new_deluxe_camping,
     scores=lambda state: state.scores(),
 )

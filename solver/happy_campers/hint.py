@@ -69,10 +69,16 @@ from operator import itemgetter
 
 import numpy as np
 from campsolver.solver.core.budget import Budget, SolveInterrupted
-from campsolver.solver.core.game import TERMINAL
+from campsolver.solver.core.game import CHANCE, TERMINAL
 from campsolver.solver.core.hint import HintClock, HintResultBase, RankedChoice
 from campsolver.solver.core.seeding import rng_for
-from campsolver.solver.happy_campers.modes import SOLO_DOUBLE_GAP, SoloState, SoloStep, multiplayer_options
+from campsolver.solver.happy_campers.modes import (
+    SOLO_DOUBLE_GAP,
+    MultiplayerState,
+    SoloState,
+    SoloStep,
+    multiplayer_options,
+)
 from campsolver.solver.happy_campers.multiplayer_rollout import multiplayer_rollout
 from campsolver.solver.happy_campers.policies import (
     DEFAULT_MISSING_PENALTY,
@@ -435,49 +441,134 @@ class _Class:
 # ---------------------------------------------------------------------------------------------------------
 
 
-def hint(
+@dataclass(frozen=True)
+class HintOptions:
+    """The hint's knobs. `objective`: on a neighbour's map, hurt (OWNER_WORST, default) or help the owner (the
+    other modes always maximise your own value); `missing_penalty`: the rollout policy's penalty for an element
+    still missing; `rollouts`: replaces the schedule's planned total (a machine-independent way to ask for a given
+    effort; the budget still stops it); `multiplayer_value`: what a multi-player hint ranks by (the margin over the
+    best other player, default, or your own score); `seed`: fixes the sampled futures (same seed, same budget time
+    limit -> same answer unless the deadline interrupts the schedule, see the module docs)."""
+
+    objective: Objective | str = Objective.OWNER_WORST
+    missing_penalty: float = DEFAULT_MISSING_PENALTY
+    rollouts: int | None = None
+    multiplayer_value: MultiplayerValue | str = MultiplayerValue.MARGIN
+    seed: int = 0
+
+
+@dataclass(frozen=True)
+class MapTurn:
+    """A roll to draw on one map with no other map in play: a turn of the single-map game (doubles are plain
+    rolls; `maximise.clairvoyant_max`'s game), or with `neighbour_map` a multi-player double drawn on the
+    neighbour's map (its options `modes.multiplayer_options`: Noisy Neighbours frees the shape). `hint`
+    validates the map and the roll."""
+
+    grid: Grid
+    roll: Roll
+    challenges: tuple[Challenge, ...] = ()
+    components: Components = DEFAULT_COMPONENTS
+    neighbour_map: bool = False
+
+
+#: What a Happy Campers hint is asked on: the rules model's state after a roll (`HappyCampersState`: a solo game's
+#: turn, or a multi-player game's drawing on the map `to_draw[0]`), or one map alone (`MapTurn`).
+HintState = SoloState | MultiplayerState | MapTurn
+
+
+def hint(state: HintState, budget: Budget | None = None, *, options: HintOptions = HintOptions()) -> HintResult:
+    """Rank every legal move of the state's roll, best first, in the mode the state says (`HintMode`):
+
+    - `SoloState` after its roll (SOLO): the moves the rules state offers now (a pair, one map's drawing, the
+      extra turn, or map 1's drawing at `SoloStep.SECOND`); a state over answers blocked.
+    - `MultiplayerState` after its roll, the map `to_draw[0]` due: on a plain roll its owner's (MULTIPLAYER; the
+      other maps in seat order from the left neighbour, `bonus_turn` from the state), on a double the
+      neighbour's drawing on it (NEIGHBOUR_MAP).
+    - `MapTurn`: OWN_MAP, or NEIGHBOUR_MAP with `neighbour_map` (a double only).
+
+    `budget` defaults to `DEFAULT_HINT_TIME_S`; `options` (`HintOptions`) hold the knobs. `turn_state` builds the
+    state from maps and a roll (what the service and the benches hold).
+    """
+    clock = HintClock()
+    budget = budget if budget is not None else Budget(DEFAULT_HINT_TIME_S)
+    objective = Objective(options.objective)
+    penalty = options.missing_penalty
+    if isinstance(state, SoloState):
+        mode, cards, components = HintMode.SOLO, state.challenges[0], state.components
+        if state.current_player() == CHANCE:
+            raise RulesError("roll", "the solo state must have its roll")
+        setup = _solo_setup(state, penalty)
+    elif isinstance(state, MultiplayerState):
+        mode, cards, components, setup = _multiplayer_setup(state, options)
+    else:
+        mode = HintMode.NEIGHBOUR_MAP if state.neighbour_map else HintMode.OWN_MAP
+        roll = validate_roll(state.roll)
+        if mode is HintMode.NEIGHBOUR_MAP and roll[0] != roll[1]:
+            raise RulesError("roll", "a move on the neighbour's map happens only on a double")
+        cards, components = tuple(state.challenges), state.components
+        start = validate_grid(state.grid, components)
+        setup = _single_setup(start, _mode_options(roll, cards, mode, components), cards, components, penalty)
+    if mode is not HintMode.NEIGHBOUR_MAP:
+        objective = Objective.OWNER_BEST  # on your own maps you are the owner
+    sign = -1.0 if objective is Objective.OWNER_WORST else 1.0
+    return _rank(
+        setup, mode, objective, sign, cards, components, budget, options.seed, clock, penalty, options.rollouts
+    )
+
+
+def _multiplayer_setup(
+    state: MultiplayerState, options: HintOptions
+) -> tuple[HintMode, tuple[Challenge, ...], Components, _Setup]:
+    """The drawing due on map `to_draw[0]` of a multi-player state: its owner's on a plain roll, the neighbour's on a
+    double."""
+    if state.roll is None or not state.to_draw:
+        raise RulesError("roll", "the multi-player state must have its roll and a map to draw")
+    cards, components, roll = state.challenges, state.components, state.roll
+    target = state.to_draw[0]
+    grid = state.maps[target]
+    if roll[0] == roll[1]:
+        mode = HintMode.NEIGHBOUR_MAP
+        options_here = _mode_options(roll, cards, mode, components)
+        return mode, cards, components, _single_setup(grid, options_here, cards, components, options.missing_penalty)
+    setup = _single_setup(grid, roll_options(roll), cards, components, options.missing_penalty)
+    others = state.maps[target + 1 :] + state.maps[:target]  # seat order from the left neighbour
+    setup.others = tuple(FastMap.from_grid(g, cards, components) for g in others)
+    setup.pending_roll = roll
+    setup.bonus_turn = state.bonus_turn
+    setup.margin = MultiplayerValue(options.multiplayer_value) is MultiplayerValue.MARGIN
+    setup.game_ends_after = state.bonus_turn
+    if state.bonus_turn:
+        setup.notes.append("the bonus turn: the game is over after this drawing")
+    return HintMode.MULTIPLAYER, cards, components, setup
+
+
+def turn_state(
     grid: Grid | None,
     roll: Roll,
     challenges: Iterable[Challenge] = (),
     components: Components = DEFAULT_COMPONENTS,
-    budget: Budget | None = None,
-    seed: int = 0,
     *,
     mode: HintMode | str = HintMode.OWN_MAP,
-    objective: Objective | str = Objective.OWNER_WORST,
     second_grid: Grid | None = None,
     second_challenges: Iterable[Challenge] | None = None,
-    missing_penalty: float = DEFAULT_MISSING_PENALTY,
-    rollouts: int | None = None,
     solo_double_gap: int = SOLO_DOUBLE_GAP,
     solo_last_turn_map: int | None = None,
     players: int | None = None,
     other_grids: Sequence[Grid] | None = None,
     bonus_turn: bool = False,
-    multiplayer_value: MultiplayerValue | str = MultiplayerValue.MARGIN,
     solo_follow: Option | None = None,
-) -> HintResult:
-    """Rank every legal move of `roll` on `grid` (solo: on `grid` and `second_grid`), best first.
+) -> HintState:
+    """The hint's state for `roll` on `grid` (None: an empty map) in `mode`, validated (a `RulesError` names the bad
+    argument): what the service and the benches hold, as the rules model's state.
 
-    `budget` defaults to `DEFAULT_HINT_TIME_S`; `seed` fixes the sampled futures (same seed, same budget
-    time limit -> same answer unless the deadline interrupts the schedule, see the module docs).
-    `second_challenges` (solo) defaults to `challenges`. `rollouts` replaces the schedule's planned total
-    (a machine-independent way to ask for a given effort; the budget still stops it).
-    Solo only: `solo_double_gap` is `modes.SoloState.double_gap` (the doubles' gap rule); `solo_last_turn_map`
-    (0 or 1) says the other map is already out and this roll is the one extra turn of that map; `solo_follow`
-    says map 0 is already drawn this turn and map 1 must take this option (`SoloStep.SECOND`): the moves are
-    map 1's drawings.
-    Multi-player only (`HintMode.MULTIPLAYER`, your own map on a plain roll): `other_grids` are the other
-    players' maps in seat order (your left neighbour first, your right neighbour last; omitted: blank maps,
-    then `players` says how many players there are); `bonus_turn` says this roll is the bonus turn (a
-    player could not draw last turn), so the game ends after it. `multiplayer_value`: the value ranked, by
-    default the expected margin of your final score over the best other player's (what wins), or your own
-    expected final score.
-    """
-    clock = HintClock()
-    budget = budget if budget is not None else Budget(DEFAULT_HINT_TIME_S)
+    SOLO: the `SoloState` of `grid` and `second_grid` after the roll (`second_challenges` default to `challenges`;
+    `solo_double_gap` the doubles' gap rule; `solo_last_turn_map` (0 or 1): the other map is out and this roll is
+    the one extra turn of that map; `solo_follow`: map 0 is already drawn this turn and map 1 must take this
+    option, `SoloStep.SECOND`). MULTIPLAYER (your own map on a plain roll): the `MultiplayerState` with you in seat
+    0 drawing, `other_grids` the other players' maps in seat order (your left neighbour first, your right neighbour
+    last; omitted: blank maps, then `players` says how many players there are), `bonus_turn` this roll is the bonus
+    turn (the game ends after it). OWN_MAP and NEIGHBOUR_MAP: a `MapTurn`."""
     mode = HintMode(mode)
-    objective = Objective(objective)
     roll = validate_roll(roll)
     cards = tuple(challenges)
     if mode is HintMode.SOLO:
@@ -487,38 +578,29 @@ def hint(
             second_grid if second_grid is not None else empty_grid(components),
         )
         # The rules model validates (solo maps may hold detached pieces) and decides the turn's moves.
-        state = SoloState.new((cards, second_cards), components, maps, solo_double_gap, solo_last_turn_map)
-        setup = _solo_setup(state, roll, missing_penalty, _solo_second(state, roll, solo_follow))
-    else:
-        if solo_last_turn_map is not None:
-            raise RulesError("solo_last_turn_map", "only in solo mode")
-        if solo_follow is not None:
-            raise RulesError("solo_follow", "only in solo mode")
-        if mode is not HintMode.MULTIPLAYER:
-            for name, value in (("players", players), ("other_grids", other_grids), ("bonus_turn", bonus_turn or None)):
-                if value is not None:
-                    raise RulesError(name, "only in multi-player mode")
-        elif roll[0] == roll[1]:
-            raise RulesError(
-                "roll", "on a double your map is drawn by a neighbour and you draw on theirs (neighbour_map mode)"
-            )
-        if mode is HintMode.NEIGHBOUR_MAP and roll[0] != roll[1]:
-            raise RulesError("roll", "a move on the neighbour's map happens only on a double")
-        start = validate_grid(grid, components) if grid is not None else empty_grid(components)
-        setup = _single_setup(start, _mode_options(roll, cards, mode, components), cards, components, missing_penalty)
-        if mode is HintMode.MULTIPLAYER:
-            others = _other_maps(players, other_grids, components)
-            setup.others = tuple(FastMap.from_grid(g, cards, components) for g in others)
-            setup.pending_roll = roll
-            setup.bonus_turn = bool(bonus_turn)
-            setup.margin = MultiplayerValue(multiplayer_value) is MultiplayerValue.MARGIN
-            setup.game_ends_after = bool(bonus_turn)
-            if bonus_turn:
-                setup.notes.append("the bonus turn: the game is over after this drawing")
-    if mode is not HintMode.NEIGHBOUR_MAP:
-        objective = Objective.OWNER_BEST  # on your own maps you are the owner
-    sign = -1.0 if objective is Objective.OWNER_WORST else 1.0
-    return _rank(setup, mode, objective, sign, cards, components, budget, seed, clock, missing_penalty, rollouts)
+        before = SoloState.new((cards, second_cards), components, maps, solo_double_gap, solo_last_turn_map)
+        return _solo_second(before, roll, solo_follow) if solo_follow is not None else before.child(roll)
+    if solo_last_turn_map is not None:
+        raise RulesError("solo_last_turn_map", "only in solo mode")
+    if solo_follow is not None:
+        raise RulesError("solo_follow", "only in solo mode")
+    if mode is not HintMode.MULTIPLAYER:
+        for name, value in (("players", players), ("other_grids", other_grids), ("bonus_turn", bonus_turn or None)):
+            if value is not None:
+                raise RulesError(name, "only in multi-player mode")
+    elif roll[0] == roll[1]:
+        raise RulesError(
+            "roll", "on a double your map is drawn by a neighbour and you draw on theirs (neighbour_map mode)"
+        )
+    if mode is HintMode.NEIGHBOUR_MAP and roll[0] != roll[1]:
+        raise RulesError("roll", "a move on the neighbour's map happens only on a double")
+    start = validate_grid(grid, components) if grid is not None else empty_grid(components)
+    if mode is not HintMode.MULTIPLAYER:
+        return MapTurn(start, roll, cards, components, mode is HintMode.NEIGHBOUR_MAP)
+    maps = (start, *_other_maps(players, other_grids, components))
+    return MultiplayerState(
+        maps, cards, components, (True,) * len(maps), bonus_turn=bool(bonus_turn), roll=roll, to_draw=(0,)
+    )
 
 
 @dataclass
@@ -598,11 +680,8 @@ def _single_setup(
     return _Setup(moves, move_class, classes, not moves, (), False, 0, False, [], (start,), options)
 
 
-def _solo_second(state: SoloState, roll: Roll, follow: Option | None) -> SoloState | None:
-    """The rules state between the two drawings of a two-map turn (map 0 drawn, map 1 due with `follow`), or
-    None without `follow`."""
-    if follow is None:
-        return None
+def _solo_second(state: SoloState, roll: Roll, follow: Option) -> SoloState:
+    """The rules state between the two drawings of a two-map turn (map 0 drawn, map 1 due with `follow`)."""
     if follow not in roll_options(roll):
         raise RulesError("solo_follow", "an option of the roll")
     if state.last_turn_map is not None:
@@ -613,66 +692,104 @@ def _solo_second(state: SoloState, roll: Roll, follow: Option | None) -> SoloSta
     return turn
 
 
-def _solo_setup(state: SoloState, roll: Roll, penalty: float, turn: SoloState | None = None) -> _Setup:
-    """Solo moves exactly as `modes.SoloState` allows them after `roll`: pairs (one option per map, a double
-    on both with the gap rule), a single drawing when no assignment fits both maps (that map then gets one
-    extra turn, the other is out), or the extra turn itself. The rollouts continue with
-    `policies.modes_solo_rollout`, which follows the same flow."""
-    components = state.components
-    turn = state.child(roll) if turn is None else turn  # given: the second drawing of a two-map turn
-    grids = state.maps
-    maps = tuple(FastMap.from_grid(g, cards, components) for g, cards in zip(grids, state.challenges, strict=True))
-    flats = [[v for row in g for v in row] for g in grids]
-    perms = _symmetries(components.rows, components.cols)
-    notes: list[str] = []
+#: A solo move before its class is known: the candidate or None per map, the placement or None per map, the phase
+#: after the move.
+_SoloCombo = tuple[tuple[Candidate | None, ...], tuple[Placement | None, ...], int]
+
+
+def _solo_setup(turn: SoloState, penalty: float) -> _Setup:
+    """Solo moves exactly as `modes.SoloState` allows them at `turn` (after the roll): pairs (one option per map, a
+    double on both with the gap rule), a single drawing when no assignment fits both maps (that map then gets one
+    extra turn, the other is out), the extra turn itself, or map 1's drawing completing a two-map turn. The
+    rollouts continue with `policies.modes_solo_rollout`, which follows the same flow."""
+    grids = turn.maps
     if turn.current_player() == TERMINAL:
-        notes.append("no drawing fits: the game is over")
-        return _Setup([], [], [], True, (0, 1), True, 0, True, notes, grids, (), turn, state.double_gap)
-    # (candidate or None per map, placement or None per map, phase after the move)
-    combos: list[tuple[tuple[Candidate | None, ...], tuple[Placement | None, ...], int]] = []
-    unlisted = 0
-    blocked_maps: tuple[int, ...] = ()
-    ends = turn.step is not SoloStep.FIRST_OF_TWO
+        notes = ["no drawing fits: the game is over"]
+        return _Setup([], [], [], True, (0, 1), True, 0, True, notes, grids, (), turn, turn.double_gap)
+    components = turn.components
+    maps = tuple(FastMap.from_grid(g, cards, components) for g, cards in zip(grids, turn.challenges, strict=True))
     if turn.step is SoloStep.FIRST_OF_TWO:
-        for _, option in turn.allowed:
-            left = turn.drawings(0, option)
-            right = turn.drawings(1, turn.follow_option(option))
-            kept_left = _top(maps[0], left, penalty, SOLO_PER_MAP_KEEP, components)
-            kept_right = _top(maps[1], right, penalty, SOLO_PER_MAP_KEEP, components)
-            unlisted += len(left) * len(right) - len(kept_left) * len(kept_right)
-            combos.extend(((x[1], y[1]), (x[0], y[0]), SOLO_NORMAL) for x in kept_left for y in kept_right)
-        if unlisted:
-            notes.append(
-                f"{unlisted} legal pairs not listed: a side was outside the top {SOLO_PER_MAP_KEEP} of its map"
-            )
+        combos, unlisted, notes = _solo_pairs(turn, maps, penalty)
+        blocked_maps: tuple[int, ...] = ()
     else:
-        last_turn = turn.step is SoloStep.LAST_TURN
-        second = turn.step is SoloStep.SECOND
-        ends = not second
-        open_maps = {m for m, _ in turn.allowed}
-        blocked_maps = () if second else tuple(m for m in (0, 1) if m not in open_maps)
-        if second:
-            notes.append("the second drawing of the turn: map 0 is drawn, map 1 takes the roll's other option")
-        elif last_turn:
-            notes.append(f"the one extra turn of map {state.last_turn_map + 1}: a double is a plain roll")
-        elif blocked_maps:
-            survivor = 1 - blocked_maps[0]
-            notes.append(
-                f"map {blocked_maps[0] + 1} cannot take the roll: one drawing on map {survivor + 1}, "
-                "then its one extra turn"
-            )
-        else:
-            notes.append(
-                "no assignment fits both maps: one drawing on one map; the other map is out and the drawn "
-                "map gets one extra turn"
-            )
-        for m, option in turn.allowed:
-            phase = SOLO_OVER if last_turn else SOLO_NORMAL if second else m
-            for placement in turn.drawings(m, option):
-                candidate = candidate_of(placement, components)
-                pair_c = (candidate, None) if m == 0 else (None, candidate)
-                pair_p = (placement, None) if m == 0 else (None, placement)
-                combos.append((pair_c, pair_p, phase))
+        combos, blocked_maps, notes = _solo_singles(turn)
+        unlisted = 0
+    ends = turn.step not in (SoloStep.FIRST_OF_TWO, SoloStep.SECOND)
+    moves, move_class, classes = _solo_classes(turn, maps, combos, penalty)
+    return _Setup(
+        moves,
+        move_class,
+        classes,
+        not moves,
+        blocked_maps,
+        ends,
+        unlisted,
+        True,
+        notes,
+        grids,
+        (),
+        turn,
+        turn.double_gap,
+    )
+
+
+def _solo_pairs(turn: SoloState, maps: tuple[FastMap, ...], penalty: float) -> tuple[list[_SoloCombo], int, list[str]]:
+    """A two-map turn's pairs: per opening option, the top `SOLO_PER_MAP_KEEP` drawings of each map paired; the
+    count of legal pairs left out, and a note saying so."""
+    components = turn.components
+    combos: list[_SoloCombo] = []
+    unlisted = 0
+    for _, option in turn.allowed:
+        left = turn.drawings(0, option)
+        right = turn.drawings(1, turn.follow_option(option))
+        kept_left = _top(maps[0], left, penalty, SOLO_PER_MAP_KEEP, components)
+        kept_right = _top(maps[1], right, penalty, SOLO_PER_MAP_KEEP, components)
+        unlisted += len(left) * len(right) - len(kept_left) * len(kept_right)
+        combos.extend(((x[1], y[1]), (x[0], y[0]), SOLO_NORMAL) for x in kept_left for y in kept_right)
+    notes = [f"{unlisted} legal pairs not listed: a side was outside the top {SOLO_PER_MAP_KEEP} of its map"]
+    return combos, unlisted, notes if unlisted else []
+
+
+def _solo_singles(turn: SoloState) -> tuple[list[_SoloCombo], tuple[int, ...], list[str]]:
+    """A one-map drawing (map 1's second drawing, the one drawing when no pair fits, or the extra turn): every
+    drawing the state allows, the maps that cannot take the roll, and a note on where the turn stands."""
+    last_turn = turn.step is SoloStep.LAST_TURN
+    second = turn.step is SoloStep.SECOND
+    open_maps = {m for m, _ in turn.allowed}
+    blocked_maps = () if second else tuple(m for m in (0, 1) if m not in open_maps)
+    if second:
+        note = "the second drawing of the turn: map 0 is drawn, map 1 takes the roll's other option"
+    elif last_turn:
+        note = f"the one extra turn of map {turn.last_turn_map + 1}: a double is a plain roll"
+    elif blocked_maps:
+        survivor = 1 - blocked_maps[0]
+        note = (
+            f"map {blocked_maps[0] + 1} cannot take the roll: one drawing on map {survivor + 1}, "
+            "then its one extra turn"
+        )
+    else:
+        note = (
+            "no assignment fits both maps: one drawing on one map; the other map is out and the drawn "
+            "map gets one extra turn"
+        )
+    combos: list[_SoloCombo] = []
+    for m, option in turn.allowed:
+        phase = SOLO_OVER if last_turn else SOLO_NORMAL if second else m
+        for placement in turn.drawings(m, option):
+            candidate = candidate_of(placement, turn.components)
+            pair_c = (candidate, None) if m == 0 else (None, candidate)
+            pair_p = (placement, None) if m == 0 else (None, placement)
+            combos.append((pair_c, pair_p, phase))
+    return combos, blocked_maps, [note]
+
+
+def _solo_classes(
+    turn: SoloState, maps: tuple[FastMap, ...], combos: list[_SoloCombo], penalty: float
+) -> tuple[list[HintMove], list[int], list[_Class]]:
+    """The solo moves and their position classes (both maps up to symmetry, and the phase after the move), each
+    class screened by the lower map's greedy evaluation gained."""
+    flats = [[v for row in g for v in row] for g in turn.maps]
+    perms = _symmetries(turn.components.rows, turn.components.cols)
     evals = [fast.evaluation(penalty) for fast in maps]
     moves: list[HintMove] = []
     move_class: list[int] = []
@@ -693,32 +810,23 @@ def _solo_setup(state: SoloState, roll: Roll, penalty: float, turn: SoloState | 
             keys.append(_canonical(_flat_after(flats[m], candidate[0], candidate[2]), perms))
         key = (*keys, phase)
         if key not in index_of:
-            after_maps = []
-            for m, candidate in enumerate(pair):
-                fast = maps[m].copy()
-                if candidate is not None:
-                    fast.commit(*candidate[:3])
-                after_maps.append(fast)
-            screen = min(after_evals) - min(evals)
             index_of[key] = len(classes)
-            classes.append(_Class(tuple(after_maps), phase, screen, screen))
+            screen = min(after_evals) - min(evals)
+            classes.append(_Class(_solo_after(maps, pair), phase, screen, screen))
         moves.append(HintMove(placements))
         move_class.append(index_of[key])
-    return _Setup(
-        moves,
-        move_class,
-        classes,
-        not moves,
-        blocked_maps,
-        ends,
-        unlisted,
-        True,
-        notes,
-        grids,
-        (),
-        turn,
-        state.double_gap,
-    )
+    return moves, move_class, classes
+
+
+def _solo_after(maps: tuple[FastMap, ...], pair: tuple[Candidate | None, ...]) -> tuple[FastMap, ...]:
+    """Both maps after a solo move (copies; a None side is not drawn)."""
+    after_maps = []
+    for m, candidate in enumerate(pair):
+        fast = maps[m].copy()
+        if candidate is not None:
+            fast.commit(*candidate[:3])
+        after_maps.append(fast)
+    return tuple(after_maps)
 
 
 def _top(

@@ -89,7 +89,9 @@ def policy_plays(problem: MaxProblem, budget: Budget, seed: int) -> list[list[Pl
             return plays
         turn_budget = budget.limited(budget.remaining())
         result = hint_engine.hint(
-            grid, roll, problem.challenges, problem.components, turn_budget, seed, rollouts=HINT_ROLLOUTS
+            hint_engine.turn_state(grid, roll, problem.challenges, problem.components),
+            turn_budget,
+            options=hint_engine.HintOptions(seed=seed, rollouts=HINT_ROLLOUTS),
         )
         if result.blocked or result.best is None:
             break

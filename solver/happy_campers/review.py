@@ -182,50 +182,18 @@ class HappyCampersReview:
         assert roll is not None
         # Without `rollouts` the hint plans its rollouts from the budget's time limit at a nominal rate (never
         # from the measured speed): a CPU budget gives the same plan, hence the same answer, on any machine.
-        common: dict[str, Any] = {"budget": budget, "seed": seed, "rollouts": self.rollouts}
-        if isinstance(state, SoloState):
-            follow = state.allowed[0][1] if state.step is SoloStep.SECOND else None
-            return hints.hint(
-                state.maps[0],
-                roll,
-                state.challenges[0],
-                state.components,
-                mode=hints.HintMode.SOLO,
-                second_grid=state.maps[1],
-                second_challenges=state.challenges[1],
-                solo_double_gap=state.double_gap,
-                solo_last_turn_map=state.last_turn_map,
-                solo_follow=follow,
-                **common,
-            )
+        options = hints.HintOptions(
+            seed=seed,
+            rollouts=self.rollouts,
+            multiplayer_value=hints.MultiplayerValue.MARGIN if self.margin else hints.MultiplayerValue.SCORE,
+        )
         if isinstance(state, SingleMapGame):
             return hints.hint(
-                state.grid, roll, state.challenges, state.components, mode=hints.HintMode.OWN_MAP, **common
+                hints.MapTurn(state.grid, roll, state.challenges, state.components), budget, options=options
             )
-        target = state.to_draw[0]
-        if roll[0] == roll[1]:
-            return hints.hint(
-                state.maps[target],
-                roll,
-                state.challenges,
-                state.components,
-                mode=hints.HintMode.NEIGHBOUR_MAP,
-                objective=hints.Objective.OWNER_WORST,
-                **common,
-            )
-        count = len(state.maps)
-        others = [state.maps[(target + k) % count] for k in range(1, count)]
-        return hints.hint(
-            state.maps[target],
-            roll,
-            state.challenges,
-            state.components,
-            mode=hints.HintMode.MULTIPLAYER,
-            other_grids=others,
-            bonus_turn=state.bonus_turn,
-            multiplayer_value=hints.MultiplayerValue.MARGIN if self.margin else hints.MultiplayerValue.SCORE,
-            **common,
-        )
+        # A solo turn or a multi-player drawing (the owner's on a plain roll, a neighbour's on a double, hurting the
+        # owner: the options' default objective) is the rules model's own state.
+        return hints.hint(state, budget, options=options)
 
     def rank(
         self, decision: review.Decision, budget: Budget, seed: int, earlier: Sequence[review.Decision]

@@ -111,7 +111,7 @@ def test_exact_hint_matches_an_independent_enumeration(objective: hints.Objectiv
     `PATIENT_MIX` (patient mover, opponents patient or greedy), another plain rule, and a mixture whose rules differ
     in this position (so that the seatings and their weights are really the ones played out)."""
     state = tiny_position()
-    result = hints.hint(observe(state, 0), Budget(30), objective=objective, policy=policy)
+    result = hints.hint(observe(state, 0), Budget(30), options=hints.HintOptions(objective=objective, policy=policy))
     assert result.proof is Proof.EXACT
     assert len(result.plays) >= 4
     model = hints.as_model(policy)
@@ -120,7 +120,9 @@ def test_exact_hint_matches_an_independent_enumeration(objective: hints.Objectiv
         assert ranked.value == pytest.approx(expected, abs=1e-9)
     if policy is MIXED:  # the mixture is not either of its rules
         for rule in (greedy_action, cheapest_member):
-            other = hints.hint(observe(state, 0), Budget(30), objective=objective, policy=rule)
+            other = hints.hint(
+                observe(state, 0), Budget(30), options=hints.HintOptions(objective=objective, policy=rule)
+            )
             assert {r.play: r.value for r in other.plays} != {r.play: r.value for r in result.plays}
     values = [r.value for r in result.plays]
     assert values == sorted(values, reverse=True)
@@ -195,8 +197,16 @@ def test_hint_never_reads_other_hands_or_the_pile_order(exact: bool) -> None:
     assert other.hands != state.hands or other.deck != state.deck
     assert observe(other, other.current_player()) == observe(state, state.current_player())
     # A sample cap (not the clock) ends the sampled runs, so both do the same work.
-    first = hints.hint(observe(state, state.current_player()), Budget(60), seed=4, allow_exact=exact, max_samples=64)
-    second = hints.hint(observe(other, other.current_player()), Budget(60), seed=4, allow_exact=exact, max_samples=64)
+    first = hints.hint(
+        observe(state, state.current_player()),
+        Budget(60),
+        options=hints.HintOptions(seed=4, allow_exact=exact, max_samples=64),
+    )
+    second = hints.hint(
+        observe(other, other.current_player()),
+        Budget(60),
+        options=hints.HintOptions(seed=4, allow_exact=exact, max_samples=64),
+    )
     assert first.proof is (Proof.EXACT if exact else Proof.HEURISTIC)
     assert [(r.play, r.value, r.standard_error) for r in first.plays] == [
         (r.play, r.value, r.standard_error) for r in second.plays
@@ -206,7 +216,7 @@ def test_hint_never_reads_other_hands_or_the_pile_order(exact: bool) -> None:
 def test_every_hinted_play_is_legal_on_the_true_state() -> None:
     for seed in (1, 2, 5):
         state = late_round(seed)
-        result = hints.hint(observe(state, state.current_player()), Budget(0.5), seed=seed)
+        result = hints.hint(observe(state, state.current_player()), Budget(0.5), options=hints.HintOptions(seed=seed))
         assert result.plays
         for ranked in result.plays:
             hints.apply_play(state, ranked.play)  # raises IllegalAction if not legal
@@ -274,7 +284,9 @@ def test_the_rollout_model_keeps_the_cpu_budget(where: str, model: str) -> None:
         state = tiny_position()
     for seed in range(5):
         started = time.process_time()
-        result = hints.hint(observe(state, state.current_player()), CpuBudget(0.05), seed=seed, policy=policy)
+        result = hints.hint(
+            observe(state, state.current_player()), CpuBudget(0.05), options=hints.HintOptions(seed=seed, policy=policy)
+        )
         spent = time.process_time() - started
         assert spent <= 0.05 + 0.03, f"{where}: {spent:.3f} CPU-s"
         assert result.plays

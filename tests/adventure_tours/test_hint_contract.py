@@ -69,7 +69,12 @@ def test_the_leaders_standard_error_allows_for_the_winners_curse() -> None:
     beaten = [w - 10 + rng.gauss(0, 1) for w in worlds]
 
     def ranked(samples: list[list[float]]) -> list[hints.RankedPlay]:
-        return [hints.RankedPlay((), sum(s) / len(s), hints.reported_standard_error(s), len(s)) for s in samples]
+        return [
+            hints.RankedPlay(
+                choice=(), value=sum(s) / len(s), standard_error=hints.reported_standard_error(s), samples=len(s)
+            )
+            for s in samples
+        ]
 
     close = ranked([*tied, beaten])
     leader = max(range(2), key=lambda i: close[i].value)

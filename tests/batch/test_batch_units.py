@@ -408,7 +408,8 @@ def test_camper_tour_hint_policy_is_reproducible_and_ranks_by_win_probability(mo
     real_hint = ct_hint.hint
 
     def spy(*args, **kwargs):
-        objectives.append((kwargs.get("objective"), kwargs.get("max_playouts")))
+        options = kwargs["options"]
+        objectives.append((options.objective, options.max_playouts))
         return real_hint(*args, **kwargs)
 
     monkeypatch.setattr(ct_hint, "hint", spy)
@@ -508,7 +509,8 @@ def test_adventure_tours_hint_policy_is_reproducible_with_a_sample_cap(monkeypat
     real_hint = at_hint.hint
 
     def spy(*args, **kwargs):
-        calls.append((kwargs.get("allow_exact"), kwargs.get("max_samples")))
+        options = kwargs["options"]
+        calls.append((options.allow_exact, options.max_samples))
         return real_hint(*args, **kwargs)
 
     monkeypatch.setattr(at_hint, "hint", spy)

@@ -12,7 +12,7 @@ from functools import cache
 import numpy as np
 import pytest
 from campsolver.solver.camper_tour import best_response
-from campsolver.solver.camper_tour.hint import BEST_RESPONSE_METHOD, hint, opponents_played
+from campsolver.solver.camper_tour.hint import BEST_RESPONSE_METHOD, HintOptions, hint, opponents_played
 from campsolver.solver.camper_tour.opponents import (
     MIN_DECISIONS,
     Decision,
@@ -235,7 +235,7 @@ def test_the_hint_plays_the_best_response_where_the_record_shows_solo_campers():
     record = next(_record(solo_optimal, 1, seed=11))
     decision = next(d for d in record[6:] if d.state.to_move == 0 and best_response.applies(d.state))
     prefix = record[: record.index(decision)]
-    result = hint(decision.state, Budget(5), history=prefix)
+    result = hint(decision.state, Budget(5), options=HintOptions(history=prefix))
     assert result.method == BEST_RESPONSE_METHOD
     assert {m.action for m in result.moves} == set(decision.state.legal_actions())
     values = [m.value for m in result.moves]
@@ -246,11 +246,16 @@ def test_the_hint_plays_the_best_response_where_the_record_shows_solo_campers():
     assert "the game's history shows every other camper playing the solo policy" in opponents_played(
         decision.state, prefix
     )
-    assert hint(decision.state, Budget(5), history=(), max_playouts=8).method != BEST_RESPONSE_METHOD
+    assert (
+        hint(decision.state, Budget(5), options=HintOptions(history=(), max_playouts=8)).method != BEST_RESPONSE_METHOD
+    )
     greedy_record = next(_record(greedy, 1, seed=11))
     greedy_decision = next(d for d in greedy_record[6:] if d.state.to_move == 0)
     greedy_prefix = greedy_record[: greedy_record.index(greedy_decision)]
-    assert hint(greedy_decision.state, Budget(5), history=greedy_prefix, max_playouts=8).method != BEST_RESPONSE_METHOD
+    assert (
+        hint(greedy_decision.state, Budget(5), options=HintOptions(history=greedy_prefix, max_playouts=8)).method
+        != BEST_RESPONSE_METHOD
+    )
 
 
 @pytest.mark.timing
@@ -262,7 +267,7 @@ def test_the_best_response_hint_answers_within_its_budget():
             continue
         budget = Budget(0.2)
         with Timed() as timed:
-            result = hint(decision.state, budget, history=record[:i])
+            result = hint(decision.state, budget, options=HintOptions(history=record[:i]))
         assert timed.within(0.2, 0.1), (i, result.method, timed.explain(0.2, 0.1))
         assert result.best.action in decision.state.legal_actions()
 
@@ -321,7 +326,7 @@ def test_moves_the_model_does_not_cover_are_listed_without_a_value():
     assert set(covered) == {Announce(a) for a in range(4, 9)}
     record = next(_record(solo_optimal, 1, seed=11))[:9]
     assert solo_field(state, record)
-    result = hint(state, Budget(5), history=record)
+    result = hint(state, Budget(5), options=HintOptions(history=record))
     assert result.method == BEST_RESPONSE_METHOD
     assert [m.action for m in result.moves if m.evaluated] == sorted(covered, key=lambda a: -covered[a])
     assert {m.action for m in result.moves if not m.evaluated} == set(state.legal_actions()) - set(covered)

@@ -1,7 +1,7 @@
 """Hint search: legal moves, consistent ranking, solo equals the exact solo solver, budgets."""
 
 import pytest
-from campsolver.solver.camper_tour.hint import Objective, hint, leaf_values
+from campsolver.solver.camper_tour.hint import HintOptions, Objective, hint, leaf_values
 from campsolver.solver.camper_tour.players import race
 from campsolver.solver.camper_tour.rules import TWO_DICE, Camper, Config, Phase, PlateKind, position_state
 from campsolver.solver.camper_tour.search import search
@@ -27,7 +27,7 @@ def two_campers():
 
 def test_every_hint_move_is_legal_and_ranked():
     state = two_campers()
-    result = hint(state, Budget(5), max_depth=2, objective=Objective.EXPECTED_SCORE)
+    result = hint(state, Budget(5), options=HintOptions(max_depth=2, objective=Objective.EXPECTED_SCORE))
     assert result.depth == 2 and result.proof == Proof.HEURISTIC
     assert [m.action for m in result.moves if m.action not in state.legal_actions()] == []
     assert {m.action for m in result.moves} == set(state.legal_actions())
@@ -39,7 +39,7 @@ def test_every_hint_move_is_legal_and_ranked():
 
 def test_hint_is_the_depth_limited_expectimax_of_the_rules_model():
     state = two_campers()
-    result = hint(state, Budget(5), max_depth=1, objective=Objective.EXPECTED_SCORE)
+    result = hint(state, Budget(5), options=HintOptions(max_depth=1, objective=Objective.EXPECTED_SCORE))
     from campsolver.solver.camper_tour.hint import _SearchNode
 
     direct = expectimax(_SearchNode(state), max_depth=1, leaf_value=lambda n: leaf_values(n.state))
@@ -64,8 +64,8 @@ def test_solo_hint_equals_the_brute_force_of_the_rules_model():
 
 def test_hint_is_deterministic_and_opening_hint_works_with_unrevealed_specials():
     state = position_state(Config(), [Camper(), Camper(), Camper()])
-    first = hint(state, Budget(10), max_depth=1, objective=Objective.EXPECTED_SCORE)
-    second = hint(state, Budget(10), max_depth=1, objective=Objective.EXPECTED_SCORE)
+    first = hint(state, Budget(10), options=HintOptions(max_depth=1, objective=Objective.EXPECTED_SCORE))
+    second = hint(state, Budget(10), options=HintOptions(max_depth=1, objective=Objective.EXPECTED_SCORE))
     assert first.moves == second.moves and first.depth == 1
     assert all(m.action in state.legal_actions() for m in first.moves)
 
@@ -74,7 +74,7 @@ def test_last_camper_rule_is_searched():
     # Alone after the other finished: a failed roll eliminates (score 0) instead of being free.
     finished = Camper(phase=Phase.FINISHED, marker=5, tokens=0, arrival=1)
     state = position_state(ROUTE, [Camper(position=4, tokens=6, phase=Phase.RETURN, marker=12), finished])
-    result = hint(state, Budget(10), max_depth=6, objective=Objective.EXPECTED_SCORE)
+    result = hint(state, Budget(10), options=HintOptions(max_depth=6, objective=Objective.EXPECTED_SCORE))
     assert result.proof == Proof.EXACT  # every line ends within six plies
     values = {m.action.plates: m.value for m in result.moves}
     # Announcing 3 goes home at once: the roll r > 3 leaves 6 - (r - 3) tokens; r <= 3 eliminates.
@@ -85,7 +85,7 @@ def test_cancelled_budget_interrupts_before_any_depth():
     budget = Budget(5)
     budget.cancel()
     with pytest.raises(SolveInterrupted):
-        hint(two_campers(), budget, objective=Objective.EXPECTED_SCORE)
+        hint(two_campers(), budget, options=HintOptions(objective=Objective.EXPECTED_SCORE))
 
 
 def test_exact_only_without_plate_approximation_even_when_every_line_ends():
@@ -98,14 +98,18 @@ def test_exact_only_without_plate_approximation_even_when_every_line_ends():
     last = Camper(position=2, tokens=1)
     stack = Config(plate_count=20, starting_tokens=10)
     result = hint(
-        position_state(stack, [finished, last], to_move=1), Budget(30), max_depth=4, objective=Objective.EXPECTED_SCORE
+        position_state(stack, [finished, last], to_move=1),
+        Budget(30),
+        options=HintOptions(max_depth=4, objective=Objective.EXPECTED_SCORE),
     )
     _, stats = search(position_state(stack, [finished, last], to_move=1), 4, Budget(30))
     assert not stats.used_leaf and not result.interrupted
     assert result.proof == Proof.HEURISTIC
     layout = Config(plate_count=20, starting_tokens=10, layout=(PlateKind.NORMAL,) * 20)
     exact = hint(
-        position_state(layout, [finished, last], to_move=1), Budget(30), max_depth=4, objective=Objective.EXPECTED_SCORE
+        position_state(layout, [finished, last], to_move=1),
+        Budget(30),
+        options=HintOptions(max_depth=4, objective=Objective.EXPECTED_SCORE),
     )
     assert exact.proof == Proof.EXACT
 
@@ -118,7 +122,7 @@ def test_multi_camper_hint_defaults_to_win_probability_and_solo_to_expected_scor
 
     state = two_campers()
     assert default_objective(state) == Objective.WIN_PROBABILITY
-    result = hint(state, Budget(30), max_playouts=8)
+    result = hint(state, Budget(30), options=HintOptions(max_playouts=8))
     assert result.method.startswith("win-probability-playouts") and result.depth == 0
     solo = position_state(ROUTE, [Camper(position=9, tokens=5, phase=Phase.RETURN, marker=20)])
     assert default_objective(solo) == Objective.EXPECTED_SCORE
@@ -129,7 +133,7 @@ def test_win_hint_lists_every_legal_move_once_with_honest_estimates():
     from campsolver.solver.camper_tour.hint import MIN_DROP_ROUNDS, win_candidates, win_standard_error
 
     state = position_state(Config(), [Camper(position=12, tokens=15), Camper(position=9, tokens=20)], to_move=0)
-    result = hint(state, Budget(60), max_playouts=12, seed=3)
+    result = hint(state, Budget(60), options=HintOptions(max_playouts=12, seed=3))
     legal = state.legal_actions()
     assert sorted(map(str, (m.action for m in result.moves))) == sorted(map(str, legal))
     played = [m for m in result.moves if m.samples]
@@ -154,8 +158,8 @@ def test_win_hint_with_a_playout_cap_is_reproducible():
         [Camper(position=12, tokens=15), Camper(position=9, tokens=20), Camper(position=5, tokens=22)],
         to_move=1,
     )
-    first = hint(state, Budget(60), max_playouts=6, seed=11)
-    second = hint(state, Budget(60), max_playouts=6, seed=11)
+    first = hint(state, Budget(60), options=HintOptions(max_playouts=6, seed=11))
+    second = hint(state, Budget(60), options=HintOptions(max_playouts=6, seed=11))
     assert first.moves == second.moves and not first.interrupted
 
 
@@ -183,14 +187,14 @@ def test_win_hint_models_a_slow_field_as_solo_campers(monkeypatch):
         ROUTE, [Camper(position=14, tokens=20), Camper(position=6, tokens=24), Camper(position=3, tokens=25)]
     )
     assert slow_field(slow)
-    hint(slow, Budget(60), max_playouts=4, seed=3)
+    hint(slow, Budget(60), options=HintOptions(max_playouts=4, seed=3))
     assert calls and set(calls) == {"solo"}
     calls.clear()
     mixed = position_state(
         ROUTE, [Camper(position=14, tokens=20), Camper(position=9, tokens=20), Camper(position=3, tokens=25)]
     )
     assert not slow_field(mixed)
-    hint(mixed, Budget(60), max_playouts=4, seed=3)
+    hint(mixed, Budget(60), options=HintOptions(max_playouts=4, seed=3))
     assert set(calls) == {f"model{i}" for i in range(len(hints.OPPONENT_MODELS))}
 
 

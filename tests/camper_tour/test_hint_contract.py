@@ -169,13 +169,13 @@ CUT_BY_THE_BUDGET = ((2, 2, 10), (4, 2, 20), (1, 3, 10), (4, 3, 10))
 CUT_SCRIPT = """
 import json, sys, time
 from tests.camper_tour.test_hint_contract import CUT_BY_THE_BUDGET, played_game
-from campsolver.solver.camper_tour.hint import hint
+from campsolver.solver.camper_tour.hint import HintOptions, hint
 from campsolver.solver.core.budget import CpuBudget
 rows = []
 for seed, campers, stop in CUT_BY_THE_BUDGET:
     state, record = played_game(seed, campers, stop=stop)
     began = time.process_time()
-    result = hint(state, CpuBudget(0.2), seed=1, history=record)
+    result = hint(state, CpuBudget(0.2), options=HintOptions(seed=1, history=record))
     rows.append({"position": [seed, campers, stop], "used": time.process_time() - began, "samples": result.samples,
                  "evaluated": result.moves[0].evaluated, "interrupted": result.interrupted})
 print(json.dumps(rows))

@@ -147,11 +147,14 @@ def test_the_win_probability_note_states_a_standard_error_only_from_enough_playo
         rules=ALL_NORMAL, campers=[ct_pb.Camper(position=10, tokens=20), ct_pb.Camper(position=12, tokens=20)]
     )
     legal = ct_service.state_from_proto(state).legal_actions()
-    answered = RankedMove(legal[0], 0.5, 0.0, (0.5,), samples=samples, standard_error=0.1234)
-    moves = (answered, *(RankedMove(action, 0.0, 0.5, (0.0,), evaluated=False) for action in legal[1:]))
+    answered = RankedMove(choice=legal[0], value=0.5, loss=0.0, values=(0.5,), samples=samples, standard_error=0.1234)
+    moves = (
+        answered,
+        *(RankedMove(choice=a, value=0.0, loss=0.5, values=(0.0,), evaluated=False) for a in legal[1:]),
+    )
     result = HintResult(
         player=0,
-        moves=moves,
+        choices=moves,
         depth=0,
         proof=Proof.HEURISTIC,
         method=f"win-probability-playouts:{samples}",

@@ -478,3 +478,19 @@ def test_the_free_barrier_is_compulsory_by_default_optional_under_the_variant() 
     assert after.stage is Stage.MOVE and after.to_move == 1 and after.barriers == optional.barriers
     assert after.idle_turns == optional.idle_turns + 1
     assert rules.describe_action(optional.config, Barrier(None)) == "no free barrier"
+
+
+def test_the_game_starts_with_the_setups_first_player_and_refuses_a_seat_off_the_table() -> None:
+    """`GAME` starts from a `DeluxeCampingSetup` (the `Config` and who places the pool first): every seat of the
+    table may begin, and the state is `initial_state`'s; a seat outside the table is refused."""
+    from campsolver.solver.deluxe_camping.rules import GAME, DeluxeCampingSetup
+
+    for players in (2, 3, 4):
+        config = Config(players=players)
+        for first in range(players):
+            state = GAME.new_initial_state(DeluxeCampingSetup(config, first))
+            assert state == rules.initial_state(config, first) and state.current_player() == first
+        for seat in (-1, players, True):
+            with pytest.raises(ValueError):
+                GAME.new_initial_state(DeluxeCampingSetup(config, seat))
+    assert GAME.num_players(GAME.default_config(3)) == 3

@@ -13,7 +13,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 from campsolver.solver.core.budget import Budget
-from campsolver.solver.happy_campers.hint import HintMode, HintResult, Objective, Stage, hint
+from campsolver.solver.happy_campers.hint import HintMode, HintOptions, HintResult, Objective, Stage, hint, turn_state
 from campsolver.solver.happy_campers.modes import SoloState
 from campsolver.solver.happy_campers.policies import (
     RANDOM,
@@ -79,7 +79,7 @@ def assert_ranking_invariants(result: HintResult, maximise: bool = True, positiv
 @pytest.mark.parametrize("roll", [(2, 4), (6, 6), (3, 3), (6, 1)])
 def test_every_legal_move_is_listed_once_legal_and_ranked(roll):
     grid = mid_game(3)
-    result = hint(grid, roll, (), budget=Budget(GENEROUS), seed=7, rollouts=300)
+    result = hint(turn_state(grid, roll, ()), Budget(GENEROUS), options=HintOptions(seed=7, rollouts=300))
     listed = [a.move.placements[0] for a in result.alternatives]
     for placement in listed:
         draw(grid, placement)  # raises IllegalMove if the rules model refuses it
@@ -102,11 +102,13 @@ def test_hint_invariants_on_random_positions(seed, turns, roll, cards):
     assert drawable, "random play stops at the first roll that cannot be drawn: the map still has room"
     blocked = [(a, b) for a in range(1, 7) for b in range(a, 7) if (a, b) not in drawable]
     if blocked:  # a roll that fits nowhere: the hint says so and lists nothing
-        stopped = hint(grid, blocked[0], cards, budget=Budget(GENEROUS), seed=seed, rollouts=60)
+        stopped = hint(
+            turn_state(grid, blocked[0], cards), Budget(GENEROUS), options=HintOptions(seed=seed, rollouts=60)
+        )
         assert stopped.blocked and stopped.alternatives == ()
     if not can_draw(grid, roll):  # generate only usable cases: the next roll that can be drawn
         roll = drawable[sum(roll) % len(drawable)]
-    result = hint(grid, roll, cards, budget=Budget(GENEROUS), seed=seed, rollouts=60)
+    result = hint(turn_state(grid, roll, cards), Budget(GENEROUS), options=HintOptions(seed=seed, rollouts=60))
     assert not result.blocked
     assert Counter(a.move.placements[0] for a in result.alternatives) == Counter(legal_placements(grid, roll))
     assert_ranking_invariants(result, positive_se=False)  # a random position may leave no randomness
@@ -114,9 +116,15 @@ def test_hint_invariants_on_random_positions(seed, turns, roll, cards):
 
 def test_same_seed_same_answer_other_seed_other_futures():
     grid = mid_game(4)
-    first = hint(grid, (1, 5), (Challenge.PRIVACY,), budget=Budget(GENEROUS), seed=3, rollouts=250)
-    again = hint(grid, (1, 5), (Challenge.PRIVACY,), budget=Budget(GENEROUS), seed=3, rollouts=250)
-    other = hint(grid, (1, 5), (Challenge.PRIVACY,), budget=Budget(GENEROUS), seed=4, rollouts=250)
+    first = hint(
+        turn_state(grid, (1, 5), (Challenge.PRIVACY,)), Budget(GENEROUS), options=HintOptions(seed=3, rollouts=250)
+    )
+    again = hint(
+        turn_state(grid, (1, 5), (Challenge.PRIVACY,)), Budget(GENEROUS), options=HintOptions(seed=3, rollouts=250)
+    )
+    other = hint(
+        turn_state(grid, (1, 5), (Challenge.PRIVACY,)), Budget(GENEROUS), options=HintOptions(seed=4, rollouts=250)
+    )
     assert [(a.move, a.value, a.samples) for a in first.alternatives] == [
         (a.move, a.value, a.samples) for a in again.alternatives
     ]
@@ -126,12 +134,12 @@ def test_same_seed_same_answer_other_seed_other_futures():
 def test_schedule_follows_the_time_limit_not_the_clock():
     # The planned effort is a pure function of the time limit (so a seed gives one answer on any machine);
     # the clock only ever cuts a schedule short, and then the result says so.
-    from campsolver.solver.happy_campers.hint import planned_rollouts
+    from campsolver.solver.happy_campers.hint import HintOptions, planned_rollouts, turn_state
 
     assert planned_rollouts(1.2, (), False) > planned_rollouts(0.3, (), False) > 0
     assert planned_rollouts(0.3, (), False) == planned_rollouts(0.3, (), False)
     assert planned_rollouts(1.2, (), True) < planned_rollouts(1.2, (), False)  # two maps: two rollouts each
-    small = hint(mid_game(8), (2, 3), (), budget=Budget(0.3), seed=1)
+    small = hint(turn_state(mid_game(8), (2, 3), ()), Budget(0.3), options=HintOptions(seed=1))
     # On an overloaded machine even the move listing can eat a 0.3 s deadline: then it must say so.
     assert small.alternatives and (small.rollouts > 0 or small.interrupted)
 
@@ -148,7 +156,7 @@ def test_the_only_completing_move_with_no_turn_left_ranks_first():
         AAAAAAAAA
         """
     )
-    result = hint(grid, (1, 6), (), budget=Budget(GENEROUS), seed=2, rollouts=200)
+    result = hint(turn_state(grid, (1, 6), ()), Budget(GENEROUS), options=HintOptions(seed=2, rollouts=200))
     best = result.best.move.placements[0]
     assert best.element is Element.ENTERTAINMENT
     full_score = score(draw(grid, best)).total
@@ -173,12 +181,12 @@ def test_a_blocked_roll_says_so():
         """
     )
     assert not can_draw(grid, (1, 1))
-    result = hint(grid, (1, 1), (), budget=Budget(1.0), seed=0)
+    result = hint(turn_state(grid, (1, 1), ()), Budget(1.0), options=HintOptions(seed=0))
     assert result.blocked and result.alternatives == () and result.best is None
 
 
 def test_symmetric_moves_share_a_position_class_and_tie_exactly():
-    result = hint(None, (1, 2), (), budget=Budget(GENEROUS), seed=5, rollouts=300)
+    result = hint(turn_state(None, (1, 2), ()), Budget(GENEROUS), options=HintOptions(seed=5, rollouts=300))
     by_class: dict[int, set] = {}
     for a in result.alternatives:
         by_class.setdefault(a.position_class, set()).add((a.value, a.tie_group, a.samples))
@@ -194,7 +202,7 @@ def test_a_cancelled_budget_returns_every_move_unsampled_and_says_interrupted():
     budget = Budget(5.0)
     budget.cancel()
     grid = mid_game(2)
-    result = hint(grid, (4, 2), (), budget=budget, seed=0)
+    result = hint(turn_state(grid, (4, 2), ()), budget, options=HintOptions(seed=0))
     assert result.interrupted and result.rollouts == 0
     assert len(result.alternatives) == len(legal_placements(grid, (4, 2)))
     assert all(a.value is None for a in result.alternatives)
@@ -209,14 +217,9 @@ def test_a_cancelled_budget_returns_every_move_unsampled_and_says_interrupted():
 def test_neighbour_map_ranks_for_the_chosen_objective(objective):
     grid = mid_game(6)
     result = hint(
-        grid,
-        (2, 2),
-        (),
-        budget=Budget(GENEROUS),
-        seed=1,
-        mode=HintMode.NEIGHBOUR_MAP,
-        objective=objective,
-        rollouts=300,
+        turn_state(grid, (2, 2), (), mode=HintMode.NEIGHBOUR_MAP),
+        Budget(GENEROUS),
+        options=HintOptions(seed=1, objective=objective, rollouts=300),
     )
     for a in result.alternatives:
         assert a.move.placements[0].option == Option(2, 2)
@@ -227,7 +230,11 @@ def test_neighbour_map_ranks_for_the_chosen_objective(objective):
 def test_neighbour_map_with_noisy_neighbours_allows_any_shape_with_the_rolled_element():
     grid = mid_game(6)
     cards = (Challenge.NOISY_NEIGHBOURS,)
-    result = hint(grid, (3, 3), cards, budget=Budget(GENEROUS), seed=1, mode="neighbour_map", rollouts=200)
+    result = hint(
+        turn_state(grid, (3, 3), cards, mode="neighbour_map"),
+        Budget(GENEROUS),
+        options=HintOptions(seed=1, rollouts=200),
+    )
     listed = {a.move.placements[0] for a in result.alternatives}
     assert listed == set(legal_placements_for_option(grid, Option(ANY_FACE, 3)))
     assert {len(p.cells) for p in listed} > {2}  # more than the rolled shape
@@ -236,7 +243,7 @@ def test_neighbour_map_with_noisy_neighbours_allows_any_shape_with_the_rolled_el
 
 def test_neighbour_map_needs_a_double():
     with pytest.raises(RulesError):
-        hint(mid_game(6), (2, 3), (), budget=Budget(1.0), mode=HintMode.NEIGHBOUR_MAP)
+        hint(turn_state(mid_game(6), (2, 3), (), mode=HintMode.NEIGHBOUR_MAP), Budget(1.0))
 
 
 # --- solo -----------------------------------------------------------------------------------------------
@@ -246,15 +253,16 @@ def test_neighbour_map_needs_a_double():
 def test_solo_pairs_are_legal_on_both_maps(roll):
     first, second = mid_game(10), mid_game(11)
     result = hint(
-        first,
-        roll,
-        (Challenge.PRIVACY,),
-        budget=Budget(GENEROUS),
-        seed=3,
-        mode=HintMode.SOLO,
-        second_grid=second,
-        second_challenges=(Challenge.QUICK_PEE,),
-        rollouts=300,
+        turn_state(
+            first,
+            roll,
+            (Challenge.PRIVACY,),
+            mode=HintMode.SOLO,
+            second_grid=second,
+            second_challenges=(Challenge.QUICK_PEE,),
+        ),
+        Budget(GENEROUS),
+        options=HintOptions(seed=3, rollouts=300),
     )
     assert result.alternatives
     turn = SoloState.new(((Challenge.PRIVACY,), (Challenge.QUICK_PEE,)), maps=(first, second)).child(roll)
@@ -287,7 +295,9 @@ def test_solo_with_one_map_blocked_draws_on_the_other_and_ends():
     )
     other = mid_game(12)
     result = hint(
-        blocked_map, (2, 5), (), budget=Budget(GENEROUS), seed=0, mode="solo", second_grid=other, rollouts=100
+        turn_state(blocked_map, (2, 5), (), mode="solo", second_grid=other),
+        Budget(GENEROUS),
+        options=HintOptions(seed=0, rollouts=100),
     )
     assert result.blocked_maps == (0,) and result.game_ends_after and not result.blocked
     turn = SoloState.new(maps=(blocked_map, other)).child((2, 5))
@@ -401,7 +411,7 @@ def test_hint_values_match_the_exact_expectation_on_a_small_map():
     roll = (1, 5)  # domino with entertainment, or T-tetromino with trees
     memo: dict = {}
     exact = {p: exact_greedy_value(draw(grid, p, SMALL), (), SMALL, memo) for p in legal_placements(grid, roll, SMALL)}
-    result = hint(grid, roll, (), SMALL, Budget(GENEROUS), seed=9, rollouts=3000)
+    result = hint(turn_state(grid, roll, (), SMALL), Budget(GENEROUS), options=HintOptions(seed=9, rollouts=3000))
     assert not result.interrupted
     checked = 0
     for a in result.alternatives:
@@ -419,7 +429,11 @@ def test_hint_values_match_the_exact_expectation_on_a_small_map():
 
 def test_neighbour_map_default_objective_hurts_the_owner():
     grid = mid_game(6)
-    result = hint(grid, (4, 4), (), budget=Budget(GENEROUS), seed=2, mode=HintMode.NEIGHBOUR_MAP, rollouts=200)
+    result = hint(
+        turn_state(grid, (4, 4), (), mode=HintMode.NEIGHBOUR_MAP),
+        Budget(GENEROUS),
+        options=HintOptions(seed=2, rollouts=200),
+    )
     assert result.objective is Objective.OWNER_WORST
     assert_ranking_invariants(result, maximise=False)
 
@@ -437,7 +451,11 @@ def test_solo_when_no_assignment_fits_both_maps_one_map_draws_and_gets_the_extra
         AAAAAAAAA
         """
     )
-    result = hint(grid, (1, 4), (), budget=Budget(GENEROUS), seed=1, mode="solo", second_grid=grid, rollouts=100)
+    result = hint(
+        turn_state(grid, (1, 4), (), mode="solo", second_grid=grid),
+        Budget(GENEROUS),
+        options=HintOptions(seed=1, rollouts=100),
+    )
     assert not result.blocked and result.game_ends_after and result.blocked_maps == ()
     assert result.alternatives
     turn = SoloState.new(maps=(grid, grid)).child((1, 4))
@@ -494,7 +512,7 @@ class _StopsAfter(Budget):
 
 def test_a_race_cut_after_a_few_futures_is_ordered_by_the_policys_evaluation():
     grid = mid_game(3)
-    result = hint(grid, (2, 5), (), budget=_StopsAfter(40), seed=4, rollouts=600)
+    result = hint(turn_state(grid, (2, 5), ()), _StopsAfter(40), options=HintOptions(seed=4, rollouts=600))
     assert result.interrupted and 0 < result.rollouts <= 40
     raced = [a for a in result.alternatives if a.stage is Stage.FINALIST]
     assert raced and all(0 < a.samples < 6 for a in raced)
@@ -509,7 +527,7 @@ def test_a_race_cut_after_a_few_futures_is_ordered_by_the_policys_evaluation():
 
 def test_a_race_cut_late_still_ranks_by_the_sampled_values():
     grid = mid_game(3)
-    result = hint(grid, (2, 5), (), budget=_StopsAfter(400), seed=4, rollouts=2000)
+    result = hint(turn_state(grid, (2, 5), ()), _StopsAfter(400), options=HintOptions(seed=4, rollouts=2000))
     assert result.interrupted
     assert not result.ranked_by_screen
     assert not any("ordered by the rollout policy's evaluation" in note for note in result.notes)
@@ -521,12 +539,14 @@ def test_a_cut_confirmation_keeps_the_top_value_fresh_or_claims_no_standard_erro
     (unbiased, with its standard error); below that it is the mean of the rollouts that chose the move (may read
     high: the winner's curse), and then neither it nor the values built on it claim a standard error."""
     grid = mid_game(3)
-    full = hint(grid, (2, 5), (), budget=Budget(GENEROUS), seed=4, rollouts=600)
+    full = hint(turn_state(grid, (2, 5), ()), Budget(GENEROUS), options=HintOptions(seed=4, rollouts=600))
     top = full.best
     assert top is not None and top.estimate == "fresh" and top.value_samples >= 10
     race = full.rollouts - top.value_samples  # one budget check a rollout
     for extra in (0, 1, 2, 5):
-        result = hint(grid, (2, 5), (), budget=_StopsAfter(race + extra), seed=4, rollouts=600)
+        result = hint(
+            turn_state(grid, (2, 5), ()), _StopsAfter(race + extra), options=HintOptions(seed=4, rollouts=600)
+        )
         best = result.best
         assert result.interrupted and best is not None and best.move == top.move
         assert_ranking_invariants(result)

@@ -16,7 +16,7 @@ import pytest
 from campsolver.solver.core.budget import Budget
 from campsolver.solver.core.game import CHANCE, TERMINAL
 from campsolver.solver.core.seeding import rng_for
-from campsolver.solver.happy_campers.hint import HintMode, HintMove, HintResult, hint
+from campsolver.solver.happy_campers.hint import HintMode, HintMove, HintOptions, HintResult, hint, turn_state
 from campsolver.solver.happy_campers.modes import MultiplayerState, SoloDraw, SoloState, SoloStep
 from campsolver.solver.happy_campers.policies import (
     SOLO_NORMAL,
@@ -74,18 +74,19 @@ def replay_solo(turn: SoloState, move: HintMove) -> SoloState:
 
 def solo_hint(state: SoloState, roll, seed: int = 0) -> HintResult:
     return hint(
-        state.maps[0],
-        roll,
-        state.challenges[0],
-        state.components,
+        turn_state(
+            state.maps[0],
+            roll,
+            state.challenges[0],
+            state.components,
+            mode=HintMode.SOLO,
+            second_grid=state.maps[1],
+            second_challenges=state.challenges[1],
+            solo_double_gap=state.double_gap,
+            solo_last_turn_map=state.last_turn_map,
+        ),
         Budget(30.0),
-        seed,
-        mode=HintMode.SOLO,
-        second_grid=state.maps[1],
-        second_challenges=state.challenges[1],
-        rollouts=FEW_ROLLOUTS,
-        solo_double_gap=state.double_gap,
-        solo_last_turn_map=state.last_turn_map,
+        options=HintOptions(seed=seed, rollouts=FEW_ROLLOUTS),
     )
 
 
@@ -247,14 +248,15 @@ def multiplayer_hint(state: MultiplayerState, map_index: int) -> HintResult:
     assert state.roll is not None
     double = state.roll[0] == state.roll[1]
     return hint(
-        state.maps[map_index],
-        state.roll,
-        state.challenges,
-        state.components,
+        turn_state(
+            state.maps[map_index],
+            state.roll,
+            state.challenges,
+            state.components,
+            mode=HintMode.NEIGHBOUR_MAP if double else HintMode.OWN_MAP,
+        ),
         Budget(30.0),
-        0,
-        mode=HintMode.NEIGHBOUR_MAP if double else HintMode.OWN_MAP,
-        rollouts=FEW_ROLLOUTS,
+        options=HintOptions(seed=0, rollouts=FEW_ROLLOUTS),
     )
 
 
@@ -367,4 +369,8 @@ def test_hint_refuses_to_rank_when_the_rollout_engine_disagrees(monkeypatch, mod
         hint_module, "solo_candidates", lambda fast, s, e, components, double, gap: missing_one(fast, s, e, components)
     )
     with pytest.raises(hint_module.HintMismatch):
-        hint(None, (2, 3), (), SMALL, Budget(30.0), 0, mode=mode, rollouts=FEW_ROLLOUTS)
+        hint(
+            turn_state(None, (2, 3), (), SMALL, mode=mode),
+            Budget(30.0),
+            options=HintOptions(seed=0, rollouts=FEW_ROLLOUTS),
+        )

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 from campsolver.solver.core.budget import Budget
 from campsolver.solver.core.seeding import rng_for
-from campsolver.solver.happy_campers.hint import Stage, hint, rollout_policy
+from campsolver.solver.happy_campers.hint import HintOptions, Stage, hint, rollout_policy, turn_state
 from campsolver.solver.happy_campers.policies import (
     RANDOM,
     FastMap,
@@ -78,7 +78,9 @@ def measure(positions: int, seeds: int) -> Coverage:
         grid, roll, cards = usable_position(index)
         memo: dict = {}
         for seed in range(seeds):
-            result = hint(grid, roll, cards, SMALL, Budget(60), seed=seed, rollouts=ROLLOUTS)
+            result = hint(
+                turn_state(grid, roll, cards, SMALL), Budget(60), options=HintOptions(seed=seed, rollouts=ROLLOUTS)
+            )
             assert not result.interrupted
             for rank, a in enumerate(result.alternatives):
                 if a.samples < 2 or a.stage not in (Stage.FINALIST, Stage.ONLY_MOVE):

@@ -3,11 +3,13 @@ your map, players out, the bonus turn), and the hint's multi-player mode ranks l
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from campsolver.solver.core.budget import Budget
 from campsolver.solver.core.seeding import rng_for
-from campsolver.solver.happy_campers.hint import HintMode, Stage, hint, rollout_policy
+from campsolver.solver.happy_campers.hint import HintMode, HintOptions, Stage, hint, rollout_policy, turn_state
 from campsolver.solver.happy_campers.modes import MultiplayerState
 from campsolver.solver.happy_campers.multiplayer_rollout import Record, drawer_of, multiplayer_rollout
 from campsolver.solver.happy_campers.policies import FastMap, board_tables, play_game, random_rolls
@@ -103,15 +105,9 @@ def test_bonus_turn_values_are_the_final_scores_after_the_move() -> None:
     grid = play_game(None, random_rolls(5, 8, "mp"), (), policy="greedy", seed=5).final_grid
     roll = (2, 5)
     result = hint(
-        grid,
-        roll,
-        (),
-        budget=Budget(30),
-        seed=3,
-        mode=HintMode.MULTIPLAYER,
-        players=3,
-        bonus_turn=True,
-        rollouts=64,
+        turn_state(grid, roll, (), mode=HintMode.MULTIPLAYER, players=3, bonus_turn=True),
+        Budget(30),
+        options=HintOptions(seed=3, rollouts=64),
     )
     assert result.game_ends_after and not result.interrupted
     exact = {p: score(draw(grid, p), ()).total for p in legal_placements(grid, roll)}
@@ -129,14 +125,9 @@ def test_multiplayer_hint_ranks_legal_moves_of_the_game() -> None:
     rival = play_game(None, random_rolls(8, 4, "mp"), (), policy="greedy", seed=8).final_grid
     roll = (3, 4)
     result = hint(
-        grid,
-        roll,
-        (Challenge.NOISY_NEIGHBOURS,),
-        budget=Budget(30),
-        seed=1,
-        mode="multiplayer",
-        other_grids=[rival, empty_grid()],
-        rollouts=120,
+        turn_state(grid, roll, (Challenge.NOISY_NEIGHBOURS,), mode="multiplayer", other_grids=[rival, empty_grid()]),
+        Budget(30),
+        options=HintOptions(seed=1, rollouts=120),
     )
     state = MultiplayerState.new(3, (Challenge.NOISY_NEIGHBOURS,), DEFAULT_COMPONENTS, (grid, rival, empty_grid()))
     legal = set(state.child(roll).legal_actions())
@@ -163,7 +154,7 @@ def test_multiplayer_hint_ranks_legal_moves_of_the_game() -> None:
 def test_multiplayer_arguments_are_checked(kwargs: dict, field: str) -> None:
     roll = kwargs.pop("roll", (1, 2))
     with pytest.raises(RulesError) as error:
-        hint(None, roll, (), budget=Budget(5), rollouts=8, **kwargs)
+        hint(turn_state(None, roll, (), **kwargs), Budget(5), options=HintOptions(rollouts=8))
     assert error.value.field == field
 
 
@@ -283,16 +274,9 @@ def test_multiplayer_hint_ranks_by_the_margin_over_the_best_rival() -> None:
     assert score(FULL_COMPLETE, ()).total == 45
     for value_kind, offset in (("margin", 45), ("score", 0)):
         result = hint(
-            grid,
-            roll,
-            (),
-            budget=Budget(30),
-            seed=3,
-            mode=HintMode.MULTIPLAYER,
-            other_grids=[FULL_COMPLETE],
-            bonus_turn=True,
-            rollouts=48,
-            multiplayer_value=value_kind,
+            turn_state(grid, roll, (), mode=HintMode.MULTIPLAYER, other_grids=[FULL_COMPLETE], bonus_turn=True),
+            Budget(30),
+            options=HintOptions(seed=3, rollouts=48, multiplayer_value=value_kind),
         )
         assert ("margin" in result.method) == (value_kind == "margin")
         sampled = [a for a in result.alternatives if a.value is not None]
@@ -309,7 +293,11 @@ def test_multiplayer_hint_holds_its_budget() -> None:
     grid = play_game(None, random_rolls(3, 3, "mp"), (), policy="greedy", seed=3).final_grid
     limit = 0.3
     with Timed() as timed:
-        result = hint(grid, (1, 4), (), budget=Budget(limit), seed=4, mode=HintMode.MULTIPLAYER, players=4)
+        result = hint(
+            turn_state(grid, (1, 4), (), mode=HintMode.MULTIPLAYER, players=4),
+            Budget(limit),
+            options=HintOptions(seed=4),
+        )
     assert {a.move.placements[0] for a in result.alternatives} == set(legal_placements(grid, (1, 4)))
     assert result.wall_time_s <= timed.wall
     assert timed.within(limit, 0.25), timed.explain(limit, 0.25)  # overrun in CPU terms: load does not fail it
@@ -333,3 +321,36 @@ def test_head_to_head_bench_plays_legal_seeded_games_with_seats_rotated() -> Non
     summary = summarise(rows)
     assert summary["games"] == 2 and 0 <= summary["win_rate_ci95"][0] <= summary["win_rate"]
     assert summary["win_rate"] <= summary["win_rate_ci95"][1] <= 1
+
+
+def _ranking(result) -> list[tuple[str, float | None, int]]:
+    return [(c.label, c.value, c.samples) for c in result.choices]
+
+
+def test_a_multiplayer_state_is_hinted_for_the_map_due_in_seat_order() -> None:
+    """`hint` on the rules model's `MultiplayerState` after its roll: on a plain roll the drawing due on map
+    `to_draw[0]` is its owner's, the other maps in seat order from the owner's left neighbour (the same answer as
+    `turn_state` with that owner in seat 0); on a double it is the neighbour's drawing on that map, the same as a
+    `MapTurn` on the neighbour's map. A state before its roll is refused by name."""
+    from campsolver.solver.happy_campers.hint import MapTurn
+
+    maps = tuple(
+        play_game(None, random_rolls(20 + j, 4, "mp"), (), policy="greedy", seed=j).final_grid for j in range(3)
+    )
+    state = MultiplayerState.new(3, (), DEFAULT_COMPONENTS, maps)
+    options = HintOptions(seed=6, rollouts=40)
+    plain = state.child((2, 5))
+    due = plain.to_draw[1]
+    seated = hint(replace(plain, to_draw=plain.to_draw[1:]), Budget(60), options=options)
+    others = [maps[(due + k) % 3] for k in (1, 2)]
+    direct = hint(
+        turn_state(maps[due], (2, 5), mode=HintMode.MULTIPLAYER, other_grids=others), Budget(60), options=options
+    )
+    assert seated.mode is HintMode.MULTIPLAYER and _ranking(seated) == _ranking(direct)
+    double = state.child((3, 3))
+    on_neighbour = hint(double, Budget(60), options=options)
+    alone = hint(MapTurn(maps[double.to_draw[0]], (3, 3), neighbour_map=True), Budget(60), options=options)
+    assert on_neighbour.mode is HintMode.NEIGHBOUR_MAP and _ranking(on_neighbour) == _ranking(alone)
+    with pytest.raises(RulesError) as error:
+        hint(state, Budget(5), options=options)
+    assert error.value.field == "roll"

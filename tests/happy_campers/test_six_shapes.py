@@ -20,7 +20,7 @@ from campsolver.solver.core.budget import Budget
 from campsolver.solver.core.proof import Proof
 from campsolver.solver.core.seeding import rng_for
 from campsolver.solver.happy_campers import exhaustive, maximise, puzzle
-from campsolver.solver.happy_campers.hint import HintMode, hint
+from campsolver.solver.happy_campers.hint import HintMode, HintOptions, hint, turn_state
 from campsolver.solver.happy_campers.modes import MultiplayerState, multiplayer_options
 from campsolver.solver.happy_campers.policies import FastMap, candidate_placement
 from campsolver.solver.happy_campers.rules import (
@@ -131,7 +131,7 @@ def test_absolute_max_with_six_shapes_matches_the_exhaustive_oracle():
 
 def test_hint_with_six_shapes_lists_exactly_the_legal_moves():
     grid = parse_grid("....\n.TW.\n....")
-    result = hint(grid, (6, 3), (), SIX_34, Budget(10), seed=1, rollouts=60)
+    result = hint(turn_state(grid, (6, 3), (), SIX_34), Budget(10), options=HintOptions(seed=1, rollouts=60))
     listed = {a.move.placements[0] for a in result.alternatives}
     assert listed == set(legal_placements(grid, (6, 3), SIX_34))
     for alternative in result.alternatives:
@@ -140,14 +140,9 @@ def test_hint_with_six_shapes_lists_exactly_the_legal_moves():
         if placement.option == Option(6, 3):
             assert len(placement.cells) == 1
     neighbour = hint(
-        grid,
-        (4, 4),
-        (Challenge.NOISY_NEIGHBOURS,),
-        SIX_34,
+        turn_state(grid, (4, 4), (Challenge.NOISY_NEIGHBOURS,), SIX_34, mode=HintMode.NEIGHBOUR_MAP),
         Budget(10),
-        seed=1,
-        mode=HintMode.NEIGHBOUR_MAP,
-        rollouts=40,
+        options=HintOptions(seed=1, rollouts=40),
     )
     drawn = {a.move.placements[0] for a in neighbour.alternatives}
     expected = {p for s in range(1, 7) for p in legal_placements_for_option(grid, Option(s, 4), SIX_34)}

@@ -21,7 +21,7 @@ from campsolver.solver.core.budget import Budget
 from campsolver.solver.core.cpsat import Proof
 from campsolver.solver.core.expectimax import expectimax
 from campsolver.solver.happy_campers import exhaustive, maximise, solo_optimum
-from campsolver.solver.happy_campers.hint import HintMode, hint
+from campsolver.solver.happy_campers.hint import HintMode, HintOptions, hint, turn_state
 from campsolver.solver.happy_campers.modes import SoloDraw, SoloState, roll_distribution
 from campsolver.solver.happy_campers.policies import random_rolls
 from campsolver.solver.happy_campers.rules import (
@@ -193,7 +193,7 @@ def test_expected_clairvoyant_is_the_mean_over_every_roll_sequence():
 
 
 def one_map_hint(grid, roll):
-    result = hint(grid, roll, (), SMALL, Budget(60), seed=3, rollouts=48)
+    result = hint(turn_state(grid, roll, (), SMALL), Budget(60), options=HintOptions(seed=3, rollouts=48))
     assert not result.interrupted
     return result.best.move.placements[0]
 
@@ -249,16 +249,17 @@ def exact_solo_hint(solver, state: SoloState, memo) -> tuple[float, float]:
             value += float(p) * turn.final_score()
             continue
         result = hint(
-            state.maps[0],
-            roll,
-            (),
-            SMALL,
+            turn_state(
+                state.maps[0],
+                roll,
+                (),
+                SMALL,
+                mode=HintMode.SOLO,
+                second_grid=state.maps[1],
+                solo_last_turn_map=state.last_turn_map,
+            ),
             Budget(60),
-            seed=5,
-            rollouts=48,
-            mode=HintMode.SOLO,
-            second_grid=state.maps[1],
-            solo_last_turn_map=state.last_turn_map,
+            options=HintOptions(seed=5, rollouts=48),
         )
         after = turn
         for map_index, placement in enumerate(result.best.move.placements):

@@ -140,12 +140,13 @@ def hint(request: pb.AdventureToursServiceHintRequest, budget: Budget) -> pb.Adv
     if request.options.time_limit_seconds <= 0:
         budget = budget.limited(DEFAULT_HINT_SECONDS)
     started = time.monotonic()
-    result = hints.hint(obs, budget, objective=objective, seed=request.options.seed)
+    result = hints.hint(obs, budget, options=hints.HintOptions(objective=objective, seed=request.options.seed))
     view = public_state(obs)
-    best = result.plays[0].value if result.plays[0].samples or result.proof is Proof.EXACT else 0.0
+    first = result.choices[0]
+    best = first.value if first.samples or result.proof is Proof.EXACT else 0.0
     alternatives = []
-    for rank, item in enumerate(result.plays, start=1):
-        ranking = common_pb2.RankedAlternative(rank=rank, label=puzzles.play_label(view, item.play))
+    for rank, item in enumerate(result.choices, start=1):
+        ranking = common_pb2.RankedAlternative(rank=rank, label=puzzles.play_label(view, item.choice))
         if item.samples or result.proof is Proof.EXACT:
             set_value(ranking, item.value, best, samples=item.samples, standard_error=item.standard_error)
             if item.screened:
@@ -156,7 +157,7 @@ def hint(request: pb.AdventureToursServiceHintRequest, budget: Budget) -> pb.Adv
             )
         else:
             ranking.note = "not evaluated: the budget ended before any sample"
-        alternatives.append(pb.AdventureAlternative(move=move_to_proto(view, item.play), ranking=ranking))
+        alternatives.append(pb.AdventureAlternative(move=move_to_proto(view, item.choice), ranking=ranking))
     note = (
         f"{objective.value} at the round end; you play this, then you follow the patient rule and each other player "
         "the patient or the greedy rule (even odds); "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from campsolver.service.errors import InvalidArgument, require, require_limit
@@ -353,7 +354,7 @@ OBJECTIVE_FROM_PROTO = {
 OBJECTIVE_TO_PROTO = {objective: number for number, objective in OBJECTIVE_FROM_PROTO.items()}
 
 
-def ranked_in_order(moves: list[RankedMove], *, exact: bool = False) -> list[pb.CamperTourAlternative]:
+def ranked_in_order(moves: Sequence[RankedMove], *, exact: bool = False) -> list[pb.CamperTourAlternative]:
     """Alternatives in the solver's order (best first), with their own values and losses (`set_value`).
 
     A playout estimate carries its sample count and, from MIN_SAMPLES_FOR_STANDARD_ERROR playouts on, its
@@ -365,7 +366,7 @@ def ranked_in_order(moves: list[RankedMove], *, exact: bool = False) -> list[pb.
     best = max((move.value for move in valued), default=0.0)
     alternatives = []
     for i, move in enumerate(moves):
-        ranking = common_pb2.RankedAlternative(rank=i + 1, label=move_label(move.action))
+        ranking = common_pb2.RankedAlternative(rank=i + 1, label=move_label(move.choice))
         if move.evaluated:
             if move.samples:
                 set_value(ranking, move.value, best, samples=move.samples, standard_error=move.standard_error)
@@ -377,5 +378,5 @@ def ranked_in_order(moves: list[RankedMove], *, exact: bool = False) -> list[pb.
             ranking.note = move.note or (
                 "not compared: outside the hint's candidate moves or its model's, or cut by the time limit"
             )
-        alternatives.append(pb.CamperTourAlternative(move=move_to_proto(move.action), ranking=ranking))
+        alternatives.append(pb.CamperTourAlternative(move=move_to_proto(move.choice), ranking=ranking))
     return alternatives

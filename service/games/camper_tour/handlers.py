@@ -76,13 +76,15 @@ def hint(request: pb.CamperTourServiceHintRequest, budget: Budget) -> pb.CamperT
     result = hint_search.hint(
         state,
         budget,
-        max_depth=request.depth or hint_search.MAX_DEPTH,
-        objective=objective,
-        seed=request.options.seed,
-        history=record,
-        record_checked=True,
+        options=hint_search.HintOptions(
+            max_depth=request.depth or hint_search.MAX_DEPTH,
+            objective=objective,
+            seed=request.options.seed,
+            history=record,
+            record_checked=True,
+        ),
     )
-    _check_moves_are_legal(state, [m.action for m in result.moves])
+    _check_moves_are_legal(state, [m.choice for m in result.choices])
     if result.fallback:
         note = f"{result.fallback}; allow more time for ranked values"
     elif result.method == hint_search.BEST_RESPONSE_METHOD:
@@ -119,7 +121,7 @@ def hint(request: pb.CamperTourServiceHintRequest, budget: Budget) -> pb.CamperT
             "checked for shape only"
         )
     return pb.CamperTourServiceHintResponse(
-        alternatives=ranked_in_order(list(result.moves), exact=result.proof is Proof.EXACT),
+        alternatives=ranked_in_order(result.choices, exact=result.proof is Proof.EXACT),
         proof=PROOF_TO_PROTO[result.proof],
         stats=common_pb2.SolveStats(
             wall_time_seconds=result.wall_time_s,

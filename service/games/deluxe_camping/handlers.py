@@ -347,7 +347,7 @@ def new_game(request: pb.DeluxeCampingServiceNewGameRequest, budget: Budget) -> 
     config = config_from_proto(settings, "rules" if not request.players else "players")
     # The setup's one chance: who begins (any seat, equally likely).
     first = shared.seeded_rng(request.seed).randrange(config.players)
-    state = rules.initial_state(config, first_player=first)
+    state = rules.GAME.new_initial_state(rules.DeluxeCampingSetup(config, first))
     return shared.new_game_answer(
         pb.DeluxeCampingServiceNewGameResponse, state, TABLE_PLAY, state_to_proto, request.want_picture
     )

@@ -282,18 +282,9 @@ def hint(request: pb.HappyCampersServiceHintRequest, budget: Budget) -> pb.Happy
     if not request.options.time_limit_seconds:
         budget = budget.limited(DEFAULT_HINT_SECONDS)
     try:
-        result = hint_engine.hint(
-            grid,
-            roll,
-            challenges,
-            components,
-            budget,
-            seed=request.options.seed,
-            mode=mode,
-            objective=objective,
-            **solo_options,
-            **multiplayer,
-        )
+        state = hint_engine.turn_state(grid, roll, challenges, components, mode=mode, **solo_options, **multiplayer)
+        options = hint_engine.HintOptions(objective=objective, seed=request.options.seed)
+        result = hint_engine.hint(state, budget, options=options)
     except rules.RulesError as error:
         raise _qualify("", error) from None
     return pb.HappyCampersServiceHintResponse(
