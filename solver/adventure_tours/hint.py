@@ -486,6 +486,8 @@ def hint(state: Observation, budget: Budget, *, options: HintOptions = HintOptio
                 "first, nothing evaluated",
             ),
         )
+    if not plays:
+        raise ValueError("no play to rank: the position awaits chance or is over")
     if options.allow_exact and len(unseen_pool(obs)) <= EXACT_POOL_LIMIT:
         try:
             values, nodes = exact_values(obs, plays, objective, budget.sub_budget(EXACT_BUDGET_SHARE), policy)
