@@ -255,7 +255,11 @@ def paper_estimate(
     }
 
 
-def main(argv: list[str] | None = None) -> dict[str, Any]:
+#: Per worker count, per job: one engine's merged run.
+_Runs = dict[int, dict[str, dict[str, Any]]]
+
+
+def _parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer tasks, for a smoke run")
     parser.add_argument(
@@ -265,33 +269,21 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         help="pair the loop and Ray chunk by chunk (for a loaded machine; each chunk costs Ray a tail)",
     )
     parser.add_argument("--jobs", help="comma-separated subset of the jobs (results then go to batch_<jobs>.json)")
-    args = parser.parse_args(argv)
-    # The local Ray instance runs its workers at the driver's niceness (`engine.LOCAL_RAY_SYSTEM_CONFIG`), so the
-    # pool and the in-process loop compete for the CPU on equal terms.
-    selected = jobs(args.quick)
-    if args.jobs:
-        selected = {name: selected[name] for name in args.jobs.split(",")}
-    load_start = os.getloadavg()
-    warm_worker(WARM_MODULES)  # the loop's process imports what a warm Ray worker has imported
-    clairvoyant_single_thread({"seed": 0, "rolls": 2}, Budget(TIME_LIMIT_S))
-    loop: dict[int, dict[str, dict[str, Any]]] = {}
-    on_ray: dict[int, dict[str, dict[str, Any]]] = {}
+    return parser.parse_args(argv)
+
+
+def _run_engines(selected: dict[str, list[Task]], chunks: int) -> tuple[_Runs, _Runs, list[dict[str, Any]]]:
+    """Every job on the loop and on Ray, per worker count (one Ray instance each): the loop's runs, Ray's runs, and
+    each Ray instance's start-up and warm-up."""
+    loop: _Runs = {}
+    on_ray: _Runs = {}
     startup = []
     for phase, workers in enumerate(WORKER_COUNTS):
         backend = RayBackend(workers=workers)
         try:
             loop[workers], on_ray[workers] = {}, {}
             for name, tasks in selected.items():
-                loop_parts, ray_parts = [], []
-                for index, part in enumerate(_chunks(tasks, max(args.chunks, 1))):
-                    # Paired and alternated (loop first, then Ray first, ...): each Ray chunk has a loop chunk
-                    # of the same tasks run next to it, under the same load.
-                    order = (InProcess(), backend) if (index + phase) % 2 == 0 else (backend, InProcess())
-                    for engine in order:
-                        run = timed_run(part, engine)
-                        (loop_parts if isinstance(engine, InProcess) else ray_parts).append(run)
-                loop[workers][name] = _merge(loop_parts, 1)
-                on_ray[workers][name] = _merge(ray_parts, workers)
+                loop[workers][name], on_ray[workers][name] = _paired_runs(tasks, backend, chunks, phase, workers)
         finally:
             backend.close()
         startup.append(
@@ -302,7 +294,29 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 "warm_workers": len(backend.warm_pids),
             }
         )
+    return loop, on_ray, startup
 
+
+def _paired_runs(
+    tasks: list[Task], backend: RayBackend, chunks: int, phase: int, workers: int
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """One job on the loop and on Ray, chunk by chunk: the two merged runs."""
+    loop_parts, ray_parts = [], []
+    for index, part in enumerate(_chunks(tasks, max(chunks, 1))):
+        # Paired and alternated (loop first, then Ray first, ...): each Ray chunk has a loop chunk
+        # of the same tasks run next to it, under the same load.
+        order = (InProcess(), backend) if (index + phase) % 2 == 0 else (backend, InProcess())
+        for engine in order:
+            run = timed_run(part, engine)
+            (loop_parts if isinstance(engine, InProcess) else ray_parts).append(run)
+    return _merge(loop_parts, 1), _merge(ray_parts, workers)
+
+
+def _throughput_rows(
+    selected: dict[str, list[Task]], loop: _Runs, on_ray: _Runs
+) -> tuple[list[dict[str, Any]], dict[str, dict[str, Any]], dict[str, float]]:
+    """The table's rows (each Ray run next to the loop run paired with it), each job's reference loop run (the
+    faster of the two) and its per-task CPU cost."""
     rows = []
     reference_cost: dict[str, float] = {}
     references = {}
@@ -326,8 +340,11 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             rows.append(
                 _row(name, tasks, f"ray x{workers}", run, reference, workers, run["results"] == reference["results"])
             )
-    print_table("Batch throughput (same seeds, fixed effort; Ray start-up and warm-up excluded)", rows)
-    print_table("Ray start-up (timed apart: ray.init, then one import round per worker)", startup)
+    return rows, references, reference_cost
+
+
+def _machine_note(load_start: tuple[float, float, float]) -> str:
+    """The cores and the load average at the start and the end, with the autogroup caution on a loaded machine."""
     load_end = os.getloadavg()
     machine = (
         f"{os.cpu_count()} cores, shared with other engineers; load average (1, 5, 15 min) "
@@ -340,6 +357,55 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             "and Ray workers are one session, so on a loaded machine two workers get the CPU one process "
             "would: the wall-clock speed-up then says nothing about Ray; read cpu_speedup_est, or run idle"
         )
+    return machine
+
+
+def _paper_row(
+    rows: list[dict[str, Any]],
+    startup: list[dict[str, Any]],
+    references: dict[str, dict[str, Any]],
+    reference_cost: dict[str, float],
+) -> dict[str, Any]:
+    """The paper estimate from the Happy Campers job's two-worker row and start-up."""
+    two = next(r for r in rows if r["job"] == "hc-clairvoyant-1t" and r["engine"] == "ray x2")
+    two_startup = next(s for s in startup if s["workers"] == 2)
+    longest = max(references["hc-clairvoyant-1t"]["task_walls"])
+    cpu_two = two["cpu_speedup_est"]
+    return paper_estimate(
+        reference_cost["hc-clairvoyant-1t"],
+        longest,
+        two["speedup"] / 2,
+        two_startup["ray_init_s"] + two_startup["warm_up_s"],
+        None if cpu_two is None else cpu_two / 2,
+    )
+
+
+def _result_name(args: argparse.Namespace, selected: dict[str, list[Task]]) -> str:
+    name = (
+        "batch"
+        if not args.jobs and not args.quick
+        else "batch_" + "_".join(selected).replace("-", "_") + ("_quick" if args.quick else "")
+    )
+    if args.chunks > 1:
+        name += f"_chunks{args.chunks}"
+    return name
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    args = _parse_args(argv)
+    # The local Ray instance runs its workers at the driver's niceness (`engine.LOCAL_RAY_SYSTEM_CONFIG`), so the
+    # pool and the in-process loop compete for the CPU on equal terms.
+    selected = jobs(args.quick)
+    if args.jobs:
+        selected = {name: selected[name] for name in args.jobs.split(",")}
+    load_start = os.getloadavg()
+    warm_worker(WARM_MODULES)  # the loop's process imports what a warm Ray worker has imported
+    clairvoyant_single_thread({"seed": 0, "rolls": 2}, Budget(TIME_LIMIT_S))
+    loop, on_ray, startup = _run_engines(selected, args.chunks)
+    rows, references, reference_cost = _throughput_rows(selected, loop, on_ray)
+    print_table("Batch throughput (same seeds, fixed effort; Ray start-up and warm-up excluded)", rows)
+    print_table("Ray start-up (timed apart: ray.init, then one import round per worker)", startup)
+    machine = _machine_note(load_start)
     print(machine)
     payload: dict[str, Any] = {
         "throughput": rows,
@@ -349,28 +415,11 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "quick": args.quick,
     }
     if "hc-clairvoyant-1t" in selected:
-        two = next(r for r in rows if r["job"] == "hc-clairvoyant-1t" and r["engine"] == "ray x2")
-        two_startup = next(s for s in startup if s["workers"] == 2)
-        longest = max(references["hc-clairvoyant-1t"]["task_walls"])
-        cpu_two = two["cpu_speedup_est"]
-        paper = paper_estimate(
-            reference_cost["hc-clairvoyant-1t"],
-            longest,
-            two["speedup"] / 2,
-            two_startup["ray_init_s"] + two_startup["warm_up_s"],
-            None if cpu_two is None else cpu_two / 2,
-        )
+        paper = _paper_row(rows, startup, references, reference_cost)
         print_table("Paper estimate: 10,000 Happy Campers sweep tasks on 64 cores", [paper])
         payload["paper_estimate"] = paper
-    name = (
-        "batch"
-        if not args.jobs and not args.quick
-        else "batch_" + "_".join(selected).replace("-", "_") + ("_quick" if args.quick else "")
-    )
-    if args.chunks > 1:
-        name += f"_chunks{args.chunks}"
     payload["chunks"] = args.chunks
-    write_json(name, payload)
+    write_json(_result_name(args, selected), payload)
     return payload
 
 

@@ -408,6 +408,39 @@ class Board:
         # One barrier splits a region only when it is a bridge; two may split one together (a cycle cut twice).
         if len(blocked) > 1 or (blocked and blocked[0] in self.bridges()):
             return self.child(moves, blocked, nuisance, spent).features()
+        dist, touched, barriers = self._distances_after(moves, blocked)
+        base = self.features()
+        claim, changed = self._claims_after(dist, touched)
+        nuisance_at = self.nuisance if nuisance is None else nuisance
+        squares, contested, edges = self._squares_after(base, claim, changed, blocked)
+        ice_bonus = self._ice_bonus
+        if changed and not self.ice.isdisjoint(changed):
+            ice_bonus = self._ice(claim)
+        frontier, needed = self._frontier_after(base, claim, edges, barriers)
+        pool = self._pool_part
+        if self._stale(pool, changed, blocked, claim, self.pool):
+            pool = self._pool(claim, barriers)
+        nuisance_part = self._nuisance_part
+        if nuisance_at != self.nuisance or self._stale(nuisance_part, changed, blocked, claim, self.nuisance):
+            nuisance_part = self._nuisance(claim, barriers, nuisance_at)
+        territory = self._territory(squares, ice_bonus, pool, nuisance_part)
+        return Features(
+            list(base.allotted),
+            territory,
+            squares,
+            frontier,
+            contested,
+            needed,
+            base.open_squares,
+            self.supply_left - spent,
+            list(base.active),
+        )
+
+    def _distances_after(
+        self, moves: Sequence[tuple[int, int]], blocked: Sequence[int]
+    ) -> tuple[list[list[int] | None], set[int], frozenset[int]]:
+        """Each player's distances after the moves and the barriers (a player's list copied only when it changes),
+        the squares whose distance changed, and the barriers then."""
         dist = list(self.dist)
         copied = [False] * self.players
         touched: set[int] = set()
@@ -437,7 +470,11 @@ class Board:
                 if self._supported(d, child, barriers):
                     continue
                 touched.update(self._repair(writable(p), child, barriers))
-        base = self.features()
+        return dist, touched, barriers
+
+    def _claims_after(self, dist: Sequence[list[int] | None], touched: set[int]) -> tuple[list[int], list[int]]:
+        """Each square's claim under the new distances (a copy only when some touched square changes) and the
+        squares whose claim changed."""
         old = self.claim
         claim = old
         changed = []
@@ -448,12 +485,16 @@ class Board:
                 if c != old[s]:
                     claim[s] = c
                     changed.append(s)
-        nuisance_at = self.nuisance if nuisance is None else nuisance
+        return claim, changed
+
+    def _squares_after(
+        self, base: Features, claim: list[int], changed: list[int], blocked: Sequence[int]
+    ) -> tuple[list[int], int, set[int]]:
+        """Each player's claimed squares and the contested count after the claim changes, and the edges whose
+        frontier may have changed (the new barriers and every edge of a changed square)."""
+        old, link = self.claim, self.link
         squares = list(base.squares)
-        frontier = list(base.frontier)
-        contested, needed = base.contested, base.needed
-        ice_bonus = self._ice_bonus
-        link, n = self.link, self.n
+        contested = base.contested
         edges = set(blocked)
         for s in changed:
             was, now = SINGLE[old[s]], SINGLE[claim[s]]
@@ -467,9 +508,15 @@ class Board:
                 contested += 1
             for _, e in link[s]:
                 edges.add(e)
-        if changed and not self.ice.isdisjoint(changed):
-            ice_bonus = self._ice(claim)
-        old_barriers = self.barriers
+        return squares, contested, edges
+
+    def _frontier_after(
+        self, base: Features, claim: list[int], edges: set[int], barriers: Collection[int]
+    ) -> tuple[list[int], int]:
+        """Each player's frontier and the barriers needed, recounted on `edges` (open edges between two claims)."""
+        old, n, old_barriers = self.claim, self.n, self.barriers
+        frontier = list(base.frontier)
+        needed = base.needed
         for e in edges:
             a, b = divmod(e, n)
             if e not in old_barriers:
@@ -488,24 +535,7 @@ class Board:
                         who = SINGLE[c]
                         if who >= 0:
                             frontier[who] += 1
-        pool = self._pool_part
-        if self._stale(pool, changed, blocked, claim, self.pool):
-            pool = self._pool(claim, barriers)
-        nuisance_part = self._nuisance_part
-        if nuisance_at != self.nuisance or self._stale(nuisance_part, changed, blocked, claim, self.nuisance):
-            nuisance_part = self._nuisance(claim, barriers, nuisance_at)
-        territory = self._territory(squares, ice_bonus, pool, nuisance_part)
-        return Features(
-            list(base.allotted),
-            territory,
-            squares,
-            frontier,
-            contested,
-            needed,
-            base.open_squares,
-            self.supply_left - spent,
-            list(base.active),
-        )
+        return frontier, needed
 
     def _stale(
         self,

@@ -204,21 +204,29 @@ def perfect_play(
     offered. It stops when `budget` expires or is cancelled; `exhausted` says the whole tree was searched
     without success (no perfect map exists).
     """
-    tables = board_tables(components)
-    joined = [e for e in ELEMENTS if e not in split]
+    tests = _PerfectTests(accept, viable, prefer, collect, split)
+    return _PerfectSearcher(start, rolls, components, rng, budget, tests).run()
+
+
+@dataclass(frozen=True)
+class _PerfectTests:
+    """The caller's narrowing of the perfect-map search (see `perfect_play`)."""
+
+    accept: Callable[[Grid], bool] | None
+    viable: Callable[[int, dict[Element, int], int], bool] | None
+    prefer: Callable[[int, Element, dict[Element, int]], float] | None
+    collect: Callable[[tuple[Placement | None, ...]], bool] | None
+    split: frozenset[Element]
+
+
+#: A way to draw a roll, legality aside: (squares bitmask, neighbours bitmask, element, option).
+_Move = tuple[int, int, Element, Option]
+
+
+def _roll_moves(rolls: Sequence[tuple[int, int]], components: Components) -> list[list[_Move]]:
+    """moves[t]: every way to draw roll t (one per squares and element), legality aside."""
     rows, cols = components.rows, components.cols
-    min_size = min(len(s) for s in components.shapes)
-    drawn0 = 0
-    masks0 = dict.fromkeys(ELEMENTS, 0)
-    for r, row in enumerate(start):
-        for c, v in enumerate(row):
-            if v:
-                drawn0 |= 1 << (r * cols + c)
-                masks0[Element(v)] |= 1 << (r * cols + c)
-    reach = _reachable_fills(rolls, components)
-    # moves[t]: (mask, around, element, option) of every way to draw roll t, legality aside.
-    moves: list[list[tuple[int, int, Element, Option]]] = []
-    offers: list[set[Element]] = []
+    moves: list[list[_Move]] = []
     for roll in rolls:
         seen: set[tuple[int, Element]] = set()
         found = []
@@ -230,80 +238,166 @@ def perfect_play(
                             seen.add((placed.mask, element))
                             found.append((placed.mask, placed.neighbour_mask, element, option))
         moves.append(found)
-        offers.append({m[2] for m in found})
-    offered_from = [set[Element]() for _ in range(len(rolls) + 1)]
-    for t in range(len(rolls) - 1, -1, -1):
-        offered_from[t] = offers[t] | offered_from[t + 1]
-    failed: set[tuple[int, int, tuple[int, ...]]] = set()
-    counter = [0, 0, 0]  # nodes in this restart, node limit, nodes overall
+    return moves
 
-    # Shapes (by index) some roll from turn t on offers, and every position of each shape by lowest square.
+
+def _offered_from(moves: list[list[_Move]]) -> list[set[Element]]:
+    """offered_from[t]: the elements some roll from turn t on may draw."""
+    offered_from = [set[Element]() for _ in range(len(moves) + 1)]
+    for t in range(len(moves) - 1, -1, -1):
+        offered_from[t] = {m[2] for m in moves[t]} | offered_from[t + 1]
+    return offered_from
+
+
+def _shapes_from(rolls: Sequence[tuple[int, int]], components: Components) -> list[frozenset[int]]:
+    """shapes_from[t]: the shapes (by index) some roll from turn t on offers."""
     shapes_from = [frozenset[int]() for _ in range(len(rolls) + 1)]
     for t in range(len(rolls) - 1, -1, -1):
         offered = {s for option in roll_options(rolls[t]) for s in components.shape_indices(option.shape_face)}
         shapes_from[t] = shapes_from[t + 1] | offered
-    by_lowest: dict[tuple[int, int], list[int]] = {}
-    for s, positions in enumerate(tables.positions):
-        for mask, _ in positions:
-            by_lowest.setdefault(((mask & -mask).bit_length() - 1, s), []).append(mask)
-    tileable_memo: dict[tuple[int, frozenset[int]], bool] = {}
+    return shapes_from
 
-    def tileable(pocket: int, shapes: frozenset[int]) -> bool:
+
+class _PerfectSearcher:
+    """One run of `perfect_play`: the move tables, the pruning tests, and the depth-first search with restarts."""
+
+    def __init__(
+        self,
+        start: Grid,
+        rolls: Sequence[tuple[int, int]],
+        components: Components,
+        rng: np.random.Generator,
+        budget: Budget,
+        tests: _PerfectTests,
+    ) -> None:
+        self.rolls, self.rng, self.budget, self.tests = rolls, rng, budget, tests
+        self.tables = board_tables(components)
+        self.joined = [e for e in ELEMENTS if e not in tests.split]
+        self.rows, self.cols = components.rows, components.cols
+        self.min_size = min(len(s) for s in components.shapes)
+        self.start_drawn = 0
+        self.start_masks = dict.fromkeys(ELEMENTS, 0)
+        for r, row in enumerate(start):
+            for c, v in enumerate(row):
+                if v:
+                    self.start_drawn |= 1 << (r * self.cols + c)
+                    self.start_masks[Element(v)] |= 1 << (r * self.cols + c)
+        self.reach = _reachable_fills(rolls, components)
+        self.moves = _roll_moves(rolls, components)
+        self.offered_from = _offered_from(self.moves)
+        self.shapes_from = _shapes_from(rolls, components)
+        # Every position of each shape by its lowest square.
+        self.by_lowest: dict[tuple[int, int], list[int]] = {}
+        for s, positions in enumerate(self.tables.positions):
+            for mask, _ in positions:
+                self.by_lowest.setdefault(((mask & -mask).bit_length() - 1, s), []).append(mask)
+        self.tileable_memo: dict[tuple[int, frozenset[int]], bool] = {}
+        self.failed: set[tuple[int, int, tuple[int, ...]]] = set()
+        self.restart_nodes = 0
+        self.node_limit = 0
+        self.nodes = 0
+
+    def run(self) -> PerfectSearch:
+        """Restart with Luby node limits until a play is found, the tree is exhausted or the budget ends."""
+        restart = 0
+        while not self.budget.expired():
+            restart += 1
+            self.restart_nodes, self.node_limit = 0, PERFECT_RESTART_UNIT_NODES * _luby(restart)
+            plays: list[Placement | None] = []
+            try:
+                start_drawn, start_masks = self.start_drawn, self.start_masks
+                if not self.dead(0, start_drawn, start_masks) and self.search(0, start_drawn, start_masks, plays):
+                    return PerfectSearch(tuple(plays), False, self.nodes)
+                return PerfectSearch(None, True, self.nodes)
+            except _Restart:
+                continue
+            except _Deadline:
+                break
+        return PerfectSearch(None, False, self.nodes)
+
+    def tileable(self, pocket: int, shapes: frozenset[int]) -> bool:
         """Can the shapes (each any number of times) cover exactly this small pocket?"""
         if not pocket:
             return True
         key = (pocket, shapes)
-        if key not in tileable_memo:
+        if key not in self.tileable_memo:
             lowest = (pocket & -pocket).bit_length() - 1
-            tileable_memo[key] = any(
-                mask & pocket == mask and tileable(pocket & ~mask, shapes)
+            self.tileable_memo[key] = any(
+                mask & pocket == mask and self.tileable(pocket & ~mask, shapes)
                 for s in shapes
-                for mask in by_lowest.get((lowest, s), ())
+                for mask in self.by_lowest.get((lowest, s), ())
             )
-        return tileable_memo[key]
+        return self.tileable_memo[key]
 
-    def dead(t: int, drawn: int, masks: dict[Element, int]) -> bool:
+    def dead(self, t: int, drawn: int, masks: dict[Element, int]) -> bool:
+        """No perfect finish from this partial map before turn t (see `perfect_play`'s pruning rules)."""
+        tables = self.tables
         empty = tables.full & ~drawn
-        if not reach[t] >> empty.bit_count() & 1:
+        if not self.reach[t] >> empty.bit_count() & 1:
             return True
         missing = [e for e in ELEMENTS if not masks[e]]
         # Each missing element needs a turn of its own (one element per drawing).
-        if len(missing) > len(rolls) - t or any(e not in offered_from[t] for e in missing):
+        if len(missing) > len(self.rolls) - t or any(e not in self.offered_from[t] for e in missing):
             return True
         pockets = clusters_of(empty, tables)
         for pocket in pockets:
             size = pocket.bit_count()
-            if size < min_size or (size <= SMALL_POCKET and not tileable(pocket, shapes_from[t])):
+            if size < self.min_size or (size <= SMALL_POCKET and not self.tileable(pocket, self.shapes_from[t])):
                 return True
-        for e in joined:
+        for e in self.joined:
             parts = clusters_of(masks[e], tables)
             if len(parts) > 1 and not _joinable(parts, pockets, tables):
                 return True
         return False
 
-    def search(t: int, drawn: int, masks: dict[Element, int], plays: list[Placement | None]) -> bool:
-        if drawn == tables.full:
-            if all(masks[e] for e in ELEMENTS) and all(len(clusters_of(masks[e], tables)) == 1 for e in joined):
-                if accept is not None and not accept(_masks_grid(masks, rows, cols)):
-                    return False
-                if collect is not None and not collect((*plays, *[None] * (len(rolls) - t))):
-                    return False  # recorded; the search goes on for a better map
-                plays.extend([None] * (len(rolls) - t))
-                return True
+    def finished(self, t: int, masks: dict[Element, int], plays: list[Placement | None]) -> bool:
+        """The map is full: whether it ends the search (perfect, accepted and collected); `plays` completed if so."""
+        tables, tests = self.tables, self.tests
+        if not all(masks[e] for e in ELEMENTS) or not all(len(clusters_of(masks[e], tables)) == 1 for e in self.joined):
             return False
-        if t == len(rolls):
+        if tests.accept is not None and not tests.accept(_masks_grid(masks, self.rows, self.cols)):
+            return False
+        if tests.collect is not None and not tests.collect((*plays, *[None] * (len(self.rolls) - t))):
+            return False  # recorded; the search goes on for a better map
+        plays.extend([None] * (len(self.rolls) - t))
+        return True
+
+    def search(self, t: int, drawn: int, masks: dict[Element, int], plays: list[Placement | None]) -> bool:
+        """Depth-first from turn t; True once `plays` holds a play that ends the search."""
+        if drawn == self.tables.full:
+            return self.finished(t, masks, plays)
+        if t == len(self.rolls):
             return False
         key = (t, drawn, tuple(masks[e] for e in ELEMENTS))
-        if key in failed:
+        if key in self.failed:
             return False
-        counter[0] += 1
-        counter[2] += 1
-        if counter[0] > counter[1]:
+        self.restart_nodes += 1
+        self.nodes += 1
+        if self.restart_nodes > self.node_limit:
             raise _Restart
-        if counter[2] % 64 == 0 and budget.expired():
+        if self.nodes % 64 == 0 and self.budget.expired():
             raise _Deadline
+        viable = self.tests.viable
+        for _, mask, element, option in self.ranked(t, drawn, masks):
+            new_masks = dict(masks)
+            new_masks[element] |= mask
+            new_drawn = drawn | mask
+            if viable is not None and not viable(new_drawn, new_masks, t + 1):
+                continue
+            if new_drawn != self.tables.full and self.dead(t + 1, new_drawn, new_masks):
+                continue
+            plays.append(Placement(mask_cells(mask, self.cols), element, option))
+            if self.search(t + 1, new_drawn, new_masks, plays):
+                return True
+            plays.pop()
+        self.failed.add(key)
+        return False
+
+    def ranked(self, t: int, drawn: int, masks: dict[Element, int]) -> list[tuple[float, int, Element, Option]]:
+        """Turn t's legal moves, best first: touching the own element, few empty squares around, noise."""
+        split, prefer = self.tests.split, self.tests.prefer
         ranked = []
-        for mask, around, element, option in moves[t]:
+        for mask, around, element, option in self.moves[t]:
             if mask & drawn or (drawn and not around & drawn):
                 continue
             same = (around & masks[element]).bit_count()
@@ -312,37 +406,9 @@ def perfect_play(
                 value -= PERFECT_DETACHED_PENALTY
             if prefer is not None:
                 value += prefer(mask, element, masks)
-            ranked.append((value + PERFECT_NOISE * rng.random(), mask, element, option))
+            ranked.append((value + PERFECT_NOISE * self.rng.random(), mask, element, option))
         ranked.sort(key=lambda item: -item[0])
-        for _, mask, element, option in ranked:
-            new_masks = dict(masks)
-            new_masks[element] |= mask
-            new_drawn = drawn | mask
-            if viable is not None and not viable(new_drawn, new_masks, t + 1):
-                continue
-            if new_drawn != tables.full and dead(t + 1, new_drawn, new_masks):
-                continue
-            plays.append(Placement(mask_cells(mask, cols), element, option))
-            if search(t + 1, new_drawn, new_masks, plays):
-                return True
-            plays.pop()
-        failed.add(key)
-        return False
-
-    restart = 0
-    while not budget.expired():
-        restart += 1
-        counter[0], counter[1] = 0, PERFECT_RESTART_UNIT_NODES * _luby(restart)
-        plays: list[Placement | None] = []
-        try:
-            if not dead(0, drawn0, masks0) and search(0, drawn0, masks0, plays):
-                return PerfectSearch(tuple(plays), False, counter[2])
-            return PerfectSearch(None, True, counter[2])
-        except _Restart:
-            continue
-        except _Deadline:
-            break
-    return PerfectSearch(None, False, counter[2])
+        return ranked
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ import functools
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from campsolver.solver.core.budget import Budget, SolveInterrupted
@@ -260,6 +261,340 @@ def _card_terms(
     )
 
 
+@dataclass
+class _ClairvoyantFrame:
+    """What the clairvoyant model's constraint families share: the problem, the model and its map, the squares
+    drawn before the first roll, every position of every shape, and the per-turn variables as they are added."""
+
+    problem: MaxProblem
+    model: cp_model.CpModel
+    mv: cpsat_map.MapVars
+    #: square -> element of the start map's drawn squares.
+    fixed: dict[Cell, int]
+    #: cell set -> shapes (by index) it is a position of, over the squares empty at the start.
+    table: dict[frozenset[Cell], set[int]]
+    #: per turn: shape index -> the elements the roll allows with it.
+    pairs_per_turn: list[dict[int, set[int]]]
+    #: the map flips that leave the start map unchanged (the first drawing is kept to orbit minima).
+    symmetries: list[Callable[[Cell], Cell]]
+    #: active[t]: turn t draws (the active turns form a prefix).
+    active: list[cp_model.IntVar]
+    turn_vars: list[TurnVars] = field(default_factory=list)
+    #: cover[t][i]: turn t draws square i (only for squares some candidate of turn t covers).
+    cover: list[dict[int, cp_model.IntVar]] = field(default_factory=list)
+    #: drawn[t]: squares drawn on turn t.
+    turn_sizes: list[cp_model.IntVar] = field(default_factory=list)
+
+    @property
+    def pre(self) -> set[Cell]:
+        return set(self.fixed)
+
+    @property
+    def start_empty(self) -> bool:
+        return not self.fixed
+
+    @property
+    def n_turns(self) -> int:
+        return len(self.problem.rolls)
+
+    @property
+    def element_index(self) -> dict[int, int]:
+        return {e: k for k, e in enumerate(MODEL_ELEMENTS)}
+
+
+def _clairvoyant_frame(problem: MaxProblem) -> _ClairvoyantFrame:
+    """The model with its map variables and the `active[t]` prefix of drawing turns."""
+    comp = problem.components
+    model = cp_model.CpModel()
+    fixed = _fixed_cells(problem.start_grid)
+    mv = cpsat_map.new_map_vars(model, comp.rows, comp.cols, MODEL_ELEMENTS, fixed)
+    pre = set(fixed)
+    active = [model.new_bool_var(f"active_{t}") for t in range(len(problem.rolls))]
+    for t in range(1, len(problem.rolls)):
+        model.add_implication(active[t], active[t - 1])
+    return _ClairvoyantFrame(
+        problem,
+        model,
+        mv,
+        fixed,
+        _placement_table(comp, pre),
+        [_roll_pairs(roll, comp) for roll in problem.rolls],
+        _first_turn_symmetries(problem, pre),
+        active,
+    )
+
+
+def add_turn_drawings(frame: _ClairvoyantFrame) -> dict[int, int]:
+    """Each turn draws one candidate cell set with one element when active, nothing otherwise; returns each
+    element's square cap (its start squares plus, per turn offering it, the largest set it may take)."""
+    element_cap = {e: sum(1 for v in frame.fixed.values() if v == e) for e in MODEL_ELEMENTS}
+    for t, pairs in enumerate(frame.pairs_per_turn):
+        _abandon_if_cancelled()
+        candidates = _turn_candidates(frame, t, pairs)
+        turn_elements = set().union(*candidates.values()) if candidates else set()
+        for e in turn_elements:
+            element_cap[e] += max(len(cells) for cells, allowed in candidates.items() if e in allowed)
+        turn = add_turn_choice(frame, t, candidates, turn_elements)
+        frame.turn_vars.append(turn)
+        frame.cover.append(add_turn_cover(frame, t, turn))
+    return element_cap
+
+
+def _turn_candidates(frame: _ClairvoyantFrame, t: int, pairs: dict[int, set[int]]) -> dict[frozenset[Cell], set[int]]:
+    """Cell set -> the elements turn t may draw on it (first turn: orbit minima only)."""
+    candidates: dict[frozenset[Cell], set[int]] = {}
+    for cells, shapes in frame.table.items():
+        allowed = set().union(*(pairs[s] for s in shapes if s in pairs))
+        if allowed:
+            candidates[cells] = allowed
+    if t == 0 and frame.symmetries:
+        candidates = {cells: e for cells, e in candidates.items() if _is_orbit_minimum(cells, frame.symmetries)}
+    return candidates
+
+
+def add_turn_choice(
+    frame: _ClairvoyantFrame, t: int, candidates: dict[frozenset[Cell], set[int]], turn_elements: set[int]
+) -> TurnVars:
+    """`use[t][P]` and `element[t][e]`: one of each exactly when the turn is active, the element one the cell
+    set allows, and the squares drawn capped by the largest set the element allows."""
+    model = frame.model
+    use_t = {cells: model.new_bool_var(f"use_{t}_{sorted(cells)}") for cells in candidates}
+    el_t = {e: model.new_bool_var(f"element_{t}_{e}") for e in sorted(turn_elements)}
+    model.add(sum(use_t.values()) == frame.active[t])
+    model.add(sum(el_t.values()) == frame.active[t])
+    # Redundant but strong for the relaxation: the squares drawn this turn are capped by the largest
+    # shape that the chosen element allows (picking the element a big shape does not offer costs squares).
+    largest = max((len(cells) for cells in candidates), default=0)
+    drawn_t = model.new_int_var(0, largest, f"drawn_{t}")
+    model.add(drawn_t == sum(len(cells) * var for cells, var in use_t.items()))
+    model.add(
+        drawn_t
+        <= sum(max(len(cells) for cells, allowed in candidates.items() if e in allowed) * el for e, el in el_t.items())
+    )
+    frame.turn_sizes.append(drawn_t)
+    for cells, allowed in candidates.items():
+        if allowed != turn_elements:
+            model.add_bool_or([use_t[cells].Not(), *[el_t[e] for e in sorted(allowed)]])
+    return TurnVars(candidates, use_t, el_t)
+
+
+def add_turn_cover(frame: _ClairvoyantFrame, t: int, turn: TurnVars) -> dict[int, cp_model.IntVar]:
+    """`cover[t][i]`: turn t draws square i, which then holds the turn's element."""
+    model, mv, element_index = frame.model, frame.mv, frame.element_index
+    cover_t: dict[int, cp_model.IntVar] = {}
+    by_cell: dict[int, list[cp_model.IntVar]] = {}
+    for cells, var in turn.use.items():
+        for cell in cells:
+            by_cell.setdefault(mv.index[cell], []).append(var)
+    for i, vars_i in by_cell.items():
+        covered = model.new_bool_var(f"cover_{t}_{i}")
+        model.add(sum(vars_i) == covered)
+        cover_t[i] = covered
+        for e, el in turn.element.items():
+            model.add_bool_or([covered.Not(), el.Not(), mv.cell_element[i][element_index[e]]])
+    return cover_t
+
+
+def add_square_counts(frame: _ClairvoyantFrame, element_cap: dict[int, int]) -> None:
+    """A square is filled exactly when drawn at the start or by one turn; each element's squares are capped; the
+    filled squares are the start's plus every turn's."""
+    model, mv, pre = frame.model, frame.mv, frame.pre
+    n = len(mv.cells)
+    element_index = frame.element_index
+    for i in range(n):
+        covers = [frame.cover[t][i] for t in range(frame.n_turns) if i in frame.cover[t]]
+        model.add(mv.filled[i] == (1 if mv.cells[i] in pre else 0) + sum(covers))
+    for e in MODEL_ELEMENTS:
+        model.add(sum(mv.cell_element[i][element_index[e]] for i in range(n)) <= element_cap[e])
+    model.add(sum(mv.filled) == len(pre) + sum(frame.turn_sizes))
+
+
+def add_adjacency_in_order(frame: _ClairvoyantFrame) -> None:
+    """Every drawing after the first touches a square drawn before it: `before[i]` = square i drawn before the
+    current turn (a constant where known, else a literal)."""
+    model, mv, pre = frame.model, frame.mv, frame.pre
+    rows, cols = frame.problem.components.rows, frame.problem.components.cols
+    before: list[cp_model.LinearExprT] = [1 if cell in pre else 0 for cell in mv.cells]
+    for t in range(frame.n_turns):
+        _abandon_if_cancelled()
+        if t > 0 or not frame.start_empty:
+            for cells, var in frame.turn_vars[t].use.items():
+                around = {mv.index[nb] for cell in cells for nb in neighbours(cell, rows, cols)} - {
+                    mv.index[cell] for cell in cells
+                }
+                if any(isinstance(before[j], int) and before[j] == 1 for j in around):
+                    continue
+                lits = [before[j] for j in around if not isinstance(before[j], int)]
+                model.add_bool_or([var.Not(), *lits])
+        before = _drawn_after_turn(frame, t, before)
+
+
+def _drawn_after_turn(
+    frame: _ClairvoyantFrame, t: int, before: list[cp_model.LinearExprT]
+) -> list[cp_model.LinearExprT]:
+    """`before` for turn t + 1: drawn before turn t or on it."""
+    cover_t = frame.cover[t]
+    after: list[cp_model.LinearExprT] = []
+    for i in range(len(frame.mv.cells)):
+        if i not in cover_t:
+            after.append(before[i])
+        elif isinstance(before[i], int) and before[i] == 0:
+            after.append(cover_t[i])
+        else:
+            drawn = frame.model.new_bool_var(f"before_{t + 1}_{i}")
+            frame.model.add(drawn == before[i] + cover_t[i])
+            after.append(drawn)
+    return after
+
+
+def add_ending_rule(frame: _ClairvoyantFrame) -> None:
+    """The ending: the first unused roll must fit nowhere on the final map (`fits[s]` forced true where a
+    position of shape s is empty and touches a drawn square)."""
+    model, active, n_turns = frame.model, frame.active, frame.n_turns
+    if not n_turns:
+        return
+    if frame.start_empty:
+        # On an empty map the first drawing needs no neighbour: it is made whenever some position takes the roll.
+        if frame.turn_vars[0].use:
+            model.add(active[0] == 1)
+        else:
+            for t in range(n_turns):
+                model.add(active[t] == 0)
+    ending_shapes = set()
+    for t in range(n_turns):
+        if t > 0 or not frame.start_empty:
+            ending_shapes.update(frame.pairs_per_turn[t])
+    fits = {s: model.new_bool_var(f"fits_{s}") for s in sorted(ending_shapes)}
+    add_fitting_shapes(frame, fits)
+    add_first_unused_roll_fits_nowhere(frame, fits)
+
+
+def add_first_unused_roll_fits_nowhere(frame: _ClairvoyantFrame, fits: dict[int, cp_model.IntVar]) -> None:
+    """The first inactive turn t (active before it) requires `fits[s]` false for every shape s its roll offers."""
+    active = frame.active
+    for t in range(frame.n_turns):
+        if t == 0 and frame.start_empty:
+            continue
+        for s in frame.pairs_per_turn[t]:
+            clause = [active[t], fits[s].Not()]
+            if t > 0:
+                clause.append(active[t - 1].Not())
+            frame.model.add_bool_or(clause)
+
+
+def add_fitting_shapes(frame: _ClairvoyantFrame, fits: dict[int, cp_model.IntVar]) -> None:
+    """`fits[s]` is true whenever some position of shape s is empty on the final map and touches a drawn square."""
+    model, mv, pre = frame.model, frame.mv, frame.pre
+    rows, cols = frame.problem.components.rows, frame.problem.components.cols
+    for cells, shapes in frame.table.items():
+        relevant = [s for s in shapes if s in fits]
+        if not relevant:
+            continue
+        around = {nb for cell in cells for nb in neighbours(cell, rows, cols)} - cells
+        if around & pre:
+            touch_lits: list[cp_model.IntVar] = []
+        else:
+            touch = model.new_bool_var(f"touch_{sorted(cells)}")
+            for nb in around:
+                model.add_implication(mv.filled[mv.index[nb]], touch)
+            touch_lits = [touch.Not()]
+        for s in relevant:
+            model.add_bool_or([*(mv.filled[mv.index[c]] for c in cells), *touch_lits, fits[s]])
+
+
+def add_perfect_map(frame: _ClairvoyantFrame, targets: dict[Challenge, int] | None) -> None:
+    """Feasibility: as many squares drawn as the rolls allow (every square when they can fill the map, else every
+    roll its largest shape), every element one cluster (its squares connected), and every card in `targets` at its
+    cap: exactly the maps whose total is the target value (`target_value`)."""
+    model, mv, problem = frame.model, frame.mv, frame.problem
+    n = len(mv.cells)
+    reach = min(n, most_squares(problem))
+    if reach == n:
+        for filled in mv.filled:
+            model.add(filled == 1)
+    else:
+        model.add(sum(mv.filled) == reach)
+    for k, e in enumerate(mv.elements):
+        cpsat_map.add_rooted_connectivity(model, mv, [row[k] for row in mv.cell_element], f"perfect_{e}")
+    if Challenge.GREAT_DIVIDE in problem.challenges:
+        # Redundant: one cluster per element with squares on both sides crosses the line, so each
+        # element has a square in each crossing column (the 5x9 middle column: one of each element).
+        rows, cols = problem.components.rows, problem.components.cols
+        for c in divide_crossing_columns(cols):
+            for k in range(len(mv.elements)):
+                model.add_bool_or([mv.cell_element[mv.index[(r, c)]][k] for r in range(rows)])
+    if targets:
+        terms = _card_terms(model, mv, list(targets), problem.festival_won)
+        for card, cap in targets.items():
+            model.add(terms.by_card[card.value] >= cap)
+
+
+def add_complete_objective(
+    frame: _ClairvoyantFrame, parts: dict[str, cp_model.LinearExprT], cuts: bool | None, floor: int | None
+) -> tuple[cp_model.LinearExprT, int | None]:
+    """Maximise the full score, with the card caps and cuts, the Nature Reserve caps and the per-roll assignment
+    bound (and its fixing at `floor`); returns the objective and the assignment bound (None when not added)."""
+    model, mv, problem = frame.model, frame.mv, frame.problem
+
+    def card_cuts(terms: cpsat_map.CardTerms) -> None:
+        add_card_cuts(model, mv, frame.turn_vars, frame.fixed, problem.challenges, terms.by_card, terms.isolated)
+
+    use_cuts = CARD_CUTS if cuts is None else cuts
+    nature_caps = clairvoyant_nature_caps(problem) if use_cuts and NATURE_CAPS else None
+    objective = _scoring_objective(
+        model,
+        mv,
+        problem,
+        card_caps=clairvoyant_card_caps(problem),
+        card_cuts=card_cuts if use_cuts else None,
+        parts=parts,
+        nature_caps=nature_caps,
+    )
+    assignment = None
+    if use_cuts and ASSIGNMENT_BOUND:
+        programme = cached_programme(problem, nature_caps)
+        assignment = programme.bound()
+        if assignment is None:
+            model.add_bool_or([])  # no prefix of the rolls holds every element: no complete map
+        else:
+            model.add(objective <= assignment)
+            if floor is not None:
+                _add_assignment_fixing(
+                    model, programme, frame.turn_vars, frame.active, frame.pairs_per_turn, frame.table, floor
+                )
+    model.maximize(objective)
+    return objective, assignment
+
+
+def add_turn_order_strategy(frame: _ClairvoyantFrame) -> None:
+    """Search turn by turn: whether it draws, its element, its cell set."""
+    order = []
+    for t, turn in enumerate(frame.turn_vars):
+        order.append(frame.active[t])
+        order.extend(turn.element.values())
+        order.extend(turn.use.values())
+    frame.model.add_decision_strategy(order, cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE)
+
+
+def _turn_reader(problem: MaxProblem, turn_vars: Sequence[TurnVars]) -> Callable[[CpSolveResult], tuple[TurnPlay, ...]]:
+    """Read each turn's drawing (None after the end) from a solution."""
+
+    def read_turns(result: CpSolveResult) -> tuple[TurnPlay, ...]:
+        turns = []
+        for t, roll in enumerate(problem.rolls):
+            chosen = [cells for cells, var in turn_vars[t].use.items() if result.boolean(var)]
+            if not chosen:
+                turns.append(TurnPlay(t, roll, None))
+                continue
+            cells = chosen[0]
+            e = next(e for e, var in turn_vars[t].element.items() if result.boolean(var))
+            option = _option_for(roll, cells, e, problem.components)
+            turns.append(TurnPlay(t, roll, Placement(cells, Element(e), option)))
+        return tuple(turns)
+
+    return read_turns
+
+
 def _build_clairvoyant(
     problem: MaxProblem,
     mode: Mode,
@@ -281,221 +616,28 @@ def _build_clairvoyant(
     true whenever some position of shape s is empty and touches a drawn square of the final map, and the
     first inactive turn t requires `fits[s]` false for every shape s its roll offers.
     """
-    comp = problem.components
-    rows, cols = comp.rows, comp.cols
-    model = cp_model.CpModel()
-    fixed = _fixed_cells(problem.start_grid)
-    mv = cpsat_map.new_map_vars(model, rows, cols, MODEL_ELEMENTS, fixed)
-    pre = set(fixed)
-    start_empty = not pre
-    table = _placement_table(comp, pre)
-    n_turns = len(problem.rolls)
-    k_of = {e: k for k, e in enumerate(MODEL_ELEMENTS)}
-
-    active = [model.new_bool_var(f"active_{t}") for t in range(n_turns)]
-    for t in range(1, n_turns):
-        model.add_implication(active[t], active[t - 1])
-
-    use: list[dict[frozenset[Cell], cp_model.IntVar]] = []
-    element: list[dict[int, cp_model.IntVar]] = []
-    cover: list[dict[int, cp_model.IntVar]] = []
-    pairs_per_turn = [_roll_pairs(roll, comp) for roll in problem.rolls]
-    symmetries = _first_turn_symmetries(problem, pre)
-    element_cap = {e: sum(1 for v in fixed.values() if v == e) for e in MODEL_ELEMENTS}
-    turn_sizes: list[cp_model.IntVar] = []
-    turn_vars: list[TurnVars] = []
-    for t, pairs in enumerate(pairs_per_turn):
-        _abandon_if_cancelled()
-        candidates: dict[frozenset[Cell], set[int]] = {}
-        for cells, shapes in table.items():
-            allowed = set().union(*(pairs[s] for s in shapes if s in pairs))
-            if allowed:
-                candidates[cells] = allowed
-        if t == 0 and symmetries:
-            candidates = {cells: e for cells, e in candidates.items() if _is_orbit_minimum(cells, symmetries)}
-        turn_elements = set().union(*candidates.values()) if candidates else set()
-        for e in turn_elements:
-            element_cap[e] += max(len(cells) for cells, allowed in candidates.items() if e in allowed)
-        use_t = {cells: model.new_bool_var(f"use_{t}_{sorted(cells)}") for cells in candidates}
-        el_t = {e: model.new_bool_var(f"element_{t}_{e}") for e in sorted(turn_elements)}
-        model.add(sum(use_t.values()) == active[t])
-        model.add(sum(el_t.values()) == active[t])
-        # Redundant but strong for the relaxation: the squares drawn this turn are capped by the largest
-        # shape that the chosen element allows (picking the element a big shape does not offer costs squares).
-        largest = max((len(cells) for cells in candidates), default=0)
-        drawn_t = model.new_int_var(0, largest, f"drawn_{t}")
-        model.add(drawn_t == sum(len(cells) * var for cells, var in use_t.items()))
-        model.add(
-            drawn_t
-            <= sum(
-                max(len(cells) for cells, allowed in candidates.items() if e in allowed) * el for e, el in el_t.items()
-            )
-        )
-        turn_sizes.append(drawn_t)
-        for cells, allowed in candidates.items():
-            if allowed != turn_elements:
-                model.add_bool_or([use_t[cells].Not(), *[el_t[e] for e in sorted(allowed)]])
-        cover_t: dict[int, cp_model.IntVar] = {}
-        by_cell: dict[int, list[cp_model.IntVar]] = {}
-        for cells, var in use_t.items():
-            for cell in cells:
-                by_cell.setdefault(mv.index[cell], []).append(var)
-        for i, vars_i in by_cell.items():
-            cov = model.new_bool_var(f"cover_{t}_{i}")
-            model.add(sum(vars_i) == cov)
-            cover_t[i] = cov
-            for e, el in el_t.items():
-                model.add_bool_or([cov.Not(), el.Not(), mv.cell_element[i][k_of[e]]])
-        use.append(use_t)
-        element.append(el_t)
-        cover.append(cover_t)
-        turn_vars.append(TurnVars(candidates, use_t, el_t))
-
-    n = len(mv.cells)
-    for i in range(n):
-        covers = [cover[t][i] for t in range(n_turns) if i in cover[t]]
-        model.add(mv.filled[i] == (1 if mv.cells[i] in pre else 0) + sum(covers))
-    for e in MODEL_ELEMENTS:
-        model.add(sum(mv.cell_element[i][k_of[e]] for i in range(n)) <= element_cap[e])
-    model.add(sum(mv.filled) == len(pre) + sum(turn_sizes))
-
-    # Adjacency in drawing order: before[i] = square i drawn before the current turn.
-    before: list[cp_model.LinearExprT] = [1 if cell in pre else 0 for cell in mv.cells]
-    for t in range(n_turns):
-        _abandon_if_cancelled()
-        if t > 0 or not start_empty:
-            for cells, var in use[t].items():
-                around = {mv.index[nb] for cell in cells for nb in neighbours(cell, rows, cols)} - {
-                    mv.index[cell] for cell in cells
-                }
-                if any(isinstance(before[j], int) and before[j] == 1 for j in around):
-                    continue
-                lits = [before[j] for j in around if not isinstance(before[j], int)]
-                model.add_bool_or([var.Not(), *lits])
-        nxt: list[cp_model.LinearExprT] = []
-        for i in range(n):
-            if i not in cover[t]:
-                nxt.append(before[i])
-            elif isinstance(before[i], int) and before[i] == 0:
-                nxt.append(cover[t][i])
-            else:
-                b = model.new_bool_var(f"before_{t + 1}_{i}")
-                model.add(b == before[i] + cover[t][i])
-                nxt.append(b)
-        before = nxt
-
-    # The ending: the first unused roll must fit nowhere on the final map.
-    if n_turns:
-        if start_empty:
-            if use[0]:
-                model.add(active[0] == 1)
-            else:
-                for t in range(n_turns):
-                    model.add(active[t] == 0)
-        ending_shapes = set()
-        for t in range(n_turns):
-            if t > 0 or not start_empty:
-                ending_shapes.update(pairs_per_turn[t])
-        fits = {s: model.new_bool_var(f"fits_{s}") for s in sorted(ending_shapes)}
-        for cells, shapes in table.items():
-            relevant = [s for s in shapes if s in fits]
-            if not relevant:
-                continue
-            around = {nb for cell in cells for nb in neighbours(cell, rows, cols)} - cells
-            if around & pre:
-                touch_lits: list[cp_model.IntVar] = []
-            else:
-                touch = model.new_bool_var(f"touch_{sorted(cells)}")
-                for nb in around:
-                    model.add_implication(mv.filled[mv.index[nb]], touch)
-                touch_lits = [touch.Not()]
-            for s in relevant:
-                model.add_bool_or([*(mv.filled[mv.index[c]] for c in cells), *touch_lits, fits[s]])
-        for t in range(n_turns):
-            if t == 0 and start_empty:
-                continue
-            for s in pairs_per_turn[t]:
-                clause = [active[t], fits[s].Not()]
-                if t > 0:
-                    clause.append(active[t - 1].Not())
-                model.add_bool_or(clause)
-
+    frame = _clairvoyant_frame(problem)
+    model, mv = frame.model, frame.mv
+    element_cap = add_turn_drawings(frame)
+    add_square_counts(frame, element_cap)
+    add_adjacency_in_order(frame)
+    add_ending_rule(frame)
     cpsat_map.add_completeness(model, mv, Challenge.GREAT_DIVIDE in problem.challenges, mode != "incomplete")
     objective = None
+    assignment = None
     parts: dict[str, cp_model.LinearExprT] = {}
     if mode == "perfect":
-        # Feasibility: as many squares drawn as the rolls allow (every square when they can fill the map,
-        # else every roll its largest shape), every element one cluster (its squares connected), and every
-        # card in `targets` at its cap: exactly the maps whose total is the target value (`target_value`).
-        reach = min(n, most_squares(problem))
-        if reach == n:
-            for filled in mv.filled:
-                model.add(filled == 1)
-        else:
-            model.add(sum(mv.filled) == reach)
-        for k, e in enumerate(mv.elements):
-            cpsat_map.add_rooted_connectivity(model, mv, [row[k] for row in mv.cell_element], f"perfect_{e}")
-        if Challenge.GREAT_DIVIDE in problem.challenges:
-            # Redundant: one cluster per element with squares on both sides crosses the line, so each
-            # element has a square in each crossing column (the 5x9 middle column: one of each element).
-            for c in divide_crossing_columns(cols):
-                for k in range(len(mv.elements)):
-                    model.add_bool_or([mv.cell_element[mv.index[(r, c)]][k] for r in range(rows)])
-        if targets:
-            terms = _card_terms(model, mv, list(targets), problem.festival_won)
-            for card, cap in targets.items():
-                model.add(terms.by_card[card.value] >= cap)
-    assignment = None
+        add_perfect_map(frame, targets)
     if mode == "complete":
-
-        def card_cuts(terms: cpsat_map.CardTerms) -> None:
-            add_card_cuts(model, mv, turn_vars, fixed, problem.challenges, terms.by_card, terms.isolated)
-
-        use_cuts = CARD_CUTS if cuts is None else cuts
-        nature_caps = clairvoyant_nature_caps(problem) if use_cuts and NATURE_CAPS else None
-        objective = _scoring_objective(
-            model,
-            mv,
-            problem,
-            card_caps=clairvoyant_card_caps(problem),
-            card_cuts=card_cuts if use_cuts else None,
-            parts=parts,
-            nature_caps=nature_caps,
-        )
-        if use_cuts and ASSIGNMENT_BOUND:
-            programme = cached_programme(problem, nature_caps)
-            assignment = programme.bound()
-            if assignment is None:
-                model.add_bool_or([])  # no prefix of the rolls holds every element: no complete map
-            else:
-                model.add(objective <= assignment)
-                if floor is not None:
-                    _add_assignment_fixing(model, programme, turn_vars, active, pairs_per_turn, table, floor)
-        model.maximize(objective)
+        objective, assignment = add_complete_objective(frame, parts, cuts, floor)
     if DECISION_STRATEGY:
-        order = []
-        for t in range(n_turns):
-            order.append(active[t])
-            order.extend(element[t].values())
-            order.extend(use[t].values())
-        model.add_decision_strategy(order, cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE)
+        add_turn_order_strategy(frame)
     if hint is not None:
-        _add_play_hint(model, mv, hint, symmetries, active, use, element)
-
-    def read_turns(result: CpSolveResult) -> tuple[TurnPlay, ...]:
-        turns = []
-        for t, roll in enumerate(problem.rolls):
-            chosen = [cells for cells, var in use[t].items() if result.boolean(var)]
-            if not chosen:
-                turns.append(TurnPlay(t, roll, None))
-                continue
-            cells = chosen[0]
-            e = next(e for e, var in element[t].items() if result.boolean(var))
-            turns.append(TurnPlay(t, roll, Placement(cells, Element(e), _option_for(roll, cells, e, comp))))
-        return tuple(turns)
-
+        use = [turn.use for turn in frame.turn_vars]
+        element = [turn.element for turn in frame.turn_vars]
+        _add_play_hint(model, mv, hint, frame.symmetries, frame.active, use, element)
     _abandon_if_cancelled()  # the cuts and objective above take a good share of the build
-    return _Built(model, objective, mv, read_turns, parts.get("bonus"), assignment)
+    return _Built(model, objective, mv, _turn_reader(problem, frame.turn_vars), parts.get("bonus"), assignment)
 
 
 def _add_play_hint(

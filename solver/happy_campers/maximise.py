@@ -559,6 +559,22 @@ def _search_share(budget: Budget) -> Budget:
     return budget.limited(remaining - min(POST_SOLVE_RESERVE_S, POST_SOLVE_RESERVE_SHARE * remaining))
 
 
+#: A checked answer: (map, turns, rules score, breakdown).
+_Answer = tuple[Grid, tuple[TurnPlay, ...], int, ScoreBreakdown]
+
+
+@dataclass
+class _PhaseA:
+    """Phase A's solve of the complete-map model: the result, its checked answer, and its bound (-inf: no complete map
+    at all; None: nothing found and nothing proven); `by_levels` and `improving` say which proof may follow."""
+
+    result: CpSolveResult
+    answer: _Answer | None
+    bound: float | None
+    by_levels: bool
+    improving: bool
+
+
 @abandons_builds_on_cancel
 def _maximise(
     problem: MaxProblem,
@@ -581,26 +597,51 @@ def _maximise(
     hint: _Hint | None = None
     if problem.kind == "clairvoyant":
         hint = given_hint or _clairvoyant_hint(problem, budget, seed, workers, tally)
-        floor = _hint_floor(problem, hint.plays) if ASSIGNMENT_FIXING else None
-        walked = None
-        if TOP_DOWN and floor is not None and floor >= 0:  # else the main solve and phase B decide
-            walked = _top_down(problem, floor, hint.no_perfect_map, budget, workers, tally)
-        if walked is not None and walked.answer is not None:
-            grid, turns, value, breakdown = walked.answer
-            # OPTIMAL only on CP-SAT's own verdict on the level's model (objective pinned at the proven bound).
-            proof = Proof.OPTIMAL if walked.closed else Proof.FEASIBLE_WITH_BOUND
-            return MaxResult(value, proof, walked.bound, grid, turns, breakdown, tally.stats(), problem)
-        built = _build_clairvoyant(problem, "complete", hint=hint.plays, floor=floor)
-        if hint.no_perfect_map:
-            assert built.objective is not None
-            built.model.add(built.objective <= target_value(problem, _target_caps(problem)) - 1)
-        if walked is not None and built.assignment_bound is not None and walked.bound < built.assignment_bound:
-            assert built.objective is not None
-            built.model.add(built.objective <= walked.bound)
-            built.assignment_bound = walked.bound
-        _complete_hint(built.model, budget, workers, tally)
+        prepared = _clairvoyant_main_model(problem, hint, budget, workers, tally)
+        if isinstance(prepared, MaxResult):
+            return prepared
+        built = prepared
     else:
         built = builder(problem, "complete")
+    phase_a = _solve_phase_a(problem, built, hint, budget, workers, tally)
+    answer = phase_a.answer
+    a_value = answer[2] if answer else None
+    if (answer is not None and a_value is not None and a_value >= 0) or not incomplete_phase:
+        return _complete_answer(problem, built, phase_a, budget, workers, tally)
+    return _phase_b(problem, builder, phase_a, budget, workers, tally)
+
+
+def _clairvoyant_main_model(
+    problem: MaxProblem, hint: _Hint, budget: Budget, workers: int, tally: _Tally
+) -> _Built | MaxResult:
+    """The clairvoyant main model, fixed at the hint's floor, cut below the perfect-map target when the hint proved
+    no perfect map, and hinted with a complete solution; or the walk down from the top's answer when it found one."""
+    floor = _hint_floor(problem, hint.plays) if ASSIGNMENT_FIXING else None
+    walked = None
+    if TOP_DOWN and floor is not None and floor >= 0:  # else the main solve and phase B decide
+        walked = _top_down(problem, floor, hint.no_perfect_map, budget, workers, tally)
+    if walked is not None and walked.answer is not None:
+        grid, turns, value, breakdown = walked.answer
+        # OPTIMAL only on CP-SAT's own verdict on the level's model (objective pinned at the proven bound).
+        proof = Proof.OPTIMAL if walked.closed else Proof.FEASIBLE_WITH_BOUND
+        return MaxResult(value, proof, walked.bound, grid, turns, breakdown, tally.stats(), problem)
+    built = _build_clairvoyant(problem, "complete", hint=hint.plays, floor=floor)
+    if hint.no_perfect_map:
+        assert built.objective is not None
+        built.model.add(built.objective <= target_value(problem, _target_caps(problem)) - 1)
+    if walked is not None and built.assignment_bound is not None and walked.bound < built.assignment_bound:
+        assert built.objective is not None
+        built.model.add(built.objective <= walked.bound)
+        built.assignment_bound = walked.bound
+    _complete_hint(built.model, budget, workers, tally)
+    return built
+
+
+def _solve_phase_a(
+    problem: MaxProblem, built: _Built, hint: _Hint | None, budget: Budget, workers: int, tally: _Tally
+) -> _PhaseA:
+    """Solve the complete-map model on its share of the budget (less when a proof by levels or the improve-or-prove
+    loop may follow) and check its answer with the rules model."""
     by_levels = LEVEL_PROOF and levels_apply(problem) and built.bonus is not None
     improving = IMPROVE_OR_PROVE and problem.kind == "clairvoyant" and built.assignment_bound is not None
     if by_levels:
@@ -623,47 +664,62 @@ def _maximise(
         raise ModelMismatch(f"rules score {answer[2]} above the assignment bound {built.assignment_bound}")
     # -inf: no complete map at all; None: nothing found and nothing proven.
     bound_a = float("-inf") if res_a.status == cp_model.INFEASIBLE else _tighter(res_a.bound, built.assignment_bound)
-    a_value = answer[2] if answer else None
+    return _PhaseA(res_a, answer, bound_a, bool(by_levels), improving)
 
-    if (answer is not None and a_value is not None and a_value >= 0) or not incomplete_phase:
-        if answer is None:
-            proof = Proof.INFEASIBLE if res_a.status == cp_model.INFEASIBLE else None
-            return MaxResult(None, proof, None, None, (), None, tally.stats(), problem)
-        grid, turns, value, breakdown = answer
-        proof = Proof.OPTIMAL if res_a.status == cp_model.OPTIMAL else Proof.FEASIBLE_WITH_BOUND
-        bound = _tighter(res_a.bound, built.assignment_bound)
-        if by_levels and res_a.has_solution and proof is not Proof.OPTIMAL and not budget.expired():
-            if LEVEL_HINT_INCUMBENT:
-                _hint_solution(built.model, res_a)
-            levels = prove_by_levels(
-                problem,
-                built,
-                answer,
-                value,
-                bound,
-                _search_share(budget),
-                workers=workers,
-                configure=_configure,
-                record=tally.add,
-                check=lambda level_built, result: _checked_answer(problem, level_built, result),
-            )
-            grid, turns, value, breakdown = levels.answer
-            bound = levels.bound
-            # OPTIMAL only when CP-SAT closed every level and the rest (`max_levels`).
-            proof = Proof.OPTIMAL if levels.closed else Proof.FEASIBLE_WITH_BOUND
-        if improving and proof is not Proof.OPTIMAL and not budget.expired():
-            better = _improve_or_prove(problem, (grid, turns, value, breakdown), bound, budget, workers, tally)
-            (grid, turns, value, breakdown), bound = better.answer, better.bound
-            # OPTIMAL only on CP-SAT's own verdict on the "strictly better" model (`_improve_or_prove`).
-            proof = Proof.OPTIMAL if better.closed else Proof.FEASIBLE_WITH_BOUND
-        if bound is None:
-            proof = Proof.HEURISTIC
-        return MaxResult(value, proof, bound, grid, turns, breakdown, tally.stats(), problem)
 
-    # Phase B: does some legal outcome leave the map incomplete (worth 0)?
+def _complete_answer(
+    problem: MaxProblem, built: _Built, phase_a: _PhaseA, budget: Budget, workers: int, tally: _Tally
+) -> MaxResult:
+    """Phase A's answer (no phase B): proven by levels or by the improve-or-prove loop when CP-SAT left a gap."""
+    res_a, answer = phase_a.result, phase_a.answer
+    if answer is None:
+        proof = Proof.INFEASIBLE if res_a.status == cp_model.INFEASIBLE else None
+        return MaxResult(None, proof, None, None, (), None, tally.stats(), problem)
+    grid, turns, value, breakdown = answer
+    proof = Proof.OPTIMAL if res_a.status == cp_model.OPTIMAL else Proof.FEASIBLE_WITH_BOUND
+    bound = _tighter(res_a.bound, built.assignment_bound)
+    if phase_a.by_levels and res_a.has_solution and proof is not Proof.OPTIMAL and not budget.expired():
+        if LEVEL_HINT_INCUMBENT:
+            _hint_solution(built.model, res_a)
+        levels = prove_by_levels(
+            problem,
+            built,
+            answer,
+            value,
+            bound,
+            _search_share(budget),
+            workers=workers,
+            configure=_configure,
+            record=tally.add,
+            check=lambda level_built, result: _checked_answer(problem, level_built, result),
+        )
+        grid, turns, value, breakdown = levels.answer
+        bound = levels.bound
+        # OPTIMAL only when CP-SAT closed every level and the rest (`max_levels`).
+        proof = Proof.OPTIMAL if levels.closed else Proof.FEASIBLE_WITH_BOUND
+    if phase_a.improving and proof is not Proof.OPTIMAL and not budget.expired():
+        better = _improve_or_prove(problem, (grid, turns, value, breakdown), bound, budget, workers, tally)
+        (grid, turns, value, breakdown), bound = better.answer, better.bound
+        # OPTIMAL only on CP-SAT's own verdict on the "strictly better" model (`_improve_or_prove`).
+        proof = Proof.OPTIMAL if better.closed else Proof.FEASIBLE_WITH_BOUND
+    if bound is None:
+        proof = Proof.HEURISTIC
+    return MaxResult(value, proof, bound, grid, turns, breakdown, tally.stats(), problem)
+
+
+def _phase_b(
+    problem: MaxProblem,
+    builder: Callable[[MaxProblem, Mode], _Built],
+    phase_a: _PhaseA,
+    budget: Budget,
+    workers: int,
+    tally: _Tally,
+) -> MaxResult:
+    """Phase B: does some legal outcome leave the map incomplete (worth 0)? Then the answer from both phases."""
+    res_a, answer, bound_a = phase_a.result, phase_a.answer, phase_a.bound
     res_b = None
     answer_b = None
-    if incomplete_phase and not budget.expired():
+    if not budget.expired():
         built_b = builder(problem, "incomplete")
         res_b = solve(built_b.model, _search_share(budget), workers=workers, configure=_configure)
         tally.add(res_b)
