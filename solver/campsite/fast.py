@@ -344,6 +344,47 @@ class Board:
         (for `tokens`, default all) and each pitched tent's state after it."""
         pictures = list(hand) if hand and isinstance(hand[0], Picture) else hand_pictures(hand)  # type: ignore[arg-type]
         tokens = tuple(range(N_TOKENS)) if tokens is None else tuple(sorted(tokens))
+        corners = self._legal_corners_of(pictures)
+        if corners is None:
+            return self._no_placements(pictures, tokens)
+        pic, row, col, cells, luts = corners
+        colb, footb = luts[:, 0], luts[:, 1]
+        infoot, cellcol = luts[:, 2].astype(bool), luts[:, 3].astype(bool)
+        cr, cc = np.divmod(cells, self.occ.shape[1])
+        info = _info(pictures)[pic]  # (P, 4): mask, fair, height, width
+        masks, fairs, heights, widths = info[:, 0], info[:, 1].astype(bool), info[:, 2], info[:, 3]
+        ncol = np.take(POPCOUNT16, colb)
+        base = self._reach_base(tokens, cells, masks, ncol)
+        fwb = np.take(self.fwbits.ravel(), cells)
+        fair = (fairs[:, None] & (footb != 0)) | ((fwb & ~footb) != 0)
+        free = np.where(infoot, ~cellcol, np.take(self.free.ravel(), cells))
+        opn = np.take(self.opn.ravel(), cells).astype(np.int16) - ncol
+        tent_base, tent_open, tent_fair = self._tents_after(pictures, pic, row, col, masks, fairs, heights, widths)
+        return Placements(
+            pictures,
+            pic,
+            row,
+            col,
+            cr,
+            cc,
+            free,
+            base,
+            opn,
+            fair,
+            tent_base,
+            tent_open,
+            tent_fair,
+            tokens,
+            heights,
+            widths,
+        )
+
+    def _legal_corners_of(
+        self, pictures: list[Picture]
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+        """Every legal (picture, corner), pictures grouped by outline: picture index, corner row and column, the
+        reach cells as flat array indices (P, 20) and the picture's lookup tables (P, 4, 20: colbits, footbits,
+        infoot, cellcol). None: no legal placement."""
         width_all = self.occ.shape[1]
         groups: dict[tuple[int, int], list[int]] = {}
         for index, pic in enumerate(pictures):
@@ -363,41 +404,41 @@ class Board:
             cell_parts.append(corner[:, None] + (qr * width_all + qc)[None, :])
             lut = np.stack([_luts(pictures[i]) for i in ids])  # (m, 4, 20)
             lut_parts.append(np.repeat(lut, n, axis=0))
-        count_tokens = len(tokens)
         if not pic_parts:
-            zero = np.zeros(0, dtype=np.int64)
-            z2 = np.zeros((0, 20), dtype=np.int64)
-            t = len(self.t_r)
-            return Placements(
-                pictures,
-                zero,
-                zero,
-                zero,
-                z2,
-                z2,
-                z2.astype(bool),
-                np.zeros((count_tokens, 0, 20), np.int64),
-                z2,
-                z2.astype(bool),
-                np.zeros((t, 0), np.int64),
-                np.zeros((t, 0), np.int64),
-                np.zeros((t, 0), bool),
-                tokens,
-            )
-        pic = np.concatenate(pic_parts)
-        row = np.concatenate(r_parts)
-        col = np.concatenate(c_parts)
-        cells = np.concatenate(cell_parts)
-        luts = np.concatenate(lut_parts)  # (P, 4, 20): colbits, footbits, infoot, cellcol
-        colb, footb = luts[:, 0], luts[:, 1]
-        infoot, cellcol = luts[:, 2].astype(bool), luts[:, 3].astype(bool)
-        cr, cc = np.divmod(cells, width_all)
-        pic_info = _info(pictures)  # (npic, 4): mask, fair, height, width
-        info = pic_info[pic]
-        masks, fairs, heights, widths = info[:, 0], info[:, 1].astype(bool), info[:, 2], info[:, 3]
-        ncol = np.take(POPCOUNT16, colb)
+            return None
+        parts = (pic_parts, r_parts, c_parts, cell_parts, lut_parts)
+        pic, row, col, cells, luts = (np.concatenate(part) for part in parts)
+        return pic, row, col, cells, luts
+
+    def _no_placements(self, pictures: list[Picture], tokens: tuple[int, ...]) -> Placements:
+        """The empty Placements (no legal corner for any picture)."""
+        zero = np.zeros(0, dtype=np.int64)
+        z2 = np.zeros((0, 20), dtype=np.int64)
+        t = len(self.t_r)
+        return Placements(
+            pictures,
+            zero,
+            zero,
+            zero,
+            z2,
+            z2,
+            z2.astype(bool),
+            np.zeros((len(tokens), 0, 20), np.int64),
+            z2,
+            z2.astype(bool),
+            np.zeros((t, 0), np.int64),
+            np.zeros((t, 0), np.int64),
+            np.zeros((t, 0), bool),
+            tokens,
+        )
+
+    def _reach_base(
+        self, tokens: tuple[int, ...], cells: np.ndarray, masks: np.ndarray, ncol: np.ndarray
+    ) -> np.ndarray:
+        """(K, P, 20) each reach cell's undoubled points after the card for each of `tokens`: matching squares
+        (a terrain) or terrains seen (Wilderness)."""
         terrains = [t for t in tokens if t != WILD]
-        base = np.empty((count_tokens, len(pic), cells.shape[1]), dtype=np.int16)
+        base = np.empty((len(tokens), len(masks), cells.shape[1]), dtype=np.int16)
         if terrains:
             has = (masks[None, :] >> np.array(terrains)[:, None]) & 1  # (K', P)
             cnt_flat = self.cnt.reshape(6, -1)[terrains]
@@ -406,49 +447,38 @@ class Board:
         if WILD in tokens:
             seen = np.take(self.seen.ravel(), cells) | np.where(touched, masks[:, None], 0).astype(np.uint8)
             base[-1] = np.take(POPCOUNT16, seen)
-        fwb = np.take(self.fwbits.ravel(), cells)
-        fair = (fairs[:, None] & (footb != 0)) | ((fwb & ~footb) != 0)
-        free = np.where(infoot, ~cellcol, np.take(self.free.ravel(), cells))
-        opn = np.take(self.opn.ravel(), cells).astype(np.int16) - ncol
-        # Pitched tents.
+        return base
+
+    def _tents_after(
+        self,
+        pictures: list[Picture],
+        pic: np.ndarray,
+        row: np.ndarray,
+        col: np.ndarray,
+        masks: np.ndarray,
+        fairs: np.ndarray,
+        heights: np.ndarray,
+        widths: np.ndarray,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(T, P) each pitched tent's undoubled points, open squares and doubling after each placement."""
         t = len(self.t_r)
-        if t:
-            rel_r = self.t_r[:, None] - row[None, :]
-            rel_c = self.t_c[:, None] - col[None, :]
-            inside = (rel_r >= -1) & (rel_r <= heights[None]) & (rel_c >= -1) & (rel_c <= widths[None])
-            q = np.where(inside, (rel_r + 1) * (widths[None] + 2) + rel_c + 1, 0)
-            stacked = _stack_luts(pictures)  # (npic, 4, 20)
-            tcolb = np.where(inside, np.take(stacked[:, 0].ravel(), pic[None, :] * 20 + q), 0).astype(np.uint8)
-            tfootb = np.where(inside, np.take(stacked[:, 1].ravel(), pic[None, :] * 20 + q), 0).astype(np.uint8)
-            tn = np.take(POPCOUNT16, tcolb)
-            token = self.t_token[:, None]
-            has_t = (masks[None, :] >> np.minimum(token, 5)) & 1
-            seen_t = self.seen[self.t_r, self.t_c][:, None] | np.where(tn > 0, masks[None, :], 0).astype(np.uint8)
-            tent_base = np.where(token == WILD, np.take(POPCOUNT16, seen_t), self.t_base[:, None] + tn * has_t)
-            tent_fair = (fairs[None, :] & (tfootb != 0)) | ((self.fwbits[self.t_r, self.t_c][:, None] & ~tfootb) != 0)
-            tent_open = self.t_open[:, None] - tn
-        else:
-            tent_base = np.zeros((0, len(row)), np.int64)
-            tent_open = np.zeros((0, len(row)), np.int64)
-            tent_fair = np.zeros((0, len(row)), bool)
-        return Placements(
-            pictures,
-            pic,
-            row,
-            col,
-            cr,
-            cc,
-            free,
-            base,
-            opn,
-            fair,
-            tent_base,
-            tent_open,
-            tent_fair,
-            tokens,
-            heights,
-            widths,
-        )
+        if not t:
+            return np.zeros((0, len(row)), np.int64), np.zeros((0, len(row)), np.int64), np.zeros((0, len(row)), bool)
+        rel_r = self.t_r[:, None] - row[None, :]
+        rel_c = self.t_c[:, None] - col[None, :]
+        inside = (rel_r >= -1) & (rel_r <= heights[None]) & (rel_c >= -1) & (rel_c <= widths[None])
+        q = np.where(inside, (rel_r + 1) * (widths[None] + 2) + rel_c + 1, 0)
+        stacked = _stack_luts(pictures)  # (npic, 4, 20)
+        tcolb = np.where(inside, np.take(stacked[:, 0].ravel(), pic[None, :] * 20 + q), 0).astype(np.uint8)
+        tfootb = np.where(inside, np.take(stacked[:, 1].ravel(), pic[None, :] * 20 + q), 0).astype(np.uint8)
+        tn = np.take(POPCOUNT16, tcolb)
+        token = self.t_token[:, None]
+        has_t = (masks[None, :] >> np.minimum(token, 5)) & 1
+        seen_t = self.seen[self.t_r, self.t_c][:, None] | np.where(tn > 0, masks[None, :], 0).astype(np.uint8)
+        tent_base = np.where(token == WILD, np.take(POPCOUNT16, seen_t), self.t_base[:, None] + tn * has_t)
+        tent_fair = (fairs[None, :] & (tfootb != 0)) | ((self.fwbits[self.t_r, self.t_c][:, None] & ~tfootb) != 0)
+        tent_open = self.t_open[:, None] - tn
+        return tent_base, tent_open, tent_fair
 
     def placement_of(self, placements: Placements, index: int) -> Placement:
         pic = placements.pictures[int(placements.pic[index])]

@@ -42,6 +42,7 @@ from campsolver.solver.campsite.rules import (
     Card,
     Cell,
     Placement,
+    Square,
     Tent,
     Terrain,
     Token,
@@ -134,39 +135,48 @@ def _colour_literals_around(
     ]
 
 
-def build_round_model(
-    order: Sequence[Card],
-    turns: int,
-    *,
-    hand_size: int = HAND_SIZE,
-    tokens: Sequence[Token] = tuple(Token),
-    growth: int | None = None,
-    budget: Budget | None = None,
-) -> RoundModel:
-    """The model of the module docstring. `growth=None`: the whole reachable window (3 squares per turn)."""
-    whole_growth = REACH_PER_TURN * turns
-    growth = whole_growth if growth is None else min(growth, whole_growth)
-    tokens = sorted(set(tokens))
-    model = cp_model.CpModel()
-    start = starting_table(order[0], order[1])
-    start_grid = start.grid
-    start_coloured = {cell for cell, sq in start_grid.items() if sq.coloured}
-    window = _grown(growth)
-    # Placements per turn: the corners whose card stays in the window, covers no starting coloured square and
-    # touches the area reachable before the turn (a necessary condition of touching what is down).
-    lays: list[tuple[_Lay, cp_model.IntVar]] = []
-    last_card = min(len(order), STARTING_CARDS + hand_size + turns - 1)
-    checked = 0
+class _Ticker:
+    """Checks the budget every MODEL_CHECK_STRIDE steps of the model building (each a few microseconds), keeping
+    back the teardown time of the placements made so far."""
 
-    def tick() -> None:
-        """Check the budget every MODEL_CHECK_STRIDE steps of the model building (each a few microseconds)."""
-        nonlocal checked
-        checked += 1
-        if budget is not None and checked % MODEL_CHECK_STRIDE == 0:
-            budget.check()
-            if budget.remaining() < teardown_s(len(lays)):
+    def __init__(self, budget: Budget | None) -> None:
+        self.budget = budget
+        self.checked = 0
+        self.lays = 0  # placement Booleans made so far
+
+    def __call__(self) -> None:
+        self.checked += 1
+        if self.budget is not None and self.checked % MODEL_CHECK_STRIDE == 0:
+            self.budget.check()
+            if self.budget.remaining() < teardown_s(self.lays):
                 raise SolveInterrupted("deadline: no time left to build, solve and free the model")
 
+
+@dataclass
+class _Index:
+    """The placements by turn, by card, and by (turn, square) covered / coloured / covered by Fair Weather."""
+
+    by_turn: dict[int, list[cp_model.IntVar]]
+    by_card: dict[int, list[cp_model.IntVar]]
+    covering: dict[tuple[int, Cell], list[cp_model.IntVar]]  # (turn, cell) -> lays covering it
+    colouring: dict[tuple[int, Cell], list[tuple[cp_model.IntVar, int]]]  # -> (lay, terrain mask)
+    fair_covering: dict[tuple[int, Cell], list[cp_model.IntVar]]
+
+
+def add_lays(
+    model: cp_model.CpModel,
+    order: Sequence[Card],
+    turns: int,
+    hand_size: int,
+    growth: int,
+    last_card: int,
+    start_coloured: set[Cell],
+    tick: _Ticker,
+) -> list[tuple[_Lay, cp_model.IntVar]]:
+    """Placements per turn: the corners whose card stays in the window, covers no starting coloured square and
+    touches the area reachable before the turn (a necessary condition of touching what is down)."""
+    window = _grown(growth)
+    lays: list[tuple[_Lay, cp_model.IntVar]] = []
     for turn in range(1, turns + 1):
         before = _grown(min(REACH_PER_TURN * (turn - 1), growth))
         for index in range(STARTING_CARDS, last_card):
@@ -186,40 +196,60 @@ def build_round_model(
                             continue
                         lay = _Lay(turn, index, picture.rotation, row, col, squares)
                         lays.append((lay, model.new_bool_var(f"lay_t{turn}_c{index}_r{picture.rotation}_{row}_{col}")))
-    by_turn: dict[int, list[cp_model.IntVar]] = {}
-    by_card: dict[int, list[cp_model.IntVar]] = {}
-    covering: dict[tuple[int, Cell], list[cp_model.IntVar]] = {}  # (turn, cell) -> lays covering it
-    colouring: dict[tuple[int, Cell], list[tuple[cp_model.IntVar, int]]] = {}  # -> (lay, terrain mask)
-    fair_covering: dict[tuple[int, Cell], list[cp_model.IntVar]] = {}
+                        tick.lays = len(lays)
+    return lays
+
+
+def _index_lays(lays: list[tuple[_Lay, cp_model.IntVar]], order: Sequence[Card], tick: _Ticker) -> _Index:
+    """The placements indexed by turn, card and (turn, square)."""
+    index = _Index({}, {}, {}, {}, {})
     for lay, var in lays:
         tick()
-        by_turn.setdefault(lay.turn, []).append(var)
-        by_card.setdefault(lay.index, []).append(var)
+        index.by_turn.setdefault(lay.turn, []).append(var)
+        index.by_card.setdefault(lay.index, []).append(var)
         card = order[lay.index]
         for cell, coloured in lay.squares:
-            covering.setdefault((lay.turn, cell), []).append(var)
+            index.covering.setdefault((lay.turn, cell), []).append(var)
             if coloured:
-                colouring.setdefault((lay.turn, cell), []).append((var, card.mask))
+                index.colouring.setdefault((lay.turn, cell), []).append((var, card.mask))
             if card.fair_weather:
-                fair_covering.setdefault((lay.turn, cell), []).append(var)
+                index.fair_covering.setdefault((lay.turn, cell), []).append(var)
+    return index
+
+
+def add_one_card_a_turn(
+    model: cp_model.CpModel, order: Sequence[Card], turns: int, last_card: int, index: _Index
+) -> None:
+    """Exactly one card a turn, each card at most once, and of two copies of one card the later is laid only if
+    the earlier one is (it is in hand no later)."""
     for turn in range(1, turns + 1):
-        model.add_exactly_one(by_turn.get(turn, []))
-    for variables in by_card.values():
+        model.add_exactly_one(index.by_turn.get(turn, []))
+    for variables in index.by_card.values():
         model.add_at_most_one(variables)
-    # Two copies of one card: the later copy is laid only if the earlier one is (it is in hand no later).
+    by_card = index.by_card
     for i in range(STARTING_CARDS, last_card):
         for j in range(i + 1, last_card):
             if order[i] == order[j] and i in by_card and j in by_card:
                 model.add(sum(by_card[j]) <= sum(by_card[i]))
-    cells = sorted(set(start_grid) | {cell for (_, cell) in covering})
-    # Covered after turn t (a Boolean, or the constant of the start).
+
+
+def add_covered(
+    model: cp_model.CpModel,
+    cells: list[Cell],
+    start_grid: dict[Cell, Square],
+    turns: int,
+    index: _Index,
+    tick: _Ticker,
+) -> dict[tuple[int, Cell], cp_model.IntVar | int]:
+    """Covered after turn t (a Boolean, or the constant of the start): implied by the cover of t - 1 and by each
+    placement covering the square on t, and by nothing else."""
     covered: dict[tuple[int, Cell], cp_model.IntVar | int] = {}
     for cell in cells:
         tick()
         covered[(0, cell)] = 1 if cell in start_grid else 0
         for turn in range(1, turns + 1):
             previous = covered[(turn - 1, cell)]
-            now = covering.get((turn, cell), [])
+            now = index.covering.get((turn, cell), [])
             if _is_const(previous, 1) or not now:
                 covered[(turn, cell)] = previous
                 continue
@@ -230,16 +260,32 @@ def build_round_model(
                 model.add_implication(lay_var, var)
             model.add(var <= sum(now) + previous)
             covered[(turn, cell)] = var
-    # Legality: cover no square coloured before, and touch a square covered before.
+    return covered
+
+
+def add_no_cover_of_colour(
+    model: cp_model.CpModel, cells: list[Cell], turns: int, index: _Index, tick: _Ticker
+) -> None:
+    """Legality: a card covers no square coloured before its turn (one linear row per turn and square)."""
     for turn in range(2, turns + 1):
         for cell in cells:
             tick()
-            now = covering.get((turn, cell))
+            now = index.covering.get((turn, cell))
             if not now:
                 continue
-            earlier = [var for t in range(1, turn) for var, _ in colouring.get((t, cell), [])]
+            earlier = [var for t in range(1, turn) for var, _ in index.colouring.get((t, cell), [])]
             if earlier:
                 model.add(sum(now) + sum(earlier) <= 1)
+
+
+def add_touching(
+    model: cp_model.CpModel,
+    lays: list[tuple[_Lay, cp_model.IntVar]],
+    start_grid: dict[Cell, Square],
+    covered: dict[tuple[int, Cell], cp_model.IntVar | int],
+    tick: _Ticker,
+) -> None:
+    """Legality: a card overlaps or shares a side with a square covered before its turn."""
     for lay, var in lays:
         tick()
         if lay.turn == 1:
@@ -261,7 +307,18 @@ def build_round_model(
             model.add(var == 0)
         else:
             model.add_bool_or([*variables, var.Not()])
-    # Final picture: per square and terrain, coloured by some placement (at most one ever colours a square).
+
+
+def _final_colours(
+    cells: list[Cell],
+    start_grid: dict[Cell, Square],
+    start_coloured: set[Cell],
+    turns: int,
+    index: _Index,
+    tick: _Ticker,
+) -> dict[Cell, list[tuple[cp_model.IntVar | int, int]]]:
+    """Final picture: per square, the (literal, terrain mask) of each placement that can colour it (at most one
+    ever colours a square)."""
     final_colour: dict[Cell, list[tuple[cp_model.IntVar | int, int]]] = {}
     for cell in cells:
         tick()
@@ -269,16 +326,22 @@ def build_round_model(
         if cell in start_coloured:
             entries.append((1, start_grid[cell].mask))
         for turn in range(1, turns + 1):
-            entries.extend(colouring.get((turn, cell), []))
+            entries.extend(index.colouring.get((turn, cell), []))
         if entries:
             final_colour[cell] = entries
-    # Top card laid on turn s or later: late[s, cell] >= every placement covering the cell on turn >= s.
+    return final_colour
+
+
+def add_late(
+    model: cp_model.CpModel, cells: list[Cell], turns: int, index: _Index, tick: _Ticker
+) -> dict[tuple[int, Cell], cp_model.IntVar]:
+    """Top card laid on turn s or later: late[s, cell] >= every placement covering the cell on turn >= s."""
     late: dict[tuple[int, Cell], cp_model.IntVar] = {}
     for cell in cells:
         tick()
         following = None
         for turn in range(turns, 0, -1):
-            now = covering.get((turn, cell), [])
+            now = index.covering.get((turn, cell), [])
             if following is None and not now:
                 continue
             var = model.new_bool_var(f"late_t{turn}_{cell}")
@@ -288,8 +351,20 @@ def build_round_model(
                 model.add_implication(lay_var, var)
             late[(turn, cell)] = var
             following = var
-    # Visible Fair Weather: the top card is a Fair Weather card (covered on turn t, nothing later).
-    fair: dict[Cell, cp_model.IntVar] = {}
+    return late
+
+
+def add_fair(
+    model: cp_model.CpModel,
+    cells: list[Cell],
+    start_grid: dict[Cell, Square],
+    turns: int,
+    index: _Index,
+    late: dict[tuple[int, Cell], cp_model.IntVar],
+    tick: _Ticker,
+) -> dict[Cell, cp_model.IntVar | int]:
+    """Visible Fair Weather: the top card is a Fair Weather card (covered on turn t, nothing later)."""
+    fair: dict[Cell, cp_model.IntVar | int] = {}
     for cell in cells:
         tick()
         options: list[cp_model.IntVar] = []
@@ -300,7 +375,7 @@ def build_round_model(
             else:
                 always = True  # a starting Fair Weather square nothing can cover
         for turn in range(1, turns + 1):
-            fair_now = fair_covering.get((turn, cell))
+            fair_now = index.fair_covering.get((turn, cell))
             if not fair_now:
                 continue
             later = late.get((turn + 1, cell))
@@ -318,10 +393,21 @@ def build_round_model(
             var = model.new_bool_var(f"fair_{cell}")
             model.add(var <= sum(options))
             fair[cell] = var
-    # Tents.
-    final_covered = {cell: covered[(turns, cell)] for cell in cells}
+    return fair
+
+
+def add_tents(
+    model: cp_model.CpModel,
+    tokens: Sequence[Token],
+    turns: int,
+    tent_cells: list[Cell],
+    final_colour: dict[Cell, list[tuple[cp_model.IntVar | int, int]]],
+    final_covered: dict[Cell, cp_model.IntVar | int],
+    tick: _Ticker,
+) -> tuple[dict[tuple[Token, Cell], cp_model.IntVar], dict[Cell, cp_model.LinearExpr]]:
+    """Tents: each token at most once, `turns` in all, one per square, on a square covered at the end and
+    coloured by no card. Returns the tent Booleans and each square's occupancy."""
     tent: dict[tuple[Token, Cell], cp_model.IntVar] = {}
-    tent_cells = [cell for cell in cells if cell not in start_coloured]
     for token in tokens:
         for cell in tent_cells:
             tick()
@@ -337,7 +423,18 @@ def build_round_model(
         colour = [var for var, _ in final_colour.get(cell, [])]
         cover = final_covered[cell]
         model.add(here + sum(colour) <= cover)
-    # Hall: at most T - s + 1 tent squares whose top card was laid on turn s or later.
+    return tent, occupied
+
+
+def add_hall(
+    model: cp_model.CpModel,
+    turns: int,
+    tent_cells: list[Cell],
+    occupied: dict[Cell, cp_model.LinearExpr],
+    late: dict[tuple[int, Cell], cp_model.IntVar],
+    tick: _Ticker,
+) -> None:
+    """Hall: at most T - s + 1 tent squares whose top card was laid on turn s or later."""
     for s in range(2, turns + 1):
         late_tents = []
         for cell in tent_cells:
@@ -349,59 +446,148 @@ def build_round_model(
             late_tents.append(both)
         if len(late_tents) > turns - s + 1:
             model.add(sum(late_tents) <= turns - s + 1)
-    # Scores.
+
+
+def add_wilderness_base(
+    model: cp_model.CpModel,
+    tent_cells: list[Cell],
+    tent: dict[tuple[Token, Cell], cp_model.IntVar],
+    final_colour: dict[Cell, list[tuple[cp_model.IntVar | int, int]]],
+    tick: _Ticker,
+) -> cp_model.IntVar:
+    """Wilderness base points: 1 per terrain coloured among the 8 squares around its tent."""
+    token = Token.WILDERNESS
+    present = []
+    for terrain in Terrain:
+        has = model.new_bool_var(f"wild_{terrain.name}")
+        present.append(has)
+        for cell in tent_cells:
+            tick()
+            around = _colour_literals_around(final_colour, cell, terrain.bit)
+            if not around:
+                model.add(has == 0).only_enforce_if(tent[(token, cell)])
+            elif not any(_is_const(v, 1) for v in around):
+                model.add(has <= sum(around)).only_enforce_if(tent[(token, cell)])
+    base = model.new_int_var(0, WILDERNESS_CAP, "base_WILDERNESS")
+    model.add(base == sum(present))
+    return base
+
+
+def add_terrain_base(
+    model: cp_model.CpModel,
+    token: Token,
+    tent_cells: list[Cell],
+    tent: dict[tuple[Token, Cell], cp_model.IntVar],
+    final_colour: dict[Cell, list[tuple[cp_model.IntVar | int, int]]],
+    tick: _Ticker,
+) -> cp_model.IntVar:
+    """A terrain token's base points, disaggregated: the points on each square (0 without the tent), summed (a
+    tighter LP than one enforced row per square)."""
+    cap = TERRAIN_CAP
+    base = model.new_int_var(0, cap, f"base_{token.name}")
+    bit = Terrain(int(token)).bit
+    shares = []
+    for cell in tent_cells:
+        tick()
+        around = _colour_literals_around(final_colour, cell, bit)
+        if not around:
+            continue
+        share = model.new_int_var(0, min(cap, len(around)), f"pts_{token.name}_{cell}")
+        model.add(share <= len(around) * tent[(token, cell)])
+        model.add(share <= sum(around))
+        shares.append(share)
+    model.add(base <= sum(shares))
+    return base
+
+
+def add_doubling(
+    model: cp_model.CpModel,
+    token: Token,
+    base: cp_model.IntVar,
+    cap: int,
+    doubled_ok: cp_model.IntVar,
+    tent_cells: list[Cell],
+    tent: dict[tuple[Token, Cell], cp_model.IntVar],
+    fair: dict[Cell, cp_model.IntVar | int],
+    tick: _Ticker,
+) -> cp_model.IntVar:
+    """Fair Weather: the token's extra points (its base once more) only with a visible Fair Weather square among
+    the 8 around its tent."""
+    for cell in tent_cells:
+        tick()
+        near = [fair.get((cell[0] + dr, cell[1] + dc)) for dr, dc in SURROUNDING]
+        near = [v for v in near if v is not None]
+        if any(_is_const(v, 1) for v in near):
+            continue
+        if not near:
+            model.add_implication(tent[(token, cell)], doubled_ok.Not())
+        else:
+            model.add(doubled_ok <= sum(near)).only_enforce_if(tent[(token, cell)])
+    extra = model.new_int_var(0, cap * (FAIR_WEATHER_FACTOR - 1), f"extra_{token.name}")
+    model.add(extra <= base * (FAIR_WEATHER_FACTOR - 1))
+    model.add(extra <= cap * (FAIR_WEATHER_FACTOR - 1) * doubled_ok)
+    return extra
+
+
+def add_scores(
+    model: cp_model.CpModel,
+    tokens: Sequence[Token],
+    tent_cells: list[Cell],
+    tent: dict[tuple[Token, Cell], cp_model.IntVar],
+    final_colour: dict[Cell, list[tuple[cp_model.IntVar | int, int]]],
+    fair: dict[Cell, cp_model.IntVar | int],
+    tick: _Ticker,
+) -> cp_model.LinearExpr:
+    """Each token's base points plus its Fair Weather extra; returns the sum (the objective)."""
     terms = []
     for token in tokens:
         used = [tent[(token, cell)] for cell in tent_cells]
         doubled_ok = model.new_bool_var(f"double_{token.name}")
         if token is Token.WILDERNESS:
-            present = []
-            for terrain in Terrain:
-                has = model.new_bool_var(f"wild_{terrain.name}")
-                present.append(has)
-                for cell in tent_cells:
-                    tick()
-                    around = _colour_literals_around(final_colour, cell, terrain.bit)
-                    if not around:
-                        model.add(has == 0).only_enforce_if(tent[(token, cell)])
-                    elif not any(_is_const(v, 1) for v in around):
-                        model.add(has <= sum(around)).only_enforce_if(tent[(token, cell)])
-            base = model.new_int_var(0, WILDERNESS_CAP, "base_WILDERNESS")
-            model.add(base == sum(present))
+            base = add_wilderness_base(model, tent_cells, tent, final_colour, tick)
             cap = WILDERNESS_CAP
         else:
-            # Disaggregated: the points on each square (0 without the tent), summed (a tighter LP than one
-            # enforced row per square).
+            base = add_terrain_base(model, token, tent_cells, tent, final_colour, tick)
             cap = TERRAIN_CAP
-            base = model.new_int_var(0, cap, f"base_{token.name}")
-            bit = Terrain(int(token)).bit
-            shares = []
-            for cell in tent_cells:
-                tick()
-                around = _colour_literals_around(final_colour, cell, bit)
-                if not around:
-                    continue
-                share = model.new_int_var(0, min(cap, len(around)), f"pts_{token.name}_{cell}")
-                model.add(share <= len(around) * tent[(token, cell)])
-                model.add(share <= sum(around))
-                shares.append(share)
-            model.add(base <= sum(shares))
         model.add(base <= cap * sum(used))
-        for cell in tent_cells:
-            tick()
-            near = [fair.get((cell[0] + dr, cell[1] + dc)) for dr, dc in SURROUNDING]
-            near = [v for v in near if v is not None]
-            if any(_is_const(v, 1) for v in near):
-                continue
-            if not near:
-                model.add_implication(tent[(token, cell)], doubled_ok.Not())
-            else:
-                model.add(doubled_ok <= sum(near)).only_enforce_if(tent[(token, cell)])
-        extra = model.new_int_var(0, cap * (FAIR_WEATHER_FACTOR - 1), f"extra_{token.name}")
-        model.add(extra <= base * (FAIR_WEATHER_FACTOR - 1))
-        model.add(extra <= cap * (FAIR_WEATHER_FACTOR - 1) * doubled_ok)
+        extra = add_doubling(model, token, base, cap, doubled_ok, tent_cells, tent, fair, tick)
         terms.extend([base, extra])
-    objective = sum(terms)
+    return sum(terms)
+
+
+def build_round_model(
+    order: Sequence[Card],
+    turns: int,
+    *,
+    hand_size: int = HAND_SIZE,
+    tokens: Sequence[Token] = tuple(Token),
+    growth: int | None = None,
+    budget: Budget | None = None,
+) -> RoundModel:
+    """The model of the module docstring. `growth=None`: the whole reachable window (3 squares per turn)."""
+    whole_growth = REACH_PER_TURN * turns
+    growth = whole_growth if growth is None else min(growth, whole_growth)
+    tokens = sorted(set(tokens))
+    model = cp_model.CpModel()
+    start_grid = starting_table(order[0], order[1]).grid
+    start_coloured = {cell for cell, sq in start_grid.items() if sq.coloured}
+    last_card = min(len(order), STARTING_CARDS + hand_size + turns - 1)
+    tick = _Ticker(budget)
+    lays = add_lays(model, order, turns, hand_size, growth, last_card, start_coloured, tick)
+    index = _index_lays(lays, order, tick)
+    add_one_card_a_turn(model, order, turns, last_card, index)
+    cells = sorted(set(start_grid) | {cell for (_, cell) in index.covering})
+    covered = add_covered(model, cells, start_grid, turns, index, tick)
+    add_no_cover_of_colour(model, cells, turns, index, tick)
+    add_touching(model, lays, start_grid, covered, tick)
+    final_colour = _final_colours(cells, start_grid, start_coloured, turns, index, tick)
+    late = add_late(model, cells, turns, index, tick)
+    fair = add_fair(model, cells, start_grid, turns, index, late, tick)
+    final_covered = {cell: covered[(turns, cell)] for cell in cells}
+    tent_cells = [cell for cell in cells if cell not in start_coloured]
+    tent, occupied = add_tents(model, tokens, turns, tent_cells, final_colour, final_covered, tick)
+    add_hall(model, turns, tent_cells, occupied, late, tick)
+    objective = add_scores(model, tokens, tent_cells, tent, final_colour, fair, tick)
     model.maximize(objective)
     return RoundModel(model, lays, tent, objective, growth >= whole_growth, growth)
 
