@@ -242,7 +242,7 @@ def _check_first_card_caps(seed: int) -> None:
         after = table.place(placement).pitch(tent)
         rest = [order[i] for i in hand if order[i] != placement.card] + [order[drawn]]
         left = [t for t in tokens if t != tent.token]
-        second = best_turn_search(after, rest, left, 0, 1, Budget(900))
+        second = best_turn_search(after, rest, left, 0, 1, CpuBudget(900))  # CPU: never spent on a loaded machine
         assert not second.interrupted
         key = (placement.card, frozenset(placement.squares().items()))
         best_with[key] = max(best_with.get(key, -1), second.plays[0].score)
@@ -269,6 +269,7 @@ def test_first_card_caps_are_never_below_the_best_round_starting_there(seed: int
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1200)  # 10-20 CPU-s each: over 300 s of wall time on the loaded 2-core machine
 @pytest.mark.parametrize("seed", range(1, 12))
 def test_first_card_caps_are_never_below_the_best_round_starting_there_many_seeds(seed: int) -> None:
     _check_first_card_caps(seed)
