@@ -52,6 +52,8 @@ BEAM_WIDTH = 8
 EXPANSIONS = 6
 #: Share of the budget the beam search (the warm start) may use before the exact branch and bound.
 BEAM_SHARE = 0.15
+#: The beam's round is polished (its last turns re-searched exactly) before the branch and bound.
+POLISH = True
 
 
 @dataclass
@@ -148,7 +150,10 @@ def best_round(
     if not exact or budget.expired():
         return beam_result
     incumbent = beam_result.score if beam_result.plays else -1
-    search = round_search.search_round(order, turns, budget, hand_size=hand_size, tokens=tokens, incumbent=incumbent)
+    warm = beam_result.plays if POLISH else ()
+    search = round_search.search_round(
+        order, turns, budget, hand_size=hand_size, tokens=tokens, incumbent=incumbent, warm=warm
+    )
     if search.best > incumbent:
         plays, table_after = _replay(order, search, table)
         score = player_scores(table_after, 1)[0]

@@ -524,6 +524,7 @@ def fixed_card_values(
     pictures: dict[int, np.ndarray],
     corners: dict[int, np.ndarray],
     turns: int,
+    per_place: dict[int, np.ndarray] | None = None,
 ) -> int:
     """The bound of a node when `card` lies in one place for every tent and the cards `free` are laid too (each in a
     placement of its own per tent): the largest, over every place of the card (each picture at each corner of
@@ -536,7 +537,10 @@ def fixed_card_values(
     coloured square; so the final coloured squares around a tent it reaches are coloured now, the card's, or coloured
     later by one of `free` on a square open after the card. The cards of `free` may have lain before it (their empty
     squares under its coloured ones), so their placements are taken on the table without it, and the squares they
-    colour are capped by the squares open with it (`Squares.placed`)."""
+    colour are capped by the squares open with it (`Squares.placed`).
+
+    `per_place` (outline -> array, filled when given): the bound with the card at each place (picture-major: the
+    pictures' rows of `pictures[outline]` in turn, each at every corner of `corners[outline]`)."""
     order = potentials.tables.order
     key = potentials.key(free)
     outside = potentials.maxima(key).astype(np.int64)
@@ -554,7 +558,10 @@ def fixed_card_values(
         squares = Squares.placed(laid, before)
         inside = potential_values(potentials.tables, potentials.tokens, key, squares)
         inside = inside.reshape(tokens, at.shape[0], -1).max(axis=2).astype(np.int64)
-        best = max(best, int(top_sum(np.maximum(inside, outside[:, None]), turns).max()))
+        values = top_sum(np.maximum(inside, outside[:, None]), turns)
+        if per_place is not None:
+            per_place[shape] = values.astype(np.int64)
+        best = max(best, int(values.max()))
     return best
 
 
@@ -591,3 +598,80 @@ def placed_card_bound(
                 break
         best = max(best, bound)
     return best
+
+
+@dataclass
+class FirstCardBounds:
+    """`first_card_bounds`: per card key of the hand, the bound of laying that card first at each place (outline ->
+    array over its pictures x `corners[outline]`), and at any place."""
+
+    corners: dict[int, np.ndarray]
+    places: dict[int, dict[int, np.ndarray]]
+    anywhere: dict[int, int]
+
+    def of(self, key: int, shape: int, picture: int, count: int, i: int, j: int) -> int | None:
+        """The bound with card `key` laid first as its `picture`-th of `count` pictures of outline `shape` at array
+        corner (i, j); None when that place is not among the corners bounded (then `anywhere` holds)."""
+        where = self.corners[shape]
+        hits = np.nonzero((where[:, 0] == i) & (where[:, 1] == j))[0]
+        values = self.places.get(key, {}).get(shape)
+        if not hits.size or values is None or values.shape[0] != count * where.shape[0]:
+            return None
+        return int(values[picture * where.shape[0] + int(hits[0])])
+
+
+def first_card_bounds(
+    potentials: Potentials,
+    board: Board,
+    hand: Sequence[int],
+    pool: Sequence[int],
+    left: int,
+    turns: int,
+    pictures: dict[int, dict[int, np.ndarray]],
+    budget: Budget | None = None,
+) -> FirstCardBounds:
+    """`placed_card_bound` split by the card laid first and its place: for each card X of the hand, the largest over
+    the sets F of `left` cards of the pool that hold X of the smallest of: `node_bound`'s value for F, the bound with
+    each other card Z of F in one place (`fixed_card_values`, F - Z free), and the bound with X at that place (F - X
+    free). Why it bounds every round that lays X there first: that round lays some such F, X at that place, and
+    each card Z of F at some place of its own, so each term bounds it (the argument of `fixed_card_values`); its
+    largest over the places is at most the node's own bound (`placed_card_bound`), which takes X anywhere."""
+    corners = {shape: near_corners(board, shape) for shape in (0, 1)}
+    key_of = potentials.card_key
+    places: dict[int, dict[int, np.ndarray]] = {}
+    anywhere: dict[int, int] = {}
+    for first in dict.fromkeys(key_of[i] for i in hand):
+        card = next(i for i in hand if key_of[i] == first)
+        best = {
+            shape: np.zeros(coloured.shape[0] * corners[shape].shape[0], dtype=np.int64)
+            for shape, coloured in pictures[card].items()
+        }
+        for chosen in subsets(pool, min(left, len(pool)), key_of):
+            if first not in {key_of[i] for i in chosen}:
+                continue
+            cap = int(top_sum(potentials.maxima(chosen), turns))
+            low = min((int(v.min()) for v in best.values() if v.size), default=cap)  # no place left to raise
+            if cap <= low:
+                continue
+            for other in dict.fromkeys(i for i in chosen if key_of[i] != first):
+                if budget is not None:
+                    budget.check()
+                free = list(chosen)
+                free.remove(other)
+                cap = min(cap, fixed_card_values(potentials, board, other, free, pictures[other], corners, turns))
+                if cap <= low:
+                    break
+            if cap <= low:
+                continue
+            free = list(chosen)
+            free.remove(next(i for i in chosen if key_of[i] == first))
+            at_place: dict[int, np.ndarray] = {}
+            if budget is not None:
+                budget.check()
+            fixed_card_values(potentials, board, card, free, pictures[card], corners, turns, at_place)
+            for shape, values in at_place.items():
+                values = np.minimum(values, cap)
+                best[shape] = np.maximum(best[shape], values)
+        places[first] = best
+        anywhere[first] = max((int(v.max()) for v in best.values() if v.size), default=0)
+    return FirstCardBounds(corners, places, anywhere)

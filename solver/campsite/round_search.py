@@ -56,11 +56,12 @@ from campsolver.solver.campsite.round_bound import (
     Potentials,
     Region,
     corner_bounds,
+    first_card_bounds,
     node_bound,
     placed_bounds,
     placed_card_bound,
 )
-from campsolver.solver.campsite.rules import Card, Cell, Placement, Token
+from campsolver.solver.campsite.rules import Card, Cell, Placement, Tent, Token
 from campsolver.solver.core.budget import Budget, SolveInterrupted
 
 #: What `best_tents` answers when no set of squares can take one tent a turn.
@@ -76,6 +77,15 @@ DEPTH_FIRST_LEFT = 2
 #: without (the same 5,640 nodes as before the card-once bound); at every depth it cost 5-8x the nodes at 7 turns
 #: for 0-2 points of bound. The tests turn it on.
 REBOUND = False
+#: The warm start's last turns re-searched exactly before the best-first search (`_Search.polish`): its last 1, 2,
+#: ... POLISH_TURNS turns, each with the turns before kept; a finder, it proves and bounds nothing.
+POLISH_TURNS = 3
+#: Share of the budget left that the polish may use.
+POLISH_SHARE = 0.25
+#: Children of best-first nodes at depth below this are capped by the bound of laying their card first at their
+#: place with each other card to come in one place too (`round_bound.first_card_bounds`, ~0.3 CPU-s a node at 4
+#: turns): 0 turns it off.
+FIRST_CARD_DEPTH = 1
 #: One branch in this many taken best first is dived into (followed down its best child to a depth-first subtree).
 DIVE_EVERY = 8
 _POPCOUNT = tuple(bin(mask).count("1") for mask in range(1 << 8))  # token subsets and 8-square masks
@@ -253,6 +263,23 @@ class _Search:
             self.stopped = True  # the budget ran out inside the tighter bound: the search stops with this one
             return first
 
+    def capped(self, board: Board, hand: Sequence[int], drawn: int, left: int, children: list[_Child]) -> list[_Child]:
+        """The children with their bounds capped by the bound of laying their card first at their place
+        (`round_bound.first_card_bounds`), those still above the best, best bound first."""
+        pool = self.pool(hand, drawn, left)
+        pictures = {i: {shape: self.coloured[(i, shape)] for shape in self.by_shape[i]} for i in pool}
+        caps = first_card_bounds(self.potentials(board), board, hand, pool, left, self.turns, pictures, self.budget)
+        found = []
+        for child in children:
+            key = self.card_key[child.index]
+            looks = self.by_shape[child.index][child.picture.shape]
+            cap = caps.of(key, child.picture.shape, looks.index(child.picture), len(looks), child.i, child.j)
+            bound = min(child.bound, caps.anywhere.get(key, child.bound) if cap is None else cap)
+            if bound > self.best:
+                found.append(_Child(bound, child.index, child.picture, child.i, child.j))
+        found.sort(key=lambda child: -child.bound)
+        return found
+
     def children(self, board: Board, hand: Sequence[int], drawn: int, left: int) -> list[_Child]:
         """Every legal placement of the hand whose bound beats the best, best bound first (a card's copies once,
         each distinct picture once). Two stages: the bound of the card anywhere within its reach (all corners of an
@@ -368,6 +395,8 @@ class _Search:
                 self.nodes += 1
                 try:
                     children = self.children(board, hand, drawn, left)
+                    if len(plays) < FIRST_CARD_DEPTH and children:
+                        children = self.capped(board, hand, drawn, left, children)
                 except SolveInterrupted:
                     self.stopped = True
                     return max(node_bound, -queue[0][0] if queue else CLOSED)
@@ -391,6 +420,47 @@ class _Search:
                 plays = (*plays, first)
                 node_bound = min(first.bound, node_bound)
         return CLOSED
+
+    def warm_children(self, plays: Sequence[tuple[Placement, Tent]]) -> list[_Child] | None:
+        """A known legal round's placements as the search's children (card index in hand, distinct picture,
+        array corner); None when one is not a play of this round (not in hand, or outside the frame)."""
+        hand, drawn = _start(self)[1:]
+        found: list[_Child] = []
+        for placement, _ in plays:
+            index = next((h for h in hand if self.order[h] == placement.card), None)
+            if index is None:
+                return None
+            looks = self.pictures[index]
+            picture = next((p for p in looks if p.rotation == placement.rotation), None)
+            picture = picture or next((p for p in looks if p.rotation == placement.rotation - 2), None)
+            i, j = self.frame.index((placement.row, placement.col))
+            if picture is None or not self.frame.inside((placement.row, placement.col)):
+                return None
+            child = _Child(0, index, picture, i, j)
+            found.append(child)
+            hand, drawn = self.after(hand, drawn, child)
+        return found
+
+    def polish(self, plays: list[_Child], budget: Budget) -> None:
+        """Re-search exactly (depth first, the best so far as the cut) the last 1, 2, ... `POLISH_TURNS` turns of
+        `plays`, the turns before kept: better rounds near a good one. It only finds rounds (each scored at its
+        leaf like any other); it prunes nothing of the main search and its stop is not the search's."""
+        main_budget, self.budget = self.budget, budget
+        start = _start(self)
+        try:
+            for keep in range(self.turns - 1, max(0, self.turns - POLISH_TURNS) - 1, -1):
+                if self.best_plays:
+                    plays = list(self.best_plays)
+                board, hand, drawn = start
+                for depth, child in enumerate(plays[:keep], start=1):
+                    board = board.child(child.picture, child.i, child.j, depth)
+                    hand, drawn = self.after(hand, drawn, child)
+                self.search(board, hand, drawn, list(plays[:keep]), 2 * 8 * self.turns)
+                if self.stopped:
+                    break
+        finally:
+            self.budget = main_budget
+            self.stopped = False
 
     def after(self, hand: tuple[int, ...], drawn: int, child: _Child) -> tuple[tuple[int, ...], int]:
         """The hand after laying the child's card (the next card of the order drawn), and the cards drawn."""
@@ -448,13 +518,16 @@ def first_level_bound(
     order: Sequence[Card], turns: int, budget: Budget, *, hand_size: int = 3, tokens: Sequence[Token] = tuple(Token)
 ) -> int:
     """The highest bound among the root's children, never above the root's own: what the search reports once every
-    first card is bounded."""
+    first card is bounded (capped by `_Search.capped` as the search caps them)."""
     search = _Search(order, turns, hand_size, tokens, budget)
     board, hand, drawn = _start(search)
     own = search.own_bound(board, hand, drawn, turns)
     if turns == 1:
         return own
-    return min(own, max((child.bound for child in search.children(board, hand, drawn, turns)), default=0))
+    children = search.children(board, hand, drawn, turns)
+    if FIRST_CARD_DEPTH > 0 and turns > DEPTH_FIRST_LEFT and children:
+        children = search.capped(board, hand, drawn, turns, children)
+    return min(own, max((child.bound for child in children), default=0))
 
 
 def search_round(
@@ -465,6 +538,7 @@ def search_round(
     hand_size: int = 3,
     tokens: Sequence[Token] = tuple(Token),
     incumbent: int = -1,
+    warm: Sequence[tuple[Placement, Tent]] = (),
 ) -> RoundSearch:
     """Branch and bound over the placements of a `turns`-turn solo round. `incumbent`: a score known to be reachable
     (a warm start); the search then only looks for better rounds and reports `best = -1` if none exists.
@@ -472,7 +546,7 @@ def search_round(
     Best first: the open branch with the highest bound is expanded next (its children bounded and queued), so the
     bound reported when the budget runs out (the highest open bound) falls as fast as the bounds allow; a branch
     with at most `DEPTH_FIRST_LEFT` turns to go is searched depth first at once (small subtrees, where the leaves
-    are)."""
+    are). `warm`: the incumbent's round, whose last turns are re-searched first (`_Search.polish`)."""
     search = _Search(order, turns, hand_size, tokens, budget)
     board, hand, drawn = _start(search)
     try:
@@ -481,6 +555,9 @@ def search_round(
         start_bound = 2 * 8 * turns
         search.stopped = True
     search.best = incumbent
+    warm_plays = search.warm_children(warm) if warm and turns > 1 and not search.stopped else None
+    if warm_plays:
+        search.polish(warm_plays, budget.sub_budget(POLISH_SHARE))
     # Stopped while bounding the root: nothing below it is closed, so the root's (fallback) bound is what is open.
     open_bound = start_bound if search.stopped else CLOSED
     if not search.stopped:

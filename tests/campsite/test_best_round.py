@@ -211,3 +211,137 @@ def test_first_level_rebounds_keep_the_optimum_and_a_stop_inside_one_claims_no_p
         assert result.proof is not Proof.EXACT and result.score <= full.best <= result.bound
     else:
         assert result.proof is Proof.EXACT and result.score == full.best
+
+
+def legal_round(
+    order: list[R.Card], turns: int, hand_size: int, tokens: list[R.Token], rng: random.Random
+) -> list[tuple[R.Placement, R.Tent]]:
+    """A random legal solo round by the rules model (a hand card, a legal placement, a free square, an unused
+    token, then the draw)."""
+    table = R.starting_table(order[0], order[1])
+    hand = list(order[2 : 2 + hand_size])
+    drawn = 2 + hand_size
+    left = list(tokens)
+    plays = []
+    for _ in range(turns):
+        placement = rng.choice(table.legal_placements(hand))
+        table = table.place(placement)
+        tent = R.Tent(0, left.pop(rng.randrange(len(left))), *rng.choice(table.free_squares()))
+        table = table.pitch(tent)
+        hand.remove(placement.card)
+        hand.append(order[drawn])
+        drawn += 1
+        plays.append((placement, tent))
+    return plays
+
+
+@pytest.mark.parametrize("seed", [6, 14])
+def test_a_polished_warm_start_keeps_the_optimum_and_its_stop_is_not_the_searchs(seed: int, monkeypatch) -> None:
+    """The warm start's last turns re-searched exactly (`_Search.polish`): a random legal round maps onto the
+    search's pictures and corners square for square; searched with it, the search completes at the optimum found
+    without it; the polish stopped after a few looks (its own budget) leaves the search to complete the same."""
+    from campsolver.solver.campsite import round_search as RS
+
+    order = dense_order(seed)
+    rng = random.Random(seed)
+    tokens = rng.sample(list(R.Token), 3)
+    plain = search_round(order, 3, Budget(900), hand_size=2, tokens=tokens)
+    assert plain.complete
+    warm = legal_round(order, 3, 2, tokens, rng)
+    warm_score = replay_score(order, warm, 2, tokens)
+    assert warm_score < plain.best, "the random round is optimal: nothing for the polish to find"
+    search = RS._Search(order, 3, 2, tokens, Budget(900))
+    children = search.warm_children(warm)
+    assert children is not None
+    for child, (placement, _) in zip(children, warm, strict=True):
+        cell = search.frame.cell(child.i, child.j)
+        again = R.Placement(child.picture.card, cell[0], cell[1], child.picture.rotation)
+        assert again.squares() == placement.squares()
+    polished = search_round(order, 3, Budget(900), hand_size=2, tokens=tokens, incumbent=warm_score, warm=warm)
+    assert polished.complete and polished.best == polished.bound == plain.best
+    real = RS._Search.polish
+
+    def stopped_polish(self, plays, budget):
+        return real(self, plays, _StopsAfter(5))
+
+    monkeypatch.setattr(RS._Search, "polish", stopped_polish)
+    after_stop = search_round(order, 3, Budget(900), hand_size=2, tokens=tokens, incumbent=warm_score, warm=warm)
+    assert after_stop.complete and after_stop.best == after_stop.bound == plain.best
+
+
+@pytest.mark.parametrize("seed", [6, 14])
+def test_a_search_stopped_after_the_polish_claims_no_proof_and_its_round_is_the_rules_models(
+    seed: int, monkeypatch
+) -> None:
+    """The budget spent as the polish ends: whatever the polish found, the search is not complete, its bound is at
+    least the optimum, and its round, replayed by the rules model, scores what it claims; best_round on the same
+    stop answers a legal round below its bound, never EXACT unless it met the per-token cap."""
+    from campsolver.solver.campsite import best_round as BR
+    from campsolver.solver.campsite import round_search as RS
+
+    order = dense_order(seed)
+    rng = random.Random(seed)
+    tokens = rng.sample(list(R.Token), 3)
+    optimum = search_round(order, 3, Budget(900), hand_size=2, tokens=tokens).best
+    warm = legal_round(order, 3, 2, tokens, rng)
+    warm_score = replay_score(order, warm, 2, tokens)
+    real = RS._Search.polish
+
+    def polish_then_stop(self, plays, budget):
+        real(self, plays, budget)
+        self.budget.cancel()
+
+    monkeypatch.setattr(RS._Search, "polish", polish_then_stop)
+    budget = Budget(900)
+    stopped = search_round(order, 3, budget, hand_size=2, tokens=tokens, incumbent=warm_score, warm=warm)
+    assert not stopped.complete
+    assert max(stopped.best, warm_score) <= optimum <= stopped.bound
+    assert stopped.best > warm_score, "the polish found nothing: the case this forces never arose"
+    by_turn = {turn: R.Tent(0, token, *cell) for token, cell, turn in stopped.tents}
+    plays = [(placement, by_turn[turn]) for turn, placement in enumerate(stopped.placements, start=1)]
+    assert replay_score(order, plays, 2, tokens) == stopped.best
+    result = BR.best_round(order, 3, Budget(900), hand_size=2, tokens=tokens)
+    assert replay_score(order, result.plays, 2, tokens) == result.score <= optimum <= result.bound
+    if result.score < BR.upper_bound(order, 3, 2, tokens):
+        assert result.proof is not Proof.EXACT
+
+
+@pytest.mark.parametrize("seed", [6, 13])
+def test_first_card_caps_keep_the_optimum_and_a_stop_inside_them_claims_no_proof(seed: int, monkeypatch) -> None:
+    """Best-first children capped by the bound of laying their card first at their place (`_Search.capped`), made
+    to happen at depths 0 and 1 of three-turn rounds (the depth-first part lowered to one turn): the search with
+    caps completes at the optimum found without them; stopped inside the caps' bound, it claims no completion, its
+    bound is at least the optimum, and best_round claims no EXACT below the per-token cap."""
+    from campsolver.solver.campsite import best_round as BR
+    from campsolver.solver.campsite import round_search as RS
+    from campsolver.solver.core.budget import SolveInterrupted
+
+    monkeypatch.setattr(RS, "DEPTH_FIRST_LEFT", 1)
+    order = dense_order(seed)
+    tokens = random.Random(seed).sample(list(R.Token), 3)
+    monkeypatch.setattr(RS, "FIRST_CARD_DEPTH", 0)
+    plain = search_round(order, 3, Budget(900), hand_size=2, tokens=tokens)
+    monkeypatch.setattr(RS, "FIRST_CARD_DEPTH", 2)
+    real = RS.first_card_bounds
+    calls: list[int] = []
+
+    def counted(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(RS, "first_card_bounds", counted)
+    capped = search_round(order, 3, Budget(900), hand_size=2, tokens=tokens)
+    assert len(calls) >= 2, "the caps ran at the root only: the depth-one case never arose"
+    assert plain.complete and capped.complete and capped.best == plain.best == capped.bound
+
+    def stops(*args, **kwargs):
+        raise SolveInterrupted("stopped inside the first-card caps")
+
+    monkeypatch.setattr(RS, "first_card_bounds", stops)
+    stopped = search_round(order, 3, Budget(900), hand_size=2, tokens=tokens)
+    assert not stopped.complete
+    assert stopped.best <= plain.best <= stopped.bound
+    result = BR.best_round(order, 3, Budget(900), hand_size=2, tokens=tokens)
+    assert replay_score(order, result.plays, 2, tokens) == result.score <= plain.best <= result.bound
+    if result.score < BR.upper_bound(order, 3, 2, tokens):
+        assert result.proof is not Proof.EXACT

@@ -219,3 +219,57 @@ def test_the_card_once_bound_is_never_below_the_exhaustive_two_turn_optimum(seed
 @pytest.mark.parametrize("seed", [2, *range(4, 24)])
 def test_the_card_once_bound_is_never_below_the_exhaustive_two_turn_optimum_many_seeds(seed: int) -> None:
     _check_two_turns_card_once(seed)
+
+
+# --- Each first card at its place (`first_card_bounds`, the search's caps on first-level branches) -----------------
+
+
+def _check_first_card_caps(seed: int) -> None:
+    """Two-turn rounds, a hand of two, 2-3 tokens: for every legal first placement, the best round that starts with it
+    (every tent of turn 1 through the rules model, then the exact best second turn) is at most its capped bound, and
+    the card's bound at any place is at most the node's own bound."""
+    from campsolver.solver.campsite.evaluate import best_turn_search
+
+    from tests.campsite.test_best_round import dense_order
+
+    rng = random.Random(seed)
+    order = dense_order(seed)
+    tokens = rng.sample(list(R.Token), rng.randint(2, 3))
+    search, board, hand, drawn, pool, pictures = _card_once_parts(order, 2, 2, tokens)
+    table = R.starting_table(order[0], order[1])
+    best_with: dict[tuple, int] = {}
+    for placement, tent in R.iter_turn_plays(table, [order[i] for i in hand], tokens):
+        after = table.place(placement).pitch(tent)
+        rest = [order[i] for i in hand if order[i] != placement.card] + [order[drawn]]
+        left = [t for t in tokens if t != tent.token]
+        second = best_turn_search(after, rest, left, 0, 1, CpuBudget(900))  # CPU: never spent on a loaded machine
+        assert not second.interrupted
+        key = (placement.card, frozenset(placement.squares().items()))
+        best_with[key] = max(best_with.get(key, -1), second.plays[0].score)
+    children = search.children(board, hand, drawn, 2)
+    capped = {child.picture.card: 0 for child in children}
+    looked = 0
+    for child in search.capped(board, hand, drawn, 2, children):
+        cell = search.frame.cell(child.i, child.j)
+        placement = R.Placement(child.picture.card, cell[0], cell[1], child.picture.rotation)
+        key = (placement.card, frozenset(placement.squares().items()))
+        assert child.bound >= best_with[key], (placement, child.bound, best_with[key])
+        capped[placement.card] = max(capped[placement.card], child.bound)
+        looked += 1
+    assert looked == len(children) == len({k for k in best_with})  # every first placement, none dropped
+    caps = RB.first_card_bounds(search.potentials(board), board, hand, pool, 2, 2, pictures)
+    own = search.own_bound(board, hand, drawn, 2)
+    assert max(caps.anywhere.values()) <= own
+    assert max(best_with.values()) <= own
+
+
+@pytest.mark.parametrize("seed", [0])  # ~11 CPU-s each (the exhaustive two-turn search)
+def test_first_card_caps_are_never_below_the_best_round_starting_there(seed: int) -> None:
+    _check_first_card_caps(seed)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1200)  # 10-20 CPU-s each: over 300 s of wall time on the loaded 2-core machine
+@pytest.mark.parametrize("seed", range(1, 12))
+def test_first_card_caps_are_never_below_the_best_round_starting_there_many_seeds(seed: int) -> None:
+    _check_first_card_caps(seed)
