@@ -412,13 +412,17 @@ def _at_small_pool_hint(seconds: float) -> Any:
 def test_adventure_tours_interrupted_exact_hint_is_heuristic(
     client: CampsolverClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The hint's exact expectimax cut part-way: it samples instead, and says HEURISTIC."""
+    """The hint's exact expectimax cut part-way: it samples instead, and says HEURISTIC. The note says which: "exact
+    expectimax" only on the EXACT answer, "Monte Carlo" on the sampled one."""
+    exact_note = "exact expectimax over hidden hands and draws"
     proven = client.adventure_tours.hint(_at_small_pool_hint(30.0), timeout=90)  # ends when the expectimax does
     assert name(proven.proof) == "PROOF_STATUS_EXACT" and proven.stats.method == "expectimax"
+    assert exact_note in proven.note and "Monte Carlo" not in proven.note, proven.note
     monkeypatch.setattr(at_hints, "exact_values", with_step_budget(at_hints.exact_values, 3, 3, checks=True))
     cut = client.adventure_tours.hint(_at_small_pool_hint(1.0), timeout=60)
     assert cut.stats.method != "expectimax"
     assert name(cut.proof) == "PROOF_STATUS_HEURISTIC"
+    assert "Monte Carlo" in cut.note and exact_note not in cut.note, cut.note
 
 
 # --- Camper Tour ---------------------------------------------------------------------------------------------
