@@ -4,6 +4,8 @@ value on the edge gets past the field's check, the value one past it is refused 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from campsolver.clients.client import CampsolverClient, CampsolverError
 from campsolver.service.games import adventure_tours as at_service
@@ -14,6 +16,7 @@ from campsolver.solver.core.budget import Budget
 
 from campsolver.v1 import adventure_tours_pb2 as at_pb
 from campsolver.v1 import campsite_pb2 as cs_pb
+from campsolver.v1 import deluxe_camping_pb2 as dc_pb
 from campsolver.v1 import happy_campers_pb2 as hc_pb
 from tests.test_input_limits import (
     EXHAUSTED,
@@ -24,6 +27,7 @@ from tests.test_input_limits import (
     at_hand_card,
     cs_chain,
     ct_outward,
+    dc_example,
 )
 
 
@@ -86,6 +90,18 @@ def cs_game_players(players: int) -> cs_pb.CampsiteServiceScoreRequest:
     game = cs_service.new_game(cs_pb.CampsiteServiceNewGameRequest(players=1, seed=3), Budget(5.0)).state
     game.players = players
     return cs_pb.CampsiteServiceScoreRequest(game=game)
+
+
+def cs_game_round(round_index: int) -> cs_pb.CampsiteServiceScoreRequest:
+    """The solo NewGame game, scored as a whole game in round `round_index` (0: the first)."""
+    request = cs_game_players(1)
+    request.game.round = round_index
+    return request
+
+
+def dc_counter(name: str) -> Callable[[int], dc_pb.DeluxeCampingServiceScoreRequest]:
+    """The example position with its counter `name` (idle turns, barriers placed this turn) set."""
+    return lambda value: dc_example(lambda state: setattr(state, name, value))
 
 
 def cs_dealing(turn: int) -> cs_pb.CampsiteServiceScoreRequest:
@@ -232,6 +248,21 @@ EDGES = [
     # a whole game's seats: a solo game is one; the deal comes before any turn, with the starting cards laid
     Limit("game players (least)", "campsite", "score", cs_game_players, 1, 0, INVALID, "game.players"),
     Limit("game in the deal after a turn", "campsite", "score", cs_dealing, 0, 1, INVALID, "game.table"),
+    Limit("game round (least)", "campsite", "score", cs_game_round, 0, -1, INVALID, "game.round"),
+    # a position's counters are never negative
+    Limit(
+        "idle turns (least)", "deluxe_camping", "score", dc_counter("idle_turns"), 0, -1, INVALID, "state.idle_turns"
+    ),
+    Limit(
+        "barriers placed this turn (least)",
+        "deluxe_camping",
+        "score",
+        dc_counter("placed_this_turn"),
+        0,
+        -1,
+        INVALID,
+        "state.placed_this_turn",
+    ),
     # card ids start at 0 (the top end is `card id` in tests/test_input_limits.py)
     Limit("card id (least)", "adventure_tours", "score", at_hand_card, 0, -1, INVALID, "state.players[0].hand[0]"),
 ]
