@@ -16,6 +16,7 @@ from campsolver.solver.core.budget import Budget
 
 from campsolver.v1 import adventure_tours_pb2 as at_pb
 from campsolver.v1 import campsite_pb2 as cs_pb
+from campsolver.v1 import common_pb2
 from campsolver.v1 import deluxe_camping_pb2 as dc_pb
 from campsolver.v1 import happy_campers_pb2 as hc_pb
 from tests.test_input_limits import (
@@ -83,6 +84,16 @@ def hc_game_hint(roll_on: bool) -> hc_pb.HappyCampersServiceHintRequest:
     if not roll_on:
         game.ClearField("roll")
     return hc_pb.HappyCampersServiceHintRequest(game=game, options=_solve_options())
+
+
+def hc_review_objective(objective: int) -> hc_pb.HappyCampersServiceReviewRequest:
+    """A review of a two-player game's first drawing (a cheap one: 0.05 s a decision) ranked by `objective`."""
+    return hc_pb.HappyCampersServiceReviewRequest(
+        record=hc_service.examples.example_record(decisions=1),
+        review=common_pb2.ReviewOptions(decision_cpu_seconds=0.05),
+        options=common_pb2.SolveOptions(seed=1),
+        objective=objective,
+    )
 
 
 def cs_game_players(players: int) -> cs_pb.CampsiteServiceScoreRequest:
@@ -243,6 +254,18 @@ EDGES = [
         False,
         INVALID,
         "game.to_draw",
+        cheap=False,
+    ),
+    # a multi-player review ranks by margin or own score, never by win probability (the game has no such hint)
+    Limit(
+        "review objective",
+        "happy_campers",
+        "review",
+        hc_review_objective,
+        common_pb2.OBJECTIVE_EXPECTED_SCORE,
+        common_pb2.OBJECTIVE_WIN_PROBABILITY,
+        INVALID,
+        "objective",
         cheap=False,
     ),
     # a whole game's seats: a solo game is one; the deal comes before any turn, with the starting cards laid
