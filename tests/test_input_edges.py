@@ -4,15 +4,32 @@ value on the edge gets past the field's check, the value one past it is refused 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from campsolver.clients.client import CampsolverClient, CampsolverError
 from campsolver.service.games import adventure_tours as at_service
+from campsolver.service.games import campsite as cs_service
+from campsolver.service.games import happy_campers as hc_service
 from campsolver.solver.campsite import rules as cs_rules
+from campsolver.solver.core.budget import Budget
 
 from campsolver.v1 import adventure_tours_pb2 as at_pb
 from campsolver.v1 import campsite_pb2 as cs_pb
+from campsolver.v1 import common_pb2
+from campsolver.v1 import deluxe_camping_pb2 as dc_pb
 from campsolver.v1 import happy_campers_pb2 as hc_pb
-from tests.test_input_limits import EXHAUSTED, INVALID, Limit, _call, _solve_options, cs_chain, ct_outward
+from tests.test_input_limits import (
+    EXHAUSTED,
+    INVALID,
+    Limit,
+    _call,
+    _solve_options,
+    at_hand_card,
+    cs_chain,
+    ct_outward,
+    dc_example,
+)
 
 
 def hc_solo(**fields: object) -> hc_pb.HappyCampersServiceHintRequest:
@@ -48,6 +65,66 @@ def cs_score_players(players: int) -> cs_pb.CampsiteServiceScoreRequest:
     request = cs_chain(3)
     request.players = players
     return request
+
+
+def hc_play_cells(repeat: bool) -> hc_pb.HappyCampersServicePlayRequest:
+    """The example Play (a two-player game's first legal drawing), its first square listed twice when `repeat`."""
+    request = hc_service.EXAMPLES["Play"]()
+    cells = request.move.placements[0].cells
+    if repeat:
+        cells.add().CopyFrom(cells[0])
+    return request
+
+
+def hc_game_hint(roll_on: bool) -> hc_pb.HappyCampersServiceHintRequest:
+    """A hint on a whole two-player game from NewGame (a roll on, both maps due), its roll taken away unless
+    `roll_on`: maps are due exactly while a roll is on."""
+    game = hc_service.new_game(hc_pb.HappyCampersServiceNewGameRequest(players=2, seed=1), Budget(5.0)).state
+    assert game.HasField("roll") and game.to_draw, "NewGame no longer answers a game with a drawing due"
+    if not roll_on:
+        game.ClearField("roll")
+    return hc_pb.HappyCampersServiceHintRequest(game=game, options=_solve_options())
+
+
+def hc_review_objective(objective: int) -> hc_pb.HappyCampersServiceReviewRequest:
+    """A review of a two-player game's first drawing (a cheap one: 0.05 s a decision) ranked by `objective`."""
+    return hc_pb.HappyCampersServiceReviewRequest(
+        record=hc_service.examples.example_record(decisions=1),
+        review=common_pb2.ReviewOptions(decision_cpu_seconds=0.05),
+        options=common_pb2.SolveOptions(seed=1),
+        objective=objective,
+    )
+
+
+def cs_game_players(players: int) -> cs_pb.CampsiteServiceScoreRequest:
+    """A solo game from NewGame, scored as a whole game with `players` seats (1: what it is)."""
+    game = cs_service.new_game(cs_pb.CampsiteServiceNewGameRequest(players=1, seed=3), Budget(5.0)).state
+    game.players = players
+    return cs_pb.CampsiteServiceScoreRequest(game=game)
+
+
+def cs_game_round(round_index: int) -> cs_pb.CampsiteServiceScoreRequest:
+    """The solo NewGame game, scored as a whole game in round `round_index` (0: the first)."""
+    request = cs_game_players(1)
+    request.game.round = round_index
+    return request
+
+
+def dc_counter(name: str) -> Callable[[int], dc_pb.DeluxeCampingServiceScoreRequest]:
+    """The example position with its counter `name` (idle turns, barriers placed this turn) set."""
+    return lambda value: dc_example(lambda state: setattr(state, name, value))
+
+
+def cs_dealing(turn: int) -> cs_pb.CampsiteServiceScoreRequest:
+    """A two-player game in the deal with both starting cards laid and no hand dealt yet, at `turn` (0: before
+    any turn, where the deal is)."""
+    state = cs_rules.GAME.new_initial_state(cs_rules.GAME.default_config(2))
+    for _ in range(cs_rules.STARTING_CARDS):
+        state = state.child(state.chance_outcomes()[0][0])
+    assert state.stage is cs_rules.Stage.DEAL and len(state.table.placements) == cs_rules.STARTING_CARDS
+    game = cs_service.game_to_proto(state)
+    game.turn = turn
+    return cs_pb.CampsiteServiceScoreRequest(game=game)
 
 
 def ct_arrival(arrival: int) -> object:
@@ -157,6 +234,60 @@ EDGES = [
         "players",
     ),
     Limit("camper arrival (least)", "camper_tour", "score", ct_arrival, 0, -1, INVALID, "state.campers[0].arrival"),
+    # a drawing's squares are distinct; a live multi-player game has maps due exactly while a roll is on
+    Limit(
+        "drawing lists a square twice",
+        "happy_campers",
+        "play",
+        hc_play_cells,
+        False,
+        True,
+        INVALID,
+        "move.placements[0].cells",
+    ),
+    Limit(
+        "game maps due without a roll",
+        "happy_campers",
+        "hint",
+        hc_game_hint,
+        True,
+        False,
+        INVALID,
+        "game.to_draw",
+        cheap=False,
+    ),
+    # a multi-player review ranks by margin or own score, never by win probability (the game has no such hint)
+    Limit(
+        "review objective",
+        "happy_campers",
+        "review",
+        hc_review_objective,
+        common_pb2.OBJECTIVE_EXPECTED_SCORE,
+        common_pb2.OBJECTIVE_WIN_PROBABILITY,
+        INVALID,
+        "objective",
+        cheap=False,
+    ),
+    # a whole game's seats: a solo game is one; the deal comes before any turn, with the starting cards laid
+    Limit("game players (least)", "campsite", "score", cs_game_players, 1, 0, INVALID, "game.players"),
+    Limit("game in the deal after a turn", "campsite", "score", cs_dealing, 0, 1, INVALID, "game.table"),
+    Limit("game round (least)", "campsite", "score", cs_game_round, 0, -1, INVALID, "game.round"),
+    # a position's counters are never negative
+    Limit(
+        "idle turns (least)", "deluxe_camping", "score", dc_counter("idle_turns"), 0, -1, INVALID, "state.idle_turns"
+    ),
+    Limit(
+        "barriers placed this turn (least)",
+        "deluxe_camping",
+        "score",
+        dc_counter("placed_this_turn"),
+        0,
+        -1,
+        INVALID,
+        "state.placed_this_turn",
+    ),
+    # card ids start at 0 (the top end is `card id` in tests/test_input_limits.py)
+    Limit("card id (least)", "adventure_tours", "score", at_hand_card, 0, -1, INVALID, "state.players[0].hand[0]"),
 ]
 
 

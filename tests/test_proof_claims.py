@@ -21,6 +21,7 @@ from campsolver.service.games import adventure_tours as at_service
 from campsolver.service.games import campsite as cs_service
 from campsolver.service.games import deluxe_camping as dc_service
 from campsolver.service.games import happy_campers as hc_service
+from campsolver.service.games.shared import ranking_contract_violations
 from campsolver.solver.adventure_tours import hint as at_hints
 from campsolver.solver.adventure_tours import search as at_search
 from campsolver.solver.adventure_tours.deck import DEFAULT_DECK
@@ -412,13 +413,20 @@ def _at_small_pool_hint(seconds: float) -> Any:
 def test_adventure_tours_interrupted_exact_hint_is_heuristic(
     client: CampsolverClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The hint's exact expectimax cut part-way: it samples instead, and says HEURISTIC."""
+    """The hint's exact expectimax cut part-way: it samples instead, and says HEURISTIC. The note says which: "exact
+    expectimax" only on the EXACT answer, "Monte Carlo" on the sampled one."""
+    exact_note = "exact expectimax over hidden hands and draws"
     proven = client.adventure_tours.hint(_at_small_pool_hint(30.0), timeout=90)  # ends when the expectimax does
     assert name(proven.proof) == "PROOF_STATUS_EXACT" and proven.stats.method == "expectimax"
+    assert exact_note in proven.note and "Monte Carlo" not in proven.note, proven.note
+    # exact values carry no samples: each loss is still measured from the best exact value
+    assert ranking_contract_violations([a.ranking for a in proven.alternatives]) == []
+    assert proven.alternatives[0].ranking.loss == 0
     monkeypatch.setattr(at_hints, "exact_values", with_step_budget(at_hints.exact_values, 3, 3, checks=True))
     cut = client.adventure_tours.hint(_at_small_pool_hint(1.0), timeout=60)
     assert cut.stats.method != "expectimax"
     assert name(cut.proof) == "PROOF_STATUS_HEURISTIC"
+    assert "Monte Carlo" in cut.note and exact_note not in cut.note, cut.note
 
 
 # --- Camper Tour ---------------------------------------------------------------------------------------------

@@ -137,6 +137,7 @@ OWN_SERVICE_TESTS = (
     "test_max_no_partition_note.py",
     "test_max_note_claims.py",
     "test_hint_note_claims.py",
+    "test_one_turn_round.py",
     "test_service.py",
     "test_hint_contract.py",
 )

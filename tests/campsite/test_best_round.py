@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import sys
 
 import pytest
 from campsolver.solver.campsite import rules as R
@@ -345,3 +346,30 @@ def test_first_card_caps_keep_the_optimum_and_a_stop_inside_them_claims_no_proof
     assert replay_score(order, result.plays, 2, tokens) == result.score <= plain.best <= result.bound
     if result.score < BR.upper_bound(order, 3, 2, tokens):
         assert result.proof is not Proof.EXACT
+
+
+class _RecordsLooks(_StopsAfter):
+    """`_StopsAfter` that also notes which function took each look (the beam's own checks between its nodes)."""
+
+    def __init__(self, steps: int | None = None) -> None:
+        super().__init__(steps)
+        self.lookers: list[str] = []
+
+    def expired(self) -> bool:
+        self.lookers.append(sys._getframe(1).f_code.co_name)
+        return super().expired()
+
+
+def test_a_beam_cut_at_any_of_its_checks_says_it_was_interrupted() -> None:
+    """The beam (alone: `exact=False`) cut by the budget between two of its nodes, in any turn, reports
+    `interrupted` (the service's `stats.interrupted`), whatever it still answers. Found by the mutation run: a cut in
+    the last turn reported as a finished search survived every test."""
+    order, tokens = dense_order(0), [R.Token.WATER, R.Token.FOREST]
+    whole = _RecordsLooks()
+    assert not best_round(order, 2, whole, hand_size=2, tokens=tokens, exact=False).interrupted
+    cuts = [look for look, looker in enumerate(whole.lookers) if looker == "_beam"]
+    assert len(cuts) >= 4, "the beam no longer checks its budget between nodes"
+    for look in cuts:
+        result = best_round(order, 2, _StopsAfter(look), hand_size=2, tokens=tokens, exact=False)
+        assert result.interrupted, f"cut at look {look}: {result.note}"
+        assert result.proof is not Proof.EXACT or result.score == result.bound

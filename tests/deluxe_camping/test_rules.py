@@ -494,3 +494,44 @@ def test_the_game_starts_with_the_setups_first_player_and_refuses_a_seat_off_the
             with pytest.raises(ValueError):
                 GAME.new_initial_state(DeluxeCampingSetup(config, seat))
     assert GAME.num_players(GAME.default_config(3)) == 3
+
+
+def _seeded_setup(seed: int) -> list[DCState]:
+    """Every position of a seeded random setup, from the pool to the reveal, then the first position of turns."""
+    rng = np.random.default_rng(seed)
+    state = rules.initial_state(Config())
+    seen = []
+    while state.stage not in (Stage.MOVE, Stage.OVER):
+        seen.append(state)
+        if state.stage is Stage.REVEAL:
+            outcomes = state.chance_outcomes()
+            state = state.child(outcomes[int(rng.integers(len(outcomes)))][0])
+        else:
+            actions = state.legal_actions()
+            state = state.child(actions[int(rng.integers(len(actions)))])
+    return [*seen, state]
+
+
+def test_validate_reads_the_automatic_barriers_after_the_reveal_and_not_in_the_setup() -> None:
+    """Positions a game reaches are valid: in the setup nobody's pieces are complete yet (the board may be one
+    region without an owner); once turns begin (MOVE, and BARRIER while a player places the free barrier) pieces
+    of different players side by side need their barrier, and a position without it is refused. Found by the
+    mutation run: BARRIER read as BUNGALOW in `validate`'s stage test survived every test."""
+    positions = _seeded_setup(0)
+    assert {s.stage for s in positions} >= {Stage.POOL, Stage.MYSTERY, Stage.BUNGALOW, Stage.TRAILER, Stage.MOVE}
+    for state in positions:
+        rules.validate(state)
+    rng = np.random.default_rng(0)
+    side_by_side: dict[Stage, DCState] = {}
+    state = positions[-1]
+    while state.stage is not Stage.OVER and len(side_by_side) < 2:
+        if rules.automatic_barriers(state.config, state.owner_at, frozenset()):
+            side_by_side.setdefault(state.stage, state)
+        actions = state.legal_actions()
+        state = state.child(actions[int(rng.integers(len(actions)))])
+    assert set(side_by_side) == {Stage.MOVE, Stage.BARRIER}, "seed 0 no longer reaches both stages side by side"
+    for state in side_by_side.values():
+        rules.validate(state)
+        needed = rules.automatic_barriers(state.config, state.owner_at, frozenset())
+        with pytest.raises(ValueError, match="without a barrier"):
+            rules.validate(replace(state, barriers=state.barriers - needed))

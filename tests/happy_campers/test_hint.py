@@ -590,3 +590,21 @@ def test_hint_bench_variants_set_hint_constants_for_their_calls_only() -> None:
     assert restored == saved
     with pytest.raises(SystemExit):
         parse_variant("bad:NO_SUCH_CONSTANT=1")
+
+
+def test_each_paired_value_note_says_how_far_its_move_got_in_the_race():
+    """A paired value's note says whether its move was a finalist or was halved out (and after which round): the
+    two read differently (a finalist's shortfall rests on every finalist future). Found by the mutation run: the
+    note's stage test read the other way round survived every test."""
+    grid = mid_game(4)
+    result = hint(
+        turn_state(grid, (1, 5), (Challenge.PRIVACY,)), Budget(GENEROUS), options=HintOptions(seed=3, rollouts=250)
+    )
+    paired = [a for a in result.alternatives if a.estimate == "paired"]
+    stages = Counter(a.stage for a in paired)
+    assert stages[Stage.FINALIST] and stages[Stage.HALVED_OUT], stages
+    for a in paired:
+        if a.stage is Stage.FINALIST:
+            assert "(a finalist;" in a.note and "halved out" not in a.note, a.note
+        else:
+            assert f"(halved out after round {a.stage_round};" in a.note and "finalist" not in a.note, a.note
