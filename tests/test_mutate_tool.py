@@ -150,3 +150,22 @@ def test_a_package_site_mutates_its_modules_not_its_init() -> None:
     assert {f"{site.path}/convert.py", f"{site.path}/handlers.py"} <= paths
     assert f"{site.path}/__init__.py" not in paths
     assert len(mutate.select((site,), 3, seed=1)) == 3
+
+
+def test_a_line_pattern_picks_a_condition_the_formatter_wrapped_below_its_call(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "checks.py").write_text(
+        "def check(count, limit):\n"
+        "    require(\n"
+        "        0 <= count < limit and limit > 1,\n"
+        '        "field",\n'
+        '        "in range",\n'
+        "    )\n"
+        "    total = count + 1\n"
+        "    return total\n"
+    )
+    monkeypatch.setattr(mutate, "ROOT", tmp_path)
+    mutants = mutate.mutants_of(mutate.Site("validators", "checks.py", mutate.VALIDATOR_LINES, ()))
+    assert {m.line for m in mutants} == {3}  # the wrapped condition, nothing from the lines after the call
+    assert {"compare", "and-or", "off-by-one"} <= {m.operator for m in mutants}

@@ -493,6 +493,16 @@ def mutants_of(site: Site) -> list[Mutant]:
     return [mutant for path in site_files(site) for mutant in _file_mutants(site, path)]
 
 
+def _statement_first_lines(tree: ast.AST) -> dict[int, int]:
+    """Each node's innermost statement's first line, so that a line pattern (`require(`) still picks a condition the
+    formatter wrapped onto the lines below it."""
+    first: dict[int, int] = {}
+    for statement in (s for s in ast.walk(tree) if isinstance(s, ast.stmt)):
+        for child in ast.walk(statement):
+            first[id(child)] = statement.lineno  # inner statements are walked later and win
+    return first
+
+
 def _file_mutants(site: Site, path: str) -> list[Mutant]:
     source = (ROOT / path).read_bytes()
     tree = ast.parse(source)
@@ -506,7 +516,13 @@ def _file_mutants(site: Site, path: str) -> list[Mutant]:
         chosen = _named_nodes(tree, set(site.select[len(DEFS_PREFIX) :].split(",")))
     elif site.select != ALL:
         pattern = re.compile(site.select)
-        chosen = {id(n) for n in ast.walk(tree) if hasattr(n, "lineno") and pattern.search(lines[n.lineno - 1])}
+        first = _statement_first_lines(tree)
+        chosen = {
+            id(n)
+            for n in ast.walk(tree)
+            if hasattr(n, "lineno")
+            and (pattern.search(lines[n.lineno - 1]) or pattern.search(lines[first.get(id(n), n.lineno) - 1]))
+        }
 
     members: dict[str, set[str]] = {}
     for node in ast.walk(tree):
