@@ -110,6 +110,21 @@ def cs_game_round(round_index: int) -> cs_pb.CampsiteServiceScoreRequest:
     return request
 
 
+def hc_play_roll(roll_on: bool) -> hc_pb.HappyCampersServicePlayRequest:
+    """The example Play, its state's roll taken away unless `roll_on` (a bad state is named under `state`)."""
+    request = hc_service.EXAMPLES["Play"]()
+    if not roll_on:
+        request.state.ClearField("roll")
+    return request
+
+
+def cs_play_round(round_index: int) -> cs_pb.CampsiteServicePlayRequest:
+    """The example Play with its state in round `round_index` (a bad state is named under `state`)."""
+    request = cs_service.EXAMPLES["Play"]()
+    request.state.round = round_index
+    return request
+
+
 def dc_counter(name: str) -> Callable[[int], dc_pb.DeluxeCampingServiceScoreRequest]:
     """The example position with its counter `name` (idle turns, barriers placed this turn) set."""
     return lambda value: dc_example(lambda state: setattr(state, name, value))
@@ -272,6 +287,9 @@ EDGES = [
     Limit("game players (least)", "campsite", "score", cs_game_players, 1, 0, INVALID, "game.players"),
     Limit("game in the deal after a turn", "campsite", "score", cs_dealing, 0, 1, INVALID, "game.table"),
     Limit("game round (least)", "campsite", "score", cs_game_round, 0, -1, INVALID, "game.round"),
+    # a Play's state is the request's `state` field, and its faults are named under it
+    Limit("play state without a roll", "happy_campers", "play", hc_play_roll, True, False, INVALID, "state.to_draw"),
+    Limit("play state round (least)", "campsite", "play", cs_play_round, 0, -1, INVALID, "state.round"),
     # a position's counters are never negative
     Limit(
         "idle turns (least)", "deluxe_camping", "score", dc_counter("idle_turns"), 0, -1, INVALID, "state.idle_turns"

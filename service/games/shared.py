@@ -303,7 +303,7 @@ def new_game_answer(
 
 def play_answer(
     request: Message,
-    parse_state: Callable[[Message], GameState],
+    parse_state: Callable[[Message, str], GameState],
     apply_move: Callable[[GameState, Message], GameState],
     play: TablePlay,
     to_proto: Callable[[Any], Message],
@@ -312,7 +312,7 @@ def play_answer(
     """The shared Play handler: parse the state, play the move (`apply_move` checks it by the rules model and
     names the field at fault), handle chance as asked, and answer the next state or the listed outcomes."""
     require(request.HasField("state"), "state", "the state to play from is required")
-    state = parse_state(request.state)
+    state = parse_state(request.state, "state")  # faults named under the request's own field
     # An empty move message (`"move": {}` from a JSON client) is no move.
     given = request.HasField("move") and request.move.ByteSize() > 0
     mover = (lambda s: apply_move(s, request.move)) if given else None
