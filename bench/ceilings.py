@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import inspect
 import json
+import resource
 from pathlib import Path
 from typing import Any
 
@@ -92,7 +93,16 @@ def camper_tour_ceiling(
                 "; the player draws random numbers: each call got the same seeded generator, so this is the "
                 "ceiling against that fixed version of it"
             )
-        cache[key] = {"share": report.value, "how": how, "cpu_seconds": report.cpu_seconds}
+        cache[key] = {
+            "share": report.value,
+            "first": report.first,
+            "second": report.second,
+            "how": how,
+            "cpu_seconds": report.cpu_seconds,
+            "opponent_states": report.opponent_states,
+            "opponent_calls": report.opponent_calls,
+            "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        }
         # Read again before writing: another process may have added its own ceiling meanwhile.
         cache = {**(json.loads(cache_path.read_text()) if cache_path.exists() else {}), key: cache[key]}
         cache_path.write_text(json.dumps(cache, indent=1, sort_keys=True) + "\n")

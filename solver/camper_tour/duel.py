@@ -16,7 +16,13 @@ How (numpy, one value table per Y state):
   Y's move in a joint state (x, y) is asked of `opponent` through a traced state that records what the policy
   read of X (`_Trace`): a deterministic policy's answer holds for every X that agrees on what it read, so one
   call answers whole blocks of X states (for the rules of thumb, every X not standing on one of Y's targets).
-  That is exact for any deterministic function of the state; only its cost depends on what it reads.
+  That is exact for any deterministic function of the state; only its cost depends on what it reads. X's numbers
+  (tokens, marker, score) are handed over as symbolic affine forms (`_Sym`): arithmetic with plain numbers stays
+  symbolic and only what decides something is recorded (a comparison's outcome as a linear constraint; an index,
+  a float, a hash or a product of two of them as the exact value), so a policy that computes with X's tokens
+  without its answer depending on them (the outside players' supply room) is asked once for every X.
+* In the last-camper phase with X home, Y is asked only for X's scores within Y's reach (a higher score ended
+  the game at X's arrival, or Y can no longer reach it and loses).
 * Backward induction in the order of the race: Y states by Y's progress (returning from the plate nearest home,
   then outward from the furthest plate), and for each a whole table over X states by X's progress. A failed roll
   hands the turn over without moving anything; X's and Y's values of the same (x, y) then solve a two-equation
@@ -910,26 +916,40 @@ class _Duel:
         if key in self.win_if_y_home:
             return self.win_if_y_home[key]
         y = y_camper(key)
-        features = self.f_features
+        # Only X's scores within Y's reach: a higher score ended the game at X's arrival (Y outward behind it, or
+        # returning with a lower marker), and from a returning Y whose marker fell below X's score Y cannot win (its
+        # score is at most its marker): those stay 0 and the opponent is not asked there.
+        reach = key[1] if key[0] == 0 else key[3]
+        needed = np.flatnonzero(self.f_score <= reach)
+        value = np.zeros(self.f_features.size)
+        if needed.size == 0:
+            self.win_if_y_home[key] = value
+            return value
+        features = _Features(
+            scalars=self.f_features.scalars,
+            arrays={name: array[needed] for name, array in self.f_features.arrays.items()},
+            size=needed.size,
+        )
 
         def make_x(i: int) -> Camper:
-            marker, tokens = self.finished[i]
+            marker, tokens = self.finished[int(needed[i])]
             return Camper(position=0, tokens=tokens, phase=Phase.FINISHED, marker=marker, arrival=1)
 
-        dists = self.opp.classify(("home", key), y, y_extent(key), features, make_x, np.maximum(self.f_marker, 0))
-        value = np.zeros(features.size)
+        extent = np.maximum(self.f_marker, 0)[needed]
+        dists = self.opp.classify(("home", key), y, y_extent(key), features, make_x, extent)
+        score = self.f_score[needed]
         for dist_id in np.unique(dists):
             mask = dists == dist_id
-            part = np.zeros(features.size)
+            part = np.zeros(needed.size)
             for code, weight in self.opp.dists[dist_id]:
                 for chance, what, detail in y_outcomes(key, code, self.N, self.floor):
                     if what == "move" or what == "turn":
-                        part += weight * chance * self._y_home_chances(detail)
+                        part += weight * chance * self._y_home_chances(detail)[needed]
                     elif what == "arrive":
                         marker, tokens = detail
-                        part += weight * chance * (marker - tokens >= self.f_score)
+                        part += weight * chance * (marker - tokens >= score)
                     # 'stay' (a failed roll eliminates the last camper; a pass is counted lost), 'elim': 0
-            value[mask] = part[mask]
+            value[needed[mask]] = part[mask]
         self.win_if_y_home[key] = value
         return value
 
