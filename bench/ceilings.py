@@ -28,12 +28,16 @@ import numpy as np
 from campsolver.solver.camper_tour import duel
 from campsolver.solver.camper_tour.ceiling import ceiling_report
 from campsolver.solver.camper_tour.rules import Action, Config, TourState
+from campsolver.solver.core.budget import CpuBudget, SolveInterrupted
 
 from bench.arena.cells import ArenaCell, outside_players
 from bench.arena.tables import Ceiling
 from bench.common import RESULTS_DIR
 
 CACHE = RESULTS_DIR / "camper_tour_ceilings.json"
+#: CPU seconds a ceiling may take before the row shows none (a 24-plate route took 150-240 CPU-s a player; the
+#: 72-plate route, about 35 times that by the measured growth, is not solved within it).
+CEILING_CPU_S = 1200.0
 
 
 class _RecordingRng:
@@ -57,10 +61,16 @@ def _policy(fn: Any, flags: dict[str, bool]) -> Any:
 
 
 def camper_tour_ceiling(
-    cell: ArenaCell, games: list[dict[str, Any]], *, config: Config | None = None, cache_path: Path = CACHE
+    cell: ArenaCell,
+    games: list[dict[str, Any]],
+    *,
+    config: Config | None = None,
+    cache_path: Path = CACHE,
+    cpu_s: float = CEILING_CPU_S,
 ) -> Ceiling | None:
-    """The best response's share against the cell's one fixed opponent (None for any other cell); `config` the
-    route (default: the OpenSpiel game's, whose specials are left out), solved once and kept in `cache_path`."""
+    """The best response's share against the cell's one fixed opponent (None for any other cell, and when the
+    solve does not finish within `cpu_s` CPU seconds: nothing is kept then); `config` the route (default: the
+    OpenSpiel game's, whose specials are left out), solved once and kept in `cache_path`."""
     if cell.players != 2 or len(cell.opponents) != 1 or cell.opponents[0].kind not in ("greedy", "out"):
         return None
     from campsolver.solver.camper_tour.players import greedy
@@ -83,7 +93,10 @@ def camper_tour_ceiling(
     if key not in cache:
         # The outside players read their own camper as the mover and the other as the other, whatever the seat
         # (tests/test_ceilings.py checks that on a short route): one solve values both seats.
-        report = ceiling_report(policy, config, seat_symmetric=opponent.kind == "out")
+        try:
+            report = ceiling_report(policy, config, budget=CpuBudget(cpu_s), seat_symmetric=opponent.kind == "out")
+        except SolveInterrupted:
+            return None
         how = (
             f"exact best response, both seats averaged ({report.first:.3f} first, {report.second:.3f} second), "
             f"{report.plates} plates, {report.tokens} tokens, " + "; ".join(report.notes)
