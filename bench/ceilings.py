@@ -69,8 +69,8 @@ def camper_tour_ceiling(
     cpu_s: float = CEILING_CPU_S,
 ) -> Ceiling | None:
     """The best response's share against the cell's one fixed opponent (None for any other cell, and when the
-    solve does not finish within `cpu_s` CPU seconds: nothing is kept then); `config` the route (default: the
-    OpenSpiel game's, whose specials are left out), solved once and kept in `cache_path`."""
+    solve does not finish within `cpu_s` CPU seconds: that is kept, and tried again only with more CPU); `config`
+    the route (default: the OpenSpiel game's, whose specials are left out), solved once and kept in `cache_path`."""
     if cell.players != 2 or len(cell.opponents) != 1 or cell.opponents[0].kind not in ("greedy", "out"):
         return None
     from campsolver.solver.camper_tour.players import greedy
@@ -90,12 +90,18 @@ def camper_tour_ceiling(
     digest = hashlib.sha256(source.encode()).hexdigest()
     key = f"{opponent.name}|{config.plate_count}|{config.starting_tokens}|{digest}"
     cache = json.loads(cache_path.read_text()) if cache_path.exists() else {}
-    if key not in cache:
+    unfinished = cache.get(key, {}).get("share", 0.0) is None and cache[key]["cpu_limit_s"] >= cpu_s
+    if unfinished:
+        return None  # tried before with at least this much CPU: not again
+    if key not in cache or cache[key]["share"] is None:
         # The outside players read their own camper as the mover and the other as the other, whatever the seat
         # (tests/test_ceilings.py checks that on a short route): one solve values both seats.
         try:
             report = ceiling_report(policy, config, budget=CpuBudget(cpu_s), seat_symmetric=opponent.kind == "out")
         except SolveInterrupted:
+            _write(
+                cache_path, key, {"share": None, "how": f"not finished within {cpu_s:g} CPU-s", "cpu_limit_s": cpu_s}
+            )
             return None
         how = (
             f"exact best response, both seats averaged ({report.first:.3f} first, {report.second:.3f} second), "
@@ -116,11 +122,15 @@ def camper_tour_ceiling(
             "opponent_calls": report.opponent_calls,
             "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
         }
-        # Read again before writing: another process may have added its own ceiling meanwhile.
-        cache = {**(json.loads(cache_path.read_text()) if cache_path.exists() else {}), key: cache[key]}
-        cache_path.write_text(json.dumps(cache, indent=1, sort_keys=True) + "\n")
+        _write(cache_path, key, cache[key])
     entry = cache[key]
     return Ceiling(share=entry["share"], how=entry["how"])
+
+
+def _write(cache_path: Path, key: str, entry: dict[str, Any]) -> None:
+    # Read again before writing: another process may have added its own ceiling meanwhile.
+    cache = {**(json.loads(cache_path.read_text()) if cache_path.exists() else {}), key: entry}
+    cache_path.write_text(json.dumps(cache, indent=1, sort_keys=True) + "\n")
 
 
 CEILINGS = {"camper_tour": camper_tour_ceiling}
