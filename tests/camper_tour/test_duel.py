@@ -275,4 +275,6 @@ def test_symbolic_numbers_equal_the_exact_tracing_for_the_outside_players(style,
     exact = solve_duel(policy, config)
     assert symbolic.x_first == pytest.approx(exact.x_first, abs=1e-12)
     assert symbolic.y_first == pytest.approx(exact.y_first, abs=1e-12)
-    assert symbolic.opponent_calls < exact.opponent_calls
+    # steady and sprinter compute the box's room from X's tokens (it matters only on special plates); thumb reads
+    # nothing of X's numbers but the score to beat, which both tracings read exactly
+    assert symbolic.opponent_calls < exact.opponent_calls if style != "thumb" else symbolic == exact
