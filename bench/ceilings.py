@@ -35,8 +35,8 @@ from bench.arena.tables import Ceiling
 from bench.common import RESULTS_DIR
 
 CACHE = RESULTS_DIR / "camper_tour_ceilings.json"
-#: CPU seconds a ceiling may take before the row shows none (a 24-plate route took 150-240 CPU-s a player; the
-#: 72-plate route, about 35 times that by the measured growth, is not solved within it).
+#: CPU seconds a ceiling may take before the row shows none (the outside players took 94-216 CPU-s on a 24-plate
+#: route and 190-355 on 32; the 72-plate route, about 1,400-5,800 CPU-s by the measured growth, is not solved in it).
 CEILING_CPU_S = 1200.0
 
 
