@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import inspect
 import json
+import resource
 from pathlib import Path
 from typing import Any
 
@@ -27,12 +28,16 @@ import numpy as np
 from campsolver.solver.camper_tour import duel
 from campsolver.solver.camper_tour.ceiling import ceiling_report
 from campsolver.solver.camper_tour.rules import Action, Config, TourState
+from campsolver.solver.core.budget import CpuBudget, SolveInterrupted
 
 from bench.arena.cells import ArenaCell, outside_players
 from bench.arena.tables import Ceiling
 from bench.common import RESULTS_DIR
 
 CACHE = RESULTS_DIR / "camper_tour_ceilings.json"
+#: CPU seconds a ceiling may take before the row shows none (the outside players took 94-216 CPU-s on a 24-plate
+#: route and 190-355 on 32; the 72-plate route, about 1,400-5,800 CPU-s by the measured growth, is not solved in it).
+CEILING_CPU_S = 1200.0
 
 
 class _RecordingRng:
@@ -56,10 +61,16 @@ def _policy(fn: Any, flags: dict[str, bool]) -> Any:
 
 
 def camper_tour_ceiling(
-    cell: ArenaCell, games: list[dict[str, Any]], *, config: Config | None = None, cache_path: Path = CACHE
+    cell: ArenaCell,
+    games: list[dict[str, Any]],
+    *,
+    config: Config | None = None,
+    cache_path: Path = CACHE,
+    cpu_s: float = CEILING_CPU_S,
 ) -> Ceiling | None:
-    """The best response's share against the cell's one fixed opponent (None for any other cell); `config` the
-    route (default: the OpenSpiel game's, whose specials are left out), solved once and kept in `cache_path`."""
+    """The best response's share against the cell's one fixed opponent (None for any other cell, and when the
+    solve does not finish within `cpu_s` CPU seconds: that is kept, and tried again only with more CPU); `config`
+    the route (default: the OpenSpiel game's, whose specials are left out), solved once and kept in `cache_path`."""
     if cell.players != 2 or len(cell.opponents) != 1 or cell.opponents[0].kind not in ("greedy", "out"):
         return None
     from campsolver.solver.camper_tour.players import greedy
@@ -79,10 +90,19 @@ def camper_tour_ceiling(
     digest = hashlib.sha256(source.encode()).hexdigest()
     key = f"{opponent.name}|{config.plate_count}|{config.starting_tokens}|{digest}"
     cache = json.loads(cache_path.read_text()) if cache_path.exists() else {}
-    if key not in cache:
+    unfinished = cache.get(key, {}).get("share", 0.0) is None and cache[key]["cpu_limit_s"] >= cpu_s
+    if unfinished:
+        return None  # tried before with at least this much CPU: not again
+    if key not in cache or cache[key]["share"] is None:
         # The outside players read their own camper as the mover and the other as the other, whatever the seat
         # (tests/test_ceilings.py checks that on a short route): one solve values both seats.
-        report = ceiling_report(policy, config, seat_symmetric=opponent.kind == "out")
+        try:
+            report = ceiling_report(policy, config, budget=CpuBudget(cpu_s), seat_symmetric=opponent.kind == "out")
+        except SolveInterrupted:
+            _write(
+                cache_path, key, {"share": None, "how": f"not finished within {cpu_s:g} CPU-s", "cpu_limit_s": cpu_s}
+            )
+            return None
         how = (
             f"exact best response, both seats averaged ({report.first:.3f} first, {report.second:.3f} second), "
             f"{report.plates} plates, {report.tokens} tokens, " + "; ".join(report.notes)
@@ -92,12 +112,25 @@ def camper_tour_ceiling(
                 "; the player draws random numbers: each call got the same seeded generator, so this is the "
                 "ceiling against that fixed version of it"
             )
-        cache[key] = {"share": report.value, "how": how, "cpu_seconds": report.cpu_seconds}
-        # Read again before writing: another process may have added its own ceiling meanwhile.
-        cache = {**(json.loads(cache_path.read_text()) if cache_path.exists() else {}), key: cache[key]}
-        cache_path.write_text(json.dumps(cache, indent=1, sort_keys=True) + "\n")
+        cache[key] = {
+            "share": report.value,
+            "first": report.first,
+            "second": report.second,
+            "how": how,
+            "cpu_seconds": report.cpu_seconds,
+            "opponent_states": report.opponent_states,
+            "opponent_calls": report.opponent_calls,
+            "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        }
+        _write(cache_path, key, cache[key])
     entry = cache[key]
     return Ceiling(share=entry["share"], how=entry["how"])
+
+
+def _write(cache_path: Path, key: str, entry: dict[str, Any]) -> None:
+    # Read again before writing: another process may have added its own ceiling meanwhile.
+    cache = {**(json.loads(cache_path.read_text()) if cache_path.exists() else {}), key: entry}
+    cache_path.write_text(json.dumps(cache, indent=1, sort_keys=True) + "\n")
 
 
 CEILINGS = {"camper_tour": camper_tour_ceiling}

@@ -65,3 +65,19 @@ def test_the_arena_row_shows_the_ceiling(tmp_path):
 
     row = summarise(cell, [header, game], {"camper_tour": fn})
     assert row["ceiling"] is not None and 0.0 < row["ceiling"]["share"] < 1.0
+
+
+def test_a_ceiling_that_does_not_finish_within_its_cpu_shows_none_and_is_retried_only_with_more(tmp_path, monkeypatch):
+    cache = tmp_path / "ceilings.json"
+    cell = ArenaCell.parse("camper_tour:2:out:steady")
+    assert ceilings.camper_tour_ceiling(cell, [], config=_short(), cache_path=cache, cpu_s=1e-6) is None
+    real = ceilings.ceiling_report
+
+    def no_solve(*args, **kwargs):
+        raise AssertionError("tried again with no more CPU")
+
+    monkeypatch.setattr(ceilings, "ceiling_report", no_solve)
+    assert ceilings.camper_tour_ceiling(cell, [], config=_short(), cache_path=cache, cpu_s=1e-6) is None
+    monkeypatch.setattr(ceilings, "ceiling_report", real)
+    found = ceilings.camper_tour_ceiling(cell, [], config=_short(), cache_path=cache, cpu_s=600.0)
+    assert found is not None and 0.0 < found.share < 1.0

@@ -10,8 +10,13 @@ Exact on a route without special plates (`duel.solve_duel`; its two stated appro
 the laid count shown to the opponent, are in its docstring and in `CeilingReport.notes` when they can matter).
 A route with special plates in the stack is valued with its specials left out (every plate normal): the report
 says so (`exact` False), since the state of that game (which plates were laid where) is beyond an exact
-table. Cost: one joint backward induction per seat, about a minute or two of CPU on the 72-plate route for a
-rule-of-thumb opponent (more if the opponent reads much of the other camper, or is slow itself).
+table. Cost: one joint backward induction per seat (one for both with `seat_symmetric`), dominated by the
+opponent's calls: one per class of joint states it cannot tell apart, most of them in the last-camper phase, where
+a player that indexes a table by the score to beat is asked once per (own state, score). Measured for the three
+outside players of `bench/opponents/camper_tour.py` (all-normal routes, 25 tokens, one seat-symmetric solve):
+24 plates 94-216 CPU-s, 1,684-3,347 opponent states, 0.29-0.46 M calls, 350-520 MB peak; 32 plates (thumb,
+sprinter) 190 and 355 CPU-s, 650 and 810 MB. CPU grows about as plates^2.5-3 and memory as plates^2.2, so the
+72-plate route would take about 0.4-1.6 CPU-hours and 4-5 GB a player (extrapolated, not run).
 """
 
 from __future__ import annotations

@@ -16,7 +16,13 @@ How (numpy, one value table per Y state):
   Y's move in a joint state (x, y) is asked of `opponent` through a traced state that records what the policy
   read of X (`_Trace`): a deterministic policy's answer holds for every X that agrees on what it read, so one
   call answers whole blocks of X states (for the rules of thumb, every X not standing on one of Y's targets).
-  That is exact for any deterministic function of the state; only its cost depends on what it reads.
+  That is exact for any deterministic function of the state; only its cost depends on what it reads. X's numbers
+  (tokens, marker, score) are handed over as symbolic affine forms (`_Sym`): arithmetic with plain numbers stays
+  symbolic and only what decides something is recorded (a comparison's outcome as a linear constraint; an index,
+  a float, a hash or a product of two of them as the exact value), so a policy that computes with X's tokens
+  without its answer depending on them (the outside players' supply room) is asked once for every X.
+* In the last-camper phase with X home, Y is asked only for X's scores within Y's reach (a higher score ended
+  the game at X's arrival, or Y can no longer reach it and loses).
 * Backward induction in the order of the race: Y states by Y's progress (returning from the plate nearest home,
   then outward from the furthest plate), and for each a whole table over X states by X's progress. A failed roll
   hands the turn over without moving anything; X's and Y's values of the same (x, y) then solve a two-equation
@@ -34,6 +40,8 @@ with specials (`ceiling` values such a route with its specials left out, and say
 
 from __future__ import annotations
 
+import math
+import operator
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
@@ -285,7 +293,226 @@ class _Trace:
 
 
 _TRACE = _Trace()
-_CAMPER_FIELDS = frozenset({"position", "tokens", "phase", "marker", "pending", "arrival"})
+_CAMPER_FIELDS = frozenset({"position", "phase", "pending", "arrival"})
+#: X's numbers handed over as `_Sym`: what the opponent decides with them is recorded, not their values.
+_SYMBOLIC_FIELDS = frozenset({"tokens", "marker"})
+
+
+#: X's numbers the opponent gets as `_Sym`, in the order of an affine form's coefficients.
+_SYM_NAMES = ("tokens", "marker", "score")
+_COMPARE: dict[str, Callable[[Any, Any], Any]] = {
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+    "==": operator.eq,
+    "!=": operator.ne,
+}
+
+
+def _integral(number: Any) -> bool:
+    """A plain whole number (kept symbolic: integer forms compare exactly; fractions are read exactly instead)."""
+    if isinstance(number, bool | int | np.integer):
+        return True
+    return isinstance(number, float | np.floating) and float(number).is_integer()
+
+
+class _Sym:
+    """A number of X's handed to the opponent (tokens, marker, score) that records what the opponent's code decides
+    with it rather than its value. It is an affine form `const + coeffs . (tokens, marker, score)`: sums, differences
+    and products with plain numbers stay symbolic; a comparison taken as true or false is recorded as that linear
+    constraint, anything else (a product of two of them, an index, a float, a hash, a division) records the exact
+    value of the form. So an answer that never depends on X's tokens holds for every X, whatever it computed from
+    them. Constraints go to the call's reads as ("sym", coeffs, op, rhs) -> outcome (deduplicated)."""
+
+    __slots__ = ("coeffs", "const", "sink", "value")
+
+    def __init__(self, const: Any, coeffs: tuple[Any, ...], value: Any, sink: dict[Any, Any]) -> None:
+        self.const, self.coeffs, self.value, self.sink = const, coeffs, value, sink
+
+    @staticmethod
+    def leaf(name: str, value: Any, sink: dict[Any, Any]) -> _Sym:
+        coeffs = tuple(1 if n == name else 0 for n in _SYM_NAMES)
+        return _Sym(0, coeffs, value, sink)
+
+    def _constrain(self, op: str, rhs: Any, outcome: bool) -> None:
+        """Record `coeffs . x  op  rhs - const` == outcome."""
+        self.sink[("sym", self.coeffs, op, rhs - self.const)] = outcome
+
+    def _exact(self) -> Any:
+        self._constrain("==", self.value, True)
+        return self.value
+
+    def _plain(self, other: Any) -> Any:
+        """`other` as a plain number (a _Sym of another form is read exactly)."""
+        return other._exact() if isinstance(other, _Sym) else other
+
+    def _affine(self, other: Any, sign: int) -> _Sym | Any:
+        if isinstance(other, _Sym):
+            if other.sink is not self.sink:
+                return self._exact() + sign * other._exact()
+            coeffs = tuple(a + sign * b for a, b in zip(self.coeffs, other.coeffs, strict=True))
+            return _Sym(self.const + sign * other.const, coeffs, self.value + sign * other.value, self.sink)
+        if not _integral(other):
+            return self._exact() + sign * other
+        return _Sym(self.const + sign * other, self.coeffs, self.value + sign * other, self.sink)
+
+    def _scaled(self, k: Any) -> _Sym | Any:
+        if isinstance(k, _Sym) or not _integral(k):
+            return self._exact() * self._plain(k)
+        return _Sym(self.const * k, tuple(c * k for c in self.coeffs), self.value * k, self.sink)
+
+    def __add__(self, other: Any) -> Any:
+        return self._affine(other, 1)
+
+    __radd__ = __add__
+
+    def __sub__(self, other: Any) -> Any:
+        return self._affine(other, -1)
+
+    def __rsub__(self, other: Any) -> Any:
+        return (-self)._affine(other, 1)
+
+    def __mul__(self, other: Any) -> Any:
+        return self._scaled(other)
+
+    __rmul__ = __mul__
+
+    def __neg__(self) -> _Sym:
+        return _Sym(-self.const, tuple(-c for c in self.coeffs), -self.value, self.sink)
+
+    def __pos__(self) -> _Sym:
+        return self
+
+    def __truediv__(self, other: Any) -> Any:
+        return self._exact() / self._plain(other)
+
+    def __rtruediv__(self, other: Any) -> Any:
+        return other / self._exact()
+
+    def __floordiv__(self, other: Any) -> Any:
+        return self._exact() // self._plain(other)
+
+    def __rfloordiv__(self, other: Any) -> Any:
+        return other // self._exact()
+
+    def __mod__(self, other: Any) -> Any:
+        return self._exact() % self._plain(other)
+
+    def __abs__(self) -> Any:
+        return abs(self._exact())
+
+    def _compare(self, other: Any, op: str) -> _SymBool | bool:
+        if isinstance(other, _Sym):
+            if other.sink is not self.sink:
+                return _COMPARE[op](self._exact(), other._exact())
+            return (self - other)._compare(0, op)
+        if not isinstance(other, int | float | np.integer | np.floating):
+            return _COMPARE[op](self._exact(), other)
+        return _SymBool(self, op, other)
+
+    def __lt__(self, other: Any) -> Any:
+        return self._compare(other, "<")
+
+    def __le__(self, other: Any) -> Any:
+        return self._compare(other, "<=")
+
+    def __gt__(self, other: Any) -> Any:
+        return self._compare(other, ">")
+
+    def __ge__(self, other: Any) -> Any:
+        return self._compare(other, ">=")
+
+    def __eq__(self, other: Any) -> Any:  # type: ignore[override]
+        return self._compare(other, "==")
+
+    def __ne__(self, other: Any) -> Any:  # type: ignore[override]
+        return self._compare(other, "!=")
+
+    def __bool__(self) -> bool:
+        outcome = bool(self.value)
+        self._constrain("!=", 0, outcome)
+        return outcome
+
+    # Anything else reads the value itself: recorded exactly.
+    def __index__(self) -> int:
+        return int(self._exact())
+
+    def __int__(self) -> int:
+        return int(self._exact())
+
+    def __float__(self) -> float:
+        return float(self._exact())
+
+    def __hash__(self) -> int:
+        return hash(self._exact())
+
+    def __round__(self, ndigits: int | None = None) -> Any:
+        return round(self._exact(), ndigits)
+
+    def __trunc__(self) -> int:
+        return math.trunc(self._exact())
+
+    def __floor__(self) -> int:
+        return math.floor(self._exact())
+
+    def __ceil__(self) -> int:
+        return math.ceil(self._exact())
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        return np.asarray(self._exact(), dtype=dtype)
+
+    def __format__(self, spec: str) -> str:
+        return format(self._exact(), spec)
+
+    def __repr__(self) -> str:
+        return repr(self._exact())
+
+
+class _SymBool:
+    """A comparison of a `_Sym` with a number, recorded when its truth is taken."""
+
+    __slots__ = ("op", "rhs", "sym")
+
+    def __init__(self, sym: _Sym, op: str, rhs: Any) -> None:
+        self.sym, self.op, self.rhs = sym, op, rhs
+
+    def __bool__(self) -> bool:
+        outcome = bool(_COMPARE[self.op](self.sym.value, self.rhs))
+        self.sym._constrain(self.op, self.rhs, outcome)
+        return outcome
+
+    def __index__(self) -> int:
+        return int(bool(self))
+
+    __int__ = __index__
+
+    def __float__(self) -> float:
+        return float(bool(self))
+
+    def __hash__(self) -> int:
+        return hash(bool(self))
+
+    def __eq__(self, other: Any) -> bool:  # type: ignore[override]
+        return bool(self) == other
+
+    def __ne__(self, other: Any) -> bool:  # type: ignore[override]
+        return bool(self) != other
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        return np.asarray(bool(self), dtype=dtype)
+
+    def __repr__(self) -> str:
+        return repr(bool(self))
+
+
+def _sym_mask(coeffs: tuple[Any, ...], op: str, rhs: Any, outcome: bool, lookup: dict[str, Any]) -> Any:
+    """Where X's features satisfy a recorded constraint: an array, or one bool when they are all scalars."""
+    total: Any = 0
+    for name, c in zip(_SYM_NAMES, coeffs, strict=True):
+        if c:
+            total = total + c * lookup[name]
+    return _COMPARE[op](total, rhs) == outcome
 
 
 class _TracedCamper(Camper):
@@ -301,6 +528,9 @@ class _TracedCamper(Camper):
                 value = object.__getattribute__(self, name)
                 reads[name] = value
                 return value
+            if name in _SYMBOLIC_FIELDS:
+                reads[("field", name)] = None
+                return _Sym.leaf(name, object.__getattribute__(self, name), reads)
             if name == "active":
                 value = object.__getattribute__(self, "phase") in (Phase.OUTWARD, Phase.RETURN)
                 reads["active"] = value
@@ -312,8 +542,8 @@ class _TracedCamper(Camper):
                     if phase == Phase.FINISHED
                     else 0
                 )
-                reads["score"] = value
-                return value
+                reads[("field", "score")] = None
+                return _Sym.leaf("score", value, reads)
         return object.__getattribute__(self, name)
 
 
@@ -484,6 +714,7 @@ class _Opponent:
         if "laid" in reads:
             self.read_laid = True
         self.read_x.update(k for k in reads if isinstance(k, str))
+        self.read_x.update(k[1] for k in reads if isinstance(k, tuple) and k[0] == "field")
         codes: dict[int, float] = {}
         for action, p in dist:
             codes[move_code(action)] = codes.get(move_code(action), 0.0) + p
@@ -543,9 +774,20 @@ def _apply(entry: _Entry, features: _Features, x_extent: np.ndarray, y_laid: int
     mask: Any = True
     scalars, arrays = features.scalars, features.arrays
     position, active = scalars["position"], scalars["active"]
+    lookup: dict[str, Any] | None = None
     for key, value in entry.reads.items():
         if isinstance(key, tuple):
-            if key[0] == "occ":
+            if key[0] == "sym":
+                if lookup is None:
+                    lookup = {**scalars, **arrays}
+                agrees = _sym_mask(key[1], key[2], key[3], value, lookup)
+                if isinstance(agrees, np.ndarray):
+                    mask = mask & agrees
+                elif not agrees:
+                    return
+            elif key[0] == "field":
+                continue
+            elif key[0] == "occ":
                 inside = active and key[1] <= position <= key[2] and position >= STARTING_PLATE
                 if (position if inside else None) != value:
                     return
@@ -674,26 +916,40 @@ class _Duel:
         if key in self.win_if_y_home:
             return self.win_if_y_home[key]
         y = y_camper(key)
-        features = self.f_features
+        # Only X's scores within Y's reach: a higher score ended the game at X's arrival (Y outward behind it, or
+        # returning with a lower marker), and from a returning Y whose marker fell below X's score Y cannot win (its
+        # score is at most its marker): those stay 0 and the opponent is not asked there.
+        reach = key[1] if key[0] == 0 else key[3]
+        needed = np.flatnonzero(self.f_score <= reach)
+        value = np.zeros(self.f_features.size)
+        if needed.size == 0:
+            self.win_if_y_home[key] = value
+            return value
+        features = _Features(
+            scalars=self.f_features.scalars,
+            arrays={name: array[needed] for name, array in self.f_features.arrays.items()},
+            size=needed.size,
+        )
 
         def make_x(i: int) -> Camper:
-            marker, tokens = self.finished[i]
+            marker, tokens = self.finished[int(needed[i])]
             return Camper(position=0, tokens=tokens, phase=Phase.FINISHED, marker=marker, arrival=1)
 
-        dists = self.opp.classify(("home", key), y, y_extent(key), features, make_x, np.maximum(self.f_marker, 0))
-        value = np.zeros(features.size)
+        extent = np.maximum(self.f_marker, 0)[needed]
+        dists = self.opp.classify(("home", key), y, y_extent(key), features, make_x, extent)
+        score = self.f_score[needed]
         for dist_id in np.unique(dists):
             mask = dists == dist_id
-            part = np.zeros(features.size)
+            part = np.zeros(needed.size)
             for code, weight in self.opp.dists[dist_id]:
                 for chance, what, detail in y_outcomes(key, code, self.N, self.floor):
                     if what == "move" or what == "turn":
-                        part += weight * chance * self._y_home_chances(detail)
+                        part += weight * chance * self._y_home_chances(detail)[needed]
                     elif what == "arrive":
                         marker, tokens = detail
-                        part += weight * chance * (marker - tokens >= self.f_score)
+                        part += weight * chance * (marker - tokens >= score)
                     # 'stay' (a failed roll eliminates the last camper; a pass is counted lost), 'elim': 0
-            value[mask] = part[mask]
+            value[needed[mask]] = part[mask]
         self.win_if_y_home[key] = value
         return value
 

@@ -193,3 +193,88 @@ def test_last_camper_table_equals_the_players_exact_recursion():
         slack = int(rng.integers(-2, 40))
         got = float(table.slack_value(p, np.array([t]), np.array([slack]))[0])
         assert got == pytest.approx(last_camper_win_probability(p, t, slack), abs=1e-12)
+
+
+def supply_reader(state: TourState):
+    """Computes the box's room from both campers' tokens (as a supply-rule player does) and the other's marker
+    minus its tokens, yet answers from its own camper alone unless the room is impossible: the answer never
+    depends on the other camper's numbers."""
+    other = state.campers[1 - state.to_move]
+    room = max(0, state.config.token_supply - sum(c.tokens for c in state.campers if c.active))
+    spare = other.marker - other.tokens + 2 * other.tokens
+    legal = state.legal_actions()
+    if room > 10_000 or spare > 10_000:
+        return legal[-1]
+    return greedy(state)
+
+
+def random_mixed(state: TourState):
+    """A mixed player whose weights change with a linear comparison of the other camper's numbers and with a
+    seeded draw per own state: (announcement, weight) over up to three legal announcements."""
+    camper = state.mover
+    other = state.campers[1 - state.to_move]
+    legal = state.legal_actions()
+    if TurnBack() in legal and camper.tokens <= 1:
+        return TurnBack()
+    announcements = [a for a in legal if isinstance(a, Announce)][:3]
+    if not announcements:
+        return legal[0]
+    rng = np.random.default_rng([camper.position, camper.tokens, camper.marker + 1000, 41])
+    weights = rng.random(len(announcements)) + 0.1
+    if other.tokens + other.marker > camper.tokens:
+        weights = weights[::-1]
+    weights = weights / weights.sum()
+    return [(a, float(w)) for a, w in zip(announcements, weights, strict=True)]
+
+
+@pytest.mark.parametrize("name", ["supply", "random-mixed"])
+def test_symbolic_numbers_give_the_oracles_values(name):
+    """X's tokens and marker reach the opponent as symbolic numbers: the values stay the brute-force oracle's
+    (the opponents of the tiny-route test above, `watcher` among them, run through them too)."""
+    policy = {"supply": supply_reader, "random-mixed": random_mixed}[name]
+    config = _tiny(4, 3)
+    result = solve_duel(policy, config, x_seat=1, marker_floor=-80)
+    assert result.x_first == pytest.approx(_oracle(policy, config, 1, first=1), abs=1e-9)
+    assert result.y_first == pytest.approx(_oracle(policy, config, 1, first=0), abs=1e-9)
+
+
+def _exact_tracing(monkeypatch):
+    """The tracing before symbolic numbers: X's tokens and marker recorded by value."""
+    from campsolver.solver.camper_tour import duel
+
+    monkeypatch.setattr(duel, "_SYMBOLIC_FIELDS", frozenset())
+    monkeypatch.setattr(duel, "_CAMPER_FIELDS", duel._CAMPER_FIELDS | {"tokens", "marker"})
+
+
+@pytest.mark.parametrize("name", ["supply", "random-mixed", "watcher", "mixed"])
+def test_symbolic_numbers_equal_the_exact_tracing_and_ask_less(name, monkeypatch):
+    policy = {"supply": supply_reader, "random-mixed": random_mixed, "watcher": watcher, "mixed": mixed}[name]
+    config = _tiny(6, 4)
+    symbolic = solve_duel(policy, config, marker_floor=-40)
+    _exact_tracing(monkeypatch)
+    exact = solve_duel(policy, config, marker_floor=-40)
+    assert symbolic.x_first == pytest.approx(exact.x_first, abs=1e-12)
+    assert symbolic.y_first == pytest.approx(exact.y_first, abs=1e-12)
+    assert symbolic.opponent_states == exact.opponent_states
+    assert symbolic.opponent_calls <= exact.opponent_calls
+    if name == "supply":  # it computes with X's numbers, never answers by them: asked about as often as greedy
+        greedy_calls = solve_duel(greedy, config, marker_floor=-40).opponent_calls
+        assert symbolic.opponent_calls <= 1.05 * greedy_calls < exact.opponent_calls
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("style", ["steady", "sprinter", "thumb"])
+def test_symbolic_numbers_equal_the_exact_tracing_for_the_outside_players(style, monkeypatch):
+    from bench import ceilings
+    from bench.arena.cells import outside_players
+
+    policy = ceilings._policy(outside_players("camper_tour")[style], {})
+    config = all_normal(8, 25)
+    symbolic = solve_duel(policy, config)
+    _exact_tracing(monkeypatch)
+    exact = solve_duel(policy, config)
+    assert symbolic.x_first == pytest.approx(exact.x_first, abs=1e-12)
+    assert symbolic.y_first == pytest.approx(exact.y_first, abs=1e-12)
+    # steady and sprinter compute the box's room from X's tokens (it matters only on special plates); thumb reads
+    # nothing of X's numbers but the score to beat, which both tracings read exactly
+    assert symbolic.opponent_calls < exact.opponent_calls if style != "thumb" else symbolic == exact
