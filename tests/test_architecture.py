@@ -63,3 +63,31 @@ def test_every_rules_model_exports_its_game_and_a_state_named_after_it(package: 
     start = game.new_initial_state()
     assert isinstance(start, state_type) and isinstance(start, GameState)
     assert game.min_players <= game.num_players() <= game.max_players  # the default table
+
+
+@pytest.mark.parametrize("package", GAMES)
+def test_every_game_answers_its_hint_and_its_maximum_from_modules_of_those_names(package: str) -> None:
+    """A newcomer finds a game's hint in `hint.py` (`hint(state, budget, *, options)`) and its maximum in
+    `maximise.py`, and the service reaches the maximum through that module."""
+    import inspect
+
+    hint = importlib.import_module(f"campsolver.solver.{package}.hint")
+    assert list(inspect.signature(hint.hint).parameters)[:3] == ["state", "budget", "options"]
+    maximise = importlib.import_module(f"campsolver.solver.{package}.maximise")
+    public = [name for name in getattr(maximise, "__all__", dir(maximise)) if not name.startswith("_")]
+    assert any(callable(getattr(maximise, name)) for name in public)
+    handlers = ROOT / "service" / "games" / package / "handlers.py"
+    assert f"campsolver.solver.{package}.maximise" in imports(handlers) or any(
+        name == f"campsolver.solver.{package}" and "maximise" in _names_from(handlers, name)
+        for name in imports(handlers)
+    )
+
+
+def _names_from(path: Path, module: str) -> set[str]:
+    """The names a file imports from `module` (`from module import a, b`)."""
+    return {
+        alias.name
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.ImportFrom) and node.module == module
+        for alias in node.names
+    }

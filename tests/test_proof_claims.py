@@ -23,10 +23,11 @@ from campsolver.service.games import deluxe_camping as dc_service
 from campsolver.service.games import happy_campers as hc_service
 from campsolver.service.games.shared import ranking_contract_violations
 from campsolver.solver.adventure_tours import hint as at_hints
-from campsolver.solver.adventure_tours import search as at_search
+from campsolver.solver.adventure_tours import maximise as at_search
 from campsolver.solver.adventure_tours.deck import DEFAULT_DECK
 from campsolver.solver.camper_tour import solo
 from campsolver.solver.campsite import best_round as cs_rounds
+from campsolver.solver.campsite import evaluate as cs_evaluate
 from campsolver.solver.campsite import round_search as cs_round_search
 from campsolver.solver.campsite import rules as cs_rules
 from campsolver.solver.core import cpsat
@@ -132,9 +133,8 @@ def test_campsite_interrupted_turn_enumeration_is_heuristic_on_the_wire(
     turn = cs_service.Turn(request.turn, "turn")
     proven = client.campsite.max_score(request, timeout=60)
     assert name(proven.proof) == "PROOF_STATUS_EXACT" and not proven.stats.interrupted
-    monkeypatch.setattr(
-        cs_service.handlers, "best_turn_search", with_step_budget(cs_service.handlers.best_turn_search, 2, 5)
-    )
+    # the turn search the service reaches through `maximise` (which calls it at call time)
+    monkeypatch.setattr(cs_evaluate, "best_turn_search", with_step_budget(cs_evaluate.best_turn_search, 2, 5))
     cut = client.campsite.max_score(request, timeout=60)
     assert cut.stats.interrupted and 0 < cut.stats.states < proven.stats.states
     # Unproven: no claim at all, or the best play found with a proven bound at least its score.

@@ -324,7 +324,7 @@ SITES: tuple[Site, ...] = (
     ),
     Site(
         "proof-claims",
-        "solver/adventure_tours/search.py",
+        "solver/adventure_tours/maximise.py",
         PROOF_LINES,
         _proof_tests("tests/adventure_tours/test_search.py", "tests/adventure_tours/test_search_on_the_bound.py"),
         "adventure_tours",

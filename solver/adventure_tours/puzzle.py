@@ -2,7 +2,7 @@
 
 Generation (Tatham style: the solver guarantees the answer): deal a 3-player round from the seed, let the
 greedy rule play until only a few cards are left in the pile, fix the pile's order, then value every play of
-the player to move exactly (`search.maximise`, others greedy, round margin). Accept when the best play beats the
+the player to move exactly (`maximise.maximise`, others greedy, round margin). Accept when the best play beats the
 second best by at least `MIN_MARGIN` coins. Grade by how far the greedy player's own play falls short and by
 the search effort the proof needed.
 """
@@ -14,9 +14,9 @@ from dataclasses import dataclass, replace
 from campsolver.solver.adventure_tours import rules
 from campsolver.solver.adventure_tours.deck import Act
 from campsolver.solver.adventure_tours.hint import apply_play, enumerate_plays, greedy_play
+from campsolver.solver.adventure_tours.maximise import MaxObjective, Others, maximise
 from campsolver.solver.adventure_tours.policies import greedy_action
 from campsolver.solver.adventure_tours.rules import Action, Config, Place, Play, State, action_label
-from campsolver.solver.adventure_tours.search import MaxObjective, Others, maximise
 from campsolver.solver.core.budget import Budget
 from campsolver.solver.core.game import CHANCE
 from campsolver.solver.core.grade import Grade

@@ -6,7 +6,7 @@ from dataclasses import replace
 from typing import Any
 
 from campsolver.solver.adventure_tours import hint as hints
-from campsolver.solver.adventure_tours import puzzle, search
+from campsolver.solver.adventure_tours import maximise, puzzle
 from campsolver.solver.adventure_tours.information import observe, unseen_pool
 from campsolver.solver.adventure_tours.rules import Config, new_game
 from campsolver.solver.core.budget import Budget
@@ -43,7 +43,7 @@ def test_max_search_reports_depth_nodes_best_and_a_valid_bound() -> None:
     assert state is not None
     big = replace(state, deck=state.deck + tuple(state.discard[:12]), discard=state.discard[12:])
     budget, reports = listening(0.5)
-    result = search.maximise(big, 0, budget)
+    result = maximise.maximise(big, 0, budget)
     assert result.proof is Proof.FEASIBLE_WITH_BOUND, "the long pile must be cut by the budget"
     assert reports, "no progress reported in half a second of search"
     for report in reports:

@@ -3,7 +3,7 @@
 import xml.etree.ElementTree as ET
 
 import pytest
-from campsolver.solver.adventure_tours import puzzle, search
+from campsolver.solver.adventure_tours import maximise, puzzle
 from campsolver.solver.adventure_tours.hint import apply_play, greedy_play
 from campsolver.solver.core.budget import Budget
 from campsolver.solver.core.proof import Proof
@@ -17,7 +17,7 @@ def test_puzzle_best_play_is_unique_by_the_margin_under_brute_force(seed: int) -
     assert found is not None and found.proof is Proof.EXACT
     state, player = found.state, found.player
     truth = {
-        play: brute_force(apply_play(state, play), player, search.MaxObjective.MARGIN, search.Others.GREEDY)
+        play: brute_force(apply_play(state, play), player, maximise.MaxObjective.MARGIN, maximise.Others.GREEDY)
         for play, _ in found.values
     }
     assert truth == dict(found.values)

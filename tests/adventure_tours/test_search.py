@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from campsolver.solver.adventure_tours import search
+from campsolver.solver.adventure_tours import maximise
 from campsolver.solver.adventure_tours.deck import Act, Colour
 from campsolver.solver.adventure_tours.policies import greedy_action
 from campsolver.solver.adventure_tours.rules import State
@@ -38,17 +38,17 @@ def random_tiny(seed: int) -> State:
     return table(cards, hands, pile=pile)
 
 
-def brute_force(state: State, player: int, objective: search.MaxObjective, others: search.Others) -> int:
+def brute_force(state: State, player: int, objective: maximise.MaxObjective, others: maximise.Others) -> int:
     """Every line, no memo, no bound (from the rulebook's definition of the round's end and score)."""
     if state.over:
         scores = state.last_round
-        if objective is search.MaxObjective.INCOME:
+        if objective is maximise.MaxObjective.INCOME:
             return scores[player]
         rest = [s for q, s in enumerate(scores) if q != player]
         return scores[player] - (max(rest) if rest else 0)
     if state.current_player() == CHANCE:
         return brute_force(state.child(state.deck[0]), player, objective, others)
-    if others is search.Others.GREEDY and state.current_player() != player:
+    if others is maximise.Others.GREEDY and state.current_player() != player:
         return brute_force(state.child(greedy_action(state)), player, objective, others)
     return max(brute_force(state.child(a), player, objective, others) for a in state.legal_actions())
 
@@ -67,19 +67,19 @@ def replay(root: State, line: list) -> State:
 
 
 @pytest.mark.parametrize("seed", range(12))
-@pytest.mark.parametrize("objective", list(search.MaxObjective))
-@pytest.mark.parametrize("others", list(search.Others))
+@pytest.mark.parametrize("objective", list(maximise.MaxObjective))
+@pytest.mark.parametrize("others", list(maximise.Others))
 def test_max_equals_brute_force_and_its_line_replays(
-    seed: int, objective: search.MaxObjective, others: search.Others
+    seed: int, objective: maximise.MaxObjective, others: maximise.Others
 ) -> None:
     state = random_tiny(seed)
     player = 0
-    result = search.maximise(state, player, Budget(30), objective=objective, others=others)
+    result = maximise.maximise(state, player, Budget(30), objective=objective, others=others)
     assert result.proof is Proof.EXACT
     assert result.value == brute_force(state, player, objective, others)
     final = replay(state, result.line)
-    assert search.round_value(final, player, objective) == result.value
-    assert search.income_bound(state, player) >= brute_force(state, player, search.MaxObjective.INCOME, others)
+    assert maximise.round_value(final, player, objective) == result.value
+    assert maximise.income_bound(state, player) >= brute_force(state, player, maximise.MaxObjective.INCOME, others)
 
 
 def test_interrupted_max_says_so_with_a_valid_bound_and_a_real_line() -> None:
@@ -91,21 +91,21 @@ def test_interrupted_max_says_so_with_a_valid_bound_and_a_real_line() -> None:
 
     # A long pile: far too much to finish in a few milliseconds.
     big = replace(state, deck=state.deck + tuple(state.discard[:12]), discard=state.discard[12:])
-    result = search.maximise(big, 0, Budget(0.05))
+    result = maximise.maximise(big, 0, Budget(0.05))
     assert result.proof is Proof.FEASIBLE_WITH_BOUND
     assert result.bound >= result.value
     final = replay(big, result.line)
-    assert search.round_value(final, 0, search.MaxObjective.INCOME) == result.value
+    assert maximise.round_value(final, 0, maximise.MaxObjective.INCOME) == result.value
 
 
 def test_a_weakened_bound_is_caught_by_the_brute_force(monkeypatch: pytest.MonkeyPatch) -> None:
     """The oracle comparison has teeth: a bound that forgets the pile's cards gives wrong 'proven' optima."""
-    monkeypatch.setattr(search, "income_bound", lambda s, p: s.income(p))
+    monkeypatch.setattr(maximise, "income_bound", lambda s, p: s.income(p))
     wrong = 0
     for seed in range(12):
         state = random_tiny(seed)
-        result = search.maximise(state, 0, Budget(30))
-        if result.value != brute_force(state, 0, search.MaxObjective.INCOME, search.Others.COOPERATIVE):
+        result = maximise.maximise(state, 0, Budget(30))
+        if result.value != brute_force(state, 0, maximise.MaxObjective.INCOME, maximise.Others.COOPERATIVE):
             wrong += 1
     assert wrong > 0
 
@@ -118,12 +118,12 @@ def test_margin_bound_allows_opponents_money_eaten_by_hand_costs(seed: int) -> N
 
     state = random_tiny(seed)
     state = replace(state, totals=tuple(0 if q == 0 else 4 + 3 * q for q in range(state.config.players)))
-    for others in search.Others:
-        truth = brute_force(state, 0, search.MaxObjective.MARGIN, others)
-        assert search.value_bound(state, 0, search.MaxObjective.MARGIN) >= truth
-        result = search.maximise(state, 0, Budget(30), objective=search.MaxObjective.MARGIN, others=others)
+    for others in maximise.Others:
+        truth = brute_force(state, 0, maximise.MaxObjective.MARGIN, others)
+        assert maximise.value_bound(state, 0, maximise.MaxObjective.MARGIN) >= truth
+        result = maximise.maximise(state, 0, Budget(30), objective=maximise.MaxObjective.MARGIN, others=others)
         assert result.proof is Proof.EXACT and result.value == truth
     if seed != 3:  # these positions' best margin is above the income bound: the plain bound would cut it
-        assert brute_force(state, 0, search.MaxObjective.MARGIN, search.Others.COOPERATIVE) > search.income_bound(
+        assert brute_force(state, 0, maximise.MaxObjective.MARGIN, maximise.Others.COOPERATIVE) > maximise.income_bound(
             state, 0
         )

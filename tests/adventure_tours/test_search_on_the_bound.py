@@ -10,34 +10,34 @@ the position (a position that no longer sits on the bound fails loudly instead o
 from __future__ import annotations
 
 import pytest
-from campsolver.solver.adventure_tours import search
+from campsolver.solver.adventure_tours import maximise
 from campsolver.solver.core.budget import Budget
 from campsolver.solver.core.proof import Proof
 
 from tests.adventure_tours.test_search import brute_force, random_tiny, replay
 
 ON_THE_BOUND = [
-    (1473, search.Others.COOPERATIVE),
-    (1638, search.Others.COOPERATIVE),
-    (1638, search.Others.GREEDY),
-    (3713, search.Others.COOPERATIVE),
-    (3713, search.Others.GREEDY),
-    (4754, search.Others.COOPERATIVE),
-    (4754, search.Others.GREEDY),
-    (6055, search.Others.COOPERATIVE),
-    (6055, search.Others.GREEDY),
-    (8947, search.Others.COOPERATIVE),
+    (1473, maximise.Others.COOPERATIVE),
+    (1638, maximise.Others.COOPERATIVE),
+    (1638, maximise.Others.GREEDY),
+    (3713, maximise.Others.COOPERATIVE),
+    (3713, maximise.Others.GREEDY),
+    (4754, maximise.Others.COOPERATIVE),
+    (4754, maximise.Others.GREEDY),
+    (6055, maximise.Others.COOPERATIVE),
+    (6055, maximise.Others.GREEDY),
+    (8947, maximise.Others.COOPERATIVE),
 ]
-INCOME = search.MaxObjective.INCOME
+INCOME = maximise.MaxObjective.INCOME
 
 
 @pytest.mark.parametrize(("seed", "others"), ON_THE_BOUND, ids=lambda v: getattr(v, "value", str(v)))
-def test_max_on_the_bound_equals_brute_force(seed: int, others: search.Others) -> None:
+def test_max_on_the_bound_equals_brute_force(seed: int, others: maximise.Others) -> None:
     state = random_tiny(seed)
     optimum = brute_force(state, 0, INCOME, others)
-    greedy, _ = search.greedy_line_value(state, 0, INCOME)
-    assert search.income_bound(state, 0) == optimum == greedy + 1, "the position no longer sits on the bound"
-    result = search.maximise(state, 0, Budget(30), objective=INCOME, others=others)
+    greedy, _ = maximise.greedy_line_value(state, 0, INCOME)
+    assert maximise.income_bound(state, 0) == optimum == greedy + 1, "the position no longer sits on the bound"
+    result = maximise.maximise(state, 0, Budget(30), objective=INCOME, others=others)
     assert result.proof is Proof.EXACT
     assert result.value == result.bound == optimum
-    assert search.round_value(replay(state, result.line), 0, INCOME) == optimum
+    assert maximise.round_value(replay(state, result.line), 0, INCOME) == optimum

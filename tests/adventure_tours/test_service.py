@@ -12,7 +12,7 @@ import pytest
 from campsolver.clients.client import CampsolverClient, CampsolverError
 from campsolver.service.games import adventure_tours as service
 from campsolver.service.games.shared import ranking_contract_violations
-from campsolver.solver.adventure_tours import search
+from campsolver.solver.adventure_tours import maximise
 from campsolver.solver.adventure_tours.rules import State
 from campsolver.solver.core.game import CHANCE
 from google.protobuf import json_format
@@ -64,7 +64,7 @@ def test_max_over_grpc_is_proven_and_its_line_replays(client: CampsolverClient) 
     while cut.current_player() == CHANCE:
         cut = cut.child(cut.deck[0])
     assert list(response.round_scores) == list(cut.last_round)
-    assert response.value == search.round_value(cut, request.state.to_move, search.MaxObjective.MARGIN)
+    assert response.value == maximise.round_value(cut, request.state.to_move, maximise.MaxObjective.MARGIN)
 
 
 def test_solo_max_is_accepted(client: CampsolverClient) -> None:

@@ -23,8 +23,8 @@ from campsolver.service.games.adventure_tours.convert import (
 )
 from campsolver.service.games.shared import PROOF_TO_PROTO, grade_from_proto, grade_to_proto, set_value
 from campsolver.solver.adventure_tours import hint as hints
+from campsolver.solver.adventure_tours import maximise, render, rules
 from campsolver.solver.adventure_tours import puzzle as puzzles
-from campsolver.solver.adventure_tours import render, rules, search
 from campsolver.solver.adventure_tours.information import public_state
 from campsolver.solver.adventure_tours.review import DECISION_CPU_S, AdventureToursReview
 from campsolver.solver.adventure_tours.rules import Config, MoneyFloor, State
@@ -199,19 +199,19 @@ def max_score(
     player = request.player if request.HasField("player") else state.to_move
     require(0 <= player < n, "player", f"must index a player (0-{n - 1})")
     objective = {
-        pb.ADVENTURE_MAX_OBJECTIVE_UNSPECIFIED: search.MaxObjective.INCOME,
-        pb.ADVENTURE_MAX_OBJECTIVE_INCOME: search.MaxObjective.INCOME,
-        pb.ADVENTURE_MAX_OBJECTIVE_MARGIN: search.MaxObjective.MARGIN,
+        pb.ADVENTURE_MAX_OBJECTIVE_UNSPECIFIED: maximise.MaxObjective.INCOME,
+        pb.ADVENTURE_MAX_OBJECTIVE_INCOME: maximise.MaxObjective.INCOME,
+        pb.ADVENTURE_MAX_OBJECTIVE_MARGIN: maximise.MaxObjective.MARGIN,
     }.get(request.objective)
     require(objective is not None, "objective", "unknown objective")
     others = {
-        pb.ADVENTURE_OTHERS_UNSPECIFIED: search.Others.COOPERATIVE,
-        pb.ADVENTURE_OTHERS_COOPERATIVE: search.Others.COOPERATIVE,
-        pb.ADVENTURE_OTHERS_GREEDY: search.Others.GREEDY,
+        pb.ADVENTURE_OTHERS_UNSPECIFIED: maximise.Others.COOPERATIVE,
+        pb.ADVENTURE_OTHERS_COOPERATIVE: maximise.Others.COOPERATIVE,
+        pb.ADVENTURE_OTHERS_GREEDY: maximise.Others.GREEDY,
     }.get(request.others)
     require(others is not None, "others", "unknown choice")
     started = time.monotonic()
-    result = search.maximise(state, player, budget, objective=objective, others=others)
+    result = maximise.maximise(state, player, budget, objective=objective, others=others)
     proven = result.proof is Proof.EXACT
     note = f"{objective.value} of player {player}, others {others.value}: " + (
         "proven optimal by exhaustive search"

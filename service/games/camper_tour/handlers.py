@@ -28,7 +28,7 @@ from campsolver.service.games.shared import (
     grade_from_proto,
     grade_to_proto,
 )
-from campsolver.solver.camper_tour import best_response, render, rules, solo
+from campsolver.solver.camper_tour import best_response, maximise, render, rules, solo
 from campsolver.solver.camper_tour import hint as hint_search
 from campsolver.solver.camper_tour import puzzle as puzzles
 from campsolver.solver.camper_tour.review import DECISION_CPU_S, CamperTourReview
@@ -148,7 +148,7 @@ def max_score(request: pb.CamperTourServiceMaxScoreRequest, budget: Budget) -> p
         config = config_from_proto(request.rules, "rules")
         camper = Camper(tokens=config.starting_tokens)
         laid = ()
-    position = solo.SoloPosition(
+    position = maximise.SoloPosition(
         position=camper.position,
         tokens=camper.tokens,
         phase=camper.phase,
@@ -156,8 +156,8 @@ def max_score(request: pb.CamperTourServiceMaxScoreRequest, budget: Budget) -> p
         pending=camper.pending,
         laid=tuple(laid),
     )
-    result = solo.solve_solo(config, position, budget, seed=request.options.seed)
-    _check_moves_are_legal(solo.solo_state(config, position), [a.action for a in result.alternatives])
+    result = maximise.maximise(config, position, budget, seed=request.options.seed)
+    _check_moves_are_legal(maximise.solo_state(config, position), [a.action for a in result.alternatives])
     notes = list(result.notes)
     if result.upper_estimate is not None:
         spread = (

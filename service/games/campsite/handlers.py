@@ -29,12 +29,9 @@ from campsolver.service.games.campsite.convert import (
     tent_to_proto,
 )
 from campsolver.service.games.shared import PROOF_TO_PROTO, grade_from_proto, grade_to_proto, set_value
-from campsolver.solver.campsite import best_round as rounds
-from campsolver.solver.campsite import best_turn as cpsat_turn
 from campsolver.solver.campsite import hint as hints
+from campsolver.solver.campsite import maximise, render, rules
 from campsolver.solver.campsite import puzzle as puzzles
-from campsolver.solver.campsite import render, rules
-from campsolver.solver.campsite.evaluate import best_turn_search, turn_upper_bound
 from campsolver.solver.campsite.review import DECISION_CPU_S, CampsiteReview
 from campsolver.solver.campsite.rules import Card, IllegalMove, Placement, Table, Tent
 from campsolver.solver.core.budget import Budget, SolveInterrupted
@@ -224,7 +221,7 @@ def _max_turn(request: pb.CampsiteServiceMaxScoreRequest, budget: Budget) -> pb.
     turn = Turn(request.turn, "turn")
     if request.method == pb.CAMPSITE_MAX_METHOD_CP_SAT:
         try:
-            found = cpsat_turn.best_turn(
+            found = maximise.best_turn_cpsat(
                 turn.table, turn.hand, turn.tokens, turn.player, budget, seed=request.options.seed
             )
         except SolveInterrupted:
@@ -257,13 +254,13 @@ def _max_turn(request: pb.CampsiteServiceMaxScoreRequest, budget: Budget) -> pb.
 def _max_turn_enumerated(turn: Turn, budget: Budget, note: str = "") -> pb.CampsiteServiceMaxScoreResponse:
     """The best play by exhaustive enumeration; cut by the budget, the best so far with a proven ceiling (the
     first placement is always evaluated, so there is an answer)."""
-    search = best_turn_search(turn.table, turn.hand, turn.tokens, turn.player, turn.players, budget)
+    search = maximise.best_turn_search(turn.table, turn.hand, turn.tokens, turn.player, turn.players, budget)
     play = search.plays[0]
     _check_play(turn, play.placement, play.tent)
     after = turn.table.place(play.placement).pitch(play.tent)
     proof = Proof.FEASIBLE_WITH_BOUND if search.interrupted else Proof.EXACT
     bound = (
-        max(turn_upper_bound(turn.table, turn.hand, turn.tokens, turn.player), play.score)
+        max(maximise.turn_upper_bound(turn.table, turn.hand, turn.tokens, turn.player), play.score)
         if search.interrupted
         else play.score
     )
@@ -302,7 +299,7 @@ def _max_round(request: pb.CampsiteServiceMaxScoreRequest, budget: Budget) -> pb
         len(order) >= needed, "round.order", f"{turns} turns need at least {needed} cards (2 starting, a hand of 3)"
     )
     require(request.method != pb.CAMPSITE_MAX_METHOD_CP_SAT, "method", "no CP-SAT round model: use EXACT")
-    result = rounds.best_round(order, turns, budget)
+    result = maximise.best_round(order, turns, budget)
     return pb.CampsiteServiceMaxScoreResponse(
         score=result.score,
         gain=result.score,
