@@ -125,6 +125,17 @@ def cs_play_round(round_index: int) -> cs_pb.CampsiteServicePlayRequest:
     return request
 
 
+def at_example(change: Callable[[at_pb.AdventureToursState], None]) -> at_pb.AdventureToursServiceScoreRequest:
+    """The example position (hidden hands) with `change` made to it."""
+    state = at_service.example_state(hidden=True)
+    change(state)
+    return at_pb.AdventureToursServiceScoreRequest(state=state)
+
+
+def at_to_move(seat: int) -> at_pb.AdventureToursServiceScoreRequest:
+    return at_example(lambda state: setattr(state, "to_move", seat))
+
+
 def dc_counter(name: str) -> Callable[[int], dc_pb.DeluxeCampingServiceScoreRequest]:
     """The example position with its counter `name` (idle turns, barriers placed this turn) set."""
     return lambda value: dc_example(lambda state: setattr(state, name, value))
@@ -306,6 +317,7 @@ EDGES = [
     ),
     # card ids start at 0 (the top end is `card id` in tests/test_input_limits.py)
     Limit("card id (least)", "adventure_tours", "score", at_hand_card, 0, -1, INVALID, "state.players[0].hand[0]"),
+    Limit("seat to move (least)", "adventure_tours", "score", at_to_move, 0, -1, INVALID, "state.to_move"),
 ]
 
 
