@@ -136,6 +136,24 @@ def at_to_move(seat: int) -> at_pb.AdventureToursServiceScoreRequest:
     return at_example(lambda state: setattr(state, "to_move", seat))
 
 
+def hc_play_drawings(solo_pair: bool) -> hc_pb.HappyCampersServicePlayRequest:
+    """A solo two-map turn played as both its drawings (`solo_pair`), or the two-player example Play with its
+    drawing listed twice: only a solo turn has a second drawing."""
+    if not solo_pair:
+        request = hc_service.EXAMPLES["Play"]()
+        request.move.placements.add().CopyFrom(request.move.placements[0])
+        return request
+    state = hc_service.new_game(hc_pb.HappyCampersServiceNewGameRequest(players=1, seed=0), Budget(5.0)).state
+    hint = hc_service.hint(hc_pb.HappyCampersServiceHintRequest(game=state), Budget(5.0))
+    move = next(a.move for a in hint.alternatives if len(a.move.placements) == 2)
+    return hc_pb.HappyCampersServicePlayRequest(state=state, move=move)
+
+
+def dc_square_kept(name: str) -> Callable[[bool], dc_pb.DeluxeCampingServiceScoreRequest]:
+    """The example position (in the turns) with its square `name` (pool, nuisance) kept or taken off the board."""
+    return lambda kept: dc_example(lambda state: None if kept else state.ClearField(name))
+
+
 def dc_counter(name: str) -> Callable[[int], dc_pb.DeluxeCampingServiceScoreRequest]:
     """The example position with its counter `name` (idle turns, barriers placed this turn) set."""
     return lambda value: dc_example(lambda state: setattr(state, name, value))
@@ -318,6 +336,19 @@ EDGES = [
     # card ids start at 0 (the top end is `card id` in tests/test_input_limits.py)
     Limit("card id (least)", "adventure_tours", "score", at_hand_card, 0, -1, INVALID, "state.players[0].hand[0]"),
     Limit("seat to move (least)", "adventure_tours", "score", at_to_move, 0, -1, INVALID, "state.to_move"),
+    Limit("second drawing", "happy_campers", "play", hc_play_drawings, True, False, INVALID, "move.placements"),
+    # the pool and the pain-in-the-neck are on the board during the turns
+    Limit("pool in the turns", "deluxe_camping", "score", dc_square_kept("pool"), True, False, INVALID, "state.pool"),
+    Limit(
+        "nuisance in the turns",
+        "deluxe_camping",
+        "score",
+        dc_square_kept("nuisance"),
+        True,
+        False,
+        INVALID,
+        "state.nuisance",
+    ),
 ]
 
 
