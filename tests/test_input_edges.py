@@ -154,6 +154,13 @@ def dc_square_kept(name: str) -> Callable[[bool], dc_pb.DeluxeCampingServiceScor
     return lambda kept: dc_example(lambda state: None if kept else state.ClearField(name))
 
 
+def at_play_last_round(entries: int) -> at_pb.AdventureToursServicePlayRequest:
+    """The example Play, its game carrying a last round's scores of `entries` entries (one a player is right)."""
+    request = at_service.EXAMPLES["Play"]()
+    request.state.last_round.extend([3] * entries)
+    return request
+
+
 def dc_counter(name: str) -> Callable[[int], dc_pb.DeluxeCampingServiceScoreRequest]:
     """The example position with its counter `name` (idle turns, barriers placed this turn) set."""
     return lambda value: dc_example(lambda state: setattr(state, name, value))
@@ -336,6 +343,7 @@ EDGES = [
     # card ids start at 0 (the top end is `card id` in tests/test_input_limits.py)
     Limit("card id (least)", "adventure_tours", "score", at_hand_card, 0, -1, INVALID, "state.players[0].hand[0]"),
     Limit("seat to move (least)", "adventure_tours", "score", at_to_move, 0, -1, INVALID, "state.to_move"),
+    Limit("last round's scores", "adventure_tours", "play", at_play_last_round, 3, 4, INVALID, "state.last_round"),
     Limit("second drawing", "happy_campers", "play", hc_play_drawings, True, False, INVALID, "move.placements"),
     # the pool and the pain-in-the-neck are on the board during the turns
     Limit("pool in the turns", "deluxe_camping", "score", dc_square_kept("pool"), True, False, INVALID, "state.pool"),
