@@ -19,28 +19,12 @@ from campsolver.solver.core import cpsat
 from campsolver.solver.core.budget import Budget, SolveInterrupted
 from campsolver.solver.core.proof import Proof
 
-from tests.campsite.test_best_round import dense_order, exhaustive_two_turns, replay_score
+from tests.campsite.test_best_round import dense_order, exhaustive_two_turns, legal_round, replay_score
 
 
 def random_legal_round(order: list[R.Card], turns: int, rng: random.Random) -> list[tuple[R.Placement, R.Tent]]:
-    """Random legal play of a solo round by the rules model: a hand card, a legal placement, a tent on a free
-    square with an unused token, then the draw."""
-    table = R.starting_table(order[0], order[1])
-    hand = list(order[2:5])
-    drawn = 5
-    tokens = list(R.Token)
-    plays = []
-    for _ in range(turns):
-        placement = rng.choice(table.legal_placements(hand))
-        table = table.place(placement)
-        token = tokens.pop(rng.randrange(len(tokens)))
-        tent = R.Tent(0, token, *rng.choice(table.free_squares()))
-        table = table.pitch(tent)
-        hand.remove(placement.card)
-        hand.append(order[drawn])
-        drawn += 1
-        plays.append((placement, tent))
-    return plays
+    """Random legal play of a solo round by the rules model, with a hand of three and every token."""
+    return legal_round(order, turns, 3, list(R.Token), rng)
 
 
 @pytest.mark.parametrize("seed", [0, pytest.param(1, marks=pytest.mark.slow), pytest.param(2, marks=pytest.mark.slow)])
