@@ -324,7 +324,7 @@ def move_label(action: Action) -> str:
     return f"comforts: {action.value}"
 
 
-def ranked(moves: list[tuple[Action, float]], *, exact: bool = True) -> list[pb.CamperTourAlternative]:
+def ranked(moves: list[tuple[Action, float]], *, exact: bool) -> list[pb.CamperTourAlternative]:
     """Alternatives best first, with rank, value and loss versus the best (`set_value`); standard error 0 for
     exact values, none for estimates that are not sample means (a look-ahead or search value)."""
     ordered = sorted(moves, key=lambda pair: -pair[1])
@@ -354,7 +354,7 @@ OBJECTIVE_FROM_PROTO = {
 OBJECTIVE_TO_PROTO = {objective: number for number, objective in OBJECTIVE_FROM_PROTO.items()}
 
 
-def ranked_in_order(moves: Sequence[RankedMove], *, exact: bool = False) -> list[pb.CamperTourAlternative]:
+def ranked_in_order(moves: Sequence[RankedMove], *, exact: bool) -> list[pb.CamperTourAlternative]:
     """Alternatives in the solver's order (best first), with their own values and losses (`set_value`).
 
     A playout estimate carries its sample count and, from MIN_SAMPLES_FOR_STANDARD_ERROR playouts on, its
