@@ -11,6 +11,7 @@ from campsolver.clients.client import CampsolverClient, CampsolverError
 from campsolver.service.games import adventure_tours as at_service
 from campsolver.service.games import campsite as cs_service
 from campsolver.service.games import happy_campers as hc_service
+from campsolver.solver.adventure_tours import rules as at_rules
 from campsolver.solver.campsite import rules as cs_rules
 from campsolver.solver.core.budget import Budget
 
@@ -166,16 +167,39 @@ def dc_counter(name: str) -> Callable[[int], dc_pb.DeluxeCampingServiceScoreRequ
     return lambda value: dc_example(lambda state: setattr(state, name, value))
 
 
-def cs_dealing(turn: int) -> cs_pb.CampsiteServiceScoreRequest:
+def cs_dealing(turn: int, laid: int = cs_rules.STARTING_CARDS) -> cs_pb.CampsiteServiceScoreRequest:
     """A two-player game in the deal with both starting cards laid and no hand dealt yet, at `turn` (0: before
-    any turn, where the deal is)."""
+    any turn, where the deal is); `laid` past the starting cards puts cards of the pile on in the same row, each
+    where a starting card would lie (the deal lays the rulebook's two only)."""
     state = cs_rules.GAME.new_initial_state(cs_rules.GAME.default_config(2))
     for _ in range(cs_rules.STARTING_CARDS):
         state = state.child(state.chance_outcomes()[0][0])
     assert state.stage is cs_rules.Stage.DEAL and len(state.table.placements) == cs_rules.STARTING_CARDS
     game = cs_service.game_to_proto(state)
     game.turn = turn
+    for index in range(cs_rules.STARTING_CARDS, laid):
+        card = cs_service.card_to_proto(state.pile[index])
+        game.table.placements.add(card=card, row=0, col=cs_rules.CARD_COLS * index)
     return cs_pb.CampsiteServiceScoreRequest(game=game)
+
+
+def cs_card_held(twice: bool) -> cs_pb.CampsiteServiceScoreRequest:
+    """The solo NewGame game (each card of the deck once), its hand's first card swapped for a copy of the second
+    starting card when `twice`: the table and the hand then hold that card twice, the deck once."""
+    request = cs_game_players(1)
+    if twice:
+        request.game.hands[0].cards[0].CopyFrom(request.game.table.placements[1].card)
+    return request
+
+
+def at_shuffle_step(player: int) -> at_pb.AdventureToursServicePlayRequest:
+    """An expert game before its setup (the boards' shuffle pending, nobody's step), its step's seat `player`
+    (-1: nobody), played on by Play's seeded chance to the first decision."""
+    state = at_rules.GAME.new_initial_state(at_rules.Config(3, expert=True))
+    message = at_service.game_state_to_proto(state)
+    assert message.pending[0].kind == "shuffle_boards" and message.pending[0].player == -1
+    message.pending[0].player = player
+    return at_pb.AdventureToursServicePlayRequest(state=message, seed=1)
 
 
 def ct_arrival(arrival: int) -> object:
@@ -322,6 +346,18 @@ EDGES = [
     # a whole game's seats: a solo game is one; the deal comes before any turn, with the starting cards laid
     Limit("game players (least)", "campsite", "score", cs_game_players, 1, 0, INVALID, "game.players"),
     Limit("game in the deal after a turn", "campsite", "score", cs_dealing, 0, 1, INVALID, "game.table"),
+    Limit(
+        "game in the deal: cards laid (most)",
+        "campsite",
+        "score",
+        lambda laid: cs_dealing(0, laid),
+        cs_rules.STARTING_CARDS,
+        cs_rules.STARTING_CARDS + 1,
+        INVALID,
+        "game.table",
+    ),
+    # the table and the hands hold each card at most as often as the deck does (the shipped deck: once)
+    Limit("game holds a card twice", "campsite", "score", cs_card_held, False, True, INVALID, "game.table"),
     Limit("game round (least)", "campsite", "score", cs_game_round, 0, -1, INVALID, "game.round"),
     # a Play's state is the request's `state` field, and its faults are named under it
     Limit("play state without a roll", "happy_campers", "play", hc_play_roll, True, False, INVALID, "state.to_draw"),
@@ -344,6 +380,10 @@ EDGES = [
     Limit("card id (least)", "adventure_tours", "score", at_hand_card, 0, -1, INVALID, "state.players[0].hand[0]"),
     Limit("seat to move (least)", "adventure_tours", "score", at_to_move, 0, -1, INVALID, "state.to_move"),
     Limit("last round's scores", "adventure_tours", "play", at_play_last_round, 3, 4, INVALID, "state.last_round"),
+    # the boards' shuffle is the one step that is nobody's: its seat is -1
+    Limit(
+        "shuffle step's seat", "adventure_tours", "play", at_shuffle_step, -1, -2, INVALID, "state.pending[0].player"
+    ),
     Limit("second drawing", "happy_campers", "play", hc_play_drawings, True, False, INVALID, "move.placements"),
     # the pool and the pain-in-the-neck are on the board during the turns
     Limit("pool in the turns", "deluxe_camping", "score", dc_square_kept("pool"), True, False, INVALID, "state.pool"),
