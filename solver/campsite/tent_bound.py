@@ -71,15 +71,18 @@ _WITHOUT_BIT = tuple((_MASKS - 1) ^ with_bit for with_bit in _WITH_BIT)
 _OF_SIZE = tuple(sum(1 << m for m in range(FULL_WINDOW + 1) if _POPCOUNT[m] == k) for k in range(len(SURROUNDING) + 1))
 
 
+#: Per mask: (the masks with bit b, the masks without it, 2^b) for each bit b of it.
+_STEPS = tuple(
+    tuple((_WITH_BIT[b], _WITHOUT_BIT[b], 1 << b) for b in range(len(SURROUNDING)) if mask >> b & 1)
+    for mask in range(FULL_WINDOW + 1)
+)
+
+
 def _joined(masks: int, mask: int) -> int:
     """The set {m | mask : m in masks} (256-bit sets): one square of `mask` at a time, the masks without it moved to
     the mask with it (m -> m + 2^b is a shift by 2^b bits)."""
-    bit = 0
-    while mask:
-        if mask & 1:
-            masks = (masks & _WITH_BIT[bit]) | ((masks & _WITHOUT_BIT[bit]) << (1 << bit))
-        mask >>= 1
-        bit += 1
+    for with_bit, without_bit, shift in _STEPS[mask]:
+        masks = (masks & with_bit) | ((masks & without_bit) << shift)
     return masks
 
 
@@ -135,13 +138,16 @@ def best_cover(
     # square of a matching Fair Weather card among the 8).
     states: dict[tuple[bool, int, int], int] = {(not need_centre, 0 if need_fair else 2, 0): 1}  # {mask 0}
 
+    # The cards used are counted only when they could exceed the limit (else every state's count is 0).
+    step = 1 if len(matching) + (other_any or other_fair) > limit else 0
+
     def add(kept: tuple[tuple[bool, int, tuple[int, ...]], ...]) -> None:
         """One more card, in any of its placements (`kept`: `_card_options`), or not."""
         for (centre_done, fair_state, count), masks in list(states.items()):
             if count >= limit:
                 continue
             for covers_centre, doubles, group in kept:
-                key = (centre_done or covers_centre, max(fair_state, doubles), count + 1)
+                key = (centre_done or covers_centre, max(fair_state, doubles), count + step)
                 joined = states.get(key, 0)
                 for mask in group:
                     joined |= _joined(masks, mask)
