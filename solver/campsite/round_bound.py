@@ -60,7 +60,9 @@ class CoverTables:
         other_any = any(not c.mask & bit for c in chosen)
         other_fair = any(c.fair_weather and not c.mask & bit for c in chosen)
         fair_to_come = any(c.fair_weather for c in chosen)
-        return (matching, other_any, other_fair, len(chosen), fair_to_come)
+        # A limit above the cards that can play a part (the matching ones and one other) limits nothing.
+        limit = min(len(chosen), len(matching) + (other_any or other_fair))
+        return (matching, other_any, other_fair, limit, fair_to_come)
 
     def for_set(self, key: tuple[int, ...], unique: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The (plain, doubled) tables of the card set `key`, with the entries `unique` computed (a new entry is up

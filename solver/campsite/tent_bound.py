@@ -62,6 +62,55 @@ def pattern_placements(pattern: tuple[Cell, ...]) -> tuple[tuple[int, int, bool]
     return tuple(sorted(found))
 
 
+#: 256-bit sets of 8-bit masks (bit m set: mask m is in the set), as Python ints.
+_MASKS = 1 << (FULL_WINDOW + 1)
+#: Per square bit b: the set of masks holding b, and the set of masks without it.
+_WITH_BIT = tuple(sum(1 << m for m in range(FULL_WINDOW + 1) if m >> b & 1) for b in range(len(SURROUNDING)))
+_WITHOUT_BIT = tuple((_MASKS - 1) ^ with_bit for with_bit in _WITH_BIT)
+#: Per count k: the set of masks of k squares (the largest count present is a set's best union).
+_OF_SIZE = tuple(sum(1 << m for m in range(FULL_WINDOW + 1) if _POPCOUNT[m] == k) for k in range(len(SURROUNDING) + 1))
+
+
+#: Per mask: (the masks with bit b, the masks without it, 2^b) for each bit b of it.
+_STEPS = tuple(
+    tuple((_WITH_BIT[b], _WITHOUT_BIT[b], 1 << b) for b in range(len(SURROUNDING)) if mask >> b & 1)
+    for mask in range(FULL_WINDOW + 1)
+)
+
+
+def _joined(masks: int, mask: int) -> int:
+    """The set {m | mask : m in masks} (256-bit sets): one square of `mask` at a time, the masks without it moved to
+    the mask with it (m -> m + 2^b is a shift by 2^b bits)."""
+    for with_bit, without_bit, shift in _STEPS[mask]:
+        masks = (masks & with_bit) | ((masks & without_bit) << shift)
+    return masks
+
+
+def _largest(masks: int) -> int:
+    """The most squares of a mask in the (non-empty) set."""
+    for size in range(len(SURROUNDING), -1, -1):
+        if masks & _OF_SIZE[size]:
+            return size
+    return -1
+
+
+@cache
+def _card_options(pattern: tuple[Cell, ...], fair: bool, blocked: int) -> tuple[tuple[bool, int, tuple[int, ...]], ...]:
+    """A card featuring the tent's terrain, its placements that cover no `blocked` square grouped by the roles they
+    fill: (covers the centre?, doubling state it gives, coloured masks). A mask strictly inside another of its group
+    is left out: its unions are inside the larger's, so it never gives a larger union (the answer is the largest
+    union's size), and it fills the same roles."""
+    groups: dict[tuple[bool, int], set[int]] = {}
+    for mask, footprint, centre in pattern_placements(pattern):
+        if not footprint & blocked:
+            doubles = (2 if mask else 1) if fair else 0
+            groups.setdefault((centre, doubles), set()).add(mask)
+    return tuple(
+        (centre, doubles, tuple(sorted(m for m in masks if not any(o != m and o & m == m for o in masks))))
+        for (centre, doubles), masks in sorted(groups.items())
+    )
+
+
 @cache
 def best_cover(
     open_mask: int,
@@ -78,35 +127,43 @@ def best_cover(
     `other_any` / `other_fair`: a card without the terrain (any / a Fair Weather one) is available to fill a role.
     `need_centre`: one card must cover the centre with an empty square; `need_fair`: one card must be a Fair
     Weather card reaching the window.
-    NO_COVER when the roles cannot be filled."""
+    NO_COVER when the roles cannot be filled.
+
+    A dynamic programme over the cards, one at a time (in any of its placements, or not used): per state (centre
+    covered?, doubling state, cards used) the set of unions of coloured squares reachable, as a 256-bit set of
+    8-bit masks (`_joined`); a placement whose coloured squares lie inside another's with the same roles is left
+    out (`_card_options`)."""
     # fair: 0 not doubled yet, 1 doubled by a Fair Weather square that matches nothing here (it stays visible among
     # the 8 and is open now, so the matching cover leaves it out), 2 doubled at no cost (not needed, or a coloured
     # square of a matching Fair Weather card among the 8).
-    states: dict[tuple[bool, int, int], set[int]] = {(not need_centre, 0 if need_fair else 2, 0): {0}}
+    states: dict[tuple[bool, int, int], int] = {(not need_centre, 0 if need_fair else 2, 0): 1}  # {mask 0}
 
-    def add(options: list[tuple[int, bool]], fair: bool, matches: bool) -> None:
-        """One more card, in any of its placements (`options`: coloured mask, covers the centre?), or not."""
+    # The cards used are counted only when they could exceed the limit (else every state's count is 0).
+    step = 1 if len(matching) + (other_any or other_fair) > limit else 0
+
+    def add(kept: tuple[tuple[bool, int, tuple[int, ...]], ...]) -> None:
+        """One more card, in any of its placements (`kept`: `_card_options`), or not."""
         for (centre_done, fair_state, count), masks in list(states.items()):
             if count >= limit:
                 continue
-            for mask, covers_centre in options:
-                doubles = (2 if matches and mask else 1) if fair else 0
-                key = (centre_done or covers_centre, max(fair_state, doubles), count + 1)
-                target = states.setdefault(key, set())
-                target.update(m | mask for m in masks)
+            for covers_centre, doubles, group in kept:
+                key = (centre_done or covers_centre, max(fair_state, doubles), count + step)
+                joined = states.get(key, 0)
+                for mask in group:
+                    joined |= _joined(masks, mask)
+                states[key] = joined
 
     blocked = FULL_WINDOW & ~open_mask  # coloured now: a card can never cover them
     for pattern, fair in matching:
-        options = {(mask, centre) for mask, footprint, centre in pattern_placements(pattern) if not footprint & blocked}
-        add(sorted(options), fair, True)
+        add(_card_options(pattern, fair, blocked))
     if other_any or other_fair:
         # One card without the terrain: it can only fill roles. As the Fair Weather card it has a visible square
         # among the 8 (an open square: it covers none coloured now), which then matches nothing for this tent.
-        add([(0, True)], other_fair, False)
+        add(((True, 1 if other_fair else 0, (0,)),))
     best = NO_COVER
     room = _POPCOUNT[open_mask] - 1  # the open squares left once one keeps a non-matching Fair Weather square
     for (centre_done, fair_state, _), masks in states.items():
-        if centre_done and fair_state:
-            value = max(_POPCOUNT[m] for m in masks)
+        if centre_done and fair_state and masks:
+            value = _largest(masks)
             best = max(best, min(value, room) if fair_state == 1 else value)
     return best
