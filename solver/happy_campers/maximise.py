@@ -340,68 +340,7 @@ def _clairvoyant_hint(problem: MaxProblem, budget: Budget, seed: int, workers: i
         best = _better_hint(problem, best, _Hint(guided[1], found.no_perfect_map))
     for plays in max_warmstarts.policy_plays(problem, share, seed):
         best = _better_hint(problem, best, _Hint(plays, found.no_perfect_map))
-    if NATURE_WINDOWS and Challenge.NATURE_RESERVE in problem.challenges and best.plays is not None:
-        answer = _hint_answer(problem, best.plays)
-        if answer is not None and answer[2] < top:
-            improved = _window_search(problem, answer, top, budget, seed, workers, tally)
-            if improved[2] > answer[2]:
-                best = _Hint([turn.placement for turn in improved[1]], best.no_perfect_map)
     return best
-
-
-#: With Nature Reserve, improve the warm start by CP-SAT on map windows (`_window_search`) before the walk.
-NATURE_WINDOWS = True
-#: Share of the budget left for the window search, and CPU-s (at most) per window.
-WINDOW_SHARE = 0.5
-WINDOW_STEP_S = 0.6
-#: Window sizes tried (rows x columns), picked at random with a random position.
-WINDOW_SIZES = ((5, 3), (5, 4), (3, 4), (3, 5), (4, 4))
-
-
-def _window_search(
-    problem: MaxProblem,
-    answer: tuple[Grid, tuple[TurnPlay, ...], int, ScoreBreakdown],
-    top: int,
-    budget: Budget,
-    seed: int,
-    workers: int,
-    tally: _Tally,
-) -> tuple[Grid, tuple[TurnPlay, ...], int, ScoreBreakdown]:
-    """A large-neighbourhood search over the final map: CP-SAT on the clairvoyant model asking for a better map
-    (fixed and cut at that level) with every square outside a random window kept as it is on the best map so far,
-    the play itself free. One worker has no neighbourhood search of its own, and Nature Reserve's best maps (a
-    lattice of single holes) are found by mending the incumbent's lattice a few columns at a time. Only a warm
-    start: each map is replayed and scored by the rules model (`_checked_answer`), and no bound is taken from it."""
-    share = budget.limited(budget.remaining() * WINDOW_SHARE)
-    rng = rng_for(seed, "happy_campers.maximise.windows")
-    rows, cols = problem.components.rows, problem.components.cols
-    built: _Built | None = None
-    while answer[2] < top and not share.expired():
-        if built is None:
-            built = _build_clairvoyant(problem, "complete", floor=answer[2] + 1)
-            assert built.objective is not None
-            built.model.add(built.objective >= answer[2] + 1)
-        height, width = WINDOW_SIZES[int(rng.integers(len(WINDOW_SIZES)))]
-        height, width = min(height, rows), min(width, cols)
-        top_row, left = int(rng.integers(rows - height + 1)), int(rng.integers(cols - width + 1))
-        trial = built.model.clone()
-        mv = built.mv
-        grid = answer[0]
-        for i, (r, c) in enumerate(mv.cells):
-            if top_row <= r < top_row + height and left <= c < left + width:
-                continue
-            if grid[r][c]:
-                trial.add(mv.cell_element[i][mv.elements.index(grid[r][c])] == 1)
-            else:
-                trial.add(mv.filled[i] == 0)
-        result = solve(trial, share.limited(WINDOW_STEP_S), workers=workers, configure=_configure)
-        tally.add(result)
-        if result.has_solution:
-            found = _checked_answer(problem, built, result)
-            if found[2] <= answer[2]:
-                raise ModelMismatch(f"a map worth {found[2]} from the window model asking for {answer[2] + 1}")
-            answer, built = found, None
-    return answer
 
 
 def _searched_hint(problem: MaxProblem, budget: Budget, seed: int, workers: int, tally: _Tally) -> _Hint:
