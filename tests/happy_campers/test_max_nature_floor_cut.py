@@ -5,7 +5,7 @@ empty squares that are not isolated, and no two neighbouring empty squares when 
 A limit too low would make CP-SAT "prove" a smaller maximum, so it is checked: against every drawn/empty pattern
 of small maps (the inequality the limit rests on, with the map's own exact caps), against legal games on the
 default map with the shipped caps, and through the walk and the main solve against the exhaustive oracle on tiny
-maps with their own caps (the cut's clause form included)."""
+maps with their own caps (the cut's clause form included; about 35 s each, so marked slow)."""
 
 from __future__ import annotations
 
@@ -137,6 +137,7 @@ def _oracle_cases(count: int):
                 return
 
 
+@pytest.mark.slow
 def test_the_walk_with_the_cut_stops_at_the_oracle_maximum(tiny_caps: dict[int, int]) -> None:
     """Tiny Nature Reserve instances with the map's own caps: the walk (every level cut) answers exactly the
     oracle's maximum, closed; the level above holds no map; and the level model at the maximum, cut, is
@@ -154,6 +155,7 @@ def test_the_walk_with_the_cut_stops_at_the_oracle_maximum(tiny_caps: dict[int, 
     assert clause_form >= 1
 
 
+@pytest.mark.slow
 def test_the_main_solve_with_the_cut_proves_the_oracle_maximum(
     tiny_caps: dict[int, int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
