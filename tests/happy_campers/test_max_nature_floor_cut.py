@@ -5,10 +5,13 @@ empty squares that are not isolated, and no two neighbouring empty squares when 
 A limit too low would make CP-SAT "prove" a smaller maximum, so it is checked: against every drawn/empty pattern
 of small maps (the inequality the limit rests on, with the map's own exact caps), against legal games on the
 default map with the shipped caps, and through the walk and the main solve against the exhaustive oracle on tiny
-maps with their own caps (the cut's clause form included; about 35 s each, so marked slow)."""
+maps with their own caps (the cut's clause form included), and the climb Nature Reserve uses instead of the walk
+(`maximise.NATURE_ASCENT`) against the oracle and with its verdicts forced open, in the library and on the wire
+(the oracle cases cost about 35 s a test, so those are marked slow)."""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import itertools
 
@@ -18,6 +21,7 @@ from campsolver.solver.core.cpsat import Proof
 from campsolver.solver.core.geometry import neighbours
 from campsolver.solver.core.seeding import rng_for
 from campsolver.solver.happy_campers import exhaustive, max_models, max_nature, maximise, rules
+from campsolver.solver.happy_campers.max_assignment import AssignmentProgramme
 from campsolver.solver.happy_campers.max_problem import MaxProblem
 from campsolver.solver.happy_campers.rules import Challenge, Components
 from ortools.sat.python import cp_model
@@ -156,13 +160,112 @@ def test_the_walk_with_the_cut_stops_at_the_oracle_maximum(tiny_caps: dict[int, 
 
 
 @pytest.mark.slow
-def test_the_main_solve_with_the_cut_proves_the_oracle_maximum(
-    tiny_caps: dict[int, int], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The walk off: the main model (fixed and cut at the warm start's score) answers the oracle's maximum,
-    OPTIMAL, on tiny Nature Reserve instances with the map's own caps."""
-    monkeypatch.setattr(maximise, "TOP_DOWN", False)
+def test_the_climb_with_the_cut_proves_the_oracle_maximum(tiny_caps: dict[int, int]) -> None:
+    """With the caps, Nature Reserve climbs (`maximise.NATURE_ASCENT`: no walk; the main model fixed and cut at the
+    warm start's score, then improve-or-prove rounds fixed and cut at one point more): the oracle's maximum,
+    OPTIMAL, on tiny instances with the map's own caps, from the searched warm start and from the poorest
+    complete play of a few random ones (so the rounds have something to climb)."""
+    rng = rng_for(14, "test_max_nature_floor_cut", "climb")
     for rolls, best in _oracle_cases(3):
+        problem = _problem(rolls)
+        assert maximise._nature_ascends(problem)
         found = maximise.clairvoyant_max(None, rolls, NR, TINY_3x4, Budget(60.0), workers=1)
         assert (found.score, found.proof) == (best, Proof.OPTIMAL), (rolls, found.score, best)
         assert rules.score(found.grid, NR, TINY_3x4).total == best
+        poor = _poorest_play(rng, problem)
+        if poor is not None:
+            found = maximise.clairvoyant_max(None, rolls, NR, TINY_3x4, Budget(60.0), workers=1, start_plays=poor)
+            assert (found.score, found.proof) == (best, Proof.OPTIMAL), (rolls, found.score, best)
+
+
+def _poorest_play(rng, problem: MaxProblem) -> list[rules.Placement | None] | None:
+    """Of 100 random legal plays, the one whose complete map scores least (None: none complete)."""
+    worst = None
+    for _ in range(100):
+        grid = rules.empty_grid(TINY_3x4)
+        plays: list[rules.Placement | None] = []
+        for roll in problem.rolls:
+            moves = rules.legal_placements(grid, roll, TINY_3x4)
+            if not moves:
+                break
+            move = moves[int(rng.integers(len(moves)))]
+            plays.append(move)
+            grid = rules.draw(grid, move, TINY_3x4)
+        plays += [None] * (len(problem.rolls) - len(plays))
+        answer = maximise._hint_answer(problem, plays)
+        if answer is not None and (worst is None or answer[2] < worst[0]):
+            worst = (answer[2], plays)
+    return worst[1] if worst is not None else None
+
+
+def _poor_cases(rng):
+    """Oracle cases with a complete play below the maximum: (rolls, the maximum, that play's answer)."""
+    for rolls, best in _oracle_cases(8):
+        plays = _poorest_play(rng, _problem(rolls))
+        poor = maximise._hint_answer(_problem(rolls), plays) if plays is not None else None
+        yield (rolls, best, poor) if poor is not None and poor[2] < best else None
+
+
+#: `maximise.solve` as imported (the open-solve patch wraps this one).
+UNPATCHED_SOLVE = maximise.solve
+
+
+@pytest.mark.slow
+def test_an_open_climb_is_not_optimal_in_the_library_or_on_the_wire(
+    tiny_caps: dict[int, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every CP-SAT verdict of the climb read as open (OPTIMAL as FEASIBLE, INFEASIBLE as UNKNOWN, no bound from
+    CP-SAT), the programme's bound raised above the maximum: the answer is
+    the rules-checked map with FEASIBLE_WITH_BOUND, in the library and on the wire (a server solving in this
+    process); the same request with the verdicts as they are is OPTIMAL at the oracle's maximum."""
+    from campsolver.service.games import happy_campers as hc_service
+
+    from campsolver.v1 import common_pb2
+    from campsolver.v1 import happy_campers_pb2 as pb
+    from tests.conftest import serving
+
+    rng = rng_for(15, "test_max_nature_floor_cut", "open")
+    rolls, best, poor = next(case for case in _poor_cases(rng) if case is not None)
+    # The programme's bound is the maximum on most tiny instances, and a map meeting it is proven without CP-SAT:
+    # raised by 3 (still a bound), only CP-SAT's verdicts can prove the maximum.
+    real_bound = AssignmentProgramme.bound
+
+    def looser(self):
+        value = real_bound(self)
+        return None if value is None else value + 3
+
+    monkeypatch.setattr(AssignmentProgramme, "bound", looser)
+    max_models._programme_of.cache_clear()
+
+    def opened(model, budget, *args, **kwargs):
+        result = UNPATCHED_SOLVE(model, budget, *args, **kwargs)
+        if result.status == cp_model.OPTIMAL:
+            return dataclasses.replace(result, status=cp_model.FEASIBLE, proof=Proof.FEASIBLE_WITH_BOUND, bound=None)
+        if result.status == cp_model.INFEASIBLE:
+            return dataclasses.replace(result, status=cp_model.UNKNOWN, proof=None, bound=None)
+        return result
+
+    request = pb.HappyCampersServiceMaxScoreRequest(
+        components=pb.HappyCampersComponents(rows=TINY_3x4.rows, cols=TINY_3x4.cols),
+        rolls=[pb.HappyCampersRoll(first=a, second=b) for a, b in rolls],
+        challenges=[pb.CHALLENGE_NATURE_RESERVE],
+        options=common_pb2.SolveOptions(time_limit_seconds=20.0),
+    )
+    problem = _problem(rolls)
+    top = max_models.cached_programme(problem, tiny_caps).bound()
+    monkeypatch.setattr(maximise, "solve", opened)
+    # The rounds alone, from a poor map: they climb, but no round's verdict closes it.
+    climbed = maximise._improve_or_prove(problem, poor, top, Budget(20.0), 1, maximise._Tally())
+    assert not climbed.closed and poor[2] < climbed.answer[2] <= best, (poor[2], climbed.answer[2], best)
+    found = maximise.clairvoyant_max(None, rolls, NR, TINY_3x4, Budget(20.0), workers=1)
+    assert found.proof is Proof.FEASIBLE_WITH_BOUND and found.score is not None and found.score <= best
+    with serving(workers=1, solve_in_process=True) as client:
+        response = client.happy_campers.max_score(request, timeout=60)
+        assert common_pb2.ProofStatus.Name(response.proof) == "PROOF_STATUS_FEASIBLE_WITH_BOUND"
+        monkeypatch.setattr(maximise, "solve", UNPATCHED_SOLVE)
+        closed = client.happy_campers.max_score(request, timeout=60)
+    assert common_pb2.ProofStatus.Name(closed.proof) == "PROOF_STATUS_OPTIMAL" and closed.score == best
+    rounds = maximise._improve_or_prove(problem, poor, top, Budget(20.0), 1, maximise._Tally())
+    assert rounds.closed and rounds.answer[2] == best
+    grid = hc_service.grid_from_rows(list(closed.final_map), TINY_3x4, "final_map")
+    assert rules.score(grid, NR, TINY_3x4).total == best
