@@ -33,6 +33,7 @@ from campsolver.solver.happy_campers.max_problem import (
 )
 from campsolver.solver.happy_campers.rules import (
     ANY_FACE,
+    FESTIVAL_POINTS,
     Challenge,
     Components,
     Element,
@@ -172,6 +173,7 @@ def _scoring_objective(
     card_cuts: Callable[[cpsat_map.CardTerms], None] | None = None,
     parts: dict[str, cp_model.LinearExprT] | None = None,
     nature_caps: dict[int, int] | None = None,
+    floor: int | None = None,
 ) -> cp_model.LinearExprT:
     """The full score of a complete map (clusters, empty squares, every card in play).
 
@@ -180,7 +182,9 @@ def _scoring_objective(
     `card_cuts` adds redundant cuts on the card terms
     (`max_card_cuts`). `parts`, when given, receives "bonus": the capped cards' points (the objective's part
     that the proof by card levels, `max_levels`, splits on). `nature_caps` (drawn squares -> cap, `max_nature`)
-    bounds Nature Reserve's part of the score (clusters - empty + its card) by the number of drawn squares.
+    bounds Nature Reserve's part of the score (clusters - empty + its card) by the number of drawn squares;
+    with `floor` too (the model need only keep maps scoring `floor` or more) it also limits the empty squares that
+    are not isolated (`_add_nature_floor_cut`).
     """
     sizes = cpsat_map.largest_cluster_sizes(model, mv)
     terms = _card_terms(model, mv, problem.challenges, problem.festival_won)
@@ -202,6 +206,12 @@ def _scoring_objective(
         parts["bonus"] = sum(terms.by_card[card.value] for card in (card_caps or {}))
     if nature_caps and Challenge.NATURE_RESERVE in problem.challenges:
         _add_nature_caps(model, drawn, clustered, terms.by_card[Challenge.NATURE_RESERVE.value], n, nature_caps)
+        if floor is not None and NATURE_FLOOR_CUT:
+            others = sum(cap for card, cap in (card_caps or {}).items() if card is not Challenge.NATURE_RESERVE)
+            if Challenge.FESTIVAL in problem.challenges and problem.festival_won:
+                others += FESTIVAL_POINTS
+            fixed = {i for i, cell in enumerate(mv.cells) if problem.start_grid[cell[0]][cell[1]]}
+            _add_nature_floor_cut(model, mv, terms.isolated, drawn, fixed, nature_caps, floor - others)
     return clustered + cpsat_map.EMPTY_POINTS * (n - drawn) + sum(terms.by_card.values())
 
 
@@ -219,6 +229,53 @@ def _add_nature_caps(
     cap = model.new_int_var(min(table), max(table), "nature_cap")
     model.add_element(drawn, table, cap)
     model.add(clustered + cpsat_map.EMPTY_POINTS * (n - drawn) + nature <= cap)
+
+
+#: With a floor (the fixing's level), limit Nature Reserve's non-isolated empty squares (`_add_nature_floor_cut`).
+NATURE_FLOOR_CUT = True
+
+
+def nature_non_isolated_limit(caps: dict[int, int], n: int, level: int) -> int | None:
+    """The most empty squares that are not isolated on any map whose Nature Reserve part (clusters - empty +
+    3 x isolated) reaches `level`, by the caps (drawn squares -> the most that part can be, `max_nature`).
+
+    A map with D drawn squares and I isolated empty squares has part <= D - (n - D) + 3 I (clusters <= D), and
+    part <= cap[D]. Part >= level thus needs cap[D] >= level and I >= (level - 2D + n) / 3, so the other
+    n - D - I empty squares number at most n - D - ceil((level - 2D + n) / 3). The most over such D; None when
+    no D qualifies (no map reaches `level`)."""
+    limits = [n - d - -((-(level - 2 * d + n)) // 3) for d, cap in caps.items() if cap >= level]
+    return max(0, max(limits)) if limits else None
+
+
+def _add_nature_floor_cut(
+    model: cp_model.CpModel,
+    mv: cpsat_map.MapVars,
+    isolated: Sequence[cp_model.IntVar],
+    drawn: cp_model.IntVar,
+    fixed: set[int],
+    caps: dict[int, int],
+    level: int,
+) -> None:
+    """Keep only maps whose Nature Reserve part can reach `level`: at most `nature_non_isolated_limit` empty
+    squares are not isolated. At most one means none (an empty square that is not isolated has an empty
+    neighbour, which is not isolated either): then no two neighbouring squares are both empty and every empty
+    square is isolated. Near the top (the 5x9 map: level 56 and up) this pins the map's shape to a lattice of
+    single holes, which the plain model only learns by search."""
+    n = len(mv.cells)
+    limit = nature_non_isolated_limit(caps, n, level)
+    if limit is None:
+        model.add_bool_or([])  # no map reaches the level
+        return
+    model.add((n - drawn) - sum(isolated) <= limit)
+    if limit > 1:
+        return
+    for i in range(n):
+        if i in fixed:
+            continue
+        model.add_bool_or([mv.filled[i], isolated[i]])
+        for j in mv.neighbour_indices(i):
+            if j > i and j not in fixed:
+                model.add_bool_or([mv.filled[i], mv.filled[j]])
 
 
 #: Add Quick Pee's cluster cut (`_add_toilet_cluster_cut`).
@@ -549,6 +606,7 @@ def add_complete_objective(
         card_cuts=card_cuts if use_cuts else None,
         parts=parts,
         nature_caps=nature_caps,
+        floor=floor,
     )
     assignment = None
     if use_cuts and ASSIGNMENT_BOUND:

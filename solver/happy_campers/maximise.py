@@ -618,7 +618,8 @@ def _clairvoyant_main_model(
     no perfect map, and hinted with a complete solution; or the walk down from the top's answer when it found one."""
     floor = _hint_floor(problem, hint.plays) if ASSIGNMENT_FIXING else None
     walked = None
-    if TOP_DOWN and floor is not None and floor >= 0:  # else the main solve and phase B decide
+    if TOP_DOWN and not _nature_ascends(problem) and floor is not None and floor >= 0:  # else the main solve
+        # and phase B decide
         walked = _top_down(problem, floor, hint.no_perfect_map, budget, workers, tally)
     if walked is not None and walked.answer is not None:
         grid, turns, value, breakdown = walked.answer
@@ -643,7 +644,11 @@ def _solve_phase_a(
     """Solve the complete-map model on its share of the budget (less when a proof by levels or the improve-or-prove
     loop may follow) and check its answer with the rules model."""
     by_levels = LEVEL_PROOF and levels_apply(problem) and built.bonus is not None
-    improving = IMPROVE_OR_PROVE and problem.kind == "clairvoyant" and built.assignment_bound is not None
+    improving = (
+        (IMPROVE_OR_PROVE or _nature_ascends(problem))
+        and problem.kind == "clairvoyant"
+        and built.assignment_bound is not None
+    )
     if by_levels:
         main_share = budget.limited(budget.remaining() * LEVEL_MAIN_SHARE)
     elif improving:
@@ -821,6 +826,21 @@ def _top_down(
 #: per-roll fixing at that level (`_improve_or_prove`) until it says none exists or the budget is spent.
 IMPROVE_OR_PROVE = False
 IMPROVE_MAIN_SHARE = 0.5
+#: With Nature Reserve (and its caps), climb instead of walking down: no walk, the main solve and then the
+#: improve-or-prove rounds (`_improve_or_prove`), each fixed and cut at the level it asks for. The walk's top level
+#: (the cap 60 on the 5x9 map) took most of a 10-s budget without ending; asked one point above the map in hand,
+#: the floor cut (`max_models._add_nature_floor_cut`) leaves no two empty squares touching from 56 up, and the
+#: rounds find better maps (measured: docs/solvers/happy-campers.md).
+NATURE_ASCENT = True
+
+
+def _nature_ascends(problem: MaxProblem) -> bool:
+    return (
+        NATURE_ASCENT
+        and problem.kind == "clairvoyant"
+        and Challenge.NATURE_RESERVE in problem.challenges
+        and max_models.clairvoyant_nature_caps(problem) is not None
+    )
 
 
 @dataclass
