@@ -168,11 +168,14 @@ def test_the_walk_with_the_cut_stops_at_the_oracle_maximum(tiny_caps: dict[int, 
 
 
 @pytest.mark.slow
-def test_the_climb_with_the_cut_proves_the_oracle_maximum(tiny_caps: dict[int, int]) -> None:
+def test_the_climb_with_the_cut_proves_the_oracle_maximum(
+    tiny_caps: dict[int, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """With the caps, Nature Reserve climbs (`maximise.NATURE_ASCENT`: no walk; the main model fixed and cut at the
     warm start's score, then improve-or-prove rounds fixed and cut at one point more): the oracle's maximum,
     OPTIMAL, on tiny instances with the map's own caps, from the searched warm start and from the poorest
     complete play of a few random ones (so the rounds have something to climb)."""
+    monkeypatch.setattr(maximise, "NATURE_ASCENT", True)
     rng = rng_for(14, "test_max_nature_floor_cut", "climb")
     for rolls, best in _oracle_cases(3):
         problem = _problem(rolls)
@@ -226,6 +229,7 @@ def test_an_open_climb_is_not_optimal_in_the_library_or_on_the_wire(
     CP-SAT), the programme's bound raised above the maximum: the answer is
     the rules-checked map with FEASIBLE_WITH_BOUND, in the library and on the wire (a server solving in this
     process); the same request with the verdicts as they are is OPTIMAL at the oracle's maximum."""
+    monkeypatch.setattr(maximise, "NATURE_ASCENT", True)
     from campsolver.service.games import happy_campers as hc_service
 
     from campsolver.v1 import common_pb2
