@@ -91,18 +91,25 @@ def test_a_small_derivation_agrees_with_the_exhaustive_oracle():
         assert part <= caps[drawn], (rules.render_grid(grid), part, caps[drawn])
 
 
+def random_legal_grid(rng) -> rules.Grid:
+    """The default map after 8-20 random rolls, each drawn by a uniformly random legal placement (fewer where one
+    finds no place)."""
+    grid = rules.empty_grid()
+    for roll in random_rolls(rng, int(rng.integers(8, 21))):
+        moves = rules.legal_placements(grid, roll)
+        if not moves:
+            break
+        move = moves[int(rng.integers(len(moves)))]
+        grid = rules.fill(grid, move.cells, move.element)
+    return grid
+
+
 def test_legal_games_on_the_default_map_stay_under_the_shipped_caps():
     caps = max_nature.caps_for(rules.DEFAULT_COMPONENTS)
     assert caps is not None
     rng = rng_for(6, "test_max_nature", "default")
     for _ in range(150):
-        grid = rules.empty_grid()
-        for roll in random_rolls(rng, int(rng.integers(8, 21))):
-            moves = rules.legal_placements(grid, roll)
-            if not moves:
-                break
-            move = moves[int(rng.integers(len(moves)))]
-            grid = rules.fill(grid, move.cells, move.element)
+        grid = random_legal_grid(rng)
         breakdown = rules.score(grid, [Challenge.NATURE_RESERVE])
         if not breakdown.complete:
             continue

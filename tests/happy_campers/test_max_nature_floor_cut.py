@@ -27,6 +27,8 @@ from campsolver.solver.happy_campers.rules import Challenge, Components
 from ortools.sat.python import cp_model
 
 from tests.happy_campers.instances import TINY_3x4, random_rolls
+from tests.happy_campers.test_max_nature import random_legal_grid
+from tests.happy_campers.test_max_top_down import random_play
 
 NR = (Challenge.NATURE_RESERVE,)
 
@@ -82,13 +84,7 @@ def test_the_limit_holds_on_legal_games_of_the_default_map() -> None:
     rng = rng_for(7, "test_max_nature_floor_cut", "default")
     checked = 0
     for _ in range(150):
-        grid = rules.empty_grid()
-        for roll in random_rolls(rng, int(rng.integers(8, 21))):
-            moves = rules.legal_placements(grid, roll)
-            if not moves:
-                break
-            move = moves[int(rng.integers(len(moves)))]
-            grid = rules.fill(grid, move.cells, move.element)
+        grid = random_legal_grid(rng)
         breakdown = rules.score(grid, NR)
         if not breakdown.complete:
             continue
@@ -193,16 +189,7 @@ def _poorest_play(rng, problem: MaxProblem) -> list[rules.Placement | None] | No
     """Of 100 random legal plays, the one whose complete map scores least (None: none complete)."""
     worst = None
     for _ in range(100):
-        grid = rules.empty_grid(TINY_3x4)
-        plays: list[rules.Placement | None] = []
-        for roll in problem.rolls:
-            moves = rules.legal_placements(grid, roll, TINY_3x4)
-            if not moves:
-                break
-            move = moves[int(rng.integers(len(moves)))]
-            plays.append(move)
-            grid = rules.draw(grid, move, TINY_3x4)
-        plays += [None] * (len(problem.rolls) - len(plays))
+        plays = random_play(rng, problem.rolls)
         answer = maximise._hint_answer(problem, plays)
         if answer is not None and (worst is None or answer[2] < worst[0]):
             worst = (answer[2], plays)

@@ -40,7 +40,7 @@ def _problem(rolls, challenges) -> MaxProblem:
     return MaxProblem("clairvoyant", TINY_3x4, tuple(challenges), rules.empty_grid(TINY_3x4), rolls=tuple(rolls))
 
 
-def _random_play(rng, rolls) -> list[rules.Placement | None]:
+def random_play(rng, rolls) -> list[rules.Placement | None]:
     """A uniformly random legal forced play of the rolls on the tiny map (None after the game ended)."""
     grid = rules.empty_grid(TINY_3x4)
     plays: list[rules.Placement | None] = []
@@ -63,7 +63,7 @@ def _poor_case(rng, challenges, tries: int = 25):
         if oracle.score <= 0:
             continue
         for _attempt in range(30):
-            plays = _random_play(rng, rolls)
+            plays = random_play(rng, rolls)
             score = maximise._hint_floor(_problem(rolls, challenges), plays)
             if score is not None and 0 <= score < oracle.score:
                 return rolls, oracle.score, plays, score
