@@ -618,8 +618,8 @@ def _clairvoyant_main_model(
     no perfect map, and hinted with a complete solution; or the walk down from the top's answer when it found one."""
     floor = _hint_floor(problem, hint.plays) if ASSIGNMENT_FIXING else None
     walked = None
-    if TOP_DOWN and not _nature_ascends(problem) and floor is not None and floor >= 0:  # else the main solve
-        # and phase B decide
+    # Else (no walk, or the Nature Reserve climb) the main solve and phase B decide.
+    if TOP_DOWN and not _nature_ascends(problem) and floor is not None and floor >= 0:
         walked = _top_down(problem, floor, hint.no_perfect_map, budget, workers, tally)
     if walked is not None and walked.answer is not None:
         grid, turns, value, breakdown = walked.answer
@@ -834,6 +834,8 @@ NATURE_ASCENT = False
 
 
 def _nature_ascends(problem: MaxProblem) -> bool:
+    """Whether this problem climbs (`NATURE_ASCENT`) instead of walking down: a clairvoyant one with Nature Reserve
+    and its shipped caps."""
     return (
         NATURE_ASCENT
         and problem.kind == "clairvoyant"
