@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import grpc
 import pytest
 from campsolver.clients.client import CampsolverClient
@@ -110,8 +112,11 @@ def test_camper_tour_puzzle_is_reproducible_and_legal(client: CampsolverClient) 
     assert first.margin >= 0.25
 
 
-def test_every_example_gets_the_same_answer_in_process_and_over_grpc(client: CampsolverClient) -> None:
-    """Every implemented RPC of every registered game (games merged later included), same request and seed."""
+def test_every_example_gets_the_same_answer_in_process_and_over_grpc(
+    client: CampsolverClient, example_puzzles: dict[str, Any]
+) -> None:
+    """Every implemented RPC of every registered game (games merged later included), same request and seed; the
+    in-process puzzles are the session's (the same request, budget and handler), made once for all tests."""
     from campsolver.service import dispatch
 
     from tests.example_answers import IMPLEMENTED, assert_same_answer, command_of
@@ -122,7 +127,10 @@ def test_every_example_gets_the_same_answer_in_process_and_over_grpc(client: Cam
         command = command_of(game_name, cli_name)
         assert command.example is not None, f"{game_name} {cli_name} needs an example request"
         request = command.example()
-        local = dispatch.run(command, request, dispatch.budget_for(request, None))
+        if cli_name == "puzzle" and game_name in example_puzzles:
+            local = example_puzzles[game_name]
+        else:
+            local = dispatch.run(command, request, dispatch.budget_for(request, None))
         remote = client.game(game_name).call(command.rpc_name, command.example(), timeout=300)
         assert isinstance(remote, command.response_type)
         assert remote.ByteSize() > 0, f"{game_name} {cli_name}: empty answer"
