@@ -844,7 +844,7 @@ NATURE_HOLES_SHARE = 0.7
 NATURE_HOLE_CHECK_S = 0.4
 NATURE_HOLE_RADII = (1, 2)
 #: The last drawings of the best map, always left free in a window's model (the game may end elsewhere).
-NATURE_HOLE_FREE_LAST = 3
+NATURE_HOLE_FREE_LAST = 1
 
 
 def _nature_holes_apply(problem: MaxProblem) -> bool:
