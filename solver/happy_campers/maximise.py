@@ -619,15 +619,16 @@ def _clairvoyant_main_model(
     With Nature Reserve the pattern search (`_nature_holes`) first improves the hint, and replaces the walk."""
     floor = _hint_floor(problem, hint.plays) if ASSIGNMENT_FIXING else None
     searched_holes = False
-    if _nature_holes_apply(problem) and floor is not None and floor >= 0 and not _nature_ascends(problem):
+    neighbourhood_share = _neighbourhood_share(problem)
+    if neighbourhood_share is not None and floor is not None and floor >= 0:
         top = max_models.cached_programme(problem, max_models.clairvoyant_nature_caps(problem)).bound()
         start = _hint_answer(problem, hint.plays) if hint.plays is not None else None
         if top is not None and start is not None:
             if hint.no_perfect_map:
                 top = min(top, target_value(problem, _target_caps(problem)) - 1)
-            share = budget.limited(budget.remaining() * NATURE_HOLES_SHARE)
+            share = budget.limited(budget.remaining() * neighbourhood_share)
             found = _nature_holes(problem, start, top, share, seed, workers, tally)
-            searched_holes = True
+            searched_holes = _nature_holes_apply(problem)  # Nature Reserve: the search replaces the walk
             if found[2] > floor:
                 hint = _Hint(tuple(turn.placement for turn in found[1]), hint.no_perfect_map)
                 floor = found[2]
@@ -836,9 +837,9 @@ def _top_down(
     return _Walked(level, None, False)
 
 
-#: With Nature Reserve (and its caps), improve the warm start before the main solve by a search over the map's
-#: pattern of drawn squares (`_nature_holes`); its share of the budget left after the warm starts, the CPU of one
-#: window's solve, and the window radii tried in turn (Chebyshev distance around a centre square).
+#: With Nature Reserve (and its caps), improve the warm start before the main solve by large neighbourhoods of its
+#: drawings (`_nature_holes`, in place of the walk): its share of the budget left after the warm starts, the CPU of
+#: one neighbourhood's solve, and the window radii tried in turn (Chebyshev distance around a centre square).
 NATURE_HOLES = True
 NATURE_HOLES_SHARE = 0.7
 NATURE_HOLE_CHECK_S = 0.4
@@ -857,12 +858,19 @@ def _nature_holes_apply(problem: MaxProblem) -> bool:
     )
 
 
-def _pattern_value(mv: cpsat_map.MapVars, drawn: set[int]) -> int:
-    """Drawn - empty + 3 x isolated empty squares: the most a map with this pattern of drawn squares scores with
-    Nature Reserve alone (every drawn square in its element's one cluster); orders the windows only."""
-    n = len(mv.cells)
-    isolated = sum(1 for i in range(n) if i not in drawn and all(j in drawn for j in mv.neighbour_indices(i)))
-    return len(drawn) - (n - len(drawn)) + cpsat_map.NATURE_RESERVE_BONUS * isolated
+#: Privacy: the same neighbourhood search (`_nature_holes`) on PRIVACY_NEIGHBOURHOOD_SHARE of the budget before the
+#: walk (which still runs). Off by default (an A/B arm).
+PRIVACY_NEIGHBOURHOODS = False
+PRIVACY_NEIGHBOURHOOD_SHARE = 0.3
+
+
+def _neighbourhood_share(problem: MaxProblem) -> float | None:
+    """The share of the budget the neighbourhood search gets before the main solve (None: it does not run)."""
+    if _nature_holes_apply(problem) and not _nature_ascends(problem):
+        return NATURE_HOLES_SHARE
+    if PRIVACY_NEIGHBOURHOODS and problem.kind == "clairvoyant" and Challenge.PRIVACY in problem.challenges:
+        return PRIVACY_NEIGHBOURHOOD_SHARE
+    return None
 
 
 def _canonical_turns(problem: MaxProblem, turns: Sequence[TurnPlay]) -> tuple[TurnPlay, ...]:
