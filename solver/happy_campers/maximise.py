@@ -876,7 +876,8 @@ def _neighbourhood_share(problem: MaxProblem) -> float | None:
 def _canonical_turns(problem: MaxProblem, turns: Sequence[TurnPlay]) -> tuple[TurnPlay, ...]:
     """The play mapped by the flip that makes its first drawing an orbit minimum (the model keeps only those;
     `max_models._add_play_hint` does the same): every card in play respects these flips."""
-    symmetries = max_models._first_turn_symmetries(problem, set())
+    pre = {(r, c) for r, row in enumerate(problem.start_grid) for c, v in enumerate(row) if v}
+    symmetries = max_models._first_turn_symmetries(problem, pre)
     first = turns[0].placement if turns else None
     if not symmetries or first is None:
         return tuple(turns)
