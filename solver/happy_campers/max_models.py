@@ -695,7 +695,16 @@ def _build_clairvoyant(
         element = [turn.element for turn in frame.turn_vars]
         _add_play_hint(model, mv, hint, frame.symmetries, frame.active, use, element)
     _abandon_if_cancelled()  # the cuts and objective above take a good share of the build
-    return _Built(model, objective, mv, _turn_reader(problem, frame.turn_vars), parts.get("bonus"), assignment)
+    return _Built(
+        model,
+        objective,
+        mv,
+        _turn_reader(problem, frame.turn_vars),
+        parts.get("bonus"),
+        assignment,
+        tuple(frame.active),
+        tuple(frame.turn_vars),
+    )
 
 
 def _add_play_hint(

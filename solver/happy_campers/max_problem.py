@@ -3,9 +3,9 @@ the solve loop in `maximise` (split out of maximise.py so each concern has its o
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from campsolver.solver.core.cpsat import CpSolveResult, Proof
 from campsolver.solver.core.geometry import Cell, placements
@@ -128,6 +128,9 @@ class _Built:
     bonus: cp_model.LinearExprT | None = None
     #: The per-roll assignment bound the model was given (`max_assignment`), None when it was not added.
     assignment_bound: int | None = None
+    #: Clairvoyant models: per turn, whether it draws and its drawing variables (`max_card_cuts.TurnVars`).
+    active: Sequence[cp_model.IntVar] = ()
+    turn_vars: Sequence[Any] = ()
 
 
 def _fixed_cells(grid: Grid) -> dict[Cell, int]:

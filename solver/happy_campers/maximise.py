@@ -597,7 +597,7 @@ def _maximise(
     hint: _Hint | None = None
     if problem.kind == "clairvoyant":
         hint = given_hint or _clairvoyant_hint(problem, budget, seed, workers, tally)
-        prepared = _clairvoyant_main_model(problem, hint, budget, workers, tally)
+        prepared = _clairvoyant_main_model(problem, hint, budget, workers, tally, seed)
         if isinstance(prepared, MaxResult):
             return prepared
         built = prepared
@@ -612,14 +612,29 @@ def _maximise(
 
 
 def _clairvoyant_main_model(
-    problem: MaxProblem, hint: _Hint, budget: Budget, workers: int, tally: _Tally
+    problem: MaxProblem, hint: _Hint, budget: Budget, workers: int, tally: _Tally, seed: int = 0
 ) -> _Built | MaxResult:
     """The clairvoyant main model, fixed at the hint's floor, cut below the perfect-map target when the hint proved
-    no perfect map, and hinted with a complete solution; or the walk down from the top's answer when it found one."""
+    no perfect map, and hinted with a complete solution; or the walk down from the top's answer when it found one.
+    With Nature Reserve the pattern search (`_nature_holes`) first improves the hint, and replaces the walk."""
     floor = _hint_floor(problem, hint.plays) if ASSIGNMENT_FIXING else None
+    searched_holes = False
+    neighbourhood_share = _neighbourhood_share(problem)
+    if neighbourhood_share is not None and floor is not None and floor >= 0:
+        top = max_models.cached_programme(problem, max_models.clairvoyant_nature_caps(problem)).bound()
+        start = _hint_answer(problem, hint.plays) if hint.plays is not None else None
+        if top is not None and start is not None:
+            if hint.no_perfect_map:
+                top = min(top, target_value(problem, _target_caps(problem)) - 1)
+            share = budget.limited(budget.remaining() * neighbourhood_share)
+            found = _nature_holes(problem, start, top, share, seed, workers, tally)
+            searched_holes = _nature_holes_apply(problem)  # Nature Reserve: the search replaces the walk
+            if found[2] > floor:
+                hint = _Hint(tuple(turn.placement for turn in found[1]), hint.no_perfect_map)
+                floor = found[2]
     walked = None
-    # Else (no walk, or the Nature Reserve climb) the main solve and phase B decide.
-    if TOP_DOWN and not _nature_ascends(problem) and floor is not None and floor >= 0:
+    # Else (no walk, the pattern search, or the Nature Reserve climb) the main solve and phase B decide.
+    if TOP_DOWN and not searched_holes and not _nature_ascends(problem) and floor is not None and floor >= 0:
         walked = _top_down(problem, floor, hint.no_perfect_map, budget, workers, tally)
     if walked is not None and walked.answer is not None:
         grid, turns, value, breakdown = walked.answer
@@ -820,6 +835,127 @@ def _top_down(
             return _Walked(level, found, result.status == cp_model.OPTIMAL)
         break
     return _Walked(level, None, False)
+
+
+#: With Nature Reserve (and its caps), improve the warm start before the main solve by large neighbourhoods of its
+#: drawings (`_nature_holes`, in place of the walk): its share of the budget left after the warm starts, the CPU of
+#: one neighbourhood's solve, and the window radii tried in turn (Chebyshev distance around a centre square).
+NATURE_HOLES = True
+NATURE_HOLES_SHARE = 0.7
+NATURE_HOLE_CHECK_S = 0.4
+NATURE_HOLE_RADII = (1, 2)
+#: The last drawings of the best map, always left free in a window's model (the game may end elsewhere).
+NATURE_HOLE_FREE_LAST = 1
+
+
+def _nature_holes_apply(problem: MaxProblem) -> bool:
+    """Whether the pattern search runs: a clairvoyant problem with Nature Reserve and its shipped caps."""
+    return (
+        NATURE_HOLES
+        and problem.kind == "clairvoyant"
+        and Challenge.NATURE_RESERVE in problem.challenges
+        and max_models.clairvoyant_nature_caps(problem) is not None
+    )
+
+
+#: Privacy: the same neighbourhood search (`_nature_holes`) on PRIVACY_NEIGHBOURHOOD_SHARE of the budget before the
+#: walk (which still runs). Off by default (an A/B arm).
+PRIVACY_NEIGHBOURHOODS = False
+PRIVACY_NEIGHBOURHOOD_SHARE = 0.3
+
+
+def _neighbourhood_share(problem: MaxProblem) -> float | None:
+    """The share of the budget the neighbourhood search gets before the main solve (None: it does not run)."""
+    if _nature_holes_apply(problem) and not _nature_ascends(problem):
+        return NATURE_HOLES_SHARE
+    if PRIVACY_NEIGHBOURHOODS and problem.kind == "clairvoyant" and Challenge.PRIVACY in problem.challenges:
+        return PRIVACY_NEIGHBOURHOOD_SHARE
+    return None
+
+
+def _canonical_turns(problem: MaxProblem, turns: Sequence[TurnPlay]) -> tuple[TurnPlay, ...]:
+    """The play mapped by the flip that makes its first drawing an orbit minimum (the model keeps only those;
+    `max_models._add_play_hint` does the same): every card in play respects these flips."""
+    pre = {(r, c) for r, row in enumerate(problem.start_grid) for c, v in enumerate(row) if v}
+    symmetries = max_models._first_turn_symmetries(problem, pre)
+    first = turns[0].placement if turns else None
+    if not symmetries or first is None:
+        return tuple(turns)
+    best_key, flip = sorted(first.cells), None
+    for g in symmetries:
+        key = sorted(g(cell) for cell in first.cells)
+        if key < best_key:
+            best_key, flip = key, g
+    if flip is None:
+        return tuple(turns)
+    return tuple(
+        TurnPlay(
+            t.turn,
+            t.roll,
+            None
+            if t.placement is None
+            else Placement(frozenset(flip(c) for c in t.placement.cells), t.placement.element, t.placement.option),
+        )
+        for t in turns
+    )
+
+
+def _nature_holes(
+    problem: MaxProblem, answer: _Answer, top: int, budget: Budget, seed: int, workers: int, tally: _Tally
+) -> _Answer:
+    """A better map than `answer` by large neighbourhoods of its drawings (a finder only: no bound from here).
+
+    Round by round, with v the best map's score: the clairvoyant model fixed and cut at v + 1 (`floor`: the per-roll
+    fixing and Nature Reserve's floor cut, which near the cap leave only lattices of single holes) and
+    "objective >= v + 1" as a feasibility problem, with every drawing of the best map kept as it is except those
+    touching one small window of squares and the last drawings (so the game may end sooner or later). Why: the maps
+    near Nature Reserve's cap are lattices of single holes, which the turn-by-turn search of the whole model finds
+    only in 7-30 CPU-s; with most drawings fixed the model is small and CP-SAT decides it in a fraction of a second.
+    A window's map is replayed and scored by the rules model (`_checked_answer`)."""
+    rng = rng_for(seed, "happy_campers.maximise.nature_holes")
+    radii = list(NATURE_HOLE_RADII)
+    turns = _canonical_turns(problem, answer[1])
+    while answer[2] < top and radii and not budget.expired():
+        target = answer[2] + 1
+        built = _build_clairvoyant(problem, "complete", floor=target)
+        assert built.objective is not None
+        built.model.add(built.objective >= target)
+        built.model.clear_objective()
+        mv = built.mv
+        drawn_turns = [t for t in turns if t.placement is not None]
+        last = {t.turn for t in drawn_turns[-NATURE_HOLE_FREE_LAST:]}
+        centres = [int(i) for i in rng.permutation(len(mv.cells))]
+        radius = radii[0]
+        improved = None
+        for centre in centres:
+            if budget.expired():
+                break
+            cr, cc = mv.cells[centre]
+            model = built.model.clone()
+            for play in drawn_turns:
+                placement = play.placement
+                assert placement is not None
+                if play.turn in last or any(max(abs(r - cr), abs(c - cc)) <= radius for r, c in placement.cells):
+                    continue
+                turn = built.turn_vars[play.turn]
+                if placement.cells not in turn.use or int(placement.element) not in turn.element:
+                    continue  # not a drawing of this model (cannot happen for a legal play): left free
+                model.add(turn.use[placement.cells] == 1)
+                model.add(turn.element[int(placement.element)] == 1)
+            result = solve(model, budget.limited(NATURE_HOLE_CHECK_S), workers=workers, configure=_configure)
+            tally.add(result)
+            if result.has_solution:
+                improved = _checked_answer(problem, built, result)
+                break
+        if improved is None:
+            radii.pop(0)  # no window of this size helps: try larger ones
+            continue
+        if improved[2] < target:
+            raise ModelMismatch(f"a map worth {improved[2]} from a window asking for {target} or more")
+        answer = improved
+        turns = improved[1]
+        radii = list(NATURE_HOLE_RADII)
+    return answer
 
 
 #: After the main solve (IMPROVE_MAIN_SHARE of the budget), ask CP-SAT for a strictly better map with the
