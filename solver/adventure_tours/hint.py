@@ -232,7 +232,7 @@ def rollout(state: State, round_index: int, policy: Policy = greedy_action, budg
             (outcome, _), *_ = state.chance_outcomes()
             state = state.child(outcome)
         else:
-            state = state.child(policy(state))
+            state = state.child_of_legal(policy(state))
     return state
 
 
