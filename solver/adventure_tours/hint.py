@@ -14,7 +14,9 @@ expectation over those odds too.
 - EXACT: when the unseen pool is small, expectimax (`solver.core.expectimax`) over a chance tree that deals the
   hidden hands and every draw card by card with exact `Fraction` probabilities.
 - Sampled: otherwise, determinisations (hands + pile order) shared by every play (common random numbers), the
-  rest of the round played out; mean and standard error per play, weak plays screened out as samples come in.
+  rest of the round played out; mean and standard error per play, weak plays screened out as samples come in;
+  at a small budget the worse half of the plays dropped in stages (sequential halving, `halving_schedule`), a
+  dropped play valued by its paired difference with the leading survivor.
 Objectives (`Objective`): MARGIN (default): money after this round minus the best opponent's; EXPECTED_SCORE:
 own round income; WIN_PROBABILITY: 1 when no opponent has more money after this round (ties win: "more than
 one winner").
