@@ -370,8 +370,11 @@ def sampled_values(
                     values[index].append(value)
                 budget.report(samples=drawn)
                 if schedule is None:
+                    # Worlds still affordable: by the first world's CPU, and never beyond the sample cap (a capped
+                    # call with time to spare plans the same stages whatever the clock says: reproducible).
                     spent = max(budget.elapsed() - started, 1e-9)
-                    schedule = halving_schedule(len(alive), len(alive) * budget.remaining() / spent)
+                    worlds_left = min(budget.remaining() / spent, max_samples - 1)
+                    schedule = halving_schedule(len(alive), len(alive) * worlds_left)
                 if schedule and drawn == schedule[0]:
                     schedule.pop(0)
                     kept = _halve(alive, values)

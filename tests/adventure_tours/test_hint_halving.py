@@ -91,3 +91,14 @@ def test_a_small_budget_halves_and_still_ranks_legal_plays_by_value() -> None:
     assert all(abs(r.loss - (valued[0] - r.value)) < 1e-9 for r in result.plays if r.samples)
     for r in result.plays:
         hints.apply_play(state, r.play)  # every listed play legal on the true state
+
+
+def test_a_sample_capped_call_plans_its_stages_from_the_cap_and_is_reproducible() -> None:
+    """With time to spare and `max_samples` below `HALVING_MAX_WORLDS`, the stages come from the cap, not the clock:
+    the same seed gives the same ranked list (the batch tournament's hint relies on it)."""
+    obs = observe(dealt(7), dealt(7).current_player())
+    options = hints.HintOptions(seed=9, max_samples=8)
+    first = hints.hint(obs, Budget(60), options=options)
+    second = hints.hint(obs, Budget(60), options=options)
+    assert [(r.play, r.value, r.samples) for r in first.plays] == [(r.play, r.value, r.samples) for r in second.plays]
+    assert len({r.samples for r in first.plays}) >= 2, "the cap below HALVING_MAX_WORLDS should plan stages"
