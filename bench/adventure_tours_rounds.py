@@ -1,8 +1,10 @@
 """Where an Adventure Tours hint's points go against a table: `python -m bench.adventure_tours_rounds`.
 
 Plays whole 3-player games (basic game, 3 rounds) of the hint (at `--hint-cpu` CPU-s a call, rollout model
-`--rollout`) against two copies of one player (`greedy`, `patient`: the repository's rules of thumb; `out:<style>`:
-an outside player of `bench.opponents`, for diagnosis only: never a tuning objective), seats rotated (game i: seed
+`--rollout`, `--no-halving` for the race alone) against two copies of one player or two kinds `a+b` (`greedy`,
+`patient`: the repository's rules of thumb; `hint`, `hint<K>x`: the same hint at K x its budget, asked at every
+decision; `out:<style>`: an outside player of `bench.opponents`, for diagnosis only: never a tuning objective),
+seats rotated (game i: seed
 first + i // 3, the hint in seat i % 3), chance drawn from a generator seeded by the game's seed. Per round it
 records the scores, who ended the round, the plays (member or equipment, the card's demand and money), and at each
 of the hint's regular plays the value it gave its best play beside the round margin that followed (money after
@@ -40,19 +42,39 @@ ROLLOUTS: dict[str, Any] = {"default": hints.ROLLOUT_POLICY, "greedy": greedy_ac
 Player = Callable[[A.State, int, np.random.Generator], list[Any]]
 
 
-def opponent(name: str) -> Player:
+def opponent(name: str, cpu: float = 0.05, seed_offset: int = 5_000) -> Player:
+    """One opponent kind: a rule of thumb, the hint itself (`hint`, or `hint<K>x` at K x `cpu`, its calls seeded
+    apart from the hint's own) or an outside player."""
     if name == "greedy":
         return lambda s, p, rng: [greedy_action(s)]
     if name == "patient":
         return lambda s, p, rng: [patient_action(s)]
+    if name == "hint" or (name.startswith("hint") and name.endswith("x")):
+        factor = 1.0 if name == "hint" else float(name[4:-1])
+        calls = iter(range(10**9))
+
+        def hinted(s: A.State, p: int, rng: np.random.Generator) -> list[Any]:
+            seed = int(rng.integers(2**31)) * 10_000 + seed_offset + next(calls)
+            budget = CpuBudget(cpu * factor)
+            return list(hints.hint(observe(s, p), budget, options=hints.HintOptions(seed=seed)).best.play)
+
+        return hinted
     if name.startswith("out:"):
         from bench.opponents import PLAYERS
 
         return PLAYERS["adventure_tours"][name[4:]]
-    raise ValueError(f"opponent {name!r}: greedy, patient or out:<style>")
+    raise ValueError(f"opponent {name!r}: greedy, patient, hint, hint<K>x or out:<style>")
 
 
-def play_game(seed: int, hint_seat: int, other: Player, cpu: float, rollout: Any) -> dict[str, Any]:
+def field(names: str, cpu: float) -> dict[int, Player]:
+    """Two opponents from `a+b` (or two copies of `a`), keyed by their order after the hint's seat."""
+    kinds = names.split("+")
+    return {k: opponent(kinds[k % len(kinds)], cpu) for k in range(2)}
+
+
+def play_game(
+    seed: int, hint_seat: int, others: dict[int, Player], cpu: float, rollout: Any, halving: bool = True
+) -> dict[str, Any]:
     rng = np.random.default_rng(seed)
     rngs = {p: np.random.default_rng([seed, p, 23]) for p in range(3)}
     state = A.new_game(A.Config(3))
@@ -93,14 +115,14 @@ def play_game(seed: int, hint_seat: int, other: Player, cpu: float, rollout: Any
             result = hints.hint(
                 observe(state, mover),
                 CpuBudget(cpu),
-                options=hints.HintOptions(seed=seed * 10_000 + calls, policy=rollout),
+                options=hints.HintOptions(seed=seed * 10_000 + calls, policy=rollout, halving=halving),
             )
             cpu_calls.append(time.process_time() - started)
             if state.pending[0].kind == "play" and result.best.samples + (result.method == "expectimax") > 0:
                 estimates.append((state.round_index, result.best.value))
             line = list(result.best.play)
         else:
-            line = list(other(state, mover, rngs[mover]))[:1]
+            line = list(others[(mover - hint_seat) % 3 - 1](state, mover, rngs[mover]))[:1]
         for action in line:  # a play is replayed while it is the mover's and legal
             if state.over or state.current_player() != mover or action not in state.legal_actions():
                 break
@@ -174,17 +196,22 @@ def summarise(games: list[dict[str, Any]]) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--opponent", default="greedy", help="greedy, patient or out:<style> (two copies)")
+    parser.add_argument(
+        "--opponent", default="greedy", help="greedy, patient, hint, hint<K>x or out:<style>; a+b for two kinds"
+    )
     parser.add_argument("--games", type=int, default=30)
     parser.add_argument("--first-seed", type=int, default=4_300_000)
     parser.add_argument("--hint-cpu", type=float, default=0.05)
     parser.add_argument("--rollout", default="default", choices=sorted(ROLLOUTS))
+    parser.add_argument("--no-halving", action="store_true", help="the hint samples every play alike (the race)")
     parser.add_argument("--out", default=str(RESULTS_DIR / "adventure_tours_rounds.json"))
     args = parser.parse_args(argv)
     if args.first_seed + (args.games + 2) // 3 > REPORT_SEEDS:
         parser.error(f"seeds from {REPORT_SEEDS:,} on are the arena's report seeds")
-    other = opponent(args.opponent)
-    play = functools.partial(play_game, other=other, cpu=args.hint_cpu, rollout=ROLLOUTS[args.rollout])
+    others = field(args.opponent, args.hint_cpu)
+    play = functools.partial(
+        play_game, others=others, cpu=args.hint_cpu, rollout=ROLLOUTS[args.rollout], halving=not args.no_halving
+    )
     games = [play(args.first_seed + i // 3, i % 3) for i in range(args.games)]
     summary = summarise(games)
     print(

@@ -14,7 +14,9 @@ expectation over those odds too.
 - EXACT: when the unseen pool is small, expectimax (`solver.core.expectimax`) over a chance tree that deals the
   hidden hands and every draw card by card with exact `Fraction` probabilities.
 - Sampled: otherwise, determinisations (hands + pile order) shared by every play (common random numbers), the
-  rest of the round played out; mean and standard error per play, weak plays screened out as samples come in.
+  rest of the round played out; mean and standard error per play, weak plays screened out as samples come in;
+  at a small budget the worse half of the plays dropped in stages (sequential halving, `halving_schedule`), a
+  dropped play valued by its paired difference with the leading survivor.
 Objectives (`Objective`): MARGIN (default): money after this round minus the best opponent's; EXPECTED_SCORE:
 own round income; WIN_PROBABILITY: 1 when no opponent has more money after this round (ties win: "more than
 one winner").
@@ -232,7 +234,7 @@ def rollout(state: State, round_index: int, policy: Policy = greedy_action, budg
             (outcome, _), *_ = state.chance_outcomes()
             state = state.child(outcome)
         else:
-            state = state.child(policy(state))
+            state = state.child_of_legal(policy(state))
     return state
 
 
@@ -288,13 +290,15 @@ class HintOptions:
     `allow_exact`: an exact expectimax where the unseen pool is small (`EXACT_POOL_LIMIT`); `max_samples`: the
     sampled worlds a play at most (with a budget that does not run out, the answer is a function of the observation
     and the seed); `policy`: the players' rule after the play in the model (`ROLLOUT_POLICY`, a rollout model, by
-    default)."""
+    default); `halving`: when the budget affords few worlds a play, drop the worse half of the plays in stages
+    (`halving_schedule`) so that the better ones get more worlds."""
 
     objective: Objective = Objective.MARGIN
     seed: int = 0
     allow_exact: bool = True
     max_samples: int = MAX_SAMPLES
     policy: Policy | RolloutModel = ROLLOUT_POLICY
+    halving: bool = True
 
 
 def exact_values(
@@ -332,11 +336,15 @@ def sampled_values(
     *,
     screen: bool = True,
     policy: Policy | RolloutModel = ROLLOUT_POLICY,
+    halving: bool = False,
 ) -> tuple[list[RankedPlay], int, bool]:
     """Monte Carlo values with common random numbers: every play still in the race is played out on the same
     sampled worlds (other hands + pile order), a world counting only once every such play has been played on
     it, so the comparisons stay paired. A play is screened out when the leader beats it on the shared worlds by
-    more than `SCREEN_Z` standard errors of the paired difference. Returns (plays, worlds drawn, interrupted)."""
+    more than `SCREEN_Z` standard errors of the paired difference. With `halving`, when the budget (measured on
+    the first world) affords fewer than `HALVING_MAX_WORLDS` worlds a play, the worse half of the plays in the race
+    is dropped at the world counts of `halving_schedule` (sequential halving); a dropped play's value is then the
+    paired estimate `_paired_value` against the play that ended first. Returns (plays, worlds drawn, interrupted)."""
     rng = rng_for(seed, "adventure-tours hint", obs.round_index)
     seating_rng = rng_for(seed, "adventure-tours hint seatings", obs.round_index)
     model = as_model(policy)
@@ -344,6 +352,9 @@ def sampled_values(
     alive = list(range(len(plays)))
     drawn = 0
     interrupted = False
+    started = budget.elapsed()
+    schedule: list[int] | None = None if halving else []
+    halved: set[int] = set()
     try:
         while alive:
             for _ in range(BATCH):
@@ -358,6 +369,17 @@ def sampled_values(
                 for index, value in zip(alive, outcome, strict=True):
                     values[index].append(value)
                 budget.report(samples=drawn)
+                if schedule is None:
+                    # Worlds still affordable: by the first world's CPU, and never beyond the sample cap (a capped
+                    # call with time to spare plans the same stages whatever the clock says: reproducible).
+                    spent = max(budget.elapsed() - started, 1e-9)
+                    worlds_left = min(budget.remaining() / spent, max_samples - 1)
+                    schedule = halving_schedule(len(alive), len(alive) * worlds_left)
+                if schedule and drawn == schedule[0]:
+                    schedule.pop(0)
+                    kept = _halve(alive, values)
+                    halved.update(i for i in alive if i not in kept)
+                    alive = kept
             if screen:
                 alive = _screen(alive, values)
             if all(len(values[i]) >= max_samples for i in alive):
@@ -365,11 +387,14 @@ def sampled_values(
     except SolveInterrupted:
         interrupted = True
     ranked = []
+    reference = max(alive, key=lambda i: _mean(values[i])) if halved else -1
     for index, play in enumerate(plays):
         sample = values[index]
-        n = len(sample)
-        mean = sum(sample) / n if n else float("-inf")
-        ranked.append(_play(play, mean, reported_standard_error(sample), n, screened=index not in alive))
+        if index in halved:
+            value, error = _paired_value(values[reference], sample)
+        else:
+            value, error = _mean(sample), reported_standard_error(sample)
+        ranked.append(_play(play, value, error, len(sample), screened=index not in alive))
     _widen_for_selection(ranked, values)
     return ranked, drawn, interrupted
 
@@ -420,6 +445,56 @@ def _standard_error(sample: list[float]) -> float:
     mean = sum(sample) / n
     variance = sum((x - mean) ** 2 for x in sample) / (n - 1)
     return math.sqrt(variance / n)
+
+
+#: Halving is planned only when the budget affords fewer worlds a play than this (above it the race's paired
+#: screening has the samples it needs).
+HALVING_MAX_WORLDS = 32
+
+
+def halving_schedule(plays: int, rollouts_left: float) -> list[int]:
+    """Sequential halving over `plays` with about `rollouts_left` rollouts to spend: the world counts after which
+    the worse half of the plays still in the race is dropped, each stage (down to two plays) given an equal share
+    of the rollouts. Empty when the budget affords `HALVING_MAX_WORLDS` worlds a play (the race then decides)."""
+    if plays <= 2 or rollouts_left / plays >= HALVING_MAX_WORLDS:
+        return []
+    sizes = [plays]
+    while sizes[-1] > 2:
+        sizes.append(max(2, (sizes[-1] + 1) // 2))
+    share = (rollouts_left + plays) / len(sizes)
+    points, worlds = [], 0
+    for size in sizes[:-1]:
+        worlds += max(1, int(share / size))
+        points.append(worlds)
+    return points
+
+
+def _mean(sample: list[float]) -> float:
+    return sum(sample) / len(sample) if sample else float("-inf")
+
+
+def _paired_value(reference: list[float], sample: list[float]) -> tuple[float, float]:
+    """A play dropped by halving, valued against a play sampled on every world it saw and more (`reference`):
+    the reference's mean minus the mean paired difference on the shared worlds (unbiased like the play's own mean,
+    and paired, so it never ranks above a reference that beat it on those worlds), with the standard error of the
+    reference's mean and of the paired difference combined."""
+    shared = len(sample)
+    diffs = [reference[k] - sample[k] for k in range(shared)]
+    value = _mean(reference) - sum(diffs) / shared
+    if shared < 2:
+        return value, float("inf")
+    error = math.hypot(reported_standard_error(reference), reported_standard_error(diffs))
+    return value, error
+
+
+def _halve(alive: list[int], values: list[list[float]]) -> list[int]:
+    """The better half (at least two) of the plays in the race by their mean over the worlds they all share."""
+    if len(alive) <= 2:
+        return alive
+    shared = min(len(values[i]) for i in alive)
+    keep = max(2, (len(alive) + 1) // 2)
+    best = sorted(alive, key=lambda i: -sum(values[i][:shared]))[:keep]
+    return sorted(best)
 
 
 def _screen(alive: list[int], values: list[list[float]]) -> list[int]:
@@ -508,7 +583,9 @@ def hint(state: Observation, budget: Budget, *, options: HintOptions = HintOptio
             notes.append("exact expectimax ran out of its share of the budget; sampled instead")
     if len(plays) == 1:
         notes.append("only one legal play")
-    ranked, drawn, interrupted = sampled_values(obs, plays, objective, budget, seed, options.max_samples, policy=policy)
+    ranked, drawn, interrupted = sampled_values(
+        obs, plays, objective, budget, seed, options.max_samples, policy=policy, halving=options.halving
+    )
     ranked.sort(key=lambda r: (r.samples > 0, r.value), reverse=True)
     if not ranked[0].samples:
         # Not one sample in time: lead with the rule of thumb's play rather than an arbitrary one.

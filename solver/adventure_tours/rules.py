@@ -16,7 +16,7 @@ import enum
 import itertools
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields
 from fractions import Fraction
 from functools import cached_property
 
@@ -285,6 +285,14 @@ class State:
             raise IllegalAction(f"{action!r} is not legal at {step.kind} of player {step.player}")
         return _settle(_resolve_decision(self, step, rest, action))
 
+    def child_of_legal(self, action: Action) -> State:
+        """`child` for an action taken from `legal_actions()` of this very state (a rollout's rule of thumb): the
+        same successor, without checking the action against the legal list again."""
+        step = self.pending[0]
+        if self.over or step.kind in CHANCE_STEPS:
+            return self.child(action)
+        return _settle(_resolve_decision(self, step, self.pending[1:], action))
+
     def returns(self) -> list[float]:
         return [float(t) for t in self.totals]
 
@@ -297,10 +305,20 @@ class State:
         return self.config.ability(self.seat_boards[player])
 
     def equipment_level(self, player: int, colour: int) -> int:
+        return self._levels[player][colour]
+
+    @cached_property
+    def _levels(self) -> tuple[tuple[int, ...], ...]:
+        """Every player's equipment level per colour: board start plus the values of the equipment of that colour
+        (computed once a state: the rules of thumb ask it for every hand card)."""
         cfg = self.config
-        return self.board(player).start[colour] + sum(
-            cfg.value[c] for c in self.equipment[player] if cfg.colour[c] == colour
-        )
+        out = []
+        for player, row in enumerate(self.equipment):
+            levels = list(self.board(player).start)
+            for c in row:
+                levels[cfg.colour[c]] += cfg.value[c]
+            out.append(tuple(levels))
+        return tuple(out)
 
     def can_join(self, player: int, card: int) -> bool:
         """The demand of `card` does not exceed the player's equipment of its colour."""
@@ -389,6 +407,25 @@ class State:
             for row in rows:
                 found.update(row)
         return found
+
+
+#: The names of `State`'s fields (what `replace` may change).
+_STATE_FIELDS = frozenset(f.name for f in fields(State))
+
+
+def replace(state: State, /, **changes: object) -> State:
+    """`dataclasses.replace` for a `State`, without re-running the generated `__init__`: the copy shares every
+    unchanged field and drops the cached hash. Rollouts make hundreds of thousands of states, and the generic
+    `replace` was half of a hint's CPU."""
+    if not changes.keys() <= _STATE_FIELDS:
+        raise TypeError(f"State has no field {sorted(changes.keys() - _STATE_FIELDS)}")
+    new = object.__new__(State)
+    values = new.__dict__
+    values.update(state.__dict__)
+    values.pop("_hash", None)
+    values.pop("_levels", None)
+    values.update(changes)
+    return new
 
 
 # --- construction ---------------------------------------------------------------------------------------------

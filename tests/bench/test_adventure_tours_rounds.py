@@ -9,7 +9,7 @@ from bench import adventure_tours_rounds as bench
 
 
 def test_a_game_records_three_rounds_that_add_up_and_the_summary_counts_them() -> None:
-    game = bench.play_game(4_300_000, 1, bench.opponent("patient"), cpu=0.005, rollout=bench.ROLLOUTS["default"])
+    game = bench.play_game(4_300_000, 1, bench.field("patient", 0.005), cpu=0.005, rollout=bench.ROLLOUTS["default"])
     assert len(game["rounds"]) == 3
     assert game["rounds"][-1]["totals"] == game["totals"]
     assert all(0 <= r < 3 for r, _ in game["estimates"]) and game["hint_cpu"]
@@ -22,3 +22,13 @@ def test_a_game_records_three_rounds_that_add_up_and_the_summary_counts_them() -
 def test_report_seeds_are_refused() -> None:
     with pytest.raises(SystemExit):
         bench.main(["--first-seed", "6999999", "--games", "6"])
+
+
+def test_a_mixed_field_seats_each_kind_and_a_hint_opponent_plays_legally() -> None:
+    """`hint+greedy`: the seat after the hint's is the hint (at the bench's budget), the next greedy; a game ends."""
+    others = bench.field("hint+greedy", 0.005)
+    assert set(others) == {0, 1}
+    game = bench.play_game(4_300_001, 2, others, cpu=0.005, rollout=bench.ROLLOUTS["default"], halving=False)
+    assert len(game["rounds"]) == 3 and game["rounds"][-1]["totals"] == game["totals"]
+    with pytest.raises(ValueError):
+        bench.opponent("nobody")
