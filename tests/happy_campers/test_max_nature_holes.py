@@ -8,22 +8,18 @@ oracle costs about 35 s an instance, so these are marked slow."""
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
 from campsolver.solver.core.budget import Budget
 from campsolver.solver.core.cpsat import Proof
 from campsolver.solver.core.seeding import rng_for
 from campsolver.solver.happy_campers import max_models, maximise, rules
-from campsolver.solver.happy_campers.max_assignment import AssignmentProgramme
-from ortools.sat.python import cp_model
 
 from tests.happy_campers.instances import TINY_3x4
 from tests.happy_campers.test_max_nature_floor_cut import (  # noqa: F401  (tiny_caps is a fixture)
     NR,
-    UNPATCHED_SOLVE,
     _poor_cases,
     _problem,
+    open_every_verdict,
     tiny_caps,
 )
 
@@ -78,22 +74,7 @@ def test_an_open_search_is_not_optimal(tiny_caps: dict[int, int], monkeypatch: p
     FEASIBLE_WITH_BOUND, never OPTIMAL (a map the search finds proves nothing)."""
     rng = rng_for(23, "test_max_nature_holes", "open")
     rolls, best, poor = next(case for case in _poor_cases(rng) if case is not None)
-    real_bound = AssignmentProgramme.bound
-
-    def looser(self):
-        value = real_bound(self)
-        return None if value is None else value + 3
-
-    monkeypatch.setattr(AssignmentProgramme, "bound", looser)
-    max_models._programme_of.cache_clear()
-
-    def opened(model, budget, *args, **kwargs):
-        result = UNPATCHED_SOLVE(model, budget, *args, **kwargs)
-        if result.status == cp_model.OPTIMAL:
-            return dataclasses.replace(result, status=cp_model.FEASIBLE, proof=Proof.FEASIBLE_WITH_BOUND, bound=None)
-        if result.status == cp_model.INFEASIBLE:
-            return dataclasses.replace(result, status=cp_model.UNKNOWN, proof=None, bound=None)
-        return result
+    opened = open_every_verdict(monkeypatch)
 
     monkeypatch.setattr(maximise, "solve", opened)
     start = [turn.placement for turn in poor[1]]
