@@ -13,8 +13,6 @@ from typing import Any
 import pytest
 from campsolver.clients.batch import book
 from campsolver.clients.batch.engine import Task
-from campsolver.service import dispatch
-from campsolver.service.registry import games
 from campsolver.solver.core.budget import Budget
 
 from tests.batch.test_book import chromium
@@ -22,10 +20,9 @@ from tests.batch.test_book import chromium
 MM_PX = 96 / 25.4
 
 
-def _happy_campers_example() -> tuple[Task, dict[str, Any]]:
-    command = games()["happy-campers"].commands["puzzle"]
-    request = command.example()
-    result = book.puzzle_result(dispatch.run(command, request, Budget(120.0)))
+def _happy_campers_example(response: Any) -> tuple[Task, dict[str, Any]]:
+    """The book's task and result for the registry's example Happy Campers puzzle (`response`: the session's)."""
+    result = book.puzzle_result(response)
     params = {"game": "happy-campers", "grade": result["grade"], "seed": result["seed"]}
     return Task("book", "happy-campers", "puzzle", params, book.generate), result
 
@@ -64,8 +61,8 @@ def _picture_heights_mm(html: str, tmp_path: Path) -> list[float]:
 
 
 @pytest.fixture(scope="module")
-def example() -> tuple[Task, dict[str, Any]]:
-    return _happy_campers_example()
+def example(example_puzzles: dict[str, Any]) -> tuple[Task, dict[str, Any]]:
+    return _happy_campers_example(example_puzzles["happy-campers"])
 
 
 def test_a_long_happy_campers_solution_stays_on_one_page(example: tuple[Task, dict[str, Any]], tmp_path: Path) -> None:
