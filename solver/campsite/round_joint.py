@@ -21,9 +21,16 @@ completes the node. Every real completion is a solution of the model:
   8: one visible now, or a square of a laid Fair Weather card (relaxed: it may be covered later). Wilderness: the
   terrains among the 8 now, plus at most 2 per square a laid card colours there, at most 6; doubled the same way.
 
+- Each token's points on a square are also at most its potential there (`round_bound.Potentials`, the largest over
+  the sets of `left` cards of the pool: a proven bound on a tent there whatever the other tents do), which is the
+  tight cap of `points[token, square] + extra[token, square] <= cap * tent[token, square]` (no big-M).
+
 So the model's optimum bounds every completion; under a time limit only CP-SAT's proven objective bound is used
-(`best_objective_bound`, never a feasible objective). No big-M: each tent's points are split per square
-(`points[token, square]` at most the cap times the tent Boolean, and at most the matches around it).
+(`best_objective_bound`, never a feasible objective).
+
+Measured (docs/solvers/campsite.md): not used by the search. At 4-7 turns the model holds 15,000-70,000 placement
+Booleans and CP-SAT gave no bound below the search's root bound within 20 CPU-s on any of 30 bench roots; solved in
+small windows on three-turn rounds its optimum was sometimes below the root bound, sometimes above.
 """
 
 from __future__ import annotations
@@ -54,7 +61,7 @@ from campsolver.solver.campsite.rules import (
     Token,
 )
 from campsolver.solver.core import cpsat
-from campsolver.solver.core.budget import Budget
+from campsolver.solver.core.budget import Budget, SolveInterrupted
 from ortools.sat.python import cp_model
 
 #: A tent's base points: 8 surrounding squares; Wilderness 6 terrains, at most 2 new ones per square.
@@ -64,6 +71,8 @@ TERRAINS_PER_SQUARE = 2
 #: CP-SAT parameters of the relaxation (one place): one worker (its CPU is the budget's), every constraint in the LP
 #: (at the default level the root LP gave no bound within 20 s on a 3-turn root; at level 2 it did).
 JOINT_WORKERS = 1
+#: Squares between budget checks while the tents' rows are built (a square is ~0.1-0.5 ms of Python).
+BUILD_CHECK_STRIDE = 64
 
 
 @dataclass
@@ -97,16 +106,23 @@ def _corner_window(board: Board, shape: int, left: int) -> tuple[int, int, int, 
 
 
 def potential_caps(
-    order: Sequence[Card], board: Board, pool: Sequence[int], left: int, tokens: Sequence[Token]
+    order: Sequence[Card],
+    board: Board,
+    pool: Sequence[int],
+    left: int,
+    tokens: Sequence[Token],
+    budget: Budget | None = None,
 ) -> tuple[Region, np.ndarray, np.ndarray]:
     """Each token's potential on each square of the node's region (`round_bound.Potentials`: its points with any
     `left` cards of the pool laid, each in a placement of its own), the largest over those sets; and its largest
     over the region (what any square beyond the region can reach: the region's margin is bare like them)."""
     first: dict[Card, int] = {}
     card_key = [first.setdefault(card, i) for i, card in enumerate(order)]
-    potentials = Potentials(CoverTables(order), tokens, Region(board), card_key)
+    potentials = Potentials(CoverTables(order, budget), tokens, Region(board), card_key)
     caps = None
     for chosen in subsets(pool, min(left, len(pool)), card_key):
+        if budget is not None:
+            budget.check()
         values = potentials.values(chosen)
         caps = values if caps is None else np.maximum(caps, values)
     if caps is None:
@@ -121,13 +137,15 @@ def build_joint_model(
     left: int,
     turns: int,
     tokens: Sequence[Token],
+    budget: Budget | None = None,
 ) -> JointModel:
     """The relaxation of the module docstring for the node `board` with `left` turns to go (`pool`: indices into
-    `order` of the cards that may still be laid; `turns` tents, all still to be chosen)."""
+    `order` of the cards that may still be laid; `turns` tents, all still to be chosen). With a budget, raises
+    `SolveInterrupted` when it runs out (checked per picture of a card and every `BUILD_CHECK_STRIDE` squares)."""
     tokens = list(tokens)
     model = cp_model.CpModel()
     frame_rows, frame_cols = board.frame.shape
-    region, caps, cap_beyond = potential_caps(order, board, pool, left, tokens)
+    region, caps, cap_beyond = potential_caps(order, board, pool, left, tokens, budget)
     # Per square (array index): the placements covering it, colouring it (terrain mask), covering it with Fair Weather.
     covering: dict[tuple[int, int], list[cp_model.IntVar]] = {}
     colouring: dict[tuple[int, int], list[tuple[cp_model.IntVar, int]]] = {}
@@ -138,6 +156,8 @@ def build_joint_model(
         card = order[index]
         mine = []
         for picture in card_pictures(index, card):
+            if budget is not None:
+                budget.check()
             i0, i1, j0, j1 = _corner_window(board, picture.shape, left)
             corners = board.open_corners(picture.shape, i0, i1, j0, j1)
             for i, j in corners.tolist():
@@ -187,7 +207,9 @@ def build_joint_model(
 
     tent: dict[tuple[int, tuple[int, int]], cp_model.IntVar] = {}
     terms = []
-    for cell in tent_cells:
+    for number, cell in enumerate(tent_cells):
+        if budget is not None and number % BUILD_CHECK_STRIDE == 0:
+            budget.check()
         around = [(cell[0] + dr, cell[1] + dc) for dr, dc in SURROUNDING]
         if any(fair[a] for a in around):
             fair_near: cp_model.IntVar | int = 1
@@ -271,8 +293,12 @@ def joint_bound(
     budget: Budget,
 ) -> JointBound:
     """Build and solve the relaxation within `budget`: the bound is the optimum when CP-SAT proves it, else CP-SAT's
-    proven objective bound (rounded down: every score is whole); None when CP-SAT stops with neither."""
-    built = build_joint_model(order, board, pool, left, turns, tokens)
+    proven objective bound (rounded down: every score is whole); None when CP-SAT stops with neither, or the budget
+    runs out while the model is built."""
+    try:
+        built = build_joint_model(order, board, pool, left, turns, tokens, budget)
+    except SolveInterrupted:
+        return JointBound(None, cp_model.UNKNOWN, False, 0, 0.0)
     result = cpsat.solve(built.model, budget, workers=JOINT_WORKERS, configure=cpsat.full_linearization)
     solver = result.solver
     bound: int | None = None

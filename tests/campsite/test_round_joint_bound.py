@@ -17,7 +17,7 @@ from campsolver.solver.campsite import round_search as RS
 from campsolver.solver.campsite import rules as R
 from campsolver.solver.campsite.evaluate import best_turn_search
 from campsolver.solver.campsite.round_board import Frame, start_board
-from campsolver.solver.core.budget import CpuBudget
+from campsolver.solver.core.budget import CpuBudget, SolveInterrupted
 from ortools.sat.python import cp_model
 
 from tests.campsite.test_best_round import dense_order, exhaustive_two_turns, replay_score
@@ -126,4 +126,24 @@ def test_a_spent_budget_gives_no_bound() -> None:
     budget = CpuBudget(10)
     budget.cancel()
     found = J.joint_bound(order, board, pool, 2, 2, [R.Token.WATER], budget)
+    assert found.bound is None and found.status == cp_model.UNKNOWN
+
+
+class _SpentAfterChecks(CpuBudget):
+    """A budget that runs out at its `checks`-th check: a build stopped part-way, the same on any machine."""
+
+    def __init__(self, checks: int) -> None:
+        super().__init__(60)
+        self.checks = checks
+
+    def check(self) -> None:
+        self.checks -= 1
+        if self.checks <= 0:
+            raise SolveInterrupted("deadline")
+        super().check()
+
+
+def test_a_budget_spent_while_the_model_is_built_gives_no_bound() -> None:
+    order, board, pool = small_node()
+    found = J.joint_bound(order, board, pool, 2, 2, [R.Token.WATER, R.Token.FOREST], _SpentAfterChecks(3))
     assert found.bound is None and found.status == cp_model.UNKNOWN
