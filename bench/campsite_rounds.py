@@ -12,6 +12,7 @@ before any card is laid) and the first bound the search reports after looking at
     python -m bench.campsite_rounds                       # 3-7 turns, 10 seeds, budgets 60 CPU-s (3-5), 120 (6-7)
     python -m bench.campsite_rounds --turns 4 5 --n 5 --busy 4 --tag loaded
     python -m bench.campsite_rounds --root-only            # root bounds only (cheap)
+    python -m bench.campsite_rounds --root-only --joint 20  # and the joint relaxation's root bound (20 CPU-s)
 
 Writes bench/results/campsite_rounds[_tag].json (every round, and the table) and prints the table. `--busy k` runs k
 busy loops (`tools.busy`) beside the bench: the machine's other load is recorded (1-minute load average).
@@ -90,13 +91,25 @@ def solve_one(seed: int, turns: int, budget_s: float) -> dict[str, Any]:
     return row
 
 
-def root_bounds(seed: int, turns: int) -> dict[str, Any]:
+def root_bounds(seed: int, turns: int, joint_s: float = 0.0) -> dict[str, Any]:
     """The search's bound before any card is laid, and (where the search offers it) after every first card is
-    bounded, with the CPU seconds each took."""
+    bounded, with the CPU seconds each took; with `joint_s`, also the joint relaxation's bound at the root (each card
+    to come placed once for all tents, `round_joint`) within that many CPU seconds, and the smaller of the two."""
     order = deck_order(seed)
     cpu = time.process_time()
     root = round_search.root_bound(order, turns, CpuBudget(600))
     row: dict[str, Any] = {"seed": seed, "turns": turns, "root_bound": root, "root_cpu_s": time.process_time() - cpu}
+    if joint_s:
+        from campsolver.solver.campsite import round_joint
+
+        cpu = time.process_time()
+        joint = round_joint.root_joint_bound(order, turns, CpuBudget(joint_s))
+        row["joint_budget_cpu_s"] = joint_s
+        row["joint_bound"] = joint.bound
+        row["joint_status"] = joint.status.name if hasattr(joint.status, "name") else int(joint.status)
+        row["joint_lays"] = joint.lays
+        row["joint_cpu_s"] = time.process_time() - cpu
+        row["root_with_joint"] = root if joint.bound is None else min(root, joint.bound)
     first = getattr(round_search, "first_level_bound", None)
     if first is not None:
         cpu = time.process_time()
@@ -137,6 +150,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--busy", type=int, default=0, help="busy loops beside the bench (tools.busy)")
     parser.add_argument("--tag", default="", help="suffix of the JSON file")
     parser.add_argument("--root-only", action="store_true", help="root bounds only")
+    parser.add_argument(
+        "--joint", type=float, default=0.0, help="with --root-only: CPU seconds for the joint relaxation's root bound"
+    )
     args = parser.parse_args(argv)
     seeds = [args.first_seed + args.first + k for k in range(args.n)]
     payload: dict[str, Any] = {
@@ -151,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
 
             stack.enter_context(busy_loops(args.busy, max_s=6 * 3600))
         if args.root_only:
-            roots = [root_bounds(seed, turns) for turns in args.turns for seed in seeds]
+            roots = [root_bounds(seed, turns, args.joint) for turns in args.turns for seed in seeds]
             payload["root_bounds"] = roots
             print_table("root bounds", roots)
         else:
