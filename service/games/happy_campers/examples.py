@@ -57,7 +57,7 @@ def _example_play() -> pb.HappyCampersServicePlayRequest:
 EXAMPLES: dict[str, Any] = {
     "Hint": _example_hint,
     "GeneratePuzzle": lambda: pb.HappyCampersServiceGeneratePuzzleRequest(
-        seed=3, rolls=6, options=common_pb2.SolveOptions(time_limit_seconds=60.0)
+        seed=2, rolls=6, options=common_pb2.SolveOptions(time_limit_seconds=60.0)
     ),
     "MaxScore": _example_max,
     "Score": _example_score,
