@@ -446,6 +446,7 @@ def hint(state: CampsiteState, budget: Budget, *, options: HintOptions = HintOpt
     root = result.root
     method = (
         f"{ONE_PLY_METHOD}; the best {len(searched)} looked ahead in {result.worlds} sampled deals"
+        + (f" (raced: {len(searched) - result.finalists} left early)" if 0 < result.finalists < len(searched) else "")
         if searched
         else ONE_PLY_METHOD
     )
@@ -517,7 +518,8 @@ def _listed_plays(view, result, top: int, table: Table) -> list[RankedPlay]:
     entries: list[tuple[float, int, int, int, int, str, int, float | None]] = []
     seen: set[tuple[int, int, int, int]] = set()
     for c in searched:
-        entries.append((c.mean, c.index, c.token, c.row, c.col, "LOOK_AHEAD", len(c.samples), c.standard_error))
+        kind = "LOOK_AHEAD" if c.reference is None else "LOOK_AHEAD_PAIRED"
+        entries.append((c.mean, c.index, c.token, c.row, c.col, kind, len(c.samples), c.standard_error))
         seen.add((c.index, c.token, c.row, c.col))
     # One-ply plays: the best `top` placements, every tent of each.
     order = np.argsort(-root.value, kind="stable")[: max(top, 1)]
@@ -563,6 +565,8 @@ def _listed_plays(view, result, top: int, table: Table) -> list[RankedPlay]:
         gain = gains[mine] + new_points
         opponent_gain = max((gains[k] for k in range(view.players) if k != mine), default=0)
         note = ONE_PLY_NOTE if kind == "ONE_PLY" else f"look-ahead: the mean over {samples} sampled worlds"
+        if kind == "LOOK_AHEAD_PAIRED":  # left the race early: valued paired with the best play that stayed
+            kind, note = "LOOK_AHEAD", f"look-ahead: the best play's mean less the mean gap on {samples} shared worlds"
         plays.append(
             RankedPlay(
                 choice=(placement, Tent(mine, Token(token), r, c)),

@@ -180,3 +180,32 @@ def test_sampled_worlds_deal_the_unseen_cards_uniformly() -> None:
     chi2 = sum((seen[card] - e) ** 2 / e for card, e in expected.items())
     df = len(expected) - 1
     assert chi2 < df + 6 * (2 * df) ** 0.5, (chi2, df)
+
+
+def test_a_play_that_left_the_race_is_valued_paired_with_the_best_that_stayed() -> None:
+    """`halving`: the worst play leaves the race every that many worlds, so the rest get more worlds; the plays
+    that left are valued by the best finalist's mean less their mean gap on the worlds both saw (with both
+    standard errors combined), so every listed look-ahead value stays in rank order and the best is a finalist."""
+    state = game_state(7, 2, 6)
+    seat = state.to_move
+    view = L.seat_view(state.table, state.hands[seat], state.tokens[seat], seat, 2, state.deck, state.totals)
+    result = L.search(view, Budget(60), seed=3, max_worlds=9, halving=2)
+    finalists = [c for c in result.candidates if c.reference is None]
+    left = [c for c in result.candidates if c.reference is not None]
+    assert result.finalists == len(finalists) == 2 and len(left) == hints.SEARCH_WIDTH - 2
+    assert result.worlds == 9 and all(len(c.samples) == 9 for c in finalists)
+    assert sorted(len(c.samples) for c in left) == [2, 4, 6, 8]  # one left after every 2 worlds
+    best = max(finalists, key=lambda c: np.mean(c.samples))
+    assert result.candidates[0] is best
+    for c in left:
+        n = len(c.samples)
+        gap = np.array(best.samples[:n]) - np.array(c.samples)
+        assert c.reference is best and gap.mean() >= -1e-9  # it was behind the best on the worlds it saw
+        assert c.mean == pytest.approx(np.mean(best.samples) - gap.mean())
+        paired = np.std(gap, ddof=1) / np.sqrt(n)
+        assert c.standard_error == pytest.approx(np.hypot(best.standard_error, paired))
+    assert all(a.mean >= b.mean for a, b in pairwise(result.candidates))
+    listed = run_hint(state, Budget(60), top=10, max_worlds=9, halving=2, seed=3)
+    looked = [p for p in listed.choices if p.kind == "LOOK_AHEAD"]
+    assert len(looked) == hints.SEARCH_WIDTH and all(a.value >= b.value for a, b in pairwise(looked))
+    assert sorted(p.samples for p in looked) == [2, 4, 6, 8, 9, 9] and "left early" in listed.method
