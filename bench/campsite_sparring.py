@@ -300,6 +300,8 @@ def make_policy(name: str, cpu_s: float, seed: int, mc_cpu_s: float) -> Policy:
                 options["max_worlds"] = int(value)
             elif key == "u":
                 options["distinct"] = True
+            elif key == "c":
+                options["every_card"] = True
             elif key == "h":
                 options["halving"] = int(value)
             elif key == "l":

@@ -348,7 +348,7 @@ class HintOptions:
     the mover's own score; `top`: plays listed; `cards_to_come`: cards laid after this turn in the round (default:
     the turns left by the tents on the table); `seed`: the sampled worlds; `width`: plays looked ahead; `depth`:
     turns played out (default to the round's end); `max_worlds`: most worlds sampled; `distinct`, `halving`,
-    `leak`, `reserve_wild`: the look-ahead's variants (`lookahead.search`)."""
+    `leak`, `reserve_wild`, `every_card`: the look-ahead's variants (`lookahead.search`)."""
 
     margin: bool | None = None
     top: int = DEFAULT_TOP
@@ -361,6 +361,7 @@ class HintOptions:
     halving: int = 0
     leak: float = 0.0
     reserve_wild: float | None = None
+    every_card: bool = False
 
 
 def seat_state(
@@ -437,6 +438,7 @@ def hint(state: CampsiteState, budget: Budget, *, options: HintOptions = HintOpt
         halving=options.halving,
         leak=options.leak,
         reserve_wild=options.reserve_wild,
+        every_card=options.every_card,
     )
     plays = _listed_plays(view, result, options.top, state.table)
     searched = [p for p in plays if p.kind == "LOOK_AHEAD"]

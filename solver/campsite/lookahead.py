@@ -464,11 +464,14 @@ def search(
     halving: int = 0,
     leak: float = 0.0,
     reserve_wild: float | None = None,
+    every_card: bool = False,
 ) -> SearchResult:
     """One ply over every play, then the `width` best (by one-ply value) played out `depth` more turns (default:
     until the mover has played once more) in sampled worlds, all candidates in the same worlds, while the budget
     lasts (a world is counted only when every candidate still in the race was played out in it). `distinct`: at
-    most one candidate per (card, token, tent square). `halving`: every that many worlds, the candidate with
+    most one candidate per (card, token, tent square). `every_card`: every card of the hand (its best play) among
+    the candidates, the other places by one-ply value (else the `width` best by one-ply value, often one card's
+    placements). `halving`: every that many worlds, the candidate with
     the lowest mean leaves the race (while more than two are left), so the rest get more worlds; its value is then
     paired with the best play that stayed (`Candidate.mean`)."""
     model = ValueModel(view.players, reserve_wild)
@@ -488,7 +491,14 @@ def search(
         depth = view.players
     candidates: list[Candidate] = []
     keys: set[tuple] = set()
-    for i in np.argsort(-root.value, kind="stable").tolist():
+    ranked = np.argsort(-root.value, kind="stable").tolist()
+    if every_card:  # each card's best play first (best first), then the rest by one-ply value
+        firsts: dict[R.Card, int] = {}
+        for i in ranked:
+            firsts.setdefault(root.pl.pictures[int(root.pl.pic[i])].card, i)
+        chosen = set(list(firsts.values())[:width])
+        ranked = [i for i in ranked if i in chosen] + [i for i in ranked if i not in chosen]
+    for i in ranked:
         if len(candidates) >= width:
             break
         token, row, col = int(root.options.token[i]), int(root.options.row[i]), int(root.options.col[i])

@@ -209,3 +209,30 @@ def test_a_play_that_left_the_race_is_valued_paired_with_the_best_that_stayed() 
     looked = [p for p in listed.choices if p.kind == "LOOK_AHEAD"]
     assert len(looked) == hints.SEARCH_WIDTH and all(a.value >= b.value for a, b in pairwise(looked))
     assert sorted(p.samples for p in looked) == [2, 4, 6, 8, 9, 9] and "left early" in listed.method
+
+
+def test_every_card_puts_each_cards_best_play_among_the_looked_ahead_plays() -> None:
+    """`every_card`: the look-ahead weighs which card to play (and keep): each card of the hand with its best
+    one-ply play among the candidates, the other places by one-ply value; without it the candidates are the
+    best by one-ply value, here all placements of one card."""
+    state = game_state(7, 2, 6)
+    seat = state.to_move
+    view = L.seat_view(state.table, state.hands[seat], state.tokens[seat], seat, 2, state.deck, state.totals)
+    plain = L.search(view, Budget(60), seed=3, max_worlds=2)
+    wide = L.search(view, Budget(60), seed=3, max_worlds=2, every_card=True)
+    root = wide.root
+
+    def card(index: int) -> R.Card:
+        return root.pl.pictures[int(root.pl.pic[index])].card
+
+    ranked = np.argsort(-root.value, kind="stable").tolist()
+    best_of = {}
+    for i in ranked:
+        best_of.setdefault(card(i), i)
+    assert len(best_of) == len(set(view.hand)) > 1
+    assert {c.index for c in wide.candidates} >= set(best_of.values())
+    assert len(wide.candidates) == hints.SEARCH_WIDTH == len(plain.candidates)
+    others = sorted((c.index for c in wide.candidates if c.index not in best_of.values()), key=ranked.index)
+    assert others == [i for i in ranked if i not in best_of.values()][: len(others)]
+    assert sorted(c.index for c in plain.candidates) == sorted(ranked[: hints.SEARCH_WIDTH], key=int)
+    assert len({card(c.index) for c in wide.candidates}) > len({card(c.index) for c in plain.candidates})
