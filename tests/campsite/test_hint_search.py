@@ -236,3 +236,11 @@ def test_every_card_puts_each_cards_best_play_among_the_looked_ahead_plays() -> 
     assert others == [i for i in ranked if i not in best_of.values()][: len(others)]
     assert sorted(c.index for c in plain.candidates) == sorted(ranked[: hints.SEARCH_WIDTH], key=int)
     assert len({card(c.index) for c in wide.candidates}) > len({card(c.index) for c in plain.candidates})
+
+
+def test_the_hint_looks_ahead_at_every_card_of_the_hand_by_default() -> None:
+    state = game_state(7, 2, 6)
+    result = run_hint(state, Budget(60), top=30, max_worlds=2)
+    looked = [p for p in result.choices if p.kind == "LOOK_AHEAD"]
+    assert len(looked) == hints.SEARCH_WIDTH
+    assert {p.placement.card for p in looked} == set(state.hands[state.to_move])
