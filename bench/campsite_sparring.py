@@ -283,7 +283,8 @@ def make_policy(name: str, cpu_s: float, seed: int, mc_cpu_s: float) -> Policy:
         return lambda s: mc(s, rng, mc_cpu_s)
     if (name.startswith("hint") and name != "hint10") or name == "hint10":
         # hint, hint10 (10x the CPU), hint-w4-d1-x3-m8-u-h2 (look-ahead width 4, depth 1, CPU x3, at most 8
-        # worlds, distinct candidates, one leaves the race every 2 worlds) ...
+        # worlds, distinct candidates, one leaves the race every 2 worlds) ... -c / -b: each card's best play
+        # among the candidates (the default) / the plain best by one-ply value
         from campsolver.solver.campsite.players import hint_policy
 
         options: dict[str, Any] = {}
@@ -302,6 +303,8 @@ def make_policy(name: str, cpu_s: float, seed: int, mc_cpu_s: float) -> Policy:
                 options["distinct"] = True
             elif key == "c":
                 options["every_card"] = True
+            elif key == "b":
+                options["every_card"] = False  # the plain best `width` by one-ply value (the default before)
             elif key == "h":
                 options["halving"] = int(value)
             elif key == "l":
