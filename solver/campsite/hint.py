@@ -343,8 +343,9 @@ MAX_WORLDS = 64
 #: Each card of the hand (its best play by one-ply value) among the plays looked ahead, the other places by one-ply
 #: value. Why: the best six by one-ply value are often six placements of one card, so the look-ahead never weighed
 #: which card to play and which to keep. Paired games at 0.15 CPU-s a call (seeds 6,600,000+, seats rotated,
-#: against the sparring partners planner, cardtent, margin1 and the hint itself): margin +2.6 +- 0.8 points a game,
-#: win share +0.07 +- 0.03, the same CPU a call (bench/results/campsite_hint_every_card.json).
+#: against the sparring partners planner, cardtent, margin1 and the hint itself, 306 games): margin +2.5 +- 0.6
+#: points a game (each partner +1.6 to +4.1), win share +0.034 +- 0.024, the same CPU a call (mean 0.141, median
+#: 0.151 CPU-s; bench/results/campsite_hint_every_card.json).
 EVERY_CARD = True
 
 
