@@ -7,7 +7,15 @@ These sparring partners are sensible strategies written from the rulebook (docs/
 model alone, by the hint's author, to develop and tune the hint: they are NOT the independent outside players the
 hint is judged against (those live in bench/opponents/, which neither this module nor the hint reads). Every
 partner reads only what its seat may know: its own hand, the table, every seat's unused tokens, the totals and
-the unseen cards' composition (never another hand or the pile's order). Tune only on seeds 6,300,000-6,399,999.
+the unseen cards' composition (never another hand or the pile's order). Tune only on seeds 6,300,000-6,399,999
+and 6,600,000-6,699,999 (below the report seeds, used by no test).
+
+Paired A/B of hint variants over a field of partners (the same deals and seats for every variant; a seed's games
+for every variant and partner are played before the next seed's, so a cut run stays paired):
+
+    python -m bench.campsite_sparring --hints hint,hint-u --opponents planner,cardtent,margin1 --games 100 \
+        --first-seed 6600000 --cpu 0.15 --log /tmp/ab.jsonl
+    python -m bench.campsite_sparring --paired /tmp/ab.jsonl   # paired differences against the first variant
 
 Partners (each a few ms a turn on the numpy engine `solver/campsite/fast.py`, except the hints and `mc`):
 - `greedy`: the repository's greedy (the play with the best immediate own gain).
@@ -275,7 +283,8 @@ def make_policy(name: str, cpu_s: float, seed: int, mc_cpu_s: float) -> Policy:
         return lambda s: mc(s, rng, mc_cpu_s)
     if (name.startswith("hint") and name != "hint10") or name == "hint10":
         # hint, hint10 (10x the CPU), hint-w4-d1-x3-m8-u-h2 (look-ahead width 4, depth 1, CPU x3, at most 8
-        # worlds, distinct candidates, one leaves the race every 2 worlds) ...
+        # worlds, distinct candidates, one leaves the race every 2 worlds) ... -c / -b: each card's best play
+        # among the candidates (the default) / the plain best by one-ply value
         from campsolver.solver.campsite.players import hint_policy
 
         options: dict[str, Any] = {}
@@ -292,6 +301,10 @@ def make_policy(name: str, cpu_s: float, seed: int, mc_cpu_s: float) -> Policy:
                 options["max_worlds"] = int(value)
             elif key == "u":
                 options["distinct"] = True
+            elif key == "c":
+                options["every_card"] = True
+            elif key == "b":
+                options["every_card"] = False  # the plain best `width` by one-ply value (the default before)
             elif key == "h":
                 options["halving"] = int(value)
             elif key == "l":
@@ -438,6 +451,67 @@ def markdown(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+def tuning_seeds(first: int, seeds: int) -> bool:
+    """The seeds [first, first + seeds) lie in a tuning range (below the report seeds, used by no test)."""
+    return any(low <= first and first + seeds <= high for low, high in ((6_300_000, 6_400_000), (6_600_000, 6_700_000)))
+
+
+def paired_run(args: argparse.Namespace) -> None:
+    """Every hint variant against every partner on the same seeds and seats, seed by seed (resumable)."""
+    hints = args.hints.split(",") if args.hints else [args.hint]
+    opponents = args.opponents.split(",") if args.opponents else [args.opponent]
+    done = {(r["hint"], r["opponent"], r["seed"], r["hint_seat"], r["cpu_s"]) for r in read_log(args.log)}
+    args.log.parent.mkdir(parents=True, exist_ok=True)
+    with args.log.open("a") as out:
+        for g in range(args.games):
+            seed, seat = args.first_seed + g // args.players, g % args.players
+            for opponent in opponents:
+                for hint in hints:
+                    if (hint, opponent, seed, seat, args.cpu) in done:
+                        continue
+                    row = _one((hint, opponent, args.players, seed, seat, args.cpu, args.mc_cpu))
+                    out.write(json.dumps(row) + "\n")
+                    out.flush()
+    print(json.dumps(paired_summary(read_log(args.log)), indent=1))
+
+
+def paired_summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Per partner and pooled: each variant's share and margin, and its paired difference from the first variant
+    seen (games both played: same seed, seat, partner, players and CPU) with its standard error."""
+    variants: list[str] = []
+    games: dict[tuple, dict[str, dict[str, Any]]] = {}
+    for r in rows:
+        if r["hint"] not in variants:
+            variants.append(r["hint"])
+        games.setdefault((r["opponent"], r["seed"], r["hint_seat"], r["players"], r["cpu_s"]), {})[r["hint"]] = r
+    reference = variants[0] if variants else None
+    out: dict[str, Any] = {"reference": reference}
+    fields = [*sorted({key[0] for key in games}), "pooled"]
+    for field_name in fields:
+        keyed = {k: v for k, v in games.items() if field_name == "pooled" or k[0] == field_name}
+        entry: dict[str, Any] = {}
+        for variant in variants:
+            both = [v for v in keyed.values() if variant in v and reference in v]
+            if not both:
+                continue
+            share = [v[variant]["share"] - v[reference]["share"] for v in both]
+            margin = [v[variant]["margin"] - v[reference]["margin"] for v in both]
+            n = len(both)
+            entry[variant] = {
+                "games": n,
+                "share": round(statistics.fmean(v[variant]["share"] for v in both), 3),
+                "margin": round(statistics.fmean(v[variant]["margin"] for v in both), 2),
+                "d_share": round(statistics.fmean(share), 3),
+                "d_share_se": round(statistics.stdev(share) / math.sqrt(n), 3) if n > 1 else None,
+                "d_margin": round(statistics.fmean(margin), 2),
+                "d_margin_se": round(statistics.stdev(margin) / math.sqrt(n), 2) if n > 1 else None,
+                "cpu_mean": round(statistics.fmean(x for v in both for x in v[variant]["cpu"]), 4),
+                "cpu_median": round(statistics.median(x for v in both for x in v[variant]["cpu"]), 4),
+            }
+        out[field_name] = entry
+    return out
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--hint", default="hint")
@@ -447,15 +521,26 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--first-seed", type=int, default=6_300_000)
     parser.add_argument("--cpu", type=float, default=0.05, help="the hint's CPU-s a call")
     parser.add_argument("--mc-cpu", type=float, default=0.2, help="the mc partner's CPU-s a turn")
-    parser.add_argument("--log", type=Path, required=True)
+    parser.add_argument("--log", type=Path)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--table", type=Path, nargs="*", help="print the markdown table of these logs (and --log)")
+    parser.add_argument("--hints", help="paired A/B: hint variants, comma-separated (the first is the reference)")
+    parser.add_argument("--opponents", help="paired A/B: partners, comma-separated")
+    parser.add_argument("--paired", type=Path, nargs="+", help="print paired differences of these A/B logs")
     args = parser.parse_args(argv)
+    if args.paired:
+        print(json.dumps(paired_summary([r for p in args.paired for r in read_log(p)]), indent=1))
+        return
+    if args.log is None:
+        raise SystemExit("--log is required")
     if args.table is not None:
         print(markdown(table([args.log, *args.table])))
         return
-    if not (args.first_seed >= 6_300_000 and args.first_seed + args.games // args.players <= 6_400_000):
-        raise SystemExit("tune only on seeds 6,300,000-6,399,999")
+    if not tuning_seeds(args.first_seed, args.games // args.players):
+        raise SystemExit("tune only on seeds 6,300,000-6,399,999 or 6,600,000-6,699,999")
+    if args.hints or args.opponents:
+        paired_run(args)
+        return
     done = {
         (r["seed"], r["hint_seat"])
         for r in read_log(args.log)

@@ -340,6 +340,13 @@ def one_ply_future(
 SEARCH_WIDTH = 6
 #: Most worlds the look-ahead samples (then it stops, whatever the budget).
 MAX_WORLDS = 64
+#: Each card of the hand (its best play by one-ply value) among the plays looked ahead, the other places by one-ply
+#: value. Why: the best six by one-ply value are often six placements of one card, so the look-ahead never weighed
+#: which card to play and which to keep. Paired games at 0.15 CPU-s a call (seeds 6,600,000+, seats rotated,
+#: against the sparring partners planner, cardtent, margin1 and the hint itself, 306 games): margin +2.5 +- 0.6
+#: points a game (each partner +1.6 to +4.1), win share +0.034 +- 0.024, the same CPU a call (mean 0.141, median
+#: 0.151 CPU-s; bench/results/campsite_hint_every_card.json).
+EVERY_CARD = True
 
 
 @dataclass(frozen=True)
@@ -348,7 +355,7 @@ class HintOptions:
     the mover's own score; `top`: plays listed; `cards_to_come`: cards laid after this turn in the round (default:
     the turns left by the tents on the table); `seed`: the sampled worlds; `width`: plays looked ahead; `depth`:
     turns played out (default to the round's end); `max_worlds`: most worlds sampled; `distinct`, `halving`,
-    `leak`, `reserve_wild`: the look-ahead's variants (`lookahead.search`)."""
+    `leak`, `reserve_wild`, `every_card`: the look-ahead's variants (`lookahead.search`)."""
 
     margin: bool | None = None
     top: int = DEFAULT_TOP
@@ -361,6 +368,7 @@ class HintOptions:
     halving: int = 0
     leak: float = 0.0
     reserve_wild: float | None = None
+    every_card: bool = EVERY_CARD
 
 
 def seat_state(
@@ -437,6 +445,7 @@ def hint(state: CampsiteState, budget: Budget, *, options: HintOptions = HintOpt
         halving=options.halving,
         leak=options.leak,
         reserve_wild=options.reserve_wild,
+        every_card=options.every_card,
     )
     plays = _listed_plays(view, result, options.top, state.table)
     searched = [p for p in plays if p.kind == "LOOK_AHEAD"]
@@ -446,6 +455,7 @@ def hint(state: CampsiteState, budget: Budget, *, options: HintOptions = HintOpt
     root = result.root
     method = (
         f"{ONE_PLY_METHOD}; the best {len(searched)} looked ahead in {result.worlds} sampled deals"
+        + (f" (raced: {len(searched) - result.finalists} left early)" if 0 < result.finalists < len(searched) else "")
         if searched
         else ONE_PLY_METHOD
     )
@@ -517,7 +527,8 @@ def _listed_plays(view, result, top: int, table: Table) -> list[RankedPlay]:
     entries: list[tuple[float, int, int, int, int, str, int, float | None]] = []
     seen: set[tuple[int, int, int, int]] = set()
     for c in searched:
-        entries.append((c.mean, c.index, c.token, c.row, c.col, "LOOK_AHEAD", len(c.samples), c.standard_error))
+        kind = "LOOK_AHEAD" if c.reference is None else "LOOK_AHEAD_PAIRED"
+        entries.append((c.mean, c.index, c.token, c.row, c.col, kind, len(c.samples), c.standard_error))
         seen.add((c.index, c.token, c.row, c.col))
     # One-ply plays: the best `top` placements, every tent of each.
     order = np.argsort(-root.value, kind="stable")[: max(top, 1)]
@@ -563,6 +574,8 @@ def _listed_plays(view, result, top: int, table: Table) -> list[RankedPlay]:
         gain = gains[mine] + new_points
         opponent_gain = max((gains[k] for k in range(view.players) if k != mine), default=0)
         note = ONE_PLY_NOTE if kind == "ONE_PLY" else f"look-ahead: the mean over {samples} sampled worlds"
+        if kind == "LOOK_AHEAD_PAIRED":  # left the race early: valued paired with the best play that stayed
+            kind, note = "LOOK_AHEAD", f"look-ahead: the best play's mean less the mean gap on {samples} shared worlds"
         plays.append(
             RankedPlay(
                 choice=(placement, Tent(mine, Token(token), r, c)),

@@ -344,21 +344,39 @@ def sample_world(view: SeatView, rng: np.random.Generator) -> World:
 
 @dataclass
 class Candidate:
+    """A play looked ahead: its sampled values, one a world. `reference`: set when the play left the race
+    (`halving`): the best play that stayed, sampled on every world this one saw and more."""
+
     index: int  # placement index at the root
     token: int
     row: int  # array cell of the tent (root board)
     col: int
     one_ply: float
     samples: list[float] = field(default_factory=list)
+    reference: Candidate | None = None
 
     @property
     def mean(self) -> float:
+        """The sample mean; for a play that left the race, the paired estimate: the reference's mean minus the
+        mean difference on the worlds both saw (unbiased like its own mean, and paired: never above the
+        reference that beat it there)."""
+        if self.reference is not None and self.samples:
+            shared = len(self.samples)
+            gap = float(np.mean(np.array(self.reference.samples[:shared]) - np.array(self.samples)))
+            return self.reference.mean - gap
         return float(np.mean(self.samples)) if self.samples else self.one_ply
 
     @property
     def standard_error(self) -> float | None:
+        """The sample mean's standard error; for a play that left the race, the reference's and the paired
+        difference's combined."""
         if len(self.samples) < 2:
             return None
+        if self.reference is not None:
+            shared = len(self.samples)
+            diffs = np.array(self.reference.samples[:shared]) - np.array(self.samples)
+            own = float(np.std(diffs, ddof=1) / np.sqrt(shared))
+            return float(np.hypot(self.reference.standard_error or 0.0, own))
         return float(np.std(self.samples, ddof=1) / np.sqrt(len(self.samples)))
 
 
@@ -428,8 +446,9 @@ def play_out(
 class SearchResult:
     root: Ply
     candidates: list[Candidate]  # the plays looked ahead, best first
-    worlds: int  # worlds every candidate was played out in
+    worlds: int  # worlds every candidate still in the race was played out in
     depth: int
+    finalists: int = 0  # candidates still in the race at the end (all of them without `halving`)
 
 
 def search(
@@ -445,12 +464,16 @@ def search(
     halving: int = 0,
     leak: float = 0.0,
     reserve_wild: float | None = None,
+    every_card: bool = False,
 ) -> SearchResult:
     """One ply over every play, then the `width` best (by one-ply value) played out `depth` more turns (default:
     until the mover has played once more) in sampled worlds, all candidates in the same worlds, while the budget
     lasts (a world is counted only when every candidate still in the race was played out in it). `distinct`: at
-    most one candidate per (card, token, tent square). `halving`: every that many worlds, the candidate with
-    the lowest mean leaves the race (while more than two are left); its samples stay."""
+    most one candidate per (card, token, tent square). `every_card`: every card of the hand (its best play) among
+    the candidates, the other places by one-ply value (else the `width` best by one-ply value, often one card's
+    placements). `halving`: every that many worlds, the candidate with
+    the lowest mean leaves the race (while more than two are left), so the rest get more worlds; its value is then
+    paired with the best play that stayed (`Candidate.mean`)."""
     model = ValueModel(view.players, reserve_wild)
     root = one_ply(
         view,
@@ -468,7 +491,14 @@ def search(
         depth = view.players
     candidates: list[Candidate] = []
     keys: set[tuple] = set()
-    for i in np.argsort(-root.value, kind="stable").tolist():
+    ranked = np.argsort(-root.value, kind="stable").tolist()
+    if every_card:  # each card's best play first (best first), then the rest by one-ply value
+        firsts: dict[R.Card, int] = {}
+        for i in ranked:
+            firsts.setdefault(root.pl.pictures[int(root.pl.pic[i])].card, i)
+        chosen = set(list(firsts.values())[:width])
+        ranked = [i for i in ranked if i in chosen] + [i for i in ranked if i not in chosen]
+    for i in ranked:
         if len(candidates) >= width:
             break
         token, row, col = int(root.options.token[i]), int(root.options.row[i]), int(root.options.col[i])
@@ -498,6 +528,10 @@ def search(
             worlds += 1
             if halving and worlds % halving == 0 and len(racing) > 2:
                 racing.remove(min(racing, key=lambda c: c.mean))
-    # The candidates still in the race (every world) first, best mean first; then those that left it.
-    candidates.sort(key=lambda c: (c not in racing, -c.mean))
-    return SearchResult(root, candidates, worlds, depth)
+    if len(racing) < len(candidates):  # the plays that left the race: valued paired with the best that stayed
+        reference = max(racing, key=lambda c: c.mean)
+        for candidate in candidates:
+            if candidate not in racing:
+                candidate.reference = reference
+    candidates.sort(key=lambda c: -c.mean)
+    return SearchResult(root, candidates, worlds, depth, len(racing))

@@ -180,3 +180,67 @@ def test_sampled_worlds_deal_the_unseen_cards_uniformly() -> None:
     chi2 = sum((seen[card] - e) ** 2 / e for card, e in expected.items())
     df = len(expected) - 1
     assert chi2 < df + 6 * (2 * df) ** 0.5, (chi2, df)
+
+
+def test_a_play_that_left_the_race_is_valued_paired_with_the_best_that_stayed() -> None:
+    """`halving`: the worst play leaves the race every that many worlds, so the rest get more worlds; the plays
+    that left are valued by the best finalist's mean less their mean gap on the worlds both saw (with both
+    standard errors combined), so every listed look-ahead value stays in rank order and the best is a finalist."""
+    state = game_state(7, 2, 6)
+    seat = state.to_move
+    view = L.seat_view(state.table, state.hands[seat], state.tokens[seat], seat, 2, state.deck, state.totals)
+    result = L.search(view, Budget(60), seed=3, max_worlds=9, halving=2)
+    finalists = [c for c in result.candidates if c.reference is None]
+    left = [c for c in result.candidates if c.reference is not None]
+    assert result.finalists == len(finalists) == 2 and len(left) == hints.SEARCH_WIDTH - 2
+    assert result.worlds == 9 and all(len(c.samples) == 9 for c in finalists)
+    assert sorted(len(c.samples) for c in left) == [2, 4, 6, 8]  # one left after every 2 worlds
+    best = max(finalists, key=lambda c: np.mean(c.samples))
+    assert result.candidates[0] is best
+    for c in left:
+        n = len(c.samples)
+        gap = np.array(best.samples[:n]) - np.array(c.samples)
+        assert c.reference is best and gap.mean() >= -1e-9  # it was behind the best on the worlds it saw
+        assert c.mean == pytest.approx(np.mean(best.samples) - gap.mean())
+        paired = np.std(gap, ddof=1) / np.sqrt(n)
+        assert c.standard_error == pytest.approx(np.hypot(best.standard_error, paired))
+    assert all(a.mean >= b.mean for a, b in pairwise(result.candidates))
+    listed = run_hint(state, Budget(60), top=10, max_worlds=9, halving=2, seed=3)
+    looked = [p for p in listed.choices if p.kind == "LOOK_AHEAD"]
+    assert len(looked) == hints.SEARCH_WIDTH and all(a.value >= b.value for a, b in pairwise(looked))
+    assert sorted(p.samples for p in looked) == [2, 4, 6, 8, 9, 9] and "left early" in listed.method
+
+
+def test_every_card_puts_each_cards_best_play_among_the_looked_ahead_plays() -> None:
+    """`every_card`: the look-ahead weighs which card to play (and keep): each card of the hand with its best
+    one-ply play among the candidates, the other places by one-ply value; without it the candidates are the
+    best by one-ply value, here all placements of one card."""
+    state = game_state(7, 2, 6)
+    seat = state.to_move
+    view = L.seat_view(state.table, state.hands[seat], state.tokens[seat], seat, 2, state.deck, state.totals)
+    plain = L.search(view, Budget(60), seed=3, max_worlds=2)
+    wide = L.search(view, Budget(60), seed=3, max_worlds=2, every_card=True)
+    root = wide.root
+
+    def card(index: int) -> R.Card:
+        return root.pl.pictures[int(root.pl.pic[index])].card
+
+    ranked = np.argsort(-root.value, kind="stable").tolist()
+    best_of = {}
+    for i in ranked:
+        best_of.setdefault(card(i), i)
+    assert len(best_of) == len(set(view.hand)) > 1
+    assert {c.index for c in wide.candidates} >= set(best_of.values())
+    assert len(wide.candidates) == hints.SEARCH_WIDTH == len(plain.candidates)
+    others = sorted((c.index for c in wide.candidates if c.index not in best_of.values()), key=ranked.index)
+    assert others == [i for i in ranked if i not in best_of.values()][: len(others)]
+    assert sorted(c.index for c in plain.candidates) == sorted(ranked[: hints.SEARCH_WIDTH], key=int)
+    assert len({card(c.index) for c in wide.candidates}) > len({card(c.index) for c in plain.candidates})
+
+
+def test_the_hint_looks_ahead_at_every_card_of_the_hand_by_default() -> None:
+    state = game_state(7, 2, 6)
+    result = run_hint(state, Budget(60), top=30, max_worlds=2)
+    looked = [p for p in result.choices if p.kind == "LOOK_AHEAD"]
+    assert len(looked) == hints.SEARCH_WIDTH
+    assert {p.placement.card for p in looked} == set(state.hands[state.to_move])
