@@ -12,7 +12,6 @@ of a `book.html` in headless Chromium with the book's print CSS applied on scree
 from __future__ import annotations
 
 import argparse
-import re
 import shutil
 import subprocess
 import sys
@@ -21,7 +20,7 @@ from pathlib import Path
 
 from campsolver.service import dispatch
 from campsolver.service.registry import games
-from campsolver.solver.core.picture import print_scale
+from campsolver.solver.core.picture import print_scale, svg_size
 
 DPI = 150
 RSVG = shutil.which("rsvg-convert") or "/usr/bin/rsvg-convert"
@@ -38,16 +37,6 @@ def example_pictures() -> dict[str, tuple[str, str]]:
         envelope = dispatch.run(command, request, dispatch.budget_for(request, None)).puzzle  # type: ignore[attr-defined]
         pictures[name] = (envelope.svg, envelope.solution_svg)
     return pictures
-
-
-def svg_size(svg: str) -> tuple[float, float]:
-    """(width, height) in user units from the root element's width and height."""
-    root = re.search(r"<svg\b[^>]*>", svg)
-    assert root is not None, "not an SVG"
-    width = re.search(r'\bwidth="([\d.]+)"', root.group(0))
-    height = re.search(r'\bheight="([\d.]+)"', root.group(0))
-    assert width is not None and height is not None, "an SVG without width and height"
-    return float(width.group(1)), float(height.group(1))
 
 
 def print_pixels(svg: str, dpi: int = DPI) -> int:

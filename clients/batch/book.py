@@ -7,7 +7,8 @@ statement would let a reader compute the answer; see `_puzzle_picture` for games
 in one picture). Pictures print at most `PRINT_WIDTH_MM` x `PRINT_MAX_HEIGHT_MM` (solver/core/picture.py), the
 size the renderers keep their smallest text readable at.
 Print CSS starts every puzzle and every solution on a new page and keeps it on one: each is an A4-high column whose
-picture gives up height (down to `MIN_PICTURE_MM`) when the text and the evidence need it. The content depends only
+picture gives up height (down to `MIN_PICTURE_MM`) when the text and the evidence need it; a page whose text needs
+more than that goes on over a second sheet, never cut. The content depends only
 on the puzzles (no dates, no timings), so the same seeds give the same file.
 """
 
@@ -21,7 +22,7 @@ from campsolver.clients.batch.engine import Task
 from campsolver.clients.batch.service_calls import call, grade_name, proof_name, to_dict
 from campsolver.service.registry import GAME_TABLE
 from campsolver.solver.core.budget import Budget
-from campsolver.solver.core.picture import PRINT_MAX_HEIGHT_MM, PRINT_WIDTH_MM
+from campsolver.solver.core.picture import PRINT_MAX_HEIGHT_MM, PRINT_WIDTH_MM, print_scale, svg_size
 
 from campsolver import __version__
 
@@ -180,13 +181,17 @@ li.failed { color: #222; }
   table.evidence td, table.evidence th { padding: 0.4mm 2mm; }
   /* Each puzzle and solution page is one A4 column: the text and the evidence keep their size and the picture
      takes what is left of the page (at most its print size), so a long solution never spills onto a second page. */
-  section.puzzle, section.solution { height: PAGE_HEIGHT_MM; display: flex; flex-direction: column;
-                                     overflow: hidden; }
+  section.puzzle, section.solution { min-height: PAGE_HEIGHT_MM; display: flex; flex-direction: column; }
   section.puzzle > *, section.solution > * { flex: 0 0 auto; }
   section.solution > table.evidence { align-self: flex-start; }
-  section.puzzle > .picture, section.solution > .picture { flex: 0 1 auto; min-height: MIN_PICTURE_MM;
-                                                          display: flex; justify-content: center; }
-  .picture svg { max-height: 100%; width: auto; }
+  /* The picture starts at the floor (or its print size when smaller) and grows into the room the page has left,
+     up to its print size (--print-height, set on each picture): never stretched, never below the floor. A page
+     whose text needs more than the floor leaves grows onto a second sheet instead of being cut. */
+  section.puzzle > .picture, section.solution > .picture {
+    flex: 1 0 min(MIN_PICTURE_MM, var(--print-height)); max-height: var(--print-height); min-height: 0;
+    display: flex; flex-direction: column; align-items: center; margin-bottom: 2mm; }
+  section.puzzle > .picture svg, section.solution > .picture svg { flex: 1 1 0; min-height: 0; max-height: none;
+                                                                   width: auto; margin: 0; }
 }
 """
 
@@ -210,7 +215,10 @@ _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>\s*")
 def _inline_svg(picture: str) -> str:
     """An SVG string ready to sit inside HTML (declaration dropped); empty when there is no picture."""
     picture = _XML_DECLARATION.sub("", picture or "").strip()
-    return f'<div class="picture">{picture}</div>' if picture.startswith("<svg") else ""
+    if not picture.startswith("<svg"):
+        return ""
+    width, height = svg_size(picture)
+    return f'<div class="picture" style="--print-height: {height * print_scale(width, height):.2f}mm">{picture}</div>'
 
 
 def _evidence_table(evidence: list[dict[str, Any]]) -> str:

@@ -12,6 +12,7 @@ check that its smallest text stays readable (`MIN_TEXT_MM`).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
@@ -127,6 +128,18 @@ def print_scale(width: float, height: float) -> float:
     return PX_MM * min(1.0, PRINT_WIDTH_MM / (width * PX_MM), PRINT_MAX_HEIGHT_MM / (height * PX_MM))
 
 
+def svg_size(svg: str) -> tuple[float, float]:
+    """(width, height) in user units from the root element's width and height."""
+    root = re.search(r"<svg\b[^>]*>", svg)
+    if root is None:
+        raise ValueError("not an SVG")
+    width = re.search(r'\bwidth="([\d.]+)"', root.group(0))
+    height = re.search(r'\bheight="([\d.]+)"', root.group(0))
+    if width is None or height is None:
+        raise ValueError("an SVG without width and height")
+    return float(width.group(1)), float(height.group(1))
+
+
 class Canvas:
     """SVG parts of one picture, `width` units wide; `text` records each label's box."""
 
@@ -230,6 +243,7 @@ __all__ = [
     "Canvas",
     "line_height",
     "print_scale",
+    "svg_size",
     "text_width",
     "wrap",
 ]

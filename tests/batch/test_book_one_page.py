@@ -1,7 +1,8 @@
-"""A book's puzzle and its solution stay on one A4 page each, however long the solution: a Happy Campers solution
-(its picture, turns, final map and the grade's evidence table) spilled onto a second page. Printed by headless
-Chromium, as `campsolver batch book` readers print it; the picture gives up height, never below
-`book.MIN_PICTURE_MM`, and is never stretched."""
+"""A book's puzzle and its solution stay on one A4 page each while the picture can give up height for a long
+solution: a Happy Campers solution (its picture, turns, final map and the grade's evidence table) spilled onto a
+second page. Printed by headless Chromium, as `campsolver batch book` readers print it; the picture gives up
+height, never below `book.MIN_PICTURE_MM`, and is never stretched; a solution too long even then goes on over a
+second sheet, never cut."""
 
 from __future__ import annotations
 
@@ -46,18 +47,31 @@ def _pdf_pages(html: str, tmp_path: Path) -> int:
     return len(re.findall(rb"/Type\s*/Page(?![s\w])", pdf.read_bytes()))
 
 
-def _picture_heights_mm(html: str, tmp_path: Path) -> list[float]:
-    """The pictures' heights as printed (the print CSS applied on screen, one A4 page wide)."""
+def _measure(html: str, tmp_path: Path, what: str) -> Any:
+    """`what` (a JavaScript expression) evaluated on the book as printed (the print CSS applied on screen, one A4
+    page wide), as JSON."""
     probe = tmp_path / "probe.html"
     script = (
         "<script>window.addEventListener('load', () => { const out = document.createElement('pre');"
-        "out.id = 'heights'; out.textContent = JSON.stringify([...document.querySelectorAll('svg')]"
-        ".map(s => s.getBoundingClientRect().height)); document.body.appendChild(out); });</script>"
+        f"out.id = 'measured'; out.textContent = JSON.stringify({what}); document.body.appendChild(out); }});"
+        "</script>"
     )
     screen = html.replace("@media print", "@media all").replace("</style>", "body { width: 210mm; }</style>")
     probe.write_text(screen.replace("</body>", script + "</body>"))
     dom = chromium(tmp_path / "profile", "--virtual-time-budget=5000", "--dump-dom", probe.as_uri()).stdout
-    return [px / MM_PX for px in json.loads(re.search(r'<pre id="heights">(.*?)</pre>', dom, re.S).group(1))]
+    return json.loads(re.search(r'<pre id="measured">(.*?)</pre>', dom, re.S).group(1))
+
+
+def _picture_heights_mm(html: str, tmp_path: Path) -> list[float]:
+    """The pictures' heights as printed."""
+    heights = "[...document.querySelectorAll('svg')].map(s => s.getBoundingClientRect().height)"
+    return [px / MM_PX for px in _measure(html, tmp_path, heights)]
+
+
+def _cut_sections(html: str, tmp_path: Path) -> list[tuple[str, int, int]]:
+    """Puzzle and solution pages whose content reaches beyond their box (id, content and box height in px)."""
+    sizes = "[...document.querySelectorAll('section.page')].map(s => [s.id, s.scrollHeight, s.clientHeight])"
+    return [(name, content, box) for name, content, box in _measure(html, tmp_path, sizes) if content > box]
 
 
 @pytest.fixture(scope="module")
@@ -75,6 +89,20 @@ def test_a_long_happy_campers_solution_stays_on_one_page(example: tuple[Task, di
     # The long solution's picture gave up height (the short one's did not need to), never below the floor.
     short_solution, long_solution = heights[2], heights[3]
     assert book.MIN_PICTURE_MM - 0.5 <= long_solution < short_solution, heights
+    assert _cut_sections(html, tmp_path) == []
+
+
+def test_a_solution_too_long_for_one_page_goes_on_over_a_second_sheet_and_nothing_is_cut(
+    example: tuple[Task, dict[str, Any]], tmp_path: Path
+) -> None:
+    """With the picture at the floor the text still needs more than the page: the page grows onto a second sheet
+    (the book's pages used to cut it off at the sheet's foot)."""
+    task, result = example
+    html = book.render("Book", [(task, _longer(result, turns=30, evidence=12), None)])
+    assert _pdf_pages(html, tmp_path) == 1 + 1 + 2
+    _, solution = _picture_heights_mm(html, tmp_path)
+    assert solution == pytest.approx(book.MIN_PICTURE_MM, abs=0.5)
+    assert _cut_sections(html, tmp_path) == []
 
 
 def test_pictures_keep_their_print_size_where_the_page_has_room(
