@@ -27,6 +27,7 @@ from typing import Any
 from campsolver.solver.campsite import hint as hints
 from campsolver.solver.campsite import round_search
 from campsolver.solver.campsite.evaluate import best_turn_search
+from campsolver.solver.campsite.round_board import round_card_count
 from campsolver.solver.campsite.rules import (
     ALL_TOKENS,
     FAIR_WEATHER_FACTOR,
@@ -68,10 +69,6 @@ class RoundResult:
     nodes: int = 0  # branch-and-bound nodes searched
 
 
-def round_cards(order: Sequence[Card], turns: int, hand_size: int = HAND_SIZE) -> int:
-    return STARTING_CARDS + hand_size + turns - 1
-
-
 def check_order(order: Sequence[Card], turns: int, hand_size: int = HAND_SIZE, tokens: int = len(ALL_TOKENS)) -> None:
     if not 1 <= turns <= TURNS_PER_ROUND:
         raise IllegalMove(f"a round has 1 to {TURNS_PER_ROUND} turns")
@@ -90,7 +87,7 @@ def upper_bound(
     order: Sequence[Card], turns: int, hand_size: int = HAND_SIZE, tokens: Sequence[Token] = ALL_TOKENS
 ) -> int:
     """A proven bound on the round score (see the module docstring)."""
-    cards = list(order[: min(len(order), round_cards(order, turns, hand_size))])
+    cards = list(order[: round_card_count(order, turns, hand_size)])
     per_token = []
     for token in sorted(set(tokens)):
         if token is Token.WILDERNESS:

@@ -25,6 +25,7 @@ from campsolver.solver.campsite.rules import (
     CARD_COLS,
     CARD_ROWS,
     FAIR_WEATHER_FACTOR,
+    HAND_SIZE,
     STARTING_CARDS,
     SURROUNDING,
     Card,
@@ -310,6 +311,12 @@ class Around:
             base = _POPCOUNT6[self.seen] if token is Token.WILDERNESS else self.counts[int(token)]
             rows.append(base * factor)
         return np.stack(rows)
+
+
+def round_card_count(order: Sequence[Card], turns: int, hand_size: int = HAND_SIZE) -> int:
+    """How many cards of a solo round's deck order it can see: the starting cards, the first hand and one draw a
+    turn but the last (fewer when the order is shorter)."""
+    return min(len(order), STARTING_CARDS + hand_size + turns - 1)
 
 
 def start_board(order: Sequence[Card], frame: Frame) -> Board:

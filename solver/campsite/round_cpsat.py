@@ -31,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from campsolver.solver.campsite.round_board import round_card_count
 from campsolver.solver.campsite.round_search import pictures
 from campsolver.solver.campsite.rules import (
     CARD_COLS,
@@ -571,7 +572,7 @@ def build_round_model(
     model = cp_model.CpModel()
     start_grid = starting_table(order[0], order[1]).grid
     start_coloured = {cell for cell, sq in start_grid.items() if sq.coloured}
-    last_card = min(len(order), STARTING_CARDS + hand_size + turns - 1)
+    last_card = round_card_count(order, turns, hand_size)
     tick = _Ticker(budget)
     lays = add_lays(model, order, turns, hand_size, growth, last_card, start_coloured, tick)
     index = _index_lays(lays, order, tick)

@@ -48,6 +48,7 @@ from campsolver.solver.campsite.round_board import (
     Board,
     Frame,
     card_pictures,
+    round_card_count,
     start_board,
 )
 from campsolver.solver.campsite.round_bound import CoverTables, Potentials, Region, subsets
@@ -320,6 +321,5 @@ def root_joint_bound(
     """`joint_bound` at the root of a round (the starting cards down, every card of the round to come)."""
     frame = Frame(turns)
     board = start_board(order, frame)
-    last = min(len(order), STARTING_CARDS + hand_size + turns - 1)
-    pool = list(range(STARTING_CARDS, last))
+    pool = list(range(STARTING_CARDS, round_card_count(order, turns, hand_size)))
     return joint_bound(order, board, pool, turns, turns, sorted(set(tokens)), budget)
