@@ -180,7 +180,8 @@ li.failed { color: #222; }
   table.evidence { font-size: 8pt; margin-top: 1mm; }
   table.evidence td, table.evidence th { padding: 0.4mm 2mm; }
   /* Each puzzle and solution page is one A4 column: the text and the evidence keep their size and the picture
-     takes what is left of the page (at most its print size), so a long solution never spills onto a second page. */
+     takes what is left of the page (at most its print size), so a long solution stays on one page while the
+     picture can shrink to the floor. */
   section.puzzle, section.solution { min-height: PAGE_HEIGHT_MM; display: flex; flex-direction: column; }
   section.puzzle > *, section.solution > * { flex: 0 0 auto; }
   section.solution > table.evidence { align-self: flex-start; }
@@ -217,8 +218,12 @@ def _inline_svg(picture: str) -> str:
     picture = _XML_DECLARATION.sub("", picture or "").strip()
     if not picture.startswith("<svg"):
         return ""
-    width, height = svg_size(picture)
-    return f'<div class="picture" style="--print-height: {height * print_scale(width, height):.2f}mm">{picture}</div>'
+    try:
+        width, height = svg_size(picture)
+        printed = height * print_scale(width, height)
+    except ValueError:  # no width and height on the root: the browser sizes it, up to the tallest print size
+        printed = PRINT_MAX_HEIGHT_MM
+    return f'<div class="picture" style="--print-height: {printed:.2f}mm">{picture}</div>'
 
 
 def _evidence_table(evidence: list[dict[str, Any]]) -> str:

@@ -129,3 +129,15 @@ def test_the_happy_campers_puzzle_that_spilled_prints_on_one_page_each(tmp_path:
     result = book.generate(params, Budget(300.0))
     task = Task("book", "happy-campers", "puzzle", params, book.generate)
     assert _pdf_pages(book.render("Book", [(task, result, None)]), tmp_path) == 3
+
+
+def test_each_picture_carries_its_print_height_and_one_without_a_size_the_tallest() -> None:
+    """The print CSS grows a picture up to `--print-height`: its print size from the root's width and height, or
+    the tallest print size when the root gives none (the book is still made, the browser sizes the picture)."""
+    from campsolver.solver.core.picture import PRINT_MAX_HEIGHT_MM, print_scale
+
+    sized = book._inline_svg('<?xml version="1.0"?><svg width="400" height="300" viewBox="0 0 400 300"></svg>')
+    assert f"--print-height: {300 * print_scale(400, 300):.2f}mm" in sized and "<?xml" not in sized
+    unsized = book._inline_svg('<svg viewBox="0 0 10 10"></svg>')
+    assert f"--print-height: {PRINT_MAX_HEIGHT_MM:.2f}mm" in unsized
+    assert book._inline_svg("not a picture") == ""
