@@ -1025,6 +1025,7 @@ class _Duel:
         seen = {start}
         stack = [start]
         while stack:
+            self.budget.check()
             key = stack.pop()
             runs = self._classify_y(key)
             self.actions[key] = runs

@@ -22,6 +22,7 @@ from campsolver.solver.camper_tour.players import (
     solo_optimal,
 )
 from campsolver.solver.camper_tour.rules import Announce, Phase, TourState, TurnBack, all_normal
+from campsolver.solver.core.budget import Budget, SolveInterrupted
 
 
 def _oracle(policy, config: R.Config, x_seat: int, first: int) -> float:
@@ -278,3 +279,40 @@ def test_symbolic_numbers_equal_the_exact_tracing_for_the_outside_players(style,
     # steady and sprinter compute the box's room from X's tokens (it matters only on special plates); thumb reads
     # nothing of X's numbers but the score to beat, which both tracings read exactly
     assert symbolic.opponent_calls < exact.opponent_calls if style != "thumb" else symbolic == exact
+
+
+class _ChecksAllowed(Budget):
+    """A budget whose `check` stops the solve at its (n+1)-th call, counting the calls."""
+
+    def __init__(self, allowed: int) -> None:
+        super().__init__(900)
+        self.allowed, self.checks = allowed, 0
+
+    def check(self) -> None:
+        self.checks += 1
+        if self.checks > self.allowed:
+            raise SolveInterrupted("deadline")
+        super().check()
+
+
+def test_the_reachable_states_enumeration_stops_at_the_budget(monkeypatch):
+    """The opponent's reachable states are enumerated before any table is built (minutes on the full route), so the
+    enumeration itself asks the budget: a solve stopped at its tenth check has classified about ten states, not
+    every one reachable."""
+    from campsolver.solver.camper_tour import duel as D
+
+    classified = []
+    real = D._Duel._classify_y
+
+    def counted(self, key):
+        classified.append(key)
+        return real(self, key)
+
+    monkeypatch.setattr(D._Duel, "_classify_y", counted)
+    whole = solve_duel(greedy, all_normal(12, 6))
+    everything = len(classified)
+    classified.clear()
+    with pytest.raises(SolveInterrupted):
+        solve_duel(greedy, all_normal(12, 6), budget=_ChecksAllowed(10))
+    assert 0 < len(classified) <= 11 < everything
+    assert 0.0 < whole.x_first < 1.0
