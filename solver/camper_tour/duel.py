@@ -683,8 +683,7 @@ class _Opponent:
 
     def ask(self, x: Camper, y: Camper, laid: int) -> _Entry:
         """Call the policy once, X traced; the answer with what it read."""
-        if self.calls % 256 == 0:
-            self.budget.check()
+        self.budget.check()  # every call: a traced call of a player that plans ahead can take seconds
         self.calls += 1
         subject = _TracedCamper(
             position=x.position, tokens=x.tokens, phase=x.phase, marker=x.marker, pending=x.pending, arrival=x.arrival
