@@ -5,11 +5,11 @@ order[0], order[1] are the starting cards, order[2..4] the hand, and after each 
 What is proven, and where:
 - A single turn is solved exactly (every play enumerated): proof EXACT.
 - Longer rounds: a beam search over whole turns (plays ranked by immediate gain plus the hint's future estimate)
-  gives a legal sequence (the warm start), then the exact branch and bound of `round_search` looks for a better
-  one over every legal placement sequence (tents assigned at the leaves, see its docstring). When the branch and
-  bound finishes, the best sequence is proven optimal: proof EXACT. When the budget runs out first, the best found
-  is returned with a proven upper bound (FEASIBLE_WITH_BOUND): the smaller of the branch and bound's root bound
-  and the per-token bound below.
+  gives a legal sequence (the warm start; from 6 turns on, beams twice as wide after it while they fit), then the
+  exact branch and bound of `round_search` looks for a better one over every legal placement sequence (tents
+  assigned at the leaves, see its docstring). When the branch and bound finishes, the best sequence is proven
+  optimal: proof EXACT. When the budget runs out first, the best found is returned with a proven upper bound
+  (FEASIBLE_WITH_BOUND): the smaller of the branch and bound's root bound and the per-token bound below.
 - Per-token bound: each tent scores at most 2 x min(8, squares featuring its terrain among the cards that can be on
   the table by the end) (Wilderness: 2 x min(6, terrains on those cards)), summed over the best `turns` tokens.
 - The window: every card of a round lies within the starting cards' bounding box grown by 3 squares per turn in
@@ -55,6 +55,12 @@ EXPANSIONS = 6
 BEAM_SHARE = 0.15
 #: The beam's round is polished (its last turns re-searched exactly) before the branch and bound.
 POLISH = True
+#: Share of the budget left after the first beam that wider beams (twice as wide each time) may use to find a
+#: better warm start, from WIDEN_FROM_TURNS turns on, where the branch and bound neither finishes nor moves its
+#: bound much (tuning seeds 5,310,000-5,310,005, 120 CPU-s a 7-turn round: median gap 16 -> 13; at 5 turns, 60 CPU-s
+#: with a 0.3 share, no gain: the branch and bound's time is worth more there).
+WIDEN_SHARE = 0.5
+WIDEN_FROM_TURNS = 6
 
 
 @dataclass
@@ -67,6 +73,7 @@ class RoundResult:
     interrupted: bool
     note: str
     nodes: int = 0  # branch-and-bound nodes searched
+    widest: int = 0  # beam search: the most states it kept in any turn (below its width: a wider beam is the same)
 
 
 def check_order(order: Sequence[Card], turns: int, hand_size: int = HAND_SIZE, tokens: int = len(ALL_TOKENS)) -> None:
@@ -144,6 +151,8 @@ def best_round(
         )
         return RoundResult([(play.placement, play.tent)], play.score, bound, proof, after, search.interrupted, note)
     beam_result = _beam(order, turns, start, budget.sub_budget(BEAM_SHARE) if exact else budget, bound, budget)
+    if exact and WIDEN_SHARE > 0.0 and turns >= WIDEN_FROM_TURNS and beam_result.plays:
+        beam_result = _widen(order, turns, start, budget.sub_budget(WIDEN_SHARE), bound, beam_result)
     if not exact or budget.expired():
         return beam_result
     incumbent = beam_result.score if beam_result.plays else -1
@@ -232,15 +241,41 @@ def _replay(order: Sequence[Card], search: round_search.RoundSearch, table: Tabl
     return plays, table
 
 
-def _beam(
-    order: Sequence[Card], turns: int, start: _Node, budget: Budget, bound: int, finish: Budget | None = None
+def _widen(
+    order: Sequence[Card], turns: int, start: _Node, budget: Budget, bound: int, best: RoundResult
 ) -> RoundResult:
-    """Beam search over whole turns: the warm start (and the answer when the exact search is not asked for).
-    When its budget runs out mid-round, the most promising partial round is finished one best hint a turn within
-    `finish` (the caller's whole budget), so a loaded machine still gets a warm start."""
+    """Beams twice as wide as the last, one after another within `budget`, while the next (about twice the last's
+    time) still fits; the best whole round of them all (a beam cut by the budget before its last turn gives none)."""
+    width, cost = BEAM_WIDTH, 0.0
+    while not budget.expired() and 2.0 * cost <= budget.remaining():
+        width *= 2
+        began = budget.elapsed()
+        wider = _beam(order, turns, start, budget, bound, width=width)
+        cost = budget.elapsed() - began
+        if wider.plays and wider.score > best.score:
+            best = wider
+        if wider.interrupted or wider.widest < width:
+            break
+    return best
+
+
+def _beam(
+    order: Sequence[Card],
+    turns: int,
+    start: _Node,
+    budget: Budget,
+    bound: int,
+    finish: Budget | None = None,
+    *,
+    width: int = BEAM_WIDTH,
+) -> RoundResult:
+    """Beam search over whole turns, `width` states a turn: the warm start (and the answer when the exact search is
+    not asked for). When its budget runs out mid-round, the most promising partial round is finished one best hint a
+    turn within `finish` (the caller's whole budget), so a loaded machine still gets a warm start."""
     table = start.table
     beam = [start]
     interrupted = False
+    widest = 1
     for turn in range(turns):
         cards_to_come = turns - turn - 1
         unseen = list(order[beam[0].drawn :]) if beam else []
@@ -272,8 +307,9 @@ def _beam(
                 continue
             seen.add(key)
             beam.append(child)
-            if len(beam) == BEAM_WIDTH:
+            if len(beam) == width:
                 break
+        widest = max(widest, len(beam))
     complete = [n for n in beam if len(n.plays) == turns]
     if not complete and beam and finish is not None:
         finished = _finish(order, turns, max(beam, key=lambda n: (len(n.plays), n.estimate)), finish)
@@ -284,7 +320,7 @@ def _beam(
     score = player_scores(best.table, 1)[0]
     proof = Proof.EXACT if score == bound else Proof.FEASIBLE_WITH_BOUND
     note = (
-        f"beam search (width {BEAM_WIDTH}) found {score}; proven bound {bound} "
+        f"beam search (width {width}) found {score}; proven bound {bound} "
         "(per-token maximum from the cards that can reach the table)"
     )
-    return RoundResult(list(best.plays), score, bound, proof, best.table, interrupted, note)
+    return RoundResult(list(best.plays), score, bound, proof, best.table, interrupted, note, widest=widest)

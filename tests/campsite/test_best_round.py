@@ -373,3 +373,43 @@ def test_a_beam_cut_at_any_of_its_checks_says_it_was_interrupted() -> None:
         result = best_round(order, 2, _StopsAfter(look), hand_size=2, tokens=tokens, exact=False)
         assert result.interrupted, f"cut at look {look}: {result.note}"
         assert result.proof is not Proof.EXACT or result.score == result.bound
+
+
+@pytest.mark.parametrize("seed", [6, 14])
+def test_wider_beams_keep_the_optimum_and_their_round_is_the_rules_models(seed: int, monkeypatch) -> None:
+    """Wider beams before the branch and bound (`best_round._widen`, switched on here for three-turn rounds): the
+    search still completes at the optimum found without them, and the round returned replays to its score."""
+    from campsolver.solver.campsite import best_round as BR
+
+    order = dense_order(seed)
+    tokens = random.Random(seed).sample(list(R.Token), 3)
+    plain = search_round(order, 3, Budget(900), hand_size=2, tokens=tokens)
+    assert plain.complete
+    monkeypatch.setattr(BR, "WIDEN_SHARE", 0.5)
+    monkeypatch.setattr(BR, "WIDEN_FROM_TURNS", 3)
+    widened = best_round(order, 3, Budget(900), hand_size=2, tokens=tokens)
+    assert widened.proof is Proof.EXACT and widened.score == widened.bound == plain.best
+    assert replay_score(order, widened.plays, 2, tokens) == widened.score
+
+
+def test_wider_beams_stopped_anywhere_keep_the_best_round_so_far() -> None:
+    """`_widen` cut by its budget at any of its looks: never worse than the round it was given, never a round the
+    rules model scores differently, and a stop before the first wider beam ends returns the given round."""
+    from campsolver.solver.campsite import best_round as BR
+
+    order = dense_order(3)
+    tokens = [R.Token.WATER, R.Token.FOREST, R.Token.DESERT]
+    table = R.starting_table(order[0], order[1])
+    start = BR._Node(table, tuple(order[2:4]), 4, frozenset(tokens), (), 0.0)
+    bound = BR.upper_bound(order, 3, 2, tokens)
+    first = BR._beam(order, 3, start, Budget(900), bound, width=1)
+    assert first.plays and not first.interrupted
+    whole = _StopsAfter()
+    full = BR._widen(order, 3, start, whole, bound, first)
+    assert full.score > first.score, "a beam one state wide is already the best: nothing to widen"
+    for steps in range(0, whole.looks + 1, max(1, whole.looks // 12)):
+        cut = BR._widen(order, 3, start, _StopsAfter(steps), bound, first)
+        assert first.score <= cut.score <= full.score
+        assert replay_score(order, cut.plays, 2, tokens) == cut.score
+        if steps == 0:
+            assert cut is first
