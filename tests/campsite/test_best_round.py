@@ -387,7 +387,17 @@ def test_wider_beams_keep_the_optimum_and_their_round_is_the_rules_models(seed: 
     assert plain.complete
     monkeypatch.setattr(BR, "WIDEN_SHARE", 0.5)
     monkeypatch.setattr(BR, "WIDEN_FROM_TURNS", 3)
+    warm_starts = []
+    real = BR._widen
+
+    def recorded(*args, **kwargs):
+        warm_starts.append(real(*args, **kwargs))
+        return warm_starts[-1]
+
+    monkeypatch.setattr(BR, "_widen", recorded)
     widened = best_round(order, 3, Budget(900), hand_size=2, tokens=tokens)
+    assert len(warm_starts) == 1, "the wider beams did not run"
+    assert replay_score(order, warm_starts[0].plays, 2, tokens) == warm_starts[0].score <= plain.best
     assert widened.proof is Proof.EXACT and widened.score == widened.bound == plain.best
     assert replay_score(order, widened.plays, 2, tokens) == widened.score
 
