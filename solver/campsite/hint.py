@@ -469,6 +469,7 @@ def hint(state: CampsiteState, budget: Budget, *, options: HintOptions = HintOpt
         total_placements=len(root.pl),
         worlds=result.worlds,
         depth=result.depth if result.worlds else 0,
+        interrupted=result.cut,
     )
 
 

@@ -449,6 +449,7 @@ class SearchResult:
     worlds: int  # worlds every candidate still in the race was played out in
     depth: int
     finalists: int = 0  # candidates still in the race at the end (all of them without `halving`)
+    cut: bool = False  # the budget ended the look-ahead before its `max_worlds` worlds
 
 
 def search(
@@ -528,10 +529,11 @@ def search(
             worlds += 1
             if halving and worlds % halving == 0 and len(racing) > 2:
                 racing.remove(min(racing, key=lambda c: c.mean))
+    cut = bool(worlds < max_worlds and len(candidates) > 1 and remaining > 0 and depth > 0)
     if len(racing) < len(candidates):  # the plays that left the race: valued paired with the best that stayed
         reference = max(racing, key=lambda c: c.mean)
         for candidate in candidates:
             if candidate not in racing:
                 candidate.reference = reference
     candidates.sort(key=lambda c: -c.mean)
-    return SearchResult(root, candidates, worlds, depth, len(racing))
+    return SearchResult(root, candidates, worlds, depth, len(racing), cut)

@@ -4,6 +4,8 @@ tiny-deadline MaxScore answers its best play so far with a bound."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from campsolver.clients.client import CampsolverClient
 from campsolver.service.games import campsite as service
@@ -31,8 +33,11 @@ def test_seeded_hints_keep_the_ranking_contract_and_answer_in_time(client: Camps
         turn = service.Turn(request.state, "state")
         for alternative in response.alternatives:
             _check_legal(turn, alternative.play)
-        if response.stats.interrupted:  # no time left to search: the one-ply ranking of every play
-            assert response.stats.fallback and response.alternatives[0].ranking.note.startswith("one-ply")
+        if response.stats.fallback:  # no time left to search: the one-ply ranking of every play
+            assert response.stats.interrupted and response.alternatives[0].ranking.note.startswith("one-ply")
+        # Interrupted exactly when the budget ended the look-ahead before its 64th sampled deal.
+        deals = re.search(r"looked ahead in (\d+) sampled deals", response.stats.method)
+        assert response.stats.interrupted == (deals is None or int(deals.group(1)) < 64), response.stats.method
 
 
 def test_a_tiny_deadline_max_answers_best_so_far_with_a_sound_bound(client: CampsolverClient) -> None:

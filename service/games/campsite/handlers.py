@@ -212,7 +212,7 @@ def hint(request: pb.CampsiteServiceHintRequest, budget: Budget) -> pb.CampsiteS
             wall_time_seconds=result.wall_time_s,
             states=result.placements,
             method=result.method,
-            interrupted=False,  # every play is valued one ply; the look-ahead is anytime
+            interrupted=result.interrupted,  # the budget ended the look-ahead before its last sampled deal
         ),
     )
 
