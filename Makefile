@@ -47,9 +47,11 @@ serve: $(STAMP)
 	$(BIN)/campsolver serve --host $(HOST) --port $(PORT) --workers $(WORKERS) $(if $(HTTP_PORT),--http-port $(HTTP_PORT))
 
 ## Set everything up (the Debian packages the tests drive included, see system-deps) and run the default test
-## suite (slow cases are deselected and counted, never skipped).
+## suite (slow cases are deselected and counted, never skipped) on TEST_WORKERS processes, each taking whole
+## modules (`TEST_WORKERS=0`: one process).
+TEST_WORKERS ?= 2
 test: system-deps $(STAMP)
-	$(BIN)/python -m pytest -m "not slow"
+	$(BIN)/python -m pytest -m "not slow" -n $(TEST_WORKERS) --dist loadfile
 
 ## The long cases only.
 test-slow: system-deps $(STAMP)

@@ -119,3 +119,32 @@ def example_puzzles() -> dict[str, Any]:
         request = command.example()
         found[name] = dispatch.run(command, request, dispatch.budget_for(request, None))
     return found
+
+
+#: Cases the marker expression deselected in this process (with xdist: in each worker, reported back).
+_DESELECTED = {"count": 0}
+
+
+def pytest_deselected(items: list[pytest.Item]) -> None:
+    _DESELECTED["count"] += len(items)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """An xdist worker tells the controlling process how many cases it deselected (every worker collects them all)."""
+    output = getattr(session.config, "workeroutput", None)
+    if output is not None:
+        output["deselected"] = _DESELECTED["count"]
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: Any) -> None:
+    output = getattr(node, "workeroutput", None) or {}
+    _DESELECTED["count"] = max(_DESELECTED["count"], int(output.get("deselected", 0)))
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    """With xdist workers the summary line does not count deselected cases: say how many the run left out."""
+    if getattr(config.option, "numprocesses", None) and _DESELECTED["count"]:
+        terminalreporter.write_line(
+            f"{_DESELECTED['count']} deselected (the `slow` cases: `make test-slow` runs them)", bold=True
+        )

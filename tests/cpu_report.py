@@ -1,6 +1,7 @@
 """Per-test CPU seconds (this process, its reaped children and its live descendants, e.g. solver workers), for
 deciding what the default run can afford: `CAMPSOLVER_TEST_CPU=cpu.tsv make test` writes one row a test (nodeid,
-CPU seconds, wall seconds), heaviest first. Wall time on a shared machine says more about the neighbours than
+CPU seconds, wall seconds), heaviest first (with pytest-xdist workers, each writes its own rows beside it and the
+controlling process merges them). Wall time on a shared machine says more about the neighbours than
 about the test; CPU seconds do not."""
 
 from __future__ import annotations
@@ -61,8 +62,20 @@ class CpuReport:
         row[1] += time.monotonic() - wall0
 
     def pytest_sessionfinish(self, session) -> None:
+        worker = os.environ.get("PYTEST_XDIST_WORKER")
+        if worker:  # an xdist worker: its own rows, for the controlling process to merge
+            self.write(self.path.with_name(f"{self.path.name}.{worker}"))
+            return
+        for part in sorted(self.path.parent.glob(f"{self.path.name}.gw*")):
+            for line in part.read_text().splitlines()[1:]:
+                node, cpu, wall = line.split("\t")
+                self.rows[node] = [float(cpu), float(wall)]
+            part.unlink()
+        self.write(self.path)
+
+    def write(self, path: Path) -> None:
         lines = [
             f"{node}\t{cpu:.3f}\t{wall:.3f}"
             for node, (cpu, wall) in sorted(self.rows.items(), key=lambda kv: -kv[1][0])
         ]
-        self.path.write_text("nodeid\tcpu_s\twall_s\n" + "\n".join(lines) + "\n")
+        path.write_text("nodeid\tcpu_s\twall_s\n" + "\n".join(lines) + "\n")
