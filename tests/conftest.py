@@ -146,5 +146,6 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     """With xdist workers the summary line does not count deselected cases: say how many the run left out."""
     if getattr(config.option, "numprocesses", None) and _DESELECTED["count"]:
         terminalreporter.write_line(
-            f"{_DESELECTED['count']} deselected (the `slow` cases: `make test-slow` runs them)", bold=True
+            f"{_DESELECTED['count']} deselected by the marker expression (`make test-slow` runs the slow cases)",
+            bold=True,
         )

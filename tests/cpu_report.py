@@ -7,6 +7,7 @@ about the test; CPU seconds do not."""
 from __future__ import annotations
 
 import os
+import re
 import time
 from pathlib import Path
 
@@ -52,6 +53,14 @@ class CpuReport:
     def __init__(self, path: Path) -> None:
         self.path = path
         self.rows: dict[str, list[float]] = {}
+        if not os.environ.get("PYTEST_XDIST_WORKER"):  # the controlling (or only) process: no stale worker rows
+            for part in self.worker_files():
+                part.unlink()
+
+    def worker_files(self) -> list[Path]:
+        """The xdist workers' row files beside the target (`<name>.gw0`, `<name>.gw1`, ...)."""
+        pattern = re.compile(re.escape(self.path.name) + r"\.gw\d+")
+        return sorted(p for p in self.path.parent.iterdir() if pattern.fullmatch(p.name))
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_protocol(self, item, nextitem):
@@ -66,7 +75,7 @@ class CpuReport:
         if worker:  # an xdist worker: its own rows, for the controlling process to merge
             self.write(self.path.with_name(f"{self.path.name}.{worker}"))
             return
-        for part in sorted(self.path.parent.glob(f"{self.path.name}.gw*")):
+        for part in self.worker_files():
             for line in part.read_text().splitlines()[1:]:
                 node, cpu, wall = line.split("\t")
                 self.rows[node] = [float(cpu), float(wall)]

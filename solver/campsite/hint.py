@@ -89,7 +89,8 @@ class HintResult(HintResultBase[RankedPlay]):
     plays_ranked: int = 0
     placements: int = 0  # placements evaluated
     total_placements: int = 0
-    # `interrupted`: the budget ran out: only the first `placements` placements were ranked
+    # `interrupted`: the budget ended the look-ahead before its `max_worlds` sampled deals (every play is still
+    # valued one ply: `placements` is every placement)
     worlds: int = 0  # worlds every look-ahead play was played out in
     depth: int = 0  # turns played out after the play (the other seats', then the mover's)
 

@@ -91,6 +91,7 @@ def test_a_small_budget_halves_and_still_ranks_legal_plays_by_value() -> None:
         off = hints.hint(obs, CpuBudget(seconds), options=hints.HintOptions(seed=2, halving=False))
         if min(r.samples for r in off.plays) >= 2:
             break
+    assert min(r.samples for r in off.plays) >= 2, f"even {seconds} CPU-s gives a play one sample: nothing to halve"
     result = hints.hint(obs, CpuBudget(seconds), options=hints.HintOptions(seed=2))
     assert len({r.samples for r in off.plays}) <= 2  # the race alone samples every play alike at this budget
     assert len({r.samples for r in result.plays if r.samples}) >= 2, f"nothing was dropped at {seconds} CPU-s"

@@ -160,9 +160,8 @@ def test_max_score_with_the_default_rules_answers_best_so_far_within_a_second() 
     assert not any(a.ranking.HasField("standard_error") for a in response.alternatives)  # estimates, not exact
 
 
-#: Positions (seed, campers, decisions played) whose win hint a 0.2 CPU s budget cuts on the project's machines
-#: (measured: 0.19-0.20 CPU s used, 16-65 playouts of the answer, with the duel's faster playouts; the earlier
-#: positions now mostly end by the stopping rule); elsewhere the stopping rule may end one first.
+#: Positions (seed, campers, decisions played) whose win hint, with sequential dropping off (CUT_SCRIPT), a 0.2 CPU s
+#: budget cuts (measured: 4-5 of 5 cut a run, 0.15-0.196 CPU s used, 10-41 playouts of the answer).
 CUT_BY_THE_BUDGET = ((2, 2, 10), (4, 2, 20), (1, 2, 10), (1, 3, 10), (4, 3, 10))
 #: The hints of CUT_BY_THE_BUDGET in a process of their own: a CpuBudget counts every thread of its process, and
 #: in the whole suite threads other tests leave behind (a Ray driver's, a server's) spent it for the hint.
@@ -172,7 +171,7 @@ from tests.camper_tour.test_hint_contract import CUT_BY_THE_BUDGET, played_game
 from campsolver.solver.camper_tour import hint as hint_module
 from campsolver.solver.camper_tour.hint import HintOptions, hint
 from campsolver.solver.core.budget import CpuBudget
-hint_module.DROP_Z = float("inf")  # no candidate is ever dropped: only the budget ends the sampling
+hint_module.DROP_Z = float("inf")  # no sequential dropping: the budget, not the stopping rule, ends most hints
 rows = []
 for seed, campers, stop in CUT_BY_THE_BUDGET:
     state, record = played_game(seed, campers, stop=stop)
@@ -190,9 +189,10 @@ def test_the_win_hint_uses_most_of_a_cpu_budget() -> None:
 
     Judged in CPU seconds (the budget's own clock, so the machine's load does not move it), in a process of its
     own (`CUT_SCRIPT`): a hint the budget cut (`interrupted`) used at least 60% of it, and none ran much past it.
-    The script turns sequential dropping off (DROP_Z infinite), so the budget, not the stopping rule, ends the
-    sampling (with dropping on, whether a position was cut depended on the machine's speed and the test judged too
-    few cuts on a slow one); a hint that still ends by itself (`interrupted` False) is not judged on its use, and
+    The script turns sequential dropping by standard errors off (DROP_Z infinite), so the budget, not the stopping
+    rule, ends most of the sampling (with it on, whether a position was cut depended on the machine's speed, and the
+    test saw too few cuts on a slow one); a hint that still ends by itself (a candidate with no spread below the
+    baseline, or none affordable before MIN_SAMPLES rounds: `interrupted` False) is not judged on its use, and
     most of the positions must be cut."""
     import json
     import subprocess

@@ -6,6 +6,8 @@ round solver's rollout ranking `rank_plays`)."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from campsolver.solver.campsite import hint as hints
 from campsolver.solver.campsite import rules as R
@@ -139,7 +141,20 @@ def test_hint_cpu_s_values_every_play_of_a_late_four_player_turn_and_looks_ahead
     result = hints.hint(state, CpuBudget(HINT_CPU_S), options=play_options(state))
     assert result.placements == result.total_placements > 500  # the one-ply pass is never cut
     assert result.worlds >= 1
-    assert result.interrupted == (result.worlds < 64)  # the budget, not the deal cap, ended the look-ahead
+    assert result.interrupted == (result.worlds < hints.MAX_WORLDS)  # the budget, not the deal cap, ended it
+
+
+def test_a_look_ahead_that_plays_all_its_deals_is_not_interrupted() -> None:
+    """With time to spare the look-ahead stops at its deal cap and says it finished; on a round's last turn there
+    is nothing to look ahead at, and nothing is cut either, even with the budget spent."""
+    table, hand = random_table(3, cards=8, tents=5)
+    state = hints.seat_state(table, hand, list(Token), 0, 2, R.default_deck())
+    result = hints.hint(state, Budget(30), options=hints.HintOptions(max_worlds=2))
+    assert result.worlds == 2 and not result.interrupted
+    spent = Budget(0.001)
+    time.sleep(0.01)
+    last = hints.hint(state, spent, options=hints.HintOptions(cards_to_come=0))
+    assert last.worlds == 0 and not last.interrupted
     best = result.choices[0]
     state.child(R.PlayCard(best.placement)).child(R.PitchTent(best.tent.token, best.tent.row, best.tent.col))
 

@@ -10,6 +10,7 @@ import pytest
 from campsolver.clients.client import CampsolverClient
 from campsolver.service.games import campsite as service
 from campsolver.service.games.shared import ranking_contract_violations
+from campsolver.solver.campsite.hint import MAX_WORLDS
 
 from bench.hint_trust import cs_request
 from campsolver.v1 import campsite_pb2 as pb
@@ -35,9 +36,10 @@ def test_seeded_hints_keep_the_ranking_contract_and_answer_in_time(client: Camps
             _check_legal(turn, alternative.play)
         if response.stats.fallback:  # no time left to search: the one-ply ranking of every play
             assert response.stats.interrupted and response.alternatives[0].ranking.note.startswith("one-ply")
-        # Interrupted exactly when the budget ended the look-ahead before its 64th sampled deal.
+        # A look-ahead that played deals is interrupted exactly when the budget ended it before its last deal.
         deals = re.search(r"looked ahead in (\d+) sampled deals", response.stats.method)
-        assert response.stats.interrupted == (deals is None or int(deals.group(1)) < 64), response.stats.method
+        if deals:
+            assert response.stats.interrupted == (int(deals.group(1)) < MAX_WORLDS), response.stats.method
 
 
 def test_a_tiny_deadline_max_answers_best_so_far_with_a_sound_bound(client: CampsolverClient) -> None:
