@@ -511,7 +511,8 @@ def search(
     remaining = view.total_turns - view.played - 1
     worlds = 0
     racing = list(candidates)
-    if len(candidates) > 1 and remaining > 0 and depth > 0:
+    looks_ahead = len(candidates) > 1 and remaining > 0 and depth > 0
+    if looks_ahead:
         rng = np.random.default_rng(view_seed(view, seed))
         while worlds < max_worlds and not budget.expired():
             world = sample_world(view, rng)
@@ -529,7 +530,7 @@ def search(
             worlds += 1
             if halving and worlds % halving == 0 and len(racing) > 2:
                 racing.remove(min(racing, key=lambda c: c.mean))
-    cut = bool(worlds < max_worlds and len(candidates) > 1 and remaining > 0 and depth > 0)
+    cut = looks_ahead and worlds < max_worlds
     if len(racing) < len(candidates):  # the plays that left the race: valued paired with the best that stayed
         reference = max(racing, key=lambda c: c.mean)
         for candidate in candidates:

@@ -75,8 +75,6 @@ def test_future_estimate_prefers_open_surroundings() -> None:
 def test_a_spent_budget_still_values_every_play_one_ply() -> None:
     table, hand = random_table(3, cards=8, tents=5)
     budget = Budget(0.001)
-    import time
-
     time.sleep(0.01)
     state = hints.seat_state(table, hand, list(Token), 0, 2, R.default_deck())
     result = hints.hint(state, budget)
