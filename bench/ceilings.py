@@ -21,6 +21,7 @@ import hashlib
 import inspect
 import json
 import resource
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -67,10 +68,13 @@ def camper_tour_ceiling(
     config: Config | None = None,
     cache_path: Path = CACHE,
     cpu_s: float = CEILING_CPU_S,
+    solve: bool = True,
 ) -> Ceiling | None:
     """The best response's share against the cell's one fixed opponent (None for any other cell, and when the
     solve does not finish within `cpu_s` CPU seconds: that is kept, and tried again only with more CPU); `config`
-    the route (default: the OpenSpiel game's, whose specials are left out), solved once and kept in `cache_path`."""
+    the route (default: the OpenSpiel game's, whose specials are left out), solved once and kept in `cache_path`.
+    `solve=False` (the arena's `--summary`) answers from the cache only: a ceiling not kept there is None, and one
+    line on stderr says so, rather than minutes of CPU and gigabytes of memory spent on a table."""
     if cell.players != 2 or len(cell.opponents) != 1 or cell.opponents[0].kind not in ("greedy", "out"):
         return None
     from campsolver.solver.camper_tour.players import greedy
@@ -93,6 +97,13 @@ def camper_tour_ceiling(
     unfinished = cache.get(key, {}).get("share", 0.0) is None and cache[key]["cpu_limit_s"] >= cpu_s
     if unfinished:
         return None  # tried before with at least this much CPU: not again
+    if (key not in cache or cache[key]["share"] is None) and not solve:
+        print(
+            f"bench.ceilings: no kept ceiling for {opponent.name} on {config.plate_count} plates (the player or the "
+            "solver changed, or it was never solved); a run that plays the cell solves it",
+            file=sys.stderr,
+        )
+        return None
     if key not in cache or cache[key]["share"] is None:
         # The outside players read their own camper as the mover and the other as the other, whatever the seat
         # (tests/test_ceilings.py checks that on a short route): one solve values both seats.

@@ -81,3 +81,23 @@ def test_a_ceiling_that_does_not_finish_within_its_cpu_shows_none_and_is_retried
     monkeypatch.setattr(ceilings, "ceiling_report", real)
     found = ceilings.camper_tour_ceiling(cell, [], config=_short(), cache_path=cache, cpu_s=600.0)
     assert found is not None and 0.0 < found.share < 1.0
+
+
+def test_a_summary_reads_kept_ceilings_and_never_solves_one(tmp_path, monkeypatch, capsys):
+    cache = tmp_path / "ceilings.json"
+    cell = ArenaCell.parse("camper_tour:2:out:thumb")
+
+    def no_solve(*args, **kwargs):
+        raise AssertionError("a summary solved a ceiling")
+
+    real = ceilings.ceiling_report
+    monkeypatch.setattr(ceilings, "ceiling_report", no_solve)
+    assert ceilings.camper_tour_ceiling(cell, [], config=_short(), cache_path=cache, solve=False) is None
+    assert not cache.exists() and "no kept ceiling for out:thumb" in capsys.readouterr().err
+    monkeypatch.setattr(ceilings, "ceiling_report", real)
+    kept = ceilings.camper_tour_ceiling(cell, [], config=_short(), cache_path=cache)
+    monkeypatch.setattr(ceilings, "ceiling_report", no_solve)
+    assert kept is not None
+    assert ceilings.camper_tour_ceiling(cell, [], config=_short(), cache_path=cache, solve=False) == kept
+    reading = ceiling_functions(solve=False)["camper_tour"]
+    assert reading(ArenaCell.parse("camper_tour:2:out:steady"), [], config=_short(), cache_path=cache) is None

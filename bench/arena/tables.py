@@ -4,12 +4,14 @@ a ceiling where one is known), the budget-strength curve, and CPU estimates for 
 Ceilings: `CEILINGS[game]` may hold a function `(cell, games) -> Ceiling | None`, e.g. the exact best response's
 share against a fixed opponent (Camper Tour with 2 campers); it is called for every row of that game and its
 answer shown beside the hint's share. A module `bench.ceilings` defining `CEILINGS` (same shape) is read too,
-when it exists, so the helper that computes a ceiling plugs it in without editing this file.
+when it exists, so the helper that computes a ceiling plugs it in without editing this file. A function takes
+a keyword `solve`: False (`--summary`) asks it to answer only what it already knows, without a long solve.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import importlib
 import statistics
 from collections.abc import Callable
@@ -35,11 +37,12 @@ CeilingFn = Callable[[ArenaCell, list[dict[str, Any]]], Ceiling | None]
 CEILINGS: dict[str, CeilingFn] = {}
 
 
-def ceiling_functions() -> dict[str, CeilingFn]:
+def ceiling_functions(*, solve: bool = True) -> dict[str, CeilingFn]:
+    """Every game's ceiling function; with `solve=False` each answers from what it has kept only."""
     found = dict(CEILINGS)
     with contextlib.suppress(ModuleNotFoundError):
         found = {**getattr(importlib.import_module("bench.ceilings"), "CEILINGS", {}), **found}
-    return found
+    return found if solve else {game: functools.partial(fn, solve=False) for game, fn in found.items()}
 
 
 def _stats(values: list[float]) -> tuple[float | None, float | None]:
