@@ -19,7 +19,8 @@ Card by card, with these counts:
 - Privacy: edge trees <= pre-drawn edge trees + sum_t r_edge[t, trees];
 - Tent Together: 4 * tent squares (2x2) <= tents drawn; Quick Pee: lines with a toilet <= pre-drawn
   toilet lines + sum_t (most lines one toilet placement of turn t can reach) * element_t[toilets];
-- River Town: cols * rivers <= water drawn (a river crosses every column);
+- River Town: cols * rivers <= water drawn (a river crosses every column), and, where water is scarce, per
+  column rivers <= the column's water squares (rivers share no square);
 - for those two, the element's squares <= pre-drawn + sum_t r_all[t, e]. (Not added for every element:
   without a card that counts an element they only grew the model.)
 - Nature Reserve (`add_isolated_empty_cut`): the isolated empty squares' sides are at most the free sides
@@ -115,6 +116,13 @@ def add_card_cuts(
         model.add(4 * squares <= cpsat_map.TENT_SQUARE_POINTS * count_cut(tents))
     if Challenge.RIVER_TOWN in cards:
         model.add(cols * card_points[Challenge.RIVER_TOWN.value] <= cpsat_map.RIVER_POINTS * count_cut(water))
+        if RIVER_COLUMN_CUT and _most_rivers(turns, pre, water, cols) <= RIVER_COLUMN_CUT_MAX_RIVERS:
+            # Rivers share no square and each crosses every column: per column, rivers <= its water squares.
+            for c in range(cols):
+                column = {cell for cell in everything if cell[1] == c}
+                pre_water = sum(1 for cell, v in pre.items() if v == water and cell[1] == c)
+                drawn = _region_count(model, turns, column, water, f"cut_col_{c}_water")
+                model.add(card_points[Challenge.RIVER_TOWN.value] <= cpsat_map.RIVER_POINTS * (pre_water + drawn))
     if Challenge.QUICK_PEE in cards:
         pre_cells = [cell for cell, v in pre.items() if v == toilets]
         pre_lines = len({r for r, _ in pre_cells}) + len({c for _, c in pre_cells})
@@ -123,6 +131,24 @@ def add_card_cuts(
         model.add(card_points[Challenge.QUICK_PEE.value] <= pre_lines + reach)
     if Challenge.NATURE_RESERVE in cards and isolated and NATURE_RESERVE_CUT:
         add_isolated_empty_cut(model, mv, turns, pre, isolated)
+
+
+#: River Town: also rivers <= each column's water squares (pre-drawn plus what the turns can draw there), where
+#: water is scarce: the water the rolls can draw at all makes at most RIVER_COLUMN_CUT_MAX_RIVERS rivers. Then
+#: where the water goes decides the rivers and the relaxation needs the columns (tuning seeds 5,600,000-004, 10
+#: rolls: 2 more of 5 proven); with water for 3-5 rivers (20 rolls) the cut only slowed the proofs (2-3 of 5 lost).
+RIVER_COLUMN_CUT = True
+RIVER_COLUMN_CUT_MAX_RIVERS = 2
+
+
+def _most_rivers(turns: Sequence[TurnVars], pre: dict[Cell, int], water: int, cols: int) -> int:
+    """The most rivers the water could make by count alone: pre-drawn water plus each turn's largest water
+    drawing, over the columns a river crosses."""
+    most = sum(1 for v in pre.values() if v == water)
+    for turn in turns:
+        if water in turn.element:
+            most += max((len(cells) for cells, allowed in turn.candidates.items() if water in allowed), default=0)
+    return most // cols
 
 
 #: Add Nature Reserve's adjacency-count cut (`add_isolated_empty_cut`).

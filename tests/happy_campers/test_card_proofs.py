@@ -263,3 +263,41 @@ def test_divide_aimed_search_agrees_with_the_oracle():
         else:
             assert search.plays is None and search.exhausted, (seed, oracle.score)
     assert counts[True] >= 3 and counts[False] >= 1, counts
+
+
+def test_the_river_column_cut_is_added_where_water_is_scarce_and_keeps_the_oracles_rivers():
+    """River Town's per-column cut (rivers <= each column's water squares), added when the rolls' water makes at
+    most two rivers: where it is in the model of a tiny map, the oracle's optimal play pinned in it stays feasible at
+    exactly the oracle's score, rivers included (fails if the cut were too low)."""
+    challenges = (Challenge.RIVER_TOWN,)
+    with_rivers = checked = 0
+    for seed in range(24):
+        components, rolls = instance(seed, "river columns")
+        oracle = exhaustive.clairvoyant_max(None, rolls, challenges, components)
+        breakdown = rules.score(oracle.final_grid, challenges, components)
+        if not breakdown.complete:
+            continue
+        built = max_models._build_clairvoyant(problem_of(components, rolls, challenges), "complete", cuts=True)
+        if not any(v.name.startswith("cut_col_0_water_") for v in built.model.proto.variables):
+            continue  # water for more than two rivers: the cut is left out
+        status, objective = pinned_objective(problem_of(components, rolls, challenges), oracle_plays(oracle, rolls))
+        assert status == cp_model.OPTIMAL and round(objective) == oracle.score, (seed, status, objective, oracle.score)
+        with_rivers += breakdown.challenge_points.get(Challenge.RIVER_TOWN, 0) > 0
+        checked += 1
+        if checked >= 4 and with_rivers >= 1:
+            break
+    assert checked >= 4 and with_rivers >= 1, (checked, with_rivers)
+
+
+def test_the_river_column_cut_is_left_out_where_water_makes_more_than_two_rivers():
+    from campsolver.solver.happy_campers import max_card_cuts
+
+    from bench.happy_campers_max import seeded_rolls
+
+    rolls = seeded_rolls(1, 20)  # the default 5 x 9 map: water for more than two rivers of 9 squares
+    problem = maximise.MaxProblem(
+        "clairvoyant", rules.DEFAULT_COMPONENTS, (Challenge.RIVER_TOWN,), rules.empty_grid(), rolls=tuple(rolls)
+    )
+    built = max_models._build_clairvoyant(problem, "complete", cuts=True)
+    names = [v.name for v in built.model.proto.variables]
+    assert max_card_cuts.RIVER_COLUMN_CUT and not any(name.startswith("cut_col_") for name in names)
