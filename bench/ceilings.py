@@ -73,8 +73,8 @@ def camper_tour_ceiling(
     """The best response's share against the cell's one fixed opponent (None for any other cell, and when the
     solve does not finish within `cpu_s` CPU seconds: that is kept, and tried again only with more CPU); `config`
     the route (default: the OpenSpiel game's, whose specials are left out), solved once and kept in `cache_path`.
-    `solve=False` (the arena's `--summary`) answers from the cache only: a ceiling not kept there is None, and one
-    line on stderr says so, rather than minutes of CPU and gigabytes of memory spent on a table."""
+    `solve=False` (the arena's `--summary` and `--estimate`) answers from the cache only: a ceiling not kept there
+    is None, and one line on stderr says why, rather than minutes of CPU and gigabytes of memory spent on a table."""
     if cell.players != 2 or len(cell.opponents) != 1 or cell.opponents[0].kind not in ("greedy", "out"):
         return None
     from campsolver.solver.camper_tour.players import greedy
@@ -98,9 +98,14 @@ def camper_tour_ceiling(
     if unfinished:
         return None  # tried before with at least this much CPU: not again
     if (key not in cache or cache[key]["share"] is None) and not solve:
+        why = (
+            f"tried with {cache[key]['cpu_limit_s']:g} CPU-s, not finished"
+            if key in cache
+            else "the player or the solver changed, or it was never solved"
+        )
         print(
-            f"bench.ceilings: no kept ceiling for {opponent.name} on {config.plate_count} plates (the player or the "
-            "solver changed, or it was never solved); a run that plays the cell solves it",
+            f"bench.ceilings: no kept ceiling for {opponent.name} on {config.plate_count} plates ({why}); a run "
+            "that plays the cell solves it",
             file=sys.stderr,
         )
         return None

@@ -101,3 +101,40 @@ def test_a_summary_reads_kept_ceilings_and_never_solves_one(tmp_path, monkeypatc
     assert ceilings.camper_tour_ceiling(cell, [], config=_short(), cache_path=cache, solve=False) == kept
     reading = ceiling_functions(solve=False)["camper_tour"]
     assert reading(ArenaCell.parse("camper_tour:2:out:steady"), [], config=_short(), cache_path=cache) is None
+
+
+@pytest.mark.parametrize("flag", ["--summary", "--estimate"])
+def test_the_arena_summary_and_estimate_never_solve_a_ceiling(tmp_path, monkeypatch, flag):
+    import json
+
+    from bench.arena import __main__ as arena
+
+    cell = ArenaCell.parse("camper_tour:2:out:thumb")
+    header = {"cell": cell.text, "hint_cpu_s": 0.05, "hint_budget_s": 0.05, "first_seed": 1, "bots": {}}
+    game = {
+        "index": 0,
+        "hint_return": 1.0,
+        "hint_seat": 0,
+        "seats": ["hint", "out:thumb"],
+        "scores": [30, 20],
+        "hint_cpu": [0.01],
+        "opponent_cpu": {"1": [0.001]},
+        "seed": 1,
+    }
+    (tmp_path / f"{cell.name}.jsonl").write_text(json.dumps(header) + "\n" + json.dumps(game) + "\n")
+
+    def no_solve(*args, **kwargs):
+        raise AssertionError(f"{flag} solved a ceiling")
+
+    monkeypatch.setattr(ceilings, "ceiling_report", no_solve)
+    monkeypatch.setattr(arena, "write_json", lambda *args, **kwargs: None)
+    arena.main([flag, "--cells", cell.text, "--games", "1", "--hint-cpu", "0.05", "--run-dir", str(tmp_path)])
+
+
+def test_a_summary_says_when_a_kept_ceiling_did_not_finish(tmp_path, capsys):
+    cache = tmp_path / "ceilings.json"
+    cell = ArenaCell.parse("camper_tour:2:out:steady")
+    assert ceilings.camper_tour_ceiling(cell, [], config=_short(), cache_path=cache, cpu_s=1e-6) is None
+    capsys.readouterr()
+    assert ceilings.camper_tour_ceiling(cell, [], config=_short(), cache_path=cache, solve=False) is None
+    assert "tried with 1e-06 CPU-s, not finished" in capsys.readouterr().err

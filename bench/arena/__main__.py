@@ -136,8 +136,8 @@ def run(
                     print(f"{failures} games failed (a rerun plays them again)", flush=True)
         finally:
             backend.close()
-    # --summary only reads: a ceiling not kept (bench/results/camper_tour_ceilings.json) is left out, not solved.
-    ceilings = ceiling_functions(solve=not args.summary)
+    # --summary and --estimate only read: a ceiling not kept (bench/results/camper_tour_ceilings.json) is left out.
+    ceilings = ceiling_functions(solve=not (args.summary or args.estimate))
     return [summarise(c, rows, ceilings) for c in cells if len(rows := load_games(run_dir / f"{c.name}.jsonl")) > 1]
 
 

@@ -301,3 +301,34 @@ def test_the_river_column_cut_is_left_out_where_water_makes_more_than_two_rivers
     built = max_models._build_clairvoyant(problem, "complete", cuts=True)
     names = [v.name for v in built.model.proto.variables]
     assert max_card_cuts.RIVER_COLUMN_CUT and not any(name.startswith("cut_col_") for name in names)
+
+
+@pytest.mark.parametrize(
+    ("components", "start_text"),
+    [(TINY_3x4, "WWWW\n....\n...."), (TINY_4x4, "WWWW\n....\n....\n....")],
+    ids=["3x4", "4x4"],
+)
+def test_the_river_column_cut_counts_pre_drawn_water(monkeypatch, components, start_text):
+    """From a map whose top row is already a river, the oracle's optimal play pinned in the model with the column
+    cut stays feasible at exactly the oracle's score, rivers included (fails if a column's pre-drawn water squares
+    were left out of the cut). The cut holds whatever the water; it is added here at any amount of it."""
+    from campsolver.solver.happy_campers import max_card_cuts
+
+    monkeypatch.setattr(max_card_cuts, "RIVER_COLUMN_CUT_MAX_RIVERS", 99)
+    challenges = (Challenge.RIVER_TOWN,)
+    start = grid_of(start_text)
+    for seed in range(80):
+        rng = rng_for(seed, "test_card_proofs", "river columns from a start")
+        rolls = random_rolls(rng, int(rng.integers(3, 8)))
+        oracle = exhaustive.clairvoyant_max(start, rolls, challenges, components)
+        breakdown = rules.score(oracle.final_grid, challenges, components)
+        if not breakdown.complete:
+            continue
+        problem = problem_of(components, rolls, challenges, start)
+        built = max_models._build_clairvoyant(problem, "complete", cuts=True)
+        assert any(v.name.startswith("cut_col_0_water_") for v in built.model.proto.variables), seed
+        assert breakdown.challenge_points.get(Challenge.RIVER_TOWN, 0) > 0, seed
+        status, objective = pinned_objective(problem, oracle_plays(oracle, rolls))
+        assert status == cp_model.OPTIMAL and round(objective) == oracle.score, (seed, status, objective, oracle.score)
+        return
+    raise AssertionError("no complete map among the seeds")
