@@ -47,10 +47,10 @@ def test_the_hook_answers_fixed_two_camper_opponents_only_and_keeps_its_answer(t
     assert again == found
 
 
-def test_the_arena_row_shows_the_ceiling(tmp_path):
-    cell = ArenaCell.parse("camper_tour:2:out:thumb")
-    header = {"hint_cpu_s": 0.05, "hint_budget_s": 0.05, "first_seed": 1}
-    game = {
+def _won_game() -> dict:
+    """One arena game row: the hint (seat 0) beat out:thumb."""
+    return {
+        "index": 0,
         "hint_return": 1.0,
         "hint_seat": 0,
         "seats": ["hint", "out:thumb"],
@@ -59,6 +59,12 @@ def test_the_arena_row_shows_the_ceiling(tmp_path):
         "opponent_cpu": {"1": [0.001]},
         "seed": 1,
     }
+
+
+def test_the_arena_row_shows_the_ceiling(tmp_path):
+    cell = ArenaCell.parse("camper_tour:2:out:thumb")
+    header = {"hint_cpu_s": 0.05, "hint_budget_s": 0.05, "first_seed": 1}
+    game = _won_game()
 
     def fn(c, games):
         return ceilings.camper_tour_ceiling(c, games, config=_short(), cache_path=tmp_path / "c.json")
@@ -111,17 +117,7 @@ def test_the_arena_summary_and_estimate_never_solve_a_ceiling(tmp_path, monkeypa
 
     cell = ArenaCell.parse("camper_tour:2:out:thumb")
     header = {"cell": cell.text, "hint_cpu_s": 0.05, "hint_budget_s": 0.05, "first_seed": 1, "bots": {}}
-    game = {
-        "index": 0,
-        "hint_return": 1.0,
-        "hint_seat": 0,
-        "seats": ["hint", "out:thumb"],
-        "scores": [30, 20],
-        "hint_cpu": [0.01],
-        "opponent_cpu": {"1": [0.001]},
-        "seed": 1,
-    }
-    (tmp_path / f"{cell.name}.jsonl").write_text(json.dumps(header) + "\n" + json.dumps(game) + "\n")
+    (tmp_path / f"{cell.name}.jsonl").write_text(json.dumps(header) + "\n" + json.dumps(_won_game()) + "\n")
 
     def no_solve(*args, **kwargs):
         raise AssertionError(f"{flag} solved a ceiling")
