@@ -94,9 +94,6 @@ def camper_tour_ceiling(
     digest = hashlib.sha256(source.encode()).hexdigest()
     key = f"{opponent.name}|{config.plate_count}|{config.starting_tokens}|{digest}"
     cache = json.loads(cache_path.read_text()) if cache_path.exists() else {}
-    unfinished = cache.get(key, {}).get("share", 0.0) is None and cache[key]["cpu_limit_s"] >= cpu_s
-    if unfinished:
-        return None  # tried before with at least this much CPU: not again
     if (key not in cache or cache[key]["share"] is None) and not solve:
         why = (
             f"tried with {cache[key]['cpu_limit_s']:g} CPU-s, not finished"
@@ -109,6 +106,9 @@ def camper_tour_ceiling(
             file=sys.stderr,
         )
         return None
+    unfinished = cache.get(key, {}).get("share", 0.0) is None and cache[key]["cpu_limit_s"] >= cpu_s
+    if unfinished:
+        return None  # tried before with at least this much CPU: not again
     if key not in cache or cache[key]["share"] is None:
         # The outside players read their own camper as the mover and the other as the other, whatever the seat
         # (tests/test_ceilings.py checks that on a short route): one solve values both seats.

@@ -90,9 +90,11 @@ def add_card_cuts(
     cards: Sequence[Challenge],
     card_points: dict[str, cp_model.LinearExprT],
     isolated: Sequence[cp_model.IntVar] = (),
+    card_caps: dict[Challenge, int] | None = None,
 ) -> None:
     """Add the cuts for each card in play (`card_points` by card value, the
-    objective's own card terms; `isolated` Nature Reserve's per-square literals)."""
+    objective's own card terms; `isolated` Nature Reserve's per-square literals; `card_caps` the cards' analytic
+    caps, `max_caps.clairvoyant_card_caps`, which decide whether River Town's column cut is added)."""
     rows, cols = mv.rows, mv.cols
     k_of = {e: k for k, e in enumerate(mv.elements)}
     everything = set(mv.cells)
@@ -116,7 +118,8 @@ def add_card_cuts(
         model.add(4 * squares <= cpsat_map.TENT_SQUARE_POINTS * count_cut(tents))
     if Challenge.RIVER_TOWN in cards:
         model.add(cols * card_points[Challenge.RIVER_TOWN.value] <= cpsat_map.RIVER_POINTS * count_cut(water))
-        if RIVER_COLUMN_CUT and _most_rivers(turns, pre, water, cols) <= RIVER_COLUMN_CUT_MAX_RIVERS:
+        most_rivers = (card_caps or {}).get(Challenge.RIVER_TOWN, 0) // cpsat_map.RIVER_POINTS
+        if RIVER_COLUMN_CUT and card_caps is not None and most_rivers <= RIVER_COLUMN_CUT_MAX_RIVERS:
             # Rivers share no square and each crosses every column: per column, rivers <= its water squares.
             for c in range(cols):
                 column = {cell for cell in everything if cell[1] == c}
@@ -134,21 +137,12 @@ def add_card_cuts(
 
 
 #: River Town: also rivers <= each column's water squares (pre-drawn plus what the turns can draw there), where
-#: water is scarce: the water the rolls can draw at all makes at most RIVER_COLUMN_CUT_MAX_RIVERS rivers. Then
+#: water is scarce: the card's cap (the water the rolls can draw at all, over the columns) is at most
+#: RIVER_COLUMN_CUT_MAX_RIVERS rivers. Then
 #: where the water goes decides the rivers and the relaxation needs the columns (tuning seeds 5,600,000-004, 10
 #: rolls: 2 more of 5 proven); with water for 3-5 rivers (20 rolls) the cut only slowed the proofs (2-3 of 5 lost).
 RIVER_COLUMN_CUT = True
 RIVER_COLUMN_CUT_MAX_RIVERS = 2
-
-
-def _most_rivers(turns: Sequence[TurnVars], pre: dict[Cell, int], water: int, cols: int) -> int:
-    """The most rivers the water could make by count alone: pre-drawn water plus each turn's largest water
-    drawing, over the columns a river crosses."""
-    most = sum(1 for v in pre.values() if v == water)
-    for turn in turns:
-        if water in turn.element:
-            most += max((len(cells) for cells, allowed in turn.candidates.items() if water in allowed), default=0)
-    return most // cols
 
 
 #: Add Nature Reserve's adjacency-count cut (`add_isolated_empty_cut`).

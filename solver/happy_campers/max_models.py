@@ -593,8 +593,12 @@ def add_complete_objective(
     bound (and its fixing at `floor`); returns the objective and the assignment bound (None when not added)."""
     model, mv, problem = frame.model, frame.mv, frame.problem
 
+    card_caps = clairvoyant_card_caps(problem)
+
     def card_cuts(terms: cpsat_map.CardTerms) -> None:
-        add_card_cuts(model, mv, frame.turn_vars, frame.fixed, problem.challenges, terms.by_card, terms.isolated)
+        add_card_cuts(
+            model, mv, frame.turn_vars, frame.fixed, problem.challenges, terms.by_card, terms.isolated, card_caps
+        )
 
     use_cuts = CARD_CUTS if cuts is None else cuts
     nature_caps = clairvoyant_nature_caps(problem) if use_cuts and NATURE_CAPS else None
@@ -602,7 +606,7 @@ def add_complete_objective(
         model,
         mv,
         problem,
-        card_caps=clairvoyant_card_caps(problem),
+        card_caps=card_caps,
         card_cuts=card_cuts if use_cuts else None,
         parts=parts,
         nature_caps=nature_caps,
