@@ -22,6 +22,13 @@ from ortools.sat.python import cp_model
 
 from tests.campsite.test_best_round import dense_order, exhaustive_two_turns, replay_score
 
+#: How many of the slow checks' relaxations must come with a proven bound, so that their soundness checks always
+#: check something (measured at load 3: all 8 two-turn rounds OPTIMAL in 0.3-34 CPU-s; the three-turn rounds 5 and 9
+#: OPTIMAL in 14-19, round 0 a bound of 38 (FEASIBLE) against its optimum 36 after 40). One fewer each is left for a
+#: slower machine: CP-SAT's limit is wall time.
+MANY_SEEDS_PROVEN = 7
+THREE_TURNS_PROVEN = 2
+
 
 def tiny_round(seed: int) -> tuple[list[R.Card], int, list[R.Token]]:
     """A two-turn round with a hand of 1-2 cards and two tokens (as the best-round tests' many-seeds oracle)."""
@@ -60,24 +67,34 @@ def test_the_joint_bound_is_never_below_the_exhaustive_two_turn_optimum(seed: in
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("seed", range(4, 12))
-def test_the_joint_bound_is_never_below_the_exhaustive_optimum_many_seeds(seed: int) -> None:
-    order, hand_size, tokens = tiny_round(seed)
-    found = J.root_joint_bound(order, 2, CpuBudget(120), hand_size=hand_size, tokens=tokens)
-    if found.bound is not None:
-        assert found.bound >= exhaustive_two_turns(order, hand_size, tokens)
+def test_the_joint_bound_is_never_below_the_exhaustive_optimum_many_seeds() -> None:
+    """Seeds 4-11: every bound CP-SAT proves is at least the optimum, and it proves one on at least
+    MANY_SEEDS_PROVEN of them (a run that proved none would check nothing)."""
+    proven = {}
+    for seed in range(4, 12):
+        order, hand_size, tokens = tiny_round(seed)
+        found = J.root_joint_bound(order, 2, CpuBudget(120), hand_size=hand_size, tokens=tokens)
+        if found.bound is not None:
+            proven[seed] = (found.bound, exhaustive_two_turns(order, hand_size, tokens))
+    assert len(proven) >= MANY_SEEDS_PROVEN, proven
+    assert all(bound >= optimum for bound, optimum in proven.values()), proven
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("seed", [0, 5, 9])
-def test_the_joint_bound_is_never_below_a_proven_three_turn_optimum(seed: int) -> None:
-    order = dense_order(seed)
-    tokens = [R.Token.WATER, R.Token.FOREST, R.Token.WILDERNESS]
-    exact = RS.search_round(order, 3, CpuBudget(300), hand_size=2, tokens=tokens)
-    assert exact.complete
-    found = J.root_joint_bound(order, 3, CpuBudget(60), hand_size=2, tokens=tokens)
-    if found.bound is not None:
-        assert found.bound >= exact.best
+def test_the_joint_bound_is_never_below_a_proven_three_turn_optimum() -> None:
+    """Dense three-turn rounds (seeds 0, 5, 9): every bound CP-SAT proves is at least the branch and bound's EXACT
+    optimum, and it proves one on at least THREE_TURNS_PROVEN of them."""
+    proven = {}
+    for seed in (0, 5, 9):
+        order = dense_order(seed)
+        tokens = [R.Token.WATER, R.Token.FOREST, R.Token.WILDERNESS]
+        exact = RS.search_round(order, 3, CpuBudget(300), hand_size=2, tokens=tokens)
+        assert exact.complete
+        found = J.root_joint_bound(order, 3, CpuBudget(60), hand_size=2, tokens=tokens)
+        if found.bound is not None:
+            proven[seed] = (found.bound, exact.best)
+    assert len(proven) >= THREE_TURNS_PROVEN, proven
+    assert all(bound >= optimum for bound, optimum in proven.values()), proven
 
 
 @pytest.mark.slow
