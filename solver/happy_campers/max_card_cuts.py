@@ -89,8 +89,8 @@ def add_card_cuts(
     pre: dict[Cell, int],
     cards: Sequence[Challenge],
     card_points: dict[str, cp_model.LinearExprT],
-    isolated: Sequence[cp_model.IntVar] = (),
-    card_caps: dict[Challenge, int] | None = None,
+    isolated: Sequence[cp_model.IntVar],
+    card_caps: dict[Challenge, int],
 ) -> None:
     """Add the cuts for each card in play (`card_points` by card value, the
     objective's own card terms; `isolated` Nature Reserve's per-square literals; `card_caps` the cards' analytic
@@ -118,8 +118,8 @@ def add_card_cuts(
         model.add(4 * squares <= cpsat_map.TENT_SQUARE_POINTS * count_cut(tents))
     if Challenge.RIVER_TOWN in cards:
         model.add(cols * card_points[Challenge.RIVER_TOWN.value] <= cpsat_map.RIVER_POINTS * count_cut(water))
-        most_rivers = (card_caps or {}).get(Challenge.RIVER_TOWN, 0) // cpsat_map.RIVER_POINTS
-        if RIVER_COLUMN_CUT and card_caps is not None and most_rivers <= RIVER_COLUMN_CUT_MAX_RIVERS:
+        most_rivers = card_caps[Challenge.RIVER_TOWN] // cpsat_map.RIVER_POINTS
+        if RIVER_COLUMN_CUT and most_rivers <= RIVER_COLUMN_CUT_MAX_RIVERS:
             # Rivers share no square and each crosses every column: per column, rivers <= its water squares.
             for c in range(cols):
                 column = {cell for cell in everything if cell[1] == c}
