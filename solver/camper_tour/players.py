@@ -15,7 +15,8 @@ Every player is a function of the rules state (the mover decides) returning one 
   (bench/camper_tour.py `--race-baseline`, `--tune-race`): with two campers on the journey and nobody home yet,
   rush: announce at most RUSH_ANNOUNCEMENT both ways and turn back at RUSH_TURN_BACK_TOKENS tokens (the first
   camper home either ends the game furthest ahead or leaves the other as the last camper, whom any failed
-  roll eliminates); otherwise (three or more on the journey, or somebody home) `CrowdParameters`: announce at
+  roll eliminates; once both are home-bound it plays the solved return duel, `return_duel`); otherwise (three or
+  more on the journey, or somebody home) `CrowdParameters`: announce at
   most SEVEN and turn back once the tokens fall to CROWD_RESERVE_MIN + CROWD_RESERVE_PER_PLATE x plate, unless
   its plate is not yet beyond a returning camper's marker or a finished camper's score (then down to
   CROWD_TOKEN_FLOOR); once every other camper on the journey is home-bound it turns back as soon as it is
@@ -44,6 +45,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
+from campsolver.solver.camper_tour.return_duel import duel_return_move
 from campsolver.solver.camper_tour.rules import (
     COMFORTS_TOKENS,
     STARTING_PLATE,
@@ -272,8 +274,9 @@ class DuelParameters:
     Out: announce at most `out_announcement`; turn back at `turn_back_tokens` tokens, or once `lead_margin` plates
     beyond a returning rival's marker (then its arrival cannot end the game, and this camper is the one that can),
     or from plate `rush_from_plate` on when the rival is `chase_gap` plates or more further out (home first: the
-    rival then comes home from far as the last camper). Home: the announcement (at most `home_announcement`) whose
-    token cost per plate, kept up, spends the tokens in hand by the starting plate (`burn`).
+    rival then comes home from far as the last camper). Home: with the rival home-bound too, the solved duel's
+    announcement (`solved_return`); otherwise the announcement (at most `home_announcement`) whose token cost per
+    plate, kept up, spends the tokens in hand by the starting plate (`burn`).
 
     Chosen on development seeds (8,220,000+, 300 games a pairing, seats alternated, default specials) against
     sparring partners written from the rulebook (bench/camper_tour_sparring.py) and this repository's players:
@@ -294,6 +297,9 @@ class DuelParameters:
     #: camper's plate, with at most this probability (`last_camper_win_probability`: exact, all-normal return,
     #: played well); None: chase whatever the rival's chances.
     chase_risk: float | None = DUEL_CHASE_RISK
+    #: With both campers home-bound, play the solved duel (`return_duel`: the exact minimax announcement on an
+    #: all-normal return) instead of burning the tokens in hand; outside its tables, burn.
+    solved_return: bool = True
 
 
 DUEL = DuelParameters()
@@ -315,7 +321,8 @@ def burn(state: TourState, largest: int) -> Action:
 def _duel(state: TourState, rival: Camper, params: DuelParameters) -> Action:
     camper = state.mover
     if camper.phase == Phase.RETURN:
-        return burn(state, params.home_announcement)
+        solved = duel_return_move(state) if params.solved_return else None
+        return solved or burn(state, params.home_announcement)
     if camper.position > STARTING_PLATE:
         if camper.tokens <= params.turn_back_tokens:
             return TurnBack()

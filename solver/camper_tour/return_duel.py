@@ -1,0 +1,203 @@
+"""The two-camper return duel solved exactly: both campers home-bound, nobody home, each playing to win.
+
+With two campers on the journey the game is a two-player, zero-sum game of perfect information with chance (the
+dice), so it has a value and stationary optimal strategies; once both have turned back it is small enough to solve
+outright. Each camper is (plates to the starting plate d, tokens or shortfall s); the markers enter only through
+their difference, so one table per marker gap answers every such position:
+
+* a failed roll passes the turn, so a position with X to move and the same position with Y to move form a
+  two-state cycle; for each pair of announcements (a, b) its value is (S_a + f_a S_b) / (1 - f_a g_b) (S the
+  success parts, f, g the chances to fail), and the value is max over a of min over b (a pure stationary saddle
+  point, which perfect-information stochastic games have);
+* an arrival ends the game when the arriving score passes the other's marker (rules `_furthest_ahead`: a tie
+  does not); otherwise the other is the last camper, whose chance is the exact `last_camper_win_probability`;
+* positions by d: X's moves lower dx, Y's lower dy, so (dx, dy) in order needs only solved cells and its own cycle.
+
+Approximations, stated: the plates home are taken as normal (a special plate landed on is not modelled); a
+shortfall beyond SHORTFALL_FLOOR counts as that floor. The tables (`return_duel.npz`, one announcement per
+(gap, dx, dy, tokens x, tokens y), 3 MB) are derived by `python -m campsolver.solver.camper_tour.return_duel`;
+`players.race` plays them in its duels (`duel_return_move`) and falls back to burning its tokens outside them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import zlib
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+from campsolver.solver.camper_tour.rules import (
+    MAX_ANNOUNCEMENT,
+    STARTING_PLATE,
+    TWO_DICE,
+    Announce,
+    Pending,
+    Phase,
+    TourState,
+)
+
+#: Plates to the starting plate covered by the tables (a camper further out falls back to the rule).
+MAX_DISTANCE = 40
+#: Tokens in hand covered by the tables.
+MAX_TOKENS = 25
+#: Marker gaps (this camper's marker minus the other's) covered by the tables.
+MAX_GAP = 40
+#: A shortfall (tokens owed on the way home, each moving the marker back) beyond this counts as this.
+SHORTFALL_FLOOR = 25
+TABLE_FILE = Path(__file__).with_name("return_duel.npz")
+
+_S = np.arange(-SHORTFALL_FLOOR, MAX_TOKENS + 1)  # s: tokens (>= 0) or minus the shortfall since the table's start
+_NS = _S.size
+_ZERO = SHORTFALL_FLOOR  # index of s = 0
+_ROLLS = tuple((total, float(p)) for total, p in TWO_DICE)
+FAIL = np.array([sum(p for total, p in _ROLLS if total <= a) for a in range(MAX_ANNOUNCEMENT + 1)])
+
+
+def _success_matrix(announced: int) -> np.ndarray:
+    """m[i, j]: the probability that announcing `announced` succeeds and takes s from index i to index j."""
+    m = np.zeros((_NS, _NS))
+    for total, p in _ROLLS:
+        if total > announced:
+            pay = total - announced
+            for i in range(_NS):
+                m[i, max(0, i - pay)] += p
+    return m
+
+
+@cache
+def _success_matrices() -> tuple[np.ndarray, ...]:
+    return (np.zeros((0, 0)), *(_success_matrix(a) for a in range(1, MAX_ANNOUNCEMENT + 1)))
+
+
+def _last_camper(distance: int, s: np.ndarray, slack: np.ndarray) -> np.ndarray:
+    """The last camper's exact chance to win, `distance` plates from home with s (tokens or -shortfall already
+    in the slack) and a marker `slack` plates above the score to reach."""
+    from campsolver.solver.camper_tour.players import last_camper_win_probability  # players imports this module
+
+    shape = np.broadcast_shapes(s.shape, slack.shape)
+    tokens = np.broadcast_to(np.maximum(0, s), shape).ravel().tolist()
+    slacks = np.broadcast_to(slack, shape).ravel().tolist()
+    position = distance + STARTING_PLATE
+    values = [last_camper_win_probability(position, t, k) for t, k in zip(tokens, slacks, strict=True)]
+    return np.array(values).reshape(shape)
+
+
+def _arrival_x(gap: int, dy: int) -> np.ndarray:
+    """(s_x after the move, s_y): X's chance when X reaches home and Y stands `dy` plates out."""
+    sx, sy = _S[:, None], _S[None, :]
+    owed_y = np.maximum(0, -sy)
+    ahead = np.abs(sx) - owed_y < gap  # X's score above Y's marker as it stands: the game ends, X wins
+    return np.where(ahead, 1.0, 1.0 - _last_camper(dy, sy, np.abs(sx) - owed_y - gap))
+
+
+def _arrival_y(gap: int, dx: int) -> np.ndarray:
+    """(s_x, s_y after the move): X's chance when Y reaches home and X stands `dx` plates out."""
+    sx, sy = _S[:, None], _S[None, :]
+    owed_x = np.maximum(0, -sx)
+    ahead = np.abs(sy) - owed_x < -gap
+    return np.where(ahead, 0.0, _last_camper(dx, sx, np.abs(sy) - owed_x + gap))
+
+
+def solve(gap: int, max_distance: int = MAX_DISTANCE) -> tuple[np.ndarray, np.ndarray]:
+    """(announcement, value) of X to move over (dx, dy, s_x, s_y) index arrays (d from 0; s index = s + floor),
+    X's marker `gap` plates ahead of Y's. Index 0 of d is unused (home)."""
+    shape = (max_distance + 1, max_distance + 1, _NS, _NS)
+    policy = np.zeros(shape, dtype=np.int8)
+    value = np.zeros(shape)
+    success = _success_matrices()
+    x_turn: dict[tuple[int, int], np.ndarray] = {}
+    y_turn: dict[tuple[int, int], np.ndarray] = {}
+    for dx in range(1, max_distance + 1):
+        arrive_y = _arrival_y(gap, dx)
+        for dy in range(1, max_distance + 1):
+            xs = [a for a in range(1, min(MAX_ANNOUNCEMENT, dx) + 1) if dx - a != dy]
+            ys = [b for b in range(1, min(MAX_ANNOUNCEMENT, dy) + 1) if dy - b != dx]
+            arrive_x = _arrival_x(gap, dy) if dx <= MAX_ANNOUNCEMENT else None
+            x_moves = np.stack([success[a] @ (arrive_x if a == dx else y_turn[dx - a, dy]) for a in xs])
+            y_moves = np.stack([(arrive_y if b == dy else x_turn[dx, dy - b]) @ success[b].T for b in ys])
+            f = FAIL[xs][:, None, None, None]
+            g = FAIL[ys][None, :, None, None]
+            pairs = (x_moves[:, None] + f * y_moves[None]) / (1.0 - f * g)
+            worst = pairs.min(axis=1)
+            v = worst.max(axis=0)
+            x_turn[dx, dy] = v
+            y_turn[dx, dy] = (FAIL[ys][:, None, None] * v[None] + y_moves).min(axis=0)
+            policy[dx, dy] = np.asarray(xs, dtype=np.int8)[worst.argmax(axis=0)]
+            value[dx, dy] = v
+        for key in [k for k in x_turn if k[0] <= dx - MAX_ANNOUNCEMENT]:
+            del x_turn[key], y_turn[key]
+    return policy, value
+
+
+@cache
+def _store() -> tuple[bytes, np.ndarray] | None:
+    """The shipped tables: one zlib-compressed (dy, tokens x, tokens y) block per (gap, dx), with their offsets."""
+    if not TABLE_FILE.exists():
+        return None
+    with np.load(TABLE_FILE) as data:
+        if tuple(data["limits"]) != (MAX_DISTANCE, MAX_TOKENS, MAX_GAP):
+            return None
+        return data["blob"].tobytes(), data["offsets"]
+
+
+@cache
+def _block(gap: int, dx: int) -> np.ndarray | None:
+    """Announcements over (dy - 1, tokens x, tokens y) for X `dx` plates out, X's marker `gap` ahead (~0.05 ms to
+    unpack a block: a hint's playouts meet many gaps, so nothing larger is unpacked at once)."""
+    store = _store()
+    if store is None:
+        return None
+    blob, offsets = store
+    index = (gap + MAX_GAP) * MAX_DISTANCE + dx - 1
+    raw = zlib.decompress(blob[offsets[index] : offsets[index + 1]])
+    return np.frombuffer(raw, dtype=np.int8).reshape(MAX_DISTANCE, MAX_TOKENS + 1, MAX_TOKENS + 1)
+
+
+def duel_return_move(state: TourState) -> Announce | None:
+    """The solved duel's announcement for the camper to move, when it and one other camper are the two left on the
+    journey, both home-bound, and nobody is home (any others eliminated: they count for nothing), with no effect
+    pending and within the tables; None otherwise."""
+    me = state.mover
+    others = [c for i, c in enumerate(state.campers) if i != state.to_move and c.phase != Phase.ELIMINATED]
+    if len(others) != 1 or me.phase != Phase.RETURN or me.pending != Pending.NONE:
+        return None
+    other = others[0]
+    if other.phase != Phase.RETURN:
+        return None
+    dx, dy = me.position - STARTING_PLATE, other.position - STARTING_PLATE
+    gap = me.marker - other.marker
+    if not (1 <= dx <= MAX_DISTANCE and 1 <= dy <= MAX_DISTANCE and abs(gap) <= MAX_GAP):
+        return None
+    if me.tokens > MAX_TOKENS or other.tokens > MAX_TOKENS:
+        return None
+    block = _block(gap, dx)
+    if block is None:
+        return None
+    move = Announce(int(block[dy - 1, me.tokens, other.tokens]))
+    return move if move.plates in state.legal_announcements() else None
+
+
+def derive(gap: int, max_distance: int = MAX_DISTANCE) -> np.ndarray:
+    """One gap's announcements over (dx - 1, dy - 1, tokens x, tokens y), as shipped."""
+    return solve(gap, max_distance)[0][1:, 1:, _ZERO:, _ZERO:].copy()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=TABLE_FILE)
+    args = parser.parse_args(argv)
+    blocks = []
+    for gap in range(-MAX_GAP, MAX_GAP + 1):
+        table = derive(gap)
+        blocks.extend(zlib.compress(table[dx].tobytes(), 9) for dx in range(MAX_DISTANCE))
+        print(f"gap {gap}", file=sys.stderr, flush=True)
+    offsets = np.cumsum([0] + [len(block) for block in blocks])
+    blob = np.frombuffer(b"".join(blocks), dtype=np.uint8)
+    np.savez(args.out, blob=blob, offsets=offsets, limits=np.array([MAX_DISTANCE, MAX_TOKENS, MAX_GAP]))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
