@@ -66,8 +66,8 @@ def _minimax_by_value_iteration(start: TourState) -> dict[TourState, float]:
     [
         ((5, 2, 9), (4, 1, 12)),  # (position, tokens, marker): X behind by 3 (16,621 rules states)
         ((5, 1, 11), (4, 2, 9)),  # X ahead by 2
-        pytest.param((6, 3, 9), (8, 1, 12), marks=pytest.mark.slow),  # 195,904 states, ~6 min
-        pytest.param((7, 2, 11), (5, 0, 11), marks=pytest.mark.slow),  # level markers, Y without tokens
+        pytest.param((6, 3, 9), (8, 1, 12), marks=[pytest.mark.slow, pytest.mark.timeout(1800)]),  # 195,904 states
+        pytest.param((7, 2, 11), (5, 0, 11), marks=[pytest.mark.slow, pytest.mark.timeout(1800)]),  # level, Y 0 tokens
     ],
 )
 def test_the_solved_duel_equals_minimax_over_the_rules_model(x, y):
