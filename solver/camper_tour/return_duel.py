@@ -24,7 +24,7 @@ from __future__ import annotations
 import argparse
 import sys
 import zlib
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -47,6 +47,8 @@ MAX_GAP = 40
 #: A shortfall (tokens owed on the way home, each moving the marker back) beyond this counts as this.
 SHORTFALL_FLOOR = 25
 TABLE_FILE = Path(__file__).with_name("return_duel.npz")
+#: Unpacked blocks kept in memory (27 KB each; all 3,240 would be 88 MB).
+BLOCKS_KEPT = 512
 
 _S = np.arange(-SHORTFALL_FLOOR, MAX_TOKENS + 1)  # s: tokens (>= 0) or minus the shortfall since the table's start
 _NS = _S.size
@@ -142,10 +144,11 @@ def _store() -> tuple[bytes, np.ndarray] | None:
         return data["blob"].tobytes(), data["offsets"]
 
 
-@cache
+@lru_cache(maxsize=BLOCKS_KEPT)
 def _block(gap: int, dx: int) -> np.ndarray | None:
     """Announcements over (dy - 1, tokens x, tokens y) for X `dx` plates out, X's marker `gap` ahead (~0.05 ms to
-    unpack a block: a hint's playouts meet many gaps, so nothing larger is unpacked at once)."""
+    unpack a 27 KB block: a hint's playouts meet many gaps, so blocks are unpacked one at a time, the most recent
+    BLOCKS_KEPT kept)."""
     store = _store()
     if store is None:
         return None
@@ -164,7 +167,7 @@ def duel_return_move(state: TourState) -> Announce | None:
     if len(others) != 1 or me.phase != Phase.RETURN or me.pending != Pending.NONE:
         return None
     other = others[0]
-    if other.phase != Phase.RETURN:
+    if other.phase != Phase.RETURN or other.pending != Pending.NONE:  # a skipped turn or a choice: not the table's
         return None
     dx, dy = me.position - STARTING_PLATE, other.position - STARTING_PLATE
     gap = me.marker - other.marker

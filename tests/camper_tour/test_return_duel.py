@@ -3,6 +3,8 @@ the rules model's own states, and the shipped tables against the solver."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 from campsolver.solver.camper_tour import return_duel
@@ -12,6 +14,7 @@ from campsolver.solver.camper_tour.rules import (
     Announce,
     Camper,
     Config,
+    Pending,
     Phase,
     Stage,
     TourState,
@@ -71,8 +74,8 @@ def _minimax_by_value_iteration(start: TourState) -> dict[TourState, float]:
     ],
 )
 def test_the_solved_duel_equals_minimax_over_the_rules_model(x, y):
-    """Every announcement's value and the table's choice: the solver's value of each first move (X to move) equals
-    the oracle's, and the announcement it keeps is one of the best."""
+    """The solver's value of the position (X to move) equals the oracle's, and the announcement it keeps is one of
+    the oracle's best."""
     campers = [Camper(position=p, tokens=t, phase=Phase.RETURN, marker=m) for p, t, m in (x, y)]
     start = position_state(NORMAL, campers)
     oracle = _minimax_by_value_iteration(start)
@@ -117,9 +120,35 @@ def test_race_plays_the_solved_duel_home_and_the_rule_elsewhere():
     assert return_duel.duel_return_move(crowd) is None
     out = position_state(NORMAL, [*duel.campers, Camper(position=0, tokens=0, phase=Phase.ELIMINATED)])
     assert return_duel.duel_return_move(out) == move
+    # The rival's turn skipped (a failed Village Festival roll): the turn order is not the table's.
+    skipping = replace(duel.campers[1], pending=Pending.SKIP_TURN)
+    assert return_duel.duel_return_move(position_state(NORMAL, [duel.campers[0], skipping])) is None
     # Somebody home: not a duel.
     home = position_state(NORMAL, [*duel.campers, Camper(phase=Phase.FINISHED, marker=9, tokens=0, arrival=1)])
     assert return_duel.duel_return_move(home) is None
+
+
+def test_a_duel_reads_the_solvers_cell_from_either_seat():
+    """Random duels, the mover in either seat: the move answered is the solver's announcement at the position's
+    (marker gap, plates out, tokens) cell, legal, and never the rule's fallback."""
+    rng = np.random.default_rng(5)
+    solved: dict[int, np.ndarray] = {}
+    floor = return_duel.SHORTFALL_FLOOR
+    for _ in range(200):
+        px, py = (int(p) for p in rng.choice(np.arange(2, 17), size=2, replace=False))
+        tx, ty = (int(t) for t in rng.integers(0, 26, size=2))
+        mx, my = px + int(rng.integers(0, 8)), py + int(rng.integers(0, 8))
+        mover = int(rng.integers(0, 2))
+        me = Camper(position=px, tokens=tx, phase=Phase.RETURN, marker=mx)
+        other = Camper(position=py, tokens=ty, phase=Phase.RETURN, marker=my)
+        campers = [me, other] if mover == 0 else [other, me]
+        state = position_state(Config(plate_count=30, specials=()), campers, to_move=mover)
+        gap = mx - my
+        if gap not in solved:
+            solved[gap] = return_duel.solve(gap, max_distance=16)[0]
+        expected = Announce(int(solved[gap][px - STARTING_PLATE, py - STARTING_PLATE, tx + floor, ty + floor]))
+        assert expected in state.legal_actions()
+        assert return_duel.duel_return_move(state) == expected
 
 
 def test_the_table_move_is_legal_on_random_duels():
