@@ -40,7 +40,7 @@ setup(
     package_dir={"campsolver": "campsolver", **{f"campsolver.{root}": root for root in MAPPED_ROOTS}},
     package_data={
         "campsolver": ["py.typed"],
-        "campsolver.solver": ["**/*.json", "**/*.txt", "**/*.npz"],
+        "campsolver.solver": ["**/*.json", "**/*.txt", "**/*.npy"],
         "campsolver.service": ["web/*"],  # the web table's static files, served at / of the HTTP port
     },
     cmdclass={"build_py": BuildWithProtos},

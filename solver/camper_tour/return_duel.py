@@ -14,7 +14,7 @@ their difference, so one table per marker gap answers every such position:
 * positions by d: X's moves lower dx, Y's lower dy, so (dx, dy) in order needs only solved cells and its own cycle.
 
 Approximations, stated: the plates home are taken as normal (a special plate landed on is not modelled); a
-shortfall beyond SHORTFALL_FLOOR counts as that floor. The tables (`return_duel.npz`, one announcement per
+shortfall beyond SHORTFALL_FLOOR counts as that floor. The tables (`return_duel.npy`, one announcement per
 (gap, dx, dy, tokens x, tokens y), 3 MB) are derived by `python -m campsolver.solver.camper_tour.return_duel`;
 `players.race` plays them in its duels (`duel_return_move`) and falls back to burning its tokens outside them.
 """
@@ -46,7 +46,8 @@ MAX_TOKENS = 25
 MAX_GAP = 40
 #: A shortfall (tokens owed on the way home, each moving the marker back) beyond this counts as this.
 SHORTFALL_FLOOR = 25
-TABLE_FILE = Path(__file__).with_name("return_duel.npz")
+TABLE_FILE = Path(__file__).with_name("return_duel.npy")
+_HEADER = 32  # bytes: the limits and the block count, four int64
 #: Unpacked blocks kept in memory (27 KB each; all 3,240 would be 88 MB).
 BLOCKS_KEPT = 512
 
@@ -134,14 +135,19 @@ def solve(gap: int, max_distance: int = MAX_DISTANCE) -> tuple[np.ndarray, np.nd
 
 
 @cache
-def _store() -> tuple[bytes, np.ndarray] | None:
-    """The shipped tables: one zlib-compressed (dy, tokens x, tokens y) block per (gap, dx), with their offsets."""
+def _store() -> tuple[np.ndarray, np.ndarray] | None:
+    """The shipped tables, memory-mapped (nothing is read until a block is): a header (the limits and the block
+    count, int64), the blocks' offsets (int64), then one zlib-compressed (dy, tokens x, tokens y) block per
+    (gap, dx)."""
     if not TABLE_FILE.exists():
         return None
-    with np.load(TABLE_FILE) as data:
-        if tuple(data["limits"]) != (MAX_DISTANCE, MAX_TOKENS, MAX_GAP):
-            return None
-        return data["blob"].tobytes(), data["offsets"]
+    data = np.load(TABLE_FILE, mmap_mode="r")
+    header = np.frombuffer(data[:_HEADER].tobytes(), dtype="<i8")
+    if tuple(header[:3]) != (MAX_DISTANCE, MAX_TOKENS, MAX_GAP):
+        return None
+    count = int(header[3])
+    offsets = np.frombuffer(data[_HEADER : _HEADER + 8 * (count + 1)].tobytes(), dtype="<i8")
+    return data, offsets
 
 
 @lru_cache(maxsize=BLOCKS_KEPT)
@@ -152,9 +158,9 @@ def _block(gap: int, dx: int) -> np.ndarray | None:
     store = _store()
     if store is None:
         return None
-    blob, offsets = store
+    data, offsets = store
     index = (gap + MAX_GAP) * MAX_DISTANCE + dx - 1
-    raw = zlib.decompress(blob[offsets[index] : offsets[index + 1]])
+    raw = zlib.decompress(data[offsets[index] : offsets[index + 1]].tobytes())
     return np.frombuffer(raw, dtype=np.int8).reshape(MAX_DISTANCE, MAX_TOKENS + 1, MAX_TOKENS + 1)
 
 
@@ -196,9 +202,11 @@ def main(argv: list[str] | None = None) -> int:
         table = derive(gap)
         blocks.extend(zlib.compress(table[dx].tobytes(), 9) for dx in range(MAX_DISTANCE))
         print(f"gap {gap}", file=sys.stderr, flush=True)
-    offsets = np.cumsum([0] + [len(block) for block in blocks])
-    blob = np.frombuffer(b"".join(blocks), dtype=np.uint8)
-    np.savez(args.out, blob=blob, offsets=offsets, limits=np.array([MAX_DISTANCE, MAX_TOKENS, MAX_GAP]))
+    start = _HEADER + 8 * (len(blocks) + 1)
+    offsets = start + np.cumsum([0] + [len(block) for block in blocks])
+    header = np.array([MAX_DISTANCE, MAX_TOKENS, MAX_GAP, len(blocks)], dtype="<i8")
+    payload = header.tobytes() + offsets.astype("<i8").tobytes() + b"".join(blocks)
+    np.save(args.out, np.frombuffer(payload, dtype=np.uint8))
     return 0
 
 
