@@ -161,8 +161,12 @@ def test_max_score_with_the_default_rules_answers_best_so_far_within_a_second() 
 
 
 #: Positions (seed, campers, decisions played) whose win hint, with sequential dropping off (CUT_SCRIPT), a 0.2 CPU s
-#: budget cuts (measured: 4-5 of 5 cut a run, 0.15-0.196 CPU s used, 10-41 playouts of the answer).
-CUT_BY_THE_BUDGET = ((2, 2, 10), (4, 2, 20), (1, 2, 10), (1, 3, 10), (4, 3, 10))
+#: budget cuts (measured alone: 4-5 of the first 5 cut a run, 0.15-0.196 CPU s used, 10-41 playouts of the answer;
+#: beside three busy loops only 2 of those 5 but all of the last 3, 16-51 playouts: a hint whose playouts cost more
+#: affords fewer candidates and can end by itself).
+CUT_BY_THE_BUDGET = ((2, 2, 10), (4, 2, 20), (1, 2, 10), (1, 3, 10), (4, 3, 10), (5, 2, 10), (2, 2, 20), (6, 2, 14))
+#: Of CUT_BY_THE_BUDGET, at least this many must be cut for the test to judge anything.
+CUT_AT_LEAST = 3
 #: The hints of CUT_BY_THE_BUDGET in a process of their own: a CpuBudget counts every thread of its process, and
 #: in the whole suite threads other tests leave behind (a Ray driver's, a server's) spent it for the hint.
 CUT_SCRIPT = """
@@ -193,7 +197,7 @@ def test_the_win_hint_uses_most_of_a_cpu_budget() -> None:
     rule, ends most of the sampling (with it on, whether a position was cut depended on the machine's speed, and the
     test saw too few cuts on a slow one); a hint that still ends by itself (a candidate with no spread below the
     baseline, or none affordable before MIN_SAMPLES rounds: `interrupted` False) is not judged on its use, and
-    most of the positions must be cut."""
+    at least CUT_AT_LEAST of the positions must be cut."""
     import json
     import subprocess
     import sys
@@ -210,7 +214,7 @@ def test_the_win_hint_uses_most_of_a_cpu_budget() -> None:
         if row["interrupted"]:
             cut.append(row["used"])
             assert row["used"] >= 0.12, f"cut at {row['used']:.3f} CPU s of 0.2: {row}"
-    assert len(cut) >= 3, f"only {len(cut)} of {len(CUT_BY_THE_BUDGET)} hints were cut by the budget"
+    assert len(cut) >= CUT_AT_LEAST, f"only {len(cut)} of {len(CUT_BY_THE_BUDGET)} hints were cut by the budget"
 
 
 def test_max_score_honours_a_cpu_budget() -> None:
