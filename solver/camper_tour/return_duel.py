@@ -31,7 +31,6 @@ import numpy as np
 from campsolver.solver.camper_tour.rules import (
     MAX_ANNOUNCEMENT,
     STARTING_PLATE,
-    TWO_DICE,
     Announce,
     Pending,
     Phase,
@@ -54,14 +53,14 @@ BLOCKS_KEPT = 512
 _S = np.arange(-SHORTFALL_FLOOR, MAX_TOKENS + 1)  # s: tokens (>= 0) or minus the shortfall since the table's start
 _NS = _S.size
 _ZERO = SHORTFALL_FLOOR  # index of s = 0
-_ROLLS = tuple((total, float(p)) for total, p in TWO_DICE)
-FAIL = np.array([sum(p for total, p in _ROLLS if total <= a) for a in range(MAX_ANNOUNCEMENT + 1)])
 
 
 def _success_matrix(announced: int) -> np.ndarray:
     """m[i, j]: the probability that announcing `announced` succeeds and takes s from index i to index j."""
+    from campsolver.solver.camper_tour.duel import ROLLS  # the dice, written once (imported only to solve)
+
     m = np.zeros((_NS, _NS))
-    for total, p in _ROLLS:
+    for total, p in ROLLS:
         if total > announced:
             pay = total - announced
             for i in range(_NS):
@@ -106,6 +105,8 @@ def _arrival_y(gap: int, dx: int) -> np.ndarray:
 def solve(gap: int, max_distance: int = MAX_DISTANCE) -> tuple[np.ndarray, np.ndarray]:
     """(announcement, value) of X to move over (dx, dy, s_x, s_y) index arrays (d from 0; s index = s + floor),
     X's marker `gap` plates ahead of Y's. Index 0 of d is unused (home)."""
+    from campsolver.solver.camper_tour.duel import FAIL  # P(2d6 <= a), written once (imported only to solve)
+
     shape = (max_distance + 1, max_distance + 1, _NS, _NS)
     policy = np.zeros(shape, dtype=np.int8)
     value = np.zeros(shape)

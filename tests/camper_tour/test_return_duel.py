@@ -171,3 +171,31 @@ def test_the_table_move_is_legal_on_random_duels():
             answered += 1
             assert move in state.legal_actions()
     assert answered >= 250
+
+
+@pytest.mark.parametrize(
+    ("field", "at_edge", "past_edge"),
+    [
+        ("distance", return_duel.MAX_DISTANCE, return_duel.MAX_DISTANCE + 1),
+        ("tokens", return_duel.MAX_TOKENS, return_duel.MAX_TOKENS + 1),
+        ("gap", return_duel.MAX_GAP, return_duel.MAX_GAP + 1),
+        ("gap", -return_duel.MAX_GAP, -return_duel.MAX_GAP - 1),
+    ],
+)
+def test_the_tables_answer_at_their_edges_and_the_rule_one_past(field, at_edge, past_edge):
+    """At each limit of the tables the solver's cell is read; one past it the rule plays (None here)."""
+
+    def duel(value: int) -> TourState:
+        distance = value if field == "distance" else 10
+        tokens = value if field == "tokens" else 5
+        mover = Camper(position=distance + STARTING_PLATE, tokens=tokens, phase=Phase.RETURN, marker=60)
+        marker = 60 - value if field == "gap" else 60
+        other = Camper(position=3, tokens=4, phase=Phase.RETURN, marker=marker)
+        return position_state(Config(plate_count=120, specials=()), [mover, other])
+
+    inside = duel(at_edge)
+    me, other = inside.campers
+    gap = me.marker - other.marker
+    block = return_duel._block(gap, me.position - STARTING_PLATE)
+    assert return_duel.duel_return_move(inside) == Announce(int(block[other.position - 1 - 1, me.tokens, other.tokens]))
+    assert return_duel.duel_return_move(duel(past_edge)) is None
