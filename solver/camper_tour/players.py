@@ -45,6 +45,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
+from campsolver.solver.camper_tour.outward_duel import both_out_move, outward_duel_move
 from campsolver.solver.camper_tour.return_duel import duel_return_move
 from campsolver.solver.camper_tour.rules import (
     COMFORTS_TOKENS,
@@ -300,6 +301,14 @@ class DuelParameters:
     #: With both campers home-bound, play the solved duel (`return_duel`: the exact minimax announcement on an
     #: all-normal return) instead of burning the tokens in hand; outside its tables, burn.
     solved_return: bool = True
+    #: Outward with the rival home-bound, play the solved duel (`outward_duel`: the exact minimax turn back or
+    #: announcement on all-normal plates); outside its tables, the fields above. (Home-bound with the rival
+    #: outward, the rule's own move: the solved duel's did worse against the sparring partners.)
+    solved_outward: bool = True
+    #: Both outward, play the solved duel (`outward_duel.both_out_move`: the exact minimax turn back or announcement
+    #: on all-normal plates, each camper at most 40 plates out); outside its tables, the fields above. Off: against
+    #: the sparring partners it did no better than the fields above (docs/solvers/camper-tour.md).
+    solved_both_out: bool = False
 
 
 DUEL = DuelParameters()
@@ -320,6 +329,14 @@ def burn(state: TourState, largest: int) -> Action:
 
 def _duel(state: TourState, rival: Camper, params: DuelParameters) -> Action:
     camper = state.mover
+    if params.solved_outward and camper.phase == Phase.OUTWARD and rival.phase == Phase.RETURN:
+        solved_move = outward_duel_move(state)
+        if solved_move is not None:
+            return solved_move
+    if params.solved_both_out and camper.phase == Phase.OUTWARD and rival.phase == Phase.OUTWARD:
+        solved_move = both_out_move(state)
+        if solved_move is not None:
+            return solved_move
     if camper.phase == Phase.RETURN:
         solved = duel_return_move(state) if params.solved_return else None
         return solved or burn(state, params.home_announcement)

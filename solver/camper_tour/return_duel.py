@@ -102,12 +102,14 @@ def _arrival_y(gap: int, dx: int) -> np.ndarray:
     return np.where(ahead, 0.0, _last_camper(dx, sx, np.abs(sy) - owed_x + gap))
 
 
-def solve(gap: int, max_distance: int = MAX_DISTANCE) -> tuple[np.ndarray, np.ndarray]:
+def solve(gap: int, max_distance: int = MAX_DISTANCE, max_dy: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(announcement, value) of X to move over (dx, dy, s_x, s_y) index arrays (d from 0; s index = s + floor),
-    X's marker `gap` plates ahead of Y's. Index 0 of d is unused (home)."""
+    X's marker `gap` plates ahead of Y's. Index 0 of d is unused (home). `max_dy`: Y's distances solved (default
+    `max_distance`; a cell needs only cells with smaller distances, so a smaller one answers those exactly)."""
+    max_dy = max_distance if max_dy is None else max_dy
     from campsolver.solver.camper_tour.duel import FAIL  # P(2d6 <= a), written once (imported only to solve)
 
-    shape = (max_distance + 1, max_distance + 1, _NS, _NS)
+    shape = (max_distance + 1, max_dy + 1, _NS, _NS)
     policy = np.zeros(shape, dtype=np.int8)
     value = np.zeros(shape)
     success = _success_matrices()
@@ -115,7 +117,7 @@ def solve(gap: int, max_distance: int = MAX_DISTANCE) -> tuple[np.ndarray, np.nd
     y_turn: dict[tuple[int, int], np.ndarray] = {}
     for dx in range(1, max_distance + 1):
         arrive_y = _arrival_y(gap, dx)
-        for dy in range(1, max_distance + 1):
+        for dy in range(1, max_dy + 1):
             xs = [a for a in range(1, min(MAX_ANNOUNCEMENT, dx) + 1) if dx - a != dy]
             ys = [b for b in range(1, min(MAX_ANNOUNCEMENT, dy) + 1) if dy - b != dx]
             arrive_x = _arrival_x(gap, dy) if dx <= MAX_ANNOUNCEMENT else None

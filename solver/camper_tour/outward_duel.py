@@ -1,0 +1,384 @@
+"""The two-camper duel with one camper still outward and the other home-bound, solved exactly on an all-normal route.
+
+Once one of the two campers left on the journey has turned back (nobody home, any others eliminated), the outward
+one chooses each turn between turning back, which starts the solved return duel (`return_duel`), and going on; the
+home-bound one races home. It is a two-player game of perfect information with dice, solved here as zero-sum on X's
+chance to win (X outward, Y home-bound; Y holds X's chance lowest):
+
+* X is (plates out P, tokens t_x), Y is (plates to the starting plate D, tokens or shortfall s_y), and Y's marker
+  enters only through g = X's plate - Y's marker (X's marker if it turned back now minus Y's);
+* X turning back is the return duel with X to move at marker gap g (its exact values, `return_duel.solve`);
+  X going on k plates adds k to P and to g and pays the roll beyond k (paying its last token eliminates it:
+  X has lost, whatever Y does next);
+* Y arriving ends the game when its score passes X's plate (rules `_furthest_ahead`); otherwise X is the last
+  camper, still outward: going on or turning back, any failed roll eliminates it (`_last_camper_outward`, exact);
+* X's moves raise P, Y's lower D, so (P descending, D ascending) needs only solved cells and the failed-roll cycle
+  of each cell, solved in closed form as in `return_duel` (max over X's options of min over Y's).
+
+Approximations, stated: every plate is normal (no special plate is modelled); X goes at most MAX_OUT plates out
+while Y is home-bound (a move past it is not considered); g beyond +-MAX_GAP counts as +-MAX_GAP, a shortfall beyond
+`return_duel.SHORTFALL_FLOOR` as that floor. Y's moves are those that hold X's chance lowest (they differ from Y's
+own best only where X may still run out of tokens outward, when nobody may win). Only X's choices are shipped
+(`outward_duel.npy`, per (g, P, D, t_x, t_y)): Y's minimax announcements, played by the race rule when home-bound
+against a rival still outward, did worse than its own rule against the sparring partners (docs/solvers/camper-tour.md).
+The tables are derived by `python -m campsolver.solver.camper_tour.outward_duel`; `players.race` plays them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import zlib
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from pathlib import Path
+
+import numpy as np
+from campsolver.solver.camper_tour import return_duel
+from campsolver.solver.camper_tour.rules import (
+    MAX_ANNOUNCEMENT,
+    PLATE_COUNT,
+    STARTING_PLATE,
+    Action,
+    Announce,
+    Pending,
+    Phase,
+    TourState,
+    TurnBack,
+)
+
+#: Plates out (from the starting plate) covered by the tables: X at most this far while Y is home-bound.
+MAX_OUT = return_duel.MAX_DISTANCE
+#: Y's plates home covered by the tables.
+MAX_DISTANCE = return_duel.MAX_DISTANCE
+#: Tokens in hand covered by the tables.
+MAX_TOKENS = return_duel.MAX_TOKENS
+#: X's plate minus Y's marker covered by the tables.
+MAX_GAP = return_duel.MAX_GAP
+#: The route the tables are solved for (X's last-camper walk outward may go to its end).
+ROUTE = PLATE_COUNT
+TABLE_FILE = Path(__file__).with_name("outward_duel.npy")
+_HEADER = 40  # bytes: the limits, the route and the block count, five int64
+BLOCKS_KEPT = 512
+SHORTFALL = return_duel.SHORTFALL_FLOOR
+#: X's choice code for turning back (any other code is the announcement).
+TURN_BACK = 0
+
+_S = return_duel._S  # Y's s: tokens (>= 0) or minus the shortfall since the table's start
+_NS = _S.size
+_ZERO = return_duel._ZERO
+_NG = 2 * MAX_GAP + 1
+_NT = MAX_TOKENS + 1  # X's tokens 0..MAX_TOKENS (0 only as "eliminated")
+
+
+def _last_camper_outward(route_plates: int, max_slack: int) -> np.ndarray:
+    """W[P, t, k]: X's chance as the last camper, still outward P plates from the starting plate with t tokens and
+    its plate k plates above the score to beat (k >= 0; each plate further out raises it by one; beyond `max_slack`
+    it counts as `max_slack`): going on, a failed roll or paying its last token eliminates X; turning back, its
+    chance is `last_camper_win_probability` (exact, all-normal return)."""
+    from campsolver.solver.camper_tour.duel import ROLLS
+    from campsolver.solver.camper_tour.players import last_camper_win_probability
+
+    value = np.zeros((route_plates + 1, _NT, max_slack + 1))
+    slacks = np.arange(max_slack + 1)
+    for p in range(route_plates, 0, -1):
+        for t in range(1, _NT):
+            best = np.array([last_camper_win_probability(p + STARTING_PLATE, t, int(k)) for k in slacks])
+            for a in range(1, min(MAX_ANNOUNCEMENT, route_plates - p) + 1):
+                go = np.zeros(max_slack + 1)
+                for total, prob in ROLLS:
+                    if total > a and t - (total - a) > 0:
+                        go += prob * value[p + a, t - (total - a), np.minimum(slacks + a, max_slack)]
+                best = np.maximum(best, go)
+            value[p, t] = best
+    return value
+
+
+def _x_success(announced: int) -> np.ndarray:
+    """m[t, t']: the chance that X announcing `announced` outward succeeds and goes from t tokens to t' (> 0)."""
+    from campsolver.solver.camper_tour.duel import ROLLS
+
+    m = np.zeros((_NT, _NT))
+    for total, p in ROLLS:
+        if total > announced:
+            pay = total - announced
+            for t in range(1, _NT):
+                if t - pay > 0:
+                    m[t, t - pay] += p
+    return m
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The solved duel over (P, D, g index, t_x, s_y index), P and D from 0 (index 0 unused): X's choice, Y's
+    announcement, X's chance with X to move and with Y to move; and X's chance as the last camper outward
+    (`_last_camper_outward`, over (P, t_x, slack))."""
+
+    x_policy: np.ndarray
+    y_policy: np.ndarray
+    x_value: np.ndarray
+    y_value: np.ndarray
+    outward_last: np.ndarray
+
+
+def solve(
+    max_out: int = MAX_OUT, max_distance: int = MAX_DISTANCE, route_plates: int = ROUTE - STARTING_PLATE
+) -> Solution:
+    """The duel solved (`Solution`). `route_plates`: the plates beyond the starting plate (X never goes past
+    them)."""
+    from campsolver.solver.camper_tour.duel import FAIL
+
+    max_out = min(max_out, route_plates)
+    duel = np.zeros((_NG, max_out + 1, max_distance + 1, _NT, _NS), dtype=np.float32)
+    for gi in range(_NG):
+        value = return_duel.solve(gi - MAX_GAP, max_out, max_distance)[1]
+        duel[gi] = value[: max_out + 1, : max_distance + 1, _ZERO : _ZERO + _NT, :]
+        print(f"return duel gap {gi - MAX_GAP}", file=sys.stderr, flush=True)
+    max_slack = 2 * MAX_GAP + SHORTFALL
+    outward_last = _last_camper_outward(route_plates, max_slack)
+    y_success = return_duel._success_matrices()
+    x_success = [np.zeros((0, 0)), *(_x_success(a) for a in range(1, MAX_ANNOUNCEMENT + 1))]
+    g = np.arange(-MAX_GAP, MAX_GAP + 1)
+    # Y arrives (after its roll, s_y as paid): the game ends (X loses) unless X's plate is not behind Y's score.
+    slack = g[:, None] + np.abs(_S)[None, :]  # X's plate - Y's score, over (g, s_y)
+    shape = (max_out + 1, max_distance + 1, _NG, _NT, _NS)
+    x_policy = np.zeros(shape, dtype=np.int8)
+    y_policy = np.zeros(shape, dtype=np.int8)
+    x_value = np.zeros(shape, dtype=np.float32)
+    y_value = np.zeros(shape, dtype=np.float32)
+    y_turn: dict[tuple[int, int], np.ndarray] = {}
+    for p in range(max_out, 0, -1):
+        arrive = _arrival_values(outward_last[p], slack, max_slack)
+        x_turn: dict[int, np.ndarray] = {}
+        for d in range(1, max_distance + 1):
+            xs = [a for a in range(1, MAX_ANNOUNCEMENT + 1) if p + a <= max_out and p + a != d]
+            ys = [b for b in range(1, min(MAX_ANNOUNCEMENT, d) + 1) if d - b != p]
+            back = duel[:, p, d].astype(np.float64)  # (g, t_x, s_y)
+            back[:, 0, :] = 0.0
+            y_moves = np.stack([(arrive if b == d else x_turn[d - b]) @ y_success[b].T for b in ys])  # (b, g, t_x, s_y)
+            fy = FAIL[ys][:, None, None, None]
+            if xs:
+                x_moves = np.stack(
+                    [
+                        np.einsum(
+                            "ij,gjs->gis", x_success[a], y_turn[p + a, d][np.minimum(np.arange(_NG) + a, _NG - 1)]
+                        )
+                        for a in xs
+                    ]
+                )
+                fx = FAIL[xs][:, None, None, None, None]
+                pairs = (x_moves[:, None] + fx * y_moves[None]) / (1.0 - fx * fy[None])
+                worst = pairs.min(axis=1)
+                go = worst.max(axis=0)
+                choice = np.asarray(xs, dtype=np.int8)[worst.argmax(axis=0)]
+                v = np.where(back >= go, back, go)
+                x_policy[p, d] = np.where(back >= go, TURN_BACK, choice)
+            else:
+                v = back
+                x_policy[p, d] = TURN_BACK
+            v[:, 0, :] = 0.0
+            x_turn[d] = v
+            y_all = fy * v[None] + y_moves
+            y_turn[p, d] = y_all.min(axis=0)
+            y_value[p, d] = y_turn[p, d]
+            y_policy[p, d] = np.asarray(ys, dtype=np.int8)[y_all.argmin(axis=0)]
+            x_value[p, d] = v
+        for key in [k for k in y_turn if k[0] >= p + MAX_ANNOUNCEMENT]:
+            del y_turn[key]
+        print(f"plates out {p}", file=sys.stderr, flush=True)
+    return Solution(x_policy, y_policy, x_value, y_value, outward_last)
+
+
+def _arrival_values(outward_last: np.ndarray, slack: np.ndarray, max_slack: int) -> np.ndarray:
+    """(g, t_x, s_y): X's chance when Y reaches home, X outward with t_x tokens: X's last-camper walk with
+    k = X's plate - Y's score (0 where Y's arrival ends the game)."""
+    clipped = np.clip(slack, 0, max_slack)  # (g, s)
+    values = outward_last[:, clipped]  # (t_x, g, s)
+    return np.where((slack >= 0)[None], values, 0.0).transpose(1, 0, 2)
+
+
+@dataclass(frozen=True)
+class BothOut:
+    """Both campers outward, over (P_a, P_b, t_a, t_b), P from 0 (index 0 unused): the mover a's choice (TURN_BACK
+    or the announcement), a's chance with a to move and with b to move."""
+
+    policy: np.ndarray
+    a_value: np.ndarray
+    b_value: np.ndarray
+
+
+def solve_both_out(solution: Solution) -> BothOut:
+    """Both campers outward (nobody home, others eliminated), each playing to win: a turning back becomes the
+    home-bound camper of `solution` with its announcement home still to make (a's chance taken as one minus b's
+    there: nobody winning is rare), b turning back likewise; an announcement out adds plates and pays the roll
+    beyond them (paying the last token eliminates: the other one, left alone, wins by getting home without a
+    failed roll). Cells by P_a + P_b descending; each cell's failed-roll cycle in closed form."""
+    from campsolver.solver.camper_tour.duel import FAIL
+
+    max_out = solution.x_value.shape[0] - 1
+    y_value = solution.y_value
+    alone = solution.outward_last[: max_out + 1, :, -1]  # (P, t): home with no failed roll, any score
+    x_success = [np.zeros((0, 0)), *(_x_success(a) for a in range(1, MAX_ANNOUNCEMENT + 1))]
+    eliminated = [np.zeros(0), *(1.0 - m.sum(axis=1) - FAIL[a] for a, m in enumerate(x_success[1:], start=1))]
+    shape = (max_out + 1, max_out + 1, _NT, _NT)
+    policy = np.zeros(shape, dtype=np.int8)
+    a_value = np.zeros(shape)
+    b_value = np.zeros(shape)
+    tokens = np.arange(_NT)
+    for total in range(2 * max_out, 1, -1):
+        for pa in range(max(1, total - max_out), min(max_out, total - 1) + 1):
+            pb = total - pa
+            # a turns back: b outward (X) against a home-bound (Y) with a's announcement home to make.
+            back_a = 1.0 - y_value[pb, pa, pb - pa + MAX_GAP][:, _ZERO : _ZERO + _NT].T.astype(np.float64)
+            back_b = y_value[pa, pb, pa - pb + MAX_GAP][:, _ZERO : _ZERO + _NT].astype(np.float64)
+            xs = [k for k in range(1, MAX_ANNOUNCEMENT + 1) if pa + k <= max_out and pa + k != pb]
+            ys = [j for j in range(1, MAX_ANNOUNCEMENT + 1) if pb + j <= max_out and pb + j != pa]
+            a_moves = [x_success[k] @ b_value[pa + k, pb] for k in xs]  # (t_a, t_b); a eliminated: 0
+            b_moves = [a_value[pa, pb + j] @ x_success[j].T + alone[pa][:, None] * eliminated[j][None, :] for j in ys]
+            options_b = [(back_b, 0.0)] + [(b_moves[i], FAIL[j]) for i, j in enumerate(ys)]
+            best = back_a.copy()
+            choice = np.zeros((_NT, _NT), dtype=np.int8)
+            for i, k in enumerate(xs):
+                f = FAIL[k]
+                worst = np.min([(a_moves[i] + f * s) / (1.0 - f * g) for s, g in options_b], axis=0)
+                better = worst > best
+                best = np.where(better, worst, best)
+                choice = np.where(better, k, choice)
+            best[0, :] = 0.0
+            best[:, 0] = 0.0
+            a_value[pa, pb] = best
+            policy[pa, pb] = choice
+            b_value[pa, pb] = np.min([s + g * best for s, g in options_b], axis=0)
+            b_value[pa, pb][0, :] = 0.0
+    del tokens
+    return BothOut(policy, a_value, b_value)
+
+
+@cache
+def _store() -> tuple[np.ndarray, np.ndarray] | None:
+    """The shipped tables, memory-mapped: a header (the limits, the route and the block count, int64), the blocks'
+    offsets (int64), then zlib-compressed int8 blocks: X's choices, (D, tokens x, tokens y) per (g, P); then the
+    both-outward mover's choices, (P other, tokens, tokens other) per P of the mover."""
+    if not TABLE_FILE.exists():
+        return None
+    data = np.load(TABLE_FILE, mmap_mode="r")
+    header = np.frombuffer(data[:_HEADER].tobytes(), dtype="<i8")
+    if tuple(header[:4]) != (MAX_OUT, MAX_DISTANCE, MAX_GAP, ROUTE):
+        return None
+    count = int(header[4])
+    offsets = np.frombuffer(data[_HEADER : _HEADER + 8 * (count + 1)].tobytes(), dtype="<i8")
+    return data, offsets
+
+
+@lru_cache(maxsize=BLOCKS_KEPT)
+def _block(gap: int, out: int) -> np.ndarray | None:
+    """X's choices over (D - 1, tokens x, tokens y) for X `out` plates out, its plate `gap` beyond Y's marker
+    (unpacked one at a time, the most recent BLOCKS_KEPT kept)."""
+    store = _store()
+    if store is None:
+        return None
+    data, offsets = store
+    index = (gap + MAX_GAP) * MAX_OUT + out - 1
+    raw = zlib.decompress(data[offsets[index] : offsets[index + 1]].tobytes())
+    return np.frombuffer(raw, dtype=np.int8).reshape(MAX_DISTANCE, _NT, MAX_TOKENS + 1)
+
+
+@lru_cache(maxsize=MAX_OUT)
+def _both_out_block(out: int) -> np.ndarray | None:
+    """The both-outward mover's choices over (P other - 1, tokens, tokens other) for the mover `out` plates out."""
+    store = _store()
+    if store is None:
+        return None
+    data, offsets = store
+    index = _NG * MAX_OUT + out - 1
+    if index + 1 >= len(offsets):
+        return None
+    raw = zlib.decompress(data[offsets[index] : offsets[index + 1]].tobytes())
+    return np.frombuffer(raw, dtype=np.int8).reshape(MAX_OUT, _NT, _NT)
+
+
+def both_out_move(state: TourState) -> Action | None:
+    """The solved duel's turn back or announcement for the camper to move when it and the one other camper left on
+    the journey are both outward, nobody home (others eliminated), no effect pending, on the tables' route and
+    within them (each 1..MAX_OUT plates out, 1..MAX_TOKENS tokens); None otherwise."""
+    if state.config.plate_count != ROUTE:
+        return None
+    me = state.mover
+    others = [c for i, c in enumerate(state.campers) if i != state.to_move and c.phase != Phase.ELIMINATED]
+    if len(others) != 1 or me.pending != Pending.NONE:
+        return None
+    other = others[0]
+    if other.pending != Pending.NONE or me.phase != Phase.OUTWARD or other.phase != Phase.OUTWARD:
+        return None
+    out, rival = me.position - STARTING_PLATE, other.position - STARTING_PLATE
+    if not (1 <= out <= MAX_OUT and 1 <= rival <= MAX_OUT and 1 <= me.tokens <= MAX_TOKENS):
+        return None
+    if not 1 <= other.tokens <= MAX_TOKENS:
+        return None
+    block = _both_out_block(out)
+    if block is None:
+        return None
+    code = int(block[rival - 1, me.tokens, other.tokens])
+    if code == TURN_BACK:
+        return TurnBack()
+    return Announce(code) if code in state.legal_announcements() else None
+
+
+def outward_duel_move(state: TourState) -> Action | None:
+    """The solved duel's turn back or announcement for the camper to move when it is outward and the one other
+    camper left on the journey is home-bound, nobody home (others eliminated), no effect pending, on the tables'
+    route and within them; None otherwise."""
+    if state.config.plate_count != ROUTE:
+        return None
+    me = state.mover
+    others = [c for i, c in enumerate(state.campers) if i != state.to_move and c.phase != Phase.ELIMINATED]
+    if len(others) != 1 or me.pending != Pending.NONE:
+        return None
+    other = others[0]
+    if other.pending != Pending.NONE or me.phase != Phase.OUTWARD or other.phase != Phase.RETURN:
+        return None
+    out, home, gap = me.position - STARTING_PLATE, other.position - STARTING_PLATE, me.position - other.marker
+    if not (1 <= out <= MAX_OUT and 1 <= home <= MAX_DISTANCE and abs(gap) <= MAX_GAP):
+        return None
+    if not (1 <= me.tokens <= MAX_TOKENS and other.tokens <= MAX_TOKENS):
+        return None
+    block = _block(gap, out)
+    if block is None:
+        return None
+    code = int(block[home - 1, me.tokens, other.tokens])
+    if code == TURN_BACK:
+        return TurnBack()
+    return Announce(code) if code in state.legal_announcements() else None
+
+
+def derive(
+    max_out: int = MAX_OUT, max_distance: int = MAX_DISTANCE, route_plates: int = ROUTE - STARTING_PLATE
+) -> tuple[np.ndarray, np.ndarray]:
+    """As shipped: X's choices over (g index, P - 1, D - 1, tokens x, tokens y), and the both-outward mover's over
+    (P - 1, P other - 1, tokens, tokens other) (only with `max_distance` >= `max_out`: a turn back there needs
+    the home-bound camper at every plate out)."""
+    solution = solve(max_out, max_distance, route_plates)
+    ship = (slice(1, None), slice(1, None), slice(None), slice(None), slice(_ZERO, _ZERO + MAX_TOKENS + 1))
+    x_choices = solution.x_policy[ship].transpose(2, 0, 1, 3, 4).copy()
+    if max_distance < solution.x_policy.shape[0] - 1:
+        return x_choices, np.zeros((0, 0, _NT, _NT), dtype=np.int8)
+    return x_choices, solve_both_out(solution).policy[1:, 1:].copy()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=TABLE_FILE)
+    args = parser.parse_args(argv)
+    table, both = derive()
+    blocks = [zlib.compress(table[gi, out].tobytes(), 9) for gi in range(_NG) for out in range(MAX_OUT)]
+    blocks += [zlib.compress(both[out].tobytes(), 9) for out in range(MAX_OUT)]
+    start = _HEADER + 8 * (len(blocks) + 1)
+    offsets = start + np.cumsum([0] + [len(block) for block in blocks])
+    header = np.array([MAX_OUT, MAX_DISTANCE, MAX_GAP, ROUTE, len(blocks)], dtype="<i8")
+    payload = header.tobytes() + offsets.astype("<i8").tobytes() + b"".join(blocks)
+    np.save(args.out, np.frombuffer(payload, dtype=np.uint8))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
