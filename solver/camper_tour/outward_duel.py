@@ -41,7 +41,7 @@ from campsolver.solver.camper_tour.rules import (
     STARTING_PLATE,
     Action,
     Announce,
-    Pending,
+    Camper,
     Phase,
     TourState,
     TurnBack,
@@ -58,7 +58,6 @@ MAX_GAP = return_duel.MAX_GAP
 #: The route the tables are solved for (X's last-camper walk outward may go to its end).
 ROUTE = PLATE_COUNT
 TABLE_FILE = Path(__file__).with_name("outward_duel.npy")
-_HEADER = 40  # bytes: the limits, the route and the block count, five int64
 BLOCKS_KEPT = 512
 SHORTFALL = return_duel.SHORTFALL_FLOOR
 #: X's choice code for turning back (any other code is the announcement).
@@ -256,99 +255,68 @@ def solve_both_out(solution: Solution) -> BothOut:
 
 @cache
 def _store() -> tuple[np.ndarray, np.ndarray] | None:
-    """The shipped tables, memory-mapped: a header (the limits, the route and the block count, int64), the blocks'
-    offsets (int64), then zlib-compressed int8 blocks: X's choices, (D, tokens x, tokens y) per (g, P); then the
-    both-outward mover's choices, (P other, tokens, tokens other) per P of the mover."""
-    if not TABLE_FILE.exists():
-        return None
-    data = np.load(TABLE_FILE, mmap_mode="r")
-    header = np.frombuffer(data[:_HEADER].tobytes(), dtype="<i8")
-    if tuple(header[:4]) != (MAX_OUT, MAX_DISTANCE, MAX_GAP, ROUTE):
-        return None
-    count = int(header[4])
-    offsets = np.frombuffer(data[_HEADER : _HEADER + 8 * (count + 1)].tobytes(), dtype="<i8")
-    return data, offsets
+    """The shipped tables (`return_duel.open_blocks`): X's choices, one (D, tokens x, tokens y) block per (g, P);
+    then the both-outward mover's choices, one (P other, tokens, tokens other) block per P of the mover."""
+    return return_duel.open_blocks(TABLE_FILE, (MAX_OUT, MAX_DISTANCE, MAX_GAP, ROUTE))
 
 
 @lru_cache(maxsize=BLOCKS_KEPT)
 def _block(gap: int, out: int) -> np.ndarray | None:
     """X's choices over (D - 1, tokens x, tokens y) for X `out` plates out, its plate `gap` beyond Y's marker
     (unpacked one at a time, the most recent BLOCKS_KEPT kept)."""
-    store = _store()
-    if store is None:
-        return None
-    data, offsets = store
-    index = (gap + MAX_GAP) * MAX_OUT + out - 1
-    raw = zlib.decompress(data[offsets[index] : offsets[index + 1]].tobytes())
-    return np.frombuffer(raw, dtype=np.int8).reshape(MAX_DISTANCE, _NT, MAX_TOKENS + 1)
+    return return_duel.unpack(_store(), (gap + MAX_GAP) * MAX_OUT + out - 1, (MAX_DISTANCE, _NT, MAX_TOKENS + 1))
 
 
 @lru_cache(maxsize=MAX_OUT)
 def _both_out_block(out: int) -> np.ndarray | None:
     """The both-outward mover's choices over (P other - 1, tokens, tokens other) for the mover `out` plates out."""
-    store = _store()
-    if store is None:
+    return return_duel.unpack(_store(), _NG * MAX_OUT + out - 1, (MAX_OUT, _NT, _NT))
+
+
+def _choice(state: TourState, code: int) -> Action | None:
+    """A table's code as the move: TURN_BACK or a legal announcement (None if the announcement is not legal)."""
+    if code == TURN_BACK:
+        return TurnBack()
+    return Announce(code) if code in state.legal_announcements() else None
+
+
+def _pair(state: TourState, rival_phase: Phase) -> tuple[Camper, Camper] | None:
+    """(mover, rival) of a duel on the tables' route (`return_duel.duel_pair`), the mover outward with at most
+    MAX_TOKENS tokens and the rival in `rival_phase` with at most MAX_TOKENS."""
+    pair = return_duel.duel_pair(state) if state.config.plate_count == ROUTE else None
+    if pair is None or pair[0].phase != Phase.OUTWARD or pair[1].phase != rival_phase:
         return None
-    data, offsets = store
-    index = _NG * MAX_OUT + out - 1
-    if index + 1 >= len(offsets):
+    if pair[0].tokens > MAX_TOKENS or pair[1].tokens > MAX_TOKENS:
         return None
-    raw = zlib.decompress(data[offsets[index] : offsets[index + 1]].tobytes())
-    return np.frombuffer(raw, dtype=np.int8).reshape(MAX_OUT, _NT, _NT)
+    return pair
 
 
 def both_out_move(state: TourState) -> Action | None:
     """The solved duel's turn back or announcement for the camper to move when it and the one other camper left on
-    the journey are both outward, nobody home (others eliminated), no effect pending, on the tables' route and
-    within them (each 1..MAX_OUT plates out, 1..MAX_TOKENS tokens); None otherwise."""
-    if state.config.plate_count != ROUTE:
+    the journey are both outward (each 1..MAX_OUT plates out), nobody home; None otherwise."""
+    pair = _pair(state, Phase.OUTWARD)
+    if pair is None:
         return None
-    me = state.mover
-    others = [c for i, c in enumerate(state.campers) if i != state.to_move and c.phase != Phase.ELIMINATED]
-    if len(others) != 1 or me.pending != Pending.NONE:
-        return None
-    other = others[0]
-    if other.pending != Pending.NONE or me.phase != Phase.OUTWARD or other.phase != Phase.OUTWARD:
-        return None
+    me, other = pair
     out, rival = me.position - STARTING_PLATE, other.position - STARTING_PLATE
-    if not (1 <= out <= MAX_OUT and 1 <= rival <= MAX_OUT and 1 <= me.tokens <= MAX_TOKENS):
-        return None
-    if not 1 <= other.tokens <= MAX_TOKENS:
+    if not (1 <= out <= MAX_OUT and 1 <= rival <= MAX_OUT and me.tokens >= 1 and other.tokens >= 1):
         return None
     block = _both_out_block(out)
-    if block is None:
-        return None
-    code = int(block[rival - 1, me.tokens, other.tokens])
-    if code == TURN_BACK:
-        return TurnBack()
-    return Announce(code) if code in state.legal_announcements() else None
+    return None if block is None else _choice(state, int(block[rival - 1, me.tokens, other.tokens]))
 
 
 def outward_duel_move(state: TourState) -> Action | None:
     """The solved duel's turn back or announcement for the camper to move when it is outward and the one other
-    camper left on the journey is home-bound, nobody home (others eliminated), no effect pending, on the tables'
-    route and within them; None otherwise."""
-    if state.config.plate_count != ROUTE:
+    camper left on the journey is home-bound, nobody home, within the tables; None otherwise."""
+    pair = _pair(state, Phase.RETURN)
+    if pair is None:
         return None
-    me = state.mover
-    others = [c for i, c in enumerate(state.campers) if i != state.to_move and c.phase != Phase.ELIMINATED]
-    if len(others) != 1 or me.pending != Pending.NONE:
-        return None
-    other = others[0]
-    if other.pending != Pending.NONE or me.phase != Phase.OUTWARD or other.phase != Phase.RETURN:
-        return None
+    me, other = pair
     out, home, gap = me.position - STARTING_PLATE, other.position - STARTING_PLATE, me.position - other.marker
-    if not (1 <= out <= MAX_OUT and 1 <= home <= MAX_DISTANCE and abs(gap) <= MAX_GAP):
-        return None
-    if not (1 <= me.tokens <= MAX_TOKENS and other.tokens <= MAX_TOKENS):
+    if not (1 <= out <= MAX_OUT and 1 <= home <= MAX_DISTANCE and abs(gap) <= MAX_GAP and me.tokens >= 1):
         return None
     block = _block(gap, out)
-    if block is None:
-        return None
-    code = int(block[home - 1, me.tokens, other.tokens])
-    if code == TURN_BACK:
-        return TurnBack()
-    return Announce(code) if code in state.legal_announcements() else None
+    return None if block is None else _choice(state, int(block[home - 1, me.tokens, other.tokens]))
 
 
 def derive(
@@ -372,11 +340,7 @@ def main(argv: list[str] | None = None) -> int:
     table, both = derive()
     blocks = [zlib.compress(table[gi, out].tobytes(), 9) for gi in range(_NG) for out in range(MAX_OUT)]
     blocks += [zlib.compress(both[out].tobytes(), 9) for out in range(MAX_OUT)]
-    start = _HEADER + 8 * (len(blocks) + 1)
-    offsets = start + np.cumsum([0] + [len(block) for block in blocks])
-    header = np.array([MAX_OUT, MAX_DISTANCE, MAX_GAP, ROUTE, len(blocks)], dtype="<i8")
-    payload = header.tobytes() + offsets.astype("<i8").tobytes() + b"".join(blocks)
-    np.save(args.out, np.frombuffer(payload, dtype=np.uint8))
+    return_duel.write_blocks(args.out, (MAX_OUT, MAX_DISTANCE, MAX_GAP, ROUTE), blocks)
     return 0
 
 

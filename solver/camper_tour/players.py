@@ -15,7 +15,8 @@ Every player is a function of the rules state (the mover decides) returning one 
   (bench/camper_tour.py `--race-baseline`, `--tune-race`): with two campers on the journey and nobody home yet,
   rush: announce at most RUSH_ANNOUNCEMENT both ways and turn back at RUSH_TURN_BACK_TOKENS tokens (the first
   camper home either ends the game furthest ahead or leaves the other as the last camper, whom any failed
-  roll eliminates; once both are home-bound it plays the solved return duel, `return_duel`); otherwise (three or
+  roll eliminates; outward against a home-bound rival it plays the solved outward duel, `outward_duel`, and once
+  both are home-bound the solved return duel, `return_duel`); otherwise (three or
   more on the journey, or somebody home) `CrowdParameters`: announce at
   most SEVEN and turn back once the tokens fall to CROWD_RESERVE_MIN + CROWD_RESERVE_PER_PLATE x plate, unless
   its plate is not yet beyond a returning camper's marker or a finished camper's score (then down to

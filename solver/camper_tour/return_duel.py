@@ -32,6 +32,7 @@ from campsolver.solver.camper_tour.rules import (
     MAX_ANNOUNCEMENT,
     STARTING_PLATE,
     Announce,
+    Camper,
     Pending,
     Phase,
     TourState,
@@ -46,7 +47,6 @@ MAX_GAP = 40
 #: A shortfall (tokens owed on the way home, each moving the marker back) beyond this counts as this.
 SHORTFALL_FLOOR = 25
 TABLE_FILE = Path(__file__).with_name("return_duel.npy")
-_HEADER = 32  # bytes: the limits and the block count, four int64
 #: Unpacked blocks kept in memory (27 KB each; all 3,240 would be 88 MB).
 BLOCKS_KEPT = 512
 
@@ -137,20 +137,57 @@ def solve(gap: int, max_distance: int = MAX_DISTANCE, max_dy: int | None = None)
     return policy, value
 
 
+def open_blocks(path: Path, limits: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray] | None:
+    """A table file, memory-mapped (nothing is read until a block is): a header (`limits`, then the block count,
+    int64), the blocks' offsets (int64), then the zlib-compressed int8 blocks. None when the file is missing or its
+    limits are not these."""
+    if not path.exists():
+        return None
+    data = np.load(path, mmap_mode="r")
+    size = 8 * (len(limits) + 1)
+    header = np.frombuffer(data[:size].tobytes(), dtype="<i8")
+    if tuple(header[: len(limits)]) != limits:
+        return None
+    count = int(header[len(limits)])
+    offsets = np.frombuffer(data[size : size + 8 * (count + 1)].tobytes(), dtype="<i8")
+    return data, offsets
+
+
+def unpack(store: tuple[np.ndarray, np.ndarray] | None, index: int, shape: tuple[int, ...]) -> np.ndarray | None:
+    """Block `index` of an open table file as an int8 array of `shape` (None without the file or the block)."""
+    if store is None:
+        return None
+    data, offsets = store
+    if index + 1 >= len(offsets):
+        return None
+    raw = zlib.decompress(data[offsets[index] : offsets[index + 1]].tobytes())
+    return np.frombuffer(raw, dtype=np.int8).reshape(shape)
+
+
+def write_blocks(path: Path, limits: tuple[int, ...], blocks: list[bytes]) -> None:
+    """The table file `open_blocks` reads: the header, the offsets, the blocks."""
+    start = 8 * (len(limits) + 1) + 8 * (len(blocks) + 1)
+    offsets = start + np.cumsum([0] + [len(block) for block in blocks])
+    header = np.array([*limits, len(blocks)], dtype="<i8")
+    payload = header.tobytes() + offsets.astype("<i8").tobytes() + b"".join(blocks)
+    np.save(path, np.frombuffer(payload, dtype=np.uint8))
+
+
+def duel_pair(state: TourState) -> tuple[Camper, Camper] | None:
+    """(the mover, its rival) when they are the two campers left on the journey, nobody home (any others
+    eliminated: they count for nothing), neither with an effect pending (a skipped turn or a choice is not the
+    tables'); None otherwise."""
+    me = state.mover
+    others = [c for i, c in enumerate(state.campers) if i != state.to_move and c.phase != Phase.ELIMINATED]
+    if len(others) != 1 or me.pending != Pending.NONE or others[0].pending != Pending.NONE:
+        return None
+    return me, others[0]
+
+
 @cache
 def _store() -> tuple[np.ndarray, np.ndarray] | None:
-    """The shipped tables, memory-mapped (nothing is read until a block is): a header (the limits and the block
-    count, int64), the blocks' offsets (int64), then one zlib-compressed (dy, tokens x, tokens y) block per
-    (gap, dx)."""
-    if not TABLE_FILE.exists():
-        return None
-    data = np.load(TABLE_FILE, mmap_mode="r")
-    header = np.frombuffer(data[:_HEADER].tobytes(), dtype="<i8")
-    if tuple(header[:3]) != (MAX_DISTANCE, MAX_TOKENS, MAX_GAP):
-        return None
-    count = int(header[3])
-    offsets = np.frombuffer(data[_HEADER : _HEADER + 8 * (count + 1)].tobytes(), dtype="<i8")
-    return data, offsets
+    """The shipped tables: one (dy, tokens x, tokens y) block per (gap, dx) (`open_blocks`)."""
+    return open_blocks(TABLE_FILE, (MAX_DISTANCE, MAX_TOKENS, MAX_GAP))
 
 
 @lru_cache(maxsize=BLOCKS_KEPT)
@@ -158,26 +195,17 @@ def _block(gap: int, dx: int) -> np.ndarray | None:
     """Announcements over (dy - 1, tokens x, tokens y) for X `dx` plates out, X's marker `gap` ahead (~0.05 ms to
     unpack a 27 KB block: a hint's playouts meet many gaps, so blocks are unpacked one at a time, the most recent
     BLOCKS_KEPT kept)."""
-    store = _store()
-    if store is None:
-        return None
-    data, offsets = store
     index = (gap + MAX_GAP) * MAX_DISTANCE + dx - 1
-    raw = zlib.decompress(data[offsets[index] : offsets[index + 1]].tobytes())
-    return np.frombuffer(raw, dtype=np.int8).reshape(MAX_DISTANCE, MAX_TOKENS + 1, MAX_TOKENS + 1)
+    return unpack(_store(), index, (MAX_DISTANCE, MAX_TOKENS + 1, MAX_TOKENS + 1))
 
 
 def duel_return_move(state: TourState) -> Announce | None:
     """The solved duel's announcement for the camper to move, when it and one other camper are the two left on the
-    journey, both home-bound, and nobody is home (any others eliminated: they count for nothing), with no effect
-    pending and within the tables; None otherwise."""
-    me = state.mover
-    others = [c for i, c in enumerate(state.campers) if i != state.to_move and c.phase != Phase.ELIMINATED]
-    if len(others) != 1 or me.phase != Phase.RETURN or me.pending != Pending.NONE:
+    journey (`duel_pair`), both home-bound, within the tables; None otherwise."""
+    pair = duel_pair(state)
+    if pair is None or pair[0].phase != Phase.RETURN or pair[1].phase != Phase.RETURN:
         return None
-    other = others[0]
-    if other.phase != Phase.RETURN or other.pending != Pending.NONE:  # a skipped turn or a choice: not the table's
-        return None
+    me, other = pair
     dx, dy = me.position - STARTING_PLATE, other.position - STARTING_PLATE
     gap = me.marker - other.marker
     if not (1 <= dx <= MAX_DISTANCE and 1 <= dy <= MAX_DISTANCE and abs(gap) <= MAX_GAP):
@@ -205,11 +233,7 @@ def main(argv: list[str] | None = None) -> int:
         table = derive(gap)
         blocks.extend(zlib.compress(table[dx].tobytes(), 9) for dx in range(MAX_DISTANCE))
         print(f"gap {gap}", file=sys.stderr, flush=True)
-    start = _HEADER + 8 * (len(blocks) + 1)
-    offsets = start + np.cumsum([0] + [len(block) for block in blocks])
-    header = np.array([MAX_DISTANCE, MAX_TOKENS, MAX_GAP, len(blocks)], dtype="<i8")
-    payload = header.tobytes() + offsets.astype("<i8").tobytes() + b"".join(blocks)
-    np.save(args.out, np.frombuffer(payload, dtype=np.uint8))
+    write_blocks(args.out, (MAX_DISTANCE, MAX_TOKENS, MAX_GAP), blocks)
     return 0
 
 

@@ -10,7 +10,7 @@ from functools import cache
 import numpy as np
 import pytest
 from campsolver.solver.camper_tour import outward_duel, return_duel
-from campsolver.solver.camper_tour.players import race
+from campsolver.solver.camper_tour.players import DUEL, race
 from campsolver.solver.camper_tour.rules import (
     PLATE_COUNT,
     STARTING_PLATE,
@@ -19,11 +19,12 @@ from campsolver.solver.camper_tour.rules import (
     Config,
     Pending,
     Phase,
-    Stage,
     TourState,
     TurnBack,
     position_state,
 )
+
+from tests.camper_tour.test_return_duel import minimax_by_value_iteration
 
 SHORT = Config(plate_count=7, specials=())
 FIVE = Config(plate_count=5, specials=())
@@ -31,42 +32,9 @@ NORMAL_72 = Config(plate_count=PLATE_COUNT, specials=())
 
 
 def _win_chance_by_value_iteration(start: TourState) -> dict[TourState, float]:
-    """Camper 0's chance to win from every state reachable from `start`, camper 0 maximising it and camper 1
-    holding it lowest, the dice as chance (`TourState.child`, `chance_outcomes`, `winner`: the rules model alone;
-    nobody winning counts 0); the failed-roll cycles solved by iterating to a fixed point."""
-    graph: dict[TourState, tuple[str, list]] = {}
-    frontier = [start]
-    while frontier:
-        state = frontier.pop()
-        if state in graph:
-            continue
-        if state.stage == Stage.OVER:
-            graph[state] = ("end", [1.0 if state.winner() == 0 else 0.0])
-            continue
-        if state.stage == Stage.DECIDE:
-            kind = "max" if state.to_move == 0 else "min"
-            edges = [state.child(action) for action in state.legal_actions()]
-        else:
-            kind = "chance"
-            edges = [(state.child(outcome), float(p)) for outcome, p in state.chance_outcomes()]
-        graph[state] = (kind, edges)
-        frontier.extend(edge if kind != "chance" else edge[0] for edge in edges)
-    value = dict.fromkeys(graph, 0.5)
-    for _ in range(3000):
-        change = 0.0
-        for state, (kind, edges) in graph.items():
-            if kind == "end":
-                new = edges[0]
-            elif kind == "chance":
-                new = sum(p * value[child] for child, p in edges)
-            else:
-                pick = max if kind == "max" else min
-                new = pick(value[child] for child in edges)
-            change = max(change, abs(new - value[state]))
-            value[state] = new
-        if change < 1e-13:
-            return value
-    raise AssertionError("value iteration did not converge")
+    """The return duel's oracle (minimax value iteration over the rules model's states), nobody winning counting 0
+    (the solver's objective: camper 0's chance to win, camper 1 holding it lowest)."""
+    return minimax_by_value_iteration(start, nobody=0.0)
 
 
 @cache
@@ -124,6 +92,29 @@ def _mixed(out: int, out_tokens: int, home: int, home_tokens: int, marker: int, 
     return position_state(NORMAL_72, [outward, homebound], to_move=mover)
 
 
+def _assert_read_in_duels_only(read, duel: TourState, move) -> None:
+    """`read` (a table's move function) answers `move` in `duel` and with a third camper eliminated, and None with a
+    third on the journey, somebody home, the rival's turn skipped, or on another route."""
+    mover = duel.to_move
+    assert read(duel) == move
+    # Three campers on the journey: not a duel; with the third eliminated, the same duel.
+    crowd = position_state(NORMAL_72, [*duel.campers, Camper(position=3, tokens=20)], to_move=mover)
+    assert read(crowd) is None
+    out = position_state(
+        NORMAL_72, [*duel.campers, Camper(position=0, tokens=0, phase=Phase.ELIMINATED)], to_move=mover
+    )
+    assert read(out) == move
+    # Somebody home: not a duel.
+    finished = Camper(phase=Phase.FINISHED, marker=9, tokens=0, arrival=1)
+    assert read(position_state(NORMAL_72, [*duel.campers, finished], to_move=mover)) is None
+    # The rival's turn skipped: the turn order is not the table's.
+    campers = list(duel.campers)
+    campers[1 - mover] = replace(campers[1 - mover], pending=Pending.SKIP_TURN)
+    assert read(position_state(NORMAL_72, campers, to_move=mover)) is None
+    # Another route than the tables': not read.
+    assert read(position_state(Config(plate_count=60, specials=()), duel.campers, to_move=mover)) is None
+
+
 def test_race_plays_the_solved_outward_duel_and_the_rule_elsewhere():
     # The home-bound camper to move: its own rule, not the table.
     assert outward_duel.outward_duel_move(_mixed(14, 9, 11, 6, 17, 1)) is None
@@ -134,25 +125,7 @@ def test_race_plays_the_solved_outward_duel_and_the_rule_elsewhere():
         move = outward_duel.outward_duel_move(duel)
         assert move is not None and move in duel.legal_actions()
         assert race(duel) == move
-        # Three campers on the journey: not a duel; with the third eliminated, the same duel.
-        crowd = position_state(NORMAL_72, [*duel.campers, Camper(position=3, tokens=20)], to_move=mover)
-        assert outward_duel.outward_duel_move(crowd) is None
-        out = position_state(
-            NORMAL_72, [*duel.campers, Camper(position=0, tokens=0, phase=Phase.ELIMINATED)], to_move=mover
-        )
-        assert outward_duel.outward_duel_move(out) == move
-        # Somebody home: not a duel.
-        home = position_state(
-            NORMAL_72, [*duel.campers, Camper(phase=Phase.FINISHED, marker=9, tokens=0, arrival=1)], to_move=mover
-        )
-        assert outward_duel.outward_duel_move(home) is None
-        # The rival's turn skipped: the turn order is not the table's.
-        campers = list(duel.campers)
-        campers[1 - mover] = replace(campers[1 - mover], pending=Pending.SKIP_TURN)
-        assert outward_duel.outward_duel_move(position_state(NORMAL_72, campers, to_move=mover)) is None
-        # Another route than the tables': not read.
-        short = position_state(Config(plate_count=60, specials=()), duel.campers, to_move=mover)
-        assert outward_duel.outward_duel_move(short) is None
+        _assert_read_in_duels_only(outward_duel.outward_duel_move, duel, move)
     # Both outward, or both home-bound: not this table.
     both_out = position_state(NORMAL_72, [Camper(position=14, tokens=9), Camper(position=11, tokens=6)])
     assert outward_duel.outward_duel_move(both_out) is None
@@ -263,29 +236,13 @@ def test_race_plays_the_solved_both_outward_duel_and_the_rule_elsewhere():
         duel = position_state(NORMAL_72, [Camper(position=14, tokens=9), Camper(position=17, tokens=12)], to_move=mover)
         move = outward_duel.both_out_move(duel)
         assert move is not None and move in duel.legal_actions()
-        assert race(duel) == move
+        assert race(duel, duel=replace(DUEL, solved_both_out=True)) == move  # off as shipped
         me, other = duel.campers[mover], duel.campers[1 - mover]
         code = int(
             outward_duel._both_out_block(me.position - STARTING_PLATE)[other.position - 2, me.tokens, other.tokens]
         )
         assert move == (TurnBack() if code == outward_duel.TURN_BACK else Announce(code))
-        crowd = position_state(NORMAL_72, [*duel.campers, Camper(position=3, tokens=20)], to_move=mover)
-        assert outward_duel.both_out_move(crowd) is None
-        out = position_state(
-            NORMAL_72, [*duel.campers, Camper(position=0, tokens=0, phase=Phase.ELIMINATED)], to_move=mover
-        )
-        assert outward_duel.both_out_move(out) == move
-        home = position_state(
-            NORMAL_72, [*duel.campers, Camper(phase=Phase.FINISHED, marker=9, tokens=0, arrival=1)], to_move=mover
-        )
-        assert outward_duel.both_out_move(home) is None
-        campers = list(duel.campers)
-        campers[1 - mover] = replace(campers[1 - mover], pending=Pending.SKIP_TURN)
-        assert outward_duel.both_out_move(position_state(NORMAL_72, campers, to_move=mover)) is None
-        assert (
-            outward_duel.both_out_move(position_state(Config(plate_count=60, specials=()), duel.campers, to_move=mover))
-            is None
-        )
+        _assert_read_in_duels_only(outward_duel.both_out_move, duel, move)
     # Off the route or at the starting plate (the first moves), past 40 plates out, or more tokens: the rule.
     for position, tokens in ((0, 25), (STARTING_PLATE, 25), (outward_duel.MAX_OUT + 2, 10), (14, 26)):
         state = position_state(NORMAL_72, [Camper(position=position, tokens=tokens), Camper(position=17, tokens=12)])

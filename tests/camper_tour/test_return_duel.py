@@ -24,10 +24,10 @@ from campsolver.solver.camper_tour.rules import (
 NORMAL = Config(plate_count=20, specials=())
 
 
-def _minimax_by_value_iteration(start: TourState) -> dict[TourState, float]:
-    """Camper 0's chance to win from every state reachable from `start`, camper 0 maximising and camper 1
-    minimising it, the dice as chance (`TourState.child`, `chance_outcomes`, `winner`: the rules model alone);
-    the failed-roll cycles solved by iterating to a fixed point."""
+def minimax_by_value_iteration(start: TourState, nobody: float = 0.5) -> dict[TourState, float]:
+    """Camper 0's chance to win from every state reachable from `start` (a game nobody wins counts `nobody`), camper
+    0 maximising and camper 1 minimising it, the dice as chance (`TourState.child`, `chance_outcomes`, `winner`:
+    the rules model alone); the failed-roll cycles solved by iterating to a fixed point."""
     graph: dict[TourState, tuple[str, list]] = {}
     frontier = [start]
     while frontier:
@@ -36,7 +36,7 @@ def _minimax_by_value_iteration(start: TourState) -> dict[TourState, float]:
             continue
         if state.stage == Stage.OVER:
             winner = state.winner()
-            graph[state] = ("end", [1.0 if winner == 0 else (0.5 if winner is None else 0.0)])
+            graph[state] = ("end", [1.0 if winner == 0 else (nobody if winner is None else 0.0)])
             continue
         if state.stage == Stage.DECIDE:
             kind = "max" if state.to_move == 0 else "min"
@@ -47,7 +47,7 @@ def _minimax_by_value_iteration(start: TourState) -> dict[TourState, float]:
         graph[state] = (kind, edges)
         frontier.extend(edge if kind != "chance" else edge[0] for edge in edges)
     value = dict.fromkeys(graph, 0.5)
-    for _ in range(2000):
+    for _ in range(3000):
         change = 0.0
         for state, (kind, edges) in graph.items():
             if kind == "end":
@@ -78,7 +78,7 @@ def test_the_solved_duel_equals_minimax_over_the_rules_model(x, y):
     the oracle's best."""
     campers = [Camper(position=p, tokens=t, phase=Phase.RETURN, marker=m) for p, t, m in (x, y)]
     start = position_state(NORMAL, campers)
-    oracle = _minimax_by_value_iteration(start)
+    oracle = minimax_by_value_iteration(start)
     gap = x[2] - y[2]
     policy, value = return_duel.solve(gap, max_distance=10)
     dx, dy = x[0] - STARTING_PLATE, y[0] - STARTING_PLATE
