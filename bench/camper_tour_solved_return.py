@@ -1,6 +1,6 @@
 """Camper Tour: the race rule with a solved duel phase against the same rule without it.
 
-    python -m bench.camper_tour_solved_return [--change return|outward] [--games 300] [--first-seed 8700000]
+    python -m bench.camper_tour_solved_return [--change return|outward|both_out] [--games 300] [--first-seed 8700000]
         [--players dash,sprint]
 
 Rule only, paired: each seed is played twice in each seat, once by `race` with one solved phase on and once with

@@ -2,26 +2,27 @@
 
 Once one of the two campers left on the journey has turned back (nobody home, any others eliminated), the outward
 one chooses each turn between turning back, which starts the solved return duel (`return_duel`), and going on; the
-home-bound one races home. It is a two-player game of perfect information with dice, solved here as zero-sum on X's
-chance to win (X outward, Y home-bound; Y holds X's chance lowest):
+home-bound one races home. It is a two-player game of perfect information with dice, solved here on X's chance to
+win (X outward, Y home-bound). It is zero-sum: with nobody home, a camper left alone on the journey wins for
+certain (it turns back and announces 1, which never fails), so every game has a winner.
 
 * X is (plates out P, tokens t_x), Y is (plates to the starting plate D, tokens or shortfall s_y), and Y's marker
   enters only through g = X's plate - Y's marker (X's marker if it turned back now minus Y's);
 * X turning back is the return duel with X to move at marker gap g (its exact values, `return_duel.solve`);
   X going on k plates adds k to P and to g and pays the roll beyond k (paying its last token eliminates it:
-  X has lost, whatever Y does next);
+  Y, left alone, wins);
 * Y arriving ends the game when its score passes X's plate (rules `_furthest_ahead`); otherwise X is the last
   camper, still outward: going on or turning back, any failed roll eliminates it (`_last_camper_outward`, exact);
 * X's moves raise P, Y's lower D, so (P descending, D ascending) needs only solved cells and the failed-roll cycle
   of each cell, solved in closed form as in `return_duel` (max over X's options of min over Y's).
 
-Approximations, stated: every plate is normal (no special plate is modelled); X goes at most MAX_OUT plates out
-while Y is home-bound (a move past it is not considered); g beyond +-MAX_GAP counts as +-MAX_GAP, a shortfall beyond
-`return_duel.SHORTFALL_FLOOR` as that floor. Y's moves are those that hold X's chance lowest (they differ from Y's
-own best only where X may still run out of tokens outward, when nobody may win). Only X's choices are shipped
-(`outward_duel.npy`, per (g, P, D, t_x, t_y)): Y's minimax announcements, played by the race rule when home-bound
-against a rival still outward, did worse than its own rule against the sparring partners (docs/solvers/camper-tour.md).
-The tables are derived by `python -m campsolver.solver.camper_tour.outward_duel`; `players.race` plays them.
+Approximations, stated: every plate is normal (no special plate is modelled); X goes at most SOLVE_OUT plates out
+while Y is home-bound (a move past it is not considered: near that horizon turning back is forced, so only cells up
+to MAX_OUT, ten plates short of it, are served); g beyond +-MAX_GAP counts as +-MAX_GAP, a shortfall beyond
+`return_duel.SHORTFALL_FLOOR` as that floor. Only X's choices are shipped (`outward_duel.npy`, per (g, P, D, t_x,
+t_y)): Y's minimax announcements, played by the race rule when home-bound against a rival still outward, did worse
+than its own rule against the sparring partners (docs/solvers/camper-tour.md). The tables are derived by
+`python -m campsolver.solver.camper_tour.outward_duel`; `players.race` plays them.
 """
 
 from __future__ import annotations
@@ -47,8 +48,11 @@ from campsolver.solver.camper_tour.rules import (
     TurnBack,
 )
 
-#: Plates out (from the starting plate) covered by the tables: X at most this far while Y is home-bound.
+#: Plates out (from the starting plate) covered by the tables.
 MAX_OUT = return_duel.MAX_DISTANCE
+#: Plates out solved: X at most this far while Y is home-bound (both at most this far both outward), so that no
+#: served cell's choice is forced by the horizon (every announcement is at most MAX_ANNOUNCEMENT plates).
+SOLVE_OUT = MAX_OUT + MAX_ANNOUNCEMENT
 #: Y's plates home covered by the tables.
 MAX_DISTANCE = return_duel.MAX_DISTANCE
 #: Tokens in hand covered by the tables.
@@ -121,7 +125,7 @@ class Solution:
 
 
 def solve(
-    max_out: int = MAX_OUT, max_distance: int = MAX_DISTANCE, route_plates: int = ROUTE - STARTING_PLATE
+    max_out: int = SOLVE_OUT, max_distance: int = SOLVE_OUT, route_plates: int = ROUTE - STARTING_PLATE
 ) -> Solution:
     """The duel solved (`Solution`). `route_plates`: the plates beyond the starting plate (X never goes past
     them)."""
@@ -208,32 +212,31 @@ class BothOut:
 
 def solve_both_out(solution: Solution) -> BothOut:
     """Both campers outward (nobody home, others eliminated), each playing to win: a turning back becomes the
-    home-bound camper of `solution` with its announcement home still to make (a's chance taken as one minus b's
-    there: nobody winning is rare), b turning back likewise; an announcement out adds plates and pays the roll
-    beyond them (paying the last token eliminates: the other one, left alone, wins by getting home without a
-    failed roll). Cells by P_a + P_b descending; each cell's failed-roll cycle in closed form."""
+    home-bound camper of `solution` with its announcement home still to make (a's chance is one minus b's there:
+    every game has a winner), b turning back likewise; an announcement out adds plates and pays the roll beyond them
+    (paying the last token eliminates: the other one, left alone, wins). Cells by P_a + P_b descending; each cell's
+    failed-roll cycle in closed form."""
     from campsolver.solver.camper_tour.duel import FAIL
 
     max_out = solution.x_value.shape[0] - 1
     y_value = solution.y_value
-    alone = solution.outward_last[: max_out + 1, :, -1]  # (P, t): home with no failed roll, any score
     x_success = [np.zeros((0, 0)), *(_x_success(a) for a in range(1, MAX_ANNOUNCEMENT + 1))]
     eliminated = [np.zeros(0), *(1.0 - m.sum(axis=1) - FAIL[a] for a, m in enumerate(x_success[1:], start=1))]
     shape = (max_out + 1, max_out + 1, _NT, _NT)
     policy = np.zeros(shape, dtype=np.int8)
     a_value = np.zeros(shape)
     b_value = np.zeros(shape)
-    tokens = np.arange(_NT)
     for total in range(2 * max_out, 1, -1):
         for pa in range(max(1, total - max_out), min(max_out, total - 1) + 1):
             pb = total - pa
             # a turns back: b outward (X) against a home-bound (Y) with a's announcement home to make.
-            back_a = 1.0 - y_value[pb, pa, pb - pa + MAX_GAP][:, _ZERO : _ZERO + _NT].T.astype(np.float64)
-            back_b = y_value[pa, pb, pa - pb + MAX_GAP][:, _ZERO : _ZERO + _NT].astype(np.float64)
+            gap = min(max(pa - pb, -MAX_GAP), MAX_GAP)  # beyond +-MAX_GAP counted as +-MAX_GAP
+            back_a = 1.0 - y_value[pb, pa, MAX_GAP - gap][:, _ZERO : _ZERO + _NT].T.astype(np.float64)
+            back_b = y_value[pa, pb, MAX_GAP + gap][:, _ZERO : _ZERO + _NT].astype(np.float64)
             xs = [k for k in range(1, MAX_ANNOUNCEMENT + 1) if pa + k <= max_out and pa + k != pb]
             ys = [j for j in range(1, MAX_ANNOUNCEMENT + 1) if pb + j <= max_out and pb + j != pa]
             a_moves = [x_success[k] @ b_value[pa + k, pb] for k in xs]  # (t_a, t_b); a eliminated: 0
-            b_moves = [a_value[pa, pb + j] @ x_success[j].T + alone[pa][:, None] * eliminated[j][None, :] for j in ys]
+            b_moves = [a_value[pa, pb + j] @ x_success[j].T + eliminated[j][None, :] for j in ys]
             options_b = [(back_b, 0.0)] + [(b_moves[i], FAIL[j]) for i, j in enumerate(ys)]
             best = back_a.copy()
             choice = np.zeros((_NT, _NT), dtype=np.int8)
@@ -249,7 +252,6 @@ def solve_both_out(solution: Solution) -> BothOut:
             policy[pa, pb] = choice
             b_value[pa, pb] = np.min([s + g * best for s, g in options_b], axis=0)
             b_value[pa, pb][0, :] = 0.0
-    del tokens
     return BothOut(policy, a_value, b_value)
 
 
@@ -320,17 +322,22 @@ def outward_duel_move(state: TourState) -> Action | None:
 
 
 def derive(
-    max_out: int = MAX_OUT, max_distance: int = MAX_DISTANCE, route_plates: int = ROUTE - STARTING_PLATE
+    max_out: int = SOLVE_OUT,
+    max_distance: int = SOLVE_OUT,
+    route_plates: int = ROUTE - STARTING_PLATE,
+    solution: Solution | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """As shipped: X's choices over (g index, P - 1, D - 1, tokens x, tokens y), and the both-outward mover's over
-    (P - 1, P other - 1, tokens, tokens other) (only with `max_distance` >= `max_out`: a turn back there needs
-    the home-bound camper at every plate out)."""
-    solution = solve(max_out, max_distance, route_plates)
-    ship = (slice(1, None), slice(1, None), slice(None), slice(None), slice(_ZERO, _ZERO + MAX_TOKENS + 1))
+    """As shipped (the cells up to MAX_OUT plates out and MAX_DISTANCE home of a solve to `max_out`, `max_distance`):
+    X's choices over (g index, P - 1, D - 1, tokens x, tokens y), and the both-outward mover's over (P - 1, P other
+    - 1, tokens, tokens other) (only when `max_distance` reaches `max_out`: a turn back there needs the home-bound
+    camper at every plate out; else empty). `solution`: that solve, if already made."""
+    solution = solution or solve(max_out, max_distance, route_plates)
+    out, home = min(MAX_OUT, max_out), min(MAX_DISTANCE, max_distance)
+    ship = (slice(1, out + 1), slice(1, home + 1), slice(None), slice(None), slice(_ZERO, _ZERO + MAX_TOKENS + 1))
     x_choices = solution.x_policy[ship].transpose(2, 0, 1, 3, 4).copy()
-    if max_distance < solution.x_policy.shape[0] - 1:
+    if max_distance < max_out:
         return x_choices, np.zeros((0, 0, _NT, _NT), dtype=np.int8)
-    return x_choices, solve_both_out(solution).policy[1:, 1:].copy()
+    return x_choices, solve_both_out(solution).policy[1 : out + 1, 1 : out + 1].copy()
 
 
 def main(argv: list[str] | None = None) -> int:

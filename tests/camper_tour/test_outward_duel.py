@@ -52,8 +52,8 @@ def _short_route_solution() -> outward_duel.Solution:
     ],
 )
 def test_the_solved_outward_duel_equals_minimax_over_the_rules_model(x, y, mover):
-    """On a 7-plate all-normal route: the solver's value of the position with X to move equals the oracle's, and
-    the move it keeps (X's turn back or announcement, Y's announcement) is one of the oracle's best."""
+    """On a 7-plate all-normal route: the solver's value of the position (X to move or Y to move) equals the
+    oracle's, and the move it keeps (X's turn back or announcement, Y's announcement) is one of the oracle's best."""
     campers = [
         Camper(position=x[0], tokens=x[1], phase=Phase.OUTWARD),
         Camper(position=y[0], tokens=y[1], phase=Phase.RETURN, marker=y[2]),
@@ -69,21 +69,57 @@ def test_the_solved_outward_duel_equals_minimax_over_the_rules_model(x, y, mover
         code = int(x_policy[cell])
         move = TurnBack() if code == outward_duel.TURN_BACK else Announce(code)
     else:
+        assert float(solution.y_value[cell]) == pytest.approx(oracle[start], abs=1e-6)
         move = Announce(int(y_policy[cell]))
     pick = max if mover == 0 else min
     best = pick(oracle[start.child(action)] for action in start.legal_actions())
     assert oracle[start.child(move)] == pytest.approx(best, abs=1e-9)
 
 
+@cache
+def _cut_at_three_home() -> outward_duel.Solution:
+    """The whole route's solve with the home-bound camper at most 3 plates from home: a cell needs no position
+    further from home, so these cells are the full solve's."""
+    return outward_duel.solve(max_distance=3)
+
+
 def test_shipped_tables_equal_the_solver():
-    """The shipped tables are the solver's answers: home-bound campers up to 3 plates from home depend on no
-    position further from home, so a solve cut there answers them exactly (every plate out, every gap)."""
-    solved = outward_duel.derive(max_distance=3)[0]
+    """The shipped X tables are the solver's answers (cut at 3 plates home: every plate out, every gap), and the
+    race rule's outward move reads them right."""
+    solved = outward_duel.derive(max_distance=3, solution=_cut_at_three_home())[0]
     for gap in (-outward_duel.MAX_GAP, -9, 0, 4, outward_duel.MAX_GAP):
         for out in range(1, outward_duel.MAX_OUT + 1):
             shipped = outward_duel._block(gap, out)
             assert shipped is not None
             assert np.array_equal(shipped[:3], solved[gap + outward_duel.MAX_GAP, out - 1])
+    # The race rule's outward move on random duels (home-bound camper 1-3 plates from home), the outward camper to
+    # move in either seat: the solver's own choice at the position's cell (read from the solve, not through the
+    # writer), legal; the home-bound camper to move gets None (the rule plays). In this test, not its own: one solve.
+    x_policy = _cut_at_three_home().x_policy
+    rng = np.random.default_rng(11)
+    answered = 0
+    for _ in range(300):
+        out = int(rng.integers(5, outward_duel.MAX_OUT + 2))
+        home = int(rng.integers(2, 5))
+        marker = home + int(rng.integers(0, 25))
+        tx, ty = int(rng.integers(1, 26)), int(rng.integers(0, 26))
+        seat, mover = int(rng.integers(0, 2)), int(rng.integers(0, 2))
+        outward = Camper(position=out, tokens=tx, phase=Phase.OUTWARD)
+        homebound = Camper(position=home, tokens=ty, phase=Phase.RETURN, marker=marker)
+        campers = [outward, homebound] if seat == 0 else [homebound, outward]
+        state = position_state(NORMAL_72, campers, to_move=mover)
+        move = outward_duel.outward_duel_move(state)
+        gap = out - marker
+        if abs(gap) > outward_duel.MAX_GAP or state.mover.phase == Phase.RETURN:
+            assert move is None
+            continue
+        answered += 1
+        cell = (out - STARTING_PLATE, home - STARTING_PLATE, gap + outward_duel.MAX_GAP, tx, ty + return_duel._ZERO)
+        code = int(x_policy[cell])
+        expected = TurnBack() if code == outward_duel.TURN_BACK else Announce(code)
+        assert expected in state.legal_actions()
+        assert move == expected
+    assert answered >= 120
 
 
 def _mixed(out: int, out_tokens: int, home: int, home_tokens: int, marker: int, mover: int) -> TourState:
@@ -134,34 +170,6 @@ def test_race_plays_the_solved_outward_duel_and_the_rule_elsewhere():
         NORMAL_72, [replace(both_home.campers[0], phase=Phase.RETURN, marker=14), both_home.campers[1]]
     )
     assert outward_duel.outward_duel_move(both_home) is None
-
-
-def test_a_mixed_duel_reads_the_shipped_cell_from_either_seat():
-    """Random mixed duels, the outward camper to move in either seat: the move answered is the shipped cell's,
-    legal; the home-bound camper to move gets None (the rule plays)."""
-    rng = np.random.default_rng(11)
-    answered = 0
-    for _ in range(300):
-        out, home = (int(p) for p in rng.choice(np.arange(2, 41), size=2, replace=False))
-        marker = home + int(rng.integers(0, 25))
-        tx, ty = int(rng.integers(1, 26)), int(rng.integers(0, 26))
-        seat, mover = int(rng.integers(0, 2)), int(rng.integers(0, 2))
-        outward = Camper(position=out, tokens=tx, phase=Phase.OUTWARD)
-        homebound = Camper(position=home, tokens=ty, phase=Phase.RETURN, marker=marker)
-        campers = [outward, homebound] if seat == 0 else [homebound, outward]
-        state = position_state(NORMAL_72, campers, to_move=mover)
-        move = outward_duel.outward_duel_move(state)
-        gap = out - marker
-        if abs(gap) > outward_duel.MAX_GAP or state.mover.phase == Phase.RETURN:
-            assert move is None
-            continue
-        answered += 1
-        block = outward_duel._block(gap, out - STARTING_PLATE)
-        code = int(block[home - STARTING_PLATE - 1, tx, ty])
-        expected = TurnBack() if code == outward_duel.TURN_BACK else Announce(code)
-        assert expected in state.legal_actions()
-        assert move == expected
-    assert answered >= 120
 
 
 @pytest.mark.parametrize(
@@ -222,13 +230,24 @@ def test_the_solved_both_outward_duel_equals_minimax_over_the_rules_model(a, b, 
 
 @pytest.mark.slow
 @pytest.mark.timeout(3600)
-def test_shipped_both_outward_tables_equal_the_solver():
-    """The whole solve again (about 8 CPU-minutes): the shipped both-outward choices and X's are the solver's."""
-    x_choices, both = outward_duel.derive()
+def test_shipped_tables_equal_the_whole_solve():
+    """The whole solve again (about 12 CPU-minutes): the shipped X and both-outward choices are the solver's, and
+    `both_out_move` answers the solver's own both-outward choice on random positions."""
+    solution = outward_duel.solve()
+    both = outward_duel.solve_both_out(solution)
+    x_choices, both_choices = outward_duel.derive(solution=solution)
     for out in range(1, outward_duel.MAX_OUT + 1):
-        assert np.array_equal(outward_duel._both_out_block(out), both[out - 1])
+        assert np.array_equal(outward_duel._both_out_block(out), both_choices[out - 1])
         for gap in range(-outward_duel.MAX_GAP, outward_duel.MAX_GAP + 1):
             assert np.array_equal(outward_duel._block(gap, out), x_choices[gap + outward_duel.MAX_GAP, out - 1])
+    rng = np.random.default_rng(3)
+    for _ in range(300):
+        pa, pb = (int(p) for p in rng.choice(np.arange(2, outward_duel.MAX_OUT + 2), size=2, replace=False))
+        ta, tb = (int(t) for t in rng.integers(1, 26, size=2))
+        state = position_state(NORMAL_72, [Camper(position=pa, tokens=ta), Camper(position=pb, tokens=tb)])
+        code = int(both.policy[pa - STARTING_PLATE, pb - STARTING_PLATE, ta, tb])
+        expected = TurnBack() if code == outward_duel.TURN_BACK else Announce(code)
+        assert outward_duel.both_out_move(state) == expected
 
 
 def test_race_plays_the_solved_both_outward_duel_and_the_rule_elsewhere():
