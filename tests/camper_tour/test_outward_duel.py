@@ -178,6 +178,7 @@ def test_race_plays_the_solved_outward_duel_and_the_rule_elsewhere():
         ("out", outward_duel.MAX_OUT, outward_duel.MAX_OUT + 1),
         ("home", outward_duel.MAX_DISTANCE, outward_duel.MAX_DISTANCE + 1),
         ("tokens", outward_duel.MAX_TOKENS, outward_duel.MAX_TOKENS + 1),
+        ("rival tokens", outward_duel.MAX_TOKENS, outward_duel.MAX_TOKENS + 1),
         ("gap", -outward_duel.MAX_GAP, -outward_duel.MAX_GAP - 1),
     ],
 )
@@ -190,7 +191,8 @@ def test_the_tables_answer_at_their_edges_and_the_rule_one_past(field, at_edge, 
         home = value + STARTING_PLATE if field == "home" else 12
         tokens = value if field == "tokens" else 8
         marker = out - value if field == "gap" else max(home, out - 5)
-        return _mixed(out, tokens, home, 4, marker, 0)
+        rival_tokens = value if field == "rival tokens" else 4
+        return _mixed(out, tokens, home, rival_tokens, marker, 0)
 
     assert outward_duel.outward_duel_move(duel(at_edge)) is not None
     assert outward_duel.outward_duel_move(duel(past_edge)) is None
