@@ -136,8 +136,9 @@ def run(
                     print(f"{failures} games failed (a rerun plays them again)", flush=True)
         finally:
             backend.close()
-    # --summary and --estimate only read: a ceiling not kept (bench/results/camper_tour_ceilings.json) is left out.
-    ceilings = ceiling_functions(solve=not (args.summary or args.estimate))
+    # --summary, --estimate and --kept-ceilings only read: a ceiling not kept (bench/results/camper_tour_ceilings.json)
+    # is left out rather than solved after the games (up to CEILING_CPU_S a player).
+    ceilings = ceiling_functions(solve=not (args.summary or args.estimate or args.kept_ceilings))
     return [summarise(c, rows, ceilings) for c in cells if len(rows := load_games(run_dir / f"{c.name}.jsonl")) > 1]
 
 
@@ -188,6 +189,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--curve-cpus", default=",".join(f"{x:g}" for x in CURVE_CPUS))
     parser.add_argument("--estimate", action="store_true", help="print the CPU each cell needs; play nothing")
     parser.add_argument("--summary", action="store_true", help="print and write the tables only")
+    parser.add_argument(
+        "--kept-ceilings", action="store_true", help="show only ceilings already kept; solve none after the games"
+    )
+    parser.add_argument("--out", default="", help="the summary's JSON name under bench/results (default: arena_<run>)")
     parser.add_argument("--calibrations", action="store_true", help="print the run directory's bot calibrations")
     parser.add_argument(
         "--tune-bots",
@@ -230,7 +235,8 @@ def main(argv: list[str] | None = None) -> None:
     cells = _cells(parser, args.cells.split(",") if args.cells else default_cells())
     rows = run(cells, run_dir, args.hint_cpu, args, calibrations, settings)
     if rows and not args.estimate:
-        report(rows, f"hint ({args.hint_cpu:g} CPU-s a call asked) vs opponents it was not tuned on", f"arena{suffix}")
+        title = f"hint ({args.hint_cpu:g} CPU-s a call asked) vs opponents it was not tuned on"
+        report(rows, title, args.out or f"arena{suffix}")
 
 
 if __name__ == "__main__":

@@ -46,6 +46,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
+from campsolver.solver.camper_tour.duel import ROLLS
 from campsolver.solver.camper_tour.outward_duel import both_out_move, outward_duel_move
 from campsolver.solver.camper_tour.return_duel import duel_return_move
 from campsolver.solver.camper_tour.rules import (
@@ -491,8 +492,6 @@ def _last_camper_comforts(state: TourState) -> Action:
     )
 
 
-#: The 2d6 totals and their probabilities as floats (the last-camper table's inner loop).
-_ROLLS = tuple((total, float(p)) for total, p in TWO_DICE)
 #: Largest payment of one move (a roll of 12 on an announcement of 1).
 _MAX_PAYMENT = 11
 
@@ -510,7 +509,7 @@ MAX_ANNOUNCE = 10
 
 def _announce_value(position: int, tokens: int, slack: int, announced: int) -> float:
     value = 0.0
-    for total, p in _ROLLS:
+    for total, p in ROLLS:
         if total <= announced:
             continue  # a failed roll: eliminated
         payment = total - announced
