@@ -7,8 +7,8 @@
     campsolver GAME example COMMAND
     campsolver --version
 
-COMMAND is one of hint, max, puzzle, score, legal, new, play. Requests and responses are the proto3 JSON of the RPC's
-messages. In-process solving goes through `service.dispatch.run`, the very function the servicer calls.
+COMMAND is one of hint, max, puzzle, score, legal, new, play, review. Requests and responses are the proto3 JSON of
+the RPC's messages. In-process solving goes through `service.dispatch.run`, the very function the servicer calls.
 
 Conventions: bad input exits 2 with one line on stderr (argparse usage errors keep their usage line first);
 other failures (server unreachable, deadline) exit 1 with one line; Ctrl-C stops any solve within half a
@@ -19,6 +19,8 @@ second and exits 130 with one line. Field paths in messages are the JSON names t
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
 import math
 import os
 import re
@@ -153,6 +155,11 @@ def _enum_hint(error_text: str) -> str:
 
 def parse_request(command: Command, text: str) -> Message:
     request = command.request_type()
+    with contextlib.suppress(ValueError, RecursionError):  # not JSON, or too deep: protobuf's parser says below
+        top = json.loads(text)
+        if not isinstance(top, dict):
+            name = request.DESCRIPTOR.name
+            raise CliError(f"request: expected a JSON object (the {name} message), got {_json_kind(top)}")
     try:
         json_format.Parse(text, request)
     except json_format.ParseError as error:
@@ -167,6 +174,17 @@ def parse_request(command: Command, text: str) -> Message:
         field = f"{json_path(request.DESCRIPTOR, path)}: " if path else ""
         raise CliError(f"request: {field}{innermost}{_enum_hint(detail)}") from None
     return request
+
+
+def _json_kind(value: object) -> str:
+    """What a JSON value is, in JSON's words."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    return "a string" if isinstance(value, str) else "an array"
 
 
 def read_request_text(source: str) -> str:
@@ -434,7 +452,7 @@ def _add_game_parser(sub: argparse._SubParsersAction, game_name: str) -> None:
     the output format; `GAME --help` lists the commands."""
     game_parser = sub.add_parser(
         game_name,
-        help=f"{game_name}: hint, max, puzzle, score, legal",
+        help=f"{game_name}: {', '.join(COMMAND_HELP)}",
         description=f"{game_name} commands:\n"
         + "\n".join(f"  {name:8} {text}" for name, text in COMMAND_HELP.items())
         + f"\n\n`campsolver {game_name} COMMAND --help` says what COMMAND's request holds.",
@@ -568,6 +586,10 @@ def run(argv: Sequence[str]) -> int:
         for flag in ("request", "server", "timeout", "tls_ca"):
             if getattr(args, flag) is not None:
                 raise CliError(f"--{flag.replace('_', '-')}: has no effect with `example`")
+        if args.tls:
+            raise CliError("--tls: has no effect with `example`")
+        if args.format != "json":
+            raise CliError("--format: `example` prints the request as JSON only")
         command = game_spec.commands[args.example_of]
         if command.example is None:
             raise CliError(f"UNIMPLEMENTED: {args.target} {args.example_of} is not implemented yet")
@@ -575,6 +597,8 @@ def run(argv: Sequence[str]) -> int:
         return EXIT_OK
     if args.example_of is not None:
         raise CliError(f"unexpected argument {args.example_of!r}")
+    if args.server is not None and not args.server.strip():
+        raise CliError("--server: empty (HOST:PORT of a running server; leave --server out to solve in-process)")
     if (args.tls or args.tls_ca) and not args.server:
         raise CliError(f"{'--tls-ca' if args.tls_ca else '--tls'}: only with --server")
     credentials = _client_credentials(args) if args.server else None
@@ -596,11 +620,12 @@ def run(argv: Sequence[str]) -> int:
                 # As the server: validation and cheap calls are answered without a solve ...
                 response = dispatch.answer_cheaply(command, request, dispatch.budget_for(request, args.timeout))
                 if response is None:
-                    # ... and a real solve starts after the game's warm-up (tables a solve uses: Camper Tour
-                    # about 1 s, which would otherwise be built inside its time limit, or not used at all) and
-                    # with the long-lived heap frozen (no full collection walks the imports in it).
+                    # ... and a real solve starts after the game's warm-up for this request (tables it may use,
+                    # which would otherwise be built inside its time limit: Camper Tour's best response, 1-3 s,
+                    # only for a record of three campers or more) and with the long-lived heap frozen (no full
+                    # collection walks the imports in it).
                     if game_spec.warm_up is not None:
-                        game_spec.warm_up()
+                        game_spec.warm_up(request)
                     freeze_long_lived_objects()
                     budget = dispatch.budget_for(request, args.timeout)  # its time starts now
                     budget.progress = progress.update

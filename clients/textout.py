@@ -298,8 +298,8 @@ def review_text(review: Message) -> str:
         extra = f" ({', '.join(others)})" if others else ""
         lines.append(
             f"  player {summary.player}: total loss {summary.total_loss:.3f}{spread} over {summary.reviewed} reviewed "
-            f"decisions{extra}; {accuracy}; {summary.inaccuracies} inaccuracies, {summary.mistakes} mistakes, "
-            f"{summary.blunders} blunders; costliest: {costly}"
+            f"decisions{extra}; {accuracy}; {_count(summary.inaccuracies, 'inaccuracy', 'inaccuracies')}, "
+            f"{_count(summary.mistakes, 'mistake')}, {_count(summary.blunders, 'blunder')}; costliest: {costly}"
         )
     if not review.complete:  # type: ignore[attr-defined]
         lines.append("not complete: the deadline came first (allow more time: --timeout)")
@@ -420,3 +420,8 @@ def render(game_name: str, request: Message, response: Message, elapsed_s: float
     board = formatter(request, response) if formatter is not None else None
     body = to_text(response, elapsed_s=elapsed_s)
     return f"{board}\n\n{body}" if board else body
+
+
+def _count(n: int, one: str, many: str = "") -> str:
+    """`1 blunder`, `2 blunders`."""
+    return f"{n} {one if n == 1 else many or one + 's'}"

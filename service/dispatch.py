@@ -244,7 +244,7 @@ def run(command: Command, request: Message, budget: Budget, gate: SolveGate | No
 
         budget.admit_on_first_use(admit)
     busy = ServerBusy("every solver slot stayed busy for the whole solve budget; try again")
-    late = DeadlineExceeded(f"no answer within the {budget.time_limit_s:.2f} s budget; allow more time")
+    late = DeadlineExceeded(f"no answer within the {budget.time_limit_s:g} s budget; allow more time")
     try:
         response = command.handler(request, budget)
     except SolveInterrupted as interrupted:

@@ -49,7 +49,7 @@ class Game:
     cli_name: str
     service_full_name: str
     commands: dict[str, Command] = field(default_factory=dict)
-    warm_up: Callable[[], None] | None = None
+    warm_up: Callable[..., None] | None = None  # warm_up() before serving; warm_up(request) before one CLI call
 
     @property
     def implemented(self) -> bool:

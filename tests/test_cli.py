@@ -180,6 +180,24 @@ def test_bad_json_unknown_fields_and_enum_names_are_one_line(capsys) -> None:
         assert "time_limit_seconds" not in err  # JSON names, as the user typed them
 
 
+@pytest.mark.parametrize(
+    ("stdin", "kind"),
+    [("null", "null"), ("5", "a number"), ("true", "a boolean"), ('"state"', "a string"), ('["state"]', "an array")],
+)
+def test_a_request_that_is_not_a_json_object_is_said_so(capsys, stdin: str, kind: str) -> None:
+    code, _, err = main_in_process(capsys, "camper-tour", "score", "--request", "-", stdin=stdin)
+    assert code == 2 and err.count("\n") == 1, err
+    assert f"expected a JSON object (the CamperTourServiceScoreRequest message), got {kind}" in err
+
+
+def test_an_empty_server_address_is_refused_not_solved_in_process(capsys) -> None:
+    _, request, _ = main_in_process(capsys, "camper-tour", "example", "score")
+    code, out, err = main_in_process(capsys, "camper-tour", "score", "--request", "-", "--server", "", stdin=request)
+    assert code == 2 and not out and err.count("\n") == 1 and "--server: empty" in err
+    code, out, err = main_in_process(capsys, "camper-tour", "example", "score", "--format", "text")
+    assert code == 2 and not out and "--format" in err
+
+
 def test_invalid_argument_names_the_field_by_its_json_name(capsys) -> None:
     code, _, err = main_in_process(
         capsys, "happy-campers", "legal", "--request", "-", stdin='{"roll": {"first": 7, "second": 1}}'

@@ -278,6 +278,30 @@ def test_an_illegal_step_is_refused_naming_its_index() -> None:
     assert "pass: not a legal move here" in caught.value.violations[0].description
 
 
+@pytest.mark.parametrize(
+    ("steps", "field", "said"),
+    [
+        ([{"play": {"card": 999}}], "record.steps[0].move.steps[0]", "#999 (no such card"),
+        ([{"play": {"card": -1}}], "record.steps[0].move.steps[0]", "#-1 (no such card"),
+        ([{"play": {"card": 7, "member": True}}, {"place": 999}], "record.steps[0].move.steps[1]", "#999 (no such"),
+    ],
+)
+def test_an_adventure_tours_card_outside_the_deck_is_refused_naming_its_step(steps, field, said) -> None:
+    """A card id outside the deck in a reviewed move was an IndexError in its label (INTERNAL over gRPC, a
+    traceback in the CLI), and a negative id was labelled as another card: both are now refused by name."""
+    from campsolver.service.games import adventure_tours as at_service
+    from google.protobuf import json_format
+
+    request = at_service.EXAMPLES["Review"]()
+    move = request.record.steps[0].move
+    move.Clear()
+    json_format.ParseDict({"steps": steps}, move)
+    with pytest.raises(InvalidArgument) as caught:
+        dispatch.run(_command("adventure-tours"), request, Budget(60.0))
+    assert caught.value.violations[0].field == field
+    assert said in caught.value.violations[0].description
+
+
 def test_record_shape_errors_name_their_field() -> None:
     assert _refused(ct.CamperTourServiceReviewRequest()) == "record"
     assert _refused(ct.CamperTourServiceReviewRequest(record=ct.CamperTourRecord())) == "record.start"

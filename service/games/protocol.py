@@ -49,8 +49,9 @@ class GameService(Protocol):
 
     def review(self, request: Any, budget: Budget) -> Message: ...
 
-    def warm_up(self) -> None:
-        """Build what the first call would otherwise pay for, before the server reports SERVING."""
+    def warm_up(self, request: Message | None = None) -> None:
+        """Build what the first call would otherwise pay for: everything before the server reports SERVING
+        (`request` None); only what `request` can use before a one-shot CLI call's time limit starts."""
 
 
 def method_name(rpc_name: str) -> str:
@@ -71,7 +72,7 @@ def handler(service: GameService, rpc_name: str) -> Handler:
     return found
 
 
-def _nothing_to_warm() -> None:
+def _nothing_to_warm(request: Message | None = None) -> None:
     """Nothing to build ahead of the first call."""
 
 
@@ -90,7 +91,7 @@ class BoundService:
     new_game: Handler
     play: Handler
     review: Handler
-    warm_up: Callable[[], None] = _nothing_to_warm
+    warm_up: Callable[..., None] = _nothing_to_warm
 
 
 def bind(
@@ -98,7 +99,7 @@ def bind(
     service_name: str,
     handlers: ModuleType,
     examples: Mapping[str, Callable[[], Message]],
-    warm_up: Callable[[], None] = _nothing_to_warm,
+    warm_up: Callable[..., None] = _nothing_to_warm,
 ) -> GameService:
     """The game's service: each RPC of the proto service bound to the `handlers` function of its snake-case name
     (an RPC without one fails here, at import)."""

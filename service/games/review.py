@@ -12,6 +12,7 @@ module does the rest once.
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -333,7 +334,10 @@ def acts_of(state: Any, actions: Sequence[Any], field: str, labels: Callable[[An
         where = f"{field}[{index}]" if len(actions) > 1 else field
         shared.require_decision(state, where)
         if action not in state.legal_actions():
-            shown = labels(action) if labels is not None else str(action)
+            shown = str(action)
+            if labels is not None:
+                with contextlib.suppress(IndexError, KeyError, ValueError, TypeError):
+                    shown = labels(action)  # a label of an absurd move may fail: the move's own text then
             raise InvalidArgument(
                 where, f"{shown}: not a legal move here (player {state.current_player()} to move; see LegalMoves)"
             )

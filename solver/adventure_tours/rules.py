@@ -857,6 +857,9 @@ def _settle(state: State) -> State:
 
 
 def card_label(config: Config, card: int) -> str:
+    """`#id label`; an id outside the deck (a bad request's) is said so, never wrapped around to another card."""
+    if not 0 <= card < len(config.deck):
+        return f"#{card} (no such card: 0-{len(config.deck) - 1})"
     return f"#{card} {config.deck[card].label()}"
 
 
@@ -884,6 +887,8 @@ def action_label(state: State, action: Action) -> str:
         gift = "no gift" if action.gift < 0 else f"gift to player {action.gift}"
         return f"{'draw' if action.draw else 'no draw'}, {gift}"
     if isinstance(action, ChooseBoard):
+        if not 0 <= action.board < len(cfg.boards):
+            return f"choose board {action.board} (no such board: 0-{len(cfg.boards) - 1})"
         return f"choose board {cfg.boards[action.board].name}"
     return repr(action)
 

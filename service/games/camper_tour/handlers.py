@@ -384,8 +384,20 @@ def review(request: pb.CamperTourServiceReviewRequest, budget: Budget) -> pb.Cam
     return reviews.review(request, budget, REVIEW_CODEC, pb.CamperTourServiceReviewResponse, pb.CamperTourReviewedMove)
 
 
-def warm_up() -> None:
-    """Build the all-normal solo tables the hint leaves use and the best response's tables for the default
-    route (about 1 s), before reporting SERVING."""
+def warm_up(request: Any = None) -> None:
+    """Build the all-normal solo tables the hint leaves use (milliseconds) and the best response's tables for the
+    default route (1-3 s): all of them before reporting SERVING (`request` None); before one CLI call, the best
+    response's only when `request` can use them (a hint with a game record, a review, three campers or more)."""
     solo.all_normal_tables(rules.PLATE_COUNT, Config().token_limit)
-    best_response.warm_up(Config())
+    if request is None or _may_read_opponents(request):
+        best_response.warm_up(Config())
+
+
+def _may_read_opponents(request: Any) -> bool:
+    """Whether the win hint may model the other campers from a record (`best_response`): three campers or more,
+    and a record to read (a Hint's `history`, a Review's steps)."""
+    if isinstance(request, pb.CamperTourServiceHintRequest):
+        return len(request.history) > 0 and len(request.state.campers) >= 3
+    if isinstance(request, pb.CamperTourServiceReviewRequest):
+        return len(request.record.start.campers) >= 3
+    return False

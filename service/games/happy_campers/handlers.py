@@ -451,7 +451,7 @@ def _stats(stats: maximise.SolveStats, bound: int | None, interrupted: bool) -> 
 
 def _require_answer(result: maximise.MaxResult, budget: Budget) -> None:
     if result.score is None:
-        raise DeadlineExceeded(f"CP-SAT found no solution within the {budget.time_limit_s:.2f} s budget")
+        raise DeadlineExceeded(f"CP-SAT found no solution within the {budget.time_limit_s:g} s budget")
 
 
 #: How often the request thread looks whether the search is done or its budget spent (seconds).
