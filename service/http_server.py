@@ -34,6 +34,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import re
 import socket
 import ssl
 import tempfile
@@ -67,7 +68,7 @@ from prometheus_client import make_asgi_app
 from protobuf.wkt import Any as WireAny
 from starlette.middleware.cors import CORSMiddleware
 from starlette.middleware.exceptions import ExceptionMiddleware
-from starlette.responses import PlainTextResponse
+from starlette.responses import JSONResponse, PlainTextResponse
 from starlette.staticfiles import StaticFiles
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
@@ -108,6 +109,9 @@ CORS_ALLOW_HEADERS = (
 CORS_EXPOSE_HEADERS = ("Grpc-Status", "Grpc-Message", "Grpc-Status-Details-Bin", "Content-Encoding")
 #: The answer to a native gRPC call on the HTTP port (uvicorn speaks HTTP/1.1, without the trailers gRPC needs).
 NATIVE_GRPC_REFUSED = "native gRPC is served on the gRPC port (--port); this port speaks Connect and gRPC-Web\n"
+#: A path shaped like a procedure (`/package.Service/Method`): one this server does not know is answered
+#: UNIMPLEMENTED, as gRPC answers it, in the caller's protocol (not the static files' 404 or 405).
+PROCEDURE_PATH = re.compile(r"^/[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)+/[A-Za-z_][\w]*$")
 #: Seconds a connection may take to send a request's headers (from its opening, or its first byte after an
 #: answer), and then its body; past either it is closed.
 HEADER_TIMEOUT_S = 10.0
@@ -269,6 +273,8 @@ class HttpServer:
                     await PlainTextResponse(NATIVE_GRPC_REFUSED, status_code=415)(scope, receive, send)
                     return
                 await connect_app(scope, receive, send)
+            elif scope["type"] == "http" and scope["method"] == "POST" and PROCEDURE_PATH.match(scope["path"]):
+                await _unimplemented(scope, receive, send)
             elif scope["type"] == "http" and scope["path"] == METRICS_PATH:
                 await metrics_app(scope, receive, send)
             elif scope["type"] == "http" and scope["path"].startswith(TABLE_PREFIX + "/"):
@@ -553,6 +559,21 @@ class _LimitedH11Protocol(H11Protocol):
         if not self.transport.is_closing():
             self.on_closed(reason)
             self.transport.close()
+
+
+async def _unimplemented(scope: Any, receive: Any, send: Any) -> None:
+    """An unknown procedure: gRPC-Web's trailers-only answer with grpc-status 12, else Connect's 404 with the
+    `unimplemented` code (its body read and dropped first)."""
+    while (await receive()).get("more_body", False):
+        pass
+    message = f"unknown procedure {scope['path']}"
+    headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+    if headers.get("content-type", "").startswith("application/grpc-web"):
+        grpc_headers = {"grpc-status": "12", "grpc-message": message}
+        response = PlainTextResponse("", headers=grpc_headers, media_type=headers["content-type"].split(";")[0])
+    else:
+        response = JSONResponse({"code": "unimplemented", "message": message}, status_code=404)
+    await response(scope, receive, send)
 
 
 def _native_grpc(scope: Any) -> bool:

@@ -12,8 +12,8 @@ Two halves:
   slot busy; the workers still starting), DEADLINE_EXCEEDED (a puzzle with no time to find one), INTERNAL (the
   solver process killed mid-solve), NOT_FOUND (health of an unknown service).
 
-CANCELLED and UNIMPLEMENTED have no client that could read them for real (a cancelled call's client is gone; every
-game is implemented), so only the mapping half covers them.
+CANCELLED has no client that could read it for real (a cancelled call's client is gone), so only the mapping half
+covers it; UNIMPLEMENTED is read for real from an unknown procedure, as gRPC answers one.
 """
 
 from __future__ import annotations
@@ -364,3 +364,22 @@ def test_not_found_for_the_health_of_an_unknown_service(served: tuple[Campsolver
         health_pb2.HealthCheckRequest(service="no.such.Service").SerializeToString(),
     )
     assert trailers["grpc-status"] == str(grpc.StatusCode.NOT_FOUND.value[0])
+
+
+def test_an_unknown_procedure_is_unimplemented_everywhere(served: tuple[CampsolverServer, CampsolverClient]) -> None:
+    """gRPC answers a method it does not serve UNIMPLEMENTED; so does the HTTP port, in each protocol (it was the
+    static files' 405 Method Not Allowed)."""
+    server, client = served
+    assert server.http is not None
+    path = "/campsolver.v1.NoSuchService/Hint"
+    call = client.channel.unary_unary(path)
+    with pytest.raises(grpc.RpcError) as over_grpc:
+        call(b"", timeout=10)
+    assert over_grpc.value.code() == grpc.StatusCode.UNIMPLEMENTED
+    status, body = _connect_json(server.http.url, path, {})
+    assert status == 404 and body["code"] == "unimplemented" and path in body["message"]
+    trailers = _grpc_web(server.http.url, path, b"")
+    assert trailers["grpc-status"] == str(grpc.StatusCode.UNIMPLEMENTED.value[0])
+    known = f"/{games()['camper-tour'].service_full_name}/NoSuchMethod"
+    status, body = _connect_json(server.http.url, known, {})
+    assert status == 404 and body["code"] == "unimplemented"
