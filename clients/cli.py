@@ -33,7 +33,7 @@ from typing import Any
 import grpc
 from campsolver.clients.helpformat import DefaultsFormatter
 from campsolver.service import dispatch
-from campsolver.service.errors import RequestError
+from campsolver.service.errors import RequestError, json_parse_failure
 from campsolver.service.registry import COMMANDS, GAME_TABLE, Command, game
 from campsolver.solver.core.budget import Budget, freeze_long_lived_objects
 from google.protobuf import descriptor_pool, json_format
@@ -163,16 +163,9 @@ def parse_request(command: Command, text: str) -> Message:
     try:
         json_format.Parse(text, request)
     except json_format.ParseError as error:
-        detail = " ".join(str(error).split())
-        # "Failed to parse x field: Failed to parse y field: <what> at Msg.x.y..." -> "x.y: <what>" (the path's
-        # segments end before the dots protobuf puts after it; without "at", the "Failed to parse" chain names it)
-        where = re.search(r" at \w+\.([\w\[\]]+(?:\.[\w\[\]]+)*)\.*$", detail)
-        chain = re.findall(r"Failed to parse (\w+) field: ", detail)
-        innermost = re.sub(r"^(Failed to parse \w+ field: )+", "", detail)
-        innermost = re.sub(r" at \w+\.[\w.\[\]]+$", "", innermost.rstrip(".")).rstrip(".")
-        path = where.group(1) if where else ".".join(chain)
+        path, innermost = json_parse_failure(error)
         field = f"{json_path(request.DESCRIPTOR, path)}: " if path else ""
-        raise CliError(f"request: {field}{innermost}{_enum_hint(detail)}") from None
+        raise CliError(f"request: {field}{innermost}{_enum_hint(str(error))}") from None
     return request
 
 

@@ -17,6 +17,8 @@ details stay under `MAX_STATUS_BYTES` (1 KiB) on every transport.
 
 from __future__ import annotations
 
+import re
+
 import grpc
 from google.rpc import status_pb2
 
@@ -51,9 +53,22 @@ __all__ = [
     "Unimplemented",
     "WarmingUp",
     "excerpt",
+    "json_parse_failure",
     "require",
     "require_limit",
 ]
+
+
+def json_parse_failure(error: Exception) -> tuple[str, str]:
+    """(field path in proto names, what is wrong) of a protobuf JSON `ParseError`; the path is "" when protobuf
+    names none. "Failed to parse x field: Failed to parse y field: <what> at Msg.x.y..." -> ("x.y", "<what>"): the
+    path's segments end before the dots protobuf puts after it; without "at", the "Failed to parse" chain names it."""
+    detail = " ".join(str(error).split())
+    where = re.search(r" at \w+\.([\w\[\]]+(?:\.[\w\[\]]+)*)\.*$", detail)
+    chain = re.findall(r"Failed to parse (\w+) field: ", detail)
+    innermost = re.sub(r"^(Failed to parse \w+ field: )+", "", detail)
+    innermost = re.sub(r" at \w+\.[\w.\[\]]+$", "", innermost.rstrip(".")).rstrip(".")
+    return (where.group(1) if where else ".".join(chain)), innermost
 
 
 class RequestError(Exception):

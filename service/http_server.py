@@ -50,7 +50,7 @@ from typing import Any
 import h11
 import uvicorn
 from campsolver.service import dispatch
-from campsolver.service.errors import MAX_MESSAGE_BYTES, MalformedRequest, excerpt
+from campsolver.service.errors import MAX_MESSAGE_BYTES, FieldViolation, MalformedRequest, excerpt, json_parse_failure
 from campsolver.service.metrics import CallRecord, Metrics
 from campsolver.service.registry import Command, Game
 from campsolver.service.table import TableSessions
@@ -160,11 +160,11 @@ class _Codec:
                 message.ParseFromString(bytes(data))
         except (json_format.ParseError, DecodeError, ValueError) as error:
             detail = excerpt(" ".join(str(error).split()), MAX_MESSAGE_BYTES // 2)
-            raise connect_error(
-                MalformedRequest(
-                    f"the request is not a valid {message_class.DESCRIPTOR.full_name} ({detail})"
-                ).to_status()
-            ) from None
+            malformed = f"the request is not a valid {message_class.DESCRIPTOR.full_name} ({detail})"
+            # A JSON value protobuf can place (`{"state": 5}`) names its field, as the CLI does.
+            path, what = json_parse_failure(error) if isinstance(error, json_format.ParseError) else ("", "")
+            violations = [FieldViolation(path, excerpt(what, MAX_MESSAGE_BYTES // 2))] if path else []
+            raise connect_error(MalformedRequest(malformed, violations).to_status()) from None
         return message
 
 

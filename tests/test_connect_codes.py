@@ -383,3 +383,23 @@ def test_an_unknown_procedure_is_unimplemented_everywhere(served: tuple[Campsolv
     known = f"/{games()['camper-tour'].service_full_name}/NoSuchMethod"
     status, body = _connect_json(server.http.url, known, {})
     assert status == 404 and body["code"] == "unimplemented"
+
+
+def test_a_json_value_of_the_wrong_type_names_its_field(served: tuple[CampsolverServer, CampsolverClient]) -> None:
+    """Connect JSON `{"state": 5}` is MALFORMED_REQUEST naming `state` (a BadRequest violation), as the CLI names it;
+    JSON that is not JSON names no field."""
+    server, _ = served
+    assert server.http is not None
+    path = f"/{games()['camper-tour'].service_full_name}/Score"
+    status, body = _connect_json(server.http.url, path, {"state": 5})
+    assert status == 400 and body["code"] == "invalid_argument"
+    assert body["message"].startswith("state: "), body["message"]
+    kinds = [detail["type"] for detail in body.get("details", [])]
+    assert "google.rpc.BadRequest" in kinds, kinds
+    request = urllib.request.Request(
+        server.http.url + path, data=b"{not json", headers={"Content-Type": "application/json"}
+    )
+    with pytest.raises(urllib.error.HTTPError) as caught:
+        urllib.request.urlopen(request, timeout=30)
+    answer = json.loads(caught.value.read())
+    assert answer["code"] == "invalid_argument" and "is not a valid" in answer["message"]
