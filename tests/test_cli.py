@@ -190,6 +190,15 @@ def test_a_request_that_is_not_a_json_object_is_said_so(capsys, stdin: str, kind
     assert f"expected a JSON object (the CamperTourServiceScoreRequest message), got {kind}" in err
 
 
+def test_a_bad_die_face_is_named_by_the_field_the_request_holds(capsys) -> None:
+    """A placement carries its faces itself: the error names `placements[0].shapeFace` (it said `.option.`)."""
+    _, text, _ = main_in_process(capsys, "happy-campers", "example", "play")
+    request = json.loads(text)
+    request["move"]["placements"][0]["shapeFace"] = 99
+    code, _, err = main_in_process(capsys, "happy-campers", "play", "--request", "-", stdin=json.dumps(request))
+    assert code == 2 and "move.placements[0].shapeFace: a die face is 1..6, got 99" in err, err
+
+
 def test_an_empty_server_address_is_refused_not_solved_in_process(capsys) -> None:
     _, request, _ = main_in_process(capsys, "camper-tour", "example", "score")
     code, out, err = main_in_process(capsys, "camper-tour", "score", "--request", "-", "--server", "", stdin=request)

@@ -24,7 +24,8 @@ Determinism: candidate k of a seed is drawn from `rng_for(seed, PURPOSE, "candid
 are pure functions of the candidate, and the optimum solve runs CP-SAT with one worker, so its branch and
 conflict counts (used for the grade) are reproducible. The one timing-dependent filter is the cap: a seed
 gives the same puzzle on any machine unless some candidate before it needs close to `CANDIDATE_CAP_S`
-(measured: the proofs of accepted candidates take 0.1-0.5 s on 5x9, about a tenth of the cap).
+(measured: the proofs of accepted candidates take 0.1-0.5 s on 5x9, about a tenth of the cap). When one was
+skipped over its cap, the service's answer says so (`stats.interrupted`, and the count in `stats.method`).
 """
 
 from __future__ import annotations
@@ -101,6 +102,8 @@ MIN_SOLUTION_DRAWINGS = 3
 MAX_CANDIDATES = 2000
 #: Seconds one candidate may take (optimum, uniqueness and drawing-order proofs) before the next is tried.
 CANDIDATE_CAP_S = 5.0
+#: The rejection of a candidate undecided within its cap (the one timing-dependent filter; the service says so).
+OVER_CAP = "over its cap"
 
 # --- evidence and grading ------------------------------------------------------------------------------------
 #: Randomised greedy plays (the CP-SAT warm-start player) per candidate: the cheap non-uniqueness filter
@@ -448,7 +451,7 @@ def generate(
             puzzle = _try_candidate(seed, index, components, rolls, wanted, capped, search)
         except SolveInterrupted:
             _interrupted(budget)  # the request's own budget is gone (or cancelled): stop
-            search.reject("over its cap")  # only this candidate's cap ran out: try the next one
+            search.reject(OVER_CAP)  # only this candidate's cap ran out: try the next one
             continue
         if puzzle is not None:
             stats = GenerationStats(

@@ -294,8 +294,8 @@ class Option:
     element_face: int
 
     def __post_init__(self) -> None:
-        validate_face(self.shape_face, "option.shape_face")
-        validate_face(self.element_face, "option.element_face")
+        validate_face(self.shape_face, "shape_face")
+        validate_face(self.element_face, "element_face")
 
 
 def roll_options(roll: tuple[int, int]) -> tuple[Option, ...]:

@@ -331,3 +331,27 @@ def test_tiny_puzzles_with_cards_are_unique_by_enumerating_every_final_map(tiny_
         assert_replays(p)
     assert sum(1 for p in tiny_puzzles if p.challenges) >= 2, "some of these puzzles must use cards"
     assert {len(p.rolls) for p in tiny_puzzles} == {4, 5}
+
+
+def test_the_service_says_when_a_candidate_over_its_cap_chose_the_puzzle(monkeypatch, tiny_puzzle: Puzzle) -> None:
+    """The one timing-dependent filter is reported: with a candidate skipped over its cap, the answer's stats say
+    `interrupted` and the method names the skip (the same seed may give another puzzle elsewhere); without one,
+    neither."""
+    import dataclasses
+
+    from campsolver.service.games.happy_campers import handlers
+    from campsolver.solver.happy_campers import puzzle as puzzle_module
+
+    from campsolver.v1 import common_pb2
+    from campsolver.v1 import happy_campers_pb2 as pb
+
+    request = pb.HappyCampersServiceGeneratePuzzleRequest(seed=TINY_SEED)
+    for skipped in (0, 2):
+        rejections = {puzzle_module.OVER_CAP: skipped} if skipped else {}
+        stats = dataclasses.replace(tiny_puzzle.stats, rejections=rejections)
+        answer = dataclasses.replace(tiny_puzzle, stats=stats)
+        monkeypatch.setattr(handlers.puzzles, "generate", lambda *args, answer=answer, **kwargs: answer)
+        response = handlers.generate_puzzle(request, Budget(BUDGET_S))
+        assert response.stats.interrupted is bool(skipped)
+        assert ("2 earlier candidate(s) undecided" in response.stats.method) is bool(skipped)
+        assert response.puzzle.unique and response.puzzle.proof == common_pb2.PROOF_STATUS_OPTIMAL  # still proven

@@ -404,6 +404,15 @@ def generate_puzzle(
         raise InvalidArgument("seed", f"no puzzle for this seed and these settings: {error}") from None
     placements = [placement_to_proto(step.placement(), turn=step.turn) for step in puzzle.solution]
     proof_stats = puzzle.stats.proof
+    # A candidate undecided within its cap (seconds) was skipped: on a slower or loaded machine the same seed may
+    # give a later candidate, so the answer says it depended on the time (the puzzle itself is still proven).
+    over_cap = puzzle.stats.rejections.get(puzzles.OVER_CAP, 0)
+    method = "cp-sat optimum + uniqueness re-solve per candidate"
+    if over_cap:
+        method += (
+            f"; {over_cap} earlier candidate(s) undecided within the {puzzles.CANDIDATE_CAP_S:g} s cap were skipped"
+            " (another machine or load may give this seed another puzzle)"
+        )
     return pb.HappyCampersServiceGeneratePuzzleResponse(
         puzzle=common_pb2.PuzzleEnvelope(
             seed=puzzle.seed,
@@ -431,7 +440,8 @@ def generate_puzzle(
             nodes=proof_stats.branches,
             conflicts=proof_stats.conflicts,
             samples=puzzle.stats.candidates,
-            method="cp-sat optimum + uniqueness re-solve per candidate",
+            method=method,
+            interrupted=over_cap > 0,
         ),
     )
 
