@@ -55,8 +55,8 @@ def _fmt(value: Any) -> str:
 
 
 def write_json(name: str, payload: dict[str, Any]) -> Path:
-    RESULTS_DIR.mkdir(parents=True, exist_ok=True)
     path = RESULTS_DIR / f"{name}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)  # a name may hold a folder: arena_report/x
     path.write_text(json.dumps(payload, indent=2, default=str) + "\n")
     print(f"\nwrote {path.relative_to(RESULTS_DIR.parent.parent)}")
     return path

@@ -19,8 +19,6 @@ second and exits 130 with one line. Field paths in messages are the JSON names t
 from __future__ import annotations
 
 import argparse
-import contextlib
-import json
 import math
 import os
 import re
@@ -33,7 +31,7 @@ from typing import Any
 import grpc
 from campsolver.clients.helpformat import DefaultsFormatter
 from campsolver.service import dispatch
-from campsolver.service.errors import RequestError, json_parse_failure
+from campsolver.service.errors import RequestError, json_not_an_object, json_parse_failure
 from campsolver.service.registry import COMMANDS, GAME_TABLE, Command, game
 from campsolver.solver.core.budget import Budget, freeze_long_lived_objects
 from google.protobuf import descriptor_pool, json_format
@@ -155,11 +153,9 @@ def _enum_hint(error_text: str) -> str:
 
 def parse_request(command: Command, text: str) -> Message:
     request = command.request_type()
-    with contextlib.suppress(ValueError, RecursionError):  # not JSON, or too deep: protobuf's parser says below
-        top = json.loads(text)
-        if not isinstance(top, dict):
-            name = request.DESCRIPTOR.name
-            raise CliError(f"request: expected a JSON object (the {name} message), got {_json_kind(top)}")
+    kind = json_not_an_object(text)
+    if kind is not None:
+        raise CliError(f"request: expected a JSON object (the {request.DESCRIPTOR.name} message), got {kind}")
     try:
         json_format.Parse(text, request)
     except json_format.ParseError as error:
@@ -167,17 +163,6 @@ def parse_request(command: Command, text: str) -> Message:
         field = f"{json_path(request.DESCRIPTOR, path)}: " if path else ""
         raise CliError(f"request: {field}{innermost}{_enum_hint(str(error))}") from None
     return request
-
-
-def _json_kind(value: object) -> str:
-    """What a JSON value is, in JSON's words."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, float)):
-        return "a number"
-    return "a string" if isinstance(value, str) else "an array"
 
 
 def read_request_text(source: str) -> str:

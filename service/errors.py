@@ -17,7 +17,9 @@ details stay under `MAX_STATUS_BYTES` (1 KiB) on every transport.
 
 from __future__ import annotations
 
+import json
 import re
+from typing import Any
 
 import grpc
 from google.rpc import status_pb2
@@ -53,22 +55,63 @@ __all__ = [
     "Unimplemented",
     "WarmingUp",
     "excerpt",
+    "json_not_an_object",
     "json_parse_failure",
+    "proto_path",
     "require",
     "require_limit",
 ]
 
 
+def json_not_an_object(text: str | bytes) -> str | None:
+    """What a request's top-level JSON value is when it is not an object ("null", "a number", "a boolean", "a
+    string", "an array"); None for an object, or for text that is not JSON at all (protobuf's parser says where)."""
+    try:
+        top = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    if isinstance(top, dict):
+        return None
+    if top is None:
+        return "null"
+    if isinstance(top, bool):
+        return "a boolean"
+    if isinstance(top, (int, float)):
+        return "a number"
+    return "a string" if isinstance(top, str) else "an array"
+
+
 def json_parse_failure(error: Exception) -> tuple[str, str]:
-    """(field path in proto names, what is wrong) of a protobuf JSON `ParseError`; the path is "" when protobuf
-    names none. "Failed to parse x field: Failed to parse y field: <what> at Msg.x.y..." -> ("x.y", "<what>"): the
-    path's segments end before the dots protobuf puts after it; without "at", the "Failed to parse" chain names it."""
+    """(field path as the JSON spells it, what is wrong) of a protobuf JSON `ParseError`; the path is "" when
+    protobuf names none, and loses its indices when protobuf gives no location. "Failed to parse x field: Failed
+    to parse y field: <what> at Msg.x.y..." -> ("x.y", "<what>"): the path's segments end before the dots
+    protobuf puts after it; without "at", the "Failed to parse" chain names it."""
     detail = " ".join(str(error).split())
     where = re.search(r" at \w+\.([\w\[\]]+(?:\.[\w\[\]]+)*)\.*$", detail)
     chain = re.findall(r"Failed to parse (\w+) field: ", detail)
     innermost = re.sub(r"^(Failed to parse \w+ field: )+", "", detail)
     innermost = re.sub(r" at \w+\.[\w.\[\]]+$", "", innermost.rstrip(".")).rstrip(".")
     return (where.group(1) if where else ".".join(chain)), innermost
+
+
+def proto_path(descriptor: Any, path: str) -> str:
+    """A field path as JSON may spell it (`options.timeLimitSeconds`, indices kept) in proto names
+    (`options.time_limit_seconds`), as every other field violation names its field; unknown segments kept."""
+    out: list[str] = []
+    current = descriptor
+    for segment in (part for part in path.split(".") if part):
+        match = re.fullmatch(r"(\w+)((?:\[\d+\])*)", segment)
+        field = None
+        if current is not None and match is not None:
+            name = match.group(1)
+            field = current.fields_by_name.get(name) or current.fields_by_camelcase_name.get(name)
+        if field is None:
+            out.append(segment)
+            current = None
+            continue
+        out.append(field.name + match.group(2))
+        current = field.message_type
+    return ".".join(out)
 
 
 class RequestError(Exception):

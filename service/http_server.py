@@ -50,7 +50,15 @@ from typing import Any
 import h11
 import uvicorn
 from campsolver.service import dispatch
-from campsolver.service.errors import MAX_MESSAGE_BYTES, FieldViolation, MalformedRequest, excerpt, json_parse_failure
+from campsolver.service.errors import (
+    MAX_MESSAGE_BYTES,
+    FieldViolation,
+    MalformedRequest,
+    excerpt,
+    json_not_an_object,
+    json_parse_failure,
+    proto_path,
+)
 from campsolver.service.metrics import CallRecord, Metrics
 from campsolver.service.registry import Command, Game
 from campsolver.service.table import TableSessions
@@ -111,7 +119,7 @@ CORS_EXPOSE_HEADERS = ("Grpc-Status", "Grpc-Message", "Grpc-Status-Details-Bin",
 NATIVE_GRPC_REFUSED = "native gRPC is served on the gRPC port (--port); this port speaks Connect and gRPC-Web\n"
 #: A path shaped like a procedure (`/package.Service/Method`): one this server does not know is answered
 #: UNIMPLEMENTED, as gRPC answers it, in the caller's protocol (not the static files' 404 or 405).
-PROCEDURE_PATH = re.compile(r"^/[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)+/[A-Za-z_][\w]*$")
+PROCEDURE_PATH = re.compile(r"^/[A-Za-z_]\w*(\.[A-Za-z_]\w*)+/[A-Za-z_]\w*$", re.ASCII)
 #: Seconds a connection may take to send a request's headers (from its opening, or its first byte after an
 #: answer), and then its body; past either it is closed.
 HEADER_TIMEOUT_S = 10.0
@@ -154,6 +162,10 @@ class _Codec:
         message = message_class()
         try:
             if self._name == "json":
+                kind = json_not_an_object(bytes(data))
+                if kind is not None:  # no field to name: a list or a number is no message at all
+                    name = message_class.DESCRIPTOR.full_name
+                    raise connect_error(MalformedRequest(f"expected a JSON object ({name}), got {kind}").to_status())
                 # Unknown JSON fields are refused: a misspelt field name would otherwise be a silent default.
                 json_format.Parse(bytes(data), message, ignore_unknown_fields=False)
             else:
@@ -163,6 +175,7 @@ class _Codec:
             malformed = f"the request is not a valid {message_class.DESCRIPTOR.full_name} ({detail})"
             # A JSON value protobuf can place (`{"state": 5}`) names its field, as the CLI does.
             path, what = json_parse_failure(error) if isinstance(error, json_format.ParseError) else ("", "")
+            path = proto_path(message_class.DESCRIPTOR, path)
             violations = [FieldViolation(path, excerpt(what, MAX_MESSAGE_BYTES // 2))] if path else []
             raise connect_error(MalformedRequest(malformed, violations).to_status()) from None
         return message
@@ -274,7 +287,10 @@ class HttpServer:
                     return
                 await connect_app(scope, receive, send)
             elif scope["type"] == "http" and scope["method"] == "POST" and PROCEDURE_PATH.match(scope["path"]):
-                await _unimplemented(scope, receive, send)
+                if _native_grpc(scope):
+                    await PlainTextResponse(NATIVE_GRPC_REFUSED, status_code=415)(scope, receive, send)
+                    return
+                await _unimplemented(scope, receive, send, config.max_message_bytes)
             elif scope["type"] == "http" and scope["path"] == METRICS_PATH:
                 await metrics_app(scope, receive, send)
             elif scope["type"] == "http" and scope["path"].startswith(TABLE_PREFIX + "/"):
@@ -561,11 +577,16 @@ class _LimitedH11Protocol(H11Protocol):
             self.transport.close()
 
 
-async def _unimplemented(scope: Any, receive: Any, send: Any) -> None:
+async def _unimplemented(scope: Any, receive: Any, send: Any, max_bytes: int) -> None:
     """An unknown procedure: gRPC-Web's trailers-only answer with grpc-status 12, else Connect's 404 with the
-    `unimplemented` code (its body read and dropped first)."""
-    while (await receive()).get("more_body", False):
-        pass
+    `unimplemented` code. Its body is read and dropped up to a message's size limit (past it the answer goes out
+    at once and the server closes the connection). The path is ASCII (`PROCEDURE_PATH`), so it fits a header."""
+    read = 0
+    while read <= max_bytes:
+        event = await receive()
+        read += len(event.get("body", b""))
+        if not event.get("more_body", False):
+            break
     message = f"unknown procedure {scope['path']}"
     headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
     if headers.get("content-type", "").startswith("application/grpc-web"):

@@ -205,6 +205,8 @@ def test_an_empty_server_address_is_refused_not_solved_in_process(capsys) -> Non
     assert code == 2 and not out and err.count("\n") == 1 and "--server: empty" in err
     code, out, err = main_in_process(capsys, "camper-tour", "example", "score", "--format", "text")
     assert code == 2 and not out and "--format" in err
+    code, out, err = main_in_process(capsys, "camper-tour", "example", "score", "--tls")
+    assert code == 2 and not out and "--tls" in err
 
 
 def test_invalid_argument_names_the_field_by_its_json_name(capsys) -> None:

@@ -383,6 +383,17 @@ def test_an_unknown_procedure_is_unimplemented_everywhere(served: tuple[Campsolv
     known = f"/{games()['camper-tour'].service_full_name}/NoSuchMethod"
     status, body = _connect_json(server.http.url, known, {})
     assert status == 404 and body["code"] == "unimplemented"
+    # Not a procedure name (non-ASCII): the static files' answer, never a 500 from a header it cannot write.
+    odd = urllib.request.Request(
+        server.http.url + "/campsolver.v1.NoSuch/H%E4%B8%AD", data=b"", headers={"Content-Type": "application/grpc-web"}
+    )
+    with pytest.raises(urllib.error.HTTPError) as caught:
+        urllib.request.urlopen(odd, timeout=30)
+    assert caught.value.code in (404, 405)
+    native = urllib.request.Request(server.http.url + path, data=b"", headers={"Content-Type": "application/grpc"})
+    with pytest.raises(urllib.error.HTTPError) as caught:
+        urllib.request.urlopen(native, timeout=30)
+    assert caught.value.code == 415  # native gRPC belongs on the gRPC port, known procedure or not
 
 
 def test_a_json_value_of_the_wrong_type_names_its_field(served: tuple[CampsolverServer, CampsolverClient]) -> None:
@@ -403,3 +414,8 @@ def test_a_json_value_of_the_wrong_type_names_its_field(served: tuple[Campsolver
         urllib.request.urlopen(request, timeout=30)
     answer = json.loads(caught.value.read())
     assert answer["code"] == "invalid_argument" and "is not a valid" in answer["message"]
+    for top, kind in (([1], "an array"), (["state"], "an array"), (5, "a number"), (None, "null")):
+        status, body = _connect_json(server.http.url, path, top)
+        assert status == 400 and body["code"] == "invalid_argument"
+        assert f"expected a JSON object (campsolver.v1.CamperTourServiceScoreRequest), got {kind}" in body["message"]
+        assert "google.rpc.BadRequest" not in [d["type"] for d in body.get("details", [])]  # no field to name

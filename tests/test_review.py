@@ -284,6 +284,8 @@ def test_an_illegal_step_is_refused_naming_its_index() -> None:
         ([{"play": {"card": 999}}], "record.steps[0].move.steps[0]", "#999 (no such card"),
         ([{"play": {"card": -1}}], "record.steps[0].move.steps[0]", "#-1 (no such card"),
         ([{"play": {"card": 7, "member": True}}, {"place": 999}], "record.steps[0].move.steps[1]", "#999 (no such"),
+        ([{"chooseBoard": 99}], "record.steps[0].move.steps[0]", "board 99 (no such board"),
+        ([{"chooseBoard": -1}], "record.steps[0].move.steps[0]", "board -1 (no such board"),
     ],
 )
 def test_an_adventure_tours_card_outside_the_deck_is_refused_naming_its_step(steps, field, said) -> None:
@@ -300,6 +302,20 @@ def test_an_adventure_tours_card_outside_the_deck_is_refused_naming_its_step(ste
         dispatch.run(_command("adventure-tours"), request, Budget(60.0))
     assert caught.value.violations[0].field == field
     assert said in caught.value.violations[0].description
+
+
+def test_a_label_that_fails_on_an_absurd_move_falls_back_to_the_moves_own_text() -> None:
+    """An illegal move is refused by name even when the game's label cannot describe it (never INTERNAL)."""
+    start = ct_service.state_from_proto(ct_service.EXAMPLES["Hint"]().state)
+
+    def broken(action: Any) -> str:
+        raise IndexError("no such card")
+
+    absurd = ("not", "a", "move")
+    with pytest.raises(InvalidArgument) as caught:
+        review_service.acts_of(start, [absurd], "record.steps[0].move", broken)
+    assert caught.value.violations[0].field == "record.steps[0].move"
+    assert str(absurd) in caught.value.violations[0].description
 
 
 def test_record_shape_errors_name_their_field() -> None:

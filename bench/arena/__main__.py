@@ -220,6 +220,8 @@ def main(argv: list[str] | None = None) -> None:
     settings = bot_settings(run_dir)
     suffix = "" if run_dir.resolve() == RUN_DIR.resolve() else f"_{run_dir.name}"
     if args.curve:
+        if args.out:
+            parser.error("--out: the curve writes one file a budget (arena_curve_cpu<x>); leave --out out")
         cells = _cells(parser, args.cells.split(",") if args.cells else curve_cells())
         by_budget = {}
         for cpu in (float(x) for x in args.curve_cpus.split(",")):

@@ -25,7 +25,7 @@ are pure functions of the candidate, and the optimum solve runs CP-SAT with one 
 conflict counts (used for the grade) are reproducible. The one timing-dependent filter is the cap: a seed
 gives the same puzzle on any machine unless some candidate before it needs close to `CANDIDATE_CAP_S`
 (measured: the proofs of accepted candidates take 0.1-0.5 s on 5x9, about a tenth of the cap). When one was
-skipped over its cap, the service's answer says so (`stats.interrupted`, and the count in `stats.method`).
+skipped over its cap, the service's answer says so (the count in `stats.method`).
 """
 
 from __future__ import annotations
@@ -104,6 +104,8 @@ MAX_CANDIDATES = 2000
 CANDIDATE_CAP_S = 5.0
 #: The rejection of a candidate undecided within its cap (the one timing-dependent filter; the service says so).
 OVER_CAP = "over its cap"
+#: How the service's answer says so (in `stats.method`): another machine or load may give the seed another puzzle.
+SKIPPED_OVER_CAP = "skipped, undecided within the cap: another machine or load may give this seed another puzzle"
 
 # --- evidence and grading ------------------------------------------------------------------------------------
 #: Randomised greedy plays (the CP-SAT warm-start player) per candidate: the cheap non-uniqueness filter

@@ -394,8 +394,8 @@ def warm_up(request: Any = None) -> None:
 
 
 def _may_read_opponents(request: Any) -> bool:
-    """Whether the win hint may model the other campers from a record (`best_response`): three campers or more,
-    and a record to read (a Hint's `history`, a Review's steps)."""
+    """Whether the win hint may model the other campers from a record (`best_response`): a Hint with a `history`,
+    or a Review (its hints read the record so far), of three campers or more."""
     if isinstance(request, pb.CamperTourServiceHintRequest):
         return len(request.history) > 0 and len(request.state.campers) >= 3
     if isinstance(request, pb.CamperTourServiceReviewRequest):

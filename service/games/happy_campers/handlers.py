@@ -390,6 +390,10 @@ def _hint_alternatives(result: hint_engine.HintResult) -> list[pb.HappyCampersHi
     return alternatives
 
 
+#: The puzzle's method, and after it how many candidates were skipped over their cap (`puzzles.SKIPPED_OVER_CAP`).
+PUZZLE_METHOD = "cp-sat optimum + uniqueness re-solve per candidate"
+
+
 def generate_puzzle(
     request: pb.HappyCampersServiceGeneratePuzzleRequest, budget: Budget
 ) -> pb.HappyCampersServiceGeneratePuzzleResponse:
@@ -405,14 +409,13 @@ def generate_puzzle(
     placements = [placement_to_proto(step.placement(), turn=step.turn) for step in puzzle.solution]
     proof_stats = puzzle.stats.proof
     # A candidate undecided within its cap (seconds) was skipped: on a slower or loaded machine the same seed may
-    # give a later candidate, so the answer says it depended on the time (the puzzle itself is still proven).
+    # give a later candidate, so the method says the answer depended on the time (the puzzle is still proven, and
+    # `interrupted` keeps its meaning: the budget cut the answer's own work).
     over_cap = puzzle.stats.rejections.get(puzzles.OVER_CAP, 0)
-    method = "cp-sat optimum + uniqueness re-solve per candidate"
+    method = PUZZLE_METHOD
     if over_cap:
-        method += (
-            f"; {over_cap} earlier candidate(s) undecided within the {puzzles.CANDIDATE_CAP_S:g} s cap were skipped"
-            " (another machine or load may give this seed another puzzle)"
-        )
+        what = "1 earlier candidate was" if over_cap == 1 else f"{over_cap} earlier candidates were"
+        method += f"; {what} {puzzles.SKIPPED_OVER_CAP} ({puzzles.CANDIDATE_CAP_S:g} s)"
     return pb.HappyCampersServiceGeneratePuzzleResponse(
         puzzle=common_pb2.PuzzleEnvelope(
             seed=puzzle.seed,
@@ -441,7 +444,6 @@ def generate_puzzle(
             conflicts=proof_stats.conflicts,
             samples=puzzle.stats.candidates,
             method=method,
-            interrupted=over_cap > 0,
         ),
     )
 
