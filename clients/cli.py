@@ -31,11 +31,10 @@ from typing import Any
 import grpc
 from campsolver.clients.helpformat import DefaultsFormatter
 from campsolver.service import dispatch
-from campsolver.service.errors import RequestError, json_not_an_object, json_parse_failure
+from campsolver.service.errors import RequestError, json_not_an_object, json_parse_failure, json_path
 from campsolver.service.registry import COMMANDS, GAME_TABLE, Command, game
 from campsolver.solver.core.budget import Budget, freeze_long_lived_objects
 from google.protobuf import descriptor_pool, json_format
-from google.protobuf.descriptor import Descriptor
 from google.protobuf.message import Message
 
 import campsolver
@@ -122,22 +121,6 @@ class _Parser(argparse.ArgumentParser):
 def to_json(message: Message) -> str:
     """Compact proto3 JSON: one line, default-valued fields left out."""
     return json_format.MessageToJson(message, indent=None)
-
-
-def json_path(descriptor: Descriptor, path: str) -> str:
-    """`options.time_limit_seconds` -> `options.timeLimitSeconds` (indices kept), following the message types."""
-    out: list[str] = []
-    current: Descriptor | None = descriptor
-    for segment in (part for part in path.split(".") if part):  # never an empty segment ("phase..")
-        match = re.fullmatch(r"(\w+)((?:\[\d+\])*)", segment)
-        if current is None or match is None or match.group(1) not in current.fields_by_name:
-            out.append(segment)
-            current = None
-            continue
-        field = current.fields_by_name[match.group(1)]
-        out.append(field.json_name + match.group(2))
-        current = field.message_type
-    return ".".join(out)
 
 
 def _enum_hint(error_text: str) -> str:

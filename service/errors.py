@@ -57,6 +57,7 @@ __all__ = [
     "excerpt",
     "json_not_an_object",
     "json_parse_failure",
+    "json_path",
     "proto_path",
     "require",
     "require_limit",
@@ -65,7 +66,11 @@ __all__ = [
 
 def json_not_an_object(text: str | bytes) -> str | None:
     """What a request's top-level JSON value is when it is not an object ("null", "a number", "a boolean", "a
-    string", "an array"); None for an object, or for text that is not JSON at all (protobuf's parser says where)."""
+    string", "an array"); None for an object, or for text that is not JSON at all (protobuf's parser says where).
+    An object is told by its first character, so a request is parsed once (by protobuf), not twice."""
+    first = text.lstrip()[:1]
+    if first in ("{", b"{"):
+        return None
     try:
         top = json.loads(text)
     except (ValueError, RecursionError):
@@ -97,9 +102,19 @@ def json_parse_failure(error: Exception) -> tuple[str, str]:
 def proto_path(descriptor: Any, path: str) -> str:
     """A field path as JSON may spell it (`options.timeLimitSeconds`, indices kept) in proto names
     (`options.time_limit_seconds`), as every other field violation names its field; unknown segments kept."""
+    return _field_path(descriptor, path, json_names=False)
+
+
+def json_path(descriptor: Any, path: str) -> str:
+    """A field path in proto names (or as JSON spells it) as JSON spells it: `options.time_limit_seconds` ->
+    `options.timeLimitSeconds` (indices kept), following the message types; unknown segments kept."""
+    return _field_path(descriptor, path, json_names=True)
+
+
+def _field_path(descriptor: Any, path: str, *, json_names: bool) -> str:
     out: list[str] = []
     current = descriptor
-    for segment in (part for part in path.split(".") if part):
+    for segment in (part for part in path.split(".") if part):  # never an empty segment ("phase..")
         match = re.fullmatch(r"(\w+)((?:\[\d+\])*)", segment)
         field = None
         if current is not None and match is not None:
@@ -109,7 +124,7 @@ def proto_path(descriptor: Any, path: str) -> str:
             out.append(segment)
             current = None
             continue
-        out.append(field.name + match.group(2))
+        out.append((field.json_name if json_names else field.name) + match.group(2))
         current = field.message_type
     return ".".join(out)
 

@@ -588,22 +588,27 @@ async def _unimplemented(scope: Any, receive: Any, send: Any, max_bytes: int) ->
         if not event.get("more_body", False):
             break
     message = f"unknown procedure {scope['path']}"
-    headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
-    if headers.get("content-type", "").startswith("application/grpc-web"):
+    kind = _content_type(scope)
+    if kind.startswith("application/grpc-web"):
         grpc_headers = {"grpc-status": "12", "grpc-message": message}
-        response = PlainTextResponse("", headers=grpc_headers, media_type=headers["content-type"].split(";")[0])
+        response = PlainTextResponse("", headers=grpc_headers, media_type=kind.split(";")[0])
     else:
         response = JSONResponse({"code": "unimplemented", "message": message}, status_code=404)
     await response(scope, receive, send)
 
 
-def _native_grpc(scope: Any) -> bool:
-    """Whether the request is native gRPC (application/grpc...), not gRPC-Web or Connect."""
+def _content_type(scope: Any) -> str:
+    """The request's content type, lower case ("" when it has none)."""
     for name, value in scope.get("headers", ()):
         if name == b"content-type":
-            kind = value.decode("latin-1").lower()
-            return kind.startswith("application/grpc") and not kind.startswith("application/grpc-web")
-    return False
+            return value.decode("latin-1").lower()
+    return ""
+
+
+def _native_grpc(scope: Any) -> bool:
+    """Whether the request is native gRPC (application/grpc...), not gRPC-Web or Connect."""
+    kind = _content_type(scope)
+    return kind.startswith("application/grpc") and not kind.startswith("application/grpc-web")
 
 
 class _HealthContext:

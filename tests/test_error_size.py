@@ -174,3 +174,18 @@ def test_a_60_kb_unknown_json_field_name_is_not_repeated_back(server: Campsolver
     error = json.loads(data)
     assert error["code"] == "invalid_argument"
     assert "has no field named" in error["message"] and "characters)" in error["message"]  # the name, excerpted
+
+
+def test_field_paths_convert_between_proto_and_json_names_both_ways() -> None:
+    """One walker names a field path for the CLI (JSON names) and for a wire violation (proto names), whichever
+    spelling the path came in, indices kept and unknown segments left as they are."""
+    from campsolver.service.errors import json_path, proto_path
+
+    from campsolver.v1 import camper_tour_pb2 as ct
+
+    hint = ct.CamperTourServiceHintRequest.DESCRIPTOR
+    for given in ("options.time_limit_seconds", "options.timeLimitSeconds"):
+        assert json_path(hint, given) == "options.timeLimitSeconds"
+        assert proto_path(hint, given) == "options.time_limit_seconds"
+    assert proto_path(hint, "history[3].state.campers[1].tokens") == "history[3].state.campers[1].tokens"
+    assert json_path(hint, "nope[2].x") == proto_path(hint, "nope[2].x") == "nope[2].x"
