@@ -587,7 +587,7 @@ async def _unimplemented(scope: Any, receive: Any, send: Any, max_bytes: int) ->
         read += len(event.get("body", b""))
         if not event.get("more_body", False):
             break
-    message = f"unknown procedure {scope['path']}"
+    message = f"unknown procedure {excerpt(scope['path'], 100)}"  # a long path is not echoed back whole
     kind = _content_type(scope)
     if kind.startswith("application/grpc-web"):
         grpc_headers = {"grpc-status": "12", "grpc-message": message}

@@ -380,6 +380,9 @@ def test_an_unknown_procedure_is_unimplemented_everywhere(served: tuple[Campsolv
     assert status == 404 and body["code"] == "unimplemented" and path in body["message"]
     trailers = _grpc_web(server.http.url, path, b"")
     assert trailers["grpc-status"] == str(grpc.StatusCode.UNIMPLEMENTED.value[0])
+    long_path = "/campsolver.v1.NoSuch/" + "X" * 5000
+    status, body = _connect_json(server.http.url, long_path, {})
+    assert status == 404 and body["code"] == "unimplemented" and len(body["message"]) < 200  # not echoed whole
     known = f"/{games()['camper-tour'].service_full_name}/NoSuchMethod"
     status, body = _connect_json(server.http.url, known, {})
     assert status == 404 and body["code"] == "unimplemented"
