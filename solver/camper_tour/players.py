@@ -42,7 +42,7 @@ Every player is a function of the rules state (the mover decides) returning one 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import numpy as np
@@ -51,6 +51,7 @@ from campsolver.solver.camper_tour.outward_duel import both_out_move, outward_du
 from campsolver.solver.camper_tour.return_duel import duel_return_move
 from campsolver.solver.camper_tour.rules import (
     COMFORTS_TOKENS,
+    OFF_ROUTE,
     STARTING_PLATE,
     TWO_DICE,
     Action,
@@ -227,6 +228,18 @@ class CrowdParameters:
     #: home-bound campers' markers and finished scores (None: not used).
     follow_margin: int | None = None
     follow_count: int = 1
+    #: With every other camper on the journey home-bound and nobody home, play the solved two-camper duel against
+    #: the home-bound camper with the best marker (`proxy_rival`), the others left out: outward, ...
+    proxy_outward: bool = True
+    #: ...and home-bound too.
+    proxy_return: bool = True
+    #: Outward, only from this many plates beyond the proxy rival's marker (negative: behind it; None: anywhere).
+    #: Far behind, the duel turns back to get home first and leave its rival the last camper, which a third camper
+    #: still on the journey prevents.
+    proxy_from_gap: int | None = -3
+    #: Home-bound (where no proxy duel applies), the announcement that spends the tokens in hand (`burn`) rather
+    #: than the largest: tokens left at the starting plate come off the score.
+    return_burn: bool = True
 
 
 #: The parameters in use (bench/camper_tour.py `--tune-race` searched them; module docstring).
@@ -380,6 +393,9 @@ def race(state: TourState, crowd: CrowdParameters | None = None, duel: DuelParam
         rival = next(c for i, c in enumerate(state.campers) if i != state.to_move and c.active)
         return _duel(state, rival, duel or DUEL)
     params = crowd or (CROWD if not slow_field(state) else AGAINST_SLOW)
+    proxied = _proxy_duel(state, params)
+    if proxied is not None:
+        return proxied
     largest = params.out_announcement if camper.phase == Phase.OUTWARD else params.return_announcement
     if camper.phase == Phase.OUTWARD and camper.position > STARTING_PLATE:
         reserve = params.reserve_min + params.reserve_per_plate * camper.position
@@ -428,7 +444,41 @@ def race(state: TourState, crowd: CrowdParameters | None = None, duel: DuelParam
                 return TurnBack()
         if camper.tokens <= reserve and not behind:
             return TurnBack()
+    if params.return_burn and camper.phase == Phase.RETURN:
+        return burn(state, largest)
     return _capped(state, largest)
+
+
+def proxy_rival(state: TourState) -> int | None:
+    """The seat of the home-bound camper with the best marker (the nearest home among equals) when every other
+    camper on the journey (two or more) is home-bound and nobody is home; None otherwise."""
+    others = state.others_in_game()  # a finished camper is among them, and is not home-bound
+    if len(others) < 2 or any(state.campers[i].phase != Phase.RETURN for i in others):
+        return None
+    return max(others, key=lambda i: (state.campers[i].marker, -state.campers[i].position))
+
+
+def _proxy_duel(state: TourState, params: CrowdParameters) -> Action | None:
+    """The solved duel's move against `proxy_rival` alone (the other home-bound campers left out), if the
+    parameters ask for it and the tables hold the pair; the move is checked legal on the real table."""
+    camper = state.mover
+    wanted = params.proxy_outward if camper.phase == Phase.OUTWARD else params.proxy_return
+    if not wanted or camper.pending != Pending.NONE or camper.position <= STARTING_PLATE:
+        return None
+    rival = proxy_rival(state)
+    if rival is None or state.campers[rival].pending != Pending.NONE:
+        return None
+    if (
+        camper.phase == Phase.OUTWARD
+        and params.proxy_from_gap is not None
+        and camper.position - state.campers[rival].marker < params.proxy_from_gap
+    ):
+        return None
+    gone = {"phase": Phase.ELIMINATED, "position": OFF_ROUTE, "pending": Pending.NONE}
+    campers = tuple(c if i in (rival, state.to_move) else replace(c, **gone) for i, c in enumerate(state.campers))
+    duel_state = replace(state, campers=campers)
+    move = outward_duel_move(duel_state) if camper.phase == Phase.OUTWARD else duel_return_move(duel_state)
+    return move if move is not None and move in state.legal_actions() else None
 
 
 def reach(camper: Camper) -> int:

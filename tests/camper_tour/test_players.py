@@ -278,6 +278,8 @@ def test_race_as_the_last_camper_plays_the_tables_best_move_and_never_risks_a_su
         {"out_announcement": 6, "return_announcement": 8, "lead": 10, "alone_margin": 4},
         {"reserve_min": 2, "token_floor": 1, "outward_margin": 5, "outward_ratio": 1.5},
         {"alone_margin": None, "follow_margin": 2, "follow_count": 2},
+        {"proxy_outward": False, "proxy_return": False, "return_burn": False},
+        {"proxy_from_gap": None, "return_burn": True},
     ],
 )
 def test_race_with_other_crowd_parameters_only_plays_legal_moves(crowd):
@@ -296,3 +298,66 @@ def test_race_with_other_crowd_parameters_only_plays_legal_moves(crowd):
                     state = state.child(action)
                 else:
                     state = state.child(sample_outcome(state, rng))
+
+
+def _home_bound_crowd(rng, campers: int) -> tuple[Camper, list[Camper]]:
+    """A mover (outward or home-bound) and `campers` - 1 home-bound others, on distinct plates of the table's
+    72-plate route, nobody home."""
+    from campsolver.solver.camper_tour.rules import Phase
+
+    plates = [int(p) for p in rng.choice(range(2, 45), size=campers, replace=False)]
+    others = []
+    for plate in plates[1:]:
+        marker = plate + int(rng.integers(0, 15))
+        others.append(Camper(position=plate, tokens=int(rng.integers(0, 20)), phase=Phase.RETURN, marker=marker))
+    if rng.random() < 0.5:
+        mover = Camper(position=plates[0], tokens=int(rng.integers(1, 25)))
+    else:
+        marker = plates[0] + int(rng.integers(0, 15))
+        mover = Camper(position=plates[0], tokens=int(rng.integers(0, 20)), phase=Phase.RETURN, marker=marker)
+    return mover, others
+
+
+def test_race_plays_the_solved_duel_against_the_best_marker_when_every_other_camper_is_home_bound():
+    """With every other camper on the journey home-bound and nobody home, `race` plays the solved two-camper duel
+    against the home-bound camper with the best marker (`proxy_rival`), as if the others were not there: the move of
+    the two-camper game of the mover and that camper alone, when legal on the real table (outward, only from
+    CROWD.proxy_from_gap plates beyond that marker)."""
+    from campsolver.solver.camper_tour.outward_duel import outward_duel_move
+    from campsolver.solver.camper_tour.players import CROWD, proxy_rival, race
+    from campsolver.solver.camper_tour.return_duel import duel_return_move
+    from campsolver.solver.camper_tour.rules import Phase
+
+    assert CROWD.proxy_outward and CROWD.proxy_return
+    rng = rng_for(0, "proxy-duel")
+    played = {Phase.OUTWARD: 0, Phase.RETURN: 0}
+    for trial in range(600):
+        mover, others = _home_bound_crowd(rng, 3 + trial % 2)
+        state = position_state(Config(), [mover, *others])
+        best = max(range(1, len(state.campers)), key=lambda i: (state.campers[i].marker, -state.campers[i].position))
+        assert proxy_rival(state) == best
+        duel = position_state(Config(), [mover, state.campers[best]])
+        expected = outward_duel_move(duel) if mover.phase == Phase.OUTWARD else duel_return_move(duel)
+        gap = mover.position - state.campers[best].marker
+        too_far_behind = mover.phase == Phase.OUTWARD and gap < CROWD.proxy_from_gap
+        if expected is None or expected not in state.legal_actions() or too_far_behind:
+            continue
+        assert race(state) == expected
+        played[mover.phase] += 1
+    assert min(played.values()) >= 50, played
+
+
+def test_the_proxy_duel_needs_every_other_camper_home_bound_and_nobody_home():
+    from campsolver.solver.camper_tour.players import proxy_rival
+    from campsolver.solver.camper_tour.rules import Phase
+
+    mover = Camper(position=20, tokens=12)
+    returning = Camper(position=10, tokens=8, phase=Phase.RETURN, marker=21)
+    assert proxy_rival(position_state(Config(), [mover, returning, Camper(position=15, tokens=8)])) is None
+    home = Camper(phase=Phase.FINISHED, marker=18, tokens=0, arrival=1)
+    assert proxy_rival(position_state(Config(), [mover, returning, home])) is None
+    # an eliminated camper counts for nothing; one home-bound rival alone is the plain duel, not a proxy
+    gone = Camper(phase=Phase.ELIMINATED, position=0, tokens=0)
+    assert proxy_rival(position_state(Config(), [mover, returning, gone])) is None
+    other = Camper(position=12, tokens=8, phase=Phase.RETURN, marker=25)
+    assert proxy_rival(position_state(Config(), [mover, returning, other, gone])) == 2
