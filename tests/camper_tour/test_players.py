@@ -165,10 +165,10 @@ def test_race_against_a_slow_field_announces_six_and_turns_back_sooner():
     )
     assert race(between) == TurnBack()
     # one camper keeping up, one returning or home, or the mover too early on: not a slow field (the crowd's 7)
-    home = Camper(phase=Phase.FINISHED, marker=8, tokens=0, arrival=1)
+    home = Camper(phase=Phase.FINISHED, marker=10, tokens=0, arrival=1)
     for others in (
         [Camper(position=behind + 1, tokens=24), Camper(position=2, tokens=25)],
-        [Camper(position=3, tokens=24, phase=Phase.RETURN, marker=8), Camper(position=2, tokens=25)],
+        [Camper(position=3, tokens=24, phase=Phase.RETURN, marker=10), Camper(position=2, tokens=25)],
         [home, Camper(position=2, tokens=25)],
     ):
         state = position_state(NORMAL, [mover, *others])
@@ -361,3 +361,16 @@ def test_the_proxy_duel_needs_every_other_camper_home_bound_and_nobody_home():
     assert proxy_rival(position_state(Config(), [mover, returning, gone])) is None
     other = Camper(position=12, tokens=8, phase=Phase.RETURN, marker=25)
     assert proxy_rival(position_state(Config(), [mover, returning, other, gone])) == 2
+
+
+def test_race_in_a_crowd_turns_back_once_far_beyond_every_other_camper():
+    """CROWD_LEAD plates beyond every other camper's reach (outward plates, markers), `race` turns back whatever its
+    tokens; a plate short of that, the crowd rule goes on."""
+    from campsolver.solver.camper_tour.players import CROWD, CROWD_LEAD, race, slow_field
+
+    assert CROWD.lead == CROWD_LEAD > 0
+    others = [Camper(position=12, tokens=20), Camper(position=8, tokens=22)]  # not a slow field: 12 > half of 23
+    far = position_state(NORMAL, [Camper(position=12 + CROWD_LEAD, tokens=24), *others])
+    assert not slow_field(far) and race(far) == TurnBack()
+    short = position_state(NORMAL, [Camper(position=12 + CROWD_LEAD - 1, tokens=24), *others])
+    assert not slow_field(short) and race(short) == Announce(7)
