@@ -282,10 +282,10 @@ def _choice(state: TourState, code: int) -> Action | None:
     return Announce(code) if code in state.legal_announcements() else None
 
 
-def _pair(state: TourState, rival_phase: Phase) -> tuple[Camper, Camper] | None:
-    """(mover, rival) of a duel on the tables' route (`return_duel.duel_pair`), the mover outward with at most
-    MAX_TOKENS tokens and the rival in `rival_phase` with at most MAX_TOKENS."""
-    pair = return_duel.duel_pair(state) if state.config.plate_count == ROUTE else None
+def _pair(state: TourState, rival_phase: Phase, rival: int | None = None) -> tuple[Camper, Camper] | None:
+    """(mover, rival) of a duel on the tables' route (`return_duel.duel_pair`, `rival` as there), the mover outward
+    with at most MAX_TOKENS tokens and the rival in `rival_phase` with at most MAX_TOKENS."""
+    pair = return_duel.duel_pair(state, rival) if state.config.plate_count == ROUTE else None
     if pair is None or pair[0].phase != Phase.OUTWARD or pair[1].phase != rival_phase:
         return None
     if pair[0].tokens > MAX_TOKENS or pair[1].tokens > MAX_TOKENS:
@@ -307,10 +307,11 @@ def both_out_move(state: TourState) -> Action | None:
     return None if block is None else _choice(state, int(block[rival - 1, me.tokens, other.tokens]))
 
 
-def outward_duel_move(state: TourState) -> Action | None:
+def outward_duel_move(state: TourState, rival: int | None = None) -> Action | None:
     """The solved duel's turn back or announcement for the camper to move when it is outward and the one other
-    camper left on the journey is home-bound, nobody home, within the tables; None otherwise."""
-    pair = _pair(state, Phase.RETURN)
+    camper left on the journey (or `rival`, `return_duel.duel_pair`) is home-bound, nobody home, within the tables;
+    None otherwise."""
+    pair = _pair(state, Phase.RETURN, rival)
     if pair is None:
         return None
     me, other = pair

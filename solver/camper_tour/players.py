@@ -42,7 +42,7 @@ Every player is a function of the rules state (the mover decides) returning one 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
@@ -51,7 +51,6 @@ from campsolver.solver.camper_tour.outward_duel import both_out_move, outward_du
 from campsolver.solver.camper_tour.return_duel import duel_return_move
 from campsolver.solver.camper_tour.rules import (
     COMFORTS_TOKENS,
-    OFF_ROUTE,
     STARTING_PLATE,
     TWO_DICE,
     Action,
@@ -467,13 +466,13 @@ def proxy_rival(state: TourState) -> int | None:
 
 def _proxy_duel(state: TourState, params: CrowdParameters) -> Action | None:
     """The solved duel's move against `proxy_rival` alone (the other home-bound campers left out), if the
-    parameters ask for it and the tables hold the pair; the move is checked legal on the real table."""
+    parameters ask for it and the tables hold the pair (`return_duel.duel_pair`: no effect pending)."""
     camper = state.mover
     wanted = params.proxy_outward if camper.phase == Phase.OUTWARD else params.proxy_return
-    if not wanted or camper.pending != Pending.NONE or camper.position <= STARTING_PLATE:
+    if not wanted or camper.position <= STARTING_PLATE:
         return None
     rival = proxy_rival(state)
-    if rival is None or state.campers[rival].pending != Pending.NONE:
+    if rival is None:
         return None
     if (
         camper.phase == Phase.OUTWARD
@@ -481,11 +480,8 @@ def _proxy_duel(state: TourState, params: CrowdParameters) -> Action | None:
         and camper.position - state.campers[rival].marker < params.proxy_from_gap
     ):
         return None
-    gone = {"phase": Phase.ELIMINATED, "position": OFF_ROUTE, "pending": Pending.NONE}
-    campers = tuple(c if i in (rival, state.to_move) else replace(c, **gone) for i, c in enumerate(state.campers))
-    duel_state = replace(state, campers=campers)
-    move = outward_duel_move(duel_state) if camper.phase == Phase.OUTWARD else duel_return_move(duel_state)
-    return move if move is not None and move in state.legal_actions() else None
+    # The tables' moves are checked legal on this table (the others' plates included).
+    return outward_duel_move(state, rival) if camper.phase == Phase.OUTWARD else duel_return_move(state, rival)
 
 
 def reach(camper: Camper) -> int:

@@ -173,12 +173,16 @@ def write_blocks(path: Path, limits: tuple[int, ...], blocks: list[bytes]) -> No
     np.save(path, np.frombuffer(payload, dtype=np.uint8))
 
 
-def duel_pair(state: TourState) -> tuple[Camper, Camper] | None:
+def duel_pair(state: TourState, rival: int | None = None) -> tuple[Camper, Camper] | None:
     """(the mover, its rival) when they are the two campers left on the journey, nobody home (any others
     eliminated: they count for nothing), neither with an effect pending (a skipped turn or a choice is not the
-    tables'); None otherwise."""
+    tables'); None otherwise. `rival`: play the duel against that seat whoever else is on the journey (the caller
+    says why the others may be left out; moves are still checked legal on the whole table)."""
     me = state.mover
-    others = [c for i, c in enumerate(state.campers) if i != state.to_move and c.phase != Phase.ELIMINATED]
+    if rival is not None:
+        others = [state.campers[rival]]
+    else:
+        others = [c for i, c in enumerate(state.campers) if i != state.to_move and c.phase != Phase.ELIMINATED]
     if len(others) != 1 or me.pending != Pending.NONE or others[0].pending != Pending.NONE:
         return None
     return me, others[0]
@@ -199,10 +203,10 @@ def _block(gap: int, dx: int) -> np.ndarray | None:
     return unpack(_store(), index, (MAX_DISTANCE, MAX_TOKENS + 1, MAX_TOKENS + 1))
 
 
-def duel_return_move(state: TourState) -> Announce | None:
+def duel_return_move(state: TourState, rival: int | None = None) -> Announce | None:
     """The solved duel's announcement for the camper to move, when it and one other camper are the two left on the
-    journey (`duel_pair`), both home-bound, within the tables; None otherwise."""
-    pair = duel_pair(state)
+    journey (`duel_pair`; or against `rival`), both home-bound, within the tables; None otherwise."""
+    pair = duel_pair(state, rival)
     if pair is None or pair[0].phase != Phase.RETURN or pair[1].phase != Phase.RETURN:
         return None
     me, other = pair
