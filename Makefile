@@ -32,6 +32,8 @@ $(STAMP): pyproject.toml requirements.lock
 	python3-venv with \`sudo apt-get install -y python3-venv\`"; exit 1; fi; }
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c requirements.lock -e '.[dev,batch,openspiel]'
 	$(BIN)/python -m pip check
+	@# Compile the Campsite bounds' loops once (numba caches them beside their source; a later import loads them).
+	$(BIN)/python -c 'import campsolver.solver.campsite.kernels'
 	@touch $(STAMP)
 
 ## Every target with what it does (the `## ` lines above each target).

@@ -21,13 +21,13 @@ from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
+from campsolver.solver.campsite import kernels
 from campsolver.solver.campsite.rules import (
     CARD_COLS,
     CARD_ROWS,
     FAIR_WEATHER_FACTOR,
     HAND_SIZE,
     STARTING_CARDS,
-    SURROUNDING,
     Card,
     Cell,
     Placement,
@@ -42,7 +42,7 @@ REACH_PER_TURN = max(CARD_ROWS, CARD_COLS)
 TERRAINS = 6
 #: Shapes: 0 landscape (2 x 3), 1 portrait (3 x 2).
 SHAPES = ((CARD_ROWS, CARD_COLS), (CARD_COLS, CARD_ROWS))
-_POPCOUNT6 = np.array([bin(m).count("1") for m in range(64)], dtype=np.int16)
+_POPCOUNT6 = kernels.POPCOUNT6
 
 
 @dataclass(frozen=True)
@@ -256,36 +256,35 @@ def stacked_reach(board: Board, coloured: np.ndarray, card: Card, corners: np.nd
     return _around(bits, col, fair, cov, 1, height + 3, 1, width + 3)
 
 
-_TERRAIN_SHIFTS = np.arange(TERRAINS, dtype=np.uint8)
-
-
 def _around(
     bits: np.ndarray, col: np.ndarray, fair_squares: np.ndarray, cov: np.ndarray, i0: int, i1: int, j0: int, j1: int
 ) -> Around:
-    """The neighbourhoods of rows i0..i1-1, columns j0..j1-1 of the last two axes (any leading axes kept): 8
-    shifted slices of the terrain bits (unpacked once), the coloured squares and the Fair Weather squares."""
+    """The neighbourhoods of rows i0..i1-1, columns j0..j1-1 of the last two axes (any leading axes kept): per
+    square the matches per terrain, the terrain bits seen, the open squares (bit k: `SURROUNDING[k]` not
+    coloured), Fair Weather around, and a coloured Fair Weather square around (`kernels.neighbourhoods`)."""
     lead = bits.shape[:-2]
-    h, w = i1 - i0, j1 - j0
-    rows, cols = slice(i0 - 1, i1 + 1), slice(j0 - 1, j1 + 1)
-    near_bits = bits[..., rows, cols]
-    terrain = (near_bits[None] >> _TERRAIN_SHIFTS.reshape((TERRAINS,) + (1,) * near_bits.ndim)) & 1
-    open_squares = (~col[..., rows, cols]).astype(np.uint16)
-    near_fair = fair_squares[..., rows, cols]
-    near_fair_coloured = near_fair & col[..., rows, cols]
-    counts = np.zeros((TERRAINS, *lead, h, w), dtype=np.int16)
-    seen = np.zeros((*lead, h, w), dtype=np.uint8)
-    open_mask = np.zeros((*lead, h, w), dtype=np.uint16)
-    fair = np.zeros((*lead, h, w), dtype=bool)
-    fair_coloured = np.zeros((*lead, h, w), dtype=bool)
-    for bit, (dr, dc) in enumerate(SURROUNDING):
-        window = (Ellipsis, slice(1 + dr, 1 + dr + h), slice(1 + dc, 1 + dc + w))
-        counts += terrain[window]
-        seen |= near_bits[window]
-        open_mask |= open_squares[window] << np.uint16(bit)
-        fair |= near_fair[window]
-        fair_coloured |= near_fair_coloured[window]
-    centre = (Ellipsis, slice(i0, i1), slice(j0, j1))
-    return Around(counts, seen, open_mask, fair, ~cov[centre], ~col[centre], fair_coloured)
+    layers = (-1, *bits.shape[-2:])
+    found = kernels.neighbourhoods(
+        np.ascontiguousarray(bits).reshape(layers),
+        np.ascontiguousarray(col).reshape(layers),
+        np.ascontiguousarray(fair_squares).reshape(layers),
+        np.ascontiguousarray(cov).reshape(layers),
+        i0,
+        i1,
+        j0,
+        j1,
+    )
+    counts, seen, open_mask, fair, bare, free, fair_coloured = found
+    size = (*lead, i1 - i0, j1 - j0)
+    return Around(
+        counts.reshape((TERRAINS, *size)),
+        seen.reshape(size),
+        open_mask.reshape(size),
+        fair.reshape(size),
+        bare.reshape(size),
+        free.reshape(size),
+        fair_coloured.reshape(size),
+    )
 
 
 @dataclass

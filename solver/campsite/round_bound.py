@@ -26,8 +26,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from campsolver.solver.campsite import kernels
 from campsolver.solver.campsite.round_board import _POPCOUNT6, PAD, SHAPES, TERRAINS, Around, Board, stacked_reach
-from campsolver.solver.campsite.rules import FAIR_WEATHER_FACTOR, Card, Token
+from campsolver.solver.campsite.rules import Card, Token
 from campsolver.solver.campsite.tent_bound import NO_COVER, best_cover
 from campsolver.solver.core.budget import Budget
 
@@ -123,45 +124,41 @@ def potential_values(
     tables: CoverTables, tokens: Sequence[Token], key: tuple[int, ...], squares: Squares
 ) -> np.ndarray:
     """(token, *squares) each token's potential on each square with the card set `key` still to come (int16; 0 on
-    a square no tent can end on)."""
+    a square no tent can end on). A terrain token: its matches now plus the cover, doubled by a Fair Weather
+    square around now (for good when one is coloured, never covered; when all are empty, one must stay visible and
+    uncoloured, so the cover leaves at least one open square out) or by a Fair Weather card of the set. Wilderness:
+    the terrains around now plus at most 2 a square and a card, at most the set's terrains not around yet, capped
+    at 6, doubled like the others (nothing on a bare square with no card to come). One compiled pass
+    (`kernels.potentials`)."""
     around = squares.around
     order = tables.order
-    fair = around.fair
     plain_table, doubled_table = tables.for_set(key, squares.unique)
-    fair_to_come = any(order[i].fair_weather for i in key)
-    # Terrain tokens, all six at once: matches now + the cover, doubled by Fair Weather around now or to come.
-    plain, dbl = plain_table[:, squares.keys], doubled_table[:, squares.keys]
-    if squares.room is not None:
-        plain = np.where(plain >= 0, np.minimum(plain, squares.room), plain)
-        dbl = np.where(dbl >= 0, np.minimum(dbl, squares.room), dbl)
-    current = around.counts
-    with_plain = np.where(plain >= 0, current + plain, _NEG)
-    # Doubled by a Fair Weather square around now: for good when one is coloured (never covered); when all are
-    # empty, one must stay visible and uncoloured, so the cover leaves at least one open square out.
-    with_room = np.where(plain >= 0, current + np.minimum(plain, squares.open_count - 1), _NEG)
-    kept_now = np.maximum(with_plain, FAIR_WEATHER_FACTOR * with_room)
-    value = np.where(around.fair_coloured, FAIR_WEATHER_FACTOR * with_plain, np.where(fair, kept_now, with_plain))
-    if fair_to_come:
-        with_double = np.where(dbl >= 0, FAIR_WEATHER_FACTOR * (current + dbl), _NEG)
-        value = np.maximum(value, with_double)
-    terrain_values = np.maximum(value, 0)
-    rows = []
-    for token in tokens:
-        if token is Token.WILDERNESS:
-            terrains = 0
-            for i in key:
-                terrains |= order[i].mask
-            new = np.minimum(
-                np.minimum(TERRAINS_PER_SQUARE * squares.open_count, TERRAINS_PER_SQUARE * len(key)),
-                _POPCOUNT6[np.uint8(terrains) & ~around.seen],
-            )
-            base = np.minimum(WILDERNESS_CAP, squares.seen_count + new)
-            doubled = (fair | (squares.open_count > 0)) if fair_to_come else fair
-            wild = np.where(doubled, FAIR_WEATHER_FACTOR * base, base)
-            rows.append(np.where(around.bare, 0, wild) if not key else wild)
-        else:
-            rows.append(terrain_values[int(token)])
-    return np.where(around.free, np.stack(rows), 0).astype(np.int16)
+    terrains = 0
+    for i in key:
+        terrains |= order[i].mask
+    shape = around.free.shape
+    room = squares.room
+    values = kernels.potentials(
+        plain_table,
+        doubled_table,
+        squares.keys.reshape(-1),
+        around.counts.reshape(TERRAINS, -1),
+        squares.open_count.reshape(-1),
+        around.seen.reshape(-1),
+        around.fair.reshape(-1),
+        around.fair_coloured.reshape(-1),
+        around.free.reshape(-1),
+        around.bare.reshape(-1),
+        squares.open_count.reshape(-1) if room is None else room.reshape(-1),
+        room is not None,
+        np.array([int(token) for token in tokens], dtype=np.int64),
+        terrains,
+        len(key),
+        any(order[i].fair_weather for i in key),
+        WILDERNESS_CAP,
+        TERRAINS_PER_SQUARE,
+    )
+    return values.reshape((len(tokens), *shape))
 
 
 class Region:
@@ -256,35 +253,13 @@ class Potentials:
 
 
 def outside_max(grid: np.ndarray, height: int, width: int) -> np.ndarray:
-    """out[:, i, j] = the maximum of grid[:, :, :] outside rows i..i+height-1 x columns j..j+width-1 (0 if empty):
-    the rows above, the rows below, and within the rows the columns left and right of the window."""
-    tokens, rows, cols = grid.shape
-    zero = np.zeros((tokens, 1), dtype=grid.dtype)
-    row_max = grid.max(axis=2)
-    above = np.concatenate([zero, np.maximum.accumulate(row_max, axis=1)], axis=1)  # above[:, i]: rows < i
-    below = np.concatenate([np.maximum.accumulate(row_max[:, ::-1], axis=1)[:, ::-1], zero], axis=1)  # rows >= i
-    zero_col = np.zeros((tokens, rows, 1), dtype=grid.dtype)
-    left = np.concatenate([zero_col, np.maximum.accumulate(grid, axis=2)], axis=2)  # columns < j
-    right = np.concatenate([np.maximum.accumulate(grid[:, :, ::-1], axis=2)[:, :, ::-1], zero_col], axis=2)
-    out_rows, out_cols = rows - height + 1, cols - width + 1
-    result = np.maximum(above[:, :out_rows, None], below[:, height : height + out_rows, None])
-    side = np.maximum(
-        window_max(left[:, :, :out_cols], height, 1), window_max(right[:, :, width : width + out_cols], height, 1)
-    )
-    return np.maximum(result, side)
+    """out[:, i, j] = the maximum of grid[:, :, :] outside rows i..i+height-1 x columns j..j+width-1 (0 if empty)."""
+    return kernels.outside_max(np.ascontiguousarray(grid, dtype=np.int16), height, width)
 
 
 def window_max(grid: np.ndarray, height: int, width: int) -> np.ndarray:
     """out[:, i, j] = the maximum of grid[:, i:i + height, j:j + width]."""
-    rows = grid.shape[1] - height + 1
-    out = grid[:, :rows, :]
-    for k in range(1, height):
-        out = np.maximum(out, grid[:, k : k + rows, :])
-    cols = grid.shape[2] - width + 1
-    result = out[:, :, :cols]
-    for k in range(1, width):
-        result = np.maximum(result, out[:, :, k : k + cols])
-    return result
+    return kernels.window_max(np.ascontiguousarray(grid, dtype=np.int16), height, width)
 
 
 def top_sum(values: np.ndarray, count: int) -> np.ndarray:

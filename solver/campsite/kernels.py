@@ -1,0 +1,244 @@
+"""Compiled loops of the round maximum's bounds (numba): the per-square potentials and the neighbourhoods of a table.
+
+They compute exactly what the array expressions they replace computed (tests/campsite/test_kernels.py holds each
+equal to a plain numpy reference on random inputs, and the round bounds' own tests hold the bounds against the rules
+model), one pass over the squares instead of a few dozen array operations on small arrays, which the branch and
+bound called a hundred thousand times a minute. Each is compiled for its one signature when this module is imported
+(so no solve's budget pays for it) and cached beside this file (`make setup` compiles them once; a cached import
+takes about 0.4 s).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from campsolver.solver.campsite.rules import FAIR_WEATHER_FACTOR, SURROUNDING, Token
+from numba import njit, types
+
+#: A terrain token's value where no cover is possible (below any real value).
+NEG = -1000
+WILDERNESS = int(Token.WILDERNESS)
+#: Terrains among 6 bits (the six terrains).
+POPCOUNT6 = np.array([bin(m).count("1") for m in range(64)], dtype=np.int16)
+
+
+_I16 = types.int16
+_BOOL = types.boolean
+_INT = types.int64
+
+
+@njit(
+    (
+        _I16[:, :],
+        _I16[:, :],
+        _INT[:],
+        _I16[:, :],
+        _I16[:],
+        types.uint8[:],
+        _BOOL[:],
+        _BOOL[:],
+        _BOOL[:],
+        _BOOL[:],
+        _I16[:],
+        _BOOL,
+        _INT[:],
+        _INT,
+        _INT,
+        _BOOL,
+        _INT,
+        _INT,
+    ),
+    cache=True,
+    nogil=True,
+)
+def potentials(
+    plain_table: np.ndarray,
+    doubled_table: np.ndarray,
+    keys: np.ndarray,
+    counts: np.ndarray,
+    open_count: np.ndarray,
+    seen: np.ndarray,
+    fair: np.ndarray,
+    fair_coloured: np.ndarray,
+    free: np.ndarray,
+    bare: np.ndarray,
+    room: np.ndarray,
+    use_room: bool,
+    tokens: np.ndarray,
+    terrains: int,
+    set_size: int,
+    fair_to_come: bool,
+    wilderness_cap: int,
+    terrains_per_square: int,
+) -> np.ndarray:
+    """(token, square) potentials over flat squares (`round_bound.potential_values`, which states the rules)."""
+    squares = keys.shape[0]
+    out = np.zeros((tokens.shape[0], squares), dtype=np.int16)
+    popcount = POPCOUNT6
+    for s in range(squares):
+        if not free[s]:
+            continue
+        key = keys[s]
+        opened = open_count[s]
+        for row in range(tokens.shape[0]):
+            token = tokens[row]
+            if token == WILDERNESS:
+                fresh = min(
+                    min(terrains_per_square * opened, terrains_per_square * set_size),
+                    popcount[terrains & ~seen[s] & 63],
+                )
+                base = min(wilderness_cap, popcount[seen[s] & 63] + fresh)
+                doubled = (fair[s] or opened > 0) if fair_to_come else fair[s]
+                value = FAIR_WEATHER_FACTOR * base if doubled else base
+                if set_size == 0 and bare[s]:
+                    value = 0
+                out[row, s] = value
+                continue
+            plain = plain_table[token, key]
+            current = counts[token, s]
+            if use_room and plain >= 0:
+                plain = min(plain, room[s])
+            if plain >= 0:
+                with_plain = current + plain
+                with_room = current + min(plain, opened - 1)
+            else:
+                with_plain = NEG
+                with_room = NEG
+            if fair_coloured[s]:
+                value = FAIR_WEATHER_FACTOR * with_plain
+            elif fair[s]:
+                value = max(with_plain, FAIR_WEATHER_FACTOR * with_room)
+            else:
+                value = with_plain
+            if fair_to_come:
+                doubled_cover = doubled_table[token, key]
+                if use_room and doubled_cover >= 0:
+                    doubled_cover = min(doubled_cover, room[s])
+                if doubled_cover >= 0:
+                    value = max(value, FAIR_WEATHER_FACTOR * (current + doubled_cover))
+            out[row, s] = max(value, 0)
+    return out
+
+
+#: The 8 squares around a square, in the order of the open-square mask's bits.
+_SURROUNDING = np.array(SURROUNDING, dtype=np.int64)
+
+
+@njit(
+    (types.uint8[:, :, :], _BOOL[:, :, :], _BOOL[:, :, :], _BOOL[:, :, :], _INT, _INT, _INT, _INT),
+    cache=True,
+    nogil=True,
+)
+def neighbourhoods(
+    bits: np.ndarray, col: np.ndarray, fair_squares: np.ndarray, cov: np.ndarray, i0: int, i1: int, j0: int, j1: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """`round_board._around` over (layer, row, col) arrays: per square of rows i0..i1-1, columns j0..j1-1 of each
+    layer, the matches per terrain, terrain bits seen, open squares (8-bit mask), Fair Weather around, bare, free,
+    a coloured Fair Weather square around."""
+    layers = bits.shape[0]
+    h, w = i1 - i0, j1 - j0
+    counts = np.zeros((6, layers, h, w), dtype=np.int16)
+    seen = np.zeros((layers, h, w), dtype=np.uint8)
+    open_mask = np.zeros((layers, h, w), dtype=np.uint16)
+    fair = np.zeros((layers, h, w), dtype=np.bool_)
+    bare = np.zeros((layers, h, w), dtype=np.bool_)
+    free = np.zeros((layers, h, w), dtype=np.bool_)
+    fair_coloured = np.zeros((layers, h, w), dtype=np.bool_)
+    for layer in range(layers):
+        for a in range(h):
+            i = i0 + a
+            for b in range(w):
+                j = j0 + b
+                seen_bits = 0
+                mask = 0
+                near_fair = False
+                near_fair_coloured = False
+                for bit in range(8):
+                    r = i + _SURROUNDING[bit, 0]
+                    c = j + _SURROUNDING[bit, 1]
+                    square = bits[layer, r, c]
+                    seen_bits |= square
+                    for terrain in range(6):
+                        if square >> terrain & 1:
+                            counts[terrain, layer, a, b] += 1
+                    coloured = col[layer, r, c]
+                    if not coloured:
+                        mask |= 1 << bit
+                    if fair_squares[layer, r, c]:
+                        near_fair = True
+                        if coloured:
+                            near_fair_coloured = True
+                seen[layer, a, b] = seen_bits
+                open_mask[layer, a, b] = mask
+                fair[layer, a, b] = near_fair
+                fair_coloured[layer, a, b] = near_fair_coloured
+                bare[layer, a, b] = not cov[layer, i, j]
+                free[layer, a, b] = not col[layer, i, j]
+    return counts, seen, open_mask, fair, bare, free, fair_coloured
+
+
+@njit((_I16[:, :, :], _INT, _INT), cache=True, nogil=True)
+def window_max(grid: np.ndarray, height: int, width: int) -> np.ndarray:
+    """out[:, i, j] = the maximum of grid[:, i:i + height, j:j + width] (rows first, then columns)."""
+    tokens, rows, cols = grid.shape
+    out_rows, out_cols = rows - height + 1, cols - width + 1
+    column = np.empty((tokens, out_rows, cols), dtype=grid.dtype)
+    for t in range(tokens):
+        for i in range(out_rows):
+            for j in range(cols):
+                best = grid[t, i, j]
+                for k in range(1, height):
+                    value = grid[t, i + k, j]
+                    if value > best:
+                        best = value
+                column[t, i, j] = best
+    out = np.empty((tokens, out_rows, out_cols), dtype=grid.dtype)
+    for t in range(tokens):
+        for i in range(out_rows):
+            for j in range(out_cols):
+                best = column[t, i, j]
+                for k in range(1, width):
+                    value = column[t, i, j + k]
+                    if value > best:
+                        best = value
+                out[t, i, j] = best
+    return out
+
+
+@njit((_I16[:, :, :], _INT, _INT), cache=True, nogil=True)
+def outside_max(grid: np.ndarray, height: int, width: int) -> np.ndarray:
+    """out[:, i, j] = the maximum of grid outside rows i..i+height-1 x columns j..j+width-1 (0 if none): the rows
+    above and below (prefix maxima of the row maxima), and within the rows the columns left and right."""
+    tokens, rows, cols = grid.shape
+    out_rows, out_cols = rows - height + 1, cols - width + 1
+    out = np.zeros((tokens, out_rows, out_cols), dtype=grid.dtype)
+    above = np.zeros(rows + 1, dtype=grid.dtype)  # rows < i
+    below = np.zeros(rows + 1, dtype=grid.dtype)  # rows >= i
+    left = np.zeros((rows, cols + 1), dtype=grid.dtype)  # columns < j
+    right = np.zeros((rows, cols + 1), dtype=grid.dtype)  # columns >= j
+    for t in range(tokens):
+        for i in range(rows):
+            row_max = grid[t, i, 0]
+            for j in range(1, cols):
+                if grid[t, i, j] > row_max:
+                    row_max = grid[t, i, j]
+            above[i + 1] = max(above[i], row_max) if i else row_max
+            left[i, 0] = 0
+            for j in range(cols):
+                left[i, j + 1] = max(left[i, j], grid[t, i, j]) if j else grid[t, i, j]
+            right[i, cols] = 0
+            for j in range(cols - 1, -1, -1):
+                right[i, j] = max(right[i, j + 1], grid[t, i, j]) if j < cols - 1 else grid[t, i, j]
+        below[rows] = 0
+        for i in range(rows - 1, -1, -1):
+            row_max = grid[t, i, 0]
+            for j in range(1, cols):
+                if grid[t, i, j] > row_max:
+                    row_max = grid[t, i, j]
+            below[i] = max(below[i + 1], row_max) if i < rows - 1 else row_max
+        for i in range(out_rows):
+            for j in range(out_cols):
+                best = max(above[i], below[i + height])
+                for k in range(height):
+                    best = max(best, left[i + k, j], right[i + k, j + width])
+                out[t, i, j] = best
+    return out
