@@ -242,3 +242,93 @@ def outside_max(grid: np.ndarray, height: int, width: int) -> np.ndarray:
                     best = max(best, left[i + k, j], right[i + k, j + width])
                 out[t, i, j] = best
     return out
+
+
+@njit((_I16[:, :], _INT), cache=True, nogil=True)
+def top_sums(values: np.ndarray, count: int) -> np.ndarray:
+    """Per column of (token, n): the sum of its `count` largest entries (all of them when there are fewer)."""
+    tokens, columns = values.shape
+    out = np.zeros(columns, dtype=np.int64)
+    largest = np.empty(tokens, dtype=np.int64)
+    for c in range(columns):
+        kept = 0
+        for t in range(tokens):  # insertion into a descending list of at most `count`
+            value = np.int64(values[t, c])
+            if kept >= count and value <= largest[count - 1]:
+                continue
+            k = kept if kept < count else count - 1
+            while k > 0 and largest[k - 1] < value:
+                largest[k] = largest[k - 1]
+                k -= 1
+            largest[k] = value
+            if kept < count:
+                kept += 1
+        total = 0
+        for k in range(kept):
+            total += largest[k]
+        out[c] = total
+    return out
+
+
+@njit((_I16[:, :], _I16[:, :], _INT), cache=True, nogil=True)
+def coupled_top_sums(near: np.ndarray, options: np.ndarray, count: int) -> np.ndarray:
+    """For each row u of `near` (n, token): the largest, over the rows v of `options` (m, token), of the sum of the
+    `count` largest entries of max(u, v)."""
+    rows, tokens = near.shape
+    out = np.zeros(rows, dtype=np.int64)
+    largest = np.empty(tokens, dtype=np.int64)
+    for r in range(rows):
+        best = -1
+        for o in range(options.shape[0]):
+            kept = 0
+            for t in range(tokens):
+                value = np.int64(max(near[r, t], options[o, t]))
+                if kept >= count and value <= largest[count - 1]:
+                    continue
+                k = kept if kept < count else count - 1
+                while k > 0 and largest[k - 1] < value:
+                    largest[k] = largest[k - 1]
+                    k -= 1
+                largest[k] = value
+                if kept < count:
+                    kept += 1
+            total = 0
+            for k in range(kept):
+                total += largest[k]
+            if total > best:
+                best = total
+        out[r] = best
+    return out
+
+
+@njit((_I16[:, :],), cache=True, nogil=True)
+def pareto(rows: np.ndarray) -> np.ndarray:
+    """The distinct rows of (n, token) not dominated by another (each entry at most the other's), largest sum first
+    (ties in their order)."""
+    n, tokens = rows.shape
+    sums = np.zeros(n, dtype=np.int64)
+    for r in range(n):
+        for t in range(tokens):
+            sums[r] += rows[r, t]
+    order = np.argsort(-sums, kind="mergesort")
+    kept = np.empty(n, dtype=np.int64)
+    count = 0
+    for r in order:
+        dominated = False
+        for q in range(count):
+            other = kept[q]
+            at_least = True
+            for t in range(tokens):
+                if rows[other, t] < rows[r, t]:
+                    at_least = False
+                    break
+            if at_least:
+                dominated = True
+                break
+        if not dominated:
+            kept[count] = r
+            count += 1
+    out = np.empty((count, tokens), dtype=np.int16)
+    for q in range(count):
+        out[q] = rows[kept[q]]
+    return out

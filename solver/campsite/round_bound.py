@@ -93,6 +93,11 @@ class CoverTables:
         return plain, doubled
 
 
+def _distinct(keys: np.ndarray) -> np.ndarray:
+    """The distinct square keys (open squares | bare << 8), ascending."""
+    return np.flatnonzero(np.bincount(keys.reshape(-1), minlength=512))
+
+
 @dataclass
 class Squares:
     """Squares to value (a region of a node, or the reaches of many placements), with what potentials need."""
@@ -107,7 +112,7 @@ class Squares:
     @classmethod
     def of(cls, around: Around) -> Squares:
         keys = (around.open_mask & 255).astype(np.int64) | (around.bare.astype(np.int64) << 8)
-        return cls(around, keys, np.unique(keys), _OPEN_COUNT[around.open_mask & 255], _POPCOUNT6[around.seen])
+        return cls(around, keys, _distinct(keys), _OPEN_COUNT[around.open_mask & 255], _POPCOUNT6[around.seen])
 
     @classmethod
     def placed(cls, around: Around, open_before: np.ndarray) -> Squares:
@@ -117,7 +122,7 @@ class Squares:
         squares open with it."""
         keys = (open_before & 255).astype(np.int64) | (around.bare.astype(np.int64) << 8)
         open_count = _OPEN_COUNT[around.open_mask & 255]
-        return cls(around, keys, np.unique(keys), open_count, _POPCOUNT6[around.seen], open_count)
+        return cls(around, keys, _distinct(keys), open_count, _POPCOUNT6[around.seen], open_count)
 
 
 def potential_values(
@@ -263,10 +268,18 @@ def window_max(grid: np.ndarray, height: int, width: int) -> np.ndarray:
 
 
 def top_sum(values: np.ndarray, count: int) -> np.ndarray:
-    """The sum of the `count` largest entries along axis 0."""
-    if count >= values.shape[0]:
-        return values.sum(axis=0)
-    return np.sort(values, axis=0)[values.shape[0] - count :].sum(axis=0)
+    """The sum of the `count` largest entries along axis 0 (potentials: int16)."""
+    table = _int16(values)
+    if table.ndim == 1:
+        return kernels.top_sums(table.reshape(-1, 1), count)[0]
+    return kernels.top_sums(table.reshape(table.shape[0], -1), count).reshape(table.shape[1:])
+
+
+def _int16(values: np.ndarray) -> np.ndarray:
+    """`values` as a contiguous int16 array (potentials and their maxima always are: anything else is a bug)."""
+    if values.dtype != np.int16:
+        raise TypeError(f"potentials are int16, not {values.dtype}")
+    return np.ascontiguousarray(values)
 
 
 def subsets(cards: Sequence[int], size: int, card_key: Sequence[int]) -> list[tuple[int, ...]]:
@@ -436,29 +449,13 @@ def _near_bound(
 def coupled_top_sum(near: np.ndarray, options: np.ndarray, turns: int) -> np.ndarray:
     """For each row u of `near` (n, token): the largest, over the rows v of `options` (m, token), of the sum of the
     `turns` largest entries of max(u, v)."""
-    unique, inverse = np.unique(near, axis=0, return_inverse=True)
-    tokens = near.shape[1]
-    best = np.empty(unique.shape[0], dtype=np.int64)
-    chunk = max(1, 400_000 // max(1, options.shape[0] * tokens))
-    for start in range(0, unique.shape[0], chunk):
-        block = np.maximum(unique[start : start + chunk, None, :], options[None, :, :])
-        if turns < tokens:
-            block = np.sort(block, axis=2)[:, :, tokens - turns :]
-        best[start : start + chunk] = block.sum(axis=2, dtype=np.int64).max(axis=1)
-    return best[inverse.reshape(-1)]
+    return kernels.coupled_top_sums(_int16(near), _int16(options), turns)
 
 
 def pareto_rows(rows: np.ndarray) -> np.ndarray:
-    """The rows of (n, token) not dominated by another row (each entry at most the other's): only those can give a
-    largest `coupled_top_sum`, which grows with every entry."""
-    rows = np.unique(rows, axis=0)
-    rows = rows[np.argsort(-rows.sum(axis=1, dtype=np.int64), kind="stable")]
-    kept: list[np.ndarray] = []
-    for row in rows:
-        if kept and (np.stack(kept) >= row).all(axis=1).any():
-            continue
-        kept.append(row)
-    return np.stack(kept) if kept else rows
+    """The distinct rows of (n, token) not dominated by another row (each entry at most the other's): only those can
+    give a largest `coupled_top_sum`, which grows with every entry."""
+    return kernels.pareto(_int16(rows))
 
 
 def coupled_node_bound(potentials: Potentials, pool: Sequence[int], left: int, turns: int, places: Places) -> int:
@@ -520,7 +517,7 @@ def fixed_card_values(
     pictures' rows of `pictures[outline]` in turn, each at every corner of `corners[outline]`)."""
     order = potentials.tables.order
     key = potentials.key(free)
-    outside = potentials.maxima(key).astype(np.int64)
+    outside = potentials.maxima(key)
     best = int(top_sum(outside, turns))  # the card where it reaches no square a tent can use
     tokens = len(potentials.tokens)
     for shape, coloured in pictures.items():
@@ -534,7 +531,7 @@ def fixed_card_values(
         before = stacked_reach(board, np.zeros_like(stacked), order[card], at, 0).open_mask
         squares = Squares.placed(laid, before)
         inside = potential_values(potentials.tables, potentials.tokens, key, squares)
-        inside = inside.reshape(tokens, at.shape[0], -1).max(axis=2).astype(np.int64)
+        inside = inside.reshape(tokens, at.shape[0], -1).max(axis=2)
         values = top_sum(np.maximum(inside, outside[:, None]), turns)
         if per_place is not None:
             per_place[shape] = values.astype(np.int64)

@@ -175,3 +175,25 @@ def test_potentials_equal_the_array_reference_along_random_rounds(seed: int) -> 
         hand.remove(index)
         hand.append(5 + turn)
     assert checked >= 60
+
+
+def test_top_sums_and_pareto_rows_are_the_brute_force() -> None:
+    """The largest entries summed per column (any count, ties and repeats included), and the rows kept as
+    undominated: exactly the distinct rows no other row is at least everywhere."""
+    rng = np.random.default_rng(11)
+    for _ in range(200):
+        tokens, n = int(rng.integers(1, 8)), int(rng.integers(1, 30))
+        values = rng.integers(0, 6, (tokens, n)).astype(np.int16)
+        count = int(rng.integers(1, 9))
+        brute = [sum(sorted(values[:, c].tolist(), reverse=True)[:count]) for c in range(n)]
+        assert RB.top_sum(values, count).tolist() == brute
+        assert int(RB.top_sum(values[:, 0], count)) == brute[0]
+        rows = values.T.copy()
+        distinct = {tuple(row) for row in rows.tolist()}
+        undominated = {
+            row for row in distinct if not any(other != row and all(map(int.__ge__, other, row)) for other in distinct)
+        }
+        kept = [tuple(row) for row in RB.pareto_rows(rows).tolist()]
+        assert len(kept) == len(set(kept)) and set(kept) == undominated
+    with pytest.raises(TypeError):
+        RB.top_sum(np.zeros((3, 2), dtype=np.int64), 2)  # potentials are int16: anything else is a caller's bug
