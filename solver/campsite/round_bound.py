@@ -21,13 +21,14 @@ of a corner whose bound beats the best are then scored exactly.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from campsolver.solver.campsite import kernels
-from campsolver.solver.campsite.round_board import _POPCOUNT6, PAD, SHAPES, TERRAINS, Around, Board, stacked_reach
+from campsolver.solver.campsite.round_board import PAD, SHAPES, TERRAINS, Around, Board, stacked_reach
 from campsolver.solver.campsite.rules import Card, Token
 from campsolver.solver.campsite.tent_bound import NO_COVER, best_cover
 from campsolver.solver.core.budget import Budget
@@ -51,7 +52,7 @@ class CoverTables:
     def __init__(self, order: Sequence[Card], budget: Budget | None = None) -> None:
         self.order = list(order)
         self.budget = budget
-        self.by_set: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray, list[tuple]]] = {}
+        self.by_set: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray, list[tuple], set[int]]] = {}
         self.filled = 0
 
     def signature(self, cards: Sequence[int], terrain: int) -> tuple:
@@ -65,19 +66,21 @@ class CoverTables:
         limit = min(len(chosen), len(matching) + (other_any or other_fair))
         return (matching, other_any, other_fair, limit, fair_to_come)
 
-    def for_set(self, key: tuple[int, ...], unique: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The (plain, doubled) tables of the card set `key`, with the entries `unique` computed (a new entry is up
-        to ~1 ms per terrain: the budget is checked)."""
+    def for_set(self, key: tuple[int, ...], squares: Squares) -> tuple[np.ndarray, np.ndarray]:
+        """The (plain, doubled) tables of the card set `key`, with the entries of `squares` computed (a new entry is
+        up to ~1 ms per terrain: the budget is checked)."""
         found = self.by_set.get(key)
         if found is None:
             found = self.by_set[key] = (
                 np.full((TERRAINS, 512), UNKNOWN, dtype=np.int16),
                 np.full((TERRAINS, 512), UNKNOWN, dtype=np.int16),
                 [self.signature(key, terrain) for terrain in range(TERRAINS)],
+                set(),
             )
-        plain, doubled, signatures = found
-        missing = unique[plain[0, unique] == UNKNOWN]
-        for entry in missing.tolist():
+        plain, doubled, signatures, known = found
+        if squares.entries <= known:
+            return plain, doubled
+        for entry in sorted(squares.entries - known):
             if self.budget is not None and self.filled % 8 == 7:
                 self.budget.check()
             open_mask, bare = entry & 255, bool(entry >> 8)
@@ -89,6 +92,7 @@ class CoverTables:
                     if fair_to_come and value >= 0
                     else NO_COVER
                 )
+            known.add(entry)
             self.filled += 1
         return plain, doubled
 
@@ -100,19 +104,37 @@ def _distinct(keys: np.ndarray) -> np.ndarray:
 
 @dataclass
 class Squares:
-    """Squares to value (a region of a node, or the reaches of many placements), with what potentials need."""
+    """Squares to value (a region of a node, or the reaches of many placements), with what potentials need: the
+    arrays flattened once for `kernels.potentials` (a node's region is valued for dozens of card sets)."""
 
     around: Around
     keys: np.ndarray  # open squares | bare << 8
-    unique: np.ndarray
     open_count: np.ndarray
-    seen_count: np.ndarray
     room: np.ndarray | None = None  # at most this many squares can still be coloured (None: the open squares)
+    entries: frozenset[int] = field(init=False)  # the distinct keys
+    flat: tuple = field(init=False)
+
+    def __post_init__(self) -> None:
+        around = self.around
+        self.entries = frozenset(_distinct(self.keys).tolist())
+        open_count = self.open_count.reshape(-1)
+        self.flat = (
+            self.keys.reshape(-1),
+            around.counts.reshape(TERRAINS, -1),
+            open_count,
+            around.seen.reshape(-1),
+            around.fair.reshape(-1),
+            around.fair_coloured.reshape(-1),
+            around.free.reshape(-1),
+            around.bare.reshape(-1),
+            open_count if self.room is None else self.room.reshape(-1),
+            self.room is not None,
+        )
 
     @classmethod
     def of(cls, around: Around) -> Squares:
         keys = (around.open_mask & 255).astype(np.int64) | (around.bare.astype(np.int64) << 8)
-        return cls(around, keys, _distinct(keys), _OPEN_COUNT[around.open_mask & 255], _POPCOUNT6[around.seen])
+        return cls(around, keys, _OPEN_COUNT[around.open_mask & 255])
 
     @classmethod
     def placed(cls, around: Around, open_before: np.ndarray) -> Squares:
@@ -122,7 +144,7 @@ class Squares:
         squares open with it."""
         keys = (open_before & 255).astype(np.int64) | (around.bare.astype(np.int64) << 8)
         open_count = _OPEN_COUNT[around.open_mask & 255]
-        return cls(around, keys, _distinct(keys), open_count, _POPCOUNT6[around.seen], open_count)
+        return cls(around, keys, open_count, open_count)
 
 
 def potential_values(
@@ -135,35 +157,28 @@ def potential_values(
     the terrains around now plus at most 2 a square and a card, at most the set's terrains not around yet, capped
     at 6, doubled like the others (nothing on a bare square with no card to come). One compiled pass
     (`kernels.potentials`)."""
-    around = squares.around
     order = tables.order
-    plain_table, doubled_table = tables.for_set(key, squares.unique)
+    plain_table, doubled_table = tables.for_set(key, squares)
     terrains = 0
     for i in key:
         terrains |= order[i].mask
-    shape = around.free.shape
-    room = squares.room
     values = kernels.potentials(
         plain_table,
         doubled_table,
-        squares.keys.reshape(-1),
-        around.counts.reshape(TERRAINS, -1),
-        squares.open_count.reshape(-1),
-        around.seen.reshape(-1),
-        around.fair.reshape(-1),
-        around.fair_coloured.reshape(-1),
-        around.free.reshape(-1),
-        around.bare.reshape(-1),
-        squares.open_count.reshape(-1) if room is None else room.reshape(-1),
-        room is not None,
-        np.array([int(token) for token in tokens], dtype=np.int64),
+        *squares.flat,
+        _token_rows(tuple(tokens)),
         terrains,
         len(key),
         any(order[i].fair_weather for i in key),
         WILDERNESS_CAP,
         TERRAINS_PER_SQUARE,
     )
-    return values.reshape((len(tokens), *shape))
+    return values.reshape((len(tokens), *squares.around.free.shape))
+
+
+@functools.cache
+def _token_rows(tokens: tuple[Token, ...]) -> np.ndarray:
+    return np.array([int(token) for token in tokens], dtype=np.int64)
 
 
 class Region:

@@ -56,7 +56,7 @@ def reference_potentials(
     around = squares.around
     order = tables.order
     fair = around.fair
-    plain_table, doubled_table = tables.for_set(key, squares.unique)
+    plain_table, doubled_table = tables.for_set(key, squares)
     fair_to_come = any(order[i].fair_weather for i in key)
     plain, dbl = plain_table[:, squares.keys], doubled_table[:, squares.keys]
     if squares.room is not None:
