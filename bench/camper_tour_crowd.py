@@ -50,6 +50,10 @@ SETS: dict[str, tuple[dict[str, object], dict[str, object]]] = {
     **{f"alone{m}": ({"alone_margin": m}, {}) for m in (0, 1, 2, 4, 6)},
     **{f"follow{m}": ({"follow_margin": m}, {}) for m in (0, 1, 2, 4, 6, 8)},
     **{f"follow{m}n2": ({"follow_margin": m, "follow_count": 2}, {}) for m in (0, 2, 4)},
+    #: Following once at most one other camper is still outward (`follow_outward`) with the former per-plate
+    #: reserve of 0.2 (`base` is follow4o1 with the reserve of 0.1 as shipped); `nofollow`: the rule before both.
+    **{f"follow{m}o1": ({"follow_margin": m, "follow_outward": 1, "reserve_per_plate": 0.2}, {}) for m in (2, 4, 6)},
+    "nofollow": ({"follow_margin": None, "follow_outward": None, "reserve_per_plate": 0.2}, {}),
 }
 
 

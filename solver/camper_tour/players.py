@@ -22,7 +22,9 @@ Every player is a function of the rules state (the mover decides) returning one 
   its plate is not yet beyond a returning camper's marker or a finished camper's score (then down to
   CROWD_TOKEN_FLOOR); once every other camper on the journey is home-bound it turns back as soon as it is
   CROWD_ALONE_MARGIN plates beyond every other camper's reach (each plate further out is two more to travel while
-  they near home, and the camper left last is eliminated by any failed roll); against a slow field
+  they near home, and the camper left last is eliminated by any failed roll), and once at most CROWD_FOLLOW_OUTWARD
+  other campers are still outward (the rest home-bound or home) as soon as it is CROWD_FOLLOW_MARGIN plates beyond
+  their markers and scores; against a slow field
   (`slow_field`: every other camper outward on at most half the mover's plate) `AGAINST_SLOW` instead (announce
   at most 6 out, turn back sooner: a race beats campers who announce 9-10 only by getting home first). As the
   last camper on the journey it plays `last_camper_win_probability`, an exact table of the chance to get home
@@ -81,9 +83,11 @@ SAFE_ANNOUNCEMENT = 2
 SEVEN_TURN_BACK_TOKENS = 12
 #: `race` with two campers on the journey: the turn-back tokens (see `DuelParameters` for the rest).
 RUSH_TURN_BACK_TOKENS = 16
-#: `race` with three or more on the journey: turn back at CROWD_RESERVE_MIN + CROWD_RESERVE_PER_PLATE x plate.
+#: `race` with three or more on the journey: turn back at CROWD_RESERVE_MIN + CROWD_RESERVE_PER_PLATE x plate. The
+#: per-plate reserve was 0.2 until the follow rule below turned it back sooner behind early returners; with it, 0.1
+#: (further out against campers who go far) did better (bench/camper_tour_crowd.py: `base` against `follow4o1`).
 CROWD_RESERVE_MIN = 6
-CROWD_RESERVE_PER_PLATE = 0.2
+CROWD_RESERVE_PER_PLATE = 0.1
 #: ...unless its plate is not beyond a returning camper's marker: then it goes on down to this many tokens.
 CROWD_TOKEN_FLOOR = 6
 #: ...and once every other camper on the journey is home-bound, it turns back as soon as it is this many plates
@@ -97,6 +101,14 @@ CROWD_ALONE_MARGIN = 1
 #: did less; 8 lowered the worst field to 0.387); against the outside players on development seeds, paired,
 #: +0.015 to +0.017 a pair (4 and 6 did worse).
 CROWD_LEAD = 11
+#: Once at most CROWD_FOLLOW_OUTWARD other campers are still outward (the rest home-bound or home, at least one),
+#: it turns back as soon as CROWD_FOLLOW_MARGIN plates beyond their markers and scores: else it is the one left
+#: last on the journey, far from home, whom any failed roll eliminates. Rule only, against this repository's fields
+#: (bench/camper_tour_crowd.py, 600 games a field, seeds 4,950,000+): mean 0.543 -> 0.609 with 3 campers and 0.494
+#: -> 0.546 with 4, the worst field (announce-7 + greedy) unchanged; margins 2 and 6 did a little less, counting
+#: only home-bound campers (`follow_count` 1) lowered the worst field with 4 campers.
+CROWD_FOLLOW_MARGIN = 4
+CROWD_FOLLOW_OUTWARD = 1
 
 _SUCCESS = {a: sum(float(p) for total, p in TWO_DICE if total > a) for a in range(1, 11)}
 _PAYMENT = {a: sum(float(p) * (total - a) for total, p in TWO_DICE if total > a) / _SUCCESS[a] for a in range(1, 11)}
@@ -234,6 +246,10 @@ class CrowdParameters:
     #: home-bound campers' markers and finished scores (None: not used).
     follow_margin: int | None = None
     follow_count: int = 1
+    #: ...or, with `follow_outward` set, once at most this many other campers are still outward (the rest
+    #: home-bound or home, at least one of them): whatever the table's size, the camper left last on the journey is
+    #: the one still out when the others near home (None: `follow_count` decides).
+    follow_outward: int | None = None
     #: With every other camper on the journey home-bound and nobody home, play the solved two-camper duel against
     #: the home-bound camper with the best marker (`proxy_rival`), the others left out: outward, ...
     proxy_outward: bool = True
@@ -249,7 +265,7 @@ class CrowdParameters:
 
 
 #: The parameters in use (bench/camper_tour.py `--tune-race` searched them; module docstring).
-CROWD = CrowdParameters(lead=CROWD_LEAD)
+CROWD = CrowdParameters(lead=CROWD_LEAD, follow_margin=CROWD_FOLLOW_MARGIN, follow_outward=CROWD_FOLLOW_OUTWARD)
 #: ...and against a slow field (`slow_field`): announce at most 6 on the way out and turn back sooner. Campers
 #: who announce 9-10 (the solo optimum) score 64-72 once home, more than a race can; a race wins only by
 #: getting home furthest ahead before they pass its marker. Seeded rule-only games (3 campers, no specials,
@@ -444,7 +460,7 @@ def race(state: TourState, crowd: CrowdParameters | None = None, duel: DuelParam
             and camper.position >= furthest + params.alone_margin
         ):
             return TurnBack()
-        if params.follow_margin is not None and len(homebound) >= params.follow_count:
+        if params.follow_margin is not None and _following(others, params):
             ahead = max([c.marker for c in homebound] + [c.score for c in others if c.phase == Phase.FINISHED])
             if camper.position >= ahead + params.follow_margin:
                 return TurnBack()
@@ -453,6 +469,17 @@ def race(state: TourState, crowd: CrowdParameters | None = None, duel: DuelParam
     if params.return_burn and camper.phase == Phase.RETURN:
         return burn(state, largest)
     return _capped(state, largest)
+
+
+def _following(others: Sequence[Camper], params: CrowdParameters) -> bool:
+    """Whether enough of the other campers head home for `CrowdParameters.follow_margin` to apply: at least
+    `follow_count` home-bound, or (with `follow_outward` set) at most `follow_outward` still outward and at least
+    one home-bound or home."""
+    homebound = sum(c.phase == Phase.RETURN for c in others)
+    if params.follow_outward is None:
+        return homebound >= params.follow_count
+    done = homebound + sum(c.phase == Phase.FINISHED for c in others)
+    return done > 0 and sum(c.phase == Phase.OUTWARD for c in others) <= params.follow_outward
 
 
 def proxy_rival(state: TourState) -> int | None:

@@ -140,7 +140,8 @@ def test_a_bad_decision_in_the_part_read_names_its_index() -> None:
 
 
 def test_an_expired_budget_answers_the_rule_of_thumb_flagged() -> None:
-    state, record = played_game(5, 3, stop=60)
+    state, record = played_game(5, 3, stop=50)  # this game ends after 55 decisions
+    assert not state.game_over
     now = time.monotonic()
     response = ct_service.hint(hint_request(state, record, 0.2), Budget.until(now - 1.0, now))
     assert response.stats.method.startswith(RULE_OF_THUMB_METHOD)

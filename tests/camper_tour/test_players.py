@@ -164,11 +164,12 @@ def test_race_against_a_slow_field_announces_six_and_turns_back_sooner():
         NORMAL, [Camper(position=20, tokens=tokens), Camper(position=behind, tokens=24), Camper(position=2, tokens=25)]
     )
     assert race(between) == TurnBack()
-    # one camper keeping up, one returning or home, or the mover too early on: not a slow field (the crowd's 7)
-    home = Camper(phase=Phase.FINISHED, marker=10, tokens=0, arrival=1)
+    # one camper keeping up, one returning or home, or the mover too early on: not a slow field (the crowd's 7; the
+    # marker and score 17 are less than CROWD.follow_margin plates behind the mover, so it does not follow them)
+    home = Camper(phase=Phase.FINISHED, marker=17, tokens=0, arrival=1)
     for others in (
         [Camper(position=behind + 1, tokens=24), Camper(position=2, tokens=25)],
-        [Camper(position=3, tokens=24, phase=Phase.RETURN, marker=10), Camper(position=2, tokens=25)],
+        [Camper(position=3, tokens=24, phase=Phase.RETURN, marker=17), Camper(position=2, tokens=25)],
         [home, Camper(position=2, tokens=25)],
     ):
         state = position_state(NORMAL, [mover, *others])
@@ -278,6 +279,8 @@ def test_race_as_the_last_camper_plays_the_tables_best_move_and_never_risks_a_su
         {"out_announcement": 6, "return_announcement": 8, "lead": 10, "alone_margin": 4},
         {"reserve_min": 2, "token_floor": 1, "outward_margin": 5, "outward_ratio": 1.5},
         {"alone_margin": None, "follow_margin": 2, "follow_count": 2},
+        {"follow_margin": 0, "follow_outward": 1},
+        {"alone_margin": None, "follow_margin": 4, "follow_outward": 2, "lead": 0},
         {"proxy_outward": False, "proxy_return": False, "return_burn": False},
         {"proxy_from_gap": None, "return_burn": True},
     ],
@@ -374,3 +377,29 @@ def test_race_in_a_crowd_turns_back_once_far_beyond_every_other_camper():
     assert not slow_field(far) and race(far) == TurnBack()
     short = position_state(NORMAL, [Camper(position=12 + CROWD_LEAD - 1, tokens=24), *others])
     assert not slow_field(short) and race(short) == Announce(7)
+
+
+def test_race_in_a_crowd_follows_once_at_most_one_other_camper_is_still_outward():
+    """With at most CROWD_FOLLOW_OUTWARD other campers still outward (the rest home-bound or home), `race` turns back
+    once CROWD_FOLLOW_MARGIN plates beyond their markers and scores, whatever its tokens; a plate short of that, or
+    with two others still outward, the crowd rule goes on."""
+    from campsolver.solver.camper_tour.players import CROWD, CROWD_FOLLOW_MARGIN, CROWD_FOLLOW_OUTWARD, race
+    from campsolver.solver.camper_tour.rules import Phase
+
+    assert (CROWD.follow_margin, CROWD.follow_outward) == (CROWD_FOLLOW_MARGIN, CROWD_FOLLOW_OUTWARD) == (4, 1)
+    outward = Camper(position=15, tokens=10)
+    returning = Camper(position=8, tokens=9, phase=Phase.RETURN, marker=20)
+    home = Camper(phase=Phase.FINISHED, marker=18, tokens=0, arrival=1)
+    for ahead, other in ((20, returning), (18, home)):
+        at = position_state(NORMAL, [Camper(position=ahead + CROWD_FOLLOW_MARGIN, tokens=24), other, outward])
+        assert race(at) == TurnBack()
+        short = position_state(NORMAL, [Camper(position=ahead + CROWD_FOLLOW_MARGIN - 1, tokens=24), other, outward])
+        assert race(short) == Announce(7)
+        # the parameter off: as before
+        assert race(at, replace(CROWD, follow_margin=None, follow_outward=None)) == Announce(7)
+    # four campers: two others still outward, go on; one of them home-bound instead, follow
+    mover = Camper(position=20 + CROWD_FOLLOW_MARGIN, tokens=24)
+    two_out = position_state(NORMAL, [mover, returning, outward, Camper(position=12, tokens=15)])
+    assert race(two_out) == Announce(7)
+    one_out = Camper(position=5, tokens=3, phase=Phase.RETURN, marker=16)
+    assert race(position_state(NORMAL, [mover, returning, outward, one_out])) == TurnBack()
