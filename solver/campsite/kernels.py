@@ -176,32 +176,27 @@ def neighbourhoods(
     return counts, seen, open_mask, fair, bare, free, fair_coloured
 
 
-@njit((_I16[:, :, :], _INT, _INT), cache=True, nogil=True)
-def window_max(grid: np.ndarray, height: int, width: int) -> np.ndarray:
-    """out[:, i, j] = the maximum of grid[:, i:i + height, j:j + width] (rows first, then columns)."""
+@njit(cache=True, nogil=True)
+def _down_max(grid: np.ndarray, height: int) -> np.ndarray:
+    """out[:, i, j] = the maximum of grid[:, i:i + height, j] (a window sliding down the rows)."""
     tokens, rows, cols = grid.shape
-    out_rows, out_cols = rows - height + 1, cols - width + 1
-    column = np.empty((tokens, out_rows, cols), dtype=grid.dtype)
+    out = np.empty((tokens, rows - height + 1, cols), dtype=grid.dtype)
     for t in range(tokens):
-        for i in range(out_rows):
+        for i in range(rows - height + 1):
             for j in range(cols):
                 best = grid[t, i, j]
                 for k in range(1, height):
-                    value = grid[t, i + k, j]
-                    if value > best:
-                        best = value
-                column[t, i, j] = best
-    out = np.empty((tokens, out_rows, out_cols), dtype=grid.dtype)
-    for t in range(tokens):
-        for i in range(out_rows):
-            for j in range(out_cols):
-                best = column[t, i, j]
-                for k in range(1, width):
-                    value = column[t, i, j + k]
-                    if value > best:
-                        best = value
+                    best = max(best, grid[t, i + k, j])
                 out[t, i, j] = best
     return out
+
+
+@njit((_I16[:, :, :], _INT, _INT), cache=True, nogil=True)
+def window_max(grid: np.ndarray, height: int, width: int) -> np.ndarray:
+    """out[:, i, j] = the maximum of grid[:, i:i + height, j:j + width]: down the rows, then across the columns (the
+    same slide on the transposed grid)."""
+    down = _down_max(grid, height)
+    return np.ascontiguousarray(_down_max(down.transpose(0, 2, 1), width).transpose(0, 2, 1))
 
 
 @njit((_I16[:, :, :], _INT, _INT), cache=True, nogil=True)
@@ -244,29 +239,39 @@ def outside_max(grid: np.ndarray, height: int, width: int) -> np.ndarray:
     return out
 
 
+@njit(cache=True, nogil=True)
+def _sum_largest(values: np.ndarray, count: int, largest: np.ndarray) -> int:
+    """The sum of the `count` largest of `values` (all of them when there are fewer), by insertion into a descending
+    list (`largest`: scratch of at least len(values))."""
+    kept = 0
+    for t in range(values.shape[0]):
+        value = np.int64(values[t])
+        if kept >= count and value <= largest[count - 1]:
+            continue
+        k = kept if kept < count else count - 1
+        while k > 0 and largest[k - 1] < value:
+            largest[k] = largest[k - 1]
+            k -= 1
+        largest[k] = value
+        if kept < count:
+            kept += 1
+    total = 0
+    for k in range(kept):
+        total += largest[k]
+    return total
+
+
 @njit((_I16[:, :], _INT), cache=True, nogil=True)
 def top_sums(values: np.ndarray, count: int) -> np.ndarray:
     """Per column of (token, n): the sum of its `count` largest entries (all of them when there are fewer)."""
     tokens, columns = values.shape
     out = np.zeros(columns, dtype=np.int64)
     largest = np.empty(tokens, dtype=np.int64)
+    column = np.empty(tokens, dtype=np.int64)
     for c in range(columns):
-        kept = 0
-        for t in range(tokens):  # insertion into a descending list of at most `count`
-            value = np.int64(values[t, c])
-            if kept >= count and value <= largest[count - 1]:
-                continue
-            k = kept if kept < count else count - 1
-            while k > 0 and largest[k - 1] < value:
-                largest[k] = largest[k - 1]
-                k -= 1
-            largest[k] = value
-            if kept < count:
-                kept += 1
-        total = 0
-        for k in range(kept):
-            total += largest[k]
-        out[c] = total
+        for t in range(tokens):
+            column[t] = values[t, c]
+        out[c] = _sum_largest(column, count, largest)
     return out
 
 
@@ -277,26 +282,13 @@ def coupled_top_sums(near: np.ndarray, options: np.ndarray, count: int) -> np.nd
     rows, tokens = near.shape
     out = np.zeros(rows, dtype=np.int64)
     largest = np.empty(tokens, dtype=np.int64)
+    merged = np.empty(tokens, dtype=np.int64)
     for r in range(rows):
         best = -1
         for o in range(options.shape[0]):
-            kept = 0
             for t in range(tokens):
-                value = np.int64(max(near[r, t], options[o, t]))
-                if kept >= count and value <= largest[count - 1]:
-                    continue
-                k = kept if kept < count else count - 1
-                while k > 0 and largest[k - 1] < value:
-                    largest[k] = largest[k - 1]
-                    k -= 1
-                largest[k] = value
-                if kept < count:
-                    kept += 1
-            total = 0
-            for k in range(kept):
-                total += largest[k]
-            if total > best:
-                best = total
+                merged[t] = max(near[r, t], options[o, t])
+            best = max(best, _sum_largest(merged, count, largest))
         out[r] = best
     return out
 
