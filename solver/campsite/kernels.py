@@ -1,4 +1,5 @@
-"""Compiled loops of the round maximum's bounds (numba): the per-square potentials and the neighbourhoods of a table.
+"""Compiled loops of the round maximum's bounds (numba): the per-square potentials, the neighbourhoods of a table, the
+window and out-of-window maxima, the best-`count` sums (plain and coupled) and the undominated rows.
 
 They compute exactly what the array expressions they replace computed (tests/campsite/test_kernels.py holds each
 equal to a plain numpy reference on random inputs, and the round bounds' own tests hold the bounds against the rules

@@ -42,7 +42,6 @@ UNKNOWN = -2
 #: Squares kept around the covered box for the potentials: a card touching the table reaches 4 squares past it.
 REGION_MARGIN = 5
 _OPEN_COUNT = np.array([bin(m).count("1") for m in range(256)], dtype=np.int16)
-_NEG = np.int16(-1000)
 
 
 class CoverTables:
@@ -112,7 +111,7 @@ class Squares:
     open_count: np.ndarray
     room: np.ndarray | None = None  # at most this many squares can still be coloured (None: the open squares)
     entries: frozenset[int] = field(init=False)  # the distinct keys
-    flat: tuple = field(init=False)
+    flat: tuple[np.ndarray | bool, ...] = field(init=False)  # `kernels.potentials`' square arguments, in order
 
     def __post_init__(self) -> None:
         around = self.around
