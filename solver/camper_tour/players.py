@@ -43,9 +43,10 @@ Every player is a function of the rules state (the mover decides) returning one 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from types import MappingProxyType
 
 import numpy as np
 from campsolver.solver.camper_tour.duel import ROLLS
@@ -63,6 +64,7 @@ from campsolver.solver.camper_tour.rules import (
     Pass,
     Pending,
     Phase,
+    Stage,
     TourState,
     TurnBack,
     new_game,
@@ -115,7 +117,10 @@ _PAYMENT = {a: sum(float(p) * (total - a) for total, p in TWO_DICE if total > a)
 
 
 def _announcements(state: TourState) -> list[int]:
-    return [a.plates for a in state.legal_actions() if isinstance(a, Announce)]
+    """The legal announcements (none while the Unexpected Comforts choice is pending: `legal_actions`)."""
+    if state.stage != Stage.DECIDE or state.mover.pending == Pending.COMFORTS_CHOICE:
+        return []
+    return state.legal_announcements()
 
 
 @lru_cache(maxsize=65_536)
@@ -576,12 +581,14 @@ def _last_camper_comforts(state: TourState) -> Action:
 _MAX_PAYMENT = 11
 
 
-def last_camper_announcements(position: int, tokens: int, slack: int) -> dict[int, float]:
+@lru_cache(maxsize=65_536)
+def last_camper_announcements(position: int, tokens: int, slack: int) -> Mapping[int, float]:
     """For each announcement home (1-10, not past the starting plate): the probability that the last camper on
     the journey, returning from `position` with `tokens` and a marker `slack` plates above the score it must
     reach, gets home with no failed roll (a failed roll eliminates it) and a score at least that target,
     playing on optimally (`last_camper_win_probability`). All-normal return, nobody else on the route."""
-    return {a: _announce_value(position, tokens, slack, a) for a in range(1, min(MAX_ANNOUNCE, position - 1) + 1)}
+    values = {a: _announce_value(position, tokens, slack, a) for a in range(1, min(MAX_ANNOUNCE, position - 1) + 1)}
+    return MappingProxyType(values)  # cached: read-only
 
 
 MAX_ANNOUNCE = 10

@@ -99,6 +99,11 @@ class Phase(enum.Enum):
     ELIMINATED = "eliminated"
 
 
+#: The phases still on the journey (`Camper.active`), as a tuple of the members themselves: the playouts' hot
+#: loops test membership by identity, without the enum class's attribute lookups.
+_ON_JOURNEY = (Phase.OUTWARD, Phase.RETURN)
+
+
 class Pending(enum.Enum):
     """An effect that a special plate leaves for the camper's next turn."""
 
@@ -161,6 +166,11 @@ class ComfortsChoice(enum.Enum):
 
 
 Action = Announce | TurnBack | Pass | ComfortsChoice
+
+#: One instance per announcement (playouts make hundreds of thousands of legal-action lists).
+_ANNOUNCE = {n: Announce(n) for n in range(MIN_ANNOUNCEMENT, MAX_ANNOUNCEMENT + 1)}
+_TURN_BACK = TurnBack()
+_PASS = Pass()
 
 
 # --- Configuration and state ------------------------------------------------------------------------
@@ -236,7 +246,7 @@ class Camper:
     @property
     def active(self) -> bool:
         """Still on the journey (occupies its plate, takes turns)."""
-        return self.phase in (Phase.OUTWARD, Phase.RETURN)
+        return self.phase in _ON_JOURNEY
 
     @property
     def score(self) -> int:
@@ -278,11 +288,26 @@ class TourState:
         camper = self.mover
         actions: list[Action] = []
         if camper.phase == Phase.OUTWARD and camper.position >= STARTING_PLATE + 1:
-            actions.append(TurnBack())  # "at the start of their turn": a turn spent still is a turn too
+            actions.append(_TURN_BACK)  # "at the start of their turn": a turn spent still is a turn too
         if camper.pending == Pending.COMFORTS_CHOICE:
             return actions + list(ComfortsChoice)
-        actions.extend(Announce(n) for n in self.legal_announcements())
-        return actions or [Pass()]
+        actions.extend([_ANNOUNCE[n] for n in self.legal_announcements()])
+        return actions or [_PASS]
+
+    def _is_legal(self, action: object) -> bool:
+        """`action in legal_actions()`, without building the list (the playouts' every step asks it)."""
+        if self.stage != Stage.DECIDE:
+            return False
+        camper = self.mover
+        if isinstance(action, Announce):
+            return camper.pending != Pending.COMFORTS_CHOICE and action.plates in self.legal_announcements()
+        if isinstance(action, TurnBack):
+            return camper.phase == Phase.OUTWARD and camper.position >= STARTING_PLATE + 1
+        if isinstance(action, ComfortsChoice):
+            return camper.pending == Pending.COMFORTS_CHOICE
+        if isinstance(action, Pass):
+            return self.legal_actions() == [_PASS]
+        return False
 
     def chance_outcomes(self) -> list[tuple[object, Fraction]]:
         if self.stage == Stage.ROLL:
@@ -345,21 +370,16 @@ class TourState:
     def legal_announcements(self) -> list[int]:
         """Announcements of the mover that stay on the route and do not end on an occupied plate."""
         camper = self.mover
+        position = camper.position
         # The plates other active campers stand on, gathered once (`occupied` per target dominated playouts).
-        taken = {c.position for i, c in enumerate(self.campers) if i != self.to_move and c.active}
-        result = []
-        for n in range(MIN_ANNOUNCEMENT, MAX_ANNOUNCEMENT + 1):
-            if camper.phase == Phase.OUTWARD:
-                destination = camper.position + n
-                if destination > self.config.plate_count:
-                    break
-            else:
-                destination = camper.position - n
-                if destination < STARTING_PLATE:
-                    break
-            if destination not in taken:  # every destination is a plate (>= STARTING_PLATE), as `occupied` asks
-                result.append(n)
-        return result
+        to_move = self.to_move
+        taken = {c.position for i, c in enumerate(self.campers) if i != to_move and c.phase in _ON_JOURNEY}
+        # Every destination is a plate (>= STARTING_PLATE), as `occupied` asks; none is beyond the route's end.
+        if camper.phase == Phase.OUTWARD:
+            last = min(MAX_ANNOUNCEMENT, self.config.plate_count - position)
+            return [n for n in range(MIN_ANNOUNCEMENT, last + 1) if position + n not in taken]
+        last = min(MAX_ANNOUNCEMENT, position - STARTING_PLATE)
+        return [n for n in range(MIN_ANNOUNCEMENT, last + 1) if position - n not in taken]
 
     def remaining_stack(self) -> tuple[int, ...]:
         """Plates of each kind still face down."""
@@ -379,7 +399,14 @@ class TourState:
     @property
     def last_camper_rule(self) -> bool:
         """The rulebook's last-camper rule: a multi-camper game with exactly one camper still travelling."""
-        return len(self.campers) >= 2 and sum(c.active for c in self.campers) == 1
+        campers = self.campers
+        if len(campers) < 2:
+            return False
+        active = 0
+        for camper in campers:
+            if camper.phase in _ON_JOURNEY:
+                active += 1
+        return active == 1
 
     def winner(self) -> int | None:
         """Highest final score among finished campers, ties to the one who returned last; None if nobody."""
@@ -396,8 +423,7 @@ class TourState:
         return replace(self, campers=tuple(campers), **changes)  # type: ignore[arg-type]
 
     def _apply_action(self, action: object) -> TourState:
-        legal = isinstance(action, Announce | TurnBack | Pass | ComfortsChoice) and action in self.legal_actions()
-        if not legal:
+        if not self._is_legal(action):
             raise ValueError(f"illegal action {action!r}")
         camper = self.mover
         if isinstance(action, ComfortsChoice):
@@ -573,7 +599,7 @@ class TourState:
         campers = list(self.campers)
         index = self.to_move
         for _ in range(2 * count + 1):
-            if not any(c.active for c in campers):
+            if not any(c.phase in _ON_JOURNEY for c in campers):
                 return replace(self, campers=tuple(campers), stage=Stage.OVER, announced=0, target=0)
             index = (index + 1) % count
             camper = campers[index]

@@ -366,6 +366,9 @@ CONFIGS = [
 ]
 
 
+EVERY_ACTION = (*(Announce(n) for n in range(0, 12)), TurnBack(), Pass(), *ComfortsChoice, None, 3)
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, 3), st.integers(1, 4), st.integers(0, 10_000))
 def test_random_play_keeps_every_invariant(config_index, campers, seed):
@@ -394,5 +397,10 @@ def test_random_play_keeps_every_invariant(config_index, campers, seed):
                     target = mover.position + action.plates * (1 if mover.phase == Phase.OUTWARD else -1)
                     assert 1 <= target <= config.plate_count
                     assert not state.occupied(target, besides=state.to_move)
+            # `child` accepts exactly the listed actions (its check does not build the list).
+            for action in EVERY_ACTION:
+                if action not in actions:
+                    with pytest.raises(ValueError, match="illegal action"):
+                        state.child(action)
             state = state.child(actions[int(rng.integers(len(actions)))])
     assert all(isinstance(r, float) for r in state.returns())
