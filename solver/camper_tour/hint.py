@@ -725,13 +725,20 @@ def _clearly_worse(candidate: list[float], baseline: list[float]) -> bool:
 PLAYOUT_CHECK_EVERY = 8
 
 
+#: The total of each of the 36 throws of two dice.
+_THROW_TOTALS = tuple(a + b for a in range(1, DIE_FACES + 1) for b in range(1, DIE_FACES + 1))
+
+
 def draw(state: TourState, rng: random.Random) -> object:
     """One chance outcome of `state` with the rules model's exact odds (`rules.TourState.chance_outcomes`), drawn
     from a stdlib generator: the dice as two dice, a plate from the stack's counts, a die face (every special
     plate's die, No Parking's re-rolls conditioned away, is uniform over its outcomes)."""
     stage = state.stage
     if stage is Stage.ROLL:
-        return rng.randint(1, DIE_FACES) + rng.randint(1, DIE_FACES)
+        while True:  # one of the 36 equally likely throws, by rejection from 6 random bits (exact odds)
+            throw = rng.getrandbits(6)
+            if throw < DIE_FACES * DIE_FACES:
+                return _THROW_TOTALS[throw]
     if stage is Stage.LAY:
         layout = state.config.layout
         if layout is not None:

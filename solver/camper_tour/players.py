@@ -131,9 +131,11 @@ def _return_costs(plate_count: int, limit: int, plate: int, tokens: int) -> dict
 
 
 @lru_cache(maxsize=65_536)
-def _outward_options(plate_count: int, limit: int, plate: int, tokens: int) -> tuple[tuple[Action, float], ...]:
-    """The solo policy's outward alternatives with their values (cached like `_return_costs`)."""
-    return tuple(all_normal_tables(plate_count, limit).outward_alternatives(plate, tokens))
+def _outward_ranked(plate_count: int, limit: int, plate: int, tokens: int) -> tuple[Action, ...]:
+    """The solo policy's outward alternatives, best value first (equal values in the tables' order; cached like
+    `_return_costs`): the first legal one is the best legal one."""
+    options = all_normal_tables(plate_count, limit).outward_alternatives(plate, tokens)
+    return tuple(action for action, _ in sorted(options, key=lambda item: -item[1]))
 
 
 def _table_return(state: TourState) -> Action:
@@ -629,13 +631,15 @@ def solo_optimal(state: TourState) -> Action:
         return _table_return(state)
     tables = all_normal_tables(state.config.plate_count, state.config.token_limit)
     tokens = min(camper.tokens, tables.axis.cap)
-    legal = set(state.legal_actions())
     if camper.pending == Pending.COMFORTS_CHOICE:
-        options = tables.comforts_alternatives(camper.position, tokens)
-    else:
-        options = _outward_options(state.config.plate_count, state.config.token_limit, camper.position, tokens)
-    options = [(a, v) for a, v in options if a in legal]
-    return max(options, key=lambda item: item[1])[0] if options else state.legal_actions()[0]
+        legal = set(state.legal_actions())
+        options = [(a, v) for a, v in tables.comforts_alternatives(camper.position, tokens) if a in legal]
+        return max(options, key=lambda item: item[1])[0] if options else state.legal_actions()[0]
+    announcements = _announcements(state)
+    for action in _outward_ranked(state.config.plate_count, state.config.token_limit, camper.position, tokens):
+        if (action.plates in announcements) if isinstance(action, Announce) else state.is_legal(action):
+            return action
+    return state.legal_actions()[0]
 
 
 PLAYERS: dict[str, Player] = {

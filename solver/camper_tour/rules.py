@@ -294,7 +294,7 @@ class TourState:
         actions.extend([_ANNOUNCE[n] for n in self.legal_announcements()])
         return actions or [_PASS]
 
-    def _is_legal(self, action: object) -> bool:
+    def is_legal(self, action: object) -> bool:
         """`action in legal_actions()`, without building the list (the playouts' every step asks it)."""
         if self.stage != Stage.DECIDE:
             return False
@@ -423,7 +423,7 @@ class TourState:
         return replace(self, campers=tuple(campers), **changes)  # type: ignore[arg-type]
 
     def _apply_action(self, action: object) -> TourState:
-        if not self._is_legal(action):
+        if not self.is_legal(action):
             raise ValueError(f"illegal action {action!r}")
         camper = self.mover
         if isinstance(action, ComfortsChoice):
