@@ -731,8 +731,8 @@ _THROW_TOTALS = tuple(a + b for a in range(1, DIE_FACES + 1) for b in range(1, D
 
 def draw(state: TourState, rng: random.Random) -> object:
     """One chance outcome of `state` with the rules model's exact odds (`rules.TourState.chance_outcomes`), drawn
-    from a stdlib generator: the dice as two dice, a plate from the stack's counts, a die face (every special
-    plate's die, No Parking's re-rolls conditioned away, is uniform over its outcomes)."""
+    from a stdlib generator: the dice as one of the 36 equally likely throws, a plate from the stack's counts, a die
+    face (every special plate's die, No Parking's re-rolls conditioned away, is uniform over its outcomes)."""
     stage = state.stage
     if stage is Stage.ROLL:
         while True:  # one of the 36 equally likely throws, by rejection from 6 random bits (exact odds)
