@@ -22,6 +22,9 @@ WILDERNESS = int(Token.WILDERNESS)
 POPCOUNT6 = np.array([bin(m).count("1") for m in range(64)], dtype=np.int16)
 
 
+#: Below any sum of int16 entries (the start of a running maximum).
+_LOWEST = -(1 << 62)
+
 _I16 = types.int16
 _BOOL = types.boolean
 _INT = types.int64
@@ -244,6 +247,8 @@ def outside_max(grid: np.ndarray, height: int, width: int) -> np.ndarray:
 def _sum_largest(values: np.ndarray, count: int, largest: np.ndarray) -> int:
     """The sum of the `count` largest of `values` (all of them when there are fewer), by insertion into a descending
     list (`largest`: scratch of at least len(values))."""
+    if count <= 0:
+        return 0
     kept = 0
     for t in range(values.shape[0]):
         value = np.int64(values[t])
@@ -285,7 +290,7 @@ def coupled_top_sums(near: np.ndarray, options: np.ndarray, count: int) -> np.nd
     largest = np.empty(tokens, dtype=np.int64)
     merged = np.empty(tokens, dtype=np.int64)
     for r in range(rows):
-        best = -1
+        best = _LOWEST  # below any sum (entries may be NEG); the wrapper refuses an empty `options`
         for o in range(options.shape[0]):
             for t in range(tokens):
                 merged[t] = max(near[r, t], options[o, t])

@@ -463,6 +463,8 @@ def _near_bound(
 def coupled_top_sum(near: np.ndarray, options: np.ndarray, turns: int) -> np.ndarray:
     """For each row u of `near` (n, token): the largest, over the rows v of `options` (m, token), of the sum of the
     `turns` largest entries of max(u, v)."""
+    if options.shape[0] == 0:
+        raise ValueError("no option rows: the largest over none is undefined")
     return kernels.coupled_top_sums(_int16(near), _int16(options), turns)
 
 

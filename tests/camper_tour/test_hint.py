@@ -270,3 +270,32 @@ def test_win_hint_as_the_last_camper_answers_within_its_time_limit():
         result = hint(state, Budget(0.2))
     assert timed.within(0.2, 0.25), timed.explain(0.2, 0.25)  # the same margin as the other time-limit test
     assert result.best.action in state.legal_actions()
+
+
+class _Bits:
+    """A generator stand-in whose `getrandbits` returns the given values in turn."""
+
+    def __init__(self, values: list[int]) -> None:
+        self.values = list(values)
+
+    def getrandbits(self, k: int) -> int:
+        assert k == 6
+        return self.values.pop(0)
+
+
+def test_the_playouts_throw_the_dice_with_the_rules_odds():
+    """`draw` maps each of the 36 values below 36 of its 6 random bits to one throw, so each total comes as often as
+    the rules model's odds say (exactly), and a value of 36-63 is drawn again (rejection)."""
+    from fractions import Fraction
+
+    from campsolver.solver.camper_tour.hint import draw
+    from campsolver.solver.camper_tour.rules import Announce, new_game
+
+    state = new_game(Config(), 2).child(Announce(5))  # the ROLL stage
+    counts: dict[int, int] = {}
+    for bits in range(36):
+        total = draw(state, _Bits([bits]))
+        counts[total] = counts.get(total, 0) + 1
+    assert {total: Fraction(n, 36) for total, n in counts.items()} == dict(TWO_DICE)
+    rejected = _Bits([36, 63, 0])
+    assert draw(state, rejected) == 2 and not rejected.values

@@ -4,8 +4,18 @@ do what their documentation says."""
 from dataclasses import replace
 
 import pytest
-from campsolver.solver.camper_tour.players import PLAYERS, announce_seven, greedy
-from campsolver.solver.camper_tour.rules import Announce, Camper, Config, TurnBack, new_game, position_state
+from campsolver.solver.camper_tour.players import PLAYERS, announce_seven, greedy, solo_optimal
+from campsolver.solver.camper_tour.rules import (
+    Announce,
+    Camper,
+    Config,
+    Pending,
+    Phase,
+    TurnBack,
+    new_game,
+    position_state,
+)
+from campsolver.solver.camper_tour.solo import all_normal_tables
 from campsolver.solver.core.game import sample_outcome
 from campsolver.solver.core.seeding import rng_for
 
@@ -28,6 +38,36 @@ def test_every_player_only_plays_legal_moves_to_the_end(name, config):
             else:
                 state = state.child(sample_outcome(state, rng))
         assert (moves > 0 and state.winner() is not None) or all(c.score == 0 for c in state.campers)
+
+
+def test_the_solo_policy_plays_its_best_legal_alternative():
+    """`solo_optimal` outward takes the first legal move of its value-ranked, cached alternatives: the same move as
+    the maximum over the legal alternatives (equal values: the tables' order), on every decision of seeded games of
+    2-4 campers, specials included, the seats played by every player in turn."""
+    players = [PLAYERS[name] for name in sorted(PLAYERS)]
+    checked = 0
+    for seed in range(40):
+        state = new_game(Config(), 2 + seed % 3)
+        rng = rng_for(seed, "solo-policy-test")
+        while not state.game_over:
+            if state.current_player() < 0:
+                state = state.child(sample_outcome(state, rng))
+                continue
+            camper = state.mover
+            if camper.phase == Phase.OUTWARD:
+                tables = all_normal_tables(state.config.plate_count, state.config.token_limit)
+                tokens = min(camper.tokens, tables.axis.cap)
+                if camper.pending == Pending.COMFORTS_CHOICE:
+                    options = tables.comforts_alternatives(camper.position, tokens)
+                else:
+                    options = tables.outward_alternatives(camper.position, tokens)
+                legal = state.legal_actions()
+                options = [(a, v) for a, v in options if a in legal]
+                expected = max(options, key=lambda item: item[1])[0] if options else legal[0]
+                assert solo_optimal(state) == expected
+                checked += 1
+            state = state.child(players[checked % len(players)](state))
+    assert checked >= 1000
 
 
 def test_rules_of_thumb_do_what_they_say():

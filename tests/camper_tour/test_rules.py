@@ -402,5 +402,8 @@ def test_random_play_keeps_every_invariant(config_index, campers, seed):
                 if action not in actions:
                     with pytest.raises(ValueError, match="illegal action"):
                         state.child(action)
+            for action in actions:
+                assert state.is_legal(action)
+                state.child(action)
             state = state.child(actions[int(rng.integers(len(actions)))])
     assert all(isinstance(r, float) for r in state.returns())

@@ -195,5 +195,27 @@ def test_top_sums_and_pareto_rows_are_the_brute_force() -> None:
         }
         kept = [tuple(row) for row in RB.pareto_rows(rows).tolist()]
         assert len(kept) == len(set(kept)) and set(kept) == undominated
+        sums = [sum(row) for row in kept]
+        assert sums == sorted(sums, reverse=True)  # largest sum first
+    assert RB.top_sum(np.ones((3, 4), dtype=np.int16), 0).tolist() == [0, 0, 0, 0]
     with pytest.raises(TypeError):
         RB.top_sum(np.zeros((3, 2), dtype=np.int64), 2)  # potentials are int16: anything else is a caller's bug
+
+
+def test_coupled_top_sums_are_the_brute_force() -> None:
+    """For each row u: the largest over the option rows v of the `count` largest entries of max(u, v) summed, with
+    entries at the no-cover value (NEG, far below zero), any count (0, up to and beyond the tokens) and no rows."""
+    rng = np.random.default_rng(12)
+    for _ in range(300):
+        tokens, n, m = int(rng.integers(1, 8)), int(rng.integers(0, 6)), int(rng.integers(1, 6))
+        near = rng.integers(0, 9, (n, tokens)).astype(np.int16)
+        options = rng.integers(0, 9, (m, tokens)).astype(np.int16)
+        near[rng.random((n, tokens)) < 0.3] = _NEG
+        options[rng.random((m, tokens)) < 0.3] = _NEG
+        count = int(rng.integers(0, tokens + 3))
+        brute = [
+            max(sum(sorted(map(max, u, v), reverse=True)[:count]) for v in options.tolist()) for u in near.tolist()
+        ]
+        assert RB.coupled_top_sum(near, options, count).tolist() == brute
+    with pytest.raises(ValueError):
+        RB.coupled_top_sum(np.zeros((2, 3), dtype=np.int16), np.zeros((0, 3), dtype=np.int16), 2)
