@@ -64,7 +64,6 @@ from campsolver.solver.camper_tour.rules import (
     Pass,
     Pending,
     Phase,
-    Stage,
     TourState,
     TurnBack,
     new_game,
@@ -117,10 +116,8 @@ _PAYMENT = {a: sum(float(p) * (total - a) for total, p in TWO_DICE if total > a)
 
 
 def _announcements(state: TourState) -> list[int]:
-    """The legal announcements (none while the Unexpected Comforts choice is pending: `legal_actions`)."""
-    if state.stage != Stage.DECIDE or state.mover.pending == Pending.COMFORTS_CHOICE:
-        return []
-    return state.legal_announcements()
+    """The legal announcements (`TourState.open_announcements`)."""
+    return state.open_announcements()
 
 
 @lru_cache(maxsize=65_536)

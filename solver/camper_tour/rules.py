@@ -294,13 +294,20 @@ class TourState:
         actions.extend([_ANNOUNCE[n] for n in self.legal_announcements()])
         return actions or [_PASS]
 
+    def open_announcements(self) -> list[int]:
+        """The announcements `legal_actions` lists now: none outside a decision or while the Unexpected Comforts
+        choice is pending, else `legal_announcements` (the one place the players and `is_legal` ask)."""
+        if self.stage != Stage.DECIDE or self.mover.pending == Pending.COMFORTS_CHOICE:
+            return []
+        return self.legal_announcements()
+
     def is_legal(self, action: object) -> bool:
         """`action in legal_actions()`, without building the list (the playouts' every step asks it)."""
         if self.stage != Stage.DECIDE:
             return False
         camper = self.mover
         if isinstance(action, Announce):
-            return camper.pending != Pending.COMFORTS_CHOICE and action.plates in self.legal_announcements()
+            return action.plates in self.open_announcements()
         if isinstance(action, TurnBack):
             return camper.phase == Phase.OUTWARD and camper.position >= STARTING_PLATE + 1
         if isinstance(action, ComfortsChoice):
